@@ -1,0 +1,8 @@
+//! smelt's integration tests, in one binary to keep link time down.
+//!
+//! Each module covers one contract: the text round trip over the corpus, corpus
+//! conformance of the interpreter, the CLI's output and exit codes, and robustness
+//! of the parser and verifier against mutated input.
+
+mod common;
+mod roundtrip;

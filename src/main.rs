@@ -1,1 +1,278 @@
-fn main() {}
+//! The `smelt` command line: parse, verify, run and check HLO modules.
+//!
+//! Output formats here are contracts other tools rely on (`smelt check`'s
+//! `PASS`/`FAIL` lines and summary, `out<k>.npy` files). Exit status: 0 on success,
+//! 1 for bad input or failed checks, 2 for usage errors (clap's convention).
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{Context, Result, anyhow, bail};
+use clap::{Parser, Subcommand, ValueEnum};
+use smelt::case::{self, Case};
+use smelt::hlo::{Array, Literal, Module, Shape, npy, text};
+
+#[derive(Parser)]
+#[command(
+    name = "smelt",
+    version,
+    about = "An XLA-style tensor compiler",
+    max_term_width = 100
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Backend {
+    /// The reference interpreter.
+    Interp,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum PipelineName {
+    /// Run the module as written, without optimization passes.
+    None,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Parse an HLO text file and print it in canonical form.
+    Parse {
+        /// HLO text file (XLA's format, as JAX and TensorFlow dump it).
+        file: PathBuf,
+    },
+    /// Parse and verify an HLO module; prints a one-line summary.
+    Verify { file: PathBuf },
+    /// Run a module's entry computation.
+    Run {
+        /// An HLO text file, or a case folder (module.hlo plus in*.npy).
+        path: PathBuf,
+        /// Input .npy files, one per entry parameter in order. Without inputs, a
+        /// case folder's in*.npy are used, else deterministic random inputs.
+        #[arg(long = "input", value_name = "FILE.npy")]
+        inputs: Vec<PathBuf>,
+        /// Write out0.npy, out1.npy, ... (tuple results flattened) to this folder
+        /// instead of printing a summary.
+        #[arg(long, value_name = "DIR")]
+        out_dir: Option<PathBuf>,
+        #[arg(long, value_enum, default_value = "interp")]
+        backend: Backend,
+    },
+    /// Run case folders and compare the outputs with the reference out*.npy.
+    Check {
+        /// Case folders, or folders of case folders.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        #[arg(long, value_enum, default_value = "interp")]
+        backend: Backend,
+        #[arg(long, value_enum, default_value = "none")]
+        pipeline: PipelineName,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Parse { file } => cmd_parse(&file),
+        Command::Verify { file } => cmd_verify(&file),
+        Command::Run {
+            path,
+            inputs,
+            out_dir,
+            backend,
+        } => cmd_run(&path, &inputs, out_dir.as_deref(), backend),
+        Command::Check {
+            paths,
+            backend,
+            pipeline,
+        } => cmd_check(&paths, backend, pipeline),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Reads and parses an HLO file; parse errors name `file:line:col`.
+fn load_module(path: &Path) -> Result<Module> {
+    let src =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    text::parse_module(&src).map_err(|e| anyhow!("{}", e.render(&path.display().to_string())))
+}
+
+/// Parses and verifies; verifier errors are prefixed with the file name.
+fn load_verified(path: &Path) -> Result<Module> {
+    let module = load_module(path)?;
+    smelt::hlo::verify(&module).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+    Ok(module)
+}
+
+fn cmd_parse(path: &Path) -> Result<ExitCode> {
+    let module = load_module(path)?;
+    print!("{}", text::print_module(&module));
+    Ok(ExitCode::SUCCESS)
+}
+
+fn cmd_verify(path: &Path) -> Result<ExitCode> {
+    let module = load_verified(path)?;
+    println!(
+        "{}: ok ({} computations, {} instructions)",
+        path.display(),
+        module.comps.len(),
+        module.instruction_count()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs the entry computation of `module` on `backend`.
+fn execute(module: &Module, args: &[Literal], backend: Backend) -> Result<Vec<Array>> {
+    match backend {
+        Backend::Interp => {
+            let result = smelt::interp::evaluate(module, args)?;
+            Ok(result.into_leaves())
+        }
+    }
+}
+
+/// Reads one input per entry parameter, checking shape and dtype.
+fn read_inputs(paths: &[PathBuf], params: &[Shape]) -> Result<Vec<Literal>> {
+    if paths.len() != params.len() {
+        bail!(
+            "the entry computation takes {} parameters, but {} --input files were given",
+            params.len(),
+            paths.len()
+        );
+    }
+    paths
+        .iter()
+        .zip(params)
+        .enumerate()
+        .map(|(i, (path, shape))| {
+            let Shape::Array(want) = shape else {
+                bail!("parameter {i} has tuple shape {shape}; pass tuple parameters through a case folder")
+            };
+            let array = npy::read(path, Some(want.dtype))?;
+            if array.dims != want.dims {
+                bail!("{}: has shape {}, but parameter {i} is {want}", path.display(), array.shape());
+            }
+            Ok(Literal::Array(array))
+        })
+        .collect()
+}
+
+fn cmd_run(
+    path: &Path,
+    inputs: &[PathBuf],
+    out_dir: Option<&Path>,
+    backend: Backend,
+) -> Result<ExitCode> {
+    let (module_path, case) = if path.is_dir() {
+        let case = Case::load(path)?;
+        (case.module_path.clone(), Some(case))
+    } else {
+        (path.to_path_buf(), None)
+    };
+    let t0 = Instant::now();
+    let module = load_verified(&module_path)?;
+    let load_ms = t0.elapsed().as_secs_f64() * 1e3;
+    let params = module.entry().param_shapes();
+    let args = if !inputs.is_empty() {
+        read_inputs(inputs, &params)?
+    } else if let Some(case) = case.as_ref().filter(|c| !c.inputs.is_empty()) {
+        case.load_inputs()?
+    } else {
+        smelt::inputs::random_inputs(&params)
+    };
+    let t1 = Instant::now();
+    let outputs = execute(&module, &args, backend)?;
+    let run_ms = t1.elapsed().as_secs_f64() * 1e3;
+    match out_dir {
+        Some(dir) => {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+            for (k, out) in outputs.iter().enumerate() {
+                npy::write(&dir.join(format!("out{k}.npy")), out)?;
+            }
+            println!("wrote {} outputs to {}", outputs.len(), dir.display());
+        }
+        None => {
+            for (k, out) in outputs.iter().enumerate() {
+                println!("out{k}: {}", summarize(out));
+            }
+        }
+    }
+    println!(
+        "parse+verify {load_ms:.2} ms, run {run_ms:.2} ms ({backend:?})",
+        backend = backend
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `f32[2,3] min -1 max 2 mean 0.5 [first values]`.
+fn summarize(a: &Array) -> String {
+    let n = a.len();
+    let shown: Vec<String> = (0..n.min(6))
+        .map(|i| smelt::hlo::literal::format_element(&a.data, i, false))
+        .collect();
+    let more = if n > 6 { ", ..." } else { "" };
+    let mut s = format!("{}", a.shape());
+    if n > 0 && (a.dtype().is_float() || a.dtype().is_int()) {
+        let values: Vec<f64> = (0..n).map(|i| a.data.get_f64(i)).collect();
+        let min = values.iter().copied().fold(f64::INFINITY, f64::min);
+        let max = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let mean = values.iter().sum::<f64>() / n.max(1) as f64;
+        s += &format!(" min {min:.6} max {max:.6} mean {mean:.6}");
+    }
+    s + &format!(" [{}{more}]", shown.join(", "))
+}
+
+fn cmd_check(paths: &[PathBuf], backend: Backend, pipeline: PipelineName) -> Result<ExitCode> {
+    let cases = case::find_cases(paths)?;
+    let (mut passed, mut failed) = (0, 0);
+    for dir in &cases {
+        let name = dir.file_name().map_or_else(
+            || dir.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        let outcome = std::panic::catch_unwind(|| check_case(dir, backend, pipeline))
+            .unwrap_or_else(|_| Err(anyhow!("internal compiler error (panic); please report it")));
+        match outcome {
+            Ok(()) => {
+                passed += 1;
+                println!("PASS {name}");
+            }
+            Err(e) => {
+                failed += 1;
+                let reason = format!("{e:#}").replace('\n', " | ");
+                println!("FAIL {name}: {reason}");
+            }
+        }
+    }
+    println!("{passed} passed, {failed} failed");
+    Ok(if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+fn check_case(dir: &Path, backend: Backend, pipeline: PipelineName) -> Result<()> {
+    let case = Case::load(dir)?;
+    let module = load_verified(&case.module_path)?;
+    match pipeline {
+        PipelineName::None => {}
+    }
+    let args = case.load_inputs()?;
+    let want = case.load_expected()?;
+    if want.is_empty() {
+        bail!("no reference outputs (out*.npy) in {}", dir.display());
+    }
+    let got = execute(&module, &args, backend)?;
+    case::compare_outputs(&case, &got, &want).map_err(|m| anyhow!(m))
+}

@@ -4,5 +4,7 @@
 //! conformance of the interpreter, the CLI's output and exit codes, and robustness
 //! of the parser and verifier against mutated input.
 
+mod cli;
 mod common;
+mod fuzz;
 mod roundtrip;

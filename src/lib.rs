@@ -1,0 +1,11 @@
+//! smelt: an XLA-style ahead-of-time and JIT tensor compiler.
+//!
+//! This facade re-exports the workspace crates under short names and holds the
+//! pieces the CLI and the tests share: case folders and output comparison
+//! ([`case`]) and deterministic inputs ([`inputs`]).
+
+pub use smelt_hlo as hlo;
+pub use smelt_interp as interp;
+
+pub mod case;
+pub mod inputs;

@@ -1,0 +1,167 @@
+//! The `smelt` binary's contracts: output formats, files written and exit codes.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use crate::common::corpus_dir;
+
+fn smelt(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_smelt"))
+        .args(args)
+        .output()
+        .expect("run smelt")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn case(name: &str) -> PathBuf {
+    corpus_dir().join(name)
+}
+
+fn copy_case(name: &str, to: &Path) -> PathBuf {
+    let dst = to.join(name);
+    std::fs::create_dir_all(&dst).unwrap();
+    for entry in std::fs::read_dir(case(name)).unwrap() {
+        let p = entry.unwrap().path();
+        std::fs::copy(&p, dst.join(p.file_name().unwrap())).unwrap();
+    }
+    dst
+}
+
+#[test]
+fn parse_prints_canonical_text() {
+    let path = case("softmax").join("module.hlo");
+    let o = smelt(&["parse", path.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), std::fs::read_to_string(&path).unwrap());
+}
+
+#[test]
+fn parse_of_truncated_file_names_file_line_col() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(case("softmax").join("module.hlo")).unwrap();
+    let path = dir.path().join("cut.hlo");
+    std::fs::write(&path, &text[..text.len() / 2]).unwrap();
+    let o = smelt(&["parse", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    let prefix = format!("error: {}:", path.display());
+    assert!(err.starts_with(&prefix), "{err}");
+    let loc: Vec<&str> = err[prefix.len()..].splitn(3, ':').collect();
+    assert!(
+        loc[0].parse::<usize>().is_ok() && loc[1].parse::<usize>().is_ok(),
+        "no line:col in {err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn verify_names_the_instruction() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.hlo");
+    std::fs::write(
+        &path,
+        "HloModule m\n\nENTRY e {\n  a = f32[4]{0} parameter(0)\n  b = f32[3]{0} parameter(1)\n  ROOT s = f32[4]{0} add(a, b)\n}\n",
+    )
+    .unwrap();
+    let o = smelt(&["verify", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("'s'"), "{}", stderr(&o));
+    let good = case("softmax").join("module.hlo");
+    let o = smelt(&["verify", good.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    assert_eq!(smelt(&["frobnicate"]).status.code(), Some(2));
+    assert_eq!(smelt(&["check"]).status.code(), Some(2));
+    assert_eq!(
+        smelt(&["run", "x.hlo", "--backend", "nope"]).status.code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn missing_file_exits_1() {
+    let o = smelt(&["run", "/nonexistent/m.hlo"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("/nonexistent/m.hlo"), "{}", stderr(&o));
+}
+
+#[test]
+fn check_prints_one_line_per_case_and_a_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_case("softmax", dir.path());
+    let broken = copy_case("layernorm", dir.path());
+    // Corrupt a reference output: the case must fail and name the output and index.
+    let mut want = smelt_hlo::npy::read(&broken.join("out0.npy"), None).unwrap();
+    if let smelt_hlo::ArrayData::F32(v) = &mut want.data {
+        v[3] += 1.0;
+    }
+    smelt_hlo::npy::write(&broken.join("out0.npy"), &want).unwrap();
+    let o = smelt(&["check", dir.path().to_str().unwrap(), "--backend", "interp"]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert!(
+        lines[0].starts_with("FAIL layernorm: output 0: index [0, 0, 3]: got "),
+        "{out}"
+    );
+    assert_eq!(lines[1], "PASS softmax");
+    assert_eq!(lines[2], "1 passed, 1 failed");
+}
+
+#[test]
+fn run_writes_outputs_that_match_the_reference() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = case("multi_output_pytree");
+    let mut args = vec![
+        "run".to_string(),
+        c.join("module.hlo").display().to_string(),
+    ];
+    for i in 0..2 {
+        args.push("--input".into());
+        args.push(c.join(format!("in{i}.npy")).display().to_string());
+    }
+    args.extend(["--out-dir".into(), dir.path().display().to_string()]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = smelt(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let reference = smelt::case::Case::load(&c).unwrap();
+    let want = reference.load_expected().unwrap();
+    let got: Vec<_> = (0..want.len())
+        .map(|k| smelt_hlo::npy::read(&dir.path().join(format!("out{k}.npy")), None).unwrap())
+        .collect();
+    smelt::case::compare_outputs(&reference, &got, &want).unwrap();
+}
+
+#[test]
+fn run_without_inputs_uses_random_ones_and_prints_a_summary() {
+    let o = smelt(&["run", case("softmax").join("module.hlo").to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("out0: f32[4,8,32]{2,1,0} min "), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("out1: ")), "{out}");
+}
+
+#[test]
+fn run_rejects_inputs_of_the_wrong_shape() {
+    let c = case("softmax");
+    let wrong = case("layernorm").join("in0.npy");
+    let o = smelt(&[
+        "run",
+        c.join("module.hlo").to_str().unwrap(),
+        "--input",
+        wrong.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("parameter 0"), "{}", stderr(&o));
+}

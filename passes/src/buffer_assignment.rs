@@ -1,0 +1,577 @@
+//! Buffer assignment: where every array value of a scheduled module lives.
+//!
+//! Values are the array leaves of instruction results in sequentially executed
+//! computations (fusion bodies run inside one kernel and need no buffers). Values
+//! that must share storage are grouped into buffer sets:
+//! - tuple, get-tuple-element, bitcast, reshape and opt-barrier reuse their
+//!   operands' storage;
+//! - parameters of while bodies and conditions are the while's state; parameters
+//!   of conditional branches and call targets are the caller's operands;
+//! - an elementwise instruction (or a fusion that reads the operand elementwise)
+//!   whose operand dies there writes in place of it, as does dynamic-update-slice;
+//! - entry parameters live in the caller's buffers, constants in a read-only area,
+//!   entry results in the caller's output buffers (or in place of a donated
+//!   parameter, per `input_output_alias`).
+//!
+//! Every other set is a temporary with a fixed offset in one arena. Liveness comes
+//! from a global timeline in which each while/conditional/call instruction spans the
+//! schedules of the computations it runs; temporaries are placed best-fit, largest
+//! first, so sets whose live ranges do not overlap share memory. The arena's size
+//! is the peak temporary memory.
+//!
+//! Contract for executors: a while's body root is copied into the state after each
+//! iteration where the two differ (as a parallel copy: root leaves may alias other
+//! state leaves); a conditional's or call's root is copied into its result; an entry
+//! result listed in `output_copies` is copied from its value's slot.
+
+use std::collections::HashMap;
+
+use smelt_hlo::{CompId, InstId, Instruction, Module, Opcode, Shape};
+
+use crate::schedule::{Schedule, sequential_computations};
+
+/// Alignment of every temporary, in bytes.
+pub const ALIGNMENT: usize = 64;
+
+/// An array value: leaf `leaf` (depth-first) of an instruction's result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ValueKey {
+    pub comp: CompId,
+    pub inst: InstId,
+    pub leaf: u32,
+}
+
+/// Where a buffer set lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Slot {
+    /// `size` bytes at `offset` in the temporary arena.
+    Temp { offset: usize, size: usize },
+    /// Leaf `leaf` of entry parameter `number` (the caller's buffer).
+    Parameter { number: u32, leaf: u32 },
+    /// Entry result leaf `index` (the caller's output buffer).
+    Output { index: u32 },
+    /// A constant's read-only data.
+    Constant { comp: CompId, inst: InstId },
+}
+
+/// Storage shared by one or more values.
+#[derive(Clone, Debug)]
+pub struct BufferSet {
+    pub slot: Slot,
+    pub size: usize,
+    /// Live range on the global timeline, inclusive.
+    pub start: usize,
+    pub end: usize,
+    pub members: Vec<ValueKey>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct BufferAssignment {
+    pub sets: Vec<BufferSet>,
+    set_of: HashMap<ValueKey, usize>,
+    /// Bytes of the temporary arena: the peak of temporary memory.
+    pub temp_bytes: usize,
+    /// Entry results that must be copied from another slot: `(result leaf, value)`.
+    pub output_copies: Vec<(u32, ValueKey)>,
+    /// Entry results written in place of a donated parameter: `(result leaf, param)`.
+    pub donated_outputs: Vec<(u32, u32)>,
+    /// Global `(start, end)` time of every scheduled instruction.
+    pub times: HashMap<(CompId, InstId), (usize, usize)>,
+}
+
+impl BufferAssignment {
+    pub fn slot(&self, key: ValueKey) -> Option<Slot> {
+        self.set_of.get(&key).map(|&s| self.sets[s].slot)
+    }
+
+    pub fn set(&self, key: ValueKey) -> Option<&BufferSet> {
+        self.set_of.get(&key).map(|&s| &self.sets[s])
+    }
+
+    /// The number of array leaves of a shape.
+    pub fn leaf_count(shape: &Shape) -> usize {
+        shape.leaves().len()
+    }
+}
+
+struct UnionFind {
+    parent: Vec<usize>,
+}
+
+impl UnionFind {
+    fn find(&mut self, mut x: usize) -> usize {
+        while self.parent[x] != x {
+            self.parent[x] = self.parent[self.parent[x]];
+            x = self.parent[x];
+        }
+        x
+    }
+
+    fn union(&mut self, a: usize, b: usize) {
+        let (ra, rb) = (self.find(a), self.find(b));
+        if ra != rb {
+            self.parent[ra.max(rb)] = ra.min(rb);
+        }
+    }
+}
+
+/// Leaf offset of tuple element `index` within a tuple shape's flattened leaves.
+fn leaf_offset(shape: &Shape, index: usize) -> usize {
+    shape
+        .tuple_elements()
+        .iter()
+        .take(index)
+        .map(|e| e.leaves().len())
+        .sum()
+}
+
+/// Does this instruction read operand `k` only at the index it writes (so it may
+/// write its result over that operand)?
+fn reads_operand_elementwise(module: &Module, inst: &Instruction, k: usize) -> bool {
+    match inst.opcode {
+        Opcode::Fusion => {
+            let Some(&body) = inst.called.first() else {
+                return false;
+            };
+            fusion_param_read_elementwise(module, body, k as u32)
+        }
+        Opcode::DynamicUpdateSlice => k == 0,
+        op => op.is_elementwise() && op != Opcode::Copy,
+    }
+}
+
+/// In a fused computation: every path from parameter `n` to the root passes only
+/// through elementwise instructions of the root's shape.
+fn fusion_param_read_elementwise(module: &Module, body: CompId, n: u32) -> bool {
+    let comp = module.comp(body);
+    let Some(param) = comp.param(n) else {
+        return false;
+    };
+    let root_shape = comp.result_shape();
+    if root_shape.is_tuple() {
+        return false;
+    }
+    let users = comp.users();
+    let mut stack = vec![param];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(id) = stack.pop() {
+        if !seen.insert(id) {
+            continue;
+        }
+        let inst = comp.inst(id);
+        if id != param && !(inst.opcode.is_elementwise() && inst.shape.same_type(root_shape)) {
+            return false;
+        }
+        if id != comp.root {
+            if users[id].is_empty() {
+                continue;
+            }
+            stack.extend(users[id].iter().copied());
+        }
+    }
+    comp.inst(param).shape.same_type(root_shape)
+}
+
+/// Assigns buffers for a scheduled module.
+pub fn assign_buffers(module: &Module, schedule: &Schedule) -> BufferAssignment {
+    let comps = sequential_computations(module);
+    // 1. Global timeline.
+    let mut times: HashMap<(CompId, InstId), (usize, usize)> = HashMap::new();
+    let mut spans: HashMap<CompId, (usize, usize)> = HashMap::new();
+    fn walk(
+        module: &Module,
+        schedule: &Schedule,
+        comp: CompId,
+        t: &mut usize,
+        times: &mut HashMap<(CompId, InstId), (usize, usize)>,
+        spans: &mut HashMap<CompId, (usize, usize)>,
+        depth: usize,
+    ) {
+        let first = *t;
+        for &id in schedule.sequence(comp) {
+            let start = *t;
+            let inst = module.comp(comp).inst(id);
+            if depth < 64
+                && matches!(
+                    inst.opcode,
+                    Opcode::While | Opcode::Conditional | Opcode::Call
+                )
+            {
+                for &c in &inst.called {
+                    *t += 1;
+                    walk(module, schedule, c, t, times, spans, depth + 1);
+                }
+            }
+            let end = *t;
+            let e = times.entry((comp, id)).or_insert((start, end));
+            *e = (e.0.min(start), e.1.max(end));
+            *t += 1;
+        }
+        let last = t.saturating_sub(1).max(first);
+        let s = spans.entry(comp).or_insert((first, last));
+        *s = (s.0.min(first), s.1.max(last));
+    }
+    let mut t = 0;
+    walk(
+        module,
+        schedule,
+        module.entry,
+        &mut t,
+        &mut times,
+        &mut spans,
+        0,
+    );
+
+    // 2. Values.
+    let mut keys: Vec<ValueKey> = Vec::new();
+    let mut index: HashMap<ValueKey, usize> = HashMap::new();
+    for &c in &comps {
+        for &id in schedule.sequence(c) {
+            let n = module.comp(c).inst(id).shape.leaves().len();
+            for leaf in 0..n as u32 {
+                let k = ValueKey {
+                    comp: c,
+                    inst: id,
+                    leaf,
+                };
+                index.insert(k, keys.len());
+                keys.push(k);
+            }
+        }
+    }
+    let mut uf = UnionFind {
+        parent: (0..keys.len()).collect(),
+    };
+    let key = |c: CompId, i: InstId, leaf: usize| ValueKey {
+        comp: c,
+        inst: i,
+        leaf: leaf as u32,
+    };
+    // Callers of nested computations, for parameter aliasing.
+    let mut callers: Vec<(CompId, InstId)> = Vec::new();
+    for &c in &comps {
+        let comp = module.comp(c);
+        for &id in schedule.sequence(c) {
+            let inst = comp.inst(id);
+            let alias = |uf: &mut UnionFind, a: ValueKey, b: ValueKey| {
+                if let (Some(&x), Some(&y)) = (index.get(&a), index.get(&b)) {
+                    uf.union(x, y);
+                }
+            };
+            match inst.opcode {
+                Opcode::Tuple => {
+                    let mut leaf = 0;
+                    for &op in &inst.operands {
+                        let n = comp.inst(op).shape.leaves().len();
+                        for j in 0..n {
+                            alias(&mut uf, key(c, id, leaf + j), key(c, op, j));
+                        }
+                        leaf += n;
+                    }
+                }
+                Opcode::GetTupleElement => {
+                    if let smelt_hlo::Attrs::GetTupleElement { index: i } = inst.attrs {
+                        let op = inst.operands[0];
+                        let base = leaf_offset(&comp.inst(op).shape, i as usize);
+                        for j in 0..inst.shape.leaves().len() {
+                            alias(&mut uf, key(c, id, j), key(c, op, base + j));
+                        }
+                    }
+                }
+                Opcode::Bitcast | Opcode::Reshape | Opcode::OptimizationBarrier => {
+                    for j in 0..inst.shape.leaves().len() {
+                        alias(&mut uf, key(c, id, j), key(c, inst.operands[0], j));
+                    }
+                }
+                Opcode::While | Opcode::Conditional | Opcode::Call => callers.push((c, id)),
+                _ => {}
+            }
+        }
+    }
+    for &(c, id) in &callers {
+        let inst = module.comp(c).inst(id);
+        for (bi, &callee) in inst.called.iter().enumerate() {
+            let callee_comp = module.comp(callee);
+            for p in callee_comp.params() {
+                let n = callee_comp.inst(p).parameter_number().unwrap_or(0) as usize;
+                let leaves = callee_comp.inst(p).shape.leaves().len();
+                for j in 0..leaves {
+                    let target = match inst.opcode {
+                        // Body and condition parameters are the loop state.
+                        Opcode::While => Some(key(c, id, j)),
+                        // Branch b takes operand b + 1.
+                        Opcode::Conditional => inst.operands.get(bi + 1).map(|&op| key(c, op, j)),
+                        _ => inst.operands.get(n).map(|&op| key(c, op, j)),
+                    };
+                    if let (Some(t), Some(&x)) = (target, index.get(&key(callee, p, j))) {
+                        if let Some(&y) = index.get(&t) {
+                            uf.union(x, y);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    // 3. Kinds of the sets formed so far: parameters, constants, temporaries.
+    #[derive(Clone, Copy, PartialEq, Debug)]
+    enum Kind {
+        Param(u32, u32),
+        Constant(CompId, InstId),
+    }
+    let entry = module.entry;
+    let mut kind_of_root: HashMap<usize, Kind> = HashMap::new();
+    for (i, k) in keys.iter().enumerate() {
+        let inst = module.comp(k.comp).inst(k.inst);
+        let kind = match inst.opcode {
+            Opcode::Parameter if k.comp == entry => {
+                Kind::Param(inst.parameter_number().unwrap_or(0), k.leaf)
+            }
+            Opcode::Constant => Kind::Constant(k.comp, k.inst),
+            _ => continue,
+        };
+        let r = uf.find(i);
+        kind_of_root.insert(r, kind);
+    }
+
+    // 4. Live ranges per set, then in-place reuse in time order.
+    let comp_users: HashMap<CompId, smelt_hlo::computation::UseMap> =
+        comps.iter().map(|&c| (c, module.comp(c).users())).collect();
+    let value_end = |k: ValueKey| -> usize {
+        let comp = module.comp(k.comp);
+        let (_, def_end) = times.get(&(k.comp, k.inst)).copied().unwrap_or((0, 0));
+        let mut end = def_end;
+        if k.inst == comp.root {
+            end = end.max(spans.get(&k.comp).map_or(0, |s| s.1));
+        }
+        for &u in &comp_users[&k.comp][k.inst] {
+            if let Some(&(_, ue)) = times.get(&(k.comp, u)) {
+                end = end.max(ue);
+            }
+        }
+        end
+    };
+    let n = keys.len();
+    let mut start = vec![usize::MAX; n];
+    let mut end = vec![0usize; n];
+    for (i, &k) in keys.iter().enumerate() {
+        let r = uf.find(i);
+        let (s, _) = times.get(&(k.comp, k.inst)).copied().unwrap_or((0, 0));
+        start[r] = start[r].min(s);
+        end[r] = end[r].max(value_end(k));
+    }
+    let size_of = |k: ValueKey| -> usize {
+        module
+            .comp(k.comp)
+            .inst(k.inst)
+            .shape
+            .leaves()
+            .get(k.leaf as usize)
+            .map_or(0, |a| a.byte_size())
+    };
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by_key(|&i| times.get(&(keys[i].comp, keys[i].inst)).map_or(0, |t| t.0));
+    for &i in &order {
+        let k = keys[i];
+        let comp = module.comp(k.comp);
+        let inst = comp.inst(k.inst);
+        if inst.shape.is_tuple() || allocation_free(inst.opcode) {
+            continue;
+        }
+        let (def_start, _) = times[&(k.comp, k.inst)];
+        for (j, &op) in inst.operands.iter().enumerate() {
+            if !reads_operand_elementwise(module, inst, j)
+                || inst.operands.iter().filter(|&&o| o == op).count() > 1
+            {
+                continue;
+            }
+            let Some(&oi) = index.get(&key(k.comp, op, 0)) else {
+                continue;
+            };
+            if comp.inst(op).shape.is_tuple() {
+                continue;
+            }
+            let (ro, ri) = (uf.find(oi), uf.find(i));
+            if ro == ri || kind_of_root.contains_key(&ro) || kind_of_root.contains_key(&ri) {
+                continue;
+            }
+            if size_of(keys[oi]) != size_of(k) || end[ro] != def_start || start[ri] != def_start {
+                continue;
+            }
+            uf.union(oi, i);
+            let r = uf.find(i);
+            start[r] = start[ro].min(start[ri]);
+            end[r] = end[ro].max(end[ri]);
+            break;
+        }
+    }
+
+    // 5. Build the sets.
+    let mut sets: Vec<BufferSet> = Vec::new();
+    let mut set_of: HashMap<ValueKey, usize> = HashMap::new();
+    let mut set_index_of_root: HashMap<usize, usize> = HashMap::new();
+    for (i, &k) in keys.iter().enumerate() {
+        let r = uf.find(i);
+        let s = *set_index_of_root.entry(r).or_insert_with(|| {
+            let slot = match kind_of_root.get(&r) {
+                Some(Kind::Param(number, leaf)) => Slot::Parameter {
+                    number: *number,
+                    leaf: *leaf,
+                },
+                Some(Kind::Constant(c, inst)) => Slot::Constant {
+                    comp: *c,
+                    inst: *inst,
+                },
+                _ => Slot::Temp { offset: 0, size: 0 },
+            };
+            sets.push(BufferSet {
+                slot,
+                size: 0,
+                start: start[r],
+                end: end[r],
+                members: Vec::new(),
+            });
+            sets.len() - 1
+        });
+        sets[s].size = sets[s].size.max(size_of(k));
+        sets[s].members.push(k);
+        set_of.insert(k, s);
+    }
+
+    // 6. Entry results: written straight into the caller's output buffers when the
+    //    value is a temporary not already an output; else copied.
+    let entry_comp = module.entry();
+    let mut output_copies = Vec::new();
+    let mut donated_outputs = Vec::new();
+    let root_leaves = entry_comp.result_shape().leaves().len();
+    for leaf in 0..root_leaves {
+        let k = key(entry, entry_comp.root, leaf);
+        let Some(&s) = set_of.get(&k) else { continue };
+        // The root tuple's leaf is an alias: find the defining value of the set.
+        let donated = module.config.input_output_alias.iter().find(|a| {
+            entry_comp.result_shape().is_tuple() && a.output_index == [leaf as i64]
+                || !entry_comp.result_shape().is_tuple() && a.output_index.is_empty()
+        });
+        match sets[s].slot {
+            Slot::Temp { .. } => {
+                if let Some(alias) =
+                    donated.filter(|a| donation_is_safe(&sets, &set_of, module, a.param, s))
+                {
+                    sets[s].slot = Slot::Parameter {
+                        number: alias.param,
+                        leaf: 0,
+                    };
+                    donated_outputs.push((leaf as u32, alias.param));
+                } else {
+                    sets[s].slot = Slot::Output { index: leaf as u32 };
+                }
+            }
+            _ => output_copies.push((leaf as u32, k)),
+        }
+    }
+
+    // 7. Place temporaries: largest first, best fit among time-overlapping sets.
+    let mut temps: Vec<usize> = (0..sets.len())
+        .filter(|&s| matches!(sets[s].slot, Slot::Temp { .. }) && sets[s].size > 0)
+        .collect();
+    temps.sort_by_key(|&s| (std::cmp::Reverse(sets[s].size), sets[s].start));
+    let mut placed: Vec<(usize, usize, usize, usize)> = Vec::new(); // (offset, size, start, end)
+    let mut arena = 0usize;
+    for s in temps {
+        let (size, st, en) = (
+            sets[s].size.div_ceil(ALIGNMENT) * ALIGNMENT,
+            sets[s].start,
+            sets[s].end,
+        );
+        let mut busy: Vec<(usize, usize)> = placed
+            .iter()
+            .filter(|p| p.2 <= en && st <= p.3)
+            .map(|p| (p.0, p.0 + p.1))
+            .collect();
+        busy.sort();
+        let mut best: Option<(usize, usize)> = None; // (gap size, offset)
+        let mut cursor = 0;
+        for &(lo, hi) in &busy {
+            if lo >= cursor + size {
+                let gap = lo - cursor;
+                if best.is_none_or(|b| gap < b.0) {
+                    best = Some((gap, cursor));
+                }
+            }
+            cursor = cursor.max(hi);
+        }
+        let offset = best.map_or(cursor, |b| b.1);
+        placed.push((offset, size, st, en));
+        arena = arena.max(offset + size);
+        sets[s].slot = Slot::Temp {
+            offset,
+            size: sets[s].size,
+        };
+    }
+    BufferAssignment {
+        sets,
+        set_of,
+        temp_bytes: arena,
+        output_copies,
+        donated_outputs,
+        times,
+    }
+}
+
+/// Instructions whose result reuses existing storage.
+fn allocation_free(op: Opcode) -> bool {
+    matches!(
+        op,
+        Opcode::Parameter
+            | Opcode::Constant
+            | Opcode::Tuple
+            | Opcode::GetTupleElement
+            | Opcode::Bitcast
+            | Opcode::Reshape
+            | Opcode::OptimizationBarrier
+    )
+}
+
+/// An output may be written in place of donated parameter `param` when the
+/// parameter is no longer read once the output's storage is first written, or is
+/// read elementwise by that very first write.
+fn donation_is_safe(
+    sets: &[BufferSet],
+    set_of: &HashMap<ValueKey, usize>,
+    module: &Module,
+    param: u32,
+    out_set: usize,
+) -> bool {
+    let entry = module.entry();
+    let Some(p) = entry.param(param) else {
+        return false;
+    };
+    let Some(&ps) = set_of.get(&ValueKey {
+        comp: module.entry,
+        inst: p,
+        leaf: 0,
+    }) else {
+        return false;
+    };
+    let (pset, oset) = (&sets[ps], &sets[out_set]);
+    if pset.size != oset.size || entry.inst(p).shape.is_tuple() {
+        return false;
+    }
+    if pset.end < oset.start {
+        return true;
+    }
+    if pset.end != oset.start {
+        return false;
+    }
+    // The first writer of the output reads the parameter elementwise.
+    oset.members
+        .iter()
+        .filter(|m| m.comp == module.entry)
+        .any(|m| {
+            let inst = entry.inst(m.inst);
+            inst.operands
+                .iter()
+                .enumerate()
+                .any(|(j, &op)| op == p && reads_operand_elementwise(module, inst, j))
+        })
+}

@@ -1,0 +1,1126 @@
+//! Fusion: grouping instructions into kernels.
+//!
+//! Contract: rewrites every sequentially executed computation so that chains of
+//! elemental work become `fusion` instructions, each one kernel:
+//! - **loop fusion** (`kLoop`): elementwise, broadcast, reshape, transpose, slice,
+//!   concatenate, pad, reverse, iota, convert, select, gather, dynamic-slice chains,
+//!   one output element at a time;
+//! - **input fusion** (`kInput`): producers fused into a reduce or reduce-window,
+//!   and elementwise consumers of a reduce that read it once per element (softmax
+//!   and layernorm row statistics);
+//! - **output fusion** (`kOutput`): elementwise epilogues (bias, activation,
+//!   scaling, residual add) fused into a dot or convolution, when the backend's
+//!   [`FusionConfig`] says it runs them in the output tile;
+//! - **multi-output fusion**: an expensive producer with several users fused into one
+//!   consumer of its shape, which also writes it out; sibling fusions of the same
+//!   shape that read a common operand merged into one kernel.
+//!
+//! It never duplicates expensive work (transcendentals, divides, reductions, dots)
+//! into several consumers or into a consumer that reads elements more than once,
+//! never creates a cycle, and respects the configured size limits. Every declined
+//! fusion is recorded with its reason in [`PassContext::fusion_notes`]. Remaining
+//! loop-fusible instructions are wrapped in single-instruction fusions so backends
+//! see kernels and library calls only. Preserves every result. Assumes a verified
+//! module whose calls are inlined; leaves it compacted.
+
+use std::collections::HashSet;
+
+use smallvec::SmallVec;
+use smelt_hlo::attrs::FusionKind;
+use smelt_hlo::module::NameUniquer;
+use smelt_hlo::{Attrs, CompId, Computation, InstId, Instruction, Module, Opcode, Shape};
+
+use crate::options::FusionConfig;
+use crate::pass::{FusionNote, Pass, PassContext, Result};
+use crate::schedule::sequential_computations;
+
+#[derive(Debug, Default)]
+pub struct Fusion;
+
+impl Pass for Fusion {
+    fn name(&self) -> &'static str {
+        "fusion"
+    }
+
+    fn run(&mut self, module: &mut Module, cx: &mut PassContext) -> Result<bool> {
+        let config = cx.options.fusion.clone();
+        let mut names = NameUniquer::new(module);
+        let mut changed = false;
+        for cid in sequential_computations(module) {
+            let mut f = Fuser {
+                module: &mut *module,
+                cid,
+                config: &config,
+                names: &mut names,
+                notes: Vec::new(),
+            };
+            changed |= f.output_fusions();
+            changed |= f.producer_consumer();
+            if config.multi_output {
+                changed |= f.siblings();
+            }
+            changed |= f.wrap_remaining();
+            for note in f.notes {
+                if !cx.fusion_notes.contains(&note) {
+                    cx.fusion_notes.push(note);
+                }
+            }
+        }
+        if changed {
+            crate::dce::Dce.run(module, cx)?;
+            module.compact();
+            let fusions = count_fusions(module);
+            cx.count("fusions", fusions as i64);
+        }
+        Ok(changed)
+    }
+}
+
+/// Fusion instructions in sequentially executed computations.
+pub fn count_fusions(module: &Module) -> usize {
+    sequential_computations(module)
+        .into_iter()
+        .map(|c| {
+            module
+                .comp(c)
+                .insts
+                .iter()
+                .filter(|(_, i)| i.opcode == Opcode::Fusion)
+                .count()
+        })
+        .sum()
+}
+
+/// Ops computed one output element at a time, from elements of their operands.
+fn is_elemental(op: Opcode) -> bool {
+    op.is_elementwise()
+        || matches!(
+            op,
+            Opcode::Broadcast
+                | Opcode::Reshape
+                | Opcode::Bitcast
+                | Opcode::Transpose
+                | Opcode::Slice
+                | Opcode::Concatenate
+                | Opcode::Pad
+                | Opcode::Reverse
+                | Opcode::Iota
+                | Opcode::Gather
+                | Opcode::DynamicSlice
+                | Opcode::Reduce
+                | Opcode::ReduceWindow
+                | Opcode::Constant
+        )
+}
+
+/// Instructions a fusion may be built around or absorb.
+fn fusible(module: &Module, inst: &Instruction) -> bool {
+    match inst.opcode {
+        Opcode::Fusion => true,
+        Opcode::Dot | Opcode::Convolution => true,
+        // Side effects and random number generation stay where they are.
+        Opcode::Rng | Opcode::RngGetAndUpdateState => false,
+        // Reductions with tuple results (argmax) are fine; reducers must be scalar.
+        Opcode::Reduce | Opcode::ReduceWindow => inst
+            .called
+            .first()
+            .is_some_and(|&c| scalar_computation(module, c)),
+        op => is_elemental(op) && !inst.shape.is_tuple(),
+    }
+}
+
+fn scalar_computation(module: &Module, c: CompId) -> bool {
+    module
+        .comp(c)
+        .insts
+        .iter()
+        .all(|(_, i)| i.shape.leaves().iter().all(|a| a.rank() == 0))
+}
+
+/// Instructions worth computing only once.
+fn expensive(module: &Module, inst: &Instruction) -> bool {
+    match inst.opcode {
+        Opcode::Fusion => inst.called.first().is_some_and(|&c| {
+            let body = module.comp(c);
+            body.insts.len() > 24 || body.insts.iter().any(|(_, i)| expensive(module, i))
+        }),
+        Opcode::Reduce
+        | Opcode::ReduceWindow
+        | Opcode::Dot
+        | Opcode::Convolution
+        | Opcode::Gather => true,
+        op => op.is_expensive(),
+    }
+}
+
+fn contains_op(module: &Module, inst: &Instruction, ops: &[Opcode]) -> bool {
+    if ops.contains(&inst.opcode) {
+        return true;
+    }
+    inst.opcode == Opcode::Fusion
+        && inst.called.first().is_some_and(|&c| {
+            module
+                .comp(c)
+                .insts
+                .iter()
+                .any(|(_, i)| ops.contains(&i.opcode))
+        })
+}
+
+fn count_op(module: &Module, inst: &Instruction, op: Opcode) -> usize {
+    if inst.opcode == Opcode::Fusion {
+        inst.called.first().map_or(0, |&c| {
+            module
+                .comp(c)
+                .insts
+                .iter()
+                .filter(|(_, i)| i.opcode == op)
+                .count()
+        })
+    } else {
+        (inst.opcode == op) as usize
+    }
+}
+
+fn size_of(module: &Module, inst: &Instruction) -> usize {
+    if inst.opcode == Opcode::Fusion {
+        inst.called
+            .first()
+            .map_or(1, |&c| module.comp(c).insts.len())
+    } else {
+        1
+    }
+}
+
+/// How a producer enters a consumer fusion.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// The consumer was the producer's only user: the producer moves inside.
+    Move,
+    /// The producer is cheap: a copy goes inside, the original stays for other users.
+    Duplicate,
+    /// The producer is expensive with other users: it moves inside and the fusion
+    /// also outputs its value.
+    MultiOutput,
+}
+
+struct Fuser<'a> {
+    module: &'a mut Module,
+    cid: CompId,
+    config: &'a FusionConfig,
+    names: &'a mut NameUniquer,
+    notes: Vec<FusionNote>,
+}
+
+impl Fuser<'_> {
+    fn comp(&self) -> &Computation {
+        self.module.comp(self.cid)
+    }
+
+    fn note(&mut self, producer: InstId, consumer: InstId, reason: impl Into<String>) {
+        let comp = self.comp();
+        let note = FusionNote {
+            computation: comp.name.clone(),
+            producer: comp.inst(producer).name.clone(),
+            consumer: comp.inst(consumer).name.clone(),
+            reason: reason.into(),
+        };
+        self.notes.push(note);
+    }
+
+    /// Output fusion first: each dot or convolution absorbs its chain of
+    /// elementwise single-user consumers, so later loop fusion cannot swallow the
+    /// epilogue into a kernel the contraction cannot join.
+    fn output_fusions(&mut self) -> bool {
+        let mut changed = false;
+        let contractions: Vec<InstId> = self
+            .comp()
+            .post_order()
+            .into_iter()
+            .filter(|&id| {
+                matches!(
+                    self.comp().inst(id).opcode,
+                    Opcode::Dot | Opcode::Convolution
+                )
+            })
+            .collect();
+        for mut producer in contractions {
+            loop {
+                let comp = self.comp();
+                let users = comp.users();
+                let [consumer] = users[producer].as_slice() else {
+                    break;
+                };
+                let consumer = *consumer;
+                if !fusible(self.module, comp.inst(consumer))
+                    || comp.inst(consumer).opcode == Opcode::Fusion
+                {
+                    break;
+                }
+                match self.decide_epilogue(producer, consumer) {
+                    Ok(mode) => {
+                        producer = self.fuse(producer, consumer, mode);
+                        changed = true;
+                    }
+                    Err(Some(reason)) => {
+                        self.note(producer, consumer, reason);
+                        break;
+                    }
+                    Err(None) => break,
+                }
+            }
+        }
+        changed
+    }
+
+    /// Producer-consumer fusion, consumers from the root backwards.
+    fn producer_consumer(&mut self) -> bool {
+        let mut changed = false;
+        let order = self.comp().post_order();
+        for &consumer in order.iter().rev() {
+            if !self.comp().insts.contains(consumer) {
+                continue;
+            }
+            let mut consumer = consumer;
+            // Keep absorbing operands until none fuses.
+            loop {
+                let inst = self.comp().inst(consumer);
+                if !fusible(self.module, inst) {
+                    break;
+                }
+                let operands: Vec<InstId> = {
+                    let mut seen = HashSet::new();
+                    inst.operands
+                        .iter()
+                        .copied()
+                        .filter(|o| seen.insert(*o))
+                        .collect()
+                };
+                let mut fused_any = false;
+                for producer in operands {
+                    if !self.comp().insts.contains(producer)
+                        || !self.comp().inst(consumer).operands.contains(&producer)
+                    {
+                        continue;
+                    }
+                    match self.decide(producer, consumer) {
+                        Ok(mode) => {
+                            consumer = self.fuse(producer, consumer, mode);
+                            fused_any = true;
+                            changed = true;
+                        }
+                        Err(Some(reason)) => self.note(producer, consumer, reason),
+                        Err(None) => {}
+                    }
+                }
+                if !fused_any {
+                    break;
+                }
+            }
+        }
+        changed
+    }
+
+    /// Whether `producer` may fuse into `consumer`; `Err(None)` for pairs not worth
+    /// explaining (the producer is a parameter, constant of the wrong kind, ...).
+    fn decide(
+        &self,
+        producer: InstId,
+        consumer: InstId,
+    ) -> std::result::Result<Mode, Option<String>> {
+        let module = &*self.module;
+        let comp = self.comp();
+        let p = comp.inst(producer);
+        let c = comp.inst(consumer);
+        if matches!(
+            p.opcode,
+            Opcode::Parameter | Opcode::GetTupleElement | Opcode::Tuple
+        ) {
+            return Err(None);
+        }
+        let has_control_edges = |id: InstId| {
+            !comp.inst(id).extras.control_predecessors.is_empty()
+                || comp
+                    .insts
+                    .iter()
+                    .any(|(_, i)| i.extras.control_predecessors.contains(&id))
+        };
+        if has_control_edges(producer) || has_control_edges(consumer) {
+            return Err(Some("control dependencies pin the instruction".into()));
+        }
+        if p.opcode == Opcode::Constant && p.shape.as_array().is_none_or(|a| a.rank() > 0) {
+            // Array constants are read from their read-only buffer.
+            return Err(None);
+        }
+        if !fusible(module, p) {
+            return Err(Some(format!("{} is not fusible", p.opcode)));
+        }
+        if p.shape.is_tuple() {
+            return Err(Some("producer has a tuple result".into()));
+        }
+        let p_is_contraction = contains_op(module, p, &[Opcode::Dot, Opcode::Convolution]);
+        let c_is_contraction = contains_op(module, c, &[Opcode::Dot, Opcode::Convolution]);
+        if c_is_contraction {
+            // Nothing fuses into the operands of a dot or convolution: the library
+            // routine reads them from memory.
+            let reads_directly = match c.opcode {
+                Opcode::Dot | Opcode::Convolution => true,
+                _ => self.param_feeds_contraction(consumer, producer),
+            };
+            if reads_directly {
+                return Err(Some(
+                    "consumer is a dot or convolution, which reads operands from memory".into(),
+                ));
+            }
+        }
+        if p_is_contraction {
+            return self.decide_epilogue(producer, consumer);
+        }
+        if contains_op(module, p, &[Opcode::Reduce, Opcode::ReduceWindow])
+            && contains_op(module, c, &[Opcode::Reduce, Opcode::ReduceWindow])
+            && count_op(module, p, Opcode::Reduce) + count_op(module, c, Opcode::Reduce)
+                > self.config.max_reductions_per_fusion
+        {
+            return Err(Some("too many reductions in one fusion".into()));
+        }
+        if size_of(module, p) + size_of(module, c) > self.config.max_fusion_size {
+            return Err(Some(format!(
+                "fusion would exceed {} instructions",
+                self.config.max_fusion_size
+            )));
+        }
+        if self.consumer_reuses(consumer, producer) && expensive(module, p) {
+            return Err(Some(
+                "consumer reads producer elements more than once and the producer is expensive"
+                    .into(),
+            ));
+        }
+        if contains_op(module, p, &[Opcode::Reduce, Opcode::ReduceWindow])
+            && !self.consumer_reads_elementwise(consumer, producer, true)
+        {
+            return Err(Some(
+                "a reduction fuses only into consumers that read it elementwise".into(),
+            ));
+        }
+        let users = comp.users();
+        let other_users: Vec<InstId> = users[producer]
+            .iter()
+            .copied()
+            .filter(|&u| u != consumer)
+            .collect();
+        let root_is_producer = comp.root == producer;
+        if other_users.is_empty() && !root_is_producer {
+            return Ok(Mode::Move);
+        }
+        if !expensive(module, p) {
+            // Copies must stay cheap to compute and must not add many reads.
+            let array_operands = p
+                .operands
+                .iter()
+                .filter(|&&o| comp.inst(o).shape.as_array().is_some_and(|a| a.rank() > 0))
+                .count();
+            if size_of(module, p) <= 8 && array_operands <= 2 {
+                return Ok(Mode::Duplicate);
+            }
+            if !self.config.multi_output {
+                return Err(Some(
+                    "producer has other users and is too large to duplicate".into(),
+                ));
+            }
+        }
+        // Expensive and needed elsewhere: write it out from the consumer's kernel if
+        // the consumer iterates over the producer's shape.
+        if !self.config.multi_output {
+            return Err(Some("expensive producer has other users".into()));
+        }
+        if root_is_producer || c.shape.is_tuple() {
+            return Err(Some(
+                "expensive producer has other users and cannot become an extra output".into(),
+            ));
+        }
+        if self.iteration_shape(consumer).as_ref()
+            != p.shape.as_array().map(|a| a.dims.to_vec()).as_ref()
+        {
+            return Err(Some(
+                "expensive producer has other users and the consumer iterates over another shape"
+                    .into(),
+            ));
+        }
+        if other_users.iter().any(|&u| self.reaches(u, consumer)) {
+            return Err(Some("fusing would create a cycle".into()));
+        }
+        Ok(Mode::MultiOutput)
+    }
+
+    /// Output fusion: an elementwise consumer into a dot or convolution.
+    fn decide_epilogue(
+        &self,
+        producer: InstId,
+        consumer: InstId,
+    ) -> std::result::Result<Mode, Option<String>> {
+        let module = &*self.module;
+        let comp = self.comp();
+        let p = comp.inst(producer);
+        let c = comp.inst(consumer);
+        let is_dot = contains_op(module, p, &[Opcode::Dot]);
+        let allowed = if is_dot {
+            self.config.dot_epilogue
+        } else {
+            self.config.conv_epilogue
+        };
+        if !allowed {
+            return Err(Some(
+                "the backend does not fuse epilogues into this contraction".into(),
+            ));
+        }
+        if contains_op(module, c, &[Opcode::Dot, Opcode::Convolution]) {
+            return Err(Some("two contractions in one fusion".into()));
+        }
+        let users = comp.users();
+        if users[producer].len() != 1 || comp.root == producer {
+            return Err(Some("contraction result has other users".into()));
+        }
+        if !self.consumer_reads_elementwise(consumer, producer, false) {
+            return Err(Some(
+                "epilogue does not read the contraction result elementwise".into(),
+            ));
+        }
+        let ops_ok = |inst: &Instruction| -> bool {
+            let check =
+                |op: Opcode| op == Opcode::Parameter || self.config.epilogue_ops.contains(&op);
+            match inst.opcode {
+                Opcode::Fusion => inst
+                    .called
+                    .first()
+                    .is_some_and(|&b| module.comp(b).insts.iter().all(|(_, i)| check(i.opcode))),
+                op => check(op),
+            }
+        };
+        if !ops_ok(c) {
+            return Err(Some(
+                "epilogue uses an op the backend cannot run in the output tile".into(),
+            ));
+        }
+        let count = |i: &Instruction| i.shape.as_array().map(|a| a.element_count());
+        if c.shape.is_tuple() || count(c) != count(p) {
+            return Err(Some("epilogue changes the number of elements".into()));
+        }
+        Ok(Mode::Move)
+    }
+
+    /// The output index space a fusion (or fusible op) iterates over: the reduce
+    /// input for a reduction root, the result otherwise.
+    fn iteration_shape(&self, id: InstId) -> Option<Vec<i64>> {
+        let comp = self.comp();
+        let inst = comp.inst(id);
+        let (body, root) = match inst.opcode {
+            Opcode::Fusion => {
+                let b = self.module.comp(*inst.called.first()?);
+                (b, b.root_inst())
+            }
+            _ => (comp, inst),
+        };
+        if root.opcode == Opcode::Reduce {
+            let input = body.inst(*root.operands.first()?);
+            return input.shape.as_array().map(|a| a.dims.to_vec());
+        }
+        root.shape.as_array().map(|a| a.dims.to_vec())
+    }
+
+    /// Does `from` reach `to` through operand edges (is `to` a transitive user)?
+    fn reaches(&self, from: InstId, to: InstId) -> bool {
+        let comp = self.comp();
+        let mut stack = vec![to];
+        let mut seen = HashSet::new();
+        while let Some(id) = stack.pop() {
+            if id == from {
+                return true;
+            }
+            if !seen.insert(id) {
+                continue;
+            }
+            let inst = comp.inst(id);
+            stack.extend(inst.operands.iter().copied());
+            stack.extend(inst.extras.control_predecessors.iter().copied());
+        }
+        false
+    }
+
+    /// For a consumer fusion: the parameters bound to `producer`.
+    fn params_for(&self, consumer: InstId, producer: InstId) -> Vec<InstId> {
+        let c = self.comp().inst(consumer);
+        let Some(&body) = c.called.first() else {
+            return Vec::new();
+        };
+        let body = self.module.comp(body);
+        c.operands
+            .iter()
+            .enumerate()
+            .filter(|&(_, &o)| o == producer)
+            .filter_map(|(k, _)| body.param(k as u32))
+            .collect()
+    }
+
+    /// Within the consumer (a fusion or a single op), is each element of `producer`
+    /// read exactly once, by elementwise ops and (if `allow_moves`) reshapes,
+    /// transposes and reverses that keep the element count? With `allow_moves`
+    /// false only reshapes and bitcasts (which keep the linear index) may appear.
+    fn consumer_reads_elementwise(
+        &self,
+        consumer: InstId,
+        producer: InstId,
+        allow_moves: bool,
+    ) -> bool {
+        let comp = self.comp();
+        let count = comp
+            .inst(producer)
+            .shape
+            .as_array()
+            .map(|a| a.element_count());
+        let ok = |inst: &Instruction| -> bool {
+            let same_count = inst.shape.as_array().map(|a| a.element_count()) == count;
+            let op_ok = inst.opcode.is_elementwise()
+                || matches!(inst.opcode, Opcode::Reshape | Opcode::Bitcast)
+                || allow_moves && matches!(inst.opcode, Opcode::Transpose | Opcode::Reverse);
+            same_count && op_ok
+        };
+        let c = comp.inst(consumer);
+        if c.opcode != Opcode::Fusion {
+            return ok(c);
+        }
+        let body = self.module.comp(c.called[0]);
+        let users = body.users();
+        let mut stack = self.params_for(consumer, producer);
+        let mut seen = HashSet::new();
+        while let Some(id) = stack.pop() {
+            if !seen.insert(id) {
+                continue;
+            }
+            for &u in &users[id] {
+                if !ok(body.inst(u)) {
+                    return false;
+                }
+                stack.push(u);
+            }
+        }
+        true
+    }
+
+    /// Does the consumer read some element of `producer` more than once?
+    fn consumer_reuses(&self, consumer: InstId, producer: InstId) -> bool {
+        let c = self.comp().inst(consumer);
+        let reuses_operand = |inst: &Instruction, operand_index: usize| -> bool {
+            match inst.opcode {
+                Opcode::Broadcast => {
+                    let out = inst.shape.as_array().map_or(0, |a| a.element_count());
+                    let input = self.comp_of_inst_operand_elements(inst);
+                    out > input
+                }
+                Opcode::ReduceWindow | Opcode::Gather | Opcode::Dot | Opcode::Convolution => true,
+                Opcode::DynamicSlice => operand_index > 0,
+                _ => false,
+            }
+        };
+        if c.opcode != Opcode::Fusion {
+            return c
+                .operands
+                .iter()
+                .enumerate()
+                .any(|(k, &o)| o == producer && reuses_operand(c, k));
+        }
+        let body = self.module.comp(c.called[0]);
+        let users = body.users();
+        let mut stack = self.params_for(consumer, producer);
+        let mut seen = HashSet::new();
+        while let Some(id) = stack.pop() {
+            if !seen.insert(id) {
+                continue;
+            }
+            for &u in &users[id] {
+                let ui = body.inst(u);
+                for (k, &o) in ui.operands.iter().enumerate() {
+                    if o == id && reuses_operand_in(body, ui, k) {
+                        return true;
+                    }
+                }
+                stack.push(u);
+            }
+        }
+        false
+    }
+
+    fn comp_of_inst_operand_elements(&self, inst: &Instruction) -> usize {
+        inst.operands.first().map_or(1, |&o| {
+            self.comp()
+                .inst(o)
+                .shape
+                .as_array()
+                .map_or(1, |a| a.element_count())
+        })
+    }
+
+    /// Inside a consumer fusion: does the path from `producer`'s parameter reach a
+    /// dot or convolution operand?
+    fn param_feeds_contraction(&self, consumer: InstId, producer: InstId) -> bool {
+        let c = self.comp().inst(consumer);
+        let body = self.module.comp(c.called[0]);
+        let users = body.users();
+        let mut stack = self.params_for(consumer, producer);
+        let mut seen = HashSet::new();
+        while let Some(id) = stack.pop() {
+            if !seen.insert(id) {
+                continue;
+            }
+            for &u in &users[id] {
+                if matches!(body.inst(u).opcode, Opcode::Dot | Opcode::Convolution) {
+                    return true;
+                }
+                stack.push(u);
+            }
+        }
+        false
+    }
+
+    /// Makes `consumer` a fusion if it is not one yet; returns the fusion's id.
+    fn ensure_fusion(&mut self, consumer: InstId) -> InstId {
+        if self.comp().inst(consumer).opcode == Opcode::Fusion {
+            return consumer;
+        }
+        let inst = self.comp().inst(consumer).clone();
+        let mut body = Computation::new(self.names.make("fused_computation"));
+        let mut operands: Vec<InstId> = Vec::new();
+        let mut body_ops: SmallVec<[InstId; 2]> = SmallVec::new();
+        for &op in &inst.operands {
+            if let Some(k) = operands.iter().position(|&o| o == op) {
+                body_ops.push(body.param(k as u32).expect("parameter exists"));
+                continue;
+            }
+            let shape = self.comp().inst(op).shape.clone();
+            let pname = self.names.make(&format!("param_{}", operands.len()));
+            let param = body.add(Instruction::new(
+                pname,
+                Opcode::Parameter,
+                shape,
+                &[],
+                Attrs::Parameter(operands.len() as u32),
+            ));
+            operands.push(op);
+            body_ops.push(param);
+        }
+        let mut root = inst.clone();
+        root.operands = body_ops;
+        root.extras.control_predecessors.clear();
+        body.root = body.add(root);
+        let body_id = self.module.add_computation(body);
+        let fusion_name = self
+            .names
+            .make(&format!("{}_fusion", inst.opcode.name().replace('-', "_")));
+        let mut fusion = Instruction::new(
+            fusion_name,
+            Opcode::Fusion,
+            inst.shape.clone(),
+            &operands,
+            Attrs::Fusion {
+                kind: FusionKind::Loop,
+            },
+        );
+        fusion.called.push(body_id);
+        fusion.extras.metadata = inst.extras.metadata.clone();
+        fusion.extras.control_predecessors = inst.extras.control_predecessors.clone();
+        let comp = self.module.comp_mut(self.cid);
+        let fid = comp.add(fusion);
+        comp.replace_all_uses(consumer, fid);
+        comp.remove(consumer);
+        self.set_kind(fid);
+        fid
+    }
+
+    /// Fuses `producer` into `consumer`; returns the consumer fusion's id.
+    fn fuse(&mut self, producer: InstId, consumer: InstId, mode: Mode) -> InstId {
+        let fid = self.ensure_fusion(consumer);
+        let body_id = self.comp().inst(fid).called[0];
+        let p = self.comp().inst(producer).clone();
+        // The producer's body: itself, or its fused computation's instructions.
+        let (src_comp, src_root): (Computation, InstId) = if p.opcode == Opcode::Fusion {
+            let b = self.module.comp(p.called[0]).clone();
+            let r = b.root;
+            (b, r)
+        } else {
+            let mut b = Computation::new("single");
+            let mut ops = SmallVec::<[InstId; 2]>::new();
+            for (k, &o) in p.operands.iter().enumerate() {
+                let shape = self.comp().inst(o).shape.clone();
+                ops.push(b.add(Instruction::new(
+                    format!("p{k}"),
+                    Opcode::Parameter,
+                    shape,
+                    &[],
+                    Attrs::Parameter(k as u32),
+                )));
+            }
+            let mut inner = p.clone();
+            inner.operands = ops;
+            inner.extras.control_predecessors.clear();
+            let r = b.add(inner);
+            b.root = r;
+            (b, r)
+        };
+        // Producer parameters bind to the fusion's existing or new parameters.
+        let mut fusion_operands: Vec<InstId> = self.comp().inst(fid).operands.to_vec();
+        let mut map =
+            smelt_hlo::SecondaryMap::with_default(src_comp.insts.capacity(), None::<InstId>);
+        for id in src_comp.post_order() {
+            let inst = src_comp.inst(id);
+            let new_id = if let Some(n) = inst.parameter_number() {
+                let outer = p.operands[n as usize];
+                match fusion_operands.iter().position(|&o| o == outer) {
+                    Some(k) => self
+                        .module
+                        .comp(body_id)
+                        .param(k as u32)
+                        .expect("fusion parameter"),
+                    None => {
+                        let k = fusion_operands.len();
+                        fusion_operands.push(outer);
+                        let pname = self.names.make(&format!("param_{k}"));
+                        let shape = inst.shape.clone();
+                        self.module.comp_mut(body_id).add(Instruction::new(
+                            pname,
+                            Opcode::Parameter,
+                            shape,
+                            &[],
+                            Attrs::Parameter(k as u32),
+                        ))
+                    }
+                }
+            } else {
+                let mut clone = inst.clone();
+                clone.operands = inst
+                    .operands
+                    .iter()
+                    .map(|&o| map[o].expect("operand cloned"))
+                    .collect();
+                // Moved instructions keep their names; copies get fresh ones.
+                let base = if p.opcode != Opcode::Fusion {
+                    &p.name
+                } else {
+                    &inst.name
+                };
+                clone.name = if mode == Mode::Duplicate {
+                    self.names.make(base)
+                } else {
+                    base.clone()
+                };
+                self.module.comp_mut(body_id).add(clone)
+            };
+            map[id] = Some(new_id);
+        }
+        let new_root = map[src_root].expect("root cloned");
+        // Replace the parameters bound to the producer with the clone.
+        let bound: Vec<usize> = fusion_operands
+            .iter()
+            .enumerate()
+            .filter(|&(_, &o)| o == producer)
+            .map(|(k, _)| k)
+            .collect();
+        let body = self.module.comp_mut(body_id);
+        for &k in &bound {
+            if let Some(param) = body.param(k as u32) {
+                body.replace_all_uses(param, new_root);
+                body.remove(param);
+            }
+        }
+        // Renumber the remaining parameters densely and drop the producer.
+        let kept: Vec<(usize, InstId)> = fusion_operands
+            .iter()
+            .copied()
+            .enumerate()
+            .filter(|&(_, o)| o != producer)
+            .collect();
+        let body = self.module.comp_mut(body_id);
+        let renumber: Vec<(InstId, u32)> = kept
+            .iter()
+            .enumerate()
+            .filter_map(|(new_k, &(old_k, _))| {
+                body.param(old_k as u32).map(|param| (param, new_k as u32))
+            })
+            .collect();
+        for (param, n) in renumber {
+            body.inst_mut(param).attrs = Attrs::Parameter(n);
+        }
+        let comp = self.module.comp_mut(self.cid);
+        comp.inst_mut(fid).operands = kept.iter().map(|&(_, o)| o).collect();
+        match mode {
+            Mode::Move => {
+                comp.remove(producer);
+            }
+            Mode::MultiOutput => self.add_extra_output(fid, body_id, producer, new_root),
+            Mode::Duplicate => {}
+        }
+        self.set_kind(fid);
+        fid
+    }
+
+    /// Makes fusion `fid` also output `value` (the producer moved inside it) and
+    /// points the producer's other users at that output.
+    fn add_extra_output(&mut self, fid: InstId, body_id: CompId, producer: InstId, value: InstId) {
+        let body = self.module.comp(body_id);
+        let old_root = body.root;
+        let old_shape = body.inst(old_root).shape.clone();
+        let value_shape = body.inst(value).shape.clone();
+        let tuple_shape = Shape::Tuple(vec![old_shape.clone(), value_shape.clone()]);
+        let tname = self.names.make("tuple");
+        let body = self.module.comp_mut(body_id);
+        let t = body.add(Instruction::new(
+            tname,
+            Opcode::Tuple,
+            tuple_shape.clone(),
+            &[old_root, value],
+            Attrs::None,
+        ));
+        body.root = t;
+        let g0 = self.names.make("get-tuple-element");
+        let g1 = self.names.make("get-tuple-element");
+        let comp = self.module.comp_mut(self.cid);
+        comp.inst_mut(fid).shape = tuple_shape;
+        let out0 = comp.add(Instruction::new(
+            g0,
+            Opcode::GetTupleElement,
+            old_shape,
+            &[fid],
+            Attrs::GetTupleElement { index: 0 },
+        ));
+        let out1 = comp.add(Instruction::new(
+            g1,
+            Opcode::GetTupleElement,
+            value_shape,
+            &[fid],
+            Attrs::GetTupleElement { index: 1 },
+        ));
+        // Users of the fusion (except the new get-tuple-elements) read output 0.
+        for (id, inst) in comp.insts.iter_mut() {
+            if id == out0 || id == out1 {
+                continue;
+            }
+            for o in inst.operands.iter_mut() {
+                if *o == fid {
+                    *o = out0;
+                } else if *o == producer {
+                    *o = out1;
+                }
+            }
+        }
+        if comp.root == fid {
+            comp.root = out0;
+        }
+        comp.remove(producer);
+    }
+
+    /// Sets a fusion's kind from what it contains.
+    fn set_kind(&mut self, fid: InstId) {
+        let module = &*self.module;
+        let inst = self.comp().inst(fid);
+        let kind = if contains_op(module, inst, &[Opcode::Dot, Opcode::Convolution]) {
+            FusionKind::Output
+        } else if contains_op(module, inst, &[Opcode::Reduce, Opcode::ReduceWindow]) {
+            FusionKind::Input
+        } else {
+            FusionKind::Loop
+        };
+        self.module.comp_mut(self.cid).inst_mut(fid).attrs = Attrs::Fusion { kind };
+    }
+
+    /// Merges sibling fusions that read a common operand and iterate over the same
+    /// shape into one multi-output fusion.
+    fn siblings(&mut self) -> bool {
+        let mut changed = false;
+        loop {
+            let comp = self.comp();
+            let users = comp.users();
+            let mut pair = None;
+            'search: for id in comp.post_order() {
+                let candidates: Vec<InstId> = {
+                    let mut seen = HashSet::new();
+                    users[id]
+                        .iter()
+                        .copied()
+                        .filter(|u| seen.insert(*u))
+                        .filter(|&u| self.sibling_candidate(u))
+                        .collect()
+                };
+                for (i, &a) in candidates.iter().enumerate() {
+                    for &b in &candidates[i + 1..] {
+                        if self.iteration_shape(a) == self.iteration_shape(b)
+                            && self.same_reduce_dims(a, b)
+                            && !self.reaches(a, b)
+                            && !self.reaches(b, a)
+                            && size_of(self.module, comp.inst(a))
+                                + size_of(self.module, comp.inst(b))
+                                <= self.config.max_fusion_size
+                        {
+                            pair = Some((a, b));
+                            break 'search;
+                        }
+                    }
+                }
+            }
+            let Some((a, b)) = pair else { return changed };
+            self.merge_siblings(a, b);
+            changed = true;
+        }
+    }
+
+    fn sibling_candidate(&self, id: InstId) -> bool {
+        let inst = self.comp().inst(id);
+        inst.opcode == Opcode::Fusion
+            && !inst.shape.is_tuple()
+            && !contains_op(
+                self.module,
+                inst,
+                &[Opcode::Dot, Opcode::Convolution, Opcode::ReduceWindow],
+            )
+    }
+
+    /// Two reduction fusions merge only if they reduce the same dimensions.
+    fn same_reduce_dims(&self, a: InstId, b: InstId) -> bool {
+        let dims = |id: InstId| -> Option<Vec<i64>> {
+            let inst = self.comp().inst(id);
+            let body = self.module.comp(*inst.called.first()?);
+            let root = body.root_inst();
+            (root.opcode == Opcode::Reduce).then(|| root.attrs.dimensions().to_vec())
+        };
+        dims(a) == dims(b)
+    }
+
+    /// Builds one fusion computing both `a` and `b`.
+    fn merge_siblings(&mut self, a: InstId, b: InstId) {
+        let comp = self.comp();
+        let (ia, ib) = (comp.inst(a).clone(), comp.inst(b).clone());
+        let (ba, bb) = (
+            self.module.comp(ia.called[0]).clone(),
+            self.module.comp(ib.called[0]).clone(),
+        );
+        let mut body = Computation::new(self.names.make("fused_computation"));
+        let mut operands: Vec<InstId> = Vec::new();
+        let mut roots = Vec::new();
+        for (outer, inner) in [(&ia, &ba), (&ib, &bb)] {
+            let mut map =
+                smelt_hlo::SecondaryMap::with_default(inner.insts.capacity(), None::<InstId>);
+            for id in inner.post_order() {
+                let inst = inner.inst(id);
+                let new_id = if let Some(n) = inst.parameter_number() {
+                    let op = outer.operands[n as usize];
+                    match operands.iter().position(|&o| o == op) {
+                        Some(k) => body.param(k as u32).expect("parameter"),
+                        None => {
+                            let k = operands.len();
+                            operands.push(op);
+                            let pname = self.names.make(&format!("param_{k}"));
+                            body.add(Instruction::new(
+                                pname,
+                                Opcode::Parameter,
+                                inst.shape.clone(),
+                                &[],
+                                Attrs::Parameter(k as u32),
+                            ))
+                        }
+                    }
+                } else {
+                    let mut clone = inst.clone();
+                    clone.operands = inst
+                        .operands
+                        .iter()
+                        .map(|&o| map[o].expect("operand"))
+                        .collect();
+                    body.add(clone)
+                };
+                map[id] = Some(new_id);
+            }
+            roots.push(map[inner.root].expect("root"));
+        }
+        let shapes = vec![ia.shape.clone(), ib.shape.clone()];
+        let tuple_shape = Shape::Tuple(shapes.clone());
+        let tname = self.names.make("tuple");
+        body.root = body.add(Instruction::new(
+            tname,
+            Opcode::Tuple,
+            tuple_shape.clone(),
+            &roots,
+            Attrs::None,
+        ));
+        let body_id = self.module.add_computation(body);
+        let fname = self.names.make("multi_output_fusion");
+        let mut fusion = Instruction::new(
+            fname,
+            Opcode::Fusion,
+            tuple_shape,
+            &operands,
+            ia.attrs.clone(),
+        );
+        fusion.called.push(body_id);
+        let g0 = self.names.make("get-tuple-element");
+        let g1 = self.names.make("get-tuple-element");
+        let comp = self.module.comp_mut(self.cid);
+        let fid = comp.add(fusion);
+        let o0 = comp.add(Instruction::new(
+            g0,
+            Opcode::GetTupleElement,
+            shapes[0].clone(),
+            &[fid],
+            Attrs::GetTupleElement { index: 0 },
+        ));
+        let o1 = comp.add(Instruction::new(
+            g1,
+            Opcode::GetTupleElement,
+            shapes[1].clone(),
+            &[fid],
+            Attrs::GetTupleElement { index: 1 },
+        ));
+        comp.replace_all_uses(a, o0);
+        comp.replace_all_uses(b, o1);
+        comp.remove(a);
+        comp.remove(b);
+        self.set_kind(fid);
+    }
+
+    /// Wraps remaining elemental instructions in single-instruction loop fusions.
+    fn wrap_remaining(&mut self) -> bool {
+        let mut changed = false;
+        for id in self.comp().post_order() {
+            let inst = self.comp().inst(id);
+            let wrap = fusible(self.module, inst)
+                && !matches!(
+                    inst.opcode,
+                    Opcode::Fusion
+                        | Opcode::Constant
+                        | Opcode::Bitcast
+                        | Opcode::Reshape
+                        | Opcode::Dot
+                        | Opcode::Convolution
+                );
+            if wrap {
+                self.ensure_fusion(id);
+                changed = true;
+            }
+        }
+        changed
+    }
+}
+
+/// Inside a fused computation: does `inst` read operand `k`'s elements more than once?
+fn reuses_operand_in(body: &Computation, inst: &Instruction, k: usize) -> bool {
+    match inst.opcode {
+        Opcode::Broadcast => {
+            let out = inst.shape.as_array().map_or(0, |a| a.element_count());
+            let input = body
+                .inst(inst.operands[k])
+                .shape
+                .as_array()
+                .map_or(1, |a| a.element_count());
+            out > input
+        }
+        Opcode::ReduceWindow | Opcode::Gather | Opcode::Dot | Opcode::Convolution => true,
+        Opcode::DynamicSlice => k > 0,
+        _ => false,
+    }
+}

@@ -1,0 +1,86 @@
+//! Call inlining.
+//!
+//! Contract: replaces every `call` instruction by a copy of the called
+//! computation's instructions (its parameters bound to the call's operands), in
+//! every computation, until no call is left; called computations that become
+//! unreachable are left for DCE. Copies get fresh names, metadata is kept.
+//! Preserves every result. Assumes a verified module (so no recursion).
+
+use smelt_hlo::module::NameUniquer;
+use smelt_hlo::{CompId, InstId, Module, Opcode, SecondaryMap};
+
+use crate::pass::{Pass, PassContext, Result};
+
+#[derive(Debug, Default)]
+pub struct CallInliner;
+
+impl Pass for CallInliner {
+    fn name(&self) -> &'static str {
+        "call-inliner"
+    }
+
+    fn run(&mut self, module: &mut Module, cx: &mut PassContext) -> Result<bool> {
+        let mut names = NameUniquer::new(module);
+        let mut inlined = 0;
+        let comp_ids: Vec<CompId> = module.comps.ids().collect();
+        for cid in comp_ids {
+            // Inlined bodies may contain calls themselves: repeat until none is left.
+            loop {
+                let calls: Vec<InstId> = module
+                    .comp(cid)
+                    .insts
+                    .iter()
+                    .filter(|(_, i)| i.opcode == Opcode::Call)
+                    .map(|(id, _)| id)
+                    .collect();
+                if calls.is_empty() {
+                    break;
+                }
+                for call in calls {
+                    inline_call(module, cid, call, &mut names);
+                    inlined += 1;
+                }
+            }
+        }
+        if inlined > 0 {
+            cx.count("calls_inlined", inlined);
+        }
+        Ok(inlined > 0)
+    }
+}
+
+fn inline_call(module: &mut Module, cid: CompId, call: InstId, names: &mut NameUniquer) {
+    let call_inst = module.comp(cid).inst(call).clone();
+    let Some(&callee_id) = call_inst.called.first() else {
+        return;
+    };
+    let callee = module.comp(callee_id).clone();
+    let mut map = SecondaryMap::with_default(callee.insts.capacity(), None::<InstId>);
+    let comp = module.comp_mut(cid);
+    for id in callee.post_order() {
+        let inst = callee.inst(id);
+        let new_id = match inst.parameter_number() {
+            Some(n) => call_inst.operands[n as usize],
+            None => {
+                let mut clone = inst.clone();
+                clone.name = names.make(&inst.name);
+                clone.operands = inst
+                    .operands
+                    .iter()
+                    .map(|&o| map[o].expect("operand inlined first"))
+                    .collect();
+                clone.extras.control_predecessors = inst
+                    .extras
+                    .control_predecessors
+                    .iter()
+                    .filter_map(|&o| map[o])
+                    .collect();
+                comp.add(clone)
+            }
+        };
+        map[id] = Some(new_id);
+    }
+    let result = map[callee.root].expect("root inlined");
+    comp.replace_all_uses(call, result);
+    comp.remove(call);
+}

@@ -1,0 +1,23 @@
+//! smelt's middle end: the passes that decide what backends emit.
+//!
+//! Passes rewrite an [`smelt_hlo::Module`] in place ([`pass::Pass`]); a
+//! [`pass::Pipeline`] runs them with verification, timing, dumps and a disable list.
+//! [`pipeline::default_pipeline`] is the whole middle end in one function. After
+//! the pipeline, [`schedule`] orders each computation and [`buffer_assignment`]
+//! places every value; both are artifacts beside the module, not rewrites of it.
+//! Backends tune the pipeline through [`options::Options`] (data), not by forking it.
+
+pub mod buffer_assignment;
+pub mod cse;
+pub mod dce;
+pub mod fusion;
+pub mod inline;
+pub mod options;
+pub mod pass;
+pub mod pipeline;
+pub mod schedule;
+pub mod tuple_simplifier;
+
+pub use options::{FusionConfig, Options};
+pub use pass::{FixedPoint, Pass, PassContext, PassError, Pipeline};
+pub use pipeline::{default_pipeline, pass_by_name};

@@ -1,0 +1,58 @@
+//! Knobs a backend hands the middle end, as data: which ops it can fuse into the
+//! epilogue of a dot or convolution, how large a fusion may grow, how much constant
+//! folding is allowed. Backends differ by these values, not by forks of the pipeline.
+
+use smelt_hlo::Opcode;
+
+/// What the fusion pass may build.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FusionConfig {
+    /// Most instructions in one fused computation.
+    pub max_fusion_size: usize,
+    /// Most reductions in one fused computation.
+    pub max_reductions_per_fusion: usize,
+    /// The backend runs elementwise epilogues (bias, activation, residual) inside its
+    /// dot routine's output tile.
+    pub dot_epilogue: bool,
+    /// Same for convolutions.
+    pub conv_epilogue: bool,
+    /// Elementwise opcodes allowed in a dot/convolution epilogue.
+    pub epilogue_ops: Vec<Opcode>,
+    /// Fuse sibling fusions that read the same operands into one multi-output fusion.
+    pub multi_output: bool,
+}
+
+impl Default for FusionConfig {
+    fn default() -> Self {
+        use Opcode::*;
+        FusionConfig {
+            max_fusion_size: 128,
+            max_reductions_per_fusion: 4,
+            dot_epilogue: true,
+            conv_epilogue: true,
+            epilogue_ops: vec![
+                Add, Subtract, Multiply, Divide, Maximum, Minimum, Negate, Exp, Tanh, Logistic,
+                Erf, Select, Compare, Clamp, Convert, Broadcast, Reshape, Constant, Sqrt, Rsqrt,
+                Abs,
+            ],
+            multi_output: true,
+        }
+    }
+}
+
+/// Options of the middle end.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    pub fusion: FusionConfig,
+    /// Constant folding leaves results larger than this many elements unfolded.
+    pub max_fold_elements: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            fusion: FusionConfig::default(),
+            max_fold_elements: 1 << 16,
+        }
+    }
+}

@@ -1,0 +1,33 @@
+//! The default pipeline: the whole middle end on one screen.
+
+use crate::cse::Cse;
+use crate::dce::Dce;
+use crate::fusion::Fusion;
+use crate::inline::CallInliner;
+use crate::options::Options;
+use crate::pass::{FixedPoint, Pass, Pipeline};
+use crate::tuple_simplifier::TupleSimplifier;
+
+/// Simplify to a fixed point, then fuse.
+pub fn default_pipeline(_options: &Options) -> Pipeline {
+    let simplify = Pipeline::new("simplify")
+        .add(TupleSimplifier)
+        .add(Cse)
+        .add(Dce);
+    Pipeline::new("default")
+        .add(CallInliner)
+        .add(FixedPoint::new("simplify-fixpoint", simplify, 8))
+        .add(Fusion)
+}
+
+/// A single pass by name, for tests and `--disable-pass` validation.
+pub fn pass_by_name(name: &str) -> Option<Box<dyn Pass>> {
+    Some(match name {
+        "cse" => Box::new(Cse),
+        "dce" => Box::new(Dce),
+        "fusion" => Box::new(Fusion),
+        "call-inliner" => Box::new(CallInliner),
+        "tuple-simplifier" => Box::new(TupleSimplifier),
+        _ => return None,
+    })
+}

@@ -1,0 +1,69 @@
+//! Tuple simplification.
+//!
+//! Contract: forwards `get-tuple-element(tuple(a0, a1, ...), i)` to `ai`, and
+//! replaces `tuple(get-tuple-element(t, 0), ..., get-tuple-element(t, n-1))` by `t`
+//! when `t` has exactly those `n` elements. The instructions left unused are for DCE.
+//! Preserves every result; the entry root keeps its shape. Assumes a verified module.
+
+use smelt_hlo::{Attrs, CompId, InstId, Module, Opcode};
+
+use crate::pass::{Pass, PassContext, Result};
+
+#[derive(Debug, Default)]
+pub struct TupleSimplifier;
+
+impl Pass for TupleSimplifier {
+    fn name(&self) -> &'static str {
+        "tuple-simplifier"
+    }
+
+    fn run(&mut self, module: &mut Module, _cx: &mut PassContext) -> Result<bool> {
+        let mut changed = false;
+        let comp_ids: Vec<CompId> = module.comps.ids().collect();
+        for cid in comp_ids {
+            let comp = module.comp_mut(cid);
+            for id in comp.post_order() {
+                let inst = comp.inst(id);
+                let replacement = match inst.opcode {
+                    Opcode::GetTupleElement => {
+                        let Attrs::GetTupleElement { index } = inst.attrs else {
+                            continue;
+                        };
+                        let t = comp.inst(inst.operands[0]);
+                        if t.opcode == Opcode::Tuple {
+                            t.operands.get(index as usize).copied()
+                        } else {
+                            None
+                        }
+                    }
+                    Opcode::Tuple => forwarded_tuple(comp, id),
+                    _ => None,
+                };
+                if let Some(r) = replacement {
+                    if comp.inst(r).shape.same_type(&comp.inst(id).shape) {
+                        changed |= comp.replace_all_uses(id, r);
+                    }
+                }
+            }
+        }
+        Ok(changed)
+    }
+}
+
+/// `tuple(gte(t, 0), ..., gte(t, n-1))` -> `t`.
+fn forwarded_tuple(comp: &smelt_hlo::Computation, id: InstId) -> Option<InstId> {
+    let inst = comp.inst(id);
+    let mut source = None;
+    for (i, &op) in inst.operands.iter().enumerate() {
+        let e = comp.inst(op);
+        let Attrs::GetTupleElement { index } = e.attrs else {
+            return None;
+        };
+        if index != i as i64 || source.is_some_and(|s| s != e.operands[0]) {
+            return None;
+        }
+        source = Some(e.operands[0]);
+    }
+    let t = source?;
+    (comp.inst(t).shape.tuple_elements().len() == inst.operands.len()).then_some(t)
+}

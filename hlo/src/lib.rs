@@ -19,7 +19,7 @@ pub mod module;
 pub mod npy;
 pub mod opcode;
 pub mod shape;
-// pub mod shape_inference;
+pub mod shape_inference;
 pub mod text;
 // pub mod verifier;
 

@@ -6,3 +6,4 @@
 
 mod common;
 mod roundtrip;
+mod verify;

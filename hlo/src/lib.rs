@@ -9,7 +9,7 @@
 //! It depends on nothing heavy and builds in seconds.
 
 pub mod attrs;
-// pub mod builder;
+pub mod builder;
 pub mod computation;
 pub mod dtype;
 pub mod id;

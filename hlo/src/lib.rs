@@ -9,7 +9,7 @@
 //! It depends on nothing heavy and builds in seconds.
 
 pub mod attrs;
-// pub mod builder;
+pub mod builder;
 pub mod computation;
 pub mod dtype;
 pub mod id;
@@ -19,9 +19,9 @@ pub mod module;
 pub mod npy;
 pub mod opcode;
 pub mod shape;
-// pub mod shape_inference;
+pub mod shape_inference;
 pub mod text;
-// pub mod verifier;
+pub mod verifier;
 
 pub use attrs::Attrs;
 pub use computation::Computation;
@@ -33,4 +33,4 @@ pub use module::{Module, ModuleConfig};
 pub use opcode::Opcode;
 pub use shape::{ArrayShape, Dims, Layout, Shape};
 pub use text::{ParseError, parse_module, print_module};
-// pub use verifier::{Verified, VerifyError, verify};
+pub use verifier::{Verified, VerifyError, verify};

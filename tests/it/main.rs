@@ -8,3 +8,4 @@ mod cli;
 mod common;
 mod fuzz;
 mod roundtrip;
+mod verify;

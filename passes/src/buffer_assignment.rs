@@ -303,10 +303,10 @@ pub fn assign_buffers(module: &Module, schedule: &Schedule) -> BufferAssignment 
                         Opcode::Conditional => inst.operands.get(bi + 1).map(|&op| key(c, op, j)),
                         _ => inst.operands.get(n).map(|&op| key(c, op, j)),
                     };
-                    if let (Some(t), Some(&x)) = (target, index.get(&key(callee, p, j))) {
-                        if let Some(&y) = index.get(&t) {
-                            uf.union(x, y);
-                        }
+                    if let (Some(t), Some(&x)) = (target, index.get(&key(callee, p, j)))
+                        && let Some(&y) = index.get(&t)
+                    {
+                        uf.union(x, y);
                     }
                 }
             }

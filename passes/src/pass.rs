@@ -122,8 +122,12 @@ impl Pipeline {
         }
     }
 
-    pub fn add(mut self, pass: impl Pass + 'static) -> Pipeline {
-        self.passes.push(Box::new(pass));
+    pub fn with(self, pass: impl Pass + 'static) -> Pipeline {
+        self.with_boxed(Box::new(pass))
+    }
+
+    pub fn with_boxed(mut self, pass: Box<dyn Pass>) -> Pipeline {
+        self.passes.push(pass);
         self
     }
 

@@ -11,13 +11,13 @@ use crate::tuple_simplifier::TupleSimplifier;
 /// Simplify to a fixed point, then fuse.
 pub fn default_pipeline(_options: &Options) -> Pipeline {
     let simplify = Pipeline::new("simplify")
-        .add(TupleSimplifier)
-        .add(Cse)
-        .add(Dce);
+        .with(TupleSimplifier)
+        .with(Cse)
+        .with(Dce);
     Pipeline::new("default")
-        .add(CallInliner)
-        .add(FixedPoint::new("simplify-fixpoint", simplify, 8))
-        .add(Fusion)
+        .with(CallInliner)
+        .with(FixedPoint::new("simplify-fixpoint", simplify, 8))
+        .with(Fusion)
 }
 
 /// A single pass by name, for tests and `--disable-pass` validation.

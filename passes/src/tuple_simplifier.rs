@@ -39,10 +39,10 @@ impl Pass for TupleSimplifier {
                     Opcode::Tuple => forwarded_tuple(comp, id),
                     _ => None,
                 };
-                if let Some(r) = replacement {
-                    if comp.inst(r).shape.same_type(&comp.inst(id).shape) {
-                        changed |= comp.replace_all_uses(id, r);
-                    }
+                if let Some(r) = replacement
+                    && comp.inst(r).shape.same_type(&comp.inst(id).shape)
+                {
+                    changed |= comp.replace_all_uses(id, r);
                 }
             }
         }

@@ -1,0 +1,168 @@
+//! Golden pass tests: `passes/tests/filecheck/<pass>/*.hlo` files run through passes and the
+//! printed result is matched against `// CHECK` lines, FileCheck style.
+//!
+//! A file holds directives in `//` comments (which the HLO parser skips) and one
+//! module:
+//! - `// RUN: pass-a,pass-b`: the passes to run, in order (names as `--disable-pass`
+//!   spells them);
+//! - `// CHANGED: true|false`: what the passes must report (optional);
+//! - `// CHECK: text`: a later output line contains `text`;
+//! - `// CHECK-NEXT: text`: the line right after the previous match contains `text`;
+//! - `// CHECK-NOT: text`: no line between the previous match and the next match
+//!   (or the end) contains `text`;
+//! - `// EXPLAIN: text`: some declined-fusion note `producer -> consumer: reason`
+//!   contains `text`.
+//!
+//! With `SMELT_BLESS=1` a failing file's actual output is printed for inspection.
+
+use std::path::{Path, PathBuf};
+
+use smelt_passes::{Options, PassContext, Pipeline};
+
+fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "hlo") {
+            out.push(p);
+        }
+    }
+}
+
+enum Check {
+    Plain(String),
+    Next(String),
+    Not(String),
+}
+
+fn run_file(path: &Path) -> Result<(), String> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let directive = |name: &str| -> Vec<String> {
+        text.lines()
+            .filter_map(|l| {
+                l.trim_start()
+                    .strip_prefix(&format!("// {name}:"))
+                    .map(|s| s.trim().to_string())
+            })
+            .collect()
+    };
+    let run = directive("RUN");
+    let [passes] = run.as_slice() else {
+        return Err("needs exactly one // RUN: line".into());
+    };
+    let mut module =
+        smelt_hlo::parse_module(&text).map_err(|e| e.render(&path.display().to_string()))?;
+    let mut pipeline = Pipeline::new("filecheck");
+    for name in passes.split(',').map(str::trim) {
+        let pass =
+            smelt_passes::pass_by_name(name).ok_or_else(|| format!("unknown pass '{name}'"))?;
+        pipeline = pipeline.with_boxed(pass);
+    }
+    let mut cx = PassContext::new(Options::default());
+    cx.verify_each = true;
+    let changed = pipeline
+        .run_on(&mut module, &mut cx)
+        .map_err(|e| e.to_string())?;
+    let output = smelt_hlo::print_module(&module);
+    let fail = |msg: String| -> Result<(), String> {
+        if std::env::var("SMELT_BLESS").is_ok() {
+            println!("---- {} output ----\n{output}", path.display());
+        }
+        Err(msg)
+    };
+    if let Some(want) = directive("CHANGED").first() {
+        if want != &changed.to_string() {
+            return fail(format!(
+                "passes reported changed={changed}, expected {want}"
+            ));
+        }
+    }
+    let checks: Vec<Check> = text
+        .lines()
+        .filter_map(|l| {
+            let l = l.trim_start();
+            if let Some(s) = l.strip_prefix("// CHECK-NEXT:") {
+                Some(Check::Next(s.trim().to_string()))
+            } else if let Some(s) = l.strip_prefix("// CHECK-NOT:") {
+                Some(Check::Not(s.trim().to_string()))
+            } else {
+                l.strip_prefix("// CHECK:")
+                    .map(|s| Check::Plain(s.trim().to_string()))
+            }
+        })
+        .collect();
+    let lines: Vec<&str> = output.lines().collect();
+    let mut pos = 0usize; // next line to search
+    let mut pending_not: Vec<String> = Vec::new();
+    for check in &checks {
+        match check {
+            Check::Not(s) => pending_not.push(s.clone()),
+            Check::Plain(s) => {
+                let Some(found) = (pos..lines.len()).find(|&i| lines[i].contains(s.as_str()))
+                else {
+                    return fail(format!("CHECK: '{s}' not found after line {pos}"));
+                };
+                if let Some(n) = pending_not
+                    .iter()
+                    .find(|n| lines[pos..found].iter().any(|l| l.contains(n.as_str())))
+                {
+                    return fail(format!("CHECK-NOT: '{n}' found before '{s}'"));
+                }
+                pending_not.clear();
+                pos = found + 1;
+            }
+            Check::Next(s) => {
+                if !lines.get(pos).is_some_and(|l| l.contains(s.as_str())) {
+                    return fail(format!(
+                        "CHECK-NEXT: '{s}' is not on line {pos}: {:?}",
+                        lines.get(pos)
+                    ));
+                }
+                pos += 1;
+            }
+        }
+    }
+    if let Some(n) = pending_not.iter().find(|n| {
+        lines[pos.min(lines.len())..]
+            .iter()
+            .any(|l| l.contains(n.as_str()))
+    }) {
+        return fail(format!("CHECK-NOT: '{n}' found"));
+    }
+    let notes: Vec<String> = cx
+        .fusion_notes
+        .iter()
+        .map(|n| format!("{} -> {}: {}", n.producer, n.consumer, n.reason))
+        .collect();
+    for want in directive("EXPLAIN") {
+        if !notes.iter().any(|n| n.contains(&want)) {
+            return fail(format!(
+                "EXPLAIN: no fusion note contains '{want}'; notes: {notes:#?}"
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn golden_pass_tests() {
+    let mut paths = Vec::new();
+    files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/filecheck"),
+        &mut paths,
+    );
+    paths.sort();
+    assert!(!paths.is_empty());
+    let failures: Vec<String> = paths
+        .iter()
+        .filter_map(|p| run_file(p).err().map(|e| format!("{}: {e}", p.display())))
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} golden tests failed:\n{}",
+        failures.len(),
+        paths.len(),
+        failures.join("\n")
+    );
+}

@@ -71,12 +71,12 @@ fn run_file(path: &Path) -> Result<(), String> {
         }
         Err(msg)
     };
-    if let Some(want) = directive("CHANGED").first() {
-        if want != &changed.to_string() {
-            return fail(format!(
-                "passes reported changed={changed}, expected {want}"
-            ));
-        }
+    if let Some(want) = directive("CHANGED").first()
+        && want != &changed.to_string()
+    {
+        return fail(format!(
+            "passes reported changed={changed}, expected {want}"
+        ));
     }
     let checks: Vec<Check> = text
         .lines()

@@ -6,6 +6,8 @@
 
 pub use smelt_hlo as hlo;
 pub use smelt_interp as interp;
+pub use smelt_passes as passes;
 
 pub mod case;
 pub mod inputs;
+pub mod viz;

@@ -12,6 +12,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use clap::{Parser, Subcommand, ValueEnum};
 use smelt::case::{self, Case};
 use smelt::hlo::{Array, Literal, Module, Shape, npy, text};
+use smelt_passes::{Options, PassContext};
 
 #[derive(Parser)]
 #[command(
@@ -35,6 +36,16 @@ enum Backend {
 enum PipelineName {
     /// Run the module as written, without optimization passes.
     None,
+    /// smelt's default middle end (simplification, fusion).
+    Default,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum VizFormat {
+    /// Graphviz DOT, fusions as clusters.
+    Dot,
+    /// A self-contained HTML page with an SVG drawing.
+    Html,
 }
 
 #[derive(Subcommand)]
@@ -60,6 +71,41 @@ enum Command {
         out_dir: Option<PathBuf>,
         #[arg(long, value_enum, default_value = "interp")]
         backend: Backend,
+        #[arg(long, value_enum, default_value = "none")]
+        pipeline: PipelineName,
+    },
+    /// Optimize a module and print the result (or statistics, or fusion decisions).
+    Opt {
+        file: PathBuf,
+        #[arg(long, value_enum, default_value = "default")]
+        pipeline: PipelineName,
+        /// Write the module before the first pass and after every pass that changed
+        /// it to DIR as 0000.input.hlo, 0001.after.<pass>.hlo, ...
+        #[arg(long, value_name = "DIR")]
+        dump_to: Option<PathBuf>,
+        /// Print `name: value` statistics instead of the module.
+        #[arg(long)]
+        stats: bool,
+        /// Print `producer -> consumer: reason` for every declined fusion instead of
+        /// the module.
+        #[arg(long)]
+        explain_fusion: bool,
+        /// Skip a pass (repeatable); names as in the dumps.
+        #[arg(long = "disable-pass", value_name = "NAME")]
+        disabled: Vec<String>,
+        /// Write the optimized module to this file.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+    /// Draw a (optimized) module: fusions as clusters.
+    Viz {
+        file: PathBuf,
+        #[arg(long, value_enum, default_value = "default")]
+        pipeline: PipelineName,
+        #[arg(long, value_enum, default_value = "html")]
+        format: VizFormat,
+        #[arg(short, long, value_name = "FILE")]
+        output: PathBuf,
     },
     /// Run case folders and compare the outputs with the reference out*.npy.
     Check {
@@ -179,7 +225,8 @@ fn cmd_run(
         (path.to_path_buf(), None)
     };
     let t0 = Instant::now();
-    let module = load_verified(&module_path)?;
+    let mut module = load_verified(&module_path)?;
+    optimize(&mut module, pipeline, &mut PassContext::new(Options::default()))?;
     let load_ms = t0.elapsed().as_secs_f64() * 1e3;
     let params = module.entry().param_shapes();
     let args = if !inputs.is_empty() {
@@ -264,10 +311,8 @@ fn cmd_check(paths: &[PathBuf], backend: Backend, pipeline: PipelineName) -> Res
 
 fn check_case(dir: &Path, backend: Backend, pipeline: PipelineName) -> Result<()> {
     let case = Case::load(dir)?;
-    let module = load_verified(&case.module_path)?;
-    match pipeline {
-        PipelineName::None => {}
-    }
+    let mut module = load_verified(&case.module_path)?;
+    optimize(&mut module, pipeline, &mut PassContext::new(Options::default()))?;
     let args = case.load_inputs()?;
     let want = case.load_expected()?;
     if want.is_empty() {

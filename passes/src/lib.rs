@@ -8,6 +8,7 @@
 //! Backends tune the pipeline through [`options::Options`] (data), not by forking it.
 
 pub mod buffer_assignment;
+pub mod constant_folding;
 pub mod cse;
 pub mod dce;
 pub mod fusion;
@@ -15,6 +16,7 @@ pub mod inline;
 pub mod options;
 pub mod pass;
 pub mod pipeline;
+pub mod report;
 pub mod schedule;
 pub mod tuple_simplifier;
 

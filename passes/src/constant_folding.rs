@@ -1,0 +1,113 @@
+//! Constant folding through the interpreter.
+//!
+//! Contract: replaces an instruction whose operands are all constants by a
+//! constant holding its value, computed by the reference interpreter (so folding
+//! cannot disagree with execution). Size-capped so folding never blows up compile
+//! time or module size: results above `Options::max_fold_elements` elements, or
+//! larger than their inputs by more than a small margin, stay unfolded, and so do
+//! broadcasts and iotas (cheap to compute, expensive to store), control flow,
+//! side effects, random numbers and tuple results. An instruction the interpreter
+//! rejects stays as it is. Preserves every result. Assumes a verified module.
+
+use smelt_hlo::{Attrs, CompId, Computation, InstId, Instruction, Literal, Module, Opcode};
+
+use crate::pass::{Pass, PassContext, Result};
+
+#[derive(Debug, Default)]
+pub struct ConstantFolding;
+
+/// Results up to this many elements are folded whatever their inputs' size.
+const SMALL_RESULT: usize = 64;
+
+impl Pass for ConstantFolding {
+    fn name(&self) -> &'static str {
+        "constant-folding"
+    }
+
+    fn run(&mut self, module: &mut Module, cx: &mut PassContext) -> Result<bool> {
+        let limit = cx.options.max_fold_elements;
+        let mut folded = 0;
+        let comp_ids: Vec<CompId> = module.comps.ids().collect();
+        for cid in comp_ids {
+            for id in module.comp(cid).post_order() {
+                let comp = module.comp(cid);
+                let inst = comp.inst(id);
+                if !foldable(comp, inst, limit) {
+                    continue;
+                }
+                let Some(value) = evaluate_instruction(module, cid, id) else { continue };
+                let comp = module.comp_mut(cid);
+                let inst = comp.inst_mut(id);
+                inst.opcode = Opcode::Constant;
+                inst.operands.clear();
+                inst.called.clear();
+                inst.attrs = Attrs::Constant(Box::new(value));
+                inst.extras.unknown.clear();
+                folded += 1;
+            }
+        }
+        if folded > 0 {
+            cx.count("constants_folded", folded);
+            module.compact();
+        }
+        Ok(folded > 0)
+    }
+}
+
+fn foldable(comp: &Computation, inst: &Instruction, limit: usize) -> bool {
+    if matches!(
+        inst.opcode,
+        Opcode::Parameter
+            | Opcode::Constant
+            | Opcode::Broadcast
+            | Opcode::Iota
+            | Opcode::While
+            | Opcode::Conditional
+            | Opcode::Call
+            | Opcode::CustomCall
+            | Opcode::Rng
+            | Opcode::RngBitGenerator
+            | Opcode::RngGetAndUpdateState
+            | Opcode::AfterAll
+            | Opcode::AddDependency
+            | Opcode::PartitionId
+            | Opcode::ReplicaId
+            | Opcode::OptimizationBarrier
+            | Opcode::Tuple
+            | Opcode::GetTupleElement
+    ) || inst.opcode.has_side_effect()
+        || inst.operands.is_empty()
+        || !inst.extras.control_predecessors.is_empty()
+    {
+        return false;
+    }
+    let Some(result) = inst.shape.as_array() else { return false };
+    if !inst.operands.iter().all(|&o| comp.inst(o).opcode == Opcode::Constant) {
+        return false;
+    }
+    let out = result.element_count();
+    let input: usize = inst.operands.iter().filter_map(|&o| comp.inst(o).shape.as_array()).map(|a| a.element_count()).sum();
+    // Bound the work too: contractions over large constants stay for run time.
+    let work_ok = match inst.opcode {
+        Opcode::Dot | Opcode::Convolution | Opcode::ReduceWindow | Opcode::SelectAndScatter => {
+            out.saturating_mul(input) <= limit.saturating_mul(64)
+        }
+        _ => true,
+    };
+    out <= limit && (out <= SMALL_RESULT || out <= input.saturating_mul(2)) && work_ok
+}
+
+/// The value of one instruction of `cid` whose operands are constants.
+fn evaluate_instruction(module: &mut Module, cid: CompId, id: InstId) -> Option<Literal> {
+    let comp = module.comp(cid);
+    let inst = comp.inst(id);
+    let mut tmp = Computation::new(format!("{}.fold", comp.name));
+    let operands: Vec<InstId> = inst.operands.iter().map(|&o| tmp.add(comp.inst(o).clone())).collect();
+    let mut clone = inst.clone();
+    clone.operands = operands.into_iter().collect();
+    tmp.root = tmp.add(clone);
+    let tmp_id = module.add_computation(tmp);
+    let value = smelt_interp::evaluate_computation(module, tmp_id, &[]).ok();
+    module.comps.remove(tmp_id);
+    value
+}

@@ -173,14 +173,14 @@ pub fn from_bytes(bytes: &[u8], want: Option<DType>, path: &str) -> Result<Array
         Some(DType::Bf16) if file_dtype == DType::U16 => DType::Bf16,
         _ => file_dtype,
     };
-    if let Some(w) = want {
-        if w != dtype {
-            return Err(NpyError::Type {
-                path: path.to_string(),
-                found: file_dtype.name().into(),
-                expected: w.name().into(),
-            });
-        }
+    if let Some(w) = want
+        && w != dtype
+    {
+        return Err(NpyError::Type {
+            path: path.to_string(),
+            found: file_dtype.name().into(),
+            expected: w.name().into(),
+        });
     }
     let count = dims
         .iter()

@@ -5,4 +5,5 @@
 //! of the parser and verifier against mutated input.
 
 mod common;
+mod interp;
 mod roundtrip;

@@ -114,3 +114,8 @@ fn check_corpus(file: &str) {
 fn every_corpus_case_matches_xla() {
     check_corpus("module.hlo");
 }
+
+#[test]
+fn every_optimized_corpus_case_matches_xla() {
+    check_corpus("module.opt.hlo");
+}

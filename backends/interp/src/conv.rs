@@ -222,6 +222,26 @@ fn conv_acc<A: Acc>(lhs: &Array, rhs: &Array, g: &Geom) -> Vec<A> {
         g.rhs_strides[g.k_in],
         g.rhs_strides[g.k_out],
     );
+    // Every kernel spatial position in row-major order, and its rhs offset
+    // (window reversal applied).
+    let mut kpos: Vec<usize> = Vec::new();
+    let mut koff: Vec<usize> = Vec::new();
+    let mut kit = Odometer::new(&k_sizes);
+    while let Some(p) = kit.next() {
+        kpos.extend_from_slice(p);
+        koff.push(
+            (0..g.spatial)
+                .map(|s| {
+                    let k = if g.window[s].4 {
+                        k_sizes[s] - 1 - p[s]
+                    } else {
+                        p[s]
+                    };
+                    k * g.rhs_strides[g.k_spatial[s]]
+                })
+                .sum(),
+        );
+    }
     let mut it = Odometer::new(&g.out_dims);
     while let Some(o) = it.next() {
         let oz = o[g.out_feature];
@@ -231,28 +251,23 @@ fn conv_acc<A: Acc>(lhs: &Array, rhs: &Array, g: &Geom) -> Vec<A> {
         let lhs_base = batch * g.lhs_strides[g.in_batch] + fg * in_group * ls_f;
         let rhs_base = oz * rs_out;
         let mut acc = A::default();
-        let mut kit = Odometer::new(&k_sizes);
-        'pos: while let Some(kpos) = kit.next() {
+        'pos: for (j, &ro) in koff.iter().enumerate() {
+            let kp = &kpos[j * g.spatial..(j + 1) * g.spatial];
             let mut loff = lhs_base;
-            let mut roff = rhs_base;
             for s in 0..g.spatial {
-                let (stride, lo, wdil, bdil, rev) = g.window[s];
-                let p = o[g.out_spatial[s]] as i64 * stride - lo + kpos[s] as i64 * wdil;
-                if p < 0 || p % bdil != 0 {
+                let (stride, lo, wdil, bdil, _) = g.window[s];
+                let p = o[g.out_spatial[s]] as i128 * stride as i128 - lo as i128
+                    + kp[s] as i128 * wdil as i128;
+                if p < 0 || p % bdil as i128 != 0 {
                     continue 'pos;
                 }
-                let i = (p / bdil) as usize;
-                if i >= g.lhs_dims[g.in_spatial[s]] {
+                let i = p / bdil as i128;
+                if i >= g.lhs_dims[g.in_spatial[s]] as i128 {
                     continue 'pos;
                 }
-                loff += i * g.lhs_strides[g.in_spatial[s]];
-                let kk = if rev {
-                    k_sizes[s] - 1 - kpos[s]
-                } else {
-                    kpos[s]
-                };
-                roff += kk * g.rhs_strides[g.k_spatial[s]];
+                loff += i as usize * g.lhs_strides[g.in_spatial[s]];
             }
+            let roff = rhs_base + ro;
             for z in 0..in_group {
                 acc = acc.mul_add(l[loff + z * ls_f], r[roff + z * rs_in]);
             }

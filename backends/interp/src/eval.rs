@@ -202,6 +202,62 @@ impl<'m> Evaluator<'m> {
         }
     }
 
+    /// Evaluates one instruction of `comp` on the given operand values (for
+    /// constant folding).
+    pub(crate) fn instruction(
+        &self,
+        comp_id: CompId,
+        id: InstId,
+        operands: &[&Literal],
+    ) -> Result<Literal, InterpError> {
+        let comp = self.comp(comp_id)?;
+        let Some(inst) = comp.insts.get(id) else {
+            return Err(InterpError::Malformed {
+                comp: comp.name.clone(),
+                message: format!("instruction {id:?} is not in the computation"),
+            });
+        };
+        let fail = |message: String| Fail::Invalid(message).locate(comp, inst);
+        if operands.len() != inst.operands.len() {
+            return Err(fail(format!(
+                "{} operand values given for {} operands",
+                operands.len(),
+                inst.operands.len()
+            )));
+        }
+        let cap = comp.insts.capacity();
+        let mut slots: Vec<Option<Cow<'_, Literal>>> = (0..cap).map(|_| None).collect();
+        // Uses never drop to one, so no operand value is moved out.
+        let mut uses = vec![2u32; cap];
+        for (k, (&op, &v)) in inst.operands.iter().zip(operands).enumerate() {
+            let Some(decl) = comp.insts.get(op) else {
+                return Err(fail(format!("operand {k} is not in the computation")));
+            };
+            if !matches_shape(v, &decl.shape) || !well_formed(v) {
+                return Err(fail(format!(
+                    "operand {k} value {} does not match its declared shape {}",
+                    v.shape(),
+                    decl.shape
+                )));
+            }
+            if slots[op.index()].is_none() {
+                slots[op.index()] = Some(Cow::Borrowed(v));
+            }
+            uses[op.index()] += 1;
+        }
+        let value = self
+            .eval(comp, inst, &[], &mut slots, &uses)
+            .map_err(|f| f.locate(comp, inst))?;
+        if !matches_shape(&value, &inst.shape) {
+            return Err(fail(format!(
+                "computed {} but the instruction declares {}",
+                value.shape(),
+                inst.shape
+            )));
+        }
+        Ok(value.into_owned())
+    }
+
     /// Checks argument count and shapes against the parameters.
     fn check_args(&self, comp: &Computation, args: &[&Literal]) -> Result<(), InterpError> {
         let params = comp.params();
@@ -305,6 +361,24 @@ impl<'m> Evaluator<'m> {
                     _ => invalid!("operand is not a tuple"),
                 };
             }
+            (Opcode::Copy | Opcode::OptimizationBarrier | Opcode::AddDependency, _) => {
+                // Values are logical, so these pass their (first) operand through.
+                if !inst.opcode.arity().accepts(inst.operands.len()) {
+                    invalid!("takes {} operands", inst.opcode.arity());
+                }
+                return pass_through(slots, uses, inst.operands[0]);
+            }
+            (Opcode::Reshape, _) => {
+                if inst.operands.len() != 1 {
+                    invalid!("reshape takes one operand");
+                }
+                let a = match take(slots, uses, inst.operands[0])? {
+                    Literal::Array(a) => a,
+                    Literal::Tuple(_) => invalid!("operand 0 must be an array"),
+                };
+                let out = shape_ops::reshape(a, &array_shape(inst)?.dims)?;
+                return Ok(Cow::Owned(Literal::Array(out)));
+            }
             (Opcode::Tuple, _) => {
                 let mut elems = Vec::with_capacity(inst.operands.len());
                 for &op in &inst.operands {
@@ -397,8 +471,6 @@ impl<'m> Evaluator<'m> {
                 *exponent_bits,
                 *mantissa_bits,
             )?),
-            (O::Copy, _) | (O::OptimizationBarrier, _) => Ok(ops[0].clone()),
-            (O::AddDependency, _) => Ok(ops[0].clone()),
             (op, _) if op.is_elementwise_unary() => a(ew::unary(op, arr(ops, 0)?)?),
             (op, _) if op.is_elementwise_binary() => a(ew::binary(op, arr(ops, 0)?, arr(ops, 1)?)?),
             (O::Select, _) => a(ew::select(arr(ops, 0)?, arr(ops, 1)?, arr(ops, 2)?)?),
@@ -415,7 +487,6 @@ impl<'m> Evaluator<'m> {
                 &array_shape(inst)?.dims,
                 d,
             )?),
-            (O::Reshape, _) => a(shape_ops::reshape(arr(ops, 0)?, &array_shape(inst)?.dims)?),
             (O::Transpose, Attrs::Dimensions(d)) => a(shape_ops::transpose(arr(ops, 0)?, d)?),
             (O::Reverse, Attrs::Dimensions(d)) => a(shape_ops::reverse(arr(ops, 0)?, d)?),
             (O::Slice, Attrs::Slice(s)) => a(shape_ops::slice(arr(ops, 0)?, s)?),
@@ -606,6 +677,19 @@ fn operand_ref<'s, 'a>(slots: &'s [Option<Cow<'a, Literal>>], op: InstId) -> KRe
         Some(l) => Ok(l),
         None => invalid!("operand not evaluated"),
     }
+}
+
+/// An operand passed on unchanged: still borrowed if it was, moved at its last
+/// use, copied otherwise.
+fn pass_through<'a>(
+    slots: &mut [Option<Cow<'a, Literal>>],
+    uses: &[u32],
+    op: InstId,
+) -> KResult<Cow<'a, Literal>> {
+    if let Some(Some(Cow::Borrowed(l))) = slots.get(op.index()) {
+        return Ok(Cow::Borrowed(*l));
+    }
+    Ok(Cow::Owned(take(slots, uses, op)?))
 }
 
 /// An operand by value: moved out at its last use, copied otherwise.

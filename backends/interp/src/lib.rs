@@ -36,7 +36,7 @@ mod shape_ops;
 mod sort;
 mod value;
 
-use smelt_hlo::{CompId, Literal, Module};
+use smelt_hlo::{CompId, InstId, Literal, Module};
 
 pub use error::InterpError;
 
@@ -59,6 +59,20 @@ pub fn evaluate_computation(
 ) -> Result<Literal, InterpError> {
     let refs: Vec<&Literal> = args.iter().collect();
     eval::Evaluator::new(module).call(comp, &refs)
+}
+
+/// Evaluates the single instruction `inst` of computation `comp` on the given
+/// operand values (one per operand, matching the operands' declared shapes):
+/// what constant folding needs. Called computations (reducers, loop bodies) run
+/// as usual; a `parameter` has no value here and is an error.
+pub fn evaluate_instruction(
+    module: &Module,
+    comp: CompId,
+    inst: InstId,
+    operands: &[Literal],
+) -> Result<Literal, InterpError> {
+    let refs: Vec<&Literal> = operands.iter().collect();
+    eval::Evaluator::new(module).instruction(comp, inst, &refs)
 }
 
 #[cfg(test)]

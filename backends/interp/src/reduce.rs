@@ -257,14 +257,24 @@ impl WindowGeom {
         for (k, &(size, stride, lo, wdil, bdil)) in self.dims.iter().enumerate() {
             let v = &mut per_dim[k];
             v.clear();
-            for w in 0..size {
-                let p = o[k] as i128 * stride as i128 + w as i128 * wdil as i128 - lo as i128;
-                if p < 0 || p % bdil as i128 != 0 {
-                    continue;
+            let start = o[k] as i128 * stride as i128 - lo as i128;
+            let (wdil, bdil) = (wdil as i128, bdil as i128);
+            let d = self.in_dims[k];
+            if (size as u128) <= d as u128 {
+                // Walk the window: position `start + w * wdil` in the dilated, padded input.
+                for w in 0..size as i128 {
+                    let p = start + w * wdil;
+                    if p >= 0 && p % bdil == 0 && p / bdil < d as i128 {
+                        v.push((p / bdil) as usize * self.in_strides[k]);
+                    }
                 }
-                let i = p / bdil as i128;
-                if i < self.in_dims[k] as i128 {
-                    v.push(i as usize * self.in_strides[k]);
+            } else {
+                // Fewer inputs than window taps: walk the inputs instead (same order).
+                for i in 0..d {
+                    let off = i as i128 * bdil - start;
+                    if off >= 0 && off % wdil == 0 && off / wdil < size as i128 {
+                        v.push(i * self.in_strides[k]);
+                    }
                 }
             }
         }

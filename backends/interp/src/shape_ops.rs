@@ -43,7 +43,8 @@ pub(crate) fn broadcast(a: &Array, out_dims: &[i64], dimensions: &[i64]) -> KRes
     Ok(make(&out, strided_copy(&a.data, &out, 0, &st)?))
 }
 
-pub(crate) fn reshape(a: &Array, out_dims: &[i64]) -> KResult<Array> {
+/// `reshape`: the same elements in the same (row-major) order.
+pub(crate) fn reshape(a: Array, out_dims: &[i64]) -> KResult<Array> {
     let out = dims_of(out_dims)?;
     if count(&out)? != a.len() {
         invalid!(
@@ -53,7 +54,7 @@ pub(crate) fn reshape(a: &Array, out_dims: &[i64]) -> KResult<Array> {
             out_dims
         );
     }
-    Ok(make(&out, a.data.clone()))
+    Ok(make(&out, a.data))
 }
 
 /// `transpose`: output dimension `k` is operand dimension `perm[k]`.
@@ -95,9 +96,14 @@ pub(crate) fn slice(a: &Array, spec: &[SliceDim]) -> KResult<Array> {
                 src[k]
             );
         }
-        let n = (s.limit - s.start + s.stride - 1) / s.stride;
-        out.push(n as usize);
-        st.push(ss[k] as isize * s.stride as isize);
+        let n = ((s.limit - s.start) as u64).div_ceil(s.stride as u64) as usize;
+        out.push(n);
+        // A dimension with at most one element never steps; skip its (maybe huge) stride.
+        st.push(if n <= 1 {
+            0
+        } else {
+            ss[k] as isize * s.stride as isize
+        });
         base += s.start as isize * ss[k] as isize;
     }
     Ok(make(&out, strided_copy(&a.data, &out, base, &st)?))

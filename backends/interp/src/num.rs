@@ -379,7 +379,14 @@ macro_rules! int_elem {
             fn unary(op: Opcode, x: Self) -> Self {
                 use Opcode as O;
                 match op {
-                    O::Abs => (x as $s).wrapping_abs() as $t,
+                    // Unsigned values are their own absolute value; INT_MIN wraps to itself.
+                    O::Abs => {
+                        if $signed {
+                            (x as $s).wrapping_abs() as $t
+                        } else {
+                            x
+                        }
+                    }
                     O::Negate => x.wrapping_neg(),
                     O::Not => !x,
                     O::Popcnt => x.count_ones() as $t,
@@ -565,6 +572,18 @@ mod tests {
         let b = bf16::from_f32(1.0 / 512.0);
         // 1 + 2^-9 rounds back to 1 in bf16.
         assert_eq!(bf16::binary(Opcode::Add, a, b), a);
+    }
+
+    #[test]
+    fn integer_unary_ops() {
+        assert_eq!(u8::unary(Opcode::Abs, 200), 200);
+        assert_eq!(i8::unary(Opcode::Abs, -128), -128);
+        assert_eq!(u8::unary(Opcode::Negate, 1), 255);
+        assert_eq!(i32::unary(Opcode::Clz, -1), 0);
+        assert_eq!(i32::unary(Opcode::Clz, 1), 31);
+        assert_eq!(u16::unary(Opcode::Popcnt, 0xffff), 16);
+        assert_eq!(u8::unary(Opcode::Sign, 7), 1);
+        assert_eq!(i8::unary(Opcode::Sign, -7), -1);
     }
 
     #[test]

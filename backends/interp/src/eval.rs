@@ -34,9 +34,48 @@ const MAX_DEPTH: usize = 48;
 pub(crate) struct Evaluator<'m> {
     module: &'m Module,
     depth: Cell<usize>,
+    plans: RefCell<HashMap<CompId, Rc<Plan>>>,
     programs: RefCell<HashMap<CompId, Option<Rc<ScalarProgram>>>>,
     /// Counter of the philox stream behind the legacy `rng` op.
     rng_stream: Cell<u64>,
+}
+
+/// How to run a computation, worked out once per evaluation: loop bodies and
+/// general reducers run many times.
+struct Plan {
+    /// Parameters by number.
+    params: Vec<InstId>,
+    /// Instructions the root depends on, operands first.
+    order: Vec<InstId>,
+    /// Uses of each instruction by `order` (the root counts one more).
+    uses: Vec<u32>,
+}
+
+impl Plan {
+    fn new(comp: &Computation) -> Result<Plan, InterpError> {
+        let params = comp.params();
+        for (n, &p) in params.iter().enumerate() {
+            if comp.insts[p].parameter_number() != Some(n as u32) {
+                return Err(InterpError::Malformed {
+                    comp: comp.name.clone(),
+                    message: format!("parameter numbers are not 0..{}", params.len()),
+                });
+            }
+        }
+        let order = live_order(comp)?;
+        let mut uses = vec![0u32; comp.insts.capacity()];
+        for &id in &order {
+            for &op in &comp.insts[id].operands {
+                uses[op.index()] += 1;
+            }
+        }
+        uses[comp.root.index()] += 1;
+        Ok(Plan {
+            params,
+            order,
+            uses,
+        })
+    }
 }
 
 /// Instructions the root depends on, operands first. Errors on dangling
@@ -136,6 +175,7 @@ impl<'m> Evaluator<'m> {
         Evaluator {
             module,
             depth: Cell::new(0),
+            plans: RefCell::new(HashMap::new()),
             programs: RefCell::new(HashMap::new()),
             rng_stream: Cell::new(0),
         }
@@ -160,18 +200,20 @@ impl<'m> Evaluator<'m> {
     /// Evaluates computation `id` on `args`.
     pub(crate) fn call(&self, id: CompId, args: &[&Literal]) -> Result<Literal, InterpError> {
         let comp = self.comp(id)?;
-        self.check_args(comp, args)?;
-        let order = live_order(comp)?;
-        let cap = comp.insts.capacity();
-        let mut uses = vec![0u32; cap];
-        for &id in &order {
-            for &op in &comp.insts[id].operands {
-                uses[op.index()] += 1;
+        let cached = self.plans.borrow().get(&id).cloned();
+        let plan = match cached {
+            Some(p) => p,
+            None => {
+                let p = Rc::new(Plan::new(comp)?);
+                self.plans.borrow_mut().insert(id, p.clone());
+                p
             }
-        }
-        uses[comp.root.index()] += 1;
-        let mut slots: Vec<Option<Cow<'_, Literal>>> = (0..cap).map(|_| None).collect();
-        for &id in &order {
+        };
+        self.check_args(comp, &plan.params, args)?;
+        let mut uses = plan.uses.clone();
+        let mut slots: Vec<Option<Cow<'_, Literal>>> =
+            (0..comp.insts.capacity()).map(|_| None).collect();
+        for &id in &plan.order {
             let inst = &comp.insts[id];
             let value = self
                 .eval(comp, inst, args, &mut slots, &uses)
@@ -259,16 +301,12 @@ impl<'m> Evaluator<'m> {
     }
 
     /// Checks argument count and shapes against the parameters.
-    fn check_args(&self, comp: &Computation, args: &[&Literal]) -> Result<(), InterpError> {
-        let params = comp.params();
-        for (n, &p) in params.iter().enumerate() {
-            if comp.insts[p].parameter_number() != Some(n as u32) {
-                return Err(InterpError::Malformed {
-                    comp: comp.name.clone(),
-                    message: format!("parameter numbers are not 0..{}", params.len()),
-                });
-            }
-        }
+    fn check_args(
+        &self,
+        comp: &Computation,
+        params: &[InstId],
+        args: &[&Literal],
+    ) -> Result<(), InterpError> {
         if params.len() != args.len() {
             return Err(InterpError::ArgumentCount {
                 comp: comp.name.clone(),

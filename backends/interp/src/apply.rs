@@ -333,6 +333,27 @@ impl<'e, 'm> Applier<'e, 'm> {
     }
 }
 
+/// If `comp` is `compare(p0, p1)`: a sort comparator looking only at the
+/// first operand, which sorting then runs as a typed comparison.
+pub(crate) fn simple_compare(
+    comp: &Computation,
+) -> Option<(ComparisonDirection, Option<CompareType>)> {
+    let root = comp.root_inst();
+    let Attrs::Compare {
+        direction,
+        compare_type,
+    } = root.attrs
+    else {
+        return None;
+    };
+    if root.opcode != Opcode::Compare || root.operands.len() != 2 {
+        return None;
+    }
+    let a = comp.insts.get(root.operands[0])?.parameter_number()?;
+    let b = comp.insts.get(root.operands[1])?.parameter_number()?;
+    ((a, b) == (0, 1)).then_some((direction, compare_type))
+}
+
 /// If `comp` is `f(p0, p1) = p0 op p1` (either operand order) for a commutative
 /// op, returns the op: reductions then run a typed loop instead of a program.
 pub(crate) fn simple_binary(comp: &Computation) -> Option<Opcode> {

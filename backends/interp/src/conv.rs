@@ -209,13 +209,13 @@ fn conv_acc<A: Acc>(lhs: &Array, rhs: &Array, g: &Geom) -> Vec<A> {
     let l = to_acc::<A>(&lhs.data);
     let r = to_acc::<A>(&rhs.data);
     let n_out: usize = g.out_dims.iter().product();
-    let mut out = Vec::with_capacity(n_out);
+    let mut out = vec![A::default(); n_out];
     let in_batch_size = g.lhs_dims[g.in_batch];
     let batch_group_size = in_batch_size / g.batch_groups;
     let in_group = g.lhs_dims[g.in_feature] / g.feature_groups;
     let out_features = g.rhs_dims[g.k_out];
-    let out_group = out_features / g.feature_groups;
-    let depthwise_multiplier = out_features / g.batch_groups;
+    let out_group = (out_features / g.feature_groups).max(1);
+    let depthwise_multiplier = (out_features / g.batch_groups).max(1);
     let k_sizes: Vec<usize> = g.k_spatial.iter().map(|&d| g.rhs_dims[d]).collect();
     let (ls_f, rs_in, rs_out) = (
         g.lhs_strides[g.in_feature],
@@ -242,18 +242,29 @@ fn conv_acc<A: Acc>(lhs: &Array, rhs: &Array, g: &Geom) -> Vec<A> {
                 .sum(),
         );
     }
-    let mut it = Odometer::new(&g.out_dims);
+    // Output features in runs that read the same feature group and batch group,
+    // so the innermost loop runs over output features (contiguous in the kernel
+    // for the usual `io` layouts).
+    let mut runs: Vec<(usize, usize, usize, usize)> = Vec::new(); // (start, len, fg, bg)
+    for oz in 0..out_features {
+        let key = (oz / out_group, oz / depthwise_multiplier);
+        match runs.last_mut() {
+            Some(run) if (run.2, run.3) == key => run.1 += 1,
+            _ => runs.push((oz, 1, key.0, key.1)),
+        }
+    }
+    let out_strides = strides(&g.out_dims);
+    let mut positions = g.out_dims.clone();
+    positions[g.out_feature] = 1;
+    let mut taps: Vec<(usize, usize)> = Vec::with_capacity(koff.len());
+    let mut acc = vec![A::default(); out_group.min(out_features).max(1)];
+    let mut it = Odometer::new(&positions);
     while let Some(o) = it.next() {
-        let oz = o[g.out_feature];
-        let fg = oz / out_group.max(1);
-        let bg = oz / depthwise_multiplier.max(1);
-        let batch = o[g.out_batch] + (bg * batch_group_size) % in_batch_size.max(1);
-        let lhs_base = batch * g.lhs_strides[g.in_batch] + fg * in_group * ls_f;
-        let rhs_base = oz * rs_out;
-        let mut acc = A::default();
+        // The kernel positions that land inside the input: (lhs spatial offset, rhs offset).
+        taps.clear();
         'pos: for (j, &ro) in koff.iter().enumerate() {
             let kp = &kpos[j * g.spatial..(j + 1) * g.spatial];
-            let mut loff = lhs_base;
+            let mut loff = 0;
             for s in 0..g.spatial {
                 let (stride, lo, wdil, bdil, _) = g.window[s];
                 let p = o[g.out_spatial[s]] as i128 * stride as i128 - lo as i128
@@ -267,12 +278,33 @@ fn conv_acc<A: Acc>(lhs: &Array, rhs: &Array, g: &Geom) -> Vec<A> {
                 }
                 loff += i as usize * g.lhs_strides[g.in_spatial[s]];
             }
-            let roff = rhs_base + ro;
-            for z in 0..in_group {
-                acc = acc.mul_add(l[loff + z * ls_f], r[roff + z * rs_in]);
+            taps.push((loff, ro));
+        }
+        let out_base: usize = o.iter().zip(&out_strides).map(|(&i, &s)| i * s).sum();
+        for &(start, len, fg, bg) in &runs {
+            let batch = o[g.out_batch] + (bg * batch_group_size) % in_batch_size.max(1);
+            let lhs_base = batch * g.lhs_strides[g.in_batch] + fg * in_group * ls_f;
+            let acc = &mut acc[..len];
+            acc.fill(A::default());
+            for &(loff, ro) in &taps {
+                for z in 0..in_group {
+                    let a = l[lhs_base + loff + z * ls_f];
+                    let rb = ro + z * rs_in + start * rs_out;
+                    if rs_out == 1 {
+                        for (x, &w) in acc.iter_mut().zip(&r[rb..rb + len]) {
+                            *x = x.mul_add(a, w);
+                        }
+                    } else {
+                        for (j, x) in acc.iter_mut().enumerate() {
+                            *x = x.mul_add(a, r[rb + j * rs_out]);
+                        }
+                    }
+                }
+            }
+            for (j, &x) in acc.iter().enumerate() {
+                out[out_base + (start + j) * out_strides[g.out_feature]] = x;
             }
         }
-        out.push(acc);
     }
     out
 }

@@ -7,12 +7,13 @@
 //! which allows any order of equivalent elements.
 
 use smelt_hlo::attrs::{CompareType, ComparisonDirection};
-use smelt_hlo::{Array, ArrayData, CompId, DType, Literal};
+use smelt_hlo::{Array, ArrayData, CompId, DType, Literal, with_data};
 
-use crate::apply::Applier;
-use crate::error::{KResult, invalid};
+use crate::apply::{Applier, simple_compare};
+use crate::error::{Fail, KResult, invalid};
 use crate::eval::Evaluator;
 use crate::index::{Odometer, adims, make, strides};
+use crate::num::Elem;
 use crate::value::Scalar;
 
 /// Stable merge sort of `0..n`; `less(a, b)` says whether position `a` goes
@@ -92,19 +93,27 @@ pub(crate) fn sort(
         .flat_map(|a| [a.dtype(), a.dtype()])
         .collect();
     let mut cmp = Applier::new(ev, comp, &params, &[DType::Pred])?;
+    // A comparator that is one compare of the first operand runs typed.
+    let simple = simple_compare(ev.comp(comp).map_err(Fail::from)?);
     let (len, stride) = (dims[dim], strides(&dims)[dim]);
     let mut outs: Vec<ArrayData> = operands.iter().map(|a| a.data.clone()).collect();
     let mut args = Vec::with_capacity(params.len());
     for_each_slice(&dims, dim, |base| {
         let at = |i: usize| base + i * stride;
-        let perm = merge_sort(len, &mut |a, b| {
-            args.clear();
-            for op in operands {
-                args.push(Scalar::get(&op.data, at(a)));
-                args.push(Scalar::get(&op.data, at(b)));
-            }
-            Ok(cmp.call1(&args)?.as_pred().unwrap_or(false))
-        })?;
+        let perm = if let Some((dir, ty)) = simple {
+            with_data!(&first.data, v => merge_sort(len, &mut |a, b| {
+                Ok(Elem::compare(dir, ty, v[at(a)], v[at(b)]))
+            })?)
+        } else {
+            merge_sort(len, &mut |a, b| {
+                args.clear();
+                for op in operands {
+                    args.push(Scalar::get(&op.data, at(a)));
+                    args.push(Scalar::get(&op.data, at(b)));
+                }
+                Ok(cmp.call1(&args)?.as_pred().unwrap_or(false))
+            })?
+        };
         for (out, op) in outs.iter_mut().zip(operands) {
             for (i, &p) in perm.iter().enumerate() {
                 Scalar::get(&op.data, at(p)).set(out, at(i));

@@ -304,7 +304,7 @@ impl<'e, 'm> Applier<'e, 'm> {
                 let lits: Vec<Literal> =
                     args.iter().map(|s| Literal::Array(s.to_array())).collect();
                 let refs: Vec<&Literal> = lits.iter().collect();
-                let r = self.ev.call(self.comp, &refs).map_err(Fail::from)?;
+                let r = self.ev.call_nested(self.comp, &refs)?;
                 match &r {
                     Literal::Array(a) => {
                         if let Some(o) = out.first_mut() {

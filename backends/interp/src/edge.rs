@@ -15,6 +15,10 @@
 //! - float -> int `convert` saturates to the integer range and maps NaN to 0
 //!   (Rust's `as` does exactly this, see `num::Elem::from_cast`).
 //!
+//! - f16 and bf16 arithmetic is carried out in f32 and rounded (to nearest even)
+//!   after every operation; `dot` and `convolution` accumulate f16/bf16 products
+//!   in f32 and round once at the end (see `num` and `dot`).
+//!
 //! Integers (two's complement, wrapping add/sub/mul/negate/abs):
 //! - `x / 0 = -1` (all ones; `u::MAX` for unsigned), `INT_MIN / -1 = INT_MIN`.
 //! - `x % 0 = x`, `INT_MIN % -1 = 0`.

@@ -144,13 +144,6 @@ fn arrays<'a>(ops: &[&'a Literal]) -> KResult<Vec<&'a Array>> {
     (0..ops.len()).map(|i| arr(ops, i)).collect()
 }
 
-fn called(inst: &Instruction, i: usize) -> KResult<CompId> {
-    match inst.called.get(i) {
-        Some(&c) => Ok(c),
-        None => invalid!("missing called computation {i}"),
-    }
-}
-
 /// The shapes of a literal and a declared shape agree (layouts aside).
 fn matches_shape(value: &Literal, shape: &Shape) -> bool {
     match (value, shape) {
@@ -330,7 +323,16 @@ impl<'m> Evaluator<'m> {
     }
 
     /// A nested call, with the depth guard.
-    fn call_nested(&self, id: CompId, args: &[&Literal]) -> KResult<Literal> {
+    /// Called computation `i` of `inst`, which must be in the module.
+    fn called(&self, inst: &Instruction, i: usize) -> KResult<CompId> {
+        match inst.called.get(i) {
+            Some(&c) if self.module.comps.contains(c) => Ok(c),
+            Some(c) => invalid!("called computation #{} is not in the module", c.index()),
+            None => invalid!("missing called computation {i}"),
+        }
+    }
+
+    pub(crate) fn call_nested(&self, id: CompId, args: &[&Literal]) -> KResult<Literal> {
         let d = self.depth.get();
         if d >= MAX_DEPTH {
             return Err(Fail::TooDeep(MAX_DEPTH));
@@ -428,7 +430,7 @@ impl<'m> Evaluator<'m> {
                 if inst.operands.len() != 1 {
                     invalid!("while takes one operand");
                 }
-                let (cond, body) = (called(inst, 0)?, called(inst, 1)?);
+                let (cond, body) = (self.called(inst, 0)?, self.called(inst, 1)?);
                 let mut state = take(slots, uses, inst.operands[0])?;
                 loop {
                     let c = self.call_nested(cond, &[&state])?;
@@ -561,7 +563,7 @@ impl<'m> Evaluator<'m> {
                 if all.len() % 2 != 0 {
                     invalid!("reduce needs as many init values as inputs");
                 }
-                reduce::reduce(self, called(inst, 0)?, &all[..n], &all[n..], d)
+                reduce::reduce(self, self.called(inst, 0)?, &all[..n], &all[n..], d)
             }
             (O::ReduceWindow, Attrs::Window(w)) => {
                 let all = arrays(ops)?;
@@ -569,12 +571,12 @@ impl<'m> Evaluator<'m> {
                 if all.len() % 2 != 0 {
                     invalid!("reduce-window needs as many init values as inputs");
                 }
-                reduce::reduce_window(self, called(inst, 0)?, &all[..n], &all[n..], w)
+                reduce::reduce_window(self, self.called(inst, 0)?, &all[..n], &all[n..], w)
             }
             (O::SelectAndScatter, Attrs::Window(w)) => a(reduce::select_and_scatter(
                 self,
-                called(inst, 0)?,
-                called(inst, 1)?,
+                self.called(inst, 0)?,
+                self.called(inst, 1)?,
                 arr(ops, 0)?,
                 arr(ops, 1)?,
                 arr(ops, 2)?,
@@ -587,14 +589,21 @@ impl<'m> Evaluator<'m> {
                     invalid!("scatter needs operands, indices and as many update arrays");
                 }
                 let n = all.len() / 2;
-                gather::scatter(self, called(inst, 0)?, &all[..n], all[n], &all[n + 1..], s)
+                gather::scatter(
+                    self,
+                    self.called(inst, 0)?,
+                    &all[..n],
+                    all[n],
+                    &all[n + 1..],
+                    s,
+                )
             }
             (O::Sort, Attrs::Sort { dimension, .. }) => {
-                sort::sort(self, called(inst, 0)?, &arrays(ops)?, *dimension)
+                sort::sort(self, self.called(inst, 0)?, &arrays(ops)?, *dimension)
             }
             (O::TopK, Attrs::TopK { k, largest }) => sort::topk(arr(ops, 0)?, *k, *largest),
             (O::Map, Attrs::Dimensions(_)) => a(self.map(inst, &arrays(ops)?)?),
-            (O::Call, _) | (O::Fusion, _) => self.call_nested(called(inst, 0)?, ops),
+            (O::Call, _) | (O::Fusion, _) => self.call_nested(self.called(inst, 0)?, ops),
             (O::Conditional, _) => self.conditional(inst, ops),
             (O::RngBitGenerator, Attrs::RngBitGenerator { algorithm }) => {
                 let out = match &inst.shape {
@@ -696,7 +705,7 @@ impl<'m> Evaluator<'m> {
             invalid!("map operands and result must have one shape");
         }
         let params: Vec<DType> = ops.iter().map(|o| o.dtype()).collect();
-        let mut apply = Applier::new(self, called(inst, 0)?, &params, &[out.dtype])?;
+        let mut apply = Applier::new(self, self.called(inst, 0)?, &params, &[out.dtype])?;
         let n = first.len();
         let mut data = smelt_hlo::ArrayData::zeros(out.dtype, n);
         let mut args = Vec::with_capacity(ops.len());

@@ -383,6 +383,24 @@ mod tests {
     }
 
     #[test]
+    fn sixty_four_bit_layouts() {
+        let values = |alg, n: i64| {
+            let out = ArrayShape::new(DType::U64, [n]);
+            let Literal::Tuple(t) = rng_bit_generator(alg, &u64s(&[0, 0]), &out).unwrap() else {
+                panic!("tuple expected")
+            };
+            t[1].as_array().unwrap().values::<u64>().unwrap().to_vec()
+        };
+        // Threefry: one counter per element, words joined low then high.
+        assert_eq!(values(RngAlgorithm::ThreeFry, 1), vec![0x99ba4efe_6b200159]);
+        // Philox: words (0,1) and (2,3) of each step.
+        assert_eq!(
+            values(RngAlgorithm::Philox, 2),
+            vec![0xe169c58d_6627e8d5, 0x9b00dbd8_bc57ac4c]
+        );
+    }
+
+    #[test]
     fn philox_generator_layout_and_default() {
         // A 3-word state [key, counter low, counter high].
         let out = ArrayShape::new(DType::U32, [4]);

@@ -250,6 +250,21 @@ fn map_applies_its_computation_per_element() {
 }
 
 #[test]
+fn convolution_with_feature_first_labels_and_window_reversal() {
+    // One batch, one feature, 1-D: [1,2,3,4] convolved with the reversed kernel [1,10].
+    let text = "HloModule m\nENTRY e {\n  x = f32[1,1,4] parameter(0)\n  k = f32[1,1,2] parameter(1)\n  ROOT c = f32[1,1,3] convolution(x, k), window={size=2 rhs_reversal=1}, dim_labels=bf0_oi0->bf0\n}\n";
+    let r = run(
+        text,
+        &[
+            f32s(&[1, 1, 4], &[1.0, 2.0, 3.0, 4.0]),
+            f32s(&[1, 1, 2], &[1.0, 10.0]),
+        ],
+    )
+    .unwrap();
+    assert_eq!(vals_f32(&r), vec![12.0, 23.0, 34.0]);
+}
+
+#[test]
 fn bitcast_follows_layouts() {
     // A column-major f32[2,3] reinterpreted as row-major f32[3,2] is its transpose.
     let text = "HloModule m\nENTRY e {\n  a = f32[2,3]{0,1} parameter(0)\n  ROOT b = f32[3,2]{1,0} bitcast(a)\n}\n";
@@ -366,6 +381,29 @@ fn recursion_is_bounded() {
     inst.called = [f].into_iter().collect();
     let e = evaluate(&m, &[Array::scalar(1.0f32).into()]).unwrap_err();
     assert!(matches!(e, InterpError::TooDeep { .. }), "{e}");
+}
+
+#[test]
+fn recursion_through_a_reducer_is_bounded() {
+    let mut m = module(
+        "HloModule m\nadd {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n  ROOT s = f32[] add(x, y)\n}\nf {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n  b = f32[1] broadcast(x), dimensions={}\n  ROOT r = f32[] reduce(b, y), dimensions={0}, to_apply=add\n}\nENTRY main {\n  a = f32[2] parameter(0)\n  z = f32[] constant(0)\n  ROOT r = f32[] reduce(a, z), dimensions={0}, to_apply=f\n}\n",
+    );
+    // Make `f` reduce with itself.
+    let f = m.find_computation("f").unwrap();
+    let comp = m.comp_mut(f);
+    let root = comp.root;
+    comp.inst_mut(root).called = [f].into_iter().collect();
+    let e = evaluate(&m, &[f32s(&[2], &[1.0, 2.0])]).unwrap_err();
+    assert!(matches!(e, InterpError::TooDeep { .. }), "{e}");
+    // A called computation that is not in the module is an error at the caller.
+    let entry = m.entry;
+    let root = m.entry().root;
+    m.comp_mut(entry).inst_mut(root).called =
+        [smelt_hlo::CompId::from_index(99)].into_iter().collect();
+    let e = evaluate(&m, &[f32s(&[2], &[1.0, 2.0])])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("instruction 'r' of computation 'main'"), "{e}");
 }
 
 #[test]

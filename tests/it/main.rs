@@ -7,5 +7,6 @@
 mod cli;
 mod common;
 mod fuzz;
+mod interp;
 mod roundtrip;
 mod verify;

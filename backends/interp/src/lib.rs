@@ -1,1 +1,79 @@
-//! placeholder
+//! smelt's reference interpreter: what every HLO program means.
+//!
+//! Every backend is tested against this crate, and constant folding reuses it,
+//! so correctness comes first: each opcode follows XLA's operation semantics,
+//! and where XLA leaves a choice to the implementation (integer division by
+//! zero, shifts out of range, float -> int overflow, NaN in max/min) it does what
+//! XLA CPU does (see [`edge`](crate::edge)). Speed comes second but matters:
+//! values stay typed (`Vec<f32>`, not boxed scalars), kernels run typed loops,
+//! and reducers/comparators compile to small scalar programs.
+//!
+//! The interpreter accepts any module, verified or not: malformed input (bad
+//! operand shapes, indices out of range, absurd sizes, recursion) is an
+//! [`InterpError`] naming the computation and instruction, never a panic or a
+//! giant allocation.
+//!
+//! Code map: [`eval`](crate::eval) walks computations and holds control flow;
+//! `elementwise`, `shape_ops`, `reduce`, `dot`, `conv`, `gather`, `sort`, `rng`
+//! and `batchnorm` are the kernels; `num` and `edge` define per-element
+//! semantics; `value` and `apply` handle scalars and scalar programs; `index`
+//! does index arithmetic.
+
+mod apply;
+mod batchnorm;
+mod conv;
+mod dot;
+mod edge;
+mod elementwise;
+mod error;
+mod eval;
+mod gather;
+mod index;
+mod num;
+mod reduce;
+mod rng;
+mod shape_ops;
+mod sort;
+mod value;
+
+use smelt_hlo::{CompId, InstId, Literal, Module};
+
+pub use error::InterpError;
+
+/// The largest array (in elements) the interpreter creates. Anything larger is
+/// an [`InterpError::TooLarge`] rather than an attempt to allocate it.
+pub const MAX_ELEMENTS: usize = 1 << 28;
+
+/// Evaluates the module's entry computation on `args` (one per parameter, in
+/// parameter order). Argument count, shapes and element types are checked;
+/// layouts are ignored, as values are logical.
+pub fn evaluate(module: &Module, args: &[Literal]) -> Result<Literal, InterpError> {
+    evaluate_computation(module, module.entry, args)
+}
+
+/// Evaluates computation `comp` of `module` on `args`.
+pub fn evaluate_computation(
+    module: &Module,
+    comp: CompId,
+    args: &[Literal],
+) -> Result<Literal, InterpError> {
+    let refs: Vec<&Literal> = args.iter().collect();
+    eval::Evaluator::new(module).call(comp, &refs)
+}
+
+/// Evaluates the single instruction `inst` of computation `comp` on the given
+/// operand values (one per operand, matching the operands' declared shapes):
+/// what constant folding needs. Called computations (reducers, loop bodies) run
+/// as usual; a `parameter` has no value here and is an error.
+pub fn evaluate_instruction(
+    module: &Module,
+    comp: CompId,
+    inst: InstId,
+    operands: &[Literal],
+) -> Result<Literal, InterpError> {
+    let refs: Vec<&Literal> = operands.iter().collect();
+    eval::Evaluator::new(module).instruction(comp, inst, &refs)
+}
+
+#[cfg(test)]
+mod tests;

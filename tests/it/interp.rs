@@ -1,0 +1,121 @@
+//! Corpus conformance of the reference interpreter: every case's module, run on
+//! its stored inputs, reproduces the outputs XLA CPU computed, within the case's
+//! per-output tolerance. Failures are collected over all cases and reported
+//! together, each with its first mismatch.
+
+use std::path::Path;
+use std::time::Instant;
+
+use smelt_hlo::{Array, DType, Literal, npy, parse_module};
+
+use crate::common::corpus_cases;
+
+fn dtype_of(v: &serde_json::Value) -> Result<DType, String> {
+    let name = v["dtype"].as_str().ok_or("dtype missing in case.json")?;
+    name.parse()
+        .map_err(|()| format!("unknown dtype {name} in case.json"))
+}
+
+/// The first element where `got` and `want` differ beyond tolerance.
+fn first_mismatch(got: &Array, want: &Array, rtol: f64, atol: f64) -> Option<String> {
+    if got.dtype() != want.dtype() || got.dims != want.dims {
+        return Some(format!("got {}, want {}", got.shape(), want.shape()));
+    }
+    let float = want.dtype().is_float();
+    for i in 0..want.len() {
+        let (g, w) = (got.data.get_f64(i), want.data.get_f64(i));
+        let ok = if !float {
+            g == w
+        } else if w.is_nan() || g.is_nan() {
+            w.is_nan() && g.is_nan()
+        } else if w.is_infinite() || g.is_infinite() {
+            g == w
+        } else {
+            (g - w).abs() <= atol + rtol * w.abs()
+        };
+        if !ok {
+            return Some(format!("index {i}: got {g}, want {w}"));
+        }
+    }
+    // Integers beyond 2^53 are not exact as f64; compare the data itself too.
+    (!float && got.data != want.data).then(|| "integer data differs".to_string())
+}
+
+/// Runs one case's `file` (module.hlo or module.opt.hlo) and compares every output.
+fn check_case(case: &Path, file: &str) -> Result<(), String> {
+    let meta: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(case.join("case.json")).map_err(|e| e.to_string())?,
+    )
+    .map_err(|e| e.to_string())?;
+    let text = std::fs::read_to_string(case.join(file)).map_err(|e| e.to_string())?;
+    let module = parse_module(&text).map_err(|e| e.render(file))?;
+    let inputs = meta["inputs"].as_array().ok_or("inputs missing")?;
+    let mut args = Vec::with_capacity(inputs.len());
+    for (i, input) in inputs.iter().enumerate() {
+        let a = npy::read(&case.join(format!("in{i}.npy")), Some(dtype_of(input)?))
+            .map_err(|e| e.to_string())?;
+        args.push(Literal::Array(a));
+    }
+    let result = smelt_interp::evaluate(&module, &args).map_err(|e| e.to_string())?;
+    let outputs = meta["outputs"].as_array().ok_or("outputs missing")?;
+    let got: Vec<Literal> = if meta["result_is_tuple"].as_bool() == Some(true) {
+        match result {
+            Literal::Tuple(t) => t,
+            Literal::Array(_) => return Err("expected a tuple result".into()),
+        }
+    } else {
+        vec![result]
+    };
+    if got.len() != outputs.len() {
+        return Err(format!("{} outputs, want {}", got.len(), outputs.len()));
+    }
+    for (k, (g, spec)) in got.iter().zip(outputs).enumerate() {
+        let want = npy::read(&case.join(format!("out{k}.npy")), Some(dtype_of(spec)?))
+            .map_err(|e| e.to_string())?;
+        let Literal::Array(g) = g else {
+            return Err(format!("output {k} is a tuple"));
+        };
+        let rtol = spec["rtol"].as_f64().unwrap_or(0.0);
+        let atol = spec["atol"].as_f64().unwrap_or(0.0);
+        if let Some(m) = first_mismatch(g, &want, rtol, atol) {
+            return Err(format!("output {k}: {m}"));
+        }
+    }
+    Ok(())
+}
+
+fn check_corpus(file: &str) {
+    let cases = corpus_cases();
+    assert_eq!(cases.len(), 44, "the corpus has 44 cases");
+    let mut failures = Vec::new();
+    for case in &cases {
+        let start = Instant::now();
+        let outcome = check_case(case, file);
+        let name = case.file_name().map(|n| n.to_string_lossy().into_owned());
+        let name = name.unwrap_or_default();
+        let secs = start.elapsed().as_secs_f64();
+        if secs > 2.0 {
+            eprintln!("{name}/{file}: {secs:.1}s");
+        }
+        if let Err(e) = outcome {
+            failures.push(format!("{name}/{file}: {e}"));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases fail:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn every_corpus_case_matches_xla() {
+    check_corpus("module.hlo");
+}
+
+#[test]
+fn every_optimized_corpus_case_matches_xla() {
+    check_corpus("module.opt.hlo");
+}

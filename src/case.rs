@@ -58,45 +58,27 @@ impl Case {
             .unwrap_or_else(|| dir.display().to_string());
         let json_path = dir.join("case.json");
         let json: Option<serde_json::Value> = if json_path.is_file() {
-            let text = std::fs::read_to_string(&json_path).map_err(|e| CaseError::Json {
-                path: json_path.display().to_string(),
-                message: e.to_string(),
-            })?;
-            Some(serde_json::from_str(&text).map_err(|e| CaseError::Json {
-                path: json_path.display().to_string(),
-                message: e.to_string(),
-            })?)
+            let text = std::fs::read_to_string(&json_path)
+                .map_err(|e| CaseError::Json { path: json_path.display().to_string(), message: e.to_string() })?;
+            Some(
+                serde_json::from_str(&text)
+                    .map_err(|e| CaseError::Json { path: json_path.display().to_string(), message: e.to_string() })?,
+            )
         } else {
             None
         };
-        let dtype_of = |v: &serde_json::Value| {
-            v.get("dtype")
-                .and_then(|d| d.as_str())
-                .and_then(|d| d.parse().ok())
-        };
+        let dtype_of = |v: &serde_json::Value| v.get("dtype").and_then(|d| d.as_str()).and_then(|d| d.parse().ok());
         let numbered = |prefix: &str| -> Vec<PathBuf> {
-            (0..)
-                .map(|i| dir.join(format!("{prefix}{i}.npy")))
-                .take_while(|p| p.is_file())
-                .collect()
+            (0..).map(|i| dir.join(format!("{prefix}{i}.npy"))).take_while(|p| p.is_file()).collect()
         };
         let json_list = |key: &str| -> Vec<serde_json::Value> {
-            json.as_ref()
-                .and_then(|j| j.get(key))
-                .and_then(|v| v.as_array())
-                .cloned()
-                .unwrap_or_default()
+            json.as_ref().and_then(|j| j.get(key)).and_then(|v| v.as_array()).cloned().unwrap_or_default()
         };
         let input_specs = json_list("inputs");
-        let inputs = numbered("in")
-            .into_iter()
-            .enumerate()
-            .map(|(i, p)| (p, input_specs.get(i).and_then(dtype_of)))
-            .collect();
+        let inputs =
+            numbered("in").into_iter().enumerate().map(|(i, p)| (p, input_specs.get(i).and_then(dtype_of))).collect();
         let case_tol = json.as_ref().and_then(|j| j.get("tolerance"));
-        let tol = |v: Option<&serde_json::Value>, key: &str| {
-            v.and_then(|t| t.get(key)).and_then(|x| x.as_f64())
-        };
+        let tol = |v: Option<&serde_json::Value>, key: &str| v.and_then(|t| t.get(key)).and_then(|x| x.as_f64());
         let output_specs = json_list("outputs");
         let outputs = numbered("out")
             .into_iter()
@@ -106,36 +88,20 @@ impl Case {
                 OutputSpec {
                     path,
                     dtype: spec.and_then(dtype_of),
-                    rtol: tol(spec, "rtol")
-                        .or(tol(case_tol, "rtol"))
-                        .unwrap_or(DEFAULT_TOLERANCE),
-                    atol: tol(spec, "atol")
-                        .or(tol(case_tol, "atol"))
-                        .unwrap_or(DEFAULT_TOLERANCE),
+                    rtol: tol(spec, "rtol").or(tol(case_tol, "rtol")).unwrap_or(DEFAULT_TOLERANCE),
+                    atol: tol(spec, "atol").or(tol(case_tol, "atol")).unwrap_or(DEFAULT_TOLERANCE),
                 }
             })
             .collect();
-        Ok(Case {
-            name,
-            dir: dir.to_path_buf(),
-            module_path,
-            inputs,
-            outputs,
-        })
+        Ok(Case { name, dir: dir.to_path_buf(), module_path, inputs, outputs })
     }
 
     pub fn load_inputs(&self) -> Result<Vec<Literal>, CaseError> {
-        self.inputs
-            .iter()
-            .map(|(p, dtype)| Ok(Literal::Array(npy::read(p, *dtype)?)))
-            .collect()
+        self.inputs.iter().map(|(p, dtype)| Ok(Literal::Array(npy::read(p, *dtype)?))).collect()
     }
 
     pub fn load_expected(&self) -> Result<Vec<Array>, CaseError> {
-        self.outputs
-            .iter()
-            .map(|o| Ok(npy::read(&o.path, o.dtype)?))
-            .collect()
+        self.outputs.iter().map(|o| Ok(npy::read(&o.path, o.dtype)?)).collect()
     }
 }
 
@@ -148,12 +114,9 @@ pub fn find_cases(paths: &[PathBuf]) -> Result<Vec<PathBuf>, CaseError> {
             out.push(p.clone());
             continue;
         }
-        let entries =
-            std::fs::read_dir(p).map_err(|e| CaseError::Dir(p.display().to_string(), e))?;
-        let mut cases: Vec<PathBuf> = entries
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|c| c.join("module.hlo").is_file())
-            .collect();
+        let entries = std::fs::read_dir(p).map_err(|e| CaseError::Dir(p.display().to_string(), e))?;
+        let mut cases: Vec<PathBuf> =
+            entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|c| c.join("module.hlo").is_file()).collect();
         if cases.is_empty() {
             return Err(CaseError::NotACase(p.display().to_string()));
         }
@@ -179,13 +142,7 @@ impl std::fmt::Display for Mismatch {
 /// matches NaN, infinities match exactly; integers and pred match exactly.
 pub fn compare(got: &Array, want: &Array, rtol: f64, atol: f64) -> Result<(), Mismatch> {
     if got.dims != want.dims || got.dtype() != want.dtype() {
-        return Err(Mismatch {
-            message: format!(
-                "shape {} differs from expected {}",
-                got.shape(),
-                want.shape()
-            ),
-        });
+        return Err(Mismatch { message: format!("shape {} differs from expected {}", got.shape(), want.shape()) });
     }
     let index_of = |flat: usize| -> String {
         let mut idx = vec![0i64; got.dims.len()];
@@ -208,21 +165,16 @@ pub fn compare(got: &Array, want: &Array, rtol: f64, atol: f64) -> Result<(), Mi
                 (g - w).abs() <= atol + rtol * w.abs()
             };
             if !ok {
-                return Err(Mismatch {
-                    message: format!("index {}: got {g}, want {w}", index_of(i)),
-                });
+                return Err(Mismatch { message: format!("index {}: got {g}, want {w}", index_of(i)) });
             }
         }
     } else {
-        let exact = |d: &ArrayData, i: usize| -> i128 {
-            smelt_hlo::with_data!(d, v => smelt_hlo::Element::to_i128(v[i]))
-        };
+        let exact =
+            |d: &ArrayData, i: usize| -> i128 { smelt_hlo::with_data!(d, v => smelt_hlo::Element::to_i128(v[i])) };
         for i in 0..got.len() {
             let (g, w) = (exact(&got.data, i), exact(&want.data, i));
             if g != w {
-                return Err(Mismatch {
-                    message: format!("index {}: got {g}, want {w}", index_of(i)),
-                });
+                return Err(Mismatch { message: format!("index {}: got {g}, want {w}", index_of(i)) });
             }
         }
     }
@@ -232,11 +184,7 @@ pub fn compare(got: &Array, want: &Array, rtol: f64, atol: f64) -> Result<(), Mi
 /// Compares every output of a run with the references; names the first mismatch.
 pub fn compare_outputs(case: &Case, got: &[Array], want: &[Array]) -> Result<(), String> {
     if got.len() != want.len() {
-        return Err(format!(
-            "produced {} outputs, expected {}",
-            got.len(),
-            want.len()
-        ));
+        return Err(format!("produced {} outputs, expected {}", got.len(), want.len()));
     }
     for (k, ((g, w), spec)) in got.iter().zip(want).zip(&case.outputs).enumerate() {
         compare(g, w, spec.rtol, spec.atol).map_err(|m| format!("output {k}: {m}"))?;
@@ -258,9 +206,6 @@ mod tests {
         assert_eq!(e.message, "index [1]: got 0, want NaN");
         let ints = Array::from_vec([2, 2], vec![1i32, 2, 3, 4]);
         let other = Array::from_vec([2, 2], vec![1i32, 2, 3, 5]);
-        assert_eq!(
-            compare(&other, &ints, 1.0, 1.0).unwrap_err().message,
-            "index [1, 1]: got 5, want 4"
-        );
+        assert_eq!(compare(&other, &ints, 1.0, 1.0).unwrap_err().message, "index [1, 1]: got 5, want 4");
     }
 }

@@ -50,10 +50,7 @@ pub fn random_array(shape: &ArrayShape, seed: u64) -> Array {
         DType::F32 => ArrayData::F32((0..n).map(|_| rng.unit() as f32).collect()),
         DType::F64 => ArrayData::F64((0..n).map(|_| rng.unit()).collect()),
     };
-    Array {
-        dims: shape.dims.clone(),
-        data,
-    }
+    Array { dims: shape.dims.clone(), data }
 }
 
 /// Random values for every parameter shape (tuples filled leaf by leaf).
@@ -77,21 +74,11 @@ mod tests {
 
     #[test]
     fn inputs_are_deterministic_and_in_range() {
-        let shapes = [
-            Shape::array(DType::F32, [3, 5]),
-            Shape::array(DType::S32, [7]),
-        ];
+        let shapes = [Shape::array(DType::F32, [3, 5]), Shape::array(DType::S32, [7])];
         let a = random_inputs(&shapes);
         assert_eq!(a, random_inputs(&shapes));
         let f = a[0].as_array().unwrap().values::<f32>().unwrap();
         assert!(f.iter().all(|x| (-1.0..1.0).contains(x)));
-        assert!(
-            a[1].as_array()
-                .unwrap()
-                .values::<i32>()
-                .unwrap()
-                .iter()
-                .all(|x| (0..8).contains(x))
-        );
+        assert!(a[1].as_array().unwrap().values::<i32>().unwrap().iter().all(|x| (0..8).contains(x)));
     }
 }

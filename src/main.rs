@@ -15,12 +15,7 @@ use smelt::hlo::{Array, Literal, Module, Shape, npy, text};
 use smelt_passes::{Options, PassContext};
 
 #[derive(Parser)]
-#[command(
-    name = "smelt",
-    version,
-    about = "An XLA-style tensor compiler",
-    max_term_width = 100
-)]
+#[command(name = "smelt", version, about = "An XLA-style tensor compiler", max_term_width = 100)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -124,17 +119,14 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Parse { file } => cmd_parse(&file),
         Command::Verify { file } => cmd_verify(&file),
-        Command::Run {
-            path,
-            inputs,
-            out_dir,
-            backend,
-        } => cmd_run(&path, &inputs, out_dir.as_deref(), backend),
-        Command::Check {
-            paths,
-            backend,
-            pipeline,
-        } => cmd_check(&paths, backend, pipeline),
+        Command::Run { path, inputs, out_dir, backend, pipeline } => {
+            cmd_run(&path, &inputs, out_dir.as_deref(), backend, pipeline)
+        }
+        Command::Check { paths, backend, pipeline } => cmd_check(&paths, backend, pipeline),
+        Command::Opt { file, pipeline, dump_to, stats, explain_fusion, disabled, output } => {
+            cmd_opt(&file, pipeline, dump_to, stats, explain_fusion, disabled, output.as_deref())
+        }
+        Command::Viz { file, pipeline, format, output } => cmd_viz(&file, pipeline, format, &output),
     };
     match result {
         Ok(code) => code,
@@ -147,8 +139,7 @@ fn main() -> ExitCode {
 
 /// Reads and parses an HLO file; parse errors name `file:line:col`.
 fn load_module(path: &Path) -> Result<Module> {
-    let src =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let src = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     text::parse_module(&src).map_err(|e| anyhow!("{}", e.render(&path.display().to_string())))
 }
 
@@ -189,11 +180,7 @@ fn execute(module: &Module, args: &[Literal], backend: Backend) -> Result<Vec<Ar
 /// Reads one input per entry parameter, checking shape and dtype.
 fn read_inputs(paths: &[PathBuf], params: &[Shape]) -> Result<Vec<Literal>> {
     if paths.len() != params.len() {
-        bail!(
-            "the entry computation takes {} parameters, but {} --input files were given",
-            params.len(),
-            paths.len()
-        );
+        bail!("the entry computation takes {} parameters, but {} --input files were given", params.len(), paths.len());
     }
     paths
         .iter()
@@ -212,11 +199,84 @@ fn read_inputs(paths: &[PathBuf], params: &[Shape]) -> Result<Vec<Literal>> {
         .collect()
 }
 
+/// Runs the named pipeline over a module.
+fn optimize(module: &mut Module, pipeline: PipelineName, cx: &mut PassContext) -> Result<()> {
+    match pipeline {
+        PipelineName::None => Ok(()),
+        PipelineName::Default => {
+            let options = cx.options.clone();
+            smelt_passes::default_pipeline(&options).run_on(module, cx)?;
+            Ok(())
+        }
+    }
+}
+
+fn cmd_opt(
+    path: &Path,
+    pipeline: PipelineName,
+    dump_to: Option<PathBuf>,
+    stats: bool,
+    explain_fusion: bool,
+    disabled: Vec<String>,
+    output: Option<&Path>,
+) -> Result<ExitCode> {
+    let mut module = load_verified(path)?;
+    for name in &disabled {
+        if smelt_passes::pass_by_name(name).is_none() {
+            bail!("unknown pass '{name}' in --disable-pass (known: {})", smelt_passes::pipeline::PASS_NAMES.join(", "));
+        }
+    }
+    let before = module.instruction_count();
+    let mut cx = PassContext::new(Options::default());
+    cx.dump_dir = dump_to;
+    cx.disabled = disabled.into_iter().collect();
+    optimize(&mut module, pipeline, &mut cx)?;
+    if let Some(out) = output {
+        std::fs::write(out, text::print_module(&module)).with_context(|| format!("cannot write {}", out.display()))?;
+    }
+    if stats {
+        let s = smelt_passes::report::module_stats(&module);
+        println!("instructions_before: {before}");
+        println!("instructions_after: {}", s.instructions);
+        println!("fusions: {}", s.fusions);
+        println!("kernels: {}", s.kernels);
+        println!("peak_temp_bytes: {}", s.peak_temp_bytes);
+        for (name, value) in &cx.counters {
+            println!("{name}: {value}");
+        }
+        for name in &cx.pass_order {
+            println!("pass_ms.{name}: {:.3}", cx.timings[name].as_secs_f64() * 1e3);
+        }
+    }
+    if explain_fusion {
+        for n in &cx.fusion_notes {
+            println!("{} -> {}: {}", n.producer, n.consumer, n.reason);
+        }
+    }
+    if !stats && !explain_fusion && output.is_none() {
+        print!("{}", text::print_module(&module));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn cmd_viz(path: &Path, pipeline: PipelineName, format: VizFormat, output: &Path) -> Result<ExitCode> {
+    let mut module = load_verified(path)?;
+    optimize(&mut module, pipeline, &mut PassContext::new(Options::default()))?;
+    let drawing = match format {
+        VizFormat::Dot => smelt::viz::to_dot(&module),
+        VizFormat::Html => smelt::viz::to_html(&module),
+    };
+    std::fs::write(output, drawing).with_context(|| format!("cannot write {}", output.display()))?;
+    println!("wrote {}", output.display());
+    Ok(ExitCode::SUCCESS)
+}
+
 fn cmd_run(
     path: &Path,
     inputs: &[PathBuf],
     out_dir: Option<&Path>,
     backend: Backend,
+    pipeline: PipelineName,
 ) -> Result<ExitCode> {
     let (module_path, case) = if path.is_dir() {
         let case = Case::load(path)?;
@@ -241,8 +301,7 @@ fn cmd_run(
     let run_ms = t1.elapsed().as_secs_f64() * 1e3;
     match out_dir {
         Some(dir) => {
-            std::fs::create_dir_all(dir)
-                .with_context(|| format!("cannot create {}", dir.display()))?;
+            std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
             for (k, out) in outputs.iter().enumerate() {
                 npy::write(&dir.join(format!("out{k}.npy")), out)?;
             }
@@ -254,19 +313,14 @@ fn cmd_run(
             }
         }
     }
-    println!(
-        "parse+verify {load_ms:.2} ms, run {run_ms:.2} ms ({backend:?})",
-        backend = backend
-    );
+    println!("parse+verify {load_ms:.2} ms, run {run_ms:.2} ms ({backend:?})", backend = backend);
     Ok(ExitCode::SUCCESS)
 }
 
 /// `f32[2,3] min -1 max 2 mean 0.5 [first values]`.
 fn summarize(a: &Array) -> String {
     let n = a.len();
-    let shown: Vec<String> = (0..n.min(6))
-        .map(|i| smelt::hlo::literal::format_element(&a.data, i, false))
-        .collect();
+    let shown: Vec<String> = (0..n.min(6)).map(|i| smelt::hlo::literal::format_element(&a.data, i, false)).collect();
     let more = if n > 6 { ", ..." } else { "" };
     let mut s = format!("{}", a.shape());
     if n > 0 && (a.dtype().is_float() || a.dtype().is_int()) {
@@ -283,10 +337,7 @@ fn cmd_check(paths: &[PathBuf], backend: Backend, pipeline: PipelineName) -> Res
     let cases = case::find_cases(paths)?;
     let (mut passed, mut failed) = (0, 0);
     for dir in &cases {
-        let name = dir.file_name().map_or_else(
-            || dir.display().to_string(),
-            |n| n.to_string_lossy().into_owned(),
-        );
+        let name = dir.file_name().map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into_owned());
         let outcome = std::panic::catch_unwind(|| check_case(dir, backend, pipeline))
             .unwrap_or_else(|_| Err(anyhow!("internal compiler error (panic); please report it")));
         match outcome {
@@ -302,11 +353,7 @@ fn cmd_check(paths: &[PathBuf], backend: Backend, pipeline: PipelineName) -> Res
         }
     }
     println!("{passed} passed, {failed} failed");
-    Ok(if failed == 0 {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
 fn check_case(dir: &Path, backend: Backend, pipeline: PipelineName) -> Result<()> {

@@ -30,7 +30,8 @@ pub fn to_dot(module: &Module) -> String {
     out.push_str("  rankdir=TB;\n  node [shape=box, fontname=\"monospace\", fontsize=10];\n");
     for (ci, cid) in sequential_computations(module).into_iter().enumerate() {
         let comp = module.comp(cid);
-        let _ = writeln!(out, "  subgraph cluster_c{ci} {{\n    label=\"{}\";\n    style=dashed;", escape_dot(&comp.name));
+        let _ =
+            writeln!(out, "  subgraph cluster_c{ci} {{\n    label=\"{}\";\n    style=dashed;", escape_dot(&comp.name));
         let node = |id: InstId| format!("c{ci}_{}", id.index());
         for id in comp.post_order() {
             let inst = comp.inst(id);
@@ -61,7 +62,12 @@ pub fn to_dot(module: &Module) -> String {
                         }
                     }
                 }
-                let _ = writeln!(out, "      {} [label=\"{}\", shape=ellipse];", node(id), escape_dot(&label(module, cid, id)));
+                let _ = writeln!(
+                    out,
+                    "      {} [label=\"{}\", shape=ellipse];",
+                    node(id),
+                    escape_dot(&label(module, cid, id))
+                );
                 let _ = writeln!(out, "      {}_{} -> {};", node(id), body.root.index(), node(id));
                 out.push_str("    }\n");
             } else {
@@ -141,12 +147,17 @@ fn computation_svg(module: &Module, cid: CompId) -> String {
         y += row_h + gap_y;
     }
     let mut svg = String::new();
-    let _ = writeln!(svg, "<h2>{}</h2>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{y}\">", escape_html(&comp.name));
+    let _ = writeln!(
+        svg,
+        "<h2>{}</h2>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{y}\">",
+        escape_html(&comp.name)
+    );
     for &id in &order {
         let (x, y0, w, _) = pos[&id];
         for &op in &comp.inst(id).operands {
             let (ox, oy, ow, oh) = pos[&op];
-            let _ = writeln!(svg, "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>", ox + ow / 2, oy + oh, x + w / 2, y0);
+            let _ =
+                writeln!(svg, "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>", ox + ow / 2, oy + oh, x + w / 2, y0);
         }
     }
     for &id in &order {
@@ -158,7 +169,8 @@ fn computation_svg(module: &Module, cid: CompId) -> String {
             _ => "op",
         };
         let (x, y0, w, h) = pos[&id];
-        let _ = writeln!(svg, "<g class=\"{class}\"><rect x=\"{x}\" y=\"{y0}\" width=\"{w}\" height=\"{h}\" rx=\"4\"/>");
+        let _ =
+            writeln!(svg, "<g class=\"{class}\"><rect x=\"{x}\" y=\"{y0}\" width=\"{w}\" height=\"{h}\" rx=\"4\"/>");
         for (i, line) in lines_of(id).iter().enumerate() {
             let _ = writeln!(svg, "<text x=\"{}\" y=\"{}\">{}</text>", x + 6, y0 + 14 + i * line_h, escape_html(line));
         }

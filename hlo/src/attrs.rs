@@ -22,8 +22,7 @@ pub enum ComparisonDirection {
 }
 
 impl ComparisonDirection {
-    pub const ALL: [ComparisonDirection; 6] =
-        [Self::Eq, Self::Ne, Self::Lt, Self::Le, Self::Gt, Self::Ge];
+    pub const ALL: [ComparisonDirection; 6] = [Self::Eq, Self::Ne, Self::Lt, Self::Le, Self::Gt, Self::Ge];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -111,15 +110,7 @@ pub struct WindowDim {
 
 impl WindowDim {
     pub fn of_size(size: i64) -> WindowDim {
-        WindowDim {
-            size,
-            stride: 1,
-            pad_low: 0,
-            pad_high: 0,
-            window_dilation: 1,
-            base_dilation: 1,
-            reversal: false,
-        }
+        WindowDim { size, stride: 1, pad_low: 0, pad_high: 0, window_dilation: 1, base_dilation: 1, reversal: false }
     }
 }
 
@@ -203,14 +194,9 @@ impl FusionKind {
     }
 
     pub fn from_name(s: &str) -> Option<Self> {
-        [
-            FusionKind::Loop,
-            FusionKind::Input,
-            FusionKind::Output,
-            FusionKind::Custom,
-        ]
-        .into_iter()
-        .find(|k| k.name() == s)
+        [FusionKind::Loop, FusionKind::Input, FusionKind::Output, FusionKind::Custom]
+            .into_iter()
+            .find(|k| k.name() == s)
     }
 }
 
@@ -232,13 +218,7 @@ impl RngAlgorithm {
     }
 
     pub fn from_name(s: &str) -> Option<Self> {
-        [
-            RngAlgorithm::Default,
-            RngAlgorithm::ThreeFry,
-            RngAlgorithm::Philox,
-        ]
-        .into_iter()
-        .find(|k| k.name() == s)
+        [RngAlgorithm::Default, RngAlgorithm::ThreeFry, RngAlgorithm::Philox].into_iter().find(|k| k.name() == s)
     }
 }
 
@@ -258,9 +238,7 @@ impl RngDistribution {
     }
 
     pub fn from_name(s: &str) -> Option<Self> {
-        [RngDistribution::Uniform, RngDistribution::Normal]
-            .into_iter()
-            .find(|k| k.name() == s)
+        [RngDistribution::Uniform, RngDistribution::Normal].into_iter().find(|k| k.name() == s)
     }
 }
 
@@ -448,16 +426,15 @@ impl fmt::Display for Window {
     /// printing each field only when some dimension differs from its default.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let dims = &self.dims;
-        let join =
-            |f: &mut fmt::Formatter<'_>, get: &dyn Fn(&WindowDim) -> String| -> fmt::Result {
-                for (i, d) in dims.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str("x")?;
-                    }
-                    f.write_str(&get(d))?;
+        let join = |f: &mut fmt::Formatter<'_>, get: &dyn Fn(&WindowDim) -> String| -> fmt::Result {
+            for (i, d) in dims.iter().enumerate() {
+                if i > 0 {
+                    f.write_str("x")?;
                 }
-                Ok(())
-            };
+                f.write_str(&get(d))?;
+            }
+            Ok(())
+        };
         f.write_str("{")?;
         if dims.is_empty() {
             return f.write_str("}");
@@ -509,24 +486,9 @@ impl fmt::Display for ConvDims {
         write!(
             f,
             "{}_{}->{}",
-            labels(
-                rank,
-                &[(self.input_batch, 'b'), (self.input_feature, 'f')],
-                &self.input_spatial
-            ),
-            labels(
-                rank,
-                &[
-                    (self.kernel_input_feature, 'i'),
-                    (self.kernel_output_feature, 'o')
-                ],
-                &self.kernel_spatial
-            ),
-            labels(
-                rank,
-                &[(self.output_batch, 'b'), (self.output_feature, 'f')],
-                &self.output_spatial
-            ),
+            labels(rank, &[(self.input_batch, 'b'), (self.input_feature, 'f')], &self.input_spatial),
+            labels(rank, &[(self.kernel_input_feature, 'i'), (self.kernel_output_feature, 'o')], &self.kernel_spatial),
+            labels(rank, &[(self.output_batch, 'b'), (self.output_feature, 'f')], &self.output_spatial),
         )
     }
 }

@@ -39,8 +39,8 @@ use crate::module::{Module, ModuleConfig};
 use crate::opcode::Opcode;
 use crate::shape::Shape;
 use crate::shape_inference::{
-    ProgramShape, ShapeError, infer_bitcast_convert, infer_broadcast, infer_convert, infer_dot,
-    infer_reshape, infer_shape,
+    ProgramShape, ShapeError, infer_bitcast_convert, infer_broadcast, infer_convert, infer_dot, infer_reshape,
+    infer_shape,
 };
 
 type Result<T> = std::result::Result<T, ShapeError>;
@@ -64,10 +64,7 @@ impl ComputationBuilder<'static> {
 
 impl<'m> ComputationBuilder<'m> {
     /// A builder whose instructions may call the computations of `comps`.
-    pub fn with_computations(
-        name: impl Into<String>,
-        comps: Option<&'m Arena<Computation>>,
-    ) -> ComputationBuilder<'m> {
+    pub fn with_computations(name: impl Into<String>, comps: Option<&'m Arena<Computation>>) -> ComputationBuilder<'m> {
         ComputationBuilder {
             comp: Computation::new(name),
             names: HashSet::new(),
@@ -79,11 +76,7 @@ impl<'m> ComputationBuilder<'m> {
 
     /// The shape of an instruction built so far.
     pub fn shape(&self, id: InstId) -> Result<&Shape> {
-        self.comp
-            .insts
-            .get(id)
-            .map(|i| &i.shape)
-            .ok_or(ShapeError::UnknownInstruction { id })
+        self.comp.insts.get(id).map(|i| &i.shape).ok_or(ShapeError::UnknownInstruction { id })
     }
 
     /// `name` if it is free, else `name.N` for the first free `N`.
@@ -133,10 +126,7 @@ impl<'m> ComputationBuilder<'m> {
         called: &[CompId],
         declared: Option<Shape>,
     ) -> Result<InstId> {
-        let shapes = operands
-            .iter()
-            .map(|&id| self.shape(id))
-            .collect::<Result<Vec<_>>>()?;
+        let shapes = operands.iter().map(|&id| self.shape(id)).collect::<Result<Vec<_>>>()?;
         let signatures = called
             .iter()
             .map(|&id| {
@@ -151,9 +141,7 @@ impl<'m> ComputationBuilder<'m> {
             Some(d) if !d.same_type(&inferred) => {
                 return Err(ShapeError::Invalid {
                     op,
-                    message: format!(
-                        "declared shape {d} does not match the inferred shape {inferred}"
-                    ),
+                    message: format!("declared shape {d} does not match the inferred shape {inferred}"),
                 });
             }
             Some(d) => d,
@@ -162,10 +150,7 @@ impl<'m> ComputationBuilder<'m> {
         if let Attrs::Parameter(n) = attrs
             && !self.params.insert(n)
         {
-            return Err(ShapeError::Invalid {
-                op,
-                message: format!("parameter number {n} is already defined"),
-            });
+            return Err(ShapeError::Invalid { op, message: format!("parameter number {n} is already defined") });
         }
         let name = match name {
             Some(name) => self.unique_name(name),
@@ -183,24 +168,12 @@ impl<'m> ComputationBuilder<'m> {
     }
 
     pub fn constant(&mut self, value: Literal) -> Result<InstId> {
-        self.add_instruction(
-            Opcode::Constant,
-            &[],
-            Attrs::Constant(Box::new(value)),
-            &[],
-            None,
-        )
+        self.add_instruction(Opcode::Constant, &[], Attrs::Constant(Box::new(value)), &[], None)
     }
 
     /// `iota` of `shape`, counting along `dimension`.
     pub fn iota(&mut self, shape: Shape, dimension: i64) -> Result<InstId> {
-        self.add_instruction(
-            Opcode::Iota,
-            &[],
-            Attrs::Iota { dimension },
-            &[],
-            Some(shape),
-        )
+        self.add_instruction(Opcode::Iota, &[], Attrs::Iota { dimension }, &[], Some(shape))
     }
 
     /// An elementwise unary op (`negate`, `exponential`, `is-finite`, `copy`, ...).
@@ -213,27 +186,13 @@ impl<'m> ComputationBuilder<'m> {
         self.add_instruction(op, &[lhs, rhs], Attrs::None, &[], None)
     }
 
-    pub fn compare(
-        &mut self,
-        direction: ComparisonDirection,
-        lhs: InstId,
-        rhs: InstId,
-    ) -> Result<InstId> {
-        let attrs = Attrs::Compare {
-            direction,
-            compare_type: None,
-        };
+    pub fn compare(&mut self, direction: ComparisonDirection, lhs: InstId, rhs: InstId) -> Result<InstId> {
+        let attrs = Attrs::Compare { direction, compare_type: None };
         self.add_instruction(Opcode::Compare, &[lhs, rhs], attrs, &[], None)
     }
 
     pub fn select(&mut self, pred: InstId, on_true: InstId, on_false: InstId) -> Result<InstId> {
-        self.add_instruction(
-            Opcode::Select,
-            &[pred, on_true, on_false],
-            Attrs::None,
-            &[],
-            None,
-        )
+        self.add_instruction(Opcode::Select, &[pred, on_true, on_false], Attrs::None, &[], None)
     }
 
     pub fn clamp(&mut self, min: InstId, x: InstId, max: InstId) -> Result<InstId> {
@@ -252,12 +211,7 @@ impl<'m> ComputationBuilder<'m> {
 
     /// Broadcasts `x` to dimensions `out_dims`; operand dimension `i` becomes result
     /// dimension `broadcast_dimensions[i]`.
-    pub fn broadcast(
-        &mut self,
-        x: InstId,
-        out_dims: &[i64],
-        broadcast_dimensions: &[i64],
-    ) -> Result<InstId> {
+    pub fn broadcast(&mut self, x: InstId, out_dims: &[i64], broadcast_dimensions: &[i64]) -> Result<InstId> {
         let shape = infer_broadcast(self.shape(x)?, out_dims, broadcast_dimensions)?;
         let attrs = Attrs::Dimensions(broadcast_dimensions.iter().copied().collect());
         self.add_instruction(Opcode::Broadcast, &[x], attrs, &[], Some(shape))
@@ -280,33 +234,18 @@ impl<'m> ComputationBuilder<'m> {
     }
 
     /// `slice` with one start, limit and stride per dimension.
-    pub fn slice(
-        &mut self,
-        x: InstId,
-        starts: &[i64],
-        limits: &[i64],
-        strides: &[i64],
-    ) -> Result<InstId> {
+    pub fn slice(&mut self, x: InstId, starts: &[i64], limits: &[i64], strides: &[i64]) -> Result<InstId> {
         if starts.len() != limits.len() || starts.len() != strides.len() {
             return Err(ShapeError::Invalid {
                 op: Opcode::Slice,
-                message: format!(
-                    "got {} starts, {} limits and {} strides",
-                    starts.len(),
-                    limits.len(),
-                    strides.len()
-                ),
+                message: format!("got {} starts, {} limits and {} strides", starts.len(), limits.len(), strides.len()),
             });
         }
         let dims = starts
             .iter()
             .zip(limits)
             .zip(strides)
-            .map(|((&start, &limit), &stride)| SliceDim {
-                start,
-                limit,
-                stride,
-            })
+            .map(|((&start, &limit), &stride)| SliceDim { start, limit, stride })
             .collect();
         self.add_instruction(Opcode::Slice, &[x], Attrs::Slice(dims), &[], None)
     }
@@ -324,40 +263,18 @@ impl<'m> ComputationBuilder<'m> {
     /// `dynamic-slice` of `sizes` at scalar start indices.
     pub fn dynamic_slice(&mut self, x: InstId, starts: &[InstId], sizes: &[i64]) -> Result<InstId> {
         let operands: Vec<InstId> = std::iter::once(x).chain(starts.iter().copied()).collect();
-        let attrs = Attrs::DynamicSlice {
-            sizes: sizes.iter().copied().collect(),
-        };
+        let attrs = Attrs::DynamicSlice { sizes: sizes.iter().copied().collect() };
         self.add_instruction(Opcode::DynamicSlice, &operands, attrs, &[], None)
     }
 
-    pub fn dynamic_update_slice(
-        &mut self,
-        x: InstId,
-        update: InstId,
-        starts: &[InstId],
-    ) -> Result<InstId> {
-        let operands: Vec<InstId> = [x, update]
-            .into_iter()
-            .chain(starts.iter().copied())
-            .collect();
-        self.add_instruction(
-            Opcode::DynamicUpdateSlice,
-            &operands,
-            Attrs::None,
-            &[],
-            None,
-        )
+    pub fn dynamic_update_slice(&mut self, x: InstId, update: InstId, starts: &[InstId]) -> Result<InstId> {
+        let operands: Vec<InstId> = [x, update].into_iter().chain(starts.iter().copied()).collect();
+        self.add_instruction(Opcode::DynamicUpdateSlice, &operands, Attrs::None, &[], None)
     }
 
     /// `reduce(operands..., inits...)` over `dims` with `reducer`, a computation of the
     /// module builder this builder came from.
-    pub fn reduce(
-        &mut self,
-        operands: &[InstId],
-        inits: &[InstId],
-        dims: &[i64],
-        reducer: CompId,
-    ) -> Result<InstId> {
+    pub fn reduce(&mut self, operands: &[InstId], inits: &[InstId], dims: &[i64], reducer: CompId) -> Result<InstId> {
         let all: Vec<InstId> = operands.iter().chain(inits).copied().collect();
         let attrs = Attrs::Dimensions(dims.iter().copied().collect());
         self.add_instruction(Opcode::Reduce, &all, attrs, &[reducer], None)
@@ -365,13 +282,7 @@ impl<'m> ComputationBuilder<'m> {
 
     /// `dot` with general dimension numbers; `out` is the result element type
     /// (XLA's preferred_element_type), the operands' when `None`.
-    pub fn dot(
-        &mut self,
-        lhs: InstId,
-        rhs: InstId,
-        dims: DotDims,
-        out: Option<DType>,
-    ) -> Result<InstId> {
+    pub fn dot(&mut self, lhs: InstId, rhs: InstId, dims: DotDims, out: Option<DType>) -> Result<InstId> {
         let shape = infer_dot(self.shape(lhs)?, self.shape(rhs)?, &dims, out)?;
         self.add_instruction(Opcode::Dot, &[lhs, rhs], Attrs::Dot(dims), &[], Some(shape))
     }
@@ -390,13 +301,7 @@ impl<'m> ComputationBuilder<'m> {
     }
 
     pub fn while_loop(&mut self, init: InstId, condition: CompId, body: CompId) -> Result<InstId> {
-        self.add_instruction(
-            Opcode::While,
-            &[init],
-            Attrs::None,
-            &[condition, body],
-            None,
-        )
+        self.add_instruction(Opcode::While, &[init], Attrs::None, &[condition, body], None)
     }
 
     /// Finishes the computation with `root` as its result.
@@ -454,12 +359,7 @@ pub struct ModuleBuilder {
 
 impl ModuleBuilder {
     pub fn new(name: impl Into<String>) -> ModuleBuilder {
-        ModuleBuilder {
-            name: name.into(),
-            comps: Arena::new(),
-            names: HashSet::new(),
-            reducers: HashMap::new(),
-        }
+        ModuleBuilder { name: name.into(), comps: Arena::new(), names: HashSet::new(), reducers: HashMap::new() }
     }
 
     pub fn computations(&self) -> &Arena<Computation> {
@@ -498,12 +398,7 @@ impl ModuleBuilder {
         if !self.comps.contains(entry) {
             return Err(ShapeError::UnknownComputation { id: entry });
         }
-        Ok(Module {
-            name: self.name,
-            comps: self.comps,
-            entry,
-            config: ModuleConfig::default(),
-        })
+        Ok(Module { name: self.name, comps: self.comps, entry, config: ModuleConfig::default() })
     }
 }
 
@@ -594,60 +489,37 @@ mod tests {
         let y = b.parameter(1, f32s(&[3]), "x").unwrap();
         assert_eq!(b.comp.inst(y).name, "x.1", "a taken name is made unique");
         let msg = |r: Result<InstId>| r.unwrap_err().to_string();
-        assert_eq!(
-            msg(b.binary(Opcode::Add, x, y)),
-            "add: operand 1 has shape f32[3]{0}, expected f32[4]{0}"
-        );
+        assert_eq!(msg(b.binary(Opcode::Add, x, y)), "add: operand 1 has shape f32[3]{0}, expected f32[4]{0}");
         assert_eq!(
             msg(b.add_instruction(Opcode::Negate, &[x, y], Attrs::None, &[], None)),
             "negate: expected 1 operands, got 2"
         );
-        assert_eq!(
-            msg(b.transpose(x, &[1])),
-            "transpose: transpose dimension 1 is out of range for rank 1"
-        );
-        assert_eq!(
-            msg(b.parameter(1, f32s(&[2]), "z")),
-            "parameter: parameter number 1 is already defined"
-        );
+        assert_eq!(msg(b.transpose(x, &[1])), "transpose: transpose dimension 1 is out of range for rank 1");
+        assert_eq!(msg(b.parameter(1, f32s(&[2]), "z")), "parameter: parameter number 1 is already defined");
         assert_eq!(
             msg(b.add_instruction(Opcode::Negate, &[x], Attrs::None, &[], Some(f32s(&[5])))),
             "negate: declared shape f32[5]{0} does not match the inferred shape f32[4]{0}"
         );
-        assert_eq!(
-            msg(b.slice(x, &[0], &[2, 3], &[1])),
-            "slice: got 1 starts, 2 limits and 1 strides"
-        );
+        assert_eq!(msg(b.slice(x, &[0], &[2, 3], &[1])), "slice: got 1 starts, 2 limits and 1 strides");
         assert_eq!(
             msg(b.reshape(x, &[i64::MAX, 2])),
             "reshape: result shape f32[9223372036854775807,2]{1,0} is malformed: its size \
              overflows 64 bits"
         );
         // A builder without a module knows no computations.
-        assert_eq!(
-            msg(b.call(&[x], CompId::from_index(0))),
-            "computation #0 is not known to this builder"
-        );
+        assert_eq!(msg(b.call(&[x], CompId::from_index(0))), "computation #0 is not known to this builder");
         let mut other = ComputationBuilder::new("g");
         let o = other.parameter(0, f32s(&[1]), "o").unwrap();
         let _ = other.unary(Opcode::Negate, o).unwrap();
         let foreign = other.unary(Opcode::Negate, o).unwrap();
-        assert_eq!(
-            msg(b.unary(Opcode::Negate, foreign)),
-            "instruction #2 does not belong to this builder"
-        );
-        assert_eq!(
-            b.build(foreign).unwrap_err().to_string(),
-            "instruction #2 does not belong to this builder"
-        );
+        assert_eq!(msg(b.unary(Opcode::Negate, foreign)), "instruction #2 does not belong to this builder");
+        assert_eq!(b.build(foreign).unwrap_err().to_string(), "instruction #2 does not belong to this builder");
     }
 
     #[test]
     fn reducer_signatures_are_checked() {
         assert_eq!(
-            scalar_reducer(Reducer::And, DType::F32)
-                .unwrap_err()
-                .to_string(),
+            scalar_reducer(Reducer::And, DType::F32).unwrap_err().to_string(),
             "and: operand 0 has element type f32, expected pred or an integer type"
         );
         let mut mb = ModuleBuilder::new("m");
@@ -661,10 +533,7 @@ mod tests {
         );
         let main = b.build(x).unwrap();
         let id = mb.add_computation(main);
-        let renamed = mb.add_computation(Computation {
-            name: "main".into(),
-            ..mb.computations()[id].clone()
-        });
+        let renamed = mb.add_computation(Computation { name: "main".into(), ..mb.computations()[id].clone() });
         assert_eq!(mb.computations()[renamed].name, "main.1");
         assert!(mb.build(CompId::from_index(9)).is_err());
     }

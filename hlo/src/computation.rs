@@ -26,11 +26,7 @@ pub type UseMap = SecondaryMap<InstId, SmallVec<[InstId; 2]>>;
 impl Computation {
     /// A computation whose root is the first instruction added, until set otherwise.
     pub fn new(name: impl Into<String>) -> Computation {
-        Computation {
-            name: name.into(),
-            insts: Arena::new(),
-            root: InstId::from_index(0),
-        }
+        Computation { name: name.into(), insts: Arena::new(), root: InstId::from_index(0) }
     }
 
     pub fn add(&mut self, inst: Instruction) -> InstId {
@@ -57,35 +53,23 @@ impl Computation {
     /// Parameter instructions ordered by parameter number. Numbers are checked to be
     /// `0..n` by the verifier; gaps are skipped here.
     pub fn params(&self) -> Vec<InstId> {
-        let mut params: Vec<(u32, InstId)> = self
-            .insts
-            .iter()
-            .filter_map(|(id, inst)| inst.parameter_number().map(|n| (n, id)))
-            .collect();
+        let mut params: Vec<(u32, InstId)> =
+            self.insts.iter().filter_map(|(id, inst)| inst.parameter_number().map(|n| (n, id))).collect();
         params.sort();
         params.into_iter().map(|(_, id)| id).collect()
     }
 
     /// The parameter with number `n`.
     pub fn param(&self, n: u32) -> Option<InstId> {
-        self.insts
-            .iter()
-            .find(|(_, inst)| inst.parameter_number() == Some(n))
-            .map(|(id, _)| id)
+        self.insts.iter().find(|(_, inst)| inst.parameter_number() == Some(n)).map(|(id, _)| id)
     }
 
     pub fn param_shapes(&self) -> Vec<Shape> {
-        self.params()
-            .into_iter()
-            .map(|id| self.insts[id].shape.clone())
-            .collect()
+        self.params().into_iter().map(|id| self.insts[id].shape.clone()).collect()
     }
 
     pub fn num_params(&self) -> usize {
-        self.insts
-            .iter()
-            .filter(|(_, i)| i.opcode == Opcode::Parameter)
-            .count()
+        self.insts.iter().filter(|(_, i)| i.opcode == Opcode::Parameter).count()
     }
 
     /// Every live instruction, operands before users (and control predecessors
@@ -155,11 +139,7 @@ impl Computation {
         }
         let mut changed = false;
         for (_, inst) in self.insts.iter_mut() {
-            for op in inst
-                .operands
-                .iter_mut()
-                .chain(inst.extras.control_predecessors.iter_mut())
-            {
+            for op in inst.operands.iter_mut().chain(inst.extras.control_predecessors.iter_mut()) {
                 if *op == old {
                     *op = new;
                     changed = true;
@@ -191,10 +171,7 @@ impl Computation {
         for &old in &order {
             let mut inst = self.insts.remove(old).expect("live");
             inst.operands.iter_mut().for_each(|o| *o = fix(*o));
-            inst.extras
-                .control_predecessors
-                .iter_mut()
-                .for_each(|o| *o = fix(*o));
+            inst.extras.control_predecessors.iter_mut().for_each(|o| *o = fix(*o));
             insts.alloc(inst);
         }
         self.root = fix(self.root);
@@ -202,9 +179,6 @@ impl Computation {
     }
 
     pub fn find(&self, name: &str) -> Option<InstId> {
-        self.insts
-            .iter()
-            .find(|(_, i)| i.name == name)
-            .map(|(id, _)| id)
+        self.insts.iter().find(|(_, i)| i.name == name).map(|(id, _)| id)
     }
 }

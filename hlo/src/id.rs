@@ -19,10 +19,7 @@ impl<T> Id<T> {
     /// The id of slot `index`.
     pub fn from_index(index: usize) -> Self {
         let raw = u32::try_from(index + 1).expect("arena index exceeds u32");
-        Id {
-            raw: NonZeroU32::new(raw).expect("non-zero by construction"),
-            _marker: PhantomData,
-        }
+        Id { raw: NonZeroU32::new(raw).expect("non-zero by construction"), _marker: PhantomData }
     }
 
     /// The slot this id names.
@@ -74,10 +71,7 @@ pub struct Arena<T> {
 
 impl<T> Default for Arena<T> {
     fn default() -> Self {
-        Arena {
-            slots: Vec::new(),
-            live: 0,
-        }
+        Arena { slots: Vec::new(), live: 0 }
     }
 }
 
@@ -137,17 +131,11 @@ impl<T> Arena<T> {
 
     /// Live entities in id order.
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = (Id<T>, &T)> + '_ {
-        self.slots
-            .iter()
-            .enumerate()
-            .filter_map(|(i, s)| s.as_ref().map(|v| (Id::from_index(i), v)))
+        self.slots.iter().enumerate().filter_map(|(i, s)| s.as_ref().map(|v| (Id::from_index(i), v)))
     }
 
     pub fn iter_mut(&mut self) -> impl Iterator<Item = (Id<T>, &mut T)> + '_ {
-        self.slots
-            .iter_mut()
-            .enumerate()
-            .filter_map(|(i, s)| s.as_mut().map(|v| (Id::from_index(i), v)))
+        self.slots.iter_mut().enumerate().filter_map(|(i, s)| s.as_mut().map(|v| (Id::from_index(i), v)))
     }
 
     pub fn ids(&self) -> impl DoubleEndedIterator<Item = Id<T>> + '_ {
@@ -200,10 +188,7 @@ pub struct SecondaryMap<K, V> {
 
 impl<T, V: Clone> SecondaryMap<Id<T>, V> {
     pub fn with_default(capacity: usize, default: V) -> Self {
-        SecondaryMap {
-            values: vec![default; capacity],
-            _marker: PhantomData,
-        }
+        SecondaryMap { values: vec![default; capacity], _marker: PhantomData }
     }
 }
 

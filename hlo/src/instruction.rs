@@ -100,11 +100,7 @@ impl Instruction {
     pub fn is_trivial(&self) -> bool {
         matches!(
             self.opcode,
-            Opcode::Parameter
-                | Opcode::Constant
-                | Opcode::Tuple
-                | Opcode::GetTupleElement
-                | Opcode::Bitcast
+            Opcode::Parameter | Opcode::Constant | Opcode::Tuple | Opcode::GetTupleElement | Opcode::Bitcast
         )
     }
 }

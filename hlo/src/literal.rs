@@ -178,22 +178,10 @@ impl PartialEq for ArrayData {
     fn eq(&self, other: &Self) -> bool {
         use ArrayData as D;
         match (self, other) {
-            (D::F16(a), D::F16(b)) => a
-                .iter()
-                .map(|x| x.to_bits())
-                .eq(b.iter().map(|x| x.to_bits())),
-            (D::Bf16(a), D::Bf16(b)) => a
-                .iter()
-                .map(|x| x.to_bits())
-                .eq(b.iter().map(|x| x.to_bits())),
-            (D::F32(a), D::F32(b)) => a
-                .iter()
-                .map(|x| x.to_bits())
-                .eq(b.iter().map(|x| x.to_bits())),
-            (D::F64(a), D::F64(b)) => a
-                .iter()
-                .map(|x| x.to_bits())
-                .eq(b.iter().map(|x| x.to_bits())),
+            (D::F16(a), D::F16(b)) => a.iter().map(|x| x.to_bits()).eq(b.iter().map(|x| x.to_bits())),
+            (D::Bf16(a), D::Bf16(b)) => a.iter().map(|x| x.to_bits()).eq(b.iter().map(|x| x.to_bits())),
+            (D::F32(a), D::F32(b)) => a.iter().map(|x| x.to_bits()).eq(b.iter().map(|x| x.to_bits())),
+            (D::F64(a), D::F64(b)) => a.iter().map(|x| x.to_bits()).eq(b.iter().map(|x| x.to_bits())),
             (D::Pred(a), D::Pred(b)) => a == b,
             (D::S8(a), D::S8(b)) => a == b,
             (D::S16(a), D::S16(b)) => a == b,
@@ -302,11 +290,7 @@ impl Array {
     /// An array of `dims` over `data`; the element count must match.
     pub fn new(dims: impl AsRef<[i64]>, data: ArrayData) -> Array {
         let dims = Dims::from_slice(dims.as_ref());
-        debug_assert_eq!(
-            dims.iter().product::<i64>() as usize,
-            data.len(),
-            "array size mismatch"
-        );
+        debug_assert_eq!(dims.iter().product::<i64>() as usize, data.len(), "array size mismatch");
         Array { dims, data }
     }
 
@@ -321,10 +305,7 @@ impl Array {
     pub fn zeros(dtype: DType, dims: impl AsRef<[i64]>) -> Array {
         let dims = Dims::from_slice(dims.as_ref());
         let n = dims.iter().product::<i64>().max(0) as usize;
-        Array {
-            dims,
-            data: ArrayData::zeros(dtype, n),
-        }
+        Array { dims, data: ArrayData::zeros(dtype, n) }
     }
 
     pub fn dtype(&self) -> DType {
@@ -401,43 +382,22 @@ impl From<Array> for Literal {
 
 /// Formats a float as XLA's `RoundTripFpToString` does: `%.{digits10}g` when that
 /// reads back to the same value, `%.{max_digits10}g` otherwise; `inf`, `-inf`, `nan`.
-pub fn format_float(
-    value: f64,
-    digits10: usize,
-    max_digits10: usize,
-    round_trips: impl Fn(&str) -> bool,
-) -> String {
+pub fn format_float(value: f64, digits10: usize, max_digits10: usize, round_trips: impl Fn(&str) -> bool) -> String {
     if value.is_nan() {
-        return if value.is_sign_negative() {
-            "-nan".into()
-        } else {
-            "nan".into()
-        };
+        return if value.is_sign_negative() { "-nan".into() } else { "nan".into() };
     }
     if value.is_infinite() {
-        return if value < 0.0 {
-            "-inf".into()
-        } else {
-            "inf".into()
-        };
+        return if value < 0.0 { "-inf".into() } else { "inf".into() };
     }
     let short = format_g(value, digits10);
-    if round_trips(&short) {
-        short
-    } else {
-        format_g(value, max_digits10)
-    }
+    if round_trips(&short) { short } else { format_g(value, max_digits10) }
 }
 
 /// C's `%.{precision}g`.
 pub fn format_g(value: f64, precision: usize) -> String {
     let precision = precision.max(1);
     if value == 0.0 {
-        return if value.is_sign_negative() {
-            "-0".into()
-        } else {
-            "0".into()
-        };
+        return if value.is_sign_negative() { "-0".into() } else { "0".into() };
     }
     let sci = format!("{:.*e}", precision - 1, value);
     let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
@@ -453,11 +413,7 @@ pub fn format_g(value: f64, precision: usize) -> String {
 }
 
 fn strip_zeros(s: &str) -> &str {
-    if s.contains('.') {
-        s.trim_end_matches('0').trim_end_matches('.')
-    } else {
-        s
-    }
+    if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.') } else { s }
 }
 
 /// Text of one element, as HLO constants print it.
@@ -480,15 +436,11 @@ pub fn format_element(data: &ArrayData, i: usize, scalar: bool) -> String {
         ArrayData::U64(v) => v[i].to_string(),
         ArrayData::F16(v) => {
             let x = v[i];
-            format_float(x.to_f64(), 5, 5, |s| {
-                s.parse::<f64>().map(f16::from_f64) == Ok(x)
-            })
+            format_float(x.to_f64(), 5, 5, |s| s.parse::<f64>().map(f16::from_f64) == Ok(x))
         }
         ArrayData::Bf16(v) => {
             let x = v[i];
-            format_float(x.to_f64(), 4, 4, |s| {
-                s.parse::<f64>().map(bf16::from_f64) == Ok(x)
-            })
+            format_float(x.to_f64(), 4, 4, |s| s.parse::<f64>().map(bf16::from_f64) == Ok(x))
         }
         ArrayData::F32(v) => {
             let x = v[i];
@@ -507,13 +459,7 @@ impl fmt::Display for Array {
         if self.dims.is_empty() {
             return f.write_str(&format_element(&self.data, 0, true));
         }
-        fn rec(
-            f: &mut fmt::Formatter<'_>,
-            a: &Array,
-            dim: usize,
-            offset: usize,
-            stride: usize,
-        ) -> fmt::Result {
+        fn rec(f: &mut fmt::Formatter<'_>, a: &Array, dim: usize, offset: usize, stride: usize) -> fmt::Result {
             let n = a.dims[dim] as usize;
             let inner = stride / n.max(1);
             let last = dim + 1 == a.dims.len();
@@ -563,10 +509,7 @@ mod tests {
     use super::*;
 
     #[test]
-    #[allow(
-        clippy::approx_constant,
-        reason = "3.14159 is an input that rounds in f16, not pi"
-    )]
+    #[allow(clippy::approx_constant, reason = "3.14159 is an input that rounds in f16, not pi")]
     fn floats_print_as_xla() {
         let f = |x: f32| format_element(&ArrayData::F32(vec![x]), 0, false);
         assert_eq!(f(1.0 / 6.0), "0.166666672");
@@ -587,9 +530,6 @@ mod tests {
         let a = Array::from_vec([2, 2], vec![1i32, 2, 3, 4]);
         assert_eq!(a.to_string(), "{ { 1, 2 }, { 3, 4 } }");
         assert_eq!(Array::scalar(true).to_string(), "true");
-        assert_eq!(
-            Array::from_vec([2], vec![true, false]).to_string(),
-            "{1, 0}"
-        );
+        assert_eq!(Array::from_vec([2], vec![true, false]).to_string(), "{1, 0}");
     }
 }

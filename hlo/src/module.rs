@@ -71,12 +71,7 @@ impl Module {
     pub fn new(name: impl Into<String>, entry: Computation) -> Module {
         let mut comps = Arena::new();
         let entry = comps.alloc(entry);
-        Module {
-            name: name.into(),
-            comps,
-            entry,
-            config: ModuleConfig::default(),
-        }
+        Module { name: name.into(), comps, entry, config: ModuleConfig::default() }
     }
 
     pub fn comp(&self, id: CompId) -> &Computation {
@@ -100,10 +95,7 @@ impl Module {
     }
 
     pub fn find_computation(&self, name: &str) -> Option<CompId> {
-        self.comps
-            .iter()
-            .find(|(_, c)| c.name == name)
-            .map(|(id, _)| id)
+        self.comps.iter().find(|(_, c)| c.name == name).map(|(id, _)| id)
     }
 
     /// Computations callees first, the entry last; unreachable computations are
@@ -111,27 +103,26 @@ impl Module {
     pub fn computation_post_order(&self) -> Vec<CompId> {
         let mut seen = SecondaryMap::with_default(self.comps.capacity(), false);
         let mut order = Vec::with_capacity(self.comps.len());
-        let visit =
-            |start: CompId, order: &mut Vec<CompId>, seen: &mut SecondaryMap<CompId, bool>| {
-                let mut stack = vec![(start, false)];
-                while let Some((id, expanded)) = stack.pop() {
-                    if expanded {
-                        order.push(id);
-                        continue;
-                    }
-                    if seen[id] {
-                        continue;
-                    }
-                    seen[id] = true;
-                    stack.push((id, true));
-                    let callees = self.callees(id);
-                    for &c in callees.iter().rev() {
-                        if self.comps.contains(c) && !seen[c] {
-                            stack.push((c, false));
-                        }
+        let visit = |start: CompId, order: &mut Vec<CompId>, seen: &mut SecondaryMap<CompId, bool>| {
+            let mut stack = vec![(start, false)];
+            while let Some((id, expanded)) = stack.pop() {
+                if expanded {
+                    order.push(id);
+                    continue;
+                }
+                if seen[id] {
+                    continue;
+                }
+                seen[id] = true;
+                stack.push((id, true));
+                let callees = self.callees(id);
+                for &c in callees.iter().rev() {
+                    if self.comps.contains(c) && !seen[c] {
+                        stack.push((c, false));
                     }
                 }
-            };
+            }
+        };
         for id in self.comps.ids() {
             if id != self.entry && !seen[id] {
                 visit(id, &mut order, &mut seen);

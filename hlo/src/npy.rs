@@ -14,18 +14,11 @@ use crate::shape::Dims;
 #[derive(Debug, thiserror::Error)]
 pub enum NpyError {
     #[error("{path}: {source}")]
-    Io {
-        path: String,
-        source: std::io::Error,
-    },
+    Io { path: String, source: std::io::Error },
     #[error("{path}: not a .npy file: {message}")]
     Format { path: String, message: String },
     #[error("{path}: holds {found}, expected {expected}")]
-    Type {
-        path: String,
-        found: String,
-        expected: String,
-    },
+    Type { path: String, found: String, expected: String },
 }
 
 /// The numpy `descr` of a dtype as smelt writes it (bf16 as raw `<u2`).
@@ -70,19 +63,9 @@ pub fn to_bytes(a: &Array) -> Vec<u8> {
     let shape = match a.dims.len() {
         0 => "()".to_string(),
         1 => format!("({},)", a.dims[0]),
-        _ => format!(
-            "({})",
-            a.dims
-                .iter()
-                .map(i64::to_string)
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+        _ => format!("({})", a.dims.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")),
     };
-    let mut header = format!(
-        "{{'descr': '{}', 'fortran_order': False, 'shape': {shape}, }}",
-        descr(a.dtype())
-    );
+    let mut header = format!("{{'descr': '{}', 'fortran_order': False, 'shape': {shape}, }}", descr(a.dtype()));
     // Magic (6) + version (2) + header length (2) + header, padded to 64 bytes with '\n' last.
     let unpadded = 10 + header.len() + 1;
     header.push_str(&" ".repeat((64 - unpadded % 64) % 64));
@@ -96,19 +79,13 @@ pub fn to_bytes(a: &Array) -> Vec<u8> {
 }
 
 pub fn write(path: &Path, a: &Array) -> Result<(), NpyError> {
-    std::fs::write(path, to_bytes(a)).map_err(|source| NpyError::Io {
-        path: path.display().to_string(),
-        source,
-    })
+    std::fs::write(path, to_bytes(a)).map_err(|source| NpyError::Io { path: path.display().to_string(), source })
 }
 
 /// Decodes `.npy` bytes. `want` is the element type the caller expects: a `uint16`
 /// file is read as bf16 when `want` is bf16; otherwise the file's type is kept.
 pub fn from_bytes(bytes: &[u8], want: Option<DType>, path: &str) -> Result<Array, NpyError> {
-    let fmt = |message: &str| NpyError::Format {
-        path: path.to_string(),
-        message: message.to_string(),
-    };
+    let fmt = |message: &str| NpyError::Format { path: path.to_string(), message: message.to_string() };
     if bytes.len() < 10 || &bytes[..6] != b"\x93NUMPY" {
         return Err(fmt("missing \\x93NUMPY magic"));
     }
@@ -118,56 +95,33 @@ pub fn from_bytes(bytes: &[u8], want: Option<DType>, path: &str) -> Result<Array
             if bytes.len() < 12 {
                 return Err(fmt("truncated header"));
             }
-            (
-                u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize,
-                12,
-            )
+            (u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize, 12)
         }
         v => return Err(fmt(&format!("unsupported format version {v}"))),
     };
-    let header_end = header_start
-        .checked_add(header_len)
-        .filter(|&e| e <= bytes.len())
-        .ok_or_else(|| fmt("truncated header"))?;
-    let header = std::str::from_utf8(&bytes[header_start..header_end])
-        .map_err(|_| fmt("header is not text"))?;
+    let header_end =
+        header_start.checked_add(header_len).filter(|&e| e <= bytes.len()).ok_or_else(|| fmt("truncated header"))?;
+    let header = std::str::from_utf8(&bytes[header_start..header_end]).map_err(|_| fmt("header is not text"))?;
     let field = |key: &str| -> Option<&str> {
         let at = header.find(&format!("'{key}'"))?;
-        let rest = header[at + key.len() + 2..]
-            .trim_start()
-            .strip_prefix(':')?
-            .trim_start();
+        let rest = header[at + key.len() + 2..].trim_start().strip_prefix(':')?.trim_start();
         Some(rest)
     };
     let descr_text = field("descr").ok_or_else(|| fmt("no descr"))?;
-    let descr_text = descr_text
-        .strip_prefix('\'')
-        .and_then(|s| s.split('\'').next())
-        .ok_or_else(|| fmt("bad descr"))?;
+    let descr_text =
+        descr_text.strip_prefix('\'').and_then(|s| s.split('\'').next()).ok_or_else(|| fmt("bad descr"))?;
     if descr_text.starts_with('>') && !descr_text.ends_with('1') {
         return Err(fmt("big-endian data is not supported"));
     }
-    let file_dtype = dtype_of_descr(descr_text)
-        .ok_or_else(|| fmt(&format!("unsupported dtype '{descr_text}'")))?;
+    let file_dtype = dtype_of_descr(descr_text).ok_or_else(|| fmt(&format!("unsupported dtype '{descr_text}'")))?;
     if field("fortran_order").is_some_and(|v| v.starts_with("True")) {
         return Err(fmt("Fortran-order arrays are not supported"));
     }
     let shape_text = field("shape").ok_or_else(|| fmt("no shape"))?;
-    let shape_text = shape_text
-        .strip_prefix('(')
-        .and_then(|s| s.split(')').next())
-        .ok_or_else(|| fmt("bad shape"))?;
+    let shape_text = shape_text.strip_prefix('(').and_then(|s| s.split(')').next()).ok_or_else(|| fmt("bad shape"))?;
     let mut dims = Dims::new();
-    for part in shape_text
-        .split(',')
-        .map(str::trim)
-        .filter(|p| !p.is_empty())
-    {
-        dims.push(
-            part.trim_end_matches('L')
-                .parse::<i64>()
-                .map_err(|_| fmt("bad shape"))?,
-        );
+    for part in shape_text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        dims.push(part.trim_end_matches('L').parse::<i64>().map_err(|_| fmt("bad shape"))?);
     }
     let dtype = match want {
         Some(DType::Bf16) if file_dtype == DType::U16 => DType::Bf16,
@@ -186,27 +140,16 @@ pub fn from_bytes(bytes: &[u8], want: Option<DType>, path: &str) -> Result<Array
         .iter()
         .try_fold(1usize, |acc, &d| acc.checked_mul(usize::try_from(d).ok()?))
         .ok_or_else(|| fmt("bad shape"))?;
-    let need = count
-        .checked_mul(dtype.byte_size())
-        .ok_or_else(|| fmt("bad shape"))?;
+    let need = count.checked_mul(dtype.byte_size()).ok_or_else(|| fmt("bad shape"))?;
     let body = &bytes[header_end..];
     if body.len() < need {
-        return Err(fmt(&format!(
-            "data is truncated: {} bytes for {count} elements of {dtype}",
-            body.len()
-        )));
+        return Err(fmt(&format!("data is truncated: {} bytes for {count} elements of {dtype}", body.len())));
     }
-    Ok(Array {
-        dims,
-        data: ArrayData::from_le_bytes(dtype, &body[..need]),
-    })
+    Ok(Array { dims, data: ArrayData::from_le_bytes(dtype, &body[..need]) })
 }
 
 pub fn read(path: &Path, want: Option<DType>) -> Result<Array, NpyError> {
-    let bytes = std::fs::read(path).map_err(|source| NpyError::Io {
-        path: path.display().to_string(),
-        source,
-    })?;
+    let bytes = std::fs::read(path).map_err(|source| NpyError::Io { path: path.display().to_string(), source })?;
     from_bytes(&bytes, want, &path.display().to_string())
 }
 
@@ -231,10 +174,7 @@ mod tests {
     fn bf16_is_read_from_uint16_bits() {
         let raw = Array::from_vec([2], vec![0x3f80u16, 0xc000]);
         let a = from_bytes(&to_bytes(&raw), Some(DType::Bf16), "t").unwrap();
-        assert_eq!(
-            a.values::<bf16>().unwrap(),
-            &[bf16::from_f32(1.0), bf16::from_f32(-2.0)]
-        );
+        assert_eq!(a.values::<bf16>().unwrap(), &[bf16::from_f32(1.0), bf16::from_f32(-2.0)]);
     }
 
     #[test]

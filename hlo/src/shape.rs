@@ -25,20 +25,11 @@ pub struct Layout {
 impl Layout {
     /// Row-major: the last dimension is the most minor.
     pub fn descending(rank: usize) -> Layout {
-        Layout {
-            minor_to_major: (0..rank as i64).rev().collect(),
-            extra: None,
-        }
+        Layout { minor_to_major: (0..rank as i64).rev().collect(), extra: None }
     }
 
     pub fn is_descending(&self) -> bool {
-        self.extra.is_none()
-            && self
-                .minor_to_major
-                .iter()
-                .rev()
-                .copied()
-                .eq(0..self.minor_to_major.len() as i64)
+        self.extra.is_none() && self.minor_to_major.iter().rev().copied().eq(0..self.minor_to_major.len() as i64)
     }
 }
 
@@ -55,11 +46,7 @@ impl ArrayShape {
     pub fn new(dtype: DType, dims: impl AsRef<[i64]>) -> ArrayShape {
         let dims = Dims::from_slice(dims.as_ref());
         let layout = Layout::descending(dims.len());
-        ArrayShape {
-            dtype,
-            dims,
-            layout,
-        }
+        ArrayShape { dtype, dims, layout }
     }
 
     pub fn scalar(dtype: DType) -> ArrayShape {
@@ -72,9 +59,7 @@ impl ArrayShape {
 
     /// Number of elements (1 for a scalar). Saturates instead of overflowing.
     pub fn element_count(&self) -> usize {
-        self.dims
-            .iter()
-            .fold(1usize, |acc, &d| acc.saturating_mul(d.max(0) as usize))
+        self.dims.iter().fold(1usize, |acc, &d| acc.saturating_mul(d.max(0) as usize))
     }
 
     pub fn byte_size(&self) -> usize {
@@ -87,11 +72,7 @@ impl ArrayShape {
     }
 
     pub fn with_dtype(&self, dtype: DType) -> ArrayShape {
-        ArrayShape {
-            dtype,
-            dims: self.dims.clone(),
-            layout: self.layout.clone(),
-        }
+        ArrayShape { dtype, dims: self.dims.clone(), layout: self.layout.clone() }
     }
 
     /// Row-major strides in elements.
@@ -142,9 +123,7 @@ impl Shape {
     pub fn same_type(&self, other: &Shape) -> bool {
         match (self, other) {
             (Shape::Array(a), Shape::Array(b)) => a.same_type(b),
-            (Shape::Tuple(a), Shape::Tuple(b)) => {
-                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same_type(y))
-            }
+            (Shape::Tuple(a), Shape::Tuple(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same_type(y)),
             _ => false,
         }
     }
@@ -252,23 +231,14 @@ mod tests {
 
     #[test]
     fn prints_as_xla() {
-        assert_eq!(
-            Shape::array(DType::F32, [4, 8]).to_string(),
-            "f32[4,8]{1,0}"
-        );
+        assert_eq!(Shape::array(DType::F32, [4, 8]).to_string(), "f32[4,8]{1,0}");
         assert_eq!(Shape::scalar(DType::Pred).to_string(), "pred[]");
         let t = Shape::Tuple((0..6).map(|_| Shape::scalar(DType::S32)).collect());
-        assert_eq!(
-            t.to_string(),
-            "(s32[], s32[], s32[], s32[], s32[], /*index=5*/s32[])"
-        );
+        assert_eq!(t.to_string(), "(s32[], s32[], s32[], s32[], s32[], /*index=5*/s32[])");
     }
 
     #[test]
     fn strides_are_row_major() {
-        assert_eq!(
-            ArrayShape::new(DType::F32, [2, 3, 4]).strides().as_slice(),
-            &[12, 4, 1]
-        );
+        assert_eq!(ArrayShape::new(DType::F32, [2, 3, 4]).strides().as_slice(), &[12, 4, 1]);
     }
 }

@@ -27,8 +27,8 @@ use std::collections::HashSet;
 use std::fmt;
 
 use crate::attrs::{
-    Attrs, AttrsKind, Braced, CompareType, ConvAttrs, DotDims, GatherAttrs, PadDim, RngAlgorithm,
-    RngDistribution, ScatterAttrs, SliceDim, Window,
+    Attrs, AttrsKind, Braced, CompareType, ConvAttrs, DotDims, GatherAttrs, PadDim, RngAlgorithm, RngDistribution,
+    ScatterAttrs, SliceDim, Window,
 };
 use crate::computation::Computation;
 use crate::dtype::DType;
@@ -41,23 +41,11 @@ use crate::shape::{ArrayShape, Dims, Shape};
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum ShapeError {
     #[error("{op}: expected {expected} operands, got {got}")]
-    OperandCount {
-        op: Opcode,
-        expected: Arity,
-        got: usize,
-    },
+    OperandCount { op: Opcode, expected: Arity, got: usize },
     #[error("{op}: expected {expected} called computations, got {got}")]
-    CalledCount {
-        op: Opcode,
-        expected: Arity,
-        got: usize,
-    },
+    CalledCount { op: Opcode, expected: Arity, got: usize },
     #[error("{op}: expected {expected:?} attributes, got {got:?}")]
-    AttrsKind {
-        op: Opcode,
-        expected: AttrsKind,
-        got: AttrsKind,
-    },
+    AttrsKind { op: Opcode, expected: AttrsKind, got: AttrsKind },
     #[error("{op}: the result shape must be given, the operands do not imply it")]
     NeedsDeclared { op: Opcode },
     #[error("{op}: {message}")]
@@ -100,10 +88,7 @@ impl ShapeError {
 type Result<T> = std::result::Result<T, ShapeError>;
 
 fn err<T>(op: Opcode, message: impl Into<String>) -> Result<T> {
-    Err(ShapeError::Invalid {
-        op,
-        message: message.into(),
-    })
+    Err(ShapeError::Invalid { op, message: message.into() })
 }
 
 /// The signature of a computation: parameter shapes in parameter-number order, and
@@ -122,10 +107,7 @@ impl ProgramShape {
     /// The signature of `comp`, or `None` if its root is not one of its instructions.
     pub fn of(comp: &Computation) -> Option<ProgramShape> {
         let result = comp.insts.get(comp.root)?.shape.clone();
-        Some(ProgramShape {
-            params: comp.param_shapes(),
-            result,
-        })
+        Some(ProgramShape { params: comp.param_shapes(), result })
     }
 }
 
@@ -148,12 +130,7 @@ impl fmt::Display for ProgramShape {
 /// Number of elements of `dims`, or `None` if a dimension is negative or the count
 /// overflows `i64`.
 pub fn element_count(dims: &[i64]) -> Option<i64> {
-    dims.iter().try_fold(
-        1i64,
-        |acc, &d| {
-            if d < 0 { None } else { acc.checked_mul(d) }
-        },
-    )
+    dims.iter().try_fold(1i64, |acc, &d| if d < 0 { None } else { acc.checked_mul(d) })
 }
 
 /// Why an array shape is malformed, if it is: a negative dimension, a byte size
@@ -170,17 +147,10 @@ fn array_problem(a: &ArrayShape) -> Option<String> {
     let mut seen = vec![false; a.rank()];
     let permutation = m2m.len() == a.rank()
         && m2m.iter().all(|&d| {
-            usize::try_from(d)
-                .ok()
-                .and_then(|d| seen.get_mut(d))
-                .is_some_and(|s| !std::mem::replace(s, true))
+            usize::try_from(d).ok().and_then(|d| seen.get_mut(d)).is_some_and(|s| !std::mem::replace(s, true))
         });
     if !permutation {
-        return Some(format!(
-            "layout {} is not a permutation of its {} dimensions",
-            Braced(m2m),
-            a.rank()
-        ));
+        return Some(format!("layout {} is not a permutation of its {} dimensions", Braced(m2m), a.rank()));
     }
     None
 }
@@ -194,9 +164,7 @@ pub fn validate_shape(op: Opcode, what: &str, shape: &Shape) -> Result<()> {
             Some(problem) => err(op, format!("{what} {shape} is malformed: {problem}")),
             None => Ok(()),
         },
-        Shape::Tuple(elems) => elems
-            .iter()
-            .try_for_each(|e| validate_shape(op, what, e).map(|_| ())),
+        Shape::Tuple(elems) => elems.iter().try_for_each(|e| validate_shape(op, what, e).map(|_| ())),
     }
 }
 
@@ -257,41 +225,17 @@ fn sorted_axes(op: Opcode, what: &str, dims: &[i64], rank: usize) -> Result<Vec<
 
 fn disjoint(op: Opcode, a_name: &str, a: &[i64], b_name: &str, b: &[i64]) -> Result<()> {
     if let Some(d) = a.iter().find(|d| b.contains(d)) {
-        return err(
-            op,
-            format!(
-                "dimension {d} is in both {a_name} {} and {b_name} {}",
-                Braced(a),
-                Braced(b)
-            ),
-        );
+        return err(op, format!("dimension {d} is in both {a_name} {} and {b_name} {}", Braced(a), Braced(b)));
     }
     Ok(())
 }
 
 fn same_type_or(op: Opcode, what: &str, got: &Shape, expected: &Shape) -> Result<()> {
-    if got.same_type(expected) {
-        Ok(())
-    } else {
-        err(op, format!("{what} has shape {got}, expected {expected}"))
-    }
+    if got.same_type(expected) { Ok(()) } else { err(op, format!("{what} has shape {got}, expected {expected}")) }
 }
 
-fn dtype_class(
-    op: Opcode,
-    what: &str,
-    a: &ArrayShape,
-    ok: impl Fn(DType) -> bool,
-    expected: &str,
-) -> Result<()> {
-    if ok(a.dtype) {
-        Ok(())
-    } else {
-        err(
-            op,
-            format!("{what} has element type {}, expected {expected}", a.dtype),
-        )
-    }
+fn dtype_class(op: Opcode, what: &str, a: &ArrayShape, ok: impl Fn(DType) -> bool, expected: &str) -> Result<()> {
+    if ok(a.dtype) { Ok(()) } else { err(op, format!("{what} has element type {}, expected {expected}", a.dtype)) }
 }
 
 fn checked(op: Opcode, what: &str, v: Option<i64>) -> Result<i64> {
@@ -313,11 +257,7 @@ fn expect_called(op: Opcode, called: &[ProgramShape], expected: Arity) -> Result
     if expected.accepts(called.len()) {
         Ok(())
     } else {
-        Err(ShapeError::CalledCount {
-            op,
-            expected,
-            got: called.len(),
-        })
+        Err(ShapeError::CalledCount { op, expected, got: called.len() })
     }
 }
 
@@ -353,25 +293,13 @@ pub fn infer_shape(
     declared: Option<&Shape>,
 ) -> Result<Shape> {
     if !op.arity().accepts(operands.len()) {
-        return Err(ShapeError::OperandCount {
-            op,
-            expected: op.arity(),
-            got: operands.len(),
-        });
+        return Err(ShapeError::OperandCount { op, expected: op.arity(), got: operands.len() });
     }
     if attrs.kind() != Attrs::kind_for(op) {
-        return Err(ShapeError::AttrsKind {
-            op,
-            expected: Attrs::kind_for(op),
-            got: attrs.kind(),
-        });
+        return Err(ShapeError::AttrsKind { op, expected: Attrs::kind_for(op), got: attrs.kind() });
     }
     expect_called(op, called, called_arity(op))?;
-    let wrong_attrs = || ShapeError::AttrsKind {
-        op,
-        expected: Attrs::kind_for(op),
-        got: attrs.kind(),
-    };
+    let wrong_attrs = || ShapeError::AttrsKind { op, expected: Attrs::kind_for(op), got: attrs.kind() };
     use Opcode as O;
     match op {
         O::Parameter | O::CustomCall => {
@@ -416,14 +344,11 @@ pub fn infer_shape(
         | O::Tanh
         | O::Copy => infer_unary(op, operands[0]),
         O::Convert => infer_convert(operands[0], declared_array(op, declared)?.dtype),
-        O::BitcastConvert => {
-            infer_bitcast_convert(operands[0], declared_array(op, declared)?.dtype)
-        }
+        O::BitcastConvert => infer_bitcast_convert(operands[0], declared_array(op, declared)?.dtype),
         O::ReducePrecision => match attrs {
-            Attrs::ReducePrecision {
-                exponent_bits,
-                mantissa_bits,
-            } => infer_reduce_precision(operands[0], *exponent_bits, *mantissa_bits),
+            Attrs::ReducePrecision { exponent_bits, mantissa_bits } => {
+                infer_reduce_precision(operands[0], *exponent_bits, *mantissa_bits)
+            }
             _ => Err(wrong_attrs()),
         },
         O::Add
@@ -442,9 +367,7 @@ pub fn infer_shape(
         | O::Subtract
         | O::Xor => infer_binary(op, operands[0], operands[1]),
         O::Compare => match attrs {
-            Attrs::Compare { compare_type, .. } => {
-                infer_compare(operands[0], operands[1], *compare_type)
-            }
+            Attrs::Compare { compare_type, .. } => infer_compare(operands[0], operands[1], *compare_type),
             _ => Err(wrong_attrs()),
         },
         O::Select => infer_select(operands[0], operands[1], operands[2]),
@@ -466,14 +389,10 @@ pub fn infer_shape(
             _ => Err(wrong_attrs()),
         },
         O::DynamicSlice => match attrs {
-            Attrs::DynamicSlice { sizes } => {
-                infer_dynamic_slice(operands[0], &operands[1..], sizes)
-            }
+            Attrs::DynamicSlice { sizes } => infer_dynamic_slice(operands[0], &operands[1..], sizes),
             _ => Err(wrong_attrs()),
         },
-        O::DynamicUpdateSlice => {
-            infer_dynamic_update_slice(operands[0], operands[1], &operands[2..])
-        }
+        O::DynamicUpdateSlice => infer_dynamic_update_slice(operands[0], operands[1], &operands[2..]),
         O::Pad => match attrs {
             Attrs::Pad(p) => infer_pad(operands[0], operands[1], p),
             _ => Err(wrong_attrs()),
@@ -487,21 +406,13 @@ pub fn infer_shape(
             _ => Err(wrong_attrs()),
         },
         O::Dot => match attrs {
-            Attrs::Dot(d) => infer_dot(
-                operands[0],
-                operands[1],
-                d,
-                Some(declared_array(op, declared)?.dtype),
-            ),
+            Attrs::Dot(d) => infer_dot(operands[0], operands[1], d, Some(declared_array(op, declared)?.dtype)),
             _ => Err(wrong_attrs()),
         },
         O::Convolution => match attrs {
-            Attrs::Convolution(c) => infer_convolution(
-                operands[0],
-                operands[1],
-                c,
-                Some(declared_array(op, declared)?.dtype),
-            ),
+            Attrs::Convolution(c) => {
+                infer_convolution(operands[0], operands[1], c, Some(declared_array(op, declared)?.dtype))
+            }
             _ => Err(wrong_attrs()),
         },
         O::Reduce => infer_reduce(operands, attrs.dimensions(), &called[0]),
@@ -510,14 +421,9 @@ pub fn infer_shape(
             _ => Err(wrong_attrs()),
         },
         O::SelectAndScatter => match attrs {
-            Attrs::Window(w) => infer_select_and_scatter(
-                operands[0],
-                operands[1],
-                operands[2],
-                w,
-                &called[0],
-                &called[1],
-            ),
+            Attrs::Window(w) => {
+                infer_select_and_scatter(operands[0], operands[1], operands[2], w, &called[0], &called[1])
+            }
             _ => Err(wrong_attrs()),
         },
         O::Map => infer_map(operands, attrs.dimensions(), &called[0]),
@@ -547,23 +453,15 @@ pub fn infer_shape(
             _ => Err(wrong_attrs()),
         },
         O::BatchNormGrad => match attrs {
-            Attrs::BatchNorm { feature_index, .. } => infer_batch_norm_grad(
-                operands[0],
-                operands[1],
-                operands[2],
-                operands[3],
-                operands[4],
-                *feature_index,
-            ),
+            Attrs::BatchNorm { feature_index, .. } => {
+                infer_batch_norm_grad(operands[0], operands[1], operands[2], operands[3], operands[4], *feature_index)
+            }
             _ => Err(wrong_attrs()),
         },
         O::Rng => match attrs {
-            Attrs::Rng { distribution } => infer_rng(
-                operands[0],
-                operands[1],
-                *distribution,
-                declared_array(op, declared)?,
-            ),
+            Attrs::Rng { distribution } => {
+                infer_rng(operands[0], operands[1], *distribution, declared_array(op, declared)?)
+            }
             _ => Err(wrong_attrs()),
         },
         O::RngBitGenerator => match attrs {
@@ -653,28 +551,14 @@ pub fn infer_unary(op: Opcode, x: &Shape) -> Result<Shape> {
         | O::Sqrt
         | O::Tan
         | O::Tanh => dtype_class(op, "operand", a, float, "a floating-point type")?,
-        O::Abs | O::Sign => dtype_class(
-            op,
-            "operand",
-            a,
-            |d| d.is_float() || d.is_signed_int(),
-            "a signed or floating-point type",
-        )?,
-        O::Negate => dtype_class(
-            op,
-            "operand",
-            a,
-            |d| d.is_float() || d.is_int(),
-            "an integer or floating-point type",
-        )?,
+        O::Abs | O::Sign => {
+            dtype_class(op, "operand", a, |d| d.is_float() || d.is_signed_int(), "a signed or floating-point type")?
+        }
+        O::Negate => {
+            dtype_class(op, "operand", a, |d| d.is_float() || d.is_int(), "an integer or floating-point type")?
+        }
         O::Clz | O::Popcnt => dtype_class(op, "operand", a, DType::is_int, "an integer type")?,
-        O::Not => dtype_class(
-            op,
-            "operand",
-            a,
-            DType::is_integral,
-            "pred or an integer type",
-        )?,
+        O::Not => dtype_class(op, "operand", a, DType::is_integral, "pred or an integer type")?,
         O::IsFinite => {
             dtype_class(op, "operand", a, float, "a floating-point type")?;
             return finish(op, ArrayShape::new(DType::Pred, &a.dims));
@@ -723,16 +607,10 @@ pub fn infer_reduce_precision(x: &Shape, exponent_bits: i64, mantissa_bits: i64)
     let a = array(op, "operand", x)?;
     dtype_class(op, "operand", a, DType::is_float, "a floating-point type")?;
     if exponent_bits < 1 {
-        return err(
-            op,
-            format!("exponent_bits must be at least 1, got {exponent_bits}"),
-        );
+        return err(op, format!("exponent_bits must be at least 1, got {exponent_bits}"));
     }
     if mantissa_bits < 0 {
-        return err(
-            op,
-            format!("mantissa_bits must be non-negative, got {mantissa_bits}"),
-        );
+        return err(op, format!("mantissa_bits must be non-negative, got {mantissa_bits}"));
     }
     finish(op, ArrayShape::new(a.dtype, &a.dims))
 }
@@ -746,24 +624,14 @@ pub fn infer_binary(op: Opcode, lhs: &Shape, rhs: &Shape) -> Result<Shape> {
     array(op, "operand 1", rhs)?;
     match op {
         O::Add | O::Maximum | O::Minimum | O::Multiply => {}
-        O::Subtract | O::Divide | O::Remainder | O::Power => dtype_class(
-            op,
-            "operand 0",
-            a,
-            |d| d != DType::Pred,
-            "an integer or floating-point type",
-        )?,
+        O::Subtract | O::Divide | O::Remainder | O::Power => {
+            dtype_class(op, "operand 0", a, |d| d != DType::Pred, "an integer or floating-point type")?
+        }
         O::Atan2 => dtype_class(op, "operand 0", a, DType::is_float, "a floating-point type")?,
         O::ShiftLeft | O::ShiftRightArithmetic | O::ShiftRightLogical => {
             dtype_class(op, "operand 0", a, DType::is_int, "an integer type")?
         }
-        O::And | O::Or | O::Xor => dtype_class(
-            op,
-            "operand 0",
-            a,
-            DType::is_integral,
-            "pred or an integer type",
-        )?,
+        O::And | O::Or | O::Xor => dtype_class(op, "operand 0", a, DType::is_integral, "pred or an integer type")?,
         _ => return err(op, "is not an elementwise binary operation"),
     }
     same_type_or(op, "operand 1", rhs, &lhs.with_default_layout())?;
@@ -785,14 +653,7 @@ pub fn infer_compare(lhs: &Shape, rhs: &Shape, compare_type: Option<CompareType>
             CompareType::Unsigned => a.dtype.is_unsigned_int() || a.dtype == DType::Pred,
         };
         if !ok {
-            return err(
-                op,
-                format!(
-                    "comparison type {} does not suit {} operands",
-                    t.name(),
-                    a.dtype
-                ),
-            );
+            return err(op, format!("comparison type {} does not suit {} operands", t.name(), a.dtype));
         }
     }
     finish(op, ArrayShape::new(DType::Pred, &a.dims))
@@ -807,13 +668,7 @@ pub fn infer_select(pred: &Shape, on_true: &Shape, on_false: &Shape) -> Result<S
     dtype_class(op, "operand 0", p, |d| d == DType::Pred, "pred")?;
     same_type_or(op, "operand 2", on_false, &on_true.with_default_layout())?;
     if p.dims != t.dims {
-        return err(
-            op,
-            format!(
-                "operand 0 has shape {pred}, expected dimensions {}",
-                Braced(&t.dims)
-            ),
-        );
+        return err(op, format!("operand 0 has shape {pred}, expected dimensions {}", Braced(&t.dims)));
     }
     finish(op, ArrayShape::new(t.dtype, &t.dims))
 }
@@ -827,10 +682,7 @@ pub fn infer_clamp(min: &Shape, x: &Shape, max: &Shape) -> Result<Shape> {
     let full = x.with_default_layout();
     for (i, bound) in [(0, min), (2, max)] {
         if !bound.same_type(&full) && !bound.same_type(&scalar) {
-            return err(
-                op,
-                format!("operand {i} has shape {bound}, expected {full} or {scalar}"),
-            );
+            return err(op, format!("operand {i} has shape {bound}, expected {full} or {scalar}"));
         }
     }
     finish(op, ArrayShape::new(a.dtype, &a.dims))
@@ -845,14 +697,9 @@ pub fn infer_bitcast(x: &Shape, declared: &Shape) -> Result<Shape> {
     let a = array(op, "operand", x)?;
     let d = array(op, "the result", declared)?;
     validate_shape(op, "result shape", declared)?;
-    let bytes = |s: &ArrayShape| {
-        element_count(&s.dims).and_then(|n| n.checked_mul(s.dtype.byte_size() as i64))
-    };
+    let bytes = |s: &ArrayShape| element_count(&s.dims).and_then(|n| n.checked_mul(s.dtype.byte_size() as i64));
     if bytes(a) != bytes(d) {
-        return err(
-            op,
-            format!("result {declared} and operand {x} differ in byte size"),
-        );
+        return err(op, format!("result {declared} and operand {x} differ in byte size"));
     }
     Ok(declared.with_default_layout())
 }
@@ -873,12 +720,7 @@ pub fn infer_broadcast(x: &Shape, out_dims: &[i64], broadcast_dimensions: &[i64]
         );
     }
     let result = finish(op, ArrayShape::new(a.dtype, out_dims))?;
-    let axes = distinct_axes(
-        op,
-        "broadcast dimension",
-        broadcast_dimensions,
-        out_dims.len(),
-    )?;
+    let axes = distinct_axes(op, "broadcast dimension", broadcast_dimensions, out_dims.len())?;
     for (i, &o) in axes.iter().enumerate() {
         if a.dims[i] != out_dims[o] {
             return err(
@@ -901,10 +743,7 @@ pub fn infer_reshape(x: &Shape, dims: &[i64]) -> Result<Shape> {
     let from = element_count(&a.dims);
     let to = element_count(dims);
     if from != to {
-        return err(
-            op,
-            format!("cannot reshape {x} to {result}: element counts differ"),
-        );
+        return err(op, format!("cannot reshape {x} to {result}: element counts differ"));
     }
     Ok(result)
 }
@@ -914,14 +753,7 @@ pub fn infer_transpose(x: &Shape, permutation: &[i64]) -> Result<Shape> {
     let op = Opcode::Transpose;
     let a = array(op, "operand", x)?;
     if permutation.len() != a.rank() {
-        return err(
-            op,
-            format!(
-                "dimensions {} are not a permutation of rank {}",
-                Braced(permutation),
-                a.rank()
-            ),
-        );
+        return err(op, format!("dimensions {} are not a permutation of rank {}", Braced(permutation), a.rank()));
     }
     let axes = distinct_axes(op, "transpose dimension", permutation, a.rank())?;
     let dims: Dims = axes.iter().map(|&i| a.dims[i]).collect();
@@ -941,31 +773,18 @@ pub fn infer_slice(x: &Shape, slice: &[SliceDim]) -> Result<Shape> {
     let op = Opcode::Slice;
     let a = array(op, "operand", x)?;
     if slice.len() != a.rank() {
-        return err(
-            op,
-            format!(
-                "slice has {} dimensions, operand {x} has rank {}",
-                slice.len(),
-                a.rank()
-            ),
-        );
+        return err(op, format!("slice has {} dimensions, operand {x} has rank {}", slice.len(), a.rank()));
     }
     let mut dims = Dims::new();
     for (i, (s, &size)) in slice.iter().zip(&a.dims).enumerate() {
         if s.start < 0 || s.start > s.limit || s.limit > size {
             return err(
                 op,
-                format!(
-                    "dimension {i}: [{}:{}] is not within 0..{size} (start <= limit required)",
-                    s.start, s.limit
-                ),
+                format!("dimension {i}: [{}:{}] is not within 0..{size} (start <= limit required)", s.start, s.limit),
             );
         }
         if s.stride < 1 {
-            return err(
-                op,
-                format!("dimension {i}: stride {} must be positive", s.stride),
-            );
+            return err(op, format!("dimension {i}: stride {} must be positive", s.stride));
         }
         let span = s.limit - s.start;
         dims.push(span / s.stride + i64::from(span % s.stride != 0));
@@ -981,48 +800,24 @@ fn check_start_indices(op: Opcode, first: usize, rank: usize, indices: &[&Shape]
         && let Shape::Array(v) = only
         && v.rank() == 1
     {
-        dtype_class(
-            op,
-            &format!("operand {first}"),
-            v,
-            DType::is_int,
-            "an integer type",
-        )?;
+        dtype_class(op, &format!("operand {first}"), v, DType::is_int, "an integer type")?;
         if v.dims[0] != rank as i64 {
-            return err(
-                op,
-                format!("start index vector {only} must have {rank} elements"),
-            );
+            return err(op, format!("start index vector {only} must have {rank} elements"));
         }
         return Ok(());
     }
     if indices.len() != rank {
-        return err(
-            op,
-            format!(
-                "expected {rank} start indices (one per dimension), got {}",
-                indices.len()
-            ),
-        );
+        return err(op, format!("expected {rank} start indices (one per dimension), got {}", indices.len()));
     }
     for (k, s) in indices.iter().enumerate() {
         let what = format!("operand {}", first + k);
         let a = array(op, &what, s)?;
         if a.rank() != 0 {
-            return err(
-                op,
-                format!("{what} has shape {s}, expected an integer scalar"),
-            );
+            return err(op, format!("{what} has shape {s}, expected an integer scalar"));
         }
         dtype_class(op, &what, a, DType::is_int, "an integer type")?;
         if !s.same_type(indices[0]) {
-            return err(
-                op,
-                format!(
-                    "{what} has shape {s}, expected {} like operand {first}",
-                    indices[0]
-                ),
-            );
+            return err(op, format!("{what} has shape {s}, expected {} like operand {first}", indices[0]));
         }
     }
     Ok(())
@@ -1033,46 +828,26 @@ pub fn infer_dynamic_slice(x: &Shape, start_indices: &[&Shape], sizes: &[i64]) -
     let a = array(op, "operand 0", x)?;
     check_start_indices(op, 1, a.rank(), start_indices)?;
     if sizes.len() != a.rank() {
-        return err(
-            op,
-            format!(
-                "dynamic_slice_sizes {} must have {} entries",
-                Braced(sizes),
-                a.rank()
-            ),
-        );
+        return err(op, format!("dynamic_slice_sizes {} must have {} entries", Braced(sizes), a.rank()));
     }
     for (i, (&s, &d)) in sizes.iter().zip(&a.dims).enumerate() {
         if s < 0 || s > d {
-            return err(
-                op,
-                format!("slice size {s} in dimension {i} is not within 0..={d}"),
-            );
+            return err(op, format!("slice size {s} in dimension {i} is not within 0..={d}"));
         }
     }
     finish(op, ArrayShape::new(a.dtype, sizes))
 }
 
-pub fn infer_dynamic_update_slice(
-    x: &Shape,
-    update: &Shape,
-    start_indices: &[&Shape],
-) -> Result<Shape> {
+pub fn infer_dynamic_update_slice(x: &Shape, update: &Shape, start_indices: &[&Shape]) -> Result<Shape> {
     let op = Opcode::DynamicUpdateSlice;
     let a = array(op, "operand 0", x)?;
     let u = array(op, "operand 1", update)?;
     check_start_indices(op, 2, a.rank(), start_indices)?;
     if u.rank() != a.rank() || u.dtype != a.dtype {
-        return err(
-            op,
-            format!("update {update} must have the rank and element type of operand {x}"),
-        );
+        return err(op, format!("update {update} must have the rank and element type of operand {x}"));
     }
     if let Some(i) = (0..a.rank()).find(|&i| u.dims[i] > a.dims[i]) {
-        return err(
-            op,
-            format!("update {update} is larger than operand {x} in dimension {i}"),
-        );
+        return err(op, format!("update {update} is larger than operand {x} in dimension {i}"));
     }
     finish(op, ArrayShape::new(a.dtype, &a.dims))
 }
@@ -1082,11 +857,7 @@ pub fn infer_dynamic_update_slice(
 pub fn infer_concatenate(xs: &[&Shape], dimension: i64) -> Result<Shape> {
     let op = Opcode::Concatenate;
     let Some(first) = xs.first() else {
-        return Err(ShapeError::OperandCount {
-            op,
-            expected: op.arity(),
-            got: 0,
-        });
+        return Err(ShapeError::OperandCount { op, expected: op.arity(), got: 0 });
     };
     let a = array(op, "operand 0", first)?;
     let d = axis(op, "concatenate dimension", dimension, a.rank())?;
@@ -1101,9 +872,7 @@ pub fn infer_concatenate(xs: &[&Shape], dimension: i64) -> Result<Shape> {
         if b.dtype != a.dtype || expected != a.dims {
             return err(
                 op,
-                format!(
-                    "{what} has shape {s}, which differs from operand 0 {first} outside dimension {d}"
-                ),
+                format!("{what} has shape {s}, which differs from operand 0 {first} outside dimension {d}"),
             );
         }
         dims[d] = checked(op, "concatenated size", dims[d].checked_add(b.dims[d]))?;
@@ -1118,25 +887,12 @@ pub fn infer_pad(x: &Shape, value: &Shape, padding: &[PadDim]) -> Result<Shape> 
     let a = array(op, "operand 0", x)?;
     same_type_or(op, "padding value", value, &scalar_of(a.dtype))?;
     if padding.len() != a.rank() {
-        return err(
-            op,
-            format!(
-                "padding has {} dimensions, operand {x} has rank {}",
-                padding.len(),
-                a.rank()
-            ),
-        );
+        return err(op, format!("padding has {} dimensions, operand {x} has rank {}", padding.len(), a.rank()));
     }
     let mut dims = Dims::new();
     for (i, (p, &size)) in padding.iter().zip(&a.dims).enumerate() {
         if p.interior < 0 {
-            return err(
-                op,
-                format!(
-                    "interior padding {} in dimension {i} is negative",
-                    p.interior
-                ),
-            );
+            return err(op, format!("interior padding {} in dimension {i} is negative", p.interior));
         }
         let grown = (size.max(1) - 1)
             .checked_mul(p.interior)
@@ -1157,84 +913,36 @@ pub fn infer_pad(x: &Shape, value: &Shape, padding: &[PadDim]) -> Result<Shape> 
 /// Checks a reducer `(T1..Tn, T1..Tn) -> (T1..Tn)` (or `(T, T) -> T` for one input):
 /// accumulators are scalars, init values match them, and the second half of the
 /// parameters takes the input element types. Returns the accumulator shapes.
-fn check_reducer(
-    op: Opcode,
-    reducer: &ProgramShape,
-    inits: &[&Shape],
-    input_types: &[DType],
-) -> Result<Vec<Shape>> {
+fn check_reducer(op: Opcode, reducer: &ProgramShape, inits: &[&Shape], input_types: &[DType]) -> Result<Vec<Shape>> {
     let n = input_types.len();
     if reducer.params.len() != 2 * n {
-        return err(
-            op,
-            format!(
-                "reducer {reducer} must take {} parameters, not {}",
-                2 * n,
-                reducer.params.len()
-            ),
-        );
+        return err(op, format!("reducer {reducer} must take {} parameters, not {}", 2 * n, reducer.params.len()));
     }
     let accs: Vec<Shape> = match &reducer.result {
         Shape::Array(_) if n == 1 => vec![reducer.result.clone()],
         Shape::Tuple(t) if t.len() == n => t.clone(),
         _ => {
-            return err(
-                op,
-                format!(
-                    "reducer {reducer} must return {n} scalar(s), got {}",
-                    reducer.result
-                ),
-            );
+            return err(op, format!("reducer {reducer} must return {n} scalar(s), got {}", reducer.result));
         }
     };
     for (i, acc) in accs.iter().enumerate() {
         if !is_scalar(acc) {
-            return err(
-                op,
-                format!(
-                    "reducer {reducer} must return scalars, got {}",
-                    reducer.result
-                ),
-            );
+            return err(op, format!("reducer {reducer} must return scalars, got {}", reducer.result));
         }
         let acc = acc.with_default_layout();
-        same_type_or(
-            op,
-            &format!("reducer parameter {i}"),
-            &reducer.params[i],
-            &acc,
-        )?;
+        same_type_or(op, &format!("reducer parameter {i}"), &reducer.params[i], &acc)?;
         same_type_or(op, &format!("init value {i}"), inits[i], &acc)?;
-        same_type_or(
-            op,
-            &format!("reducer parameter {}", n + i),
-            &reducer.params[n + i],
-            &scalar_of(input_types[i]),
-        )?;
-        same_type_or(
-            op,
-            &format!("reducer parameter {}", n + i),
-            &reducer.params[n + i],
-            &acc,
-        )?;
+        same_type_or(op, &format!("reducer parameter {}", n + i), &reducer.params[n + i], &scalar_of(input_types[i]))?;
+        same_type_or(op, &format!("reducer parameter {}", n + i), &reducer.params[n + i], &acc)?;
     }
     Ok(accs)
 }
 
 /// Splits `inputs ++ inits` of reduce and reduce-window, checking the inputs are
 /// arrays of one shape (element types may differ).
-fn split_inputs<'a>(
-    op: Opcode,
-    operands: &'a [&'a Shape],
-) -> Result<(Vec<&'a ArrayShape>, &'a [&'a Shape])> {
+fn split_inputs<'a>(op: Opcode, operands: &'a [&'a Shape]) -> Result<(Vec<&'a ArrayShape>, &'a [&'a Shape])> {
     if operands.len() < 2 || !operands.len().is_multiple_of(2) {
-        return err(
-            op,
-            format!(
-                "expected inputs and as many init values, got {} operands",
-                operands.len()
-            ),
-        );
+        return err(op, format!("expected inputs and as many init values, got {} operands", operands.len()));
     }
     let (inputs, inits) = operands.split_at(operands.len() / 2);
     let mut arrays: Vec<&ArrayShape> = Vec::with_capacity(inputs.len());
@@ -1243,13 +951,7 @@ fn split_inputs<'a>(
         if let Some(first) = arrays.first().copied()
             && a.dims != first.dims
         {
-            return err(
-                op,
-                format!(
-                    "operand {i} has shape {s}, expected dimensions {}",
-                    Braced(&first.dims)
-                ),
-            );
+            return err(op, format!("operand {i} has shape {s}, expected dimensions {}", Braced(&first.dims)));
         }
         arrays.push(a);
     }
@@ -1258,12 +960,7 @@ fn split_inputs<'a>(
 
 /// Builds the result of a variadic reduction: one array per accumulator, or a single
 /// array when the reducer returns one.
-fn reduction_result(
-    op: Opcode,
-    reducer: &ProgramShape,
-    accs: &[Shape],
-    dims: &[i64],
-) -> Result<Shape> {
+fn reduction_result(op: Opcode, reducer: &ProgramShape, accs: &[Shape], dims: &[i64]) -> Result<Shape> {
     let arrays: Vec<Shape> = accs
         .iter()
         .map(|acc| {
@@ -1278,21 +975,14 @@ fn reduction_result(
 }
 
 /// `reduce(inputs..., inits...)` over `dimensions` with `reducer`.
-pub fn infer_reduce(
-    operands: &[&Shape],
-    dimensions: &[i64],
-    reducer: &ProgramShape,
-) -> Result<Shape> {
+pub fn infer_reduce(operands: &[&Shape], dimensions: &[i64], reducer: &ProgramShape) -> Result<Shape> {
     let op = Opcode::Reduce;
     let (inputs, inits) = split_inputs(op, operands)?;
     let first = inputs[0];
     let axes = distinct_axes(op, "reduced dimension", dimensions, first.rank())?;
     let types: Vec<DType> = inputs.iter().map(|a| a.dtype).collect();
     let accs = check_reducer(op, reducer, inits, &types)?;
-    let kept: Dims = (0..first.rank())
-        .filter(|i| !axes.contains(i))
-        .map(|i| first.dims[i])
-        .collect();
+    let kept: Dims = (0..first.rank()).filter(|i| !axes.contains(i)).map(|i| first.dims[i]).collect();
     reduction_result(op, reducer, &accs, &kept)
 }
 
@@ -1300,14 +990,7 @@ pub fn infer_reduce(
 /// bound per dimension.
 pub fn window_output_dims(op: Opcode, base: &[i64], window: &Window) -> Result<Dims> {
     if window.dims.len() != base.len() {
-        return err(
-            op,
-            format!(
-                "window has {} dimensions, the operand has rank {}",
-                window.dims.len(),
-                base.len()
-            ),
-        );
+        return err(op, format!("window has {} dimensions, the operand has rank {}", window.dims.len(), base.len()));
     }
     let mut out = Dims::new();
     for (i, (w, &b)) in window.dims.iter().zip(base).enumerate() {
@@ -1322,39 +1005,19 @@ pub fn window_output_dims(op: Opcode, base: &[i64], window: &Window) -> Result<D
             );
         }
         let what = format!("window dimension {i}");
-        let dilated_base = if b <= 0 {
-            Some(0)
-        } else {
-            (b - 1)
-                .checked_mul(w.base_dilation)
-                .and_then(|v| v.checked_add(1))
-        };
-        let padded = dilated_base
-            .and_then(|v| v.checked_add(w.pad_low))
-            .and_then(|v| v.checked_add(w.pad_high));
+        let dilated_base =
+            if b <= 0 { Some(0) } else { (b - 1).checked_mul(w.base_dilation).and_then(|v| v.checked_add(1)) };
+        let padded = dilated_base.and_then(|v| v.checked_add(w.pad_low)).and_then(|v| v.checked_add(w.pad_high));
         let padded = checked(op, &what, padded)?;
-        let dilated_window = checked(
-            op,
-            &what,
-            (w.size - 1)
-                .checked_mul(w.window_dilation)
-                .and_then(|v| v.checked_add(1)),
-        )?;
-        out.push(if dilated_window > padded {
-            0
-        } else {
-            (padded - dilated_window) / w.stride + 1
-        });
+        let dilated_window =
+            checked(op, &what, (w.size - 1).checked_mul(w.window_dilation).and_then(|v| v.checked_add(1)))?;
+        out.push(if dilated_window > padded { 0 } else { (padded - dilated_window) / w.stride + 1 });
     }
     Ok(out)
 }
 
 /// `reduce-window(inputs..., inits...)`.
-pub fn infer_reduce_window(
-    operands: &[&Shape],
-    window: &Window,
-    reducer: &ProgramShape,
-) -> Result<Shape> {
+pub fn infer_reduce_window(operands: &[&Shape], window: &Window, reducer: &ProgramShape) -> Result<Shape> {
     let op = Opcode::ReduceWindow;
     let (inputs, inits) = split_inputs(op, operands)?;
     let types: Vec<DType> = inputs.iter().map(|a| a.dtype).collect();
@@ -1403,39 +1066,22 @@ fn result_type(op: Opcode, from: DType, preferred: Option<DType>) -> Result<DTyp
         to.is_float()
     } else if from.is_int() {
         to.is_float()
-            || (to.is_int()
-                && to.is_signed_int() == from.is_signed_int()
-                && to.bit_width() >= from.bit_width())
+            || (to.is_int() && to.is_signed_int() == from.is_signed_int() && to.bit_width() >= from.bit_width())
     } else {
         true
     };
-    if ok {
-        Ok(to)
-    } else {
-        err(
-            op,
-            format!("result element type {to} cannot hold products of {from} operands"),
-        )
-    }
+    if ok { Ok(to) } else { err(op, format!("result element type {to} cannot hold products of {from} operands")) }
 }
 
 /// `dot` with general dimension numbers: the result dimensions are the batch
 /// dimensions, then lhs free dimensions, then rhs free dimensions. The result type is
 /// `preferred` (XLA's preferred_element_type) when given.
-pub fn infer_dot(
-    lhs: &Shape,
-    rhs: &Shape,
-    dims: &DotDims,
-    preferred: Option<DType>,
-) -> Result<Shape> {
+pub fn infer_dot(lhs: &Shape, rhs: &Shape, dims: &DotDims, preferred: Option<DType>) -> Result<Shape> {
     let op = Opcode::Dot;
     let l = array(op, "lhs", lhs)?;
     let r = array(op, "rhs", rhs)?;
     if l.dtype != r.dtype {
-        return err(
-            op,
-            format!("operands have different element types: {lhs} and {rhs}"),
-        );
+        return err(op, format!("operands have different element types: {lhs} and {rhs}"));
     }
     if dims.lhs_batch.len() != dims.rhs_batch.len() {
         return err(op, "lhs and rhs must have as many batch dimensions");
@@ -1443,18 +1089,9 @@ pub fn infer_dot(
     if dims.lhs_contracting.len() != dims.rhs_contracting.len() {
         return err(op, "lhs and rhs must have as many contracting dimensions");
     }
-    let side = |a: &ArrayShape,
-                batch: &[i64],
-                contracting: &[i64],
-                name: &str|
-     -> Result<(Vec<usize>, Vec<usize>)> {
+    let side = |a: &ArrayShape, batch: &[i64], contracting: &[i64], name: &str| -> Result<(Vec<usize>, Vec<usize>)> {
         let all: Dims = batch.iter().chain(contracting).copied().collect();
-        distinct_axes(
-            op,
-            &format!("{name} batch or contracting dimension"),
-            &all,
-            a.rank(),
-        )?;
+        distinct_axes(op, &format!("{name} batch or contracting dimension"), &all, a.rank())?;
         let b = batch.iter().map(|&d| d as usize).collect();
         let c = contracting.iter().map(|&d| d as usize).collect();
         Ok((b, c))
@@ -1484,16 +1121,8 @@ pub fn infer_dot(
         }
     }
     let mut out: Dims = lb.iter().map(|&i| l.dims[i]).collect();
-    out.extend(
-        (0..l.rank())
-            .filter(|i| !lb.contains(i) && !lc.contains(i))
-            .map(|i| l.dims[i]),
-    );
-    out.extend(
-        (0..r.rank())
-            .filter(|i| !rb.contains(i) && !rc.contains(i))
-            .map(|i| r.dims[i]),
-    );
+    out.extend((0..l.rank()).filter(|i| !lb.contains(i) && !lc.contains(i)).map(|i| l.dims[i]));
+    out.extend((0..r.rank()).filter(|i| !rb.contains(i) && !rc.contains(i)).map(|i| r.dims[i]));
     let dtype = result_type(op, l.dtype, preferred)?;
     finish(op, ArrayShape::new(dtype, out))
 }
@@ -1502,49 +1131,29 @@ pub fn infer_dot(
 /// spatial dimensions of input, kernel and output; the window gives strides,
 /// padding and dilations; `feature_group_count` splits input features into groups
 /// (depthwise convolution), `batch_group_count` splits the batch (filter gradients).
-pub fn infer_convolution(
-    lhs: &Shape,
-    rhs: &Shape,
-    conv: &ConvAttrs,
-    preferred: Option<DType>,
-) -> Result<Shape> {
+pub fn infer_convolution(lhs: &Shape, rhs: &Shape, conv: &ConvAttrs, preferred: Option<DType>) -> Result<Shape> {
     let op = Opcode::Convolution;
     let l = array(op, "lhs", lhs)?;
     let r = array(op, "rhs", rhs)?;
     if l.dtype != r.dtype {
-        return err(
-            op,
-            format!("operands have different element types: {lhs} and {rhs}"),
-        );
+        return err(op, format!("operands have different element types: {lhs} and {rhs}"));
     }
     let (fgc, bgc) = (conv.feature_group_count, conv.batch_group_count);
     if fgc < 1 || bgc < 1 {
-        return err(
-            op,
-            format!("feature_group_count ({fgc}) and batch_group_count ({bgc}) must be positive"),
-        );
+        return err(op, format!("feature_group_count ({fgc}) and batch_group_count ({bgc}) must be positive"));
     }
     if fgc > 1 && bgc > 1 {
-        return err(
-            op,
-            "feature_group_count and batch_group_count cannot both exceed 1",
-        );
+        return err(op, "feature_group_count and batch_group_count cannot both exceed 1");
     }
     let d = &conv.dims;
     let ns = d.input_spatial.len();
     if d.kernel_spatial.len() != ns || d.output_spatial.len() != ns {
-        return err(
-            op,
-            format!("dim_labels {d} have different numbers of spatial dimensions"),
-        );
+        return err(op, format!("dim_labels {d} have different numbers of spatial dimensions"));
     }
     if conv.window.dims.len() != ns {
         return err(
             op,
-            format!(
-                "window has {} dimensions, dim_labels {d} have {ns} spatial dimensions",
-                conv.window.dims.len()
-            ),
+            format!("window has {} dimensions, dim_labels {d} have {ns} spatial dimensions", conv.window.dims.len()),
         );
     }
     let rank = ns + 2;
@@ -1556,18 +1165,8 @@ pub fn infer_convolution(
         distinct_axes(op, &format!("{name} dimension label"), &all, rank)
     };
     let ip = perm("input", d.input_batch, d.input_feature, &d.input_spatial)?;
-    let kp = perm(
-        "kernel",
-        d.kernel_input_feature,
-        d.kernel_output_feature,
-        &d.kernel_spatial,
-    )?;
-    let op_ = perm(
-        "output",
-        d.output_batch,
-        d.output_feature,
-        &d.output_spatial,
-    )?;
+    let kp = perm("kernel", d.kernel_input_feature, d.kernel_output_feature, &d.kernel_spatial)?;
+    let op_ = perm("output", d.output_batch, d.output_feature, &d.output_spatial)?;
     let input_batch = l.dims[ip[0]];
     let input_features = l.dims[ip[1]];
     let kernel_input = r.dims[kp[0]];
@@ -1584,35 +1183,22 @@ pub fn infer_convolution(
     if kernel_output % fgc != 0 {
         return err(
             op,
-            format!(
-                "kernel output features ({kernel_output}) must be a multiple of feature_group_count ({fgc})"
-            ),
+            format!("kernel output features ({kernel_output}) must be a multiple of feature_group_count ({fgc})"),
         );
     }
     if kernel_output % bgc != 0 {
         return err(
             op,
-            format!(
-                "kernel output features ({kernel_output}) must be a multiple of batch_group_count ({bgc})"
-            ),
+            format!("kernel output features ({kernel_output}) must be a multiple of batch_group_count ({bgc})"),
         );
     }
     if input_batch % bgc != 0 {
-        return err(
-            op,
-            format!("input batch ({input_batch}) must be a multiple of batch_group_count ({bgc})"),
-        );
+        return err(op, format!("input batch ({input_batch}) must be a multiple of batch_group_count ({bgc})"));
     }
     let spatial_in: Dims = ip[2..].iter().map(|&i| l.dims[i]).collect();
     for (k, (&kd, w)) in kp[2..].iter().zip(&conv.window.dims).enumerate() {
         if r.dims[kd] != w.size {
-            return err(
-                op,
-                format!(
-                    "kernel spatial dimension {k} is {}, the window size is {}",
-                    r.dims[kd], w.size
-                ),
-            );
+            return err(op, format!("kernel spatial dimension {k} is {}, the window size is {}", r.dims[kd], w.size));
         }
     }
     let spatial_out = window_output_dims(op, &spatial_in, &conv.window)?;
@@ -1636,12 +1222,7 @@ fn expanded_indices(op: Opcode, indices: &Shape, index_vector_dim: i64) -> Resul
     match usize::try_from(index_vector_dim) {
         Ok(v) if v <= a.rank() => {}
         _ => {
-            return err(
-                op,
-                format!(
-                    "index_vector_dim {index_vector_dim} is out of range for indices {indices}"
-                ),
-            );
+            return err(op, format!("index_vector_dim {index_vector_dim} is out of range for indices {indices}"));
         }
     }
     let mut dims = a.dims.clone();
@@ -1662,29 +1243,13 @@ fn check_batching(
     indices_batching: &[i64],
     index_vector_dim: i64,
 ) -> Result<()> {
-    let ob = sorted_axes(
-        op,
-        "operand batching dimension",
-        operand_batching,
-        operand.rank(),
-    )?;
-    let ib = distinct_axes(
-        op,
-        "indices batching dimension",
-        indices_batching,
-        indices_rank,
-    )?;
+    let ob = sorted_axes(op, "operand batching dimension", operand_batching, operand.rank())?;
+    let ib = distinct_axes(op, "indices batching dimension", indices_batching, indices_rank)?;
     if indices_batching.contains(&index_vector_dim) {
-        return err(
-            op,
-            format!("index_vector_dim {index_vector_dim} cannot be a batching dimension"),
-        );
+        return err(op, format!("index_vector_dim {index_vector_dim} cannot be a batching dimension"));
     }
     if ob.len() != ib.len() {
-        return err(
-            op,
-            "operand and indices must have as many batching dimensions",
-        );
+        return err(op, "operand and indices must have as many batching dimensions");
     }
     for (&o, &i) in ob.iter().zip(&ib) {
         if operand.dims[o] != indices[i] {
@@ -1710,12 +1275,7 @@ pub fn infer_gather(x: &Shape, indices: &Shape, g: &GatherAttrs) -> Result<Shape
     let ivd = g.index_vector_dim as usize;
     let out_rank = g.offset_dims.len() + idx.len() - 1;
     let offset = sorted_axes(op, "offset dimension", &g.offset_dims, out_rank)?;
-    let collapsed = sorted_axes(
-        op,
-        "collapsed slice dimension",
-        &g.collapsed_slice_dims,
-        a.rank(),
-    )?;
+    let collapsed = sorted_axes(op, "collapsed slice dimension", &g.collapsed_slice_dims, a.rank())?;
     check_batching(
         op,
         a,
@@ -1725,13 +1285,7 @@ pub fn infer_gather(x: &Shape, indices: &Shape, g: &GatherAttrs) -> Result<Shape
         &g.start_indices_batching_dims,
         g.index_vector_dim,
     )?;
-    disjoint(
-        op,
-        "collapsed_slice_dims",
-        &g.collapsed_slice_dims,
-        "operand_batching_dims",
-        &g.operand_batching_dims,
-    )?;
+    disjoint(op, "collapsed_slice_dims", &g.collapsed_slice_dims, "operand_batching_dims", &g.operand_batching_dims)?;
     if g.start_index_map.len() as i64 != idx[ivd] {
         return err(
             op,
@@ -1743,22 +1297,9 @@ pub fn infer_gather(x: &Shape, indices: &Shape, g: &GatherAttrs) -> Result<Shape
         );
     }
     distinct_axes(op, "start_index_map entry", &g.start_index_map, a.rank())?;
-    disjoint(
-        op,
-        "start_index_map",
-        &g.start_index_map,
-        "operand_batching_dims",
-        &g.operand_batching_dims,
-    )?;
+    disjoint(op, "start_index_map", &g.start_index_map, "operand_batching_dims", &g.operand_batching_dims)?;
     if g.slice_sizes.len() != a.rank() {
-        return err(
-            op,
-            format!(
-                "slice_sizes {} must have {} entries",
-                Braced(&g.slice_sizes),
-                a.rank()
-            ),
-        );
+        return err(op, format!("slice_sizes {} must have {} entries", Braced(&g.slice_sizes), a.rank()));
     }
     if g.offset_dims.len() + collapsed.len() + g.operand_batching_dims.len() != a.rank() {
         return err(
@@ -1772,25 +1313,13 @@ pub fn infer_gather(x: &Shape, indices: &Shape, g: &GatherAttrs) -> Result<Shape
     }
     for (i, (&s, &d)) in g.slice_sizes.iter().zip(&a.dims).enumerate() {
         if s < 0 || s > d {
-            return err(
-                op,
-                format!("slice size {s} in dimension {i} is not within 0..={d}"),
-            );
+            return err(op, format!("slice size {s} in dimension {i} is not within 0..={d}"));
         }
     }
-    for &c in g
-        .collapsed_slice_dims
-        .iter()
-        .chain(&g.operand_batching_dims)
-    {
+    for &c in g.collapsed_slice_dims.iter().chain(&g.operand_batching_dims) {
         let s = g.slice_sizes[c as usize];
         if s > 1 {
-            return err(
-                op,
-                format!(
-                    "collapsed or batching dimension {c} has slice size {s}, at most 1 allowed"
-                ),
-            );
+            return err(op, format!("collapsed or batching dimension {c} has slice size {s}, at most 1 allowed"));
         }
     }
     let mut window = (0..a.rank())
@@ -1799,11 +1328,7 @@ pub fn infer_gather(x: &Shape, indices: &Shape, g: &GatherAttrs) -> Result<Shape
     let mut batch = (0..idx.len()).filter(|&i| i != ivd).map(|i| idx[i]);
     let mut out = Dims::new();
     for i in 0..out_rank {
-        let next = if offset.contains(&i) {
-            window.next()
-        } else {
-            batch.next()
-        };
+        let next = if offset.contains(&i) { window.next() } else { batch.next() };
         match next {
             Some(v) => out.push(v),
             None => return err(op, "dimension numbers do not describe the result"),
@@ -1814,19 +1339,12 @@ pub fn infer_gather(x: &Shape, indices: &Shape, g: &GatherAttrs) -> Result<Shape
 
 /// `scatter(inputs..., scatter_indices, updates...)` with `update` combining old and
 /// new values; the result has the inputs' shapes.
-pub fn infer_scatter(
-    operands: &[&Shape],
-    s: &ScatterAttrs,
-    update: &ProgramShape,
-) -> Result<Shape> {
+pub fn infer_scatter(operands: &[&Shape], s: &ScatterAttrs, update: &ProgramShape) -> Result<Shape> {
     let op = Opcode::Scatter;
     if operands.len() < 3 || operands.len().is_multiple_of(2) {
         return err(
             op,
-            format!(
-                "expected inputs, indices and as many updates as inputs, got {} operands",
-                operands.len()
-            ),
+            format!("expected inputs, indices and as many updates as inputs, got {} operands", operands.len()),
         );
     }
     let n = operands.len() / 2;
@@ -1838,12 +1356,7 @@ pub fn infer_scatter(
     let indices_rank = indices.as_array().map_or(0, ArrayShape::rank);
     let ivd = s.index_vector_dim as usize;
     let rank = first.rank();
-    let inserted = sorted_axes(
-        op,
-        "inserted window dimension",
-        &s.inserted_window_dims,
-        rank,
-    )?;
+    let inserted = sorted_axes(op, "inserted window dimension", &s.inserted_window_dims, rank)?;
     check_batching(
         op,
         first,
@@ -1853,13 +1366,7 @@ pub fn infer_scatter(
         &s.scatter_indices_batching_dims,
         s.index_vector_dim,
     )?;
-    disjoint(
-        op,
-        "inserted_window_dims",
-        &s.inserted_window_dims,
-        "input_batching_dims",
-        &s.input_batching_dims,
-    )?;
+    disjoint(op, "inserted_window_dims", &s.inserted_window_dims, "input_batching_dims", &s.input_batching_dims)?;
     if s.update_window_dims.len() + inserted.len() + s.input_batching_dims.len() != rank {
         return err(
             op,
@@ -1879,12 +1386,7 @@ pub fn infer_scatter(
             ),
         );
     }
-    distinct_axes(
-        op,
-        "scatter_dims_to_operand_dims entry",
-        &s.scatter_dims_to_operand_dims,
-        rank,
-    )?;
+    distinct_axes(op, "scatter_dims_to_operand_dims entry", &s.scatter_dims_to_operand_dims, rank)?;
     disjoint(
         op,
         "scatter_dims_to_operand_dims",
@@ -1903,39 +1405,18 @@ pub fn infer_scatter(
         if input.dims != first.dims {
             return err(
                 op,
-                format!(
-                    "operand {k} has shape {}, expected dimensions {}",
-                    inputs[k],
-                    Braced(&first.dims)
-                ),
+                format!("operand {k} has shape {}, expected dimensions {}", inputs[k], Braced(&first.dims)),
             );
         }
         let what = format!("operand {}", n + 1 + k);
         let u = array(op, &what, updates[k])?;
         if u.dtype != input.dtype {
-            return err(
-                op,
-                format!(
-                    "{what} has element type {}, expected {}",
-                    u.dtype, input.dtype
-                ),
-            );
+            return err(op, format!("{what} has element type {}, expected {}", u.dtype, input.dtype));
         }
         if u.rank() != updates_rank {
-            return err(
-                op,
-                format!(
-                    "{what} has shape {}, expected rank {updates_rank}",
-                    updates[k]
-                ),
-            );
+            return err(op, format!("{what} has shape {}, expected rank {updates_rank}", updates[k]));
         }
-        let uw = sorted_axes(
-            op,
-            "update window dimension",
-            &s.update_window_dims,
-            u.rank(),
-        )?;
+        let uw = sorted_axes(op, "update window dimension", &s.update_window_dims, u.rank())?;
         for (j, &d) in uw.iter().enumerate() {
             if u.dims[d] > window_bounds[j] {
                 return err(
@@ -1961,18 +1442,13 @@ pub fn infer_scatter(
         }
         update_types.push(u.dtype);
     }
-    let inits: Vec<Shape> = inputs
-        .iter()
-        .map(|s| scalar_of(s.as_array().map_or(DType::F32, |a| a.dtype)))
-        .collect();
+    let inits: Vec<Shape> = inputs.iter().map(|s| scalar_of(s.as_array().map_or(DType::F32, |a| a.dtype))).collect();
     let init_refs: Vec<&Shape> = inits.iter().collect();
     check_reducer(op, update, &init_refs, &update_types)?;
     if n == 1 {
         Ok(inputs[0].with_default_layout())
     } else {
-        Ok(Shape::Tuple(
-            inputs.iter().map(|s| s.with_default_layout()).collect(),
-        ))
+        Ok(Shape::Tuple(inputs.iter().map(|s| s.with_default_layout()).collect()))
     }
 }
 
@@ -1982,11 +1458,7 @@ pub fn infer_scatter(
 pub fn infer_map(operands: &[&Shape], dimensions: &[i64], f: &ProgramShape) -> Result<Shape> {
     let op = Opcode::Map;
     let Some(first) = operands.first() else {
-        return Err(ShapeError::OperandCount {
-            op,
-            expected: op.arity(),
-            got: 0,
-        });
+        return Err(ShapeError::OperandCount { op, expected: op.arity(), got: 0 });
     };
     let mut shape = array(op, "operand 0", first)?;
     for (k, s) in operands.iter().enumerate().skip(1) {
@@ -1998,37 +1470,17 @@ pub fn infer_map(operands: &[&Shape], dimensions: &[i64], f: &ProgramShape) -> R
             shape = a;
             continue;
         }
-        return err(
-            op,
-            format!(
-                "operand {k} has shape {s}, expected dimensions {}",
-                Braced(&shape.dims)
-            ),
-        );
+        return err(op, format!("operand {k} has shape {s}, expected dimensions {}", Braced(&shape.dims)));
     }
     if !dimensions.iter().copied().eq(0..shape.rank() as i64) {
-        return err(
-            op,
-            format!(
-                "dimensions {} must be all dimensions in order",
-                Braced(dimensions)
-            ),
-        );
+        return err(op, format!("dimensions {} must be all dimensions in order", Braced(dimensions)));
     }
     if f.params.len() != operands.len() {
-        return err(
-            op,
-            format!("computation {f} must take {} parameters", operands.len()),
-        );
+        return err(op, format!("computation {f} must take {} parameters", operands.len()));
     }
     for (i, (p, s)) in f.params.iter().zip(operands).enumerate() {
         let dtype = s.as_array().map_or(DType::F32, |a| a.dtype);
-        same_type_or(
-            op,
-            &format!("computation parameter {i}"),
-            p,
-            &scalar_of(dtype),
-        )?;
+        same_type_or(op, &format!("computation parameter {i}"), p, &scalar_of(dtype))?;
     }
     match &f.result {
         Shape::Array(r) if r.rank() == 0 => finish(op, ArrayShape::new(r.dtype, &shape.dims)),
@@ -2041,55 +1493,27 @@ pub fn infer_map(operands: &[&Shape], dimensions: &[i64], f: &ProgramShape) -> R
 pub fn infer_sort(operands: &[&Shape], dimension: i64, comparator: &ProgramShape) -> Result<Shape> {
     let op = Opcode::Sort;
     let Some(first) = operands.first() else {
-        return Err(ShapeError::OperandCount {
-            op,
-            expected: op.arity(),
-            got: 0,
-        });
+        return Err(ShapeError::OperandCount { op, expected: op.arity(), got: 0 });
     };
     let a = array(op, "operand 0", first)?;
     axis(op, "sort dimension", dimension, a.rank())?;
     if comparator.params.len() != 2 * operands.len() {
-        return err(
-            op,
-            format!(
-                "comparator {comparator} must take {} parameters",
-                2 * operands.len()
-            ),
-        );
+        return err(op, format!("comparator {comparator} must take {} parameters", 2 * operands.len()));
     }
     for (k, s) in operands.iter().enumerate() {
         let b = array(op, &format!("operand {k}"), s)?;
         if b.dims != a.dims {
-            return err(
-                op,
-                format!(
-                    "operand {k} has shape {s}, expected dimensions {}",
-                    Braced(&a.dims)
-                ),
-            );
+            return err(op, format!("operand {k} has shape {s}, expected dimensions {}", Braced(&a.dims)));
         }
         for p in [2 * k, 2 * k + 1] {
-            same_type_or(
-                op,
-                &format!("comparator parameter {p}"),
-                &comparator.params[p],
-                &scalar_of(b.dtype),
-            )?;
+            same_type_or(op, &format!("comparator parameter {p}"), &comparator.params[p], &scalar_of(b.dtype))?;
         }
     }
-    same_type_or(
-        op,
-        "comparator result",
-        &comparator.result,
-        &scalar_of(DType::Pred),
-    )?;
+    same_type_or(op, "comparator result", &comparator.result, &scalar_of(DType::Pred))?;
     if let [only] = operands {
         Ok(only.with_default_layout())
     } else {
-        Ok(Shape::Tuple(
-            operands.iter().map(|s| s.with_default_layout()).collect(),
-        ))
+        Ok(Shape::Tuple(operands.iter().map(|s| s.with_default_layout()).collect()))
     }
 }
 
@@ -2133,24 +1557,10 @@ fn batch_norm_features(
     Ok(features)
 }
 
-pub fn infer_batch_norm_training(
-    x: &Shape,
-    scale: &Shape,
-    offset: &Shape,
-    feature_index: i64,
-) -> Result<Shape> {
+pub fn infer_batch_norm_training(x: &Shape, scale: &Shape, offset: &Shape, feature_index: i64) -> Result<Shape> {
     let op = Opcode::BatchNormTraining;
-    let f = batch_norm_features(
-        op,
-        x,
-        feature_index,
-        &[("scale", scale), ("offset", offset)],
-    )?;
-    Ok(Shape::Tuple(vec![
-        x.with_default_layout(),
-        f.clone().into(),
-        f.into(),
-    ]))
+    let f = batch_norm_features(op, x, feature_index, &[("scale", scale), ("offset", offset)])?;
+    Ok(Shape::Tuple(vec![x.with_default_layout(), f.clone().into(), f.into()]))
 }
 
 pub fn infer_batch_norm_inference(
@@ -2166,12 +1576,7 @@ pub fn infer_batch_norm_inference(
         op,
         x,
         feature_index,
-        &[
-            ("scale", scale),
-            ("offset", offset),
-            ("mean", mean),
-            ("variance", variance),
-        ],
+        &[("scale", scale), ("offset", offset), ("mean", mean), ("variance", variance)],
     )?;
     Ok(x.with_default_layout())
 }
@@ -2185,30 +1590,16 @@ pub fn infer_batch_norm_grad(
     feature_index: i64,
 ) -> Result<Shape> {
     let op = Opcode::BatchNormGrad;
-    let f = batch_norm_features(
-        op,
-        x,
-        feature_index,
-        &[("scale", scale), ("mean", mean), ("variance", variance)],
-    )?;
+    let f = batch_norm_features(op, x, feature_index, &[("scale", scale), ("mean", mean), ("variance", variance)])?;
     same_type_or(op, "grad_output", grad_output, &x.with_default_layout())?;
-    Ok(Shape::Tuple(vec![
-        x.with_default_layout(),
-        f.clone().into(),
-        f.into(),
-    ]))
+    Ok(Shape::Tuple(vec![x.with_default_layout(), f.clone().into(), f.into()]))
 }
 
 // ---- random numbers -----------------------------------------------------------
 
 /// `rng(a, b)`: scalar parameters of the result's element type (a float for
 /// `rng_normal`), result dimensions from `declared`.
-pub fn infer_rng(
-    a: &Shape,
-    b: &Shape,
-    distribution: RngDistribution,
-    declared: &ArrayShape,
-) -> Result<Shape> {
+pub fn infer_rng(a: &Shape, b: &Shape, distribution: RngDistribution, declared: &ArrayShape) -> Result<Shape> {
     let op = Opcode::Rng;
     let expected = scalar_of(declared.dtype);
     same_type_or(op, "operand 0", a, &expected)?;
@@ -2218,25 +1609,14 @@ pub fn infer_rng(
         RngDistribution::Normal => declared.dtype.is_float(),
     };
     if !ok {
-        return err(
-            op,
-            format!(
-                "{} cannot produce {} values",
-                distribution.name(),
-                declared.dtype
-            ),
-        );
+        return err(op, format!("{} cannot produce {} values", distribution.name(), declared.dtype));
     }
     finish(op, ArrayShape::new(declared.dtype, &declared.dims))
 }
 
 /// `rng-bit-generator(state)`: `(new state, random bits)`; the state is a u64 vector,
 /// the bits an unsigned integer array whose shape comes from `declared`.
-pub fn infer_rng_bit_generator(
-    state: &Shape,
-    algorithm: RngAlgorithm,
-    declared: &Shape,
-) -> Result<Shape> {
+pub fn infer_rng_bit_generator(state: &Shape, algorithm: RngAlgorithm, declared: &Shape) -> Result<Shape> {
     let op = Opcode::RngBitGenerator;
     let s = array(op, "state", state)?;
     if s.dtype != DType::U64 || s.rank() != 1 {
@@ -2248,31 +1628,16 @@ pub fn infer_rng_bit_generator(
         RngAlgorithm::Default => &[2, 3],
     };
     if !sizes.contains(&s.dims[0]) {
-        return err(
-            op,
-            format!("state {state} has the wrong size for {}", algorithm.name()),
-        );
+        return err(op, format!("state {state} has the wrong size for {}", algorithm.name()));
     }
     let values = match declared.tuple_elements() {
         [_, values] => array(op, "the random values", values)?,
         _ => {
-            return err(
-                op,
-                format!("result {declared} must be a (state, values) tuple"),
-            );
+            return err(op, format!("result {declared} must be a (state, values) tuple"));
         }
     };
-    dtype_class(
-        op,
-        "the random values",
-        values,
-        DType::is_unsigned_int,
-        "an unsigned integer type",
-    )?;
-    Ok(Shape::Tuple(vec![
-        state.with_default_layout(),
-        finish(op, ArrayShape::new(values.dtype, &values.dims))?,
-    ]))
+    dtype_class(op, "the random values", values, DType::is_unsigned_int, "an unsigned integer type")?;
+    Ok(Shape::Tuple(vec![state.with_default_layout(), finish(op, ArrayShape::new(values.dtype, &values.dims))?]))
 }
 
 // ---- calls, control flow, tuples ----------------------------------------------
@@ -2283,11 +1648,7 @@ pub fn infer_call(op: Opcode, args: &[&Shape], callee: &ProgramShape) -> Result<
     if args.len() != callee.params.len() {
         return err(
             op,
-            format!(
-                "computation {callee} takes {} parameters, got {} operands",
-                callee.params.len(),
-                args.len()
-            ),
+            format!("computation {callee} takes {} parameters, got {} operands", callee.params.len(), args.len()),
         );
     }
     for (i, (arg, p)) in args.iter().zip(&callee.params).enumerate() {
@@ -2304,12 +1665,7 @@ pub fn infer_while(init: &Shape, condition: &ProgramShape, body: &ProgramShape) 
         [p] => same_type_or(op, "condition parameter", p, &state)?,
         _ => return err(op, format!("condition {condition} must take 1 parameter")),
     }
-    same_type_or(
-        op,
-        "condition result",
-        &condition.result,
-        &scalar_of(DType::Pred),
-    )?;
+    same_type_or(op, "condition result", &condition.result, &scalar_of(DType::Pred))?;
     match body.params.as_slice() {
         [p] => same_type_or(op, "body parameter", p, &state)?,
         _ => return err(op, format!("body {body} must take 1 parameter")),
@@ -2321,35 +1677,18 @@ pub fn infer_while(init: &Shape, condition: &ProgramShape, body: &ProgramShape) 
 /// `conditional(index, operands...)`: a pred index picks between two branches (true
 /// first), an s32 index among any number; branch `i` takes operand `i + 1`. All
 /// branches return the same shape.
-pub fn infer_conditional(
-    index: &Shape,
-    branch_operands: &[&Shape],
-    branches: &[ProgramShape],
-) -> Result<Shape> {
+pub fn infer_conditional(index: &Shape, branch_operands: &[&Shape], branches: &[ProgramShape]) -> Result<Shape> {
     let op = Opcode::Conditional;
     let pred = scalar_of(DType::Pred);
     if index.same_type(&pred) {
         if branches.len() != 2 {
-            return err(
-                op,
-                format!(
-                    "a pred index selects between 2 branches, got {}",
-                    branches.len()
-                ),
-            );
+            return err(op, format!("a pred index selects between 2 branches, got {}", branches.len()));
         }
     } else if !index.same_type(&scalar_of(DType::S32)) {
-        return err(
-            op,
-            format!("operand 0 has shape {index}, expected pred[] or s32[]"),
-        );
+        return err(op, format!("operand 0 has shape {index}, expected pred[] or s32[]"));
     }
     let Some(first) = branches.first() else {
-        return Err(ShapeError::CalledCount {
-            op,
-            expected: Arity::AtLeast(1),
-            got: 0,
-        });
+        return Err(ShapeError::CalledCount { op, expected: Arity::AtLeast(1), got: 0 });
     };
     if branch_operands.len() != branches.len() {
         return err(
@@ -2365,12 +1704,7 @@ pub fn infer_conditional(
     let result = first.result.with_default_layout();
     for (i, (b, arg)) in branches.iter().zip(branch_operands).enumerate() {
         match b.params.as_slice() {
-            [p] => same_type_or(
-                op,
-                &format!("operand {}", i + 1),
-                arg,
-                &p.with_default_layout(),
-            )?,
+            [p] => same_type_or(op, &format!("operand {}", i + 1), arg, &p.with_default_layout())?,
             _ => return err(op, format!("branch {i} {b} must take 1 parameter")),
         }
         same_type_or(op, &format!("branch {i} result"), &b.result, &result)?;
@@ -2462,19 +1796,13 @@ mod tests {
             show(infer_binary(Opcode::And, &f4, &f4)),
             "error: and: operand 0 has element type f32, expected pred or an integer type"
         );
-        assert_eq!(
-            show(infer_binary(Opcode::Xor, &s("pred[2]"), &s("pred[2]"))),
-            "pred[2]{0}"
-        );
+        assert_eq!(show(infer_binary(Opcode::Xor, &s("pred[2]"), &s("pred[2]"))), "pred[2]{0}");
         assert_eq!(show(infer_compare(&f4, &f4, None)), "pred[4]{0}");
         assert_eq!(
             show(infer_compare(&f4, &f4, Some(CompareType::Signed))),
             "error: compare: comparison type SIGNED does not suit f32 operands"
         );
-        assert_eq!(
-            show(infer_unary(Opcode::IsFinite, &s("bf16[2,2]"))),
-            "pred[2,2]{1,0}"
-        );
+        assert_eq!(show(infer_unary(Opcode::IsFinite, &s("bf16[2,2]"))), "pred[2,2]{1,0}");
         assert_eq!(
             show(infer_unary(Opcode::Clz, &f4)),
             "error: count-leading-zeros: operand has element type f32, expected an integer type"
@@ -2483,10 +1811,7 @@ mod tests {
             show(infer_unary(Opcode::Abs, &s("u8[2]"))),
             "error: abs: operand has element type u8, expected a signed or floating-point type"
         );
-        assert_eq!(
-            show(infer_unary(Opcode::Copy, &s("(f32[2]{0}, s32[])"))),
-            "(f32[2]{0}, s32[])"
-        );
+        assert_eq!(show(infer_unary(Opcode::Copy, &s("(f32[2]{0}, s32[])"))), "(f32[2]{0}, s32[])");
         assert_eq!(show(infer_select(&s("pred[4]"), &f4, &f4)), "f32[4]{0}");
         assert_eq!(
             show(infer_select(&s("pred[]"), &f4, &f4)),
@@ -2497,35 +1822,20 @@ mod tests {
             show(infer_clamp(&f3, &f4, &f4)),
             "error: clamp: operand 0 has shape f32[3]{0}, expected f32[4]{0} or f32[]"
         );
-        assert_eq!(
-            show(infer_unary(Opcode::Convert, &f4)),
-            "error: convert: is not an elementwise unary operation"
-        );
+        assert_eq!(show(infer_unary(Opcode::Convert, &f4)), "error: convert: is not an elementwise unary operation");
     }
 
     #[test]
     fn bitcast_convert_changes_width_through_the_minor_dimension() {
-        assert_eq!(
-            show(infer_bitcast_convert(&s("f32[64]"), DType::U8)),
-            "u8[64,4]{1,0}"
-        );
-        assert_eq!(
-            show(infer_bitcast_convert(&s("u8[64,4]"), DType::F32)),
-            "f32[64]{0}"
-        );
-        assert_eq!(
-            show(infer_bitcast_convert(&s("bf16[3]"), DType::U16)),
-            "u16[3]{0}"
-        );
+        assert_eq!(show(infer_bitcast_convert(&s("f32[64]"), DType::U8)), "u8[64,4]{1,0}");
+        assert_eq!(show(infer_bitcast_convert(&s("u8[64,4]"), DType::F32)), "f32[64]{0}");
+        assert_eq!(show(infer_bitcast_convert(&s("bf16[3]"), DType::U16)), "u16[3]{0}");
         assert_eq!(
             show(infer_bitcast_convert(&s("u8[64,3]"), DType::F32)),
             "error: bitcast-convert: converting u8 to the wider f32 needs a last dimension of 4, \
              got u8[64,3]{1,0}"
         );
-        assert_eq!(
-            show(infer_bitcast(&s("f32[2,8]"), &s("s32[16]"))),
-            "s32[16]{0}"
-        );
+        assert_eq!(show(infer_bitcast(&s("f32[2,8]"), &s("s32[16]"))), "s32[16]{0}");
         assert_eq!(
             show(infer_bitcast(&s("f32[2,8]"), &s("f32[15]"))),
             "error: bitcast: result f32[15]{0} and operand f32[2,8]{1,0} differ in byte size"
@@ -2544,26 +1854,17 @@ mod tests {
             show(infer_broadcast(&x, &[2, 3], &[2])),
             "error: broadcast: broadcast dimension 2 is out of range for rank 2"
         );
-        assert_eq!(
-            show(infer_reshape(&s("f32[2,3]"), &[3, 2])),
-            "f32[3,2]{1,0}"
-        );
+        assert_eq!(show(infer_reshape(&s("f32[2,3]"), &[3, 2])), "f32[3,2]{1,0}");
         assert_eq!(
             show(infer_reshape(&s("f32[2,3]"), &[5])),
             "error: reshape: cannot reshape f32[2,3]{1,0} to f32[5]{0}: element counts differ"
         );
         assert_eq!(
-            show(infer_reshape(
-                &s("f32[2,3]"),
-                &[1_000_000_000_000_000_000, 1_000]
-            )),
+            show(infer_reshape(&s("f32[2,3]"), &[1_000_000_000_000_000_000, 1_000])),
             "error: reshape: result shape f32[1000000000000000000,1000]{1,0} is malformed: \
              its size overflows 64 bits"
         );
-        assert_eq!(
-            show(infer_transpose(&s("f32[2,3,4]"), &[2, 0, 1])),
-            "f32[4,2,3]{2,1,0}"
-        );
+        assert_eq!(show(infer_transpose(&s("f32[2,3,4]"), &[2, 0, 1])), "f32[4,2,3]{2,1,0}");
         assert_eq!(
             show(infer_transpose(&s("f32[2,3]"), &[0, 0])),
             "error: transpose: transpose dimensions {0,0} repeat dimension 0"
@@ -2573,63 +1874,36 @@ mod tests {
     #[test]
     fn slice_pad_concatenate_dynamic_slice() {
         let x = s("f32[10,4]");
-        let sd = |start, limit, stride| SliceDim {
-            start,
-            limit,
-            stride,
-        };
-        assert_eq!(
-            show(infer_slice(&x, &[sd(1, 10, 3), sd(0, 4, 1)])),
-            "f32[3,4]{1,0}"
-        );
+        let sd = |start, limit, stride| SliceDim { start, limit, stride };
+        assert_eq!(show(infer_slice(&x, &[sd(1, 10, 3), sd(0, 4, 1)])), "f32[3,4]{1,0}");
         assert_eq!(
             show(infer_slice(&x, &[sd(2, 11, 1), sd(0, 4, 1)])),
             "error: slice: dimension 0: [2:11] is not within 0..10 (start <= limit required)"
         );
-        let pd = |low, high, interior| PadDim {
-            low,
-            high,
-            interior,
-        };
+        let pd = |low, high, interior| PadDim { low, high, interior };
         // 4 elements with 1 between each: 7, then -1 low and +2 high.
-        assert_eq!(
-            show(infer_pad(&x, &s("f32[]"), &[pd(0, 0, 0), pd(-1, 2, 1)])),
-            "f32[10,8]{1,0}"
-        );
+        assert_eq!(show(infer_pad(&x, &s("f32[]"), &[pd(0, 0, 0), pd(-1, 2, 1)])), "f32[10,8]{1,0}");
         assert_eq!(
             show(infer_pad(&x, &s("f32[]"), &[pd(-11, 0, 0), pd(0, 0, 0)])),
             "error: pad: padding makes dimension 0 negative (-1)"
         );
         assert_eq!(
-            show(infer_pad(
-                &x,
-                &s("f32[]"),
-                &[pd(i64::MAX, 1, 0), pd(0, 0, 0)]
-            )),
+            show(infer_pad(&x, &s("f32[]"), &[pd(i64::MAX, 1, 0), pd(0, 0, 0)])),
             "error: pad: padded size of dimension 0 overflows 64 bits"
         );
-        assert_eq!(
-            show(infer_concatenate(&[&x, &s("f32[5,4]")], 0)),
-            "f32[15,4]{1,0}"
-        );
+        assert_eq!(show(infer_concatenate(&[&x, &s("f32[5,4]")], 0)), "f32[15,4]{1,0}");
         assert_eq!(
             show(infer_concatenate(&[&x, &s("f32[5,3]")], 0)),
             "error: concatenate: operand 1 has shape f32[5,3]{1,0}, which differs from \
              operand 0 f32[10,4]{1,0} outside dimension 0"
         );
         let i = s("s32[]");
-        assert_eq!(
-            show(infer_dynamic_slice(&x, &[&i, &i], &[2, 4])),
-            "f32[2,4]{1,0}"
-        );
+        assert_eq!(show(infer_dynamic_slice(&x, &[&i, &i], &[2, 4])), "f32[2,4]{1,0}");
         assert_eq!(
             show(infer_dynamic_slice(&x, &[&i], &[2, 4])),
             "error: dynamic-slice: expected 2 start indices (one per dimension), got 1"
         );
-        assert_eq!(
-            show(infer_dynamic_update_slice(&x, &s("f32[2,4]"), &[&i, &i])),
-            "f32[10,4]{1,0}"
-        );
+        assert_eq!(show(infer_dynamic_update_slice(&x, &s("f32[2,4]"), &[&i, &i])), "f32[10,4]{1,0}");
     }
 
     #[test]
@@ -2642,17 +1916,9 @@ mod tests {
         };
         let (l, r) = (s("bf16[8,3,5]"), s("bf16[8,5,7]"));
         assert_eq!(show(infer_dot(&l, &r, &dims, None)), "bf16[8,3,7]{2,1,0}");
+        assert_eq!(show(infer_dot(&l, &r, &dims, Some(DType::F32))), "f32[8,3,7]{2,1,0}");
         assert_eq!(
-            show(infer_dot(&l, &r, &dims, Some(DType::F32))),
-            "f32[8,3,7]{2,1,0}"
-        );
-        assert_eq!(
-            show(infer_dot(
-                &s("s32[2,2]"),
-                &s("s32[2,2]"),
-                &DotDims::default(),
-                Some(DType::S8)
-            )),
+            show(infer_dot(&s("s32[2,2]"), &s("s32[2,2]"), &DotDims::default(), Some(DType::S8))),
             "error: dot: result element type s8 cannot hold products of s32 operands"
         );
         assert_eq!(
@@ -2661,15 +1927,7 @@ mod tests {
              rhs dimension 1 is 6"
         );
         // No contraction at all is an outer product.
-        assert_eq!(
-            show(infer_dot(
-                &s("f32[2]"),
-                &s("f32[3]"),
-                &DotDims::default(),
-                None
-            )),
-            "f32[2,3]{1,0}"
-        );
+        assert_eq!(show(infer_dot(&s("f32[2]"), &s("f32[3]"), &DotDims::default(), None)), "f32[2,3]{1,0}");
     }
 
     fn nhwc() -> ConvDims {
@@ -2697,68 +1955,32 @@ mod tests {
         // 3x3 stride 2, SAME padding 0_1.
         let c = conv(window(&[(3, 2, 0, 1), (3, 2, 0, 1)]), 1, 1);
         assert_eq!(
-            show(infer_convolution(
-                &s("f32[2,16,16,3]"),
-                &s("f32[3,3,3,8]"),
-                &c,
-                None
-            )),
+            show(infer_convolution(&s("f32[2,16,16,3]"), &s("f32[3,3,3,8]"), &c, None)),
             "f32[2,8,8,8]{3,2,1,0}"
         );
         // Depthwise: 8 groups of one input feature, multiplier 2.
         let c = conv(window(&[(5, 2, 1, 2), (5, 2, 1, 2)]), 8, 1);
         assert_eq!(
-            show(infer_convolution(
-                &s("f32[2,16,16,8]"),
-                &s("f32[5,5,1,16]"),
-                &c,
-                None
-            )),
+            show(infer_convolution(&s("f32[2,16,16,8]"), &s("f32[5,5,1,16]"), &c, None)),
             "f32[2,8,8,16]{3,2,1,0}"
         );
         // Input dilation (a transposed convolution) and kernel dilation.
         let mut w = window(&[(3, 1, 2, 1), (3, 1, 2, 1)]);
         w.dims.iter_mut().for_each(|d| d.base_dilation = 2);
         let c = conv(w, 1, 1);
-        assert_eq!(
-            show(infer_convolution(
-                &s("f32[2,4,4,4]"),
-                &s("f32[3,3,4,3]"),
-                &c,
-                None
-            )),
-            "f32[2,8,8,3]{3,2,1,0}"
-        );
+        assert_eq!(show(infer_convolution(&s("f32[2,4,4,4]"), &s("f32[3,3,4,3]"), &c, None)), "f32[2,8,8,3]{3,2,1,0}");
         let mut w = window(&[(3, 1, 1, 2), (3, 1, 0, 1)]);
         w.dims.iter_mut().for_each(|d| d.window_dilation = 2);
         assert_eq!(
-            show(infer_convolution(
-                &s("f32[2,16,16,3]"),
-                &s("f32[3,3,3,8]"),
-                &conv(w, 1, 1),
-                None
-            )),
+            show(infer_convolution(&s("f32[2,16,16,3]"), &s("f32[3,3,3,8]"), &conv(w, 1, 1), None)),
             "f32[2,15,13,8]{3,2,1,0}"
         );
         // batch_group_count splits the batch over output features.
         let c = conv(window(&[(1, 1, 0, 0), (1, 1, 0, 0)]), 1, 2);
-        assert_eq!(
-            show(infer_convolution(
-                &s("f32[4,5,5,3]"),
-                &s("f32[1,1,3,6]"),
-                &c,
-                None
-            )),
-            "f32[2,5,5,6]{3,2,1,0}"
-        );
+        assert_eq!(show(infer_convolution(&s("f32[4,5,5,3]"), &s("f32[1,1,3,6]"), &c, None)), "f32[2,5,5,6]{3,2,1,0}");
         let c = conv(window(&[(3, 1, 1, 1), (3, 1, 1, 1)]), 1, 1);
         assert_eq!(
-            show(infer_convolution(
-                &s("f32[2,8,8,4]"),
-                &s("f32[3,3,3,8]"),
-                &c,
-                None
-            )),
+            show(infer_convolution(&s("f32[2,8,8,4]"), &s("f32[3,3,3,8]"), &c, None)),
             "error: convolution: input features (4) / feature_group_count (1) must equal \
              kernel input features (3)"
         );
@@ -2769,10 +1991,7 @@ mod tests {
         let argmax = scalar_fn(&["f32[]", "s32[]", "f32[]", "s32[]"], "(f32[], s32[])");
         let (x, i) = (s("f32[4,6]"), s("s32[4,6]"));
         let (fi, ii) = (s("f32[]"), s("s32[]"));
-        assert_eq!(
-            show(infer_reduce(&[&x, &i, &fi, &ii], &[1], &argmax)),
-            "(f32[4]{0}, s32[4]{0})"
-        );
+        assert_eq!(show(infer_reduce(&[&x, &i, &fi, &ii], &[1], &argmax)), "(f32[4]{0}, s32[4]{0})");
         let add = scalar_fn(&["f32[]", "f32[]"], "f32[]");
         assert_eq!(show(infer_reduce(&[&x, &fi], &[0, 1], &add)), "f32[]");
         assert_eq!(
@@ -2780,11 +1999,7 @@ mod tests {
             "error: reduce: init value 0 has shape s32[], expected f32[]"
         );
         assert_eq!(
-            show(infer_reduce(
-                &[&x, &fi],
-                &[1],
-                &scalar_fn(&["f32[]"], "f32[]")
-            )),
+            show(infer_reduce(&[&x, &fi], &[1], &scalar_fn(&["f32[]"], "f32[]"))),
             "error: reduce: reducer (f32[]) -> f32[] must take 2 parameters, not 1"
         );
         assert_eq!(
@@ -2797,31 +2012,15 @@ mod tests {
         );
         // Windows: a SAME-padded 3x3 stride-2 window, and a dilated one.
         let mut w = window(&[(1, 1, 0, 0), (3, 2, 1, 1), (3, 2, 1, 1), (1, 1, 0, 0)]);
-        assert_eq!(
-            show(infer_reduce_window(&[&s("f32[2,9,9,3]"), &fi], &w, &add)),
-            "f32[2,5,5,3]{3,2,1,0}"
-        );
+        assert_eq!(show(infer_reduce_window(&[&s("f32[2,9,9,3]"), &fi], &w, &add)), "f32[2,5,5,3]{3,2,1,0}");
         w.dims[1].window_dilation = 4;
-        assert_eq!(
-            show(infer_reduce_window(&[&s("f32[2,9,9,3]"), &fi], &w, &add)),
-            "f32[2,2,5,3]{3,2,1,0}"
-        );
+        assert_eq!(show(infer_reduce_window(&[&s("f32[2,9,9,3]"), &fi], &w, &add)), "f32[2,2,5,3]{3,2,1,0}");
         let ge = scalar_fn(&["f32[]", "f32[]"], "pred[]");
         let w = window(&[(1, 1, 0, 0), (3, 2, 0, 0), (3, 2, 0, 0), (1, 1, 0, 0)]);
         let (op, src) = (s("f32[2,9,9,3]"), s("f32[2,4,4,3]"));
+        assert_eq!(show(infer_select_and_scatter(&op, &src, &fi, &w, &ge, &add)), "f32[2,9,9,3]{3,2,1,0}");
         assert_eq!(
-            show(infer_select_and_scatter(&op, &src, &fi, &w, &ge, &add)),
-            "f32[2,9,9,3]{3,2,1,0}"
-        );
-        assert_eq!(
-            show(infer_select_and_scatter(
-                &op,
-                &s("f32[2,5,5,3]"),
-                &fi,
-                &w,
-                &ge,
-                &add
-            )),
+            show(infer_select_and_scatter(&op, &s("f32[2,5,5,3]"), &fi, &w, &ge, &add)),
             "error: select-and-scatter: operand 1 has shape f32[2,5,5,3]{3,2,1,0}, \
              expected f32[2,4,4,3]{3,2,1,0}"
         );
@@ -2839,10 +2038,7 @@ mod tests {
             slice_sizes: ints(&[1, 16]),
             ..GatherAttrs::default()
         };
-        assert_eq!(
-            show(infer_gather(&s("f32[32,16]"), &s("s32[10,1]"), &rows)),
-            "f32[10,16]{1,0}"
-        );
+        assert_eq!(show(infer_gather(&s("f32[32,16]"), &s("s32[10,1]"), &rows)), "f32[10,16]{1,0}");
         // take_along_axis: one batching dimension.
         let along = GatherAttrs {
             collapsed_slice_dims: ints(&[1]),
@@ -2853,19 +2049,13 @@ mod tests {
             slice_sizes: ints(&[1, 1]),
             ..GatherAttrs::default()
         };
-        assert_eq!(
-            show(infer_gather(&s("f32[16,10]"), &s("s32[16,4,1]"), &along)),
-            "f32[16,4]{1,0}"
-        );
+        assert_eq!(show(infer_gather(&s("f32[16,10]"), &s("s32[16,4,1]"), &along)), "f32[16,4]{1,0}");
         assert_eq!(
             show(infer_gather(&s("f32[15,10]"), &s("s32[16,4,1]"), &along)),
             "error: gather: batching dimension sizes differ: operand dimension 0 is 15, \
              indices dimension 0 is 16"
         );
-        let bad = GatherAttrs {
-            slice_sizes: ints(&[2, 16]),
-            ..rows.clone()
-        };
+        let bad = GatherAttrs { slice_sizes: ints(&[2, 16]), ..rows.clone() };
         assert_eq!(
             show(infer_gather(&s("f32[32,16]"), &s("s32[10,1]"), &bad)),
             "error: gather: collapsed or batching dimension 0 has slice size 2, at most 1 allowed"
@@ -2879,20 +2069,9 @@ mod tests {
             ..ScatterAttrs::default()
         };
         let (x, idx) = (s("f32[32,16]"), s("s32[10,1]"));
+        assert_eq!(show(infer_scatter(&[&x, &idx, &s("f32[10,16]")], &scatter_rows, &add)), "f32[32,16]{1,0}");
         assert_eq!(
-            show(infer_scatter(
-                &[&x, &idx, &s("f32[10,16]")],
-                &scatter_rows,
-                &add
-            )),
-            "f32[32,16]{1,0}"
-        );
-        assert_eq!(
-            show(infer_scatter(
-                &[&x, &idx, &s("f32[9,16]")],
-                &scatter_rows,
-                &add
-            )),
+            show(infer_scatter(&[&x, &idx, &s("f32[9,16]")], &scatter_rows, &add)),
             "error: scatter: operand 2 scatter dimension 0 is 9, which does not match the \
              indices s32[10,1]{1,0}"
         );
@@ -2905,11 +2084,7 @@ mod tests {
             ..ScatterAttrs::default()
         };
         assert_eq!(
-            show(infer_scatter(
-                &[&s("f32[16,10]"), &s("s32[16,4,1]"), &s("f32[16,4]")],
-                &batched,
-                &add
-            )),
+            show(infer_scatter(&[&s("f32[16,10]"), &s("s32[16,4,1]"), &s("f32[16,4]")], &batched, &add)),
             "f32[16,10]{1,0}"
         );
     }
@@ -2919,10 +2094,7 @@ mod tests {
         let state = s("(s32[], f32[4])");
         let cond = ProgramShape::new(vec![state.clone()], s("pred[]"));
         let body = ProgramShape::new(vec![state.clone()], state.clone());
-        assert_eq!(
-            show(infer_while(&state, &cond, &body)),
-            "(s32[], f32[4]{0})"
-        );
+        assert_eq!(show(infer_while(&state, &cond, &body)), "(s32[], f32[4]{0})");
         let bad_body = ProgramShape::new(vec![state.clone()], s("(s32[], f32[5])"));
         assert_eq!(
             show(infer_while(&state, &cond, &bad_body)),
@@ -2930,32 +2102,18 @@ mod tests {
         );
         let branch = |p: &str| ProgramShape::new(vec![s(p)], s("f32[2]"));
         let (a, b) = (s("f32[2]"), s("s32[]"));
-        assert_eq!(
-            show(infer_conditional(
-                &s("pred[]"),
-                &[&a, &b],
-                &[branch("f32[2]"), branch("s32[]")]
-            )),
-            "f32[2]{0}"
-        );
+        assert_eq!(show(infer_conditional(&s("pred[]"), &[&a, &b], &[branch("f32[2]"), branch("s32[]")])), "f32[2]{0}");
         assert_eq!(
             show(infer_conditional(&s("pred[]"), &[&a], &[branch("f32[2]")])),
             "error: conditional: a pred index selects between 2 branches, got 1"
         );
         assert_eq!(
-            show(infer_conditional(
-                &s("s32[]"),
-                &[&a, &a],
-                &[branch("f32[2]"), branch("s32[]")]
-            )),
+            show(infer_conditional(&s("s32[]"), &[&a, &a], &[branch("f32[2]"), branch("s32[]")])),
             "error: conditional: operand 2 has shape f32[2]{0}, expected s32[]"
         );
         let lt = scalar_fn(&["f32[]", "f32[]", "s32[]", "s32[]"], "pred[]");
         let (k, v) = (s("f32[8,32]"), s("s32[8,32]"));
-        assert_eq!(
-            show(infer_sort(&[&k, &v], 1, &lt)),
-            "(f32[8,32]{1,0}, s32[8,32]{1,0})"
-        );
+        assert_eq!(show(infer_sort(&[&k, &v], 1, &lt)), "(f32[8,32]{1,0}, s32[8,32]{1,0})");
         assert_eq!(
             show(infer_sort(&[&k], 1, &lt)),
             "error: sort: comparator (f32[], f32[], s32[], s32[]) -> pred[] must take 2 parameters"
@@ -2978,35 +2136,18 @@ mod tests {
     fn random_topk_batch_norm_and_tokens() {
         let out = s("(u64[2], u32[4,4])");
         assert_eq!(
-            show(infer_rng_bit_generator(
-                &s("u64[2]"),
-                RngAlgorithm::ThreeFry,
-                &out
-            )),
+            show(infer_rng_bit_generator(&s("u64[2]"), RngAlgorithm::ThreeFry, &out)),
             "(u64[2]{0}, u32[4,4]{1,0})"
         );
         assert_eq!(
-            show(infer_rng_bit_generator(
-                &s("u64[2]"),
-                RngAlgorithm::Default,
-                &s("(u64[2], f32[4])")
-            )),
+            show(infer_rng_bit_generator(&s("u64[2]"), RngAlgorithm::Default, &s("(u64[2], f32[4])"))),
             "error: rng-bit-generator: the random values has element type f32, expected an \
              unsigned integer type"
         );
-        assert_eq!(
-            show(infer_topk(&s("f32[3,10]"), 4)),
-            "(f32[3,4]{1,0}, s32[3,4]{1,0})"
-        );
-        assert_eq!(
-            show(infer_topk(&s("f32[3,10]"), 11)),
-            "error: topk: k (11) must be within 0..=10"
-        );
+        assert_eq!(show(infer_topk(&s("f32[3,10]"), 4)), "(f32[3,4]{1,0}, s32[3,4]{1,0})");
+        assert_eq!(show(infer_topk(&s("f32[3,10]"), 11)), "error: topk: k (11) must be within 0..=10");
         let (x, f) = (s("f32[2,5,3]"), s("f32[3]"));
-        assert_eq!(
-            show(infer_batch_norm_training(&x, &f, &f, 2)),
-            "(f32[2,5,3]{2,1,0}, f32[3]{0}, f32[3]{0})"
-        );
+        assert_eq!(show(infer_batch_norm_training(&x, &f, &f, 2)), "(f32[2,5,3]{2,1,0}, f32[3]{0}, f32[3]{0})");
         assert_eq!(
             show(infer_batch_norm_inference(&x, &f, &f, &f, &s("f32[5]"), 2)),
             "error: batch-norm-inference: variance has shape f32[5]{0}, expected f32[3]{0}"
@@ -3033,37 +2174,16 @@ mod tests {
         let add = scalar_fn(&["f32[]", "f32[]"], "f32[]");
         let dims = Attrs::Dimensions([0].into_iter().collect());
         assert_eq!(
-            show(infer_shape(
-                Opcode::Reduce,
-                &[&x, &s("f32[]")],
-                &dims,
-                &[],
-                None
-            )),
+            show(infer_shape(Opcode::Reduce, &[&x, &s("f32[]")], &dims, &[], None)),
             "error: reduce: expected 1 called computations, got 0"
         );
-        assert_eq!(
-            show(infer_shape(
-                Opcode::Reduce,
-                &[&x, &s("f32[]")],
-                &dims,
-                &[add],
-                None
-            )),
-            "f32[]"
-        );
+        assert_eq!(show(infer_shape(Opcode::Reduce, &[&x, &s("f32[]")], &dims, &[add], None)), "f32[]");
         assert_eq!(
             show(infer_shape(Opcode::Convert, &[&x], &none, &[], None)),
             "error: convert: the result shape must be given, the operands do not imply it"
         );
-        let cmp = Attrs::Compare {
-            direction: ComparisonDirection::Lt,
-            compare_type: None,
-        };
-        assert_eq!(
-            show(infer_shape(Opcode::Compare, &[&x, &x], &cmp, &[], None)),
-            "pred[2]{0}"
-        );
+        let cmp = Attrs::Compare { direction: ComparisonDirection::Lt, compare_type: None };
+        assert_eq!(show(infer_shape(Opcode::Compare, &[&x, &x], &cmp, &[], None)), "pred[2]{0}");
         let e = infer_shape(Opcode::Add, &[&x], &none, &[], None).unwrap_err();
         assert_eq!(e.detail(), "expected 2 operands, got 1");
     }
@@ -3084,19 +2204,9 @@ mod tests {
         let attrs = [
             Attrs::None,
             Attrs::Dimensions(huge.clone()),
-            Attrs::Iota {
-                dimension: i64::MIN,
-            },
-            Attrs::Slice(vec![SliceDim {
-                start: i64::MIN,
-                limit: i64::MAX,
-                stride: i64::MIN,
-            }]),
-            Attrs::Pad(vec![PadDim {
-                low: i64::MAX,
-                high: i64::MAX,
-                interior: i64::MAX,
-            }]),
+            Attrs::Iota { dimension: i64::MIN },
+            Attrs::Slice(vec![SliceDim { start: i64::MIN, limit: i64::MAX, stride: i64::MIN }]),
+            Attrs::Pad(vec![PadDim { low: i64::MAX, high: i64::MAX, interior: i64::MAX }]),
             Attrs::Window(window(&[(i64::MAX, i64::MAX, i64::MIN, i64::MAX)])),
             Attrs::Gather(Box::new(GatherAttrs {
                 offset_dims: huge.clone(),
@@ -3109,15 +2219,8 @@ mod tests {
         for &op in Opcode::ALL {
             for n in 0..4 {
                 for first in &shapes {
-                    let operands: Vec<&Shape> = (0..n)
-                        .map(|k| {
-                            if k == 0 {
-                                first
-                            } else {
-                                &shapes[k % shapes.len()]
-                            }
-                        })
-                        .collect();
+                    let operands: Vec<&Shape> =
+                        (0..n).map(|k| if k == 0 { first } else { &shapes[k % shapes.len()] }).collect();
                     for a in &attrs {
                         for called in [&[][..], std::slice::from_ref(&sig)] {
                             let _ = infer_shape(op, &operands, a, called, Some(first));

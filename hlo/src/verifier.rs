@@ -42,12 +42,7 @@ pub enum VerifyError {
     #[error("in computation '{comp}': {message}")]
     Computation { comp: String, message: String },
     #[error("in computation '{comp}', instruction '{inst}' ({op}): {message}")]
-    Instruction {
-        comp: String,
-        inst: String,
-        op: Opcode,
-        message: String,
-    },
+    Instruction { comp: String, inst: String, op: Opcode, message: String },
     /// The module header disagrees with the entry computation.
     #[error("in module '{module}': {message}")]
     Module { module: String, message: String },
@@ -73,19 +68,11 @@ impl Deref for Verified<'_> {
 type Result<T> = std::result::Result<T, VerifyError>;
 
 fn comp_err(c: &Computation, message: impl Into<String>) -> VerifyError {
-    VerifyError::Computation {
-        comp: c.name.clone(),
-        message: message.into(),
-    }
+    VerifyError::Computation { comp: c.name.clone(), message: message.into() }
 }
 
 fn inst_err(c: &Computation, inst: &Instruction, message: impl Into<String>) -> VerifyError {
-    VerifyError::Instruction {
-        comp: c.name.clone(),
-        inst: inst.name.clone(),
-        op: inst.opcode,
-        message: message.into(),
-    }
+    VerifyError::Instruction { comp: c.name.clone(), inst: inst.name.clone(), op: inst.opcode, message: message.into() }
 }
 
 /// Checks `m` and returns the proof that it is well formed.
@@ -119,22 +106,13 @@ pub fn verify(m: &Module) -> Result<Verified<'_>> {
 /// References, names, parameter numbers and acyclicity of one computation.
 fn check_structure(m: &Module, c: &Computation) -> Result<()> {
     if !c.insts.contains(c.root) {
-        return Err(comp_err(
-            c,
-            format!(
-                "the root {:?} is not an instruction of the computation",
-                c.root
-            ),
-        ));
+        return Err(comp_err(c, format!("the root {:?} is not an instruction of the computation", c.root)));
     }
     let mut names = HashSet::new();
     let mut params: HashMap<u32, &str> = HashMap::new();
     for (_, inst) in c.insts.iter() {
         if !names.insert(inst.name.as_str()) {
-            return Err(comp_err(
-                c,
-                format!("instruction name '{}' is used more than once", inst.name),
-            ));
+            return Err(comp_err(c, format!("instruction name '{}' is used more than once", inst.name)));
         }
         for (i, &op) in inst.operands.iter().enumerate() {
             if !c.insts.contains(op) {
@@ -156,33 +134,17 @@ fn check_structure(m: &Module, c: &Computation) -> Result<()> {
         }
         for &callee in &inst.called {
             if !m.comps.contains(callee) {
-                return Err(inst_err(
-                    c,
-                    inst,
-                    format!("called computation {callee:?} does not exist"),
-                ));
+                return Err(inst_err(c, inst, format!("called computation {callee:?} does not exist")));
             }
         }
         if let Some(n) = inst.parameter_number()
             && let Some(other) = params.insert(n, &inst.name)
         {
-            return Err(comp_err(
-                c,
-                format!(
-                    "parameter number {n} is used by both '{other}' and '{}'",
-                    inst.name
-                ),
-            ));
+            return Err(comp_err(c, format!("parameter number {n} is used by both '{other}' and '{}'", inst.name)));
         }
     }
     if let Some(missing) = (0..params.len() as u32).find(|n| !params.contains_key(n)) {
-        return Err(comp_err(
-            c,
-            format!(
-                "parameter numbers must be 0..{}, but {missing} is missing",
-                params.len()
-            ),
-        ));
+        return Err(comp_err(c, format!("parameter numbers must be 0..{}, but {missing} is missing", params.len())));
     }
     check_acyclic(c)
 }
@@ -198,11 +160,7 @@ fn check_acyclic(c: &Computation) -> Result<()> {
     }
     let deps = |id: InstId| {
         let inst = &c.insts[id];
-        inst.operands
-            .iter()
-            .chain(&inst.extras.control_predecessors)
-            .copied()
-            .collect::<Vec<_>>()
+        inst.operands.iter().chain(&inst.extras.control_predecessors).copied().collect::<Vec<_>>()
     };
     let mut mark = SecondaryMap::with_default(c.insts.capacity(), Mark::New);
     for start in c.insts.ids() {
@@ -231,10 +189,7 @@ fn check_acyclic(c: &Computation) -> Result<()> {
                         let _ = write!(path, "'{}' <- ", c.insts[*s].name);
                     }
                     let _ = write!(path, "'{}'", c.insts[dep].name);
-                    return Err(comp_err(
-                        c,
-                        format!("instructions form a cycle: {path} (each uses the next)"),
-                    ));
+                    return Err(comp_err(c, format!("instructions form a cycle: {path} (each uses the next)")));
                 }
             }
         }
@@ -252,12 +207,7 @@ fn check_call_graph(m: &Module) -> Result<()> {
     }
     let callees = |id: CompId| -> Vec<CompId> {
         let mut seen = HashSet::new();
-        m.comps[id]
-            .insts
-            .iter()
-            .flat_map(|(_, inst)| inst.called.iter().copied())
-            .filter(|c| seen.insert(*c))
-            .collect()
+        m.comps[id].insts.iter().flat_map(|(_, inst)| inst.called.iter().copied()).filter(|c| seen.insert(*c)).collect()
     };
     let mut mark = SecondaryMap::with_default(m.comps.capacity(), Mark::New);
     for start in m.comps.ids() {
@@ -286,10 +236,7 @@ fn check_call_graph(m: &Module) -> Result<()> {
                         let _ = write!(path, "'{}' -> ", m.comps[*s].name);
                     }
                     let _ = write!(path, "'{}'", m.comps[callee].name);
-                    return Err(comp_err(
-                        &m.comps[callee],
-                        format!("recursive call chain {path}"),
-                    ));
+                    return Err(comp_err(&m.comps[callee], format!("recursive call chain {path}")));
                 }
             }
         }
@@ -314,29 +261,17 @@ fn check_instruction(
             None => return Err(fail(format!("called computation {callee:?} has no root"))),
         }
     }
-    let inferred = infer_shape(
-        inst.opcode,
-        &operands,
-        &inst.attrs,
-        &called,
-        Some(&inst.shape),
-    )
-    .map_err(|e| fail(e.detail()))?;
+    let inferred =
+        infer_shape(inst.opcode, &operands, &inst.attrs, &called, Some(&inst.shape)).map_err(|e| fail(e.detail()))?;
     if !inferred.same_type(&inst.shape) {
-        return Err(fail(format!(
-            "shape {} does not match the inferred shape {inferred}",
-            inst.shape
-        )));
+        return Err(fail(format!("shape {} does not match the inferred shape {inferred}", inst.shape)));
     }
     Ok(())
 }
 
 /// The entry layout, aliases and donors of the header agree with the entry.
 fn check_header(m: &Module) -> Result<()> {
-    let fail = |message: String| VerifyError::Module {
-        module: m.name.clone(),
-        message,
-    };
+    let fail = |message: String| VerifyError::Module { module: m.name.clone(), message };
     let entry = &m.comps[m.entry];
     let params = entry.param_shapes();
     let result = entry.result_shape();
@@ -367,10 +302,7 @@ fn check_header(m: &Module) -> Result<()> {
     }
     let param_subshape = |n: u32, index: &[i64], what: &str| -> Result<&Shape> {
         let p = params.get(n as usize).ok_or_else(|| {
-            fail(format!(
-                "{what} names parameter {n}, but the entry has {} parameters",
-                params.len()
-            ))
+            fail(format!("{what} names parameter {n}, but the entry has {} parameters", params.len()))
         })?;
         p.subshape(index).ok_or_else(|| {
             fail(format!(
@@ -383,9 +315,7 @@ fn check_header(m: &Module) -> Result<()> {
     for a in &cfg.input_output_alias {
         let out_index = crate::attrs::Braced(&a.output_index);
         let out = result.subshape(&a.output_index).ok_or_else(|| {
-            fail(format!(
-                "input_output_alias names output index {out_index}, which the result {result} does not have"
-            ))
+            fail(format!("input_output_alias names output index {out_index}, which the result {result} does not have"))
         })?;
         let p = param_subshape(a.param, &a.param_index, "input_output_alias")?;
         if !out.same_type(p) {
@@ -396,9 +326,7 @@ fn check_header(m: &Module) -> Result<()> {
             )));
         }
         if !aliased_outputs.insert(a.output_index.clone()) {
-            return Err(fail(format!(
-                "input_output_alias aliases output {out_index} more than once"
-            )));
+            return Err(fail(format!("input_output_alias aliases output {out_index} more than once")));
         }
     }
     for d in &cfg.buffer_donor {
@@ -463,9 +391,7 @@ mod tests {
              the inferred shape f32[4]{0}"
         );
         assert_eq!(
-            check(
-                "HloModule m\nENTRY main {\n  x = f32[4] parameter(0)\n  ROOT a = f32[4] add(x)\n}\n"
-            ),
+            check("HloModule m\nENTRY main {\n  x = f32[4] parameter(0)\n  ROOT a = f32[4] add(x)\n}\n"),
             "in computation 'main', instruction 'a' (add): expected 2 operands, got 1"
         );
         assert_eq!(
@@ -562,16 +488,10 @@ mod tests {
         let mut m = parse_module(text).unwrap();
         m.comp_mut(entry).root = n;
         m.comp_mut(entry).remove(n);
-        assert_eq!(
-            check_module(&m),
-            "in computation 'main': the root #1 is not an instruction of the computation"
-        );
+        assert_eq!(check_module(&m), "in computation 'main': the root #1 is not an instruction of the computation");
         let mut m = parse_module(text).unwrap();
         m.comp_mut(entry).inst_mut(n).name = "x".into();
-        assert_eq!(
-            check_module(&m),
-            "in computation 'main': instruction name 'x' is used more than once"
-        );
+        assert_eq!(check_module(&m), "in computation 'main': instruction name 'x' is used more than once");
         let mut m = parse_module(text).unwrap();
         m.comp_mut(entry).inst_mut(n).attrs = Attrs::Iota { dimension: 0 };
         assert_eq!(
@@ -581,10 +501,7 @@ mod tests {
         let mut m = parse_module(&text.replacen("\n", &format!("\n{ADD}"), 1)).unwrap();
         let add = m.find_computation("add").unwrap();
         m.comp_mut(add).name = "main".into();
-        assert_eq!(
-            check_module(&m),
-            "computation name 'main' is used more than once"
-        );
+        assert_eq!(check_module(&m), "computation name 'main' is used more than once");
         m.entry = crate::instruction::CompId::from_index(7);
         assert_eq!(check_module(&m), "the entry computation #7 does not exist");
     }
@@ -608,23 +525,17 @@ mod tests {
              'main' is f32[4]{0}"
         );
         assert_eq!(
-            check(&format!(
-                "HloModule m, input_output_alias={{ {{1}}: (0, {{}}, may-alias) }}\n{body}"
-            )),
+            check(&format!("HloModule m, input_output_alias={{ {{1}}: (0, {{}}, may-alias) }}\n{body}")),
             "in module 'm': input_output_alias pairs output {1} (s32[]) with parameter 0 index {} \
              (f32[4]{0}) of a different shape"
         );
         assert_eq!(
-            check(&format!(
-                "HloModule m, input_output_alias={{ {{2}}: (0, {{}}, may-alias) }}\n{body}"
-            )),
+            check(&format!("HloModule m, input_output_alias={{ {{2}}: (0, {{}}, may-alias) }}\n{body}")),
             "in module 'm': input_output_alias names output index {2}, which the result \
              (f32[4]{0}, s32[]) does not have"
         );
         assert_eq!(
-            check(&format!(
-                "HloModule m, buffer_donor={{ (2, {{}}) }}\n{body}"
-            )),
+            check(&format!("HloModule m, buffer_donor={{ (2, {{}}) }}\n{body}")),
             "in module 'm': buffer_donor names parameter 2, but the entry has 2 parameters"
         );
     }
@@ -632,15 +543,11 @@ mod tests {
     #[test]
     fn malformed_declared_shapes_are_errors() {
         assert_eq!(
-            check(
-                "HloModule m\nENTRY main {\n  ROOT x = f32[4611686018427387904,4] parameter(0)\n}\n"
-            ),
+            check("HloModule m\nENTRY main {\n  ROOT x = f32[4611686018427387904,4] parameter(0)\n}\n"),
             "in computation 'main', instruction 'x' (parameter): shape \
              f32[4611686018427387904,4]{1,0} is malformed: its size overflows 64 bits"
         );
-        let mut m =
-            parse_module("HloModule m\nENTRY main {\n  ROOT x = f32[4,2] parameter(0)\n}\n")
-                .unwrap();
+        let mut m = parse_module("HloModule m\nENTRY main {\n  ROOT x = f32[4,2] parameter(0)\n}\n").unwrap();
         let entry = m.entry;
         let root = m.comp(entry).root;
         if let Shape::Array(a) = &mut m.comp_mut(entry).inst_mut(root).shape {

@@ -117,12 +117,7 @@ impl UnionFind {
 
 /// Leaf offset of tuple element `index` within a tuple shape's flattened leaves.
 fn leaf_offset(shape: &Shape, index: usize) -> usize {
-    shape
-        .tuple_elements()
-        .iter()
-        .take(index)
-        .map(|e| e.leaves().len())
-        .sum()
+    shape.tuple_elements().iter().take(index).map(|e| e.leaves().len()).sum()
 }
 
 /// Does this instruction read operand `k` only at the index it writes (so it may
@@ -191,12 +186,7 @@ pub fn assign_buffers(module: &Module, schedule: &Schedule) -> BufferAssignment 
         for &id in schedule.sequence(comp) {
             let start = *t;
             let inst = module.comp(comp).inst(id);
-            if depth < 64
-                && matches!(
-                    inst.opcode,
-                    Opcode::While | Opcode::Conditional | Opcode::Call
-                )
-            {
+            if depth < 64 && matches!(inst.opcode, Opcode::While | Opcode::Conditional | Opcode::Call) {
                 for &c in &inst.called {
                     *t += 1;
                     walk(module, schedule, c, t, times, spans, depth + 1);
@@ -212,15 +202,7 @@ pub fn assign_buffers(module: &Module, schedule: &Schedule) -> BufferAssignment 
         *s = (s.0.min(first), s.1.max(last));
     }
     let mut t = 0;
-    walk(
-        module,
-        schedule,
-        module.entry,
-        &mut t,
-        &mut times,
-        &mut spans,
-        0,
-    );
+    walk(module, schedule, module.entry, &mut t, &mut times, &mut spans, 0);
 
     // 2. Values.
     let mut keys: Vec<ValueKey> = Vec::new();
@@ -229,24 +211,14 @@ pub fn assign_buffers(module: &Module, schedule: &Schedule) -> BufferAssignment 
         for &id in schedule.sequence(c) {
             let n = module.comp(c).inst(id).shape.leaves().len();
             for leaf in 0..n as u32 {
-                let k = ValueKey {
-                    comp: c,
-                    inst: id,
-                    leaf,
-                };
+                let k = ValueKey { comp: c, inst: id, leaf };
                 index.insert(k, keys.len());
                 keys.push(k);
             }
         }
     }
-    let mut uf = UnionFind {
-        parent: (0..keys.len()).collect(),
-    };
-    let key = |c: CompId, i: InstId, leaf: usize| ValueKey {
-        comp: c,
-        inst: i,
-        leaf: leaf as u32,
-    };
+    let mut uf = UnionFind { parent: (0..keys.len()).collect() };
+    let key = |c: CompId, i: InstId, leaf: usize| ValueKey { comp: c, inst: i, leaf: leaf as u32 };
     // Callers of nested computations, for parameter aliasing.
     let mut callers: Vec<(CompId, InstId)> = Vec::new();
     for &c in &comps {
@@ -324,9 +296,7 @@ pub fn assign_buffers(module: &Module, schedule: &Schedule) -> BufferAssignment 
     for (i, k) in keys.iter().enumerate() {
         let inst = module.comp(k.comp).inst(k.inst);
         let kind = match inst.opcode {
-            Opcode::Parameter if k.comp == entry => {
-                Kind::Param(inst.parameter_number().unwrap_or(0), k.leaf)
-            }
+            Opcode::Parameter if k.comp == entry => Kind::Param(inst.parameter_number().unwrap_or(0), k.leaf),
             Opcode::Constant => Kind::Constant(k.comp, k.inst),
             _ => continue,
         };
@@ -361,13 +331,7 @@ pub fn assign_buffers(module: &Module, schedule: &Schedule) -> BufferAssignment 
         end[r] = end[r].max(value_end(k));
     }
     let size_of = |k: ValueKey| -> usize {
-        module
-            .comp(k.comp)
-            .inst(k.inst)
-            .shape
-            .leaves()
-            .get(k.leaf as usize)
-            .map_or(0, |a| a.byte_size())
+        module.comp(k.comp).inst(k.inst).shape.leaves().get(k.leaf as usize).map_or(0, |a| a.byte_size())
     };
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by_key(|&i| times.get(&(keys[i].comp, keys[i].inst)).map_or(0, |t| t.0));
@@ -380,9 +344,7 @@ pub fn assign_buffers(module: &Module, schedule: &Schedule) -> BufferAssignment 
         }
         let (def_start, _) = times[&(k.comp, k.inst)];
         for (j, &op) in inst.operands.iter().enumerate() {
-            if !reads_operand_elementwise(module, inst, j)
-                || inst.operands.iter().filter(|&&o| o == op).count() > 1
-            {
+            if !reads_operand_elementwise(module, inst, j) || inst.operands.iter().filter(|&&o| o == op).count() > 1 {
                 continue;
             }
             let Some(&oi) = index.get(&key(k.comp, op, 0)) else {
@@ -414,23 +376,11 @@ pub fn assign_buffers(module: &Module, schedule: &Schedule) -> BufferAssignment 
         let r = uf.find(i);
         let s = *set_index_of_root.entry(r).or_insert_with(|| {
             let slot = match kind_of_root.get(&r) {
-                Some(Kind::Param(number, leaf)) => Slot::Parameter {
-                    number: *number,
-                    leaf: *leaf,
-                },
-                Some(Kind::Constant(c, inst)) => Slot::Constant {
-                    comp: *c,
-                    inst: *inst,
-                },
+                Some(Kind::Param(number, leaf)) => Slot::Parameter { number: *number, leaf: *leaf },
+                Some(Kind::Constant(c, inst)) => Slot::Constant { comp: *c, inst: *inst },
                 _ => Slot::Temp { offset: 0, size: 0 },
             };
-            sets.push(BufferSet {
-                slot,
-                size: 0,
-                start: start[r],
-                end: end[r],
-                members: Vec::new(),
-            });
+            sets.push(BufferSet { slot, size: 0, start: start[r], end: end[r], members: Vec::new() });
             sets.len() - 1
         });
         sets[s].size = sets[s].size.max(size_of(k));
@@ -454,13 +404,8 @@ pub fn assign_buffers(module: &Module, schedule: &Schedule) -> BufferAssignment 
         });
         match sets[s].slot {
             Slot::Temp { .. } => {
-                if let Some(alias) =
-                    donated.filter(|a| donation_is_safe(&sets, &set_of, module, a.param, s))
-                {
-                    sets[s].slot = Slot::Parameter {
-                        number: alias.param,
-                        leaf: 0,
-                    };
+                if let Some(alias) = donated.filter(|a| donation_is_safe(&sets, &set_of, module, a.param, s)) {
+                    sets[s].slot = Slot::Parameter { number: alias.param, leaf: 0 };
                     donated_outputs.push((leaf as u32, alias.param));
                 } else {
                     sets[s].slot = Slot::Output { index: leaf as u32 };
@@ -471,23 +416,15 @@ pub fn assign_buffers(module: &Module, schedule: &Schedule) -> BufferAssignment 
     }
 
     // 7. Place temporaries: largest first, best fit among time-overlapping sets.
-    let mut temps: Vec<usize> = (0..sets.len())
-        .filter(|&s| matches!(sets[s].slot, Slot::Temp { .. }) && sets[s].size > 0)
-        .collect();
+    let mut temps: Vec<usize> =
+        (0..sets.len()).filter(|&s| matches!(sets[s].slot, Slot::Temp { .. }) && sets[s].size > 0).collect();
     temps.sort_by_key(|&s| (std::cmp::Reverse(sets[s].size), sets[s].start));
     let mut placed: Vec<(usize, usize, usize, usize)> = Vec::new(); // (offset, size, start, end)
     let mut arena = 0usize;
     for s in temps {
-        let (size, st, en) = (
-            sets[s].size.div_ceil(ALIGNMENT) * ALIGNMENT,
-            sets[s].start,
-            sets[s].end,
-        );
-        let mut busy: Vec<(usize, usize)> = placed
-            .iter()
-            .filter(|p| p.2 <= en && st <= p.3)
-            .map(|p| (p.0, p.0 + p.1))
-            .collect();
+        let (size, st, en) = (sets[s].size.div_ceil(ALIGNMENT) * ALIGNMENT, sets[s].start, sets[s].end);
+        let mut busy: Vec<(usize, usize)> =
+            placed.iter().filter(|p| p.2 <= en && st <= p.3).map(|p| (p.0, p.0 + p.1)).collect();
         busy.sort();
         let mut best: Option<(usize, usize)> = None; // (gap size, offset)
         let mut cursor = 0;
@@ -503,19 +440,9 @@ pub fn assign_buffers(module: &Module, schedule: &Schedule) -> BufferAssignment 
         let offset = best.map_or(cursor, |b| b.1);
         placed.push((offset, size, st, en));
         arena = arena.max(offset + size);
-        sets[s].slot = Slot::Temp {
-            offset,
-            size: sets[s].size,
-        };
+        sets[s].slot = Slot::Temp { offset, size: sets[s].size };
     }
-    BufferAssignment {
-        sets,
-        set_of,
-        temp_bytes: arena,
-        output_copies,
-        donated_outputs,
-        times,
-    }
+    BufferAssignment { sets, set_of, temp_bytes: arena, output_copies, donated_outputs, times }
 }
 
 /// Instructions whose result reuses existing storage.
@@ -546,11 +473,7 @@ fn donation_is_safe(
     let Some(p) = entry.param(param) else {
         return false;
     };
-    let Some(&ps) = set_of.get(&ValueKey {
-        comp: module.entry,
-        inst: p,
-        leaf: 0,
-    }) else {
+    let Some(&ps) = set_of.get(&ValueKey { comp: module.entry, inst: p, leaf: 0 }) else {
         return false;
     };
     let (pset, oset) = (&sets[ps], &sets[out_set]);
@@ -564,14 +487,8 @@ fn donation_is_safe(
         return false;
     }
     // The first writer of the output reads the parameter elementwise.
-    oset.members
-        .iter()
-        .filter(|m| m.comp == module.entry)
-        .any(|m| {
-            let inst = entry.inst(m.inst);
-            inst.operands
-                .iter()
-                .enumerate()
-                .any(|(j, &op)| op == p && reads_operand_elementwise(module, inst, j))
-        })
+    oset.members.iter().filter(|m| m.comp == module.entry).any(|m| {
+        let inst = entry.inst(m.inst);
+        inst.operands.iter().enumerate().any(|(j, &op)| op == p && reads_operand_elementwise(module, inst, j))
+    })
 }

@@ -86,7 +86,8 @@ fn foldable(comp: &Computation, inst: &Instruction, limit: usize) -> bool {
         return false;
     }
     let out = result.element_count();
-    let input: usize = inst.operands.iter().filter_map(|&o| comp.inst(o).shape.as_array()).map(|a| a.element_count()).sum();
+    let input: usize =
+        inst.operands.iter().filter_map(|&o| comp.inst(o).shape.as_array()).map(|a| a.element_count()).sum();
     // Bound the work too: contractions over large constants stay for run time.
     let work_ok = match inst.opcode {
         Opcode::Dot | Opcode::Convolution | Opcode::ReduceWindow | Opcode::SelectAndScatter => {

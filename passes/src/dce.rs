@@ -21,11 +21,7 @@ impl Pass for Dce {
     fn run(&mut self, module: &mut Module, _cx: &mut PassContext) -> Result<bool> {
         let mut changed = false;
         let reachable = module.reachable_computations();
-        let dead_comps: Vec<CompId> = module
-            .comps
-            .ids()
-            .filter(|c| !reachable.contains(c))
-            .collect();
+        let dead_comps: Vec<CompId> = module.comps.ids().filter(|c| !reachable.contains(c)).collect();
         for c in dead_comps {
             module.comps.remove(c);
             changed = true;
@@ -47,10 +43,7 @@ pub fn remove_dead_instructions(module: &mut Module, cid: CompId) -> bool {
     let mut live = SecondaryMap::with_default(comp.insts.capacity(), false);
     let mut stack: Vec<InstId> = vec![comp.root];
     for (id, inst) in comp.insts.iter() {
-        if inst.opcode == Opcode::Parameter
-            || inst.opcode.has_side_effect()
-            || has_side_effect(inst)
-        {
+        if inst.opcode == Opcode::Parameter || inst.opcode.has_side_effect() || has_side_effect(inst) {
             stack.push(id);
         }
     }

@@ -47,13 +47,7 @@ impl Pass for Fusion {
         let mut names = NameUniquer::new(module);
         let mut changed = false;
         for cid in sequential_computations(module) {
-            let mut f = Fuser {
-                module: &mut *module,
-                cid,
-                config: &config,
-                names: &mut names,
-                notes: Vec::new(),
-            };
+            let mut f = Fuser { module: &mut *module, cid, config: &config, names: &mut names, notes: Vec::new() };
             changed |= f.output_fusions();
             changed |= f.producer_consumer();
             if config.multi_output {
@@ -80,14 +74,7 @@ impl Pass for Fusion {
 pub fn count_fusions(module: &Module) -> usize {
     sequential_computations(module)
         .into_iter()
-        .map(|c| {
-            module
-                .comp(c)
-                .insts
-                .iter()
-                .filter(|(_, i)| i.opcode == Opcode::Fusion)
-                .count()
-        })
+        .map(|c| module.comp(c).insts.iter().filter(|(_, i)| i.opcode == Opcode::Fusion).count())
         .sum()
 }
 
@@ -121,20 +108,13 @@ fn fusible(module: &Module, inst: &Instruction) -> bool {
         // Side effects and random number generation stay where they are.
         Opcode::Rng | Opcode::RngGetAndUpdateState => false,
         // Reductions with tuple results (argmax) are fine; reducers must be scalar.
-        Opcode::Reduce | Opcode::ReduceWindow => inst
-            .called
-            .first()
-            .is_some_and(|&c| scalar_computation(module, c)),
+        Opcode::Reduce | Opcode::ReduceWindow => inst.called.first().is_some_and(|&c| scalar_computation(module, c)),
         op => is_elemental(op) && !inst.shape.is_tuple(),
     }
 }
 
 fn scalar_computation(module: &Module, c: CompId) -> bool {
-    module
-        .comp(c)
-        .insts
-        .iter()
-        .all(|(_, i)| i.shape.leaves().iter().all(|a| a.rank() == 0))
+    module.comp(c).insts.iter().all(|(_, i)| i.shape.leaves().iter().all(|a| a.rank() == 0))
 }
 
 /// Instructions worth computing only once.
@@ -144,11 +124,7 @@ fn expensive(module: &Module, inst: &Instruction) -> bool {
             let body = module.comp(c);
             body.insts.len() > 24 || body.insts.iter().any(|(_, i)| expensive(module, i))
         }),
-        Opcode::Reduce
-        | Opcode::ReduceWindow
-        | Opcode::Dot
-        | Opcode::Convolution
-        | Opcode::Gather => true,
+        Opcode::Reduce | Opcode::ReduceWindow | Opcode::Dot | Opcode::Convolution | Opcode::Gather => true,
         op => op.is_expensive(),
     }
 }
@@ -158,38 +134,19 @@ fn contains_op(module: &Module, inst: &Instruction, ops: &[Opcode]) -> bool {
         return true;
     }
     inst.opcode == Opcode::Fusion
-        && inst.called.first().is_some_and(|&c| {
-            module
-                .comp(c)
-                .insts
-                .iter()
-                .any(|(_, i)| ops.contains(&i.opcode))
-        })
+        && inst.called.first().is_some_and(|&c| module.comp(c).insts.iter().any(|(_, i)| ops.contains(&i.opcode)))
 }
 
 fn count_op(module: &Module, inst: &Instruction, op: Opcode) -> usize {
     if inst.opcode == Opcode::Fusion {
-        inst.called.first().map_or(0, |&c| {
-            module
-                .comp(c)
-                .insts
-                .iter()
-                .filter(|(_, i)| i.opcode == op)
-                .count()
-        })
+        inst.called.first().map_or(0, |&c| module.comp(c).insts.iter().filter(|(_, i)| i.opcode == op).count())
     } else {
         (inst.opcode == op) as usize
     }
 }
 
 fn size_of(module: &Module, inst: &Instruction) -> usize {
-    if inst.opcode == Opcode::Fusion {
-        inst.called
-            .first()
-            .map_or(1, |&c| module.comp(c).insts.len())
-    } else {
-        1
-    }
+    if inst.opcode == Opcode::Fusion { inst.called.first().map_or(1, |&c| module.comp(c).insts.len()) } else { 1 }
 }
 
 /// How a producer enters a consumer fusion.
@@ -237,12 +194,7 @@ impl Fuser<'_> {
             .comp()
             .post_order()
             .into_iter()
-            .filter(|&id| {
-                matches!(
-                    self.comp().inst(id).opcode,
-                    Opcode::Dot | Opcode::Convolution
-                )
-            })
+            .filter(|&id| matches!(self.comp().inst(id).opcode, Opcode::Dot | Opcode::Convolution))
             .collect();
         for mut producer in contractions {
             loop {
@@ -252,9 +204,7 @@ impl Fuser<'_> {
                     break;
                 };
                 let consumer = *consumer;
-                if !fusible(self.module, comp.inst(consumer))
-                    || comp.inst(consumer).opcode == Opcode::Fusion
-                {
+                if !fusible(self.module, comp.inst(consumer)) || comp.inst(consumer).opcode == Opcode::Fusion {
                     break;
                 }
                 match self.decide_epilogue(producer, consumer) {
@@ -290,16 +240,11 @@ impl Fuser<'_> {
                 }
                 let operands: Vec<InstId> = {
                     let mut seen = HashSet::new();
-                    inst.operands
-                        .iter()
-                        .copied()
-                        .filter(|o| seen.insert(*o))
-                        .collect()
+                    inst.operands.iter().copied().filter(|o| seen.insert(*o)).collect()
                 };
                 let mut fused_any = false;
                 for producer in operands {
-                    if !self.comp().insts.contains(producer)
-                        || !self.comp().inst(consumer).operands.contains(&producer)
+                    if !self.comp().insts.contains(producer) || !self.comp().inst(consumer).operands.contains(&producer)
                     {
                         continue;
                     }
@@ -323,27 +268,17 @@ impl Fuser<'_> {
 
     /// Whether `producer` may fuse into `consumer`; `Err(None)` for pairs not worth
     /// explaining (the producer is a parameter, constant of the wrong kind, ...).
-    fn decide(
-        &self,
-        producer: InstId,
-        consumer: InstId,
-    ) -> std::result::Result<Mode, Option<String>> {
+    fn decide(&self, producer: InstId, consumer: InstId) -> std::result::Result<Mode, Option<String>> {
         let module = &*self.module;
         let comp = self.comp();
         let p = comp.inst(producer);
         let c = comp.inst(consumer);
-        if matches!(
-            p.opcode,
-            Opcode::Parameter | Opcode::GetTupleElement | Opcode::Tuple
-        ) {
+        if matches!(p.opcode, Opcode::Parameter | Opcode::GetTupleElement | Opcode::Tuple) {
             return Err(None);
         }
         let has_control_edges = |id: InstId| {
             !comp.inst(id).extras.control_predecessors.is_empty()
-                || comp
-                    .insts
-                    .iter()
-                    .any(|(_, i)| i.extras.control_predecessors.contains(&id))
+                || comp.insts.iter().any(|(_, i)| i.extras.control_predecessors.contains(&id))
         };
         if has_control_edges(producer) || has_control_edges(consumer) {
             return Err(Some("control dependencies pin the instruction".into()));
@@ -368,9 +303,7 @@ impl Fuser<'_> {
                 _ => self.param_feeds_contraction(consumer, producer),
             };
             if reads_directly {
-                return Err(Some(
-                    "consumer is a dot or convolution, which reads operands from memory".into(),
-                ));
+                return Err(Some("consumer is a dot or convolution, which reads operands from memory".into()));
             }
         }
         if p_is_contraction {
@@ -384,48 +317,31 @@ impl Fuser<'_> {
             return Err(Some("too many reductions in one fusion".into()));
         }
         if size_of(module, p) + size_of(module, c) > self.config.max_fusion_size {
-            return Err(Some(format!(
-                "fusion would exceed {} instructions",
-                self.config.max_fusion_size
-            )));
+            return Err(Some(format!("fusion would exceed {} instructions", self.config.max_fusion_size)));
         }
         if self.consumer_reuses(consumer, producer) && expensive(module, p) {
-            return Err(Some(
-                "consumer reads producer elements more than once and the producer is expensive"
-                    .into(),
-            ));
+            return Err(Some("consumer reads producer elements more than once and the producer is expensive".into()));
         }
         if contains_op(module, p, &[Opcode::Reduce, Opcode::ReduceWindow])
             && !self.consumer_reads_elementwise(consumer, producer, true)
         {
-            return Err(Some(
-                "a reduction fuses only into consumers that read it elementwise".into(),
-            ));
+            return Err(Some("a reduction fuses only into consumers that read it elementwise".into()));
         }
         let users = comp.users();
-        let other_users: Vec<InstId> = users[producer]
-            .iter()
-            .copied()
-            .filter(|&u| u != consumer)
-            .collect();
+        let other_users: Vec<InstId> = users[producer].iter().copied().filter(|&u| u != consumer).collect();
         let root_is_producer = comp.root == producer;
         if other_users.is_empty() && !root_is_producer {
             return Ok(Mode::Move);
         }
         if !expensive(module, p) {
             // Copies must stay cheap to compute and must not add many reads.
-            let array_operands = p
-                .operands
-                .iter()
-                .filter(|&&o| comp.inst(o).shape.as_array().is_some_and(|a| a.rank() > 0))
-                .count();
+            let array_operands =
+                p.operands.iter().filter(|&&o| comp.inst(o).shape.as_array().is_some_and(|a| a.rank() > 0)).count();
             if size_of(module, p) <= 8 && array_operands <= 2 {
                 return Ok(Mode::Duplicate);
             }
             if !self.config.multi_output {
-                return Err(Some(
-                    "producer has other users and is too large to duplicate".into(),
-                ));
+                return Err(Some("producer has other users and is too large to duplicate".into()));
             }
         }
         // Expensive and needed elsewhere: write it out from the consumer's kernel if
@@ -434,17 +350,10 @@ impl Fuser<'_> {
             return Err(Some("expensive producer has other users".into()));
         }
         if root_is_producer || c.shape.is_tuple() {
-            return Err(Some(
-                "expensive producer has other users and cannot become an extra output".into(),
-            ));
+            return Err(Some("expensive producer has other users and cannot become an extra output".into()));
         }
-        if self.iteration_shape(consumer).as_ref()
-            != p.shape.as_array().map(|a| a.dims.to_vec()).as_ref()
-        {
-            return Err(Some(
-                "expensive producer has other users and the consumer iterates over another shape"
-                    .into(),
-            ));
+        if self.iteration_shape(consumer).as_ref() != p.shape.as_array().map(|a| a.dims.to_vec()).as_ref() {
+            return Err(Some("expensive producer has other users and the consumer iterates over another shape".into()));
         }
         if other_users.iter().any(|&u| self.reaches(u, consumer)) {
             return Err(Some("fusing would create a cycle".into()));
@@ -453,25 +362,15 @@ impl Fuser<'_> {
     }
 
     /// Output fusion: an elementwise consumer into a dot or convolution.
-    fn decide_epilogue(
-        &self,
-        producer: InstId,
-        consumer: InstId,
-    ) -> std::result::Result<Mode, Option<String>> {
+    fn decide_epilogue(&self, producer: InstId, consumer: InstId) -> std::result::Result<Mode, Option<String>> {
         let module = &*self.module;
         let comp = self.comp();
         let p = comp.inst(producer);
         let c = comp.inst(consumer);
         let is_dot = contains_op(module, p, &[Opcode::Dot]);
-        let allowed = if is_dot {
-            self.config.dot_epilogue
-        } else {
-            self.config.conv_epilogue
-        };
+        let allowed = if is_dot { self.config.dot_epilogue } else { self.config.conv_epilogue };
         if !allowed {
-            return Err(Some(
-                "the backend does not fuse epilogues into this contraction".into(),
-            ));
+            return Err(Some("the backend does not fuse epilogues into this contraction".into()));
         }
         if contains_op(module, c, &[Opcode::Dot, Opcode::Convolution]) {
             return Err(Some("two contractions in one fusion".into()));
@@ -481,25 +380,19 @@ impl Fuser<'_> {
             return Err(Some("contraction result has other users".into()));
         }
         if !self.consumer_reads_elementwise(consumer, producer, false) {
-            return Err(Some(
-                "epilogue does not read the contraction result elementwise".into(),
-            ));
+            return Err(Some("epilogue does not read the contraction result elementwise".into()));
         }
         let ops_ok = |inst: &Instruction| -> bool {
-            let check =
-                |op: Opcode| op == Opcode::Parameter || self.config.epilogue_ops.contains(&op);
+            let check = |op: Opcode| op == Opcode::Parameter || self.config.epilogue_ops.contains(&op);
             match inst.opcode {
-                Opcode::Fusion => inst
-                    .called
-                    .first()
-                    .is_some_and(|&b| module.comp(b).insts.iter().all(|(_, i)| check(i.opcode))),
+                Opcode::Fusion => {
+                    inst.called.first().is_some_and(|&b| module.comp(b).insts.iter().all(|(_, i)| check(i.opcode)))
+                }
                 op => check(op),
             }
         };
         if !ops_ok(c) {
-            return Err(Some(
-                "epilogue uses an op the backend cannot run in the output tile".into(),
-            ));
+            return Err(Some("epilogue uses an op the backend cannot run in the output tile".into()));
         }
         let count = |i: &Instruction| i.shape.as_array().map(|a| a.element_count());
         if c.shape.is_tuple() || count(c) != count(p) {
@@ -565,18 +458,9 @@ impl Fuser<'_> {
     /// read exactly once, by elementwise ops and (if `allow_moves`) reshapes,
     /// transposes and reverses that keep the element count? With `allow_moves`
     /// false only reshapes and bitcasts (which keep the linear index) may appear.
-    fn consumer_reads_elementwise(
-        &self,
-        consumer: InstId,
-        producer: InstId,
-        allow_moves: bool,
-    ) -> bool {
+    fn consumer_reads_elementwise(&self, consumer: InstId, producer: InstId, allow_moves: bool) -> bool {
         let comp = self.comp();
-        let count = comp
-            .inst(producer)
-            .shape
-            .as_array()
-            .map(|a| a.element_count());
+        let count = comp.inst(producer).shape.as_array().map(|a| a.element_count());
         let ok = |inst: &Instruction| -> bool {
             let same_count = inst.shape.as_array().map(|a| a.element_count()) == count;
             let op_ok = inst.opcode.is_elementwise()
@@ -622,11 +506,7 @@ impl Fuser<'_> {
             }
         };
         if c.opcode != Opcode::Fusion {
-            return c
-                .operands
-                .iter()
-                .enumerate()
-                .any(|(k, &o)| o == producer && reuses_operand(c, k));
+            return c.operands.iter().enumerate().any(|(k, &o)| o == producer && reuses_operand(c, k));
         }
         let body = self.module.comp(c.called[0]);
         let users = body.users();
@@ -650,13 +530,7 @@ impl Fuser<'_> {
     }
 
     fn comp_of_inst_operand_elements(&self, inst: &Instruction) -> usize {
-        inst.operands.first().map_or(1, |&o| {
-            self.comp()
-                .inst(o)
-                .shape
-                .as_array()
-                .map_or(1, |a| a.element_count())
-        })
+        inst.operands.first().map_or(1, |&o| self.comp().inst(o).shape.as_array().map_or(1, |a| a.element_count()))
     }
 
     /// Inside a consumer fusion: does the path from `producer`'s parameter reach a
@@ -712,17 +586,13 @@ impl Fuser<'_> {
         root.extras.control_predecessors.clear();
         body.root = body.add(root);
         let body_id = self.module.add_computation(body);
-        let fusion_name = self
-            .names
-            .make(&format!("{}_fusion", inst.opcode.name().replace('-', "_")));
+        let fusion_name = self.names.make(&format!("{}_fusion", inst.opcode.name().replace('-', "_")));
         let mut fusion = Instruction::new(
             fusion_name,
             Opcode::Fusion,
             inst.shape.clone(),
             &operands,
-            Attrs::Fusion {
-                kind: FusionKind::Loop,
-            },
+            Attrs::Fusion { kind: FusionKind::Loop },
         );
         fusion.called.push(body_id);
         fusion.extras.metadata = inst.extras.metadata.clone();
@@ -767,18 +637,13 @@ impl Fuser<'_> {
         };
         // Producer parameters bind to the fusion's existing or new parameters.
         let mut fusion_operands: Vec<InstId> = self.comp().inst(fid).operands.to_vec();
-        let mut map =
-            smelt_hlo::SecondaryMap::with_default(src_comp.insts.capacity(), None::<InstId>);
+        let mut map = smelt_hlo::SecondaryMap::with_default(src_comp.insts.capacity(), None::<InstId>);
         for id in src_comp.post_order() {
             let inst = src_comp.inst(id);
             let new_id = if let Some(n) = inst.parameter_number() {
                 let outer = p.operands[n as usize];
                 match fusion_operands.iter().position(|&o| o == outer) {
-                    Some(k) => self
-                        .module
-                        .comp(body_id)
-                        .param(k as u32)
-                        .expect("fusion parameter"),
+                    Some(k) => self.module.comp(body_id).param(k as u32).expect("fusion parameter"),
                     None => {
                         let k = fusion_operands.len();
                         fusion_operands.push(outer);
@@ -795,34 +660,18 @@ impl Fuser<'_> {
                 }
             } else {
                 let mut clone = inst.clone();
-                clone.operands = inst
-                    .operands
-                    .iter()
-                    .map(|&o| map[o].expect("operand cloned"))
-                    .collect();
+                clone.operands = inst.operands.iter().map(|&o| map[o].expect("operand cloned")).collect();
                 // Moved instructions keep their names; copies get fresh ones.
-                let base = if p.opcode != Opcode::Fusion {
-                    &p.name
-                } else {
-                    &inst.name
-                };
-                clone.name = if mode == Mode::Duplicate {
-                    self.names.make(base)
-                } else {
-                    base.clone()
-                };
+                let base = if p.opcode != Opcode::Fusion { &p.name } else { &inst.name };
+                clone.name = if mode == Mode::Duplicate { self.names.make(base) } else { base.clone() };
                 self.module.comp_mut(body_id).add(clone)
             };
             map[id] = Some(new_id);
         }
         let new_root = map[src_root].expect("root cloned");
         // Replace the parameters bound to the producer with the clone.
-        let bound: Vec<usize> = fusion_operands
-            .iter()
-            .enumerate()
-            .filter(|&(_, &o)| o == producer)
-            .map(|(k, _)| k)
-            .collect();
+        let bound: Vec<usize> =
+            fusion_operands.iter().enumerate().filter(|&(_, &o)| o == producer).map(|(k, _)| k).collect();
         let body = self.module.comp_mut(body_id);
         for &k in &bound {
             if let Some(param) = body.param(k as u32) {
@@ -831,19 +680,13 @@ impl Fuser<'_> {
             }
         }
         // Renumber the remaining parameters densely and drop the producer.
-        let kept: Vec<(usize, InstId)> = fusion_operands
-            .iter()
-            .copied()
-            .enumerate()
-            .filter(|&(_, o)| o != producer)
-            .collect();
+        let kept: Vec<(usize, InstId)> =
+            fusion_operands.iter().copied().enumerate().filter(|&(_, o)| o != producer).collect();
         let body = self.module.comp_mut(body_id);
         let renumber: Vec<(InstId, u32)> = kept
             .iter()
             .enumerate()
-            .filter_map(|(new_k, &(old_k, _))| {
-                body.param(old_k as u32).map(|param| (param, new_k as u32))
-            })
+            .filter_map(|(new_k, &(old_k, _))| body.param(old_k as u32).map(|param| (param, new_k as u32)))
             .collect();
         for (param, n) in renumber {
             body.inst_mut(param).attrs = Attrs::Parameter(n);
@@ -871,13 +714,7 @@ impl Fuser<'_> {
         let tuple_shape = Shape::Tuple(vec![old_shape.clone(), value_shape.clone()]);
         let tname = self.names.make("tuple");
         let body = self.module.comp_mut(body_id);
-        let t = body.add(Instruction::new(
-            tname,
-            Opcode::Tuple,
-            tuple_shape.clone(),
-            &[old_root, value],
-            Attrs::None,
-        ));
+        let t = body.add(Instruction::new(tname, Opcode::Tuple, tuple_shape.clone(), &[old_root, value], Attrs::None));
         body.root = t;
         let g0 = self.names.make("get-tuple-element");
         let g1 = self.names.make("get-tuple-element");
@@ -954,8 +791,7 @@ impl Fuser<'_> {
                             && self.same_reduce_dims(a, b)
                             && !self.reaches(a, b)
                             && !self.reaches(b, a)
-                            && size_of(self.module, comp.inst(a))
-                                + size_of(self.module, comp.inst(b))
+                            && size_of(self.module, comp.inst(a)) + size_of(self.module, comp.inst(b))
                                 <= self.config.max_fusion_size
                         {
                             pair = Some((a, b));
@@ -974,11 +810,7 @@ impl Fuser<'_> {
         let inst = self.comp().inst(id);
         inst.opcode == Opcode::Fusion
             && !inst.shape.is_tuple()
-            && !contains_op(
-                self.module,
-                inst,
-                &[Opcode::Dot, Opcode::Convolution, Opcode::ReduceWindow],
-            )
+            && !contains_op(self.module, inst, &[Opcode::Dot, Opcode::Convolution, Opcode::ReduceWindow])
     }
 
     /// Two reduction fusions merge only if they reduce the same dimensions.
@@ -996,16 +828,12 @@ impl Fuser<'_> {
     fn merge_siblings(&mut self, a: InstId, b: InstId) {
         let comp = self.comp();
         let (ia, ib) = (comp.inst(a).clone(), comp.inst(b).clone());
-        let (ba, bb) = (
-            self.module.comp(ia.called[0]).clone(),
-            self.module.comp(ib.called[0]).clone(),
-        );
+        let (ba, bb) = (self.module.comp(ia.called[0]).clone(), self.module.comp(ib.called[0]).clone());
         let mut body = Computation::new(self.names.make("fused_computation"));
         let mut operands: Vec<InstId> = Vec::new();
         let mut roots = Vec::new();
         for (outer, inner) in [(&ia, &ba), (&ib, &bb)] {
-            let mut map =
-                smelt_hlo::SecondaryMap::with_default(inner.insts.capacity(), None::<InstId>);
+            let mut map = smelt_hlo::SecondaryMap::with_default(inner.insts.capacity(), None::<InstId>);
             for id in inner.post_order() {
                 let inst = inner.inst(id);
                 let new_id = if let Some(n) = inst.parameter_number() {
@@ -1027,11 +855,7 @@ impl Fuser<'_> {
                     }
                 } else {
                     let mut clone = inst.clone();
-                    clone.operands = inst
-                        .operands
-                        .iter()
-                        .map(|&o| map[o].expect("operand"))
-                        .collect();
+                    clone.operands = inst.operands.iter().map(|&o| map[o].expect("operand")).collect();
                     body.add(clone)
                 };
                 map[id] = Some(new_id);
@@ -1041,22 +865,10 @@ impl Fuser<'_> {
         let shapes = vec![ia.shape.clone(), ib.shape.clone()];
         let tuple_shape = Shape::Tuple(shapes.clone());
         let tname = self.names.make("tuple");
-        body.root = body.add(Instruction::new(
-            tname,
-            Opcode::Tuple,
-            tuple_shape.clone(),
-            &roots,
-            Attrs::None,
-        ));
+        body.root = body.add(Instruction::new(tname, Opcode::Tuple, tuple_shape.clone(), &roots, Attrs::None));
         let body_id = self.module.add_computation(body);
         let fname = self.names.make("multi_output_fusion");
-        let mut fusion = Instruction::new(
-            fname,
-            Opcode::Fusion,
-            tuple_shape,
-            &operands,
-            ia.attrs.clone(),
-        );
+        let mut fusion = Instruction::new(fname, Opcode::Fusion, tuple_shape, &operands, ia.attrs.clone());
         fusion.called.push(body_id);
         let g0 = self.names.make("get-tuple-element");
         let g1 = self.names.make("get-tuple-element");
@@ -1112,11 +924,7 @@ fn reuses_operand_in(body: &Computation, inst: &Instruction, k: usize) -> bool {
     match inst.opcode {
         Opcode::Broadcast => {
             let out = inst.shape.as_array().map_or(0, |a| a.element_count());
-            let input = body
-                .inst(inst.operands[k])
-                .shape
-                .as_array()
-                .map_or(1, |a| a.element_count());
+            let input = body.inst(inst.operands[k]).shape.as_array().map_or(1, |a| a.element_count());
             out > input
         }
         Opcode::ReduceWindow | Opcode::Gather | Opcode::Dot | Opcode::Convolution => true,

@@ -26,13 +26,8 @@ impl Pass for CallInliner {
         for cid in comp_ids {
             // Inlined bodies may contain calls themselves: repeat until none is left.
             loop {
-                let calls: Vec<InstId> = module
-                    .comp(cid)
-                    .insts
-                    .iter()
-                    .filter(|(_, i)| i.opcode == Opcode::Call)
-                    .map(|(id, _)| id)
-                    .collect();
+                let calls: Vec<InstId> =
+                    module.comp(cid).insts.iter().filter(|(_, i)| i.opcode == Opcode::Call).map(|(id, _)| id).collect();
                 if calls.is_empty() {
                     break;
                 }
@@ -64,17 +59,9 @@ fn inline_call(module: &mut Module, cid: CompId, call: InstId, names: &mut NameU
             None => {
                 let mut clone = inst.clone();
                 clone.name = names.make(&inst.name);
-                clone.operands = inst
-                    .operands
-                    .iter()
-                    .map(|&o| map[o].expect("operand inlined first"))
-                    .collect();
-                clone.extras.control_predecessors = inst
-                    .extras
-                    .control_predecessors
-                    .iter()
-                    .filter_map(|&o| map[o])
-                    .collect();
+                clone.operands = inst.operands.iter().map(|&o| map[o].expect("operand inlined first")).collect();
+                clone.extras.control_predecessors =
+                    inst.extras.control_predecessors.iter().filter_map(|&o| map[o]).collect();
                 comp.add(clone)
             }
         };

@@ -31,9 +31,8 @@ impl Default for FusionConfig {
             dot_epilogue: true,
             conv_epilogue: true,
             epilogue_ops: vec![
-                Add, Subtract, Multiply, Divide, Maximum, Minimum, Negate, Exp, Tanh, Logistic,
-                Erf, Select, Compare, Clamp, Convert, Broadcast, Reshape, Constant, Sqrt, Rsqrt,
-                Abs,
+                Add, Subtract, Multiply, Divide, Maximum, Minimum, Negate, Exp, Tanh, Logistic, Erf, Select, Compare,
+                Clamp, Convert, Broadcast, Reshape, Constant, Sqrt, Rsqrt, Abs,
             ],
             multi_output: true,
         }
@@ -50,9 +49,6 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options {
-            fusion: FusionConfig::default(),
-            max_fold_elements: 1 << 16,
-        }
+        Options { fusion: FusionConfig::default(), max_fold_elements: 1 << 16 }
     }
 }

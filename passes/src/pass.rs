@@ -25,10 +25,7 @@ pub enum PassError {
     #[error("the input module does not verify: {0}")]
     InvalidInput(String),
     #[error("cannot write dump {path}: {source}")]
-    Dump {
-        path: String,
-        source: std::io::Error,
-    },
+    Dump { path: String, source: std::io::Error },
     /// A pass met something it cannot handle (names the instruction).
     #[error("{pass}: {message}")]
     Unsupported { pass: String, message: String },
@@ -68,11 +65,7 @@ pub struct PassContext {
 
 impl PassContext {
     pub fn new(options: Options) -> PassContext {
-        PassContext {
-            options,
-            verify_each: cfg!(debug_assertions),
-            ..PassContext::default()
-        }
+        PassContext { options, verify_each: cfg!(debug_assertions), ..PassContext::default() }
     }
 
     pub fn count(&mut self, name: &str, by: i64) {
@@ -87,10 +80,7 @@ impl PassContext {
         self.dump_counter += 1;
         std::fs::create_dir_all(dir)
             .and_then(|()| std::fs::write(&path, print_module(module)))
-            .map_err(|source| PassError::Dump {
-                path: path.display().to_string(),
-                source,
-            })
+            .map_err(|source| PassError::Dump { path: path.display().to_string(), source })
     }
 }
 
@@ -116,10 +106,7 @@ pub struct Pipeline {
 
 impl Pipeline {
     pub fn new(name: &'static str) -> Pipeline {
-        Pipeline {
-            name,
-            passes: Vec::new(),
-        }
+        Pipeline { name, passes: Vec::new() }
     }
 
     pub fn with(self, pass: impl Pass + 'static) -> Pipeline {
@@ -170,10 +157,8 @@ impl Pass for Pipeline {
             }
             *cx.timings.entry(name.to_string()).or_default() += elapsed;
             if cx.verify_each {
-                verify(module).map_err(|e| PassError::BrokenByPass {
-                    pass: name.to_string(),
-                    message: e.to_string(),
-                })?;
+                verify(module)
+                    .map_err(|e| PassError::BrokenByPass { pass: name.to_string(), message: e.to_string() })?;
             }
             if pass_changed && !pass.is_container() {
                 cx.dump(module, &format!("after.{name}"))?;
@@ -193,11 +178,7 @@ pub struct FixedPoint<P> {
 
 impl<P: Pass> FixedPoint<P> {
     pub fn new(name: &'static str, pass: P, max_iterations: usize) -> Self {
-        FixedPoint {
-            name,
-            pass,
-            max_iterations,
-        }
+        FixedPoint { name, pass, max_iterations }
     }
 }
 

@@ -11,15 +11,8 @@ use crate::tuple_simplifier::TupleSimplifier;
 
 /// Simplify to a fixed point, then fuse.
 pub fn default_pipeline(_options: &Options) -> Pipeline {
-    let simplify = Pipeline::new("simplify")
-        .with(ConstantFolding)
-        .with(TupleSimplifier)
-        .with(Cse)
-        .with(Dce);
-    Pipeline::new("default")
-        .with(CallInliner)
-        .with(FixedPoint::new("simplify-fixpoint", simplify, 8))
-        .with(Fusion)
+    let simplify = Pipeline::new("simplify").with(ConstantFolding).with(TupleSimplifier).with(Cse).with(Dce);
+    Pipeline::new("default").with(CallInliner).with(FixedPoint::new("simplify-fixpoint", simplify, 8)).with(Fusion)
 }
 
 /// Names of every pass `pass_by_name` knows.

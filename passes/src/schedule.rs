@@ -36,10 +36,7 @@ pub fn sequential_computations(module: &Module) -> Vec<CompId> {
         let comp = module.comp(out[i]);
         for id in comp.post_order() {
             let inst = comp.inst(id);
-            if matches!(
-                inst.opcode,
-                Opcode::While | Opcode::Conditional | Opcode::Call
-            ) {
+            if matches!(inst.opcode, Opcode::While | Opcode::Conditional | Opcode::Call) {
                 for &c in &inst.called {
                     if !out.contains(&c) {
                         out.push(c);
@@ -78,11 +75,7 @@ pub fn schedule_module(module: &Module) -> Schedule {
         let comp = module.comp(cid);
         let post = comp.post_order();
         let list = list_schedule(module, cid);
-        let seq = if peak_bytes(module, cid, &list) <= peak_bytes(module, cid, &post) {
-            list
-        } else {
-            post
-        };
+        let seq = if peak_bytes(module, cid, &list) <= peak_bytes(module, cid, &post) { list } else { post };
         schedule.sequences.insert(cid, seq);
     }
     schedule
@@ -92,8 +85,7 @@ pub fn schedule_module(module: &Module) -> Schedule {
 pub fn peak_bytes(module: &Module, cid: CompId, seq: &[InstId]) -> usize {
     let comp = module.comp(cid);
     let users = comp.users();
-    let mut remaining: SecondaryMap<InstId, usize> =
-        SecondaryMap::with_default(comp.insts.capacity(), 0);
+    let mut remaining: SecondaryMap<InstId, usize> = SecondaryMap::with_default(comp.insts.capacity(), 0);
     for &id in seq {
         remaining[id] = users[id].len();
     }
@@ -128,8 +120,7 @@ fn list_schedule(module: &Module, cid: CompId) -> Vec<InstId> {
     }
     // Dependencies still unscheduled, per instruction (operands and control edges).
     let mut pending = SecondaryMap::with_default(cap, 0usize);
-    let mut successors: SecondaryMap<InstId, Vec<InstId>> =
-        SecondaryMap::with_default(cap, Vec::new());
+    let mut successors: SecondaryMap<InstId, Vec<InstId>> = SecondaryMap::with_default(cap, Vec::new());
     for &id in &post {
         let inst = comp.inst(id);
         let mut deps: Vec<InstId> = inst.operands.to_vec();
@@ -145,11 +136,7 @@ fn list_schedule(module: &Module, cid: CompId) -> Vec<InstId> {
     for &id in &post {
         unscheduled_uses[id] = users[id].len();
     }
-    let mut ready: Vec<InstId> = post
-        .iter()
-        .copied()
-        .filter(|&id| pending[id] == 0)
-        .collect();
+    let mut ready: Vec<InstId> = post.iter().copied().filter(|&id| pending[id] == 0).collect();
     let mut order = Vec::with_capacity(post.len());
     while !ready.is_empty() {
         let score = |id: InstId| -> i64 {

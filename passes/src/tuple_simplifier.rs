@@ -30,11 +30,7 @@ impl Pass for TupleSimplifier {
                             continue;
                         };
                         let t = comp.inst(inst.operands[0]);
-                        if t.opcode == Opcode::Tuple {
-                            t.operands.get(index as usize).copied()
-                        } else {
-                            None
-                        }
+                        if t.opcode == Opcode::Tuple { t.operands.get(index as usize).copied() } else { None }
                     }
                     Opcode::Tuple => forwarded_tuple(comp, id),
                     _ => None,

@@ -40,30 +40,22 @@ fn run_file(path: &Path) -> Result<(), String> {
     let text = std::fs::read_to_string(path).unwrap();
     let directive = |name: &str| -> Vec<String> {
         text.lines()
-            .filter_map(|l| {
-                l.trim_start()
-                    .strip_prefix(&format!("// {name}:"))
-                    .map(|s| s.trim().to_string())
-            })
+            .filter_map(|l| l.trim_start().strip_prefix(&format!("// {name}:")).map(|s| s.trim().to_string()))
             .collect()
     };
     let run = directive("RUN");
     let [passes] = run.as_slice() else {
         return Err("needs exactly one // RUN: line".into());
     };
-    let mut module =
-        smelt_hlo::parse_module(&text).map_err(|e| e.render(&path.display().to_string()))?;
+    let mut module = smelt_hlo::parse_module(&text).map_err(|e| e.render(&path.display().to_string()))?;
     let mut pipeline = Pipeline::new("filecheck");
     for name in passes.split(',').map(str::trim) {
-        let pass =
-            smelt_passes::pass_by_name(name).ok_or_else(|| format!("unknown pass '{name}'"))?;
+        let pass = smelt_passes::pass_by_name(name).ok_or_else(|| format!("unknown pass '{name}'"))?;
         pipeline = pipeline.with_boxed(pass);
     }
     let mut cx = PassContext::new(Options::default());
     cx.verify_each = true;
-    let changed = pipeline
-        .run_on(&mut module, &mut cx)
-        .map_err(|e| e.to_string())?;
+    let changed = pipeline.run_on(&mut module, &mut cx).map_err(|e| e.to_string())?;
     let output = smelt_hlo::print_module(&module);
     let fail = |msg: String| -> Result<(), String> {
         if std::env::var("SMELT_BLESS").is_ok() {
@@ -74,9 +66,7 @@ fn run_file(path: &Path) -> Result<(), String> {
     if let Some(want) = directive("CHANGED").first()
         && want != &changed.to_string()
     {
-        return fail(format!(
-            "passes reported changed={changed}, expected {want}"
-        ));
+        return fail(format!("passes reported changed={changed}, expected {want}"));
     }
     let checks: Vec<Check> = text
         .lines()
@@ -87,8 +77,7 @@ fn run_file(path: &Path) -> Result<(), String> {
             } else if let Some(s) = l.strip_prefix("// CHECK-NOT:") {
                 Some(Check::Not(s.trim().to_string()))
             } else {
-                l.strip_prefix("// CHECK:")
-                    .map(|s| Check::Plain(s.trim().to_string()))
+                l.strip_prefix("// CHECK:").map(|s| Check::Plain(s.trim().to_string()))
             }
         })
         .collect();
@@ -99,14 +88,10 @@ fn run_file(path: &Path) -> Result<(), String> {
         match check {
             Check::Not(s) => pending_not.push(s.clone()),
             Check::Plain(s) => {
-                let Some(found) = (pos..lines.len()).find(|&i| lines[i].contains(s.as_str()))
-                else {
+                let Some(found) = (pos..lines.len()).find(|&i| lines[i].contains(s.as_str())) else {
                     return fail(format!("CHECK: '{s}' not found after line {pos}"));
                 };
-                if let Some(n) = pending_not
-                    .iter()
-                    .find(|n| lines[pos..found].iter().any(|l| l.contains(n.as_str())))
-                {
+                if let Some(n) = pending_not.iter().find(|n| lines[pos..found].iter().any(|l| l.contains(n.as_str()))) {
                     return fail(format!("CHECK-NOT: '{n}' found before '{s}'"));
                 }
                 pending_not.clear();
@@ -114,32 +99,20 @@ fn run_file(path: &Path) -> Result<(), String> {
             }
             Check::Next(s) => {
                 if !lines.get(pos).is_some_and(|l| l.contains(s.as_str())) {
-                    return fail(format!(
-                        "CHECK-NEXT: '{s}' is not on line {pos}: {:?}",
-                        lines.get(pos)
-                    ));
+                    return fail(format!("CHECK-NEXT: '{s}' is not on line {pos}: {:?}", lines.get(pos)));
                 }
                 pos += 1;
             }
         }
     }
-    if let Some(n) = pending_not.iter().find(|n| {
-        lines[pos.min(lines.len())..]
-            .iter()
-            .any(|l| l.contains(n.as_str()))
-    }) {
+    if let Some(n) = pending_not.iter().find(|n| lines[pos.min(lines.len())..].iter().any(|l| l.contains(n.as_str()))) {
         return fail(format!("CHECK-NOT: '{n}' found"));
     }
-    let notes: Vec<String> = cx
-        .fusion_notes
-        .iter()
-        .map(|n| format!("{} -> {}: {}", n.producer, n.consumer, n.reason))
-        .collect();
+    let notes: Vec<String> =
+        cx.fusion_notes.iter().map(|n| format!("{} -> {}: {}", n.producer, n.consumer, n.reason)).collect();
     for want in directive("EXPLAIN") {
         if !notes.iter().any(|n| n.contains(&want)) {
-            return fail(format!(
-                "EXPLAIN: no fusion note contains '{want}'; notes: {notes:#?}"
-            ));
+            return fail(format!("EXPLAIN: no fusion note contains '{want}'; notes: {notes:#?}"));
         }
     }
     Ok(())
@@ -148,21 +121,10 @@ fn run_file(path: &Path) -> Result<(), String> {
 #[test]
 fn golden_pass_tests() {
     let mut paths = Vec::new();
-    files(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/filecheck"),
-        &mut paths,
-    );
+    files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/filecheck"), &mut paths);
     paths.sort();
     assert!(!paths.is_empty());
-    let failures: Vec<String> = paths
-        .iter()
-        .filter_map(|p| run_file(p).err().map(|e| format!("{}: {e}", p.display())))
-        .collect();
-    assert!(
-        failures.is_empty(),
-        "{} of {} golden tests failed:\n{}",
-        failures.len(),
-        paths.len(),
-        failures.join("\n")
-    );
+    let failures: Vec<String> =
+        paths.iter().filter_map(|p| run_file(p).err().map(|e| format!("{}: {e}", p.display()))).collect();
+    assert!(failures.is_empty(), "{} of {} golden tests failed:\n{}", failures.len(), paths.len(), failures.join("\n"));
 }

@@ -6,10 +6,7 @@ use std::process::{Command, Output};
 use crate::common::corpus_dir;
 
 fn smelt(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_smelt"))
-        .args(args)
-        .output()
-        .expect("run smelt")
+    Command::new(env!("CARGO_BIN_EXE_smelt")).args(args).output().expect("run smelt")
 }
 
 fn stdout(o: &Output) -> String {
@@ -54,10 +51,7 @@ fn parse_of_truncated_file_names_file_line_col() {
     let prefix = format!("error: {}:", path.display());
     assert!(err.starts_with(&prefix), "{err}");
     let loc: Vec<&str> = err[prefix.len()..].splitn(3, ':').collect();
-    assert!(
-        loc[0].parse::<usize>().is_ok() && loc[1].parse::<usize>().is_ok(),
-        "no line:col in {err}"
-    );
+    assert!(loc[0].parse::<usize>().is_ok() && loc[1].parse::<usize>().is_ok(), "no line:col in {err}");
     assert!(!err.contains("panicked"), "{err}");
 }
 
@@ -82,10 +76,7 @@ fn verify_names_the_instruction() {
 fn usage_errors_exit_2() {
     assert_eq!(smelt(&["frobnicate"]).status.code(), Some(2));
     assert_eq!(smelt(&["check"]).status.code(), Some(2));
-    assert_eq!(
-        smelt(&["run", "x.hlo", "--backend", "nope"]).status.code(),
-        Some(2)
-    );
+    assert_eq!(smelt(&["run", "x.hlo", "--backend", "nope"]).status.code(), Some(2));
 }
 
 #[test]
@@ -111,10 +102,7 @@ fn check_prints_one_line_per_case_and_a_summary() {
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 3, "{out}");
-    assert!(
-        lines[0].starts_with("FAIL layernorm: output 0: index [0, 0, 3]: got "),
-        "{out}"
-    );
+    assert!(lines[0].starts_with("FAIL layernorm: output 0: index [0, 0, 3]: got "), "{out}");
     assert_eq!(lines[1], "PASS softmax");
     assert_eq!(lines[2], "1 passed, 1 failed");
 }
@@ -123,10 +111,7 @@ fn check_prints_one_line_per_case_and_a_summary() {
 fn run_writes_outputs_that_match_the_reference() {
     let dir = tempfile::tempdir().unwrap();
     let c = case("multi_output_pytree");
-    let mut args = vec![
-        "run".to_string(),
-        c.join("module.hlo").display().to_string(),
-    ];
+    let mut args = vec!["run".to_string(), c.join("module.hlo").display().to_string()];
     for i in 0..2 {
         args.push("--input".into());
         args.push(c.join(format!("in{i}.npy")).display().to_string());
@@ -137,9 +122,8 @@ fn run_writes_outputs_that_match_the_reference() {
     assert!(o.status.success(), "{}", stderr(&o));
     let reference = smelt::case::Case::load(&c).unwrap();
     let want = reference.load_expected().unwrap();
-    let got: Vec<_> = (0..want.len())
-        .map(|k| smelt_hlo::npy::read(&dir.path().join(format!("out{k}.npy")), None).unwrap())
-        .collect();
+    let got: Vec<_> =
+        (0..want.len()).map(|k| smelt_hlo::npy::read(&dir.path().join(format!("out{k}.npy")), None).unwrap()).collect();
     smelt::case::compare_outputs(&reference, &got, &want).unwrap();
 }
 
@@ -156,12 +140,7 @@ fn run_without_inputs_uses_random_ones_and_prints_a_summary() {
 fn run_rejects_inputs_of_the_wrong_shape() {
     let c = case("softmax");
     let wrong = case("layernorm").join("in0.npy");
-    let o = smelt(&[
-        "run",
-        c.join("module.hlo").to_str().unwrap(),
-        "--input",
-        wrong.to_str().unwrap(),
-    ]);
+    let o = smelt(&["run", c.join("module.hlo").to_str().unwrap(), "--input", wrong.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("parameter 0"), "{}", stderr(&o));
 }

@@ -84,24 +84,13 @@ fn mutate(text: &str, rng: &mut SplitMix) -> (String, String) {
             if let Some(b) = bytes.get_mut(i) {
                 *b ^= 1 << rng.below(8);
             }
-            (
-                String::from_utf8_lossy(&bytes).into_owned(),
-                format!("flip a bit of byte {i}"),
-            )
+            (String::from_utf8_lossy(&bytes).into_owned(), format!("flip a bit of byte {i}"))
         }
         5 => {
             // Replace a number with an extreme one: overflow and huge-allocation checks.
-            let numeric: Vec<usize> = (0..toks.len())
-                .filter(|&i| toks[i].bytes().all(|b| b.is_ascii_digit()))
-                .collect();
-            let extremes = [
-                "0",
-                "-1",
-                "4294967296",
-                "9223372036854775807",
-                "99999999999999999999",
-                "1000000",
-            ];
+            let numeric: Vec<usize> =
+                (0..toks.len()).filter(|&i| toks[i].bytes().all(|b| b.is_ascii_digit())).collect();
+            let extremes = ["0", "-1", "4294967296", "9223372036854775807", "99999999999999999999", "1000000"];
             let mut t = toks.clone();
             let e = extremes[rng.below(extremes.len())];
             if !numeric.is_empty() {
@@ -128,12 +117,7 @@ fn mutate(text: &str, rng: &mut SplitMix) -> (String, String) {
 fn mutated_corpus_text_never_panics() {
     let files: Vec<(String, String)> = corpus_hlo_files()
         .into_iter()
-        .map(|p| {
-            (
-                p.display().to_string(),
-                std::fs::read_to_string(&p).unwrap(),
-            )
-        })
+        .map(|p| (p.display().to_string(), std::fs::read_to_string(&p).unwrap()))
         .collect();
     // Weight toward small files so the run stays short; every file still gets picked.
     let mut order: Vec<usize> = (0..files.len()).collect();
@@ -148,7 +132,8 @@ fn mutated_corpus_text_never_panics() {
         let idx = if k < files.len() {
             order[k]
         } else {
-            order[rng.below(rng.below(files.len()) + 1)]
+            let bound = rng.below(files.len()) + 1;
+            order[rng.below(bound)]
         };
         let (name, text) = &files[idx];
         let (mutated, what) = mutate(text, &mut rng);
@@ -178,10 +163,7 @@ fn mutated_corpus_text_never_panics() {
     );
     assert_eq!(parse_errors + verify_errors + valid, MUTATIONS);
     // The mutations reach both the parser's and the verifier's error paths.
-    assert!(
-        parse_errors > 1000 && verify_errors > 100,
-        "parse {parse_errors}, verify {verify_errors}, valid {valid}"
-    );
+    assert!(parse_errors > 1000 && verify_errors > 100, "parse {parse_errors}, verify {verify_errors}, valid {valid}");
 }
 
 #[test]

@@ -12,8 +12,7 @@ use crate::common::corpus_cases;
 
 fn dtype_of(v: &serde_json::Value) -> Result<DType, String> {
     let name = v["dtype"].as_str().ok_or("dtype missing in case.json")?;
-    name.parse()
-        .map_err(|()| format!("unknown dtype {name} in case.json"))
+    name.parse().map_err(|()| format!("unknown dtype {name} in case.json"))
 }
 
 /// The first element where `got` and `want` differ beyond tolerance.
@@ -43,17 +42,15 @@ fn first_mismatch(got: &Array, want: &Array, rtol: f64, atol: f64) -> Option<Str
 
 /// Runs one case's `file` (module.hlo or module.opt.hlo) and compares every output.
 fn check_case(case: &Path, file: &str) -> Result<(), String> {
-    let meta: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(case.join("case.json")).map_err(|e| e.to_string())?,
-    )
-    .map_err(|e| e.to_string())?;
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(case.join("case.json")).map_err(|e| e.to_string())?)
+            .map_err(|e| e.to_string())?;
     let text = std::fs::read_to_string(case.join(file)).map_err(|e| e.to_string())?;
     let module = parse_module(&text).map_err(|e| e.render(file))?;
     let inputs = meta["inputs"].as_array().ok_or("inputs missing")?;
     let mut args = Vec::with_capacity(inputs.len());
     for (i, input) in inputs.iter().enumerate() {
-        let a = npy::read(&case.join(format!("in{i}.npy")), Some(dtype_of(input)?))
-            .map_err(|e| e.to_string())?;
+        let a = npy::read(&case.join(format!("in{i}.npy")), Some(dtype_of(input)?)).map_err(|e| e.to_string())?;
         args.push(Literal::Array(a));
     }
     let result = smelt_interp::evaluate(&module, &args).map_err(|e| e.to_string())?;
@@ -70,8 +67,7 @@ fn check_case(case: &Path, file: &str) -> Result<(), String> {
         return Err(format!("{} outputs, want {}", got.len(), outputs.len()));
     }
     for (k, (g, spec)) in got.iter().zip(outputs).enumerate() {
-        let want = npy::read(&case.join(format!("out{k}.npy")), Some(dtype_of(spec)?))
-            .map_err(|e| e.to_string())?;
+        let want = npy::read(&case.join(format!("out{k}.npy")), Some(dtype_of(spec)?)).map_err(|e| e.to_string())?;
         let Literal::Array(g) = g else {
             return Err(format!("output {k} is a tuple"));
         };
@@ -101,13 +97,7 @@ fn check_corpus(file: &str) {
             failures.push(format!("{name}/{file}: {e}"));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {} cases fail:\n{}",
-        failures.len(),
-        cases.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} of {} cases fail:\n{}", failures.len(), cases.len(), failures.join("\n"));
 }
 
 #[test]

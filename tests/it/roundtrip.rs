@@ -8,29 +8,15 @@ use crate::common::corpus_hlo_files;
 #[test]
 fn every_corpus_file_round_trips() {
     let files = corpus_hlo_files();
-    assert_eq!(
-        files.len(),
-        88,
-        "the corpus has 44 cases with two HLO files each"
-    );
+    assert_eq!(files.len(), 88, "the corpus has 44 cases with two HLO files each");
     for path in files {
         let text = std::fs::read_to_string(&path).unwrap();
-        let parsed = parse_module(&text)
-            .unwrap_or_else(|e| panic!("{}", e.render(&path.display().to_string())));
+        let parsed = parse_module(&text).unwrap_or_else(|e| panic!("{}", e.render(&path.display().to_string())));
         let printed = print_module(&parsed);
-        let reparsed = parse_module(&printed)
-            .unwrap_or_else(|e| panic!("reparse of {}: {}", path.display(), e.render("printed")));
-        assert!(
-            reparsed == parsed,
-            "{}: parse(print(parse(t))) != parse(t)",
-            path.display()
-        );
-        assert_eq!(
-            print_module(&reparsed),
-            printed,
-            "{}: printing is not idempotent",
-            path.display()
-        );
+        let reparsed =
+            parse_module(&printed).unwrap_or_else(|e| panic!("reparse of {}: {}", path.display(), e.render("printed")));
+        assert!(reparsed == parsed, "{}: parse(print(parse(t))) != parse(t)", path.display());
+        assert_eq!(print_module(&reparsed), printed, "{}: printing is not idempotent", path.display());
     }
 }
 
@@ -42,10 +28,6 @@ fn unoptimized_corpus_modules_print_byte_identical() {
         let path = case.join("module.hlo");
         let text = std::fs::read_to_string(&path).unwrap();
         let printed = print_module(&parse_module(&text).unwrap());
-        assert!(
-            printed == text,
-            "{}: canonical print differs from XLA's text",
-            path.display()
-        );
+        assert!(printed == text, "{}: canonical print differs from XLA's text", path.display());
     }
 }

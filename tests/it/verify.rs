@@ -8,16 +8,11 @@ use crate::common::corpus_hlo_files;
 #[test]
 fn every_corpus_file_verifies() {
     let files = corpus_hlo_files();
-    assert_eq!(
-        files.len(),
-        88,
-        "the corpus has 44 cases with two HLO files each"
-    );
+    assert_eq!(files.len(), 88, "the corpus has 44 cases with two HLO files each");
     let mut failures = Vec::new();
     for path in files {
         let text = std::fs::read_to_string(&path).unwrap();
-        let module = parse_module(&text)
-            .unwrap_or_else(|e| panic!("{}", e.render(&path.display().to_string())));
+        let module = parse_module(&text).unwrap_or_else(|e| panic!("{}", e.render(&path.display().to_string())));
         if let Err(e) = verify(&module) {
             failures.push(format!("{}: {e}", path.display()));
         }
@@ -31,16 +26,8 @@ fn every_corpus_file_verifies() {
 /// a good share of what still parses.
 #[test]
 fn mutated_corpus_modules_never_panic() {
-    const REPLACEMENTS: [&str; 8] = [
-        "0",
-        "1",
-        "2",
-        "-1",
-        "7",
-        "1000000000000000000",
-        "9223372036854775807",
-        "-9223372036854775808",
-    ];
+    const REPLACEMENTS: [&str; 8] =
+        ["0", "1", "2", "-1", "7", "1000000000000000000", "9223372036854775807", "-9223372036854775808"];
     let mut seed = 0x2545_f491_4f6c_dd1du64;
     let mut next = move || {
         seed ^= seed << 13;
@@ -69,14 +56,8 @@ fn mutated_corpus_modules_never_panic() {
         for _ in 0..40 {
             let range = numbers[next() as usize % numbers.len()].clone();
             let replacement = REPLACEMENTS[next() as usize % REPLACEMENTS.len()];
-            let mutated = format!(
-                "{}{replacement}{}",
-                &text[..range.start],
-                &text[range.end..]
-            );
-            let outcome = std::panic::catch_unwind(|| {
-                parse_module(&mutated).ok().map(|m| verify(&m).is_ok())
-            });
+            let mutated = format!("{}{replacement}{}", &text[..range.start], &text[range.end..]);
+            let outcome = std::panic::catch_unwind(|| parse_module(&mutated).ok().map(|m| verify(&m).is_ok()));
             match outcome {
                 Ok(Some(ok)) => {
                     parsed += 1;
@@ -92,8 +73,5 @@ fn mutated_corpus_modules_never_panic() {
             }
         }
     }
-    assert!(
-        rejected * 4 >= parsed,
-        "the verifier rejected only {rejected} of {parsed} mutated modules"
-    );
+    assert!(rejected * 4 >= parsed, "the verifier rejected only {rejected} of {parsed} mutated modules");
 }

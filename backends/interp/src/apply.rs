@@ -95,13 +95,7 @@ impl ScalarProgram {
                     }
                     Op::Const(s)
                 }
-                (
-                    Opcode::Compare,
-                    Attrs::Compare {
-                        direction,
-                        compare_type,
-                    },
-                ) => {
+                (Opcode::Compare, Attrs::Compare { direction, compare_type }) => {
                     let ((a, ta), (b, tb)) = (operand(0)?, operand(1)?);
                     if ta != tb || dtype != DType::Pred || inst.operands.len() != 2 {
                         return None;
@@ -117,11 +111,7 @@ impl ScalarProgram {
                 }
                 (Opcode::Clamp, _) => {
                     let ((l, tl), (x, tx), (h, th)) = (operand(0)?, operand(1)?, operand(2)?);
-                    if tl != dtype
-                        || tx != dtype
-                        || th != dtype
-                        || !binary_ok(dtype, Opcode::Maximum)
-                    {
+                    if tl != dtype || tx != dtype || th != dtype || !binary_ok(dtype, Opcode::Maximum) {
                         return None;
                     }
                     Op::Clamp(l, x, h)
@@ -150,11 +140,7 @@ impl ScalarProgram {
                 }
                 (op, _) if op.is_elementwise_binary() => {
                     let ((a, ta), (b, tb)) = (operand(0)?, operand(1)?);
-                    if ta != dtype
-                        || tb != dtype
-                        || !binary_ok(dtype, op)
-                        || inst.operands.len() != 2
-                    {
+                    if ta != dtype || tb != dtype || !binary_ok(dtype, op) || inst.operands.len() != 2 {
                         return None;
                     }
                     Op::Binary(op, a, b)
@@ -176,11 +162,7 @@ impl ScalarProgram {
             }
             outputs.push(r);
         }
-        Some(ScalarProgram {
-            params: params.len(),
-            ops,
-            outputs,
-        })
+        Some(ScalarProgram { params: params.len(), ops, outputs })
     }
 
     /// Runs the program. `args` have the parameter types (checked by [`Applier::new`]).
@@ -192,9 +174,7 @@ impl ScalarProgram {
                 Op::Const(s) => s,
                 Op::Unary(op, a) => Scalar::unary(op, regs[a]),
                 Op::Binary(op, a, b) => Scalar::binary(op, regs[a], regs[b]).unwrap_or(regs[a]),
-                Op::Compare(dir, ty, a, b) => {
-                    Scalar::Pred(Scalar::compare(dir, ty, regs[a], regs[b]).unwrap_or(false))
-                }
+                Op::Compare(dir, ty, a, b) => Scalar::Pred(Scalar::compare(dir, ty, regs[a], regs[b]).unwrap_or(false)),
                 Op::Select(p, a, b) => {
                     if regs[p].as_pred().unwrap_or(false) {
                         regs[a]
@@ -248,49 +228,27 @@ impl<'e, 'm> Applier<'e, 'm> {
         let c = ev.comp(comp).map_err(Fail::from)?;
         let ps = c.params();
         if ps.len() != params.len() {
-            invalid!(
-                "computation '{}' takes {} parameters, {} expected",
-                c.name,
-                ps.len(),
-                params.len()
-            );
+            invalid!("computation '{}' takes {} parameters, {} expected", c.name, ps.len(), params.len());
         }
         for (k, (&p, &want)) in ps.iter().zip(params).enumerate() {
             if scalar_dtype(&c.insts[p].shape) != Some(want) {
-                invalid!(
-                    "parameter {k} of computation '{}' is {}, expected {want}[]",
-                    c.name,
-                    c.insts[p].shape
-                );
+                invalid!("parameter {k} of computation '{}' is {}, expected {want}[]", c.name, c.insts[p].shape);
             }
         }
         let root = c.result_shape();
         let ok = match root {
             Shape::Array(_) => outs.len() == 1 && scalar_dtype(root) == Some(outs[0]),
-            Shape::Tuple(t) => {
-                t.len() == outs.len()
-                    && t.iter().zip(outs).all(|(s, &d)| scalar_dtype(s) == Some(d))
-            }
+            Shape::Tuple(t) => t.len() == outs.len() && t.iter().zip(outs).all(|(s, &d)| scalar_dtype(s) == Some(d)),
         };
         if !ok {
             let want: Vec<String> = outs.iter().map(|d| format!("{d}[]")).collect();
-            invalid!(
-                "computation '{}' returns {root}, expected {}",
-                c.name,
-                want.join(", ")
-            );
+            invalid!("computation '{}' returns {root}, expected {}", c.name, want.join(", "));
         }
         let kind = match ev.program(comp, c) {
             Some(p) => Kind::Program(p),
             None => Kind::General,
         };
-        Ok(Applier {
-            ev,
-            comp,
-            kind,
-            outs: outs.len(),
-            regs: Vec::new(),
-        })
+        Ok(Applier { ev, comp, kind, outs: outs.len(), regs: Vec::new() })
     }
 
     /// Applies the computation; `out` receives one scalar per output.
@@ -301,8 +259,7 @@ impl<'e, 'm> Applier<'e, 'm> {
                 Ok(())
             }
             Kind::General => {
-                let lits: Vec<Literal> =
-                    args.iter().map(|s| Literal::Array(s.to_array())).collect();
+                let lits: Vec<Literal> = args.iter().map(|s| Literal::Array(s.to_array())).collect();
                 let refs: Vec<&Literal> = lits.iter().collect();
                 let r = self.ev.call_nested(self.comp, &refs)?;
                 match &r {
@@ -335,15 +292,9 @@ impl<'e, 'm> Applier<'e, 'm> {
 
 /// If `comp` is `compare(p0, p1)`: a sort comparator looking only at the
 /// first operand, which sorting then runs as a typed comparison.
-pub(crate) fn simple_compare(
-    comp: &Computation,
-) -> Option<(ComparisonDirection, Option<CompareType>)> {
+pub(crate) fn simple_compare(comp: &Computation) -> Option<(ComparisonDirection, Option<CompareType>)> {
     let root = comp.root_inst();
-    let Attrs::Compare {
-        direction,
-        compare_type,
-    } = root.attrs
-    else {
+    let Attrs::Compare { direction, compare_type } = root.attrs else {
         return None;
     };
     if root.opcode != Opcode::Compare || root.operands.len() != 2 {
@@ -362,15 +313,7 @@ pub(crate) fn simple_binary(comp: &Computation) -> Option<Opcode> {
         return None;
     }
     let op = root.opcode;
-    if !matches!(
-        op,
-        Opcode::Add
-            | Opcode::Multiply
-            | Opcode::Maximum
-            | Opcode::Minimum
-            | Opcode::And
-            | Opcode::Or
-    ) {
+    if !matches!(op, Opcode::Add | Opcode::Multiply | Opcode::Maximum | Opcode::Minimum | Opcode::And | Opcode::Or) {
         return None;
     }
     let a = comp.insts.get(root.operands[0])?.parameter_number()?;

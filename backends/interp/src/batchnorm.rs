@@ -36,23 +36,13 @@ fn layout(x: &Array, feature_index: i64, per_feature: &[&Array]) -> KResult<(usi
         unsupported!("batch norm over {}", x.dtype());
     }
     let dims = adims(x);
-    let Some(f) = usize::try_from(feature_index)
-        .ok()
-        .filter(|&f| f < dims.len())
-    else {
-        invalid!(
-            "feature_index {feature_index} out of range for {}",
-            x.shape()
-        );
+    let Some(f) = usize::try_from(feature_index).ok().filter(|&f| f < dims.len()) else {
+        invalid!("feature_index {feature_index} out of range for {}", x.shape());
     };
     let c = dims[f];
     for a in per_feature {
         if a.dims.as_slice() != [c as i64] || a.dtype() != x.dtype() {
-            invalid!(
-                "per-feature operand {} must be {}[{c}]",
-                a.shape(),
-                x.dtype()
-            );
+            invalid!("per-feature operand {} must be {}[{c}]", a.shape(), x.dtype());
         }
     }
     let stride: usize = dims[f + 1..].iter().product();
@@ -80,15 +70,7 @@ fn moments(x: &[f64], c: usize, stride: usize, n: usize) -> (Vec<f64>, Vec<f64>)
     (mean, var)
 }
 
-fn normalize(
-    x: &[f64],
-    mean: &[f64],
-    var: &[f64],
-    scale: &[f64],
-    offset: &[f64],
-    eps: f64,
-    stride: usize,
-) -> Vec<f64> {
+fn normalize(x: &[f64], mean: &[f64], var: &[f64], scale: &[f64], offset: &[f64], eps: f64, stride: usize) -> Vec<f64> {
     let c = mean.len();
     x.iter()
         .enumerate()
@@ -104,19 +86,8 @@ pub(crate) fn inference(ops: &[&Array], epsilon: f32, feature_index: i64) -> KRe
         invalid!("batch-norm-inference takes 5 operands");
     };
     let (_, stride, _) = layout(x, feature_index, &[scale, offset, mean, var])?;
-    let y = normalize(
-        &floats(x),
-        &floats(mean),
-        &floats(var),
-        &floats(scale),
-        &floats(offset),
-        epsilon as f64,
-        stride,
-    );
-    Ok(Array {
-        dims: x.dims.clone(),
-        data: to_dtype(&y, x.dtype()),
-    })
+    let y = normalize(&floats(x), &floats(mean), &floats(var), &floats(scale), &floats(offset), epsilon as f64, stride);
+    Ok(Array { dims: x.dims.clone(), data: to_dtype(&y, x.dtype()) })
 }
 
 pub(crate) fn training(ops: &[&Array], epsilon: f32, feature_index: i64) -> KResult<Literal> {
@@ -126,27 +97,11 @@ pub(crate) fn training(ops: &[&Array], epsilon: f32, feature_index: i64) -> KRes
     let (c, stride, n) = layout(x, feature_index, &[scale, offset])?;
     let xs = floats(x);
     let (mean, var) = moments(&xs, c, stride, n);
-    let y = normalize(
-        &xs,
-        &mean,
-        &var,
-        &floats(scale),
-        &floats(offset),
-        epsilon as f64,
-        stride,
-    );
+    let y = normalize(&xs, &mean, &var, &floats(scale), &floats(offset), epsilon as f64, stride);
     let dt = x.dtype();
-    let vec1 = |v: &[f64]| {
-        Literal::Array(Array {
-            dims: [c as i64].into_iter().collect(),
-            data: to_dtype(v, dt),
-        })
-    };
+    let vec1 = |v: &[f64]| Literal::Array(Array { dims: [c as i64].into_iter().collect(), data: to_dtype(v, dt) });
     Ok(Literal::Tuple(vec![
-        Literal::Array(Array {
-            dims: x.dims.clone(),
-            data: to_dtype(&y, dt),
-        }),
+        Literal::Array(Array { dims: x.dims.clone(), data: to_dtype(&y, dt) }),
         vec1(&mean),
         vec1(&var),
     ]))
@@ -162,11 +117,7 @@ pub(crate) fn grad(ops: &[&Array], epsilon: f32, feature_index: i64) -> KResult<
     };
     let (c, stride, n) = layout(x, feature_index, &[scale, mean, var])?;
     if dy.dims != x.dims || dy.dtype() != x.dtype() {
-        invalid!(
-            "grad_output {} must match the operand {}",
-            dy.shape(),
-            x.shape()
-        );
+        invalid!("grad_output {} must match the operand {}", dy.shape(), x.shape());
     }
     let (xs, dys) = (floats(x), floats(dy));
     let (sc, mu, va) = (floats(scale), floats(mean), floats(var));
@@ -189,21 +140,11 @@ pub(crate) fn grad(ops: &[&Array], epsilon: f32, feature_index: i64) -> KResult<
             sc[f] * inv * (g - sum_dy[f] / nf - (xv - mu[f]) * sum_dy_xc[f] / (nf * (va[f] + eps)))
         })
         .collect();
-    let gscale: Vec<f64> = (0..c)
-        .map(|f| sum_dy_xc[f] / (va[f] + eps).sqrt())
-        .collect();
+    let gscale: Vec<f64> = (0..c).map(|f| sum_dy_xc[f] / (va[f] + eps).sqrt()).collect();
     let dt = x.dtype();
-    let vec1 = |v: &[f64]| {
-        Literal::Array(Array {
-            dims: [c as i64].into_iter().collect(),
-            data: to_dtype(v, dt),
-        })
-    };
+    let vec1 = |v: &[f64]| Literal::Array(Array { dims: [c as i64].into_iter().collect(), data: to_dtype(v, dt) });
     Ok(Literal::Tuple(vec![
-        Literal::Array(Array {
-            dims: x.dims.clone(),
-            data: to_dtype(&gx, dt),
-        }),
+        Literal::Array(Array { dims: x.dims.clone(), data: to_dtype(&gx, dt) }),
         vec1(&gscale),
         vec1(&sum_dy),
     ]))
@@ -222,17 +163,8 @@ mod tests {
         let Literal::Tuple(t) = training(&[&x, &ones, &zeros], 0.0, 1).unwrap() else {
             panic!("tuple expected");
         };
-        assert_eq!(
-            t[0].as_array().unwrap().values::<f32>().unwrap(),
-            &[-1.0, -1.0, 1.0, 1.0]
-        );
-        assert_eq!(
-            t[1].as_array().unwrap().values::<f32>().unwrap(),
-            &[2.0, 4.0]
-        );
-        assert_eq!(
-            t[2].as_array().unwrap().values::<f32>().unwrap(),
-            &[1.0, 4.0]
-        );
+        assert_eq!(t[0].as_array().unwrap().values::<f32>().unwrap(), &[-1.0, -1.0, 1.0, 1.0]);
+        assert_eq!(t[1].as_array().unwrap().values::<f32>().unwrap(), &[2.0, 4.0]);
+        assert_eq!(t[2].as_array().unwrap().values::<f32>().unwrap(), &[1.0, 4.0]);
     }
 }

@@ -70,43 +70,27 @@ impl Geom {
         let spatial = d.input_spatial.len();
         let rank = spatial + 2;
         if lhs.dims.len() != rank || rhs.dims.len() != rank {
-            invalid!(
-                "operands {} and {} do not have rank {rank}",
-                lhs.shape(),
-                rhs.shape()
-            );
+            invalid!("operands {} and {} do not have rank {rank}", lhs.shape(), rhs.shape());
         }
         if d.kernel_spatial.len() != spatial || d.output_spatial.len() != spatial {
             invalid!("dimension labels disagree on the number of spatial dimensions");
         }
         if c.window.dims.len() != spatial {
-            invalid!(
-                "window has {} dimensions for {spatial} spatial dimensions",
-                c.window.dims.len()
-            );
+            invalid!("window has {} dimensions for {spatial} spatial dimensions", c.window.dims.len());
         }
         let idx = |v: i64, w: &str| dim_index(v, rank, w);
         let in_batch = idx(d.input_batch, "input batch")?;
         let in_feature = idx(d.input_feature, "input feature")?;
-        let in_spatial: Vec<usize> = d
-            .input_spatial
-            .iter()
-            .map(|&v| idx(v, "input spatial"))
-            .collect::<KResult<_>>()?;
+        let in_spatial: Vec<usize> =
+            d.input_spatial.iter().map(|&v| idx(v, "input spatial")).collect::<KResult<_>>()?;
         let k_in = idx(d.kernel_input_feature, "kernel input feature")?;
         let k_out = idx(d.kernel_output_feature, "kernel output feature")?;
-        let k_spatial: Vec<usize> = d
-            .kernel_spatial
-            .iter()
-            .map(|&v| idx(v, "kernel spatial"))
-            .collect::<KResult<_>>()?;
+        let k_spatial: Vec<usize> =
+            d.kernel_spatial.iter().map(|&v| idx(v, "kernel spatial")).collect::<KResult<_>>()?;
         let out_batch = idx(d.output_batch, "output batch")?;
         let out_feature = idx(d.output_feature, "output feature")?;
-        let out_spatial: Vec<usize> = d
-            .output_spatial
-            .iter()
-            .map(|&v| idx(v, "output spatial"))
-            .collect::<KResult<_>>()?;
+        let out_spatial: Vec<usize> =
+            d.output_spatial.iter().map(|&v| idx(v, "output spatial")).collect::<KResult<_>>()?;
         let perm = |a: usize, b: usize, s: &[usize]| {
             let mut v = vec![a, b];
             v.extend_from_slice(s);
@@ -131,9 +115,7 @@ impl Geom {
                 rhs_dims[k_in]
             );
         }
-        if !out_features.is_multiple_of(g)
-            || !out_features.is_multiple_of(bg)
-            || !lhs_dims[in_batch].is_multiple_of(bg)
+        if !out_features.is_multiple_of(g) || !out_features.is_multiple_of(bg) || !lhs_dims[in_batch].is_multiple_of(bg)
         {
             invalid!("output features {out_features} or batch do not split into the groups");
         }
@@ -146,40 +128,18 @@ impl Geom {
                 invalid!("window dimension {k} has a non-positive stride or dilation");
             }
             if w.size != rhs_dims[k_spatial[k]] as i64 {
-                invalid!(
-                    "window size {} differs from kernel spatial size {}",
-                    w.size,
-                    rhs_dims[k_spatial[k]]
-                );
+                invalid!("window size {} differs from kernel spatial size {}", w.size, rhs_dims[k_spatial[k]]);
             }
             let n = lhs_dims[in_spatial[k]] as i128;
-            let base = if n == 0 {
-                0
-            } else {
-                (n - 1) * w.base_dilation as i128 + 1
-            };
+            let base = if n == 0 { 0 } else { (n - 1) * w.base_dilation as i128 + 1 };
             let padded = base + w.pad_low as i128 + w.pad_high as i128;
-            let extent = if w.size == 0 {
-                0
-            } else {
-                (w.size as i128 - 1) * w.window_dilation as i128 + 1
-            };
-            let o = if padded < extent {
-                0
-            } else {
-                (padded - extent) / w.stride as i128 + 1
-            };
+            let extent = if w.size == 0 { 0 } else { (w.size as i128 - 1) * w.window_dilation as i128 + 1 };
+            let o = if padded < extent { 0 } else { (padded - extent) / w.stride as i128 + 1 };
             if o > i64::MAX as i128 {
                 invalid!("output spatial dimension {k} is too large");
             }
             out_dims[out_spatial[k]] = o as usize;
-            window.push((
-                w.stride,
-                w.pad_low,
-                w.window_dilation,
-                w.base_dilation,
-                w.reversal,
-            ));
+            window.push((w.stride, w.pad_low, w.window_dilation, w.base_dilation, w.reversal));
         }
         count(&out_dims)?;
         Ok(Geom {
@@ -217,11 +177,7 @@ fn conv_acc<A: Acc>(lhs: &Array, rhs: &Array, g: &Geom) -> Vec<A> {
     let out_group = (out_features / g.feature_groups).max(1);
     let depthwise_multiplier = (out_features / g.batch_groups).max(1);
     let k_sizes: Vec<usize> = g.k_spatial.iter().map(|&d| g.rhs_dims[d]).collect();
-    let (ls_f, rs_in, rs_out) = (
-        g.lhs_strides[g.in_feature],
-        g.rhs_strides[g.k_in],
-        g.rhs_strides[g.k_out],
-    );
+    let (ls_f, rs_in, rs_out) = (g.lhs_strides[g.in_feature], g.rhs_strides[g.k_in], g.rhs_strides[g.k_out]);
     // Every kernel spatial position in row-major order, and its rhs offset
     // (window reversal applied).
     let mut kpos: Vec<usize> = Vec::new();
@@ -232,11 +188,7 @@ fn conv_acc<A: Acc>(lhs: &Array, rhs: &Array, g: &Geom) -> Vec<A> {
         koff.push(
             (0..g.spatial)
                 .map(|s| {
-                    let k = if g.window[s].4 {
-                        k_sizes[s] - 1 - p[s]
-                    } else {
-                        p[s]
-                    };
+                    let k = if g.window[s].4 { k_sizes[s] - 1 - p[s] } else { p[s] };
                     k * g.rhs_strides[g.k_spatial[s]]
                 })
                 .sum(),
@@ -267,8 +219,7 @@ fn conv_acc<A: Acc>(lhs: &Array, rhs: &Array, g: &Geom) -> Vec<A> {
             let mut loff = 0;
             for s in 0..g.spatial {
                 let (stride, lo, wdil, bdil, _) = g.window[s];
-                let p = o[g.out_spatial[s]] as i128 * stride as i128 - lo as i128
-                    + kp[s] as i128 * wdil as i128;
+                let p = o[g.out_spatial[s]] as i128 * stride as i128 - lo as i128 + kp[s] as i128 * wdil as i128;
                 if p < 0 || p % bdil as i128 != 0 {
                     continue 'pos;
                 }
@@ -309,12 +260,7 @@ fn conv_acc<A: Acc>(lhs: &Array, rhs: &Array, g: &Geom) -> Vec<A> {
     out
 }
 
-pub(crate) fn convolution(
-    lhs: &Array,
-    rhs: &Array,
-    c: &ConvAttrs,
-    out_dtype: DType,
-) -> KResult<Array> {
+pub(crate) fn convolution(lhs: &Array, rhs: &Array, c: &ConvAttrs, out_dtype: DType) -> KResult<Array> {
     let g = Geom::new(lhs, rhs, c)?;
     let data = match AccKind::for_output(out_dtype) {
         AccKind::F32 => from_acc(&conv_acc::<f32>(lhs, rhs, &g), out_dtype),
@@ -374,10 +320,7 @@ mod tests {
         let mut w = WindowDim::of_size(2);
         w.base_dilation = 2;
         let r = convolution(&x, &k, &conv1d(w, 1, 1), DType::F32).unwrap();
-        assert_eq!(
-            r.values::<f32>().unwrap(),
-            &[1.0, 20.0, 2.0, 30.0, 3.0, 40.0]
-        );
+        assert_eq!(r.values::<f32>().unwrap(), &[1.0, 20.0, 2.0, 30.0, 3.0, 40.0]);
     }
 
     #[test]

@@ -147,29 +147,16 @@ pub(crate) fn dot(lhs: &Array, rhs: &Array, dd: &DotDims, out_dtype: DType) -> K
     }
     for (&a, &b) in lb.iter().zip(&rb).chain(lc.iter().zip(&rc)) {
         if ld[a] != rd[b] {
-            invalid!(
-                "lhs dimension {a} (size {}) does not match rhs dimension {b} (size {})",
-                ld[a],
-                rd[b]
-            );
+            invalid!("lhs dimension {a} (size {}) does not match rhs dimension {b} (size {})", ld[a], rd[b]);
         }
     }
     if lb.iter().any(|d| lc.contains(d)) || rb.iter().any(|d| rc.contains(d)) {
         invalid!("a dimension is both batch and contracting");
     }
-    let lf: Vec<usize> = (0..ld.len())
-        .filter(|d| !lb.contains(d) && !lc.contains(d))
-        .collect();
-    let rf: Vec<usize> = (0..rd.len())
-        .filter(|d| !rb.contains(d) && !rc.contains(d))
-        .collect();
+    let lf: Vec<usize> = (0..ld.len()).filter(|d| !lb.contains(d) && !lc.contains(d)).collect();
+    let rf: Vec<usize> = (0..rd.len()).filter(|d| !rb.contains(d) && !rc.contains(d)).collect();
     let size = |dims: &[usize], list: &[usize]| list.iter().map(|&d| dims[d]).product::<usize>();
-    let (b, m, k, n) = (
-        size(&ld, &lb),
-        size(&ld, &lf),
-        size(&ld, &lc),
-        size(&rd, &rf),
-    );
+    let (b, m, k, n) = (size(&ld, &lb), size(&ld, &lf), size(&ld, &lc), size(&rd, &rf));
     let mut out_dims: Vec<usize> = lb.iter().map(|&d| ld[d]).collect();
     out_dims.extend(lf.iter().map(|&d| ld[d]));
     out_dims.extend(rf.iter().map(|&d| rd[d]));
@@ -177,18 +164,9 @@ pub(crate) fn dot(lhs: &Array, rhs: &Array, dd: &DotDims, out_dtype: DType) -> K
     let lorder: Vec<usize> = lb.iter().chain(&lf).chain(&lc).copied().collect();
     let rorder: Vec<usize> = rb.iter().chain(&rc).chain(&rf).copied().collect();
     let data = match AccKind::for_output(out_dtype) {
-        AccKind::F32 => from_acc(
-            &dot_acc::<f32>(lhs, rhs, &lorder, &rorder, (b, m, k, n)),
-            out_dtype,
-        ),
-        AccKind::F64 => from_acc(
-            &dot_acc::<f64>(lhs, rhs, &lorder, &rorder, (b, m, k, n)),
-            out_dtype,
-        ),
-        AccKind::I64 => from_acc(
-            &dot_acc::<i64>(lhs, rhs, &lorder, &rorder, (b, m, k, n)),
-            out_dtype,
-        ),
+        AccKind::F32 => from_acc(&dot_acc::<f32>(lhs, rhs, &lorder, &rorder, (b, m, k, n)), out_dtype),
+        AccKind::F64 => from_acc(&dot_acc::<f64>(lhs, rhs, &lorder, &rorder, (b, m, k, n)), out_dtype),
+        AccKind::I64 => from_acc(&dot_acc::<i64>(lhs, rhs, &lorder, &rorder, (b, m, k, n)), out_dtype),
     };
     Ok(make(&out_dims, data))
 }
@@ -224,16 +202,7 @@ mod tests {
     #[test]
     fn low_precision_accumulates_in_f32_and_ints_wrap() {
         // 256 + 1 + 1 ... in bf16 per step would stay 256; in f32 then rounded it is 260.
-        let a = Array::from_vec(
-            [5],
-            vec![
-                bf16::from_f32(256.0),
-                bf16::ONE,
-                bf16::ONE,
-                bf16::ONE,
-                bf16::ONE,
-            ],
-        );
+        let a = Array::from_vec([5], vec![bf16::from_f32(256.0), bf16::ONE, bf16::ONE, bf16::ONE, bf16::ONE]);
         let ones = Array::from_vec([5], vec![bf16::ONE; 5]);
         let r = dot(&a, &ones, &dims(&[], &[], &[0], &[0]), DType::Bf16).unwrap();
         assert_eq!(r.values::<bf16>().unwrap(), &[bf16::from_f32(260.0)]);

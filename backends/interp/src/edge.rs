@@ -125,21 +125,13 @@ macro_rules! xla_int {
             fn xla_shr_arithmetic(self, amount: Self) -> Self {
                 let a = amount as $u;
                 let signed = self as $s;
-                if a >= <$t>::BITS as $u {
-                    (if signed < 0 { -1 as $s } else { 0 }) as $t
-                } else {
-                    (signed >> a) as $t
-                }
+                if a >= <$t>::BITS as $u { (if signed < 0 { -1 as $s } else { 0 }) as $t } else { (signed >> a) as $t }
             }
 
             #[inline]
             fn xla_shr_logical(self, amount: Self) -> Self {
                 let a = amount as $u;
-                if a >= <$t>::BITS as $u {
-                    0
-                } else {
-                    ((self as $u) >> a) as $t
-                }
+                if a >= <$t>::BITS as $u { 0 } else { ((self as $u) >> a) as $t }
             }
 
             #[inline]

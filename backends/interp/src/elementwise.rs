@@ -15,22 +15,14 @@ use crate::value::{binary_ok, convert_data, unary_ok, zip_data};
 
 fn same_dims(a: &Array, b: &Array, what: &str) -> KResult<()> {
     if a.dims != b.dims {
-        invalid!(
-            "{what}: operand shapes {} and {} differ",
-            a.shape(),
-            b.shape()
-        );
+        invalid!("{what}: operand shapes {} and {} differ", a.shape(), b.shape());
     }
     Ok(())
 }
 
 fn same_dtype(a: &Array, b: &Array, what: &str) -> KResult<()> {
     if a.dtype() != b.dtype() {
-        invalid!(
-            "{what}: operand element types {} and {} differ",
-            a.dtype(),
-            b.dtype()
-        );
+        invalid!("{what}: operand element types {} and {} differ", a.dtype(), b.dtype());
     }
     Ok(())
 }
@@ -39,11 +31,7 @@ fn same_dtype(a: &Array, b: &Array, what: &str) -> KResult<()> {
 fn typed<'a, T: Element>(_like: &[T], data: &'a ArrayData) -> KResult<&'a [T]> {
     match T::unwrap(data) {
         Some(v) => Ok(v),
-        None => invalid!(
-            "operand element type {} where {} was expected",
-            data.dtype(),
-            T::DTYPE
-        ),
+        None => invalid!("operand element type {} where {} was expected", data.dtype(), T::DTYPE),
     }
 }
 
@@ -52,19 +40,13 @@ pub(crate) fn unary(op: Opcode, a: &Array) -> KResult<Array> {
         unsupported!("{op} on {}", a.dtype());
     }
     let data = map_data!(&a.data, v => v.iter().map(|&x| Elem::unary(op, x)).collect());
-    Ok(Array {
-        dims: a.dims.clone(),
-        data,
-    })
+    Ok(Array { dims: a.dims.clone(), data })
 }
 
 fn binary_vec<T: Elem>(op: Opcode, x: &[T], y: &[T]) -> Vec<T> {
     macro_rules! go {
         ($op:expr) => {
-            x.iter()
-                .zip(y)
-                .map(|(&p, &q)| T::binary($op, p, q))
-                .collect()
+            x.iter().zip(y).map(|(&p, &q)| T::binary($op, p, q)).collect()
         };
     }
     match op {
@@ -86,27 +68,16 @@ pub(crate) fn binary(op: Opcode, a: &Array, b: &Array) -> KResult<Array> {
     }
     let data = zip_data!(&a.data, &b.data, x, y => Element::wrap(binary_vec(op, x, y)),
         else invalid!("{op}: operand element types differ"));
-    Ok(Array {
-        dims: a.dims.clone(),
-        data,
-    })
+    Ok(Array { dims: a.dims.clone(), data })
 }
 
-pub(crate) fn compare(
-    dir: ComparisonDirection,
-    ty: Option<CompareType>,
-    a: &Array,
-    b: &Array,
-) -> KResult<Array> {
+pub(crate) fn compare(dir: ComparisonDirection, ty: Option<CompareType>, a: &Array, b: &Array) -> KResult<Array> {
     same_dims(a, b, "compare")?;
     same_dtype(a, b, "compare")?;
     let out: Vec<bool> = zip_data!(&a.data, &b.data, x, y =>
         x.iter().zip(y.iter()).map(|(&p, &q)| Elem::compare(dir, ty, p, q)).collect(),
         else invalid!("compare: operand element types differ"));
-    Ok(Array {
-        dims: a.dims.clone(),
-        data: ArrayData::Pred(out),
-    })
+    Ok(Array { dims: a.dims.clone(), data: ArrayData::Pred(out) })
 }
 
 /// `select(pred, on_true, on_false)`; `pred` may be a scalar.
@@ -118,11 +89,7 @@ pub(crate) fn select(p: &Array, t: &Array, f: &Array) -> KResult<Array> {
     same_dtype(t, f, "select")?;
     let scalar = p.dims.is_empty();
     if !scalar && p.dims != t.dims {
-        invalid!(
-            "select: predicate shape {} does not match {}",
-            p.shape(),
-            t.shape()
-        );
+        invalid!("select: predicate shape {} does not match {}", p.shape(), t.shape());
     }
     let data = zip_data!(&t.data, &f.data, x, y => {
         let out: Vec<_> = if scalar {
@@ -132,10 +99,7 @@ pub(crate) fn select(p: &Array, t: &Array, f: &Array) -> KResult<Array> {
         };
         Element::wrap(out)
     }, else invalid!("select: operand element types differ"));
-    Ok(Array {
-        dims: t.dims.clone(),
-        data,
-    })
+    Ok(Array { dims: t.dims.clone(), data })
 }
 
 /// `clamp(min, x, max) = min(max, maximum(min, x))`, with XLA's NaN-propagating
@@ -144,11 +108,7 @@ pub(crate) fn clamp(lo: &Array, x: &Array, hi: &Array) -> KResult<Array> {
     for (bound, name) in [(lo, "min"), (hi, "max")] {
         same_dtype(bound, x, "clamp")?;
         if !bound.dims.is_empty() && bound.dims != x.dims {
-            invalid!(
-                "clamp: {name} shape {} does not match operand {}",
-                bound.shape(),
-                x.shape()
-            );
+            invalid!("clamp: {name} shape {} does not match operand {}", bound.shape(), x.shape());
         }
     }
     if !binary_ok(x.dtype(), Opcode::Maximum) {
@@ -168,17 +128,11 @@ pub(crate) fn clamp(lo: &Array, x: &Array, hi: &Array) -> KResult<Array> {
             .collect();
         Element::wrap(out)
     });
-    Ok(Array {
-        dims: x.dims.clone(),
-        data,
-    })
+    Ok(Array { dims: x.dims.clone(), data })
 }
 
 pub(crate) fn convert(a: &Array, to: DType) -> Array {
-    Array {
-        dims: a.dims.clone(),
-        data: convert_data(&a.data, to),
-    }
+    Array { dims: a.dims.clone(), data: convert_data(&a.data, to) }
 }
 
 /// Reinterprets the bits (little-endian). Between types of different widths the
@@ -192,11 +146,7 @@ pub(crate) fn bitcast_convert(a: &Array, to: DType, out_dims: &[i64]) -> KResult
         expected.push((wi / wo) as i64);
     } else if wi < wo {
         if expected.last() != Some(&((wo / wi) as i64)) {
-            invalid!(
-                "bitcast-convert from {} to {to} needs a last dimension of {}",
-                a.shape(),
-                wo / wi
-            );
+            invalid!("bitcast-convert from {} to {to} needs a last dimension of {}", a.shape(), wo / wi);
         }
         expected.pop();
     }
@@ -209,10 +159,7 @@ pub(crate) fn bitcast_convert(a: &Array, to: DType, out_dims: &[i64]) -> KResult
         );
     }
     let data = ArrayData::from_le_bytes(to, &a.data.to_le_bytes());
-    Ok(Array {
-        dims: expected,
-        data,
-    })
+    Ok(Array { dims: expected, data })
 }
 
 pub(crate) fn is_finite(a: &Array) -> KResult<Array> {
@@ -220,28 +167,14 @@ pub(crate) fn is_finite(a: &Array) -> KResult<Array> {
         unsupported!("is-finite on {}", a.dtype());
     }
     let out: Vec<bool> = with_data!(&a.data, v => v.iter().map(|&x| Elem::is_finite(x)).collect());
-    Ok(Array {
-        dims: a.dims.clone(),
-        data: ArrayData::Pred(out),
-    })
+    Ok(Array { dims: a.dims.clone(), data: ArrayData::Pred(out) })
 }
 
 /// XLA's `ReducePrecision` on raw bits: rounds the mantissa to `mant_bits` (to
 /// nearest even) and flushes values outside the range of `exp_bits` exponent bits
 /// to ±inf / ±0. `total`, `src_mant`, `src_exp` describe the storage format.
-fn reduce_precision_bits(
-    bits: u64,
-    total: u32,
-    src_mant: u32,
-    src_exp: u32,
-    exp_bits: u32,
-    mant_bits: u32,
-) -> u64 {
-    let width_mask = if total == 64 {
-        u64::MAX
-    } else {
-        (1u64 << total) - 1
-    };
+fn reduce_precision_bits(bits: u64, total: u32, src_mant: u32, src_exp: u32, exp_bits: u32, mant_bits: u32) -> u64 {
+    let width_mask = if total == 64 { u64::MAX } else { (1u64 << total) - 1 };
     let mut v = bits;
     if mant_bits < src_mant {
         let last_mantissa_bit_mask = 1u64 << (src_mant - mant_bits);
@@ -269,11 +202,7 @@ fn reduce_precision_bits(
     v
 }
 
-pub(crate) fn reduce_precision(
-    a: &Array,
-    exponent_bits: i64,
-    mantissa_bits: i64,
-) -> KResult<Array> {
+pub(crate) fn reduce_precision(a: &Array, exponent_bits: i64, mantissa_bits: i64) -> KResult<Array> {
     if !(1..=64).contains(&exponent_bits) || !(0..=64).contains(&mantissa_bits) {
         invalid!("reduce-precision needs exponent_bits >= 1 and mantissa_bits >= 0");
     }
@@ -324,22 +253,12 @@ pub(crate) fn reduce_precision(
             |x: f32| x.is_nan(),
             f32::INFINITY
         )),
-        ArrayData::F64(v) => ArrayData::F64(go!(
-            v,
-            64,
-            52,
-            11,
-            |x: f64| x.to_bits(),
-            f64::from_bits,
-            |x: f64| x.is_nan(),
-            f64::INFINITY
-        )),
+        ArrayData::F64(v) => {
+            ArrayData::F64(go!(v, 64, 52, 11, |x: f64| x.to_bits(), f64::from_bits, |x: f64| x.is_nan(), f64::INFINITY))
+        }
         other => unsupported!("reduce-precision on {}", other.dtype()),
     };
-    Ok(Array {
-        dims: a.dims.clone(),
-        data,
-    })
+    Ok(Array { dims: a.dims.clone(), data })
 }
 
 #[cfg(test)]
@@ -354,17 +273,11 @@ mod tests {
     fn reduce_precision_to_bf16_matches_rounding() {
         let x = [1.0f32 + 1.0 / 256.0, 1.0 + 3.0 / 256.0, 3.0e38, 1e-39, -2.5];
         let r = reduce_precision(&f32s(&x), 8, 7).unwrap();
-        let want: Vec<f32> = x
-            .iter()
-            .map(|&v| half::bf16::from_f32(v).to_f32())
-            .collect();
+        let want: Vec<f32> = x.iter().map(|&v| half::bf16::from_f32(v).to_f32()).collect();
         assert_eq!(r.values::<f32>().unwrap()[..4], want[..4]);
         // To f16's range: 1e5 overflows to inf, 1e-8 flushes to zero.
         let r = reduce_precision(&f32s(&[1e5, 1e-8, -1e5]), 5, 10).unwrap();
-        assert_eq!(
-            r.values::<f32>().unwrap(),
-            &[f32::INFINITY, 0.0, f32::NEG_INFINITY]
-        );
+        assert_eq!(r.values::<f32>().unwrap(), &[f32::INFINITY, 0.0, f32::NEG_INFINITY]);
     }
 
     #[test]

@@ -13,60 +13,26 @@ use smelt_hlo::{Computation, Instruction, Opcode};
 #[derive(Debug, thiserror::Error)]
 pub enum InterpError {
     #[error("computation '{comp}' takes {expected} arguments, got {got}")]
-    ArgumentCount {
-        comp: String,
-        expected: usize,
-        got: usize,
-    },
-    #[error(
-        "argument {index} of computation '{comp}' (parameter '{param}') must be {expected}, got {got}"
-    )]
-    ArgumentShape {
-        comp: String,
-        index: usize,
-        param: String,
-        expected: String,
-        got: String,
-    },
+    ArgumentCount { comp: String, expected: usize, got: usize },
+    #[error("argument {index} of computation '{comp}' (parameter '{param}') must be {expected}, got {got}")]
+    ArgumentShape { comp: String, index: usize, param: String, expected: String, got: String },
     /// An opcode, attribute value or element type the interpreter does not implement.
     #[error("unsupported {what} in instruction '{inst}' of computation '{comp}'")]
-    Unsupported {
-        comp: String,
-        inst: String,
-        opcode: Opcode,
-        what: String,
-    },
+    Unsupported { comp: String, inst: String, opcode: Opcode, what: String },
     /// The module is malformed where evaluation ran into it (operand shapes that do
     /// not fit the opcode, attributes out of range, a declared shape that differs
     /// from the computed one, ...).
     #[error("invalid {opcode} instruction '{inst}' of computation '{comp}': {message}")]
-    Invalid {
-        comp: String,
-        inst: String,
-        opcode: Opcode,
-        message: String,
-    },
+    Invalid { comp: String, inst: String, opcode: Opcode, message: String },
     /// A value would be larger than [`crate::MAX_ELEMENTS`].
     #[error(
         "instruction '{inst}' ({opcode}) of computation '{comp}' would produce {elements} elements, more than the interpreter's limit of {limit}"
     )]
-    TooLarge {
-        comp: String,
-        inst: String,
-        opcode: Opcode,
-        elements: u128,
-        limit: usize,
-    },
+    TooLarge { comp: String, inst: String, opcode: Opcode, elements: u128, limit: usize },
     /// Calls nest deeper than the interpreter allows (usually a computation that
     /// calls itself, which verified modules never do).
-    #[error(
-        "calls nest deeper than {limit} levels at instruction '{inst}' of computation '{comp}'"
-    )]
-    TooDeep {
-        comp: String,
-        inst: String,
-        limit: usize,
-    },
+    #[error("calls nest deeper than {limit} levels at instruction '{inst}' of computation '{comp}'")]
+    TooDeep { comp: String, inst: String, limit: usize },
     /// A computation id that is not in the module.
     #[error("computation #{0} is not in the module")]
     NoSuchComputation(usize),
@@ -101,18 +67,12 @@ impl Fail {
         let comp_name = comp.name.clone();
         let inst_name = inst.name.clone();
         match self {
-            Fail::Unsupported(what) => InterpError::Unsupported {
-                comp: comp_name,
-                inst: inst_name,
-                opcode: inst.opcode,
-                what,
-            },
-            Fail::Invalid(message) => InterpError::Invalid {
-                comp: comp_name,
-                inst: inst_name,
-                opcode: inst.opcode,
-                message,
-            },
+            Fail::Unsupported(what) => {
+                InterpError::Unsupported { comp: comp_name, inst: inst_name, opcode: inst.opcode, what }
+            }
+            Fail::Invalid(message) => {
+                InterpError::Invalid { comp: comp_name, inst: inst_name, opcode: inst.opcode, message }
+            }
             Fail::TooLarge(elements) => InterpError::TooLarge {
                 comp: comp_name,
                 inst: inst_name,
@@ -120,11 +80,7 @@ impl Fail {
                 elements,
                 limit: crate::MAX_ELEMENTS,
             },
-            Fail::TooDeep(limit) => InterpError::TooDeep {
-                comp: comp_name,
-                inst: inst_name,
-                limit,
-            },
+            Fail::TooDeep(limit) => InterpError::TooDeep { comp: comp_name, inst: inst_name, limit },
             Fail::Nested(e) => *e,
         }
     }

@@ -17,8 +17,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use smelt_hlo::{
-    Array, ArrayShape, Attrs, CompId, Computation, DType, InstId, Instruction, Literal, Module,
-    Opcode, Shape,
+    Array, ArrayShape, Attrs, CompId, Computation, DType, InstId, Instruction, Literal, Module, Opcode, Shape,
 };
 
 use crate::apply::{Applier, ScalarProgram};
@@ -70,25 +69,16 @@ impl Plan {
             }
         }
         uses[comp.root.index()] += 1;
-        Ok(Plan {
-            params,
-            order,
-            uses,
-        })
+        Ok(Plan { params, order, uses })
     }
 }
 
 /// Instructions the root depends on, operands first. Errors on dangling
 /// operands and cycles.
 pub(crate) fn live_order(comp: &Computation) -> Result<Vec<InstId>, InterpError> {
-    let malformed = |message: String| InterpError::Malformed {
-        comp: comp.name.clone(),
-        message,
-    };
+    let malformed = |message: String| InterpError::Malformed { comp: comp.name.clone(), message };
     if !comp.insts.contains(comp.root) {
-        return Err(malformed(
-            "the root is not an instruction of the computation".into(),
-        ));
+        return Err(malformed("the root is not an instruction of the computation".into()));
     }
     // 0 = unseen, 1 = on the stack, 2 = done.
     let mut mark = vec![0u8; comp.insts.capacity()];
@@ -148,9 +138,7 @@ fn arrays<'a>(ops: &[&'a Literal]) -> KResult<Vec<&'a Array>> {
 fn matches_shape(value: &Literal, shape: &Shape) -> bool {
     match (value, shape) {
         (Literal::Array(a), Shape::Array(s)) => a.dims == s.dims && a.dtype() == s.dtype,
-        (Literal::Tuple(t), Shape::Tuple(s)) => {
-            t.len() == s.len() && t.iter().zip(s).all(|(v, s)| matches_shape(v, s))
-        }
+        (Literal::Tuple(t), Shape::Tuple(s)) => t.len() == s.len() && t.iter().zip(s).all(|(v, s)| matches_shape(v, s)),
         _ => false,
     }
 }
@@ -175,19 +163,12 @@ impl<'m> Evaluator<'m> {
     }
 
     pub(crate) fn comp(&self, id: CompId) -> Result<&'m Computation, InterpError> {
-        self.module
-            .comps
-            .get(id)
-            .ok_or(InterpError::NoSuchComputation(id.index()))
+        self.module.comps.get(id).ok_or(InterpError::NoSuchComputation(id.index()))
     }
 
     /// The compiled scalar program of `comp`, compiled on first use.
     pub(crate) fn program(&self, id: CompId, comp: &Computation) -> Option<Rc<ScalarProgram>> {
-        self.programs
-            .borrow_mut()
-            .entry(id)
-            .or_insert_with(|| ScalarProgram::compile(comp).map(Rc::new))
-            .clone()
+        self.programs.borrow_mut().entry(id).or_insert_with(|| ScalarProgram::compile(comp).map(Rc::new)).clone()
     }
 
     /// Evaluates computation `id` on `args`.
@@ -204,13 +185,10 @@ impl<'m> Evaluator<'m> {
         };
         self.check_args(comp, &plan.params, args)?;
         let mut uses = plan.uses.clone();
-        let mut slots: Vec<Option<Cow<'_, Literal>>> =
-            (0..comp.insts.capacity()).map(|_| None).collect();
+        let mut slots: Vec<Option<Cow<'_, Literal>>> = (0..comp.insts.capacity()).map(|_| None).collect();
         for &id in &plan.order {
             let inst = &comp.insts[id];
-            let value = self
-                .eval(comp, inst, args, &mut slots, &uses)
-                .map_err(|f| f.locate(comp, inst))?;
+            let value = self.eval(comp, inst, args, &mut slots, &uses).map_err(|f| f.locate(comp, inst))?;
             if !matches_shape(&value, &inst.shape) {
                 return Err(Fail::Invalid(format!(
                     "computed {} but the instruction declares {}",
@@ -230,10 +208,9 @@ impl<'m> Evaluator<'m> {
         }
         match slots[comp.root.index()].take() {
             Some(v) => Ok(v.into_owned()),
-            None => Err(InterpError::Malformed {
-                comp: comp.name.clone(),
-                message: "the root was not evaluated".into(),
-            }),
+            None => {
+                Err(InterpError::Malformed { comp: comp.name.clone(), message: "the root was not evaluated".into() })
+            }
         }
     }
 
@@ -254,11 +231,7 @@ impl<'m> Evaluator<'m> {
         };
         let fail = |message: String| Fail::Invalid(message).locate(comp, inst);
         if operands.len() != inst.operands.len() {
-            return Err(fail(format!(
-                "{} operand values given for {} operands",
-                operands.len(),
-                inst.operands.len()
-            )));
+            return Err(fail(format!("{} operand values given for {} operands", operands.len(), inst.operands.len())));
         }
         let cap = comp.insts.capacity();
         let mut slots: Vec<Option<Cow<'_, Literal>>> = (0..cap).map(|_| None).collect();
@@ -280,26 +253,15 @@ impl<'m> Evaluator<'m> {
             }
             uses[op.index()] += 1;
         }
-        let value = self
-            .eval(comp, inst, &[], &mut slots, &uses)
-            .map_err(|f| f.locate(comp, inst))?;
+        let value = self.eval(comp, inst, &[], &mut slots, &uses).map_err(|f| f.locate(comp, inst))?;
         if !matches_shape(&value, &inst.shape) {
-            return Err(fail(format!(
-                "computed {} but the instruction declares {}",
-                value.shape(),
-                inst.shape
-            )));
+            return Err(fail(format!("computed {} but the instruction declares {}", value.shape(), inst.shape)));
         }
         Ok(value.into_owned())
     }
 
     /// Checks argument count and shapes against the parameters.
-    fn check_args(
-        &self,
-        comp: &Computation,
-        params: &[InstId],
-        args: &[&Literal],
-    ) -> Result<(), InterpError> {
+    fn check_args(&self, comp: &Computation, params: &[InstId], args: &[&Literal]) -> Result<(), InterpError> {
         if params.len() != args.len() {
             return Err(InterpError::ArgumentCount {
                 comp: comp.name.clone(),
@@ -390,10 +352,7 @@ impl<'m> Evaluator<'m> {
                             invalid!("tuple index {index} out of range");
                         };
                         if last {
-                            Ok(Cow::Owned(std::mem::replace(
-                                &mut t[i],
-                                Literal::Tuple(Vec::new()),
-                            )))
+                            Ok(Cow::Owned(std::mem::replace(&mut t[i], Literal::Tuple(Vec::new()))))
                         } else {
                             Ok(Cow::Owned(t[i].clone()))
                         }
@@ -453,32 +412,21 @@ impl<'m> Evaluator<'m> {
                     Literal::Array(a) => a,
                     Literal::Tuple(_) => invalid!("operand 0 must be an array"),
                 };
-                let rest: Vec<&Literal> = inst.operands[1..]
-                    .iter()
-                    .map(|&o| operand_ref(slots, o))
-                    .collect::<KResult<_>>()?;
+                let rest: Vec<&Literal> =
+                    inst.operands[1..].iter().map(|&o| operand_ref(slots, o)).collect::<KResult<_>>()?;
                 let all = arrays(&rest)?;
                 let out = shape_ops::dynamic_update_slice(target, all[0], &all[1..])?;
                 return Ok(Cow::Owned(Literal::Array(out)));
             }
             _ => {}
         }
-        let ops: Vec<&Literal> = inst
-            .operands
-            .iter()
-            .map(|&o| operand_ref(slots, o))
-            .collect::<KResult<_>>()?;
+        let ops: Vec<&Literal> = inst.operands.iter().map(|&o| operand_ref(slots, o)).collect::<KResult<_>>()?;
         let value = self.compute(comp, inst, &ops)?;
         Ok(Cow::Owned(value))
     }
 
     /// Evaluates an instruction whose operands are only read.
-    fn compute(
-        &self,
-        comp: &'m Computation,
-        inst: &'m Instruction,
-        ops: &[&Literal],
-    ) -> KResult<Literal> {
+    fn compute(&self, comp: &'m Computation, inst: &'m Instruction, ops: &[&Literal]) -> KResult<Literal> {
         use Opcode as O;
         let op = inst.opcode;
         let a = |l: Array| Ok(Literal::Array(l));
@@ -486,31 +434,14 @@ impl<'m> Evaluator<'m> {
             invalid!("takes {} operands, got {}", inst.opcode.arity(), ops.len());
         }
         match (op, &inst.attrs) {
-            (
-                O::Compare,
-                Attrs::Compare {
-                    direction,
-                    compare_type,
-                },
-            ) => a(ew::compare(
-                *direction,
-                *compare_type,
-                arr(ops, 0)?,
-                arr(ops, 1)?,
-            )?),
+            (O::Compare, Attrs::Compare { direction, compare_type }) => {
+                a(ew::compare(*direction, *compare_type, arr(ops, 0)?, arr(ops, 1)?)?)
+            }
             (O::Convert, _) => a(ew::convert(arr(ops, 0)?, array_shape(inst)?.dtype)),
             (O::IsFinite, _) => a(ew::is_finite(arr(ops, 0)?)?),
-            (
-                O::ReducePrecision,
-                Attrs::ReducePrecision {
-                    exponent_bits,
-                    mantissa_bits,
-                },
-            ) => a(ew::reduce_precision(
-                arr(ops, 0)?,
-                *exponent_bits,
-                *mantissa_bits,
-            )?),
+            (O::ReducePrecision, Attrs::ReducePrecision { exponent_bits, mantissa_bits }) => {
+                a(ew::reduce_precision(arr(ops, 0)?, *exponent_bits, *mantissa_bits)?)
+            }
             (op, _) if op.is_elementwise_unary() => a(ew::unary(op, arr(ops, 0)?)?),
             (op, _) if op.is_elementwise_binary() => a(ew::binary(op, arr(ops, 0)?, arr(ops, 1)?)?),
             (O::Select, _) => a(ew::select(arr(ops, 0)?, arr(ops, 1)?, arr(ops, 2)?)?),
@@ -519,14 +450,8 @@ impl<'m> Evaluator<'m> {
                 let s = array_shape(inst)?;
                 a(ew::bitcast_convert(arr(ops, 0)?, s.dtype, &s.dims)?)
             }
-            (O::Iota, Attrs::Iota { dimension }) => {
-                a(shape_ops::iota(array_shape(inst)?, *dimension)?)
-            }
-            (O::Broadcast, Attrs::Dimensions(d)) => a(shape_ops::broadcast(
-                arr(ops, 0)?,
-                &array_shape(inst)?.dims,
-                d,
-            )?),
+            (O::Iota, Attrs::Iota { dimension }) => a(shape_ops::iota(array_shape(inst)?, *dimension)?),
+            (O::Broadcast, Attrs::Dimensions(d)) => a(shape_ops::broadcast(arr(ops, 0)?, &array_shape(inst)?.dims, d)?),
             (O::Transpose, Attrs::Dimensions(d)) => a(shape_ops::transpose(arr(ops, 0)?, d)?),
             (O::Reverse, Attrs::Dimensions(d)) => a(shape_ops::reverse(arr(ops, 0)?, d)?),
             (O::Slice, Attrs::Slice(s)) => a(shape_ops::slice(arr(ops, 0)?, s)?),
@@ -534,9 +459,7 @@ impl<'m> Evaluator<'m> {
                 let all = arrays(ops)?;
                 a(shape_ops::dynamic_slice(all[0], &all[1..], sizes)?)
             }
-            (O::Concatenate, Attrs::Concatenate { dimension }) => {
-                a(shape_ops::concatenate(&arrays(ops)?, *dimension)?)
-            }
+            (O::Concatenate, Attrs::Concatenate { dimension }) => a(shape_ops::concatenate(&arrays(ops)?, *dimension)?),
             (O::Pad, Attrs::Pad(p)) => a(shape_ops::pad(arr(ops, 0)?, arr(ops, 1)?, p)?),
             (O::Bitcast, _) => {
                 let from = match comp.insts.get(inst.operands[0]).map(|o| &o.shape) {
@@ -545,18 +468,10 @@ impl<'m> Evaluator<'m> {
                 };
                 a(shape_ops::bitcast(arr(ops, 0)?, from, array_shape(inst)?)?)
             }
-            (O::Dot, Attrs::Dot(d)) => a(dot::dot(
-                arr(ops, 0)?,
-                arr(ops, 1)?,
-                d,
-                array_shape(inst)?.dtype,
-            )?),
-            (O::Convolution, Attrs::Convolution(c)) => a(conv::convolution(
-                arr(ops, 0)?,
-                arr(ops, 1)?,
-                c,
-                array_shape(inst)?.dtype,
-            )?),
+            (O::Dot, Attrs::Dot(d)) => a(dot::dot(arr(ops, 0)?, arr(ops, 1)?, d, array_shape(inst)?.dtype)?),
+            (O::Convolution, Attrs::Convolution(c)) => {
+                a(conv::convolution(arr(ops, 0)?, arr(ops, 1)?, c, array_shape(inst)?.dtype)?)
+            }
             (O::Reduce, Attrs::Dimensions(d)) => {
                 let all = arrays(ops)?;
                 let n = all.len() / 2;
@@ -589,14 +504,7 @@ impl<'m> Evaluator<'m> {
                     invalid!("scatter needs operands, indices and as many update arrays");
                 }
                 let n = all.len() / 2;
-                gather::scatter(
-                    self,
-                    self.called(inst, 0)?,
-                    &all[..n],
-                    all[n],
-                    &all[n + 1..],
-                    s,
-                )
+                gather::scatter(self, self.called(inst, 0)?, &all[..n], all[n], &all[n + 1..], s)
             }
             (O::Sort, Attrs::Sort { dimension, .. }) => {
                 sort::sort(self, self.called(inst, 0)?, &arrays(ops)?, *dimension)
@@ -617,13 +525,7 @@ impl<'m> Evaluator<'m> {
             }
             (O::Rng, Attrs::Rng { distribution }) => {
                 let mut stream = self.rng_stream.get();
-                let r = rng::rng(
-                    *distribution,
-                    arr(ops, 0)?,
-                    arr(ops, 1)?,
-                    array_shape(inst)?,
-                    &mut stream,
-                );
+                let r = rng::rng(*distribution, arr(ops, 0)?, arr(ops, 1)?, array_shape(inst)?, &mut stream);
                 self.rng_stream.set(stream);
                 a(r?)
             }
@@ -636,31 +538,15 @@ impl<'m> Evaluator<'m> {
                 self.rng_stream.set(v.wrapping_add(1));
                 a(make(&[2], smelt_hlo::ArrayData::U64(vec![v, 0])))
             }
-            (
-                O::BatchNormInference,
-                Attrs::BatchNorm {
-                    epsilon,
-                    feature_index,
-                },
-            ) => a(batchnorm::inference(
-                &arrays(ops)?,
-                *epsilon,
-                *feature_index,
-            )?),
-            (
-                O::BatchNormTraining,
-                Attrs::BatchNorm {
-                    epsilon,
-                    feature_index,
-                },
-            ) => batchnorm::training(&arrays(ops)?, *epsilon, *feature_index),
-            (
-                O::BatchNormGrad,
-                Attrs::BatchNorm {
-                    epsilon,
-                    feature_index,
-                },
-            ) => batchnorm::grad(&arrays(ops)?, *epsilon, *feature_index),
+            (O::BatchNormInference, Attrs::BatchNorm { epsilon, feature_index }) => {
+                a(batchnorm::inference(&arrays(ops)?, *epsilon, *feature_index)?)
+            }
+            (O::BatchNormTraining, Attrs::BatchNorm { epsilon, feature_index }) => {
+                batchnorm::training(&arrays(ops)?, *epsilon, *feature_index)
+            }
+            (O::BatchNormGrad, Attrs::BatchNorm { epsilon, feature_index }) => {
+                batchnorm::grad(&arrays(ops)?, *epsilon, *feature_index)
+            }
             (O::PartitionId, _) | (O::ReplicaId, _) => a(Scalar::U32(0).to_array()),
             (O::AfterAll, _) => match &inst.shape {
                 // Tokens are not modelled; an empty tuple stands in where one was declared.
@@ -728,11 +614,7 @@ fn operand_ref<'s, 'a>(slots: &'s [Option<Cow<'a, Literal>>], op: InstId) -> KRe
 
 /// An operand passed on unchanged: still borrowed if it was, moved at its last
 /// use, copied otherwise.
-fn pass_through<'a>(
-    slots: &mut [Option<Cow<'a, Literal>>],
-    uses: &[u32],
-    op: InstId,
-) -> KResult<Cow<'a, Literal>> {
+fn pass_through<'a>(slots: &mut [Option<Cow<'a, Literal>>], uses: &[u32], op: InstId) -> KResult<Cow<'a, Literal>> {
     if let Some(Some(Cow::Borrowed(l))) = slots.get(op.index()) {
         return Ok(Cow::Borrowed(*l));
     }

@@ -48,13 +48,7 @@ impl<'a> Indices<'a> {
             invalid!("index vectors have {have} elements, {vector_len} expected");
         }
         let batch_dims = (0..rank).filter(|&d| Some(d) != vector_dim).collect();
-        Ok(Indices {
-            array,
-            strides: strides(&dims),
-            dims,
-            vector_dim,
-            batch_dims,
-        })
+        Ok(Indices { array, strides: strides(&dims), dims, vector_dim, batch_dims })
     }
 
     /// The sizes of the batch positions.
@@ -64,11 +58,7 @@ impl<'a> Indices<'a> {
 
     /// Element `k` of the start vector at batch position `pos`.
     fn get(&self, pos: &[usize], k: usize) -> i64 {
-        let mut off: usize = pos
-            .iter()
-            .zip(&self.batch_dims)
-            .map(|(&i, &d)| i * self.strides[d])
-            .sum();
+        let mut off: usize = pos.iter().zip(&self.batch_dims).map(|(&i, &d)| i * self.strides[d]).sum();
         if let Some(v) = self.vector_dim {
             off += k * self.strides[v];
         }
@@ -101,48 +91,30 @@ pub(crate) fn gather(operand: &Array, indices: &Array, g: &GatherAttrs) -> KResu
     let obatch = check_dim_list(&g.operand_batching_dims, rank, "operand batching dimension")?;
     for &d in collapsed.iter().chain(&obatch) {
         if sizes[d] != 1 {
-            invalid!(
-                "collapsed or batching dimension {d} has slice size {}",
-                sizes[d]
-            );
+            invalid!("collapsed or batching dimension {d} has slice size {}", sizes[d]);
         }
     }
     if collapsed.iter().any(|d| obatch.contains(d)) {
         invalid!("a dimension is both collapsed and batching");
     }
     let idx = Indices::new(indices, g.index_vector_dim, map.len())?;
-    let ibatch = check_dim_list(
-        &g.start_indices_batching_dims,
-        idx.dims.len(),
-        "start indices batching dimension",
-    )?;
+    let ibatch = check_dim_list(&g.start_indices_batching_dims, idx.dims.len(), "start indices batching dimension")?;
     if ibatch.len() != obatch.len() {
         invalid!("operand and start indices have different numbers of batching dimensions");
     }
-    let ibatch_pos: Vec<usize> = ibatch
-        .iter()
-        .map(|&d| idx.batch_position(d))
-        .collect::<KResult<_>>()?;
+    let ibatch_pos: Vec<usize> = ibatch.iter().map(|&d| idx.batch_position(d)).collect::<KResult<_>>()?;
     for (&o, &p) in obatch.iter().zip(&ibatch_pos) {
         if idx.batch_sizes()[p] != od[o] {
-            invalid!(
-                "batching dimensions {o} of the operand and {p} of the indices differ in size"
-            );
+            invalid!("batching dimensions {o} of the operand and {p} of the indices differ in size");
         }
     }
     // Operand dimensions that the output's offset dimensions walk, in order.
-    let window_dims: Vec<usize> = (0..rank)
-        .filter(|d| !collapsed.contains(d) && !obatch.contains(d))
-        .collect();
+    let window_dims: Vec<usize> = (0..rank).filter(|d| !collapsed.contains(d) && !obatch.contains(d)).collect();
     let batch_sizes = idx.batch_sizes();
     let out_rank = batch_sizes.len() + window_dims.len();
     let offset_dims = check_dim_list(&g.offset_dims, out_rank, "offset dimension")?;
     if offset_dims.len() != window_dims.len() {
-        invalid!(
-            "{} offset dimensions for {} slice dimensions",
-            offset_dims.len(),
-            window_dims.len()
-        );
+        invalid!("{} offset dimensions for {} slice dimensions", offset_dims.len(), window_dims.len());
     }
     let mut sorted_offsets = offset_dims.clone();
     sorted_offsets.sort_unstable();
@@ -195,11 +167,7 @@ pub(crate) fn scatter(
         invalid!("scatter needs an operand");
     };
     if operands.len() != updates.len() {
-        invalid!(
-            "{} operands with {} update arrays",
-            operands.len(),
-            updates.len()
-        );
+        invalid!("{} operands with {} update arrays", operands.len(), updates.len());
     }
     let od = adims(first);
     let rank = od.len();
@@ -212,50 +180,27 @@ pub(crate) fn scatter(
     let window = check_dim_list(&s.update_window_dims, ud.len(), "update window dimension")?;
     let inserted = check_dim_list(&s.inserted_window_dims, rank, "inserted window dimension")?;
     let obatch = check_dim_list(&s.input_batching_dims, rank, "input batching dimension")?;
-    let map = check_dim_list(
-        &s.scatter_dims_to_operand_dims,
-        rank,
-        "scatter_dims_to_operand_dims entry",
-    )?;
+    let map = check_dim_list(&s.scatter_dims_to_operand_dims, rank, "scatter_dims_to_operand_dims entry")?;
     if inserted.iter().any(|d| obatch.contains(d)) {
         invalid!("a dimension is both inserted and batching");
     }
     let idx = Indices::new(indices, s.index_vector_dim, map.len())?;
-    let ibatch = check_dim_list(
-        &s.scatter_indices_batching_dims,
-        idx.dims.len(),
-        "scatter indices batching dimension",
-    )?;
+    let ibatch =
+        check_dim_list(&s.scatter_indices_batching_dims, idx.dims.len(), "scatter indices batching dimension")?;
     if ibatch.len() != obatch.len() {
         invalid!("operand and indices have different numbers of batching dimensions");
     }
-    let ibatch_pos: Vec<usize> = ibatch
-        .iter()
-        .map(|&d| idx.batch_position(d))
-        .collect::<KResult<_>>()?;
+    let ibatch_pos: Vec<usize> = ibatch.iter().map(|&d| idx.batch_position(d)).collect::<KResult<_>>()?;
     // Operand dimensions the update window walks, in order.
-    let window_operand: Vec<usize> = (0..rank)
-        .filter(|d| !inserted.contains(d) && !obatch.contains(d))
-        .collect();
+    let window_operand: Vec<usize> = (0..rank).filter(|d| !inserted.contains(d) && !obatch.contains(d)).collect();
     if window_operand.len() != window.len() {
-        invalid!(
-            "{} update window dimensions for {} operand window dimensions",
-            window.len(),
-            window_operand.len()
-        );
+        invalid!("{} update window dimensions for {} operand window dimensions", window.len(), window_operand.len());
     }
     let mut window_sorted = window.clone();
     window_sorted.sort_unstable();
-    let scatter_dims: Vec<usize> = (0..ud.len())
-        .filter(|d| !window_sorted.contains(d))
-        .collect();
+    let scatter_dims: Vec<usize> = (0..ud.len()).filter(|d| !window_sorted.contains(d)).collect();
     let batch_sizes = idx.batch_sizes();
-    if scatter_dims.len() != batch_sizes.len()
-        || scatter_dims
-            .iter()
-            .zip(&batch_sizes)
-            .any(|(&d, &b)| ud[d] != b)
-    {
+    if scatter_dims.len() != batch_sizes.len() || scatter_dims.iter().zip(&batch_sizes).any(|(&d, &b)| ud[d] != b) {
         invalid!("update scatter dimensions do not match the indices");
     }
     // Window extent per operand dimension, for the bounds check of the whole window.
@@ -307,15 +252,8 @@ pub(crate) fn scatter(
             }
         }
     }
-    let mut arrays: Vec<Literal> = outs
-        .into_iter()
-        .map(|d| Literal::Array(make(&od, d)))
-        .collect();
-    Ok(if arrays.len() == 1 {
-        arrays.pop().unwrap_or(Literal::Tuple(Vec::new()))
-    } else {
-        Literal::Tuple(arrays)
-    })
+    let mut arrays: Vec<Literal> = outs.into_iter().map(|d| Literal::Array(make(&od, d))).collect();
+    Ok(if arrays.len() == 1 { arrays.pop().unwrap_or(Literal::Tuple(Vec::new())) } else { Literal::Tuple(arrays) })
 }
 
 #[cfg(test)]
@@ -339,10 +277,7 @@ mod tests {
         let i = Array::from_vec([3, 1], vec![2i32, 0, 7]);
         let r = gather(&x, &i, &attrs_row_gather()).unwrap();
         assert_eq!(r.dims.as_slice(), &[3, 2]);
-        assert_eq!(
-            r.values::<f32>().unwrap(),
-            &[20.0, 21.0, 0.0, 1.0, 20.0, 21.0]
-        );
+        assert_eq!(r.values::<f32>().unwrap(), &[20.0, 21.0, 0.0, 1.0, 20.0, 21.0]);
     }
 
     #[test]

@@ -65,10 +65,7 @@ pub(crate) fn is_well_formed(a: &Array) -> bool {
 /// An array of `dims` over `data`; the caller guarantees the count matches.
 pub(crate) fn make(dims: &[usize], data: ArrayData) -> Array {
     debug_assert_eq!(dims.iter().product::<usize>(), data.len());
-    Array {
-        dims: dims.iter().map(|&d| d as i64).collect(),
-        data,
-    }
+    Array { dims: dims.iter().map(|&d| d as i64).collect(), data }
 }
 
 /// Checks that `values` are distinct dimension numbers below `rank`.
@@ -98,12 +95,7 @@ pub(crate) struct Odometer {
 
 impl Odometer {
     pub(crate) fn new(dims: &[usize]) -> Odometer {
-        Odometer {
-            dims: dims.to_vec(),
-            idx: vec![0; dims.len()],
-            started: false,
-            empty: dims.contains(&0),
-        }
+        Odometer { dims: dims.to_vec(), idx: vec![0; dims.len()], started: false, empty: dims.contains(&0) }
     }
 
     /// Advances to the next index; false when done. The first call yields all zeros.
@@ -130,12 +122,7 @@ impl Odometer {
 /// Calls `f` with the source offset of every output element, in row-major order
 /// of `out_dims`: `base + sum(index[k] * strides[k])`. Callers guarantee every
 /// offset is in range of the source.
-pub(crate) fn for_each_strided(
-    out_dims: &[usize],
-    base: isize,
-    strides: &[isize],
-    mut f: impl FnMut(usize),
-) {
+pub(crate) fn for_each_strided(out_dims: &[usize], base: isize, strides: &[isize], mut f: impl FnMut(usize)) {
     if out_dims.contains(&0) {
         return;
     }
@@ -173,12 +160,7 @@ pub(crate) fn for_each_strided(
 }
 
 /// A strided copy of `data` (see [`for_each_strided`]).
-pub(crate) fn strided_copy(
-    data: &ArrayData,
-    out_dims: &[usize],
-    base: isize,
-    strides: &[isize],
-) -> KResult<ArrayData> {
+pub(crate) fn strided_copy(data: &ArrayData, out_dims: &[usize], base: isize, strides: &[isize]) -> KResult<ArrayData> {
     let n = count(out_dims)?;
     Ok(map_data!(data, v => {
         let mut out = Vec::with_capacity(n);

@@ -52,11 +52,7 @@ pub fn evaluate(module: &Module, args: &[Literal]) -> Result<Literal, InterpErro
 }
 
 /// Evaluates computation `comp` of `module` on `args`.
-pub fn evaluate_computation(
-    module: &Module,
-    comp: CompId,
-    args: &[Literal],
-) -> Result<Literal, InterpError> {
+pub fn evaluate_computation(module: &Module, comp: CompId, args: &[Literal]) -> Result<Literal, InterpError> {
     let refs: Vec<&Literal> = args.iter().collect();
     eval::Evaluator::new(module).call(comp, &refs)
 }

@@ -186,15 +186,7 @@ fn float_binary_ok(op: Opcode) -> bool {
     use Opcode as O;
     matches!(
         op,
-        O::Add
-            | O::Subtract
-            | O::Multiply
-            | O::Divide
-            | O::Remainder
-            | O::Maximum
-            | O::Minimum
-            | O::Power
-            | O::Atan2
+        O::Add | O::Subtract | O::Multiply | O::Divide | O::Remainder | O::Maximum | O::Minimum | O::Power | O::Atan2
     )
 }
 
@@ -295,12 +287,7 @@ macro_rules! float_elem {
                 down(float_binary(op, up(x), up(y)))
             }
             #[inline]
-            fn compare(
-                dir: ComparisonDirection,
-                ty: Option<CompareType>,
-                x: Self,
-                y: Self,
-            ) -> bool {
+            fn compare(dir: ComparisonDirection, ty: Option<CompareType>, x: Self, y: Self) -> bool {
                 let up: fn($t) -> $c = $up;
                 let (a, b) = (up(x), up(y));
                 if ty == Some(CompareType::TotalOrder) {
@@ -350,10 +337,7 @@ macro_rules! int_elem {
         impl Elem for $t {
             fn unary_ok(op: Opcode) -> bool {
                 use Opcode as O;
-                matches!(
-                    op,
-                    O::Abs | O::Negate | O::Not | O::Popcnt | O::Clz | O::Sign | O::Copy
-                )
+                matches!(op, O::Abs | O::Negate | O::Not | O::Popcnt | O::Clz | O::Sign | O::Copy)
             }
             fn binary_ok(op: Opcode) -> bool {
                 use Opcode as O;
@@ -435,12 +419,7 @@ macro_rules! int_elem {
                 }
             }
             #[inline]
-            fn compare(
-                dir: ComparisonDirection,
-                ty: Option<CompareType>,
-                x: Self,
-                y: Self,
-            ) -> bool {
+            fn compare(dir: ComparisonDirection, ty: Option<CompareType>, x: Self, y: Self) -> bool {
                 match ty {
                     Some(CompareType::Unsigned) => ordered(dir, x as $u, y as $u),
                     Some(CompareType::Signed) => ordered(dir, x as $s, y as $s),
@@ -483,10 +462,7 @@ impl Elem for bool {
     fn binary_ok(op: Opcode) -> bool {
         use Opcode as O;
         // Pred arithmetic behaves like `u8(x) op u8(y) != 0`, as in XLA.
-        matches!(
-            op,
-            O::And | O::Or | O::Xor | O::Add | O::Maximum | O::Multiply | O::Minimum
-        )
+        matches!(op, O::And | O::Or | O::Xor | O::Add | O::Maximum | O::Multiply | O::Minimum)
     }
     #[inline]
     fn unary(op: Opcode, x: Self) -> Self {
@@ -558,10 +534,7 @@ mod tests {
         assert_eq!(u8::from_cast(300i32.cast()), 44);
         assert_eq!(i8::from_cast(200u8.cast()), -56);
         assert!(bool::from_cast(f32::NAN.cast()));
-        assert_eq!(
-            f16::from_cast((1.0f32 + 1.0 / 1024.0).cast()),
-            f16::from_f32(1.0 + 1.0 / 1024.0)
-        );
+        assert_eq!(f16::from_cast((1.0f32 + 1.0 / 1024.0).cast()), f16::from_f32(1.0 + 1.0 / 1024.0));
         // Round to nearest even on narrowing: 1 + 2^-8 is halfway between bf16 neighbours.
         assert_eq!(bf16::from_cast((1.0f32 + 1.0 / 256.0).cast()), bf16::ONE);
     }

@@ -26,19 +26,11 @@ fn check_operands(inputs: &[&Array], inits: &[&Array]) -> KResult<Vec<DType>> {
     let mut dtypes = Vec::with_capacity(inputs.len());
     for (a, i) in inputs.iter().zip(inits) {
         if a.dims != inputs[0].dims {
-            invalid!(
-                "inputs {} and {} differ in shape",
-                inputs[0].shape(),
-                a.shape()
-            );
+            invalid!("inputs {} and {} differ in shape", inputs[0].shape(), a.shape());
         }
         scalar_of(i, "init value")?;
         if i.dtype() != a.dtype() {
-            invalid!(
-                "init value {} does not match input {}",
-                i.shape(),
-                a.shape()
-            );
+            invalid!("init value {} does not match input {}", i.shape(), a.shape());
         }
         dtypes.push(a.dtype());
     }
@@ -59,9 +51,7 @@ fn fast_op(ev: &Evaluator<'_>, comp: CompId, dtypes: &[DType]) -> KResult<Option
 fn fold<T: Elem>(op: Opcode, v: &[T], init: T, base: usize, offsets: &[usize]) -> T {
     macro_rules! go {
         ($op:expr) => {
-            offsets
-                .iter()
-                .fold(init, |acc, &o| T::binary($op, acc, v[base + o]))
+            offsets.iter().fold(init, |acc, &o| T::binary($op, acc, v[base + o]))
         };
     }
     match op {
@@ -75,15 +65,8 @@ fn fold<T: Elem>(op: Opcode, v: &[T], init: T, base: usize, offsets: &[usize]) -
 
 /// Builds the result: one array, or a tuple of them for variadic reductions.
 fn result(dims: &[usize], data: Vec<ArrayData>) -> Literal {
-    let mut arrays: Vec<Literal> = data
-        .into_iter()
-        .map(|d| Literal::Array(make(dims, d)))
-        .collect();
-    if arrays.len() == 1 {
-        arrays.pop().unwrap_or(Literal::Tuple(Vec::new()))
-    } else {
-        Literal::Tuple(arrays)
-    }
+    let mut arrays: Vec<Literal> = data.into_iter().map(|d| Literal::Array(make(dims, d))).collect();
+    if arrays.len() == 1 { arrays.pop().unwrap_or(Literal::Tuple(Vec::new())) } else { Literal::Tuple(arrays) }
 }
 
 /// Runs a general (or variadic) reducer over groups of input offsets.
@@ -117,8 +100,7 @@ impl<'e, 'm> General<'e, 'm> {
         for off in offsets {
             self.args.clear();
             self.args.extend_from_slice(&self.accs);
-            self.args
-                .extend(inputs.iter().map(|a| Scalar::get(&a.data, off)));
+            self.args.extend(inputs.iter().map(|a| Scalar::get(&a.data, off)));
             self.applier.call(&self.args, &mut self.accs)?;
         }
         for (out, &acc) in outs.iter_mut().zip(&self.accs) {
@@ -175,13 +157,7 @@ pub(crate) fn reduce(
     let mut general = General::new(ev, comp, &dtypes)?;
     let mut outs: Vec<ArrayData> = dtypes.iter().map(|&d| ArrayData::zeros(d, n_out)).collect();
     for (o, &b) in outer.iter().enumerate() {
-        general.reduce_into(
-            inputs,
-            &init_scalars,
-            inner.iter().map(|&i| b + i),
-            &mut outs,
-            o,
-        )?;
+        general.reduce_into(inputs, &init_scalars, inner.iter().map(|&i| b + i), &mut outs, o)?;
     }
     Ok(result(&out_dims, outs))
 }
@@ -198,11 +174,7 @@ struct WindowGeom {
 impl WindowGeom {
     fn new(window: &Window, in_dims: &[usize]) -> KResult<WindowGeom> {
         if window.dims.len() != in_dims.len() {
-            invalid!(
-                "window has {} dimensions, operand rank is {}",
-                window.dims.len(),
-                in_dims.len()
-            );
+            invalid!("window has {} dimensions, operand rank is {}", window.dims.len(), in_dims.len());
         }
         let mut out_dims = Vec::with_capacity(in_dims.len());
         let mut dims = Vec::with_capacity(in_dims.len());
@@ -210,44 +182,21 @@ impl WindowGeom {
             if w.size < 0 || w.stride < 1 || w.window_dilation < 1 || w.base_dilation < 1 {
                 invalid!("window dimension {k} has a non-positive size, stride or dilation");
             }
-            let base = if d == 0 {
-                0
-            } else {
-                (d as i128 - 1) * w.base_dilation as i128 + 1
-            };
+            let base = if d == 0 { 0 } else { (d as i128 - 1) * w.base_dilation as i128 + 1 };
             let padded = base + w.pad_low as i128 + w.pad_high as i128;
-            let extent = if w.size == 0 {
-                0
-            } else {
-                (w.size as i128 - 1) * w.window_dilation as i128 + 1
-            };
+            let extent = if w.size == 0 { 0 } else { (w.size as i128 - 1) * w.window_dilation as i128 + 1 };
             if padded < 0 {
                 invalid!("padding makes window dimension {k} negative");
             }
-            let n = if padded < extent {
-                0
-            } else {
-                (padded - extent) / w.stride as i128 + 1
-            };
+            let n = if padded < extent { 0 } else { (padded - extent) / w.stride as i128 + 1 };
             if n > i64::MAX as i128 {
                 invalid!("window dimension {k} is too large");
             }
             out_dims.push(n as usize);
-            dims.push((
-                w.size,
-                w.stride,
-                w.pad_low,
-                w.window_dilation,
-                w.base_dilation,
-            ));
+            dims.push((w.size, w.stride, w.pad_low, w.window_dilation, w.base_dilation));
         }
         count(&out_dims)?;
-        Ok(WindowGeom {
-            out_dims,
-            dims,
-            in_dims: in_dims.to_vec(),
-            in_strides: strides(in_dims),
-        })
+        Ok(WindowGeom { out_dims, dims, in_dims: in_dims.to_vec(), in_strides: strides(in_dims) })
     }
 
     /// The input offsets inside the window at output index `o`, in row-major
@@ -361,26 +310,13 @@ pub(crate) fn select_and_scatter(
     let dims = adims(operand);
     let geom = WindowGeom::new(window, &dims)?;
     if geom.out_dims != adims(source) {
-        invalid!(
-            "source shape {} does not match the {} windows of the operand",
-            source.shape(),
-            geom.out_dims.len()
-        );
+        invalid!("source shape {} does not match the {} windows of the operand", source.shape(), geom.out_dims.len());
     }
     let init_v = scalar_of(init, "init value")?;
     if init_v.dtype() != source.dtype() {
-        invalid!(
-            "init value {} does not match source {}",
-            init.shape(),
-            source.shape()
-        );
+        invalid!("init value {} does not match source {}", init.shape(), source.shape());
     }
-    let mut sel = Applier::new(
-        ev,
-        select,
-        &[operand.dtype(), operand.dtype()],
-        &[DType::Pred],
-    )?;
+    let mut sel = Applier::new(ev, select, &[operand.dtype(), operand.dtype()], &[DType::Pred])?;
     let st = source.dtype();
     let mut sc = Applier::new(ev, scatter, &[st, st], &[st])?;
     let mut out = init_v.splat(count(&dims)?);
@@ -395,15 +331,8 @@ pub(crate) fn select_and_scatter(
             picked = match picked {
                 None => Some(off),
                 Some(p) => {
-                    let keep = sel.call1(&[
-                        Scalar::get(&operand.data, p),
-                        Scalar::get(&operand.data, off),
-                    ])?;
-                    if keep.as_pred().unwrap_or(false) {
-                        Some(p)
-                    } else {
-                        Some(off)
-                    }
+                    let keep = sel.call1(&[Scalar::get(&operand.data, p), Scalar::get(&operand.data, off)])?;
+                    if keep.as_pred().unwrap_or(false) { Some(p) } else { Some(off) }
                 }
             };
         }

@@ -33,21 +33,14 @@ use crate::value::{Scalar, scalar_of};
 pub(crate) fn threefry2x32(key: [u32; 2], counter: [u32; 2]) -> [u32; 2] {
     const ROTATIONS: [u32; 8] = [13, 15, 26, 6, 17, 29, 16, 24];
     let ks = [key[0], key[1], 0x1BD1_1BDA ^ key[0] ^ key[1]];
-    let mut x = [
-        counter[0].wrapping_add(ks[0]),
-        counter[1].wrapping_add(ks[1]),
-    ];
+    let mut x = [counter[0].wrapping_add(ks[0]), counter[1].wrapping_add(ks[1])];
     let round = |x: &mut [u32; 2], r: u32| {
         x[0] = x[0].wrapping_add(x[1]);
         x[1] = x[1].rotate_left(r);
         x[1] ^= x[0];
     };
     for block in 0..5u32 {
-        let rots = if block % 2 == 0 {
-            &ROTATIONS[..4]
-        } else {
-            &ROTATIONS[4..]
-        };
+        let rots = if block % 2 == 0 { &ROTATIONS[..4] } else { &ROTATIONS[4..] };
         for &r in rots {
             round(&mut x, r);
         }
@@ -70,12 +63,7 @@ pub(crate) fn philox4x32(counter: [u32; 4], key: [u32; 2]) -> [u32; 4] {
     for _ in 0..10 {
         let p0 = x[0] as u64 * M_A;
         let p1 = x[2] as u64 * M_B;
-        x = [
-            ((p1 >> 32) as u32) ^ x[1] ^ k[0],
-            p1 as u32,
-            ((p0 >> 32) as u32) ^ x[3] ^ k[1],
-            p0 as u32,
-        ];
+        x = [((p1 >> 32) as u32) ^ x[1] ^ k[0], p1 as u32, ((p0 >> 32) as u32) ^ x[3] ^ k[1], p0 as u32];
         k = [k[0].wrapping_add(W_A), k[1].wrapping_add(W_B)];
     }
     x
@@ -114,9 +102,7 @@ fn threefry_bits32(key: u64, ctr: u64, dims: &[usize]) -> KResult<(Vec<u32>, u64
     let mut half = dims.to_vec();
     half[sd] = dims[sd].div_ceil(2);
     let half_n = count(&half)?;
-    let words: Vec<[u32; 2]> = (0..half_n as u64)
-        .map(|i| threefry2x32(k, split_u64(ctr.wrapping_add(i))))
-        .collect();
+    let words: Vec<[u32; 2]> = (0..half_n as u64).map(|i| threefry2x32(k, split_u64(ctr.wrapping_add(i)))).collect();
     let hs = strides(&half);
     let mut out = Vec::with_capacity(n);
     let mut it = Odometer::new(dims);
@@ -162,11 +148,7 @@ fn from_u64(bits: &[u64], to: DType) -> ArrayData {
     ArrayData::from_le_bytes(to, &bytes)
 }
 
-pub(crate) fn rng_bit_generator(
-    algorithm: RngAlgorithm,
-    state: &Array,
-    out: &ArrayShape,
-) -> KResult<Literal> {
+pub(crate) fn rng_bit_generator(algorithm: RngAlgorithm, state: &Array, out: &ArrayShape) -> KResult<Literal> {
     let ArrayData::U64(s) = &state.data else {
         invalid!("rng state must be u64, got {}", state.shape());
     };
@@ -197,10 +179,7 @@ pub(crate) fn rng_bit_generator(
                         w[0] as u64 | (w[1] as u64) << 32
                     })
                     .collect();
-                (
-                    from_u64(&bits, out.dtype),
-                    vec![key, ctr.wrapping_add(n as u64)],
-                )
+                (from_u64(&bits, out.dtype), vec![key, ctr.wrapping_add(n as u64)])
             } else {
                 let (bits, ctr) = threefry_bits32(key, ctr, &dims)?;
                 (narrow(&bits, out.dtype), vec![key, ctr])
@@ -210,21 +189,13 @@ pub(crate) fn rng_bit_generator(
             let (key, ctr) = match s.as_slice() {
                 [k, lo] => (*k, (*lo, *k)),
                 [k, lo, hi] => (*k, (*lo, *hi)),
-                _ => invalid!(
-                    "philox needs a u64[2] or u64[3] state, got {}",
-                    state.shape()
-                ),
+                _ => invalid!("philox needs a u64[2] or u64[3] state, got {}", state.shape()),
             };
             let (data, ctr) = if width == 8 {
                 let (words, ctr) = philox_words(key, ctr, 2 * n);
                 let bits: Vec<u64> = words
                     .iter()
-                    .flat_map(|w| {
-                        [
-                            w[0] as u64 | (w[1] as u64) << 32,
-                            w[2] as u64 | (w[3] as u64) << 32,
-                        ]
-                    })
+                    .flat_map(|w| [w[0] as u64 | (w[1] as u64) << 32, w[2] as u64 | (w[3] as u64) << 32])
                     .take(n)
                     .collect();
                 (from_u64(&bits, out.dtype), ctr)
@@ -233,11 +204,7 @@ pub(crate) fn rng_bit_generator(
                 let bits: Vec<u32> = words.iter().flatten().copied().take(n).collect();
                 (narrow(&bits, out.dtype), ctr)
             };
-            let new_state = if s.len() == 2 {
-                vec![key, ctr.0]
-            } else {
-                vec![key, ctr.0, ctr.1]
-            };
+            let new_state = if s.len() == 2 { vec![key, ctr.0] } else { vec![key, ctr.0, ctr.1] };
             (data, new_state)
         }
     };
@@ -257,15 +224,9 @@ pub(crate) fn rng(
     out: &ArrayShape,
     stream: &mut u64,
 ) -> KResult<Array> {
-    let (lo, hi) = (
-        scalar_of(a, "rng parameter")?,
-        scalar_of(b, "rng parameter")?,
-    );
+    let (lo, hi) = (scalar_of(a, "rng parameter")?, scalar_of(b, "rng parameter")?);
     if lo.dtype() != out.dtype || hi.dtype() != out.dtype {
-        invalid!(
-            "rng parameters must be scalars of the result type {}",
-            out.dtype
-        );
+        invalid!("rng parameters must be scalars of the result type {}", out.dtype);
     }
     let dims = dims_of(&out.dims)?;
     let n = count(&dims)?;
@@ -273,12 +234,7 @@ pub(crate) fn rng(
     *stream = ctr.0;
     let bits: Vec<u64> = words
         .iter()
-        .flat_map(|w| {
-            [
-                w[0] as u64 | (w[1] as u64) << 32,
-                w[2] as u64 | (w[3] as u64) << 32,
-            ]
-        })
+        .flat_map(|w| [w[0] as u64 | (w[1] as u64) << 32, w[2] as u64 | (w[3] as u64) << 32])
         .take(n)
         .collect();
     let unit = |b: u64| (b >> 11) as f64 / (1u64 << 53) as f64;
@@ -289,9 +245,7 @@ pub(crate) fn rng(
     let mut data = ArrayData::zeros(out.dtype, n);
     for (i, &b) in bits.iter().enumerate() {
         let v = match (distribution, out.dtype.is_float()) {
-            (RngDistribution::Uniform, true) => {
-                Cast::Float(as_f64(lo) + (as_f64(hi) - as_f64(lo)) * unit(b))
-            }
+            (RngDistribution::Uniform, true) => Cast::Float(as_f64(lo) + (as_f64(hi) - as_f64(lo)) * unit(b)),
             (RngDistribution::Uniform, false) => {
                 let (l, h) = (lo.as_index() as i128, hi.as_index() as i128);
                 let span = (h - l).max(1) as u128;
@@ -322,9 +276,7 @@ mod tests {
     }
 
     fn bits(l: &Literal) -> (Vec<u64>, Vec<u32>) {
-        let Literal::Tuple(t) = l else {
-            panic!("tuple expected")
-        };
+        let Literal::Tuple(t) = l else { panic!("tuple expected") };
         (
             t[0].as_array().unwrap().values::<u64>().unwrap().to_vec(),
             t[1].as_array().unwrap().values::<u32>().unwrap().to_vec(),
@@ -335,32 +287,17 @@ mod tests {
     fn threefry_known_answers() {
         // Random123's kat_vectors for threefry2x32_20 (also JAX's tests).
         assert_eq!(threefry2x32([0, 0], [0, 0]), [0x6b200159, 0x99ba4efe]);
-        assert_eq!(
-            threefry2x32([u32::MAX, u32::MAX], [u32::MAX, u32::MAX]),
-            [0x1cb996fc, 0xbb002be7]
-        );
-        assert_eq!(
-            threefry2x32([0x13198a2e, 0x03707344], [0x243f6a88, 0x85a308d3]),
-            [0xc4923a9c, 0x483df7a0]
-        );
+        assert_eq!(threefry2x32([u32::MAX, u32::MAX], [u32::MAX, u32::MAX]), [0x1cb996fc, 0xbb002be7]);
+        assert_eq!(threefry2x32([0x13198a2e, 0x03707344], [0x243f6a88, 0x85a308d3]), [0xc4923a9c, 0x483df7a0]);
     }
 
     #[test]
     fn philox_known_answers() {
         // Random123's kat_vectors for philox4x32_10.
+        assert_eq!(philox4x32([0; 4], [0; 2]), [0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8]);
+        assert_eq!(philox4x32([u32::MAX; 4], [u32::MAX; 2]), [0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd]);
         assert_eq!(
-            philox4x32([0; 4], [0; 2]),
-            [0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8]
-        );
-        assert_eq!(
-            philox4x32([u32::MAX; 4], [u32::MAX; 2]),
-            [0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd]
-        );
-        assert_eq!(
-            philox4x32(
-                [0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344],
-                [0xa4093822, 0x299f31d0]
-            ),
+            philox4x32([0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344], [0xa4093822, 0x299f31d0]),
             [0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1]
         );
     }
@@ -394,35 +331,20 @@ mod tests {
         // Threefry: one counter per element, words joined low then high.
         assert_eq!(values(RngAlgorithm::ThreeFry, 1), vec![0x99ba4efe_6b200159]);
         // Philox: words (0,1) and (2,3) of each step.
-        assert_eq!(
-            values(RngAlgorithm::Philox, 2),
-            vec![0xe169c58d_6627e8d5, 0x9b00dbd8_bc57ac4c]
-        );
+        assert_eq!(values(RngAlgorithm::Philox, 2), vec![0xe169c58d_6627e8d5, 0x9b00dbd8_bc57ac4c]);
     }
 
     #[test]
     fn philox_generator_layout_and_default() {
         // A 3-word state [key, counter low, counter high].
         let out = ArrayShape::new(DType::U32, [4]);
-        let st = u64s(&[
-            0x299f31d0_a4093822,
-            0x85a308d3_243f6a88,
-            0x03707344_13198a2e,
-        ]);
+        let st = u64s(&[0x299f31d0_a4093822, 0x85a308d3_243f6a88, 0x03707344_13198a2e]);
         let (state, v) = bits(&rng_bit_generator(RngAlgorithm::Philox, &st, &out).unwrap());
         assert_eq!(v, vec![0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1]);
-        assert_eq!(
-            state,
-            vec![
-                0x299f31d0_a4093822,
-                0x85a308d3_243f6a89,
-                0x03707344_13198a2e
-            ]
-        );
+        assert_eq!(state, vec![0x299f31d0_a4093822, 0x85a308d3_243f6a89, 0x03707344_13198a2e]);
         // A 2-word state [key, counter low]; the key doubles as the counter's high word.
         let out = ArrayShape::new(DType::U32, [3]);
-        let (state, v) =
-            bits(&rng_bit_generator(RngAlgorithm::Default, &u64s(&[0, 0]), &out).unwrap());
+        let (state, v) = bits(&rng_bit_generator(RngAlgorithm::Default, &u64s(&[0, 0]), &out).unwrap());
         assert_eq!(v, vec![0x6627e8d5, 0xe169c58d, 0xbc57ac4c]);
         assert_eq!(state, vec![0, 1]);
     }

@@ -10,9 +10,7 @@ use smelt_hlo::attrs::{PadDim, SliceDim};
 use smelt_hlo::{Array, ArrayData, ArrayShape, Element, map_data, with_data};
 
 use crate::error::{KResult, invalid, unsupported};
-use crate::index::{
-    self, Odometer, adims, check_dim_list, count, dims_of, istrides, make, strided_copy, strides,
-};
+use crate::index::{self, Odometer, adims, check_dim_list, count, dims_of, istrides, make, strided_copy, strides};
 use crate::value::{Scalar, scalar_of, with_dtype};
 
 /// `broadcast`: operand dimension `i` becomes output dimension `dimensions[i]`.
@@ -20,23 +18,14 @@ pub(crate) fn broadcast(a: &Array, out_dims: &[i64], dimensions: &[i64]) -> KRes
     let out = dims_of(out_dims)?;
     let src = adims(a);
     if dimensions.len() != src.len() {
-        invalid!(
-            "broadcast of rank-{} operand needs {} dimensions, got {}",
-            src.len(),
-            src.len(),
-            dimensions.len()
-        );
+        invalid!("broadcast of rank-{} operand needs {} dimensions, got {}", src.len(), src.len(), dimensions.len());
     }
     let dims = check_dim_list(dimensions, out.len(), "broadcast dimension")?;
     let src_strides = strides(&src);
     let mut st = vec![0isize; out.len()];
     for (i, &d) in dims.iter().enumerate() {
         if src[i] != out[d] {
-            invalid!(
-                "operand dimension {i} has size {}, output dimension {d} has {}",
-                src[i],
-                out[d]
-            );
+            invalid!("operand dimension {i} has size {}, output dimension {d} has {}", src[i], out[d]);
         }
         st[d] = src_strides[i] as isize;
     }
@@ -47,12 +36,7 @@ pub(crate) fn broadcast(a: &Array, out_dims: &[i64], dimensions: &[i64]) -> KRes
 pub(crate) fn reshape(a: Array, out_dims: &[i64]) -> KResult<Array> {
     let out = dims_of(out_dims)?;
     if count(&out)? != a.len() {
-        invalid!(
-            "cannot reshape {} ({} elements) to {:?}",
-            a.shape(),
-            a.len(),
-            out_dims
-        );
+        invalid!("cannot reshape {} ({} elements) to {:?}", a.shape(), a.len(), out_dims);
     }
     Ok(make(&out, a.data))
 }
@@ -61,10 +45,7 @@ pub(crate) fn reshape(a: Array, out_dims: &[i64]) -> KResult<Array> {
 pub(crate) fn transpose(a: &Array, perm: &[i64]) -> KResult<Array> {
     let src = adims(a);
     if perm.len() != src.len() {
-        invalid!(
-            "transpose permutation {perm:?} does not fit rank {}",
-            src.len()
-        );
+        invalid!("transpose permutation {perm:?} does not fit rank {}", src.len());
     }
     let perm = check_dim_list(perm, src.len(), "transpose dimension")?;
     let ss = strides(&src);
@@ -76,11 +57,7 @@ pub(crate) fn transpose(a: &Array, perm: &[i64]) -> KResult<Array> {
 pub(crate) fn slice(a: &Array, spec: &[SliceDim]) -> KResult<Array> {
     let src = adims(a);
     if spec.len() != src.len() {
-        invalid!(
-            "slice has {} dimensions, operand rank is {}",
-            spec.len(),
-            src.len()
-        );
+        invalid!("slice has {} dimensions, operand rank is {}", spec.len(), src.len());
     }
     let ss = strides(&src);
     let mut out = Vec::with_capacity(src.len());
@@ -88,22 +65,12 @@ pub(crate) fn slice(a: &Array, spec: &[SliceDim]) -> KResult<Array> {
     let mut base = 0isize;
     for (k, s) in spec.iter().enumerate() {
         if s.start < 0 || s.limit < s.start || s.limit as u64 > src[k] as u64 || s.stride < 1 {
-            invalid!(
-                "slice [{}:{}:{}] out of range for dimension {k} of size {}",
-                s.start,
-                s.limit,
-                s.stride,
-                src[k]
-            );
+            invalid!("slice [{}:{}:{}] out of range for dimension {k} of size {}", s.start, s.limit, s.stride, src[k]);
         }
         let n = ((s.limit - s.start) as u64).div_ceil(s.stride as u64) as usize;
         out.push(n);
         // A dimension with at most one element never steps; skip its (maybe huge) stride.
-        st.push(if n <= 1 {
-            0
-        } else {
-            ss[k] as isize * s.stride as isize
-        });
+        st.push(if n <= 1 { 0 } else { ss[k] as isize * s.stride as isize });
         base += s.start as isize * ss[k] as isize;
     }
     Ok(make(&out, strided_copy(&a.data, &out, base, &st)?))
@@ -117,9 +84,7 @@ pub(crate) fn start_indices(starts: &[&Array], rank: usize) -> KResult<Vec<i64>>
         if !a.dtype().is_int() {
             invalid!("start indices must be integers, got {}", a.dtype());
         }
-        (0..a.len())
-            .map(|i| Scalar::get(&a.data, i).as_index())
-            .collect()
+        (0..a.len()).map(|i| Scalar::get(&a.data, i).as_index()).collect()
     } else {
         let mut v = Vec::with_capacity(starts.len());
         for s in starts {
@@ -147,21 +112,13 @@ pub(crate) fn dynamic_slice(a: &Array, starts: &[&Array], sizes: &[i64]) -> KRes
     let starts = start_indices(starts, src.len())?;
     let sizes = dims_of(sizes)?;
     if sizes.len() != src.len() {
-        invalid!(
-            "{} slice sizes for an operand of rank {}",
-            sizes.len(),
-            src.len()
-        );
+        invalid!("{} slice sizes for an operand of rank {}", sizes.len(), src.len());
     }
     let ss = strides(&src);
     let mut base = 0isize;
     for k in 0..src.len() {
         if sizes[k] > src[k] {
-            invalid!(
-                "slice size {} exceeds dimension {k} of size {}",
-                sizes[k],
-                src[k]
-            );
+            invalid!("slice size {} exceeds dimension {k} of size {}", sizes[k], src[k]);
         }
         base += (clamp_start(starts[k], sizes[k], src[k]) * ss[k]) as isize;
     }
@@ -171,37 +128,21 @@ pub(crate) fn dynamic_slice(a: &Array, starts: &[&Array], sizes: &[i64]) -> KRes
 
 /// Writes `update` into `a` at the clamped start; takes `a` by value so a last use
 /// is updated in place.
-pub(crate) fn dynamic_update_slice(
-    mut a: Array,
-    update: &Array,
-    starts: &[&Array],
-) -> KResult<Array> {
+pub(crate) fn dynamic_update_slice(mut a: Array, update: &Array, starts: &[&Array]) -> KResult<Array> {
     let src = adims(&a);
     let up = adims(update);
     if up.len() != src.len() {
-        invalid!(
-            "update rank {} differs from operand rank {}",
-            up.len(),
-            src.len()
-        );
+        invalid!("update rank {} differs from operand rank {}", up.len(), src.len());
     }
     if update.dtype() != a.dtype() {
-        invalid!(
-            "update type {} differs from operand type {}",
-            update.dtype(),
-            a.dtype()
-        );
+        invalid!("update type {} differs from operand type {}", update.dtype(), a.dtype());
     }
     let starts = start_indices(starts, src.len())?;
     let ss = strides(&src);
     let mut base = 0usize;
     for k in 0..src.len() {
         if up[k] > src[k] {
-            invalid!(
-                "update dimension {k} of size {} exceeds operand size {}",
-                up[k],
-                src[k]
-            );
+            invalid!("update dimension {k} of size {} exceeds operand size {}", up[k], src[k]);
         }
         base += clamp_start(starts[k], up[k], src[k]) * ss[k];
     }
@@ -232,19 +173,11 @@ pub(crate) fn concatenate(parts: &[&Array], dimension: i64) -> KResult<Array> {
     out[d] = 0;
     for p in parts {
         if p.dtype() != first.dtype() || p.dims.len() != rank {
-            invalid!(
-                "concatenate operands {} and {} do not match",
-                first.shape(),
-                p.shape()
-            );
+            invalid!("concatenate operands {} and {} do not match", first.shape(), p.shape());
         }
         for k in 0..rank {
             if k != d && p.dims[k] != first.dims[k] {
-                invalid!(
-                    "concatenate operands {} and {} do not match",
-                    first.shape(),
-                    p.shape()
-                );
+                invalid!("concatenate operands {} and {} do not match", first.shape(), p.shape());
             }
         }
         out[d] += p.dims[d] as usize;
@@ -269,18 +202,10 @@ pub(crate) fn concatenate(parts: &[&Array], dimension: i64) -> KResult<Array> {
 pub(crate) fn pad(a: &Array, value: &Array, config: &[PadDim]) -> KResult<Array> {
     let src = adims(a);
     if config.len() != src.len() {
-        invalid!(
-            "padding has {} dimensions, operand rank is {}",
-            config.len(),
-            src.len()
-        );
+        invalid!("padding has {} dimensions, operand rank is {}", config.len(), src.len());
     }
     if value.dtype() != a.dtype() {
-        invalid!(
-            "padding value type {} differs from operand type {}",
-            value.dtype(),
-            a.dtype()
-        );
+        invalid!("padding value type {} differs from operand type {}", value.dtype(), a.dtype());
     }
     let pv = scalar_of(value, "padding value")?;
     let mut out = Vec::with_capacity(src.len());
@@ -288,11 +213,7 @@ pub(crate) fn pad(a: &Array, value: &Array, config: &[PadDim]) -> KResult<Array>
         if p.interior < 0 {
             invalid!("negative interior padding in dimension {k}");
         }
-        let core = if src[k] == 0 {
-            0
-        } else {
-            (src[k] as i128 - 1) * (p.interior as i128 + 1) + 1
-        };
+        let core = if src[k] == 0 { 0 } else { (src[k] as i128 - 1) * (p.interior as i128 + 1) + 1 };
         let n = core + p.low as i128 + p.high as i128;
         if n < 0 || n > i64::MAX as i128 {
             invalid!("padding gives dimension {k} a size of {n}");
@@ -375,10 +296,7 @@ fn major_to_minor(shape: &ArrayShape) -> KResult<Vec<usize>> {
 /// shape and layout.
 pub(crate) fn bitcast(a: &Array, from: &ArrayShape, to: &ArrayShape) -> KResult<Array> {
     if from.dims != a.dims || from.dtype != a.dtype() {
-        invalid!(
-            "operand value {} does not match its declared shape {from}",
-            a.shape()
-        );
+        invalid!("operand value {} does not match its declared shape {from}", a.shape());
     }
     let out = dims_of(&to.dims)?;
     if count(&out)?.saturating_mul(to.dtype.byte_size()) != a.len() * a.dtype().byte_size() {
@@ -422,16 +340,7 @@ mod tests {
     fn pad_negative_low_and_interior() {
         // [0,1,2] with low=-1, high=1, interior=1: [0,_,1,_,2] cut by one on the left, plus one on the right.
         let a = iota_f32(&[3]);
-        let p = pad(
-            &a,
-            &Array::scalar(9.0f32),
-            &[PadDim {
-                low: -1,
-                high: 1,
-                interior: 1,
-            }],
-        )
-        .unwrap();
+        let p = pad(&a, &Array::scalar(9.0f32), &[PadDim { low: -1, high: 1, interior: 1 }]).unwrap();
         assert_eq!(vals(&p), vec![9.0, 1.0, 9.0, 2.0, 9.0]);
     }
 
@@ -449,14 +358,8 @@ mod tests {
     #[test]
     fn reverse_and_transpose() {
         let a = iota_f32(&[2, 3]);
-        assert_eq!(
-            vals(&reverse(&a, &[1]).unwrap()),
-            vec![2.0, 1.0, 0.0, 5.0, 4.0, 3.0]
-        );
-        assert_eq!(
-            vals(&transpose(&a, &[1, 0]).unwrap()),
-            vec![0.0, 3.0, 1.0, 4.0, 2.0, 5.0]
-        );
+        assert_eq!(vals(&reverse(&a, &[1]).unwrap()), vec![2.0, 1.0, 0.0, 5.0, 4.0, 3.0]);
+        assert_eq!(vals(&transpose(&a, &[1, 0]).unwrap()), vec![0.0, 3.0, 1.0, 4.0, 2.0, 5.0]);
     }
 
     #[test]

@@ -18,10 +18,7 @@ use crate::value::Scalar;
 
 /// Stable merge sort of `0..n`; `less(a, b)` says whether position `a` goes
 /// before position `b`.
-pub(crate) fn merge_sort(
-    n: usize,
-    less: &mut impl FnMut(usize, usize) -> KResult<bool>,
-) -> KResult<Vec<usize>> {
+pub(crate) fn merge_sort(n: usize, less: &mut impl FnMut(usize, usize) -> KResult<bool>) -> KResult<Vec<usize>> {
     let mut a: Vec<usize> = (0..n).collect();
     let mut buf = vec![0usize; n];
     let mut width = 1;
@@ -54,11 +51,7 @@ pub(crate) fn merge_sort(
 }
 
 /// Calls `f(base)` for the first element of every 1-D slice along `dim`.
-fn for_each_slice(
-    dims: &[usize],
-    dim: usize,
-    mut f: impl FnMut(usize) -> KResult<()>,
-) -> KResult<()> {
+fn for_each_slice(dims: &[usize], dim: usize, mut f: impl FnMut(usize) -> KResult<()>) -> KResult<()> {
     let ss = strides(dims);
     let mut outer = dims.to_vec();
     outer[dim] = 1;
@@ -69,12 +62,7 @@ fn for_each_slice(
     Ok(())
 }
 
-pub(crate) fn sort(
-    ev: &Evaluator<'_>,
-    comp: CompId,
-    operands: &[&Array],
-    dimension: i64,
-) -> KResult<Literal> {
+pub(crate) fn sort(ev: &Evaluator<'_>, comp: CompId, operands: &[&Array], dimension: i64) -> KResult<Literal> {
     let Some(first) = operands.first() else {
         invalid!("sort needs an operand");
     };
@@ -83,15 +71,9 @@ pub(crate) fn sort(
     }
     let dims = adims(first);
     let Some(dim) = usize::try_from(dimension).ok().filter(|&d| d < dims.len()) else {
-        invalid!(
-            "sort dimension {dimension} out of range for rank {}",
-            dims.len()
-        );
+        invalid!("sort dimension {dimension} out of range for rank {}", dims.len());
     };
-    let params: Vec<DType> = operands
-        .iter()
-        .flat_map(|a| [a.dtype(), a.dtype()])
-        .collect();
+    let params: Vec<DType> = operands.iter().flat_map(|a| [a.dtype(), a.dtype()]).collect();
     let mut cmp = Applier::new(ev, comp, &params, &[DType::Pred])?;
     // A comparator that is one compare of the first operand runs typed.
     let simple = simple_compare(ev.comp(comp).map_err(Fail::from)?);
@@ -121,15 +103,8 @@ pub(crate) fn sort(
         }
         Ok(())
     })?;
-    let mut arrays: Vec<Literal> = outs
-        .into_iter()
-        .map(|d| Literal::Array(make(&dims, d)))
-        .collect();
-    Ok(if arrays.len() == 1 {
-        arrays.pop().unwrap_or(Literal::Tuple(Vec::new()))
-    } else {
-        Literal::Tuple(arrays)
-    })
+    let mut arrays: Vec<Literal> = outs.into_iter().map(|d| Literal::Array(make(&dims, d))).collect();
+    Ok(if arrays.len() == 1 { arrays.pop().unwrap_or(Literal::Tuple(Vec::new())) } else { Literal::Tuple(arrays) })
 }
 
 /// `topk`: the `k` largest (or smallest) elements of each row along the last
@@ -144,19 +119,12 @@ pub(crate) fn topk(a: &Array, k: i64, largest: bool) -> KResult<Literal> {
         invalid!("k = {k} out of range for a last dimension of {n}");
     };
     let rows = a.len().checked_div(n).unwrap_or(0);
-    let dir = if largest {
-        ComparisonDirection::Gt
-    } else {
-        ComparisonDirection::Lt
-    };
+    let dir = if largest { ComparisonDirection::Gt } else { ComparisonDirection::Lt };
     let mut picked = Vec::with_capacity(rows * k);
     for r in 0..rows {
         let get = |i: usize| Scalar::get(&a.data, r * n + i);
         let perm = merge_sort(n, &mut |x, y| {
-            Ok(
-                Scalar::compare(dir, Some(CompareType::TotalOrder), get(x), get(y))
-                    .unwrap_or(false),
-            )
+            Ok(Scalar::compare(dir, Some(CompareType::TotalOrder), get(x), get(y)).unwrap_or(false))
         })?;
         picked.extend(perm[..k].iter().map(|&i| (r * n + i, i as i32)));
     }
@@ -164,14 +132,9 @@ pub(crate) fn topk(a: &Array, k: i64, largest: bool) -> KResult<Literal> {
     if let Some(last) = out_dims.last_mut() {
         *last = k;
     }
-    let values = a
-        .data
-        .gather(&picked.iter().map(|&(o, _)| o).collect::<Vec<_>>());
+    let values = a.data.gather(&picked.iter().map(|&(o, _)| o).collect::<Vec<_>>());
     let indices = ArrayData::S32(picked.iter().map(|&(_, i)| i).collect());
-    Ok(Literal::Tuple(vec![
-        Literal::Array(make(&out_dims, values)),
-        Literal::Array(make(&out_dims, indices)),
-    ]))
+    Ok(Literal::Tuple(vec![Literal::Array(make(&out_dims, values)), Literal::Array(make(&out_dims, indices))]))
 }
 
 #[cfg(test)]
@@ -204,9 +167,6 @@ mod tests {
         let v = t[0].as_array().unwrap().values::<f32>().unwrap();
         assert!(v[0].is_nan());
         assert_eq!(&v[1..], &[3.0, 3.0]);
-        assert_eq!(
-            t[1].as_array().unwrap().values::<i32>().unwrap(),
-            &[1, 2, 3]
-        );
+        assert_eq!(t[1].as_array().unwrap().values::<i32>().unwrap(), &[1, 2, 3]);
     }
 }

@@ -38,23 +38,16 @@ fn tuple(l: Literal) -> Vec<Literal> {
     }
 }
 
-const ADD: &str =
-    "add {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n  ROOT s = f32[] add(x, y)\n}\n";
+const ADD: &str = "add {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n  ROOT s = f32[] add(x, y)\n}\n";
 
 #[test]
 fn scatter_adds_duplicates_and_skips_out_of_bounds_indices() {
     let text = format!(
         "HloModule m\n{ADD}ENTRY e {{\n  o = f32[4] parameter(0)\n  i = s32[5,1] parameter(1)\n  u = f32[5] parameter(2)\n  ROOT r = f32[4] scatter(o, i, u), update_window_dims={{}}, inserted_window_dims={{0}}, scatter_dims_to_operand_dims={{0}}, index_vector_dim=1, to_apply=add\n}}\n"
     );
-    let r = run(
-        &text,
-        &[
-            f32s(&[4], &[0.0; 4]),
-            s32s(&[5, 1], &[1, 1, 3, 7, -1]),
-            f32s(&[5], &[1.0, 2.0, 3.0, 4.0, 5.0]),
-        ],
-    )
-    .unwrap();
+    let r =
+        run(&text, &[f32s(&[4], &[0.0; 4]), s32s(&[5, 1], &[1, 1, 3, 7, -1]), f32s(&[5], &[1.0, 2.0, 3.0, 4.0, 5.0])])
+            .unwrap();
     assert_eq!(vals_f32(&r), vec![0.0, 3.0, 0.0, 3.0]);
 }
 
@@ -65,15 +58,7 @@ fn scatter_skips_a_window_that_does_not_fit() {
     let text = format!(
         "HloModule m\n{ADD}ENTRY e {{\n  o = f32[5] parameter(0)\n  i = s32[2,1] parameter(1)\n  u = f32[2,2] parameter(2)\n  ROOT r = f32[5] scatter(o, i, u), update_window_dims={{1}}, inserted_window_dims={{}}, scatter_dims_to_operand_dims={{0}}, index_vector_dim=1, to_apply=add\n}}\n"
     );
-    let r = run(
-        &text,
-        &[
-            f32s(&[5], &[0.0; 5]),
-            s32s(&[2, 1], &[0, 4]),
-            f32s(&[2, 2], &[1.0, 2.0, 3.0, 4.0]),
-        ],
-    )
-    .unwrap();
+    let r = run(&text, &[f32s(&[5], &[0.0; 5]), s32s(&[2, 1], &[0, 4]), f32s(&[2, 2], &[1.0, 2.0, 3.0, 4.0])]).unwrap();
     assert_eq!(vals_f32(&r), vec![1.0, 2.0, 0.0, 0.0, 0.0]);
 }
 
@@ -81,31 +66,14 @@ fn scatter_skips_a_window_that_does_not_fit() {
 fn scatter_set_with_batching_dims() {
     // out[b, idx[b]] = u[b]: a computation returning its second parameter.
     let text = "HloModule m\nset {\n  x = f32[] parameter(0)\n  ROOT y = f32[] parameter(1)\n}\nENTRY e {\n  o = f32[2,3] parameter(0)\n  i = s32[2,1] parameter(1)\n  u = f32[2] parameter(2)\n  ROOT r = f32[2,3] scatter(o, i, u), update_window_dims={}, inserted_window_dims={1}, scatter_dims_to_operand_dims={1}, input_batching_dims={0}, scatter_indices_batching_dims={0}, index_vector_dim=1, to_apply=set\n}\n";
-    let r = run(
-        text,
-        &[
-            f32s(&[2, 3], &[0.0; 6]),
-            s32s(&[2, 1], &[2, 0]),
-            f32s(&[2], &[7.0, 8.0]),
-        ],
-    )
-    .unwrap();
+    let r = run(text, &[f32s(&[2, 3], &[0.0; 6]), s32s(&[2, 1], &[2, 0]), f32s(&[2], &[7.0, 8.0])]).unwrap();
     assert_eq!(vals_f32(&r), vec![0.0, 0.0, 7.0, 8.0, 0.0, 0.0]);
 }
 
 #[test]
 fn sort_is_stable_and_carries_values() {
     let text = "HloModule m\nlt {\n  a = s32[] parameter(0)\n  b = s32[] parameter(1)\n  c = s32[] parameter(2)\n  d = s32[] parameter(3)\n  ROOT r = pred[] compare(a, b), direction=LT\n}\nENTRY e {\n  k = s32[6] parameter(0)\n  v = s32[6] parameter(1)\n  ROOT s = (s32[6], s32[6]) sort(k, v), dimensions={0}, is_stable=true, to_apply=lt\n}\n";
-    let r = tuple(
-        run(
-            text,
-            &[
-                s32s(&[6], &[3, 1, 3, 0, 1, 3]),
-                s32s(&[6], &[0, 1, 2, 3, 4, 5]),
-            ],
-        )
-        .unwrap(),
-    );
+    let r = tuple(run(text, &[s32s(&[6], &[3, 1, 3, 0, 1, 3]), s32s(&[6], &[0, 1, 2, 3, 4, 5])]).unwrap());
     assert_eq!(vals_s32(&r[0]), vec![0, 1, 1, 3, 3, 3]);
     assert_eq!(vals_s32(&r[1]), vec![3, 1, 4, 0, 2, 5]);
 }
@@ -113,14 +81,7 @@ fn sort_is_stable_and_carries_values() {
 #[test]
 fn sort_descending_in_total_order_along_rows() {
     let text = "HloModule m\ngt {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT r = pred[] compare(a, b), direction=GT, type=TOTALORDER\n}\nENTRY e {\n  k = f32[2,3] parameter(0)\n  ROOT s = f32[2,3] sort(k), dimensions={1}, to_apply=gt\n}\n";
-    let r = run(
-        text,
-        &[f32s(
-            &[2, 3],
-            &[-0.0, f32::NAN, 0.0, 1.0, f32::NEG_INFINITY, 2.0],
-        )],
-    )
-    .unwrap();
+    let r = run(text, &[f32s(&[2, 3], &[-0.0, f32::NAN, 0.0, 1.0, f32::NEG_INFINITY, 2.0])]).unwrap();
     let v = vals_f32(&r);
     assert!(v[0].is_nan());
     assert!(v[1] == 0.0 && v[1].is_sign_positive());
@@ -158,25 +119,13 @@ fn reduce_window(window: &str, input: &[f32]) -> Vec<f32> {
 fn reduce_window_padding_strides_and_dilations() {
     let x = [1.0, 2.0, 3.0, 4.0, 5.0];
     // Padded [_,1,2,3,4,5,_], windows of 2 every 2.
-    assert_eq!(
-        reduce_window("size=2 stride=2 pad=1_1", &x),
-        vec![1.0, 5.0, 9.0]
-    );
+    assert_eq!(reduce_window("size=2 stride=2 pad=1_1", &x), vec![1.0, 5.0, 9.0]);
     // Base dilation: [1,_,2,_,3,_,4,_,5], windows of 3 every 2.
-    assert_eq!(
-        reduce_window("size=3 stride=2 lhs_dilate=2", &x),
-        vec![3.0, 5.0, 7.0, 9.0]
-    );
+    assert_eq!(reduce_window("size=3 stride=2 lhs_dilate=2", &x), vec![3.0, 5.0, 7.0, 9.0]);
     // Window dilation: taps p and p + 2.
-    assert_eq!(
-        reduce_window("size=2 rhs_dilate=2", &x),
-        vec![4.0, 6.0, 8.0]
-    );
+    assert_eq!(reduce_window("size=2 rhs_dilate=2", &x), vec![4.0, 6.0, 8.0]);
     // A window wider than the input (cumsum style): size 5 with 4 low padding.
-    assert_eq!(
-        reduce_window("size=5 pad=4_0", &x),
-        vec![1.0, 3.0, 6.0, 10.0, 15.0]
-    );
+    assert_eq!(reduce_window("size=5 pad=4_0", &x), vec![1.0, 3.0, 6.0, 10.0, 15.0]);
 }
 
 #[test]
@@ -202,11 +151,7 @@ fn select_and_scatter_routes_gradients_to_the_first_maximum() {
     let text = format!(
         "HloModule m\n{ADD}ge {{\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT r = pred[] compare(a, b), direction=GE\n}}\nENTRY e {{\n  x = f32[4] parameter(0)\n  s = f32[2] parameter(1)\n  z = f32[] constant(0)\n  ROOT r = f32[4] select-and-scatter(x, s, z), window={{size=2 stride=2}}, select=ge, scatter=add\n}}\n"
     );
-    let r = run(
-        &text,
-        &[f32s(&[4], &[1.0, 5.0, 2.0, 2.0]), f32s(&[2], &[10.0, 20.0])],
-    )
-    .unwrap();
+    let r = run(&text, &[f32s(&[4], &[1.0, 5.0, 2.0, 2.0]), f32s(&[2], &[10.0, 20.0])]).unwrap();
     assert_eq!(vals_f32(&r), vec![0.0, 10.0, 20.0, 0.0]);
 }
 
@@ -241,11 +186,7 @@ fn conditional_branches_by_pred_and_by_clamped_index() {
 #[test]
 fn map_applies_its_computation_per_element() {
     let text = "HloModule m\nf {\n  a = f32[] parameter(0)\n  b = s32[] parameter(1)\n  c = f32[] convert(b)\n  ROOT r = f32[] multiply(a, c)\n}\nENTRY e {\n  x = f32[3] parameter(0)\n  y = s32[3] parameter(1)\n  ROOT m = f32[3] map(x, y), dimensions={0}, to_apply=f\n}\n";
-    let r = run(
-        text,
-        &[f32s(&[3], &[1.5, 2.0, -1.0]), s32s(&[3], &[2, 3, 4])],
-    )
-    .unwrap();
+    let r = run(text, &[f32s(&[3], &[1.5, 2.0, -1.0]), s32s(&[3], &[2, 3, 4])]).unwrap();
     assert_eq!(vals_f32(&r), vec![3.0, 6.0, -4.0]);
 }
 
@@ -253,14 +194,7 @@ fn map_applies_its_computation_per_element() {
 fn convolution_with_feature_first_labels_and_window_reversal() {
     // One batch, one feature, 1-D: [1,2,3,4] convolved with the reversed kernel [1,10].
     let text = "HloModule m\nENTRY e {\n  x = f32[1,1,4] parameter(0)\n  k = f32[1,1,2] parameter(1)\n  ROOT c = f32[1,1,3] convolution(x, k), window={size=2 rhs_reversal=1}, dim_labels=bf0_oi0->bf0\n}\n";
-    let r = run(
-        text,
-        &[
-            f32s(&[1, 1, 4], &[1.0, 2.0, 3.0, 4.0]),
-            f32s(&[1, 1, 2], &[1.0, 10.0]),
-        ],
-    )
-    .unwrap();
+    let r = run(text, &[f32s(&[1, 1, 4], &[1.0, 2.0, 3.0, 4.0]), f32s(&[1, 1, 2], &[1.0, 10.0])]).unwrap();
     assert_eq!(vals_f32(&r), vec![12.0, 23.0, 34.0]);
 }
 
@@ -291,13 +225,7 @@ fn evaluates_a_single_instruction_for_folding() {
         "HloModule m\nENTRY e {\n  a = s32[2] parameter(0)\n  b = s32[2] constant({3, 4})\n  ROOT r = s32[2] multiply(a, b)\n}\n",
     );
     let entry = m.entry();
-    let r = evaluate_instruction(
-        &m,
-        m.entry,
-        entry.root,
-        &[s32s(&[2], &[5, 6]), s32s(&[2], &[3, 4])],
-    )
-    .unwrap();
+    let r = evaluate_instruction(&m, m.entry, entry.root, &[s32s(&[2], &[5, 6]), s32s(&[2], &[3, 4])]).unwrap();
     assert_eq!(vals_s32(&r), vec![15, 24]);
     let bad = evaluate_instruction(&m, m.entry, entry.root, &[s32s(&[2], &[5, 6])]);
     assert!(bad.is_err());
@@ -324,37 +252,26 @@ fn custom_calls_name_their_target() {
 #[test]
 fn arguments_are_checked_against_parameters() {
     let text = "HloModule m\nENTRY main {\n  a = f32[2] parameter(0)\n  b = s32[] parameter(1)\n  ROOT r = f32[2] add(a, a)\n}\n";
-    assert_eq!(
-        error(text, &[f32s(&[2], &[1.0, 2.0])]),
-        "computation 'main' takes 2 arguments, got 1"
-    );
+    assert_eq!(error(text, &[f32s(&[2], &[1.0, 2.0])]), "computation 'main' takes 2 arguments, got 1");
     assert_eq!(
         error(text, &[f32s(&[2], &[1.0, 2.0]), f32s(&[], &[1.0])]),
         "argument 1 of computation 'main' (parameter 'b') must be s32[], got f32[]"
     );
     // Dimensions that do not match the data are refused too.
-    let broken = Literal::Array(Array {
-        dims: [3i64].into_iter().collect(),
-        data: ArrayData::F32(vec![1.0]),
-    });
+    let broken = Literal::Array(Array { dims: [3i64].into_iter().collect(), data: ArrayData::F32(vec![1.0]) });
     assert!(error(text, &[broken, s32s(&[], &[1])]).contains("parameter 'a'"));
 }
 
 #[test]
 fn unsupported_types_and_bad_shapes_are_located_errors() {
-    let text =
-        "HloModule m\nENTRY main {\n  a = f32[2] parameter(0)\n  ROOT p.1 = f32[2] popcnt(a)\n}\n";
+    let text = "HloModule m\nENTRY main {\n  a = f32[2] parameter(0)\n  ROOT p.1 = f32[2] popcnt(a)\n}\n";
     assert_eq!(
         error(text, &[f32s(&[2], &[1.0, 2.0])]),
         "unsupported popcnt on f32 in instruction 'p.1' of computation 'main'"
     );
-    let text =
-        "HloModule m\nENTRY main {\n  a = f32[2] parameter(0)\n  ROOT r = f32[3] add(a, a)\n}\n";
+    let text = "HloModule m\nENTRY main {\n  a = f32[2] parameter(0)\n  ROOT r = f32[3] add(a, a)\n}\n";
     let e = error(text, &[f32s(&[2], &[1.0, 2.0])]);
-    assert!(
-        e.starts_with("invalid add instruction 'r' of computation 'main'"),
-        "{e}"
-    );
+    assert!(e.starts_with("invalid add instruction 'r' of computation 'main'"), "{e}");
     let text = "HloModule m\nENTRY main {\n  a = f32[4] parameter(0)\n  ROOT s = f32[10] slice(a), slice={[0:10]}\n}\n";
     let e = error(text, &[f32s(&[4], &[0.0; 4])]);
     assert!(e.contains("slice"), "{e}");
@@ -398,11 +315,8 @@ fn recursion_through_a_reducer_is_bounded() {
     // A called computation that is not in the module is an error at the caller.
     let entry = m.entry;
     let root = m.entry().root;
-    m.comp_mut(entry).inst_mut(root).called =
-        [smelt_hlo::CompId::from_index(99)].into_iter().collect();
-    let e = evaluate(&m, &[f32s(&[2], &[1.0, 2.0])])
-        .unwrap_err()
-        .to_string();
+    m.comp_mut(entry).inst_mut(root).called = [smelt_hlo::CompId::from_index(99)].into_iter().collect();
+    let e = evaluate(&m, &[f32s(&[2], &[1.0, 2.0])]).unwrap_err().to_string();
     assert!(e.contains("instruction 'r' of computation 'main'"), "{e}");
 }
 

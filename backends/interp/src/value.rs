@@ -285,10 +285,7 @@ impl Scalar {
 
     /// A rank-0 array holding this value.
     pub(crate) fn to_array(self) -> Array {
-        Array {
-            dims: Default::default(),
-            data: self.splat(1),
-        }
+        Array { dims: Default::default(), data: self.splat(1) }
     }
 
     pub(crate) fn cast(self) -> Cast {
@@ -342,12 +339,7 @@ impl Scalar {
         zip_scalar!(x, y, a, b => Elem::binary(op, a, b))
     }
 
-    pub(crate) fn compare(
-        dir: ComparisonDirection,
-        ty: Option<CompareType>,
-        x: Scalar,
-        y: Scalar,
-    ) -> Option<bool> {
+    pub(crate) fn compare(dir: ComparisonDirection, ty: Option<CompareType>, x: Scalar, y: Scalar) -> Option<bool> {
         zip_scalar_any!(x, y, a, b => Elem::compare(dir, ty, a, b))
     }
 

@@ -37,36 +37,19 @@ impl ParseError {
     fn at(src: &str, offset: usize, message: String) -> ParseError {
         let offset = offset.min(src.len());
         let before = &src.as_bytes()[..offset];
-        let line_start = before
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |p| p + 1);
+        let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
         let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-        let col = src
-            .get(line_start..offset)
-            .map_or(offset - line_start, |s| s.chars().count())
-            + 1;
+        let col = src.get(line_start..offset).map_or(offset - line_start, |s| s.chars().count()) + 1;
         let line_end = src[offset..].find('\n').map_or(src.len(), |p| offset + p);
         let source_line = src.get(line_start..line_end).unwrap_or("").to_string();
-        ParseError {
-            line,
-            col,
-            message,
-            source_line,
-        }
+        ParseError { line, col, message, source_line }
     }
 
     /// `file:line:col: message`, the source line, and a caret under the column.
     pub fn render(&self, file: &str) -> String {
         let shown: String = self.source_line.chars().take(160).collect();
         let caret_col = (self.col - 1).min(shown.chars().count());
-        format!(
-            "{file}:{}:{}: {}\n  {shown}\n  {}^",
-            self.line,
-            self.col,
-            self.message,
-            " ".repeat(caret_col)
-        )
+        format!("{file}:{}:{}: {}\n  {shown}\n  {}^", self.line, self.col, self.message, " ".repeat(caret_col))
     }
 }
 
@@ -74,21 +57,12 @@ type Result<T> = std::result::Result<T, ParseError>;
 
 /// Parses a whole module.
 pub fn parse_module(src: &str) -> std::result::Result<Module, ParseError> {
-    Parser {
-        src,
-        pos: 0,
-        depth: 0,
-    }
-    .module()
+    Parser { src, pos: 0, depth: 0 }.module()
 }
 
 /// Parses a shape such as `f32[4,8]{1,0}` or `(s32[], f32[2]{0})`.
 pub fn parse_shape(src: &str) -> std::result::Result<Shape, ParseError> {
-    let mut p = Parser {
-        src,
-        pos: 0,
-        depth: 0,
-    };
+    let mut p = Parser { src, pos: 0, depth: 0 };
     let shape = p.shape()?;
     p.skip_ws();
     if p.pos != src.len() {
@@ -225,11 +199,8 @@ impl<'a> Parser<'a> {
         match self.src[self.pos..].chars().next() {
             None => "end of input".into(),
             Some(_) => {
-                let snippet: String = self.src[self.pos..]
-                    .chars()
-                    .take_while(|c| !c.is_whitespace())
-                    .take(20)
-                    .collect();
+                let snippet: String =
+                    self.src[self.pos..].chars().take_while(|c| !c.is_whitespace()).take(20).collect();
                 format!("'{snippet}'")
             }
         }
@@ -301,9 +272,7 @@ impl<'a> Parser<'a> {
             return Err(self.err(format!("expected {what} (an integer), found {found}")));
         }
         self.pos = end;
-        self.src[start..end]
-            .parse::<i64>()
-            .map_err(|_| self.err_at(start, format!("{what} is out of range")))
+        self.src[start..end].parse::<i64>().map_err(|_| self.err_at(start, format!("{what} is out of range")))
     }
 
     fn bool_value(&mut self, what: &str) -> Result<bool> {
@@ -311,10 +280,7 @@ impl<'a> Parser<'a> {
         match self.ident(what)?.as_str() {
             "true" => Ok(true),
             "false" => Ok(false),
-            other => Err(self.err_at(
-                start,
-                format!("expected true or false for {what}, found '{other}'"),
-            )),
+            other => Err(self.err_at(start, format!("expected true or false for {what}, found '{other}'"))),
         }
     }
 
@@ -405,10 +371,7 @@ impl<'a> Parser<'a> {
                     match stack.pop() {
                         Some(o) if o == open => {}
                         Some(_) => {
-                            return Err(self.err_at(
-                                i,
-                                format!("unbalanced '{}' in attribute value", c as char),
-                            ));
+                            return Err(self.err_at(i, format!("unbalanced '{}' in attribute value", c as char)));
                         }
                         None => break,
                     }
@@ -461,9 +424,8 @@ impl<'a> Parser<'a> {
             Ok(d) => d,
             Err(()) => {
                 let msg = match ty.as_str() {
-                    "token" | "c64" | "c128" | "s4" | "u4" | "s2" | "u2" | "f8e4m3fn"
-                    | "f8e5m2" | "f8e4m3fnuz" | "f8e5m2fnuz" | "f8e4m3b11fnuz" | "f8e4m3"
-                    | "f8e3m4" | "opaque" => {
+                    "token" | "c64" | "c128" | "s4" | "u4" | "s2" | "u2" | "f8e4m3fn" | "f8e5m2" | "f8e4m3fnuz"
+                    | "f8e5m2fnuz" | "f8e4m3b11fnuz" | "f8e4m3" | "f8e3m4" | "opaque" => {
                         format!("element type '{ty}' is not supported by smelt")
                     }
                     _ => format!("expected a shape (element type such as f32), found '{ty}'"),
@@ -481,9 +443,7 @@ impl<'a> Parser<'a> {
                 self.skip_ws();
                 match self.bytes().get(self.pos) {
                     Some(b'<') | Some(b'?') => {
-                        return Err(
-                            self.err("dynamic dimensions (<=N, ?) are not supported by smelt")
-                        );
+                        return Err(self.err("dynamic dimensions (<=N, ?) are not supported by smelt"));
                     }
                     _ => {}
                 }
@@ -547,19 +507,12 @@ impl<'a> Parser<'a> {
                         ),
                     ));
                 }
-                layout = Layout {
-                    minor_to_major: m2m,
-                    extra,
-                };
+                layout = Layout { minor_to_major: m2m, extra };
             } else {
                 layout.extra = extra;
             }
         }
-        Ok(Shape::Array(ArrayShape {
-            dtype,
-            dims,
-            layout,
-        }))
+        Ok(Shape::Array(ArrayShape { dtype, dims, layout }))
     }
 
     // ---- literals -----------------------------------------------------------
@@ -579,40 +532,27 @@ impl<'a> Parser<'a> {
                 Ok(Literal::Tuple(out))
             }
             Shape::Array(a) => {
-                let mut tokens: Vec<(usize, &'a str)> =
-                    Vec::with_capacity(a.element_count().min(1 << 20));
+                let mut tokens: Vec<(usize, &'a str)> = Vec::with_capacity(a.element_count().min(1 << 20));
                 if a.dims.is_empty() {
                     tokens.push(self.element_token()?);
                 } else {
                     self.nested_elements(&a.dims, 0, &mut tokens)?;
                 }
                 let data = self.convert_elements(a.dtype, &tokens)?;
-                Ok(Literal::Array(Array {
-                    dims: a.dims.clone(),
-                    data,
-                }))
+                Ok(Literal::Array(Array { dims: a.dims.clone(), data }))
             }
         }
     }
 
-    fn nested_elements(
-        &mut self,
-        dims: &[i64],
-        dim: usize,
-        out: &mut Vec<(usize, &'a str)>,
-    ) -> Result<()> {
+    fn nested_elements(&mut self, dims: &[i64], dim: usize, out: &mut Vec<(usize, &'a str)>) -> Result<()> {
         let open = self.pos;
         if self.peek() != Some(b'{') {
             let found = self.describe_next();
-            return Err(self.err(format!(
-                "expected '{{' for dimension {dim} of the constant, found {found}"
-            )));
+            return Err(self.err(format!("expected '{{' for dimension {dim} of the constant, found {found}")));
         }
         self.pos += 1;
         if self.src[self.pos..].trim_start().starts_with("...") {
-            return Err(self.err(
-                "constant value is elided ({...}); dump the module with print_large_constants",
-            ));
+            return Err(self.err("constant value is elided ({...}); dump the module with print_large_constants"));
         }
         let want = dims[dim];
         let mut count = 0i64;
@@ -631,12 +571,8 @@ impl<'a> Parser<'a> {
             }
         }
         if count != want {
-            return Err(self.err_at(
-                open,
-                format!(
-                    "constant has {count} elements in dimension {dim}, but the shape says {want}"
-                ),
-            ));
+            return Err(self
+                .err_at(open, format!("constant has {count} elements in dimension {dim}, but the shape says {want}")));
         }
         Ok(())
     }
@@ -646,9 +582,7 @@ impl<'a> Parser<'a> {
         let b = self.bytes();
         let start = self.pos;
         let mut end = start;
-        while end < b.len()
-            && (b[end].is_ascii_alphanumeric() || matches!(b[end], b'-' | b'+' | b'.'))
-        {
+        while end < b.len() && (b[end].is_ascii_alphanumeric() || matches!(b[end], b'-' | b'+' | b'.')) {
             end += 1;
         }
         if end == start {
@@ -668,12 +602,7 @@ impl<'a> Parser<'a> {
                 "-nan" => Some(-f64::NAN),
                 "true" => Some(1.0),
                 "false" => Some(0.0),
-                _ if tok
-                    .bytes()
-                    .any(|c| c.is_ascii_alphabetic() && c != b'e' && c != b'E') =>
-                {
-                    None
-                }
+                _ if tok.bytes().any(|c| c.is_ascii_alphabetic() && c != b'e' && c != b'E') => None,
                 _ => tok.parse::<f64>().ok(),
             }
         }
@@ -684,16 +613,12 @@ impl<'a> Parser<'a> {
                 _ => tok.parse::<i128>().ok(),
             }
         }
-        let bad = |pos: usize, tok: &str| {
-            self.err_at(pos, format!("'{tok}' is not a valid {dtype} value"))
-        };
+        let bad = |pos: usize, tok: &str| self.err_at(pos, format!("'{tok}' is not a valid {dtype} value"));
         macro_rules! ints {
             ($t:ty, $variant:ident) => {{
                 let mut v = Vec::with_capacity(tokens.len());
                 for &(pos, tok) in tokens {
-                    let x = int(tok)
-                        .and_then(|x| <$t>::try_from(x).ok())
-                        .ok_or_else(|| bad(pos, tok))?;
+                    let x = int(tok).and_then(|x| <$t>::try_from(x).ok()).ok_or_else(|| bad(pos, tok))?;
                     v.push(x);
                 }
                 ArrayData::$variant(v)
@@ -765,16 +690,8 @@ impl<'a> Parser<'a> {
         loop {
             let parts = self.separated_ints(b'_', "a padding amount")?;
             let dim = match (parts.as_slice(), allow_interior) {
-                ([low, high], _) => PadDim {
-                    low: *low,
-                    high: *high,
-                    interior: 0,
-                },
-                ([low, high, interior], true) => PadDim {
-                    low: *low,
-                    high: *high,
-                    interior: *interior,
-                },
+                ([low, high], _) => PadDim { low: *low, high: *high, interior: 0 },
+                ([low, high, interior], true) => PadDim { low: *low, high: *high, interior: *interior },
                 _ => {
                     return Err(self.err("padding must be low_high (or low_high_interior for pad)"));
                 }
@@ -815,10 +732,7 @@ impl<'a> Parser<'a> {
         let mut dims: Vec<WindowDim> = size.into_iter().map(WindowDim::of_size).collect();
         for (key, (fpos, values)) in &fields {
             if values.len() != rank {
-                return Err(self.err_at(
-                    *fpos,
-                    format!("window {key} has {} values, size has {rank}", values.len()),
-                ));
+                return Err(self.err_at(*fpos, format!("window {key} has {} values, size has {rank}", values.len())));
             }
             for (d, &v) in dims.iter_mut().zip(values) {
                 match key.as_str() {
@@ -831,10 +745,7 @@ impl<'a> Parser<'a> {
         }
         if let Some((fpos, p)) = pad {
             if p.len() != rank {
-                return Err(self.err_at(
-                    fpos,
-                    format!("window pad has {} values, size has {rank}", p.len()),
-                ));
+                return Err(self.err_at(fpos, format!("window pad has {} values, size has {rank}", p.len())));
             }
             for (d, p) in dims.iter_mut().zip(p) {
                 d.pad_low = p.low;
@@ -850,24 +761,16 @@ impl<'a> Parser<'a> {
         let start = self.pos;
         let b = self.bytes();
         let mut end = start;
-        while end < b.len()
-            && (b[end].is_ascii_alphanumeric() || matches!(b[end], b'_' | b'-' | b'>' | b'?'))
-        {
+        while end < b.len() && (b[end].is_ascii_alphanumeric() || matches!(b[end], b'_' | b'-' | b'>' | b'?')) {
             end += 1;
         }
         self.pos = end;
         let text = &self.src[start..end];
         let bad = |msg: &str| self.err_at(start, format!("bad dim_labels '{text}': {msg}"));
-        let (lhs_kernel, out) = text
-            .split_once("->")
-            .ok_or_else(|| bad("expected lhs_rhs->out"))?;
-        let (lhs, kernel) = lhs_kernel
-            .split_once('_')
-            .ok_or_else(|| bad("expected lhs_rhs->out"))?;
+        let (lhs_kernel, out) = text.split_once("->").ok_or_else(|| bad("expected lhs_rhs->out"))?;
+        let (lhs, kernel) = lhs_kernel.split_once('_').ok_or_else(|| bad("expected lhs_rhs->out"))?;
         if lhs.len() != kernel.len() || lhs.len() != out.len() || lhs.len() < 2 {
-            return Err(bad(
-                "the three label strings must have the same length, at least 2",
-            ));
+            return Err(bad("the three label strings must have the same length, at least 2"));
         }
         let nspatial = lhs.len() - 2;
         let labels = |s: &str, a: char, b_: char| -> Option<(i64, i64, Dims)> {
@@ -892,12 +795,10 @@ impl<'a> Parser<'a> {
             let spatial: Option<Dims> = spatial.into_iter().collect();
             Some((first?, second?, spatial?))
         };
-        let (ib, if_, isp) = labels(lhs, 'b', 'f')
-            .ok_or_else(|| bad("input labels need b, f and spatial digits"))?;
-        let (ki, ko, ksp) = labels(kernel, 'i', 'o')
-            .ok_or_else(|| bad("kernel labels need i, o and spatial digits"))?;
-        let (ob, of, osp) = labels(out, 'b', 'f')
-            .ok_or_else(|| bad("output labels need b, f and spatial digits"))?;
+        let (ib, if_, isp) = labels(lhs, 'b', 'f').ok_or_else(|| bad("input labels need b, f and spatial digits"))?;
+        let (ki, ko, ksp) =
+            labels(kernel, 'i', 'o').ok_or_else(|| bad("kernel labels need i, o and spatial digits"))?;
+        let (ob, of, osp) = labels(out, 'b', 'f').ok_or_else(|| bad("output labels need b, f and spatial digits"))?;
         Ok(ConvDims {
             input_batch: ib,
             input_feature: if_,
@@ -923,17 +824,9 @@ impl<'a> Parser<'a> {
             let start = self.int("slice start")?;
             self.expect(b':', "in slice dimension")?;
             let limit = self.int("slice limit")?;
-            let stride = if self.eat(b':') {
-                self.int("slice stride")?
-            } else {
-                1
-            };
+            let stride = if self.eat(b':') { self.int("slice stride")? } else { 1 };
             self.expect(b']', "to close a slice dimension")?;
-            out.push(SliceDim {
-                start,
-                limit,
-                stride,
-            });
+            out.push(SliceDim { start, limit, stride });
             if self.eat(b'}') {
                 return Ok(out);
             }
@@ -995,15 +888,10 @@ impl<'a> Parser<'a> {
             | "mantissa_bits"
             | "feature_index"
             | "k" => Value::Int(self.int(name)?),
-            "is_stable" | "indices_are_sorted" | "unique_indices" | "largest" => {
-                Value::Bool(self.bool_value(name)?)
-            }
+            "is_stable" | "indices_are_sorted" | "unique_indices" | "largest" => Value::Bool(self.bool_value(name)?),
             "epsilon" => {
                 let (pos, tok) = self.element_token()?;
-                Value::Float(
-                    tok.parse::<f64>()
-                        .map_err(|_| self.err_at(pos, "epsilon must be a number"))?,
-                )
+                Value::Float(tok.parse::<f64>().map_err(|_| self.err_at(pos, "epsilon must be a number"))?)
             }
             "direction" | "type" | "kind" | "distribution" => Value::Ident(self.ident(name)?),
             "custom_call_target" => Value::Str(self.quoted()?),
@@ -1011,8 +899,8 @@ impl<'a> Parser<'a> {
             "padding" => Value::Padding(self.pad_spec(true)?),
             "window" => Value::Window(self.window()?),
             "dim_labels" => Value::ConvDims(self.conv_dims()?),
-            "to_apply" | "calls" | "condition" | "body" | "select" | "scatter"
-            | "true_computation" | "false_computation" => {
+            "to_apply" | "calls" | "condition" | "body" | "select" | "scatter" | "true_computation"
+            | "false_computation" => {
                 if self.peek() == Some(b'{') {
                     Value::Names(self.name_list(name)?)
                 } else {
@@ -1045,12 +933,7 @@ impl<'a> Parser<'a> {
             if attrs.iter().any(|a| a.name == name) {
                 return Err(self.err_at(pos, format!("attribute '{name}' is given twice")));
             }
-            attrs.push(Attr {
-                name,
-                pos,
-                raw,
-                value,
-            });
+            attrs.push(Attr { name, pos, raw, value });
         }
         Ok(attrs)
     }
@@ -1072,17 +955,15 @@ impl<'a> Parser<'a> {
         self.skip_ws();
         let op_pos = self.pos;
         let op_name = self.ident("an opcode")?;
-        let opcode = Opcode::from_name(&op_name).ok_or_else(|| {
-            self.err_at(op_pos, format!("unknown or unsupported opcode '{op_name}'"))
-        })?;
+        let opcode = Opcode::from_name(&op_name)
+            .ok_or_else(|| self.err_at(op_pos, format!("unknown or unsupported opcode '{op_name}'")))?;
         self.expect(b'(', &format!("after opcode {op_name}"))?;
         let mut operands = Vec::new();
         let mut attrs = Attrs::None;
         match opcode {
             Opcode::Parameter => {
                 let n = self.int("a parameter number")?;
-                let n = u32::try_from(n)
-                    .map_err(|_| self.err("parameter number must be non-negative"))?;
+                let n = u32::try_from(n).map_err(|_| self.err("parameter number must be non-negative"))?;
                 attrs = Attrs::Parameter(n);
                 self.expect(b')', "after parameter number")?;
             }
@@ -1099,8 +980,7 @@ impl<'a> Parser<'a> {
                         let b = self.bytes();
                         let looks_like_shape = b.get(self.pos) == Some(&b'(')
                             || self.peek_ident().is_some_and(|id| {
-                                id.parse::<DType>().is_ok()
-                                    && b.get(self.pos + id.len()) == Some(&b'[')
+                                id.parse::<DType>().is_ok() && b.get(self.pos + id.len()) == Some(&b'[')
                             });
                         if looks_like_shape {
                             self.shape()?;
@@ -1139,18 +1019,7 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        Ok(RawInst {
-            pos,
-            name,
-            shape,
-            opcode,
-            operands,
-            attrs,
-            called,
-            control_predecessors,
-            extras,
-            is_root,
-        })
+        Ok(RawInst { pos, name, shape, opcode, operands, attrs, called, control_predecessors, extras, is_root })
     }
 
     /// Turns the op-specific and computation-reference attributes of `bag` into
@@ -1165,18 +1034,13 @@ impl<'a> Parser<'a> {
         called: &mut Vec<(String, usize)>,
     ) -> Result<()> {
         let take = |bag: &mut Vec<Attr>, name: &str| -> Option<Attr> {
-            bag.iter()
-                .position(|a| a.name == name)
-                .map(|i| bag.remove(i))
+            bag.iter().position(|a| a.name == name).map(|i| bag.remove(i))
         };
         let missing = |name: &str| self.err_at(pos, format!("{op} is missing attribute '{name}'"));
         macro_rules! req {
             ($name:literal, $pat:ident) => {
                 match take(bag, $name) {
-                    Some(Attr {
-                        value: Value::$pat(v),
-                        ..
-                    }) => v,
+                    Some(Attr { value: Value::$pat(v), .. }) => v,
                     Some(a) => return Err(self.err_at(a.pos, format!("bad value for '{}'", $name))),
                     None => return Err(missing($name)),
                 }
@@ -1185,10 +1049,7 @@ impl<'a> Parser<'a> {
         macro_rules! opt {
             ($name:literal, $pat:ident) => {
                 match take(bag, $name) {
-                    Some(Attr {
-                        value: Value::$pat(v),
-                        ..
-                    }) => Some(v),
+                    Some(Attr { value: Value::$pat(v), .. }) => Some(v),
                     Some(a) => return Err(self.err_at(a.pos, format!("bad value for '{}'", $name))),
                     None => None,
                 }
@@ -1196,17 +1057,12 @@ impl<'a> Parser<'a> {
         }
         match Attrs::kind_for(op) {
             AttrsKind::None | AttrsKind::Parameter | AttrsKind::Constant => {}
-            AttrsKind::Iota => {
-                *attrs = Attrs::Iota {
-                    dimension: req!("iota_dimension", Int),
-                }
-            }
+            AttrsKind::Iota => *attrs = Attrs::Iota { dimension: req!("iota_dimension", Int) },
             AttrsKind::Dimensions => {
                 // `map` may omit dimensions (all of them); `reduce` may not.
                 let dims = match op {
-                    Opcode::Map => opt!("dimensions", Ints).unwrap_or_else(|| {
-                        (0..shape.as_array().map_or(0, |a| a.rank() as i64)).collect()
-                    }),
+                    Opcode::Map => opt!("dimensions", Ints)
+                        .unwrap_or_else(|| (0..shape.as_array().map_or(0, |a| a.rank() as i64)).collect()),
                     _ => req!("dimensions", Ints),
                 };
                 *attrs = Attrs::Dimensions(dims);
@@ -1220,26 +1076,19 @@ impl<'a> Parser<'a> {
             }
             AttrsKind::Compare => {
                 let dir = req!("direction", Ident);
-                let direction = ComparisonDirection::from_name(&dir).ok_or_else(|| {
-                    self.err_at(pos, format!("unknown comparison direction '{dir}'"))
-                })?;
+                let direction = ComparisonDirection::from_name(&dir)
+                    .ok_or_else(|| self.err_at(pos, format!("unknown comparison direction '{dir}'")))?;
                 let compare_type = match opt!("type", Ident) {
-                    Some(t) => Some(CompareType::from_name(&t).ok_or_else(|| {
-                        self.err_at(pos, format!("unknown comparison type '{t}'"))
-                    })?),
+                    Some(t) => Some(
+                        CompareType::from_name(&t)
+                            .ok_or_else(|| self.err_at(pos, format!("unknown comparison type '{t}'")))?,
+                    ),
                     None => None,
                 };
-                *attrs = Attrs::Compare {
-                    direction,
-                    compare_type,
-                };
+                *attrs = Attrs::Compare { direction, compare_type };
             }
             AttrsKind::Slice => *attrs = Attrs::Slice(req!("slice", Slice)),
-            AttrsKind::DynamicSlice => {
-                *attrs = Attrs::DynamicSlice {
-                    sizes: req!("dynamic_slice_sizes", Ints),
-                }
-            }
+            AttrsKind::DynamicSlice => *attrs = Attrs::DynamicSlice { sizes: req!("dynamic_slice_sizes", Ints) },
             AttrsKind::Pad => *attrs = Attrs::Pad(req!("padding", Padding)),
             AttrsKind::Dot => {
                 *attrs = Attrs::Dot(DotDims {
@@ -1265,8 +1114,7 @@ impl<'a> Parser<'a> {
                     collapsed_slice_dims: req!("collapsed_slice_dims", Ints),
                     start_index_map: req!("start_index_map", Ints),
                     operand_batching_dims: opt!("operand_batching_dims", Ints).unwrap_or_default(),
-                    start_indices_batching_dims: opt!("start_indices_batching_dims", Ints)
-                        .unwrap_or_default(),
+                    start_indices_batching_dims: opt!("start_indices_batching_dims", Ints).unwrap_or_default(),
                     index_vector_dim: req!("index_vector_dim", Int),
                     slice_sizes: req!("slice_sizes", Ints),
                     indices_are_sorted: opt!("indices_are_sorted", Bool).unwrap_or(false),
@@ -1278,8 +1126,7 @@ impl<'a> Parser<'a> {
                     inserted_window_dims: req!("inserted_window_dims", Ints),
                     scatter_dims_to_operand_dims: req!("scatter_dims_to_operand_dims", Ints),
                     input_batching_dims: opt!("input_batching_dims", Ints).unwrap_or_default(),
-                    scatter_indices_batching_dims: opt!("scatter_indices_batching_dims", Ints)
-                        .unwrap_or_default(),
+                    scatter_indices_batching_dims: opt!("scatter_indices_batching_dims", Ints).unwrap_or_default(),
                     index_vector_dim: req!("index_vector_dim", Int),
                     indices_are_sorted: opt!("indices_are_sorted", Bool).unwrap_or(false),
                     unique_indices: opt!("unique_indices", Bool).unwrap_or(false),
@@ -1291,37 +1138,26 @@ impl<'a> Parser<'a> {
                 if d.len() != 1 {
                     return Err(self.err_at(pos, "sort needs exactly one dimension"));
                 }
-                *attrs = Attrs::Sort {
-                    dimension: d[0],
-                    is_stable: opt!("is_stable", Bool).unwrap_or(false),
-                };
+                *attrs = Attrs::Sort { dimension: d[0], is_stable: opt!("is_stable", Bool).unwrap_or(false) };
             }
-            AttrsKind::GetTupleElement => {
-                *attrs = Attrs::GetTupleElement {
-                    index: req!("index", Int),
-                }
-            }
+            AttrsKind::GetTupleElement => *attrs = Attrs::GetTupleElement { index: req!("index", Int) },
             AttrsKind::Fusion => {
                 let k = req!("kind", Ident);
-                let kind = FusionKind::from_name(&k)
-                    .ok_or_else(|| self.err_at(pos, format!("unknown fusion kind '{k}'")))?;
+                let kind =
+                    FusionKind::from_name(&k).ok_or_else(|| self.err_at(pos, format!("unknown fusion kind '{k}'")))?;
                 *attrs = Attrs::Fusion { kind };
             }
             AttrsKind::CustomCall => {
                 let target = req!("custom_call_target", Str);
-                *attrs = Attrs::CustomCall(Box::new(CustomCallAttrs {
-                    target,
-                    raw: Vec::new(),
-                }));
+                *attrs = Attrs::CustomCall(Box::new(CustomCallAttrs { target, raw: Vec::new() }));
             }
             AttrsKind::RngBitGenerator => {
                 let a = match take(bag, "algorithm") {
                     Some(a) => a,
                     None => return Err(missing("algorithm")),
                 };
-                let algorithm = RngAlgorithm::from_name(a.raw.trim()).ok_or_else(|| {
-                    self.err_at(a.pos, format!("unknown rng algorithm '{}'", a.raw))
-                })?;
+                let algorithm = RngAlgorithm::from_name(a.raw.trim())
+                    .ok_or_else(|| self.err_at(a.pos, format!("unknown rng algorithm '{}'", a.raw)))?;
                 *attrs = Attrs::RngBitGenerator { algorithm };
             }
             AttrsKind::Rng => {
@@ -1343,28 +1179,17 @@ impl<'a> Parser<'a> {
                 }
             }
             AttrsKind::TopK => {
-                *attrs = Attrs::TopK {
-                    k: req!("k", Int),
-                    largest: opt!("largest", Bool).unwrap_or(true),
-                }
+                *attrs = Attrs::TopK { k: req!("k", Int), largest: opt!("largest", Bool).unwrap_or(true) }
             }
         }
         // Called computations, by role.
         let mut one = |bag: &mut Vec<Attr>, name: &str, required: bool| -> Result<()> {
             match take(bag, name) {
-                Some(Attr {
-                    value: Value::Name(n),
-                    pos,
-                    ..
-                }) => {
+                Some(Attr { value: Value::Name(n), pos, .. }) => {
                     called.push((n, pos));
                     Ok(())
                 }
-                Some(Attr {
-                    value: Value::Names(ns),
-                    pos,
-                    ..
-                }) if ns.len() == 1 => {
+                Some(Attr { value: Value::Names(ns), pos, .. }) if ns.len() == 1 => {
                     called.push((ns.into_iter().next().unwrap_or_default(), pos));
                     Ok(())
                 }
@@ -1383,17 +1208,12 @@ impl<'a> Parser<'a> {
                 one(bag, "scatter", true)?;
             }
             Opcode::Fusion => one(bag, "calls", true)?,
-            Opcode::Call
-            | Opcode::Map
-            | Opcode::Reduce
-            | Opcode::ReduceWindow
-            | Opcode::Scatter
-            | Opcode::Sort => one(bag, "to_apply", true)?,
+            Opcode::Call | Opcode::Map | Opcode::Reduce | Opcode::ReduceWindow | Opcode::Scatter | Opcode::Sort => {
+                one(bag, "to_apply", true)?
+            }
             Opcode::Conditional => {
                 if let Some(a) = take(bag, "branch_computations") {
-                    let Value::Names(ns) = a.value else {
-                        unreachable!("parsed as a name list")
-                    };
+                    let Value::Names(ns) = a.value else { unreachable!("parsed as a name list") };
                     called.extend(ns.into_iter().map(|n| (n, a.pos)));
                 } else {
                     one(bag, "true_computation", true)?;
@@ -1402,9 +1222,7 @@ impl<'a> Parser<'a> {
             }
             Opcode::CustomCall => {
                 if let Some(a) = take(bag, "called_computations") {
-                    let Value::Names(ns) = a.value else {
-                        unreachable!("parsed as a name list")
-                    };
+                    let Value::Names(ns) = a.value else { unreachable!("parsed as a name list") };
                     called.extend(ns.into_iter().map(|n| (n, a.pos)));
                 }
             }
@@ -1459,12 +1277,7 @@ impl<'a> Parser<'a> {
         if insts.is_empty() {
             return Err(self.err_at(pos, format!("computation '{name}' has no instructions")));
         }
-        Ok(RawComp {
-            pos,
-            name,
-            is_entry,
-            insts,
-        })
+        Ok(RawComp { pos, name, is_entry, insts })
     }
 
     fn index_path(&mut self) -> Result<Vec<i64>> {
@@ -1491,9 +1304,7 @@ impl<'a> Parser<'a> {
                 "entry_computation_layout" => {
                     self.expect(b'{', "to open entry_computation_layout")?;
                     let Shape::Tuple(params) = self.shape()? else {
-                        return Err(
-                            self.err_at(apos, "entry_computation_layout needs (params)->result")
-                        );
+                        return Err(self.err_at(apos, "entry_computation_layout needs (params)->result"));
                     };
                     if !self.eat_str("->") {
                         return Err(self.err("expected '->' in entry_computation_layout"));
@@ -1509,8 +1320,7 @@ impl<'a> Parser<'a> {
                         self.expect(b':', "after alias output index")?;
                         self.expect(b'(', "to open alias")?;
                         let param = self.int("an aliased parameter number")?;
-                        let param =
-                            u32::try_from(param).map_err(|_| self.err("bad parameter number"))?;
+                        let param = u32::try_from(param).map_err(|_| self.err("bad parameter number"))?;
                         self.expect(b',', "after aliased parameter number")?;
                         let param_index = self.index_path()?;
                         let mut kind = AliasKind::MayAlias;
@@ -1524,12 +1334,7 @@ impl<'a> Parser<'a> {
                             };
                         }
                         self.expect(b')', "to close alias")?;
-                        config.input_output_alias.push(IoAlias {
-                            output_index,
-                            param,
-                            param_index,
-                            kind,
-                        });
+                        config.input_output_alias.push(IoAlias { output_index, param, param_index, kind });
                         self.eat(b',');
                     }
                 }
@@ -1538,8 +1343,7 @@ impl<'a> Parser<'a> {
                     while !self.eat(b'}') {
                         self.expect(b'(', "to open buffer donor")?;
                         let param = self.int("a donated parameter number")?;
-                        let param =
-                            u32::try_from(param).map_err(|_| self.err("bad parameter number"))?;
+                        let param = u32::try_from(param).map_err(|_| self.err("bad parameter number"))?;
                         self.expect(b',', "after donated parameter number")?;
                         let param_index = self.index_path()?;
                         self.expect(b')', "to close buffer donor")?;
@@ -1560,12 +1364,7 @@ impl<'a> Parser<'a> {
         self.resolve(name, config, raw_comps)
     }
 
-    fn resolve(
-        &self,
-        name: String,
-        config: ModuleConfig,
-        raw_comps: Vec<RawComp>,
-    ) -> Result<Module> {
+    fn resolve(&self, name: String, config: ModuleConfig, raw_comps: Vec<RawComp>) -> Result<Module> {
         if raw_comps.is_empty() {
             return Err(self.err("module has no computations"));
         }
@@ -1574,16 +1373,11 @@ impl<'a> Parser<'a> {
             return Err(self.err_at(entries[1].pos, "more than one ENTRY computation"));
         }
         // Without ENTRY, the last computation is the entry (as XLA does).
-        let entry_index = raw_comps
-            .iter()
-            .position(|c| c.is_entry)
-            .unwrap_or(raw_comps.len() - 1);
+        let entry_index = raw_comps.iter().position(|c| c.is_entry).unwrap_or(raw_comps.len() - 1);
         let mut comp_ids: HashMap<&str, CompId> = HashMap::new();
         for (i, c) in raw_comps.iter().enumerate() {
             if comp_ids.insert(&c.name, CompId::from_index(i)).is_some() {
-                return Err(
-                    self.err_at(c.pos, format!("computation '{}' is defined twice", c.name))
-                );
+                return Err(self.err_at(c.pos, format!("computation '{}' is defined twice", c.name)));
             }
         }
         let mut comps = crate::id::Arena::new();
@@ -1594,10 +1388,7 @@ impl<'a> Parser<'a> {
                 if ids.insert(&ri.name, InstId::from_index(i)).is_some() {
                     return Err(self.err_at(
                         ri.pos,
-                        format!(
-                            "instruction '{}' is defined twice in computation '{}'",
-                            ri.name, rc.name
-                        ),
+                        format!("instruction '{}' is defined twice in computation '{}'", ri.name, rc.name),
                     ));
                 }
             }
@@ -1605,29 +1396,22 @@ impl<'a> Parser<'a> {
             for ri in &rc.insts {
                 let lookup = |(n, p): &(String, usize)| -> Result<InstId> {
                     ids.get(n.as_str()).copied().ok_or_else(|| {
-                        self.err_at(
-                            *p,
-                            format!("unknown instruction '{n}' in computation '{}'", rc.name),
-                        )
+                        self.err_at(*p, format!("unknown instruction '{n}' in computation '{}'", rc.name))
                     })
                 };
-                let operands: SmallVec<[InstId; 2]> =
-                    ri.operands.iter().map(lookup).collect::<Result<_>>()?;
+                let operands: SmallVec<[InstId; 2]> = ri.operands.iter().map(lookup).collect::<Result<_>>()?;
                 let mut extras = ri.extras.clone();
-                extras.control_predecessors = ri
-                    .control_predecessors
+                extras.control_predecessors = ri.control_predecessors.iter().map(lookup).collect::<Result<_>>()?;
+                let called = ri
+                    .called
                     .iter()
-                    .map(lookup)
+                    .map(|(n, p)| {
+                        comp_ids
+                            .get(n.as_str())
+                            .copied()
+                            .ok_or_else(|| self.err_at(*p, format!("unknown computation '{n}'")))
+                    })
                     .collect::<Result<_>>()?;
-                let called =
-                    ri.called
-                        .iter()
-                        .map(|(n, p)| {
-                            comp_ids.get(n.as_str()).copied().ok_or_else(|| {
-                                self.err_at(*p, format!("unknown computation '{n}'"))
-                            })
-                        })
-                        .collect::<Result<_>>()?;
                 let id = comp.add(Instruction {
                     name: ri.name.clone(),
                     opcode: ri.opcode,
@@ -1639,9 +1423,7 @@ impl<'a> Parser<'a> {
                 });
                 if ri.is_root {
                     if root.is_some() {
-                        return Err(
-                            self.err_at(ri.pos, format!("computation '{}' has two ROOTs", rc.name))
-                        );
+                        return Err(self.err_at(ri.pos, format!("computation '{}' has two ROOTs", rc.name)));
                     }
                     root = Some(id);
                 }
@@ -1650,12 +1432,7 @@ impl<'a> Parser<'a> {
             comp.root = root.unwrap_or(InstId::from_index(rc.insts.len() - 1));
             comps.alloc(comp);
         }
-        Ok(Module {
-            name,
-            comps,
-            entry: CompId::from_index(entry_index),
-            config,
-        })
+        Ok(Module { name, comps, entry: CompId::from_index(entry_index), config })
     }
 }
 
@@ -1690,35 +1467,22 @@ ENTRY main {
     fn errors_carry_line_and_column() {
         let e = parse_module("HloModule m\n\nENTRY e {\n  x = f32[2] bogus(y)\n}\n").unwrap_err();
         assert_eq!((e.line, e.col), (4, 14));
-        assert!(
-            e.message.contains("unknown or unsupported opcode 'bogus'"),
-            "{e}"
-        );
+        assert!(e.message.contains("unknown or unsupported opcode 'bogus'"), "{e}");
         let e = parse_module(&SMALL[..SMALL.len() - 40]).unwrap_err();
         assert!(e.line > 1, "{e}");
     }
 
     #[test]
     fn undefined_operand_is_an_error() {
-        let e =
-            parse_module("HloModule m\nENTRY e {\n  ROOT x = f32[] negate(y)\n}\n").unwrap_err();
+        let e = parse_module("HloModule m\nENTRY e {\n  ROOT x = f32[] negate(y)\n}\n").unwrap_err();
         assert!(e.message.contains("unknown instruction 'y'"), "{e}");
         assert_eq!((e.line, e.col), (3, 25));
     }
 
     #[test]
     fn conv_dim_labels_round_trip() {
-        for labels in [
-            "b01f_01io->b01f",
-            "f01b_i01o->01bf",
-            "bf_io->bf",
-            "b012f_012io->b012f",
-        ] {
-            let mut p = Parser {
-                src: labels,
-                pos: 0,
-                depth: 0,
-            };
+        for labels in ["b01f_01io->b01f", "f01b_i01o->01bf", "bf_io->bf", "b012f_012io->b012f"] {
+            let mut p = Parser { src: labels, pos: 0, depth: 0 };
             assert_eq!(p.conv_dims().unwrap().to_string(), labels);
         }
     }

@@ -47,14 +47,7 @@ fn write_module(out: &mut String, m: &Module, options: PrintOptions) -> fmt::Res
             if i > 0 {
                 out.push_str(", ");
             }
-            write!(
-                out,
-                "{}: ({}, {}, {})",
-                Braced(&a.output_index),
-                a.param,
-                Braced(&a.param_index),
-                a.kind.name()
-            )?;
+            write!(out, "{}: ({}, {}, {})", Braced(&a.output_index), a.param, Braced(&a.param_index), a.kind.name())?;
         }
         out.push_str(" }");
     }
@@ -114,12 +107,7 @@ pub fn print_computation(m: &Module, comp: &Computation) -> String {
     out
 }
 
-fn write_computation(
-    out: &mut String,
-    m: &Module,
-    comp: &Computation,
-    options: PrintOptions,
-) -> fmt::Result {
+fn write_computation(out: &mut String, m: &Module, comp: &Computation, options: PrintOptions) -> fmt::Result {
     writeln!(out, "{} {{", comp.name)?;
     for id in comp.post_order() {
         out.push_str("  ");
@@ -136,8 +124,7 @@ fn write_computation(
 /// Prints one instruction as it appears in a computation (no indentation, no `ROOT`).
 pub fn print_instruction(m: &Module, comp: &Computation, id: InstId) -> String {
     let mut out = String::new();
-    write_instruction(&mut out, m, comp, comp.inst(id), PrintOptions::default())
-        .expect("String write");
+    write_instruction(&mut out, m, comp, comp.inst(id), PrintOptions::default()).expect("String write");
     out
 }
 
@@ -209,10 +196,7 @@ fn write_op_attrs(out: &mut String, inst: &Instruction) -> fmt::Result {
         Attrs::Iota { dimension } => write!(out, ", iota_dimension={dimension}")?,
         Attrs::Dimensions(d) => write!(out, ", dimensions={}", Braced(d))?,
         Attrs::Concatenate { dimension } => write!(out, ", dimensions={{{dimension}}}")?,
-        Attrs::Compare {
-            direction,
-            compare_type,
-        } => {
+        Attrs::Compare { direction, compare_type } => {
             write!(out, ", direction={}", direction.name())?;
             if let Some(t) = compare_type {
                 write!(out, ", type={}", t.name())?;
@@ -242,25 +226,13 @@ fn write_op_attrs(out: &mut String, inst: &Instruction) -> fmt::Result {
         }
         Attrs::Gather(g) => {
             write!(out, ", offset_dims={}", Braced(&g.offset_dims))?;
-            write!(
-                out,
-                ", collapsed_slice_dims={}",
-                Braced(&g.collapsed_slice_dims)
-            )?;
+            write!(out, ", collapsed_slice_dims={}", Braced(&g.collapsed_slice_dims))?;
             write!(out, ", start_index_map={}", Braced(&g.start_index_map))?;
             if !g.operand_batching_dims.is_empty() {
-                write!(
-                    out,
-                    ", operand_batching_dims={}",
-                    Braced(&g.operand_batching_dims)
-                )?;
+                write!(out, ", operand_batching_dims={}", Braced(&g.operand_batching_dims))?;
             }
             if !g.start_indices_batching_dims.is_empty() {
-                write!(
-                    out,
-                    ", start_indices_batching_dims={}",
-                    Braced(&g.start_indices_batching_dims)
-                )?;
+                write!(out, ", start_indices_batching_dims={}", Braced(&g.start_indices_batching_dims))?;
             }
             write!(out, ", index_vector_dim={}", g.index_vector_dim)?;
             write!(out, ", slice_sizes={}", Braced(&g.slice_sizes))?;
@@ -269,34 +241,14 @@ fn write_op_attrs(out: &mut String, inst: &Instruction) -> fmt::Result {
             }
         }
         Attrs::Scatter(s) => {
-            write!(
-                out,
-                ", update_window_dims={}",
-                Braced(&s.update_window_dims)
-            )?;
-            write!(
-                out,
-                ", inserted_window_dims={}",
-                Braced(&s.inserted_window_dims)
-            )?;
-            write!(
-                out,
-                ", scatter_dims_to_operand_dims={}",
-                Braced(&s.scatter_dims_to_operand_dims)
-            )?;
+            write!(out, ", update_window_dims={}", Braced(&s.update_window_dims))?;
+            write!(out, ", inserted_window_dims={}", Braced(&s.inserted_window_dims))?;
+            write!(out, ", scatter_dims_to_operand_dims={}", Braced(&s.scatter_dims_to_operand_dims))?;
             if !s.input_batching_dims.is_empty() {
-                write!(
-                    out,
-                    ", input_batching_dims={}",
-                    Braced(&s.input_batching_dims)
-                )?;
+                write!(out, ", input_batching_dims={}", Braced(&s.input_batching_dims))?;
             }
             if !s.scatter_indices_batching_dims.is_empty() {
-                write!(
-                    out,
-                    ", scatter_indices_batching_dims={}",
-                    Braced(&s.scatter_indices_batching_dims)
-                )?;
+                write!(out, ", scatter_indices_batching_dims={}", Braced(&s.scatter_indices_batching_dims))?;
             }
             write!(out, ", index_vector_dim={}", s.index_vector_dim)?;
             if s.indices_are_sorted {
@@ -307,10 +259,7 @@ fn write_op_attrs(out: &mut String, inst: &Instruction) -> fmt::Result {
             }
         }
         Attrs::Window(w) => write!(out, ", window={w}")?,
-        Attrs::Sort {
-            dimension,
-            is_stable,
-        } => {
+        Attrs::Sort { dimension, is_stable } => {
             write!(out, ", dimensions={{{dimension}}}")?;
             if *is_stable {
                 out.push_str(", is_stable=true");
@@ -326,22 +275,11 @@ fn write_op_attrs(out: &mut String, inst: &Instruction) -> fmt::Result {
         }
         Attrs::RngBitGenerator { algorithm } => write!(out, ", algorithm={}", algorithm.name())?,
         Attrs::Rng { distribution } => write!(out, ", distribution={}", distribution.name())?,
-        Attrs::ReducePrecision {
-            exponent_bits,
-            mantissa_bits,
-        } => write!(
-            out,
-            ", exponent_bits={exponent_bits}, mantissa_bits={mantissa_bits}"
-        )?,
-        Attrs::BatchNorm {
-            epsilon,
-            feature_index,
-        } => {
-            let eps = crate::literal::format_element(
-                &crate::literal::ArrayData::F32(vec![*epsilon]),
-                0,
-                false,
-            );
+        Attrs::ReducePrecision { exponent_bits, mantissa_bits } => {
+            write!(out, ", exponent_bits={exponent_bits}, mantissa_bits={mantissa_bits}")?
+        }
+        Attrs::BatchNorm { epsilon, feature_index } => {
+            let eps = crate::literal::format_element(&crate::literal::ArrayData::F32(vec![*epsilon]), 0, false);
             write!(out, ", epsilon={eps}, feature_index={feature_index}")?
         }
         Attrs::TopK { k, largest } => write!(out, ", k={k}, largest={largest}")?,
@@ -349,17 +287,9 @@ fn write_op_attrs(out: &mut String, inst: &Instruction) -> fmt::Result {
     Ok(())
 }
 
-fn write_called(
-    out: &mut String,
-    m: &Module,
-    comp: &Computation,
-    inst: &Instruction,
-) -> fmt::Result {
+fn write_called(out: &mut String, m: &Module, comp: &Computation, inst: &Instruction) -> fmt::Result {
     let name = |i: usize| -> &str {
-        inst.called
-            .get(i)
-            .and_then(|&c| m.comps.get(c))
-            .map_or("<missing>", |c| c.name.as_str())
+        inst.called.get(i).and_then(|&c| m.comps.get(c)).map_or("<missing>", |c| c.name.as_str())
     };
     let list = |out: &mut String| -> fmt::Result {
         out.push('{');
@@ -383,16 +313,9 @@ fn write_called(
                 .operands
                 .first()
                 .and_then(|&p| comp.insts.get(p))
-                .is_some_and(
-                    |p| matches!(&p.shape, Shape::Array(a) if a.dtype == crate::DType::Pred),
-                );
+                .is_some_and(|p| matches!(&p.shape, Shape::Array(a) if a.dtype == crate::DType::Pred));
             if pred_index && inst.called.len() == 2 {
-                write!(
-                    out,
-                    ", true_computation={}, false_computation={}",
-                    name(0),
-                    name(1)
-                )?;
+                write!(out, ", true_computation={}, false_computation={}", name(0), name(1))?;
             } else {
                 out.push_str(", branch_computations=");
                 list(out)?;

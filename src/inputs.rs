@@ -11,7 +11,7 @@ use smelt_hlo::{Array, ArrayData, ArrayShape, DType, Literal, Shape};
 pub struct SplitMix(pub u64);
 
 impl SplitMix {
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -21,12 +21,12 @@ impl SplitMix {
 
     /// Uniform in `0..n` (n > 0).
     pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
+        (self.next_u64() % n.max(1) as u64) as usize
     }
 
     /// Uniform in [-1, 1).
     pub fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 52) as f64 - 1.0
+        (self.next_u64() >> 11) as f64 / (1u64 << 52) as f64 - 1.0
     }
 }
 
@@ -34,9 +34,9 @@ impl SplitMix {
 pub fn random_array(shape: &ArrayShape, seed: u64) -> Array {
     let n = shape.element_count();
     let mut rng = SplitMix(seed.wrapping_mul(0x2545_f491_4f6c_dd1d) ^ 0x5eed);
-    let small = |rng: &mut SplitMix| rng.next() % 8;
+    let small = |rng: &mut SplitMix| rng.next_u64() % 8;
     let data = match shape.dtype {
-        DType::Pred => ArrayData::Pred((0..n).map(|_| rng.next() & 1 == 1).collect()),
+        DType::Pred => ArrayData::Pred((0..n).map(|_| rng.next_u64() & 1 == 1).collect()),
         DType::S8 => ArrayData::S8((0..n).map(|_| small(&mut rng) as i8).collect()),
         DType::S16 => ArrayData::S16((0..n).map(|_| small(&mut rng) as i16).collect()),
         DType::S32 => ArrayData::S32((0..n).map(|_| small(&mut rng) as i32).collect()),

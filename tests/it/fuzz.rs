@@ -28,11 +28,11 @@ fn tokens(text: &str) -> Vec<&str> {
     let mut prev: Option<u8> = None;
     for (i, c) in text.char_indices() {
         let k = class(c);
-        if let Some(p) = prev {
-            if p != k || k == 2 {
-                out.push(&text[start..i]);
-                start = i;
-            }
+        if let Some(p) = prev
+            && (p != k || k == 2)
+        {
+            out.push(&text[start..i]);
+            start = i;
         }
         prev = Some(k);
     }

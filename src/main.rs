@@ -114,6 +114,12 @@ enum Command {
     },
 }
 
+fn backend_name(backend: Backend) -> &'static str {
+    match backend {
+        Backend::Interp => "interp",
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -313,7 +319,7 @@ fn cmd_run(
             }
         }
     }
-    println!("parse+verify {load_ms:.2} ms, run {run_ms:.2} ms ({backend:?})", backend = backend);
+    println!("compile {load_ms:.2} ms, run {run_ms:.2} ms (backend {})", backend_name(backend));
     Ok(ExitCode::SUCCESS)
 }
 

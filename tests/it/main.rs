@@ -8,5 +8,6 @@ mod cli;
 mod common;
 mod fuzz;
 mod interp;
+mod pipeline_prop;
 mod roundtrip;
 mod verify;

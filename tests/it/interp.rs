@@ -109,3 +109,88 @@ fn every_corpus_case_matches_xla() {
 fn every_optimized_corpus_case_matches_xla() {
     check_corpus("module.opt.hlo");
 }
+
+/// One small corruption of an instruction, as an unverified module may carry.
+fn mutate(inst: &mut smelt_hlo::Instruction, kind: usize) -> bool {
+    use smelt_hlo::{Attrs, Shape};
+    match kind {
+        0 => match &mut inst.shape {
+            Shape::Array(a) if !a.dims.is_empty() => a.dims[0] += 1,
+            _ => return false,
+        },
+        1 if inst.operands.len() >= 2 => inst.operands.reverse(),
+        2 => match &mut inst.attrs {
+            Attrs::Dimensions(d) if !d.is_empty() => d[0] += 1,
+            Attrs::Window(w) if !w.dims.is_empty() => {
+                w.dims[0].pad_low -= 3;
+                w.dims[0].stride += 1;
+            }
+            Attrs::Gather(g) => g.index_vector_dim += 1,
+            Attrs::Scatter(s) => s.index_vector_dim -= 1,
+            Attrs::Slice(s) if !s.is_empty() => s[0].limit += 1,
+            Attrs::Dot(d) if !d.lhs_contracting.is_empty() => d.lhs_contracting[0] += 1,
+            Attrs::Convolution(c) => c.feature_group_count += 1,
+            Attrs::Sort { dimension, .. } => *dimension += 1,
+            Attrs::GetTupleElement { index } => *index += 7,
+            Attrs::Iota { dimension } => *dimension += 1,
+            Attrs::Pad(p) if !p.is_empty() => p[0].low -= 100,
+            _ => return false,
+        },
+        3 => match &mut inst.shape {
+            Shape::Array(a) => a.dtype = if a.dtype == DType::F32 { DType::S32 } else { DType::F32 },
+            Shape::Tuple(_) => return false,
+        },
+        _ => return false,
+    }
+    true
+}
+
+/// The interpreter takes unverified modules: corrupted shapes, operands and
+/// attributes give results or errors, never panics (a sample of instructions of
+/// every corpus module, optimized ones included).
+#[test]
+fn corrupted_corpus_modules_fail_cleanly() {
+    let options = smelt_interp::Options { max_while_iterations: Some(1000) };
+    let mut panics = Vec::new();
+    let mut seen = 0usize;
+    for case in corpus_cases() {
+        let meta: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(case.join("case.json")).unwrap()).unwrap();
+        let args: Vec<Literal> = meta["inputs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .enumerate()
+            .map(|(i, input)| {
+                let a = npy::read(&case.join(format!("in{i}.npy")), Some(dtype_of(input).unwrap()));
+                Literal::Array(a.unwrap())
+            })
+            .collect();
+        for file in ["module.hlo", "module.opt.hlo"] {
+            let module = parse_module(&std::fs::read_to_string(case.join(file)).unwrap()).unwrap();
+            for c in module.comps.ids() {
+                for id in module.comp(c).insts.ids() {
+                    seen += 1;
+                    // Every eighth instruction keeps the test fast; all four corruptions each.
+                    if !seen.is_multiple_of(8) {
+                        continue;
+                    }
+                    for kind in 0..4 {
+                        let mut m = module.clone();
+                        if !mutate(m.comp_mut(c).inst_mut(id), kind) {
+                            continue;
+                        }
+                        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            smelt_interp::evaluate_with(&m, m.entry, &args, &options)
+                        }));
+                        if run.is_err() {
+                            let inst = &m.comp(c).insts[id];
+                            panics.push(format!("{}/{file}: '{}' corruption {kind}", case.display(), inst.name));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(panics.is_empty(), "panics:\n{}", panics.join("\n"));
+}

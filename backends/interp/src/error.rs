@@ -33,6 +33,9 @@ pub enum InterpError {
     /// calls itself, which verified modules never do).
     #[error("calls nest deeper than {limit} levels at instruction '{inst}' of computation '{comp}'")]
     TooDeep { comp: String, inst: String, limit: usize },
+    /// A while loop ran more iterations than [`crate::Options`] allow.
+    #[error("while loop '{inst}' of computation '{comp}' ran more than {limit} iterations")]
+    IterationLimit { comp: String, inst: String, limit: u64 },
     /// A computation id that is not in the module.
     #[error("computation #{0} is not in the module")]
     NoSuchComputation(usize),
@@ -49,6 +52,7 @@ pub(crate) enum Fail {
     Invalid(String),
     TooLarge(u128),
     TooDeep(usize),
+    IterationLimit(u64),
     /// An error from a called computation, already located.
     Nested(Box<InterpError>),
 }
@@ -81,6 +85,7 @@ impl Fail {
                 limit: crate::MAX_ELEMENTS,
             },
             Fail::TooDeep(limit) => InterpError::TooDeep { comp: comp_name, inst: inst_name, limit },
+            Fail::IterationLimit(limit) => InterpError::IterationLimit { comp: comp_name, inst: inst_name, limit },
             Fail::Nested(e) => *e,
         }
     }

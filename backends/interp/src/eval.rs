@@ -20,6 +20,7 @@ use smelt_hlo::{
     Array, ArrayShape, Attrs, CompId, Computation, DType, InstId, Instruction, Literal, Module, Opcode, Shape,
 };
 
+use crate::Options;
 use crate::apply::{Applier, ScalarProgram};
 use crate::error::{Fail, InterpError, KResult, invalid, unsupported};
 use crate::index::{adims, is_well_formed, make};
@@ -32,6 +33,7 @@ const MAX_DEPTH: usize = 48;
 
 pub(crate) struct Evaluator<'m> {
     module: &'m Module,
+    options: Options,
     depth: Cell<usize>,
     plans: RefCell<HashMap<CompId, Rc<Plan>>>,
     programs: RefCell<HashMap<CompId, Option<Rc<ScalarProgram>>>>,
@@ -152,9 +154,10 @@ fn well_formed(value: &Literal) -> bool {
 }
 
 impl<'m> Evaluator<'m> {
-    pub(crate) fn new(module: &'m Module) -> Evaluator<'m> {
+    pub(crate) fn new(module: &'m Module, options: &Options) -> Evaluator<'m> {
         Evaluator {
             module,
+            options: options.clone(),
             depth: Cell::new(0),
             plans: RefCell::new(HashMap::new()),
             programs: RefCell::new(HashMap::new()),
@@ -391,6 +394,7 @@ impl<'m> Evaluator<'m> {
                 }
                 let (cond, body) = (self.called(inst, 0)?, self.called(inst, 1)?);
                 let mut state = take(slots, uses, inst.operands[0])?;
+                let mut iterations = 0u64;
                 loop {
                     let c = self.call_nested(cond, &[&state])?;
                     let go = match &c {
@@ -399,6 +403,12 @@ impl<'m> Evaluator<'m> {
                     };
                     if go.as_pred() != Some(true) {
                         break;
+                    }
+                    iterations += 1;
+                    if let Some(limit) = self.options.max_while_iterations
+                        && iterations > limit
+                    {
+                        return Err(Fail::IterationLimit(limit));
                     }
                     state = self.call_nested(body, &[&state])?;
                 }

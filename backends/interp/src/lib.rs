@@ -44,6 +44,16 @@ pub use error::InterpError;
 /// an [`InterpError::TooLarge`] rather than an attempt to allocate it.
 pub const MAX_ELEMENTS: usize = 1 << 28;
 
+/// Limits on an evaluation. The default imposes none beyond [`MAX_ELEMENTS`],
+/// which is XLA's semantics; a caller that must not hang on a non-terminating
+/// loop (a constant folder, a fuzzer) sets `max_while_iterations`.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Iterations any one `while` may run before evaluation fails with
+    /// [`InterpError::IterationLimit`].
+    pub max_while_iterations: Option<u64>,
+}
+
 /// Evaluates the module's entry computation on `args` (one per parameter, in
 /// parameter order). Argument count, shapes and element types are checked;
 /// layouts are ignored, as values are logical.
@@ -53,8 +63,18 @@ pub fn evaluate(module: &Module, args: &[Literal]) -> Result<Literal, InterpErro
 
 /// Evaluates computation `comp` of `module` on `args`.
 pub fn evaluate_computation(module: &Module, comp: CompId, args: &[Literal]) -> Result<Literal, InterpError> {
+    evaluate_with(module, comp, args, &Options::default())
+}
+
+/// Evaluates computation `comp` of `module` on `args` within `options`' limits.
+pub fn evaluate_with(
+    module: &Module,
+    comp: CompId,
+    args: &[Literal],
+    options: &Options,
+) -> Result<Literal, InterpError> {
     let refs: Vec<&Literal> = args.iter().collect();
-    eval::Evaluator::new(module).call(comp, &refs)
+    eval::Evaluator::new(module, options).call(comp, &refs)
 }
 
 /// Evaluates the single instruction `inst` of computation `comp` on the given
@@ -68,7 +88,7 @@ pub fn evaluate_instruction(
     operands: &[Literal],
 ) -> Result<Literal, InterpError> {
     let refs: Vec<&Literal> = operands.iter().collect();
-    eval::Evaluator::new(module).instruction(comp, inst, &refs)
+    eval::Evaluator::new(module, &Options::default()).instruction(comp, inst, &refs)
 }
 
 #[cfg(test)]

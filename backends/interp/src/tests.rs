@@ -164,6 +164,15 @@ fn while_loop_carries_a_tuple() {
 }
 
 #[test]
+fn while_loops_can_be_given_an_iteration_limit() {
+    let text = "HloModule m\ncond {\n  p = s32[] parameter(0)\n  ROOT t = pred[] constant(true)\n}\nbody {\n  p = s32[] parameter(0)\n  one = s32[] constant(1)\n  ROOT n = s32[] add(p, one)\n}\nENTRY main {\n  z = s32[] constant(0)\n  ROOT w.1 = s32[] while(z), condition=cond, body=body\n}\n";
+    let m = module(text);
+    let options = crate::Options { max_while_iterations: Some(100) };
+    let e = crate::evaluate_with(&m, m.entry, &[], &options).unwrap_err();
+    assert_eq!(e.to_string(), "while loop 'w.1' of computation 'main' ran more than 100 iterations");
+}
+
+#[test]
 fn conditional_branches_by_pred_and_by_clamped_index() {
     let branches = "b0 {\n  x = f32[] parameter(0)\n  ROOT r = f32[] negate(x)\n}\nb1 {\n  x = f32[] parameter(0)\n  ROOT r = f32[] add(x, x)\n}\nb2 {\n  x = f32[] parameter(0)\n  ROOT r = f32[] multiply(x, x)\n}\n";
     let by_index = format!(

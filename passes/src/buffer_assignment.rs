@@ -492,3 +492,84 @@ fn donation_is_safe(
         inst.operands.iter().enumerate().any(|(j, &op)| op == p && reads_operand_elementwise(module, inst, j))
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schedule::schedule_module;
+    use smelt_hlo::parse_module;
+
+    fn assign(text: &str) -> (Module, BufferAssignment) {
+        let m = parse_module(text).unwrap();
+        smelt_hlo::verify(&m).unwrap();
+        let s = schedule_module(&m);
+        let a = assign_buffers(&m, &s);
+        (m, a)
+    }
+
+    fn key(m: &Module, name: &str) -> ValueKey {
+        let c = m.entry();
+        ValueKey { comp: m.entry, inst: c.find(name).unwrap(), leaf: 0 }
+    }
+
+    #[test]
+    fn dead_temporaries_share_memory_and_elementwise_ops_work_in_place() {
+        let (m, a) = assign(
+            "HloModule m\n\nENTRY e {\n  p = f32[256]{0} parameter(0)\n  x = f32[256]{0} exponential(p)\n  y = f32[256]{0} negate(x)\n  t = f32[256]{0} transpose(y), dimensions={0}\n  ROOT r = f32[256]{0} add(t, p)\n}\n",
+        );
+        // exp and negate share one buffer (negate overwrites exp in place); the
+        // transpose reads across elements so it cannot write over its operand, but
+        // the root's add can write over the transpose's result, which therefore goes
+        // straight into the output buffer.
+        assert_eq!(a.slot(key(&m, "x")), a.slot(key(&m, "y")));
+        assert_ne!(a.slot(key(&m, "y")), a.slot(key(&m, "t")));
+        assert_eq!(a.slot(key(&m, "t")), Some(Slot::Output { index: 0 }));
+        assert_eq!(a.slot(key(&m, "r")), Some(Slot::Output { index: 0 }));
+        assert_eq!(a.slot(key(&m, "p")), Some(Slot::Parameter { number: 0, leaf: 0 }));
+        assert_eq!(a.temp_bytes, 1024);
+    }
+
+    #[test]
+    fn non_overlapping_live_ranges_reuse_offsets() {
+        let (_, a) = assign(
+            "HloModule m\n\nadd {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n  ROOT s = f32[] add(x, y)\n}\n\nENTRY e {\n  p = f32[1024]{0} parameter(0)\n  z = f32[] constant(0)\n  a1 = f32[1024]{0} transpose(p), dimensions={0}\n  a2 = f32[] reduce(a1, z), dimensions={0}, to_apply=add\n  b1 = f32[1024]{0} transpose(p), dimensions={0}\n  b2 = f32[] reduce(b1, z), dimensions={0}, to_apply=add\n  ROOT t = (f32[], f32[]) tuple(a2, b2)\n}\n",
+        );
+        // a1 and b1 are never live together: one 4 KiB block serves both (the two
+        // scalar results are written straight to the outputs).
+        assert_eq!(a.temp_bytes, 4096);
+    }
+
+    #[test]
+    fn outputs_that_are_parameters_or_repeated_are_copied() {
+        let (m, a) = assign(
+            "HloModule m\n\nENTRY e {\n  p = f32[4]{0} parameter(0)\n  n = f32[4]{0} negate(p)\n  ROOT t = (f32[4]{0}, f32[4]{0}, f32[4]{0}) tuple(p, n, n)\n}\n",
+        );
+        assert_eq!(a.slot(key(&m, "n")), Some(Slot::Output { index: 1 }));
+        let copied: Vec<u32> = a.output_copies.iter().map(|c| c.0).collect();
+        assert_eq!(copied, vec![0, 2]);
+    }
+
+    #[test]
+    fn donated_parameter_is_updated_in_place() {
+        let (m, a) = assign(
+            "HloModule m, input_output_alias={ {}: (0, {}, may-alias) }\n\nENTRY e {\n  state = f32[64]{0} parameter(0)\n  d = f32[64]{0} parameter(1)\n  ROOT s = f32[64]{0} add(state, d)\n}\n",
+        );
+        assert_eq!(a.donated_outputs, vec![(0, 0)]);
+        assert_eq!(a.slot(key(&m, "s")), Some(Slot::Parameter { number: 0, leaf: 0 }));
+        assert_eq!(a.temp_bytes, 0);
+    }
+
+    #[test]
+    fn while_body_parameters_are_the_loop_state() {
+        let (m, a) = assign(
+            "HloModule m\n\ncond {\n  s = (s32[], f32[8]{0}) parameter(0)\n  i = s32[] get-tuple-element(s), index=0\n  n = s32[] constant(4)\n  ROOT lt = pred[] compare(i, n), direction=LT\n}\n\nbody {\n  s = (s32[], f32[8]{0}) parameter(0)\n  i = s32[] get-tuple-element(s), index=0\n  one = s32[] constant(1)\n  j = s32[] add(i, one)\n  x = f32[8]{0} get-tuple-element(s), index=1\n  y = f32[8]{0} exponential(x)\n  ROOT t = (s32[], f32[8]{0}) tuple(j, y)\n}\n\nENTRY e {\n  p = f32[8]{0} parameter(0)\n  z = s32[] constant(0)\n  init = (s32[], f32[8]{0}) tuple(z, p)\n  w = (s32[], f32[8]{0}) while(init), condition=cond, body=body\n  ROOT r = f32[8]{0} get-tuple-element(w), index=1\n}\n",
+        );
+        let body = m.find_computation("body").unwrap();
+        let bx = ValueKey { comp: body, inst: m.comp(body).find("x").unwrap(), leaf: 0 };
+        let w1 = ValueKey { comp: m.entry, inst: m.entry().find("w").unwrap(), leaf: 1 };
+        assert_eq!(a.slot(bx), a.slot(w1));
+        // The body's new value is a different buffer, copied into the state.
+        let by = ValueKey { comp: body, inst: m.comp(body).find("y").unwrap(), leaf: 0 };
+        assert_ne!(a.slot(by), a.slot(w1));
+    }
+}

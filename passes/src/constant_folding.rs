@@ -48,7 +48,6 @@ impl Pass for ConstantFolding {
         }
         if folded > 0 {
             cx.count("constants_folded", folded);
-            module.compact();
         }
         Ok(folded > 0)
     }
@@ -99,16 +98,16 @@ fn foldable(comp: &Computation, inst: &Instruction, limit: usize) -> bool {
 }
 
 /// The value of one instruction of `cid` whose operands are constants.
-fn evaluate_instruction(module: &mut Module, cid: CompId, id: InstId) -> Option<Literal> {
+fn evaluate_instruction(module: &Module, cid: CompId, id: InstId) -> Option<Literal> {
     let comp = module.comp(cid);
-    let inst = comp.inst(id);
-    let mut tmp = Computation::new(format!("{}.fold", comp.name));
-    let operands: Vec<InstId> = inst.operands.iter().map(|&o| tmp.add(comp.inst(o).clone())).collect();
-    let mut clone = inst.clone();
-    clone.operands = operands.into_iter().collect();
-    tmp.root = tmp.add(clone);
-    let tmp_id = module.add_computation(tmp);
-    let value = smelt_interp::evaluate_computation(module, tmp_id, &[]).ok();
-    module.comps.remove(tmp_id);
-    value
+    let operands: Option<Vec<Literal>> = comp
+        .inst(id)
+        .operands
+        .iter()
+        .map(|&o| match &comp.inst(o).attrs {
+            Attrs::Constant(value) => Some((**value).clone()),
+            _ => None,
+        })
+        .collect();
+    smelt_interp::evaluate_instruction(module, cid, id, &operands?).ok()
 }

@@ -144,3 +144,68 @@ fn run_rejects_inputs_of_the_wrong_shape() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("parameter 0"), "{}", stderr(&o));
 }
+
+#[test]
+fn opt_prints_stats_explanations_and_dumps() {
+    let bert = case("bert_encoder").join("module.hlo");
+    let bert = bert.to_str().unwrap();
+    let o = smelt(&["opt", bert, "--stats"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    for key in ["instructions_before", "instructions_after", "fusions", "kernels", "peak_temp_bytes", "pass_ms.fusion"] {
+        let line = out.lines().find(|l| l.starts_with(&format!("{key}: "))).unwrap_or_else(|| panic!("no {key} in {out}"));
+        assert!(line.split(": ").nth(1).unwrap().parse::<f64>().is_ok(), "{line}");
+    }
+    let o = smelt(&["opt", bert, "--explain-fusion"]);
+    assert!(o.status.success());
+    assert!(stdout(&o).lines().all(|l| l.contains(" -> ") && l.contains(": ")), "{}", stdout(&o));
+    let dir = tempfile::tempdir().unwrap();
+    let o = smelt(&["opt", bert, "--dump-to", dir.path().to_str().unwrap(), "-o", dir.path().join("out.hlo").to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let mut dumps: Vec<String> =
+        std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    dumps.sort();
+    assert_eq!(dumps[0], "0000.input.hlo");
+    assert!(dumps.iter().any(|d| d.ends_with(".after.fusion.hlo")), "{dumps:?}");
+    // Every dump parses and verifies.
+    for d in &dumps {
+        let m = smelt_hlo::parse_module(&std::fs::read_to_string(dir.path().join(d)).unwrap()).unwrap();
+        smelt_hlo::verify(&m).unwrap();
+    }
+}
+
+#[test]
+fn opt_disable_pass() {
+    let softmax = case("softmax").join("module.hlo");
+    let o = smelt(&["opt", softmax.to_str().unwrap(), "--disable-pass", "fusion"]);
+    assert!(o.status.success());
+    assert!(!stdout(&o).contains(" fusion("), "{}", stdout(&o));
+    let o = smelt(&["opt", softmax.to_str().unwrap(), "--disable-pass", "no-such-pass"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("unknown pass 'no-such-pass'"), "{}", stderr(&o));
+}
+
+#[test]
+fn viz_writes_dot_and_html() {
+    let dir = tempfile::tempdir().unwrap();
+    let softmax = case("softmax").join("module.hlo");
+    let dot = dir.path().join("m.dot");
+    let html = dir.path().join("m.html");
+    let o = smelt(&["viz", softmax.to_str().unwrap(), "--format", "dot", "-o", dot.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&dot).unwrap();
+    assert!(text.starts_with("digraph") && text.contains("subgraph cluster_"), "{text}");
+    let o = smelt(&["viz", softmax.to_str().unwrap(), "--format", "html", "-o", html.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("<svg") && page.contains("class=\"fusion\""), "{page}");
+    // Self-contained: nothing is fetched from elsewhere.
+    assert!(!page.contains("<script") && !page.contains("<link") && !page.contains("src="), "{page}");
+}
+
+#[test]
+fn check_with_the_default_pipeline() {
+    let o = smelt(&["check", case("softmax").to_str().unwrap(), case("while_loop_collatz").to_str().unwrap(), "--pipeline", "default"]);
+    assert!(o.status.success(), "{}", stdout(&o));
+    assert!(stdout(&o).ends_with("2 passed, 0 failed\n"));
+}

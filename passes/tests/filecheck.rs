@@ -13,11 +13,20 @@
 //! - `// EXPLAIN: text`: some declined-fusion note `producer -> consumer: reason`
 //!   contains `text`.
 //!
+//! - `// NO-EVAL: reason`: skip the differential check below.
+//!
+//! Every file is also checked differentially: the module before and after the
+//! passes runs on random inputs (rich in NaN, infinities, -0 and integer limits) in
+//! the small evaluator of `common/eval.rs`, and the results must agree bit for bit.
+//!
 //! With `SMELT_BLESS=1` a failing file's actual output is printed for inspection.
 
 use std::path::{Path, PathBuf};
 
 use smelt_passes::{Options, PassContext, Pipeline};
+
+mod common;
+use common::eval;
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     for e in std::fs::read_dir(dir).unwrap() {
@@ -53,6 +62,7 @@ fn run_file(path: &Path) -> Result<(), String> {
     };
     let mut module =
         smelt_hlo::parse_module(&text).map_err(|e| e.render(&path.display().to_string()))?;
+    let original = module.clone();
     let mut pipeline = Pipeline::new("filecheck");
     for name in passes.split(',').map(str::trim) {
         let pass =
@@ -130,6 +140,11 @@ fn run_file(path: &Path) -> Result<(), String> {
     }) {
         return fail(format!("CHECK-NOT: '{n}' found"));
     }
+    if directive("NO-EVAL").is_empty()
+        && let Err(e) = same_results(&original, &module)
+    {
+        return fail(format!("differential check: {e}"));
+    }
     let notes: Vec<String> = cx
         .fusion_notes
         .iter()
@@ -139,6 +154,23 @@ fn run_file(path: &Path) -> Result<(), String> {
         if !notes.iter().any(|n| n.contains(&want)) {
             return fail(format!(
                 "EXPLAIN: no fusion note contains '{want}'; notes: {notes:#?}"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Runs both modules on the same random inputs; their results must be identical.
+fn same_results(before: &smelt_hlo::Module, after: &smelt_hlo::Module) -> Result<(), String> {
+    const TRIALS: u64 = 24;
+    for trial in 0..TRIALS {
+        let mut rng = eval::Rng::new(trial + 1);
+        let args = rng.args(before)?;
+        let want = eval::run(before, &args).map_err(|e| format!("before the passes: {e}"))?;
+        let got = eval::run(after, &args).map_err(|e| format!("after the passes: {e}"))?;
+        if !want.same(&got) {
+            return Err(format!(
+                "results differ on trial {trial}\ninputs: {args:?}\nbefore: {want:?}\nafter: {got:?}"
             ));
         }
     }
@@ -163,6 +195,54 @@ fn golden_pass_tests() {
         "{} of {} golden tests failed:\n{}",
         failures.len(),
         paths.len(),
+        failures.join("\n")
+    );
+}
+
+/// The default pipeline, verifying after every pass, on every corpus module.
+#[test]
+fn default_pipeline_on_corpus() {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/corpus");
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(&corpus)
+        .unwrap()
+        .map(|e| e.unwrap().path().join("module.hlo"))
+        .filter(|p| p.exists())
+        .collect();
+    cases.sort();
+    assert!(
+        !cases.is_empty(),
+        "no corpus modules under {}",
+        corpus.display()
+    );
+    let failures: Vec<String> = cases
+        .iter()
+        .filter_map(|path| {
+            let text = std::fs::read_to_string(path).unwrap();
+            let mut module = match smelt_hlo::parse_module(&text) {
+                Ok(m) => m,
+                Err(e) => return Some(e.render(&path.display().to_string())),
+            };
+            let root_shape = module.entry().result_shape().clone();
+            let mut cx = PassContext::new(Options::default());
+            cx.verify_each = true;
+            let mut pipeline = smelt_passes::default_pipeline(&cx.options.clone());
+            if let Err(e) = pipeline.run_on(&mut module, &mut cx) {
+                return Some(format!("{}: {e}", path.display()));
+            }
+            let after = module.entry().result_shape();
+            (*after != root_shape).then(|| {
+                format!(
+                    "{}: the entry result changed from {root_shape} to {after}",
+                    path.display()
+                )
+            })
+        })
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} corpus modules failed:\n{}",
+        failures.len(),
+        cases.len(),
         failures.join("\n")
     );
 }

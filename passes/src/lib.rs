@@ -7,6 +7,7 @@
 //! places every value; both are artifacts beside the module, not rewrites of it.
 //! Backends tune the pipeline through [`options::Options`] (data), not by forking it.
 
+pub mod algebraic_simplifier;
 pub mod buffer_assignment;
 pub mod cse;
 pub mod dce;
@@ -15,6 +16,7 @@ pub mod inline;
 pub mod options;
 pub mod pass;
 pub mod pipeline;
+pub mod rewrite;
 pub mod schedule;
 pub mod tuple_simplifier;
 

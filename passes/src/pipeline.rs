@@ -1,5 +1,6 @@
 //! The default pipeline: the whole middle end on one screen.
 
+use crate::algebraic_simplifier::AlgebraicSimplifier;
 use crate::cse::Cse;
 use crate::dce::Dce;
 use crate::fusion::Fusion;
@@ -11,6 +12,7 @@ use crate::tuple_simplifier::TupleSimplifier;
 /// Simplify to a fixed point, then fuse.
 pub fn default_pipeline(_options: &Options) -> Pipeline {
     let simplify = Pipeline::new("simplify")
+        .with(AlgebraicSimplifier)
         .with(TupleSimplifier)
         .with(Cse)
         .with(Dce);
@@ -23,6 +25,7 @@ pub fn default_pipeline(_options: &Options) -> Pipeline {
 /// A single pass by name, for tests and `--disable-pass` validation.
 pub fn pass_by_name(name: &str) -> Option<Box<dyn Pass>> {
     Some(match name {
+        "algebraic-simplifier" => Box::new(AlgebraicSimplifier),
         "cse" => Box::new(Cse),
         "dce" => Box::new(Dce),
         "fusion" => Box::new(Fusion),

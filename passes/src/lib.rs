@@ -16,6 +16,7 @@ pub mod inline;
 pub mod options;
 pub mod pass;
 pub mod pipeline;
+pub mod reshape_mover;
 pub mod rewrite;
 pub mod schedule;
 pub mod tuple_simplifier;

@@ -7,12 +7,14 @@ use crate::fusion::Fusion;
 use crate::inline::CallInliner;
 use crate::options::Options;
 use crate::pass::{FixedPoint, Pass, Pipeline};
+use crate::reshape_mover::ReshapeMover;
 use crate::tuple_simplifier::TupleSimplifier;
 
 /// Simplify to a fixed point, then fuse.
 pub fn default_pipeline(_options: &Options) -> Pipeline {
     let simplify = Pipeline::new("simplify")
         .with(AlgebraicSimplifier)
+        .with(ReshapeMover)
         .with(TupleSimplifier)
         .with(Cse)
         .with(Dce);
@@ -26,6 +28,7 @@ pub fn default_pipeline(_options: &Options) -> Pipeline {
 pub fn pass_by_name(name: &str) -> Option<Box<dyn Pass>> {
     Some(match name {
         "algebraic-simplifier" => Box::new(AlgebraicSimplifier),
+        "reshape-mover" => Box::new(ReshapeMover),
         "cse" => Box::new(Cse),
         "dce" => Box::new(Dce),
         "fusion" => Box::new(Fusion),

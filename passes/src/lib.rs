@@ -20,6 +20,7 @@ pub mod reshape_mover;
 pub mod rewrite;
 pub mod schedule;
 pub mod tuple_simplifier;
+pub mod while_loop_simplifier;
 
 pub use options::{FusionConfig, Options};
 pub use pass::{FixedPoint, Pass, PassContext, PassError, Pipeline};

@@ -9,6 +9,7 @@ use crate::options::Options;
 use crate::pass::{FixedPoint, Pass, Pipeline};
 use crate::reshape_mover::ReshapeMover;
 use crate::tuple_simplifier::TupleSimplifier;
+use crate::while_loop_simplifier::WhileLoopSimplifier;
 
 /// Simplify to a fixed point, then fuse.
 pub fn default_pipeline(_options: &Options) -> Pipeline {
@@ -16,6 +17,7 @@ pub fn default_pipeline(_options: &Options) -> Pipeline {
         .with(AlgebraicSimplifier)
         .with(ReshapeMover)
         .with(TupleSimplifier)
+        .with(WhileLoopSimplifier)
         .with(Cse)
         .with(Dce);
     Pipeline::new("default")
@@ -29,6 +31,7 @@ pub fn pass_by_name(name: &str) -> Option<Box<dyn Pass>> {
     Some(match name {
         "algebraic-simplifier" => Box::new(AlgebraicSimplifier),
         "reshape-mover" => Box::new(ReshapeMover),
+        "while-loop-simplifier" => Box::new(WhileLoopSimplifier),
         "cse" => Box::new(Cse),
         "dce" => Box::new(Dce),
         "fusion" => Box::new(Fusion),

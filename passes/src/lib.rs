@@ -11,6 +11,7 @@ pub mod algebraic_simplifier;
 pub mod buffer_assignment;
 pub mod cse;
 pub mod dce;
+pub mod dot_canonicalizer;
 pub mod fusion;
 pub mod inline;
 pub mod options;

@@ -3,6 +3,7 @@
 use crate::algebraic_simplifier::AlgebraicSimplifier;
 use crate::cse::Cse;
 use crate::dce::Dce;
+use crate::dot_canonicalizer::DotCanonicalizer;
 use crate::fusion::Fusion;
 use crate::inline::CallInliner;
 use crate::options::Options;
@@ -11,7 +12,9 @@ use crate::reshape_mover::ReshapeMover;
 use crate::tuple_simplifier::TupleSimplifier;
 use crate::while_loop_simplifier::WhileLoopSimplifier;
 
-/// Simplify to a fixed point, then fuse.
+/// Inline calls, simplify to a fixed point, put dots in canonical form, then fuse.
+/// (The simplifier would fold the canonicalizer's transposes back into the dots, so
+/// it does not run after it.)
 pub fn default_pipeline(_options: &Options) -> Pipeline {
     let simplify = Pipeline::new("simplify")
         .with(AlgebraicSimplifier)
@@ -23,6 +26,9 @@ pub fn default_pipeline(_options: &Options) -> Pipeline {
     Pipeline::new("default")
         .with(CallInliner)
         .with(FixedPoint::new("simplify-fixpoint", simplify, 8))
+        .with(DotCanonicalizer)
+        .with(Cse)
+        .with(Dce)
         .with(Fusion)
 }
 
@@ -32,6 +38,7 @@ pub fn pass_by_name(name: &str) -> Option<Box<dyn Pass>> {
         "algebraic-simplifier" => Box::new(AlgebraicSimplifier),
         "reshape-mover" => Box::new(ReshapeMover),
         "while-loop-simplifier" => Box::new(WhileLoopSimplifier),
+        "dot-canonicalizer" => Box::new(DotCanonicalizer),
         "cse" => Box::new(Cse),
         "dce" => Box::new(Dce),
         "fusion" => Box::new(Fusion),

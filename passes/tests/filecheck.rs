@@ -199,7 +199,9 @@ fn golden_pass_tests() {
     );
 }
 
-/// The default pipeline, verifying after every pass, on every corpus module.
+/// The default pipeline, verifying after every pass, on every corpus module: the
+/// entry result keeps its shape, and where the evaluator supports every op (and
+/// the program ends on random inputs), the results stay bit for bit the same.
 #[test]
 fn default_pipeline_on_corpus() {
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/corpus");
@@ -214,35 +216,59 @@ fn default_pipeline_on_corpus() {
         "no corpus modules under {}",
         corpus.display()
     );
-    let failures: Vec<String> = cases
-        .iter()
-        .filter_map(|path| {
-            let text = std::fs::read_to_string(path).unwrap();
-            let mut module = match smelt_hlo::parse_module(&text) {
-                Ok(m) => m,
-                Err(e) => return Some(e.render(&path.display().to_string())),
-            };
-            let root_shape = module.entry().result_shape().clone();
-            let mut cx = PassContext::new(Options::default());
-            cx.verify_each = true;
-            let mut pipeline = smelt_passes::default_pipeline(&cx.options.clone());
-            if let Err(e) = pipeline.run_on(&mut module, &mut cx) {
-                return Some(format!("{}: {e}", path.display()));
+    let mut evaluated = 0;
+    let mut failures = Vec::new();
+    for path in &cases {
+        let name = path.display();
+        let text = std::fs::read_to_string(path).unwrap();
+        let mut module = match smelt_hlo::parse_module(&text) {
+            Ok(m) => m,
+            Err(e) => {
+                failures.push(e.render(&name.to_string()));
+                continue;
             }
-            let after = module.entry().result_shape();
-            (*after != root_shape).then(|| {
-                format!(
-                    "{}: the entry result changed from {root_shape} to {after}",
-                    path.display()
-                )
-            })
-        })
-        .collect();
+        };
+        let original = module.clone();
+        let mut cx = PassContext::new(Options::default());
+        cx.verify_each = true;
+        let mut pipeline = smelt_passes::default_pipeline(&cx.options.clone());
+        if let Err(e) = pipeline.run_on(&mut module, &mut cx) {
+            failures.push(format!("{name}: {e}"));
+            continue;
+        }
+        let (before, after) = (
+            original.entry().result_shape(),
+            module.entry().result_shape(),
+        );
+        if before != after {
+            failures.push(format!(
+                "{name}: the entry result changed from {before} to {after}"
+            ));
+        }
+        let mut rng = eval::Rng::new(7);
+        let Ok(args) = rng.args(&original) else {
+            continue;
+        };
+        let Ok(want) = eval::run(&original, &args) else {
+            continue;
+        };
+        evaluated += 1;
+        match eval::run(&module, &args) {
+            Ok(got) if got.same(&want) => {}
+            Ok(_) => failures.push(format!("{name}: results differ after the pipeline")),
+            Err(e) => failures.push(format!("{name}: after the pipeline: {e}")),
+        }
+    }
     assert!(
         failures.is_empty(),
         "{} of {} corpus modules failed:\n{}",
         failures.len(),
         cases.len(),
         failures.join("\n")
+    );
+    // Most of the corpus is within the evaluator's reach; keep it that way.
+    assert!(
+        evaluated >= 25,
+        "only {evaluated} corpus modules could be evaluated"
     );
 }

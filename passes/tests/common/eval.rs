@@ -548,39 +548,101 @@ fn eval(
             Value::Arr(Arr::build(out_type(), dims, |i| out[i])?)
         }
         O::Reduce => {
-            if inst.operands.len() != 2 {
-                return unsupported("variadic reduce");
-            }
-            let (x, init) = (arr(0)?, arr(1)?);
+            let n = inst.operands.len() / 2;
+            let xs: Vec<&Arr> = (0..n).map(arr).collect::<Result<_>>()?;
+            let inits: Vec<&Arr> = (n..2 * n).map(arr).collect::<Result<_>>()?;
+            let x0 = xs[0];
             let red = inst.attrs.dimensions().to_vec();
-            let dims = out_dims();
-            let kept: Vec<usize> = (0..x.dims.len())
+            let kept: Vec<usize> = (0..x0.dims.len())
                 .filter(|d| !red.contains(&(*d as i64)))
                 .collect();
-            let rdims: Vec<i64> = red.iter().map(|&d| x.dims[d as usize]).collect();
+            let dims: Vec<i64> = kept.iter().map(|&d| x0.dims[d]).collect();
+            let rdims: Vec<i64> = red.iter().map(|&d| x0.dims[d as usize]).collect();
             let mut idx = vec![0; dims.len()];
             let mut ridx = vec![0; rdims.len()];
-            let mut out = Vec::new();
-            let scalar =
-                |n: Num| -> Result<Value> { Ok(Value::Arr(Arr::build(x.dtype, vec![], |_| n)?)) };
+            let mut outs: Vec<Vec<Num>> = vec![Vec::new(); n];
+            let scalar = |t: DType, v: Num| -> Result<Value> {
+                Ok(Value::Arr(Arr::build(t, vec![], |_| v)?))
+            };
             for i in 0..count(&dims) {
                 unflatten(i, &dims, &mut idx);
-                let mut xi = vec![0; x.dims.len()];
+                let mut xi = vec![0; x0.dims.len()];
                 for (k, &d) in kept.iter().enumerate() {
                     xi[d] = idx[k];
                 }
-                let mut acc = scalar(init.get(0))?;
+                let mut accs: Vec<Value> = inits
+                    .iter()
+                    .map(|a| scalar(a.dtype, a.get(0)))
+                    .collect::<Result<_>>()?;
                 for k in 0..count(&rdims) {
                     unflatten(k, &rdims, &mut ridx);
                     for (c, &d) in red.iter().enumerate() {
                         xi[d as usize] = ridx[c];
                     }
-                    let e = scalar(x.get(x.flat(&xi)))?;
-                    acc = call(m, inst.called[0], &[acc, e], steps)?;
+                    let mut call_args = accs.clone();
+                    for x in &xs {
+                        call_args.push(scalar(x.dtype, x.get(x.flat(&xi)))?);
+                    }
+                    accs = match call(m, inst.called[0], &call_args, steps)? {
+                        Value::Tuple(t) => t,
+                        v => vec![v],
+                    };
                 }
-                out.push(acc.arr()?.get(0));
+                for (o, a) in outs.iter_mut().zip(&accs) {
+                    o.push(a.arr()?.get(0));
+                }
             }
-            Value::Arr(Arr::build(out_type(), dims, |i| out[i])?)
+            let mut results = Vec::with_capacity(n);
+            for (o, init) in outs.iter().zip(&inits) {
+                results.push(Value::Arr(Arr::build(init.dtype, dims.clone(), |i| o[i])?));
+            }
+            if inst.shape.is_tuple() {
+                Value::Tuple(results)
+            } else {
+                results.pop().ok_or("empty reduce")?
+            }
+        }
+        O::Conditional => {
+            let p = arr(0)?;
+            let branch = if p.dtype == DType::Pred {
+                usize::from(p.get(0).i() == 0)
+            } else {
+                let k = p.get(0).i();
+                let last = inst.called.len() as i128 - 1;
+                if k < 0 || k > last {
+                    last as usize
+                } else {
+                    k as usize
+                }
+            };
+            let arg = get(branch + 1)?.clone();
+            call(m, inst.called[branch], &[arg], steps)?
+        }
+        O::BitcastConvert => {
+            let x = arr(0)?;
+            let t = out_type();
+            if x.dtype.bit_width() != t.bit_width() {
+                return unsupported("bitcast-convert between widths");
+            }
+            let bits = |n: Num| -> Result<u64> {
+                Ok(match x.dtype {
+                    DType::F32 => (n.f() as f32).to_bits() as u64,
+                    DType::F64 => n.f().to_bits(),
+                    d if d.is_int() => (n.i() as u64) & (u64::MAX >> (64 - d.bit_width())),
+                    d => return unsupported(d),
+                })
+            };
+            let mut out = Vec::new();
+            for i in 0..count(&x.dims) {
+                let b = bits(x.get(i))?;
+                out.push(match t {
+                    DType::F32 => Num::F(f32::from_bits(b as u32) as f64),
+                    DType::F64 => Num::F(f64::from_bits(b)),
+                    d if d.is_int() => Num::I(b as i128),
+                    d => return unsupported(d),
+                });
+            }
+            Value::Arr(Arr::build(t, x.dims.clone(), |i| out[i])?)
         }
         op if op.is_elementwise() => {
             let ops: Vec<&Arr> = (0..inst.operands.len()).map(arr).collect::<Result<_>>()?;
@@ -643,6 +705,27 @@ fn elementwise(
         O::Floor => Num::F(f(0).floor()),
         O::Ceil => Num::F(f(0).ceil()),
         O::Logistic => Num::F(1.0 / (1.0 + (-f(0)).exp())),
+        O::Sine => Num::F(f(0).sin()),
+        O::Cosine => Num::F(f(0).cos()),
+        O::Tan => Num::F(f(0).tan()),
+        O::Expm1 => Num::F(f(0).exp_m1()),
+        O::Log1p => Num::F(f(0).ln_1p()),
+        O::Cbrt => Num::F(f(0).cbrt()),
+        O::RoundNearestAfz => Num::F(f(0).round()),
+        O::RoundNearestEven => Num::F(f(0).round_ties_even()),
+        O::Atan2 => Num::F(f(0).atan2(f(1))),
+        O::Sign if float => Num::F(if f(0).is_nan() || f(0) == 0.0 {
+            f(0)
+        } else {
+            f(0).signum()
+        }),
+        O::Sign => Num::I(i(0).signum()),
+        O::Popcnt => Num::I(i128::from(
+            (i(0) as u64 & (u64::MAX >> (64 - bits))).count_ones(),
+        )),
+        O::Clz => Num::I(i128::from(
+            (i(0) as u64 & (u64::MAX >> (64 - bits))).leading_zeros() - (64 - bits),
+        )),
         O::IsFinite => Num::I(i128::from(f(0).is_finite())),
         O::Add if float => Num::F(f(0) + f(1)),
         O::Subtract if float => Num::F(f(0) - f(1)),

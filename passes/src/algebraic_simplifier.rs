@@ -579,15 +579,19 @@ fn slice_slice(s: &mut Simp<'_>, id: InstId) -> Option<InstId> {
     let out_dims = s.rw.dims(id);
     let mut composed = Vec::with_capacity(outer.len());
     for ((o, i), &count) in outer.iter().zip(first).zip(out_dims) {
+        if count == 0 {
+            composed.push(SliceDim {
+                start: 0,
+                limit: 0,
+                stride: 1,
+            });
+            continue;
+        }
         let start = i.start.checked_add(o.start.checked_mul(i.stride)?)?;
         let stride = o.stride.checked_mul(i.stride)?;
-        let limit = if count == 0 {
-            start
-        } else {
-            start
-                .checked_add((count - 1).checked_mul(stride)?)?
-                .checked_add(1)?
-        };
+        let limit = start
+            .checked_add((count - 1).checked_mul(stride)?)?
+            .checked_add(1)?;
         composed.push(SliceDim {
             start,
             limit,

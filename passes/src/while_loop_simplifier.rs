@@ -1,6 +1,7 @@
 //! While-loop simplification.
 //!
-//! Contract, for every `while` whose condition has no side effects:
+//! Contract, for every `while` (the trip count rewrites need a condition without side
+//! effects and a loop without control predecessors):
 //! - **trip count 0**: when the condition, evaluated on the loop's initial state,
 //!   is false (the state elements it reads are integer or pred scalars computed from
 //!   constants), the loop is replaced by its initial state;
@@ -222,7 +223,8 @@ fn trip_count_at_most_one(module: &Module, cid: CompId, w: InstId) -> Option<u8>
     let inst = caller.inst(w);
     let (cond_id, body_id) = loop_parts(inst)?;
     let (cond, body) = (module.comp(cond_id), module.comp(body_id));
-    if has_side_effects(cond) {
+    // Replacing the loop would drop its ordering constraints.
+    if has_side_effects(cond) || !inst.extras.control_predecessors.is_empty() {
         return None;
     }
     let init = inst.operands[0];

@@ -387,3 +387,180 @@ fn random_dot(rng: &mut eval::Rng) -> String {
         list(pairs.iter().map(|&i| pos(&r, 1, i)).collect()),
     )
 }
+
+/// Random elementwise and data-movement programs over identity-like constants (0,
+/// -0, 1, -1, infinities, NaN, integer limits, all-true/false) through the
+/// simplification passes: every result must stay the same, bit for bit.
+#[test]
+fn simplifiers_on_random_programs() {
+    let mut rng = eval::Rng::new(99);
+    let mut changed_cases = 0;
+    for case in 0..200 {
+        let text = random_program(&mut rng);
+        let original = smelt_hlo::parse_module(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let mut module = original.clone();
+        let mut cx = PassContext::new(Options::default());
+        cx.verify_each = true;
+        let mut pipeline = Pipeline::new("simplify");
+        for _ in 0..3 {
+            for name in ["algebraic-simplifier", "reshape-mover", "cse", "dce"] {
+                pipeline = pipeline.with_boxed(smelt_passes::pass_by_name(name).unwrap());
+            }
+        }
+        let changed = pipeline
+            .run_on(&mut module, &mut cx)
+            .unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
+        changed_cases += usize::from(changed);
+        if let Err(e) = same_results(&original, &module) {
+            panic!(
+                "case {case}: {e}\n{text}\n{}",
+                smelt_hlo::print_module(&module)
+            );
+        }
+    }
+    assert!(
+        changed_cases >= 150,
+        "only {changed_cases} of 200 programs changed"
+    );
+}
+
+/// HLO text of a random straight-line program on f32, s32 and pred arrays of
+/// shapes [2,3], [3,2] and [6].
+fn random_program(rng: &mut eval::Rng) -> String {
+    const SHAPES: [&str; 3] = ["[2,3]{1,0}", "[3,2]{1,0}", "[6]{0}"];
+    const TYPES: [&str; 3] = ["f32", "s32", "pred"];
+    let mut body = String::new();
+    // (name, type index, shape index)
+    let mut values: Vec<(String, usize, usize)> = Vec::new();
+    let mut n = 0;
+    let mut fresh = |prefix: &str| {
+        n += 1;
+        format!("{prefix}{n}")
+    };
+    for (i, t) in TYPES.iter().enumerate() {
+        let name = format!("p{i}");
+        body += &format!("  {name} = {t}[2,3]{{1,0}} parameter({i})\n");
+        values.push((name, i, 0));
+    }
+    let constants: [&[&str]; 3] = [
+        &["0", "-0", "1", "-1", "inf", "-inf", "nan", "2"],
+        &["0", "1", "-1", "-2147483648", "2147483647", "3"],
+        &["true", "false"],
+    ];
+    for _ in 0..14 {
+        let pick = rng.below(10);
+        let (t, sh) = (rng.below(3) as usize, rng.below(3) as usize);
+        let ty = |t: usize, sh: usize| format!("{}{}", TYPES[t], SHAPES[sh]);
+        let same: Vec<usize> = (0..values.len())
+            .filter(|&i| values[i].1 == t && values[i].2 == sh)
+            .collect();
+        let any = |rng: &mut eval::Rng, v: &[usize]| v[rng.below(v.len() as u64) as usize];
+        match pick {
+            // A splat of an interesting constant.
+            0 | 1 => {
+                let c = constants[t][rng.below(constants[t].len() as u64) as usize];
+                let (cn, bn) = (fresh("c"), fresh("b"));
+                body += &format!("  {cn} = {}[] constant({c})\n", TYPES[t]);
+                body += &format!("  {bn} = {} broadcast({cn}), dimensions={{}}\n", ty(t, sh));
+                values.push((bn, t, sh));
+            }
+            // Reshape or transpose to another shape.
+            2 | 3 => {
+                let v = any(rng, &(0..values.len()).collect::<Vec<_>>());
+                let (name, vt, vs) = values[v].clone();
+                let to = (vs + 1 + rng.below(2) as usize) % 3;
+                let out = fresh("m");
+                if vs != 2 && to != 2 && rng.below(2) == 0 {
+                    body += &format!(
+                        "  {out} = {} transpose({name}), dimensions={{1,0}}\n",
+                        ty(vt, to)
+                    );
+                } else {
+                    body += &format!("  {out} = {} reshape({name})\n", ty(vt, to));
+                }
+                values.push((out, vt, to));
+            }
+            // A unary op.
+            4 if !same.is_empty() => {
+                let v = values[any(rng, &same)].0.clone();
+                let ops: &[&str] = match t {
+                    0 => &["negate", "abs", "exponential"],
+                    1 => &["negate", "not", "abs"],
+                    _ => &["not"],
+                };
+                let op = ops[rng.below(ops.len() as u64) as usize];
+                let out = fresh("u");
+                body += &format!("  {out} = {} {op}({v})\n", ty(t, sh));
+                values.push((out, t, sh));
+            }
+            // A conversion.
+            5 if !same.is_empty() => {
+                let v = values[any(rng, &same)].0.clone();
+                let to = rng.below(3) as usize;
+                let out = fresh("v");
+                body += &format!("  {out} = {} convert({v})\n", ty(to, sh));
+                values.push((out, to, sh));
+            }
+            // A compare and a select.
+            6 if !same.is_empty() && t != 2 => {
+                let (a, b) = (
+                    values[any(rng, &same)].0.clone(),
+                    values[any(rng, &same)].0.clone(),
+                );
+                let dirs = ["EQ", "NE", "LT", "LE", "GT", "GE"];
+                let d = dirs[rng.below(6) as usize];
+                let (pn, sn) = (fresh("q"), fresh("s"));
+                body += &format!(
+                    "  {pn} = pred{} compare({a}, {b}), direction={d}\n",
+                    SHAPES[sh]
+                );
+                body += &format!("  {sn} = {} select({pn}, {a}, {b})\n", ty(t, sh));
+                values.push((pn, 2, sh));
+                values.push((sn, t, sh));
+            }
+            // A binary op.
+            _ if !same.is_empty() => {
+                let (a, b) = (
+                    values[any(rng, &same)].0.clone(),
+                    values[any(rng, &same)].0.clone(),
+                );
+                let ops: &[&str] = match t {
+                    0 => &[
+                        "add", "subtract", "multiply", "divide", "maximum", "minimum", "power",
+                    ],
+                    1 => &[
+                        "add",
+                        "subtract",
+                        "multiply",
+                        "divide",
+                        "maximum",
+                        "minimum",
+                        "and",
+                        "or",
+                        "xor",
+                        "shift-left",
+                        "shift-right-logical",
+                        "shift-right-arithmetic",
+                    ],
+                    _ => &["and", "or", "xor", "maximum", "minimum"],
+                };
+                let op = ops[rng.below(ops.len() as u64) as usize];
+                let out = fresh("e");
+                body += &format!("  {out} = {} {op}({a}, {b})\n", ty(t, sh));
+                values.push((out, t, sh));
+            }
+            _ => {}
+        }
+    }
+    let last: Vec<&(String, usize, usize)> = values.iter().rev().take(4).collect();
+    let shapes: Vec<String> = last
+        .iter()
+        .map(|v| format!("{}{}", TYPES[v.1], SHAPES[v.2]))
+        .collect();
+    let names: Vec<&str> = last.iter().map(|v| v.0.as_str()).collect();
+    format!(
+        "HloModule r\n\nENTRY main {{\n{body}  ROOT t = ({}) tuple({})\n}}\n",
+        shapes.join(", "),
+        names.join(", ")
+    )
+}

@@ -441,12 +441,34 @@ fn remove_dead_state(
         )
     };
     let state_shape = kept_shape(&inst.shape);
+    // First what can fail, in the caller: the new initial tuple.
+    let is_entry = cid == module.entry;
+    let init = inst.operands[0];
+    let new_init = {
+        let mut rw = Rewriter::new(module.comp_mut(cid), names, is_entry);
+        rw.begin(w);
+        let mut elements = Vec::new();
+        for (k, &kept) in keep.iter().enumerate() {
+            if !kept {
+                continue;
+            }
+            let Some(e) = init_element(&mut rw, init, k as i64) else {
+                rw.discard_created();
+                return 0;
+            };
+            elements.push(e);
+        }
+        rw.add(Opcode::Tuple, state_shape.clone(), &elements, Attrs::None)
+    };
+    // Then the condition and body, each read only through get-tuple-element (see
+    // `live_state`).
     let cond = private_copy(module, cond_id, names);
     let body = private_copy(module, body_id, names);
     for c in [cond, body] {
         let comp = module.comp_mut(c);
+        // `live_state` checked that both read their parameter this way.
         let Some((param, reads)) = param_reads(comp) else {
-            return 0;
+            continue;
         };
         comp.inst_mut(param).shape = state_shape.clone();
         for (g, k) in reads {
@@ -458,38 +480,22 @@ fn remove_dead_state(
     }
     let body_comp = module.comp_mut(body);
     let root = body_comp.root;
-    let old_ops = body_comp.inst(root).operands.clone();
     let root_inst = body_comp.inst_mut(root);
-    root_inst.operands = old_ops
-        .iter()
+    root_inst.operands = std::mem::take(&mut root_inst.operands)
+        .into_iter()
         .zip(&keep)
         .filter(|(_, k)| **k)
-        .map(|(o, _)| *o)
+        .map(|(o, _)| o)
         .collect();
     root_inst.shape = kept_shape(&root_inst.shape);
     crate::dce::remove_dead_instructions(module, body);
-    let is_entry = cid == module.entry;
+    // Finally the new loop, whose users read the kept elements at their new indices.
     let mut rw = Rewriter::new(module.comp_mut(cid), names, is_entry);
-    rw.begin(w);
-    let init = inst.operands[0];
-    let mut elements = Vec::new();
-    for (k, &kept) in keep.iter().enumerate() {
-        if !kept {
-            continue;
-        }
-        let Some(e) = init_element(&mut rw, init, k as i64) else {
-            rw.discard_created();
-            return 0;
-        };
-        elements.push(e);
-    }
-    let new_init = rw.add(Opcode::Tuple, state_shape.clone(), &elements, Attrs::None);
-    let mut new_while = inst.clone();
+    let mut new_while = inst;
     new_while.operands = [new_init].into_iter().collect();
     new_while.called = [cond, body].into_iter().collect();
     new_while.shape = state_shape;
     let new_w = rw.add_inst(new_while);
-    // Every user reads a kept element (see `live_state`).
     let users = rw.comp.users();
     for g in users[w].clone() {
         let gte = rw.comp.inst_mut(g);

@@ -726,6 +726,13 @@ fn dot_transpose(s: &mut Simp<'_>, id: InstId) -> Option<InstId> {
         }
         let mut dot = inst.clone();
         dot.operands[side] = t.operands[0];
+        let (lhs, rhs) = (s.rw.shape(dot.operands[0]), s.rw.shape(dot.operands[1]));
+        let dtype = s.rw.dtype(id)?;
+        let shape = smelt_hlo::shape_inference::infer_dot(lhs, rhs, &new_dims, Some(dtype)).ok()?;
+        if !shape.same_type(&inst.shape) {
+            return None;
+        }
+        dot.shape = shape;
         dot.attrs = Attrs::Dot(new_dims);
         return Some(s.rw.add_inst(dot));
     }

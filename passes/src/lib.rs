@@ -7,18 +7,23 @@
 //! places every value; both are artifacts beside the module, not rewrites of it.
 //! Backends tune the pipeline through [`options::Options`] (data), not by forking it.
 
+pub mod algebraic_simplifier;
 pub mod buffer_assignment;
 pub mod constant_folding;
 pub mod cse;
 pub mod dce;
+pub mod dot_canonicalizer;
 pub mod fusion;
 pub mod inline;
 pub mod options;
 pub mod pass;
 pub mod pipeline;
 pub mod report;
+pub mod reshape_mover;
+pub mod rewrite;
 pub mod schedule;
 pub mod tuple_simplifier;
+pub mod while_loop_simplifier;
 
 pub use options::{FusionConfig, Options};
 pub use pass::{FixedPoint, Pass, PassContext, PassError, Pipeline};

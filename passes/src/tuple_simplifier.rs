@@ -3,7 +3,8 @@
 //! Contract: forwards `get-tuple-element(tuple(a0, a1, ...), i)` to `ai`, and
 //! replaces `tuple(get-tuple-element(t, 0), ..., get-tuple-element(t, n-1))` by `t`
 //! when `t` has exactly those `n` elements. The instructions left unused are for DCE.
-//! Preserves every result; the entry root keeps its shape. Assumes a verified module.
+//! Preserves every result; the entry root keeps its shape, layout included. Assumes a
+//! verified module.
 
 use smelt_hlo::{Attrs, CompId, InstId, Module, Opcode};
 
@@ -21,6 +22,7 @@ impl Pass for TupleSimplifier {
         let mut changed = false;
         let comp_ids: Vec<CompId> = module.comps.ids().collect();
         for cid in comp_ids {
+            let is_entry = cid == module.entry;
             let comp = module.comp_mut(cid);
             for id in comp.post_order() {
                 let inst = comp.inst(id);
@@ -35,8 +37,11 @@ impl Pass for TupleSimplifier {
                     Opcode::Tuple => forwarded_tuple(comp, id),
                     _ => None,
                 };
+                // The entry result is an interface: its layout must not change.
+                let (old, new) = (&comp.inst(id).shape, replacement.map(|r| &comp.inst(r).shape));
+                let fits = new.is_some_and(|new| new.same_type(old) && (!is_entry || comp.root != id || new == old));
                 if let Some(r) = replacement
-                    && comp.inst(r).shape.same_type(&comp.inst(id).shape)
+                    && fits
                 {
                     changed |= comp.replace_all_uses(id, r);
                 }

@@ -13,11 +13,20 @@
 //! - `// EXPLAIN: text`: some declined-fusion note `producer -> consumer: reason`
 //!   contains `text`.
 //!
+//! - `// NO-EVAL: reason`: skip the differential check below.
+//!
+//! Every file is also checked differentially: the module before and after the
+//! passes runs on random inputs (rich in NaN, infinities, -0 and integer limits) in
+//! the small evaluator of `common/eval.rs`, and the results must agree bit for bit.
+//!
 //! With `SMELT_BLESS=1` a failing file's actual output is printed for inspection.
 
 use std::path::{Path, PathBuf};
 
 use smelt_passes::{Options, PassContext, Pipeline};
+
+mod common;
+use common::eval;
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     for e in std::fs::read_dir(dir).unwrap() {
@@ -48,6 +57,7 @@ fn run_file(path: &Path) -> Result<(), String> {
         return Err("needs exactly one // RUN: line".into());
     };
     let mut module = smelt_hlo::parse_module(&text).map_err(|e| e.render(&path.display().to_string()))?;
+    let original = module.clone();
     let mut pipeline = Pipeline::new("filecheck");
     for name in passes.split(',').map(str::trim) {
         let pass = smelt_passes::pass_by_name(name).ok_or_else(|| format!("unknown pass '{name}'"))?;
@@ -108,11 +118,31 @@ fn run_file(path: &Path) -> Result<(), String> {
     if let Some(n) = pending_not.iter().find(|n| lines[pos.min(lines.len())..].iter().any(|l| l.contains(n.as_str()))) {
         return fail(format!("CHECK-NOT: '{n}' found"));
     }
+    if directive("NO-EVAL").is_empty()
+        && let Err(e) = same_results(&original, &module)
+    {
+        return fail(format!("differential check: {e}"));
+    }
     let notes: Vec<String> =
         cx.fusion_notes.iter().map(|n| format!("{} -> {}: {}", n.producer, n.consumer, n.reason)).collect();
     for want in directive("EXPLAIN") {
         if !notes.iter().any(|n| n.contains(&want)) {
             return fail(format!("EXPLAIN: no fusion note contains '{want}'; notes: {notes:#?}"));
+        }
+    }
+    Ok(())
+}
+
+/// Runs both modules on the same random inputs; their results must be identical.
+fn same_results(before: &smelt_hlo::Module, after: &smelt_hlo::Module) -> Result<(), String> {
+    const TRIALS: u64 = 24;
+    for trial in 0..TRIALS {
+        let mut rng = eval::Rng::new(trial + 1);
+        let args = rng.args(before)?;
+        let want = eval::run(before, &args).map_err(|e| format!("before the passes: {e}"))?;
+        let got = eval::run(after, &args).map_err(|e| format!("after the passes: {e}"))?;
+        if !want.same(&got) {
+            return Err(format!("results differ on trial {trial}\ninputs: {args:?}\nbefore: {want:?}\nafter: {got:?}"));
         }
     }
     Ok(())
@@ -127,4 +157,307 @@ fn golden_pass_tests() {
     let failures: Vec<String> =
         paths.iter().filter_map(|p| run_file(p).err().map(|e| format!("{}: {e}", p.display()))).collect();
     assert!(failures.is_empty(), "{} of {} golden tests failed:\n{}", failures.len(), paths.len(), failures.join("\n"));
+}
+
+/// The default pipeline, verifying after every pass, on every corpus module: the
+/// entry result keeps its shape, and where the evaluator supports every op (and
+/// the program ends on random inputs), the results stay bit for bit the same.
+#[test]
+fn default_pipeline_on_corpus() {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/corpus");
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(&corpus)
+        .unwrap()
+        .map(|e| e.unwrap().path().join("module.hlo"))
+        .filter(|p| p.exists())
+        .collect();
+    cases.sort();
+    assert!(!cases.is_empty(), "no corpus modules under {}", corpus.display());
+    let mut evaluated = 0;
+    let mut failures = Vec::new();
+    for path in &cases {
+        let name = path.display();
+        let text = std::fs::read_to_string(path).unwrap();
+        let mut module = match smelt_hlo::parse_module(&text) {
+            Ok(m) => m,
+            Err(e) => {
+                failures.push(e.render(&name.to_string()));
+                continue;
+            }
+        };
+        let original = module.clone();
+        let mut cx = PassContext::new(Options::default());
+        cx.verify_each = true;
+        let mut pipeline = smelt_passes::default_pipeline(&cx.options.clone());
+        if let Err(e) = pipeline.run_on(&mut module, &mut cx) {
+            failures.push(format!("{name}: {e}"));
+            continue;
+        }
+        let (before, after) = (original.entry().result_shape(), module.entry().result_shape());
+        if before != after {
+            failures.push(format!("{name}: the entry result changed from {before} to {after}"));
+        }
+        let mut rng = eval::Rng::new(7);
+        let Ok(args) = rng.args(&original) else {
+            continue;
+        };
+        let Ok(want) = eval::run(&original, &args) else {
+            continue;
+        };
+        evaluated += 1;
+        match eval::run(&module, &args) {
+            Ok(got) if got.same(&want) => {}
+            Ok(_) => failures.push(format!("{name}: results differ after the pipeline")),
+            Err(e) => failures.push(format!("{name}: after the pipeline: {e}")),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} corpus modules failed:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
+    // Most of the corpus is within the evaluator's reach; keep it that way.
+    assert!(evaluated >= 25, "only {evaluated} corpus modules could be evaluated");
+}
+
+/// Random dots (batch, contracting and free dimensions in any number and order,
+/// sizes including 1) through the dot canonicalizer: the module verifies, every dot
+/// is canonical, and the results are the same (s32, so sums are exact in any order).
+#[test]
+fn dot_canonicalizer_on_random_dots() {
+    let mut rng = eval::Rng::new(2024);
+    let mut rewritten = 0;
+    for case in 0..300 {
+        let text = random_dot(&mut rng);
+        let original = smelt_hlo::parse_module(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let mut module = original.clone();
+        let mut cx = PassContext::new(Options::default());
+        cx.verify_each = true;
+        let mut pipeline = Pipeline::new("dots").with_boxed(smelt_passes::pass_by_name("dot-canonicalizer").unwrap());
+        let changed = pipeline.run_on(&mut module, &mut cx).unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
+        rewritten += usize::from(changed);
+        let entry = module.entry();
+        for (_, inst) in entry.insts.iter() {
+            if inst.opcode == smelt_hlo::Opcode::Dot {
+                assert!(
+                    smelt_passes::dot_canonicalizer::is_canonical(entry, inst),
+                    "case {case}: not canonical: {}\n{}",
+                    inst.name,
+                    smelt_hlo::print_module(&module)
+                );
+            }
+        }
+        if let Err(e) = same_results(&original, &module) {
+            panic!("case {case}: {e}\n{text}\n{}", smelt_hlo::print_module(&module));
+        }
+    }
+    assert!(rewritten >= 150, "only {rewritten} of 300 random dots were rewritten");
+}
+
+/// HLO text of one random s32 dot.
+fn random_dot(rng: &mut eval::Rng) -> String {
+    // Dimension kinds: batch, contracting, lhs free, rhs free; sizes 1 to 3.
+    let nb = rng.below(3) as usize;
+    let nc = rng.below(3) as usize;
+    let nl = rng.below(3) as usize;
+    let nr = rng.below(3) as usize;
+    let mut size = || 1 + rng.below(3) as i64;
+    let batch: Vec<i64> = (0..nb).map(|_| size()).collect();
+    let contracting: Vec<i64> = (0..nc).map(|_| size()).collect();
+    let lfree: Vec<i64> = (0..nl).map(|_| size()).collect();
+    let rfree: Vec<i64> = (0..nr).map(|_| size()).collect();
+    // Each side lists its dimensions as (kind, index) in a random order.
+    let side = |free: usize, rng: &mut eval::Rng| -> Vec<(u8, usize)> {
+        let mut dims: Vec<(u8, usize)> = (0..nb).map(|i| (0, i)).collect();
+        dims.extend((0..nc).map(|i| (1, i)));
+        dims.extend((0..free).map(|i| (2, i)));
+        for i in (1..dims.len()).rev() {
+            dims.swap(i, rng.below(i as u64 + 1) as usize);
+        }
+        dims
+    };
+    let l = side(nl, rng);
+    let r = side(nr, rng);
+    let sizes = |dims: &[(u8, usize)], free: &[i64]| -> Vec<i64> {
+        dims.iter()
+            .map(|&(k, i)| match k {
+                0 => batch[i],
+                1 => contracting[i],
+                _ => free[i],
+            })
+            .collect()
+    };
+    let pos = |dims: &[(u8, usize)], kind: u8, i: usize| dims.iter().position(|&d| d == (kind, i)).unwrap();
+    // Contracting pairs in a random order.
+    let mut pairs: Vec<usize> = (0..nc).collect();
+    for i in (1..pairs.len()).rev() {
+        pairs.swap(i, rng.below(i as u64 + 1) as usize);
+    }
+    let list = |v: Vec<usize>| v.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(",");
+    let shape = |dims: &[i64]| {
+        let layout: Vec<String> = (0..dims.len()).rev().map(|d| d.to_string()).collect();
+        let d: Vec<String> = dims.iter().map(|d| d.to_string()).collect();
+        if dims.is_empty() { "s32[]".to_string() } else { format!("s32[{}]{{{}}}", d.join(","), layout.join(",")) }
+    };
+    let mut out: Vec<i64> = batch.clone();
+    // Free dimensions appear in the result in operand order.
+    out.extend(l.iter().filter(|d| d.0 == 2).map(|d| lfree[d.1]));
+    out.extend(r.iter().filter(|d| d.0 == 2).map(|d| rfree[d.1]));
+    format!(
+        "HloModule r\n\nENTRY main {{\n  a = {} parameter(0)\n  b = {} parameter(1)\n  ROOT d = {} dot(a, b), lhs_batch_dims={{{}}}, lhs_contracting_dims={{{}}}, rhs_batch_dims={{{}}}, rhs_contracting_dims={{{}}}\n}}\n",
+        shape(&sizes(&l, &lfree)),
+        shape(&sizes(&r, &rfree)),
+        shape(&out),
+        list((0..nb).map(|i| pos(&l, 0, i)).collect()),
+        list(pairs.iter().map(|&i| pos(&l, 1, i)).collect()),
+        list((0..nb).map(|i| pos(&r, 0, i)).collect()),
+        list(pairs.iter().map(|&i| pos(&r, 1, i)).collect()),
+    )
+}
+
+/// Random elementwise and data-movement programs over identity-like constants (0,
+/// -0, 1, -1, infinities, NaN, integer limits, all-true/false) through the
+/// simplification passes: every result must stay the same, bit for bit.
+#[test]
+fn simplifiers_on_random_programs() {
+    let mut rng = eval::Rng::new(99);
+    let mut changed_cases = 0;
+    for case in 0..200 {
+        let text = random_program(&mut rng);
+        let original = smelt_hlo::parse_module(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let mut module = original.clone();
+        let mut cx = PassContext::new(Options::default());
+        cx.verify_each = true;
+        let mut pipeline = Pipeline::new("simplify");
+        for _ in 0..3 {
+            for name in ["algebraic-simplifier", "reshape-mover", "cse", "dce"] {
+                pipeline = pipeline.with_boxed(smelt_passes::pass_by_name(name).unwrap());
+            }
+        }
+        let changed = pipeline.run_on(&mut module, &mut cx).unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
+        changed_cases += usize::from(changed);
+        if let Err(e) = same_results(&original, &module) {
+            panic!("case {case}: {e}\n{text}\n{}", smelt_hlo::print_module(&module));
+        }
+    }
+    assert!(changed_cases >= 150, "only {changed_cases} of 200 programs changed");
+}
+
+/// HLO text of a random straight-line program on f32, s32 and pred arrays of
+/// shapes [2,3], [3,2] and [6].
+fn random_program(rng: &mut eval::Rng) -> String {
+    const SHAPES: [&str; 3] = ["[2,3]{1,0}", "[3,2]{1,0}", "[6]{0}"];
+    const TYPES: [&str; 3] = ["f32", "s32", "pred"];
+    let mut body = String::new();
+    // (name, type index, shape index)
+    let mut values: Vec<(String, usize, usize)> = Vec::new();
+    let mut n = 0;
+    let mut fresh = |prefix: &str| {
+        n += 1;
+        format!("{prefix}{n}")
+    };
+    for (i, t) in TYPES.iter().enumerate() {
+        let name = format!("p{i}");
+        body += &format!("  {name} = {t}[2,3]{{1,0}} parameter({i})\n");
+        values.push((name, i, 0));
+    }
+    let constants: [&[&str]; 3] = [
+        &["0", "-0", "1", "-1", "inf", "-inf", "nan", "2"],
+        &["0", "1", "-1", "-2147483648", "2147483647", "3"],
+        &["true", "false"],
+    ];
+    for _ in 0..14 {
+        let pick = rng.below(10);
+        let (t, sh) = (rng.below(3) as usize, rng.below(3) as usize);
+        let ty = |t: usize, sh: usize| format!("{}{}", TYPES[t], SHAPES[sh]);
+        let same: Vec<usize> = (0..values.len()).filter(|&i| values[i].1 == t && values[i].2 == sh).collect();
+        let any = |rng: &mut eval::Rng, v: &[usize]| v[rng.below(v.len() as u64) as usize];
+        match pick {
+            // A splat of an interesting constant.
+            0 | 1 => {
+                let c = constants[t][rng.below(constants[t].len() as u64) as usize];
+                let (cn, bn) = (fresh("c"), fresh("b"));
+                body += &format!("  {cn} = {}[] constant({c})\n", TYPES[t]);
+                body += &format!("  {bn} = {} broadcast({cn}), dimensions={{}}\n", ty(t, sh));
+                values.push((bn, t, sh));
+            }
+            // Reshape or transpose to another shape.
+            2 | 3 => {
+                let v = any(rng, &(0..values.len()).collect::<Vec<_>>());
+                let (name, vt, vs) = values[v].clone();
+                let to = (vs + 1 + rng.below(2) as usize) % 3;
+                let out = fresh("m");
+                if vs != 2 && to != 2 && rng.below(2) == 0 {
+                    body += &format!("  {out} = {} transpose({name}), dimensions={{1,0}}\n", ty(vt, to));
+                } else {
+                    body += &format!("  {out} = {} reshape({name})\n", ty(vt, to));
+                }
+                values.push((out, vt, to));
+            }
+            // A unary op.
+            4 if !same.is_empty() => {
+                let v = values[any(rng, &same)].0.clone();
+                let ops: &[&str] = match t {
+                    0 => &["negate", "abs", "exponential"],
+                    1 => &["negate", "not", "abs"],
+                    _ => &["not"],
+                };
+                let op = ops[rng.below(ops.len() as u64) as usize];
+                let out = fresh("u");
+                body += &format!("  {out} = {} {op}({v})\n", ty(t, sh));
+                values.push((out, t, sh));
+            }
+            // A conversion.
+            5 if !same.is_empty() => {
+                let v = values[any(rng, &same)].0.clone();
+                let to = rng.below(3) as usize;
+                let out = fresh("v");
+                body += &format!("  {out} = {} convert({v})\n", ty(to, sh));
+                values.push((out, to, sh));
+            }
+            // A compare and a select.
+            6 if !same.is_empty() && t != 2 => {
+                let (a, b) = (values[any(rng, &same)].0.clone(), values[any(rng, &same)].0.clone());
+                let dirs = ["EQ", "NE", "LT", "LE", "GT", "GE"];
+                let d = dirs[rng.below(6) as usize];
+                let (pn, sn) = (fresh("q"), fresh("s"));
+                body += &format!("  {pn} = pred{} compare({a}, {b}), direction={d}\n", SHAPES[sh]);
+                body += &format!("  {sn} = {} select({pn}, {a}, {b})\n", ty(t, sh));
+                values.push((pn, 2, sh));
+                values.push((sn, t, sh));
+            }
+            // A binary op.
+            _ if !same.is_empty() => {
+                let (a, b) = (values[any(rng, &same)].0.clone(), values[any(rng, &same)].0.clone());
+                let ops: &[&str] = match t {
+                    0 => &["add", "subtract", "multiply", "divide", "maximum", "minimum", "power"],
+                    1 => &[
+                        "add",
+                        "subtract",
+                        "multiply",
+                        "divide",
+                        "maximum",
+                        "minimum",
+                        "and",
+                        "or",
+                        "xor",
+                        "shift-left",
+                        "shift-right-logical",
+                        "shift-right-arithmetic",
+                    ],
+                    _ => &["and", "or", "xor", "maximum", "minimum"],
+                };
+                let op = ops[rng.below(ops.len() as u64) as usize];
+                let out = fresh("e");
+                body += &format!("  {out} = {} {op}({a}, {b})\n", ty(t, sh));
+                values.push((out, t, sh));
+            }
+            _ => {}
+        }
+    }
+    let last: Vec<&(String, usize, usize)> = values.iter().rev().take(4).collect();
+    let shapes: Vec<String> = last.iter().map(|v| format!("{}{}", TYPES[v.1], SHAPES[v.2])).collect();
+    let names: Vec<&str> = last.iter().map(|v| v.0.as_str()).collect();
+    format!("HloModule r\n\nENTRY main {{\n{body}  ROOT t = ({}) tuple({})\n}}\n", shapes.join(", "), names.join(", "))
 }

@@ -152,15 +152,24 @@ fn opt_prints_stats_explanations_and_dumps() {
     let o = smelt(&["opt", bert, "--stats"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
-    for key in ["instructions_before", "instructions_after", "fusions", "kernels", "peak_temp_bytes", "pass_ms.fusion"] {
-        let line = out.lines().find(|l| l.starts_with(&format!("{key}: "))).unwrap_or_else(|| panic!("no {key} in {out}"));
+    for key in ["instructions_before", "instructions_after", "fusions", "kernels", "peak_temp_bytes", "pass_ms.fusion"]
+    {
+        let line =
+            out.lines().find(|l| l.starts_with(&format!("{key}: "))).unwrap_or_else(|| panic!("no {key} in {out}"));
         assert!(line.split(": ").nth(1).unwrap().parse::<f64>().is_ok(), "{line}");
     }
     let o = smelt(&["opt", bert, "--explain-fusion"]);
     assert!(o.status.success());
     assert!(stdout(&o).lines().all(|l| l.contains(" -> ") && l.contains(": ")), "{}", stdout(&o));
     let dir = tempfile::tempdir().unwrap();
-    let o = smelt(&["opt", bert, "--dump-to", dir.path().to_str().unwrap(), "-o", dir.path().join("out.hlo").to_str().unwrap()]);
+    let o = smelt(&[
+        "opt",
+        bert,
+        "--dump-to",
+        dir.path().to_str().unwrap(),
+        "-o",
+        dir.path().join("out.hlo").to_str().unwrap(),
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let mut dumps: Vec<String> =
         std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
@@ -205,7 +214,13 @@ fn viz_writes_dot_and_html() {
 
 #[test]
 fn check_with_the_default_pipeline() {
-    let o = smelt(&["check", case("softmax").to_str().unwrap(), case("while_loop_collatz").to_str().unwrap(), "--pipeline", "default"]);
+    let o = smelt(&[
+        "check",
+        case("softmax").to_str().unwrap(),
+        case("while_loop_collatz").to_str().unwrap(),
+        "--pipeline",
+        "default",
+    ]);
     assert!(o.status.success(), "{}", stdout(&o));
     assert!(stdout(&o).ends_with("2 passed, 0 failed\n"));
 }

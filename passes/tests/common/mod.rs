@@ -1,0 +1,3 @@
+//! Helpers shared by the golden tests.
+
+pub mod eval;

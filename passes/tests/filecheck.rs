@@ -26,7 +26,7 @@ use std::path::{Path, PathBuf};
 use smelt_passes::{Options, PassContext, Pipeline};
 
 mod common;
-use common::eval;
+use common::Rng;
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     for e in std::fs::read_dir(dir).unwrap() {
@@ -137,11 +137,11 @@ fn run_file(path: &Path) -> Result<(), String> {
 fn same_results(before: &smelt_hlo::Module, after: &smelt_hlo::Module) -> Result<(), String> {
     const TRIALS: u64 = 24;
     for trial in 0..TRIALS {
-        let mut rng = eval::Rng::new(trial + 1);
-        let args = rng.args(before)?;
-        let want = eval::run(before, &args).map_err(|e| format!("before the passes: {e}"))?;
-        let got = eval::run(after, &args).map_err(|e| format!("after the passes: {e}"))?;
-        if !want.same(&got) {
+        let mut rng = Rng::new(trial + 1);
+        let args = rng.args(before);
+        let want = common::run(before, &args).map_err(|e| format!("before the passes: {e}"))?;
+        let got = common::run(after, &args).map_err(|e| format!("after the passes: {e}"))?;
+        if !common::same(&want, &got) {
             return Err(format!("results differ on trial {trial}\ninputs: {args:?}\nbefore: {want:?}\nafter: {got:?}"));
         }
     }
@@ -196,16 +196,14 @@ fn default_pipeline_on_corpus() {
         if before != after {
             failures.push(format!("{name}: the entry result changed from {before} to {after}"));
         }
-        let mut rng = eval::Rng::new(7);
-        let Ok(args) = rng.args(&original) else {
-            continue;
-        };
-        let Ok(want) = eval::run(&original, &args) else {
+        let mut rng = Rng::new(7);
+        let args = rng.args(&original);
+        let Ok(want) = common::run(&original, &args) else {
             continue;
         };
         evaluated += 1;
-        match eval::run(&module, &args) {
-            Ok(got) if got.same(&want) => {}
+        match common::run(&module, &args) {
+            Ok(got) if common::same(&got, &want) => {}
             Ok(_) => failures.push(format!("{name}: results differ after the pipeline")),
             Err(e) => failures.push(format!("{name}: after the pipeline: {e}")),
         }
@@ -226,7 +224,7 @@ fn default_pipeline_on_corpus() {
 /// is canonical, and the results are the same (s32, so sums are exact in any order).
 #[test]
 fn dot_canonicalizer_on_random_dots() {
-    let mut rng = eval::Rng::new(2024);
+    let mut rng = Rng::new(2024);
     let mut rewritten = 0;
     for case in 0..300 {
         let text = random_dot(&mut rng);
@@ -256,7 +254,7 @@ fn dot_canonicalizer_on_random_dots() {
 }
 
 /// HLO text of one random s32 dot.
-fn random_dot(rng: &mut eval::Rng) -> String {
+fn random_dot(rng: &mut Rng) -> String {
     // Dimension kinds: batch, contracting, lhs free, rhs free; sizes 1 to 3.
     let nb = rng.below(3) as usize;
     let nc = rng.below(3) as usize;
@@ -268,7 +266,7 @@ fn random_dot(rng: &mut eval::Rng) -> String {
     let lfree: Vec<i64> = (0..nl).map(|_| size()).collect();
     let rfree: Vec<i64> = (0..nr).map(|_| size()).collect();
     // Each side lists its dimensions as (kind, index) in a random order.
-    let side = |free: usize, rng: &mut eval::Rng| -> Vec<(u8, usize)> {
+    let side = |free: usize, rng: &mut Rng| -> Vec<(u8, usize)> {
         let mut dims: Vec<(u8, usize)> = (0..nb).map(|i| (0, i)).collect();
         dims.extend((0..nc).map(|i| (1, i)));
         dims.extend((0..free).map(|i| (2, i)));
@@ -321,7 +319,7 @@ fn random_dot(rng: &mut eval::Rng) -> String {
 /// simplification passes: every result must stay the same, bit for bit.
 #[test]
 fn simplifiers_on_random_programs() {
-    let mut rng = eval::Rng::new(99);
+    let mut rng = Rng::new(99);
     let mut changed_cases = 0;
     for case in 0..200 {
         let text = random_program(&mut rng);
@@ -346,7 +344,7 @@ fn simplifiers_on_random_programs() {
 
 /// HLO text of a random straight-line program on f32, s32 and pred arrays of
 /// shapes [2,3], [3,2] and [6].
-fn random_program(rng: &mut eval::Rng) -> String {
+fn random_program(rng: &mut Rng) -> String {
     const SHAPES: [&str; 3] = ["[2,3]{1,0}", "[3,2]{1,0}", "[6]{0}"];
     const TYPES: [&str; 3] = ["f32", "s32", "pred"];
     let mut body = String::new();
@@ -372,7 +370,7 @@ fn random_program(rng: &mut eval::Rng) -> String {
         let (t, sh) = (rng.below(3) as usize, rng.below(3) as usize);
         let ty = |t: usize, sh: usize| format!("{}{}", TYPES[t], SHAPES[sh]);
         let same: Vec<usize> = (0..values.len()).filter(|&i| values[i].1 == t && values[i].2 == sh).collect();
-        let any = |rng: &mut eval::Rng, v: &[usize]| v[rng.below(v.len() as u64) as usize];
+        let any = |rng: &mut Rng, v: &[usize]| v[rng.below(v.len() as u64) as usize];
         match pick {
             // A splat of an interesting constant.
             0 | 1 => {

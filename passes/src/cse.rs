@@ -3,8 +3,10 @@
 //! Contract: within each computation, an instruction equal to an earlier one (same
 //! opcode, shape, attributes, called computations and operands, operands of
 //! commutative ops in any order) is replaced by the earlier one and removed.
-//! Parameters, side-effecting ops, custom calls and instructions with control
-//! edges are never merged. Preserves every result. Assumes a verified module.
+//! Called computations compare by structure, not by name: two sorts whose
+//! comparators are separate but identical computations merge. Parameters,
+//! side-effecting ops, custom calls and instructions with control edges are never
+//! merged. Preserves every result. Assumes a verified module.
 
 use std::collections::HashMap;
 
@@ -22,9 +24,10 @@ impl Pass for Cse {
 
     fn run(&mut self, module: &mut Module, cx: &mut PassContext) -> Result<bool> {
         let mut merged = 0;
+        let structures = structures(module);
         let comp_ids: Vec<CompId> = module.comps.ids().collect();
         for cid in comp_ids {
-            merged += cse_computation(module, cid);
+            merged += cse_computation(module, cid, &structures);
         }
         if merged > 0 {
             cx.count("cse_merged", merged as i64);
@@ -41,19 +44,40 @@ fn mergeable(inst: &Instruction) -> bool {
         || !inst.extras.control_predecessors.is_empty())
 }
 
-/// The identity of an instruction's computation, names and tooling attributes left out.
-fn key(inst: &Instruction) -> String {
+/// The identity of an instruction's computation, names and tooling attributes left
+/// out; called computations by their structure.
+fn key(inst: &Instruction, structures: &HashMap<CompId, String>) -> String {
     let mut operands: Vec<InstId> = inst.operands.to_vec();
     if inst.opcode.is_commutative() {
         operands.sort();
     }
-    format!(
-        "{:?}|{}|{:?}|{:?}|{:?}|{:?}",
-        inst.opcode, inst.shape, operands, inst.called, inst.attrs, inst.extras.unknown
-    )
+    let called: Vec<&str> = inst.called.iter().map(|c| structures.get(c).map_or("?", String::as_str)).collect();
+    format!("{:?}|{}|{:?}|{:?}|{:?}|{:?}", inst.opcode, inst.shape, operands, called, inst.attrs, inst.extras.unknown)
 }
 
-fn cse_computation(module: &mut Module, cid: CompId) -> usize {
+/// A text per computation that is equal for computations that compute the same
+/// thing the same way (instructions in post order, operands by position, names
+/// left out), callees first so callers can include them.
+fn structures(module: &Module) -> HashMap<CompId, String> {
+    let mut out: HashMap<CompId, String> = HashMap::new();
+    for cid in module.computation_post_order() {
+        let comp = module.comp(cid);
+        let order = comp.post_order();
+        let position: HashMap<InstId, usize> = order.iter().enumerate().map(|(i, &id)| (id, i)).collect();
+        let mut text = String::new();
+        for &id in &order {
+            let inst = comp.inst(id);
+            let operands: Vec<usize> = inst.operands.iter().map(|o| position[o]).collect();
+            let called: Vec<&str> = inst.called.iter().map(|c| out.get(c).map_or("?", String::as_str)).collect();
+            let root = if id == comp.root { "ROOT " } else { "" };
+            text.push_str(&format!("{root}{:?} {} {operands:?} {called:?} {:?};", inst.opcode, inst.shape, inst.attrs));
+        }
+        out.insert(cid, format!("{{{text}}}"));
+    }
+    out
+}
+
+fn cse_computation(module: &mut Module, cid: CompId, structures: &HashMap<CompId, String>) -> usize {
     let comp = module.comp_mut(cid);
     let mut seen: HashMap<String, InstId> = HashMap::new();
     let mut merged = 0;
@@ -63,7 +87,7 @@ fn cse_computation(module: &mut Module, cid: CompId) -> usize {
             continue;
         }
         // Operands were already replaced by their representatives (post order).
-        match seen.entry(key(inst)) {
+        match seen.entry(key(inst, structures)) {
             std::collections::hash_map::Entry::Occupied(first) => {
                 let first = *first.get();
                 comp.replace_all_uses(id, first);

@@ -84,6 +84,7 @@ fn is_elemental(op: Opcode) -> bool {
         || matches!(
             op,
             Opcode::Broadcast
+                | Opcode::BitcastConvert
                 | Opcode::Reshape
                 | Opcode::Bitcast
                 | Opcode::Transpose
@@ -105,6 +106,8 @@ fn fusible(module: &Module, inst: &Instruction) -> bool {
     match inst.opcode {
         Opcode::Fusion => true,
         Opcode::Dot | Opcode::Convolution => true,
+        // In place: producers fuse into the update and the start indices.
+        Opcode::DynamicUpdateSlice => true,
         // Side effects and random number generation stay where they are.
         Opcode::Rng | Opcode::RngGetAndUpdateState => false,
         // Reductions with tuple results (argmax) are fine; reducers must be scalar.
@@ -145,8 +148,23 @@ fn count_op(module: &Module, inst: &Instruction, op: Opcode) -> usize {
     }
 }
 
+/// Instructions that compute something: what the fusion size limit counts.
+/// Parameters, constants, broadcasts of scalars and tuple plumbing are free.
 fn size_of(module: &Module, inst: &Instruction) -> usize {
-    if inst.opcode == Opcode::Fusion { inst.called.first().map_or(1, |&c| module.comp(c).insts.len()) } else { 1 }
+    let computes = |i: &Instruction, body: &Computation| -> bool {
+        let plumbing = matches!(i.opcode, Opcode::Parameter | Opcode::Constant | Opcode::Tuple | Opcode::GetTupleElement);
+        let scalar_broadcast = i.opcode == Opcode::Broadcast
+            && i.operands.first().is_some_and(|&o| body.inst(o).shape.as_array().is_some_and(|a| a.rank() == 0));
+        !plumbing && !scalar_broadcast
+    };
+    match inst.opcode {
+        Opcode::Fusion => inst.called.first().map_or(1, |&c| {
+            let body = module.comp(c);
+            body.insts.iter().filter(|(_, i)| computes(i, body)).count()
+        }),
+        Opcode::Parameter | Opcode::Constant => 0,
+        _ => 1,
+    }
 }
 
 /// How a producer enters a consumer fusion.
@@ -293,6 +311,12 @@ impl Fuser<'_> {
         if p.shape.is_tuple() {
             return Err(Some("producer has a tuple result".into()));
         }
+        if contains_op(module, p, &[Opcode::DynamicUpdateSlice]) {
+            return Err(Some("a dynamic-update-slice writes its operand in place and ends its fusion".into()));
+        }
+        if self.feeds_updated_operand(consumer, producer) {
+            return Err(Some("the operand a dynamic-update-slice updates in place stays a buffer".into()));
+        }
         let p_is_contraction = contains_op(module, p, &[Opcode::Dot, Opcode::Convolution]);
         let c_is_contraction = contains_op(module, c, &[Opcode::Dot, Opcode::Convolution]);
         if c_is_contraction {
@@ -349,7 +373,7 @@ impl Fuser<'_> {
         if !self.config.multi_output {
             return Err(Some("expensive producer has other users".into()));
         }
-        if root_is_producer || c.shape.is_tuple() {
+        if root_is_producer {
             return Err(Some("expensive producer has other users and cannot become an extra output".into()));
         }
         if self.iteration_shape(consumer).as_ref() != p.shape.as_array().map(|a| a.dims.to_vec()).as_ref() {
@@ -413,11 +437,20 @@ impl Fuser<'_> {
             }
             _ => (comp, inst),
         };
-        if root.opcode == Opcode::Reduce {
-            let input = body.inst(*root.operands.first()?);
-            return input.shape.as_array().map(|a| a.dims.to_vec());
+        let space = |r: &Instruction| -> Option<Vec<i64>> {
+            if r.opcode == Opcode::Reduce {
+                let input = body.inst(*r.operands.first()?);
+                return input.shape.as_array().map(|a| a.dims.to_vec());
+            }
+            r.shape.as_array().map(|a| a.dims.to_vec())
+        };
+        if root.opcode == Opcode::Tuple {
+            // A multi-output fusion: every output must agree on the space.
+            let mut spaces = root.operands.iter().map(|&e| space(body.inst(e)));
+            let first = spaces.next()??;
+            return spaces.all(|s| s.as_ref() == Some(&first)).then_some(first);
         }
-        root.shape.as_array().map(|a| a.dims.to_vec())
+        space(root)
     }
 
     /// Does `from` reach `to` through operand edges (is `to` a transitive user)?
@@ -553,6 +586,22 @@ impl Fuser<'_> {
             }
         }
         false
+    }
+
+    /// Is `producer` the operand that the consumer's dynamic-update-slice (its
+    /// root) updates in place?
+    fn feeds_updated_operand(&self, consumer: InstId, producer: InstId) -> bool {
+        let c = self.comp().inst(consumer);
+        match c.opcode {
+            Opcode::DynamicUpdateSlice => c.operands.first() == Some(&producer),
+            Opcode::Fusion => {
+                let body = self.module.comp(c.called[0]);
+                let root = body.root_inst();
+                root.opcode == Opcode::DynamicUpdateSlice
+                    && root.operands.first().is_some_and(|&o| self.params_for(consumer, producer).contains(&o))
+            }
+            _ => false,
+        }
     }
 
     /// Makes `consumer` a fusion if it is not one yet; returns the fusion's id.
@@ -709,45 +758,67 @@ impl Fuser<'_> {
     fn add_extra_output(&mut self, fid: InstId, body_id: CompId, producer: InstId, value: InstId) {
         let body = self.module.comp(body_id);
         let old_root = body.root;
-        let old_shape = body.inst(old_root).shape.clone();
         let value_shape = body.inst(value).shape.clone();
-        let tuple_shape = Shape::Tuple(vec![old_shape.clone(), value_shape.clone()]);
-        let tname = self.names.make("tuple");
+        let was_tuple = body.inst(old_root).opcode == Opcode::Tuple;
+        // The fusion's outputs: the old root's elements (or the old root), then the value.
+        let (mut elements, mut shapes): (Vec<InstId>, Vec<Shape>) = if was_tuple {
+            let r = body.inst(old_root);
+            (r.operands.to_vec(), r.shape.tuple_elements().to_vec())
+        } else {
+            (vec![old_root], vec![body.inst(old_root).shape.clone()])
+        };
+        elements.push(value);
+        shapes.push(value_shape.clone());
+        let tuple_shape = Shape::Tuple(shapes);
         let body = self.module.comp_mut(body_id);
-        let t = body.add(Instruction::new(tname, Opcode::Tuple, tuple_shape.clone(), &[old_root, value], Attrs::None));
-        body.root = t;
-        let g0 = self.names.make("get-tuple-element");
-        let g1 = self.names.make("get-tuple-element");
+        if was_tuple {
+            let r = body.inst_mut(old_root);
+            r.operands = elements.iter().copied().collect();
+            r.shape = tuple_shape.clone();
+        } else {
+            let tname = self.names.make("tuple");
+            let body = self.module.comp_mut(body_id);
+            body.root = body.add(Instruction::new(tname, Opcode::Tuple, tuple_shape.clone(), &elements, Attrs::None));
+        }
+        let new_index = elements.len() as i64 - 1;
+        let gname = self.names.make("get-tuple-element");
+        let old_first = (!was_tuple).then(|| self.names.make("get-tuple-element"));
         let comp = self.module.comp_mut(self.cid);
-        comp.inst_mut(fid).shape = tuple_shape;
-        let out0 = comp.add(Instruction::new(
-            g0,
-            Opcode::GetTupleElement,
-            old_shape,
-            &[fid],
-            Attrs::GetTupleElement { index: 0 },
-        ));
-        let out1 = comp.add(Instruction::new(
-            g1,
+        let old_fusion_shape = std::mem::replace(&mut comp.inst_mut(fid).shape, tuple_shape);
+        let out_new = comp.add(Instruction::new(
+            gname,
             Opcode::GetTupleElement,
             value_shape,
             &[fid],
-            Attrs::GetTupleElement { index: 1 },
+            Attrs::GetTupleElement { index: new_index },
         ));
-        // Users of the fusion (except the new get-tuple-elements) read output 0.
+        // A fusion that had one output: its users now read output 0.
+        let out0 = old_first.map(|name| {
+            comp.add(Instruction::new(
+                name,
+                Opcode::GetTupleElement,
+                old_fusion_shape,
+                &[fid],
+                Attrs::GetTupleElement { index: 0 },
+            ))
+        });
         for (id, inst) in comp.insts.iter_mut() {
-            if id == out0 || id == out1 {
+            if Some(id) == out0 || id == out_new {
                 continue;
             }
             for o in inst.operands.iter_mut() {
-                if *o == fid {
+                if *o == fid
+                    && let Some(out0) = out0
+                {
                     *o = out0;
                 } else if *o == producer {
-                    *o = out1;
+                    *o = out_new;
                 }
             }
         }
-        if comp.root == fid {
+        if comp.root == fid
+            && let Some(out0) = out0
+        {
             comp.root = out0;
         }
         comp.remove(producer);
@@ -807,35 +878,82 @@ impl Fuser<'_> {
     }
 
     fn sibling_candidate(&self, id: InstId) -> bool {
-        let inst = self.comp().inst(id);
+        let comp = self.comp();
+        let inst = comp.inst(id);
+        // A multi-output fusion must be read only through get-tuple-element.
+        let read_by_gte_only = !inst.shape.is_tuple()
+            || comp.insts.iter().all(|(_, i)| !i.operands.contains(&id) || i.opcode == Opcode::GetTupleElement);
+        // Outputs are the root tuple's elements or the (array) root; a variadic
+        // reduce root (argmax) has a tuple shape of its own and stays as it is.
+        let outputs_ok = inst.called.first().is_some_and(|&c| {
+            let root = self.module.comp(c).root_inst();
+            root.opcode == Opcode::Tuple || !root.shape.is_tuple()
+        });
         inst.opcode == Opcode::Fusion
-            && !inst.shape.is_tuple()
-            && !contains_op(self.module, inst, &[Opcode::Dot, Opcode::Convolution, Opcode::ReduceWindow])
+            && comp.root != id
+            && read_by_gte_only
+            && outputs_ok
+            && !contains_op(
+                self.module,
+                inst,
+                &[Opcode::Dot, Opcode::Convolution, Opcode::ReduceWindow, Opcode::DynamicUpdateSlice],
+            )
+            && self.iteration_shape(id).is_some()
     }
 
     /// Two reduction fusions merge only if they reduce the same dimensions.
+    /// (A reduction and a loop fusion over the reduction's input space may merge:
+    /// the kernel writes the loop outputs while it accumulates.)
     fn same_reduce_dims(&self, a: InstId, b: InstId) -> bool {
-        let dims = |id: InstId| -> Option<Vec<i64>> {
+        // The reduced dimensions of a fusion's reduce outputs; None without any,
+        // Err when its reduce outputs disagree.
+        let dims = |id: InstId| -> std::result::Result<Option<Vec<i64>>, ()> {
             let inst = self.comp().inst(id);
-            let body = self.module.comp(*inst.called.first()?);
+            let Some(&c) = inst.called.first() else { return Err(()) };
+            let body = self.module.comp(c);
             let root = body.root_inst();
-            (root.opcode == Opcode::Reduce).then(|| root.attrs.dimensions().to_vec())
+            let outputs: Vec<InstId> =
+                if root.opcode == Opcode::Tuple { root.operands.to_vec() } else { vec![body.root] };
+            let mut found: Option<Vec<i64>> = None;
+            for o in outputs {
+                let out = body.inst(o);
+                if out.opcode == Opcode::Reduce {
+                    let d = out.attrs.dimensions().to_vec();
+                    if found.as_ref().is_some_and(|f| *f != d) {
+                        return Err(());
+                    }
+                    found = Some(d);
+                }
+            }
+            Ok(found)
         };
-        dims(a) == dims(b)
+        match (dims(a), dims(b)) {
+            (Ok(Some(x)), Ok(Some(y))) => x == y,
+            (Ok(_), Ok(_)) => true,
+            _ => false,
+        }
     }
 
-    /// Builds one fusion computing both `a` and `b`.
+    /// Builds one fusion computing the outputs of both `a` and `b` (each a single-
+    /// or multi-output fusion); users are pointed at the new fusion's outputs.
     fn merge_siblings(&mut self, a: InstId, b: InstId) {
         let comp = self.comp();
         let (ia, ib) = (comp.inst(a).clone(), comp.inst(b).clone());
         let (ba, bb) = (self.module.comp(ia.called[0]).clone(), self.module.comp(ib.called[0]).clone());
         let mut body = Computation::new(self.names.make("fused_computation"));
         let mut operands: Vec<InstId> = Vec::new();
-        let mut roots = Vec::new();
+        let mut outputs: Vec<InstId> = Vec::new();
+        let mut shapes: Vec<Shape> = Vec::new();
+        // Where each original fusion's outputs start in the merged tuple.
+        let mut first_output = Vec::new();
         for (outer, inner) in [(&ia, &ba), (&ib, &bb)] {
+            first_output.push(outputs.len());
             let mut map = smelt_hlo::SecondaryMap::with_default(inner.insts.capacity(), None::<InstId>);
             for id in inner.post_order() {
                 let inst = inner.inst(id);
+                if id == inner.root && inst.opcode == Opcode::Tuple {
+                    continue;
+                }
                 let new_id = if let Some(n) = inst.parameter_number() {
                     let op = outer.operands[n as usize];
                     match operands.iter().position(|&o| o == op) {
@@ -844,13 +962,8 @@ impl Fuser<'_> {
                             let k = operands.len();
                             operands.push(op);
                             let pname = self.names.make(&format!("param_{k}"));
-                            body.add(Instruction::new(
-                                pname,
-                                Opcode::Parameter,
-                                inst.shape.clone(),
-                                &[],
-                                Attrs::Parameter(k as u32),
-                            ))
+                            let shape = inst.shape.clone();
+                            body.add(Instruction::new(pname, Opcode::Parameter, shape, &[], Attrs::Parameter(k as u32)))
                         }
                     }
                 } else {
@@ -860,38 +973,71 @@ impl Fuser<'_> {
                 };
                 map[id] = Some(new_id);
             }
-            roots.push(map[inner.root].expect("root"));
+            let root = inner.root_inst();
+            if root.opcode == Opcode::Tuple {
+                outputs.extend(root.operands.iter().map(|&e| map[e].expect("output")));
+                shapes.extend(root.shape.tuple_elements().iter().cloned());
+            } else {
+                outputs.push(map[inner.root].expect("root"));
+                shapes.push(root.shape.clone());
+            }
         }
-        let shapes = vec![ia.shape.clone(), ib.shape.clone()];
         let tuple_shape = Shape::Tuple(shapes.clone());
         let tname = self.names.make("tuple");
-        body.root = body.add(Instruction::new(tname, Opcode::Tuple, tuple_shape.clone(), &roots, Attrs::None));
+        body.root = body.add(Instruction::new(tname, Opcode::Tuple, tuple_shape.clone(), &outputs, Attrs::None));
         let body_id = self.module.add_computation(body);
         let fname = self.names.make("multi_output_fusion");
         let mut fusion = Instruction::new(fname, Opcode::Fusion, tuple_shape, &operands, ia.attrs.clone());
         fusion.called.push(body_id);
-        let g0 = self.names.make("get-tuple-element");
-        let g1 = self.names.make("get-tuple-element");
+        let out_names: Vec<String> = (0..shapes.len()).map(|_| self.names.make("get-tuple-element")).collect();
         let comp = self.module.comp_mut(self.cid);
         let fid = comp.add(fusion);
-        let o0 = comp.add(Instruction::new(
-            g0,
-            Opcode::GetTupleElement,
-            shapes[0].clone(),
-            &[fid],
-            Attrs::GetTupleElement { index: 0 },
-        ));
-        let o1 = comp.add(Instruction::new(
-            g1,
-            Opcode::GetTupleElement,
-            shapes[1].clone(),
-            &[fid],
-            Attrs::GetTupleElement { index: 1 },
-        ));
-        comp.replace_all_uses(a, o0);
-        comp.replace_all_uses(b, o1);
-        comp.remove(a);
-        comp.remove(b);
+        let outs: Vec<InstId> = out_names
+            .into_iter()
+            .enumerate()
+            .map(|(k, name)| {
+                let shape = shapes[k].clone();
+                comp.add(Instruction::new(
+                    name,
+                    Opcode::GetTupleElement,
+                    shape,
+                    &[fid],
+                    Attrs::GetTupleElement { index: k as i64 },
+                ))
+            })
+            .collect();
+        for (old, base) in [(a, first_output[0]), (b, first_output[1])] {
+            let multi = comp.inst(old).shape.is_tuple();
+            // Readers of a multi-output fusion read it through get-tuple-element.
+            let readers: Vec<InstId> =
+                comp.insts.iter().filter(|(_, i)| i.operands.contains(&old)).map(|(id, _)| id).collect();
+            for r in readers {
+                let inst = comp.inst(r);
+                let replacement = match (multi, &inst.attrs) {
+                    (true, Attrs::GetTupleElement { index }) if inst.opcode == Opcode::GetTupleElement => {
+                        Some(outs[base + *index as usize])
+                    }
+                    (true, _) => None,
+                    (false, _) => Some(outs[base]),
+                };
+                match replacement {
+                    Some(new) if multi => {
+                        comp.replace_all_uses(r, new);
+                        comp.remove(r);
+                    }
+                    Some(new) => {
+                        for o in comp.inst_mut(r).operands.iter_mut().filter(|o| **o == old) {
+                            *o = new;
+                        }
+                    }
+                    None => {}
+                }
+            }
+            if comp.root == old && !multi {
+                comp.root = outs[base];
+            }
+            comp.remove(old);
+        }
         self.set_kind(fid);
     }
 

@@ -26,7 +26,7 @@ impl Default for FusionConfig {
     fn default() -> Self {
         use Opcode::*;
         FusionConfig {
-            max_fusion_size: 128,
+            max_fusion_size: 256,
             max_reductions_per_fusion: 4,
             dot_epilogue: true,
             conv_epilogue: true,

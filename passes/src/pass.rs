@@ -128,7 +128,10 @@ impl Pipeline {
     pub fn run_on(&mut self, module: &mut Module, cx: &mut PassContext) -> Result<bool> {
         verify(module).map_err(|e| PassError::InvalidInput(e.to_string()))?;
         cx.dump(module, "input")?;
-        self.run(module, cx)
+        let changed = self.run(module, cx)?;
+        // Always check the result, even when passes are not verified one by one.
+        verify(module).map_err(|e| PassError::BrokenByPass { pass: self.name.to_string(), message: e.to_string() })?;
+        Ok(changed)
     }
 }
 

@@ -50,10 +50,10 @@ impl Pass for Fusion {
             let mut f = Fuser { module: &mut *module, cid, config: &config, names: &mut names, notes: Vec::new() };
             changed |= f.output_fusions();
             changed |= f.producer_consumer();
+            changed |= f.wrap_remaining();
             if config.multi_output {
                 changed |= f.siblings();
             }
-            changed |= f.wrap_remaining();
             for note in f.notes {
                 if !cx.fusion_notes.contains(&note) {
                     cx.fusion_notes.push(note);

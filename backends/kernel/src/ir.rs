@@ -1,0 +1,374 @@
+//! The kernel form: what every backend renders.
+//!
+//! A [`Program`] is a compiled module as a sequence of [`Step`]s over buffers whose
+//! places buffer assignment fixed ahead of time (entry parameters, entry results,
+//! constants, and fixed offsets in one temporary arena). Most steps launch a
+//! [`Kernel`]; the rest are copies, control flow, and library routines (dot,
+//! convolution, sort, ...) whose operands are described with enough layout
+//! information that the routine reads them in place.
+//!
+//! A kernel is elemental: a loop nest over an index space whose body is an
+//! expression [`Graph`] of scalar values, with loads through index arithmetic for
+//! every data-movement op, inline reductions, and stores of the outputs. This is
+//! XLA's elemental emitter as data: the LLVM, Cranelift and PTX backends all render
+//! the same graphs, and [`crate::eval`] evaluates them to test the lowering.
+//!
+//! Conventions: every buffer is dense and row-major (smelt's pipeline uses the
+//! default layout); index values are `s64`; predicates are `pred` (one byte in
+//! memory, 0 or 1).
+
+use smelt_hlo::DType;
+use smelt_hlo::attrs::{CompareType, ComparisonDirection, RngAlgorithm};
+
+/// Index of a node in a [`Graph`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NodeId(pub u32);
+
+/// Index of a kernel in [`Program::kernels`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct KernelId(pub u32);
+
+/// A typed scalar constant. Floats are stored as f64 (exact for f16, bf16, f32),
+/// integers as i128 (exact for every integer type), pred as 0/1.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Scalar {
+    Int(DType, i128),
+    Float(DType, f64),
+}
+
+impl Scalar {
+    pub fn dtype(self) -> DType {
+        match self {
+            Scalar::Int(t, _) | Scalar::Float(t, _) => t,
+        }
+    }
+
+    pub fn index(v: i64) -> Scalar {
+        Scalar::Int(DType::S64, v as i128)
+    }
+}
+
+/// Elementwise operations of one operand. Semantics are XLA's, including the edge
+/// cases the interpreter documents in `backends/interp/src/edge.rs`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnaryOp {
+    Abs,
+    Cbrt,
+    Ceil,
+    Clz,
+    Cos,
+    Erf,
+    Exp,
+    Expm1,
+    Floor,
+    IsFinite,
+    Log,
+    Log1p,
+    Logistic,
+    Neg,
+    Not,
+    Popcnt,
+    RoundNearestAfz,
+    RoundNearestEven,
+    Rsqrt,
+    Sign,
+    Sin,
+    Sqrt,
+    Tan,
+    Tanh,
+}
+
+/// Elementwise operations of two operands of the same type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinaryOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Max,
+    Min,
+    Pow,
+    Atan2,
+    And,
+    Or,
+    Xor,
+    Shl,
+    ShrArithmetic,
+    ShrLogical,
+}
+
+/// One scalar value computed for each point of the iteration space.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Node {
+    /// Loop index of dimension `d` of the enclosing space (a kernel's space, or the
+    /// window of the innermost enclosing [`Node::Reduce`]); `s64`.
+    Index(usize),
+    /// Parameter `n` of a [`ScalarFn`] (reducer, comparator, scatter combiner).
+    Param(usize),
+    Const(Scalar),
+    /// Element of kernel input `input` at a multi-dimensional index (one `s64`
+    /// node per dimension of that input, each within bounds: the lowering clamps
+    /// or selects, loads never read out of bounds).
+    Load { input: usize, index: Vec<NodeId> },
+    Unary { op: UnaryOp, x: NodeId },
+    Binary { op: BinaryOp, a: NodeId, b: NodeId },
+    /// `pred`-typed comparison. `compare_type` None means the default for the type.
+    Compare { direction: ComparisonDirection, compare_type: Option<CompareType>, a: NodeId, b: NodeId },
+    Select { pred: NodeId, on_true: NodeId, on_false: NodeId },
+    /// `clamp(min, x, max)` with XLA's NaN semantics.
+    Clamp { min: NodeId, x: NodeId, max: NodeId },
+    Convert { x: NodeId, to: DType },
+    /// Reinterpret the bits (same width).
+    Bitcast { x: NodeId, to: DType },
+    /// A reduction computed inline: for every point of `window` (loop indices are
+    /// `Index(d)` inside `body`), the values `body.values` are combined into the
+    /// accumulators with `reducer`, starting from `init`. Nodes of the enclosing
+    /// graph are visible inside `body` through [`Node::Outer`]. Results are read
+    /// with [`Node::ReduceResult`].
+    Reduce(Box<InlineReduce>),
+    /// Result `index` of a [`Node::Reduce`] node.
+    ReduceResult { reduce: NodeId, index: usize },
+    /// Inside a [`InlineReduce::body`]: a node of the enclosing graph.
+    Outer(NodeId),
+}
+
+/// The body of an inline reduction.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InlineReduce {
+    pub window: Vec<i64>,
+    pub init: Vec<NodeId>,
+    pub body: Graph,
+    /// One value per accumulator, computed in `body` for each window point.
+    pub values: Vec<NodeId>,
+    /// `(acc..., value...) -> (acc...)`.
+    pub reducer: ScalarFn,
+}
+
+/// A pure scalar function: reducers, comparators, scatter combiners. Inputs are
+/// `Param(i)` nodes of the given types; `outputs` are the results.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScalarFn {
+    pub params: Vec<DType>,
+    pub graph: Graph,
+    pub outputs: Vec<NodeId>,
+    /// What the function is, when it is a single common operation (lets backends
+    /// use native reductions and sorts).
+    pub pattern: Option<FnPattern>,
+}
+
+/// Recognized scalar functions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FnPattern {
+    /// `(a, b) -> a op b` for a commutative, associative op.
+    Binary(BinaryOp),
+    /// A comparator `(a, b) -> a < b` (or `>` with `descending`) on the first pair of
+    /// operands, as `compare_type` orders them.
+    LessThan { descending: bool, compare_type: Option<CompareType> },
+}
+
+/// Typed scalar nodes; nodes refer only to nodes with smaller ids.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Graph {
+    pub nodes: Vec<Node>,
+    pub types: Vec<DType>,
+}
+
+impl Graph {
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id.0 as usize]
+    }
+
+    pub fn dtype(&self, id: NodeId) -> DType {
+        self.types[id.0 as usize]
+    }
+
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+}
+
+/// A dense row-major array: what a kernel reads or writes.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ArrayType {
+    pub dtype: DType,
+    pub dims: Vec<i64>,
+}
+
+impl ArrayType {
+    pub fn element_count(&self) -> usize {
+        self.dims.iter().map(|&d| d.max(0) as usize).product()
+    }
+
+    pub fn byte_size(&self) -> usize {
+        self.element_count() * self.dtype.byte_size()
+    }
+}
+
+/// One elemental kernel.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Kernel {
+    /// For dumps and symbol names (the fusion's name).
+    pub name: String,
+    pub inputs: Vec<ArrayType>,
+    pub outputs: Vec<ArrayType>,
+    pub body: KernelBody,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum KernelBody {
+    /// For every index of `space` (row-major), evaluate `graph` and store output
+    /// `k`'s value `outputs[k]` at the same index (all outputs have `space`'s
+    /// dims). Dimension `parallel` (usually 0) may be split across threads.
+    Loop { space: Vec<i64>, graph: Graph, outputs: Vec<NodeId> },
+    /// A reduction over `reduced` dimensions of `space`: for each kept index, the
+    /// accumulators start at `init` (nodes without loop indices) and combine
+    /// `values` (evaluated at each full index) with `reducer`; result `r` is stored
+    /// in output `reduce_outputs[r]` at the kept index (kept dims in order). Extra
+    /// outputs `extra[e] = (output, node)` are stored at the full index.
+    Reduce {
+        space: Vec<i64>,
+        reduced: Vec<usize>,
+        graph: Graph,
+        init: Vec<NodeId>,
+        values: Vec<NodeId>,
+        reducer: ScalarFn,
+        reduce_outputs: Vec<usize>,
+        extra: Vec<(usize, NodeId)>,
+    },
+    /// In-place dynamic-update-slice: output 0 already holds input 0's values
+    /// (the executor copies when they are not the same buffer); for every index of
+    /// `space` (the update's dims) store `value` at `start + index`, where `start`
+    /// are `s64` nodes without loop indices, already clamped into range.
+    UpdateSlice { space: Vec<i64>, graph: Graph, start: Vec<NodeId>, value: NodeId },
+    /// Scatter: output 0 (and more for variadic scatter) starts as a copy of the
+    /// operands; for every index of `space` (the updates' dims), `target` gives the
+    /// operand index (`s64` nodes) and `in_bounds` whether to apply; the update
+    /// `values` are combined into the element with `combiner(old..., new...)`.
+    /// Applied sequentially in row-major order.
+    Scatter { space: Vec<i64>, graph: Graph, target: Vec<NodeId>, in_bounds: NodeId, values: Vec<NodeId>, combiner: ScalarFn },
+    /// Sort along `dimension` of `dims`: inputs `k` are sorted together (outputs `k`),
+    /// ordered by `comparator` on (a0, b0, a1, b1, ...).
+    Sort { dims: Vec<i64>, dimension: usize, stable: bool, comparator: ScalarFn },
+    /// Select-and-scatter with a window; see XLA's semantics. Inputs: operand,
+    /// source, init value; output: the result.
+    SelectAndScatter { window: Vec<WindowSpec>, select: ScalarFn, scatter: ScalarFn },
+    /// `rng-bit-generator`: input 0 is the state; outputs are the new state and
+    /// the bits.
+    RngBitGenerator { algorithm: RngAlgorithm },
+}
+
+/// One dimension of a window (strides, padding, dilations) for routines that take
+/// windows directly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WindowSpec {
+    pub size: i64,
+    pub stride: i64,
+    pub pad_low: i64,
+    pub pad_high: i64,
+    pub window_dilation: i64,
+    pub base_dilation: i64,
+}
+
+/// Where a buffer lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Buffer {
+    /// Leaf `n` of the flattened entry parameters.
+    Param(u32),
+    /// Leaf `n` of the flattened entry result.
+    Result(u32),
+    /// Constant `n` of [`Program::constants`].
+    Const(u32),
+    /// `offset` bytes into the temporary arena.
+    Temp(usize),
+}
+
+/// A buffer and its array type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BufRef {
+    pub buffer: Buffer,
+    pub ty: ArrayType,
+}
+
+/// A general matrix product in the canonical dot form (`[b, m, k] x [b, k, n]`,
+/// either operand possibly transposed), reading operands in place.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DotStep {
+    pub lhs: BufRef,
+    pub rhs: BufRef,
+    pub out: BufRef,
+    pub batch: i64,
+    pub m: i64,
+    pub n: i64,
+    pub k: i64,
+    /// lhs is `[b, k, m]`.
+    pub lhs_transposed: bool,
+    /// rhs is `[b, n, k]`.
+    pub rhs_transposed: bool,
+    /// Elementwise epilogue applied to the product in the output tile: a `Loop`
+    /// kernel over `out`'s dims whose single output is `out`, whose input 0 is the
+    /// product (loaded only at the output index, so a backend may substitute the
+    /// accumulator value for those loads) and whose other inputs are the listed
+    /// buffers. None: `out` is the product itself.
+    pub epilogue: Option<(KernelId, Vec<BufRef>)>,
+}
+
+/// A convolution with XLA's general dimension numbers, reading operands in place.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConvStep {
+    pub input: BufRef,
+    pub kernel: BufRef,
+    pub out: BufRef,
+    pub dims: smelt_hlo::attrs::ConvDims,
+    pub window: Vec<WindowSpec>,
+    pub window_reversal: Vec<bool>,
+    pub feature_group_count: i64,
+    pub batch_group_count: i64,
+    /// As for [`DotStep::epilogue`].
+    pub epilogue: Option<(KernelId, Vec<BufRef>)>,
+}
+
+/// One step of a program.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Step {
+    Kernel { kernel: KernelId, inputs: Vec<BufRef>, outputs: Vec<BufRef> },
+    /// Copy `src` to `dst` (same size).
+    Copy { src: BufRef, dst: BufRef },
+    /// Several copies that happen at once: every source is read before any
+    /// destination is written (while-loop state updates).
+    ParallelCopy { moves: Vec<(BufRef, BufRef)> },
+    Dot(Box<DotStep>),
+    Conv(Box<ConvStep>),
+    /// Run `cond`, read the `pred` in `pred`; while true, run `body`, then the
+    /// parallel copy `update` (body results into the loop state), then `cond` again.
+    While { cond: Vec<Step>, pred: BufRef, body: Vec<Step>, update: Vec<(BufRef, BufRef)> },
+    /// Run one branch: `pred` index (branch 0 if true) or `s32` index clamped to
+    /// the last branch when out of range.
+    Conditional { index: BufRef, branches: Vec<Vec<Step>> },
+}
+
+/// Read-only data.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConstData {
+    pub ty: ArrayType,
+    /// Little-endian element bytes.
+    pub bytes: Vec<u8>,
+}
+
+/// A compiled module in the kernel form.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Program {
+    pub name: String,
+    /// Flattened entry parameters (tuple parameters contribute their leaves).
+    pub params: Vec<ArrayType>,
+    /// Flattened entry results.
+    pub results: Vec<ArrayType>,
+    pub temp_bytes: usize,
+    pub constants: Vec<ConstData>,
+    pub kernels: Vec<Kernel>,
+    pub steps: Vec<Step>,
+}

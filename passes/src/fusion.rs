@@ -422,6 +422,12 @@ impl Fuser<'_> {
         if c.shape.is_tuple() || count(c) != count(p) {
             return Err(Some("epilogue changes the number of elements".into()));
         }
+        // The product is written to the output buffer and the epilogue rewrites it
+        // in place, so the element type must stay the same.
+        let dtype = |i: &Instruction| i.shape.as_array().map(|a| a.dtype);
+        if dtype(c) != dtype(p) {
+            return Err(Some("epilogue changes the element type".into()));
+        }
         Ok(Mode::Move)
     }
 

@@ -9,5 +9,6 @@ pub use smelt_interp as interp;
 pub use smelt_passes as passes;
 
 pub mod case;
+pub mod engine;
 pub mod inputs;
 pub mod viz;

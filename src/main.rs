@@ -11,6 +11,7 @@ use std::time::Instant;
 use anyhow::{Context, Result, anyhow, bail};
 use clap::{Parser, Subcommand, ValueEnum};
 use smelt::case::{self, Case};
+use smelt::engine::{self, Compiled};
 use smelt::hlo::{Array, Literal, Module, Shape, npy, text};
 use smelt_passes::{Options, PassContext};
 
@@ -102,6 +103,25 @@ enum Command {
         #[arg(short, long, value_name = "FILE")]
         output: PathBuf,
     },
+    /// Time compiling and running case folders (inputs from in*.npy, else random).
+    Bench {
+        /// Case folders (module.hlo, optional in*.npy and case.json), or folders of them.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        #[arg(long, value_enum, default_value = "interp")]
+        backend: Backend,
+        #[arg(long, value_enum, default_value = "default")]
+        pipeline: PipelineName,
+        /// Print one JSON object per case per line (the contract compare.py reads).
+        #[arg(long)]
+        json: bool,
+        /// Timed runs per case (default: as many as fit in --time-s).
+        #[arg(long, conflicts_with = "time_s")]
+        runs: Option<usize>,
+        /// Seconds of timed runs per case.
+        #[arg(long, default_value_t = 1.0)]
+        time_s: f64,
+    },
     /// Run case folders and compare the outputs with the reference out*.npy.
     Check {
         /// Case folders, or folders of case folders.
@@ -114,9 +134,20 @@ enum Command {
     },
 }
 
-fn backend_name(backend: Backend) -> &'static str {
-    match backend {
-        Backend::Interp => "interp",
+impl Backend {
+    fn engine(self) -> engine::Backend {
+        match self {
+            Backend::Interp => engine::Backend::Interp,
+        }
+    }
+}
+
+impl PipelineName {
+    fn engine(self) -> engine::Pipeline {
+        match self {
+            PipelineName::None => engine::Pipeline::None,
+            PipelineName::Default => engine::Pipeline::Default,
+        }
     }
 }
 
@@ -133,6 +164,9 @@ fn main() -> ExitCode {
             cmd_opt(&file, pipeline, dump_to, stats, explain_fusion, disabled, output.as_deref())
         }
         Command::Viz { file, pipeline, format, output } => cmd_viz(&file, pipeline, format, &output),
+        Command::Bench { paths, backend, pipeline, json, runs, time_s } => {
+            cmd_bench(&paths, backend, pipeline, json, runs, time_s)
+        }
     };
     match result {
         Ok(code) => code,
@@ -173,16 +207,6 @@ fn cmd_verify(path: &Path) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Runs the entry computation of `module` on `backend`.
-fn execute(module: &Module, args: &[Literal], backend: Backend) -> Result<Vec<Array>> {
-    match backend {
-        Backend::Interp => {
-            let result = smelt::interp::evaluate(module, args)?;
-            Ok(result.into_leaves())
-        }
-    }
-}
-
 /// Reads one input per entry parameter, checking shape and dtype.
 fn read_inputs(paths: &[PathBuf], params: &[Shape]) -> Result<Vec<Literal>> {
     if paths.len() != params.len() {
@@ -205,18 +229,6 @@ fn read_inputs(paths: &[PathBuf], params: &[Shape]) -> Result<Vec<Literal>> {
         .collect()
 }
 
-/// Runs the named pipeline over a module.
-fn optimize(module: &mut Module, pipeline: PipelineName, cx: &mut PassContext) -> Result<()> {
-    match pipeline {
-        PipelineName::None => Ok(()),
-        PipelineName::Default => {
-            let options = cx.options.clone();
-            smelt_passes::default_pipeline(&options).run_on(module, cx)?;
-            Ok(())
-        }
-    }
-}
-
 fn cmd_opt(
     path: &Path,
     pipeline: PipelineName,
@@ -236,7 +248,7 @@ fn cmd_opt(
     let mut cx = PassContext::new(Options::default());
     cx.dump_dir = dump_to;
     cx.disabled = disabled.into_iter().collect();
-    optimize(&mut module, pipeline, &mut cx)?;
+    engine::optimize(&mut module, pipeline.engine(), &mut cx)?;
     if let Some(out) = output {
         std::fs::write(out, text::print_module(&module)).with_context(|| format!("cannot write {}", out.display()))?;
     }
@@ -267,7 +279,7 @@ fn cmd_opt(
 
 fn cmd_viz(path: &Path, pipeline: PipelineName, format: VizFormat, output: &Path) -> Result<ExitCode> {
     let mut module = load_verified(path)?;
-    optimize(&mut module, pipeline, &mut PassContext::new(Options::default()))?;
+    engine::optimize(&mut module, pipeline.engine(), &mut PassContext::new(Options::default()))?;
     let drawing = match format {
         VizFormat::Dot => smelt::viz::to_dot(&module),
         VizFormat::Html => smelt::viz::to_html(&module),
@@ -291,10 +303,10 @@ fn cmd_run(
         (path.to_path_buf(), None)
     };
     let t0 = Instant::now();
-    let mut module = load_verified(&module_path)?;
-    optimize(&mut module, pipeline, &mut PassContext::new(Options::default()))?;
-    let load_ms = t0.elapsed().as_secs_f64() * 1e3;
+    let module = load_verified(&module_path)?;
     let params = module.entry().param_shapes();
+    let compiled = Compiled::new(module, backend.engine(), pipeline.engine())?;
+    let load_ms = t0.elapsed().as_secs_f64() * 1e3;
     let args = if !inputs.is_empty() {
         read_inputs(inputs, &params)?
     } else if let Some(case) = case.as_ref().filter(|c| !c.inputs.is_empty()) {
@@ -303,7 +315,7 @@ fn cmd_run(
         smelt::inputs::random_inputs(&params)
     };
     let t1 = Instant::now();
-    let outputs = execute(&module, &args, backend)?;
+    let outputs = compiled.run(&args)?;
     let run_ms = t1.elapsed().as_secs_f64() * 1e3;
     match out_dir {
         Some(dir) => {
@@ -319,7 +331,7 @@ fn cmd_run(
             }
         }
     }
-    println!("compile {load_ms:.2} ms, run {run_ms:.2} ms (backend {})", backend_name(backend));
+    println!("compile {load_ms:.2} ms, run {run_ms:.2} ms (backend {})", backend.engine().name());
     Ok(ExitCode::SUCCESS)
 }
 
@@ -364,13 +376,119 @@ fn cmd_check(paths: &[PathBuf], backend: Backend, pipeline: PipelineName) -> Res
 
 fn check_case(dir: &Path, backend: Backend, pipeline: PipelineName) -> Result<()> {
     let case = Case::load(dir)?;
-    let mut module = load_verified(&case.module_path)?;
-    optimize(&mut module, pipeline, &mut PassContext::new(Options::default()))?;
+    let module = load_verified(&case.module_path)?;
+    let compiled = Compiled::new(module, backend.engine(), pipeline.engine())?;
     let args = case.load_inputs()?;
     let want = case.load_expected()?;
     if want.is_empty() {
         bail!("no reference outputs (out*.npy) in {}", dir.display());
     }
-    let got = execute(&module, &args, backend)?;
+    let got = compiled.run(&args)?;
     case::compare_outputs(&case, &got, &want).map_err(|m| anyhow!(m))
+}
+
+/// Timings of one case.
+struct BenchResult {
+    compile_ms: f64,
+    run_ms: Vec<f64>,
+}
+
+fn bench_case(
+    dir: &Path,
+    backend: Backend,
+    pipeline: PipelineName,
+    runs: Option<usize>,
+    time_s: f64,
+) -> Result<BenchResult> {
+    let case = Case::load(dir)?;
+    let t0 = Instant::now();
+    let module = load_verified(&case.module_path)?;
+    let params = module.entry().param_shapes();
+    let compiled = Compiled::new(module, backend.engine(), pipeline.engine())?;
+    let compile_ms = t0.elapsed().as_secs_f64() * 1e3;
+    let args = if case.inputs.is_empty() { smelt::inputs::random_inputs(&params) } else { case.load_inputs()? };
+    // Warm up: first-touch page faults, caches, thread pool start.
+    for _ in 0..2 {
+        compiled.run(&args)?;
+    }
+    let mut run_ms = Vec::new();
+    let start = Instant::now();
+    loop {
+        let t = Instant::now();
+        compiled.run(&args)?;
+        run_ms.push(t.elapsed().as_secs_f64() * 1e3);
+        let done = match runs {
+            Some(n) => run_ms.len() >= n.max(1),
+            None => run_ms.len() >= 3 && start.elapsed().as_secs_f64() >= time_s || run_ms.len() >= 100_000,
+        };
+        if done {
+            break;
+        }
+    }
+    Ok(BenchResult { compile_ms, run_ms })
+}
+
+fn cmd_bench(
+    paths: &[PathBuf],
+    backend: Backend,
+    pipeline: PipelineName,
+    json: bool,
+    runs: Option<usize>,
+    time_s: f64,
+) -> Result<ExitCode> {
+    let cases = case::find_cases(paths)?;
+    let mut failed = 0;
+    if !json {
+        println!(
+            "{:<28} {:>12} {:>12} {:>12} {:>12} {:>7}",
+            "case", "compile ms", "median ms", "min ms", "max ms", "runs"
+        );
+    }
+    for dir in &cases {
+        let name = dir
+            .canonicalize()
+            .ok()
+            .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .unwrap_or_else(|| dir.display().to_string());
+        let outcome = std::panic::catch_unwind(|| bench_case(dir, backend, pipeline, runs, time_s))
+            .unwrap_or_else(|_| Err(anyhow!("internal compiler error (panic); please report it")));
+        match outcome {
+            Ok(r) => {
+                let mut sorted = r.run_ms.clone();
+                sorted.sort_by(f64::total_cmp);
+                let median = sorted[sorted.len() / 2];
+                let (min, max) = (sorted[0], sorted[sorted.len() - 1]);
+                if json {
+                    let line = serde_json::json!({
+                        "case": name,
+                        "backend": backend.engine().name(),
+                        "compile_ms": r.compile_ms,
+                        "run_ms": {"median": median, "min": min, "max": max},
+                        "runs": sorted.len(),
+                    });
+                    println!("{line}");
+                } else {
+                    println!(
+                        "{name:<28} {:>12.3} {median:>12.4} {min:>12.4} {max:>12.4} {:>7}",
+                        r.compile_ms,
+                        sorted.len()
+                    );
+                }
+            }
+            Err(e) => {
+                failed += 1;
+                let message = format!("{e:#}");
+                if json {
+                    println!(
+                        "{}",
+                        serde_json::json!({"case": name, "backend": backend.engine().name(), "error": message})
+                    );
+                } else {
+                    println!("{name:<28} error: {message}");
+                }
+                eprintln!("error: {name}: {message}");
+            }
+        }
+    }
+    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

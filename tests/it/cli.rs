@@ -224,3 +224,34 @@ fn check_with_the_default_pipeline() {
     assert!(o.status.success(), "{}", stdout(&o));
     assert!(stdout(&o).ends_with("2 passed, 0 failed\n"));
 }
+
+#[test]
+fn bench_json_contract() {
+    let dir = tempfile::tempdir().unwrap();
+    // A compare.py-style folder: module.hlo and case.json, no inputs (random ones).
+    let c = dir.path().join("softmax");
+    std::fs::create_dir(&c).unwrap();
+    std::fs::copy(case("softmax").join("module.hlo"), c.join("module.hlo")).unwrap();
+    let o = smelt(&["bench", c.to_str().unwrap(), case("layernorm").to_str().unwrap(), "--json", "--runs", "3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let lines: Vec<serde_json::Value> = stdout(&o).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["case"], "softmax");
+    assert_eq!(lines[1]["case"], "layernorm");
+    for l in &lines {
+        assert_eq!(l["backend"], "interp");
+        assert!(l["compile_ms"].as_f64().unwrap() > 0.0);
+        assert!(l["run_ms"]["median"].as_f64().unwrap() > 0.0);
+        assert!(l["run_ms"]["min"].as_f64().unwrap() <= l["run_ms"]["max"].as_f64().unwrap());
+        assert_eq!(l["runs"], 3);
+    }
+    // A broken case prints an error object and the exit status is 1.
+    let bad = dir.path().join("bad");
+    std::fs::create_dir(&bad).unwrap();
+    std::fs::write(bad.join("module.hlo"), "HloModule m\nENTRY e {\n  ROOT x = f32[] bogus()\n}\n").unwrap();
+    let o = smelt(&["bench", bad.to_str().unwrap(), "--json", "--runs", "1"]);
+    assert_eq!(o.status.code(), Some(1));
+    let l: serde_json::Value = serde_json::from_str(stdout(&o).lines().next().unwrap()).unwrap();
+    assert_eq!(l["case"], "bad");
+    assert!(l["error"].as_str().unwrap().contains("bogus"), "{l}");
+}

@@ -494,59 +494,20 @@ impl Fuser<'_> {
             .collect()
     }
 
-    /// Within the consumer (a fusion or a single op), is each element of `producer`
-    /// read exactly once, by elementwise ops and (if `allow_moves`) reshapes,
-    /// transposes and reverses that keep the element count? With `allow_moves`
-    /// false only reshapes and bitcasts (which keep the linear index) may appear.
-    fn consumer_reads_elementwise(&self, consumer: InstId, producer: InstId, allow_moves: bool) -> bool {
+    /// Does some use of `producer` inside the consumer satisfy `test(computation,
+    /// user, operand index)`? For a fusion every use reachable from the producer's
+    /// parameters is tried (the paths its values take through the body); for a
+    /// single instruction, its direct uses.
+    fn any_use(
+        &self,
+        consumer: InstId,
+        producer: InstId,
+        test: impl Fn(&Computation, &Instruction, usize) -> bool,
+    ) -> bool {
         let comp = self.comp();
-        let count = comp.inst(producer).shape.as_array().map(|a| a.element_count());
-        let ok = |inst: &Instruction| -> bool {
-            let same_count = inst.shape.as_array().map(|a| a.element_count()) == count;
-            let op_ok = inst.opcode.is_elementwise()
-                || matches!(inst.opcode, Opcode::Reshape | Opcode::Bitcast)
-                || allow_moves && matches!(inst.opcode, Opcode::Transpose | Opcode::Reverse);
-            same_count && op_ok
-        };
         let c = comp.inst(consumer);
         if c.opcode != Opcode::Fusion {
-            return ok(c);
-        }
-        let body = self.module.comp(c.called[0]);
-        let users = body.users();
-        let mut stack = self.params_for(consumer, producer);
-        let mut seen = HashSet::new();
-        while let Some(id) = stack.pop() {
-            if !seen.insert(id) {
-                continue;
-            }
-            for &u in &users[id] {
-                if !ok(body.inst(u)) {
-                    return false;
-                }
-                stack.push(u);
-            }
-        }
-        true
-    }
-
-    /// Does the consumer read some element of `producer` more than once?
-    fn consumer_reuses(&self, consumer: InstId, producer: InstId) -> bool {
-        let c = self.comp().inst(consumer);
-        let reuses_operand = |inst: &Instruction, operand_index: usize| -> bool {
-            match inst.opcode {
-                Opcode::Broadcast => {
-                    let out = inst.shape.as_array().map_or(0, |a| a.element_count());
-                    let input = self.comp_of_inst_operand_elements(inst);
-                    out > input
-                }
-                Opcode::ReduceWindow | Opcode::Gather | Opcode::Dot | Opcode::Convolution => true,
-                Opcode::DynamicSlice => operand_index > 0,
-                _ => false,
-            }
-        };
-        if c.opcode != Opcode::Fusion {
-            return c.operands.iter().enumerate().any(|(k, &o)| o == producer && reuses_operand(c, k));
+            return c.operands.iter().enumerate().any(|(k, &o)| o == producer && test(comp, c, k));
         }
         let body = self.module.comp(c.called[0]);
         let users = body.users();
@@ -558,41 +519,39 @@ impl Fuser<'_> {
             }
             for &u in &users[id] {
                 let ui = body.inst(u);
-                for (k, &o) in ui.operands.iter().enumerate() {
-                    if o == id && reuses_operand_in(body, ui, k) {
-                        return true;
-                    }
-                }
-                stack.push(u);
-            }
-        }
-        false
-    }
-
-    fn comp_of_inst_operand_elements(&self, inst: &Instruction) -> usize {
-        inst.operands.first().map_or(1, |&o| self.comp().inst(o).shape.as_array().map_or(1, |a| a.element_count()))
-    }
-
-    /// Inside a consumer fusion: does the path from `producer`'s parameter reach a
-    /// dot or convolution operand?
-    fn param_feeds_contraction(&self, consumer: InstId, producer: InstId) -> bool {
-        let c = self.comp().inst(consumer);
-        let body = self.module.comp(c.called[0]);
-        let users = body.users();
-        let mut stack = self.params_for(consumer, producer);
-        let mut seen = HashSet::new();
-        while let Some(id) = stack.pop() {
-            if !seen.insert(id) {
-                continue;
-            }
-            for &u in &users[id] {
-                if matches!(body.inst(u).opcode, Opcode::Dot | Opcode::Convolution) {
+                if ui.operands.iter().enumerate().any(|(k, &o)| o == id && test(body, ui, k)) {
                     return true;
                 }
                 stack.push(u);
             }
         }
         false
+    }
+
+    /// Within the consumer (a fusion or a single op), is each element of `producer`
+    /// read exactly once, by elementwise ops and (if `allow_moves`) reshapes,
+    /// transposes and reverses that keep the element count? With `allow_moves`
+    /// false only reshapes and bitcasts (which keep the linear index) may appear.
+    fn consumer_reads_elementwise(&self, consumer: InstId, producer: InstId, allow_moves: bool) -> bool {
+        let count = self.comp().inst(producer).shape.as_array().map(|a| a.element_count());
+        !self.any_use(consumer, producer, |_, inst, _| {
+            let same_count = inst.shape.as_array().map(|a| a.element_count()) == count;
+            let op_ok = inst.opcode.is_elementwise()
+                || matches!(inst.opcode, Opcode::Reshape | Opcode::Bitcast)
+                || allow_moves && matches!(inst.opcode, Opcode::Transpose | Opcode::Reverse);
+            !(same_count && op_ok)
+        })
+    }
+
+    /// Does the consumer read some element of `producer` more than once?
+    fn consumer_reuses(&self, consumer: InstId, producer: InstId) -> bool {
+        self.any_use(consumer, producer, reuses_operand_in)
+    }
+
+    /// Inside a consumer fusion: does the path from `producer`'s parameter reach a
+    /// dot or convolution operand?
+    fn param_feeds_contraction(&self, consumer: InstId, producer: InstId) -> bool {
+        self.any_use(consumer, producer, |_, inst, _| matches!(inst.opcode, Opcode::Dot | Opcode::Convolution))
     }
 
     /// Is `producer` the operand that the consumer's dynamic-update-slice (its
@@ -1072,12 +1031,12 @@ impl Fuser<'_> {
     }
 }
 
-/// Inside a fused computation: does `inst` read operand `k`'s elements more than once?
-fn reuses_operand_in(body: &Computation, inst: &Instruction, k: usize) -> bool {
+/// Does `inst` (in `comp`) read operand `k`'s elements more than once?
+fn reuses_operand_in(comp: &Computation, inst: &Instruction, k: usize) -> bool {
     match inst.opcode {
         Opcode::Broadcast => {
             let out = inst.shape.as_array().map_or(0, |a| a.element_count());
-            let input = body.inst(inst.operands[k]).shape.as_array().map_or(1, |a| a.element_count());
+            let input = comp.inst(inst.operands[k]).shape.as_array().map_or(1, |a| a.element_count());
             out > input
         }
         Opcode::ReduceWindow | Opcode::Gather | Opcode::Dot | Opcode::Convolution => true,

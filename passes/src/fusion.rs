@@ -152,7 +152,8 @@ fn count_op(module: &Module, inst: &Instruction, op: Opcode) -> usize {
 /// Parameters, constants, broadcasts of scalars and tuple plumbing are free.
 fn size_of(module: &Module, inst: &Instruction) -> usize {
     let computes = |i: &Instruction, body: &Computation| -> bool {
-        let plumbing = matches!(i.opcode, Opcode::Parameter | Opcode::Constant | Opcode::Tuple | Opcode::GetTupleElement);
+        let plumbing =
+            matches!(i.opcode, Opcode::Parameter | Opcode::Constant | Opcode::Tuple | Opcode::GetTupleElement);
         let scalar_broadcast = i.opcode == Opcode::Broadcast
             && i.operands.first().is_some_and(|&o| body.inst(o).shape.as_array().is_some_and(|a| a.rank() == 0));
         !plumbing && !scalar_broadcast

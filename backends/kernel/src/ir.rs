@@ -110,17 +110,46 @@ pub enum Node {
     /// Element of kernel input `input` at a multi-dimensional index (one `s64`
     /// node per dimension of that input, each within bounds: the lowering clamps
     /// or selects, loads never read out of bounds).
-    Load { input: usize, index: Vec<NodeId> },
-    Unary { op: UnaryOp, x: NodeId },
-    Binary { op: BinaryOp, a: NodeId, b: NodeId },
+    Load {
+        input: usize,
+        index: Vec<NodeId>,
+    },
+    Unary {
+        op: UnaryOp,
+        x: NodeId,
+    },
+    Binary {
+        op: BinaryOp,
+        a: NodeId,
+        b: NodeId,
+    },
     /// `pred`-typed comparison. `compare_type` None means the default for the type.
-    Compare { direction: ComparisonDirection, compare_type: Option<CompareType>, a: NodeId, b: NodeId },
-    Select { pred: NodeId, on_true: NodeId, on_false: NodeId },
+    Compare {
+        direction: ComparisonDirection,
+        compare_type: Option<CompareType>,
+        a: NodeId,
+        b: NodeId,
+    },
+    Select {
+        pred: NodeId,
+        on_true: NodeId,
+        on_false: NodeId,
+    },
     /// `clamp(min, x, max)` with XLA's NaN semantics.
-    Clamp { min: NodeId, x: NodeId, max: NodeId },
-    Convert { x: NodeId, to: DType },
+    Clamp {
+        min: NodeId,
+        x: NodeId,
+        max: NodeId,
+    },
+    Convert {
+        x: NodeId,
+        to: DType,
+    },
     /// Reinterpret the bits (same width).
-    Bitcast { x: NodeId, to: DType },
+    Bitcast {
+        x: NodeId,
+        to: DType,
+    },
     /// A reduction computed inline: for every point of `window` (loop indices are
     /// `Index(d)` inside `body`), the values `body.values` are combined into the
     /// accumulators with `reducer`, starting from `init`. Nodes of the enclosing
@@ -128,7 +157,10 @@ pub enum Node {
     /// with [`Node::ReduceResult`].
     Reduce(Box<InlineReduce>),
     /// Result `index` of a [`Node::Reduce`] node.
-    ReduceResult { reduce: NodeId, index: usize },
+    ReduceResult {
+        reduce: NodeId,
+        index: usize,
+    },
     /// Inside a [`InlineReduce::body`]: a node of the enclosing graph.
     Outer(NodeId),
 }
@@ -250,7 +282,14 @@ pub enum KernelBody {
     /// operand index (`s64` nodes) and `in_bounds` whether to apply; the update
     /// `values` are combined into the element with `combiner(old..., new...)`.
     /// Applied sequentially in row-major order.
-    Scatter { space: Vec<i64>, graph: Graph, target: Vec<NodeId>, in_bounds: NodeId, values: Vec<NodeId>, combiner: ScalarFn },
+    Scatter {
+        space: Vec<i64>,
+        graph: Graph,
+        target: Vec<NodeId>,
+        in_bounds: NodeId,
+        values: Vec<NodeId>,
+        combiner: ScalarFn,
+    },
     /// Sort along `dimension` of `dims`: inputs `k` are sorted together (outputs `k`),
     /// ordered by `comparator` on (a0, b0, a1, b1, ...).
     Sort { dims: Vec<i64>, dimension: usize, stable: bool, comparator: ScalarFn },
@@ -335,20 +374,37 @@ pub struct ConvStep {
 /// One step of a program.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Step {
-    Kernel { kernel: KernelId, inputs: Vec<BufRef>, outputs: Vec<BufRef> },
+    Kernel {
+        kernel: KernelId,
+        inputs: Vec<BufRef>,
+        outputs: Vec<BufRef>,
+    },
     /// Copy `src` to `dst` (same size).
-    Copy { src: BufRef, dst: BufRef },
+    Copy {
+        src: BufRef,
+        dst: BufRef,
+    },
     /// Several copies that happen at once: every source is read before any
     /// destination is written (while-loop state updates).
-    ParallelCopy { moves: Vec<(BufRef, BufRef)> },
+    ParallelCopy {
+        moves: Vec<(BufRef, BufRef)>,
+    },
     Dot(Box<DotStep>),
     Conv(Box<ConvStep>),
     /// Run `cond`, read the `pred` in `pred`; while true, run `body`, then the
     /// parallel copy `update` (body results into the loop state), then `cond` again.
-    While { cond: Vec<Step>, pred: BufRef, body: Vec<Step>, update: Vec<(BufRef, BufRef)> },
+    While {
+        cond: Vec<Step>,
+        pred: BufRef,
+        body: Vec<Step>,
+        update: Vec<(BufRef, BufRef)>,
+    },
     /// Run one branch: `pred` index (branch 0 if true) or `s32` index clamped to
     /// the last branch when out of range.
-    Conditional { index: BufRef, branches: Vec<Vec<Step>> },
+    Conditional {
+        index: BufRef,
+        branches: Vec<Vec<Step>>,
+    },
 }
 
 /// Read-only data.

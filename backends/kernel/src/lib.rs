@@ -2,11 +2,13 @@
 //!
 //! [`ir`] defines programs (steps over buffers placed by buffer assignment) and
 //! elemental kernels (loop nests whose bodies are scalar expression graphs);
-//! `lower` turns an optimized, scheduled module into a program; `eval` runs a
+//! `lower` turns an optimized, scheduled module into a program; [`eval`] runs a
 //! program directly, slowly, to test the lowering against the interpreter. LLVM,
 //! Cranelift and PTX codegen render the same programs, so index arithmetic and op
 //! semantics are derived once, here.
 
+pub mod eval;
 pub mod ir;
+mod sem;
 
 pub use ir::*;

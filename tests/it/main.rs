@@ -8,6 +8,7 @@ mod cli;
 mod common;
 mod fuzz;
 mod interp;
+mod kernel;
 mod pipeline_prop;
 mod roundtrip;
 mod verify;

@@ -890,3 +890,74 @@ fn what_cannot_be_lowered_is_an_error_naming_the_instruction() {
     );
     assert!(matches!(lower_module(&m).unwrap_err(), LowerError::Unsupported { .. }));
 }
+
+#[test]
+fn hand_written_fusions_of_every_kind() {
+    let text = r#"HloModule m
+max {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  ROOT m = f32[] maximum(x, y)
+}
+or {
+  x = pred[] parameter(0)
+  y = pred[] parameter(1)
+  ROOT o = pred[] or(x, y)
+}
+out_multi {
+  a = f32[4,3] parameter(0)
+  b = f32[3,5] parameter(1)
+  y = f32[4,5] parameter(2)
+  d = f32[4,5] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  e = f32[4,5] exponential(y)
+  s = f32[4,5] add(d, e)
+  ROOT t = (f32[4,5], f32[4,5]) tuple(s, e)
+}
+reduce_multi {
+  x = f32[4,5] parameter(0)
+  ninf = f32[] constant(-inf)
+  m = f32[4] reduce(x, ninf), dimensions={1}, to_apply=max
+  z = f32[] constant(0)
+  zb = f32[4,5] broadcast(z), dimensions={}
+  p = pred[4,5] compare(x, zb), direction=GT
+  f = pred[] constant(false)
+  any = pred[4] reduce(p, f), dimensions={1}, to_apply=or
+  n = f32[4,5] negate(x)
+  ROOT t = (f32[4], pred[4], f32[4,5]) tuple(m, any, n)
+}
+dus {
+  o = f32[6,5] parameter(0)
+  u = f32[2,5] parameter(1)
+  i = s32[] parameter(2)
+  z = s32[] constant(0)
+  e = f32[2,5] exponential(u)
+  ROOT d = f32[6,5] dynamic-update-slice(o, e, i, z)
+}
+ENTRY e {
+  a = f32[4,3] parameter(0)
+  b = f32[3,5] parameter(1)
+  y = f32[4,5] parameter(2)
+  f1 = (f32[4,5], f32[4,5]) fusion(a, b, y), kind=kOutput, calls=out_multi
+  s = f32[4,5] get-tuple-element(f1), index=0
+  e = f32[4,5] get-tuple-element(f1), index=1
+  f2 = (f32[4], pred[4], f32[4,5]) fusion(s), kind=kInput, calls=reduce_multi
+  m = f32[4] get-tuple-element(f2), index=0
+  any = pred[4] get-tuple-element(f2), index=1
+  n = f32[4,5] get-tuple-element(f2), index=2
+  o = f32[6,5] parameter(3)
+  i = s32[] parameter(4)
+  u = f32[2,5] slice(y), slice={[0:2], [0:5]}
+  d = f32[6,5] fusion(o, u, i), kind=kLoop, calls=dus
+  ROOT r = (f32[4,5], f32[4], pred[4], f32[4,5], f32[6,5], f32[6,5]) tuple(e, m, any, n, d, o)
+}
+"#;
+    check(text);
+    // As written: the output fusion's second output is a kernel of its own, the
+    // two reductions and the negation one Reduce kernel, the update in place.
+    let raw = module(text);
+    let program = agree(&raw, &arguments(&raw, 7)).unwrap_or_else(|e| panic!("{e}"));
+    assert!(program.steps.iter().any(|s| matches!(s, Step::Dot(d) if d.epilogue.is_some())));
+    assert!(kernels(&program).any(|k| matches!(k, KernelBody::Reduce { reduce_outputs, extra, .. }
+        if reduce_outputs.len() == 2 && extra.len() == 1)));
+    assert!(kernels(&program).any(|k| matches!(k, KernelBody::UpdateSlice { .. })));
+}

@@ -304,8 +304,7 @@ impl<'m, 'c> Emitter<'m, 'c> {
                 let d = d.ok_or_else(|| ierr("iota dimension out of range".into()))?;
                 Ok(self.scopes[lv].convert(idx[d], t))
             }
-            (O::Copy | O::OptimizationBarrier, _) => self.emit(ctx, inst.operands[0], leaf, idx, lv),
-            (O::AddDependency, _) => self.emit(ctx, inst.operands[0], leaf, idx, lv),
+            (O::Copy | O::OptimizationBarrier | O::AddDependency, _) => self.emit(ctx, inst.operands[0], leaf, idx, lv),
             (O::PartitionId | O::ReplicaId, _) => Ok(self.scopes[lv].int(t, 0)),
             (O::Convert, _) => {
                 let x = self.operand(ctx, inst, 0, idx, lv)?;

@@ -156,7 +156,17 @@ fn elemental(lw: &mut Lowerer<'_>, spec: &Spec<'_>, steps: &mut Vec<Step>) -> LR
     if let Some(plan) = reduce_plan(body, &outs) {
         return reduce_kernel(lw, spec, &outs, &out_bufs, plan, steps);
     }
-    // One loop kernel per distinct output shape.
+    loop_kernels(lw, spec, &outs, &out_bufs, steps)
+}
+
+/// One `Loop` kernel per distinct shape among outputs `outs` (stored in `out_bufs`).
+fn loop_kernels(
+    lw: &mut Lowerer<'_>,
+    spec: &Spec<'_>,
+    outs: &[(InstId, usize)],
+    out_bufs: &[BufRef],
+    steps: &mut Vec<Step>,
+) -> LResult<()> {
     let mut groups: Vec<(Vec<i64>, Vec<usize>)> = Vec::new();
     for (k, b) in out_bufs.iter().enumerate() {
         match groups.iter_mut().find(|(dims, _)| *dims == b.ty.dims) {
@@ -350,11 +360,31 @@ fn output_fusion(lw: &mut Lowerer<'_>, spec: &Spec<'_>, contraction: InstId, ste
         }
     }
     let [lhs, rhs] = <[BufRef; 2]>::try_from(operands).map_err(|_| internal(body, c, "two operands"))?;
+    let mut outs = Vec::new();
+    flatten(body, spec.root, &mut outs);
     let out_bufs = lw.bufs_of(spec.cid, spec.id)?;
-    let [out] = <[BufRef; 1]>::try_from(out_bufs)
-        .map_err(|_| unsupported(spec.comp(lw), spec.inst, "an output fusion with several outputs"))?;
+    if out_bufs.len() != outs.len() {
+        return Err(internal(spec.comp(lw), spec.inst, "outputs and result leaves differ"));
+    }
+    // Outputs that do not read the product (producers a multi-output fusion
+    // also writes out) are a loop kernel of their own.
+    let (mut product_outs, mut others, mut other_bufs) = (Vec::new(), Vec::new(), Vec::new());
+    for (o, b) in outs.into_iter().zip(out_bufs) {
+        if reaches(body, o.0, contraction) {
+            product_outs.push((o, b));
+        } else {
+            others.push(o);
+            other_bufs.push(b);
+        }
+    }
+    if !others.is_empty() {
+        loop_kernels(lw, spec, &others, &other_bufs, steps)?;
+    }
+    let [((root, _), out)] = <[((InstId, usize), BufRef); 1]>::try_from(product_outs).map_err(|_| {
+        unsupported(spec.comp(lw), spec.inst, "an output fusion with several outputs reading the product")
+    })?;
     let product_type = c.shape.as_array().map(|a| a.dtype).ok_or_else(|| internal(body, c, "array result"))?;
-    let epilogue = if spec.root == contraction {
+    let epilogue = if root == contraction {
         None
     } else {
         if product_type != out.ty.dtype {
@@ -367,7 +397,7 @@ fn output_fusion(lw: &mut Lowerer<'_>, spec: &Spec<'_>, contraction: InstId, ste
         em.input(Source::Product, out.ty.clone());
         let ctx = em.context(spec.body, bindings, 0);
         let idx = em.indices(dims.len());
-        let value = em.emit(ctx, spec.root, 0, &idx, 0)?;
+        let value = em.emit(ctx, root, 0, &idx, 0)?;
         let (graph, inputs) = em.finish();
         if !product_read_at(&graph, &idx) {
             return Err(internal(
@@ -388,6 +418,21 @@ fn output_fusion(lw: &mut Lowerer<'_>, spec: &Spec<'_>, contraction: InstId, ste
     };
     steps.push(contraction_step(body, c, lhs, rhs, out, epilogue)?);
     Ok(())
+}
+
+/// Whether instruction `from` of `body` depends on instruction `to`.
+fn reaches(body: &Computation, from: InstId, to: InstId) -> bool {
+    let mut stack = vec![from];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(id) = stack.pop() {
+        if id == to {
+            return true;
+        }
+        if seen.insert(id) {
+            stack.extend(body.inst(id).operands.iter().copied());
+        }
+    }
+    false
 }
 
 /// Whether every load of input 0 (the product) is at the loop indices `idx`.

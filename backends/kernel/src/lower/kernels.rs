@@ -20,6 +20,7 @@ use smelt_hlo::{Attrs, CompId, Computation, DType, InstId, Instruction, Opcode};
 use smelt_passes::dot_canonicalizer::is_canonical;
 
 use super::elemental::{Binding, Emitter, Source};
+use super::prune::prune;
 use super::scalar_fn;
 use super::{LResult, Lowerer, internal, unsupported};
 use crate::ir::{
@@ -185,6 +186,7 @@ fn loop_kernels(
             nodes.push(em.emit(ctx, outs[k].0, outs[k].1, &idx, 0)?);
         }
         let (graph, inputs) = em.finish();
+        let graph = prune(&graph, &mut nodes.iter_mut().collect::<Vec<_>>());
         let in_bufs = input_buffers(lw, spec, &inputs)?;
         let outputs: Vec<BufRef> = members.iter().map(|&k| out_bufs[k].clone()).collect();
         let name = if several { format!("{}.{g}", spec.inst.name) } else { spec.inst.name.clone() };
@@ -215,9 +217,14 @@ fn update_slice(lw: &mut Lowerer<'_>, spec: &Spec<'_>, out_bufs: &[BufRef], step
     em.input(Source::Operand { index: k0, leaf: 0 }, operand_buf.ty.clone());
     let ctx = em.context(spec.body, spec.bindings.clone(), 0);
     let idx = em.indices(upd.len());
-    let value = em.emit(ctx, root.operands[1], 0, &idx, 0)?;
-    let start = em.dynamic_starts(ctx, root, &dims, &upd, 0)?;
+    let mut value = em.emit(ctx, root.operands[1], 0, &idx, 0)?;
+    let mut start = em.dynamic_starts(ctx, root, &dims, &upd, 0)?;
     let (graph, inputs) = em.finish();
+    let graph = {
+        let mut roots: Vec<&mut NodeId> = start.iter_mut().collect();
+        roots.push(&mut value);
+        prune(&graph, &mut roots)
+    };
     let out = out_bufs[0].clone();
     if out.buffer == operand_buf.buffer && loads_input(&graph, 0) {
         return Err(ierr("the update reads the operand it overwrites in place"));
@@ -309,7 +316,8 @@ fn reduce_kernel(
     let mut em = Emitter::new(module, &mut lw.consts, &plan.space);
     let ctx = em.context(spec.body, spec.bindings.clone(), 0);
     let idx = em.indices(plan.space.len());
-    let (mut init, mut values, mut reduce_outputs) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut init, mut values, mut reduce_outputs): (Vec<NodeId>, Vec<NodeId>, Vec<usize>) =
+        (Vec::new(), Vec::new(), Vec::new());
     for &r in &plan.reduces {
         let inst = body.inst(r);
         let n = inst.operands.len() / 2;
@@ -327,6 +335,11 @@ fn reduce_kernel(
         }
     }
     let (graph, inputs) = em.finish();
+    let graph = {
+        let mut roots: Vec<&mut NodeId> = init.iter_mut().chain(values.iter_mut()).collect();
+        roots.extend(extra.iter_mut().map(|(_, n)| n));
+        prune(&graph, &mut roots)
+    };
     let in_bufs = input_buffers(lw, spec, &inputs)?;
     let kernel = Kernel {
         name: spec.inst.name.clone(),
@@ -397,7 +410,7 @@ fn output_fusion(lw: &mut Lowerer<'_>, spec: &Spec<'_>, contraction: InstId, ste
         em.input(Source::Product, out.ty.clone());
         let ctx = em.context(spec.body, bindings, 0);
         let idx = em.indices(dims.len());
-        let value = em.emit(ctx, root, 0, &idx, 0)?;
+        let mut value = em.emit(ctx, root, 0, &idx, 0)?;
         let (graph, inputs) = em.finish();
         if !product_read_at(&graph, &idx) {
             return Err(internal(
@@ -406,6 +419,7 @@ fn output_fusion(lw: &mut Lowerer<'_>, spec: &Spec<'_>, contraction: InstId, ste
                 "the epilogue reads the product away from the output index",
             ));
         }
+        let graph = prune(&graph, &mut [&mut value]);
         let others = input_buffers(lw, spec, &inputs)?;
         let kernel = Kernel {
             name: format!("{}.epilogue", spec.inst.name),
@@ -561,12 +575,17 @@ pub(crate) fn scatter(lw: &mut Lowerer<'_>, cid: CompId, id: InstId, steps: &mut
     let mut em = Emitter::new(module, &mut lw.consts, &ud);
     let ctx = em.context(cid, spec.bindings.clone(), 0);
     let idx = em.indices(ud.len());
-    let (target, in_bounds) = scatter_target(&mut em, ctx, inst, s, (&od, &id_dims, &ud), &idx)?;
+    let (mut target, mut in_bounds) = scatter_target(&mut em, ctx, inst, s, (&od, &id_dims, &ud), &idx)?;
     let mut values = Vec::with_capacity(n);
     for j in 0..n {
         values.push(em.emit(ctx, inst.operands[n + 1 + j], 0, &idx, 0)?);
     }
     let (graph, inputs) = em.finish();
+    let graph = {
+        let mut roots: Vec<&mut NodeId> = target.iter_mut().chain(values.iter_mut()).collect();
+        roots.push(&mut in_bounds);
+        prune(&graph, &mut roots)
+    };
     let in_bufs = input_buffers(lw, &spec, &inputs)?;
     let kernel = Kernel {
         name: inst.name.clone(),

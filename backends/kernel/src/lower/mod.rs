@@ -19,11 +19,12 @@
 //! The elemental emitter ([`elemental`]) turns an instruction at an index into
 //! graph nodes, through a builder ([`builder`]) that hash-conses, folds constants
 //! and simplifies index arithmetic; [`scalar_fn`] builds reducers, comparators and
-//! combiners.
+//! combiners; [`prune`] drops the nodes a finished graph does not need.
 
 mod builder;
 mod elemental;
 mod kernels;
+mod prune;
 mod scalar_fn;
 
 use smelt_hlo::{Attrs, CompId, Computation, InstId, Instruction, Module, Opcode, Verified, VerifyError};

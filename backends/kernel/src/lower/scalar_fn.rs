@@ -13,6 +13,7 @@ use std::collections::HashMap;
 use smelt_hlo::{Array, Attrs, CompId, Computation, InstId, Module, Opcode};
 
 use super::elemental::{Binding, Emitter, binary_op};
+use super::prune::prune_fn;
 use super::{LResult, internal, unsupported};
 use crate::ir::{ArrayType, BinaryOp, ConstData, FnPattern, ScalarFn};
 use smelt_hlo::DType;
@@ -88,7 +89,7 @@ pub(crate) fn build(module: &Module, consts: &mut ConstTable, cid: CompId, guard
     }
     let (graph, _) = em.finish();
     let pattern = if guarded { None } else { pattern(comp) };
-    Ok(ScalarFn { params: dtypes, graph, outputs, pattern })
+    Ok(prune_fn(&ScalarFn { params: dtypes, graph, outputs, pattern }))
 }
 
 /// One reducer for several reductions computed together: `parts` are each
@@ -140,7 +141,7 @@ pub(crate) fn combine(module: &Module, consts: &mut ConstTable, parts: &[(CompId
         let comp = module.comp(parts[0].0);
         return Err(unsupported(comp, comp.root_inst(), "a called computation that reads arrays"));
     }
-    Ok(ScalarFn { params, graph, outputs, pattern: None })
+    Ok(prune_fn(&ScalarFn { params, graph, outputs, pattern: None }))
 }
 
 /// The parameter number an instruction is, if it is a parameter.

@@ -961,3 +961,20 @@ ENTRY e {
         if reduce_outputs.len() == 2 && extra.len() == 1)));
     assert!(kernels(&program).any(|k| matches!(k, KernelBody::UpdateSlice { .. })));
 }
+
+#[test]
+fn programs_print_readably() {
+    let program = check(&format!(
+        "HloModule m\n{ADD}ENTRY e {{\n  x = f32[2,3] parameter(0)\n  z = f32[] constant(0)\n  e = f32[2,3] exponential(x)\n  ROOT r = f32[2] reduce(e, z), dimensions={{1}}, to_apply=add\n}}\n"
+    ));
+    let text = program.to_string();
+    for line in [
+        "program 'm' (f32[2,3]) -> (f32[2]), 0 temporary bytes",
+        ": reduce [2, 3] over dimensions {1} (in0: f32[2,3]) -> (f32[2])",
+        "  %3 = f32 load in0[%0, %1]\n  %4 = f32 exp %3\n",
+        "  reducer (f32, f32) Binary(Add) {\n    %0 = f32 param 0\n",
+        "k0 (param0) -> (result0)",
+    ] {
+        assert!(text.contains(line), "{line:?} not in\n{text}");
+    }
+}

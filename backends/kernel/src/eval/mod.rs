@@ -352,6 +352,9 @@ pub(crate) fn run_kernel(k: &Kernel, inputs: &[View], outputs: &[View], mem: &mu
             return invalid(&place, format!("buffer of type {} where {} is declared", type_name(&v.ty), type_name(t)));
         }
     }
+    if let Err(e) = graph::validate(&k.body) {
+        return invalid(&place, e);
+    }
     match &k.body {
         KernelBody::Loop { .. }
         | KernelBody::Reduce { .. }

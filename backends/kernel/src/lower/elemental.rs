@@ -664,7 +664,7 @@ impl<'m, 'c> Emitter<'m, 'c> {
         let mut parts = Vec::with_capacity(inst.operands.len());
         let mut offset = 0i64;
         for k in 0..inst.operands.len() {
-            let size = self.operand_dims(ctx, inst, k)?[d];
+            let size = *self.operand_dims(ctx, inst, k)?.get(d).ok_or_else(|| ierr("operand rank".into()))?;
             parts.push((k, offset, size));
             offset += size;
         }

@@ -618,7 +618,11 @@ fn scatter_target(
     let ibatch: Vec<usize> = s.scatter_indices_batching_dims.iter().filter_map(u).collect();
     let map: Vec<usize> = s.scatter_dims_to_operand_dims.iter().filter_map(u).collect();
     let window_operand: Vec<usize> = (0..rank).filter(|d| !inserted.contains(d) && !obatch.contains(d)).collect();
-    if window_operand.len() != window.len() || map.iter().chain(&obatch).any(|&d| d >= rank) {
+    if window_operand.len() != window.len()
+        || map.iter().chain(&obatch).any(|&d| d >= rank)
+        || window.iter().any(|&d| d >= ud.len())
+        || idx.len() != ud.len()
+    {
         return Err(ierr("scatter dimension numbers do not fit the operand".into()));
     }
     let vector_dim = u(&s.index_vector_dim).filter(|&d| d < id.len());

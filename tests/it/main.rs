@@ -1,13 +1,15 @@
 //! smelt's integration tests, in one binary to keep link time down.
 //!
 //! Each module covers one contract: the text round trip over the corpus, corpus
-//! conformance of the interpreter, the CLI's output and exit codes, and robustness
-//! of the parser and verifier against mutated input.
+//! conformance of the interpreter and of the kernel form (lowering and its
+//! evaluator), the CLI's output and exit codes, and robustness of the parser and
+//! verifier against mutated input.
 
 mod cli;
 mod common;
 mod fuzz;
 mod interp;
+mod kernel;
 mod pipeline_prop;
 mod roundtrip;
 mod verify;

@@ -15,7 +15,15 @@
 //!
 //! Conventions: every buffer is dense and row-major (smelt's pipeline uses the
 //! default layout); index values are `s64`; predicates are `pred` (one byte in
-//! memory, 0 or 1).
+//! memory, 0 or 1). Scalar semantics are the interpreter's (see [`UnaryOp`]); the
+//! lowering (`crate::lower`) writes a loop index of a dimension of size 1 as the
+//! constant 0.
+//!
+//! Buffers may be shared in place: a kernel's output may be the buffer of an
+//! input it reads only at the output's own index (buffer assignment lets an
+//! elementwise kernel overwrite an operand that dies there). Backends read a
+//! point's inputs before storing its outputs, which every kernel body below
+//! allows.
 
 use smelt_hlo::DType;
 use smelt_hlo::attrs::{CompareType, ComparisonDirection, RngAlgorithm};
@@ -150,11 +158,15 @@ pub enum Node {
         x: NodeId,
         to: DType,
     },
-    /// A reduction computed inline: for every point of `window` (loop indices are
-    /// `Index(d)` inside `body`), the values `body.values` are combined into the
-    /// accumulators with `reducer`, starting from `init`. Nodes of the enclosing
-    /// graph are visible inside `body` through [`Node::Outer`]. Results are read
-    /// with [`Node::ReduceResult`].
+    /// A reduction computed inline: for every point of `window` in row-major
+    /// order (loop indices are `Index(d)` inside `body`), the values `body.values`
+    /// are combined into the accumulators with `reducer`, starting from `init`.
+    /// Nodes of the enclosing graph are visible inside `body` through
+    /// [`Node::Outer`]. Results are read with [`Node::ReduceResult`]; the node's
+    /// own type is its first result's. (Window positions in padding are the
+    /// lowering's business: it feeds the init value where the reducer ignores it,
+    /// or passes a validity flag to a reducer that keeps its accumulators when
+    /// the flag is false.)
     Reduce(Box<InlineReduce>),
     /// Result `index` of a [`Node::Reduce`] node.
     ReduceResult {
@@ -255,13 +267,17 @@ pub struct Kernel {
 pub enum KernelBody {
     /// For every index of `space` (row-major), evaluate `graph` and store output
     /// `k`'s value `outputs[k]` at the same index (all outputs have `space`'s
-    /// dims). Dimension `parallel` (usually 0) may be split across threads.
+    /// dims). Points are independent: any dimension may be split across threads.
     Loop { space: Vec<i64>, graph: Graph, outputs: Vec<NodeId> },
-    /// A reduction over `reduced` dimensions of `space`: for each kept index, the
-    /// accumulators start at `init` (nodes without loop indices) and combine
-    /// `values` (evaluated at each full index) with `reducer`; result `r` is stored
-    /// in output `reduce_outputs[r]` at the kept index (kept dims in order). Extra
-    /// outputs `extra[e] = (output, node)` are stored at the full index.
+    /// A reduction over `reduced` dimensions of `space` (ascending): for each kept
+    /// index, the accumulators start at `init` (nodes without loop indices) and
+    /// combine `values` (evaluated at each full index, the reduced dimensions
+    /// visited in row-major order) with `reducer`, which takes all accumulators
+    /// then all values; result `r` is stored in output `reduce_outputs[r]` at the
+    /// kept index (kept dims in order). Extra outputs `extra[e] = (output, node)`
+    /// are stored at the full index. Several reductions computed together (a
+    /// fusion's multi-output root) share one reducer that returns all of their
+    /// accumulators.
     Reduce {
         space: Vec<i64>,
         reduced: Vec<usize>,
@@ -273,15 +289,20 @@ pub enum KernelBody {
         extra: Vec<(usize, NodeId)>,
     },
     /// In-place dynamic-update-slice: output 0 already holds input 0's values
-    /// (the executor copies when they are not the same buffer); for every index of
-    /// `space` (the update's dims) store `value` at `start + index`, where `start`
-    /// are `s64` nodes without loop indices, already clamped into range.
+    /// (the lowering puts a [`Step::Copy`] before the kernel when they are not
+    /// the same buffer); for every index of `space` (the update's dims) store
+    /// `value` at `start + index`, where `start` are `s64` nodes without loop
+    /// indices, already clamped into range. The value graph does not read input 0
+    /// when it shares output 0's buffer.
     UpdateSlice { space: Vec<i64>, graph: Graph, start: Vec<NodeId>, value: NodeId },
     /// Scatter: output 0 (and more for variadic scatter) starts as a copy of the
-    /// operands; for every index of `space` (the updates' dims), `target` gives the
-    /// operand index (`s64` nodes) and `in_bounds` whether to apply; the update
+    /// operands (the lowering puts [`Step::Copy`]s before the kernel where they
+    /// are different buffers); the inputs are what `graph` loads (indices and
+    /// updates). For every index of `space` (the updates' dims), `target` gives the
+    /// operand index (`s64` nodes, clamped into range) and `in_bounds` whether to
+    /// apply (XLA skips an update whose whole window does not fit); the update
     /// `values` are combined into the element with `combiner(old..., new...)`.
-    /// Applied sequentially in row-major order.
+    /// Applied sequentially in row-major order (indices may repeat).
     Scatter {
         space: Vec<i64>,
         graph: Graph,
@@ -291,13 +312,20 @@ pub enum KernelBody {
         combiner: ScalarFn,
     },
     /// Sort along `dimension` of `dims`: inputs `k` are sorted together (outputs `k`),
-    /// ordered by `comparator` on (a0, b0, a1, b1, ...).
+    /// ordered by `comparator` on (a0, b0, a1, b1, ...), which says whether `a`
+    /// goes before `b`. The reference is a stable merge sort (which also serves
+    /// `stable: false`); a comparator need not be a strict weak order.
     Sort { dims: Vec<i64>, dimension: usize, stable: bool, comparator: ScalarFn },
     /// Select-and-scatter with a window; see XLA's semantics. Inputs: operand,
-    /// source, init value; output: the result.
+    /// source, init value (a scalar); output: the result, which starts as the init
+    /// value everywhere. For each window (one per source element, row-major), the
+    /// selected position starts at the window's first element and moves to each
+    /// later one for which `select(selected, candidate)` is false; `scatter(out,
+    /// source)` then updates it. Padding positions are not candidates.
     SelectAndScatter { window: Vec<WindowSpec>, select: ScalarFn, scatter: ScalarFn },
     /// `rng-bit-generator`: input 0 is the state; outputs are the new state and
-    /// the bits.
+    /// the bits, laid out as XLA's `RngBitGeneratorExpander` does (see the
+    /// interpreter's `rng.rs`; the default algorithm is philox, as on XLA CPU).
     RngBitGenerator { algorithm: RngAlgorithm },
 }
 
@@ -335,6 +363,13 @@ pub struct BufRef {
 
 /// A general matrix product in the canonical dot form (`[b, m, k] x [b, k, n]`,
 /// either operand possibly transposed), reading operands in place.
+///
+/// Products accumulate as the interpreter's do: in f32 for f16, bf16 and f32
+/// results (rounded to the result type once, at the end), in f64 for f64, in
+/// wrapping i64 for integer results, the operands converted to the accumulator
+/// type; the result type is `out`'s. The product is `[b, m, n]` in row-major
+/// order; `out` holds its `b * m * n` elements with the dimensions of the fused
+/// result, which an epilogue may have reshaped.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DotStep {
     pub lhs: BufRef,
@@ -350,13 +385,23 @@ pub struct DotStep {
     pub rhs_transposed: bool,
     /// Elementwise epilogue applied to the product in the output tile: a `Loop`
     /// kernel over `out`'s dims whose single output is `out`, whose input 0 is the
-    /// product (loaded only at the output index, so a backend may substitute the
-    /// accumulator value for those loads) and whose other inputs are the listed
-    /// buffers. None: `out` is the product itself.
+    /// product (typed as `out`, loaded only at the output index, so a backend may
+    /// substitute the accumulator value for those loads) and whose other inputs
+    /// are the listed buffers. None: `out` is the product itself.
+    ///
+    /// One of the listed buffers may be `out` itself (buffer assignment lets the
+    /// epilogue overwrite an operand it reads elementwise, like a residual add):
+    /// evaluate the epilogue on the product before storing into `out`, never
+    /// store the bare product there first.
     pub epilogue: Option<(KernelId, Vec<BufRef>)>,
 }
 
 /// A convolution with XLA's general dimension numbers, reading operands in place.
+/// Accumulation is as for [`DotStep`]; each output element sums, over the
+/// kernel's spatial positions in row-major order and then the input features of
+/// its group, the products whose input position is not padding or a dilation
+/// hole. `out` holds the result in row-major order of its natural shape
+/// (`dims.output_*`), with the dimensions of the fused result.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ConvStep {
     pub input: BufRef,
@@ -393,6 +438,8 @@ pub enum Step {
     Conv(Box<ConvStep>),
     /// Run `cond`, read the `pred` in `pred`; while true, run `body`, then the
     /// parallel copy `update` (body results into the loop state), then `cond` again.
+    /// The state is in place when the step starts (the lowering copies the
+    /// initial state in just before it).
     While {
         cond: Vec<Step>,
         pred: BufRef,
@@ -400,7 +447,8 @@ pub enum Step {
         update: Vec<(BufRef, BufRef)>,
     },
     /// Run one branch: `pred` index (branch 0 if true) or `s32` index clamped to
-    /// the last branch when out of range.
+    /// the last branch when out of range. Each branch ends by copying its root into
+    /// the conditional's result buffers.
     Conditional {
         index: BufRef,
         branches: Vec<Vec<Step>>,
@@ -415,7 +463,11 @@ pub struct ConstData {
     pub bytes: Vec<u8>,
 }
 
-/// A compiled module in the kernel form.
+/// A compiled module in the kernel form. Running it means running `steps` with
+/// the parameters in their buffers, result buffers to fill and a zeroed or
+/// uninitialized arena of `temp_bytes`; results that live elsewhere (a parameter,
+/// a constant, a donated parameter, another result) are copied into their
+/// result buffers by the last steps.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Program {
     pub name: String,

@@ -2,11 +2,20 @@
 //!
 //! [`ir`] defines programs (steps over buffers placed by buffer assignment) and
 //! elemental kernels (loop nests whose bodies are scalar expression graphs);
-//! `lower` turns an optimized, scheduled module into a program; `eval` runs a
-//! program directly, slowly, to test the lowering against the interpreter. LLVM,
-//! Cranelift and PTX codegen render the same programs, so index arithmetic and op
-//! semantics are derived once, here.
+//! [`lower`](mod@lower) turns an optimized, scheduled module into a program;
+//! [`eval`] runs a program directly, slowly, to test the lowering against the
+//! interpreter. LLVM, Cranelift and PTX codegen render the same programs, so index
+//! arithmetic and op semantics are derived once, here. Programs print (`Display`)
+//! in a readable text form for dumps and debugging.
 
+pub mod eval;
 pub mod ir;
+pub mod lower;
+mod print;
+mod sem;
+
+#[cfg(test)]
+mod tests;
 
 pub use ir::*;
+pub use lower::{LowerError, lower, lower_module};

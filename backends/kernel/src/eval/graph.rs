@@ -1,0 +1,447 @@
+//! Evaluating expression graphs, and the kernel bodies made of them (loop,
+//! reduce, update-slice, scatter).
+//!
+//! A [`GraphEval`] computes every node of a graph in id order (nodes only refer
+//! to smaller ids) for one point, keeping the values for the next point to
+//! overwrite. An inline reduction runs its body's evaluator over the window,
+//! folding each point's values into the accumulators with the reducer.
+
+use crate::ir::{Graph, InlineReduce, KernelBody, Node, NodeId, Scalar, ScalarFn};
+use crate::sem;
+
+use super::{EResult, Memory, View, for_each_index, invalid};
+
+/// What a graph sees while it is evaluated.
+#[derive(Clone, Copy)]
+struct Env<'a, 'p> {
+    index: &'a [i64],
+    params: &'a [Scalar],
+    outer: &'a [Scalar],
+    mem: Option<&'a Memory<'p>>,
+    inputs: &'a [View],
+}
+
+/// An inline reduction's body and reducer, ready to run.
+struct ReduceEval<'g> {
+    body: GraphEval<'g>,
+    reducer: FnEval<'g>,
+}
+
+/// A graph with storage for one point's values.
+pub(crate) struct GraphEval<'g> {
+    graph: &'g Graph,
+    vals: Vec<Scalar>,
+    /// The accumulators of each `Reduce` node.
+    multi: Vec<Vec<Scalar>>,
+    reductions: Vec<Option<ReduceEval<'g>>>,
+}
+
+impl<'g> GraphEval<'g> {
+    pub(crate) fn new(graph: &'g Graph) -> GraphEval<'g> {
+        let n = graph.len();
+        let reductions = graph
+            .nodes
+            .iter()
+            .map(|node| match node {
+                Node::Reduce(r) => Some(ReduceEval { body: GraphEval::new(&r.body), reducer: FnEval::new(&r.reducer) }),
+                _ => None,
+            })
+            .collect();
+        GraphEval {
+            graph,
+            vals: vec![Scalar::Int(smelt_hlo::DType::Pred, 0); n],
+            multi: vec![Vec::new(); n],
+            reductions,
+        }
+    }
+
+    pub(crate) fn value(&self, id: NodeId) -> Scalar {
+        self.vals[id.0 as usize]
+    }
+
+    /// Evaluates the nodes whose `mask` entry is set (all of them without a mask).
+    fn eval(&mut self, env: Env<'_, '_>, mask: Option<&[bool]>, place: &str) -> EResult<()> {
+        let GraphEval { graph, vals, multi, reductions } = self;
+        for (i, node) in graph.nodes.iter().enumerate() {
+            if mask.is_some_and(|m| !m[i]) {
+                continue;
+            }
+            let v = |n: &NodeId| vals[n.0 as usize];
+            let sem_err = |e: String| super::EvalError::Invalid { place: place.to_string(), message: e };
+            let value = match node {
+                Node::Index(d) => match env.index.get(*d) {
+                    Some(&x) => Scalar::Int(smelt_hlo::DType::S64, x as i128),
+                    None => return invalid(place, format!("loop index {d} outside the space")),
+                },
+                Node::Param(n) => match env.params.get(*n) {
+                    Some(&x) => x,
+                    None => return invalid(place, format!("no parameter {n}")),
+                },
+                Node::Const(c) => *c,
+                Node::Outer(n) => match env.outer.get(n.0 as usize) {
+                    Some(&x) => x,
+                    None => return invalid(place, format!("no enclosing node {}", n.0)),
+                },
+                Node::Load { input, index } => {
+                    let (Some(view), Some(mem)) = (env.inputs.get(*input), env.mem) else {
+                        return invalid(place, format!("load of missing input {input}"));
+                    };
+                    let at: Vec<i64> = index.iter().map(|n| sem::as_i64(v(n))).collect();
+                    match view.offset(&at) {
+                        Some(o) => view.read_at(mem, o)?,
+                        None => {
+                            return invalid(
+                                place,
+                                format!("input {input} read out of bounds at {at:?} of {:?}", view.ty.dims),
+                            );
+                        }
+                    }
+                }
+                Node::Unary { op, x } => sem::unary(*op, v(x)).map_err(sem_err)?,
+                Node::Binary { op, a, b } => sem::binary(*op, v(a), v(b)).map_err(sem_err)?,
+                Node::Compare { direction, compare_type, a, b } => {
+                    let r = sem::compare(*direction, *compare_type, v(a), v(b)).map_err(sem_err)?;
+                    Scalar::Int(smelt_hlo::DType::Pred, r as i128)
+                }
+                Node::Select { pred, on_true, on_false } => sem::select(v(pred), v(on_true), v(on_false)),
+                Node::Clamp { min, x, max } => sem::clamp(v(min), v(x), v(max)).map_err(sem_err)?,
+                Node::Convert { x, to } => sem::convert(v(x), *to),
+                Node::Bitcast { x, to } => sem::bitcast(v(x), *to).map_err(sem_err)?,
+                Node::Reduce(r) => {
+                    let Some(re) = reductions[i].as_mut() else {
+                        return invalid(place, "reduction without an evaluator");
+                    };
+                    let accs = reduce(r, re, Env { outer: &vals[..i], ..env }, vals, place)?;
+                    let first = accs.first().copied();
+                    multi[i] = accs;
+                    match first {
+                        Some(x) => x,
+                        None => return invalid(place, "reduction without accumulators"),
+                    }
+                }
+                Node::ReduceResult { reduce, index } => {
+                    match multi.get(reduce.0 as usize).and_then(|m| m.get(*index)) {
+                        Some(&x) => x,
+                        None => return invalid(place, format!("no result {index} of node {}", reduce.0)),
+                    }
+                }
+            };
+            vals[i] = value;
+        }
+        Ok(())
+    }
+}
+
+/// Runs an inline reduction over its window; returns the accumulators.
+fn reduce(
+    r: &InlineReduce,
+    re: &mut ReduceEval<'_>,
+    env: Env<'_, '_>,
+    vals: &[Scalar],
+    place: &str,
+) -> EResult<Vec<Scalar>> {
+    let mut accs: Vec<Scalar> = r.init.iter().map(|n| vals[n.0 as usize]).collect();
+    let mut args = Vec::with_capacity(accs.len() + r.values.len());
+    for_each_index(&r.window, |w| {
+        re.body.eval(Env { index: w, ..env }, None, place)?;
+        args.clear();
+        args.extend_from_slice(&accs);
+        args.extend(r.values.iter().map(|&n| re.body.value(n)));
+        re.reducer.call(&args, &mut accs, place)
+    })?;
+    Ok(accs)
+}
+
+/// A scalar function, ready to call.
+pub(crate) struct FnEval<'g> {
+    f: &'g ScalarFn,
+    g: GraphEval<'g>,
+}
+
+impl<'g> FnEval<'g> {
+    pub(crate) fn new(f: &'g ScalarFn) -> FnEval<'g> {
+        FnEval { f, g: GraphEval::new(&f.graph) }
+    }
+
+    /// Applies the function; `out` receives its outputs.
+    pub(crate) fn call(&mut self, args: &[Scalar], out: &mut Vec<Scalar>, place: &str) -> EResult<()> {
+        if args.len() != self.f.params.len() || args.iter().zip(&self.f.params).any(|(a, &t)| a.dtype() != t) {
+            return invalid(place, "scalar function called with the wrong arguments");
+        }
+        let env = Env { index: &[], params: args, outer: &[], mem: None, inputs: &[] };
+        self.g.eval(env, None, place)?;
+        out.clear();
+        out.extend(self.f.outputs.iter().map(|&n| self.g.value(n)));
+        Ok(())
+    }
+
+    pub(crate) fn call1(&mut self, args: &[Scalar], place: &str) -> EResult<Scalar> {
+        let mut out = Vec::with_capacity(1);
+        self.call(args, &mut out, place)?;
+        match out.first() {
+            Some(&x) => Ok(x),
+            None => invalid(place, "scalar function without outputs"),
+        }
+    }
+}
+
+/// The nodes `roots` depend on.
+fn needed(graph: &Graph, roots: &[NodeId]) -> Vec<bool> {
+    let mut mask = vec![false; graph.len()];
+    for r in roots {
+        if let Some(m) = mask.get_mut(r.0 as usize) {
+            *m = true;
+        }
+    }
+    for i in (0..graph.len()).rev() {
+        if !mask[i] {
+            continue;
+        }
+        let mut mark = |n: &NodeId| {
+            if let Some(m) = mask.get_mut(n.0 as usize) {
+                *m = true;
+            }
+        };
+        match &graph.nodes[i] {
+            Node::Load { index, .. } => index.iter().for_each(&mut mark),
+            Node::Unary { x, .. } | Node::Convert { x, .. } | Node::Bitcast { x, .. } => mark(x),
+            Node::Binary { a, b, .. } | Node::Compare { a, b, .. } => {
+                mark(a);
+                mark(b);
+            }
+            Node::Select { pred: a, on_true: b, on_false: c } | Node::Clamp { min: a, x: b, max: c } => {
+                mark(a);
+                mark(b);
+                mark(c);
+            }
+            Node::Reduce(r) => {
+                r.init.iter().for_each(&mut mark);
+                outer_refs(&r.body, &mut mark);
+            }
+            Node::ReduceResult { reduce, .. } => mark(reduce),
+            Node::Index(_) | Node::Param(_) | Node::Const(_) | Node::Outer(_) => {}
+        }
+    }
+    mask
+}
+
+/// Calls `f` with every enclosing node a reduction body refers to.
+fn outer_refs(body: &Graph, f: &mut impl FnMut(&NodeId)) {
+    for node in &body.nodes {
+        if let Node::Outer(n) = node {
+            f(n);
+        }
+    }
+}
+
+/// Checks that a graph is well formed: as many types as nodes, every node
+/// referring to smaller ids only (reduction results to reductions, enclosing
+/// nodes below `outer`), every reduction body and reducer well formed. The
+/// evaluator indexes freely after this.
+fn validate_graph(graph: &Graph, outer: usize) -> Result<(), String> {
+    if graph.types.len() != graph.nodes.len() {
+        return Err("a graph has more or fewer types than nodes".into());
+    }
+    for (i, node) in graph.nodes.iter().enumerate() {
+        let mut bad = false;
+        let mut check = |n: &NodeId| bad |= n.0 as usize >= i;
+        match node {
+            Node::Load { index, .. } => index.iter().for_each(&mut check),
+            Node::Unary { x, .. } | Node::Convert { x, .. } | Node::Bitcast { x, .. } => check(x),
+            Node::Binary { a, b, .. } | Node::Compare { a, b, .. } => {
+                check(a);
+                check(b);
+            }
+            Node::Select { pred: a, on_true: b, on_false: c } | Node::Clamp { min: a, x: b, max: c } => {
+                check(a);
+                check(b);
+                check(c);
+            }
+            Node::Reduce(r) => {
+                r.init.iter().for_each(&mut check);
+                validate_graph(&r.body, i)?;
+                roots(&r.body, &r.values)?;
+                validate_fn(&r.reducer)?;
+            }
+            Node::ReduceResult { reduce, .. } => {
+                check(reduce);
+                bad |= !matches!(graph.nodes.get(reduce.0 as usize), Some(Node::Reduce(_)));
+            }
+            Node::Outer(n) => bad |= n.0 as usize >= outer,
+            Node::Index(_) | Node::Param(_) | Node::Const(_) => {}
+        }
+        if bad {
+            return Err(format!("node {i} refers to a node that does not come before it"));
+        }
+    }
+    Ok(())
+}
+
+fn roots(graph: &Graph, ids: &[NodeId]) -> Result<(), String> {
+    match ids.iter().find(|n| n.0 as usize >= graph.len()) {
+        Some(n) => Err(format!("node {} is not in the graph", n.0)),
+        None => Ok(()),
+    }
+}
+
+fn validate_fn(f: &ScalarFn) -> Result<(), String> {
+    validate_graph(&f.graph, 0)?;
+    roots(&f.graph, &f.outputs)
+}
+
+/// Checks every graph, scalar function and root of a kernel body.
+pub(crate) fn validate(body: &KernelBody) -> Result<(), String> {
+    match body {
+        KernelBody::Loop { graph, outputs, .. } => {
+            validate_graph(graph, 0)?;
+            roots(graph, outputs)
+        }
+        KernelBody::Reduce { graph, init, values, reducer, extra, .. } => {
+            validate_graph(graph, 0)?;
+            roots(graph, init)?;
+            roots(graph, values)?;
+            roots(graph, &extra.iter().map(|e| e.1).collect::<Vec<_>>())?;
+            validate_fn(reducer)
+        }
+        KernelBody::UpdateSlice { graph, start, value, .. } => {
+            validate_graph(graph, 0)?;
+            roots(graph, start)?;
+            roots(graph, &[*value])
+        }
+        KernelBody::Scatter { graph, target, in_bounds, values, combiner, .. } => {
+            validate_graph(graph, 0)?;
+            roots(graph, target)?;
+            roots(graph, values)?;
+            roots(graph, &[*in_bounds])?;
+            validate_fn(combiner)
+        }
+        KernelBody::Sort { comparator, .. } => validate_fn(comparator),
+        KernelBody::SelectAndScatter { select, scatter, .. } => {
+            validate_fn(select)?;
+            validate_fn(scatter)
+        }
+        KernelBody::RngBitGenerator { .. } => Ok(()),
+    }
+}
+
+/// Runs a loop, reduce, update-slice or scatter kernel.
+pub(crate) fn run(
+    place: &str,
+    body: &KernelBody,
+    inputs: &[View],
+    outputs: &[View],
+    mem: &mut Memory<'_>,
+) -> EResult<()> {
+    match body {
+        KernelBody::Loop { space, graph, outputs: nodes } => {
+            if nodes.len() != outputs.len() {
+                return invalid(place, "outputs and output nodes differ");
+            }
+            let mut g = GraphEval::new(graph);
+            for_each_index(space, |idx| {
+                g.eval(Env { index: idx, params: &[], outer: &[], mem: Some(&*mem), inputs }, None, place)?;
+                for (view, &n) in outputs.iter().zip(nodes) {
+                    view.write(mem, idx, g.value(n))?;
+                }
+                Ok(())
+            })
+        }
+        KernelBody::Reduce { space, reduced, graph, init, values, reducer, reduce_outputs, extra } => {
+            if init.len() != values.len() || reduce_outputs.len() != init.len() {
+                return invalid(place, "accumulators, values and outputs differ in number");
+            }
+            let kept: Vec<usize> = (0..space.len()).filter(|d| !reduced.contains(d)).collect();
+            let kept_space: Vec<i64> = kept.iter().map(|&d| space[d]).collect();
+            let red_space: Vec<i64> = reduced.iter().filter_map(|&d| space.get(d).copied()).collect();
+            if red_space.len() != reduced.len() {
+                return invalid(place, "reduced dimension outside the space");
+            }
+            let init_mask = needed(graph, init);
+            let mut g = GraphEval::new(graph);
+            let mut f = FnEval::new(reducer);
+            let mut full = vec![0i64; space.len()];
+            let mut accs = Vec::new();
+            let mut args = Vec::new();
+            for_each_index(&kept_space, |k| {
+                for (p, &d) in kept.iter().enumerate() {
+                    full[d] = k[p];
+                }
+                for &d in reduced {
+                    full[d] = 0;
+                }
+                g.eval(
+                    Env { index: &full, params: &[], outer: &[], mem: Some(&*mem), inputs },
+                    Some(&init_mask),
+                    place,
+                )?;
+                accs.clear();
+                accs.extend(init.iter().map(|&n| g.value(n)));
+                for_each_index(&red_space, |r| {
+                    for (p, &d) in reduced.iter().enumerate() {
+                        full[d] = r[p];
+                    }
+                    g.eval(Env { index: &full, params: &[], outer: &[], mem: Some(&*mem), inputs }, None, place)?;
+                    args.clear();
+                    args.extend_from_slice(&accs);
+                    args.extend(values.iter().map(|&n| g.value(n)));
+                    f.call(&args, &mut accs, place)?;
+                    for &(o, n) in extra {
+                        match outputs.get(o) {
+                            Some(view) => view.write(mem, &full, g.value(n))?,
+                            None => return invalid(place, format!("no output {o}")),
+                        }
+                    }
+                    Ok(())
+                })?;
+                for (&o, &acc) in reduce_outputs.iter().zip(&accs) {
+                    match outputs.get(o) {
+                        Some(view) => view.write(mem, k, acc)?,
+                        None => return invalid(place, format!("no output {o}")),
+                    }
+                }
+                Ok(())
+            })
+        }
+        KernelBody::UpdateSlice { space, graph, start, value } => {
+            let Some(out) = outputs.first() else {
+                return invalid(place, "update-slice without an output");
+            };
+            let mut g = GraphEval::new(graph);
+            let mut at = vec![0i64; space.len()];
+            for_each_index(space, |idx| {
+                g.eval(Env { index: idx, params: &[], outer: &[], mem: Some(&*mem), inputs }, None, place)?;
+                for (k, (&i, s)) in idx.iter().zip(start).enumerate() {
+                    at[k] = sem::as_i64(g.value(*s)) + i;
+                }
+                out.write(mem, &at, g.value(*value))
+            })
+        }
+        KernelBody::Scatter { space, graph, target, in_bounds, values, combiner } => {
+            let mut g = GraphEval::new(graph);
+            let mut f = FnEval::new(combiner);
+            let mut at = vec![0i64; target.len()];
+            let mut args = Vec::new();
+            let mut res = Vec::new();
+            for_each_index(space, |idx| {
+                g.eval(Env { index: idx, params: &[], outer: &[], mem: Some(&*mem), inputs }, None, place)?;
+                if !sem::is_true(g.value(*in_bounds)) {
+                    return Ok(());
+                }
+                for (a, t) in at.iter_mut().zip(target) {
+                    *a = sem::as_i64(g.value(*t));
+                }
+                args.clear();
+                for out in outputs {
+                    args.push(out.read(mem, &at)?);
+                }
+                args.extend(values.iter().map(|&n| g.value(n)));
+                f.call(&args, &mut res, place)?;
+                for (out, &x) in outputs.iter().zip(&res) {
+                    out.write(mem, &at, x)?;
+                }
+                Ok(())
+            })
+        }
+        _ => invalid(place, "not a graph kernel"),
+    }
+}

@@ -1,0 +1,152 @@
+//! Dropping dead nodes: a finished graph keeps only what its roots need.
+//!
+//! Building leaves nodes behind (constants folded into others, index terms that
+//! simplified away, values of a reduction body that hoisting moved out). Backends
+//! render every node of a graph, so each kernel graph, reduction body and scalar
+//! function is pruned to its roots and renumbered, keeping ids in dependency
+//! order.
+
+use crate::ir::{Graph, InlineReduce, Node, NodeId, ScalarFn};
+
+fn deps(node: &Node, mut f: impl FnMut(NodeId)) {
+    match node {
+        Node::Load { index, .. } => index.iter().for_each(|&i| f(i)),
+        Node::Unary { x, .. } | Node::Convert { x, .. } | Node::Bitcast { x, .. } => f(*x),
+        Node::Binary { a, b, .. } | Node::Compare { a, b, .. } => {
+            f(*a);
+            f(*b);
+        }
+        Node::Select { pred: a, on_true: b, on_false: c } | Node::Clamp { min: a, x: b, max: c } => {
+            f(*a);
+            f(*b);
+            f(*c);
+        }
+        Node::Reduce(r) => r.init.iter().for_each(|&i| f(i)),
+        Node::ReduceResult { reduce, .. } => f(*reduce),
+        Node::Index(_) | Node::Param(_) | Node::Const(_) | Node::Outer(_) => {}
+    }
+}
+
+/// Which nodes `roots` need (through reduction bodies' references to the
+/// enclosing graph too).
+fn live_set(graph: &Graph, roots: &[NodeId]) -> Vec<bool> {
+    let mut live = vec![false; graph.len()];
+    let mark = |live: &mut Vec<bool>, n: NodeId| {
+        if let Some(l) = live.get_mut(n.0 as usize) {
+            *l = true;
+        }
+    };
+    for &r in roots {
+        mark(&mut live, r);
+    }
+    for i in (0..graph.len()).rev() {
+        if !live[i] {
+            continue;
+        }
+        let node = &graph.nodes[i];
+        deps(node, |d| mark(&mut live, d));
+        if let Node::Reduce(r) = node {
+            let body_live = live_set(&r.body, &r.values);
+            for (j, n) in r.body.nodes.iter().enumerate() {
+                if let (true, Node::Outer(x)) = (body_live[j], n) {
+                    mark(&mut live, *x);
+                }
+            }
+        }
+    }
+    live
+}
+
+/// `graph` with only the nodes `roots` need; `outer` maps the enclosing graph's
+/// old ids to new ones (for reduction bodies). Returns the new graph and the
+/// map from old ids to new.
+fn prune_in(graph: &Graph, roots: &[NodeId], outer: &[Option<NodeId>]) -> (Graph, Vec<Option<NodeId>>) {
+    let live = live_set(graph, roots);
+    let mut map: Vec<Option<NodeId>> = vec![None; graph.len()];
+    let mut out = Graph::default();
+    let at = |map: &[Option<NodeId>], n: NodeId| map.get(n.0 as usize).copied().flatten().unwrap_or(n);
+    for (i, node) in graph.nodes.iter().enumerate() {
+        if !live[i] {
+            continue;
+        }
+        let m = |n: &NodeId| at(&map, *n);
+        let new = match node {
+            Node::Index(_) | Node::Param(_) | Node::Const(_) => node.clone(),
+            Node::Outer(x) => Node::Outer(at(outer, *x)),
+            Node::Load { input, index } => Node::Load { input: *input, index: index.iter().map(m).collect() },
+            Node::Unary { op, x } => Node::Unary { op: *op, x: m(x) },
+            Node::Binary { op, a, b } => Node::Binary { op: *op, a: m(a), b: m(b) },
+            Node::Compare { direction, compare_type, a, b } => {
+                Node::Compare { direction: *direction, compare_type: *compare_type, a: m(a), b: m(b) }
+            }
+            Node::Select { pred, on_true, on_false } => {
+                Node::Select { pred: m(pred), on_true: m(on_true), on_false: m(on_false) }
+            }
+            Node::Clamp { min, x, max } => Node::Clamp { min: m(min), x: m(x), max: m(max) },
+            Node::Convert { x, to } => Node::Convert { x: m(x), to: *to },
+            Node::Bitcast { x, to } => Node::Bitcast { x: m(x), to: *to },
+            Node::ReduceResult { reduce, index } => Node::ReduceResult { reduce: m(reduce), index: *index },
+            Node::Reduce(r) => {
+                let (body, body_map) = prune_in(&r.body, &r.values, &map);
+                Node::Reduce(Box::new(InlineReduce {
+                    window: r.window.clone(),
+                    init: r.init.iter().map(m).collect(),
+                    values: r.values.iter().map(|v| at(&body_map, *v)).collect(),
+                    body,
+                    reducer: prune_fn(&r.reducer),
+                }))
+            }
+        };
+        map[i] = Some(NodeId(out.nodes.len() as u32));
+        out.nodes.push(new);
+        out.types.push(graph.types[i]);
+    }
+    (out, map)
+}
+
+/// Prunes a kernel graph to `roots`, renumbering `roots` in place.
+pub(crate) fn prune(graph: &Graph, roots: &mut [&mut NodeId]) -> Graph {
+    let ids: Vec<NodeId> = roots.iter().map(|r| **r).collect();
+    let (out, map) = prune_in(graph, &ids, &[]);
+    for r in roots.iter_mut() {
+        if let Some(Some(n)) = map.get(r.0 as usize) {
+            **r = *n;
+        }
+    }
+    out
+}
+
+/// A scalar function with only the nodes its outputs need.
+pub(crate) fn prune_fn(f: &ScalarFn) -> ScalarFn {
+    let mut outputs = f.outputs.clone();
+    let graph = {
+        let mut roots: Vec<&mut NodeId> = outputs.iter_mut().collect();
+        prune(&f.graph, &mut roots)
+    };
+    ScalarFn { params: f.params.clone(), graph, outputs, pattern: f.pattern }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{BinaryOp, Scalar};
+    use smelt_hlo::DType;
+
+    #[test]
+    fn dead_nodes_go_and_ids_follow() {
+        let g = Graph {
+            nodes: vec![
+                Node::Index(0),
+                Node::Const(Scalar::Int(DType::S64, 7)),
+                Node::Const(Scalar::Int(DType::S64, 1)),
+                Node::Binary { op: BinaryOp::Add, a: NodeId(0), b: NodeId(2) },
+            ],
+            types: vec![DType::S64; 4],
+        };
+        let mut root = NodeId(3);
+        let p = prune(&g, &mut [&mut root]);
+        assert_eq!(p.len(), 3);
+        assert_eq!(root, NodeId(2));
+        assert_eq!(p.nodes[2], Node::Binary { op: BinaryOp::Add, a: NodeId(0), b: NodeId(1) });
+    }
+}

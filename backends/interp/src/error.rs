@@ -66,6 +66,18 @@ impl From<InterpError> for Fail {
 }
 
 impl Fail {
+    /// The failure as a message, for callers outside any instruction.
+    pub(crate) fn message(self) -> String {
+        match self {
+            Fail::Unsupported(what) => format!("unsupported: {what}"),
+            Fail::Invalid(message) => message,
+            Fail::TooLarge(elements) => format!("{elements} elements is more than the interpreter evaluates"),
+            Fail::TooDeep(depth) => format!("calls nested {depth} deep"),
+            Fail::IterationLimit(n) => format!("a loop ran past {n} iterations"),
+            Fail::Nested(e) => e.to_string(),
+        }
+    }
+
     /// Attaches the instruction the failure happened in.
     pub(crate) fn locate(self, comp: &Computation, inst: &Instruction) -> InterpError {
         let comp_name = comp.name.clone();

@@ -57,6 +57,17 @@ pub struct Options {
 /// Evaluates the module's entry computation on `args` (one per parameter, in
 /// parameter order). Argument count, shapes and element types are checked;
 /// layouts are ignored, as values are logical.
+/// XLA's `rng-bit-generator` on concrete values: `(new state, bits of out's
+/// shape)`. Public so every executor of the kernel form shares one definition
+/// of the bit streams.
+pub fn rng_bit_generator(
+    algorithm: smelt_hlo::attrs::RngAlgorithm,
+    state: &smelt_hlo::Array,
+    out: &smelt_hlo::ArrayShape,
+) -> Result<Literal, String> {
+    rng::rng_bit_generator(algorithm, state, out).map_err(error::Fail::message)
+}
+
 pub fn evaluate(module: &Module, args: &[Literal]) -> Result<Literal, InterpError> {
     evaluate_computation(module, module.entry, args)
 }

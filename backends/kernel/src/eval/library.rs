@@ -388,99 +388,6 @@ pub(crate) fn select_and_scatter(
     })
 }
 
-/// Threefry-2x32 with 20 rounds, as XLA defines it.
-fn threefry2x32(key: [u32; 2], counter: [u32; 2]) -> [u32; 2] {
-    const ROTATIONS: [u32; 8] = [13, 15, 26, 6, 17, 29, 16, 24];
-    let ks = [key[0], key[1], 0x1BD1_1BDA ^ key[0] ^ key[1]];
-    let mut x = [counter[0].wrapping_add(ks[0]), counter[1].wrapping_add(ks[1])];
-    for block in 0..5u32 {
-        let rots = if block % 2 == 0 { &ROTATIONS[..4] } else { &ROTATIONS[4..] };
-        for &r in rots {
-            x[0] = x[0].wrapping_add(x[1]);
-            x[1] = x[1].rotate_left(r);
-            x[1] ^= x[0];
-        }
-        let i = block as usize + 1;
-        x[0] = x[0].wrapping_add(ks[i % 3]);
-        x[1] = x[1].wrapping_add(ks[(i + 1) % 3]).wrapping_add(i as u32);
-    }
-    x
-}
-
-/// Philox-4x32 with 10 rounds, as XLA defines it.
-fn philox4x32(counter: [u32; 4], key: [u32; 2]) -> [u32; 4] {
-    const W_A: u32 = 0x9E37_79B9;
-    const W_B: u32 = 0xBB67_AE85;
-    const M_A: u64 = 0xD251_1F53;
-    const M_B: u64 = 0xCD9E_8D57;
-    let mut x = counter;
-    let mut k = key;
-    for _ in 0..10 {
-        let p0 = x[0] as u64 * M_A;
-        let p1 = x[2] as u64 * M_B;
-        x = [((p1 >> 32) as u32) ^ x[1] ^ k[0], p1 as u32, ((p0 >> 32) as u32) ^ x[3] ^ k[1], p0 as u32];
-        k = [k[0].wrapping_add(W_A), k[1].wrapping_add(W_B)];
-    }
-    x
-}
-
-fn split_u64(v: u64) -> [u32; 2] {
-    [v as u32, (v >> 32) as u32]
-}
-
-/// Threefry bits for a result of `dims` (32-bit words) and the new counter: the
-/// shape splits in halves along its first even dimension (else its largest) and
-/// the two words of each counter interleave along it, as XLA's prng.cc does.
-fn threefry_bits32(key: u64, ctr: u64, dims: &[i64]) -> (Vec<u32>, u64) {
-    let k = split_u64(key);
-    if dims.is_empty() {
-        return (vec![threefry2x32(k, split_u64(ctr))[0]], ctr.wrapping_add(1));
-    }
-    let sd = dims.iter().position(|&d| d % 2 == 0).unwrap_or_else(|| {
-        let mut best = 0;
-        for (i, &d) in dims.iter().enumerate() {
-            if d > dims[best] {
-                best = i;
-            }
-        }
-        best
-    });
-    let mut half = dims.to_vec();
-    half[sd] = (dims[sd] + 1) / 2;
-    let half_n: i64 = half.iter().product();
-    let words: Vec<[u32; 2]> =
-        (0..half_n.max(0) as u64).map(|i| threefry2x32(k, split_u64(ctr.wrapping_add(i)))).collect();
-    let mut hs = vec![1i64; half.len()];
-    for i in (0..half.len().saturating_sub(1)).rev() {
-        hs[i] = hs[i + 1] * half[i + 1];
-    }
-    let mut out = Vec::new();
-    let _ = for_each_index(dims, |idx| {
-        let off: i64 = idx.iter().enumerate().map(|(d, &i)| if d == sd { i / 2 } else { i } * hs[d]).sum();
-        out.push(words[off as usize][(idx[sd] % 2) as usize]);
-        Ok(())
-    });
-    (out, ctr.wrapping_add(half_n as u64))
-}
-
-/// Philox words for `n` 32-bit values and the new 128-bit counter.
-fn philox_words(key: u64, ctr: (u64, u64), n: usize) -> (Vec<[u32; 4]>, (u64, u64)) {
-    let k = split_u64(key);
-    let steps = n.div_ceil(4) as u64;
-    let add = |c: (u64, u64), i: u64| {
-        let lo = c.0.wrapping_add(i);
-        (lo, if lo < c.0 { c.1.wrapping_add(1) } else { c.1 })
-    };
-    let words = (0..steps)
-        .map(|i| {
-            let c = add(ctr, i);
-            let (a, b) = (split_u64(c.0), split_u64(c.1));
-            philox4x32([a[0], a[1], b[0], b[1]], k)
-        })
-        .collect();
-    (words, add(ctr, steps))
-}
-
 pub(crate) fn rng_bit_generator(
     place: &str,
     algorithm: RngAlgorithm,
@@ -500,51 +407,16 @@ pub(crate) fn rng_bit_generator(
     let s: Vec<u64> = (0..state.ty.element_count())
         .map(|i| state.read_at(mem, i).map(|x| if let Scalar::Int(_, v) = x { v as u64 } else { 0 }))
         .collect::<EResult<_>>()?;
-    let n = bits.ty.element_count();
-    let width = bits.ty.dtype.byte_size();
-    // Raw little-endian bytes of the bits, then reinterpreted as the result type.
-    let (bytes, new): (Vec<u8>, Vec<u64>) = match algorithm {
-        RngAlgorithm::ThreeFry => {
-            let [key, ctr] = s[..] else {
-                return invalid(place, "threefry needs a u64[2] state");
-            };
-            if width == 8 {
-                let b: Vec<u8> = (0..n as u64)
-                    .flat_map(|i| {
-                        let w = threefry2x32(split_u64(key), split_u64(ctr.wrapping_add(i)));
-                        (w[0] as u64 | (w[1] as u64) << 32).to_le_bytes()
-                    })
-                    .collect();
-                (b, vec![key, ctr.wrapping_add(n as u64)])
-            } else {
-                let (words, ctr) = threefry_bits32(key, ctr, &bits.ty.dims);
-                (words.iter().flat_map(|w| w.to_le_bytes()[..width].to_vec()).collect(), vec![key, ctr])
-            }
-        }
-        RngAlgorithm::Philox | RngAlgorithm::Default => {
-            let (key, ctr) = match s[..] {
-                [k, lo] => (k, (lo, k)),
-                [k, lo, hi] => (k, (lo, hi)),
-                _ => return invalid(place, "philox needs a u64[2] or u64[3] state"),
-            };
-            let (b, ctr) = if width == 8 {
-                let (words, ctr) = philox_words(key, ctr, 2 * n);
-                let b: Vec<u8> = words
-                    .iter()
-                    .flat_map(|w| [w[0] as u64 | (w[1] as u64) << 32, w[2] as u64 | (w[3] as u64) << 32])
-                    .take(n)
-                    .flat_map(|x| x.to_le_bytes())
-                    .collect();
-                (b, ctr)
-            } else {
-                let (words, ctr) = philox_words(key, ctr, n);
-                let b: Vec<u8> =
-                    words.iter().flatten().take(n).flat_map(|w| w.to_le_bytes()[..width].to_vec()).collect();
-                (b, ctr)
-            };
-            (b, if s.len() == 2 { vec![key, ctr.0] } else { vec![key, ctr.0, ctr.1] })
-        }
+    // The generators are the interpreter's: one definition of XLA's bit streams.
+    let state_array = smelt_hlo::Array::from_vec([s.len() as i64], s);
+    let out_shape = smelt_hlo::ArrayShape::new(bits.ty.dtype, &bits.ty.dims);
+    let result = smelt_interp::rng_bit_generator(algorithm, &state_array, &out_shape).or_else(|e| invalid(place, e))?;
+    let [new_state_value, bits_value] = result.leaves()[..] else {
+        return invalid(place, "rng-bit-generator gave no (state, bits) pair");
     };
+    let width = bits.ty.dtype.byte_size();
+    let bytes = bits_value.data.to_le_bytes();
+    let new: Vec<u64> = new_state_value.values::<u64>().map(<[u64]>::to_vec).unwrap_or_default();
     for (i, chunk) in bytes.chunks_exact(width).enumerate() {
         bits.write_at(mem, i, sem::read(bits.ty.dtype, chunk))?;
     }

@@ -3,3 +3,8 @@
 //!
 //! LLVM lives only in this crate (and the other LLVM-based backends): `smelt-hlo`,
 //! `smelt-passes` and `smelt-kernel` know nothing about it.
+
+mod error;
+pub mod runtime;
+
+pub use error::CpuError;

@@ -21,6 +21,8 @@ mod executable;
 pub mod runtime;
 mod standin;
 
+#[cfg(test)]
+mod tests;
 
 use std::sync::OnceLock;
 

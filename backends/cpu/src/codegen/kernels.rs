@@ -104,10 +104,12 @@ pub(crate) fn launch_shape(k: &Kernel) -> Result<LaunchShape> {
             let min_grain = if s.len() <= 1 { CONTIGUOUS_GRAIN } else { 1 };
             LaunchShape { n, cost: per(count(&s), n) * graph_cost(graph), parallel: true, min_grain }
         }
-        KernelBody::Reduce { space, reduced, graph, .. } => {
+        KernelBody::Reduce { space, reduced, graph, init, .. } => {
             let kept: Vec<usize> = (0..space.len()).filter(|d| !reduced.contains(d)).collect();
             let n = kept.first().map(|&d| space[d].max(0)).unwrap_or(1);
-            let min_grain = if kept == [space.len().wrapping_sub(1)] { CONTIGUOUS_GRAIN } else { 1 };
+            // Parallel over the kept innermost dimension: whole column blocks per task.
+            let acc: Vec<_> = init.iter().filter_map(|i| graph.types.get(i.0 as usize).copied()).collect();
+            let min_grain = if kept == [space.len().wrapping_sub(1)] { super::reduce::column_block(&acc) } else { 1 };
             LaunchShape { n, cost: per(count(space), n) * (graph_cost(graph) + 2.0), parallel: true, min_grain }
         }
         KernelBody::UpdateSlice { space, graph, .. } => {

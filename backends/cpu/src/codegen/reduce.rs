@@ -25,8 +25,12 @@ use super::graph::{Env, Io};
 use super::{Cg, count, strides};
 use crate::error::{Result, invalid};
 
-/// Kept elements per block in column order.
-pub(crate) const COLUMN_BLOCK: i64 = 512;
+/// Kept elements per block in column order: about 16 KiB of accumulators, so
+/// they stay in L1 while each input row streams through in long runs.
+pub(crate) fn column_block(acc_types: &[DType]) -> i64 {
+    let bytes: usize = acc_types.iter().map(|t| t.byte_size()).sum::<usize>().max(1);
+    ((16384 / bytes) as i64).clamp(256, 4096) & !63
+}
 
 /// The validated parts of a reduction kernel.
 struct Plan {
@@ -236,9 +240,10 @@ impl<'ctx> Cg<'ctx, '_> {
         }
         let ko = self.kept_offset(plan, &idx)?;
         let (lo, hi) = if m == 1 { (begin, end) } else { (self.i64c(0), self.i64c(space[inner])) };
-        let blocks = self.loop_begin(lo, hi, COLUMN_BLOCK, "blk")?;
+        let block = column_block(&plan.acc_types);
+        let blocks = self.loop_begin(lo, hi, block, "blk")?;
         let jb = blocks.index;
-        let je = self.b.build_int_add(jb, self.i64c(COLUMN_BLOCK), "")?;
+        let je = self.b.build_int_add(jb, self.i64c(block), "")?;
         let short = self.b.build_int_compare(IntPredicate::SLT, je, hi, "")?;
         let je = self.b.build_select(short, je, hi, "")?.into_int_value();
         // Initialize the block of outputs.

@@ -6,19 +6,24 @@
 //! are stable and agree with the interpreter exactly, even for comparators that
 //! are not strict weak orders (float `LT` with NaNs).
 //!
+//! The fast path: a comparator that is `FnPattern::LessThan` on operand 0 and a
+//! strict weak order (integer and pred keys, float keys in total order) sorts
+//! by a stable LSD radix sort on order-preserving integer keys. Any stable sort
+//! gives the same result for such orders, so it still agrees exactly.
+//!
 //! Each slice along the sort dimension is copied into a scratch buffer
 //! (`malloc`ed once per task), sorted there, and written back, so in-place sorts
 //! and strided slices need nothing special. One operand sorts its values
 //! directly. Several operands sort operand 0's values together with a
 //! permutation, and the comparator reads the other operands through the
-//! permutation; a comparator that only compares operand 0 (`FnPattern::LessThan`
-//! and most others) never reads them, so its merge is as fast as one operand's.
+//! permutation; a comparator that only compares operand 0 never reads them.
 //! Slices run in parallel.
 
 use inkwell::IntPredicate;
 use inkwell::values::{BasicValueEnum, IntValue, PointerValue};
 use smelt_hlo::DType;
-use smelt_kernel::{Kernel, ScalarFn};
+use smelt_hlo::attrs::CompareType;
+use smelt_kernel::{FnPattern, Kernel, ScalarFn};
 
 use super::graph::Io;
 use super::{Cg, count, strides};
@@ -56,6 +61,11 @@ impl<'ctx> Cg<'ctx, '_> {
         let outer_strides: Vec<i64> = st.iter().enumerate().filter(|&(d, _)| d != dimension).map(|(_, &x)| x).collect();
         let dtypes: Vec<DType> = k.inputs.iter().map(|t| t.dtype).collect();
         let multi = n_ops > 1;
+        if len >= RADIX_MIN
+            && let Some(key) = radix_key(cmp, dtypes[0])
+        {
+            return self.emit_radix_sort(k, &dtypes, key, len, stride, &outer_dims, &outer_strides, io, begin, end);
+        }
 
         // Scratch: operand copies (operand 0's is key buffer A), key buffer B,
         // and for several operands two permutation buffers.
@@ -72,16 +82,7 @@ impl<'ctx> Cg<'ctx, '_> {
         if multi {
             total += 2 * len * 8;
         }
-        let malloc = self.function("malloc", Some(self.t.ptr.into()), &[self.t.i64.into()]);
-        let free = self.function("free", None, &[self.t.ptr.into()]);
-        let mem = self.call(malloc, &[self.i64c(total).into()])?;
-        let Some(mem) = mem.map(|m| m.into_pointer_value()) else {
-            invalid!("malloc returns nothing");
-        };
-        let null = self.b.build_is_null(mem, "")?;
-        let fail = self.if_begin(null, "oom")?;
-        self.intrinsic_void("llvm.trap")?;
-        self.if_end(fail)?;
+        let mem = self.scratch_alloc(total)?;
         let at = |cg: &Self, off: i64| cg.byte_offset(mem, cg.i64c(off));
         let copies: Vec<PointerValue<'ctx>> = offsets.iter().map(|&o| at(self, o)).collect::<Result<_>>()?;
         let keys_b = at(self, keys_b_off)?;
@@ -89,15 +90,7 @@ impl<'ctx> Cg<'ctx, '_> {
 
         // Slices [begin, end) in row-major order of the other dimensions.
         let sl = self.loop_begin(begin, end, 1, "slice")?;
-        let mut rest = sl.index;
-        let mut base = self.i64c(0);
-        for d in (0..outer_dims.len()).rev() {
-            let e = self.i64c(outer_dims[d].max(1));
-            let i = self.b.build_int_signed_rem(rest, e, "")?;
-            rest = self.b.build_int_signed_div(rest, e, "")?;
-            let t = self.b.build_int_mul(i, self.i64c(outer_strides[d]), "")?;
-            base = self.b.build_int_add(base, t, "")?;
-        }
+        let base = self.slice_base(sl.index, &outer_dims, &outer_strides)?;
         let lenv = self.i64c(len);
         // Copy in.
         let cl = self.loop_begin(self.i64c(0), lenv, 1, "in")?;
@@ -223,8 +216,41 @@ impl<'ctx> Cg<'ctx, '_> {
         }
         self.loop_end(wl)?;
         self.loop_end(sl)?;
+        self.scratch_free(mem)
+    }
+
+    /// `malloc(bytes)`, trapping when it fails.
+    fn scratch_alloc(&self, bytes: i64) -> Result<PointerValue<'ctx>> {
+        let malloc = self.function("malloc", Some(self.t.ptr.into()), &[self.t.i64.into()]);
+        let mem = self.call(malloc, &[self.i64c(bytes.max(8)).into()])?;
+        let Some(mem) = mem.map(|m| m.into_pointer_value()) else {
+            invalid!("malloc returns nothing");
+        };
+        let null = self.b.build_is_null(mem, "")?;
+        let fail = self.if_begin(null, "oom")?;
+        self.intrinsic_void("llvm.trap")?;
+        self.if_end(fail)?;
+        Ok(mem)
+    }
+
+    fn scratch_free(&self, mem: PointerValue<'ctx>) -> Result<()> {
+        let free = self.function("free", None, &[self.t.ptr.into()]);
         self.call(free, &[mem.into()])?;
         Ok(())
+    }
+
+    /// The offset of the first element of slice `i` (row-major over the other dimensions).
+    fn slice_base(&self, i: IntValue<'ctx>, outer_dims: &[i64], outer_strides: &[i64]) -> Result<IntValue<'ctx>> {
+        let mut rest = i;
+        let mut base = self.i64c(0);
+        for d in (0..outer_dims.len()).rev() {
+            let e = self.i64c(outer_dims[d].max(1));
+            let x = self.b.build_int_signed_rem(rest, e, "")?;
+            rest = self.b.build_int_signed_div(rest, e, "")?;
+            let t = self.b.build_int_mul(x, self.i64c(outer_strides[d]), "")?;
+            base = self.b.build_int_add(base, t, "")?;
+        }
+        Ok(base)
     }
 
     /// Copies `src[from..to]` to `dst[at..]` (keys and, if `multi`, the
@@ -303,6 +329,232 @@ impl<'ctx> Cg<'ctx, '_> {
     }
 }
 
+impl<'ctx> Cg<'ctx, '_> {
+    /// The unsigned-order key of a value.
+    fn radix_encode(&self, v: BasicValueEnum<'ctx>, d: DType, key: RadixKey) -> Result<IntValue<'ctx>> {
+        let bits = self.to_bits(v, d)?;
+        let ty = bits.get_type();
+        let sign = ty.const_int(1u64 << (key.bits - 1), false);
+        let k = match key.order {
+            KeyOrder::Unsigned => bits,
+            KeyOrder::Signed => self.b.build_xor(bits, sign, "")?,
+            KeyOrder::FloatTotal => {
+                let s = self.b.build_right_shift(bits, ty.const_int(key.bits as u64 - 1, false), true, "")?;
+                let mask = self.b.build_or(s, sign, "")?;
+                self.b.build_xor(bits, mask, "")?
+            }
+        };
+        Ok(if key.descending { self.b.build_not(k, "")? } else { k })
+    }
+
+    /// The value a key encodes.
+    fn radix_decode(&self, k: IntValue<'ctx>, d: DType, key: RadixKey) -> Result<BasicValueEnum<'ctx>> {
+        let k = if key.descending { self.b.build_not(k, "")? } else { k };
+        let ty = k.get_type();
+        let sign = ty.const_int(1u64 << (key.bits - 1), false);
+        let bits = match key.order {
+            KeyOrder::Unsigned => k,
+            KeyOrder::Signed => self.b.build_xor(k, sign, "")?,
+            KeyOrder::FloatTotal => {
+                let top = self.b.build_right_shift(k, ty.const_int(key.bits as u64 - 1, false), false, "")?;
+                let was_positive = self.b.build_int_compare(IntPredicate::NE, top, ty.const_zero(), "")?;
+                let mask = self.b.build_select(was_positive, sign, ty.const_all_ones(), "")?.into_int_value();
+                self.b.build_xor(k, mask, "")?
+            }
+        };
+        self.value_of_bits(bits, d)
+    }
+
+    /// `digit`-th byte of a key, as an i64.
+    fn radix_digit(&self, k: IntValue<'ctx>, digit: u32) -> Result<IntValue<'ctx>> {
+        let ty = k.get_type();
+        let s = self.b.build_right_shift(k, ty.const_int(8 * digit as u64, false), false, "")?;
+        let s = self.b.build_and(s, ty.const_int(255, false), "")?;
+        Ok(if ty.get_bit_width() < 64 { self.b.build_int_z_extend(s, self.t.i64, "")? } else { s })
+    }
+
+    /// A stable LSD radix sort by bytes of the keys (with a permutation when
+    /// several operands move together). Passes whose byte is the same for every
+    /// key are skipped.
+    fn emit_radix_sort(
+        &mut self,
+        k: &Kernel,
+        dtypes: &[DType],
+        key: RadixKey,
+        len: i64,
+        stride: i64,
+        outer_dims: &[i64],
+        outer_strides: &[i64],
+        io: &[Io<'ctx>],
+        begin: IntValue<'ctx>,
+        end: IntValue<'ctx>,
+    ) -> Result<()> {
+        let n_ops = dtypes.len();
+        let multi = n_ops > 1;
+        let key_t = match key.bits {
+            8 => DType::U8,
+            16 => DType::U16,
+            32 => DType::U32,
+            _ => DType::U64,
+        };
+        let passes = key.bits / 8;
+        let kb = key_t.byte_size() as i64;
+        // Scratch: two key buffers, two permutations, copies of operands 1..,
+        // one 256-entry histogram per pass.
+        let mut total = 0i64;
+        let mut take = |bytes: i64| {
+            let at = total;
+            total += round8(bytes);
+            at
+        };
+        let (ka, kbuf) = (take(len * kb), take(len * kb));
+        let (pa, pb) = if multi { (take(len * 8), take(len * 8)) } else { (0, 0) };
+        let copies: Vec<i64> = dtypes.iter().skip(1).map(|d| take(len * d.byte_size() as i64)).collect();
+        let hist_bytes = passes as i64 * 256 * 8;
+        let hist = take(hist_bytes);
+        let mem = self.scratch_alloc(total)?;
+        let at = |cg: &Self, off: i64| cg.byte_offset(mem, cg.i64c(off));
+        let (keys_a, keys_b) = (at(self, ka)?, at(self, kbuf)?);
+        let (perm_a, perm_b) = (at(self, pa)?, at(self, pb)?);
+        let copies: Vec<PointerValue<'ctx>> = copies.iter().map(|&o| at(self, o)).collect::<Result<_>>()?;
+        let hist = at(self, hist)?;
+        let lenv = self.i64c(len);
+        let ni = k.inputs.len();
+
+        let sl = self.loop_begin(begin, end, 1, "slice")?;
+        let base = self.slice_base(sl.index, outer_dims, outer_strides)?;
+        // Keys (and the permutation and other operands) in.
+        let l = self.loop_begin(self.i64c(0), lenv, 1, "in")?;
+        let src = self.b.build_int_add(base, self.b.build_int_mul(l.index, self.i64c(stride), "")?, "")?;
+        let v = self.load_elem(io[0].ptr, dtypes[0], src)?;
+        let kv = self.radix_encode(v, dtypes[0], key)?;
+        self.store_elem(keys_a, key_t, l.index, kv.into())?;
+        if multi {
+            self.store_elem(perm_a, DType::S64, l.index, l.index.into())?;
+            for (j, &c) in copies.iter().enumerate() {
+                let v = self.load_elem(io[j + 1].ptr, dtypes[j + 1], src)?;
+                self.store_elem(c, dtypes[j + 1], l.index, v)?;
+            }
+        }
+        self.loop_end(l)?;
+        // All histograms in one pass over the keys.
+        self.b.build_memset(hist, 8, self.t.i8.const_zero(), self.i64c(hist_bytes))?;
+        let l = self.loop_begin(self.i64c(0), lenv, 1, "count")?;
+        let kv = self.load_elem(keys_a, key_t, l.index)?.into_int_value();
+        for p in 0..passes {
+            let dgt = self.radix_digit(kv, p)?;
+            let slot = self.b.build_int_add(dgt, self.i64c(p as i64 * 256), "")?;
+            let c = self.load_elem(hist, DType::S64, slot)?.into_int_value();
+            let c = self.b.build_int_add(c, self.i64c(1), "")?;
+            self.store_elem(hist, DType::S64, slot, c.into())?;
+        }
+        self.loop_end(l)?;
+        let src_k = self.alloca(self.t.ptr, "src.k")?;
+        let dst_k = self.alloca(self.t.ptr, "dst.k")?;
+        let src_p = self.alloca(self.t.ptr, "src.p")?;
+        let dst_p = self.alloca(self.t.ptr, "dst.p")?;
+        self.b.build_store(src_k, keys_a)?;
+        self.b.build_store(dst_k, keys_b)?;
+        self.b.build_store(src_p, perm_a)?;
+        self.b.build_store(dst_p, perm_b)?;
+        for p in 0..passes {
+            let hp = self.byte_offset(hist, self.i64c(p as i64 * 256 * 8))?;
+            let sk = self.b.build_load(self.t.ptr, src_k, "")?.into_pointer_value();
+            let first = self.load_elem(sk, key_t, self.i64c(0))?.into_int_value();
+            let d0 = self.radix_digit(first, p)?;
+            let c0 = self.load_elem(hp, DType::S64, d0)?.into_int_value();
+            let varies = self.b.build_int_compare(IntPredicate::NE, c0, lenv, "")?;
+            let join = self.if_begin(varies, "pass")?;
+            // Counts to starting positions.
+            let sum = self.alloca(self.t.i64, "sum")?;
+            self.b.build_store(sum, self.i64c(0))?;
+            let bl = self.loop_begin(self.i64c(0), self.i64c(256), 1, "scan")?;
+            let c = self.load_elem(hp, DType::S64, bl.index)?.into_int_value();
+            let s = self.b.build_load(self.t.i64, sum, "")?.into_int_value();
+            self.store_elem(hp, DType::S64, bl.index, s.into())?;
+            self.b.build_store(sum, self.b.build_int_add(s, c, "")?)?;
+            self.loop_end(bl)?;
+            let sk = self.b.build_load(self.t.ptr, src_k, "")?.into_pointer_value();
+            let dk = self.b.build_load(self.t.ptr, dst_k, "")?.into_pointer_value();
+            let sp = self.b.build_load(self.t.ptr, src_p, "")?.into_pointer_value();
+            let dp = self.b.build_load(self.t.ptr, dst_p, "")?.into_pointer_value();
+            let l = self.loop_begin(self.i64c(0), lenv, 1, "scatter")?;
+            let kv = self.load_elem(sk, key_t, l.index)?.into_int_value();
+            let dgt = self.radix_digit(kv, p)?;
+            let pos = self.load_elem(hp, DType::S64, dgt)?.into_int_value();
+            self.store_elem(hp, DType::S64, dgt, self.b.build_int_add(pos, self.i64c(1), "")?.into())?;
+            self.store_elem(dk, key_t, pos, kv.into())?;
+            if multi {
+                let pv = self.load_elem(sp, DType::S64, l.index)?;
+                self.store_elem(dp, DType::S64, pos, pv)?;
+            }
+            self.loop_end(l)?;
+            self.b.build_store(src_k, dk)?;
+            self.b.build_store(dst_k, sk)?;
+            self.b.build_store(src_p, dp)?;
+            self.b.build_store(dst_p, sp)?;
+            self.if_end(join)?;
+        }
+        // Out, through the sorted keys (and permutation).
+        let sk = self.b.build_load(self.t.ptr, src_k, "")?.into_pointer_value();
+        let sp = self.b.build_load(self.t.ptr, src_p, "")?.into_pointer_value();
+        let l = self.loop_begin(self.i64c(0), lenv, 1, "out")?;
+        let dst = self.b.build_int_add(base, self.b.build_int_mul(l.index, self.i64c(stride), "")?, "")?;
+        let kv = self.load_elem(sk, key_t, l.index)?.into_int_value();
+        let v = self.radix_decode(kv, dtypes[0], key)?;
+        self.store_elem(io[ni].ptr, dtypes[0], dst, v)?;
+        if multi {
+            let p = self.load_elem(sp, DType::S64, l.index)?.into_int_value();
+            for (j, &c) in copies.iter().enumerate() {
+                let v = self.load_elem(c, dtypes[j + 1], p)?;
+                self.store_elem(io[ni + j + 1].ptr, dtypes[j + 1], dst, v)?;
+            }
+        }
+        self.loop_end(l)?;
+        self.loop_end(sl)?;
+        self.scratch_free(mem)
+    }
+}
+
 fn round8(x: i64) -> i64 {
     (x + 7) & !7
+}
+
+/// Slices at least this long sort by radix when their order allows it.
+const RADIX_MIN: i64 = 128;
+
+/// How keys order in a radix sort: as unsigned integers after a bijection.
+#[derive(Clone, Copy)]
+enum KeyOrder {
+    Unsigned,
+    Signed,
+    FloatTotal,
+}
+
+#[derive(Clone, Copy)]
+struct RadixKey {
+    order: KeyOrder,
+    descending: bool,
+    bits: u32,
+}
+
+/// A radix order equivalent to the comparator, when it is a strict weak order
+/// on operand 0 alone: integers (as their compare type orders them), pred, and
+/// floats in total order. Any stable sort then gives the merge sort's result.
+/// (Plain float `LT` is not: NaNs are unordered and -0 equals +0.)
+fn radix_key(cmp: &ScalarFn, key: DType) -> Option<RadixKey> {
+    let Some(FnPattern::LessThan { descending, compare_type }) = cmp.pattern else {
+        return None;
+    };
+    let bits = (key.byte_size() * 8) as u32;
+    let order = match (key, compare_type) {
+        (DType::Pred, _) => KeyOrder::Unsigned,
+        (k, Some(CompareType::TotalOrder)) if k.is_float() => KeyOrder::FloatTotal,
+        (k, _) if k.is_float() => return None,
+        (_, Some(CompareType::Unsigned)) => KeyOrder::Unsigned,
+        (_, Some(CompareType::Signed)) => KeyOrder::Signed,
+        (k, _) if k.is_signed_int() => KeyOrder::Signed,
+        _ => KeyOrder::Unsigned,
+    };
+    Some(RadixKey { order, descending, bits })
 }

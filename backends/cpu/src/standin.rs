@@ -417,12 +417,33 @@ impl ConvGeom {
             (idx(d.kernel_input_feature)?, idx(d.kernel_output_feature)?, list(&d.kernel_spatial)?);
         let (out_batch, out_feature, out_spatial) =
             (idx(d.output_batch)?, idx(d.output_feature)?, list(&d.output_spatial)?);
+        for (what, v) in
+            [("input", [in_batch, in_feature]), ("kernel", [k_in, k_out]), ("output", [out_batch, out_feature])]
+        {
+            let spatial_dims = match what {
+                "input" => &in_spatial,
+                "kernel" => &k_spatial,
+                _ => &out_spatial,
+            };
+            let mut seen = vec![false; rank];
+            for &d in v.iter().chain(spatial_dims.iter()) {
+                if std::mem::replace(&mut seen[d], true) {
+                    invalid!("convolution {what} dimension numbers are not a permutation");
+                }
+            }
+        }
         let (fgc, bgc) = (step.feature_group_count, step.batch_group_count);
         if fgc < 1 || bgc < 1 {
             invalid!("convolution group counts must be positive");
         }
         let in_features = lhs_dims[in_feature];
         let out_features = rhs_dims[k_out];
+        if in_features % fgc != 0 || rhs_dims[k_in].checked_mul(fgc) != Some(in_features) {
+            invalid!("convolution input features {in_features} do not split into {fgc} groups of {}", rhs_dims[k_in]);
+        }
+        if out_features % fgc != 0 || out_features % bgc != 0 || lhs_dims[in_batch] % bgc != 0 {
+            invalid!("convolution output features {out_features} or batch do not split into the groups");
+        }
         let in_group = in_features / fgc;
         let window = step
             .window
@@ -430,8 +451,22 @@ impl ConvGeom {
             .zip(step.window_reversal.iter().chain(std::iter::repeat(&false)))
             .map(|(w, &r)| (w.stride, w.pad_low, w.window_dilation, w.base_dilation, r))
             .collect::<Vec<_>>();
-        if window.iter().any(|w| w.0 < 1 || w.2 < 1 || w.3 < 1) {
-            invalid!("convolution window with a non-positive stride or dilation");
+        // The output shape the operands imply.
+        let mut want = vec![0i64; rank];
+        want[out_batch] = lhs_dims[in_batch] / bgc;
+        want[out_feature] = out_features;
+        for (k, w) in step.window.iter().enumerate() {
+            if w.stride < 1 || w.window_dilation < 1 || w.base_dilation < 1 || w.size != rhs_dims[k_spatial[k]] {
+                invalid!("convolution window dimension {k} does not fit the kernel or has a bad stride or dilation");
+            }
+            let n = lhs_dims[in_spatial[k]] as i128;
+            let base = if n == 0 { 0 } else { (n - 1) * w.base_dilation as i128 + 1 };
+            let padded = base + w.pad_low as i128 + w.pad_high as i128;
+            let extent = if w.size == 0 { 0 } else { (w.size as i128 - 1) * w.window_dilation as i128 + 1 };
+            want[out_spatial[k]] = if padded < extent { 0 } else { ((padded - extent) / w.stride as i128 + 1) as i64 };
+        }
+        if want != out_dims {
+            invalid!("convolution output {:?} differs from the {:?} its operands give", out_dims, want);
         }
         Ok(ConvGeom {
             spatial,

@@ -94,6 +94,14 @@ impl<'g, 'ctx> Env<'g, 'ctx> {
     }
 }
 
+/// `v` as an integer value, or an error naming `what`.
+pub(crate) fn as_int<'ctx>(v: BasicValueEnum<'ctx>, what: &str) -> Result<IntValue<'ctx>> {
+    match v {
+        BasicValueEnum::IntValue(i) => Ok(i),
+        _ => invalid!("{what} is not an integer value"),
+    }
+}
+
 /// Whether `f` is a float add that may reassociate for `acc` types.
 pub(crate) fn is_float_sum(f: &ScalarFn, acc: &[DType]) -> bool {
     matches!(f.pattern, Some(FnPattern::Binary(BinaryOp::Add)))
@@ -160,7 +168,12 @@ impl<'ctx> Cg<'ctx, '_> {
             }
         }
         for (i, _) in need.iter().enumerate().filter(|(_, n)| **n) {
-            let v = self.emit_node(env, io, NodeId(i as u32))?;
+            let id = NodeId(i as u32);
+            let v = self.emit_node(env, io, id)?;
+            // Every value has its declared type, so operations may rely on it.
+            if !matches!(g.node(id), Node::Reduce(_)) && v.get_type() != self.reg_type(g.dtype(id)) {
+                invalid!("node {i} ({:?}) does not produce its declared type {}", g.node(id), g.dtype(id));
+            }
             env.vals[i] = Some(v);
         }
         Ok(())
@@ -179,6 +192,27 @@ impl<'ctx> Cg<'ctx, '_> {
         let g = env.graph;
         let d = g.dtype(id);
         let v = |env: &Env<'_, 'ctx>, x: NodeId| self.value(env, x);
+        // Operands whose types must agree.
+        let same = |ids: &[NodeId]| -> Result<()> {
+            if ids.windows(2).any(|w| g.dtype(w[0]) != g.dtype(w[1])) {
+                invalid!("node {} ({:?}) mixes operand types", id.0, g.node(id));
+            }
+            Ok(())
+        };
+        match g.node(id) {
+            Node::Binary { a, b, .. } | Node::Compare { a, b, .. } => same(&[*a, *b])?,
+            Node::Select { pred, on_true, on_false } => {
+                same(&[*on_true, *on_false])?;
+                if g.dtype(*pred) != DType::Pred {
+                    invalid!("select on a {} predicate", g.dtype(*pred));
+                }
+            }
+            Node::Clamp { min, x, max } => same(&[*min, *x, *max])?,
+            Node::Load { index, .. } if index.iter().any(|&i| g.dtype(i) != DType::S64) => {
+                invalid!("load indices must be s64");
+            }
+            _ => {}
+        }
         Ok(match g.node(id) {
             Node::Index(k) => match env.indices.get(*k) {
                 Some(&i) => i.into(),
@@ -214,7 +248,7 @@ impl<'ctx> Cg<'ctx, '_> {
                         if buf.dims[k] == 1 {
                             continue;
                         }
-                        let iv = self.value(env, i)?.into_int_value();
+                        let iv = as_int(self.value(env, i)?, "a load index")?;
                         let term = if buf.strides[k] == 1 {
                             iv
                         } else {
@@ -412,6 +446,9 @@ impl<'ctx> Cg<'ctx, '_> {
     ) -> Result<Vec<BasicValueEnum<'ctx>>> {
         if args.len() != f.params.len() {
             invalid!("a scalar function of {} parameters applied to {} arguments", f.params.len(), args.len());
+        }
+        if args.iter().zip(&f.params).any(|(a, &t)| a.get_type() != self.reg_type(t)) {
+            invalid!("a scalar function of parameters {:?} applied to arguments of other types", f.params);
         }
         if let (Some(FnPattern::Binary(op)), [t, _], 1) = (f.pattern, f.params.as_slice(), f.outputs.len()) {
             return Ok(vec![self.binary(op, *t, args[0], args[1], reassoc)?]);

@@ -22,9 +22,10 @@ use inkwell::attributes::AttributeLoc;
 use inkwell::module::Linkage;
 use inkwell::types::BasicMetadataTypeEnum;
 use inkwell::values::{BasicMetadataValueEnum, BasicValueEnum, FunctionValue, IntValue, PointerValue};
+use smelt_hlo::DType;
 use smelt_kernel::{ArrayType, Graph, Kernel, KernelBody, KernelId, Node, NodeId, ScalarFn, WindowSpec};
 
-use super::graph::{Env, Io, node_operands};
+use super::graph::{Env, Io, as_int, node_operands};
 use super::{Cg, count};
 use crate::error::{CpuError, Result, invalid};
 
@@ -342,10 +343,15 @@ impl<'ctx> Cg<'ctx, '_> {
             );
         }
         // Start indices are loop-invariant: emit them before the loops.
+        if start.iter().any(|s| graph.types.get(s.0 as usize) != Some(&DType::S64)) {
+            invalid!("update-slice start indices must be s64");
+        }
         let mut env0 = Env::new(graph);
         self.emit_nodes(&mut env0, io, start)?;
-        let starts: Vec<IntValue<'ctx>> =
-            start.iter().map(|&s| self.value(&env0, s).map(|v| v.into_int_value())).collect::<Result<_>>()?;
+        let starts: Vec<IntValue<'ctx>> = start
+            .iter()
+            .map(|&s| self.value(&env0, s).and_then(|v| as_int(v, "a start index")))
+            .collect::<Result<_>>()?;
         if space.is_empty() {
             let l = self.loop_begin(begin, end, 1, "d0")?;
             let mut env = Env::new(graph);
@@ -399,11 +405,16 @@ impl<'ctx> Cg<'ctx, '_> {
         roots.extend_from_slice(target);
         roots.extend_from_slice(values);
         self.emit_nodes(&mut env, io, &roots)?;
-        let ok = self.value(&env, in_bounds)?.into_int_value();
+        let ok = as_int(self.value(&env, in_bounds)?, "an in-bounds flag")?;
+        if graph.types.get(in_bounds.0 as usize) != Some(&DType::Pred)
+            || target.iter().any(|t| graph.types.get(t.0 as usize) != Some(&DType::S64))
+        {
+            invalid!("scatter targets must be s64 and its in-bounds flag pred");
+        }
         let join = self.if_begin(ok, "scatter")?;
         let mut off = self.i64c(0);
         for (d, &t) in target.iter().enumerate() {
-            let tv = self.value(&env, t)?.into_int_value();
+            let tv = as_int(self.value(&env, t)?, "a scatter target")?;
             let p = self.b.build_int_mul(tv, self.i64c(outs[0].strides[d]), "")?;
             off = self.b.build_int_add(off, p, "")?;
         }
@@ -484,8 +495,9 @@ impl<'ctx> Cg<'ctx, '_> {
         let a = self.load_elem(operand.ptr, operand.dtype, cur)?;
         let c = self.load_elem(operand.ptr, operand.dtype, off)?;
         let keep = self.apply_fn(select, &[a, c], io, false)?;
-        let Some(keep) = keep.first().map(|v| v.into_int_value()) else {
-            invalid!("select function without a result");
+        let keep = match keep.first() {
+            Some(&v) if v.get_type() == self.t.i1.into() => v.into_int_value(),
+            _ => invalid!("select function without a pred result"),
         };
         let keep = self.b.build_and(had, keep, "")?;
         let next = self.b.build_select(keep, cur, off, "")?;

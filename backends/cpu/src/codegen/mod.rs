@@ -59,6 +59,7 @@ pub(crate) fn build_module<'ctx>(
     program: &Program,
     target: &TargetAttrs,
 ) -> Result<(Module<'ctx>, ModuleInfo)> {
+    check_sizes(program)?;
     let mut cg = Cg::new(cx, program, target);
     let info = cg.emit_program()?;
     if let Err(e) = cg.module.verify() {
@@ -468,6 +469,9 @@ impl<'ctx, 'p> Cg<'ctx, 'p> {
     }
 
     pub fn store_at(&self, p: PointerValue<'ctx>, d: DType, v: BasicValueEnum<'ctx>) -> Result<()> {
+        if v.get_type() != self.reg_type(d) {
+            return Err(CpuError::InvalidProgram(format!("a value of LLVM type {} stored as {d}", v.get_type())));
+        }
         let v: BasicValueEnum<'ctx> =
             if d == DType::Pred { self.b.build_int_z_extend(v.into_int_value(), self.t.i8, "")?.into() } else { v };
         let s = self.b.build_store(p, v)?;
@@ -509,6 +513,121 @@ impl<'ctx, 'p> Cg<'ctx, 'p> {
     }
 }
 
+/// The most elements any array or iteration space may have (sizes beyond are
+/// errors, so index and byte arithmetic never overflow).
+const MAX_ELEMENTS: i64 = 1 << 42;
+
+/// The element count of `dims`, or an error for negative or absurd dimensions.
+fn check_dims(dims: &[i64], what: &str) -> Result<i64> {
+    let mut n: i64 = 1;
+    for &d in dims {
+        if d < 0 {
+            crate::error::invalid!("{what} has a negative dimension in {dims:?}");
+        }
+        n = match n.checked_mul(d) {
+            Some(n) if n <= MAX_ELEMENTS => n,
+            _ => crate::error::invalid!("{what} {dims:?} is too large"),
+        };
+    }
+    Ok(n)
+}
+
+fn check_windows(w: &[smelt_kernel::WindowSpec], what: &str) -> Result<()> {
+    const BIG: i64 = 1 << 40;
+    for s in w {
+        let ok = (0..=BIG).contains(&s.size)
+            && (1..=BIG).contains(&s.stride)
+            && (1..=BIG).contains(&s.window_dilation)
+            && (1..=BIG).contains(&s.base_dilation)
+            && (-BIG..=BIG).contains(&s.pad_low)
+            && (-BIG..=BIG).contains(&s.pad_high);
+        if !ok {
+            crate::error::invalid!("{what} has a window with a bad size, stride, dilation or padding: {s:?}");
+        }
+    }
+    Ok(())
+}
+
+fn check_graph(g: &smelt_kernel::Graph, what: &str) -> Result<()> {
+    for n in &g.nodes {
+        if let smelt_kernel::Node::Reduce(r) = n {
+            check_dims(&r.window, what)?;
+            check_graph(&r.body, what)?;
+        }
+    }
+    Ok(())
+}
+
+fn check_steps(steps: &[smelt_kernel::Step]) -> Result<()> {
+    use smelt_kernel::Step;
+    let buf = |r: &smelt_kernel::BufRef| check_dims(&r.ty.dims, "a buffer").map(|_| ());
+    for s in steps {
+        match s {
+            Step::Kernel { inputs, outputs, .. } => inputs.iter().chain(outputs).try_for_each(buf)?,
+            Step::Copy { src, dst } => [src, dst].into_iter().try_for_each(buf)?,
+            Step::ParallelCopy { moves } => moves.iter().try_for_each(|(a, b)| buf(a).and(buf(b)))?,
+            Step::Dot(d) => {
+                [&d.lhs, &d.rhs, &d.out].into_iter().try_for_each(buf)?;
+                for dims in [[d.batch, d.m, d.k], [d.batch, d.k, d.n], [d.batch, d.m, d.n]] {
+                    check_dims(&dims, "a dot")?;
+                }
+                if let Some((_, bufs)) = &d.epilogue {
+                    bufs.iter().try_for_each(buf)?;
+                }
+            }
+            Step::Conv(c) => {
+                [&c.input, &c.kernel, &c.out].into_iter().try_for_each(buf)?;
+                check_windows(&c.window, "a convolution")?;
+                if let Some((_, bufs)) = &c.epilogue {
+                    bufs.iter().try_for_each(buf)?;
+                }
+            }
+            Step::While { cond, pred, body, update } => {
+                check_steps(cond)?;
+                buf(pred)?;
+                check_steps(body)?;
+                update.iter().try_for_each(|(a, b)| buf(a).and(buf(b)))?;
+            }
+            Step::Conditional { index, branches } => {
+                buf(index)?;
+                branches.iter().try_for_each(|b| check_steps(b))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Checks every array type, space and window of `p` before anything computes
+/// with their sizes.
+pub(crate) fn check_sizes(p: &Program) -> Result<()> {
+    use smelt_kernel::KernelBody as K;
+    for t in p.params.iter().chain(&p.results).chain(p.constants.iter().map(|c| &c.ty)) {
+        check_dims(&t.dims, "a program parameter, result or constant")?;
+    }
+    for k in &p.kernels {
+        let what = format!("kernel {}", k.name);
+        for t in k.inputs.iter().chain(&k.outputs) {
+            check_dims(&t.dims, &what)?;
+        }
+        match &k.body {
+            K::Loop { space, graph, .. } | K::UpdateSlice { space, graph, .. } | K::Scatter { space, graph, .. } => {
+                check_dims(space, &what)?;
+                check_graph(graph, &what)?;
+            }
+            K::Reduce { space, graph, .. } => {
+                check_dims(space, &what)?;
+                check_graph(graph, &what)?;
+            }
+            K::Sort { dims, .. } => {
+                check_dims(dims, &what)?;
+            }
+            K::SelectAndScatter { window, .. } => check_windows(window, &what)?,
+            K::RngBitGenerator { .. } => {}
+        }
+    }
+    check_steps(&p.steps)
+}
+
 /// Row-major strides (in elements) of `dims`.
 pub(crate) fn strides(dims: &[i64]) -> Vec<i64> {
     let mut s = vec![1i64; dims.len()];
@@ -518,7 +637,7 @@ pub(crate) fn strides(dims: &[i64]) -> Vec<i64> {
     s
 }
 
-/// The product of `dims` (0 if any is negative or zero).
+/// The product of `dims` (0 if any is negative or zero; saturating).
 pub(crate) fn count(dims: &[i64]) -> i64 {
-    dims.iter().map(|&d| d.max(0)).product()
+    dims.iter().fold(1i64, |n, &d| n.saturating_mul(d.max(0)))
 }

@@ -102,7 +102,7 @@ impl<'ctx> Cg<'ctx, '_> {
         self.emit_nodes(&mut env0, io, init)?;
         let inits: Vec<BasicValueEnum<'ctx>> = init.iter().map(|&i| self.value(&env0, i)).collect::<Result<_>>()?;
 
-        let column = column_ok && plan.kept.last() == Some(&(rank - 1)) && !plan.reduced.is_empty();
+        let column = column_ok && rank > 0 && plan.kept.last() == Some(&(rank - 1)) && !plan.reduced.is_empty();
         if column {
             self.emit_column_order(space, graph, values, reducer, &plan, &outs, &extras, &inits, io, begin, end)
         } else {

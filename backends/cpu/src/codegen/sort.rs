@@ -166,12 +166,10 @@ impl<'ctx> Cg<'ctx, '_> {
             }
         }
         let res = self.apply_fn(cmp, &args, io, false)?;
-        let Some(take_r) = res.first().map(|v| v.into_int_value()) else {
-            invalid!("comparator without a result");
+        let take_r = match res.first() {
+            Some(&v) if v.get_type() == self.t.i1.into() => v.into_int_value(),
+            _ => invalid!("comparator without a pred result"),
         };
-        if take_r.get_type() != self.t.i1 {
-            invalid!("comparator result is not pred");
-        }
         let kv = self.select(take_r, kr, kl)?;
         self.store_elem(dk, dtypes[0], ov, kv)?;
         if let (Some(pl), Some(pr)) = (pl, pr) {

@@ -144,3 +144,189 @@ fn bad_programs_are_errors_not_panics() {
     let p = one_kernel(loop_kernel(vec![at(DType::F32, &[4])], &[4], b.g, vec![NodeId(1), x]));
     assert!(matches!(crate::compile(&p, &CompileOptions::default()), Err(CpuError::InvalidProgram(_))));
 }
+
+/// A small deterministic generator for the mutation test.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+
+    fn dim(&mut self) -> i64 {
+        [-1, 0, 1, 2, 3, 7, 1 << 40, i64::MAX][self.below(8)]
+    }
+}
+
+fn mutate_graph(g: &mut Graph, r: &mut Rng) {
+    let n = g.nodes.len();
+    if n == 0 {
+        return;
+    }
+    let k = r.below(n);
+    let any = NodeId(r.below(n + 2) as u32);
+    match r.below(5) {
+        0 => g.types[k] = DType::ALL[r.below(13)],
+        1 => {
+            g.nodes[k] = match &g.nodes[k] {
+                Node::Load { input, index } => {
+                    let mut index = index.clone();
+                    if index.is_empty() || r.below(2) == 0 {
+                        index.push(any);
+                    } else {
+                        let j = r.below(index.len());
+                        index[j] = any;
+                    }
+                    Node::Load { input: *input + r.below(2), index }
+                }
+                Node::Binary { op, a, .. } => Node::Binary { op: *op, a: *a, b: any },
+                Node::Unary { op, .. } => Node::Unary { op: *op, x: any },
+                Node::Index(d) => Node::Index(d + r.below(3)),
+                other => other.clone(),
+            }
+        }
+        2 => g.nodes[k] = Node::Convert { x: any, to: DType::ALL[r.below(13)] },
+        3 => g.nodes[k] = Node::Select { pred: any, on_true: NodeId(0), on_false: any },
+        _ => g.nodes[k] = Node::Bitcast { x: any, to: DType::ALL[r.below(13)] },
+    }
+}
+
+fn mutate(p: &mut Program, r: &mut Rng) {
+    let nk = p.kernels.len();
+    match r.below(6) {
+        0 if nk > 0 => {
+            let k = &mut p.kernels[r.below(nk)];
+            match &mut k.body {
+                KernelBody::Loop { graph, .. }
+                | KernelBody::Reduce { graph, .. }
+                | KernelBody::UpdateSlice { graph, .. }
+                | KernelBody::Scatter { graph, .. } => mutate_graph(graph, r),
+                KernelBody::Sort { comparator, .. } => mutate_graph(&mut comparator.graph, r),
+                KernelBody::SelectAndScatter { select, .. } => mutate_graph(&mut select.graph, r),
+                KernelBody::RngBitGenerator { .. } => {}
+            }
+        }
+        1 if nk > 0 => {
+            let k = &mut p.kernels[r.below(nk)];
+            let d = r.dim();
+            match &mut k.body {
+                KernelBody::Loop { space, .. } | KernelBody::Reduce { space, .. } if !space.is_empty() => {
+                    let j = r.below(space.len());
+                    space[j] = d;
+                }
+                KernelBody::Reduce { reduced, .. } => reduced.push(r.below(4)),
+                KernelBody::Sort { dimension, .. } => *dimension += r.below(3),
+                _ => {}
+            }
+        }
+        2 if nk > 0 => {
+            let k = &mut p.kernels[r.below(nk)];
+            let all: Vec<&mut ArrayType> = k.inputs.iter_mut().chain(k.outputs.iter_mut()).collect();
+            let n = all.len();
+            if n > 0 {
+                let t = all.into_iter().nth(r.below(n));
+                if let Some(t) = t {
+                    if t.dims.is_empty() || r.below(3) == 0 {
+                        t.dtype = DType::ALL[r.below(13)];
+                    } else {
+                        let j = r.below(t.dims.len());
+                        t.dims[j] = r.dim();
+                    }
+                }
+            }
+        }
+        3 => {
+            if let Some(Step::Kernel { inputs, outputs, kernel }) = p.steps.first_mut() {
+                match r.below(4) {
+                    0 => kernel.0 += r.below(2) as u32,
+                    1 if !inputs.is_empty() => inputs[0].buffer = Buffer::Temp(r.below(100)),
+                    2 if !outputs.is_empty() => outputs[0].buffer = Buffer::Param(r.below(3) as u32),
+                    _ => {
+                        inputs.pop();
+                    }
+                }
+            }
+        }
+        4 => p.temp_bytes = r.below(4096),
+        _ => {
+            if let Some(t) = p.params.first_mut()
+                && !t.dims.is_empty()
+            {
+                t.dims[0] = r.dim();
+            }
+        }
+    }
+}
+
+#[test]
+fn mutated_programs_are_errors_not_panics() {
+    let mut seeds = vec![axpy(8)];
+    // A reduction with an inline reduction inside, a two-operand sort, random bits.
+    let mut g = Gb::new();
+    let (i, j) = (g.index(0), g.index(1));
+    let x = g.load(0, &[i, j], DType::F32);
+    let z = g.float(DType::F32, 0.0);
+    seeds.push(one_kernel(Kernel {
+        name: "r".into(),
+        inputs: vec![at(DType::F32, &[4, 6])],
+        outputs: vec![at(DType::F32, &[6])],
+        body: KernelBody::Reduce {
+            space: vec![4, 6],
+            reduced: vec![0],
+            graph: g.g,
+            init: vec![z],
+            values: vec![x],
+            reducer: binary_fn(BinaryOp::Add, DType::F32),
+            reduce_outputs: vec![0],
+            extra: vec![],
+        },
+    }));
+    let mut c = Gb::new();
+    let (a, b) = (c.param(0, DType::S32), c.param(1, DType::S32));
+    let lt = c.cmp(ComparisonDirection::Lt, None, a, b);
+    seeds.push(one_kernel(Kernel {
+        name: "s".into(),
+        inputs: vec![at(DType::S32, &[300]), at(DType::F32, &[300])],
+        outputs: vec![at(DType::S32, &[300]), at(DType::F32, &[300])],
+        body: KernelBody::Sort {
+            dims: vec![300],
+            dimension: 0,
+            stable: true,
+            comparator: ScalarFn {
+                params: vec![DType::S32, DType::S32, DType::F32, DType::F32],
+                graph: c.g,
+                outputs: vec![lt],
+                pattern: None,
+            },
+        },
+    }));
+    seeds.push(one_kernel(Kernel {
+        name: "g".into(),
+        inputs: vec![at(DType::U64, &[2])],
+        outputs: vec![at(DType::U64, &[2]), at(DType::U32, &[5])],
+        body: KernelBody::RngBitGenerator { algorithm: smelt_hlo::attrs::RngAlgorithm::ThreeFry },
+    }));
+    let mut r = Rng(0x9e3779b97f4a7c15);
+    let o = CompileOptions::default();
+    let mut errors = 0;
+    for n in 0..400 {
+        let mut p = seeds[n % seeds.len()].clone();
+        for _ in 0..1 + r.below(3) {
+            mutate(&mut p, &mut r);
+        }
+        let res = std::panic::catch_unwind(|| emit(&p, &o, Emit::LlvmIr).map(|_| ()));
+        match res {
+            Ok(Ok(())) => {}
+            Ok(Err(_)) => errors += 1,
+            Err(_) => panic!("codegen panicked on mutation {n}: {p:#?}"),
+        }
+    }
+    assert!(errors > 100, "mutations should mostly be rejected ({errors})");
+}

@@ -23,7 +23,9 @@ use inkwell::module::Linkage;
 use inkwell::types::BasicMetadataTypeEnum;
 use inkwell::values::{BasicMetadataValueEnum, BasicValueEnum, FunctionValue, IntValue, PointerValue};
 use smelt_hlo::DType;
-use smelt_kernel::{ArrayType, Graph, Kernel, KernelBody, KernelId, Node, NodeId, ScalarFn, WindowSpec};
+use smelt_kernel::{
+    ArrayType, BinaryOp, Graph, Kernel, KernelBody, KernelId, Node, NodeId, ScalarFn, UnaryOp, WindowSpec,
+};
 
 use super::graph::{Env, Io, as_int, node_operands};
 use super::{Cg, count};
@@ -63,9 +65,31 @@ pub(crate) fn graph_cost(g: &Graph) -> f64 {
         .map(|n| match n {
             Node::Reduce(r) => 1.0 + count(&r.window) as f64 * (graph_cost(&r.body) + 1.0),
             Node::Load { .. } => 2.0,
+            // Library calls and long-latency instructions.
+            Node::Unary { op, .. } if transcendental(*op) => 10.0,
+            Node::Binary { op: BinaryOp::Div | BinaryOp::Rem | BinaryOp::Pow | BinaryOp::Atan2, .. } => 10.0,
             _ => 1.0,
         })
         .sum()
+}
+
+fn transcendental(op: UnaryOp) -> bool {
+    use UnaryOp as U;
+    matches!(
+        op,
+        U::Cbrt
+            | U::Cos
+            | U::Erf
+            | U::Exp
+            | U::Expm1
+            | U::Log
+            | U::Log1p
+            | U::Logistic
+            | U::Rsqrt
+            | U::Sin
+            | U::Tan
+            | U::Tanh
+    )
 }
 
 /// Whether a loop kernel can run as one flat loop: every use of a loop index is
@@ -94,28 +118,42 @@ pub(crate) fn loop_space(k: &Kernel, space: &[i64], graph: &Graph, outputs: &[No
     if loop_is_flat(space, graph, outputs, &k.inputs) { vec![count(space)] } else { space.to_vec() }
 }
 
+/// The dimension of a space that is split across tasks: the first whose
+/// extent is not 1 (leading unit dimensions would leave nothing to split).
+pub(crate) fn par_dim(dims: &[i64]) -> usize {
+    dims.iter().position(|&d| d != 1).unwrap_or(0)
+}
+
+/// The extent of [`par_dim`] (1 for a scalar space).
+pub(crate) fn par_extent(dims: &[i64]) -> i64 {
+    dims.get(par_dim(dims)).copied().unwrap_or(1).max(0)
+}
+
 /// The parallel dimension's extent and the cost of one of its iterations.
 pub(crate) fn launch_shape(k: &Kernel) -> Result<LaunchShape> {
-    let first = |s: &[i64]| s.first().copied().unwrap_or(1).max(0);
+    let first = par_extent;
+    let contiguous = |s: &[i64]| par_dim(s) + 1 >= s.len();
     let per = |total: i64, n: i64| if n > 0 { total as f64 / n as f64 } else { 0.0 };
     Ok(match &k.body {
         KernelBody::Loop { space, graph, outputs } => {
             let s = loop_space(k, space, graph, outputs);
             let n = first(&s);
-            let min_grain = if s.len() <= 1 { CONTIGUOUS_GRAIN } else { 1 };
+            let min_grain = if contiguous(&s) { CONTIGUOUS_GRAIN } else { 1 };
             LaunchShape { n, cost: per(count(&s), n) * graph_cost(graph), parallel: true, min_grain }
         }
         KernelBody::Reduce { space, reduced, graph, init, .. } => {
             let kept: Vec<usize> = (0..space.len()).filter(|d| !reduced.contains(d)).collect();
-            let n = kept.first().map(|&d| space[d].max(0)).unwrap_or(1);
+            let kept_dims: Vec<i64> = kept.iter().map(|&d| space[d]).collect();
+            let n = par_extent(&kept_dims);
             // Parallel over the kept innermost dimension: whole column blocks per task.
             let acc: Vec<_> = init.iter().filter_map(|i| graph.types.get(i.0 as usize).copied()).collect();
-            let min_grain = if kept == [space.len().wrapping_sub(1)] { super::reduce::column_block(&acc) } else { 1 };
+            let inner = kept.last() == Some(&space.len().wrapping_sub(1)) && contiguous(&kept_dims);
+            let min_grain = if inner { super::reduce::column_block(&acc) } else { 1 };
             LaunchShape { n, cost: per(count(space), n) * (graph_cost(graph) + 2.0), parallel: true, min_grain }
         }
         KernelBody::UpdateSlice { space, graph, .. } => {
             let n = first(space);
-            let min_grain = if space.len() <= 1 { CONTIGUOUS_GRAIN } else { 1 };
+            let min_grain = if contiguous(space) { CONTIGUOUS_GRAIN } else { 1 };
             LaunchShape { n, cost: per(count(space), n) * graph_cost(graph), parallel: true, min_grain }
         }
         KernelBody::Scatter { space, graph, .. } => {
@@ -254,13 +292,19 @@ impl<'ctx> Cg<'ctx, '_> {
         begin: IntValue<'ctx>,
         end: IntValue<'ctx>,
     ) -> Result<(Vec<super::Loop<'ctx>>, Vec<IntValue<'ctx>>, IntValue<'ctx>)> {
+        let par = par_dim(space);
         let mut loops = Vec::with_capacity(space.len());
         let mut idx = Vec::with_capacity(space.len());
         let mut off = self.i64c(0);
         for (d, &extent) in space.iter().enumerate() {
-            let (lo, hi) = if d == 0 { (begin, end) } else { (self.i64c(0), self.i64c(extent)) };
+            if d < par {
+                // Leading dimensions of extent 1.
+                idx.push(self.i64c(0));
+                continue;
+            }
+            let (lo, hi) = if d == par { (begin, end) } else { (self.i64c(0), self.i64c(extent)) };
             let l = self.loop_begin(lo, hi, 1, &format!("d{d}"))?;
-            off = if d == 0 {
+            off = if d == par {
                 l.index
             } else {
                 let m = self.b.build_int_mul(off, self.i64c(extent), "")?;
@@ -461,8 +505,7 @@ impl<'ctx> Cg<'ctx, '_> {
         let picked = self.alloca(self.t.i64, "picked")?;
         let has = self.alloca(self.t.i1, "has")?;
         let zero = self.i64c(0);
-        let (src_loops, sidx, soff) =
-            self.open_space(&source.dims, zero, self.i64c(source.dims.first().copied().unwrap_or(1)))?;
+        let (src_loops, sidx, soff) = self.open_space(&source.dims, zero, self.i64c(par_extent(&source.dims)))?;
         self.b.build_store(picked, zero)?;
         self.b.build_store(has, self.t.i1.const_zero())?;
         let mut wloops = Vec::with_capacity(rank);

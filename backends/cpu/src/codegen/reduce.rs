@@ -36,6 +36,8 @@ pub(crate) fn column_block(acc_types: &[DType]) -> i64 {
 struct Plan {
     rank: usize,
     kept: Vec<usize>,
+    /// Which kept dimension is split across tasks (see `kernels::par_dim`).
+    par: usize,
     reduced: Vec<usize>,
     space_strides: Vec<i64>,
     /// Row-major strides of the kept dimensions (the reduce outputs' layout).
@@ -87,6 +89,7 @@ impl<'ctx> Cg<'ctx, '_> {
         }
         let plan = Plan {
             rank,
+            par: super::kernels::par_dim(&kept_dims),
             space_strides: strides(space),
             kept_strides: strides(&kept_dims),
             kept,
@@ -176,7 +179,11 @@ impl<'ctx> Cg<'ctx, '_> {
             loops.push(self.loop_begin(begin, end, 1, "k0")?);
         }
         for (j, &d) in plan.kept.iter().enumerate() {
-            let (lo, hi) = if j == 0 { (begin, end) } else { (self.i64c(0), self.i64c(space[d])) };
+            if j < plan.par {
+                idx[d] = Some(self.i64c(0));
+                continue;
+            }
+            let (lo, hi) = if j == plan.par { (begin, end) } else { (self.i64c(0), self.i64c(space[d])) };
             let l = self.loop_begin(lo, hi, 1, &format!("k{d}"))?;
             idx[d] = Some(l.index);
             loops.push(l);
@@ -233,13 +240,17 @@ impl<'ctx> Cg<'ctx, '_> {
         let mut idx: Vec<Option<IntValue<'ctx>>> = vec![None; plan.rank];
         let mut loops = Vec::new();
         for (j, &d) in plan.kept[..m - 1].iter().enumerate() {
-            let (lo, hi) = if j == 0 { (begin, end) } else { (self.i64c(0), self.i64c(space[d])) };
+            if j < plan.par {
+                idx[d] = Some(self.i64c(0));
+                continue;
+            }
+            let (lo, hi) = if j == plan.par { (begin, end) } else { (self.i64c(0), self.i64c(space[d])) };
             let l = self.loop_begin(lo, hi, 1, &format!("k{d}"))?;
             idx[d] = Some(l.index);
             loops.push(l);
         }
         let ko = self.kept_offset(plan, &idx)?;
-        let (lo, hi) = if m == 1 { (begin, end) } else { (self.i64c(0), self.i64c(space[inner])) };
+        let (lo, hi) = if plan.par == m - 1 { (begin, end) } else { (self.i64c(0), self.i64c(space[inner])) };
         let block = column_block(&plan.acc_types);
         let blocks = self.loop_begin(lo, hi, block, "blk")?;
         let jb = blocks.index;

@@ -657,3 +657,49 @@ fn random_bits_against_the_interpreter() {
         }
     }
 }
+
+#[test]
+fn leading_unit_dimensions_split_the_next_one() {
+    // out[0, 0, k] = x[0, 0, k] + b[k] over [1, 1, 3000]: large enough for threads.
+    let mut g = Gb::new();
+    let (i, j, k) = (g.index(0), g.index(1), g.index(2));
+    let x = g.load(0, &[i, j, k], DType::F32);
+    let b = g.load(1, &[k], DType::F32);
+    let o = g.bin(BinaryOp::Add, x, b);
+    let n = 300_000i64;
+    let kern = loop_kernel(vec![at(DType::F32, &[1, 1, n]), at(DType::F32, &[n])], &[1, 1, n], g.g, vec![o]);
+    let xs = wavy(n as usize);
+    let r = run(&one_kernel(kern), &[f32s(&[1, 1, n], &xs), f32s(&[n], &xs)]);
+    assert!(r[0].values::<f32>().unwrap_or(&[]).iter().zip(&xs).all(|(g, x)| *g == x + x));
+    // Sums over dim 1 of [1, 50, 70] (column order) and dim 2 of [1, 20, 30] (row order).
+    for (dims, red) in [([1i64, 50, 70], 1usize), ([1, 20, 30], 2)] {
+        let mut g = Gb::new();
+        let idx: Vec<NodeId> = (0..3).map(|d| g.index(d)).collect();
+        let x = g.load(0, &idx, DType::F32);
+        let z = g.float(DType::F32, 0.0);
+        let kern = reduce_kernel(
+            vec![at(DType::F32, &dims)],
+            &dims,
+            &[red],
+            g,
+            vec![z],
+            vec![x],
+            binary_fn(BinaryOp::Add, DType::F32),
+            vec![],
+        );
+        let xs = wavy((dims[1] * dims[2]) as usize);
+        let r = run(&one_kernel(kern), &[f32s(&dims, &xs)]);
+        let got = r[0].values::<f32>().unwrap_or(&[]);
+        let (a, b) = (dims[1] as usize, dims[2] as usize);
+        if red == 1 {
+            for c in 0..b {
+                assert_eq!(got[c], (0..a).fold(0.0f32, |s, r| s + xs[r * b + c]), "column {c}");
+            }
+        } else {
+            for r in 0..a {
+                let want: f32 = (0..b).fold(0.0f32, |s, c| s + xs[r * b + c]);
+                assert!((got[r] - want).abs() <= 1e-4 * want.abs().max(1.0), "row {r}");
+            }
+        }
+    }
+}

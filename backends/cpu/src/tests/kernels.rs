@@ -703,3 +703,93 @@ fn leading_unit_dimensions_split_the_next_one() {
         }
     }
 }
+
+#[test]
+fn variadic_inline_reductions_and_scatters() {
+    // Inline: (sum, max) over a window of 5 of two inputs, per output element.
+    let pair = || {
+        let mut f = Gb::new();
+        let (s, m, x, y) =
+            (f.param(0, DType::F32), f.param(1, DType::S32), f.param(2, DType::F32), f.param(3, DType::S32));
+        let s2 = f.bin(BinaryOp::Add, s, x);
+        let m2 = f.bin(BinaryOp::Max, m, y);
+        ScalarFn {
+            params: vec![DType::F32, DType::S32, DType::F32, DType::S32],
+            graph: f.g,
+            outputs: vec![s2, m2],
+            pattern: None,
+        }
+    };
+    let mut g = Gb::new();
+    let mut body = Gb::new();
+    let i = g.index(0);
+    let (i0, i1) = (g.float(DType::F32, 0.5), g.int(DType::S32, i32::MIN as i128));
+    let w = body.index(0);
+    let io = body.push(Node::Outer(i), DType::S64);
+    let p = body.bin(BinaryOp::Add, io, w);
+    let x = body.load(0, &[p], DType::F32);
+    let y = body.load(1, &[p], DType::S32);
+    let red = g.push(
+        Node::Reduce(Box::new(InlineReduce {
+            window: vec![5],
+            init: vec![i0, i1],
+            body: body.g,
+            values: vec![x, y],
+            reducer: pair(),
+        })),
+        DType::F32,
+    );
+    let r0 = g.push(Node::ReduceResult { reduce: red, index: 0 }, DType::F32);
+    let r1 = g.push(Node::ReduceResult { reduce: red, index: 1 }, DType::S32);
+    let mut k = loop_kernel(vec![at(DType::F32, &[12]), at(DType::S32, &[12])], &[8], g.g, vec![r0, r1]);
+    k.outputs = vec![at(DType::F32, &[8]), at(DType::S32, &[8])];
+    let xs: Vec<f32> = (0..12).map(|v| v as f32 * 0.25).collect();
+    let ys: Vec<i32> = (0..12).map(|v| (v * 7919) % 23 - 11).collect();
+    let r = run(&one_kernel(k), &[f32s(&[12], &xs), Array::from_vec([12], ys.clone())]);
+    for o in 0..8 {
+        let s = (0..5).fold(0.5f32, |a, w| a + xs[o + w]);
+        let m = (0..5).map(|w| ys[o + w]).max().unwrap_or(i32::MIN);
+        assert_eq!(r[0].values::<f32>().unwrap_or(&[])[o], s);
+        assert_eq!(r[1].values::<i32>().unwrap_or(&[])[o], m);
+    }
+
+    // Scatter into two operands at once with the same combiner.
+    let mut g = Gb::new();
+    let i = g.index(0);
+    let t32 = g.load(2, &[i], DType::S32);
+    let t = g.convert(t32, DType::S64);
+    let ok = g.push(Node::Const(Scalar::Int(DType::Pred, 1)), DType::Pred);
+    let u = g.load(3, &[i], DType::F32);
+    let v = g.load(4, &[i], DType::S32);
+    let k = Kernel {
+        name: "scatter2".into(),
+        inputs: vec![
+            at(DType::F32, &[4]),
+            at(DType::S32, &[4]),
+            at(DType::S32, &[5]),
+            at(DType::F32, &[5]),
+            at(DType::S32, &[5]),
+        ],
+        outputs: vec![at(DType::F32, &[4]), at(DType::S32, &[4])],
+        body: KernelBody::Scatter {
+            space: vec![5],
+            graph: g.g,
+            target: vec![t],
+            in_bounds: ok,
+            values: vec![u, v],
+            combiner: pair(),
+        },
+    };
+    let r = run(
+        &one_kernel(k),
+        &[
+            f32s(&[4], &[1.0, 2.0, 3.0, 4.0]),
+            Array::from_vec([4], vec![0i32, 0, 0, 0]),
+            Array::from_vec([5], vec![3i32, 1, 3, 0, 3]),
+            f32s(&[5], &[10.0, 20.0, 30.0, 40.0, 50.0]),
+            Array::from_vec([5], vec![-5i32, 7, 9, -1, 2]),
+        ],
+    );
+    assert_eq!(r[0].values::<f32>().unwrap_or(&[]), &[41.0, 22.0, 3.0, 94.0]);
+    assert_eq!(r[1].values::<i32>().unwrap_or(&[]), &[0, 7, 0, 9]);
+}

@@ -297,6 +297,8 @@ fn convolutions_against_the_interpreter() {
         k_in: i64,
         groups: i64,
         out_hw: [i64; 2],
+        batch_groups: i64,
+        reversal: [bool; 2],
     }
     let cases = [
         Case {
@@ -306,6 +308,8 @@ fn convolutions_against_the_interpreter() {
             k_in: 2,
             groups: 1,
             out_hw: [5, 5],
+            batch_groups: 1,
+            reversal: [false; 2],
         },
         Case {
             window: "size=3x3 stride=2x2 pad=1_1x0_0 lhs_dilate=2x1",
@@ -314,6 +318,8 @@ fn convolutions_against_the_interpreter() {
             k_in: 2,
             groups: 1,
             out_hw: [5, 2],
+            batch_groups: 1,
+            reversal: [false; 2],
         },
         Case {
             window: "size=2x2 rhs_dilate=2x2",
@@ -322,6 +328,18 @@ fn convolutions_against_the_interpreter() {
             k_in: 2,
             groups: 2,
             out_hw: [3, 3],
+            batch_groups: 1,
+            reversal: [false; 2],
+        },
+        Case {
+            window: "size=3x2 rhs_reversal=1x0",
+            spec: [(3, 1, 0, 0, 1, 1), (2, 1, 0, 0, 1, 1)],
+            in_c: 2,
+            k_in: 2,
+            groups: 1,
+            out_hw: [3, 4],
+            batch_groups: 2,
+            reversal: [true, false],
         },
     ];
     for c in cases {
@@ -340,7 +358,7 @@ fn convolutions_against_the_interpreter() {
             .collect();
         let in_dims = [2, h, h, c.in_c];
         let k_dims = [c.spec[0].0, c.spec[1].0, c.k_in, oc];
-        let out_dims = [2, c.out_hw[0], c.out_hw[1], oc];
+        let out_dims = [2 / c.batch_groups, c.out_hw[0], c.out_hw[1], oc];
         let step = ConvStep {
             input: buf(Buffer::Param(0), DType::F32, &in_dims),
             kernel: buf(Buffer::Param(1), DType::F32, &k_dims),
@@ -357,9 +375,9 @@ fn convolutions_against_the_interpreter() {
                 output_spatial: [1i64, 2].into_iter().collect(),
             },
             window,
-            window_reversal: vec![false, false],
+            window_reversal: c.reversal.to_vec(),
             feature_group_count: c.groups,
-            batch_group_count: 1,
+            batch_group_count: c.batch_groups,
             epilogue: None,
         };
         let p = program(
@@ -374,12 +392,13 @@ fn convolutions_against_the_interpreter() {
         let got = run(&p, &[x.clone(), w.clone()]);
         let d = |v: &[i64]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",");
         let hlo = format!(
-            "HloModule c\nENTRY main {{\n  x = f32[{}] parameter(0)\n  w = f32[{}] parameter(1)\n  ROOT c = f32[{}] convolution(x, w), window={{{}}}, dim_labels=b01f_01io->b01f, feature_group_count={}\n}}\n",
+            "HloModule c\nENTRY main {{\n  x = f32[{}] parameter(0)\n  w = f32[{}] parameter(1)\n  ROOT c = f32[{}] convolution(x, w), window={{{}}}, dim_labels=b01f_01io->b01f, feature_group_count={}, batch_group_count={}\n}}\n",
             d(&in_dims),
             d(&k_dims),
             d(&out_dims),
             c.window,
-            c.groups
+            c.groups,
+            c.batch_groups
         );
         assert_close(c.window, &got[0], &interp(&hlo, &[x, w])[0], 0.0);
     }

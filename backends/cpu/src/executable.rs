@@ -12,6 +12,7 @@
 //! (donated buffers) are copied into buffers owned by the executable first, so
 //! the caller's arrays are never modified.
 
+use std::borrow::Borrow;
 use std::ffi::{CStr, CString, c_char};
 use std::sync::Mutex;
 
@@ -228,16 +229,19 @@ impl Executable {
     /// Runs the program on `args` (one array per flattened parameter) and
     /// returns the flattened results.
     pub fn run(&self, args: &[Array]) -> Result<Vec<Array>> {
-        let refs: Vec<&Array> = args.iter().collect();
-        self.run_refs(&refs)
+        self.run_any(args)
     }
 
     /// [`Executable::run`] on borrowed arrays.
     pub fn run_refs(&self, args: &[&Array]) -> Result<Vec<Array>> {
+        self.run_any(args)
+    }
+
+    fn run_any<A: Borrow<Array>>(&self, args: &[A]) -> Result<Vec<Array>> {
         if args.len() != self.params.len() {
             return Err(CpuError::ArgumentCount { expected: self.params.len(), got: args.len() });
         }
-        for (i, (a, t)) in args.iter().zip(&self.params).enumerate() {
+        for (i, (a, t)) in args.iter().map(Borrow::borrow).zip(&self.params).enumerate() {
             if a.dtype() != t.dtype || a.dims.as_slice() != t.dims.as_slice() {
                 let got = ArrayType { dtype: a.dtype(), dims: a.dims.to_vec() };
                 return Err(CpuError::Argument { index: i, expected: describe(t), got: describe(&got) });
@@ -255,7 +259,7 @@ impl Executable {
         };
         let st = &mut *guard;
         st.params.clear();
-        for (i, a) in args.iter().enumerate() {
+        for (i, a) in args.iter().map(Borrow::borrow).enumerate() {
             let src: *const u8 = with_data!(&a.data, v => v.as_ptr().cast::<u8>());
             let bytes = self.params[i].byte_size();
             match st.copies.get_mut(i).and_then(|c| c.as_mut()) {

@@ -113,6 +113,27 @@ pub(crate) fn loop_is_flat(space: &[i64], graph: &Graph, outputs: &[NodeId], inp
     })
 }
 
+/// Tile edge for transposing loop kernels.
+const TILE: i64 = 32;
+
+/// Whether a loop kernel over `space` has a load that transposes: its last
+/// index is not the innermost loop index, which appears earlier instead. Such
+/// kernels run in tiles (when the split dimension leaves two to tile).
+fn transposes(graph: &Graph, space: &[i64]) -> bool {
+    let r = space.len();
+    if r < 2 || par_dim(space) > r - 2 || space[r - 1] < 2 * TILE || space[r - 2] < 2 * TILE {
+        return false;
+    }
+    let is = |i: &NodeId, d: usize| graph.nodes.get(i.0 as usize) == Some(&Node::Index(d));
+    graph.nodes.iter().any(|n| match n {
+        Node::Load { index, .. } => match index.split_last() {
+            Some((last, rest)) => !is(last, r - 1) && rest.iter().any(|i| is(i, r - 1)),
+            None => false,
+        },
+        _ => false,
+    })
+}
+
 /// The space a loop kernel iterates (flattened when it can be).
 pub(crate) fn loop_space(k: &Kernel, space: &[i64], graph: &Graph, outputs: &[NodeId]) -> Vec<i64> {
     if loop_is_flat(space, graph, outputs, &k.inputs) { vec![count(space)] } else { space.to_vec() }
@@ -138,7 +159,14 @@ pub(crate) fn launch_shape(k: &Kernel) -> Result<LaunchShape> {
         KernelBody::Loop { space, graph, outputs } => {
             let s = loop_space(k, space, graph, outputs);
             let n = first(&s);
-            let min_grain = if contiguous(&s) { CONTIGUOUS_GRAIN } else { 1 };
+            let min_grain = if contiguous(&s) {
+                CONTIGUOUS_GRAIN
+            } else if s.len() == space.len() && transposes(graph, space) {
+                // Whole tiles per task.
+                TILE
+            } else {
+                1
+            };
             LaunchShape { n, cost: per(count(&s), n) * graph_cost(graph), parallel: true, min_grain }
         }
         KernelBody::Reduce { space, reduced, graph, init, .. } => {
@@ -316,6 +344,55 @@ impl<'ctx> Cg<'ctx, '_> {
         Ok((loops, idx, off))
     }
 
+    /// Like [`Cg::open_space`], but the two innermost dimensions run in square
+    /// tiles, so a load that walks the output's rows down its own columns (a
+    /// transpose) touches each cache line and page a tile at a time.
+    fn open_space_tiled(
+        &self,
+        space: &[i64],
+        begin: IntValue<'ctx>,
+        end: IntValue<'ctx>,
+    ) -> Result<(Vec<super::Loop<'ctx>>, Vec<IntValue<'ctx>>, IntValue<'ctx>)> {
+        let r = space.len();
+        let par = par_dim(space);
+        let mut loops = Vec::with_capacity(r + 2);
+        let mut idx = vec![self.i64c(0); r];
+        let mut off = self.i64c(0);
+        for d in par..r - 2 {
+            let (lo, hi) = if d == par { (begin, end) } else { (self.i64c(0), self.i64c(space[d])) };
+            let l = self.loop_begin(lo, hi, 1, &format!("d{d}"))?;
+            let m = self.b.build_int_mul(off, self.i64c(space[d]), "")?;
+            off = self.b.build_int_add(m, l.index, "")?;
+            idx[d] = l.index;
+            loops.push(l);
+        }
+        let (ilo, ihi) = if par == r - 2 { (begin, end) } else { (self.i64c(0), self.i64c(space[r - 2])) };
+        let (jlo, jhi) = (self.i64c(0), self.i64c(space[r - 1]));
+        let ib = self.loop_begin(ilo, ihi, TILE, "ti")?;
+        let jb = self.loop_begin(jlo, jhi, TILE, "tj")?;
+        let iend = self.min_i64(self.b.build_int_add(ib.index, self.i64c(TILE), "")?, ihi)?;
+        let jend = self.min_i64(self.b.build_int_add(jb.index, self.i64c(TILE), "")?, jhi)?;
+        let (ibv, jbv) = (ib.index, jb.index);
+        loops.push(ib);
+        loops.push(jb);
+        let i = self.loop_begin(ibv, iend, 1, &format!("d{}", r - 2))?;
+        let j = self.loop_begin(jbv, jend, 1, &format!("d{}", r - 1))?;
+        let m = self.b.build_int_mul(off, self.i64c(space[r - 2]), "")?;
+        let o = self.b.build_int_add(m, i.index, "")?;
+        let o = self.b.build_int_mul(o, self.i64c(space[r - 1]), "")?;
+        let off = self.b.build_int_add(o, j.index, "")?;
+        idx[r - 2] = i.index;
+        idx[r - 1] = j.index;
+        loops.push(i);
+        loops.push(j);
+        Ok((loops, idx, off))
+    }
+
+    pub fn min_i64(&self, a: IntValue<'ctx>, b: IntValue<'ctx>) -> Result<IntValue<'ctx>> {
+        let lt = self.b.build_int_compare(inkwell::IntPredicate::SLT, a, b, "")?;
+        Ok(self.b.build_select(lt, a, b, "")?.into_int_value())
+    }
+
     pub fn close_loops(&self, loops: Vec<super::Loop<'ctx>>) -> Result<()> {
         for l in loops.into_iter().rev() {
             self.loop_end(l)?;
@@ -350,6 +427,8 @@ impl<'ctx> Cg<'ctx, '_> {
             // A scalar: one iteration of a dummy dimension.
             let l = self.loop_begin(begin, end, 1, "d0")?;
             (vec![l], Vec::new(), self.i64c(0))
+        } else if flat.len() == space.len() && transposes(graph, space) {
+            self.open_space_tiled(space, begin, end)?
         } else {
             self.open_space(&flat, begin, end)?
         };

@@ -405,7 +405,10 @@ impl<'ctx> Cg<'ctx, '_> {
             self.call(f, &[ctx.into(), self.i64c(0).into(), n.into()])?;
             return Ok(());
         }
-        let grain = ((TASK_WORK / s.cost.max(1e-9)).ceil() as i64).max(s.min_grain).min(s.n).max(1);
+        // Whole multiples of the smallest useful task.
+        let min = s.min_grain.max(1);
+        let grain = ((TASK_WORK / s.cost.max(1e-9)).ceil() as i64).clamp(1, s.n);
+        let grain = (grain.div_euclid(min) + (grain % min != 0) as i64).saturating_mul(min).min(s.n).max(1);
         let pf = self.parallel_for_fn();
         let task = f.as_global_value().as_pointer_value();
         self.call(pf, &[task.into(), ctx.into(), n.into(), self.i64c(grain).into()])?;

@@ -793,3 +793,28 @@ fn variadic_inline_reductions_and_scatters() {
     assert_eq!(r[0].values::<f32>().unwrap_or(&[]), &[41.0, 22.0, 3.0, 94.0]);
     assert_eq!(r[1].values::<i32>().unwrap_or(&[]), &[0, 7, 0, 9]);
 }
+
+#[test]
+fn transposes_run_in_tiles() {
+    // out[b, i, j] = x[b, j, i] + i for shapes with partial tiles, large enough
+    // to be split across tasks.
+    for (bt, n, m) in [(1i64, 70i64, 100i64), (3, 65, 130), (2, 700, 300)] {
+        let mut g = Gb::new();
+        let (b, i, j) = (g.index(0), g.index(1), g.index(2));
+        let x = g.load(0, &[b, j, i], DType::F32);
+        let fi = g.convert(i, DType::F32);
+        let o = g.bin(BinaryOp::Add, x, fi);
+        let k = loop_kernel(vec![at(DType::F32, &[bt, m, n])], &[bt, n, m], g.g, vec![o]);
+        let xs = wavy((bt * m * n) as usize);
+        let r = run(&one_kernel(k), &[f32s(&[bt, m, n], &xs)]);
+        let got = r[0].values::<f32>().unwrap_or(&[]);
+        let (n, m) = (n as usize, m as usize);
+        for b in 0..bt as usize {
+            for i in 0..n {
+                for j in 0..m {
+                    assert_eq!(got[(b * n + i) * m + j], xs[(b * m + j) * n + i] + i as f32, "{b} {i} {j}");
+                }
+            }
+        }
+    }
+}

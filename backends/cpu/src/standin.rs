@@ -120,7 +120,10 @@ pub(crate) fn acc_type(out: DType) -> DType {
 /// i64 i1, i64 j0, i64 j1)` runs on each finished block of `c`.
 ///
 /// Stand-in: output rows in parallel (`smelt_parallel_for` over `batch * m`
-/// rows), each element summed over `k` in order, as the interpreter does.
+/// rows), each element summed over `k` in order, as the interpreter does; when
+/// the output accumulates in its own type and `b` is not transposed, each row
+/// of `b` streams through the output row (vectorized), else a dot product per
+/// element.
 pub(crate) fn gemm_function<'ctx>(cg: &mut Cg<'ctx, '_>, step: &DotStep) -> Result<FunctionValue<'ctx>> {
     let (ta, tb, tc) = (step.lhs.ty.dtype, step.rhs.ty.dtype, step.out.ty.dtype);
     let name = format!(
@@ -158,36 +161,57 @@ pub(crate) fn gemm_function<'ctx>(cg: &mut Cg<'ctx, '_>, step: &DotStep) -> Resu
         let row = rows.index;
         let bi = cg.b.build_int_signed_div(row, m, "")?;
         let i = cg.b.build_int_signed_rem(row, m, "")?;
-        let cols = cg.loop_begin(cg.i64c(0), n, 1, "col")?;
-        let j = cols.index;
-        let acc = cg.alloca(cg.reg_type(acc_t), "acc")?;
-        let zero = cg.reg_type(acc_t).const_zero();
-        cg.b.build_store(acc, zero)?;
-        let ks = cg.loop_begin(cg.i64c(0), k, 1, "k")?;
-        let kk = ks.index;
         let mk = cg.b.build_int_mul(m, k, "")?;
         let kn = cg.b.build_int_mul(k, n, "")?;
-        // a: [b, m, k] or [b, k, m]; b: [b, k, n] or [b, n, k].
         let a_base = cg.b.build_int_mul(bi, mk, "")?;
-        let a_off = if step.lhs_transposed { mad(cg, kk, m, i)? } else { mad(cg, i, k, kk)? };
-        let a_off = cg.b.build_int_add(a_base, a_off, "")?;
         let b_base = cg.b.build_int_mul(bi, kn, "")?;
-        let b_off = if step.rhs_transposed { mad(cg, j, k, kk)? } else { mad(cg, kk, n, j)? };
-        let b_off = cg.b.build_int_add(b_base, b_off, "")?;
-        let av = cg.load_elem(a, ta, a_off)?;
-        let bv = cg.load_elem(bm, tb, b_off)?;
-        let av = cg.convert(av, ta, acc_t)?;
-        let bv = cg.convert(bv, tb, acc_t)?;
-        let p = cg.binary(smelt_kernel::BinaryOp::Mul, acc_t, av, bv, false)?;
-        let cur = cg.b.build_load(cg.reg_type(acc_t), acc, "")?;
-        let s = cg.binary(smelt_kernel::BinaryOp::Add, acc_t, cur, p, false)?;
-        cg.b.build_store(acc, s)?;
-        cg.loop_end(ks)?;
-        let total = cg.b.build_load(cg.reg_type(acc_t), acc, "")?;
-        let out = cg.convert(total, acc_t, tc)?;
-        let c_off = mad(cg, row, n, j)?;
-        cg.store_elem(c, tc, c_off, out)?;
-        cg.loop_end(cols)?;
+        let c_row = cg.b.build_int_mul(row, n, "")?;
+        // a: [b, m, k] or [b, k, m]; b: [b, k, n] or [b, n, k].
+        let a_at = |cg: &Cg<'ctx, '_>, kk: IntValue<'ctx>| -> Result<IntValue<'ctx>> {
+            let o = if step.lhs_transposed { mad(cg, kk, m, i)? } else { mad(cg, i, k, kk)? };
+            Ok(cg.b.build_int_add(a_base, o, "")?)
+        };
+        let b_at = |cg: &Cg<'ctx, '_>, kk: IntValue<'ctx>, j: IntValue<'ctx>| -> Result<IntValue<'ctx>> {
+            let o = if step.rhs_transposed { mad(cg, j, k, kk)? } else { mad(cg, kk, n, j)? };
+            Ok(cg.b.build_int_add(b_base, o, "")?)
+        };
+        let mul_add = |cg: &mut Cg<'ctx, '_>, acc: BasicValueEnum<'ctx>, kk: IntValue<'ctx>, j: IntValue<'ctx>| {
+            let av = cg.load_elem(a, ta, a_at(cg, kk)?)?;
+            let bv = cg.load_elem(bm, tb, b_at(cg, kk, j)?)?;
+            let av = cg.convert(av, ta, acc_t)?;
+            let bv = cg.convert(bv, tb, acc_t)?;
+            let p = cg.binary(smelt_kernel::BinaryOp::Mul, acc_t, av, bv, false)?;
+            cg.binary(smelt_kernel::BinaryOp::Add, acc_t, acc, p, false)
+        };
+        if !step.rhs_transposed && acc_t == tc {
+            // Rows of b stream through the output row, which accumulates in
+            // place (each element still sums over k in order).
+            let zl = cg.loop_begin(cg.i64c(0), n, 1, "zero")?;
+            let zero = cg.reg_type(tc).const_zero();
+            cg.store_elem(c, tc, cg.b.build_int_add(c_row, zl.index, "")?, zero)?;
+            cg.loop_end(zl)?;
+            let ks = cg.loop_begin(cg.i64c(0), k, 1, "k")?;
+            let cols = cg.loop_begin(cg.i64c(0), n, 1, "col")?;
+            let c_off = cg.b.build_int_add(c_row, cols.index, "")?;
+            let cur = cg.load_elem(c, tc, c_off)?;
+            let s = mul_add(cg, cur, ks.index, cols.index)?;
+            cg.store_elem(c, tc, c_off, s)?;
+            cg.loop_end(cols)?;
+            cg.loop_end(ks)?;
+        } else {
+            let cols = cg.loop_begin(cg.i64c(0), n, 1, "col")?;
+            let acc = cg.alloca(cg.reg_type(acc_t), "acc")?;
+            cg.b.build_store(acc, cg.reg_type(acc_t).const_zero())?;
+            let ks = cg.loop_begin(cg.i64c(0), k, 1, "k")?;
+            let cur = cg.b.build_load(cg.reg_type(acc_t), acc, "")?;
+            let s = mul_add(cg, cur, ks.index, cols.index)?;
+            cg.b.build_store(acc, s)?;
+            cg.loop_end(ks)?;
+            let total = cg.b.build_load(cg.reg_type(acc_t), acc, "")?;
+            let out = cg.convert(total, acc_t, tc)?;
+            cg.store_elem(c, tc, cg.b.build_int_add(c_row, cols.index, "")?, out)?;
+            cg.loop_end(cols)?;
+        }
         // The row is finished: run the epilogue on it.
         let has_epi = cg.b.build_is_not_null(epi, "")?;
         let join = cg.if_begin(has_epi, "epi")?;
@@ -250,7 +274,7 @@ pub(crate) fn gemm_function<'ctx>(cg: &mut Cg<'ctx, '_>, step: &DotStep) -> Resu
 
 /// A convolution function for `step` with the kernel ABI `void(ptr bufs, i64
 /// begin, i64 end)`: `bufs` = {input, kernel, out}; `[begin, end)` ranges over
-/// the output's dimension 0.
+/// the output's first dimension of extent other than 1.
 ///
 /// Stand-in: for every output element, the taps (kernel spatial positions in
 /// row-major order) that land inside the input, then the input features of the
@@ -272,11 +296,16 @@ pub(crate) fn conv_function<'ctx>(cg: &mut Cg<'ctx, '_>, step: &ConvStep, id: us
     let (tl, tr, to) = (step.input.ty.dtype, step.kernel.ty.dtype, step.out.ty.dtype);
     let acc_t = acc_type(to);
     let rank = g.out_dims.len();
-    // Output loops: dimension 0 over [begin, end), the rest fully.
+    // Output loops: the first non-unit dimension over [begin, end), the rest fully.
+    let par = crate::codegen::par_dim(&g.out_dims);
     let mut loops = Vec::with_capacity(rank);
     let mut idx: Vec<IntValue<'ctx>> = Vec::with_capacity(rank);
     for d in 0..rank {
-        let (lo, hi) = if d == 0 { (begin, end) } else { (cg.i64c(0), cg.i64c(g.out_dims[d])) };
+        if d < par {
+            idx.push(cg.i64c(0));
+            continue;
+        }
+        let (lo, hi) = if d == par { (begin, end) } else { (cg.i64c(0), cg.i64c(g.out_dims[d])) };
         let l = cg.loop_begin(lo, hi, 1, &format!("o{d}"))?;
         idx.push(l.index);
         loops.push(l);

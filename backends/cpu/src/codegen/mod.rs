@@ -41,7 +41,7 @@ use smelt_kernel::Program;
 
 use crate::error::{CpuError, Result};
 
-pub(crate) use kernels::Slot;
+pub(crate) use kernels::{Slot, par_dim};
 
 /// What the executable needs to know about the module beyond its code.
 #[derive(Clone, Debug, Default)]

@@ -616,7 +616,7 @@ impl<'ctx> Cg<'ctx, '_> {
             let p = self.buf_ptr(rc, r)?;
             self.store_ptr(arr, i as u64, p)?;
         }
-        let n = c.out.ty.dims.first().copied().unwrap_or(1);
+        let n = super::kernels::par_extent(&c.out.ty.dims);
         let taps: i64 = c.window.iter().map(|w| w.size.max(1)).product();
         let per = if n > 0 { count(&c.out.ty.dims) as f64 / n as f64 } else { 0.0 };
         let in_group = c.kernel.ty.dims.get(c.dims.kernel_input_feature as usize).copied().unwrap_or(1);

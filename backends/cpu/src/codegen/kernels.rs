@@ -2,8 +2,9 @@
 //!
 //! ABI: `void kernel_N(ptr bufs, i64 begin, i64 end)`. `bufs` holds one pointer
 //! per kernel input, then one per output; `[begin, end)` is a range of the
-//! kernel's parallel dimension (see [`launch_shape`]), the rest of the space
-//! runs fully. The exported function loads the pointers and calls an internal,
+//! kernel's parallel dimension (its first dimension of extent other than 1, or
+//! what [`launch_shape`] says for the other kinds), the rest of the space runs
+//! fully. The exported function loads the pointers and calls an internal,
 //! always-inlined body whose pointer parameters carry what buffer assignment
 //! guarantees at this launch: `noalias` for buffers no other slot overlaps (or
 //! that only other inputs overlap), `align` (64 for arena offsets that allow
@@ -15,7 +16,8 @@
 //!
 //! Loop kernels whose loads all read the current element of same-shaped inputs
 //! run as one flat loop over the whole space; others as a loop nest with the
-//! innermost dimension contiguous.
+//! innermost dimension contiguous, in 32x32 tiles of the two innermost
+//! dimensions when a load transposes them.
 
 use inkwell::IntPredicate;
 use inkwell::attributes::AttributeLoc;
@@ -49,8 +51,8 @@ pub(crate) struct LaunchShape {
     pub n: i64,
     pub cost: f64,
     pub parallel: bool,
-    /// The smallest useful task (iterations), when the parallel dimension is
-    /// the contiguous one and tiny tasks would break up vector loops.
+    /// The smallest useful task (iterations; grains are multiples of it): more
+    /// than 1 when tiny tasks would break up vector loops, tiles or blocks.
     pub min_grain: i64,
 }
 

@@ -14,6 +14,10 @@
 //!   buffer-aliasing pattern (`kernel_N(ptr bufs, i64 begin, i64 end)`);
 //! - `reduce`, `sort`, `rng`: the reduction, sort and random-bit kernels;
 //! - `run`: `smelt_run`, which executes the program's steps.
+//!
+//! Before anything is emitted, [`check_sizes`] rejects negative or absurd
+//! sizes, and emission checks every value's type where it is used, so a
+//! malformed program is a [`CpuError::InvalidProgram`], never a panic.
 
 mod graph;
 mod kernels;

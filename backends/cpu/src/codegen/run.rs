@@ -9,8 +9,16 @@
 //! directly when the work is small and through `void
 //! smelt_parallel_for(ptr task, ptr ctx, i64 n, i64 grain)` (task type `void(ptr
 //! ctx, i64 begin, i64 end)`) when it is large enough to be worth threads, with
-//! a grain of roughly [`TASK_WORK`] scalar operations. Copies are `memcpy` (or
-//! `memmove` when they overlap), `while` and `conditional` are control flow,
+//! a grain of roughly [`TASK_WORK`] scalar operations. Update-slice and scatter
+//! kernels first copy their operands into their outputs unless they are the
+//! same buffer; a random-bit kernel's new state is written after its launch.
+//! Dots call a GEMM function (`void gemm(a, b, c, i64 batch, i64 m, i64 n, i64
+//! k, epilogue, ctx)`) with the epilogue kernel compiled as `void
+//! epilogue_N(ptr bufs, i64 b, i64 i0, i64 i1, i64 j0, i64 j1)` over output
+//! blocks; convolutions call a kernel-ABI function and then run their epilogue
+//! as a kernel in place. Copies are `memcpy` (or `memmove` when they overlap);
+//! parallel copies stage sources that another move overwrites in scratch space
+//! after the program's temporaries. `while` and `conditional` are control flow,
 //! constants are private globals.
 
 use inkwell::IntPredicate;

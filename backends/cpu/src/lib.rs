@@ -3,3 +3,181 @@
 //!
 //! LLVM lives only in this crate (and the other LLVM-based backends): `smelt-hlo`,
 //! `smelt-passes` and `smelt-kernel` know nothing about it.
+//!
+//! Pipeline: [`compile`] builds one LLVM module for a [`Program`] (`codegen`),
+//! optimizes it with the new pass manager (`default<O3>`) for the host CPU and
+//! all its features, emits an object file and links it into an ORC JIT
+//! (`executable`); [`Executable::run`] executes it. [`emit`] stops at any stage
+//! and returns the text or bytes (`smelt compile --emit llvm|llvm-opt|asm|obj`).
+//!
+//! Code map: `codegen` (the module: kernels, `smelt_run`), `runtime` (the thread
+//! pool behind `smelt_parallel_for`), `executable` (JIT, argument checks, the
+//! arena), `standin` (temporary math, GEMM and convolution code that `math.rs`,
+//! `gemm.rs` and `conv.rs` replace), `error`.
+
+mod codegen;
+mod error;
+mod executable;
+pub mod runtime;
+mod standin;
+
+#[cfg(test)]
+mod tests;
+
+use std::sync::OnceLock;
+
+use inkwell::OptimizationLevel;
+use inkwell::context::Context;
+use inkwell::module::Module;
+use inkwell::passes::PassBuilderOptions;
+use inkwell::targets::{CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine, TargetTriple};
+use smelt_kernel::Program;
+
+pub use error::CpuError;
+pub use executable::Executable;
+
+/// How to compile.
+#[derive(Clone, Debug)]
+pub struct CompileOptions {
+    /// LLVM optimization level, 0 to 3 (the `default<ON>` pipeline).
+    pub opt_level: u8,
+    /// Target triple; `None` is the host's. Only the host can be JIT-compiled.
+    pub triple: Option<String>,
+    /// Target CPU; `None` is the host CPU (or `generic` for another triple).
+    pub cpu: Option<String>,
+    /// Target features (`+avx2,-avx512f`); `None` is the host CPU's features.
+    pub features: Option<String>,
+    /// Whether large kernels may run on the thread pool.
+    pub parallel: bool,
+}
+
+impl Default for CompileOptions {
+    fn default() -> Self {
+        CompileOptions { opt_level: 3, triple: None, cpu: None, features: None, parallel: true }
+    }
+}
+
+/// What [`emit`] produces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Emit {
+    /// LLVM IR text as generated.
+    LlvmIr,
+    /// LLVM IR text after optimization.
+    OptimizedLlvmIr,
+    /// Target assembly text.
+    Assembly,
+    /// An ELF (or the target's) object file.
+    Object,
+}
+
+/// Compiles `program` for the host CPU and loads it into the process.
+pub fn compile(program: &Program, options: &CompileOptions) -> Result<Executable, CpuError> {
+    if options.triple.as_deref().is_some_and(|t| t != TargetMachine::get_default_triple().as_str().to_string_lossy()) {
+        return Err(CpuError::Unsupported("JIT compilation for a triple other than the host's".into()));
+    }
+    let cx = Context::create();
+    let tm = target_machine(options)?;
+    let (module, info) = optimized_module(&cx, program, options, &tm)?;
+    let object = tm.write_to_memory_buffer(&module, FileType::Object).map_err(|e| CpuError::Llvm(e.to_string()))?;
+    Executable::new(&program.name, program.params.clone(), program.results.clone(), object.as_slice(), &info)
+}
+
+/// Compiles `program` up to the stage `what` names and returns its text or bytes.
+pub fn emit(program: &Program, options: &CompileOptions, what: Emit) -> Result<Vec<u8>, CpuError> {
+    let cx = Context::create();
+    let tm = target_machine(options)?;
+    if what == Emit::LlvmIr {
+        let (module, _) = codegen::build_module(&cx, program, &target_attrs(options, &tm))?;
+        prepare(&module, &tm);
+        return Ok(module.print_to_string().to_bytes().to_vec());
+    }
+    let (module, _) = optimized_module(&cx, program, options, &tm)?;
+    Ok(match what {
+        Emit::LlvmIr | Emit::OptimizedLlvmIr => module.print_to_string().to_bytes().to_vec(),
+        Emit::Assembly => tm
+            .write_to_memory_buffer(&module, FileType::Assembly)
+            .map_err(|e| CpuError::Llvm(e.to_string()))?
+            .as_slice()
+            .to_vec(),
+        Emit::Object => tm
+            .write_to_memory_buffer(&module, FileType::Object)
+            .map_err(|e| CpuError::Llvm(e.to_string()))?
+            .as_slice()
+            .to_vec(),
+    })
+}
+
+/// Initializes LLVM's native target once.
+pub(crate) fn init_llvm() -> Result<(), CpuError> {
+    static INIT: OnceLock<Result<(), String>> = OnceLock::new();
+    INIT.get_or_init(|| {
+        Target::initialize_native(&InitializationConfig::default())?;
+        Target::initialize_x86(&InitializationConfig::default());
+        Target::initialize_aarch64(&InitializationConfig::default());
+        Ok(())
+    })
+    .clone()
+    .map_err(CpuError::Llvm)
+}
+
+fn target_machine(options: &CompileOptions) -> Result<TargetMachine, CpuError> {
+    init_llvm()?;
+    let host = TargetMachine::get_default_triple();
+    let host_s = host.as_str().to_string_lossy().into_owned();
+    let triple = TargetTriple::create(options.triple.as_deref().unwrap_or(&host_s));
+    let is_host = options.triple.as_deref().is_none_or(|t| t == host_s);
+    let cpu = match &options.cpu {
+        Some(c) => c.clone(),
+        None if is_host => TargetMachine::get_host_cpu_name().to_string(),
+        None => "generic".to_string(),
+    };
+    let features = match &options.features {
+        Some(f) => f.clone(),
+        None if is_host && options.cpu.is_none() => TargetMachine::get_host_cpu_features().to_string(),
+        None => String::new(),
+    };
+    let target = Target::from_triple(&triple).map_err(|e| CpuError::Llvm(e.to_string()))?;
+    let level = match options.opt_level {
+        0 => OptimizationLevel::None,
+        1 => OptimizationLevel::Less,
+        2 => OptimizationLevel::Default,
+        _ => OptimizationLevel::Aggressive,
+    };
+    target
+        .create_target_machine(&triple, &cpu, &features, level, RelocMode::PIC, CodeModel::Default)
+        .ok_or_else(|| CpuError::Llvm(format!("no target machine for {triple} ({cpu})")))
+}
+
+fn target_attrs(options: &CompileOptions, tm: &TargetMachine) -> codegen::TargetAttrs {
+    codegen::TargetAttrs {
+        cpu: tm.get_cpu().to_string(),
+        features: tm.get_feature_string().to_string_lossy().into_owned(),
+        parallel: options.parallel,
+    }
+}
+
+/// Stamps the module with the target's triple and data layout.
+fn prepare(module: &Module<'_>, tm: &TargetMachine) {
+    module.set_triple(&tm.get_triple());
+    module.set_data_layout(&tm.get_target_data().get_data_layout());
+}
+
+/// Builds and optimizes the module for `program`.
+fn optimized_module<'ctx>(
+    cx: &'ctx Context,
+    program: &Program,
+    options: &CompileOptions,
+    tm: &TargetMachine,
+) -> Result<(Module<'ctx>, codegen::ModuleInfo), CpuError> {
+    let (module, info) = codegen::build_module(cx, program, &target_attrs(options, tm))?;
+    prepare(&module, tm);
+    let pbo = PassBuilderOptions::create();
+    let vectorize = options.opt_level >= 2;
+    pbo.set_loop_vectorization(vectorize);
+    pbo.set_loop_slp_vectorization(vectorize);
+    pbo.set_loop_interleaving(vectorize);
+    pbo.set_loop_unrolling(options.opt_level >= 2);
+    let passes = format!("default<O{}>", options.opt_level.min(3));
+    module.run_passes(&passes, tm, pbo).map_err(|e| CpuError::Llvm(e.to_string()))?;
+    Ok((module, info))
+}

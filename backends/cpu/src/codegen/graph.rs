@@ -1,0 +1,461 @@
+//! Expression graphs rendered as scalar IR (the loop vectorizer widens them).
+//!
+//! [`Cg::emit_nodes`] emits the nodes a set of roots needs, in id order (nodes
+//! refer only to smaller ids), into an [`Env`] that maps loop indices, function
+//! parameters and enclosing-graph values to LLVM values. Every node is safe to
+//! compute speculatively (loads are in bounds by the kernel form's contract,
+//! divisions are guarded), so graphs are straight-line code.
+//!
+//! An inline [`Node::Reduce`] becomes a loop nest over its window with
+//! accumulators in stack slots (promoted to registers by LLVM) and the reducer
+//! inlined. A float add reducer (`FnPattern::Binary(Add)` on f32/f64) may
+//! reassociate, so LLVM vectorizes it with several partial sums, and long
+//! innermost windows are summed in chunks whose partial sums are then added in
+//! order: the error grows with the chunk count, not the element count.
+
+use std::collections::HashMap;
+
+use inkwell::IntPredicate;
+use inkwell::values::{BasicValueEnum, IntValue, PointerValue};
+use smelt_hlo::DType;
+use smelt_kernel::{BinaryOp, FnPattern, Graph, InlineReduce, Node, NodeId, ScalarFn};
+
+use super::Cg;
+use crate::error::{CpuError, Result, invalid};
+
+/// Innermost reduction extents longer than this are summed in chunks of this
+/// many elements (float add reducers only).
+pub(crate) const SUM_CHUNK: i64 = 1024;
+
+/// A buffer a kernel reads or writes, as seen inside the kernel function.
+#[derive(Clone, Debug)]
+pub(crate) struct Io<'ctx> {
+    pub ptr: PointerValue<'ctx>,
+    pub dtype: DType,
+    pub dims: Vec<i64>,
+    pub strides: Vec<i64>,
+}
+
+impl<'ctx> Io<'ctx> {
+    pub fn new(ptr: PointerValue<'ctx>, ty: &smelt_kernel::ArrayType) -> Self {
+        Io { ptr, dtype: ty.dtype, dims: ty.dims.clone(), strides: super::strides(&ty.dims) }
+    }
+}
+
+/// The values a graph's nodes see while being emitted at one place.
+pub(crate) struct Env<'g, 'ctx> {
+    pub graph: &'g Graph,
+    vals: Vec<Option<BasicValueEnum<'ctx>>>,
+    reduce_results: HashMap<u32, Vec<BasicValueEnum<'ctx>>>,
+    /// `Index(d)` values.
+    pub indices: Vec<IntValue<'ctx>>,
+    /// `Param(n)` values.
+    pub params: Vec<BasicValueEnum<'ctx>>,
+    /// `Outer(id)` values (nodes of the enclosing graph).
+    pub outer: HashMap<NodeId, BasicValueEnum<'ctx>>,
+    /// `(offset, dims)`: a load whose index is exactly `Index(0), Index(1), ...`
+    /// of an input with these dims reads at `offset` (the current element of a
+    /// flattened loop).
+    pub identity: Option<(IntValue<'ctx>, Vec<i64>)>,
+}
+
+impl<'g, 'ctx> Env<'g, 'ctx> {
+    pub fn new(graph: &'g Graph) -> Self {
+        Env {
+            graph,
+            vals: vec![None; graph.nodes.len()],
+            reduce_results: HashMap::new(),
+            indices: Vec::new(),
+            params: Vec::new(),
+            outer: HashMap::new(),
+            identity: None,
+        }
+    }
+
+    pub fn with_indices(graph: &'g Graph, indices: Vec<IntValue<'ctx>>) -> Self {
+        let mut e = Env::new(graph);
+        e.indices = indices;
+        e
+    }
+
+    /// Whether `index` reads the current element of a flattened loop.
+    fn identity_load(&self, index: &[NodeId], dims: &[i64]) -> bool {
+        match &self.identity {
+            Some((_, d)) => {
+                d.as_slice() == dims
+                    && index.len() == dims.len()
+                    && index
+                        .iter()
+                        .enumerate()
+                        .all(|(k, &i)| self.graph.nodes.get(i.0 as usize).is_some_and(|n| *n == Node::Index(k)))
+            }
+            None => false,
+        }
+    }
+}
+
+/// `v` as an integer value, or an error naming `what`.
+pub(crate) fn as_int<'ctx>(v: BasicValueEnum<'ctx>, what: &str) -> Result<IntValue<'ctx>> {
+    match v {
+        BasicValueEnum::IntValue(i) => Ok(i),
+        _ => invalid!("{what} is not an integer value"),
+    }
+}
+
+/// Whether `f` is a float add that may reassociate for `acc` types.
+pub(crate) fn is_float_sum(f: &ScalarFn, acc: &[DType]) -> bool {
+    matches!(f.pattern, Some(FnPattern::Binary(BinaryOp::Add)))
+        && matches!(acc, [DType::F32] | [DType::F64])
+        && f.params.len() == 2
+        && f.outputs.len() == 1
+}
+
+/// The operands of node `id` that must be emitted before it.
+fn operands(env: &Env<'_, '_>, io: &[Io<'_>], id: NodeId) -> Result<Vec<NodeId>> {
+    let node = env.graph.node(id);
+    if let Node::Load { input, index } = node {
+        let dims = io.get(*input).map(|b| b.dims.as_slice()).unwrap_or(&[]);
+        if env.identity_load(index, dims) {
+            return Ok(Vec::new());
+        }
+    }
+    Ok(node_operands(node))
+}
+
+/// The nodes of the same graph that `node` reads (for an inline reduction: its
+/// initial values and the enclosing nodes its body reads).
+pub(crate) fn node_operands(node: &Node) -> Vec<NodeId> {
+    match node {
+        Node::Index(_) | Node::Param(_) | Node::Const(_) | Node::Outer(_) => Vec::new(),
+        Node::Load { index, .. } => index.clone(),
+        Node::Unary { x, .. } | Node::Convert { x, .. } | Node::Bitcast { x, .. } => vec![*x],
+        Node::Binary { a, b, .. } | Node::Compare { a, b, .. } => vec![*a, *b],
+        Node::Select { pred, on_true, on_false } => vec![*pred, *on_true, *on_false],
+        Node::Clamp { min, x, max } => vec![*min, *x, *max],
+        Node::Reduce(r) => {
+            let mut v = r.init.clone();
+            v.extend(r.body.nodes.iter().filter_map(|n| if let Node::Outer(o) = n { Some(*o) } else { None }));
+            v
+        }
+        Node::ReduceResult { reduce, .. } => vec![*reduce],
+    }
+}
+
+impl<'ctx> Cg<'ctx, '_> {
+    /// Emits every node `roots` need that `env` does not hold yet.
+    pub fn emit_nodes(&mut self, env: &mut Env<'_, 'ctx>, io: &[Io<'ctx>], roots: &[NodeId]) -> Result<()> {
+        let g = env.graph;
+        let n = g.nodes.len();
+        if g.types.len() != n {
+            invalid!("a graph has {n} nodes but {} types", g.types.len());
+        }
+        let mut need = vec![false; n];
+        let mut stack: Vec<NodeId> = roots.to_vec();
+        while let Some(id) = stack.pop() {
+            let i = id.0 as usize;
+            if i >= n {
+                invalid!("node {i} out of range (graph of {n} nodes)");
+            }
+            if need[i] || env.vals[i].is_some() {
+                continue;
+            }
+            need[i] = true;
+            for o in operands(env, io, id)? {
+                if o.0 >= id.0 {
+                    invalid!("node {i} refers to node {} which does not precede it", o.0);
+                }
+                stack.push(o);
+            }
+        }
+        for (i, _) in need.iter().enumerate().filter(|(_, n)| **n) {
+            let id = NodeId(i as u32);
+            let v = self.emit_node(env, io, id)?;
+            // Every value has its declared type, so operations may rely on it.
+            if !matches!(g.node(id), Node::Reduce(_)) && v.get_type() != self.reg_type(g.dtype(id)) {
+                invalid!("node {i} ({:?}) does not produce its declared type {}", g.node(id), g.dtype(id));
+            }
+            env.vals[i] = Some(v);
+        }
+        Ok(())
+    }
+
+    /// The value of an emitted node.
+    pub fn value(&self, env: &Env<'_, 'ctx>, id: NodeId) -> Result<BasicValueEnum<'ctx>> {
+        env.vals
+            .get(id.0 as usize)
+            .copied()
+            .flatten()
+            .ok_or_else(|| CpuError::Llvm(format!("node {} used before it was emitted", id.0)))
+    }
+
+    fn emit_node(&mut self, env: &mut Env<'_, 'ctx>, io: &[Io<'ctx>], id: NodeId) -> Result<BasicValueEnum<'ctx>> {
+        let g = env.graph;
+        let d = g.dtype(id);
+        let v = |env: &Env<'_, 'ctx>, x: NodeId| self.value(env, x);
+        // Operands whose types must agree.
+        let same = |ids: &[NodeId]| -> Result<()> {
+            if ids.windows(2).any(|w| g.dtype(w[0]) != g.dtype(w[1])) {
+                invalid!("node {} ({:?}) mixes operand types", id.0, g.node(id));
+            }
+            Ok(())
+        };
+        match g.node(id) {
+            Node::Binary { a, b, .. } | Node::Compare { a, b, .. } => same(&[*a, *b])?,
+            Node::Select { pred, on_true, on_false } => {
+                same(&[*on_true, *on_false])?;
+                if g.dtype(*pred) != DType::Pred {
+                    invalid!("select on a {} predicate", g.dtype(*pred));
+                }
+            }
+            Node::Clamp { min, x, max } => same(&[*min, *x, *max])?,
+            Node::Load { index, .. } if index.iter().any(|&i| g.dtype(i) != DType::S64) => {
+                invalid!("load indices must be s64");
+            }
+            _ => {}
+        }
+        Ok(match g.node(id) {
+            Node::Index(k) => match env.indices.get(*k) {
+                Some(&i) => i.into(),
+                None => invalid!("Index({k}) outside a space of rank {}", env.indices.len()),
+            },
+            Node::Param(k) => match env.params.get(*k) {
+                Some(&p) => p,
+                None => invalid!("Param({k}) of a function with {} parameters", env.params.len()),
+            },
+            Node::Outer(o) => match env.outer.get(o) {
+                Some(&p) => p,
+                None => invalid!("Outer({}) outside an inline reduction", o.0),
+            },
+            Node::Const(s) => self.const_scalar(*s, d)?,
+            Node::Load { input, index } => {
+                let Some(buf) = io.get(*input) else {
+                    invalid!("load of input {input} of a kernel with {} inputs", io.len());
+                };
+                if buf.dtype != d {
+                    invalid!("load of a {} input as {d}", buf.dtype);
+                }
+                if index.len() != buf.dims.len() {
+                    invalid!("load with {} indices from an input of rank {}", index.len(), buf.dims.len());
+                }
+                let off = if env.identity_load(index, &buf.dims) {
+                    match &env.identity {
+                        Some((o, _)) => *o,
+                        None => invalid!("identity load without an offset"),
+                    }
+                } else {
+                    let mut off: Option<IntValue<'ctx>> = None;
+                    for (k, &i) in index.iter().enumerate() {
+                        if buf.dims[k] == 1 {
+                            continue;
+                        }
+                        let iv = as_int(self.value(env, i)?, "a load index")?;
+                        let term = if buf.strides[k] == 1 {
+                            iv
+                        } else {
+                            self.b.build_int_mul(iv, self.i64c(buf.strides[k]), "")?
+                        };
+                        off = Some(match off {
+                            Some(o) => self.b.build_int_add(o, term, "")?,
+                            None => term,
+                        });
+                    }
+                    off.unwrap_or_else(|| self.i64c(0))
+                };
+                self.load_elem(buf.ptr, d, off)?
+            }
+            Node::Unary { op, x } => {
+                let xv = v(env, *x)?;
+                self.unary(*op, g.dtype(*x), xv)?
+            }
+            Node::Binary { op, a, b } => {
+                let (av, bv) = (v(env, *a)?, v(env, *b)?);
+                self.binary(*op, g.dtype(*a), av, bv, false)?
+            }
+            Node::Compare { direction, compare_type, a, b } => {
+                let (av, bv) = (v(env, *a)?, v(env, *b)?);
+                self.compare(*direction, *compare_type, g.dtype(*a), av, bv)?.into()
+            }
+            Node::Select { pred, on_true, on_false } => {
+                let p = v(env, *pred)?.into_int_value();
+                let (t, f) = (v(env, *on_true)?, v(env, *on_false)?);
+                self.select(p, t, f)?
+            }
+            Node::Clamp { min, x, max } => {
+                let (lo, xv, hi) = (v(env, *min)?, v(env, *x)?, v(env, *max)?);
+                self.clamp(d, lo, xv, hi)?
+            }
+            Node::Convert { x, to } => {
+                let xv = v(env, *x)?;
+                self.convert(xv, g.dtype(*x), *to)?
+            }
+            Node::Bitcast { x, to } => {
+                let xv = v(env, *x)?;
+                self.bitcast(xv, g.dtype(*x), *to)?
+            }
+            Node::Reduce(r) => {
+                let results = self.emit_inline_reduce(env, io, r)?;
+                let first = results.first().copied().unwrap_or_else(|| self.t.i1.const_zero().into());
+                env.reduce_results.insert(id.0, results);
+                first
+            }
+            Node::ReduceResult { reduce, index } => match env.reduce_results.get(&reduce.0) {
+                Some(r) => match r.get(*index) {
+                    Some(&x) => x,
+                    None => invalid!("result {index} of a reduction with {} results", r.len()),
+                },
+                None => invalid!("ReduceResult of node {} which is not a reduction", reduce.0),
+            },
+        })
+    }
+
+    fn emit_inline_reduce(
+        &mut self,
+        env: &mut Env<'_, 'ctx>,
+        io: &[Io<'ctx>],
+        r: &InlineReduce,
+    ) -> Result<Vec<BasicValueEnum<'ctx>>> {
+        if r.init.len() != r.values.len() {
+            invalid!("inline reduction with {} accumulators and {} values", r.init.len(), r.values.len());
+        }
+        let acc_types: Vec<DType> = r.init.iter().map(|&i| env.graph.dtype(i)).collect();
+        let mut outer = HashMap::new();
+        for node in &r.body.nodes {
+            if let Node::Outer(o) = node {
+                outer.insert(*o, self.value(env, *o)?);
+            }
+        }
+        let mut accs = Vec::with_capacity(r.init.len());
+        for (&i, &t) in r.init.iter().zip(&acc_types) {
+            let a = self.alloca(self.reg_type(t), "acc")?;
+            let iv = self.value(env, i)?;
+            self.b.build_store(a, iv)?;
+            accs.push(a);
+        }
+        let lo = vec![self.i64c(0); r.window.len()];
+        let hi: Vec<IntValue<'ctx>> = r.window.iter().map(|&w| self.i64c(w)).collect();
+        let mut body = |cg: &mut Cg<'ctx, '_>, idx: &[IntValue<'ctx>]| -> Result<Vec<BasicValueEnum<'ctx>>> {
+            let mut e = Env::with_indices(&r.body, idx.to_vec());
+            e.outer = outer.clone();
+            cg.emit_nodes(&mut e, io, &r.values)?;
+            r.values.iter().map(|&v| cg.value(&e, v)).collect()
+        };
+        self.reduce_box(&lo, &hi, r.window.last().copied(), &accs, &acc_types, &r.reducer, io, &mut body)?;
+        let mut out = Vec::with_capacity(accs.len());
+        for (&a, &t) in accs.iter().zip(&acc_types) {
+            out.push(self.b.build_load(self.reg_type(t), a, "")?);
+        }
+        Ok(out)
+    }
+
+    /// Combines `values` at every point of the box `[lo, hi)` (row-major) into
+    /// the accumulator slots `accs` with `reducer`. `body` emits the values at a
+    /// point (it is called once, inside the innermost loop). `inner_extent` is
+    /// the innermost extent when known at compile time; long float sums are
+    /// chunked (see the module docs).
+    pub fn reduce_box(
+        &mut self,
+        lo: &[IntValue<'ctx>],
+        hi: &[IntValue<'ctx>],
+        inner_extent: Option<i64>,
+        accs: &[PointerValue<'ctx>],
+        acc_types: &[DType],
+        reducer: &ScalarFn,
+        io: &[Io<'ctx>],
+        body: &mut dyn FnMut(&mut Cg<'ctx, '_>, &[IntValue<'ctx>]) -> Result<Vec<BasicValueEnum<'ctx>>>,
+    ) -> Result<()> {
+        let rank = lo.len();
+        let sum = is_float_sum(reducer, acc_types);
+        let chunked = sum && rank > 0 && inner_extent.is_some_and(|e| e > SUM_CHUNK);
+        let mut loops = Vec::with_capacity(rank);
+        let mut idx = Vec::with_capacity(rank);
+        let outer_rank = if chunked { rank - 1 } else { rank };
+        for d in 0..outer_rank {
+            let l = self.loop_begin(lo[d], hi[d], 1, &format!("r{d}"))?;
+            idx.push(l.index);
+            loops.push(l);
+        }
+        if chunked {
+            // Sum each chunk of the innermost dimension freely (vectorized), then
+            // add the chunk's sum to the accumulator in order.
+            let t = acc_types[0];
+            let ty = self.reg_type(t);
+            let chunk = self.loop_begin(lo[rank - 1], hi[rank - 1], SUM_CHUNK, "chunk")?;
+            let partial = self.alloca(ty, "partial")?;
+            let neg_zero = self.const_scalar(smelt_kernel::Scalar::Float(t, -0.0), t)?;
+            self.b.build_store(partial, neg_zero)?;
+            let end = self.b.build_int_add(chunk.index, self.i64c(SUM_CHUNK), "")?;
+            let short = self.b.build_int_compare(IntPredicate::SLT, end, hi[rank - 1], "")?;
+            let end = self.b.build_select(short, end, hi[rank - 1], "")?.into_int_value();
+            let inner = self.loop_begin(chunk.index, end, 1, "r.in")?;
+            idx.push(inner.index);
+            let vals = body(self, &idx)?;
+            let Some(&v) = vals.first() else {
+                invalid!("a reduction body without values");
+            };
+            let p = self.b.build_load(ty, partial, "")?;
+            let s = self.binary(BinaryOp::Add, t, p, v, true)?;
+            self.b.build_store(partial, s)?;
+            self.loop_end(inner)?;
+            let p = self.b.build_load(ty, partial, "")?;
+            let a = self.b.build_load(ty, accs[0], "")?;
+            let s = self.binary(BinaryOp::Add, t, a, p, false)?;
+            self.b.build_store(accs[0], s)?;
+            self.loop_end(chunk)?;
+        } else {
+            let vals = body(self, &idx)?;
+            self.combine(accs, acc_types, reducer, &vals, io, sum)?;
+        }
+        for l in loops.into_iter().rev() {
+            self.loop_end(l)?;
+        }
+        Ok(())
+    }
+
+    /// `accs = reducer(accs..., vals...)` on accumulator slots.
+    pub fn combine(
+        &mut self,
+        accs: &[PointerValue<'ctx>],
+        acc_types: &[DType],
+        reducer: &ScalarFn,
+        vals: &[BasicValueEnum<'ctx>],
+        io: &[Io<'ctx>],
+        reassoc: bool,
+    ) -> Result<()> {
+        let mut args = Vec::with_capacity(accs.len() + vals.len());
+        for (&a, &t) in accs.iter().zip(acc_types) {
+            args.push(self.b.build_load(self.reg_type(t), a, "")?);
+        }
+        args.extend_from_slice(vals);
+        let out = self.apply_fn(reducer, &args, io, reassoc)?;
+        if out.len() != accs.len() {
+            invalid!("a reducer with {} results for {} accumulators", out.len(), accs.len());
+        }
+        for (&a, v) in accs.iter().zip(out) {
+            self.b.build_store(a, v)?;
+        }
+        Ok(())
+    }
+
+    /// Inlines the scalar function `f` on `args`; returns its outputs.
+    pub fn apply_fn(
+        &mut self,
+        f: &ScalarFn,
+        args: &[BasicValueEnum<'ctx>],
+        io: &[Io<'ctx>],
+        reassoc: bool,
+    ) -> Result<Vec<BasicValueEnum<'ctx>>> {
+        if args.len() != f.params.len() {
+            invalid!("a scalar function of {} parameters applied to {} arguments", f.params.len(), args.len());
+        }
+        if args.iter().zip(&f.params).any(|(a, &t)| a.get_type() != self.reg_type(t)) {
+            invalid!("a scalar function of parameters {:?} applied to arguments of other types", f.params);
+        }
+        if let (Some(FnPattern::Binary(op)), [t, _], 1) = (f.pattern, f.params.as_slice(), f.outputs.len()) {
+            return Ok(vec![self.binary(op, *t, args[0], args[1], reassoc)?]);
+        }
+        let mut env = Env::new(&f.graph);
+        env.params = args.to_vec();
+        self.emit_nodes(&mut env, io, &f.outputs)?;
+        f.outputs.iter().map(|&o| self.value(&env, o)).collect()
+    }
+}

@@ -1,0 +1,649 @@
+//! Kernel functions: one per kernel and buffer-aliasing pattern.
+//!
+//! ABI: `void kernel_N(ptr bufs, i64 begin, i64 end)`. `bufs` holds one pointer
+//! per kernel input, then one per output; `[begin, end)` is a range of the
+//! kernel's parallel dimension (its first dimension of extent other than 1, or
+//! what [`launch_shape`] says for the other kinds), the rest of the space runs
+//! fully. The exported function loads the pointers and calls an internal,
+//! always-inlined body whose pointer parameters carry what buffer assignment
+//! guarantees at this launch: `noalias` for buffers no other slot overlaps (or
+//! that only other inputs overlap), `align` (64 for arena offsets that allow
+//! it) and `dereferenceable`. A slot holding exactly the buffer of an earlier
+//! slot (an in-place kernel) gets the same pointer value, so LLVM sees the
+//! read and the write of each element at the same address and vectorizes
+//! without runtime alias checks. After inlining, `noalias` becomes scoped alias
+//! metadata.
+//!
+//! Loop kernels whose loads all read the current element of same-shaped inputs
+//! run as one flat loop over the whole space; others as a loop nest with the
+//! innermost dimension contiguous, in 32x32 tiles of the two innermost
+//! dimensions when a load transposes them.
+
+use inkwell::IntPredicate;
+use inkwell::attributes::AttributeLoc;
+use inkwell::module::Linkage;
+use inkwell::types::BasicMetadataTypeEnum;
+use inkwell::values::{BasicMetadataValueEnum, BasicValueEnum, FunctionValue, IntValue, PointerValue};
+use smelt_hlo::DType;
+use smelt_kernel::{
+    ArrayType, BinaryOp, Graph, Kernel, KernelBody, KernelId, Node, NodeId, ScalarFn, UnaryOp, WindowSpec,
+};
+
+use super::graph::{Env, Io, as_int, node_operands};
+use super::{Cg, count};
+use crate::error::{CpuError, Result, invalid};
+
+/// What one kernel launch guarantees about one buffer pointer.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Slot {
+    pub noalias: bool,
+    pub align: u32,
+    pub bytes: u64,
+    /// An earlier slot holding exactly the same buffer.
+    pub same_as: Option<usize>,
+}
+
+/// How a kernel is launched: `n` iterations of its parallel dimension, each
+/// costing about `cost` scalar operations; `parallel` if iterations may run
+/// concurrently.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LaunchShape {
+    pub n: i64,
+    pub cost: f64,
+    pub parallel: bool,
+    /// The smallest useful task (iterations; grains are multiples of it): more
+    /// than 1 when tiny tasks would break up vector loops, tiles or blocks.
+    pub min_grain: i64,
+}
+
+/// Tasks over a contiguous parallel dimension take at least this many elements.
+const CONTIGUOUS_GRAIN: i64 = 512;
+
+/// Scalar operations to evaluate `graph` once (inline reductions count their
+/// windows).
+pub(crate) fn graph_cost(g: &Graph) -> f64 {
+    g.nodes
+        .iter()
+        .map(|n| match n {
+            Node::Reduce(r) => 1.0 + count(&r.window) as f64 * (graph_cost(&r.body) + 1.0),
+            Node::Load { .. } => 2.0,
+            // Library calls and long-latency instructions.
+            Node::Unary { op, .. } if transcendental(*op) => 10.0,
+            Node::Binary { op: BinaryOp::Div | BinaryOp::Rem | BinaryOp::Pow | BinaryOp::Atan2, .. } => 10.0,
+            _ => 1.0,
+        })
+        .sum()
+}
+
+fn transcendental(op: UnaryOp) -> bool {
+    use UnaryOp as U;
+    matches!(
+        op,
+        U::Cbrt
+            | U::Cos
+            | U::Erf
+            | U::Exp
+            | U::Expm1
+            | U::Log
+            | U::Log1p
+            | U::Logistic
+            | U::Rsqrt
+            | U::Sin
+            | U::Tan
+            | U::Tanh
+    )
+}
+
+/// Whether a loop kernel can run as one flat loop: every use of a loop index is
+/// an index of a load of the current element of an input shaped like `space`.
+pub(crate) fn loop_is_flat(space: &[i64], graph: &Graph, outputs: &[NodeId], inputs: &[ArrayType]) -> bool {
+    if space.len() < 2 {
+        return false;
+    }
+    let is_index = |id: NodeId| matches!(graph.nodes.get(id.0 as usize), Some(Node::Index(_)));
+    if outputs.iter().any(|&o| is_index(o)) {
+        return false;
+    }
+    graph.nodes.iter().all(|n| match n {
+        Node::Load { input, index } => {
+            let identity = inputs.get(*input).is_some_and(|t| t.dims == space)
+                && index.len() == space.len()
+                && index.iter().enumerate().all(|(k, &i)| graph.nodes.get(i.0 as usize) == Some(&Node::Index(k)));
+            identity || !index.iter().any(|&i| is_index(i))
+        }
+        other => !node_operands(other).into_iter().any(is_index),
+    })
+}
+
+/// Tile edge for transposing loop kernels.
+const TILE: i64 = 32;
+
+/// Whether a loop kernel over `space` has a load that transposes: its last
+/// index is not the innermost loop index, which appears earlier instead. Such
+/// kernels run in tiles (when the split dimension leaves two to tile).
+fn transposes(graph: &Graph, space: &[i64]) -> bool {
+    let r = space.len();
+    if r < 2 || par_dim(space) > r - 2 || space[r - 1] < 2 * TILE || space[r - 2] < 2 * TILE {
+        return false;
+    }
+    let is = |i: &NodeId, d: usize| graph.nodes.get(i.0 as usize) == Some(&Node::Index(d));
+    graph.nodes.iter().any(|n| match n {
+        Node::Load { index, .. } => match index.split_last() {
+            Some((last, rest)) => !is(last, r - 1) && rest.iter().any(|i| is(i, r - 1)),
+            None => false,
+        },
+        _ => false,
+    })
+}
+
+/// The space a loop kernel iterates (flattened when it can be).
+pub(crate) fn loop_space(k: &Kernel, space: &[i64], graph: &Graph, outputs: &[NodeId]) -> Vec<i64> {
+    if loop_is_flat(space, graph, outputs, &k.inputs) { vec![count(space)] } else { space.to_vec() }
+}
+
+/// The dimension of a space that is split across tasks: the first whose
+/// extent is not 1 (leading unit dimensions would leave nothing to split).
+pub(crate) fn par_dim(dims: &[i64]) -> usize {
+    dims.iter().position(|&d| d != 1).unwrap_or(0)
+}
+
+/// The extent of [`par_dim`] (1 for a scalar space).
+pub(crate) fn par_extent(dims: &[i64]) -> i64 {
+    dims.get(par_dim(dims)).copied().unwrap_or(1).max(0)
+}
+
+/// The parallel dimension's extent and the cost of one of its iterations.
+pub(crate) fn launch_shape(k: &Kernel) -> Result<LaunchShape> {
+    let first = par_extent;
+    let contiguous = |s: &[i64]| par_dim(s) + 1 >= s.len();
+    let per = |total: i64, n: i64| if n > 0 { total as f64 / n as f64 } else { 0.0 };
+    Ok(match &k.body {
+        KernelBody::Loop { space, graph, outputs } => {
+            let s = loop_space(k, space, graph, outputs);
+            let n = first(&s);
+            let min_grain = if contiguous(&s) {
+                CONTIGUOUS_GRAIN
+            } else if s.len() == space.len() && transposes(graph, space) {
+                // Whole tiles per task.
+                TILE
+            } else {
+                1
+            };
+            LaunchShape { n, cost: per(count(&s), n) * graph_cost(graph), parallel: true, min_grain }
+        }
+        KernelBody::Reduce { space, reduced, graph, init, .. } => {
+            let kept: Vec<usize> = (0..space.len()).filter(|d| !reduced.contains(d)).collect();
+            let kept_dims: Vec<i64> = kept.iter().map(|&d| space[d]).collect();
+            let n = par_extent(&kept_dims);
+            // Parallel over the kept innermost dimension: whole column blocks per task.
+            let acc: Vec<_> = init.iter().filter_map(|i| graph.types.get(i.0 as usize).copied()).collect();
+            let inner = kept.last() == Some(&space.len().wrapping_sub(1)) && contiguous(&kept_dims);
+            let min_grain = if inner { super::reduce::column_block(&acc) } else { 1 };
+            LaunchShape { n, cost: per(count(space), n) * (graph_cost(graph) + 2.0), parallel: true, min_grain }
+        }
+        KernelBody::UpdateSlice { space, graph, .. } => {
+            let n = first(space);
+            let min_grain = if contiguous(space) { CONTIGUOUS_GRAIN } else { 1 };
+            LaunchShape { n, cost: per(count(space), n) * graph_cost(graph), parallel: true, min_grain }
+        }
+        KernelBody::Scatter { space, graph, .. } => {
+            let n = first(space);
+            LaunchShape { n, cost: per(count(space), n) * graph_cost(graph), parallel: false, min_grain: 1 }
+        }
+        KernelBody::Sort { dims, dimension, .. } => {
+            let len = dims.get(*dimension).copied().unwrap_or(1).max(1);
+            let slices = count(dims) / len;
+            let cost = len as f64 * (len as f64).log2().max(1.0) * 8.0 * k.inputs.len() as f64;
+            LaunchShape { n: slices, cost, parallel: true, min_grain: 1 }
+        }
+        KernelBody::SelectAndScatter { .. } => LaunchShape { n: 1, cost: 1.0, parallel: false, min_grain: 1 },
+        KernelBody::RngBitGenerator { algorithm } => {
+            let (n, per_iter) = super::rng::rng_launch(*algorithm, k)?;
+            LaunchShape { n, cost: per_iter, parallel: true, min_grain: 64 }
+        }
+    })
+}
+
+impl<'ctx> Cg<'ctx, '_> {
+    /// The function for kernel `kid` launched with buffers described by `slots`.
+    pub fn kernel_fn(&mut self, kid: KernelId, slots: Vec<Slot>) -> Result<FunctionValue<'ctx>> {
+        let key = (kid.0, slots.clone());
+        if let Some(&f) = self.variants.get(&key) {
+            return Ok(f);
+        }
+        let program = self.program;
+        let Some(k) = program.kernels.get(kid.0 as usize) else {
+            invalid!("kernel {} out of range ({} kernels)", kid.0, program.kernels.len());
+        };
+        let n_variants = self.variants.keys().filter(|(id, _)| *id == kid.0).count();
+        let name =
+            if n_variants == 0 { format!("kernel_{}", kid.0) } else { format!("kernel_{}_{}", kid.0, n_variants) };
+        let t = self.t;
+        let nslots = slots.len();
+
+        // The body, with attributed pointer parameters.
+        let mut params: Vec<BasicMetadataTypeEnum<'ctx>> = vec![t.ptr.into(); nslots];
+        params.push(t.i64.into());
+        params.push(t.i64.into());
+        let body = self.module.add_function(&format!("{name}.body"), t.void.fn_type(&params, false), None);
+        self.stamp(body);
+        self.internal_inline(body);
+        for (i, s) in slots.iter().enumerate() {
+            let loc = AttributeLoc::Param(i as u32);
+            if s.noalias && s.same_as.is_none() {
+                body.add_attribute(loc, self.enum_attr("noalias", 0));
+            }
+            body.add_attribute(loc, self.enum_attr("align", s.align.max(1) as u64));
+            if s.bytes > 0 {
+                body.add_attribute(loc, self.enum_attr("dereferenceable", s.bytes));
+            }
+        }
+        self.begin_fn(body);
+        let mut io = Vec::with_capacity(nslots);
+        for (i, ty) in k.inputs.iter().chain(&k.outputs).enumerate() {
+            let p = param(body, i as u32)?.into_pointer_value();
+            io.push(Io::new(p, ty));
+        }
+        let begin = param(body, nslots as u32)?.into_int_value();
+        let end = param(body, nslots as u32 + 1)?.into_int_value();
+        // Column-order reductions accumulate in their outputs: they must alias nothing.
+        let column_ok = match &k.body {
+            KernelBody::Reduce { reduce_outputs, .. } => reduce_outputs.iter().all(|&o| {
+                let i = k.inputs.len() + o;
+                slots.get(i).is_some_and(|s| s.noalias && s.same_as.is_none())
+                    && !slots.iter().any(|s| s.same_as == Some(i))
+            }),
+            _ => false,
+        };
+        self.emit_kernel_body(k, &io, begin, end, column_ok)?;
+        self.b.build_return(None)?;
+        self.end_fn()?;
+
+        // The exported entry point.
+        let f = self.module.add_function(
+            &name,
+            t.void.fn_type(&[t.ptr.into(), t.i64.into(), t.i64.into()], false),
+            Some(Linkage::External),
+        );
+        self.stamp(f);
+        self.begin_fn(f);
+        let bufs = param(f, 0)?.into_pointer_value();
+        let mut ptrs: Vec<PointerValue<'ctx>> = Vec::with_capacity(nslots);
+        for (i, s) in slots.iter().enumerate() {
+            let p = match s.same_as {
+                Some(j) if j < i => ptrs[j],
+                _ => self.load_ptr(bufs, i as u64)?,
+            };
+            ptrs.push(p);
+        }
+        let mut args: Vec<BasicMetadataValueEnum<'ctx>> = ptrs.iter().map(|&p| p.into()).collect();
+        args.push(param(f, 1)?.into());
+        args.push(param(f, 2)?.into());
+        self.call(body, &args)?;
+        self.b.build_return(None)?;
+        self.end_fn()?;
+        self.variants.insert(key, f);
+        Ok(f)
+    }
+
+    fn emit_kernel_body(
+        &mut self,
+        k: &Kernel,
+        io: &[Io<'ctx>],
+        begin: IntValue<'ctx>,
+        end: IntValue<'ctx>,
+        column_ok: bool,
+    ) -> Result<()> {
+        let ni = k.inputs.len();
+        match &k.body {
+            KernelBody::Loop { space, graph, outputs } => self.emit_loop(k, space, graph, outputs, io, begin, end),
+            KernelBody::Reduce { .. } => self.emit_reduce_kernel(k, io, begin, end, column_ok),
+            KernelBody::UpdateSlice { space, graph, start, value } => {
+                self.emit_update_slice(space, graph, start, *value, io, ni, begin, end)
+            }
+            KernelBody::Scatter { space, graph, target, in_bounds, values, combiner } => {
+                self.emit_scatter(space, graph, target, *in_bounds, values, combiner, io, ni, begin, end)
+            }
+            KernelBody::Sort { dims, dimension, comparator, .. } => {
+                self.emit_sort(k, dims, *dimension, comparator, io, begin, end)
+            }
+            KernelBody::SelectAndScatter { window, select, scatter } => {
+                self.emit_select_and_scatter(k, window, select, scatter, io)
+            }
+            KernelBody::RngBitGenerator { algorithm } => self.emit_rng(k, *algorithm, io, begin, end),
+        }
+    }
+
+    /// Opens loops over `space` (dimension 0 over `[begin, end)`); returns the
+    /// loops, the indices and the row-major offset of the current element.
+    pub fn open_space(
+        &self,
+        space: &[i64],
+        begin: IntValue<'ctx>,
+        end: IntValue<'ctx>,
+    ) -> Result<(Vec<super::Loop<'ctx>>, Vec<IntValue<'ctx>>, IntValue<'ctx>)> {
+        let par = par_dim(space);
+        let mut loops = Vec::with_capacity(space.len());
+        let mut idx = Vec::with_capacity(space.len());
+        let mut off = self.i64c(0);
+        for (d, &extent) in space.iter().enumerate() {
+            if d < par {
+                // Leading dimensions of extent 1.
+                idx.push(self.i64c(0));
+                continue;
+            }
+            let (lo, hi) = if d == par { (begin, end) } else { (self.i64c(0), self.i64c(extent)) };
+            let l = self.loop_begin(lo, hi, 1, &format!("d{d}"))?;
+            off = if d == par {
+                l.index
+            } else {
+                let m = self.b.build_int_mul(off, self.i64c(extent), "")?;
+                self.b.build_int_add(m, l.index, "")?
+            };
+            idx.push(l.index);
+            loops.push(l);
+        }
+        Ok((loops, idx, off))
+    }
+
+    /// Like [`Cg::open_space`], but the two innermost dimensions run in square
+    /// tiles, so a load that walks the output's rows down its own columns (a
+    /// transpose) touches each cache line and page a tile at a time.
+    fn open_space_tiled(
+        &self,
+        space: &[i64],
+        begin: IntValue<'ctx>,
+        end: IntValue<'ctx>,
+    ) -> Result<(Vec<super::Loop<'ctx>>, Vec<IntValue<'ctx>>, IntValue<'ctx>)> {
+        let r = space.len();
+        let par = par_dim(space);
+        let mut loops = Vec::with_capacity(r + 2);
+        let mut idx = vec![self.i64c(0); r];
+        let mut off = self.i64c(0);
+        for d in par..r - 2 {
+            let (lo, hi) = if d == par { (begin, end) } else { (self.i64c(0), self.i64c(space[d])) };
+            let l = self.loop_begin(lo, hi, 1, &format!("d{d}"))?;
+            let m = self.b.build_int_mul(off, self.i64c(space[d]), "")?;
+            off = self.b.build_int_add(m, l.index, "")?;
+            idx[d] = l.index;
+            loops.push(l);
+        }
+        let (ilo, ihi) = if par == r - 2 { (begin, end) } else { (self.i64c(0), self.i64c(space[r - 2])) };
+        let (jlo, jhi) = (self.i64c(0), self.i64c(space[r - 1]));
+        let ib = self.loop_begin(ilo, ihi, TILE, "ti")?;
+        let jb = self.loop_begin(jlo, jhi, TILE, "tj")?;
+        let iend = self.min_i64(self.b.build_int_add(ib.index, self.i64c(TILE), "")?, ihi)?;
+        let jend = self.min_i64(self.b.build_int_add(jb.index, self.i64c(TILE), "")?, jhi)?;
+        let (ibv, jbv) = (ib.index, jb.index);
+        loops.push(ib);
+        loops.push(jb);
+        let i = self.loop_begin(ibv, iend, 1, &format!("d{}", r - 2))?;
+        let j = self.loop_begin(jbv, jend, 1, &format!("d{}", r - 1))?;
+        let m = self.b.build_int_mul(off, self.i64c(space[r - 2]), "")?;
+        let o = self.b.build_int_add(m, i.index, "")?;
+        let o = self.b.build_int_mul(o, self.i64c(space[r - 1]), "")?;
+        let off = self.b.build_int_add(o, j.index, "")?;
+        idx[r - 2] = i.index;
+        idx[r - 1] = j.index;
+        loops.push(i);
+        loops.push(j);
+        Ok((loops, idx, off))
+    }
+
+    pub fn min_i64(&self, a: IntValue<'ctx>, b: IntValue<'ctx>) -> Result<IntValue<'ctx>> {
+        let lt = self.b.build_int_compare(inkwell::IntPredicate::SLT, a, b, "")?;
+        Ok(self.b.build_select(lt, a, b, "")?.into_int_value())
+    }
+
+    pub fn close_loops(&self, loops: Vec<super::Loop<'ctx>>) -> Result<()> {
+        for l in loops.into_iter().rev() {
+            self.loop_end(l)?;
+        }
+        Ok(())
+    }
+
+    fn emit_loop(
+        &mut self,
+        k: &Kernel,
+        space: &[i64],
+        graph: &Graph,
+        outputs: &[NodeId],
+        io: &[Io<'ctx>],
+        begin: IntValue<'ctx>,
+        end: IntValue<'ctx>,
+    ) -> Result<()> {
+        let ni = k.inputs.len();
+        if outputs.len() != k.outputs.len() {
+            invalid!("kernel {}: {} output values for {} outputs", k.name, outputs.len(), k.outputs.len());
+        }
+        for (o, t) in outputs.iter().zip(&k.outputs) {
+            if t.element_count() as i64 != count(space) {
+                invalid!("kernel {}: output {:?} does not match the space {space:?}", k.name, t.dims);
+            }
+            if graph.types.get(o.0 as usize) != Some(&t.dtype) {
+                invalid!("kernel {}: an output value's type differs from the output's {}", k.name, t.dtype);
+            }
+        }
+        let flat = loop_space(k, space, graph, outputs);
+        let (loops, idx, off) = if space.is_empty() {
+            // A scalar: one iteration of a dummy dimension.
+            let l = self.loop_begin(begin, end, 1, "d0")?;
+            (vec![l], Vec::new(), self.i64c(0))
+        } else if flat.len() == space.len() && transposes(graph, space) {
+            self.open_space_tiled(space, begin, end)?
+        } else {
+            self.open_space(&flat, begin, end)?
+        };
+        let mut env = Env::with_indices(graph, if flat.len() == space.len() { idx } else { Vec::new() });
+        env.identity = Some((off, space.to_vec()));
+        self.emit_nodes(&mut env, io, outputs)?;
+        for (j, &o) in outputs.iter().enumerate() {
+            let v = self.value(&env, o)?;
+            let out = &io[ni + j];
+            self.store_elem(out.ptr, out.dtype, off, v)?;
+        }
+        self.close_loops(loops)
+    }
+
+    fn emit_update_slice(
+        &mut self,
+        space: &[i64],
+        graph: &Graph,
+        start: &[NodeId],
+        value: NodeId,
+        io: &[Io<'ctx>],
+        ni: usize,
+        begin: IntValue<'ctx>,
+        end: IntValue<'ctx>,
+    ) -> Result<()> {
+        let Some(out) = io.get(ni).cloned() else {
+            invalid!("update-slice kernel without an output");
+        };
+        if start.len() != out.dims.len() || space.len() != out.dims.len() {
+            invalid!(
+                "update-slice: {} start indices and a space of rank {} for rank {}",
+                start.len(),
+                space.len(),
+                out.dims.len()
+            );
+        }
+        // Start indices are loop-invariant: emit them before the loops.
+        if start.iter().any(|s| graph.types.get(s.0 as usize) != Some(&DType::S64)) {
+            invalid!("update-slice start indices must be s64");
+        }
+        let mut env0 = Env::new(graph);
+        self.emit_nodes(&mut env0, io, start)?;
+        let starts: Vec<IntValue<'ctx>> = start
+            .iter()
+            .map(|&s| self.value(&env0, s).and_then(|v| as_int(v, "a start index")))
+            .collect::<Result<_>>()?;
+        if space.is_empty() {
+            let l = self.loop_begin(begin, end, 1, "d0")?;
+            let mut env = Env::new(graph);
+            self.emit_nodes(&mut env, io, &[value])?;
+            let v = self.value(&env, value)?;
+            self.store_elem(out.ptr, out.dtype, self.i64c(0), v)?;
+            return self.loop_end(l);
+        }
+        let (loops, idx, _) = self.open_space(space, begin, end)?;
+        let mut env = Env::with_indices(graph, idx.clone());
+        self.emit_nodes(&mut env, io, &[value])?;
+        let v = self.value(&env, value)?;
+        let mut off = self.i64c(0);
+        for (d, (&i, &s)) in idx.iter().zip(&starts).enumerate() {
+            let p = self.b.build_int_add(s, i, "")?;
+            let p = self.b.build_int_mul(p, self.i64c(out.strides[d]), "")?;
+            off = self.b.build_int_add(off, p, "")?;
+        }
+        self.store_elem(out.ptr, out.dtype, off, v)?;
+        self.close_loops(loops)
+    }
+
+    fn emit_scatter(
+        &mut self,
+        space: &[i64],
+        graph: &Graph,
+        target: &[NodeId],
+        in_bounds: NodeId,
+        values: &[NodeId],
+        combiner: &ScalarFn,
+        io: &[Io<'ctx>],
+        ni: usize,
+        begin: IntValue<'ctx>,
+        end: IntValue<'ctx>,
+    ) -> Result<()> {
+        let outs: Vec<Io<'ctx>> = io[ni.min(io.len())..].to_vec();
+        if outs.len() != values.len() || outs.is_empty() {
+            invalid!("scatter with {} outputs and {} update values", outs.len(), values.len());
+        }
+        if outs.iter().any(|o| o.dims.len() != target.len()) {
+            invalid!("scatter: {} target indices for outputs of another rank", target.len());
+        }
+        let (loops, idx) = if space.is_empty() {
+            (vec![self.loop_begin(begin, end, 1, "d0")?], Vec::new())
+        } else {
+            let (l, i, _) = self.open_space(space, begin, end)?;
+            (l, i)
+        };
+        let mut env = Env::with_indices(graph, idx);
+        let mut roots = vec![in_bounds];
+        roots.extend_from_slice(target);
+        roots.extend_from_slice(values);
+        self.emit_nodes(&mut env, io, &roots)?;
+        let ok = as_int(self.value(&env, in_bounds)?, "an in-bounds flag")?;
+        if graph.types.get(in_bounds.0 as usize) != Some(&DType::Pred)
+            || target.iter().any(|t| graph.types.get(t.0 as usize) != Some(&DType::S64))
+        {
+            invalid!("scatter targets must be s64 and its in-bounds flag pred");
+        }
+        let join = self.if_begin(ok, "scatter")?;
+        let mut off = self.i64c(0);
+        for (d, &t) in target.iter().enumerate() {
+            let tv = as_int(self.value(&env, t)?, "a scatter target")?;
+            let p = self.b.build_int_mul(tv, self.i64c(outs[0].strides[d]), "")?;
+            off = self.b.build_int_add(off, p, "")?;
+        }
+        let mut args = Vec::with_capacity(2 * outs.len());
+        for o in &outs {
+            args.push(self.load_elem(o.ptr, o.dtype, off)?);
+        }
+        for &v in values {
+            args.push(self.value(&env, v)?);
+        }
+        let new = self.apply_fn(combiner, &args, io, false)?;
+        if new.len() != outs.len() {
+            invalid!("scatter combiner with {} results for {} outputs", new.len(), outs.len());
+        }
+        for (o, v) in outs.iter().zip(new) {
+            self.store_elem(o.ptr, o.dtype, off, v)?;
+        }
+        self.if_end(join)?;
+        self.close_loops(loops)
+    }
+
+    fn emit_select_and_scatter(
+        &mut self,
+        k: &Kernel,
+        window: &[WindowSpec],
+        select: &ScalarFn,
+        scatter: &ScalarFn,
+        io: &[Io<'ctx>],
+    ) -> Result<()> {
+        if k.inputs.len() != 3 || k.outputs.len() != 1 {
+            invalid!("select-and-scatter kernel {} needs 3 inputs and 1 output", k.name);
+        }
+        let (operand, source, init, out) = (io[0].clone(), io[1].clone(), io[2].clone(), io[3].clone());
+        let rank = operand.dims.len();
+        if window.len() != rank || source.dims.len() != rank || out.dims != operand.dims {
+            invalid!("select-and-scatter kernel {}: window, source and operand ranks differ", k.name);
+        }
+        // The output starts as the init value everywhere.
+        let init_v = self.load_elem(init.ptr, init.dtype, self.i64c(0))?;
+        let fill = self.loop_begin(self.i64c(0), self.i64c(count(&out.dims)), 1, "fill")?;
+        self.store_elem(out.ptr, out.dtype, fill.index, init_v)?;
+        self.loop_end(fill)?;
+
+        let picked = self.alloca(self.t.i64, "picked")?;
+        let has = self.alloca(self.t.i1, "has")?;
+        let zero = self.i64c(0);
+        let (src_loops, sidx, soff) = self.open_space(&source.dims, zero, self.i64c(par_extent(&source.dims)))?;
+        self.b.build_store(picked, zero)?;
+        self.b.build_store(has, self.t.i1.const_zero())?;
+        let mut wloops = Vec::with_capacity(rank);
+        let mut valid = self.t.i1.const_int(1, false);
+        let mut off = zero;
+        for (d, w) in window.iter().enumerate() {
+            let l = self.loop_begin(zero, self.i64c(w.size), 1, &format!("w{d}"))?;
+            let p = self.b.build_int_mul(sidx[d], self.i64c(w.stride), "")?;
+            let p = self.b.build_int_sub(p, self.i64c(w.pad_low), "")?;
+            let q = self.b.build_int_mul(l.index, self.i64c(w.window_dilation), "")?;
+            let p = self.b.build_int_add(p, q, "")?;
+            let nonneg = self.b.build_int_compare(IntPredicate::SGE, p, zero, "")?;
+            let (i, aligned) = if w.base_dilation == 1 {
+                (p, self.t.i1.const_int(1, false))
+            } else {
+                let r = self.b.build_int_signed_rem(p, self.i64c(w.base_dilation.max(1)), "")?;
+                let a = self.b.build_int_compare(IntPredicate::EQ, r, zero, "")?;
+                (self.b.build_int_signed_div(p, self.i64c(w.base_dilation.max(1)), "")?, a)
+            };
+            let inside = self.b.build_int_compare(IntPredicate::SLT, i, self.i64c(operand.dims[d]), "")?;
+            let ok = self.b.build_and(self.b.build_and(nonneg, aligned, "")?, inside, "")?;
+            valid = self.b.build_and(valid, ok, "")?;
+            let term = self.b.build_int_mul(i, self.i64c(operand.strides[d]), "")?;
+            off = self.b.build_int_add(off, term, "")?;
+            wloops.push(l);
+        }
+        let join = self.if_begin(valid, "sel")?;
+        let cur = self.b.build_load(self.t.i64, picked, "")?.into_int_value();
+        let had = self.b.build_load(self.t.i1, has, "")?.into_int_value();
+        let a = self.load_elem(operand.ptr, operand.dtype, cur)?;
+        let c = self.load_elem(operand.ptr, operand.dtype, off)?;
+        let keep = self.apply_fn(select, &[a, c], io, false)?;
+        let keep = match keep.first() {
+            Some(&v) if v.get_type() == self.t.i1.into() => v.into_int_value(),
+            _ => invalid!("select function without a pred result"),
+        };
+        let keep = self.b.build_and(had, keep, "")?;
+        let next = self.b.build_select(keep, cur, off, "")?;
+        self.b.build_store(picked, next)?;
+        self.b.build_store(has, self.t.i1.const_int(1, false))?;
+        self.if_end(join)?;
+        self.close_loops(wloops)?;
+        let had = self.b.build_load(self.t.i1, has, "")?.into_int_value();
+        let join = self.if_begin(had, "scat")?;
+        let p = self.b.build_load(self.t.i64, picked, "")?.into_int_value();
+        let old = self.load_elem(out.ptr, out.dtype, p)?;
+        let s = self.load_elem(source.ptr, source.dtype, soff)?;
+        let new = self.apply_fn(scatter, &[old, s], io, false)?;
+        let Some(&new) = new.first() else {
+            invalid!("scatter function without a result");
+        };
+        self.store_elem(out.ptr, out.dtype, p, new)?;
+        self.if_end(join)?;
+        self.close_loops(src_loops)
+    }
+}
+
+pub(crate) fn param<'ctx>(f: FunctionValue<'ctx>, i: u32) -> Result<BasicValueEnum<'ctx>> {
+    f.get_nth_param(i).ok_or_else(|| CpuError::Llvm(format!("missing parameter {i}")))
+}

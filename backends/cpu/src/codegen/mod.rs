@@ -1,0 +1,647 @@
+//! Code generation: a kernel-form [`Program`] rendered as one LLVM module.
+//!
+//! [`Cg`] holds the LLVM context, module and builder, and the small machinery
+//! every emitter shares: element types in registers and in memory, functions
+//! with an entry block for allocas, counted loops, element loads and stores.
+//! The emitters live in submodules:
+//!
+//! - `scalar`: every unary, binary, compare, convert and bitcast operation with
+//!   the interpreter's exact semantics (integer edge cases, NaN rules, f16/bf16
+//!   computed in f32 and rounded after every operation);
+//! - `graph`: expression graphs (loads through index arithmetic, inline
+//!   reductions, scalar functions such as reducers and comparators);
+//! - `kernels`: the loop nest of each kernel kind, one function per kernel and
+//!   buffer-aliasing pattern (`kernel_N(ptr bufs, i64 begin, i64 end)`);
+//! - `reduce`, `sort`, `rng`: the reduction, sort and random-bit kernels;
+//! - `run`: `smelt_run`, which executes the program's steps.
+//!
+//! Before anything is emitted, [`check_sizes`] rejects negative or absurd
+//! sizes, and emission checks every value's type where it is used, so a
+//! malformed program is a [`CpuError::InvalidProgram`], never a panic.
+
+mod graph;
+mod kernels;
+mod reduce;
+mod rng;
+mod run;
+mod scalar;
+mod sort;
+
+use std::collections::HashMap;
+
+use inkwell::attributes::{Attribute, AttributeLoc};
+use inkwell::basic_block::BasicBlock;
+use inkwell::builder::Builder;
+use inkwell::context::Context;
+use inkwell::intrinsics::Intrinsic;
+use inkwell::module::{Linkage, Module};
+use inkwell::types::{BasicMetadataTypeEnum, BasicType, BasicTypeEnum, FloatType, IntType, PointerType, VoidType};
+use inkwell::values::{
+    BasicMetadataValueEnum, BasicValue, BasicValueEnum, FunctionValue, IntValue, PhiValue, PointerValue,
+};
+use inkwell::{AddressSpace, IntPredicate};
+use smelt_hlo::DType;
+use smelt_kernel::Program;
+
+use crate::error::{CpuError, Result};
+
+pub(crate) use kernels::{Slot, par_dim};
+
+/// What the executable needs to know about the module beyond its code.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ModuleInfo {
+    /// Bytes of the temporary arena: the program's temporaries, then scratch
+    /// space this backend adds (staging for parallel copies).
+    pub arena_bytes: usize,
+    /// Parameters the program writes (the executable hands it private copies).
+    pub written_params: Vec<bool>,
+}
+
+/// Builds the LLVM module for `program`.
+pub(crate) fn build_module<'ctx>(
+    cx: &'ctx Context,
+    program: &Program,
+    target: &TargetAttrs,
+) -> Result<(Module<'ctx>, ModuleInfo)> {
+    check_sizes(program)?;
+    let mut cg = Cg::new(cx, program, target);
+    let info = cg.emit_program()?;
+    if let Err(e) = cg.module.verify() {
+        return Err(CpuError::Llvm(format!("the generated module does not verify: {e}")));
+    }
+    Ok((cg.module, info))
+}
+
+/// Target attributes stamped on every function so the optimizer's cost models
+/// and instruction selection see the same CPU.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct TargetAttrs {
+    pub cpu: String,
+    pub features: String,
+    /// Whether kernel launches may go through `smelt_parallel_for`.
+    pub parallel: bool,
+}
+
+/// LLVM types of the element types and a few others.
+#[derive(Clone, Copy)]
+pub(crate) struct Types<'ctx> {
+    pub void: VoidType<'ctx>,
+    pub i1: IntType<'ctx>,
+    pub i8: IntType<'ctx>,
+    pub i16: IntType<'ctx>,
+    pub i32: IntType<'ctx>,
+    pub i64: IntType<'ctx>,
+    pub f16: FloatType<'ctx>,
+    pub f32: FloatType<'ctx>,
+    pub f64: FloatType<'ctx>,
+    pub ptr: PointerType<'ctx>,
+}
+
+/// One function under construction: allocas go to its first block, which falls
+/// through to the code once the function is finished.
+struct FnState<'ctx> {
+    func: FunctionValue<'ctx>,
+    allocas: BasicBlock<'ctx>,
+    start: BasicBlock<'ctx>,
+    alloca_builder: Builder<'ctx>,
+    /// Where the main builder was before this function began.
+    resume: Option<BasicBlock<'ctx>>,
+}
+
+/// A counted loop being emitted (see [`Cg::loop_begin`]).
+pub(crate) struct Loop<'ctx> {
+    header: BasicBlock<'ctx>,
+    exit: BasicBlock<'ctx>,
+    phi: PhiValue<'ctx>,
+    step: IntValue<'ctx>,
+    pub index: IntValue<'ctx>,
+}
+
+/// A while loop being emitted (see [`Cg::while_begin`]).
+pub(crate) struct While<'ctx> {
+    header: BasicBlock<'ctx>,
+    exit: BasicBlock<'ctx>,
+}
+
+pub(crate) struct Cg<'ctx, 'p> {
+    pub cx: &'ctx Context,
+    pub module: Module<'ctx>,
+    pub b: Builder<'ctx>,
+    pub t: Types<'ctx>,
+    pub program: &'p Program,
+    pub target: TargetAttrs,
+    fns: Vec<FnState<'ctx>>,
+    /// Helper functions by name (rounding helpers, generators, ...).
+    helpers: HashMap<String, FunctionValue<'ctx>>,
+    /// Kernel functions by kernel and buffer-aliasing pattern.
+    variants: HashMap<(u32, Vec<Slot>), FunctionValue<'ctx>>,
+    /// Scratch bytes after the program's temporaries (staging for parallel copies).
+    pub scratch_bytes: usize,
+    /// Parameters some step writes.
+    pub written_params: Vec<bool>,
+    /// For unique names.
+    ids: usize,
+}
+
+impl<'ctx, 'p> Cg<'ctx, 'p> {
+    fn new(cx: &'ctx Context, program: &'p Program, target: &TargetAttrs) -> Self {
+        let module = cx.create_module(&program.name);
+        let t = Types {
+            void: cx.void_type(),
+            i1: cx.bool_type(),
+            i8: cx.i8_type(),
+            i16: cx.i16_type(),
+            i32: cx.i32_type(),
+            i64: cx.i64_type(),
+            f16: cx.f16_type(),
+            f32: cx.f32_type(),
+            f64: cx.f64_type(),
+            ptr: cx.ptr_type(AddressSpace::default()),
+        };
+        Cg {
+            cx,
+            module,
+            b: cx.create_builder(),
+            t,
+            program,
+            target: target.clone(),
+            fns: Vec::new(),
+            helpers: HashMap::new(),
+            variants: HashMap::new(),
+            scratch_bytes: 0,
+            written_params: vec![false; program.params.len()],
+            ids: 0,
+        }
+    }
+
+    /// A number not handed out before (for unique names).
+    pub fn next_id(&mut self) -> usize {
+        self.ids += 1;
+        self.ids - 1
+    }
+
+    // ---- types ----
+
+    /// The type a value of `d` has in registers (pred is `i1`, bf16 its `i16` bits).
+    pub fn reg_type(&self, d: DType) -> BasicTypeEnum<'ctx> {
+        let t = &self.t;
+        match d {
+            DType::Pred => t.i1.into(),
+            DType::S8 | DType::U8 => t.i8.into(),
+            DType::S16 | DType::U16 | DType::Bf16 => t.i16.into(),
+            DType::S32 | DType::U32 => t.i32.into(),
+            DType::S64 | DType::U64 => t.i64.into(),
+            DType::F16 => t.f16.into(),
+            DType::F32 => t.f32.into(),
+            DType::F64 => t.f64.into(),
+        }
+    }
+
+    /// The type of one element in memory (pred is one byte).
+    pub fn mem_type(&self, d: DType) -> BasicTypeEnum<'ctx> {
+        match d {
+            DType::Pred => self.t.i8.into(),
+            _ => self.reg_type(d),
+        }
+    }
+
+    /// The integer type of `d`'s width (pred: i8).
+    pub fn int_type_of(&self, d: DType) -> IntType<'ctx> {
+        match d.byte_size() {
+            1 => self.t.i8,
+            2 => self.t.i16,
+            4 => self.t.i32,
+            _ => self.t.i64,
+        }
+    }
+
+    pub fn i64c(&self, v: i64) -> IntValue<'ctx> {
+        self.t.i64.const_int(v as u64, true)
+    }
+
+    // ---- functions ----
+
+    /// Adds the attributes every function gets (target, no unwinding).
+    pub fn stamp(&self, f: FunctionValue<'ctx>) {
+        let cx = self.cx;
+        if !self.target.cpu.is_empty() {
+            f.add_attribute(AttributeLoc::Function, cx.create_string_attribute("target-cpu", &self.target.cpu));
+        }
+        if !self.target.features.is_empty() {
+            f.add_attribute(
+                AttributeLoc::Function,
+                cx.create_string_attribute("target-features", &self.target.features),
+            );
+        }
+        f.add_attribute(AttributeLoc::Function, self.enum_attr("nounwind", 0));
+    }
+
+    pub fn enum_attr(&self, name: &str, value: u64) -> Attribute {
+        self.cx.create_enum_attribute(Attribute::get_named_enum_kind_id(name), value)
+    }
+
+    /// An internal function that is always inlined.
+    pub fn internal_inline(&self, f: FunctionValue<'ctx>) {
+        f.set_linkage(Linkage::Internal);
+        f.add_attribute(AttributeLoc::Function, self.enum_attr("alwaysinline", 0));
+    }
+
+    /// Starts emitting the body of `f`; the builder moves into it.
+    pub fn begin_fn(&mut self, f: FunctionValue<'ctx>) {
+        let allocas = self.cx.append_basic_block(f, "allocas");
+        let start = self.cx.append_basic_block(f, "start");
+        let alloca_builder = self.cx.create_builder();
+        alloca_builder.position_at_end(allocas);
+        let resume = self.b.get_insert_block();
+        self.b.position_at_end(start);
+        self.fns.push(FnState { func: f, allocas, start, alloca_builder, resume });
+    }
+
+    /// Finishes the current function (the builder must have terminated its last
+    /// block) and returns to where the builder was before.
+    pub fn end_fn(&mut self) -> Result<()> {
+        let Some(s) = self.fns.pop() else {
+            return Err(CpuError::Llvm("end_fn without begin_fn".into()));
+        };
+        s.alloca_builder.position_at_end(s.allocas);
+        s.alloca_builder.build_unconditional_branch(s.start)?;
+        match s.resume {
+            Some(bb) => self.b.position_at_end(bb),
+            None => self.b.clear_insertion_position(),
+        }
+        Ok(())
+    }
+
+    pub fn cur_fn(&self) -> Result<FunctionValue<'ctx>> {
+        self.fns.last().map(|s| s.func).ok_or_else(|| CpuError::Llvm("no function under construction".into()))
+    }
+
+    /// A new block in the current function.
+    pub fn block(&self, name: &str) -> Result<BasicBlock<'ctx>> {
+        Ok(self.cx.append_basic_block(self.cur_fn()?, name))
+    }
+
+    /// A stack slot in the current function's entry block.
+    pub fn alloca(&self, ty: impl BasicType<'ctx>, name: &str) -> Result<PointerValue<'ctx>> {
+        let s = self.fns.last().ok_or_else(|| CpuError::Llvm("alloca outside a function".into()))?;
+        Ok(s.alloca_builder.build_alloca(ty, name)?)
+    }
+
+    /// A stack array of `n` elements in the entry block.
+    pub fn alloca_array(&self, ty: impl BasicType<'ctx>, n: u32, name: &str) -> Result<PointerValue<'ctx>> {
+        self.alloca(ty.array_type(n.max(1)), name)
+    }
+
+    /// A declared (or already defined) function named `name`.
+    pub fn function(
+        &self,
+        name: &str,
+        ret: Option<BasicTypeEnum<'ctx>>,
+        params: &[BasicMetadataTypeEnum<'ctx>],
+    ) -> FunctionValue<'ctx> {
+        if let Some(f) = self.module.get_function(name) {
+            return f;
+        }
+        let ty = match ret {
+            Some(r) => r.fn_type(params, false),
+            None => self.t.void.fn_type(params, false),
+        };
+        self.module.add_function(name, ty, None)
+    }
+
+    pub fn helper(&self, name: &str) -> Option<FunctionValue<'ctx>> {
+        self.helpers.get(name).copied()
+    }
+
+    pub fn set_helper(&mut self, name: &str, f: FunctionValue<'ctx>) {
+        self.helpers.insert(name.to_string(), f);
+    }
+
+    /// Calls `f` and returns its result (None for void functions).
+    pub fn call(
+        &self,
+        f: FunctionValue<'ctx>,
+        args: &[BasicMetadataValueEnum<'ctx>],
+    ) -> Result<Option<BasicValueEnum<'ctx>>> {
+        let c = self.b.build_call(f, args, "")?;
+        Ok(match c.try_as_basic_value() {
+            inkwell::values::ValueKind::Basic(v) => Some(v),
+            inkwell::values::ValueKind::Instruction(_) => None,
+        })
+    }
+
+    /// Calls the LLVM intrinsic `name` overloaded on `types`.
+    pub fn intrinsic(
+        &self,
+        name: &str,
+        types: &[BasicTypeEnum<'ctx>],
+        args: &[BasicMetadataValueEnum<'ctx>],
+    ) -> Result<BasicValueEnum<'ctx>> {
+        let i = Intrinsic::find(name).ok_or_else(|| CpuError::Llvm(format!("no intrinsic {name}")))?;
+        let f =
+            i.get_declaration(&self.module, types).ok_or_else(|| CpuError::Llvm(format!("bad intrinsic {name}")))?;
+        self.call(f, args)?.ok_or_else(|| CpuError::Llvm(format!("intrinsic {name} returns nothing")))
+    }
+
+    // ---- loops ----
+
+    /// Opens `for (i = lo; i < hi; i += step)`; the builder moves into the body.
+    /// Close it with [`Cg::loop_end`].
+    pub fn loop_begin(&self, lo: IntValue<'ctx>, hi: IntValue<'ctx>, step: i64, name: &str) -> Result<Loop<'ctx>> {
+        let pre = self.b.get_insert_block().ok_or_else(|| CpuError::Llvm("loop outside a block".into()))?;
+        let header = self.block(&format!("{name}.head"))?;
+        let body = self.block(&format!("{name}.body"))?;
+        let exit = self.block(&format!("{name}.exit"))?;
+        self.b.build_unconditional_branch(header)?;
+        self.b.position_at_end(header);
+        let phi = self.b.build_phi(self.t.i64, name)?;
+        phi.add_incoming(&[(&lo, pre)]);
+        let index = phi.as_basic_value().into_int_value();
+        let more = self.b.build_int_compare(IntPredicate::SLT, index, hi, "")?;
+        self.b.build_conditional_branch(more, body, exit)?;
+        self.b.position_at_end(body);
+        Ok(Loop { header, exit, phi, step: self.i64c(step), index })
+    }
+
+    /// Closes a loop opened with [`Cg::loop_begin`]; the builder moves past it.
+    pub fn loop_end(&self, l: Loop<'ctx>) -> Result<()> {
+        let cur = self.b.get_insert_block().ok_or_else(|| CpuError::Llvm("loop end outside a block".into()))?;
+        let next = self.b.build_int_nsw_add(l.index, l.step, "")?;
+        self.b.build_unconditional_branch(l.header)?;
+        l.phi.add_incoming(&[(&next, cur)]);
+        self.b.position_at_end(l.exit);
+        Ok(())
+    }
+
+    /// Opens `for (i = lo; i < hi; i += step)` with a step known only at run time.
+    pub fn loop_begin_dyn(
+        &self,
+        lo: IntValue<'ctx>,
+        hi: IntValue<'ctx>,
+        step: IntValue<'ctx>,
+        name: &str,
+    ) -> Result<Loop<'ctx>> {
+        let mut l = self.loop_begin(lo, hi, 1, name)?;
+        l.step = step;
+        Ok(l)
+    }
+
+    /// Opens `while (cond) { ... }`: the builder moves into the header, where the
+    /// caller computes the condition and calls [`Cg::while_test`].
+    pub fn while_begin(&self, name: &str) -> Result<While<'ctx>> {
+        let header = self.block(&format!("{name}.head"))?;
+        let exit = self.block(&format!("{name}.exit"))?;
+        self.b.build_unconditional_branch(header)?;
+        self.b.position_at_end(header);
+        Ok(While { header, exit })
+    }
+
+    /// Branches on the loop condition; the builder moves into the body.
+    pub fn while_test(&self, w: &While<'ctx>, cond: IntValue<'ctx>) -> Result<()> {
+        let body = self.block("while.body")?;
+        self.b.build_conditional_branch(cond, body, w.exit)?;
+        self.b.position_at_end(body);
+        Ok(())
+    }
+
+    /// Closes the loop body; the builder moves past the loop.
+    pub fn while_end(&self, w: While<'ctx>) -> Result<()> {
+        self.b.build_unconditional_branch(w.header)?;
+        self.b.position_at_end(w.exit);
+        Ok(())
+    }
+
+    /// `if (cond) { ... }`: returns the join block; the builder moves into the
+    /// then-block. Finish with [`Cg::if_end`].
+    pub fn if_begin(&self, cond: IntValue<'ctx>, name: &str) -> Result<BasicBlock<'ctx>> {
+        let then = self.block(&format!("{name}.then"))?;
+        let join = self.block(&format!("{name}.join"))?;
+        self.b.build_conditional_branch(cond, then, join)?;
+        self.b.position_at_end(then);
+        Ok(join)
+    }
+
+    pub fn if_end(&self, join: BasicBlock<'ctx>) -> Result<()> {
+        self.b.build_unconditional_branch(join)?;
+        self.b.position_at_end(join);
+        Ok(())
+    }
+
+    // ---- memory ----
+
+    /// The address of element `offset` of a `d` array at `base`.
+    pub fn elem_ptr(&self, base: PointerValue<'ctx>, d: DType, offset: IntValue<'ctx>) -> Result<PointerValue<'ctx>> {
+        // SAFETY: an inbounds GEP is only UB to *use* when out of bounds; the
+        // kernel form guarantees in-bounds indices for every load and store.
+        Ok(unsafe { self.b.build_in_bounds_gep(self.mem_type(d), base, &[offset], "")? })
+    }
+
+    /// Loads element `offset` of a `d` array, as a register value.
+    pub fn load_elem(
+        &self,
+        base: PointerValue<'ctx>,
+        d: DType,
+        offset: IntValue<'ctx>,
+    ) -> Result<BasicValueEnum<'ctx>> {
+        let p = self.elem_ptr(base, d, offset)?;
+        self.load_at(p, d)
+    }
+
+    /// Loads a `d` element at `p`.
+    pub fn load_at(&self, p: PointerValue<'ctx>, d: DType) -> Result<BasicValueEnum<'ctx>> {
+        let v = self.b.build_load(self.mem_type(d), p, "")?;
+        if let Some(i) = v.as_instruction_value() {
+            i.set_alignment(d.byte_size() as u32).map_err(|e| CpuError::Llvm(e.to_string()))?;
+        }
+        if d == DType::Pred {
+            let z = self.t.i8.const_zero();
+            return Ok(self.b.build_int_compare(IntPredicate::NE, v.into_int_value(), z, "")?.into());
+        }
+        Ok(v)
+    }
+
+    /// Stores a register value as element `offset` of a `d` array.
+    pub fn store_elem(
+        &self,
+        base: PointerValue<'ctx>,
+        d: DType,
+        offset: IntValue<'ctx>,
+        v: BasicValueEnum<'ctx>,
+    ) -> Result<()> {
+        let p = self.elem_ptr(base, d, offset)?;
+        self.store_at(p, d, v)
+    }
+
+    pub fn store_at(&self, p: PointerValue<'ctx>, d: DType, v: BasicValueEnum<'ctx>) -> Result<()> {
+        if v.get_type() != self.reg_type(d) {
+            return Err(CpuError::InvalidProgram(format!("a value of LLVM type {} stored as {d}", v.get_type())));
+        }
+        let v: BasicValueEnum<'ctx> =
+            if d == DType::Pred { self.b.build_int_z_extend(v.into_int_value(), self.t.i8, "")?.into() } else { v };
+        let s = self.b.build_store(p, v)?;
+        s.set_alignment(d.byte_size() as u32).map_err(|e| CpuError::Llvm(e.to_string()))?;
+        Ok(())
+    }
+
+    /// `base + bytes`.
+    pub fn byte_offset(&self, base: PointerValue<'ctx>, bytes: IntValue<'ctx>) -> Result<PointerValue<'ctx>> {
+        // SAFETY: as for `elem_ptr`.
+        Ok(unsafe { self.b.build_in_bounds_gep(self.t.i8, base, &[bytes], "")? })
+    }
+
+    /// Loads pointer `i` of an array of pointers.
+    pub fn load_ptr(&self, array: PointerValue<'ctx>, i: u64) -> Result<PointerValue<'ctx>> {
+        // SAFETY: `array` holds at least `i + 1` pointers by construction.
+        let p = unsafe { self.b.build_in_bounds_gep(self.t.ptr, array, &[self.t.i64.const_int(i, false)], "")? };
+        Ok(self.b.build_load(self.t.ptr, p, "")?.into_pointer_value())
+    }
+
+    /// Stores pointer `v` as element `i` of an array of pointers.
+    pub fn store_ptr(&self, array: PointerValue<'ctx>, i: u64, v: PointerValue<'ctx>) -> Result<()> {
+        // SAFETY: as for `load_ptr`.
+        let p = unsafe { self.b.build_in_bounds_gep(self.t.ptr, array, &[self.t.i64.const_int(i, false)], "")? };
+        self.b.build_store(p, v)?;
+        Ok(())
+    }
+
+    /// A private global holding `bytes`, aligned to 64.
+    pub fn global_bytes(&self, name: &str, bytes: &[u8]) -> PointerValue<'ctx> {
+        let init = self.cx.const_string(bytes, false);
+        let g = self.module.add_global(init.get_type(), None, name);
+        g.set_initializer(&init);
+        g.set_constant(true);
+        g.set_linkage(Linkage::Private);
+        g.set_unnamed_addr(true);
+        g.set_alignment(64);
+        g.as_pointer_value()
+    }
+}
+
+/// The most elements any array or iteration space may have (sizes beyond are
+/// errors, so index and byte arithmetic never overflow).
+const MAX_ELEMENTS: i64 = 1 << 42;
+
+/// The element count of `dims`, or an error for negative or absurd dimensions.
+fn check_dims(dims: &[i64], what: &str) -> Result<i64> {
+    let mut n: i64 = 1;
+    for &d in dims {
+        if d < 0 {
+            crate::error::invalid!("{what} has a negative dimension in {dims:?}");
+        }
+        n = match n.checked_mul(d) {
+            Some(n) if n <= MAX_ELEMENTS => n,
+            _ => crate::error::invalid!("{what} {dims:?} is too large"),
+        };
+    }
+    Ok(n)
+}
+
+fn check_windows(w: &[smelt_kernel::WindowSpec], what: &str) -> Result<()> {
+    const BIG: i64 = 1 << 40;
+    for s in w {
+        let ok = (0..=BIG).contains(&s.size)
+            && (1..=BIG).contains(&s.stride)
+            && (1..=BIG).contains(&s.window_dilation)
+            && (1..=BIG).contains(&s.base_dilation)
+            && (-BIG..=BIG).contains(&s.pad_low)
+            && (-BIG..=BIG).contains(&s.pad_high);
+        if !ok {
+            crate::error::invalid!("{what} has a window with a bad size, stride, dilation or padding: {s:?}");
+        }
+    }
+    Ok(())
+}
+
+fn check_graph(g: &smelt_kernel::Graph, what: &str) -> Result<()> {
+    for n in &g.nodes {
+        if let smelt_kernel::Node::Reduce(r) = n {
+            check_dims(&r.window, what)?;
+            check_graph(&r.body, what)?;
+        }
+    }
+    Ok(())
+}
+
+fn check_steps(steps: &[smelt_kernel::Step]) -> Result<()> {
+    use smelt_kernel::Step;
+    let buf = |r: &smelt_kernel::BufRef| check_dims(&r.ty.dims, "a buffer").map(|_| ());
+    for s in steps {
+        match s {
+            Step::Kernel { inputs, outputs, .. } => inputs.iter().chain(outputs).try_for_each(buf)?,
+            Step::Copy { src, dst } => [src, dst].into_iter().try_for_each(buf)?,
+            Step::ParallelCopy { moves } => moves.iter().try_for_each(|(a, b)| buf(a).and(buf(b)))?,
+            Step::Dot(d) => {
+                [&d.lhs, &d.rhs, &d.out].into_iter().try_for_each(buf)?;
+                for dims in [[d.batch, d.m, d.k], [d.batch, d.k, d.n], [d.batch, d.m, d.n]] {
+                    check_dims(&dims, "a dot")?;
+                }
+                if let Some((_, bufs)) = &d.epilogue {
+                    bufs.iter().try_for_each(buf)?;
+                }
+            }
+            Step::Conv(c) => {
+                [&c.input, &c.kernel, &c.out].into_iter().try_for_each(buf)?;
+                check_windows(&c.window, "a convolution")?;
+                if let Some((_, bufs)) = &c.epilogue {
+                    bufs.iter().try_for_each(buf)?;
+                }
+            }
+            Step::While { cond, pred, body, update } => {
+                check_steps(cond)?;
+                buf(pred)?;
+                check_steps(body)?;
+                update.iter().try_for_each(|(a, b)| buf(a).and(buf(b)))?;
+            }
+            Step::Conditional { index, branches } => {
+                buf(index)?;
+                branches.iter().try_for_each(|b| check_steps(b))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Checks every array type, space and window of `p` before anything computes
+/// with their sizes.
+pub(crate) fn check_sizes(p: &Program) -> Result<()> {
+    use smelt_kernel::KernelBody as K;
+    for t in p.params.iter().chain(&p.results).chain(p.constants.iter().map(|c| &c.ty)) {
+        check_dims(&t.dims, "a program parameter, result or constant")?;
+    }
+    for k in &p.kernels {
+        let what = format!("kernel {}", k.name);
+        for t in k.inputs.iter().chain(&k.outputs) {
+            check_dims(&t.dims, &what)?;
+        }
+        match &k.body {
+            K::Loop { space, graph, .. } | K::UpdateSlice { space, graph, .. } | K::Scatter { space, graph, .. } => {
+                check_dims(space, &what)?;
+                check_graph(graph, &what)?;
+            }
+            K::Reduce { space, graph, .. } => {
+                check_dims(space, &what)?;
+                check_graph(graph, &what)?;
+            }
+            K::Sort { dims, .. } => {
+                check_dims(dims, &what)?;
+            }
+            K::SelectAndScatter { window, .. } => check_windows(window, &what)?,
+            K::RngBitGenerator { .. } => {}
+        }
+    }
+    check_steps(&p.steps)
+}
+
+/// Row-major strides (in elements) of `dims`.
+pub(crate) fn strides(dims: &[i64]) -> Vec<i64> {
+    let mut s = vec![1i64; dims.len()];
+    for k in (0..dims.len().saturating_sub(1)).rev() {
+        s[k] = s[k + 1].saturating_mul(dims[k + 1].max(0));
+    }
+    s
+}
+
+/// The product of `dims` (0 if any is negative or zero; saturating).
+pub(crate) fn count(dims: &[i64]) -> i64 {
+    dims.iter().fold(1i64, |n, &d| n.saturating_mul(d.max(0)))
+}

@@ -1,0 +1,293 @@
+//! Reduction kernels, in one of two loop orders so both common shapes vectorize.
+//!
+//! - Column order (the innermost dimension is kept, e.g. summing a `[rows,
+//!   cols]` array over rows): the reduced dimensions loop outside the kept
+//!   innermost one, and each output element accumulates in the output buffer
+//!   itself, a block of kept elements at a time so the block stays in L1. The
+//!   innermost loop reads the input contiguously and updates contiguous outputs:
+//!   it vectorizes with no reassociation at all, so each element is still summed
+//!   in the interpreter's order. Used when the outputs alias nothing else at
+//!   this launch (they are accumulators while the inputs are read).
+//! - Row order (otherwise, e.g. summing over the last dimension): for each kept
+//!   index, the accumulators live in registers while the reduced dimensions run
+//!   inside. Integer and min/max reducers vectorize as LLVM recognizes them;
+//!   float sums reassociate in chunks (see `graph`), keeping the error low.
+//!
+//! The parallel dimension is the first kept dimension (a full reduction runs on
+//! one thread).
+
+use inkwell::IntPredicate;
+use inkwell::values::{BasicValueEnum, IntValue, PointerValue};
+use smelt_hlo::DType;
+use smelt_kernel::{Kernel, KernelBody};
+
+use super::graph::{Env, Io};
+use super::{Cg, count, strides};
+use crate::error::{Result, invalid};
+
+/// Kept elements per block in column order: about 16 KiB of accumulators, so
+/// they stay in L1 while each input row streams through in long runs.
+pub(crate) fn column_block(acc_types: &[DType]) -> i64 {
+    let bytes: usize = acc_types.iter().map(|t| t.byte_size()).sum::<usize>().max(1);
+    ((16384 / bytes) as i64).clamp(256, 4096) & !63
+}
+
+/// The validated parts of a reduction kernel.
+struct Plan {
+    rank: usize,
+    kept: Vec<usize>,
+    /// Which kept dimension is split across tasks (see `kernels::par_dim`).
+    par: usize,
+    reduced: Vec<usize>,
+    space_strides: Vec<i64>,
+    /// Row-major strides of the kept dimensions (the reduce outputs' layout).
+    kept_strides: Vec<i64>,
+    acc_types: Vec<DType>,
+}
+
+impl<'ctx> Cg<'ctx, '_> {
+    pub(crate) fn emit_reduce_kernel(
+        &mut self,
+        k: &Kernel,
+        io: &[Io<'ctx>],
+        begin: IntValue<'ctx>,
+        end: IntValue<'ctx>,
+        column_ok: bool,
+    ) -> Result<()> {
+        let KernelBody::Reduce { space, reduced, graph, init, values, reducer, reduce_outputs, extra } = &k.body else {
+            invalid!("kernel {} is not a reduction", k.name);
+        };
+        let rank = space.len();
+        let mut red = reduced.clone();
+        red.sort_unstable();
+        red.dedup();
+        if red.len() != reduced.len() || red.iter().any(|&d| d >= rank) {
+            invalid!("kernel {}: reduced dimensions {reduced:?} for a space of rank {rank}", k.name);
+        }
+        let kept: Vec<usize> = (0..rank).filter(|d| !red.contains(d)).collect();
+        let n = init.len();
+        if values.len() != n || reduce_outputs.len() != n || reducer.outputs.len() != n || reducer.params.len() != 2 * n
+        {
+            invalid!("kernel {}: reduction arities disagree", k.name);
+        }
+        let acc_types: Vec<DType> = init.iter().map(|&i| graph.dtype(i)).collect();
+        let kept_dims: Vec<i64> = kept.iter().map(|&d| space[d]).collect();
+        let ni = k.inputs.len();
+        for (r, &o) in reduce_outputs.iter().enumerate() {
+            match k.outputs.get(o) {
+                Some(t) if t.element_count() as i64 == count(&kept_dims) && t.dtype == acc_types[r] => {}
+                _ => invalid!("kernel {}: reduce output {o} does not hold {:?} of {}", k.name, kept_dims, acc_types[r]),
+            }
+        }
+        for &(o, node) in extra {
+            match k.outputs.get(o) {
+                Some(t)
+                    if t.element_count() as i64 == count(space)
+                        && graph.types.get(node.0 as usize) == Some(&t.dtype) => {}
+                _ => invalid!("kernel {}: extra output {o} does not match the space", k.name),
+            }
+        }
+        let plan = Plan {
+            rank,
+            par: super::kernels::par_dim(&kept_dims),
+            space_strides: strides(space),
+            kept_strides: strides(&kept_dims),
+            kept,
+            reduced: red,
+            acc_types,
+        };
+        let outs: Vec<Io<'ctx>> = reduce_outputs.iter().map(|&o| io[ni + o].clone()).collect();
+        let extras: Vec<(Io<'ctx>, smelt_kernel::NodeId)> =
+            extra.iter().map(|&(o, nd)| (io[ni + o].clone(), nd)).collect();
+
+        // Initial values do not depend on loop indices: emit them once.
+        let mut env0 = Env::new(graph);
+        self.emit_nodes(&mut env0, io, init)?;
+        let inits: Vec<BasicValueEnum<'ctx>> = init.iter().map(|&i| self.value(&env0, i)).collect::<Result<_>>()?;
+
+        let column = column_ok && rank > 0 && plan.kept.last() == Some(&(rank - 1)) && !plan.reduced.is_empty();
+        if column {
+            self.emit_column_order(space, graph, values, reducer, &plan, &outs, &extras, &inits, io, begin, end)
+        } else {
+            self.emit_row_order(space, graph, values, reducer, &plan, &outs, &extras, &inits, io, begin, end)
+        }
+    }
+
+    /// Row-major offset into the kept layout of the kept indices in `idx`
+    /// (indexed by space dimension; missing ones are skipped).
+    fn kept_offset(&self, plan: &Plan, idx: &[Option<IntValue<'ctx>>]) -> Result<IntValue<'ctx>> {
+        let mut off = self.i64c(0);
+        for (j, &d) in plan.kept.iter().enumerate() {
+            if let Some(i) = idx[d] {
+                let t = self.b.build_int_mul(i, self.i64c(plan.kept_strides[j]), "")?;
+                off = self.b.build_int_add(off, t, "")?;
+            }
+        }
+        Ok(off)
+    }
+
+    fn full_offset(&self, plan: &Plan, idx: &[IntValue<'ctx>]) -> Result<IntValue<'ctx>> {
+        let mut off = self.i64c(0);
+        for (d, &i) in idx.iter().enumerate() {
+            let t = self.b.build_int_mul(i, self.i64c(plan.space_strides[d]), "")?;
+            off = self.b.build_int_add(off, t, "")?;
+        }
+        Ok(off)
+    }
+
+    /// Emits the values (and stores the extra outputs) at the full index `idx`.
+    fn reduce_point(
+        &mut self,
+        graph: &smelt_kernel::Graph,
+        values: &[smelt_kernel::NodeId],
+        extras: &[(Io<'ctx>, smelt_kernel::NodeId)],
+        plan: &Plan,
+        space: &[i64],
+        io: &[Io<'ctx>],
+        idx: &[IntValue<'ctx>],
+    ) -> Result<Vec<BasicValueEnum<'ctx>>> {
+        let off = self.full_offset(plan, idx)?;
+        let mut env = Env::with_indices(graph, idx.to_vec());
+        env.identity = Some((off, space.to_vec()));
+        let mut roots = values.to_vec();
+        roots.extend(extras.iter().map(|e| e.1));
+        self.emit_nodes(&mut env, io, &roots)?;
+        for (o, node) in extras {
+            let v = self.value(&env, *node)?;
+            self.store_elem(o.ptr, o.dtype, off, v)?;
+        }
+        values.iter().map(|&v| self.value(&env, v)).collect()
+    }
+
+    fn emit_row_order(
+        &mut self,
+        space: &[i64],
+        graph: &smelt_kernel::Graph,
+        values: &[smelt_kernel::NodeId],
+        reducer: &smelt_kernel::ScalarFn,
+        plan: &Plan,
+        outs: &[Io<'ctx>],
+        extras: &[(Io<'ctx>, smelt_kernel::NodeId)],
+        inits: &[BasicValueEnum<'ctx>],
+        io: &[Io<'ctx>],
+        begin: IntValue<'ctx>,
+        end: IntValue<'ctx>,
+    ) -> Result<()> {
+        let mut idx: Vec<Option<IntValue<'ctx>>> = vec![None; plan.rank];
+        let mut loops = Vec::new();
+        if plan.kept.is_empty() {
+            loops.push(self.loop_begin(begin, end, 1, "k0")?);
+        }
+        for (j, &d) in plan.kept.iter().enumerate() {
+            if j < plan.par {
+                idx[d] = Some(self.i64c(0));
+                continue;
+            }
+            let (lo, hi) = if j == plan.par { (begin, end) } else { (self.i64c(0), self.i64c(space[d])) };
+            let l = self.loop_begin(lo, hi, 1, &format!("k{d}"))?;
+            idx[d] = Some(l.index);
+            loops.push(l);
+        }
+        let ko = self.kept_offset(plan, &idx)?;
+        let mut accs: Vec<PointerValue<'ctx>> = Vec::with_capacity(inits.len());
+        for (&v, &t) in inits.iter().zip(&plan.acc_types) {
+            let a = self.alloca(self.reg_type(t), "acc")?;
+            self.b.build_store(a, v)?;
+            accs.push(a);
+        }
+        let lo: Vec<IntValue<'ctx>> = plan.reduced.iter().map(|_| self.i64c(0)).collect();
+        let hi: Vec<IntValue<'ctx>> = plan.reduced.iter().map(|&d| self.i64c(space[d])).collect();
+        let inner = plan.reduced.last().map(|&d| space[d]);
+        let kept_idx = idx.clone();
+        let mut body = |cg: &mut Cg<'ctx, '_>, ridx: &[IntValue<'ctx>]| -> Result<Vec<BasicValueEnum<'ctx>>> {
+            let mut full = Vec::with_capacity(plan.rank);
+            let mut r = ridx.iter();
+            for ki in kept_idx.iter() {
+                match ki {
+                    Some(i) => full.push(*i),
+                    None => match r.next() {
+                        Some(&i) => full.push(i),
+                        None => invalid!("reduction index mismatch"),
+                    },
+                }
+            }
+            cg.reduce_point(graph, values, extras, plan, space, io, &full)
+        };
+        self.reduce_box(&lo, &hi, inner, &accs, &plan.acc_types, reducer, io, &mut body)?;
+        for ((&a, &t), o) in accs.iter().zip(&plan.acc_types).zip(outs) {
+            let v = self.b.build_load(self.reg_type(t), a, "")?;
+            self.store_elem(o.ptr, o.dtype, ko, v)?;
+        }
+        self.close_loops(loops)
+    }
+
+    fn emit_column_order(
+        &mut self,
+        space: &[i64],
+        graph: &smelt_kernel::Graph,
+        values: &[smelt_kernel::NodeId],
+        reducer: &smelt_kernel::ScalarFn,
+        plan: &Plan,
+        outs: &[Io<'ctx>],
+        extras: &[(Io<'ctx>, smelt_kernel::NodeId)],
+        inits: &[BasicValueEnum<'ctx>],
+        io: &[Io<'ctx>],
+        begin: IntValue<'ctx>,
+        end: IntValue<'ctx>,
+    ) -> Result<()> {
+        let inner = plan.rank - 1;
+        let m = plan.kept.len();
+        let mut idx: Vec<Option<IntValue<'ctx>>> = vec![None; plan.rank];
+        let mut loops = Vec::new();
+        for (j, &d) in plan.kept[..m - 1].iter().enumerate() {
+            if j < plan.par {
+                idx[d] = Some(self.i64c(0));
+                continue;
+            }
+            let (lo, hi) = if j == plan.par { (begin, end) } else { (self.i64c(0), self.i64c(space[d])) };
+            let l = self.loop_begin(lo, hi, 1, &format!("k{d}"))?;
+            idx[d] = Some(l.index);
+            loops.push(l);
+        }
+        let ko = self.kept_offset(plan, &idx)?;
+        let (lo, hi) = if plan.par == m - 1 { (begin, end) } else { (self.i64c(0), self.i64c(space[inner])) };
+        let block = column_block(&plan.acc_types);
+        let blocks = self.loop_begin(lo, hi, block, "blk")?;
+        let jb = blocks.index;
+        let je = self.b.build_int_add(jb, self.i64c(block), "")?;
+        let short = self.b.build_int_compare(IntPredicate::SLT, je, hi, "")?;
+        let je = self.b.build_select(short, je, hi, "")?.into_int_value();
+        // Initialize the block of outputs.
+        let il = self.loop_begin(jb, je, 1, "init")?;
+        let o = self.b.build_int_add(ko, il.index, "")?;
+        for (out, &v) in outs.iter().zip(inits) {
+            self.store_elem(out.ptr, out.dtype, o, v)?;
+        }
+        self.loop_end(il)?;
+        // Reduced dimensions outside, the kept block inside.
+        let mut rloops = Vec::with_capacity(plan.reduced.len());
+        for &d in &plan.reduced {
+            let l = self.loop_begin(self.i64c(0), self.i64c(space[d]), 1, &format!("r{d}"))?;
+            idx[d] = Some(l.index);
+            rloops.push(l);
+        }
+        let jl = self.loop_begin(jb, je, 1, "col")?;
+        idx[inner] = Some(jl.index);
+        let full: Vec<IntValue<'ctx>> = idx.iter().map(|i| i.unwrap_or_else(|| self.i64c(0))).collect();
+        let vals = self.reduce_point(graph, values, extras, plan, space, io, &full)?;
+        let o = self.b.build_int_add(ko, jl.index, "")?;
+        let mut args = Vec::with_capacity(2 * outs.len());
+        for out in outs {
+            args.push(self.load_elem(out.ptr, out.dtype, o)?);
+        }
+        args.extend(vals);
+        let new = self.apply_fn(reducer, &args, io, false)?;
+        for (out, v) in outs.iter().zip(new) {
+            self.store_elem(out.ptr, out.dtype, o, v)?;
+        }
+        self.loop_end(jl)?;
+        self.close_loops(rloops)?;
+        self.loop_end(blocks)?;
+        self.close_loops(loops)
+    }
+}

@@ -1,0 +1,645 @@
+//! `smelt_run`: the program's steps as one function.
+//!
+//! ABI: `i32 smelt_run(ptr params, ptr results, ptr temp)`. `params` and
+//! `results` are arrays of pointers to each flattened parameter and result leaf
+//! (dense, row-major, naturally aligned); `temp` is the arena (64-byte aligned,
+//! [`ModuleInfo::arena_bytes`] long). Returns 0.
+//!
+//! Kernel launches pass an array of buffer pointers to the kernel function,
+//! directly when the work is small and through `void
+//! smelt_parallel_for(ptr task, ptr ctx, i64 n, i64 grain)` (task type `void(ptr
+//! ctx, i64 begin, i64 end)`) when it is large enough to be worth threads, with
+//! a grain of roughly [`TASK_WORK`] scalar operations. Update-slice and scatter
+//! kernels first copy their operands into their outputs unless they are the
+//! same buffer; a random-bit kernel's new state is written after its launch.
+//! Dots call a GEMM function (`void gemm(a, b, c, i64 batch, i64 m, i64 n, i64
+//! k, epilogue, ctx)`) with the epilogue kernel compiled as `void
+//! epilogue_N(ptr bufs, i64 b, i64 i0, i64 i1, i64 j0, i64 j1)` over output
+//! blocks; convolutions call a kernel-ABI function and then run their epilogue
+//! as a kernel in place. Copies are `memcpy` (or `memmove` when they overlap);
+//! parallel copies stage sources that another move overwrites in scratch space
+//! after the program's temporaries. `while` and `conditional` are control flow,
+//! constants are private globals.
+
+use inkwell::IntPredicate;
+use inkwell::module::Linkage;
+use inkwell::values::{BasicMetadataValueEnum, FunctionValue, IntValue, PointerValue};
+use smelt_hlo::DType;
+use smelt_kernel::{BufRef, Buffer, ConvStep, DotStep, KernelBody, KernelId, Step};
+
+use super::graph::{Env, Io};
+use super::kernels::{LaunchShape, Slot, launch_shape, param};
+use super::{Cg, ModuleInfo, count};
+use crate::error::{CpuError, Result, invalid};
+use crate::standin;
+
+/// Launches with less work than this (scalar operations) run on the calling thread.
+pub(crate) const PARALLEL_WORK: f64 = 200_000.0;
+/// Scalar operations per parallel task, roughly.
+pub(crate) const TASK_WORK: f64 = 50_000.0;
+
+/// Pointers `smelt_run` works with.
+#[derive(Clone)]
+struct RunCx<'ctx> {
+    params: PointerValue<'ctx>,
+    results: PointerValue<'ctx>,
+    temp: PointerValue<'ctx>,
+    consts: Vec<PointerValue<'ctx>>,
+}
+
+/// Where a buffer's bytes are, for overlap tests.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Region {
+    Whole(u8, u32),
+    Bytes(usize, usize),
+}
+
+fn region(r: &BufRef) -> Region {
+    match r.buffer {
+        Buffer::Param(n) => Region::Whole(0, n),
+        Buffer::Result(n) => Region::Whole(1, n),
+        Buffer::Const(n) => Region::Whole(2, n),
+        Buffer::Temp(off) => Region::Bytes(off, r.ty.byte_size()),
+    }
+}
+
+fn overlap(a: &BufRef, b: &BufRef) -> bool {
+    if a.ty.byte_size() == 0 || b.ty.byte_size() == 0 {
+        return false;
+    }
+    match (region(a), region(b)) {
+        (Region::Whole(k, n), Region::Whole(l, m)) => k == l && n == m,
+        (Region::Bytes(o, s), Region::Bytes(p, t)) => o < p + t && p < o + s,
+        _ => false,
+    }
+}
+
+fn identical(a: &BufRef, b: &BufRef) -> bool {
+    a.buffer == b.buffer && a.ty.byte_size() == b.ty.byte_size()
+}
+
+/// The alignment a buffer is known to have.
+fn buffer_align(r: &BufRef) -> u32 {
+    let natural = r.ty.dtype.byte_size().max(1) as u32;
+    match r.buffer {
+        Buffer::Temp(off) => {
+            let a = if off == 0 { 64 } else { 1u32 << off.trailing_zeros().min(6) };
+            a.max(1)
+        }
+        Buffer::Const(_) => 64,
+        Buffer::Param(_) | Buffer::Result(_) => natural,
+    }
+}
+
+impl<'ctx> Cg<'ctx, '_> {
+    pub(crate) fn emit_program(&mut self) -> Result<ModuleInfo> {
+        let program = self.program;
+        let mut consts = Vec::with_capacity(program.constants.len());
+        for (i, c) in program.constants.iter().enumerate() {
+            if c.bytes.len() != c.ty.byte_size() {
+                invalid!(
+                    "constant {i} has {} bytes for {} elements of {}",
+                    c.bytes.len(),
+                    c.ty.element_count(),
+                    c.ty.dtype
+                );
+            }
+            consts.push(self.global_bytes(&format!("const_{i}"), &c.bytes));
+        }
+        let t = self.t;
+        let f = self.module.add_function(
+            "smelt_run",
+            t.i32.fn_type(&[t.ptr.into(), t.ptr.into(), t.ptr.into()], false),
+            Some(Linkage::External),
+        );
+        self.stamp(f);
+        self.begin_fn(f);
+        let rc = RunCx {
+            params: param(f, 0)?.into_pointer_value(),
+            results: param(f, 1)?.into_pointer_value(),
+            temp: param(f, 2)?.into_pointer_value(),
+            consts,
+        };
+        self.emit_steps(&rc, &program.steps)?;
+        self.b.build_return(Some(&t.i32.const_zero()))?;
+        self.end_fn()?;
+        Ok(ModuleInfo {
+            arena_bytes: scratch_base(program.temp_bytes) + self.scratch_bytes,
+            written_params: self.written_params.clone(),
+        })
+    }
+
+    fn emit_steps(&mut self, rc: &RunCx<'ctx>, steps: &[Step]) -> Result<()> {
+        for (i, s) in steps.iter().enumerate() {
+            self.emit_step(rc, s).map_err(|e| match e {
+                CpuError::InvalidProgram(m) => CpuError::InvalidProgram(format!("step {i}: {m}")),
+                e => e,
+            })?;
+        }
+        Ok(())
+    }
+
+    fn emit_step(&mut self, rc: &RunCx<'ctx>, step: &Step) -> Result<()> {
+        match step {
+            Step::Kernel { kernel, inputs, outputs } => self.emit_kernel_step(rc, *kernel, inputs, outputs),
+            Step::Copy { src, dst } => self.emit_copy(rc, src, dst),
+            Step::ParallelCopy { moves } => self.emit_parallel_copy(rc, moves),
+            Step::Dot(d) => self.emit_dot_step(rc, d),
+            Step::Conv(c) => self.emit_conv_step(rc, c),
+            Step::While { cond, pred, body, update } => {
+                let w = self.while_begin("while")?;
+                self.emit_steps(rc, cond)?;
+                self.check_buf(pred)?;
+                if pred.ty.dtype != DType::Pred || pred.ty.element_count() != 1 {
+                    invalid!("while predicate is {} {:?}, not a pred scalar", pred.ty.dtype, pred.ty.dims);
+                }
+                let p = self.buf_ptr(rc, pred)?;
+                let v = self.load_at(p, DType::Pred)?.into_int_value();
+                self.while_test(&w, v)?;
+                self.emit_steps(rc, body)?;
+                self.emit_parallel_copy(rc, update)?;
+                self.while_end(w)
+            }
+            Step::Conditional { index, branches } => self.emit_conditional(rc, index, branches),
+        }
+    }
+
+    // ---- buffers ----
+
+    fn check_buf(&self, r: &BufRef) -> Result<()> {
+        let p = self.program;
+        let size = r.ty.byte_size();
+        let (what, limit) = match r.buffer {
+            Buffer::Param(n) => ("parameter", p.params.get(n as usize).map(|t| t.byte_size())),
+            Buffer::Result(n) => ("result", p.results.get(n as usize).map(|t| t.byte_size())),
+            Buffer::Const(n) => ("constant", p.constants.get(n as usize).map(|c| c.bytes.len())),
+            Buffer::Temp(off) => ("temporary", p.temp_bytes.checked_sub(off)),
+        };
+        match limit {
+            Some(l) if size <= l => Ok(()),
+            _ => invalid!("{what} buffer {:?} does not hold {} {:?}", r.buffer, r.ty.dtype, r.ty.dims),
+        }
+    }
+
+    /// Records that a step writes `r`.
+    fn note_write(&mut self, r: &BufRef) -> Result<()> {
+        self.check_buf(r)?;
+        match r.buffer {
+            Buffer::Const(n) => invalid!("a step writes constant {n}"),
+            Buffer::Param(n) => {
+                if let Some(w) = self.written_params.get_mut(n as usize) {
+                    *w = true;
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn buf_ptr(&self, rc: &RunCx<'ctx>, r: &BufRef) -> Result<PointerValue<'ctx>> {
+        self.check_buf(r)?;
+        match r.buffer {
+            Buffer::Param(n) => self.load_ptr(rc.params, n as u64),
+            Buffer::Result(n) => self.load_ptr(rc.results, n as u64),
+            Buffer::Const(n) => match rc.consts.get(n as usize) {
+                Some(&p) => Ok(p),
+                None => invalid!("constant {n} out of range"),
+            },
+            Buffer::Temp(off) => self.byte_offset(rc.temp, self.i64c(off as i64)),
+        }
+    }
+
+    /// `dst = src` for `bytes` bytes (memmove when they may overlap).
+    fn copy_bytes(
+        &self,
+        dst: PointerValue<'ctx>,
+        da: u32,
+        src: PointerValue<'ctx>,
+        sa: u32,
+        bytes: usize,
+        may_overlap: bool,
+    ) -> Result<()> {
+        if bytes == 0 {
+            return Ok(());
+        }
+        let n = self.i64c(bytes as i64);
+        if may_overlap {
+            self.b.build_memmove(dst, da, src, sa, n)?;
+        } else {
+            self.b.build_memcpy(dst, da, src, sa, n)?;
+        }
+        Ok(())
+    }
+
+    // ---- steps ----
+
+    fn emit_copy(&mut self, rc: &RunCx<'ctx>, src: &BufRef, dst: &BufRef) -> Result<()> {
+        if src.ty.byte_size() != dst.ty.byte_size() {
+            invalid!("copy of {} bytes into {} bytes", src.ty.byte_size(), dst.ty.byte_size());
+        }
+        self.note_write(dst)?;
+        if identical(src, dst) {
+            return self.check_buf(src);
+        }
+        let s = self.buf_ptr(rc, src)?;
+        let d = self.buf_ptr(rc, dst)?;
+        self.copy_bytes(d, buffer_align(dst), s, buffer_align(src), src.ty.byte_size(), overlap(src, dst))
+    }
+
+    fn emit_parallel_copy(&mut self, rc: &RunCx<'ctx>, moves: &[(BufRef, BufRef)]) -> Result<()> {
+        for (s, d) in moves {
+            if s.ty.byte_size() != d.ty.byte_size() {
+                invalid!("parallel copy of {} bytes into {} bytes", s.ty.byte_size(), d.ty.byte_size());
+            }
+            self.check_buf(s)?;
+            self.note_write(d)?;
+        }
+        // Sources another move overwrites are staged in scratch first.
+        let base = scratch_base(self.program.temp_bytes);
+        let mut staged: Vec<Option<usize>> = vec![None; moves.len()];
+        let mut used = 0usize;
+        for (i, (s, _)) in moves.iter().enumerate() {
+            if moves.iter().enumerate().any(|(j, (_, d))| j != i && overlap(s, d)) {
+                staged[i] = Some(base + used);
+                used += s.ty.byte_size().div_ceil(64) * 64;
+            }
+        }
+        self.scratch_bytes = self.scratch_bytes.max(used);
+        for (i, (s, _)) in moves.iter().enumerate() {
+            if let Some(off) = staged[i] {
+                let sp = self.buf_ptr(rc, s)?;
+                let dp = self.byte_offset(rc.temp, self.i64c(off as i64))?;
+                self.copy_bytes(dp, 64, sp, buffer_align(s), s.ty.byte_size(), false)?;
+            }
+        }
+        for (i, (s, d)) in moves.iter().enumerate() {
+            let dp = self.buf_ptr(rc, d)?;
+            match staged[i] {
+                Some(off) => {
+                    let sp = self.byte_offset(rc.temp, self.i64c(off as i64))?;
+                    self.copy_bytes(dp, buffer_align(d), sp, 64, s.ty.byte_size(), false)?;
+                }
+                None if identical(s, d) => {}
+                None => {
+                    let sp = self.buf_ptr(rc, s)?;
+                    self.copy_bytes(dp, buffer_align(d), sp, buffer_align(s), s.ty.byte_size(), overlap(s, d))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn emit_conditional(&mut self, rc: &RunCx<'ctx>, index: &BufRef, branches: &[Vec<Step>]) -> Result<()> {
+        let n = branches.len();
+        if n == 0 {
+            invalid!("conditional without branches");
+        }
+        self.check_buf(index)?;
+        let p = self.buf_ptr(rc, index)?;
+        let i = match index.ty.dtype {
+            // pred: branch 0 when true, 1 when false.
+            DType::Pred if n == 2 => {
+                let v = self.load_at(p, DType::Pred)?.into_int_value();
+                let b = self.b.build_not(v, "")?;
+                self.b.build_int_z_extend(b, self.t.i64, "")?
+            }
+            DType::S32 => {
+                let v = self.load_at(p, DType::S32)?.into_int_value();
+                let v = self.b.build_int_s_extend(v, self.t.i64, "")?;
+                let last = self.i64c(n as i64 - 1);
+                let bad = self.b.build_int_compare(IntPredicate::UGT, v, last, "")?;
+                self.b.build_select(bad, last, v, "")?.into_int_value()
+            }
+            d => invalid!("conditional index of type {d} with {n} branches"),
+        };
+        let join = self.block("cond.join")?;
+        let blocks: Vec<_> = (0..n).map(|b| self.block(&format!("branch{b}"))).collect::<Result<_>>()?;
+        let cases: Vec<(IntValue<'ctx>, _)> =
+            blocks.iter().enumerate().take(n - 1).map(|(b, &bb)| (self.i64c(b as i64), bb)).collect();
+        self.b.build_switch(i, blocks[n - 1], &cases)?;
+        for (b, bb) in blocks.into_iter().enumerate() {
+            self.b.position_at_end(bb);
+            self.emit_steps(rc, &branches[b])?;
+            self.b.build_unconditional_branch(join)?;
+        }
+        self.b.position_at_end(join);
+        Ok(())
+    }
+
+    /// What each buffer of a launch guarantees (see `kernels`).
+    fn slots(&self, inputs: &[BufRef], outputs: &[BufRef]) -> Vec<Slot> {
+        let all: Vec<&BufRef> = inputs.iter().chain(outputs).collect();
+        let ni = inputs.len();
+        (0..all.len())
+            .map(|i| {
+                let same_as = (0..i).find(|&j| identical(all[j], all[i]));
+                let noalias = !(0..all.len()).any(|j| j != i && (i >= ni || j >= ni) && overlap(all[i], all[j]));
+                Slot { noalias, align: buffer_align(all[i]), bytes: all[i].ty.byte_size() as u64, same_as }
+            })
+            .collect()
+    }
+
+    fn emit_kernel_step(
+        &mut self,
+        rc: &RunCx<'ctx>,
+        kid: KernelId,
+        inputs: &[BufRef],
+        outputs: &[BufRef],
+    ) -> Result<()> {
+        let program = self.program;
+        let Some(k) = program.kernels.get(kid.0 as usize) else {
+            invalid!("kernel {} out of range", kid.0);
+        };
+        if inputs.len() != k.inputs.len() || outputs.len() != k.outputs.len() {
+            invalid!(
+                "kernel {} takes {} inputs and {} outputs, launched with {} and {}",
+                k.name,
+                k.inputs.len(),
+                k.outputs.len(),
+                inputs.len(),
+                outputs.len()
+            );
+        }
+        for (b, t) in inputs.iter().zip(&k.inputs).chain(outputs.iter().zip(&k.outputs)) {
+            if b.ty.dtype != t.dtype || b.ty.element_count() != t.element_count() {
+                invalid!("kernel {}: buffer {} {:?} for {} {:?}", k.name, b.ty.dtype, b.ty.dims, t.dtype, t.dims);
+            }
+            self.check_buf(b)?;
+        }
+        for o in outputs {
+            self.note_write(o)?;
+        }
+        let mut ptrs = Vec::with_capacity(inputs.len() + outputs.len());
+        for b in inputs.iter().chain(outputs) {
+            ptrs.push(self.buf_ptr(rc, b)?);
+        }
+        // In-place kernels start from their operands.
+        if matches!(k.body, KernelBody::UpdateSlice { .. } | KernelBody::Scatter { .. }) {
+            for (j, o) in outputs.iter().enumerate() {
+                let Some(src) = inputs.get(j) else {
+                    invalid!("kernel {}: output {j} has no operand to start from", k.name);
+                };
+                if src.ty.byte_size() != o.ty.byte_size() {
+                    invalid!("kernel {}: operand {j} and output {j} differ in size", k.name);
+                }
+                if !identical(src, o) {
+                    let (d, s) = (ptrs[inputs.len() + j], ptrs[j]);
+                    self.copy_bytes(d, buffer_align(o), s, buffer_align(src), o.ty.byte_size(), overlap(src, o))?;
+                }
+            }
+        }
+        let slots = self.slots(inputs, outputs);
+        let f = self.kernel_fn(kid, slots)?;
+        let arr = self.alloca_array(self.t.ptr, ptrs.len() as u32, "bufs")?;
+        for (i, &p) in ptrs.iter().enumerate() {
+            self.store_ptr(arr, i as u64, p)?;
+        }
+        let shape = launch_shape(k)?;
+        self.launch(f, arr, shape)?;
+        if let KernelBody::RngBitGenerator { algorithm } = k.body {
+            self.emit_rng_state(k, algorithm, ptrs[0], ptrs[inputs.len()])?;
+        }
+        Ok(())
+    }
+
+    /// Calls `f(ctx, 0, n)`, through the thread pool when the work is large.
+    fn launch(&self, f: FunctionValue<'ctx>, ctx: PointerValue<'ctx>, s: LaunchShape) -> Result<()> {
+        if s.n <= 0 {
+            return Ok(());
+        }
+        let work = s.n as f64 * s.cost;
+        let n = self.i64c(s.n);
+        if !self.target.parallel || !s.parallel || s.n < 2 || work < PARALLEL_WORK {
+            self.call(f, &[ctx.into(), self.i64c(0).into(), n.into()])?;
+            return Ok(());
+        }
+        // Whole multiples of the smallest useful task.
+        let min = s.min_grain.max(1);
+        let grain = ((TASK_WORK / s.cost.max(1e-9)).ceil() as i64).clamp(1, s.n);
+        let grain = (grain.div_euclid(min) + (grain % min != 0) as i64).saturating_mul(min).min(s.n).max(1);
+        let pf = self.parallel_for_fn();
+        let task = f.as_global_value().as_pointer_value();
+        self.call(pf, &[task.into(), ctx.into(), n.into(), self.i64c(grain).into()])?;
+        Ok(())
+    }
+
+    /// Calls `task(ctx, 0, n)` with `n` known at run time, through the pool if
+    /// parallel launches are enabled (the pool runs small `n` inline).
+    pub(crate) fn launch_dynamic(
+        &self,
+        task: FunctionValue<'ctx>,
+        ctx: PointerValue<'ctx>,
+        n: IntValue<'ctx>,
+        grain: IntValue<'ctx>,
+    ) -> Result<()> {
+        if self.target.parallel {
+            let pf = self.parallel_for_fn();
+            let t = task.as_global_value().as_pointer_value();
+            self.call(pf, &[t.into(), ctx.into(), n.into(), grain.into()])?;
+        } else {
+            self.call(task, &[ctx.into(), self.i64c(0).into(), n.into()])?;
+        }
+        Ok(())
+    }
+
+    fn parallel_for_fn(&self) -> FunctionValue<'ctx> {
+        let t = self.t;
+        self.function(
+            crate::runtime::PARALLEL_FOR_SYMBOL,
+            None,
+            &[t.ptr.into(), t.ptr.into(), t.i64.into(), t.i64.into()],
+        )
+    }
+
+    fn emit_dot_step(&mut self, rc: &RunCx<'ctx>, d: &DotStep) -> Result<()> {
+        let (b, m, n, k) = (d.batch, d.m, d.n, d.k);
+        if [b, m, n, k].iter().any(|&x| x < 0) {
+            invalid!("dot with negative sizes");
+        }
+        let want = [(&d.lhs, b * m * k, "lhs"), (&d.rhs, b * k * n, "rhs"), (&d.out, b * m * n, "out")];
+        for (r, c, what) in want {
+            if r.ty.element_count() as i64 != c {
+                invalid!("dot {what} {:?} does not hold {c} elements", r.ty.dims);
+            }
+            self.check_buf(r)?;
+        }
+        self.note_write(&d.out)?;
+        let lhs = self.buf_ptr(rc, &d.lhs)?;
+        let rhs = self.buf_ptr(rc, &d.rhs)?;
+        let out = self.buf_ptr(rc, &d.out)?;
+        let null = self.t.ptr.const_null();
+        let (epi, ctx) = match &d.epilogue {
+            None => (null, null),
+            Some((kid, bufs)) => {
+                let mut inputs = vec![d.out.clone()];
+                inputs.extend(bufs.iter().cloned());
+                let f = self.dot_epilogue_fn(*kid, &inputs, d)?;
+                let arr = self.alloca_array(self.t.ptr, inputs.len() as u32 + 1, "epi.bufs")?;
+                for (i, r) in inputs.iter().enumerate() {
+                    let p = self.buf_ptr(rc, r)?;
+                    self.store_ptr(arr, i as u64, p)?;
+                }
+                self.store_ptr(arr, inputs.len() as u64, out)?;
+                (f.as_global_value().as_pointer_value(), arr)
+            }
+        };
+        let gemm = standin::gemm_function(self, d)?;
+        let args: Vec<BasicMetadataValueEnum<'ctx>> = vec![
+            lhs.into(),
+            rhs.into(),
+            out.into(),
+            self.i64c(b).into(),
+            self.i64c(m).into(),
+            self.i64c(n).into(),
+            self.i64c(k).into(),
+            epi.into(),
+            ctx.into(),
+        ];
+        self.call(gemm, &args)?;
+        Ok(())
+    }
+
+    /// The block epilogue of a dot: `void(ptr bufs, i64 b, i64 i0, i64 i1, i64
+    /// j0, i64 j1)` evaluates the epilogue kernel on rows `[i0, i1)` and columns
+    /// `[j0, j1)` of batch `b` of the output, in place. `bufs` = {product (the
+    /// output), epilogue inputs..., output}.
+    fn dot_epilogue_fn(&mut self, kid: KernelId, inputs: &[BufRef], d: &DotStep) -> Result<FunctionValue<'ctx>> {
+        let program = self.program;
+        let Some(k) = program.kernels.get(kid.0 as usize) else {
+            invalid!("epilogue kernel {} out of range", kid.0);
+        };
+        let KernelBody::Loop { space, graph, outputs } = &k.body else {
+            invalid!("epilogue kernel {} is not a loop kernel", k.name);
+        };
+        if k.inputs.len() != inputs.len() || k.outputs.len() != 1 || outputs.len() != 1 {
+            invalid!("epilogue kernel {} takes {} inputs and {} outputs", k.name, k.inputs.len(), k.outputs.len());
+        }
+        for (r, t) in inputs.iter().zip(&k.inputs) {
+            if r.ty.dtype != t.dtype || r.ty.element_count() != t.element_count() {
+                invalid!(
+                    "epilogue kernel {}: buffer {} {:?} for {} {:?}",
+                    k.name,
+                    r.ty.dtype,
+                    r.ty.dims,
+                    t.dtype,
+                    t.dims
+                );
+            }
+            self.check_buf(r)?;
+        }
+        let out_t = &k.outputs[0];
+        if out_t.dtype != d.out.ty.dtype || count(space) != d.batch * d.m * d.n || k.inputs[0].dtype != d.out.ty.dtype {
+            invalid!("epilogue kernel {} does not match the dot's output", k.name);
+        }
+        let mut all: Vec<BufRef> = inputs.to_vec();
+        all.push(d.out.clone());
+        let slots = self.slots(inputs, std::slice::from_ref(&d.out));
+        let name = format!("epilogue_{}", kid.0);
+        let t = self.t;
+        let f = self.module.add_function(
+            &name,
+            t.void
+                .fn_type(&[t.ptr.into(), t.i64.into(), t.i64.into(), t.i64.into(), t.i64.into(), t.i64.into()], false),
+            Some(Linkage::Internal),
+        );
+        self.stamp(f);
+        self.begin_fn(f);
+        let bufs = param(f, 0)?.into_pointer_value();
+        let bi = param(f, 1)?.into_int_value();
+        let (i0, i1) = (param(f, 2)?.into_int_value(), param(f, 3)?.into_int_value());
+        let (j0, j1) = (param(f, 4)?.into_int_value(), param(f, 5)?.into_int_value());
+        let mut ptrs: Vec<PointerValue<'ctx>> = Vec::with_capacity(all.len());
+        for (i, s) in slots.iter().enumerate() {
+            let p = match s.same_as {
+                Some(j) if j < i => ptrs[j],
+                _ => self.load_ptr(bufs, i as u64)?,
+            };
+            ptrs.push(p);
+        }
+        let io: Vec<Io<'ctx>> =
+            ptrs.iter().zip(k.inputs.iter().chain(&k.outputs)).map(|(&p, t)| Io::new(p, t)).collect();
+        let rank = space.len();
+        let rows = self.loop_begin(i0, i1, 1, "i")?;
+        let row = self.b.build_int_mul(bi, self.i64c(d.m), "")?;
+        let row = self.b.build_int_add(row, rows.index, "")?;
+        // Indices of the output dims: the last is the column when it spans n,
+        // the others come from the row; otherwise all from the flat offset.
+        let row_split = rank >= 1 && space[rank - 1] == d.n;
+        let mut lead = Vec::new();
+        if row_split {
+            lead = self.decompose(row, &space[..rank - 1])?;
+        }
+        let cols = self.loop_begin(j0, j1, 1, "j")?;
+        let off = self.b.build_int_mul(row, self.i64c(d.n), "")?;
+        let off = self.b.build_int_add(off, cols.index, "")?;
+        let idx = if row_split {
+            let mut v = lead.clone();
+            v.push(cols.index);
+            v
+        } else {
+            self.decompose(off, space)?
+        };
+        let mut env = Env::with_indices(graph, idx);
+        env.identity = Some((off, space.clone()));
+        self.emit_nodes(&mut env, &io, outputs)?;
+        let v = self.value(&env, outputs[0])?;
+        let o = &io[io.len() - 1];
+        self.store_elem(o.ptr, o.dtype, off, v)?;
+        self.loop_end(cols)?;
+        self.loop_end(rows)?;
+        self.b.build_return(None)?;
+        self.end_fn()?;
+        Ok(f)
+    }
+
+    /// Row-major indices of the flat offset `x` in `dims`.
+    fn decompose(&self, x: IntValue<'ctx>, dims: &[i64]) -> Result<Vec<IntValue<'ctx>>> {
+        let mut idx = vec![self.i64c(0); dims.len()];
+        let mut rest = x;
+        for d in (0..dims.len()).rev() {
+            if d == 0 {
+                idx[0] = rest;
+                break;
+            }
+            let e = self.i64c(dims[d].max(1));
+            idx[d] = self.b.build_int_unsigned_rem(rest, e, "")?;
+            rest = self.b.build_int_unsigned_div(rest, e, "")?;
+        }
+        Ok(idx)
+    }
+
+    fn emit_conv_step(&mut self, rc: &RunCx<'ctx>, c: &ConvStep) -> Result<()> {
+        for r in [&c.input, &c.kernel, &c.out] {
+            self.check_buf(r)?;
+        }
+        self.note_write(&c.out)?;
+        let geom = standin::ConvGeom::new(c)?;
+        if geom.out_dims.iter().product::<i64>() != c.out.ty.element_count() as i64 {
+            invalid!("convolution output {:?} does not match its operands", c.out.ty.dims);
+        }
+        let id = self.next_id();
+        let f = standin::conv_function(self, c, id)?;
+        let arr = self.alloca_array(self.t.ptr, 3, "conv.bufs")?;
+        for (i, r) in [&c.input, &c.kernel, &c.out].into_iter().enumerate() {
+            let p = self.buf_ptr(rc, r)?;
+            self.store_ptr(arr, i as u64, p)?;
+        }
+        let n = super::kernels::par_extent(&c.out.ty.dims);
+        let taps: i64 = c.window.iter().map(|w| w.size.max(1)).product();
+        let per = if n > 0 { count(&c.out.ty.dims) as f64 / n as f64 } else { 0.0 };
+        let in_group = c.kernel.ty.dims.get(c.dims.kernel_input_feature as usize).copied().unwrap_or(1);
+        let shape = LaunchShape { n, cost: per * (taps * in_group.max(1)) as f64 * 2.0, parallel: true, min_grain: 1 };
+        self.launch(f, arr, shape)?;
+        if let Some((kid, bufs)) = &c.epilogue {
+            let mut inputs = vec![c.out.clone()];
+            inputs.extend(bufs.iter().cloned());
+            self.emit_kernel_step(rc, *kid, &inputs, std::slice::from_ref(&c.out))?;
+        }
+        Ok(())
+    }
+}
+
+/// Where the backend's scratch space starts in the arena.
+pub(crate) fn scratch_base(temp_bytes: usize) -> usize {
+    temp_bytes.div_ceil(64) * 64
+}

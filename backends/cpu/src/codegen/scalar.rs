@@ -1,0 +1,674 @@
+//! Scalar operations with the interpreter's exact semantics.
+//!
+//! Values are in their register types (see [`Cg::reg_type`]). Floats compute in
+//! f32 (f16, bf16, f32) or f64 and round back to their own type after every
+//! operation, as `backends/interp/src/num.rs` does; bf16 is kept as its `i16` bits
+//! and rounded with integer code, because x86's `vcvtneps2bf16` flushes
+//! subnormals. Integer edge cases follow `backends/interp/src/edge.rs`: `x / 0 =
+//! -1` (all ones), `INT_MIN / -1 = INT_MIN`, `x % 0 = x`, shift amounts read as
+//! unsigned with out-of-range shifts giving 0 or the sign fill, integer `power`
+//! by six squaring steps. Divisors and shift amounts are made safe before the
+//! instruction, so nothing here is undefined behaviour or traps, and every
+//! value can be computed speculatively.
+//!
+//! Conversions follow `Elem::from_cast`: through an exact f64 for floats,
+//! saturating float-to-int with NaN to 0, wrapping int-to-int, `!= 0` to pred.
+//! To f16 goes through f32 (what the `half` crate does on an F16C host); to bf16
+//! from an f64 value replicates the `half` crate's f64 algorithm, which drops the
+//! low 32 mantissa bits before rounding.
+
+use inkwell::FloatPredicate;
+use inkwell::IntPredicate;
+use inkwell::module::Linkage;
+use inkwell::values::{BasicValueEnum, FloatValue, FunctionValue, IntValue};
+use smelt_hlo::DType;
+use smelt_hlo::attrs::{CompareType, ComparisonDirection};
+use smelt_kernel::{BinaryOp, Scalar, UnaryOp};
+
+use super::Cg;
+use crate::error::{CpuError, Result, invalid, unsupported};
+use crate::standin::{MathFn, emit_math_call};
+
+/// A value on its way through `convert` (the interpreter's `Cast`).
+enum CastVal<'ctx> {
+    Int {
+        v: IntValue<'ctx>,
+        signed: bool,
+    },
+    /// In the compute type of its source (f32 or f64), which widens exactly.
+    Float(FloatValue<'ctx>),
+}
+
+fn is_float(d: DType) -> bool {
+    d.is_float()
+}
+
+fn is_int(d: DType) -> bool {
+    d.is_int()
+}
+
+/// The bf16 bits of `v` rounded to nearest even, as `half::bf16::from_f32` does.
+pub(crate) fn f32_to_bf16_bits(v: f32) -> u16 {
+    let x = v.to_bits();
+    if x & 0x7fff_ffff > 0x7f80_0000 {
+        return ((x >> 16) | 0x40) as u16;
+    }
+    let up = (x & 0x8000) != 0 && (x & 0x17fff) != 0;
+    ((x >> 16) as u16).wrapping_add(up as u16)
+}
+
+impl<'ctx> Cg<'ctx, '_> {
+    // ---- constants ----
+
+    /// The constant `s` as a value of type `d`.
+    pub fn const_scalar(&self, s: Scalar, d: DType) -> Result<BasicValueEnum<'ctx>> {
+        let as_f64 = match s {
+            Scalar::Int(_, v) => v as f64,
+            Scalar::Float(_, f) => f,
+        };
+        let as_int = match s {
+            Scalar::Int(_, v) => v,
+            Scalar::Float(_, f) => f as i128,
+        };
+        Ok(match d {
+            DType::Pred => self.t.i1.const_int((as_int != 0 || (as_f64 != 0.0)) as u64, false).into(),
+            DType::F16 => self.t.f16.const_float(as_f64).into(),
+            DType::F32 => self.t.f32.const_float(as_f64 as f32 as f64).into(),
+            DType::F64 => self.t.f64.const_float(as_f64).into(),
+            DType::Bf16 => self.t.i16.const_int(f32_to_bf16_bits(as_f64 as f32) as u64, false).into(),
+            _ => self.int_type_of(d).const_int(as_int as u64, false).into(),
+        })
+    }
+
+    fn float_const(&self, ty: inkwell::types::FloatType<'ctx>, v: f64) -> FloatValue<'ctx> {
+        ty.const_float(v)
+    }
+
+    // ---- float compute types ----
+
+    /// Widens a float value to its compute type.
+    pub fn to_calc(&self, x: BasicValueEnum<'ctx>, d: DType) -> Result<FloatValue<'ctx>> {
+        Ok(match d {
+            DType::F16 => self.b.build_float_ext(x.into_float_value(), self.t.f32, "")?,
+            DType::Bf16 => {
+                let w = self.b.build_int_z_extend(x.into_int_value(), self.t.i32, "")?;
+                let s = self.b.build_left_shift(w, self.t.i32.const_int(16, false), "")?;
+                self.b.build_bit_cast(s, self.t.f32, "")?.into_float_value()
+            }
+            DType::F32 | DType::F64 => x.into_float_value(),
+            _ => invalid!("{d} is not a float type"),
+        })
+    }
+
+    /// Rounds a compute-type value back to `d`.
+    pub fn round_calc(&mut self, v: FloatValue<'ctx>, d: DType) -> Result<BasicValueEnum<'ctx>> {
+        Ok(match d {
+            DType::F16 => self.b.build_float_trunc(v, self.t.f16, "")?.into(),
+            DType::Bf16 => self.f32_to_bf16(v)?.into(),
+            DType::F32 | DType::F64 => v.into(),
+            _ => invalid!("{d} is not a float type"),
+        })
+    }
+
+    /// f32 -> bf16 bits, nearest even, NaN kept quiet (`half::bf16::from_f32`).
+    fn f32_to_bf16(&self, v: FloatValue<'ctx>) -> Result<IntValue<'ctx>> {
+        let b = &self.b;
+        let i32t = self.t.i32;
+        let c = |v: u64| i32t.const_int(v, false);
+        let x = b.build_bit_cast(v, i32t, "")?.into_int_value();
+        let mag = b.build_and(x, c(0x7fff_ffff), "")?;
+        let is_nan = b.build_int_compare(IntPredicate::UGT, mag, c(0x7f80_0000), "")?;
+        let hi = b.build_right_shift(x, c(16), false, "")?;
+        let nan = b.build_or(hi, c(0x40), "")?;
+        let r1 = b.build_and(x, c(0x8000), "")?;
+        let r1 = b.build_int_compare(IntPredicate::NE, r1, c(0), "")?;
+        let r2 = b.build_and(x, c(0x17fff), "")?;
+        let r2 = b.build_int_compare(IntPredicate::NE, r2, c(0), "")?;
+        let up = b.build_and(r1, r2, "")?;
+        let up = b.build_int_z_extend(up, i32t, "")?;
+        let rounded = b.build_int_add(hi, up, "")?;
+        let r = b.build_select(is_nan, nan, rounded, "")?.into_int_value();
+        Ok(b.build_int_truncate(r, self.t.i16, "")?)
+    }
+
+    /// f64 -> bf16 bits exactly as `half::bf16::from_f64` (which truncates the
+    /// f64 to its high 32 bits first).
+    fn f64_to_bf16(&mut self, v: FloatValue<'ctx>) -> Result<IntValue<'ctx>> {
+        let f = self.f64_to_bf16_fn()?;
+        let r = self.call(f, &[v.into()])?.ok_or_else(|| CpuError::Llvm("f64_to_bf16 returns nothing".into()))?;
+        Ok(r.into_int_value())
+    }
+
+    fn f64_to_bf16_fn(&mut self) -> Result<FunctionValue<'ctx>> {
+        const NAME: &str = "smelt.f64_to_bf16";
+        if let Some(f) = self.helper(NAME) {
+            return Ok(f);
+        }
+        let f =
+            self.module.add_function(NAME, self.t.i16.fn_type(&[self.t.f64.into()], false), Some(Linkage::Internal));
+        self.stamp(f);
+        self.internal_inline(f);
+        self.set_helper(NAME, f);
+        self.begin_fn(f);
+        let x = f.get_nth_param(0).ok_or_else(|| CpuError::Llvm("missing parameter".into()))?.into_float_value();
+        let b = &self.b;
+        let i32t = self.t.i32;
+        let c = |v: i64| i32t.const_int(v as u64, true);
+        let ne0 = |v: IntValue<'ctx>| b.build_int_compare(IntPredicate::NE, v, c(0), "");
+        let val = b.build_bit_cast(x, self.t.i64, "")?.into_int_value();
+        let hi64 = b.build_right_shift(val, self.t.i64.const_int(32, false), false, "")?;
+        let hi = b.build_int_truncate(hi64, i32t, "")?;
+        let lo = b.build_int_truncate(val, i32t, "")?;
+        let sign = b.build_and(hi, c(0x8000_0000), "")?;
+        let exp = b.build_and(hi, c(0x7ff0_0000), "")?;
+        let man = b.build_and(hi, c(0x000f_ffff), "")?;
+        let half_sign = b.build_right_shift(sign, c(16), false, "")?;
+        // Infinity or NaN.
+        let is_naninf = b.build_int_compare(IntPredicate::EQ, exp, c(0x7ff0_0000), "")?;
+        let man_zero = b.build_int_compare(IntPredicate::EQ, man, c(0), "")?;
+        let lo_zero = b.build_int_compare(IntPredicate::EQ, lo, c(0), "")?;
+        let inf = b.build_and(man_zero, lo_zero, "")?;
+        let nan_bit = b.build_select(inf, c(0), c(0x40), "")?.into_int_value();
+        let r_nan = b.build_or(half_sign, c(0x7f80), "")?;
+        let r_nan = b.build_or(r_nan, nan_bit, "")?;
+        let man13 = b.build_right_shift(man, c(13), false, "")?;
+        let r_nan = b.build_or(r_nan, man13, "")?;
+        // Exponent rebias.
+        let e = b.build_right_shift(exp, c(20), false, "")?;
+        let half_exp = b.build_int_add(e, c(127 - 1023), "")?;
+        let overflow = b.build_int_compare(IntPredicate::SGE, half_exp, c(0xff), "")?;
+        let r_over = b.build_or(half_sign, c(0x7f80), "")?;
+        let underflow = b.build_int_compare(IntPredicate::SLE, half_exp, c(0), "")?;
+        let tiny = b.build_int_compare(IntPredicate::SLT, half_exp, c(-14), "")?;
+        // Subnormal result.
+        let m2 = b.build_or(man, c(0x0010_0000), "")?;
+        let umin = |v: IntValue<'ctx>| -> Result<IntValue<'ctx>> {
+            let lt = b.build_int_compare(IntPredicate::ULT, v, c(31), "")?;
+            Ok(b.build_select(lt, v, c(31), "")?.into_int_value())
+        };
+        let sh = umin(b.build_int_sub(c(14), half_exp, "")?)?;
+        let hm_sub = b.build_right_shift(m2, sh, false, "")?;
+        let rsh = umin(b.build_int_sub(c(13), half_exp, "")?)?;
+        let rbit = b.build_left_shift(c(1), rsh, "")?;
+        let t1 = ne0(b.build_and(m2, rbit, "")?)?;
+        let mask = b.build_int_sub(b.build_int_mul(rbit, c(3), "")?, c(1), "")?;
+        let t2 = ne0(b.build_and(m2, mask, "")?)?;
+        let up = b.build_int_z_extend(b.build_and(t1, t2, "")?, i32t, "")?;
+        let r_sub = b.build_or(half_sign, b.build_int_add(hm_sub, up, "")?, "")?;
+        let r_small = b.build_select(tiny, half_sign, r_sub, "")?.into_int_value();
+        // Normal result.
+        let he = b.build_left_shift(half_exp, c(7), "")?;
+        let n1 = ne0(b.build_and(man, c(0x1000), "")?)?;
+        let n2 = ne0(b.build_and(man, c(0x2fff), "")?)?;
+        let upn = b.build_int_z_extend(b.build_and(n1, n2, "")?, i32t, "")?;
+        let r_norm = b.build_or(b.build_or(half_sign, he, "")?, man13, "")?;
+        let r_norm = b.build_int_add(r_norm, upn, "")?;
+        let r = b.build_select(underflow, r_small, r_norm, "")?.into_int_value();
+        let r = b.build_select(overflow, r_over, r, "")?.into_int_value();
+        let r = b.build_select(is_naninf, r_nan, r, "")?.into_int_value();
+        let r = b.build_int_truncate(r, self.t.i16, "")?;
+        self.b.build_return(Some(&r))?;
+        self.end_fn()?;
+        Ok(f)
+    }
+
+    // ---- unary ----
+
+    pub fn unary(&mut self, op: UnaryOp, d: DType, x: BasicValueEnum<'ctx>) -> Result<BasicValueEnum<'ctx>> {
+        if is_float(d) {
+            return self.float_unary(op, d, x);
+        }
+        let b = &self.b;
+        if d == DType::Pred {
+            return match op {
+                UnaryOp::Not => Ok(b.build_not(x.into_int_value(), "")?.into()),
+                _ => unsupported!("{op:?} on pred"),
+            };
+        }
+        let v = x.into_int_value();
+        let ty = v.get_type();
+        let signed = d.is_signed_int();
+        Ok(match op {
+            UnaryOp::Abs if signed => {
+                self.intrinsic("llvm.abs", &[ty.into()], &[v.into(), self.t.i1.const_zero().into()])?
+            }
+            UnaryOp::Abs => v.into(),
+            UnaryOp::Neg => b.build_int_sub(ty.const_zero(), v, "")?.into(),
+            UnaryOp::Not => b.build_not(v, "")?.into(),
+            UnaryOp::Popcnt => self.intrinsic("llvm.ctpop", &[ty.into()], &[v.into()])?,
+            UnaryOp::Clz => self.intrinsic("llvm.ctlz", &[ty.into()], &[v.into(), self.t.i1.const_zero().into()])?,
+            UnaryOp::Sign if signed => {
+                let m1 = ty.const_all_ones();
+                let lo = self.intrinsic("llvm.smax", &[ty.into()], &[v.into(), m1.into()])?;
+                self.intrinsic("llvm.smin", &[ty.into()], &[lo.into(), ty.const_int(1, false).into()])?
+            }
+            UnaryOp::Sign => {
+                let nz = b.build_int_compare(IntPredicate::NE, v, ty.const_zero(), "")?;
+                b.build_int_z_extend(nz, ty, "")?.into()
+            }
+            _ => unsupported!("{op:?} on {d}"),
+        })
+    }
+
+    fn float_unary(&mut self, op: UnaryOp, d: DType, x: BasicValueEnum<'ctx>) -> Result<BasicValueEnum<'ctx>> {
+        let v = self.to_calc(x, d)?;
+        let ty = v.get_type();
+        let fty = ty.into();
+        let r: FloatValue<'ctx> = match op {
+            UnaryOp::Abs => self.intrinsic("llvm.fabs", &[fty], &[v.into()])?.into_float_value(),
+            UnaryOp::Ceil => self.intrinsic("llvm.ceil", &[fty], &[v.into()])?.into_float_value(),
+            UnaryOp::Floor => self.intrinsic("llvm.floor", &[fty], &[v.into()])?.into_float_value(),
+            UnaryOp::RoundNearestAfz => self.intrinsic("llvm.round", &[fty], &[v.into()])?.into_float_value(),
+            UnaryOp::RoundNearestEven => self.intrinsic("llvm.roundeven", &[fty], &[v.into()])?.into_float_value(),
+            UnaryOp::Sqrt => self.intrinsic("llvm.sqrt", &[fty], &[v.into()])?.into_float_value(),
+            UnaryOp::Neg => self.b.build_float_neg(v, "")?,
+            UnaryOp::IsFinite => {
+                let a = self.intrinsic("llvm.fabs", &[fty], &[v.into()])?.into_float_value();
+                let inf = self.float_const(ty, f64::INFINITY);
+                return Ok(self.b.build_float_compare(FloatPredicate::OLT, a, inf, "")?.into());
+            }
+            UnaryOp::Sign => {
+                let b = &self.b;
+                let nan = b.build_float_compare(FloatPredicate::UNO, v, v, "")?;
+                let zero = b.build_float_compare(FloatPredicate::OEQ, v, ty.const_zero(), "")?;
+                let keep = b.build_or(nan, zero, "")?;
+                let one = self.float_const(ty, 1.0);
+                let s = self.intrinsic("llvm.copysign", &[fty], &[one.into(), v.into()])?;
+                self.b.build_select(keep, v, s.into_float_value(), "")?.into_float_value()
+            }
+            UnaryOp::Cbrt => emit_math_call(self, MathFn::Cbrt, &[v])?,
+            UnaryOp::Cos => emit_math_call(self, MathFn::Cos, &[v])?,
+            UnaryOp::Erf => emit_math_call(self, MathFn::Erf, &[v])?,
+            UnaryOp::Exp => emit_math_call(self, MathFn::Exp, &[v])?,
+            UnaryOp::Expm1 => emit_math_call(self, MathFn::Expm1, &[v])?,
+            UnaryOp::Log => emit_math_call(self, MathFn::Log, &[v])?,
+            UnaryOp::Log1p => emit_math_call(self, MathFn::Log1p, &[v])?,
+            UnaryOp::Logistic => emit_math_call(self, MathFn::Logistic, &[v])?,
+            UnaryOp::Rsqrt => emit_math_call(self, MathFn::Rsqrt, &[v])?,
+            UnaryOp::Sin => emit_math_call(self, MathFn::Sin, &[v])?,
+            UnaryOp::Tan => emit_math_call(self, MathFn::Tan, &[v])?,
+            UnaryOp::Tanh => emit_math_call(self, MathFn::Tanh, &[v])?,
+            UnaryOp::Not | UnaryOp::Popcnt | UnaryOp::Clz => unsupported!("{op:?} on {d}"),
+        };
+        self.round_calc(r, d)
+    }
+
+    // ---- binary ----
+
+    /// `a op b` on values of type `d`. `reassoc` lets float adds reassociate
+    /// (only for reductions that asked for it).
+    pub fn binary(
+        &mut self,
+        op: BinaryOp,
+        d: DType,
+        a: BasicValueEnum<'ctx>,
+        b: BasicValueEnum<'ctx>,
+        reassoc: bool,
+    ) -> Result<BasicValueEnum<'ctx>> {
+        if is_float(d) {
+            return self.float_binary(op, d, a, b, reassoc);
+        }
+        let (x, y) = (a.into_int_value(), b.into_int_value());
+        if d == DType::Pred {
+            let bl = &self.b;
+            return Ok(match op {
+                BinaryOp::And | BinaryOp::Mul | BinaryOp::Min => bl.build_and(x, y, "")?.into(),
+                BinaryOp::Or | BinaryOp::Add | BinaryOp::Max => bl.build_or(x, y, "")?.into(),
+                BinaryOp::Xor => bl.build_xor(x, y, "")?.into(),
+                _ => unsupported!("{op:?} on pred"),
+            });
+        }
+        if !is_int(d) {
+            unsupported!("{op:?} on {d}");
+        }
+        self.int_binary(op, d, x, y)
+    }
+
+    fn float_binary(
+        &mut self,
+        op: BinaryOp,
+        d: DType,
+        a: BasicValueEnum<'ctx>,
+        b: BasicValueEnum<'ctx>,
+        reassoc: bool,
+    ) -> Result<BasicValueEnum<'ctx>> {
+        let x = self.to_calc(a, d)?;
+        let y = self.to_calc(b, d)?;
+        let fty = x.get_type().into();
+        let bl = &self.b;
+        let r = match op {
+            BinaryOp::Add => {
+                let r = bl.build_float_add(x, y, "")?;
+                if reassoc && let Some(i) = r.as_instruction() {
+                    i.set_fast_math_flags(inkwell::values::FastMathFlags::AllowReassoc)
+                        .map_err(|e| CpuError::Llvm(e.to_string()))?;
+                }
+                r
+            }
+            BinaryOp::Sub => bl.build_float_sub(x, y, "")?,
+            BinaryOp::Mul => bl.build_float_mul(x, y, "")?,
+            BinaryOp::Div => bl.build_float_div(x, y, "")?,
+            // C fmod, as Rust's `%`.
+            BinaryOp::Rem => bl.build_float_rem(x, y, "")?,
+            BinaryOp::Max => self.intrinsic("llvm.maximum", &[fty], &[x.into(), y.into()])?.into_float_value(),
+            BinaryOp::Min => self.intrinsic("llvm.minimum", &[fty], &[x.into(), y.into()])?.into_float_value(),
+            BinaryOp::Pow => emit_math_call(self, MathFn::Pow, &[x, y])?,
+            BinaryOp::Atan2 => emit_math_call(self, MathFn::Atan2, &[x, y])?,
+            _ => unsupported!("{op:?} on {d}"),
+        };
+        self.round_calc(r, d)
+    }
+
+    fn int_binary(
+        &mut self,
+        op: BinaryOp,
+        d: DType,
+        x: IntValue<'ctx>,
+        y: IntValue<'ctx>,
+    ) -> Result<BasicValueEnum<'ctx>> {
+        let b = &self.b;
+        let ty = x.get_type();
+        let bits = ty.get_bit_width() as u64;
+        let signed = d.is_signed_int();
+        let zero = ty.const_zero();
+        let one = ty.const_int(1, false);
+        let ones = ty.const_all_ones();
+        let eq = |p: IntValue<'ctx>, q: IntValue<'ctx>| b.build_int_compare(IntPredicate::EQ, p, q, "");
+        Ok(match op {
+            BinaryOp::Add => b.build_int_add(x, y, "")?.into(),
+            BinaryOp::Sub => b.build_int_sub(x, y, "")?.into(),
+            BinaryOp::Mul => b.build_int_mul(x, y, "")?.into(),
+            BinaryOp::And => b.build_and(x, y, "")?.into(),
+            BinaryOp::Or => b.build_or(x, y, "")?.into(),
+            BinaryOp::Xor => b.build_xor(x, y, "")?.into(),
+            BinaryOp::Div => {
+                let by_zero = eq(y, zero)?;
+                if signed {
+                    let min = ty.const_int(1u64 << (bits - 1), false);
+                    let ovf = b.build_and(eq(x, min)?, eq(y, ones)?, "")?;
+                    let bad = b.build_or(by_zero, ovf, "")?;
+                    let safe = b.build_select(bad, one, y, "")?.into_int_value();
+                    let q = b.build_int_signed_div(x, safe, "")?;
+                    b.build_select(by_zero, ones, q, "")?
+                } else {
+                    let safe = b.build_select(by_zero, one, y, "")?.into_int_value();
+                    let q = b.build_int_unsigned_div(x, safe, "")?;
+                    b.build_select(by_zero, ones, q, "")?
+                }
+            }
+            BinaryOp::Rem => {
+                let by_zero = eq(y, zero)?;
+                if signed {
+                    // x % -1 is 0 for every x, so a divisor of -1 may become 1 (avoids INT_MIN % -1).
+                    let bad = b.build_or(by_zero, eq(y, ones)?, "")?;
+                    let safe = b.build_select(bad, one, y, "")?.into_int_value();
+                    let r = b.build_int_signed_rem(x, safe, "")?;
+                    b.build_select(by_zero, x, r, "")?
+                } else {
+                    let safe = b.build_select(by_zero, one, y, "")?.into_int_value();
+                    let r = b.build_int_unsigned_rem(x, safe, "")?;
+                    b.build_select(by_zero, x, r, "")?
+                }
+            }
+            BinaryOp::Max => {
+                let name = if signed { "llvm.smax" } else { "llvm.umax" };
+                self.intrinsic(name, &[ty.into()], &[x.into(), y.into()])?
+            }
+            BinaryOp::Min => {
+                let name = if signed { "llvm.smin" } else { "llvm.umin" };
+                self.intrinsic(name, &[ty.into()], &[x.into(), y.into()])?
+            }
+            BinaryOp::Shl | BinaryOp::ShrLogical | BinaryOp::ShrArithmetic => {
+                let big = b.build_int_compare(IntPredicate::UGE, y, ty.const_int(bits, false), "")?;
+                let amount = b.build_and(y, ty.const_int(bits - 1, false), "")?;
+                match op {
+                    BinaryOp::Shl => {
+                        let s = b.build_left_shift(x, amount, "")?;
+                        b.build_select(big, zero, s, "")?
+                    }
+                    BinaryOp::ShrLogical => {
+                        let s = b.build_right_shift(x, amount, false, "")?;
+                        b.build_select(big, zero, s, "")?
+                    }
+                    _ => {
+                        let a = b.build_select(big, ty.const_int(bits - 1, false), amount, "")?.into_int_value();
+                        b.build_right_shift(x, a, true, "")?.into()
+                    }
+                }
+            }
+            BinaryOp::Pow => {
+                // Six squaring steps over the exponent's low bits, as XLA CPU unrolls.
+                let mut acc = one;
+                let mut base = x;
+                let mut e = y;
+                for _ in 0..6 {
+                    let bit = b.build_and(e, one, "")?;
+                    let set = b.build_int_compare(IntPredicate::NE, bit, zero, "")?;
+                    let m = b.build_int_mul(acc, base, "")?;
+                    acc = b.build_select(set, m, acc, "")?.into_int_value();
+                    base = b.build_int_mul(base, base, "")?;
+                    e = b.build_right_shift(e, one, false, "")?;
+                }
+                // A negative exponent (bits read as signed): 1 for base 1, else 0.
+                let neg = b.build_int_compare(IntPredicate::SLT, y, zero, "")?;
+                let base_one = eq(x, one)?;
+                let neg_r = b.build_select(base_one, one, zero, "")?.into_int_value();
+                b.build_select(neg, neg_r, acc, "")?
+            }
+            BinaryOp::Atan2 => unsupported!("atan2 on {d}"),
+        })
+    }
+
+    // ---- compare, select, clamp ----
+
+    pub fn compare(
+        &mut self,
+        dir: ComparisonDirection,
+        ct: Option<CompareType>,
+        d: DType,
+        a: BasicValueEnum<'ctx>,
+        b: BasicValueEnum<'ctx>,
+    ) -> Result<IntValue<'ctx>> {
+        use ComparisonDirection as D;
+        if is_float(d) {
+            let x = self.to_calc(a, d)?;
+            let y = self.to_calc(b, d)?;
+            if ct == Some(CompareType::TotalOrder) {
+                let kx = self.total_key(x)?;
+                let ky = self.total_key(y)?;
+                return self.int_compare(dir, true, kx, ky);
+            }
+            let p = match dir {
+                D::Eq => FloatPredicate::OEQ,
+                D::Ne => FloatPredicate::UNE,
+                D::Lt => FloatPredicate::OLT,
+                D::Le => FloatPredicate::OLE,
+                D::Gt => FloatPredicate::OGT,
+                D::Ge => FloatPredicate::OGE,
+            };
+            return Ok(self.b.build_float_compare(p, x, y, "")?);
+        }
+        let signed = match ct {
+            Some(CompareType::Unsigned) => false,
+            Some(CompareType::Signed) => true,
+            _ => d.is_signed_int(),
+        };
+        self.int_compare(dir, signed && d != DType::Pred, a.into_int_value(), b.into_int_value())
+    }
+
+    fn int_compare(
+        &self,
+        dir: ComparisonDirection,
+        signed: bool,
+        x: IntValue<'ctx>,
+        y: IntValue<'ctx>,
+    ) -> Result<IntValue<'ctx>> {
+        use ComparisonDirection as D;
+        let p = match (dir, signed) {
+            (D::Eq, _) => IntPredicate::EQ,
+            (D::Ne, _) => IntPredicate::NE,
+            (D::Lt, true) => IntPredicate::SLT,
+            (D::Le, true) => IntPredicate::SLE,
+            (D::Gt, true) => IntPredicate::SGT,
+            (D::Ge, true) => IntPredicate::SGE,
+            (D::Lt, false) => IntPredicate::ULT,
+            (D::Le, false) => IntPredicate::ULE,
+            (D::Gt, false) => IntPredicate::UGT,
+            (D::Ge, false) => IntPredicate::UGE,
+        };
+        Ok(self.b.build_int_compare(p, x, y, "")?)
+    }
+
+    /// An integer whose signed order is IEEE total order on `v`.
+    fn total_key(&self, v: FloatValue<'ctx>) -> Result<IntValue<'ctx>> {
+        let it = if v.get_type() == self.t.f64 { self.t.i64 } else { self.t.i32 };
+        let bits = it.get_bit_width() as u64;
+        let b = &self.b;
+        let x = b.build_bit_cast(v, it, "")?.into_int_value();
+        let s = b.build_right_shift(x, it.const_int(bits - 1, false), true, "")?;
+        let m = b.build_right_shift(s, it.const_int(1, false), false, "")?;
+        Ok(b.build_xor(x, m, "")?)
+    }
+
+    pub fn select(
+        &self,
+        p: IntValue<'ctx>,
+        a: BasicValueEnum<'ctx>,
+        b: BasicValueEnum<'ctx>,
+    ) -> Result<BasicValueEnum<'ctx>> {
+        Ok(self.b.build_select(p, a, b, "")?)
+    }
+
+    /// `clamp(lo, x, hi) = min(hi, max(lo, x))` with the type's max and min.
+    pub fn clamp(
+        &mut self,
+        d: DType,
+        lo: BasicValueEnum<'ctx>,
+        x: BasicValueEnum<'ctx>,
+        hi: BasicValueEnum<'ctx>,
+    ) -> Result<BasicValueEnum<'ctx>> {
+        let m = self.binary(BinaryOp::Max, d, lo, x, false)?;
+        self.binary(BinaryOp::Min, d, hi, m, false)
+    }
+
+    // ---- convert, bitcast ----
+
+    fn cast_of(&self, x: BasicValueEnum<'ctx>, d: DType) -> Result<CastVal<'ctx>> {
+        Ok(match d {
+            DType::Pred => CastVal::Int { v: x.into_int_value(), signed: false },
+            d if is_float(d) => CastVal::Float(self.to_calc(x, d)?),
+            d => CastVal::Int { v: x.into_int_value(), signed: d.is_signed_int() },
+        })
+    }
+
+    fn int_to_float(
+        &self,
+        v: IntValue<'ctx>,
+        signed: bool,
+        ty: inkwell::types::FloatType<'ctx>,
+    ) -> Result<FloatValue<'ctx>> {
+        Ok(if signed {
+            self.b.build_signed_int_to_float(v, ty, "")?
+        } else {
+            self.b.build_unsigned_int_to_float(v, ty, "")?
+        })
+    }
+
+    /// `convert` from `from` to `to`.
+    pub fn convert(&mut self, x: BasicValueEnum<'ctx>, from: DType, to: DType) -> Result<BasicValueEnum<'ctx>> {
+        if from == to {
+            return Ok(x);
+        }
+        let c = self.cast_of(x, from)?;
+        let b = &self.b;
+        Ok(match (c, to) {
+            (CastVal::Int { v, .. }, DType::Pred) => {
+                b.build_int_compare(IntPredicate::NE, v, v.get_type().const_zero(), "")?.into()
+            }
+            (CastVal::Float(f), DType::Pred) => {
+                b.build_float_compare(FloatPredicate::UNE, f, f.get_type().const_zero(), "")?.into()
+            }
+            (CastVal::Int { v, signed }, to) if is_int(to) => {
+                let ty = self.int_type_of(to);
+                let (w, tw) = (v.get_type().get_bit_width(), ty.get_bit_width());
+                if w > tw {
+                    b.build_int_truncate(v, ty, "")?.into()
+                } else if w < tw {
+                    if signed {
+                        b.build_int_s_extend(v, ty, "")?.into()
+                    } else {
+                        b.build_int_z_extend(v, ty, "")?.into()
+                    }
+                } else {
+                    v.into()
+                }
+            }
+            (CastVal::Float(f), to) if is_int(to) => {
+                let name = if to.is_signed_int() { "llvm.fptosi.sat" } else { "llvm.fptoui.sat" };
+                let ty = self.int_type_of(to);
+                self.intrinsic(name, &[ty.into(), f.get_type().into()], &[f.into()])?
+            }
+            (CastVal::Int { v, signed }, DType::F32) => self.int_to_float(v, signed, self.t.f32)?.into(),
+            (CastVal::Int { v, signed }, DType::F64) => self.int_to_float(v, signed, self.t.f64)?.into(),
+            (CastVal::Int { v, signed }, DType::F16) => {
+                let w = self.int_to_float(v, signed, self.t.f64)?;
+                let s = b.build_float_trunc(w, self.t.f32, "")?;
+                b.build_float_trunc(s, self.t.f16, "")?.into()
+            }
+            (CastVal::Int { v, signed }, DType::Bf16) => {
+                let w = self.int_to_float(v, signed, self.t.f64)?;
+                self.f64_to_bf16(w)?.into()
+            }
+            (CastVal::Float(f), DType::F32) => {
+                if f.get_type() == self.t.f64 {
+                    b.build_float_trunc(f, self.t.f32, "")?.into()
+                } else {
+                    f.into()
+                }
+            }
+            (CastVal::Float(f), DType::F64) => {
+                if f.get_type() == self.t.f64 {
+                    f.into()
+                } else {
+                    b.build_float_ext(f, self.t.f64, "")?.into()
+                }
+            }
+            (CastVal::Float(f), DType::F16) => {
+                let s = if f.get_type() == self.t.f64 { b.build_float_trunc(f, self.t.f32, "")? } else { f };
+                b.build_float_trunc(s, self.t.f16, "")?.into()
+            }
+            (CastVal::Float(f), DType::Bf16) => {
+                let w = if f.get_type() == self.t.f64 { f } else { b.build_float_ext(f, self.t.f64, "")? };
+                self.f64_to_bf16(w)?.into()
+            }
+            (_, to) => invalid!("convert from {from} to {to}"),
+        })
+    }
+
+    /// The raw bits of a value of `d` as an integer of `d`'s width.
+    pub fn to_bits(&self, x: BasicValueEnum<'ctx>, d: DType) -> Result<IntValue<'ctx>> {
+        Ok(match d {
+            DType::Pred => self.b.build_int_z_extend(x.into_int_value(), self.t.i8, "")?,
+            DType::F16 | DType::F32 | DType::F64 => self.b.build_bit_cast(x, self.int_type_of(d), "")?.into_int_value(),
+            _ => x.into_int_value(),
+        })
+    }
+
+    /// A value of `d` from raw bits of `d`'s width.
+    pub fn value_of_bits(&self, bits: IntValue<'ctx>, d: DType) -> Result<BasicValueEnum<'ctx>> {
+        Ok(match d {
+            DType::Pred => self.b.build_int_compare(IntPredicate::NE, bits, bits.get_type().const_zero(), "")?.into(),
+            DType::F16 | DType::F32 | DType::F64 => self.b.build_bit_cast(bits, self.reg_type(d), "")?,
+            _ => bits.into(),
+        })
+    }
+
+    /// `bitcast-convert` between types of the same width.
+    pub fn bitcast(&self, x: BasicValueEnum<'ctx>, from: DType, to: DType) -> Result<BasicValueEnum<'ctx>> {
+        if from.byte_size() != to.byte_size() {
+            invalid!("bitcast from {from} to {to} changes the width");
+        }
+        let bits = self.to_bits(x, from)?;
+        self.value_of_bits(bits, to)
+    }
+}

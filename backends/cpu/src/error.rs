@@ -1,0 +1,48 @@
+//! The CPU backend's one error type.
+//!
+//! Errors split into what the input can cause (a program using an operation the
+//! backend does not render, arguments of the wrong shape) and what only a bug can
+//! cause (LLVM rejecting the module we built, the JIT failing to link it); the
+//! latter name themselves as internal errors.
+
+use inkwell::builder::BuilderError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum CpuError {
+    /// The program uses something this backend does not implement.
+    #[error("unsupported by the CPU backend: {0}")]
+    Unsupported(String),
+    /// The program is malformed (a buffer out of range, types that disagree).
+    #[error("invalid program: {0}")]
+    InvalidProgram(String),
+    /// LLVM rejected the module or failed to optimize or emit it (a bug here).
+    #[error("internal error in LLVM code generation: {0}")]
+    Llvm(String),
+    /// The JIT failed to create, link or look up code (a bug or a broken LLVM).
+    #[error("JIT: {0}")]
+    Jit(String),
+    #[error("expected {expected} arguments, got {got}")]
+    ArgumentCount { expected: usize, got: usize },
+    #[error("parameter {index}: expected {expected}, got {got}")]
+    Argument { index: usize, expected: String, got: String },
+}
+
+impl From<BuilderError> for CpuError {
+    fn from(e: BuilderError) -> Self {
+        CpuError::Llvm(format!("IR builder: {e}"))
+    }
+}
+
+pub type Result<T, E = CpuError> = std::result::Result<T, E>;
+
+/// Returns early with [`CpuError::Unsupported`].
+macro_rules! unsupported {
+    ($($t:tt)*) => { return Err($crate::error::CpuError::Unsupported(format!($($t)*))) };
+}
+
+/// Returns early with [`CpuError::InvalidProgram`].
+macro_rules! invalid {
+    ($($t:tt)*) => { return Err($crate::error::CpuError::InvalidProgram(format!($($t)*))) };
+}
+
+pub(crate) use {invalid, unsupported};

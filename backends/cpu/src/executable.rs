@@ -1,0 +1,290 @@
+//! Compiled programs in process: the ORC JIT (LLJIT) and [`Executable`].
+//!
+//! The optimized module is emitted as an object file for the host (the same
+//! bytes `smelt compile --emit obj` writes) and linked into a fresh LLJIT
+//! instance, with symbols resolved from the process (libm, `memcpy`, `malloc`)
+//! and `smelt_parallel_for` mapped to [`crate::runtime`]. The LLVM module and
+//! context are gone by then; the executable keeps only the JIT.
+//!
+//! [`Executable::run`] checks the arguments, allocates the outputs and calls
+//! `smelt_run` on a temp arena allocated once per executable (runs on one
+//! executable take turns on it through a mutex). Parameters the program writes
+//! (donated buffers) are copied into buffers owned by the executable first, so
+//! the caller's arrays are never modified.
+
+use std::borrow::Borrow;
+use std::ffi::{CStr, CString, c_char};
+use std::sync::Mutex;
+
+use llvm_sys::error::{LLVMDisposeErrorMessage, LLVMErrorRef, LLVMGetErrorMessage};
+use llvm_sys::orc2::lljit::{
+    LLVMOrcCreateLLJIT, LLVMOrcCreateLLJITBuilder, LLVMOrcDisposeLLJIT, LLVMOrcLLJITAddObjectFile,
+    LLVMOrcLLJITGetGlobalPrefix, LLVMOrcLLJITGetMainJITDylib, LLVMOrcLLJITLookup, LLVMOrcLLJITMangleAndIntern,
+    LLVMOrcLLJITRef,
+};
+use llvm_sys::orc2::{
+    LLVMJITEvaluatedSymbol, LLVMJITSymbolFlags, LLVMJITSymbolGenericFlags, LLVMOrcAbsoluteSymbols,
+    LLVMOrcCSymbolMapPair, LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess, LLVMOrcDefinitionGeneratorRef,
+    LLVMOrcExecutorAddress, LLVMOrcJITDylibAddGenerator, LLVMOrcJITDylibDefine,
+};
+use smelt_hlo::{Array, with_data};
+use smelt_kernel::ArrayType;
+
+use crate::error::{CpuError, Result};
+
+/// `i32 smelt_run(ptr params, ptr results, ptr temp)`.
+type RunFn = unsafe extern "C" fn(*const *const u8, *const *mut u8, *mut u8) -> i32;
+
+/// Takes an LLVM error's message (consuming the error).
+fn take_error(e: LLVMErrorRef, what: &str) -> CpuError {
+    // SAFETY: `e` is a live error; getting its message consumes it, and the
+    // message is freed with the matching dispose call.
+    let msg = unsafe {
+        let m = LLVMGetErrorMessage(e);
+        let s = CStr::from_ptr(m).to_string_lossy().into_owned();
+        LLVMDisposeErrorMessage(m);
+        s
+    };
+    CpuError::Jit(format!("{what}: {msg}"))
+}
+
+fn check(e: LLVMErrorRef, what: &str) -> Result<()> {
+    if e.is_null() { Ok(()) } else { Err(take_error(e, what)) }
+}
+
+/// An LLJIT instance holding one program's code.
+struct Jit(LLVMOrcLLJITRef);
+
+// SAFETY: the JIT is only used to look up symbols at construction and to be
+// disposed; the code it holds is immutable and may run on any thread.
+unsafe impl Send for Jit {}
+unsafe impl Sync for Jit {}
+
+impl Drop for Jit {
+    fn drop(&mut self) {
+        // SAFETY: `self.0` is a live LLJIT that nothing else owns; an error on
+        // dispose has nowhere to go and is dropped.
+        unsafe {
+            let e = LLVMOrcDisposeLLJIT(self.0);
+            if !e.is_null() {
+                drop(take_error(e, "dispose"));
+            }
+        }
+    }
+}
+
+impl Jit {
+    /// Links `object` and returns the JIT and the address of `smelt_run`.
+    fn load(object: &[u8]) -> Result<(Jit, usize)> {
+        crate::init_llvm()?;
+        let mut raw: LLVMOrcLLJITRef = std::ptr::null_mut();
+        // SAFETY: plain LLVM C API calls on objects created here; ownership
+        // transfers are as documented (the builder, the materialization unit,
+        // the generator and the memory buffer are consumed by the calls that
+        // take them).
+        unsafe {
+            check(LLVMOrcCreateLLJIT(&mut raw, LLVMOrcCreateLLJITBuilder()), "creating the JIT")?;
+            let jit = Jit(raw);
+            let jd = LLVMOrcLLJITGetMainJITDylib(raw);
+            let mut generator: LLVMOrcDefinitionGeneratorRef = std::ptr::null_mut();
+            check(
+                LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(
+                    &mut generator,
+                    LLVMOrcLLJITGetGlobalPrefix(raw),
+                    None,
+                    std::ptr::null_mut(),
+                ),
+                "resolving process symbols",
+            )?;
+            LLVMOrcJITDylibAddGenerator(jd, generator);
+            let name = CString::new(crate::runtime::PARALLEL_FOR_SYMBOL).map_err(|e| CpuError::Jit(e.to_string()))?;
+            let mut pair = LLVMOrcCSymbolMapPair {
+                Name: LLVMOrcLLJITMangleAndIntern(raw, name.as_ptr()),
+                Sym: LLVMJITEvaluatedSymbol {
+                    Address: crate::runtime::parallel_for_address() as LLVMOrcExecutorAddress,
+                    Flags: LLVMJITSymbolFlags {
+                        GenericFlags: LLVMJITSymbolGenericFlags::LLVMJITSymbolGenericFlagsExported as u8
+                            | LLVMJITSymbolGenericFlags::LLVMJITSymbolGenericFlagsCallable as u8,
+                        TargetFlags: 0,
+                    },
+                },
+            };
+            check(LLVMOrcJITDylibDefine(jd, LLVMOrcAbsoluteSymbols(&mut pair, 1)), "defining the runtime")?;
+            let buf = llvm_sys::core::LLVMCreateMemoryBufferWithMemoryRangeCopy(
+                object.as_ptr() as *const c_char,
+                object.len(),
+                c"smelt-object".as_ptr(),
+            );
+            check(LLVMOrcLLJITAddObjectFile(raw, jd, buf), "adding the object")?;
+            let mut addr: LLVMOrcExecutorAddress = 0;
+            check(LLVMOrcLLJITLookup(raw, &mut addr, c"smelt_run".as_ptr()), "looking up smelt_run")?;
+            if addr == 0 {
+                return Err(CpuError::Jit("smelt_run resolved to null".into()));
+            }
+            Ok((jit, addr as usize))
+        }
+    }
+}
+
+/// Asks for transparent huge pages over the 2 MiB-aligned interior of a large
+/// fresh allocation, so the kernels that fill it take 512 times fewer page
+/// faults. Only a hint: failure changes nothing.
+fn huge_pages(p: *mut u8, bytes: usize) {
+    const HUGE: usize = 2 << 20;
+    if bytes < 2 * HUGE {
+        return;
+    }
+    let start = (p as usize).next_multiple_of(HUGE);
+    let end = (p as usize + bytes) & !(HUGE - 1);
+    if end > start {
+        // SAFETY: the range lies inside the allocation; MADV_HUGEPAGE does not
+        // change its contents or validity.
+        unsafe { libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE) };
+    }
+}
+
+/// 64 bytes, 64-aligned: the unit the arena and private copies are made of.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct Block([u8; 64]);
+
+fn blocks(bytes: usize) -> Vec<Block> {
+    vec![Block([0; 64]); bytes.div_ceil(64)]
+}
+
+/// Per-executable memory, reused by every run.
+struct State {
+    arena: Vec<Block>,
+    /// Private copies of the parameters the program writes.
+    copies: Vec<Option<Vec<Block>>>,
+    params: Vec<*const u8>,
+    results: Vec<*mut u8>,
+}
+
+// SAFETY: the raw pointers are scratch space rewritten by every run before use.
+unsafe impl Send for State {}
+
+/// A compiled program, ready to run.
+pub struct Executable {
+    name: String,
+    params: Vec<ArrayType>,
+    results: Vec<ArrayType>,
+    entry: RunFn,
+    state: Mutex<State>,
+    // Dropped last: the code `entry` points into.
+    _jit: Jit,
+}
+
+impl std::fmt::Debug for Executable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Executable").field("name", &self.name).field("params", &self.params).finish_non_exhaustive()
+    }
+}
+
+fn describe(t: &ArrayType) -> String {
+    let dims: Vec<String> = t.dims.iter().map(|d| d.to_string()).collect();
+    format!("{}[{}]", t.dtype, dims.join(","))
+}
+
+impl Executable {
+    pub(crate) fn new(
+        name: &str,
+        params: Vec<ArrayType>,
+        results: Vec<ArrayType>,
+        object: &[u8],
+        info: &crate::codegen::ModuleInfo,
+    ) -> Result<Executable> {
+        let (jit, addr) = Jit::load(object)?;
+        // SAFETY: `smelt_run` has exactly this signature (see `codegen::run`).
+        let entry = unsafe { std::mem::transmute::<usize, RunFn>(addr) };
+        let copies = params
+            .iter()
+            .enumerate()
+            .map(|(i, t)| info.written_params.get(i).copied().unwrap_or(false).then(|| blocks(t.byte_size())))
+            .collect();
+        let state = State {
+            arena: blocks(info.arena_bytes),
+            copies,
+            params: Vec::with_capacity(params.len()),
+            results: Vec::with_capacity(results.len()),
+        };
+        Ok(Executable { name: name.to_string(), params, results, entry, state: Mutex::new(state), _jit: jit })
+    }
+
+    /// The program's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The flattened parameters it takes.
+    pub fn params(&self) -> &[ArrayType] {
+        &self.params
+    }
+
+    /// The flattened results it returns.
+    pub fn results(&self) -> &[ArrayType] {
+        &self.results
+    }
+
+    /// Runs the program on `args` (one array per flattened parameter) and
+    /// returns the flattened results.
+    pub fn run(&self, args: &[Array]) -> Result<Vec<Array>> {
+        self.run_any(args)
+    }
+
+    /// [`Executable::run`] on borrowed arrays.
+    pub fn run_refs(&self, args: &[&Array]) -> Result<Vec<Array>> {
+        self.run_any(args)
+    }
+
+    fn run_any<A: Borrow<Array>>(&self, args: &[A]) -> Result<Vec<Array>> {
+        if args.len() != self.params.len() {
+            return Err(CpuError::ArgumentCount { expected: self.params.len(), got: args.len() });
+        }
+        for (i, (a, t)) in args.iter().map(Borrow::borrow).zip(&self.params).enumerate() {
+            if a.dtype() != t.dtype || a.dims.as_slice() != t.dims.as_slice() {
+                let got = ArrayType { dtype: a.dtype(), dims: a.dims.to_vec() };
+                return Err(CpuError::Argument { index: i, expected: describe(t), got: describe(&got) });
+            }
+        }
+        let mut outs: Vec<Array> = self.results.iter().map(|t| Array::zeros(t.dtype, &t.dims)).collect();
+        for o in outs.iter_mut() {
+            let (p, n): (*mut u8, usize) =
+                with_data!(&mut o.data, v => (v.as_mut_ptr().cast::<u8>(), std::mem::size_of_val(v.as_slice())));
+            huge_pages(p, n);
+        }
+        let mut guard = match self.state.lock() {
+            Ok(g) => g,
+            Err(e) => e.into_inner(),
+        };
+        let st = &mut *guard;
+        st.params.clear();
+        for (i, a) in args.iter().map(Borrow::borrow).enumerate() {
+            let src: *const u8 = with_data!(&a.data, v => v.as_ptr().cast::<u8>());
+            let bytes = self.params[i].byte_size();
+            match st.copies.get_mut(i).and_then(|c| c.as_mut()) {
+                Some(copy) => {
+                    let dst = copy.as_mut_ptr() as *mut u8;
+                    // SAFETY: the argument holds `bytes` bytes (checked shape and
+                    // type above) and the copy was sized for them.
+                    unsafe { std::ptr::copy_nonoverlapping(src, dst, bytes) };
+                    st.params.push(dst as *const u8);
+                }
+                None => st.params.push(src),
+            }
+        }
+        st.results.clear();
+        for o in outs.iter_mut() {
+            st.results.push(with_data!(&mut o.data, v => v.as_mut_ptr().cast::<u8>()));
+        }
+        let temp = st.arena.as_mut_ptr() as *mut u8;
+        // SAFETY: every pointer refers to a live buffer of the size and type the
+        // program was compiled for; the program writes only results, the arena
+        // and the private parameter copies.
+        let rc = unsafe { (self.entry)(st.params.as_ptr(), st.results.as_ptr(), temp) };
+        if rc != 0 {
+            return Err(CpuError::Jit(format!("smelt_run returned {rc}")));
+        }
+        Ok(outs)
+    }
+}

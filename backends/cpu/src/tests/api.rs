@@ -1,0 +1,332 @@
+//! The public API: argument checks, emission, vectorization, options, errors.
+
+use super::*;
+use crate::{CompileOptions, CpuError, Emit, Executable, emit};
+
+/// `out = x * 2 + y` over f32[n].
+fn axpy(n: i64) -> Program {
+    let mut b = Gb::new();
+    let i = b.index(0);
+    let x = b.load(0, &[i], DType::F32);
+    let y = b.load(1, &[i], DType::F32);
+    let two = b.float(DType::F32, 2.0);
+    let m = b.bin(BinaryOp::Mul, x, two);
+    let o = b.bin(BinaryOp::Add, m, y);
+    one_kernel(loop_kernel(vec![at(DType::F32, &[n]), at(DType::F32, &[n])], &[n], b.g, vec![o]))
+}
+
+fn text(p: &Program, what: Emit) -> String {
+    match emit(p, &CompileOptions::default(), what) {
+        Ok(b) => String::from_utf8_lossy(&b).into_owned(),
+        Err(e) => panic!("emit failed: {e}"),
+    }
+}
+
+#[test]
+fn elementwise_kernel_runs() {
+    let x: Vec<f32> = (0..1000).map(|i| i as f32).collect();
+    let y: Vec<f32> = (0..1000).map(|i| 0.5 * i as f32).collect();
+    for o in [CompileOptions::default(), CompileOptions { opt_level: 0, parallel: false, ..Default::default() }] {
+        let r = run_with(&axpy(1000), &[f32s(&[1000], &x), f32s(&[1000], &y)], &o);
+        let want: Vec<f32> = x.iter().zip(&y).map(|(a, b)| a * 2.0 + b).collect();
+        assert_eq!(r[0].values::<f32>().unwrap_or(&[]), want.as_slice());
+    }
+}
+
+#[test]
+fn elementwise_kernels_vectorize() {
+    let ir = text(&axpy(4096), Emit::OptimizedLlvmIr);
+    assert!(ir.contains("<16 x float>") || ir.contains("<8 x float>"), "no vector code:\n{ir}");
+    // A 2-D elementwise kernel runs as one flat loop, also vectorized.
+    let mut b = Gb::new();
+    let (i, j) = (b.index(0), b.index(1));
+    let x = b.load(0, &[i, j], DType::F32);
+    let o = b.un(UnaryOp::Abs, x);
+    let ir =
+        text(&one_kernel(loop_kernel(vec![at(DType::F32, &[3, 7])], &[3, 7], b.g, vec![o])), Emit::OptimizedLlvmIr);
+    assert!(ir.contains("x float>"), "no vector code:\n{ir}");
+}
+
+#[test]
+fn emits_every_stage() {
+    let p = axpy(64);
+    let ir = text(&p, Emit::LlvmIr);
+    assert!(ir.contains("define i32 @smelt_run(ptr") && ir.contains("@kernel_0(ptr"), "{ir}");
+    assert!(ir.contains("noalias"), "distinct buffers are noalias:\n{ir}");
+    let asm = text(&p, Emit::Assembly);
+    assert!(asm.contains("smelt_run"), "{asm}");
+    let obj = match emit(&p, &CompileOptions::default(), Emit::Object) {
+        Ok(o) => o,
+        Err(e) => panic!("{e}"),
+    };
+    assert_eq!(&obj[..4], b"\x7fELF");
+    // Another target: an object for aarch64.
+    let o = CompileOptions { triple: Some("aarch64-unknown-linux-gnu".into()), ..Default::default() };
+    match emit(&p, &o, Emit::Object) {
+        Ok(obj) => assert_eq!(&obj[..4], b"\x7fELF"),
+        Err(e) => panic!("{e}"),
+    }
+    assert!(matches!(crate::compile(&p, &o), Err(CpuError::Unsupported(_))));
+}
+
+#[test]
+fn arguments_are_checked_by_name() {
+    let exe = match crate::compile(&axpy(4), &CompileOptions::default()) {
+        Ok(e) => e,
+        Err(e) => panic!("{e}"),
+    };
+    let good = f32s(&[4], &[1.0; 4]);
+    match exe.run(std::slice::from_ref(&good)) {
+        Err(CpuError::ArgumentCount { expected: 2, got: 1 }) => {}
+        other => panic!("{other:?}"),
+    }
+    let e = exe.run(&[good.clone(), f32s(&[2, 2], &[1.0; 4])]).err().map(|e| e.to_string()).unwrap_or_default();
+    assert_eq!(e, "parameter 1: expected f32[4], got f32[2,2]");
+    let e =
+        exe.run(&[Array::from_vec([4], vec![1i32; 4]), good.clone()]).err().map(|e| e.to_string()).unwrap_or_default();
+    assert_eq!(e, "parameter 0: expected f32[4], got s32[4]");
+    assert_eq!(exe.params().len(), 2);
+    assert_eq!(exe.results(), &[at(DType::F32, &[4])]);
+}
+
+#[test]
+fn executables_run_from_many_threads() {
+    fn shareable<T: Send + Sync>(_: &T) {}
+    let exe: Executable = match crate::compile(&axpy(300), &CompileOptions::default()) {
+        Ok(e) => e,
+        Err(e) => panic!("{e}"),
+    };
+    shareable(&exe);
+    std::thread::scope(|s| {
+        for t in 0..4 {
+            let exe = &exe;
+            s.spawn(move || {
+                for r in 0..20 {
+                    let x = f32s(&[300], &vec![(t * 100 + r) as f32; 300]);
+                    let y = f32s(&[300], &[1.0; 300]);
+                    let out = exe.run(&[x, y]).unwrap_or_default();
+                    let want = (t * 100 + r) as f32 * 2.0 + 1.0;
+                    assert!(out[0].values::<f32>().unwrap_or(&[]).iter().all(|&v| v == want));
+                }
+            });
+        }
+    });
+}
+
+#[test]
+fn bad_programs_are_errors_not_panics() {
+    let mut p = axpy(4);
+    p.steps = vec![Step::Kernel { kernel: KernelId(3), inputs: vec![], outputs: vec![] }];
+    assert!(matches!(crate::compile(&p, &CompileOptions::default()), Err(CpuError::InvalidProgram(_))));
+    let mut p = axpy(4);
+    if let Step::Kernel { inputs, .. } = &mut p.steps[0] {
+        inputs[0].buffer = Buffer::Temp(1024);
+    }
+    assert!(matches!(crate::compile(&p, &CompileOptions::default()), Err(CpuError::InvalidProgram(_))));
+    let mut p = axpy(4);
+    p.steps.push(Step::Copy {
+        src: BufRef { buffer: Buffer::Param(0), ty: at(DType::F32, &[4]) },
+        dst: BufRef { buffer: Buffer::Result(0), ty: at(DType::F32, &[2]) },
+    });
+    assert!(matches!(crate::compile(&p, &CompileOptions::default()), Err(CpuError::InvalidProgram(_))));
+    // popcnt on a float is unsupported, not a crash.
+    let mut b = Gb::new();
+    let i = b.index(0);
+    let x = b.load(0, &[i], DType::F32);
+    let o = b.un(UnaryOp::Popcnt, x);
+    let p = one_kernel(loop_kernel(vec![at(DType::F32, &[4])], &[4], b.g, vec![o]));
+    assert!(matches!(crate::compile(&p, &CompileOptions::default()), Err(CpuError::Unsupported(_))));
+    // A node that refers forward.
+    let mut b = Gb::new();
+    let i = b.index(0);
+    b.push(Node::Unary { op: UnaryOp::Neg, x: NodeId(5) }, DType::F32);
+    let x = b.load(0, &[i], DType::F32);
+    let p = one_kernel(loop_kernel(vec![at(DType::F32, &[4])], &[4], b.g, vec![NodeId(1), x]));
+    assert!(matches!(crate::compile(&p, &CompileOptions::default()), Err(CpuError::InvalidProgram(_))));
+}
+
+/// A small deterministic generator for the mutation test.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+
+    fn dim(&mut self) -> i64 {
+        [-1, 0, 1, 2, 3, 7, 1 << 40, i64::MAX][self.below(8)]
+    }
+}
+
+fn mutate_graph(g: &mut Graph, r: &mut Rng) {
+    let n = g.nodes.len();
+    if n == 0 {
+        return;
+    }
+    let k = r.below(n);
+    let any = NodeId(r.below(n + 2) as u32);
+    match r.below(5) {
+        0 => g.types[k] = DType::ALL[r.below(13)],
+        1 => {
+            g.nodes[k] = match &g.nodes[k] {
+                Node::Load { input, index } => {
+                    let mut index = index.clone();
+                    if index.is_empty() || r.below(2) == 0 {
+                        index.push(any);
+                    } else {
+                        let j = r.below(index.len());
+                        index[j] = any;
+                    }
+                    Node::Load { input: *input + r.below(2), index }
+                }
+                Node::Binary { op, a, .. } => Node::Binary { op: *op, a: *a, b: any },
+                Node::Unary { op, .. } => Node::Unary { op: *op, x: any },
+                Node::Index(d) => Node::Index(d + r.below(3)),
+                other => other.clone(),
+            }
+        }
+        2 => g.nodes[k] = Node::Convert { x: any, to: DType::ALL[r.below(13)] },
+        3 => g.nodes[k] = Node::Select { pred: any, on_true: NodeId(0), on_false: any },
+        _ => g.nodes[k] = Node::Bitcast { x: any, to: DType::ALL[r.below(13)] },
+    }
+}
+
+fn mutate(p: &mut Program, r: &mut Rng) {
+    let nk = p.kernels.len();
+    match r.below(6) {
+        0 if nk > 0 => {
+            let k = &mut p.kernels[r.below(nk)];
+            match &mut k.body {
+                KernelBody::Loop { graph, .. }
+                | KernelBody::Reduce { graph, .. }
+                | KernelBody::UpdateSlice { graph, .. }
+                | KernelBody::Scatter { graph, .. } => mutate_graph(graph, r),
+                KernelBody::Sort { comparator, .. } => mutate_graph(&mut comparator.graph, r),
+                KernelBody::SelectAndScatter { select, .. } => mutate_graph(&mut select.graph, r),
+                KernelBody::RngBitGenerator { .. } => {}
+            }
+        }
+        1 if nk > 0 => {
+            let k = &mut p.kernels[r.below(nk)];
+            let d = r.dim();
+            match &mut k.body {
+                KernelBody::Loop { space, .. } | KernelBody::Reduce { space, .. } if !space.is_empty() => {
+                    let j = r.below(space.len());
+                    space[j] = d;
+                }
+                KernelBody::Reduce { reduced, .. } => reduced.push(r.below(4)),
+                KernelBody::Sort { dimension, .. } => *dimension += r.below(3),
+                _ => {}
+            }
+        }
+        2 if nk > 0 => {
+            let k = &mut p.kernels[r.below(nk)];
+            let all: Vec<&mut ArrayType> = k.inputs.iter_mut().chain(k.outputs.iter_mut()).collect();
+            let n = all.len();
+            if n > 0 {
+                let t = all.into_iter().nth(r.below(n));
+                if let Some(t) = t {
+                    if t.dims.is_empty() || r.below(3) == 0 {
+                        t.dtype = DType::ALL[r.below(13)];
+                    } else {
+                        let j = r.below(t.dims.len());
+                        t.dims[j] = r.dim();
+                    }
+                }
+            }
+        }
+        3 => {
+            if let Some(Step::Kernel { inputs, outputs, kernel }) = p.steps.first_mut() {
+                match r.below(4) {
+                    0 => kernel.0 += r.below(2) as u32,
+                    1 if !inputs.is_empty() => inputs[0].buffer = Buffer::Temp(r.below(100)),
+                    2 if !outputs.is_empty() => outputs[0].buffer = Buffer::Param(r.below(3) as u32),
+                    _ => {
+                        inputs.pop();
+                    }
+                }
+            }
+        }
+        4 => p.temp_bytes = r.below(4096),
+        _ => {
+            if let Some(t) = p.params.first_mut()
+                && !t.dims.is_empty()
+            {
+                t.dims[0] = r.dim();
+            }
+        }
+    }
+}
+
+#[test]
+fn mutated_programs_are_errors_not_panics() {
+    let mut seeds = vec![axpy(8)];
+    // A reduction with an inline reduction inside, a two-operand sort, random bits.
+    let mut g = Gb::new();
+    let (i, j) = (g.index(0), g.index(1));
+    let x = g.load(0, &[i, j], DType::F32);
+    let z = g.float(DType::F32, 0.0);
+    seeds.push(one_kernel(Kernel {
+        name: "r".into(),
+        inputs: vec![at(DType::F32, &[4, 6])],
+        outputs: vec![at(DType::F32, &[6])],
+        body: KernelBody::Reduce {
+            space: vec![4, 6],
+            reduced: vec![0],
+            graph: g.g,
+            init: vec![z],
+            values: vec![x],
+            reducer: binary_fn(BinaryOp::Add, DType::F32),
+            reduce_outputs: vec![0],
+            extra: vec![],
+        },
+    }));
+    let mut c = Gb::new();
+    let (a, b) = (c.param(0, DType::S32), c.param(1, DType::S32));
+    let lt = c.cmp(ComparisonDirection::Lt, None, a, b);
+    seeds.push(one_kernel(Kernel {
+        name: "s".into(),
+        inputs: vec![at(DType::S32, &[300]), at(DType::F32, &[300])],
+        outputs: vec![at(DType::S32, &[300]), at(DType::F32, &[300])],
+        body: KernelBody::Sort {
+            dims: vec![300],
+            dimension: 0,
+            stable: true,
+            comparator: ScalarFn {
+                params: vec![DType::S32, DType::S32, DType::F32, DType::F32],
+                graph: c.g,
+                outputs: vec![lt],
+                pattern: None,
+            },
+        },
+    }));
+    seeds.push(one_kernel(Kernel {
+        name: "g".into(),
+        inputs: vec![at(DType::U64, &[2])],
+        outputs: vec![at(DType::U64, &[2]), at(DType::U32, &[5])],
+        body: KernelBody::RngBitGenerator { algorithm: smelt_hlo::attrs::RngAlgorithm::ThreeFry },
+    }));
+    let mut r = Rng(0x9e3779b97f4a7c15);
+    let o = CompileOptions::default();
+    let mut errors = 0;
+    for n in 0..400 {
+        let mut p = seeds[n % seeds.len()].clone();
+        for _ in 0..1 + r.below(3) {
+            mutate(&mut p, &mut r);
+        }
+        let res = std::panic::catch_unwind(|| emit(&p, &o, Emit::LlvmIr).map(|_| ()));
+        match res {
+            Ok(Ok(())) => {}
+            Ok(Err(_)) => errors += 1,
+            Err(_) => panic!("codegen panicked on mutation {n}: {p:#?}"),
+        }
+    }
+    assert!(errors > 100, "mutations should mostly be rejected ({errors})");
+}

@@ -1,0 +1,224 @@
+//! Unit tests: hand-built programs compiled and run, compared with values
+//! computed in Rust or with the reference interpreter on equivalent HLO.
+//!
+//! `ops` checks every scalar operation and conversion on every element type
+//! against the interpreter; `kernels` every kernel kind; `steps` every step
+//! kind; `api` argument checks, emission and vectorization.
+
+mod api;
+mod kernels;
+mod ops;
+mod steps;
+
+use half::{bf16, f16};
+use smelt_hlo::attrs::{CompareType, ComparisonDirection};
+use smelt_hlo::{Array, ArrayData, DType, Literal};
+use smelt_kernel::{
+    ArrayType, BinaryOp, BufRef, Buffer, FnPattern, Graph, Kernel, KernelBody, KernelId, Node, NodeId, Program, Scalar,
+    ScalarFn, Step, UnaryOp,
+};
+
+use crate::{CompileOptions, compile};
+
+/// Builds graphs with their node types.
+#[derive(Default)]
+pub(crate) struct Gb {
+    pub g: Graph,
+}
+
+impl Gb {
+    pub fn new() -> Self {
+        Gb::default()
+    }
+
+    pub fn push(&mut self, n: Node, t: DType) -> NodeId {
+        self.g.nodes.push(n);
+        self.g.types.push(t);
+        NodeId(self.g.nodes.len() as u32 - 1)
+    }
+
+    fn ty(&self, id: NodeId) -> DType {
+        self.g.types[id.0 as usize]
+    }
+
+    pub fn index(&mut self, d: usize) -> NodeId {
+        self.push(Node::Index(d), DType::S64)
+    }
+
+    pub fn param(&mut self, n: usize, t: DType) -> NodeId {
+        self.push(Node::Param(n), t)
+    }
+
+    pub fn int(&mut self, t: DType, v: i128) -> NodeId {
+        self.push(Node::Const(Scalar::Int(t, v)), t)
+    }
+
+    pub fn idx(&mut self, v: i64) -> NodeId {
+        self.int(DType::S64, v as i128)
+    }
+
+    pub fn float(&mut self, t: DType, v: f64) -> NodeId {
+        self.push(Node::Const(Scalar::Float(t, v)), t)
+    }
+
+    pub fn load(&mut self, input: usize, index: &[NodeId], t: DType) -> NodeId {
+        self.push(Node::Load { input, index: index.to_vec() }, t)
+    }
+
+    pub fn un(&mut self, op: UnaryOp, x: NodeId) -> NodeId {
+        let t = if op == UnaryOp::IsFinite { DType::Pred } else { self.ty(x) };
+        self.push(Node::Unary { op, x }, t)
+    }
+
+    pub fn bin(&mut self, op: BinaryOp, a: NodeId, b: NodeId) -> NodeId {
+        let t = self.ty(a);
+        self.push(Node::Binary { op, a, b }, t)
+    }
+
+    pub fn cmp(&mut self, direction: ComparisonDirection, ct: Option<CompareType>, a: NodeId, b: NodeId) -> NodeId {
+        self.push(Node::Compare { direction, compare_type: ct, a, b }, DType::Pred)
+    }
+
+    pub fn select(&mut self, p: NodeId, a: NodeId, b: NodeId) -> NodeId {
+        let t = self.ty(a);
+        self.push(Node::Select { pred: p, on_true: a, on_false: b }, t)
+    }
+
+    pub fn clamp(&mut self, lo: NodeId, x: NodeId, hi: NodeId) -> NodeId {
+        let t = self.ty(x);
+        self.push(Node::Clamp { min: lo, x, max: hi }, t)
+    }
+
+    pub fn convert(&mut self, x: NodeId, to: DType) -> NodeId {
+        self.push(Node::Convert { x, to }, to)
+    }
+
+    pub fn bitcast(&mut self, x: NodeId, to: DType) -> NodeId {
+        self.push(Node::Bitcast { x, to }, to)
+    }
+}
+
+pub(crate) fn at(dtype: DType, dims: &[i64]) -> ArrayType {
+    ArrayType { dtype, dims: dims.to_vec() }
+}
+
+/// `(a, b) -> a op b` with its pattern.
+pub(crate) fn binary_fn(op: BinaryOp, t: DType) -> ScalarFn {
+    let mut b = Gb::new();
+    let x = b.param(0, t);
+    let y = b.param(1, t);
+    let o = b.bin(op, x, y);
+    ScalarFn { params: vec![t, t], graph: b.g, outputs: vec![o], pattern: Some(FnPattern::Binary(op)) }
+}
+
+/// The same function without its pattern (forces the general path).
+pub(crate) fn unpatterned(mut f: ScalarFn) -> ScalarFn {
+    f.pattern = None;
+    f
+}
+
+/// A loop kernel over `space` whose inputs all have `space`'s dims.
+pub(crate) fn loop_kernel(inputs: Vec<ArrayType>, space: &[i64], g: Graph, outputs: Vec<NodeId>) -> Kernel {
+    let outs = outputs.iter().map(|&o| at(g.types[o.0 as usize], space)).collect();
+    Kernel {
+        name: "k".into(),
+        inputs,
+        outputs: outs,
+        body: KernelBody::Loop { space: space.to_vec(), graph: g, outputs },
+    }
+}
+
+/// A program running `k` once on parameters (its inputs) into results (its outputs).
+pub(crate) fn one_kernel(k: Kernel) -> Program {
+    let inputs = k.inputs.iter().enumerate().map(|(i, t)| BufRef { buffer: Buffer::Param(i as u32), ty: t.clone() });
+    let outputs = k.outputs.iter().enumerate().map(|(i, t)| BufRef { buffer: Buffer::Result(i as u32), ty: t.clone() });
+    Program {
+        name: "test".into(),
+        params: k.inputs.clone(),
+        results: k.outputs.clone(),
+        temp_bytes: 0,
+        constants: Vec::new(),
+        steps: vec![Step::Kernel { kernel: KernelId(0), inputs: inputs.collect(), outputs: outputs.collect() }],
+        kernels: vec![k],
+    }
+}
+
+pub(crate) fn run(p: &Program, args: &[Array]) -> Vec<Array> {
+    run_with(p, args, &CompileOptions::default())
+}
+
+pub(crate) fn run_with(p: &Program, args: &[Array], o: &CompileOptions) -> Vec<Array> {
+    let exe = match compile(p, o) {
+        Ok(e) => e,
+        Err(e) => panic!("compile failed: {e}"),
+    };
+    match exe.run(args) {
+        Ok(r) => r,
+        Err(e) => panic!("run failed: {e}"),
+    }
+}
+
+/// Evaluates HLO text with the reference interpreter; returns the result leaves.
+pub(crate) fn interp(hlo: &str, args: &[Array]) -> Vec<Array> {
+    let m = match smelt_hlo::parse_module(hlo) {
+        Ok(m) => m,
+        Err(e) => panic!("bad test HLO: {e}\n{hlo}"),
+    };
+    let lits: Vec<Literal> = args.iter().cloned().map(Literal::Array).collect();
+    match smelt_interp::evaluate(&m, &lits) {
+        Ok(l) => l.into_leaves(),
+        Err(e) => panic!("interpreter failed: {e}\n{hlo}"),
+    }
+}
+
+pub(crate) fn f32s(dims: &[i64], v: &[f32]) -> Array {
+    Array::from_vec(dims, v.to_vec())
+}
+
+/// An array of `dtype` from f64 values (converted as Rust's `as` does; pred is `!= 0`).
+pub(crate) fn array_of(dtype: DType, dims: &[i64], v: &[f64]) -> Array {
+    let data = match dtype {
+        DType::Pred => ArrayData::Pred(v.iter().map(|&x| x != 0.0).collect()),
+        DType::S8 => ArrayData::S8(v.iter().map(|&x| x as i64 as i8).collect()),
+        DType::S16 => ArrayData::S16(v.iter().map(|&x| x as i64 as i16).collect()),
+        DType::S32 => ArrayData::S32(v.iter().map(|&x| x as i64 as i32).collect()),
+        DType::S64 => ArrayData::S64(v.iter().map(|&x| x as i64).collect()),
+        DType::U8 => ArrayData::U8(v.iter().map(|&x| x as i64 as u8).collect()),
+        DType::U16 => ArrayData::U16(v.iter().map(|&x| x as i64 as u16).collect()),
+        DType::U32 => ArrayData::U32(v.iter().map(|&x| x as i64 as u32).collect()),
+        DType::U64 => ArrayData::U64(v.iter().map(|&x| x as i64 as u64).collect()),
+        DType::F16 => ArrayData::F16(v.iter().map(|&x| f16::from_f64(x)).collect()),
+        DType::Bf16 => ArrayData::Bf16(v.iter().map(|&x| bf16::from_f64(x)).collect()),
+        DType::F32 => ArrayData::F32(v.iter().map(|&x| x as f32).collect()),
+        DType::F64 => ArrayData::F64(v.to_vec()),
+    };
+    Array::new(dims, data)
+}
+
+/// Element `i` as f64 (NaN stays NaN).
+pub(crate) fn get(a: &Array, i: usize) -> f64 {
+    a.data.get_f64(i)
+}
+
+/// Asserts equal dims, types and elements; floats within `rel` relative error
+/// (0 for bit-exact, NaN matching NaN of any payload).
+pub(crate) fn assert_close(what: &str, got: &Array, want: &Array, rel: f64) {
+    assert_eq!(got.dtype(), want.dtype(), "{what}: dtype");
+    assert_eq!(got.dims, want.dims, "{what}: dims");
+    if !got.dtype().is_float() {
+        assert_eq!(got.data.to_le_bytes(), want.data.to_le_bytes(), "{what}: {:?} vs {:?}", got.data, want.data);
+        return;
+    }
+    for i in 0..got.len() {
+        let (g, w) = (get(got, i), get(want, i));
+        if g.is_nan() && w.is_nan() {
+            continue;
+        }
+        let ok = if rel == 0.0 {
+            g.to_bits() == w.to_bits() || (g == w && g.is_sign_negative() == w.is_sign_negative())
+        } else {
+            g == w || (g - w).abs() <= rel * w.abs().max(f64::MIN_POSITIVE)
+        };
+        assert!(ok, "{what}: element {i}: got {g:e}, want {w:e}");
+    }
+}

@@ -1,0 +1,480 @@
+//! Every scalar operation on every element type, against the interpreter.
+//!
+//! One loop kernel per element type computes all of its operations on two
+//! edge-heavy input vectors (zeros of both signs, infinities, NaN, subnormals,
+//! halves for rounding; INT_MIN, -1, 0, shift amounts at and past the width);
+//! the equivalent HLO module runs on the interpreter. Results must agree bit
+//! for bit, except transcendental functions, which may differ in the last place
+//! between libm implementations.
+
+use smelt_hlo::DType;
+use smelt_hlo::attrs::{CompareType, ComparisonDirection};
+use smelt_kernel::{BinaryOp, UnaryOp};
+
+use super::*;
+
+const N: i64 = 32;
+
+fn float_values() -> Vec<f64> {
+    vec![
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        0.5,
+        -0.5,
+        1.5,
+        2.5,
+        -2.5,
+        3.0,
+        7.25,
+        -7.75,
+        100.0,
+        1e10,
+        -1e-3,
+        1e-40,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+        65504.0,
+        70000.0,
+        1e-5,
+        3.25,
+        -2.75,
+        0.1,
+        33.0,
+        -100.5,
+        1e30,
+        0.999,
+        -1e10,
+        2.0,
+        4.0,
+    ]
+}
+
+fn int_values(t: DType) -> Vec<f64> {
+    let bits = t.bit_width() as u32;
+    let (min, max) = if t.is_signed_int() {
+        (-(2f64.powi(bits as i32 - 1)), 2f64.powi(bits as i32 - 1) - 1.0)
+    } else {
+        (0.0, 2f64.powi(bits as i32) - 1.0)
+    };
+    // Values past 2^53 are not exact in f64; keep the extremes of s64/u64 exact.
+    let (min, max) = match t {
+        DType::S64 => (i64::MIN as f64, 9.2e18),
+        DType::U64 => (0.0, 1.8e19),
+        _ => (min, max),
+    };
+    let mut v = vec![
+        0.0,
+        1.0,
+        -1.0,
+        2.0,
+        -2.0,
+        3.0,
+        7.0,
+        -7.0,
+        min,
+        max,
+        min + 1.0,
+        max - 1.0,
+        8.0,
+        31.0,
+        32.0,
+        33.0,
+        63.0,
+        64.0,
+        65.0,
+        100.0,
+        -100.0,
+        5.0,
+        6.0,
+        127.0,
+        128.0,
+        255.0,
+        256.0,
+        -128.0,
+        1000.0,
+        -1000.0,
+        12345.0,
+        4.0,
+    ];
+    if !t.is_signed_int() {
+        // `as` from a negative f64 to unsigned saturates at 0; wrap instead.
+        for x in v.iter_mut() {
+            if *x < 0.0 {
+                *x += 2f64.powi(bits as i32);
+            }
+        }
+    }
+    v
+}
+
+fn values(t: DType) -> (Array, Array) {
+    let v = match t {
+        DType::Pred => (0..N).map(|i| (i % 2) as f64).collect(),
+        t if t.is_float() => float_values(),
+        t => int_values(t),
+    };
+    let mut w = v.clone();
+    w.rotate_left(7);
+    w.reverse();
+    (array_of(t, &[N], &v), array_of(t, &[N], &w))
+}
+
+fn unary_name(op: UnaryOp) -> &'static str {
+    use UnaryOp as U;
+    match op {
+        U::Abs => "abs",
+        U::Cbrt => "cbrt",
+        U::Ceil => "ceil",
+        U::Clz => "count-leading-zeros",
+        U::Cos => "cosine",
+        U::Erf => "erf",
+        U::Exp => "exponential",
+        U::Expm1 => "exponential-minus-one",
+        U::Floor => "floor",
+        U::IsFinite => "is-finite",
+        U::Log => "log",
+        U::Log1p => "log-plus-one",
+        U::Logistic => "logistic",
+        U::Neg => "negate",
+        U::Not => "not",
+        U::Popcnt => "popcnt",
+        U::RoundNearestAfz => "round-nearest-afz",
+        U::RoundNearestEven => "round-nearest-even",
+        U::Rsqrt => "rsqrt",
+        U::Sign => "sign",
+        U::Sin => "sine",
+        U::Sqrt => "sqrt",
+        U::Tan => "tan",
+        U::Tanh => "tanh",
+    }
+}
+
+fn binary_name(op: BinaryOp) -> &'static str {
+    use BinaryOp as B;
+    match op {
+        B::Add => "add",
+        B::Sub => "subtract",
+        B::Mul => "multiply",
+        B::Div => "divide",
+        B::Rem => "remainder",
+        B::Max => "maximum",
+        B::Min => "minimum",
+        B::Pow => "power",
+        B::Atan2 => "atan2",
+        B::And => "and",
+        B::Or => "or",
+        B::Xor => "xor",
+        B::Shl => "shift-left",
+        B::ShrArithmetic => "shift-right-arithmetic",
+        B::ShrLogical => "shift-right-logical",
+    }
+}
+
+fn unary_ops(t: DType) -> Vec<UnaryOp> {
+    use UnaryOp as U;
+    match t {
+        DType::Pred => vec![U::Not],
+        t if t.is_float() => vec![
+            U::Abs,
+            U::Cbrt,
+            U::Ceil,
+            U::Cos,
+            U::Erf,
+            U::Exp,
+            U::Expm1,
+            U::Floor,
+            U::IsFinite,
+            U::Log,
+            U::Log1p,
+            U::Logistic,
+            U::Neg,
+            U::RoundNearestAfz,
+            U::RoundNearestEven,
+            U::Rsqrt,
+            U::Sign,
+            U::Sin,
+            U::Sqrt,
+            U::Tan,
+            U::Tanh,
+        ],
+        _ => vec![U::Abs, U::Neg, U::Not, U::Popcnt, U::Clz, U::Sign],
+    }
+}
+
+fn binary_ops(t: DType) -> Vec<BinaryOp> {
+    use BinaryOp as B;
+    match t {
+        DType::Pred => vec![B::And, B::Or, B::Xor, B::Add, B::Max, B::Mul, B::Min],
+        t if t.is_float() => vec![B::Add, B::Sub, B::Mul, B::Div, B::Rem, B::Max, B::Min, B::Pow, B::Atan2],
+        _ => vec![
+            B::Add,
+            B::Sub,
+            B::Mul,
+            B::Div,
+            B::Rem,
+            B::Max,
+            B::Min,
+            B::And,
+            B::Or,
+            B::Xor,
+            B::Shl,
+            B::ShrArithmetic,
+            B::ShrLogical,
+            B::Pow,
+        ],
+    }
+}
+
+fn transcendental_u(op: UnaryOp) -> bool {
+    use UnaryOp as U;
+    matches!(
+        op,
+        U::Cbrt | U::Cos | U::Erf | U::Exp | U::Expm1 | U::Log | U::Log1p | U::Logistic | U::Sin | U::Tan | U::Tanh
+    )
+}
+
+fn tolerance(t: DType) -> f64 {
+    match t {
+        DType::F64 => 1e-14,
+        DType::F32 => 1e-6,
+        _ => 1e-2,
+    }
+}
+
+fn compare_types(t: DType) -> Vec<Option<CompareType>> {
+    match t {
+        DType::Pred => vec![None],
+        t if t.is_float() => vec![None, Some(CompareType::TotalOrder)],
+        _ => vec![None, Some(CompareType::Signed), Some(CompareType::Unsigned)],
+    }
+}
+
+fn ct_name(ct: Option<CompareType>) -> &'static str {
+    match ct {
+        None => "",
+        Some(CompareType::Float) => ", type=FLOAT",
+        Some(CompareType::TotalOrder) => ", type=TOTALORDER",
+        Some(CompareType::Signed) => ", type=SIGNED",
+        Some(CompareType::Unsigned) => ", type=UNSIGNED",
+    }
+}
+
+fn dir_name(d: ComparisonDirection) -> &'static str {
+    use ComparisonDirection as D;
+    match d {
+        D::Eq => "EQ",
+        D::Ne => "NE",
+        D::Lt => "LT",
+        D::Le => "LE",
+        D::Gt => "GT",
+        D::Ge => "GE",
+    }
+}
+
+/// Runs every operation on `t` both ways and compares.
+fn check_type(t: DType) {
+    use ComparisonDirection as D;
+    let ty = format!("{}[{N}]", t.name());
+    let mut hlo = format!("HloModule ops\n\nENTRY main {{\n  x = {ty} parameter(0)\n  y = {ty} parameter(1)\n");
+    let mut b = Gb::new();
+    let i = b.index(0);
+    let x = b.load(0, &[i], t);
+    let y = b.load(1, &[i], t);
+    let mut outs = Vec::new();
+    let mut names = Vec::new();
+    let mut shapes = Vec::new();
+    let mut tol = Vec::new();
+    for op in unary_ops(t) {
+        let o = b.un(op, x);
+        let rt = b.g.types[o.0 as usize];
+        hlo += &format!("  o{} = {}[{N}] {}(x)\n", outs.len(), rt.name(), unary_name(op));
+        shapes.push(format!("{}[{N}]", rt.name()));
+        names.push(format!("{op:?}"));
+        tol.push(if transcendental_u(op) { tolerance(t) } else { 0.0 });
+        outs.push(o);
+    }
+    for op in binary_ops(t) {
+        let o = b.bin(op, x, y);
+        hlo += &format!("  o{} = {ty} {}(x, y)\n", outs.len(), binary_name(op));
+        shapes.push(ty.clone());
+        names.push(format!("{op:?}"));
+        tol.push(if matches!(op, BinaryOp::Pow | BinaryOp::Atan2) { tolerance(t) } else { 0.0 });
+        outs.push(o);
+    }
+    for ct in compare_types(t) {
+        for d in [D::Eq, D::Ne, D::Lt, D::Le, D::Gt, D::Ge] {
+            let o = b.cmp(d, ct, x, y);
+            hlo += &format!("  o{} = pred[{N}] compare(x, y), direction={}{}\n", outs.len(), dir_name(d), ct_name(ct));
+            shapes.push(format!("pred[{N}]"));
+            names.push(format!("compare {d:?} {ct:?}"));
+            tol.push(0.0);
+            outs.push(o);
+        }
+    }
+    // select, clamp (scalar-free: elementwise bounds).
+    let p = b.cmp(D::Lt, None, x, y);
+    let s = b.select(p, x, y);
+    hlo += &format!("  p = pred[{N}] compare(x, y), direction=LT\n  o{} = {ty} select(p, x, y)\n", outs.len());
+    shapes.push(ty.clone());
+    names.push("select".into());
+    tol.push(0.0);
+    outs.push(s);
+    if t != DType::Pred {
+        let c = b.clamp(y, x, y);
+        hlo += &format!("  o{} = {ty} clamp(y, x, y)\n", outs.len());
+        shapes.push(ty.clone());
+        names.push("clamp".into());
+        tol.push(0.0);
+        outs.push(c);
+    }
+    let tuple: Vec<String> = (0..outs.len()).map(|k| format!("o{k}")).collect();
+    hlo += &format!("  ROOT t = ({}) tuple({})\n}}\n", shapes.join(", "), tuple.join(", "));
+    let k = loop_kernel(vec![at(t, &[N]), at(t, &[N])], &[N], b.g, outs);
+    let (xa, ya) = values(t);
+    let got = run(&one_kernel(k), &[xa.clone(), ya.clone()]);
+    let want = interp(&hlo, &[xa, ya]);
+    assert_eq!(got.len(), want.len());
+    for (j, (g, w)) in got.iter().zip(&want).enumerate() {
+        assert_close(&format!("{t} {}", names[j]), g, w, tol[j]);
+    }
+}
+
+#[test]
+fn float_ops_match_the_interpreter() {
+    for t in [DType::F32, DType::F64, DType::F16, DType::Bf16] {
+        check_type(t);
+    }
+}
+
+#[test]
+fn integer_ops_match_the_interpreter() {
+    for t in [DType::S8, DType::S16, DType::S32, DType::S64, DType::U8, DType::U16, DType::U32, DType::U64] {
+        check_type(t);
+    }
+}
+
+#[test]
+fn pred_ops_match_the_interpreter() {
+    check_type(DType::Pred);
+}
+
+/// Every conversion from `from` (all 13 targets) in one kernel.
+fn check_converts(from: DType) {
+    let ty = format!("{}[{N}]", from.name());
+    let mut hlo = format!("HloModule cv\n\nENTRY main {{\n  x = {ty} parameter(0)\n");
+    let mut b = Gb::new();
+    let i = b.index(0);
+    let x = b.load(0, &[i], from);
+    let mut outs = Vec::new();
+    let mut shapes = Vec::new();
+    for to in DType::ALL {
+        outs.push(b.convert(x, to));
+        hlo += &format!("  o{} = {}[{N}] convert(x)\n", outs.len() - 1, to.name());
+        shapes.push(format!("{}[{N}]", to.name()));
+    }
+    let tuple: Vec<String> = (0..outs.len()).map(|k| format!("o{k}")).collect();
+    hlo += &format!("  ROOT t = ({}) tuple({})\n}}\n", shapes.join(", "), tuple.join(", "));
+    let k = loop_kernel(vec![at(from, &[N])], &[N], b.g, outs);
+    let (mut xa, _) = values(from);
+    if from.is_float() {
+        // Values that round differently through f64, f32 and the half types.
+        let extra = [
+            1.0 + 2f64.powi(-9) + 2f64.powi(-30),
+            257.0,
+            1.0 + 2f64.powi(-8),
+            -3e9,
+            3e9,
+            1.9e19,
+            -1.0 + 2f64.powi(-12),
+            6e-8,
+        ];
+        let mut v: Vec<f64> = float_values();
+        v[24..32].copy_from_slice(&extra);
+        xa = array_of(from, &[N], &v);
+    }
+    let got = run(&one_kernel(k), std::slice::from_ref(&xa));
+    let want = interp(&hlo, &[xa]);
+    for (j, (g, w)) in got.iter().zip(&want).enumerate() {
+        assert_close(&format!("convert {from} -> {}", DType::ALL[j]), g, w, 0.0);
+    }
+}
+
+#[test]
+fn conversions_match_the_interpreter() {
+    for from in DType::ALL {
+        check_converts(from);
+    }
+}
+
+#[test]
+fn bitcasts_match_the_interpreter() {
+    for from in DType::ALL {
+        let targets: Vec<DType> =
+            DType::ALL.into_iter().filter(|t| t.byte_size() == from.byte_size() && *t != DType::Pred).collect();
+        if from == DType::Pred || targets.is_empty() {
+            continue;
+        }
+        let ty = format!("{}[{N}]", from.name());
+        let mut hlo = format!("HloModule bc\n\nENTRY main {{\n  x = {ty} parameter(0)\n");
+        let mut b = Gb::new();
+        let i = b.index(0);
+        let x = b.load(0, &[i], from);
+        let mut outs = Vec::new();
+        let mut shapes = Vec::new();
+        for &to in &targets {
+            outs.push(b.bitcast(x, to));
+            hlo += &format!("  o{} = {}[{N}] bitcast-convert(x)\n", outs.len() - 1, to.name());
+            shapes.push(format!("{}[{N}]", to.name()));
+        }
+        let tuple: Vec<String> = (0..outs.len()).map(|k| format!("o{k}")).collect();
+        hlo += &format!("  ROOT t = ({}) tuple({})\n}}\n", shapes.join(", "), tuple.join(", "));
+        let k = loop_kernel(vec![at(from, &[N])], &[N], b.g, outs);
+        let (xa, _) = values(from);
+        let got = run(&one_kernel(k), std::slice::from_ref(&xa));
+        let want = interp(&hlo, &[xa]);
+        for (j, (g, w)) in got.iter().zip(&want).enumerate() {
+            // Bit patterns must survive exactly (NaN payloads included).
+            assert_eq!(g.data.to_le_bytes(), w.data.to_le_bytes(), "bitcast {from} -> {}", targets[j]);
+        }
+    }
+}
+
+#[test]
+fn named_edge_cases() {
+    // A few of edge.rs's cases spelled out, so a failure names the rule.
+    let mut b = Gb::new();
+    let i = b.index(0);
+    let x = b.load(0, &[i], DType::S32);
+    let y = b.load(1, &[i], DType::S32);
+    let div = b.bin(BinaryOp::Div, x, y);
+    let rem = b.bin(BinaryOp::Rem, x, y);
+    let shl = b.bin(BinaryOp::Shl, x, y);
+    let sra = b.bin(BinaryOp::ShrArithmetic, x, y);
+    let k = loop_kernel(vec![at(DType::S32, &[4]), at(DType::S32, &[4])], &[4], b.g, vec![div, rem, shl, sra]);
+    let xs = Array::from_vec([4], vec![7i32, i32::MIN, -7, -1]);
+    let ys = Array::from_vec([4], vec![0i32, -1, 32, -1]);
+    let r = run(&one_kernel(k), &[xs, ys]);
+    assert_eq!(r[0].values::<i32>().unwrap_or(&[]), &[-1, i32::MIN, 0, 1], "x / 0 = -1, INT_MIN / -1 = INT_MIN");
+    assert_eq!(r[1].values::<i32>().unwrap_or(&[]), &[7, 0, -7, 0], "x % 0 = x, INT_MIN % -1 = 0");
+    assert_eq!(r[2].values::<i32>().unwrap_or(&[]), &[7, 0, 0, 0], "shifts >= width give 0");
+    assert_eq!(r[3].values::<i32>().unwrap_or(&[]), &[7, -1, -1, -1], "arithmetic shifts fill with the sign");
+
+    // max/min: NaN propagates, -0 < +0; float -> int saturates, NaN -> 0.
+    let mut b = Gb::new();
+    let i = b.index(0);
+    let x = b.load(0, &[i], DType::F32);
+    let y = b.load(1, &[i], DType::F32);
+    let mx = b.bin(BinaryOp::Max, x, y);
+    let mn = b.bin(BinaryOp::Min, x, y);
+    let cv = b.convert(x, DType::S32);
+    let k = loop_kernel(vec![at(DType::F32, &[3]), at(DType::F32, &[3])], &[3], b.g, vec![mx, mn, cv]);
+    let r = run(&one_kernel(k), &[f32s(&[3], &[f32::NAN, -0.0, 3e9]), f32s(&[3], &[1.0, 0.0, 1.0])]);
+    let mx = r[0].values::<f32>().unwrap_or(&[]);
+    let mn = r[1].values::<f32>().unwrap_or(&[]);
+    assert!(mx[0].is_nan() && mn[0].is_nan());
+    assert!(mx[1] == 0.0 && mx[1].is_sign_positive() && mn[1].is_sign_negative());
+    assert_eq!(r[2].values::<i32>().unwrap_or(&[]), &[0, 0, i32::MAX]);
+}

@@ -10,12 +10,24 @@ use smelt_passes::{Options, PassContext};
 pub enum Backend {
     /// The reference interpreter.
     Interp,
+    /// LLVM-compiled native code for this CPU, run in process.
+    Cpu,
 }
 
 impl Backend {
     pub fn name(self) -> &'static str {
         match self {
             Backend::Interp => "interp",
+            Backend::Cpu => "cpu",
+        }
+    }
+
+    /// The pipeline a backend runs when none is named: compiled backends need the
+    /// fused, canonical module the default pipeline produces.
+    pub fn default_pipeline(self) -> Pipeline {
+        match self {
+            Backend::Interp => Pipeline::None,
+            Backend::Cpu => Pipeline::Default,
         }
     }
 }
@@ -35,6 +47,10 @@ pub enum EngineError {
     Passes(#[from] smelt_passes::PassError),
     #[error(transparent)]
     Interp(#[from] smelt_interp::InterpError),
+    #[error(transparent)]
+    Lower(#[from] smelt_kernel::lower::LowerError),
+    #[error(transparent)]
+    Cpu(#[from] smelt_cpu::CpuError),
 }
 
 /// Runs `pipeline` over `module` in place.
@@ -53,6 +69,7 @@ pub fn optimize(module: &mut Module, pipeline: Pipeline, cx: &mut PassContext) -
 #[derive(Debug)]
 pub enum Compiled {
     Interp(Module),
+    Cpu(smelt_cpu::Executable),
 }
 
 impl Compiled {
@@ -61,6 +78,10 @@ impl Compiled {
         optimize(&mut module, pipeline, &mut PassContext::new(Options::default()))?;
         Ok(match backend {
             Backend::Interp => Compiled::Interp(module),
+            Backend::Cpu => {
+                let program = smelt_kernel::lower_module(&module)?;
+                Compiled::Cpu(smelt_cpu::compile(&program, &smelt_cpu::CompileOptions::default())?)
+            }
         })
     }
 
@@ -68,6 +89,10 @@ impl Compiled {
     pub fn run(&self, args: &[Literal]) -> Result<Vec<Array>, EngineError> {
         match self {
             Compiled::Interp(module) => Ok(smelt_interp::evaluate(module, args)?.into_leaves()),
+            Compiled::Cpu(exe) => {
+                let leaves: Vec<&Array> = args.iter().flat_map(Literal::leaves).collect();
+                Ok(exe.run_refs(&leaves)?)
+            }
         }
     }
 }

@@ -4,8 +4,10 @@
 //! pieces the CLI and the tests share: case folders and output comparison
 //! ([`case`]) and deterministic inputs ([`inputs`]).
 
+pub use smelt_cpu as cpu;
 pub use smelt_hlo as hlo;
 pub use smelt_interp as interp;
+pub use smelt_kernel as kernel;
 pub use smelt_passes as passes;
 
 pub mod case;

@@ -26,6 +26,8 @@ struct Cli {
 enum Backend {
     /// The reference interpreter.
     Interp,
+    /// LLVM-compiled native code for this CPU.
+    Cpu,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -67,8 +69,9 @@ enum Command {
         out_dir: Option<PathBuf>,
         #[arg(long, value_enum, default_value = "interp")]
         backend: Backend,
-        #[arg(long, value_enum, default_value = "none")]
-        pipeline: PipelineName,
+        /// Middle end to run first (default: none for interp, default for compiled backends).
+        #[arg(long, value_enum)]
+        pipeline: Option<PipelineName>,
     },
     /// Optimize a module and print the result (or statistics, or fusion decisions).
     Opt {
@@ -110,8 +113,9 @@ enum Command {
         paths: Vec<PathBuf>,
         #[arg(long, value_enum, default_value = "interp")]
         backend: Backend,
-        #[arg(long, value_enum, default_value = "default")]
-        pipeline: PipelineName,
+        /// Middle end to run first (default: default).
+        #[arg(long, value_enum)]
+        pipeline: Option<PipelineName>,
         /// Print one JSON object per case per line (the contract compare.py reads).
         #[arg(long)]
         json: bool,
@@ -129,8 +133,9 @@ enum Command {
         paths: Vec<PathBuf>,
         #[arg(long, value_enum, default_value = "interp")]
         backend: Backend,
-        #[arg(long, value_enum, default_value = "none")]
-        pipeline: PipelineName,
+        /// Middle end to run first (default: none for interp, default for compiled backends).
+        #[arg(long, value_enum)]
+        pipeline: Option<PipelineName>,
     },
 }
 
@@ -138,6 +143,7 @@ impl Backend {
     fn engine(self) -> engine::Backend {
         match self {
             Backend::Interp => engine::Backend::Interp,
+            Backend::Cpu => engine::Backend::Cpu,
         }
     }
 }
@@ -149,6 +155,11 @@ impl PipelineName {
             PipelineName::Default => engine::Pipeline::Default,
         }
     }
+}
+
+/// The named pipeline, or the backend's own when none is named.
+fn pipeline_for(pipeline: Option<PipelineName>, backend: Backend) -> engine::Pipeline {
+    pipeline.map_or(backend.engine().default_pipeline(), PipelineName::engine)
 }
 
 fn main() -> ExitCode {
@@ -294,7 +305,7 @@ fn cmd_run(
     inputs: &[PathBuf],
     out_dir: Option<&Path>,
     backend: Backend,
-    pipeline: PipelineName,
+    pipeline: Option<PipelineName>,
 ) -> Result<ExitCode> {
     let (module_path, case) = if path.is_dir() {
         let case = Case::load(path)?;
@@ -305,7 +316,7 @@ fn cmd_run(
     let t0 = Instant::now();
     let module = load_verified(&module_path)?;
     let params = module.entry().param_shapes();
-    let compiled = Compiled::new(module, backend.engine(), pipeline.engine())?;
+    let compiled = Compiled::new(module, backend.engine(), pipeline_for(pipeline, backend))?;
     let load_ms = t0.elapsed().as_secs_f64() * 1e3;
     let args = if !inputs.is_empty() {
         read_inputs(inputs, &params)?
@@ -351,7 +362,7 @@ fn summarize(a: &Array) -> String {
     s + &format!(" [{}{more}]", shown.join(", "))
 }
 
-fn cmd_check(paths: &[PathBuf], backend: Backend, pipeline: PipelineName) -> Result<ExitCode> {
+fn cmd_check(paths: &[PathBuf], backend: Backend, pipeline: Option<PipelineName>) -> Result<ExitCode> {
     let cases = case::find_cases(paths)?;
     let (mut passed, mut failed) = (0, 0);
     for dir in &cases {
@@ -374,10 +385,10 @@ fn cmd_check(paths: &[PathBuf], backend: Backend, pipeline: PipelineName) -> Res
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
-fn check_case(dir: &Path, backend: Backend, pipeline: PipelineName) -> Result<()> {
+fn check_case(dir: &Path, backend: Backend, pipeline: Option<PipelineName>) -> Result<()> {
     let case = Case::load(dir)?;
     let module = load_verified(&case.module_path)?;
-    let compiled = Compiled::new(module, backend.engine(), pipeline.engine())?;
+    let compiled = Compiled::new(module, backend.engine(), pipeline_for(pipeline, backend))?;
     let args = case.load_inputs()?;
     let want = case.load_expected()?;
     if want.is_empty() {
@@ -396,7 +407,7 @@ struct BenchResult {
 fn bench_case(
     dir: &Path,
     backend: Backend,
-    pipeline: PipelineName,
+    pipeline: Option<PipelineName>,
     runs: Option<usize>,
     time_s: f64,
 ) -> Result<BenchResult> {
@@ -404,7 +415,7 @@ fn bench_case(
     let t0 = Instant::now();
     let module = load_verified(&case.module_path)?;
     let params = module.entry().param_shapes();
-    let compiled = Compiled::new(module, backend.engine(), pipeline.engine())?;
+    let compiled = Compiled::new(module, backend.engine(), pipeline_for(pipeline, backend))?;
     let compile_ms = t0.elapsed().as_secs_f64() * 1e3;
     let args = if case.inputs.is_empty() { smelt::inputs::random_inputs(&params) } else { case.load_inputs()? };
     // Warm up: first-touch page faults, caches, thread pool start.
@@ -431,7 +442,7 @@ fn bench_case(
 fn cmd_bench(
     paths: &[PathBuf],
     backend: Backend,
-    pipeline: PipelineName,
+    pipeline: Option<PipelineName>,
     json: bool,
     runs: Option<usize>,
     time_s: f64,

@@ -142,6 +142,16 @@ fn fusion_param_read_elementwise(module: &Module, body: CompId, n: u32) -> bool 
     let Some(param) = comp.param(n) else {
         return false;
     };
+    // An output fusion writes the product into its output before the epilogue
+    // reads its other operands: none of them may share the output's storage.
+    if comp.insts.iter().any(|(_, i)| matches!(i.opcode, Opcode::Dot | Opcode::Convolution)) {
+        return false;
+    }
+    // An in-place dynamic-update-slice fusion writes over the operand it updates.
+    let root = comp.root_inst();
+    if root.opcode == Opcode::DynamicUpdateSlice {
+        return root.operands.first() == Some(&param);
+    }
     let root_shape = comp.result_shape();
     if root_shape.is_tuple() {
         return false;

@@ -7,6 +7,7 @@
 
 mod cli;
 mod common;
+mod cpu;
 mod fuzz;
 mod interp;
 mod kernel;

@@ -314,8 +314,18 @@ impl<'ctx> Cg<'ctx, '_> {
         io: &[Io<'ctx>],
         r: &InlineReduce,
     ) -> Result<Vec<BasicValueEnum<'ctx>>> {
-        if r.init.len() != r.values.len() {
+        // One value per accumulator, plus (reduce-window over padding with a reducer
+        // that does not ignore the init value) a validity flag the reducer reads.
+        if r.values.len() != r.init.len() && r.values.len() != r.init.len() + 1 {
             invalid!("inline reduction with {} accumulators and {} values", r.init.len(), r.values.len());
+        }
+        if r.reducer.params.len() != r.init.len() + r.values.len() {
+            invalid!(
+                "inline reducer with {} parameters for {} accumulators and {} values",
+                r.reducer.params.len(),
+                r.init.len(),
+                r.values.len()
+            );
         }
         let acc_types: Vec<DType> = r.init.iter().map(|&i| env.graph.dtype(i)).collect();
         let mut outer = HashMap::new();

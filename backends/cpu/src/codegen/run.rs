@@ -373,21 +373,8 @@ impl<'ctx> Cg<'ctx, '_> {
         for b in inputs.iter().chain(outputs) {
             ptrs.push(self.buf_ptr(rc, b)?);
         }
-        // In-place kernels start from their operands.
-        if matches!(k.body, KernelBody::UpdateSlice { .. } | KernelBody::Scatter { .. }) {
-            for (j, o) in outputs.iter().enumerate() {
-                let Some(src) = inputs.get(j) else {
-                    invalid!("kernel {}: output {j} has no operand to start from", k.name);
-                };
-                if src.ty.byte_size() != o.ty.byte_size() {
-                    invalid!("kernel {}: operand {j} and output {j} differ in size", k.name);
-                }
-                if !identical(src, o) {
-                    let (d, s) = (ptrs[inputs.len() + j], ptrs[j]);
-                    self.copy_bytes(d, buffer_align(o), s, buffer_align(src), o.ty.byte_size(), overlap(src, o))?;
-                }
-            }
-        }
+        // In-place kernels (update-slice, scatter) start from their operands: the
+        // lowering puts the copies that make that so before the launch.
         let slots = self.slots(inputs, outputs);
         let f = self.kernel_fn(kid, slots)?;
         let arr = self.alloca_array(self.t.ptr, ptrs.len() as u32, "bufs")?;

@@ -129,16 +129,28 @@ pub(crate) fn loop_kernel(inputs: Vec<ArrayType>, space: &[i64], g: Graph, outpu
 }
 
 /// A program running `k` once on parameters (its inputs) into results (its outputs).
+/// A program running one kernel from parameters to results. Update-slice and
+/// scatter kernels update their outputs in place, so (as the lowering does) the
+/// program first copies parameter `j` into result `j` for each output.
 pub(crate) fn one_kernel(k: Kernel) -> Program {
-    let inputs = k.inputs.iter().enumerate().map(|(i, t)| BufRef { buffer: Buffer::Param(i as u32), ty: t.clone() });
-    let outputs = k.outputs.iter().enumerate().map(|(i, t)| BufRef { buffer: Buffer::Result(i as u32), ty: t.clone() });
+    let inputs: Vec<BufRef> =
+        k.inputs.iter().enumerate().map(|(i, t)| BufRef { buffer: Buffer::Param(i as u32), ty: t.clone() }).collect();
+    let outputs: Vec<BufRef> =
+        k.outputs.iter().enumerate().map(|(i, t)| BufRef { buffer: Buffer::Result(i as u32), ty: t.clone() }).collect();
+    let mut steps = Vec::new();
+    if matches!(k.body, KernelBody::UpdateSlice { .. } | KernelBody::Scatter { .. }) {
+        for (src, dst) in inputs.iter().zip(&outputs) {
+            steps.push(Step::Copy { src: src.clone(), dst: dst.clone() });
+        }
+    }
+    steps.push(Step::Kernel { kernel: KernelId(0), inputs, outputs });
     Program {
         name: "test".into(),
         params: k.inputs.clone(),
         results: k.outputs.clone(),
         temp_bytes: 0,
         constants: Vec::new(),
-        steps: vec![Step::Kernel { kernel: KernelId(0), inputs: inputs.collect(), outputs: outputs.collect() }],
+        steps,
         kernels: vec![k],
     }
 }

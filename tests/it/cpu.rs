@@ -1,0 +1,25 @@
+//! The CPU backend against XLA's outputs on the whole corpus, through the same
+//! engine `smelt check --backend cpu` uses.
+
+use smelt::case::{Case, compare_outputs};
+use smelt::engine::{Backend, Compiled, Pipeline};
+
+use crate::common::corpus_cases;
+
+#[test]
+fn every_corpus_case_matches_xla_on_the_cpu_backend() {
+    let mut failures = Vec::new();
+    for dir in corpus_cases() {
+        let case = Case::load(&dir).unwrap();
+        let text = std::fs::read_to_string(&case.module_path).unwrap();
+        let module = smelt_hlo::parse_module(&text).unwrap();
+        let outcome = Compiled::new(module, Backend::Cpu, Pipeline::Default)
+            .map_err(|e| e.to_string())
+            .and_then(|c| c.run(&case.load_inputs().unwrap()).map_err(|e| e.to_string()))
+            .and_then(|got| compare_outputs(&case, &got, &case.load_expected().unwrap()));
+        if let Err(e) = outcome {
+            failures.push(format!("{}: {e}", case.name));
+        }
+    }
+    assert!(failures.is_empty(), "{} cases failed:\n{}", failures.len(), failures.join("\n"));
+}

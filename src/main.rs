@@ -39,6 +39,18 @@ enum PipelineName {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum EmitKind {
+    /// LLVM IR as generated.
+    Llvm,
+    /// LLVM IR after O3.
+    LlvmOpt,
+    /// Target assembly.
+    Asm,
+    /// An object file.
+    Obj,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum VizFormat {
     /// Graphviz DOT, fusions as clusters.
     Dot,
@@ -105,6 +117,26 @@ enum Command {
         format: VizFormat,
         #[arg(short, long, value_name = "FILE")]
         output: PathBuf,
+    },
+    /// Compile a module and write what the backend generates.
+    Compile {
+        file: PathBuf,
+        #[arg(long, value_enum, default_value = "cpu")]
+        backend: Backend,
+        #[arg(long, value_enum)]
+        emit: EmitKind,
+        /// Target triple (default: the host).
+        #[arg(long)]
+        target: Option<String>,
+        /// Target CPU (default: the host CPU, or generic for another target).
+        #[arg(long)]
+        cpu: Option<String>,
+        /// Target features such as +avx2,-avx512f (default: the host CPU's).
+        #[arg(long)]
+        features: Option<String>,
+        /// Output file (default: standard output; required for obj).
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
     },
     /// Time compiling and running case folders (inputs from in*.npy, else random).
     Bench {
@@ -175,6 +207,9 @@ fn main() -> ExitCode {
             cmd_opt(&file, pipeline, dump_to, stats, explain_fusion, disabled, output.as_deref())
         }
         Command::Viz { file, pipeline, format, output } => cmd_viz(&file, pipeline, format, &output),
+        Command::Compile { file, backend, emit, target, cpu, features, output } => {
+            cmd_compile(&file, backend, emit, target, cpu, features, output.as_deref())
+        }
         Command::Bench { paths, backend, pipeline, json, runs, time_s } => {
             cmd_bench(&paths, backend, pipeline, json, runs, time_s)
         }
@@ -502,4 +537,40 @@ fn cmd_bench(
         }
     }
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+fn cmd_compile(
+    path: &Path,
+    backend: Backend,
+    emit: EmitKind,
+    target: Option<String>,
+    cpu: Option<String>,
+    features: Option<String>,
+    output: Option<&Path>,
+) -> Result<ExitCode> {
+    let mut module = load_verified(path)?;
+    engine::optimize(&mut module, engine::Pipeline::Default, &mut PassContext::new(Options::default()))?;
+    let bytes = match backend {
+        Backend::Interp => bail!("the interpreter generates no code; use --backend cpu"),
+        Backend::Cpu => {
+            let program = smelt::kernel::lower_module(&module)?;
+            let options = smelt::cpu::CompileOptions { triple: target, cpu, features, ..Default::default() };
+            let what = match emit {
+                EmitKind::Llvm => smelt::cpu::Emit::LlvmIr,
+                EmitKind::LlvmOpt => smelt::cpu::Emit::OptimizedLlvmIr,
+                EmitKind::Asm => smelt::cpu::Emit::Assembly,
+                EmitKind::Obj => smelt::cpu::Emit::Object,
+            };
+            smelt::cpu::emit(&program, &options, what)?
+        }
+    };
+    match output {
+        Some(out) => std::fs::write(out, &bytes).with_context(|| format!("cannot write {}", out.display()))?,
+        None if emit == EmitKind::Obj => bail!("--emit obj needs -o FILE"),
+        None => {
+            use std::io::Write;
+            std::io::stdout().write_all(&bytes)?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }

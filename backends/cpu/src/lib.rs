@@ -3,3 +3,5 @@
 //!
 //! LLVM lives only in this crate (and the other LLVM-based backends): `smelt-hlo`,
 //! `smelt-passes` and `smelt-kernel` know nothing about it.
+
+pub mod math;

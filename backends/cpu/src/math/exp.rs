@@ -1,0 +1,90 @@
+//! exp, expm1 and the functions built on them (tanh, logistic).
+//!
+//! All share one reduction: `x = n ln2 + r`, `|r| <= ln2/2`, with `n` rounded by the
+//! shifter trick and `ln2` split Cody-Waite style (`n * LN2_HI` is exact), and one
+//! polynomial, `expm1(r) = r + r^2 P(r)`. The result is scaled by `2^n` through the
+//! exponent bits.
+
+use inkwell::IntPredicate;
+
+use super::coeffs::{EXPM1_F32, EXPM1_F64};
+use super::emit::{Em, F, I};
+
+const LOG2_E: f64 = std::f64::consts::LOG2_E;
+/// `ln2` in two parts; the high part has 32 (f64) or 15 (f32) significant bits so
+/// that `n * hi` is exact for every `n` the reductions produce.
+const LN2_HI_F64: f64 = 0.6931471803691238;
+const LN2_LO_F64: f64 = 1.9082149292705877e-10;
+const LN2_HI_F32: f32 = 0.69314575;
+const LN2_LO_F32: f32 = 1.4286068e-6;
+
+pub(super) fn ln2_parts(e: &Em<'_, '_>) -> (f64, f64) {
+    if e.wide { (LN2_HI_F64, LN2_LO_F64) } else { (LN2_HI_F32 as f64, LN2_LO_F32 as f64) }
+}
+
+/// `x = n ln2 + r`: returns `(n, n as integer, r)`. `|x|` must be below ~2^(p-2).
+pub(super) fn reduce_ln2<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>) -> (F<'ctx>, I<'ctx>, F<'ctx>) {
+    let (hi, lo) = ln2_parts(e);
+    let (n, ni) = e.round_int(e.mul(x, e.c(LOG2_E)));
+    let r = e.sub(e.sub(x, e.mul(n, e.c(hi))), e.mul(n, e.c(lo)));
+    (n, ni, r)
+}
+
+/// `expm1(r)` for `|r| <= ln2/2` (relative error 2^-27.9 in f32, 2^-56 in f64
+/// before rounding).
+pub(super) fn expm1_poly<'ctx>(e: &Em<'_, 'ctx>, r: F<'ctx>) -> F<'ctx> {
+    let p = if e.wide { e.poly(r, &EXPM1_F64) } else { e.poly(r, &EXPM1_F32.map(f64::from)) };
+    e.mla(e.mul(r, r), p, r)
+}
+
+/// `exp(x)`: overflows to inf, underflows through the subnormals (rounded once) to 0.
+pub(super) fn exp<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>) -> F<'ctx> {
+    // Beyond these the result is inf or 0 anyway; the clamp keeps n in ldexp's range.
+    let xc = if e.wide { e.clamp(x, -746.0, 710.0) } else { e.clamp(x, -104.0, 89.0) };
+    exp_reduced(e, xc, None)
+}
+
+/// `exp(x + lo)` for `x` already clamped to exp's range and a tiny correction `lo`.
+pub(super) fn exp_reduced<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>, lo: Option<F<'ctx>>) -> F<'ctx> {
+    let (_, ni, r) = reduce_ln2(e, x);
+    let r = match lo {
+        Some(lo) => e.add(r, lo),
+        None => r,
+    };
+    e.ldexp(e.add(e.c(1.0), expm1_poly(e, r)), ni)
+}
+
+/// `expm1(x) = 2^n (expm1(r) + 1) - 1`, computed as `2^n expm1(r) + (2^n - 1)` so
+/// that no cancellation happens; for `n >= 1` everything is halved and doubled at
+/// the end so that `n = 128` (f32) or `1024` (f64) still overflows correctly.
+pub(super) fn expm1<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>) -> F<'ctx> {
+    // Below the low bound expm1 rounds to -1.
+    let xc = if e.wide { e.clamp(x, -40.0, 710.0) } else { e.clamp(x, -20.0, 89.0) };
+    let (_, ni, r) = reduce_ln2(e, xc);
+    let em = expm1_poly(e, r);
+    let pos = e.icmp(IntPredicate::SGT, ni, e.ci(0));
+    let scale = e.pow2(e.isub(ni, e.seli(pos, e.ci(1), e.ci(0))));
+    let one = e.sel(pos, e.c(0.5), e.c(1.0));
+    let res = e.mla(scale, em, e.sub(scale, one));
+    let res = e.mul(res, e.sel(pos, e.c(2.0), e.c(1.0)));
+    // -0 stays -0.
+    e.sel(e.eq(x, e.c(0.0)), x, res)
+}
+
+/// `tanh(|x|) = expm1(2|x|) / (expm1(2|x|) + 2)`, with the sign of `x`.
+pub(super) fn tanh<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>) -> F<'ctx> {
+    let ax = e.abs(x);
+    // tanh rounds to 1 from 9.1 (f32) or 19.1 (f64) on.
+    let ax = e.sel(e.gt(ax, e.cw(10.0, 20.0)), e.cw(10.0, 20.0), ax);
+    let em = expm1(e, e.add(ax, ax));
+    let t = e.div(em, e.add(em, e.c(2.0)));
+    e.copysign(t, x)
+}
+
+/// `logistic(x) = 1 / (1 + exp(-x))`, computed from `t = exp(-|x|)` as `1/(1+t)` or
+/// `t/(1+t)` so that neither side loses accuracy.
+pub(super) fn logistic<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>) -> F<'ctx> {
+    let t = exp(e, e.neg(e.abs(x)));
+    let num = e.sel(e.lt(x, e.c(0.0)), t, e.c(1.0));
+    e.div(num, e.add(e.c(1.0), t))
+}

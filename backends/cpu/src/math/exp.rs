@@ -7,7 +7,7 @@
 
 use inkwell::IntPredicate;
 
-use super::coeffs::{EXPM1_F32, EXPM1_F64};
+use super::coeffs::{EXPM1_F32, EXPM1_F64, TANH_F32, TANH_F64};
 use super::emit::{Em, F, I};
 
 const LOG2_E: f64 = std::f64::consts::LOG2_E;
@@ -71,20 +71,36 @@ pub(super) fn expm1<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>) -> F<'ctx> {
     e.sel(e.eq(x, e.c(0.0)), x, res)
 }
 
-/// `tanh(|x|) = expm1(2|x|) / (expm1(2|x|) + 2)`, with the sign of `x`.
+/// `tanh(x) = x + x^3 P(x^2)` for `|x| < 0.55`; beyond,
+/// `tanh(|x|) = expm1(2|x|) / (expm1(2|x|) + 2)` with the sign of `x`.
 pub(super) fn tanh<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>) -> F<'ctx> {
     let ax = e.abs(x);
     // tanh rounds to 1 from 9.1 (f32) or 19.1 (f64) on.
-    let ax = e.sel(e.gt(ax, e.cw(10.0, 20.0)), e.cw(10.0, 20.0), ax);
-    let em = expm1(e, e.add(ax, ax));
-    let t = e.div(em, e.add(em, e.c(2.0)));
-    e.copysign(t, x)
+    let ac = e.sel(e.gt(ax, e.cw(10.0, 20.0)), e.cw(10.0, 20.0), ax);
+    let em = expm1(e, e.add(ac, ac));
+    let large = e.div(em, e.add(em, e.c(2.0)));
+    let x2 = e.mul(ax, ax);
+    let p = if e.wide { e.poly(x2, &TANH_F64) } else { e.poly(x2, &TANH_F32.map(f64::from)) };
+    let small = e.mla(e.mul(x2, ax), p, ax);
+    e.copysign(e.sel(e.lt(ax, e.c(0.55)), small, large), x)
 }
 
 /// `logistic(x) = 1 / (1 + exp(-x))`, computed from `t = exp(-|x|)` as `1/(1+t)` or
-/// `t/(1+t)` so that neither side loses accuracy.
+/// `t/(1+t)` so that neither side loses accuracy. f32 runs in f64 (with the f32
+/// polynomial, 2^-27.9 before the final rounding): in f32 the three roundings
+/// could add up past 2 ulp.
 pub(super) fn logistic<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>) -> F<'ctx> {
-    let t = exp(e, e.neg(e.abs(x)));
-    let num = e.sel(e.lt(x, e.c(0.0)), t, e.c(1.0));
-    e.div(num, e.add(e.c(1.0), t))
+    let d = if e.wide { *e } else { e.other() };
+    let xd = if e.wide { x } else { e.ext(x) };
+    let t = if e.wide {
+        exp(e, e.neg(e.abs(x)))
+    } else {
+        // Below -104 the f32 result is 0 anyway.
+        let (_, ni, r) = reduce_ln2(&d, d.clamp(d.neg(d.abs(xd)), -104.0, 0.0));
+        let em = d.mla(d.mul(r, r), d.poly(r, &EXPM1_F32.map(f64::from)), r);
+        d.ldexp(d.add(d.c(1.0), em), ni)
+    };
+    let num = d.sel(d.lt(xd, d.c(0.0)), t, d.c(1.0));
+    let res = d.div(num, d.add(d.c(1.0), t));
+    if e.wide { res } else { d.trunc(res) }
 }

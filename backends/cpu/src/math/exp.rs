@@ -22,19 +22,29 @@ pub(super) fn ln2_parts(e: &Em<'_, '_>) -> (f64, f64) {
     if e.wide { (LN2_HI_F64, LN2_LO_F64) } else { (LN2_HI_F32 as f64, LN2_LO_F32 as f64) }
 }
 
-/// `x = n ln2 + r`: returns `(n, n as integer, r)`. `|x|` must be below ~2^(p-2).
-pub(super) fn reduce_ln2<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>) -> (F<'ctx>, I<'ctx>, F<'ctx>) {
-    let (hi, lo) = ln2_parts(e);
-    let (n, ni) = e.round_int(e.mul(x, e.c(LOG2_E)));
-    let r = e.sub(e.sub(x, e.mul(n, e.c(hi))), e.mul(n, e.c(lo)));
-    (n, ni, r)
+/// The reduced argument `x - n ln2 = r + c`: `r` rounded, `c` its rounding error.
+pub(super) struct Reduced<'ctx> {
+    pub ni: I<'ctx>,
+    pub r: F<'ctx>,
+    pub c: F<'ctx>,
 }
 
-/// `expm1(r)` for `|r| <= ln2/2` (relative error 2^-27.9 in f32, 2^-56 in f64
-/// before rounding).
-pub(super) fn expm1_poly<'ctx>(e: &Em<'_, 'ctx>, r: F<'ctx>) -> F<'ctx> {
+/// `x = n ln2 + r + c` (`n` also as an integer). `|x|` must be below ~2^(p-2).
+/// `x - n * LN2_HI` is exact; subtracting `n * LN2_LO` rounds, and `c` keeps the
+/// rounding error (by fast-two-sum), worth up to ~0.3 ulp of exp's result.
+pub(super) fn reduce_ln2<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>) -> Reduced<'ctx> {
+    let (hi, lo) = ln2_parts(e);
+    let (n, ni) = e.round_int(e.mul(x, e.c(LOG2_E)));
+    let (r, c) = e.fast_two_sum(e.sub(x, e.mul(n, e.c(hi))), e.neg(e.mul(n, e.c(lo))));
+    Reduced { ni, r, c }
+}
+
+/// `expm1(r + c)` for `|r| <= ln2/2` and `c` below half an ulp of `r` (relative
+/// error 2^-27.9 in f32, 2^-56 in f64 before rounding).
+pub(super) fn expm1_poly<'ctx>(e: &Em<'_, 'ctx>, red: &Reduced<'ctx>) -> F<'ctx> {
+    let r = red.r;
     let p = if e.wide { e.poly(r, &EXPM1_F64) } else { e.poly(r, &EXPM1_F32.map(f64::from)) };
-    e.mla(e.mul(r, r), p, r)
+    e.add(e.mla(e.mul(r, r), p, red.c), r)
 }
 
 /// `exp(x)`: overflows to inf, underflows through the subnormals (rounded once) to 0.
@@ -46,12 +56,12 @@ pub(super) fn exp<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>) -> F<'ctx> {
 
 /// `exp(x + lo)` for `x` already clamped to exp's range and a tiny correction `lo`.
 pub(super) fn exp_reduced<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>, lo: Option<F<'ctx>>) -> F<'ctx> {
-    let (_, ni, r) = reduce_ln2(e, x);
-    let r = match lo {
-        Some(lo) => e.add(r, lo),
-        None => r,
-    };
-    e.ldexp(e.add(e.c(1.0), expm1_poly(e, r)), ni)
+    let mut red = reduce_ln2(e, x);
+    if let Some(lo) = lo {
+        let (r, c) = e.fast_two_sum(red.r, lo);
+        red = Reduced { r, c: e.add(red.c, c), ..red };
+    }
+    e.ldexp(e.add(e.c(1.0), expm1_poly(e, &red)), red.ni)
 }
 
 /// `expm1(x) = 2^n (expm1(r) + 1) - 1`, computed as `2^n expm1(r) + (2^n - 1)` so
@@ -60,8 +70,8 @@ pub(super) fn exp_reduced<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>, lo: Option<F<'ctx>
 pub(super) fn expm1<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>) -> F<'ctx> {
     // Below the low bound expm1 rounds to -1.
     let xc = if e.wide { e.clamp(x, -40.0, 710.0) } else { e.clamp(x, -20.0, 89.0) };
-    let (_, ni, r) = reduce_ln2(e, xc);
-    let em = expm1_poly(e, r);
+    let red = reduce_ln2(e, xc);
+    let (ni, em) = (red.ni, expm1_poly(e, &red));
     let pos = e.icmp(IntPredicate::SGT, ni, e.ci(0));
     let scale = e.pow2(e.isub(ni, e.seli(pos, e.ci(1), e.ci(0))));
     let one = e.sel(pos, e.c(0.5), e.c(1.0));
@@ -87,8 +97,8 @@ pub(super) fn tanh<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>) -> F<'ctx> {
 
 /// `logistic(x) = 1 / (1 + exp(-x))`, computed from `t = exp(-|x|)` as `1/(1+t)` or
 /// `t/(1+t)` so that neither side loses accuracy. f32 runs in f64 (with the f32
-/// polynomial, 2^-27.9 before the final rounding): in f32 the three roundings
-/// could add up past 2 ulp.
+/// polynomial, 2^-27.9 before the final rounding): in f32, the roundings of `t`,
+/// `1 + t` and the quotient reach 2.3 ulp where `t` is just above a power of two.
 pub(super) fn logistic<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>) -> F<'ctx> {
     let d = if e.wide { *e } else { e.other() };
     let xd = if e.wide { x } else { e.ext(x) };
@@ -96,9 +106,10 @@ pub(super) fn logistic<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>) -> F<'ctx> {
         exp(e, e.neg(e.abs(x)))
     } else {
         // Below -104 the f32 result is 0 anyway.
-        let (_, ni, r) = reduce_ln2(&d, d.clamp(d.neg(d.abs(xd)), -104.0, 0.0));
-        let em = d.mla(d.mul(r, r), d.poly(r, &EXPM1_F32.map(f64::from)), r);
-        d.ldexp(d.add(d.c(1.0), em), ni)
+        let red = reduce_ln2(&d, d.clamp(d.neg(d.abs(xd)), -104.0, 0.0));
+        let r = red.r;
+        let em = d.add(d.mla(d.mul(r, r), d.poly(r, &EXPM1_F32.map(f64::from)), red.c), r);
+        d.ldexp(d.add(d.c(1.0), em), red.ni)
     };
     let num = d.sel(d.lt(xd, d.c(0.0)), t, d.c(1.0));
     let res = d.div(num, d.add(d.c(1.0), t));

@@ -33,6 +33,7 @@ use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::module::{Linkage, Module};
 use inkwell::types::FloatType;
 use inkwell::values::FunctionValue;
+use smelt_kernel::{BinaryOp, UnaryOp};
 
 use emit::{Em, F};
 
@@ -100,6 +101,34 @@ impl MathOp {
         match self {
             MathOp::Pow | MathOp::Atan2 => 2,
             _ => 1,
+        }
+    }
+
+    /// The function a float kernel op needs, if it is not a native instruction.
+    pub fn of_unary(op: UnaryOp) -> Option<MathOp> {
+        Some(match op {
+            UnaryOp::Exp => MathOp::Exp,
+            UnaryOp::Expm1 => MathOp::Expm1,
+            UnaryOp::Log => MathOp::Log,
+            UnaryOp::Log1p => MathOp::Log1p,
+            UnaryOp::Tanh => MathOp::Tanh,
+            UnaryOp::Logistic => MathOp::Logistic,
+            UnaryOp::Erf => MathOp::Erf,
+            UnaryOp::Sin => MathOp::Sin,
+            UnaryOp::Cos => MathOp::Cos,
+            UnaryOp::Tan => MathOp::Tan,
+            UnaryOp::Rsqrt => MathOp::Rsqrt,
+            UnaryOp::Cbrt => MathOp::Cbrt,
+            _ => return None,
+        })
+    }
+
+    /// The function a float binary kernel op needs (`Pow`, `Atan2`), if any.
+    pub fn of_binary(op: BinaryOp) -> Option<MathOp> {
+        match op {
+            BinaryOp::Pow => Some(MathOp::Pow),
+            BinaryOp::Atan2 => Some(MathOp::Atan2),
+            _ => None,
         }
     }
 }

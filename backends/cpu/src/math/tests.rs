@@ -148,6 +148,32 @@ fn functions_are_straight_line_and_cached() {
 }
 
 #[test]
+fn kernel_ops_map_to_math_ops() {
+    use smelt_kernel::{BinaryOp, UnaryOp};
+    assert_eq!(MathOp::of_unary(UnaryOp::Logistic), Some(MathOp::Logistic));
+    assert_eq!(MathOp::of_unary(UnaryOp::Sqrt), None);
+    assert_eq!(MathOp::of_unary(UnaryOp::Abs), None);
+    assert_eq!(MathOp::of_binary(BinaryOp::Atan2), Some(MathOp::Atan2));
+    assert_eq!(MathOp::of_binary(BinaryOp::Add), None);
+    let unary = MathOp::ALL.iter().filter(|op| op.arity() == 1).count();
+    let mapped = [
+        UnaryOp::Exp,
+        UnaryOp::Expm1,
+        UnaryOp::Log,
+        UnaryOp::Log1p,
+        UnaryOp::Tanh,
+        UnaryOp::Logistic,
+        UnaryOp::Erf,
+        UnaryOp::Sin,
+        UnaryOp::Cos,
+        UnaryOp::Tan,
+        UnaryOp::Rsqrt,
+        UnaryOp::Cbrt,
+    ];
+    assert_eq!(mapped.iter().filter_map(|&op| MathOp::of_unary(op)).count(), unary);
+}
+
+#[test]
 fn loops_vectorize_for_the_host_and_aarch64() {
     let ctx = Context::create();
     let host = build_module(&ctx, &host_machine(true));

@@ -3,11 +3,12 @@
 //! sin/cos/tan reduce `x = n pi/2 + r`, `|r| <= pi/4`, with `n` rounded by the
 //! shifter trick and `pi/2` split Cody-Waite style, then pick the sin or cos
 //! polynomial and the sign by `n mod 4`; tan divides the two. f32 is computed in
-//! f64 (four 26-bit parts of pi/2: exact for `|x| < 2^27 pi/2`). f64 follows fdlibm:
-//! three 33-bit parts with a tail word (exact for `|x| < 2^20 pi/2`) and kernels
-//! that take the tail. Beyond those bounds the reduction error grows like
-//! `|x| 2^-53`; above `2^50` the argument carries no information about its
-//! residue and the result is an arbitrary value in `[-1, 1]` (see docs/math.md).
+//! f64 (pi/2 in parts of 26, 26, 26 and 53 bits: exact for `|x| < 2^27 pi/2`).
+//! f64 follows fdlibm: three 33-bit parts with a tail word (exact for
+//! `|x| < 2^20 pi/2`) and kernels that take the tail. Beyond those bounds the
+//! reduction error grows like `|x| 2^-53`; from `|x 2/pi| = 2^50` on the argument
+//! carries no information about its residue and the reduced argument is set to 0,
+//! so sin and cos return an arbitrary value in `[-1, 1]` (see docs/math.md).
 //!
 //! atan2 reduces to `t = min/max` of the magnitudes, and further to
 //! `(min - max)/(min + max)` when `t > tan(pi/8)`, evaluates one odd polynomial and
@@ -37,7 +38,7 @@ struct Reduced<'ctx> {
     q: I<'ctx>,
 }
 
-/// `x = n pi/2 + hi + lo` for an f64 `x` (an f32 argument widened when `!e.wide`,
+/// `x = n pi/2 + hi + lo` for an f64 `x` (an f32 argument widened when `f32_arg`,
 /// with `lo = 0`). `d` is the f64 emitter.
 fn reduce<'ctx>(d: &Em<'_, 'ctx>, x: F<'ctx>, f32_arg: bool) -> Reduced<'ctx> {
     let t = d.mul(x, d.c(FRAC_2_PI));

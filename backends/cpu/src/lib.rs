@@ -18,6 +18,7 @@
 mod codegen;
 mod error;
 mod executable;
+pub mod math;
 pub mod runtime;
 mod standin;
 

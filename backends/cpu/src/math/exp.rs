@@ -1,0 +1,117 @@
+//! exp, expm1 and the functions built on them (tanh, logistic).
+//!
+//! All share one reduction: `x = n ln2 + r`, `|r| <= ln2/2`, with `n` rounded by the
+//! shifter trick and `ln2` split Cody-Waite style (`n * LN2_HI` is exact), and one
+//! polynomial, `expm1(r) = r + r^2 P(r)`. The result is scaled by `2^n` through the
+//! exponent bits.
+
+use inkwell::IntPredicate;
+
+use super::coeffs::{EXPM1_F32, EXPM1_F64, TANH_F32, TANH_F64};
+use super::emit::{Em, F, I};
+
+const LOG2_E: f64 = std::f64::consts::LOG2_E;
+/// `ln2` in two parts; the high part has 32 (f64) or 15 (f32) significant bits so
+/// that `n * hi` is exact for every `n` the reductions produce.
+const LN2_HI_F64: f64 = 0.6931471803691238;
+const LN2_LO_F64: f64 = 1.9082149292705877e-10;
+const LN2_HI_F32: f32 = 0.69314575;
+const LN2_LO_F32: f32 = 1.4286068e-6;
+
+pub(super) fn ln2_parts(e: &Em<'_, '_>) -> (f64, f64) {
+    if e.wide { (LN2_HI_F64, LN2_LO_F64) } else { (LN2_HI_F32 as f64, LN2_LO_F32 as f64) }
+}
+
+/// The reduced argument `x - n ln2 = r + c`: `r` rounded, `c` its rounding error.
+pub(super) struct Reduced<'ctx> {
+    pub ni: I<'ctx>,
+    pub r: F<'ctx>,
+    pub c: F<'ctx>,
+}
+
+/// `x = n ln2 + r + c` (`n` also as an integer). `|x|` must be below ~2^(p-2).
+/// `x - n * LN2_HI` is exact; subtracting `n * LN2_LO` rounds, and `c` keeps the
+/// rounding error (by fast-two-sum), worth up to ~0.3 ulp of exp's result.
+pub(super) fn reduce_ln2<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>) -> Reduced<'ctx> {
+    let (hi, lo) = ln2_parts(e);
+    let (n, ni) = e.round_int(e.mul(x, e.c(LOG2_E)));
+    let (r, c) = e.fast_two_sum(e.sub(x, e.mul(n, e.c(hi))), e.neg(e.mul(n, e.c(lo))));
+    Reduced { ni, r, c }
+}
+
+/// `expm1(r + c)` for `|r| <= ln2/2` and `c` below half an ulp of `r` (relative
+/// error 2^-27.9 in f32, 2^-56 in f64 before rounding).
+pub(super) fn expm1_poly<'ctx>(e: &Em<'_, 'ctx>, red: &Reduced<'ctx>) -> F<'ctx> {
+    let r = red.r;
+    let p = if e.wide { e.poly(r, &EXPM1_F64) } else { e.poly(r, &EXPM1_F32.map(f64::from)) };
+    e.add(e.mla(e.mul(r, r), p, red.c), r)
+}
+
+/// `exp(x)`: overflows to inf, underflows through the subnormals (rounded once) to 0.
+pub(super) fn exp<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>) -> F<'ctx> {
+    // Beyond these the result is inf or 0 anyway; the clamp keeps n in ldexp's range.
+    let xc = if e.wide { e.clamp(x, -746.0, 710.0) } else { e.clamp(x, -104.0, 89.0) };
+    exp_reduced(e, xc, None)
+}
+
+/// `exp(x + lo)` for `x` already clamped to exp's range and a tiny correction `lo`.
+pub(super) fn exp_reduced<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>, lo: Option<F<'ctx>>) -> F<'ctx> {
+    let mut red = reduce_ln2(e, x);
+    if let Some(lo) = lo {
+        let (r, c) = e.fast_two_sum(red.r, lo);
+        red = Reduced { r, c: e.add(red.c, c), ..red };
+    }
+    e.ldexp(e.add(e.c(1.0), expm1_poly(e, &red)), red.ni)
+}
+
+/// `expm1(x) = 2^n (expm1(r) + 1) - 1`, computed as `2^n expm1(r) + (2^n - 1)` so
+/// that no cancellation happens; for `n >= 1` everything is halved and doubled at
+/// the end so that `n = 128` (f32) or `1024` (f64) still overflows correctly.
+pub(super) fn expm1<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>) -> F<'ctx> {
+    // Below the low bound expm1 rounds to -1.
+    let xc = if e.wide { e.clamp(x, -40.0, 710.0) } else { e.clamp(x, -20.0, 89.0) };
+    let red = reduce_ln2(e, xc);
+    let (ni, em) = (red.ni, expm1_poly(e, &red));
+    let pos = e.icmp(IntPredicate::SGT, ni, e.ci(0));
+    let scale = e.pow2(e.isub(ni, e.seli(pos, e.ci(1), e.ci(0))));
+    let one = e.sel(pos, e.c(0.5), e.c(1.0));
+    let res = e.mla(scale, em, e.sub(scale, one));
+    let res = e.mul(res, e.sel(pos, e.c(2.0), e.c(1.0)));
+    // -0 stays -0.
+    e.sel(e.eq(x, e.c(0.0)), x, res)
+}
+
+/// `tanh(x) = x + x^3 P(x^2)` for `|x| < 0.55`; beyond,
+/// `tanh(|x|) = expm1(2|x|) / (expm1(2|x|) + 2)` with the sign of `x`.
+pub(super) fn tanh<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>) -> F<'ctx> {
+    let ax = e.abs(x);
+    // tanh rounds to 1 from 9.1 (f32) or 19.1 (f64) on.
+    let ac = e.sel(e.gt(ax, e.cw(10.0, 20.0)), e.cw(10.0, 20.0), ax);
+    let em = expm1(e, e.add(ac, ac));
+    let large = e.div(em, e.add(em, e.c(2.0)));
+    let x2 = e.mul(ax, ax);
+    let p = if e.wide { e.poly(x2, &TANH_F64) } else { e.poly(x2, &TANH_F32.map(f64::from)) };
+    let small = e.mla(e.mul(x2, ax), p, ax);
+    e.copysign(e.sel(e.lt(ax, e.c(0.55)), small, large), x)
+}
+
+/// `logistic(x) = 1 / (1 + exp(-x))`, computed from `t = exp(-|x|)` as `1/(1+t)` or
+/// `t/(1+t)` so that neither side loses accuracy. f32 runs in f64 (with the f32
+/// polynomial, 2^-27.9 before the final rounding): in f32, the roundings of `t`,
+/// `1 + t` and the quotient reach 2.3 ulp where `t` is just above a power of two.
+pub(super) fn logistic<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>) -> F<'ctx> {
+    let d = if e.wide { *e } else { e.other() };
+    let xd = if e.wide { x } else { e.ext(x) };
+    let t = if e.wide {
+        exp(e, e.neg(e.abs(x)))
+    } else {
+        // Below -104 the f32 result is 0 anyway.
+        let red = reduce_ln2(&d, d.clamp(d.neg(d.abs(xd)), -104.0, 0.0));
+        let r = red.r;
+        let em = d.add(d.mla(d.mul(r, r), d.poly(r, &EXPM1_F32.map(f64::from)), red.c), r);
+        d.ldexp(d.add(d.c(1.0), em), red.ni)
+    };
+    let num = d.sel(d.lt(xd, d.c(0.0)), t, d.c(1.0));
+    let res = d.div(num, d.add(d.c(1.0), t));
+    if e.wide { res } else { d.trunc(res) }
+}

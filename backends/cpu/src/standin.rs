@@ -1,13 +1,8 @@
-//! Stand-ins for the pieces other work replaces: vectorizable math functions,
-//! GEMM and convolution.
+//! Stand-ins for the pieces other work replaces: GEMM and convolution.
 //!
 //! Each stand-in sits behind one function so swapping in the real one is a
 //! one-place change:
 //!
-//! - [`emit_math_call`]: scalar transcendental functions. Here they are LLVM
-//!   intrinsics or libm calls (which the loop vectorizer does not vectorize);
-//!   `math::math_function(module, op, ty)` replaces the body with a call to an
-//!   inlined, branch-free, vectorizable implementation.
 //! - [`gemm_function`]: `void gemm(a, b, c, i64 batch, i64 m, i64 n, i64 k,
 //!   epilogue, epilogue_ctx)`, here a straightforward loop nest, parallel over
 //!   output rows, that calls the epilogue once per finished row; `gemm.rs`
@@ -18,91 +13,12 @@
 
 use inkwell::IntPredicate;
 use inkwell::module::Linkage;
-use inkwell::values::{BasicValueEnum, FloatValue, FunctionValue, IntValue, PointerValue};
+use inkwell::values::{BasicValueEnum, FunctionValue, IntValue, PointerValue};
 use smelt_hlo::DType;
 use smelt_kernel::{ConvStep, DotStep};
 
 use crate::codegen::Cg;
 use crate::error::{CpuError, Result, invalid};
-
-/// The math functions the code generator asks for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum MathFn {
-    Exp,
-    Expm1,
-    Log,
-    Log1p,
-    Tanh,
-    Logistic,
-    Erf,
-    Sin,
-    Cos,
-    Tan,
-    Pow,
-    Atan2,
-    Rsqrt,
-    Cbrt,
-}
-
-/// `f(args...)` on f32 or f64 values (the compute types).
-///
-/// Stand-in: LLVM intrinsics where LLVM has them, else libm calls declared
-/// without side effects; `logistic` and `rsqrt` are composed exactly as the
-/// interpreter computes them.
-pub(crate) fn emit_math_call<'ctx>(
-    cg: &mut Cg<'ctx, '_>,
-    f: MathFn,
-    args: &[FloatValue<'ctx>],
-) -> Result<FloatValue<'ctx>> {
-    let Some(&x) = args.first() else {
-        return Err(CpuError::Llvm(format!("{f:?} without arguments")));
-    };
-    let ty = x.get_type();
-    let is64 = ty == cg.t.f64;
-    let intrinsic = |cg: &Cg<'ctx, '_>, name: &str| -> Result<FloatValue<'ctx>> {
-        let vals: Vec<_> = args.iter().map(|&a| a.into()).collect();
-        Ok(cg.intrinsic(name, &[ty.into()], &vals)?.into_float_value())
-    };
-    let libm = |cg: &Cg<'ctx, '_>, name32: &str, name64: &str| -> Result<FloatValue<'ctx>> {
-        let name = if is64 { name64 } else { name32 };
-        let params: Vec<_> = args.iter().map(|_| ty.into()).collect();
-        let func = cg.function(name, Some(ty.into()), &params);
-        if func.count_basic_blocks() == 0 {
-            func.add_attribute(inkwell::attributes::AttributeLoc::Function, cg.enum_attr("memory", 0));
-            func.add_attribute(inkwell::attributes::AttributeLoc::Function, cg.enum_attr("nounwind", 0));
-            func.add_attribute(inkwell::attributes::AttributeLoc::Function, cg.enum_attr("willreturn", 0));
-        }
-        let vals: Vec<_> = args.iter().map(|&a| a.into()).collect();
-        let r = cg.call(func, &vals)?.ok_or_else(|| CpuError::Llvm(format!("{name} returns nothing")))?;
-        Ok(r.into_float_value())
-    };
-    let one = ty.const_float(1.0);
-    Ok(match f {
-        MathFn::Exp => intrinsic(cg, "llvm.exp")?,
-        MathFn::Log => intrinsic(cg, "llvm.log")?,
-        MathFn::Sin => intrinsic(cg, "llvm.sin")?,
-        MathFn::Cos => intrinsic(cg, "llvm.cos")?,
-        MathFn::Tan => intrinsic(cg, "llvm.tan")?,
-        MathFn::Tanh => intrinsic(cg, "llvm.tanh")?,
-        MathFn::Pow => intrinsic(cg, "llvm.pow")?,
-        MathFn::Atan2 => intrinsic(cg, "llvm.atan2")?,
-        MathFn::Expm1 => libm(cg, "expm1f", "expm1")?,
-        MathFn::Log1p => libm(cg, "log1pf", "log1p")?,
-        MathFn::Erf => libm(cg, "erff", "erf")?,
-        MathFn::Cbrt => libm(cg, "cbrtf", "cbrt")?,
-        MathFn::Rsqrt => {
-            let s = cg.intrinsic("llvm.sqrt", &[ty.into()], &[x.into()])?.into_float_value();
-            cg.b.build_float_div(one, s, "")?
-        }
-        MathFn::Logistic => {
-            // 1 / (1 + exp(-x)): exp overflowing to inf gives exactly 0.
-            let n = cg.b.build_float_neg(x, "")?;
-            let e = cg.intrinsic("llvm.exp", &[ty.into()], &[n.into()])?.into_float_value();
-            let d = cg.b.build_float_add(one, e, "")?;
-            cg.b.build_float_div(one, d, "")?
-        }
-    })
-}
 
 /// The accumulator type of a dot or convolution producing `out` (as the
 /// interpreter's `AccKind`): f64 for f64, f32 for other floats, s64 for the rest.

@@ -27,7 +27,7 @@ use smelt_kernel::{BinaryOp, Scalar, UnaryOp};
 
 use super::Cg;
 use crate::error::{CpuError, Result, invalid, unsupported};
-use crate::standin::{MathFn, emit_math_call};
+use crate::math::{MathOp, math_function};
 
 /// A value on its way through `convert` (the interpreter's `Cast`).
 enum CastVal<'ctx> {
@@ -276,18 +276,18 @@ impl<'ctx> Cg<'ctx, '_> {
                 let s = self.intrinsic("llvm.copysign", &[fty], &[one.into(), v.into()])?;
                 self.b.build_select(keep, v, s.into_float_value(), "")?.into_float_value()
             }
-            UnaryOp::Cbrt => emit_math_call(self, MathFn::Cbrt, &[v])?,
-            UnaryOp::Cos => emit_math_call(self, MathFn::Cos, &[v])?,
-            UnaryOp::Erf => emit_math_call(self, MathFn::Erf, &[v])?,
-            UnaryOp::Exp => emit_math_call(self, MathFn::Exp, &[v])?,
-            UnaryOp::Expm1 => emit_math_call(self, MathFn::Expm1, &[v])?,
-            UnaryOp::Log => emit_math_call(self, MathFn::Log, &[v])?,
-            UnaryOp::Log1p => emit_math_call(self, MathFn::Log1p, &[v])?,
-            UnaryOp::Logistic => emit_math_call(self, MathFn::Logistic, &[v])?,
-            UnaryOp::Rsqrt => emit_math_call(self, MathFn::Rsqrt, &[v])?,
-            UnaryOp::Sin => emit_math_call(self, MathFn::Sin, &[v])?,
-            UnaryOp::Tan => emit_math_call(self, MathFn::Tan, &[v])?,
-            UnaryOp::Tanh => emit_math_call(self, MathFn::Tanh, &[v])?,
+            UnaryOp::Cbrt => self.math(MathOp::Cbrt, &[v])?,
+            UnaryOp::Cos => self.math(MathOp::Cos, &[v])?,
+            UnaryOp::Erf => self.math(MathOp::Erf, &[v])?,
+            UnaryOp::Exp => self.math(MathOp::Exp, &[v])?,
+            UnaryOp::Expm1 => self.math(MathOp::Expm1, &[v])?,
+            UnaryOp::Log => self.math(MathOp::Log, &[v])?,
+            UnaryOp::Log1p => self.math(MathOp::Log1p, &[v])?,
+            UnaryOp::Logistic => self.math(MathOp::Logistic, &[v])?,
+            UnaryOp::Rsqrt => self.math(MathOp::Rsqrt, &[v])?,
+            UnaryOp::Sin => self.math(MathOp::Sin, &[v])?,
+            UnaryOp::Tan => self.math(MathOp::Tan, &[v])?,
+            UnaryOp::Tanh => self.math(MathOp::Tanh, &[v])?,
             UnaryOp::Not | UnaryOp::Popcnt | UnaryOp::Clz => unsupported!("{op:?} on {d}"),
         };
         self.round_calc(r, d)
@@ -352,8 +352,8 @@ impl<'ctx> Cg<'ctx, '_> {
             BinaryOp::Rem => bl.build_float_rem(x, y, "")?,
             BinaryOp::Max => self.intrinsic("llvm.maximum", &[fty], &[x.into(), y.into()])?.into_float_value(),
             BinaryOp::Min => self.intrinsic("llvm.minimum", &[fty], &[x.into(), y.into()])?.into_float_value(),
-            BinaryOp::Pow => emit_math_call(self, MathFn::Pow, &[x, y])?,
-            BinaryOp::Atan2 => emit_math_call(self, MathFn::Atan2, &[x, y])?,
+            BinaryOp::Pow => self.math(MathOp::Pow, &[x, y])?,
+            BinaryOp::Atan2 => self.math(MathOp::Atan2, &[x, y])?,
             _ => unsupported!("{op:?} on {d}"),
         };
         self.round_calc(r, d)
@@ -670,5 +670,18 @@ impl<'ctx> Cg<'ctx, '_> {
         }
         let bits = self.to_bits(x, from)?;
         self.value_of_bits(bits, to)
+    }
+}
+
+impl<'ctx> Cg<'ctx, '_> {
+    /// `op(args...)` through the vectorizable math library (`crate::math`).
+    fn math(&mut self, op: MathOp, args: &[FloatValue<'ctx>]) -> Result<FloatValue<'ctx>> {
+        let Some(&x) = args.first() else {
+            return Err(CpuError::Llvm(format!("{op:?} without arguments")));
+        };
+        let f = math_function(&self.module, op, x.get_type());
+        let vals: Vec<_> = args.iter().map(|&a| a.into()).collect();
+        let r = self.call(f, &vals)?.ok_or_else(|| CpuError::Llvm(format!("{op:?} returns nothing")))?;
+        Ok(r.into_float_value())
     }
 }

@@ -8,6 +8,7 @@
 mod cli;
 mod common;
 mod cpu;
+mod cpu_prop;
 mod fuzz;
 mod interp;
 mod kernel;

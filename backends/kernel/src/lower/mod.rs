@@ -252,6 +252,12 @@ impl<'m> Lowerer<'m> {
         let comp = self.module.comp(cid);
         let inst = comp.inst(id);
         use Opcode as O;
+        // Nothing to compute into results without elements (control flow still
+        // runs: its bodies may have larger values).
+        let empty = inst.shape.leaves().iter().all(|a| a.element_count() == 0);
+        if empty && !matches!(inst.opcode, O::While | O::Conditional | O::Call) {
+            return Ok(());
+        }
         match inst.opcode {
             // Storage renames: buffer assignment gave them their operands' buffers.
             O::Parameter

@@ -112,9 +112,9 @@ impl Blocking {
 const PACK_BUDGET_BYTES: i64 = 64 << 20;
 /// Multiply-adds per task (about 4 MFLOP).
 const TASK_WORK_SHIFT: u32 = 21;
-const MAX_TASKS: i64 = 64;
+const MAX_TASKS: i64 = 16;
 /// Fewest microkernel rows a task gets when rows are split.
-const MIN_TASK_ROW_TILES: i64 = 4;
+const MIN_TASK_ROW_TILES: i64 = 12;
 /// Bytes of B block for results that keep the whole depth in one block.
 const FULL_DEPTH_BLOCK_BYTES: i64 = 512 * 1024;
 

@@ -161,7 +161,6 @@ pub fn gemm_function<'ctx>(
 /// The internal functions a GEMM driver (or a convolution) is built from.
 pub(crate) struct Parts<'ctx> {
     pub blk: Blocking,
-    pub out: DType,
     /// `void (ptr src, i64 rs, i64 ks, i64 rows, i64 kc, ptr dst)`: packs an `MR`-row
     /// micro-panel of A; source element (r, kk) at `src[r*rs + kk*ks]`.
     pub pack_a: FunctionValue<'ctx>,
@@ -190,7 +189,7 @@ impl<'ctx> Parts<'ctx> {
         let pack_b = pack_function(module, target, isa, &blk, rhs, blk.nr())?;
         let ukernel = ukernel_function(module, target, isa, &blk, out)?;
         let macro_kernel = macro_function(module, target, isa, &blk, out, ukernel)?;
-        Ok(Parts { blk, out, pack_a, pack_b, macro_kernel })
+        Ok(Parts { blk, pack_a, pack_b, macro_kernel })
     }
 }
 
@@ -294,7 +293,7 @@ fn ukernel_function<'ctx>(
                 let old = ir.load(ovt, ptr, obytes)?;
                 v = ir.add_ct(ct, old, v)?;
             }
-            ir.store(ptr, ir.from_ct(v, ct, out)?, obytes)?;
+            ir.store(ptr, ir.ct_to(v, ct, out)?, obytes)?;
         }
         Ok(())
     };
@@ -333,7 +332,7 @@ fn ukernel_function<'ctx>(
                         let sum = ir.add_ct(ct, old, v)?;
                         v = ir.b.build_select(accumulate, sum, v, "")?;
                     }
-                    ir.store(ptr, ir.from_ct(v, ct, out)?, obytes)
+                    ir.store(ptr, ir.ct_to(v, ct, out)?, obytes)
                 })
             })
         },
@@ -611,7 +610,7 @@ fn build_driver<'ctx>(
         ir.for_range(zero, batch, 1, |bi| {
             let base = ir.mul(bi, mn)?;
             ir.for_range(zero, mn, 1, |e| {
-                let z = ir.from_ct(ir.zero(ct, 0), ct, spec.out)?;
+                let z = ir.ct_to(ir.zero(ct, 0), ct, spec.out)?;
                 ir.store(ir.gep(omem, c, ir.add(base, e)?)?, z, spec.out.byte_size() as u32)
             })?;
             call_epilogue(&ir, epi, ectx, [bi, zero, m, zero, n])
@@ -844,4 +843,4 @@ fn compute_task_function<'ctx>(
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -102,6 +102,13 @@ struct SendPtr(*mut c_void);
 unsafe impl Send for SendPtr {}
 unsafe impl Sync for SendPtr {}
 
+impl SendPtr {
+    /// By method, so closures capture the wrapper (which is `Send`), not the field.
+    fn get(self) -> *mut c_void {
+        self.0
+    }
+}
+
 /// # Safety
 /// `task` must be safe to call with `ctx` on disjoint chunks from two threads.
 pub unsafe extern "C" fn parallel_for_two_threads(task: TaskFn, ctx: *mut c_void, n: i64, grain: i64) {
@@ -111,13 +118,12 @@ pub unsafe extern "C" fn parallel_for_two_threads(task: TaskFn, ctx: *mut c_void
     std::thread::scope(|s| {
         for _ in 0..2 {
             s.spawn(|| {
-                let ctx = ctx;
                 loop {
                     let lo = next.fetch_add(g, Ordering::Relaxed);
                     if lo >= n {
                         break;
                     }
-                    unsafe { task(ctx.0, lo, (lo + g).min(n)) };
+                    unsafe { task(ctx.get(), lo, (lo + g).min(n)) };
                 }
             });
         }

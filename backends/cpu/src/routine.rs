@@ -659,7 +659,7 @@ impl<'a, 'ctx> Ir<'a, 'ctx> {
     }
 
     /// Converts accumulator values to the memory form of `d`.
-    pub fn from_ct(&self, v: BasicValueEnum<'ctx>, ct: Ct, d: DType) -> R<BasicValueEnum<'ctx>> {
+    pub fn ct_to(&self, v: BasicValueEnum<'ctx>, ct: Ct, d: DType) -> R<BasicValueEnum<'ctx>> {
         match d {
             DType::F16 => self.f32_to_f16(self.float_resize(v, self.cx.f32_type().into())?),
             DType::Bf16 => self.f32_to_bf16(self.float_resize(v, self.cx.f32_type().into())?),
@@ -754,22 +754,12 @@ impl<'a, 'ctx> Ir<'a, 'ctx> {
         Ok(self.b.build_shuffle_vector(a.into_vector_value(), b.into_vector_value(), mask, "")?.into())
     }
 
-    /// Lane `i` (constant) of a vector.
-    pub fn lane(&self, v: BasicValueEnum<'ctx>, i: u32) -> R<BasicValueEnum<'ctx>> {
-        Ok(self.b.build_extract_element(v.into_vector_value(), self.cx.i32_type().const_int(i as u64, false), "")?)
-    }
-
     pub fn ptr_to_int(&self, p: PointerValue<'ctx>) -> R<IntValue<'ctx>> {
         Ok(self.b.build_ptr_to_int(p, self.i64t(), "")?)
     }
 
     pub fn int_to_ptr(&self, i: IntValue<'ctx>) -> R<PointerValue<'ctx>> {
         Ok(self.b.build_int_to_ptr(i, self.ptrt(), "")?)
-    }
-
-    /// Byte offset `ptr + bytes`.
-    pub fn byte_gep(&self, ptr: PointerValue<'ctx>, bytes: IntValue<'ctx>) -> R<PointerValue<'ctx>> {
-        self.gep(self.cx.i8_type().into(), ptr, bytes)
     }
 }
 

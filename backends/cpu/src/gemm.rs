@@ -25,6 +25,8 @@
 //!   enough to balance well; the task count grows with the work (one task per
 //!   ~4 MFLOP, at most 64) and splits rows first (each task packs its A rows once
 //!   per `NC` columns), columns when rows run out.
+//! - **Matrix-vector** products (`m == 1` or `n == 1`) skip packing and stream the
+//!   matrix once (`gemv.rs`).
 //! - **Epilogue**: after the last `KC` block of a task's `MR`-row strip of an `NC`
 //!   block, the strip is final and still in L1/L2: the epilogue callback runs on it.
 //!
@@ -619,6 +621,7 @@ fn build_driver<'ctx>(
         dead_block(&ir)
     })?;
 
+    gemv::emit(module, target, isa, spec, name, &ir, [a, b, c, epi, ectx], [batch, m, n, k])?;
     let npad = ir.mul(ir.ceil_div(n, ir.c(nr))?, ir.c(nr))?;
     let njp = ir.div(npad, ir.c(nr))?;
     let full_depth = crate::routine::mem_type(ir.cx, spec.out) != ct.ty(ir.cx);
@@ -842,5 +845,6 @@ fn compute_task_function<'ctx>(
     Ok(f)
 }
 
+mod gemv;
 #[cfg(test)]
 pub(crate) mod tests;

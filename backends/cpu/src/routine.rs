@@ -674,7 +674,7 @@ impl<'a, 'ctx> Ir<'a, 'ctx> {
         }
     }
 
-    /// `acc + a * b` in `ct` (a fused multiply-add for floats, wrapping for ints).
+    /// `acc + a * b` in `ct` (fused where the target can, wrapping for ints).
     pub fn mul_add(
         &self,
         ct: Ct,
@@ -683,11 +683,13 @@ impl<'a, 'ctx> Ir<'a, 'ctx> {
         acc: BasicValueEnum<'ctx>,
     ) -> R<BasicValueEnum<'ctx>> {
         if ct.is_float() {
-            let fma = Intrinsic::find("llvm.fma")
+            // fmuladd, not fma: fused where the target has FMA, a multiply and an
+            // add elsewhere (llvm.fma would become calls to libm's fmaf there).
+            let fma = Intrinsic::find("llvm.fmuladd")
                 .and_then(|i| i.get_declaration(self.module, &[a.get_type()]))
-                .ok_or_else(|| RoutineError::Llvm("llvm.fma not found".into()))?;
+                .ok_or_else(|| RoutineError::Llvm("llvm.fmuladd not found".into()))?;
             self.call(fma, &[a.into(), b.into(), acc.into()])?
-                .ok_or_else(|| RoutineError::Llvm("llvm.fma returned void".into()))
+                .ok_or_else(|| RoutineError::Llvm("llvm.fmuladd returned void".into()))
         } else {
             let p = match (a, b) {
                 (BasicValueEnum::IntValue(x), BasicValueEnum::IntValue(y)) => self.b.build_int_mul(x, y, "")?.into(),

@@ -397,3 +397,72 @@ fn invalid_specs_are_errors() {
     let tm = jit::host_target_machine().unwrap();
     assert!(conv_function(&module, &tm, &bad).is_err());
 }
+
+/// The AOT contract: generated code for x86-64 (baseline and AVX2) and aarch64
+/// calls nothing but libc and the runtime's `smelt_parallel_for`.
+#[test]
+fn cross_targets_call_only_libc() {
+    use inkwell::OptimizationLevel;
+    use inkwell::targets::{CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetTriple};
+
+    use crate::gemm::{GemmSpec, gemm_function};
+
+    Target::initialize_x86(&InitializationConfig::default());
+    Target::initialize_aarch64(&InitializationConfig::default());
+    let allowed = ["aligned_alloc", "free", "abort", "memset", "memcpy", "memmove", "smelt_parallel_for"];
+    for (triple, cpu, features) in [
+        ("x86_64-unknown-linux-gnu", "x86-64", ""),
+        ("x86_64-unknown-linux-gnu", "haswell", "+avx2,+fma,+f16c"),
+        ("aarch64-unknown-linux-gnu", "generic", "+neon"),
+    ] {
+        let triple = TargetTriple::create(triple);
+        let target = Target::from_triple(&triple).unwrap();
+        let tm = target
+            .create_target_machine(
+                &triple,
+                cpu,
+                features,
+                OptimizationLevel::Aggressive,
+                RelocMode::PIC,
+                CodeModel::Default,
+            )
+            .unwrap();
+        let cx = Context::create();
+        let module = cx.create_module("aot");
+        jit::prepare_module(&module, &tm);
+        let pairs = [
+            (DType::F32, DType::F32),
+            (DType::F16, DType::F16),
+            (DType::Bf16, DType::F32),
+            (DType::S8, DType::S32),
+            (DType::F64, DType::F64),
+        ];
+        for (i, o) in pairs {
+            for t in [false, true] {
+                let s = GemmSpec { lhs: i, rhs: i, out: o, lhs_transposed: t, rhs_transposed: !t };
+                gemm_function(&module, &tm, &s).unwrap();
+            }
+        }
+        for (_, s) in corpus_specs() {
+            conv_function(&module, &tm, &s).unwrap();
+        }
+        jit::optimize(&module, &tm).unwrap();
+        let asm = tm.write_to_memory_buffer(&module, FileType::Assembly).unwrap();
+        let asm = String::from_utf8_lossy(asm.as_slice()).into_owned();
+        let mut called = std::collections::BTreeSet::new();
+        for line in asm.lines() {
+            let mut words = line.split_whitespace();
+            let (Some(op), Some(arg)) = (words.next(), words.next()) else { continue };
+            let is_call = matches!(op, "call" | "callq" | "jmp" | "bl" | "b");
+            let name = arg.trim_end_matches("@PLT");
+            let defined = module.get_function(name).is_some_and(|f| f.count_basic_blocks() > 0);
+            if is_call && !name.starts_with('.') && !name.starts_with('*') && !defined {
+                called.insert(name.to_string());
+            }
+        }
+        // The scan sees calls at all.
+        assert!(called.contains("smelt_parallel_for") && called.contains("aligned_alloc"), "{called:?}");
+        let bad: Vec<_> = called.iter().filter(|c| !allowed.contains(&c.as_str())).collect();
+        assert!(bad.is_empty(), "{} {cpu}: calls {bad:?}", triple.as_str().to_string_lossy());
+    }
+}

@@ -513,63 +513,78 @@ impl Conv<'_> {
         let mult = g.f_per_fg;
         let (imem, kmem, omem) = (ir.mem_ty(spec.input, 0), ir.mem_ty(spec.kernel, 0), ir.mem_ty(spec.out, 0));
         let (ib, kb, ob) = (spec.input.byte_size() as u32, spec.kernel.byte_size() as u32, spec.out.byte_size() as u32);
-        let offs = ir.alloca(ir.i64t().array_type(g.taps as u32).into())?;
-        let oks = ir.alloca(ir.cx.bool_type().array_type(g.taps as u32).into())?;
+        // Input offsets and validity of every tap, for up to ROWS rows at a time.
+        const ROWS: i64 = 4;
+        let offs = ir.alloca(ir.i64t().array_type((ROWS * g.taps) as u32).into())?;
+        let oks = ir.alloca(ir.cx.bool_type().array_type((ROWS * g.taps) as u32).into())?;
         let (out_b, out_sp) = out_layout(spec);
-        ir.for_range(lo, hi, 1, |r| {
-            let (obt, os) = g.decode_row(&ir, r, out_b, &out_sp)?;
-            let base = ir.mul(obt, ir.c(g.in_strides[g.in_b]))?;
-            ir.for_range(ir.c(0), ir.c(g.taps), 1, |t| {
-                let ks = g.decode_tap(&ir, t)?;
-                let (valid, off) = g.input_offset(&ir, &os, &ks)?;
-                ir.store(ir.gep(ir.i64t().into(), offs, t)?, ir.add(base, off)?.into(), 8)?;
-                ir.store(ir.gep(ir.cx.bool_type().into(), oks, t)?, valid.into(), 1)
-            })?;
-            let orow = ir.gep(omem, out, ir.mul(r, ir.c(g.f))?)?;
-            // One chunk of `n` output features from `f0`.
+        // `rows` consecutive output rows from `r0`: independent accumulators per row
+        // hide the FMA latency of the tap loop.
+        let group = |r0: IntValue<'ctx>, rows: i64| -> R<()> {
+            for q in 0..rows {
+                let r = ir.add(r0, ir.c(q))?;
+                let (obt, os) = g.decode_row(&ir, r, out_b, &out_sp)?;
+                let base = ir.mul(obt, ir.c(g.in_strides[g.in_b]))?;
+                ir.for_range(ir.c(0), ir.c(g.taps), 1, |t| {
+                    let ks = g.decode_tap(&ir, t)?;
+                    let (valid, off) = g.input_offset(&ir, &os, &ks)?;
+                    let slot = ir.add(ir.c(q * g.taps), t)?;
+                    ir.store(ir.gep(ir.i64t().into(), offs, slot)?, ir.add(base, off)?.into(), 8)?;
+                    ir.store(ir.gep(ir.cx.bool_type().into(), oks, slot)?, valid.into(), 1)
+                })?;
+            }
+            // One chunk of `n` output features from `f0` for every row.
             let chunk = |f0: IntValue<'ctx>, n: u32| -> R<()> {
                 let zero = ir.zero(ct, if n == 1 { 0 } else { n });
-                let acc = ir.alloca(zero.get_type())?;
-                ir.store(acc, zero, 1)?;
+                let accs: Vec<_> = (0..rows).map(|_| ir.alloca(zero.get_type())).collect::<R<_>>()?;
+                for &a in &accs {
+                    ir.store(a, zero, 1)?;
+                }
                 ir.for_range(ir.c(0), ir.c(g.taps), 1, |t| {
-                    let off = ir.load(ir.i64t().into(), ir.gep(ir.i64t().into(), offs, t)?, 8)?.into_int_value();
-                    let valid = ir
-                        .load(ir.cx.bool_type().into(), ir.gep(ir.cx.bool_type().into(), oks, t)?, 1)?
-                        .into_int_value();
-                    let x = if mult == 1 || n == 1 {
-                        let c0 = if mult == 1 { f0 } else { ir.div(f0, ir.c(mult))? };
-                        let ty = ir.mem_ty(spec.input, if n == 1 { 0 } else { n });
-                        ir.load(ty, ir.gep(imem, input, ir.add(off, c0)?)?, ib)?
-                    } else {
-                        let mut v: BasicValueEnum<'ctx> = ir.mem_ty(spec.input, n).const_zero();
-                        for l in 0..n {
-                            let c = ir.div(ir.add(f0, ir.c(l as i64))?, ir.c(mult))?;
-                            let e = ir.load(imem, ir.gep(imem, input, ir.add(off, c)?)?, ib)?;
-                            v =
-                                ir.b.build_insert_element(
-                                    v.into_vector_value(),
-                                    e,
-                                    ir.cx.i32_type().const_int(l as u64, false),
-                                    "",
-                                )?
-                                .into();
-                        }
-                        v
-                    };
-                    let x = ir.to_ct(x, spec.input, ct)?;
-                    let x = ir.b.build_select(valid, x, zero, "")?;
                     let wty = ir.mem_ty(spec.kernel, if n == 1 { 0 } else { n });
                     let w = ir.load(wty, ir.gep(kmem, kc, ir.add(ir.mul(t, ir.c(g.f))?, f0)?)?, kb)?;
                     let w = ir.to_ct(w, spec.kernel, ct)?;
-                    let a = ir.load(zero.get_type(), acc, 1)?;
-                    ir.store(acc, ir.mul_add(ct, x, w, a)?, 1)
+                    for (q, &acc) in accs.iter().enumerate() {
+                        let slot = ir.add(ir.c(q as i64 * g.taps), t)?;
+                        let off = ir.load(ir.i64t().into(), ir.gep(ir.i64t().into(), offs, slot)?, 8)?.into_int_value();
+                        let valid = ir
+                            .load(ir.cx.bool_type().into(), ir.gep(ir.cx.bool_type().into(), oks, slot)?, 1)?
+                            .into_int_value();
+                        let x = if mult == 1 || n == 1 {
+                            let c0 = if mult == 1 { f0 } else { ir.div(f0, ir.c(mult))? };
+                            let ty = ir.mem_ty(spec.input, if n == 1 { 0 } else { n });
+                            ir.load(ty, ir.gep(imem, input, ir.add(off, c0)?)?, ib)?
+                        } else {
+                            let mut v: BasicValueEnum<'ctx> = ir.mem_ty(spec.input, n).const_zero();
+                            for l in 0..n {
+                                let c = ir.div(ir.add(f0, ir.c(l as i64))?, ir.c(mult))?;
+                                let e = ir.load(imem, ir.gep(imem, input, ir.add(off, c)?)?, ib)?;
+                                let lane = ir.cx.i32_type().const_int(l as u64, false);
+                                v = ir.b.build_insert_element(v.into_vector_value(), e, lane, "")?.into();
+                            }
+                            v
+                        };
+                        let x = ir.to_ct(x, spec.input, ct)?;
+                        let x = ir.b.build_select(valid, x, zero, "")?;
+                        let a = ir.load(zero.get_type(), acc, 1)?;
+                        ir.store(acc, ir.mul_add(ct, x, w, a)?, 1)?;
+                    }
+                    Ok(())
                 })?;
-                let v = ir.ct_to(ir.load(zero.get_type(), acc, 1)?, ct, spec.out)?;
-                ir.store(ir.gep(omem, orow, f0)?, v, ob)
+                for (q, &acc) in accs.iter().enumerate() {
+                    let orow = ir.gep(omem, out, ir.mul(ir.add(r0, ir.c(q as i64))?, ir.c(g.f))?)?;
+                    let v = ir.ct_to(ir.load(zero.get_type(), acc, 1)?, ct, spec.out)?;
+                    ir.store(ir.gep(omem, orow, f0)?, v, ob)?;
+                }
+                Ok(())
             };
             ir.for_range(ir.c(0), ir.c(fmain), vl, |f0| chunk(f0, vl as u32))?;
             ir.for_range(ir.c(fmain), ir.c(g.f), 1, |f0| chunk(f0, 1))
-        })?;
+        };
+        let span = ir.sub(hi, lo)?;
+        let rmain = ir.add(lo, ir.sub(span, ir.rem(span, ir.c(ROWS))?)?)?;
+        ir.for_range(lo, rmain, ROWS, |r| group(r, ROWS))?;
+        ir.for_range(rmain, hi, 1, |r| group(r, 1))?;
         call_epilogue(&ir, epi, ectx, [ir.c(0), lo, hi, ir.c(0), ir.c(g.f)])?;
         ir.ret()
     }

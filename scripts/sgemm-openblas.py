@@ -3,6 +3,7 @@
 
 Best of several runs per shape, with OPENBLAS_NUM_THREADS=2 unless already set.
 Usage: OPENBLAS_NUM_THREADS=2 /work/venv/bin/python scripts/sgemm-openblas.py [SECONDS_PER_SHAPE]
+(SGEMM_ONLY=label: one shape.)
 """
 import os
 import sys
@@ -34,7 +35,10 @@ def main():
     rng = np.random.default_rng(0)
     print(f"| shape | OpenBLAS GFLOP/s ({os.environ['OPENBLAS_NUM_THREADS']} threads) |")
     print("|---|---:|")
+    only = os.environ.get("SGEMM_ONLY")
     for label, batch, m, n, k, rt in SHAPES:
+        if only is not None and label != only:
+            continue
         a = rng.standard_normal((batch, m, k), dtype=np.float32)
         b = rng.standard_normal((batch, n, k) if rt else (batch, k, n), dtype=np.float32)
         c = np.empty((batch, m, n), dtype=np.float32)

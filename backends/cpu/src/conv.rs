@@ -38,7 +38,9 @@ use smelt_hlo::attrs::ConvDims;
 use smelt_kernel::ir::{ConvStep, WindowSpec};
 
 use crate::gemm::{Blocking, Parts};
-use crate::routine::{Ct, Ir, Isa, R, RoutineError, Slots, call_epilogue, parallel_for, set_target_attrs, task_type};
+use crate::routine::{
+    Ct, INLINE_WORK, Ir, Isa, R, RoutineError, Slots, call_epilogue, run_tasks, set_target_attrs, task_type,
+};
 
 /// A convolution with every shape known.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -423,6 +425,13 @@ const S_ECTX: u32 = 4;
 const SLOTS: u32 = 5;
 
 impl Conv<'_> {
+    /// Whether the whole convolution is too little work to share between threads.
+    fn inline<'ctx>(&self, ir: &Ir<'_, 'ctx>) -> IntValue<'ctx> {
+        let g = &self.g;
+        let work = g.rows.saturating_mul(g.f).saturating_mul(g.taps).saturating_mul(g.cg);
+        ir.cx.bool_type().const_int((work < INLINE_WORK) as u64, false)
+    }
+
     /// Copies the kernel into a canonical layout: element (run, tap, z, j) at
     /// `run*s[0] + tap*s[1] + z*s[2] + j*s[3]`, window reversal applied, in the
     /// kernel's own element type.
@@ -488,10 +497,7 @@ impl Conv<'_> {
         let task = self.task_function(module, target, "dw");
         self.depthwise_task(module, task)?;
         let grain = (16384 / (g.f * g.taps).max(1)).max(1);
-        ir.call(
-            parallel_for(module),
-            &[task.as_global_value().as_pointer_value().into(), s.ptr.into(), ir.c(g.rows).into(), ir.c(grain).into()],
-        )?;
+        run_tasks(ir, task, s.ptr, ir.c(g.rows), ir.c(grain), self.inline(ir))?;
         ir.free(kc)
     }
 
@@ -653,15 +659,7 @@ impl Conv<'_> {
         let task = self.task_function(module, target, "gemm");
         self.im2col_task(module, task, &parts, kdim, npad, nkb, kcb)?;
         let row_blocks = cdiv(g.rows, blk.mc);
-        ir.call(
-            parallel_for(module),
-            &[
-                task.as_global_value().as_pointer_value().into(),
-                s.ptr.into(),
-                ir.c(row_blocks * g.runs).into(),
-                ir.c(1).into(),
-            ],
-        )?;
+        run_tasks(ir, task, s.ptr, ir.c(row_blocks * g.runs), ir.c(1), self.inline(ir))?;
         if !direct {
             // Scatter [rows, F] into the output's layout, then one epilogue block.
             let (out_b, out_sp) = out_layout(spec);

@@ -23,8 +23,9 @@
 //!   `smelt_parallel_for` runs tasks, each a rectangle of C (batch element x rows x
 //!   columns) that packs its own A. Packed B is shared, so tasks may be small
 //!   enough to balance well; the task count grows with the work (one task per
-//!   ~4 MFLOP, at most 64) and splits rows first (each task packs its A rows once
-//!   per `NC` columns), columns when rows run out.
+//!   ~4 MFLOP, at most 16, so two or four threads get equal shares) and splits
+//!   rows first, in slices of at least `MC` rows that reuse each B block from L2,
+//!   then columns (each column slice repacks its A rows).
 //! - **Matrix-vector** products (`m == 1` or `n == 1`) skip packing and stream the
 //!   matrix once (`gemv.rs`).
 //! - **Epilogue**: after the last `KC` block of a task's `MR`-row strip of an `NC`
@@ -42,7 +43,7 @@ use inkwell::values::{BasicValueEnum, FunctionValue, IntValue};
 use smelt_hlo::DType;
 
 use crate::routine::{
-    Ct, Ir, Isa, R, RoutineError, Slots, call_epilogue, enum_attr, parallel_for, set_target_attrs, task_type,
+    Ct, INLINE_WORK, Ir, Isa, R, RoutineError, Slots, call_epilogue, enum_attr, run_tasks, set_target_attrs, task_type,
 };
 
 /// What a generated matrix multiply computes. Operands are dense row-major
@@ -110,12 +111,13 @@ impl Blocking {
     }
 }
 
-/// Elements of packed B allowed per round of batch elements.
+/// Bytes of packed B per round of batch elements (one element may exceed it).
 const PACK_BUDGET_BYTES: i64 = 64 << 20;
 /// Multiply-adds per task (about 4 MFLOP).
 const TASK_WORK_SHIFT: u32 = 21;
+/// A multiple of common thread counts: equal shares for 2, 4, 8 or 16 threads.
 const MAX_TASKS: i64 = 16;
-/// Fewest microkernel rows a task gets when rows are split.
+/// Fewest microkernel rows a task gets when rows are split (`MC`).
 const MIN_TASK_ROW_TILES: i64 = 12;
 /// Bytes of B block for results that keep the whole depth in one block.
 const FULL_DEPTH_BLOCK_BYTES: i64 = 512 * 1024;
@@ -652,7 +654,8 @@ fn build_driver<'ctx>(
     s.set(&ir, S_KCB, kcb)?;
     s.set(&ir, S_NCB, ncb)?;
     s.set(&ir, S_NJP, njp)?;
-    let pfor = parallel_for(module);
+    let total = ir.mul(ir.mul(ir.mul(batch, m)?, n)?, k)?;
+    let inline = ir.cmp(IntPredicate::SLT, total, ir.c(INLINE_WORK))?;
     let (mr, mtiles, ntiles) = (ir.c(blk.mr as i64), ir.ceil_div(m, ir.c(blk.mr as i64))?, njp);
     let rounds = ir.ceil_div(batch, bgroup)?;
     ir.for_range(zero, rounds, 1, |round| {
@@ -675,12 +678,9 @@ fn build_driver<'ctx>(
         s.set(&ir, S_MT, mt)?;
         s.set(&ir, S_NT, nt)?;
         let panels = ir.mul(ir.mul(nb, nkb)?, njp)?;
-        let task_ptr = pack_task.as_global_value().as_pointer_value();
-        ir.call(pfor, &[task_ptr.into(), s.ptr.into(), panels.into(), ir.c(1).into()])?;
+        run_tasks(&ir, pack_task, s.ptr, panels, ir.c(1), inline)?;
         let ntasks = ir.mul(ir.mul(nb, tm)?, tn)?;
-        let task_ptr = compute_task.as_global_value().as_pointer_value();
-        ir.call(pfor, &[task_ptr.into(), s.ptr.into(), ntasks.into(), ir.c(1).into()])?;
-        Ok(())
+        run_tasks(&ir, compute_task, s.ptr, ntasks, ir.c(1), inline)
     })?;
     ir.free(bpack)?;
     ir.ret()?;

@@ -838,6 +838,34 @@ pub(crate) fn parallel_for<'ctx>(module: &Module<'ctx>) -> FunctionValue<'ctx> {
     declare(module, "smelt_parallel_for", ty)
 }
 
+/// Multiply-adds below which a routine runs its tasks on the calling thread: a
+/// fork-join costs microseconds, more than such work takes.
+pub(crate) const INLINE_WORK: i64 = 1 << 16;
+
+/// Runs `task(ctx, begin, end)` over `[0, n)`: through `smelt_parallel_for`, or in
+/// one call on the calling thread when `inline` (an i1) holds.
+pub(crate) fn run_tasks<'ctx>(
+    ir: &Ir<'_, 'ctx>,
+    task: FunctionValue<'ctx>,
+    ctx: PointerValue<'ctx>,
+    n: IntValue<'ctx>,
+    grain: IntValue<'ctx>,
+    inline: IntValue<'ctx>,
+) -> R<()> {
+    ir.if_else(
+        inline,
+        || {
+            ir.call(task, &[ctx.into(), ir.c(0).into(), n.into()])?;
+            Ok(())
+        },
+        || {
+            let fp = task.as_global_value().as_pointer_value();
+            ir.call(parallel_for(ir.module), &[fp.into(), ctx.into(), n.into(), grain.into()])?;
+            Ok(())
+        },
+    )
+}
+
 /// Calls `epilogue(ctx, b, i0, i1, j0, j1)` when `epilogue` is not null.
 pub(crate) fn call_epilogue<'ctx>(
     ir: &Ir<'_, 'ctx>,

@@ -18,7 +18,7 @@ use inkwell::values::{BasicValueEnum, FunctionValue, IntValue, PointerValue};
 use smelt_hlo::DType;
 
 use super::{Blocking, GemmSpec, dead_block};
-use crate::routine::{Ct, Ir, Isa, R, Slots, call_epilogue, parallel_for, set_target_attrs, task_type};
+use crate::routine::{Ct, INLINE_WORK, Ir, Isa, R, Slots, call_epilogue, run_tasks, set_target_attrs, task_type};
 
 /// Which operand is the vector.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -86,12 +86,9 @@ pub(super) fn emit<'ctx>(
         s.set_ptr(ir, S_EPI, epi)?;
         s.set_ptr(ir, S_ECTX, ectx)?;
         let rows = if side == Side::N1 { m } else { n };
-        let pfor = parallel_for(module);
-        let run = |f: FunctionValue<'ctx>, tasks: IntValue<'ctx>| -> R<()> {
-            let fp = f.as_global_value().as_pointer_value();
-            ir.call(pfor, &[fp.into(), s.ptr.into(), tasks.into(), ir.c(1).into()])?;
-            Ok(())
-        };
+        let total = ir.mul(ir.mul(batch, rows)?, k)?;
+        let inline = ir.cmp(IntPredicate::SLT, total, ir.c(INLINE_WORK))?;
+        let run = |f: FunctionValue<'ctx>, tasks: IntValue<'ctx>| run_tasks(ir, f, s.ptr, tasks, ir.c(1), inline);
         if is_axpy(spec, side) {
             let nchunks = ir.ceil_div(rows, ir.c(AXPY_CHUNK))?;
             let want = ir.ceil_div(ir.c(AXPY_TASKS), ir.mul(batch, nchunks)?)?;

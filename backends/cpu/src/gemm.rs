@@ -112,7 +112,8 @@ impl Blocking {
 }
 
 /// Bytes of packed B per round of batch elements (one element may exceed it).
-const PACK_BUDGET_BYTES: i64 = 64 << 20;
+/// Tests use a small budget so that batched shapes take several rounds.
+const PACK_BUDGET_BYTES: i64 = if cfg!(test) { 8 << 10 } else { 64 << 20 };
 /// Multiply-adds per task (about 4 MFLOP).
 const TASK_WORK_SHIFT: u32 = 21;
 /// A multiple of common thread counts: equal shares for 2, 4, 8 or 16 threads.

@@ -252,6 +252,18 @@ fn ukernel_function<'ctx>(
         ir.store(a, ir.zero(ct, lanes), vbytes)?;
         accs.push(a);
     }
+    // Start fetching the C tile now; it is read only after the k loop. (Rows
+    // past the matrix's edge are only hinted at, never accessed.)
+    let row_bytes = nr * out.byte_size() as u32;
+    let ldc_bytes = ir.mul(ldc, ir.c(out.byte_size() as i64))?;
+    for r in 0..mr {
+        let mut off = 0;
+        while off < row_bytes {
+            let at = ir.add(ir.mul(ir.c(r as i64), ldc_bytes)?, ir.c(off as i64))?;
+            ir.prefetch(c, at)?;
+            off += 64;
+        }
+    }
     let step = |kk: IntValue<'ctx>| -> R<()> {
         let bbase = ir.mul(kk, ir.c(nr as i64))?;
         let mut bv = Vec::new();

@@ -18,6 +18,11 @@
 //!   vectorized over all output features (input feature `f / multiplier`). The
 //!   taps that land in the input are found once per row; padding reads zero.
 //!   This is what GEMM would waste `NR - 1` of `NR` lanes on.
+//! - **Direct** (output features minor, runs of at most 16 features, e.g. the
+//!   3x3 convolutions to 8 or 16 features of small CNNs): four output rows at a
+//!   time, each input value broadcast against a vector of the run's kernel
+//!   values, summed over taps and the group's input features. No packing; GEMM
+//!   would compute mostly padding in its 32-column tiles.
 //! - **im2col + GEMM** (everything else): per run, `[rows, taps * Cg] x [taps * Cg,
 //!   run]` with the GEMM's packing and macro-kernel ([`crate::gemm`]). The im2col
 //!   matrix is never materialized: each task gathers an `MC x KC` block of it
@@ -93,7 +98,25 @@ impl ConvSpec {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ConvStrategy {
     Depthwise,
+    Direct,
     Im2colGemm,
+}
+
+impl ConvStrategy {
+    pub const ALL: [ConvStrategy; 3] = [ConvStrategy::Depthwise, ConvStrategy::Direct, ConvStrategy::Im2colGemm];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ConvStrategy::Depthwise => "depthwise",
+            ConvStrategy::Direct => "direct",
+            ConvStrategy::Im2colGemm => "im2col",
+        }
+    }
+}
+
+/// Whether `strategy` can compute `spec` (im2col + GEMM always can).
+pub fn conv_strategy_applies(spec: &ConvSpec, strategy: ConvStrategy) -> Result<bool, RoutineError> {
+    Ok(Geom::new(spec)?.applies(strategy))
 }
 
 /// The strategy [`conv_function`] picks for `spec`.
@@ -143,6 +166,9 @@ fn strides_of(dims: &[i64]) -> Vec<i64> {
     }
     s
 }
+
+/// Widest run of output features the direct strategy is chosen for.
+const DIRECT_MAX_RUN: i64 = 16;
 
 fn cdiv(a: i64, b: i64) -> i64 {
     (a + b - 1) / b
@@ -271,10 +297,29 @@ impl Geom {
         self.out_f == self.out_dims.len() - 1
     }
 
+    fn applies(&self, strategy: ConvStrategy) -> bool {
+        match strategy {
+            ConvStrategy::Depthwise => {
+                self.cg == 1
+                    && self.f_per_bg == self.f
+                    && self.in_f == self.in_dims.len() - 1
+                    && self.feature_minor_out()
+            }
+            ConvStrategy::Direct => self.feature_minor_out(),
+            ConvStrategy::Im2colGemm => true,
+        }
+    }
+
+    /// Depthwise when it applies; direct loops when a run is at most half of the
+    /// GEMM's 32-column tile (GEMM would compute mostly padding); else GEMM.
     fn strategy(&self) -> ConvStrategy {
-        let depthwise =
-            self.cg == 1 && self.f_per_bg == self.f && self.in_f == self.in_dims.len() - 1 && self.feature_minor_out();
-        if depthwise { ConvStrategy::Depthwise } else { ConvStrategy::Im2colGemm }
+        if self.applies(ConvStrategy::Depthwise) {
+            ConvStrategy::Depthwise
+        } else if self.applies(ConvStrategy::Direct) && self.gs <= DIRECT_MAX_RUN {
+            ConvStrategy::Direct
+        } else {
+            ConvStrategy::Im2colGemm
+        }
     }
 
     /// Output batch and spatial coordinates of row `r`.
@@ -359,9 +404,37 @@ pub fn conv_function<'ctx>(
     spec: &ConvSpec,
 ) -> Result<FunctionValue<'ctx>, RoutineError> {
     let name = spec.symbol();
+    match module.get_function(&name) {
+        Some(f) => Ok(f),
+        None => build(module, target, spec, Geom::new(spec)?.strategy(), name),
+    }
+}
+
+/// [`conv_function`] with a chosen strategy (an error where it does not apply),
+/// named `{spec.symbol()}_{strategy.name()}`: for tests and measurements.
+pub fn conv_function_using<'ctx>(
+    module: &Module<'ctx>,
+    target: &TargetMachine,
+    spec: &ConvSpec,
+    strategy: ConvStrategy,
+) -> Result<FunctionValue<'ctx>, RoutineError> {
+    let name = format!("{}_{}", spec.symbol(), strategy.name());
     if let Some(f) = module.get_function(&name) {
         return Ok(f);
     }
+    if !Geom::new(spec)?.applies(strategy) {
+        return Err(RoutineError::Unsupported(format!("the {} strategy for this convolution", strategy.name())));
+    }
+    build(module, target, spec, strategy, name)
+}
+
+fn build<'ctx>(
+    module: &Module<'ctx>,
+    target: &TargetMachine,
+    spec: &ConvSpec,
+    strategy: ConvStrategy,
+    name: String,
+) -> Result<FunctionValue<'ctx>, RoutineError> {
     let g = Geom::new(spec)?;
     let ct = Ct::for_output(spec.out)?;
     for d in [spec.input, spec.kernel] {
@@ -400,8 +473,9 @@ pub fn conv_function<'ctx>(
         ir.ret()?;
         return Ok(f);
     }
-    match g.strategy() {
+    match strategy {
         ConvStrategy::Depthwise => c.depthwise(module, target, &ir, [input, kernel, out, epi, ectx])?,
+        ConvStrategy::Direct => c.direct(module, target, &ir, [input, kernel, out, epi, ectx])?,
         ConvStrategy::Im2colGemm => c.im2col(module, target, &ir, [input, kernel, out, epi, ectx])?,
     }
     ir.ret()?;
@@ -586,6 +660,130 @@ impl Conv<'_> {
             };
             ir.for_range(ir.c(0), ir.c(fmain), vl, |f0| chunk(f0, vl as u32))?;
             ir.for_range(ir.c(fmain), ir.c(g.f), 1, |f0| chunk(f0, 1))
+        };
+        let span = ir.sub(hi, lo)?;
+        let rmain = ir.add(lo, ir.sub(span, ir.rem(span, ir.c(ROWS))?)?)?;
+        ir.for_range(lo, rmain, ROWS, |r| group(r, ROWS))?;
+        ir.for_range(rmain, hi, 1, |r| group(r, 1))?;
+        call_epilogue(&ir, epi, ectx, [ir.c(0), lo, hi, ir.c(0), ir.c(g.f)])?;
+        ir.ret()
+    }
+
+    fn direct<'ctx>(
+        &self,
+        module: &Module<'ctx>,
+        target: &TargetMachine,
+        ir: &Ir<'_, 'ctx>,
+        args: [PointerValue<'ctx>; 5],
+    ) -> R<()> {
+        let g = &self.g;
+        let kb = self.spec.kernel.byte_size() as i64;
+        // Kernel as [run][tap][z][j].
+        let kmat = ir.alloc(ir.c(g.runs * g.taps * g.cg * g.gs * kb))?;
+        self.gather_kernel(ir, args[1], kmat, [g.taps * g.cg * g.gs, g.cg * g.gs, g.gs, 1])?;
+        let s = Slots::alloc(ir, SLOTS)?;
+        s.set_ptr(ir, S_IN, args[0])?;
+        s.set_ptr(ir, S_KER, kmat)?;
+        s.set_ptr(ir, S_OUT, args[2])?;
+        s.set_ptr(ir, S_EPI, args[3])?;
+        s.set_ptr(ir, S_ECTX, args[4])?;
+        let task = self.task_function(module, target, "direct");
+        self.direct_task(module, task)?;
+        let grain = (16384 / (g.f * g.taps * g.cg).max(1)).max(1);
+        run_tasks(ir, task, s.ptr, ir.c(g.rows), ir.c(grain), self.inline(ir))?;
+        ir.free(kmat)
+    }
+
+    /// Rows in groups of four; per run of output features, vectors over the run
+    /// (broadcast input values times kernel vectors) summed over taps and the
+    /// group's input features.
+    fn direct_task<'ctx>(&self, module: &Module<'ctx>, f: FunctionValue<'ctx>) -> R<()> {
+        let g = &self.g;
+        let spec = self.spec;
+        let ct = self.ct;
+        let ir = Ir::new(module, f);
+        let s = Slots::at(ir.param_ptr(0), SLOTS);
+        let (lo, hi) = (ir.param_int(1), ir.param_int(2));
+        let (input, kmat, out) = (s.get_ptr(&ir, S_IN)?, s.get_ptr(&ir, S_KER)?, s.get_ptr(&ir, S_OUT)?);
+        let (epi, ectx) = (s.get_ptr(&ir, S_EPI)?, s.get_ptr(&ir, S_ECTX)?);
+        let lanes = Blocking::new(self.isa, ct).lanes as i64;
+        let mut vl = 1;
+        while vl * 2 <= lanes.min(g.gs) {
+            vl *= 2;
+        }
+        // Chunks of the run: (first column, width), widths of `vl` then single columns.
+        let mut chunks: Vec<(i64, u32)> = (0..g.gs / vl).map(|c| (c * vl, vl as u32)).collect();
+        chunks.extend((g.gs - g.gs % vl..g.gs).map(|j| (j, 1)));
+        let (imem, kmem, omem) = (ir.mem_ty(spec.input, 0), ir.mem_ty(spec.kernel, 0), ir.mem_ty(spec.out, 0));
+        let (ib, kb, ob) = (spec.input.byte_size() as u32, spec.kernel.byte_size() as u32, spec.out.byte_size() as u32);
+        const ROWS: i64 = 4;
+        let offs = ir.alloca(ir.i64t().array_type((ROWS * g.taps) as u32).into())?;
+        let oks = ir.alloca(ir.cx.bool_type().array_type((ROWS * g.taps) as u32).into())?;
+        let (out_b, out_sp) = out_layout(spec);
+        let fstride = ir.c(g.in_strides[g.in_f]);
+        let group = |r0: IntValue<'ctx>, rows: i64| -> R<()> {
+            for q in 0..rows {
+                let (obt, os) = g.decode_row(&ir, ir.add(r0, ir.c(q))?, out_b, &out_sp)?;
+                let base = ir.mul(obt, ir.c(g.in_strides[g.in_b]))?;
+                ir.for_range(ir.c(0), ir.c(g.taps), 1, |t| {
+                    let ks = g.decode_tap(&ir, t)?;
+                    let (valid, off) = g.input_offset(&ir, &os, &ks)?;
+                    let slot = ir.add(ir.c(q * g.taps), t)?;
+                    ir.store(ir.gep(ir.i64t().into(), offs, slot)?, ir.add(base, off)?.into(), 8)?;
+                    ir.store(ir.gep(ir.cx.bool_type().into(), oks, slot)?, valid.into(), 1)
+                })?;
+            }
+            ir.for_range(ir.c(0), ir.c(g.runs), 1, |run| {
+                let f_start = ir.mul(run, ir.c(g.gs))?;
+                let fg = ir.div(f_start, ir.c(g.f_per_fg))?;
+                let bgi = ir.div(f_start, ir.c(g.f_per_bg))?;
+                let chan = ir.add(
+                    ir.mul(ir.mul(fg, ir.c(g.cg))?, fstride)?,
+                    ir.mul(ir.mul(bgi, ir.c(g.nb))?, ir.c(g.in_strides[g.in_b]))?,
+                )?;
+                let krun = ir.mul(run, ir.c(g.taps * g.cg * g.gs))?;
+                for &(j0, n) in &chunks {
+                    let zero = ir.zero(ct, if n == 1 { 0 } else { n });
+                    let accs: Vec<_> = (0..rows).map(|_| ir.alloca(zero.get_type())).collect::<R<_>>()?;
+                    for &a in &accs {
+                        ir.store(a, zero, 1)?;
+                    }
+                    ir.for_range(ir.c(0), ir.c(g.taps), 1, |t| {
+                        let mut taps = Vec::new();
+                        for q in 0..rows {
+                            let slot = ir.add(ir.c(q * g.taps), t)?;
+                            let off = ir.load(ir.i64t().into(), ir.gep(ir.i64t().into(), offs, slot)?, 8)?;
+                            let ok =
+                                ir.load(ir.cx.bool_type().into(), ir.gep(ir.cx.bool_type().into(), oks, slot)?, 1)?;
+                            taps.push((ir.add(off.into_int_value(), chan)?, ok.into_int_value()));
+                        }
+                        let kt = ir.add(krun, ir.mul(t, ir.c(g.cg * g.gs))?)?;
+                        ir.for_range(ir.c(0), ir.c(g.cg), 1, |z| {
+                            let wty = ir.mem_ty(spec.kernel, if n == 1 { 0 } else { n });
+                            let wat = ir.add(kt, ir.add(ir.mul(z, ir.c(g.gs))?, ir.c(j0))?)?;
+                            let w = ir.to_ct(ir.load(wty, ir.gep(kmem, kmat, wat)?, kb)?, spec.kernel, ct)?;
+                            let zoff = ir.mul(z, fstride)?;
+                            for (q, &acc) in accs.iter().enumerate() {
+                                let (off, ok) = taps[q];
+                                let x = ir.load(imem, ir.gep(imem, input, ir.add(off, zoff)?)?, ib)?;
+                                let x = ir.to_ct(x, spec.input, ct)?;
+                                let x = ir.b.build_select(ok, x, ir.zero(ct, 0), "")?;
+                                let x = if n == 1 { x } else { ir.splat(x, n)? };
+                                let a = ir.load(zero.get_type(), acc, 1)?;
+                                ir.store(acc, ir.mul_add(ct, x, w, a)?, 1)?;
+                            }
+                            Ok(())
+                        })
+                    })?;
+                    for (q, &acc) in accs.iter().enumerate() {
+                        let row = ir.add(r0, ir.c(q as i64))?;
+                        let at = ir.add(ir.mul(row, ir.c(g.f))?, ir.add(f_start, ir.c(j0))?)?;
+                        let v = ir.ct_to(ir.load(zero.get_type(), acc, 1)?, ct, spec.out)?;
+                        ir.store(ir.gep(omem, out, at)?, v, ob)?;
+                    }
+                }
+                Ok(())
+            })
         };
         let span = ir.sub(hi, lo)?;
         let rmain = ir.add(lo, ir.sub(span, ir.rem(span, ir.c(ROWS))?)?)?;

@@ -11,7 +11,7 @@ use smelt_hlo::DType;
 use smelt_hlo::attrs::ConvDims;
 use smelt_kernel::ir::WindowSpec;
 
-use super::{ConvSpec, ConvStrategy, conv_function, conv_strategy};
+use super::{ConvSpec, ConvStrategy, conv_function, conv_function_using, conv_strategy, conv_strategy_applies};
 use crate::gemm::tests::{Rng, decode, encode, round_to};
 use crate::jit::{self, Runtime};
 
@@ -130,19 +130,29 @@ fn values(rng: &mut Rng, d: DType, n: usize, exact: bool) -> Vec<f64> {
     (0..n).map(|_| if exact || !d.is_float() { rng.int(-3, 3) as f64 } else { round_to(d, rng.float()) }).collect()
 }
 
-fn check(specs: &[ConvSpec], runtime: Runtime, exact: bool) {
+/// Checks the default strategy of every spec, and with `every_strategy` each
+/// other strategy that applies.
+fn check(specs: &[ConvSpec], runtime: Runtime, exact: bool, every_strategy: bool) {
     let cx = Context::create();
     let module = cx.create_module("conv_test");
     let tm = jit::host_target_machine().unwrap();
     jit::prepare_module(&module, &tm);
+    let mut runs: Vec<(&ConvSpec, String, ConvStrategy)> = Vec::new();
     for s in specs {
-        conv_function(&module, &tm, s).unwrap_or_else(|e| panic!("{s:?}: {e}"));
+        let f = conv_function(&module, &tm, s).unwrap_or_else(|e| panic!("{s:?}: {e}"));
+        runs.push((s, f.get_name().to_str().unwrap().to_string(), conv_strategy(s).unwrap()));
+        for strategy in ConvStrategy::ALL {
+            if every_strategy && strategy != conv_strategy(s).unwrap() && conv_strategy_applies(s, strategy).unwrap() {
+                let f = conv_function_using(&module, &tm, s, strategy).unwrap();
+                runs.push((s, f.get_name().to_str().unwrap().to_string(), strategy));
+            }
+        }
     }
     let ee = jit::engine(&module, &tm, runtime).unwrap();
     let mut rng = Rng(0x1234_5678_9abc_def1);
     let (mut nonzero, mut total) = (0, 0);
-    for spec in specs {
-        let f: ConvFn = unsafe { std::mem::transmute(ee.get_function_address(&spec.symbol()).unwrap()) };
+    for (spec, symbol, strategy) in runs {
+        let f: ConvFn = unsafe { std::mem::transmute(ee.get_function_address(&symbol).unwrap()) };
         let x = values(&mut rng, spec.input, spec.input_dims.iter().product::<i64>() as usize, exact);
         let w = values(&mut rng, spec.kernel, spec.kernel_dims.iter().product::<i64>() as usize, exact);
         let want = reference(spec, &x, &w);
@@ -184,13 +194,12 @@ fn check(specs: &[ConvSpec], runtime: Runtime, exact: bool) {
         for (i, (&g, &e)) in got.iter().zip(&want).enumerate() {
             assert!(
                 (g - e).abs() <= tolerance * e.abs().max(1.0),
-                "{spec:?} ({:?}): element {i} of {od:?} is {g}, expected {e}",
-                conv_strategy(spec).unwrap()
+                "{spec:?} ({strategy:?}): element {i} of {od:?} is {g}, expected {e}"
             );
         }
-        assert!(!chk.bad.load(Ordering::Relaxed), "{spec:?}: epilogue saw a bad or unfinished block");
+        assert!(!chk.bad.load(Ordering::Relaxed), "{spec:?} ({strategy:?}): epilogue saw a bad or unfinished block");
         for (i, v) in chk.visits.iter().enumerate() {
-            assert_eq!(v.load(Ordering::Relaxed), 1, "{spec:?}: epilogue visits of element {i}");
+            assert_eq!(v.load(Ordering::Relaxed), 1, "{spec:?} ({strategy:?}): epilogue visits of element {i}");
         }
     }
     // The configurations must mostly compute something.
@@ -265,10 +274,12 @@ fn corpus_shapes() {
     let specs: Vec<ConvSpec> = corpus_specs().into_iter().map(|(_, s)| s).collect();
     assert_eq!(conv_strategy(&specs[3]).unwrap(), ConvStrategy::Depthwise);
     assert_eq!(conv_strategy(&specs[4]).unwrap(), ConvStrategy::Depthwise);
-    assert_eq!(conv_strategy(&specs[0]).unwrap(), ConvStrategy::Im2colGemm);
+    assert_eq!(conv_strategy(&specs[0]).unwrap(), ConvStrategy::Direct);
+    assert_eq!(conv_strategy(&specs[2]).unwrap(), ConvStrategy::Im2colGemm);
+    assert_eq!(conv_strategy(&specs[9]).unwrap(), ConvStrategy::Im2colGemm);
     assert_eq!(specs[6].output_dims().unwrap(), vec![3, 3, 3, 4]);
-    check(&specs, Runtime::TwoThreads, true);
-    check(&specs, Runtime::Serial, false);
+    check(&specs, Runtime::TwoThreads, true, true);
+    check(&specs, Runtime::Serial, false, false);
 }
 
 fn shuffled(rng: &mut Rng, n: usize) -> Vec<i64> {
@@ -374,7 +385,7 @@ fn random_configurations() {
         }
     }
     assert!(depthwise >= 10, "only {depthwise} depthwise configurations");
-    check(&specs, Runtime::TwoThreads, true);
+    check(&specs, Runtime::TwoThreads, true, true);
 }
 
 #[test]

@@ -7,7 +7,7 @@ use std::ffi::c_void;
 use std::time::{Duration, Instant};
 
 use inkwell::context::Context;
-use smelt_cpu::conv::{ConvSpec, conv_function, conv_strategy};
+use smelt_cpu::conv::{ConvSpec, ConvStrategy, conv_function_using, conv_strategy, conv_strategy_applies};
 use smelt_cpu::jit::{self, Runtime};
 use smelt_hlo::DType;
 use smelt_hlo::attrs::ConvDims;
@@ -85,13 +85,39 @@ fn main() {
     let tm = jit::host_target_machine().expect("host target");
     jit::prepare_module(&module, &tm);
     for (_, s) in &cases {
-        conv_function(&module, &tm, s).expect("conv");
+        for strategy in ConvStrategy::ALL {
+            if conv_strategy_applies(s, strategy).expect("spec") {
+                conv_function_using(&module, &tm, s, strategy).expect("conv");
+            }
+        }
     }
     let ee = jit::engine(&module, &tm, Runtime::Pool).expect("jit");
-    println!("| convolution | strategy | time | GFLOP/s |");
-    println!("|---|---|---:|---:|");
+    println!("| convolution | depthwise | direct | im2col + GEMM | chosen | GFLOP/s (chosen) |");
+    println!("|---|---:|---:|---:|---|---:|");
     for (label, spec) in &cases {
-        let f: ConvFn = unsafe { std::mem::transmute(ee.get_function_address(&spec.symbol()).expect("symbol")) };
+        let chosen = conv_strategy(spec).expect("strategy");
+        let mut cells = Vec::new();
+        let mut chosen_gflops = 0.0;
+        for strategy in ConvStrategy::ALL {
+            if !conv_strategy_applies(spec, strategy).expect("spec") {
+                cells.push("–".to_string());
+                continue;
+            }
+            let name = format!("{}_{}", spec.symbol(), strategy.name());
+            let (us, gflops) = time(&ee, &name, spec, seconds);
+            if strategy == chosen {
+                chosen_gflops = gflops;
+            }
+            cells.push(if us < 1000.0 { format!("{us:.1} µs") } else { format!("{:.2} ms", us / 1e3) });
+        }
+        println!("| {label} | {} | {} | {chosen_gflops:.1} |", cells.join(" | "), chosen.name());
+    }
+}
+
+/// Best time in microseconds and GFLOP/s of the function `name`.
+fn time(ee: &inkwell::execution_engine::ExecutionEngine<'_>, name: &str, spec: &ConvSpec, seconds: f64) -> (f64, f64) {
+    {
+        let f: ConvFn = unsafe { std::mem::transmute(ee.get_function_address(name).expect("symbol")) };
         let od = spec.output_dims().expect("dims");
         let x: Vec<f32> = (0..spec.input_dims.iter().product::<i64>()).map(|i| (i % 7) as f32 - 3.0).collect();
         let w: Vec<f32> = (0..spec.kernel_dims.iter().product::<i64>()).map(|i| (i % 5) as f32 - 2.0).collect();
@@ -113,6 +139,6 @@ fn main() {
             reps += 1;
         }
         let us = best.as_secs_f64() * 1e6;
-        println!("| {label} | {:?} | {us:.1} us | {:.1} |", conv_strategy(spec).expect("strategy"), flops / us / 1e3);
+        (us, flops / us / 1e3)
     }
 }

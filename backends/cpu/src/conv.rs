@@ -18,8 +18,9 @@
 //!   vectorized over all output features (input feature `f / multiplier`). The
 //!   taps that land in the input are found once per row; padding reads zero.
 //!   This is what GEMM would waste `NR - 1` of `NR` lanes on.
-//! - **Direct** (output features minor, runs of at most 16 features, e.g. the
-//!   3x3 convolutions to 8 or 16 features of small CNNs): four output rows at a
+//! - **Direct** (output features minor, and runs of at most 16 features, sums
+//!   over fewer than 32 products, or under 2M multiply-adds in all: e.g. every
+//!   convolution of the corpus's small CNNs): four output rows at a
 //!   time, each input value broadcast against a vector of the run's kernel
 //!   values, summed over taps and the group's input features. No packing; GEMM
 //!   would compute mostly padding in its 32-column tiles.
@@ -169,6 +170,8 @@ fn strides_of(dims: &[i64]) -> Vec<i64> {
 
 /// Widest run of output features the direct strategy is chosen for.
 const DIRECT_MAX_RUN: i64 = 16;
+/// Multiply-adds up to which the direct strategy is chosen whatever the shape.
+const DIRECT_MAX_WORK: i64 = 1 << 21;
 
 fn cdiv(a: i64, b: i64) -> i64 {
     (a + b - 1) / b
@@ -310,12 +313,16 @@ impl Geom {
         }
     }
 
-    /// Depthwise when it applies; direct loops when a run is at most half of the
-    /// GEMM's 32-column tile (GEMM would compute mostly padding); else GEMM.
+    /// Depthwise when it applies; direct loops when GEMM would mostly compute
+    /// padding (a run of at most half its 32-column tile), when the sums are too
+    /// short to amortize packing (`taps * Cg` below 32), or when the whole
+    /// convolution is small (packing and gathering would dominate); else GEMM.
     fn strategy(&self) -> ConvStrategy {
+        let work = self.rows.saturating_mul(self.f).saturating_mul(self.taps).saturating_mul(self.cg);
+        let narrow = self.gs <= DIRECT_MAX_RUN || self.taps * self.cg < 32 || work <= DIRECT_MAX_WORK;
         if self.applies(ConvStrategy::Depthwise) {
             ConvStrategy::Depthwise
-        } else if self.applies(ConvStrategy::Direct) && self.gs <= DIRECT_MAX_RUN {
+        } else if self.applies(ConvStrategy::Direct) && narrow {
             ConvStrategy::Direct
         } else {
             ConvStrategy::Im2colGemm

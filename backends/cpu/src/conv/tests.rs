@@ -275,8 +275,10 @@ fn corpus_shapes() {
     assert_eq!(conv_strategy(&specs[3]).unwrap(), ConvStrategy::Depthwise);
     assert_eq!(conv_strategy(&specs[4]).unwrap(), ConvStrategy::Depthwise);
     assert_eq!(conv_strategy(&specs[0]).unwrap(), ConvStrategy::Direct);
-    assert_eq!(conv_strategy(&specs[2]).unwrap(), ConvStrategy::Im2colGemm);
-    assert_eq!(conv_strategy(&specs[9]).unwrap(), ConvStrategy::Im2colGemm);
+    assert_eq!(conv_strategy(&specs[9]).unwrap(), ConvStrategy::Direct);
+    // Larger: GEMM.
+    let big = spec("b01f_01io->b01f", &[4, 28, 28, 64], &[3, 3, 64, 64], vec![win(3, 1, (1, 1), 1, 1); 2], 1);
+    assert_eq!(conv_strategy(&big).unwrap(), ConvStrategy::Im2colGemm);
     assert_eq!(specs[6].output_dims().unwrap(), vec![3, 3, 3, 4]);
     check(&specs, Runtime::TwoThreads, true, true);
     check(&specs, Runtime::Serial, false, false);

@@ -469,8 +469,8 @@ fn build<'ctx>(
         ir.ret()?;
         return Ok(f);
     }
-    if g.taps * g.cg == 0 {
-        // Empty sums: zeros.
+    if g.taps * g.cg == 0 || g.in_dims.contains(&0) {
+        // Empty sums, or an empty input (every tap reads padding): zeros.
         let total = g.rows * g.f;
         ir.for_range(ir.c(0), ir.c(total), 1, |e| {
             let z = ir.ct_to(ir.zero(ct, 0), ct, spec.out)?;

@@ -800,6 +800,101 @@ impl Conv<'_> {
         ir.ret()
     }
 
+    /// The im2col gather for input features that are contiguous: per panel of
+    /// `mr` rows and per tap, `lanes` features of each row are loaded as one vector
+    /// (zeros for padding and for rows past `mc`), and `lanes x lanes` blocks are
+    /// transposed into the panel's `k`-major order.
+    fn gather_panels<'ctx>(
+        &self,
+        ir: &Ir<'_, 'ctx>,
+        input: PointerValue<'ctx>,
+        apack: PointerValue<'ctx>,
+        [r0, mc, k0, kc, chan, bshift]: [IntValue<'ctx>; 6],
+        mr: i64,
+        lanes: u32,
+    ) -> R<()> {
+        let g = &self.g;
+        let spec = self.spec;
+        let ct = self.ct;
+        let ctt = ct.ty(ir.cx);
+        let imem = ir.mem_ty(spec.input, 0);
+        let ib = spec.input.byte_size() as u32;
+        let (out_b, out_sp) = out_layout(spec);
+        let l = lanes as i64;
+        ir.for_range(ir.c(0), mc, mr, |pr| {
+            let prows = ir.min(ir.c(mr), ir.sub(mc, pr)?)?;
+            let panel = ir.mul(pr, kc)?;
+            // Per row of the panel: whether it exists, its input base and position.
+            let mut rows = Vec::new();
+            for q in 0..mr {
+                let live = ir.cmp(IntPredicate::SLT, ir.c(q), prows)?;
+                let rq = ir.add(r0, ir.add(pr, ir.min(ir.c(q), ir.sub(prows, ir.c(1))?)?)?)?;
+                let (obt, os) = g.decode_row(ir, rq, out_b, &out_sp)?;
+                let base = ir.add(ir.mul(ir.add(obt, bshift)?, ir.c(g.in_strides[g.in_b]))?, chan)?;
+                rows.push((live, base, os));
+            }
+            let t_lo = ir.div(k0, ir.c(g.cg))?;
+            let t_hi = ir.ceil_div(ir.add(k0, kc)?, ir.c(g.cg))?;
+            ir.for_range(t_lo, t_hi, 1, |tap| {
+                let ks = g.decode_tap(ir, tap)?;
+                let mut srcs = Vec::new();
+                for (live, base, os) in &rows {
+                    let (valid, off) = g.input_offset(ir, os, &ks)?;
+                    let ok = ir.b.build_and(valid, *live, "")?;
+                    srcs.push((ok, ir.select(ok, ir.add(*base, off)?, ir.c(0))?));
+                }
+                let tk = ir.mul(tap, ir.c(g.cg))?;
+                let z_lo = ir.max(ir.c(0), ir.sub(k0, tk)?)?;
+                let z_hi = ir.min(ir.c(g.cg), ir.sub(ir.add(k0, kc)?, tk)?)?;
+                let span = ir.sub(z_hi, z_lo)?;
+                let z_main = ir.add(z_lo, ir.sub(span, ir.rem(span, ir.c(l))?)?)?;
+                let dst_row = |z: IntValue<'ctx>| -> R<IntValue<'ctx>> {
+                    ir.add(panel, ir.mul(ir.sub(ir.add(tk, z)?, k0)?, ir.c(mr))?)
+                };
+                ir.for_range(z_lo, z_main, l, |z0| {
+                    for grp in 0..(mr as u32).div_ceil(lanes) {
+                        let mut vs = Vec::new();
+                        for r in 0..lanes {
+                            let q = (grp * lanes + r) as usize;
+                            let zero = ir.zero(ct, lanes);
+                            if q < mr as usize {
+                                let (ok, src) = srcs[q];
+                                let v =
+                                    ir.load(ir.mem_ty(spec.input, lanes), ir.gep(imem, input, ir.add(src, z0)?)?, ib)?;
+                                let v = ir.to_ct(v, spec.input, ct)?;
+                                vs.push(ir.b.build_select(ok, v, zero, "")?);
+                            } else {
+                                vs.push(zero);
+                            }
+                        }
+                        let cols = crate::gemm::transpose(ir, vs, lanes)?;
+                        let count = (mr as u32 - grp * lanes).min(lanes);
+                        for (u, v) in cols.into_iter().enumerate() {
+                            let v = if count == lanes {
+                                v
+                            } else {
+                                let mask: Vec<Option<u32>> = (0..count).map(Some).collect();
+                                ir.shuffle(v, v, &mask)?
+                            };
+                            let d = ir.add(dst_row(ir.add(z0, ir.c(u as i64))?)?, ir.c((grp * lanes) as i64))?;
+                            ir.store(ir.gep(ctt, apack, d)?, v, ct.bytes())?;
+                        }
+                    }
+                    Ok(())
+                })?;
+                ir.for_range(z_main, z_hi, 1, |z| {
+                    let d = dst_row(z)?;
+                    for (q, &(ok, src)) in srcs.iter().enumerate() {
+                        let v = ir.to_ct(ir.load(imem, ir.gep(imem, input, ir.add(src, z)?)?, ib)?, spec.input, ct)?;
+                        let v = ir.b.build_select(ok, v, ir.zero(ct, 0), "")?;
+                        ir.store(ir.gep(ctt, apack, ir.add(d, ir.c(q as i64))?)?, v, ct.bytes())?;
+                    }
+                    Ok(())
+                })
+            })
+        })
+    }
+
     fn im2col<'ctx>(
         &self,
         module: &Module<'ctx>,
@@ -911,6 +1006,9 @@ impl Conv<'_> {
         let omem = ir.mem_ty(spec.out, 0);
         let ib = spec.input.byte_size() as u32;
         let apack = ir.alloc(ir.c(cdiv(blk.mc, mr) * mr * kcb * ct.bytes() as i64))?;
+        let lanes = blk.lanes;
+        // Contiguous input features, enough for whole vectors: gather by transposing.
+        let vector_gather = g.in_strides[g.in_f] == 1 && g.cg >= lanes as i64 && lanes > 1;
         let (out_b, out_sp) = out_layout(spec);
         ir.for_range(lo, hi, 1, |t| {
             let run = ir.rem(t, ir.c(g.runs))?;
@@ -929,31 +1027,35 @@ impl Conv<'_> {
                     let k0 = ir.mul(p, ir.c(kcb))?;
                     let kc = ir.min(ir.c(kcb), ir.sub(ir.c(kdim), k0)?)?;
                     // im2col block [r0, r0 + mc) x [k0, k0 + kc) into MR-row panels.
-                    ir.for_range(ir.c(0), mc, 1, |rr| {
-                        let (obt, os) = g.decode_row(&ir, ir.add(r0, rr)?, out_b, &out_sp)?;
-                        let base = ir.add(ir.mul(ir.add(obt, bshift)?, ir.c(g.in_strides[g.in_b]))?, chan)?;
-                        let lane = ir.rem(rr, ir.c(mr))?;
-                        let panel = ir.mul(ir.div(rr, ir.c(mr))?, ir.mul(ir.c(mr), kc)?)?;
-                        let dbase = ir.add(panel, lane)?;
-                        let t_lo = ir.div(k0, ir.c(g.cg))?;
-                        let t_hi = ir.ceil_div(ir.add(k0, kc)?, ir.c(g.cg))?;
-                        ir.for_range(t_lo, t_hi, 1, |tap| {
-                            let ks = g.decode_tap(&ir, tap)?;
-                            let (valid, off) = g.input_offset(&ir, &os, &ks)?;
-                            let src = ir.select(valid, ir.add(base, off)?, ir.c(0))?;
-                            let tk = ir.mul(tap, ir.c(g.cg))?;
-                            let z_lo = ir.max(ir.c(0), ir.sub(k0, tk)?)?;
-                            let z_hi = ir.min(ir.c(g.cg), ir.sub(ir.add(k0, kc)?, tk)?)?;
-                            ir.for_range(z_lo, z_hi, 1, |z| {
-                                let at = ir.add(src, ir.mul(z, ir.c(g.in_strides[g.in_f]))?)?;
-                                let v = ir.to_ct(ir.load(imem, ir.gep(imem, input, at)?, ib)?, spec.input, ct)?;
-                                let v = ir.b.build_select(valid, v, ir.zero(ct, 0), "")?;
-                                let kk = ir.sub(ir.add(tk, z)?, k0)?;
-                                let d = ir.add(dbase, ir.mul(kk, ir.c(mr))?)?;
-                                ir.store(ir.gep(ctt, apack, d)?, v, ct.bytes())
+                    if vector_gather {
+                        self.gather_panels(&ir, input, apack, [r0, mc, k0, kc, chan, bshift], mr, lanes)?;
+                    } else {
+                        ir.for_range(ir.c(0), mc, 1, |rr| {
+                            let (obt, os) = g.decode_row(&ir, ir.add(r0, rr)?, out_b, &out_sp)?;
+                            let base = ir.add(ir.mul(ir.add(obt, bshift)?, ir.c(g.in_strides[g.in_b]))?, chan)?;
+                            let lane = ir.rem(rr, ir.c(mr))?;
+                            let panel = ir.mul(ir.div(rr, ir.c(mr))?, ir.mul(ir.c(mr), kc)?)?;
+                            let dbase = ir.add(panel, lane)?;
+                            let t_lo = ir.div(k0, ir.c(g.cg))?;
+                            let t_hi = ir.ceil_div(ir.add(k0, kc)?, ir.c(g.cg))?;
+                            ir.for_range(t_lo, t_hi, 1, |tap| {
+                                let ks = g.decode_tap(&ir, tap)?;
+                                let (valid, off) = g.input_offset(&ir, &os, &ks)?;
+                                let src = ir.select(valid, ir.add(base, off)?, ir.c(0))?;
+                                let tk = ir.mul(tap, ir.c(g.cg))?;
+                                let z_lo = ir.max(ir.c(0), ir.sub(k0, tk)?)?;
+                                let z_hi = ir.min(ir.c(g.cg), ir.sub(ir.add(k0, kc)?, tk)?)?;
+                                ir.for_range(z_lo, z_hi, 1, |z| {
+                                    let at = ir.add(src, ir.mul(z, ir.c(g.in_strides[g.in_f]))?)?;
+                                    let v = ir.to_ct(ir.load(imem, ir.gep(imem, input, at)?, ib)?, spec.input, ct)?;
+                                    let v = ir.b.build_select(valid, v, ir.zero(ct, 0), "")?;
+                                    let kk = ir.sub(ir.add(tk, z)?, k0)?;
+                                    let d = ir.add(dbase, ir.mul(kk, ir.c(mr))?)?;
+                                    ir.store(ir.gep(ctt, apack, d)?, v, ct.bytes())
+                                })
                             })
-                        })
-                    })?;
+                        })?;
+                    }
                     // Rows past `mc` in the last panel: zeros.
                     let padded = ir.mul(ir.ceil_div(mc, ir.c(mr))?, ir.c(mr))?;
                     ir.for_range(mc, padded, 1, |rr| {

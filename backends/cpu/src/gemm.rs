@@ -477,7 +477,11 @@ fn pack_function<'ctx>(
 
 /// Transposes `n` vectors of `n` lanes (`n` a power of two): `log2 n` rounds of
 /// interleaving row `i` with row `i + n/2`.
-fn transpose<'ctx>(ir: &Ir<'_, 'ctx>, mut v: Vec<BasicValueEnum<'ctx>>, n: u32) -> R<Vec<BasicValueEnum<'ctx>>> {
+pub(crate) fn transpose<'ctx>(
+    ir: &Ir<'_, 'ctx>,
+    mut v: Vec<BasicValueEnum<'ctx>>,
+    n: u32,
+) -> R<Vec<BasicValueEnum<'ctx>>> {
     if n == 1 {
         return Ok(v);
     }

@@ -394,6 +394,26 @@ fn random_configurations() {
 }
 
 #[test]
+fn wide_features_gather_by_vectors() {
+    // Contiguous input features, at least a vector of them per group: the im2col
+    // gather transposes whole vectors. 9 * 40 = 360 > KC splits taps across depth
+    // blocks; f64 has two transpose groups per 12-row panel.
+    let nhwc = "b01f_01io->b01f";
+    let mut specs = vec![
+        spec(nhwc, &[2, 7, 6, 40], &[3, 3, 40, 24], vec![win(3, 2, (1, 1), 1, 1); 2], 1),
+        spec(nhwc, &[1, 5, 5, 40], &[3, 3, 20, 6], vec![win(3, 1, (2, 2), 2, 1); 2], 2),
+        spec(nhwc, &[3, 4, 4, 33], &[2, 2, 33, 40], vec![win(2, 1, (0, 1), 1, 2); 2], 1),
+    ];
+    for (i, o) in [(DType::F16, DType::F16), (DType::S8, DType::S32), (DType::F64, DType::F64)] {
+        let mut s = specs[0].clone();
+        (s.input, s.kernel, s.out) = (i, i, o);
+        specs.push(s);
+    }
+    let (nonzero, total) = check(&specs, Runtime::TwoThreads, true, true);
+    assert!(nonzero * 2 > total, "only {nonzero} of {total} expected values are non-zero");
+}
+
+#[test]
 fn empty_input_reads_only_padding() {
     // A spatial extent of 0 padded to 3: every tap reads padding.
     let s = spec(

@@ -6,7 +6,10 @@
 //! other dimensions, in the output's dimension order. For the usual feature-minor
 //! layouts (`b01f`, `01bf`, ...) this is the output's memory exactly. The epilogue
 //! is called as `epilogue(ctx, 0, r0, r1, f0, f1)` for disjoint blocks covering
-//! every output element once, each after its values are final.
+//! every output element once, each after its values are final (possibly from
+//! several threads at once): row blocks x all features (depthwise, direct), or
+//! `MR`-row strips x a run's columns (im2col with feature-minor outputs), or one
+//! block of everything after the scatter (other outputs).
 //!
 //! Every output feature `f` belongs to feature group `f / (F / G)` and batch group
 //! `f / (F / BG)`; features sharing both form runs of `gcd(F/G, F/BG)` columns,
@@ -29,11 +32,14 @@
 //!   matrix is never materialized: each task gathers an `MC x KC` block of it
 //!   straight into packed micro-panels (padding, strides and both dilations
 //!   resolved in the gather), so its memory stays bounded and cache-resident.
-//!   A 1x1 convolution gathers contiguous feature rows, i.e. it is a plain GEMM.
+//!   Contiguous input features (a vector or more per group) are gathered a vector
+//!   per row and tap, `lanes x lanes` blocks transposed in registers into the
+//!   panels' `k`-major order; others element by element.
 //!   Outputs whose feature dimension is not minor are computed into a `[rows, F]`
 //!   scratch matrix and scattered; the epilogue then runs once over everything.
 //!
-//! Threads: tasks are row blocks (x runs) through `smelt_parallel_for`.
+//! Threads: tasks are row blocks (x runs for im2col) through `smelt_parallel_for`;
+//! convolutions under 64K multiply-adds run on the calling thread.
 
 use inkwell::IntPredicate;
 use inkwell::module::{Linkage, Module};

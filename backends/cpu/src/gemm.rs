@@ -18,8 +18,8 @@
 //!   f32) in L1 while the microkernel sweeps the B micro-panels of a `KC x NC`
 //!   block (512 KiB, half of Zen 4's L2); `MC` rows of A are packed at a time.
 //!   `KC` is balanced over `k` so the last block is not a sliver.
-//! - **Threads**: all of B (for as many batch elements as fit in a 64 MiB budget)
-//!   is packed first, one `smelt_parallel_for` over its panels; then a second
+//! - **Threads**: all of B (for as many batch elements as fit in a 64 MiB budget,
+//!   or a slab of columns of one when a whole one does not) is packed first, one `smelt_parallel_for` over its panels; then a second
 //!   `smelt_parallel_for` runs tasks, each a rectangle of C (batch element x rows x
 //!   columns) that packs its own A. Packed B is shared, so tasks may be small
 //!   enough to balance well; the task count grows with the work (one task per
@@ -580,7 +580,11 @@ const S_TM: u32 = 15;
 const S_TN: u32 = 16;
 const S_MT: u32 = 17;
 const S_NT: u32 = 18;
-const SLOTS: u32 = 19;
+/// First column of the current slab, its width, and packed B's per-batch stride.
+const S_J0: u32 = 19;
+const S_SW: u32 = 20;
+const S_PBS: u32 = 21;
+const SLOTS: u32 = 22;
 
 fn build_driver<'ctx>(
     module: &Module<'ctx>,
@@ -642,7 +646,6 @@ fn build_driver<'ctx>(
 
     gemv::emit(module, target, isa, spec, name, &ir, [a, b, c, epi, ectx], [batch, m, n, k])?;
     let npad = ir.mul(ir.ceil_div(n, ir.c(nr))?, ir.c(nr))?;
-    let njp = ir.div(npad, ir.c(nr))?;
     let full_depth = crate::routine::mem_type(ir.cx, spec.out) != ct.ty(ir.cx);
     let (nkb, kcb, ncb) = if full_depth {
         // Results rounded once: one block over all of k, B blocks of ~512 KiB.
@@ -653,8 +656,14 @@ fn build_driver<'ctx>(
         let nkb = ir.ceil_div(k, ir.c(blk.kc))?;
         (nkb, ir.ceil_div(k, nkb)?, ir.c(blk.nc))
     };
-    let per_batch = ir.mul(k, npad)?;
-    let bgroup = ir.clamp(ir.div(ir.c(PACK_BUDGET_BYTES / ct.bytes() as i64), per_batch)?, ir.c(1), batch)?;
+    // Packed B stays within the budget: whole matrices for as many batch elements
+    // as fit, else one matrix in slabs of columns.
+    let budget = ir.c(PACK_BUDGET_BYTES / ct.bytes() as i64);
+    let slab = ir.clamp(ir.mul(ir.div(ir.div(budget, k)?, ir.c(nr))?, ir.c(nr))?, ir.c(nr), npad)?;
+    let nslabs = ir.ceil_div(npad, slab)?;
+    let per_batch = ir.mul(k, slab)?;
+    let whole = ir.cmp(IntPredicate::EQ, nslabs, ir.c(1))?;
+    let bgroup = ir.select(whole, ir.clamp(ir.div(budget, per_batch)?, ir.c(1), batch)?, ir.c(1))?;
     let bpack = ir.alloc(ir.mul(ir.mul(bgroup, per_batch)?, ir.c(ct.bytes() as i64))?)?;
     let s = Slots::alloc(&ir, SLOTS)?;
     s.set_ptr(&ir, S_A, a)?;
@@ -666,38 +675,49 @@ fn build_driver<'ctx>(
     s.set_ptr(&ir, S_EPI, epi)?;
     s.set_ptr(&ir, S_ECTX, ectx)?;
     s.set_ptr(&ir, S_BPACK, bpack)?;
-    s.set(&ir, S_NPAD, npad)?;
+    s.set(&ir, S_PBS, per_batch)?;
     s.set(&ir, S_NKB, nkb)?;
     s.set(&ir, S_KCB, kcb)?;
     s.set(&ir, S_NCB, ncb)?;
-    s.set(&ir, S_NJP, njp)?;
     let total = ir.mul(ir.mul(ir.mul(batch, m)?, n)?, k)?;
     let inline = ir.cmp(IntPredicate::SLT, total, ir.c(INLINE_WORK))?;
-    let (mr, mtiles, ntiles) = (ir.c(blk.mr as i64), ir.ceil_div(m, ir.c(blk.mr as i64))?, njp);
+    let (mr, mtiles) = (ir.c(blk.mr as i64), ir.ceil_div(m, ir.c(blk.mr as i64))?);
     let rounds = ir.ceil_div(batch, bgroup)?;
     ir.for_range(zero, rounds, 1, |round| {
         let b0 = ir.mul(round, bgroup)?;
         let nb = ir.min(bgroup, ir.sub(batch, b0)?)?;
-        // Task grid: enough tasks for the work, rows split before columns.
-        let work = ir.mul(ir.mul(ir.mul(nb, m)?, n)?, k)?;
-        let tasks =
-            ir.clamp(ir.b.build_right_shift(work, ir.c(TASK_WORK_SHIFT as i64), false, "")?, ir.c(1), ir.c(MAX_TASKS))?;
-        let per_matrix = ir.ceil_div(tasks, nb)?;
-        let tm = ir.clamp(per_matrix, ir.c(1), ir.ceil_div(mtiles, ir.c(MIN_TASK_ROW_TILES))?)?;
-        let tn = ir.clamp(ir.ceil_div(per_matrix, tm)?, ir.c(1), ntiles)?;
-        let mt = ir.mul(ir.ceil_div(mtiles, tm)?, mr)?;
-        let nt = ir.mul(ir.ceil_div(ntiles, tn)?, ir.c(nr))?;
-        let tm = ir.ceil_div(m, mt)?;
-        let tn = ir.ceil_div(n, nt)?;
         s.set(&ir, S_B0, b0)?;
-        s.set(&ir, S_TM, tm)?;
-        s.set(&ir, S_TN, tn)?;
-        s.set(&ir, S_MT, mt)?;
-        s.set(&ir, S_NT, nt)?;
-        let panels = ir.mul(ir.mul(nb, nkb)?, njp)?;
-        run_tasks(&ir, pack_task, s.ptr, panels, ir.c(1), inline)?;
-        let ntasks = ir.mul(ir.mul(nb, tm)?, tn)?;
-        run_tasks(&ir, compute_task, s.ptr, ntasks, ir.c(1), inline)
+        ir.for_range(zero, nslabs, 1, |sl| {
+            let j0 = ir.mul(sl, slab)?;
+            let sw = ir.min(slab, ir.sub(n, j0)?)?;
+            let ntiles = ir.ceil_div(sw, ir.c(nr))?;
+            s.set(&ir, S_J0, j0)?;
+            s.set(&ir, S_SW, sw)?;
+            s.set(&ir, S_NPAD, ir.mul(ntiles, ir.c(nr))?)?;
+            s.set(&ir, S_NJP, ntiles)?;
+            // Task grid: enough tasks for the work, rows split before columns.
+            let work = ir.mul(ir.mul(ir.mul(nb, m)?, sw)?, k)?;
+            let tasks = ir.clamp(
+                ir.b.build_right_shift(work, ir.c(TASK_WORK_SHIFT as i64), false, "")?,
+                ir.c(1),
+                ir.c(MAX_TASKS),
+            )?;
+            let per_matrix = ir.ceil_div(tasks, nb)?;
+            let tm = ir.clamp(per_matrix, ir.c(1), ir.ceil_div(mtiles, ir.c(MIN_TASK_ROW_TILES))?)?;
+            let tn = ir.clamp(ir.ceil_div(per_matrix, tm)?, ir.c(1), ntiles)?;
+            let mt = ir.mul(ir.ceil_div(mtiles, tm)?, mr)?;
+            let nt = ir.mul(ir.ceil_div(ntiles, tn)?, ir.c(nr))?;
+            let tm = ir.ceil_div(m, mt)?;
+            let tn = ir.ceil_div(sw, nt)?;
+            s.set(&ir, S_TM, tm)?;
+            s.set(&ir, S_TN, tn)?;
+            s.set(&ir, S_MT, mt)?;
+            s.set(&ir, S_NT, nt)?;
+            let panels = ir.mul(ir.mul(nb, nkb)?, ntiles)?;
+            run_tasks(&ir, pack_task, s.ptr, panels, ir.c(1), inline)?;
+            let ntasks = ir.mul(ir.mul(nb, tm)?, tn)?;
+            run_tasks(&ir, compute_task, s.ptr, ntasks, ir.c(1), inline)
+        })
     })?;
     ir.free(bpack)?;
     ir.ret()?;
@@ -752,18 +772,21 @@ fn pack_task_function<'ctx>(
     let (rs, ks) = strides(&ir, !spec.rhs_transposed, n, k);
     let rhs_t = ir.mem_ty(spec.rhs, 0);
     let ctt = ct.ty(ir.cx);
+    let (slab0, pbs) = (s.get(&ir, S_J0)?, s.get(&ir, S_PBS)?);
     ir.for_range(lo, hi, 1, |t| {
         let jp = ir.rem(t, njp)?;
         let pb = ir.rem(ir.div(t, njp)?, nkb)?;
         let bb = ir.div(t, ir.mul(njp, nkb)?)?;
         let k0 = ir.mul(pb, kcb)?;
         let kc = ir.min(kcb, ir.sub(k, k0)?)?;
+        // Panel `jp` of the slab: columns from `j0` (relative), `col` (absolute).
         let j0 = ir.mul(jp, ir.c(nr))?;
-        let rows = ir.min(ir.c(nr), ir.sub(n, j0)?)?;
+        let col = ir.add(slab0, j0)?;
+        let rows = ir.min(ir.c(nr), ir.sub(n, col)?)?;
         let mat = ir.mul(ir.add(b0, bb)?, ir.mul(k, n)?)?;
-        let at = ir.add(mat, ir.add(ir.mul(j0, rs)?, ir.mul(k0, ks)?)?)?;
+        let at = ir.add(mat, ir.add(ir.mul(col, rs)?, ir.mul(k0, ks)?)?)?;
         let src = ir.gep(rhs_t, b, at)?;
-        let d = ir.add(ir.mul(bb, ir.mul(k, npad)?)?, ir.add(ir.mul(k0, npad)?, ir.mul(j0, kc)?)?)?;
+        let d = ir.add(ir.mul(bb, pbs)?, ir.add(ir.mul(k0, npad)?, ir.mul(j0, kc)?)?)?;
         let dst = ir.gep(ctt, bpack, d)?;
         ir.call(parts.pack_b, &[src.into(), rs.into(), ks.into(), rows.into(), kc.into(), dst.into()])?;
         Ok(())
@@ -792,6 +815,8 @@ fn compute_task_function<'ctx>(
     let (a, c, bpack) = (s.get_ptr(&ir, S_A)?, s.get_ptr(&ir, S_C)?, s.get_ptr(&ir, S_BPACK)?);
     let (m, n, k, b0) = (s.get(&ir, S_M)?, s.get(&ir, S_N)?, s.get(&ir, S_K)?, s.get(&ir, S_B0)?);
     let (npad, nkb, kcb, ncb) = (s.get(&ir, S_NPAD)?, s.get(&ir, S_NKB)?, s.get(&ir, S_KCB)?, s.get(&ir, S_NCB)?);
+    // The current slab of columns: its first column, width, and packed B's stride.
+    let (slab0, sw, pbs) = (s.get(&ir, S_J0)?, s.get(&ir, S_SW)?, s.get(&ir, S_PBS)?);
     let (tm, tn, mt, nt) = (s.get(&ir, S_TM)?, s.get(&ir, S_TN)?, s.get(&ir, S_MT)?, s.get(&ir, S_NT)?);
     let (epi, ectx) = (s.get_ptr(&ir, S_EPI)?, s.get_ptr(&ir, S_ECTX)?);
     // A's rows are its rows i: contiguous along k unless transposed.
@@ -809,10 +834,10 @@ fn compute_task_function<'ctx>(
         let i_start = ir.mul(mi, mt)?;
         let i_end = ir.min(m, ir.add(i_start, mt)?)?;
         let j_start = ir.mul(ni, nt)?;
-        let j_end = ir.min(n, ir.add(j_start, nt)?)?;
+        let j_end = ir.min(sw, ir.add(j_start, nt)?)?;
         let amat = ir.gep(lhs_t, a, ir.mul(bi, ir.mul(m, k)?)?)?;
-        let cmat = ir.gep(omem, c, ir.mul(bi, ir.mul(m, n)?)?)?;
-        let bmat = ir.gep(ctt, bpack, ir.mul(bb, ir.mul(k, npad)?)?)?;
+        let cmat = ir.gep(omem, c, ir.add(ir.mul(bi, ir.mul(m, n)?)?, slab0)?)?;
+        let bmat = ir.gep(ctt, bpack, ir.mul(bb, pbs)?)?;
         ir.for_step(j_start, j_end, ncb, |jc| {
             let nc = ir.min(ncb, ir.sub(j_end, jc)?)?;
             ir.for_range(ir.c(0), nkb, 1, |pb| {
@@ -848,7 +873,7 @@ fn compute_task_function<'ctx>(
                             ectx.into(),
                             bi.into(),
                             ic.into(),
-                            jc.into(),
+                            ir.add(slab0, jc)?.into(),
                             last.into(),
                         ],
                     )?;

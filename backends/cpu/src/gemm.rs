@@ -19,13 +19,14 @@
 //!   block (512 KiB, half of Zen 4's L2); `MC` rows of A are packed at a time.
 //!   `KC` is balanced over `k` so the last block is not a sliver.
 //! - **Threads**: all of B (for as many batch elements as fit in a 64 MiB budget,
-//!   or a slab of columns of one when a whole one does not) is packed first, one `smelt_parallel_for` over its panels; then a second
-//!   `smelt_parallel_for` runs tasks, each a rectangle of C (batch element x rows x
-//!   columns) that packs its own A. Packed B is shared, so tasks may be small
-//!   enough to balance well; the task count grows with the work (one task per
-//!   ~4 MFLOP, at most 16, so two or four threads get equal shares) and splits
-//!   rows first, in slices of at least `MC` rows that reuse each B block from L2,
-//!   then columns (each column slice repacks its A rows).
+//!   or a slab of columns of one when a whole one does not) is packed first, one
+//!   `smelt_parallel_for` over its panels; then a second `smelt_parallel_for` runs
+//!   tasks, each a rectangle of C (batch element x rows x columns) that packs its
+//!   own A. Packed B is shared, so tasks may be small enough to balance well; the
+//!   task count grows with the work (one task per ~4 MFLOP, at most 16, so two or
+//!   four threads get equal shares) and splits rows first, in slices of at least
+//!   `MC` rows that reuse each B block from L2, then columns (each column slice
+//!   repacks its A rows).
 //! - **Matrix-vector** products (`m == 1` or `n == 1`) skip packing and stream the
 //!   matrix once (`gemv.rs`).
 //! - **Epilogue**: after the last `KC` block of a task's `MR`-row strip of an `NC`

@@ -10,17 +10,25 @@
 //! (`executable`); [`Executable::run`] executes it. [`emit`] stops at any stage
 //! and returns the text or bytes (`smelt compile --emit llvm|llvm-opt|asm|obj`).
 //!
+//! The library routines that the kernel form leaves to the backend (`DotStep`,
+//! `ConvStep`) and the transcendental functions are generated as LLVM IR too, by
+//! [`gemm`], [`conv`] and [`math`], so compiled programs link against nothing
+//! beyond libc, libm and libpthread.
+//!
 //! Code map: `codegen` (the module: kernels, `smelt_run`), `runtime` (the thread
 //! pool behind `smelt_parallel_for`), `executable` (JIT, argument checks, the
-//! arena), `standin` (temporary math, GEMM and convolution code that `math.rs`,
-//! `gemm.rs` and `conv.rs` replace), `error`.
+//! arena), `gemm`/`conv` (routines), `math`, `routine` (their errors), `jit`
+//! (JIT helpers for routine tests and benchmarks), `error`.
 
 mod codegen;
+pub mod conv;
 mod error;
 mod executable;
+pub mod gemm;
+pub mod jit;
 pub mod math;
+pub mod routine;
 pub mod runtime;
-mod standin;
 
 #[cfg(test)]
 mod tests;
@@ -36,6 +44,7 @@ use smelt_kernel::Program;
 
 pub use error::CpuError;
 pub use executable::Executable;
+pub use routine::RoutineError;
 
 /// How to compile.
 #[derive(Clone, Debug)]
@@ -88,7 +97,7 @@ pub fn emit(program: &Program, options: &CompileOptions, what: Emit) -> Result<V
     let cx = Context::create();
     let tm = target_machine(options)?;
     if what == Emit::LlvmIr {
-        let (module, _) = codegen::build_module(&cx, program, &target_attrs(options, &tm))?;
+        let (module, _) = codegen::build_module(&cx, program, &target_attrs(options, &tm), &tm)?;
         prepare(&module, &tm);
         return Ok(module.print_to_string().to_bytes().to_vec());
     }
@@ -170,7 +179,7 @@ fn optimized_module<'ctx>(
     options: &CompileOptions,
     tm: &TargetMachine,
 ) -> Result<(Module<'ctx>, codegen::ModuleInfo), CpuError> {
-    let (module, info) = codegen::build_module(cx, program, &target_attrs(options, tm))?;
+    let (module, info) = codegen::build_module(cx, program, &target_attrs(options, tm), tm)?;
     prepare(&module, tm);
     let pbo = PassBuilderOptions::create();
     let vectorize = options.opt_level >= 2;

@@ -35,6 +35,7 @@ use inkwell::builder::Builder;
 use inkwell::context::Context;
 use inkwell::intrinsics::Intrinsic;
 use inkwell::module::{Linkage, Module};
+use inkwell::targets::TargetMachine;
 use inkwell::types::{BasicMetadataTypeEnum, BasicType, BasicTypeEnum, FloatType, IntType, PointerType, VoidType};
 use inkwell::values::{
     BasicMetadataValueEnum, BasicValue, BasicValueEnum, FunctionValue, IntValue, PhiValue, PointerValue,
@@ -45,7 +46,7 @@ use smelt_kernel::Program;
 
 use crate::error::{CpuError, Result};
 
-pub(crate) use kernels::{Slot, par_dim};
+pub(crate) use kernels::Slot;
 
 /// What the executable needs to know about the module beyond its code.
 #[derive(Clone, Debug, Default)]
@@ -62,9 +63,10 @@ pub(crate) fn build_module<'ctx>(
     cx: &'ctx Context,
     program: &Program,
     target: &TargetAttrs,
+    tm: &TargetMachine,
 ) -> Result<(Module<'ctx>, ModuleInfo)> {
     check_sizes(program)?;
-    let mut cg = Cg::new(cx, program, target);
+    let mut cg = Cg::new(cx, program, target, tm);
     let info = cg.emit_program()?;
     if let Err(e) = cg.module.verify() {
         return Err(CpuError::Llvm(format!("the generated module does not verify: {e}")));
@@ -130,6 +132,9 @@ pub(crate) struct Cg<'ctx, 'p> {
     pub t: Types<'ctx>,
     pub program: &'p Program,
     pub target: TargetAttrs,
+    /// The machine the code is for (the GEMM and convolution generators size
+    /// their tiles by its vector width).
+    pub tm: &'p TargetMachine,
     fns: Vec<FnState<'ctx>>,
     /// Helper functions by name (rounding helpers, generators, ...).
     helpers: HashMap<String, FunctionValue<'ctx>>,
@@ -139,12 +144,10 @@ pub(crate) struct Cg<'ctx, 'p> {
     pub scratch_bytes: usize,
     /// Parameters some step writes.
     pub written_params: Vec<bool>,
-    /// For unique names.
-    ids: usize,
 }
 
 impl<'ctx, 'p> Cg<'ctx, 'p> {
-    fn new(cx: &'ctx Context, program: &'p Program, target: &TargetAttrs) -> Self {
+    fn new(cx: &'ctx Context, program: &'p Program, target: &TargetAttrs, tm: &'p TargetMachine) -> Self {
         let module = cx.create_module(&program.name);
         let t = Types {
             void: cx.void_type(),
@@ -165,19 +168,13 @@ impl<'ctx, 'p> Cg<'ctx, 'p> {
             t,
             program,
             target: target.clone(),
+            tm,
             fns: Vec::new(),
             helpers: HashMap::new(),
             variants: HashMap::new(),
             scratch_bytes: 0,
             written_params: vec![false; program.params.len()],
-            ids: 0,
         }
-    }
-
-    /// A number not handed out before (for unique names).
-    pub fn next_id(&mut self) -> usize {
-        self.ids += 1;
-        self.ids - 1
     }
 
     // ---- types ----

@@ -30,8 +30,9 @@ use smelt_kernel::{BufRef, Buffer, ConvStep, DotStep, KernelBody, KernelId, Step
 use super::graph::{Env, Io};
 use super::kernels::{LaunchShape, Slot, launch_shape, param};
 use super::{Cg, ModuleInfo, count};
+use crate::conv::{ConvSpec, conv_function};
 use crate::error::{CpuError, Result, invalid};
-use crate::standin;
+use crate::gemm::{GemmSpec, gemm_function};
 
 /// Launches with less work than this (scalar operations) run on the calling thread.
 pub(crate) const PARALLEL_WORK: f64 = 200_000.0;
@@ -410,25 +411,6 @@ impl<'ctx> Cg<'ctx, '_> {
         Ok(())
     }
 
-    /// Calls `task(ctx, 0, n)` with `n` known at run time, through the pool if
-    /// parallel launches are enabled (the pool runs small `n` inline).
-    pub(crate) fn launch_dynamic(
-        &self,
-        task: FunctionValue<'ctx>,
-        ctx: PointerValue<'ctx>,
-        n: IntValue<'ctx>,
-        grain: IntValue<'ctx>,
-    ) -> Result<()> {
-        if self.target.parallel {
-            let pf = self.parallel_for_fn();
-            let t = task.as_global_value().as_pointer_value();
-            self.call(pf, &[t.into(), ctx.into(), n.into(), grain.into()])?;
-        } else {
-            self.call(task, &[ctx.into(), self.i64c(0).into(), n.into()])?;
-        }
-        Ok(())
-    }
-
     fn parallel_for_fn(&self) -> FunctionValue<'ctx> {
         let t = self.t;
         self.function(
@@ -460,7 +442,7 @@ impl<'ctx> Cg<'ctx, '_> {
             Some((kid, bufs)) => {
                 let mut inputs = vec![d.out.clone()];
                 inputs.extend(bufs.iter().cloned());
-                let f = self.dot_epilogue_fn(*kid, &inputs, d)?;
+                let f = self.block_epilogue_fn(*kid, &inputs, &d.out, d.m, d.n)?;
                 let arr = self.alloca_array(self.t.ptr, inputs.len() as u32 + 1, "epi.bufs")?;
                 for (i, r) in inputs.iter().enumerate() {
                     let p = self.buf_ptr(rc, r)?;
@@ -470,7 +452,14 @@ impl<'ctx> Cg<'ctx, '_> {
                 (f.as_global_value().as_pointer_value(), arr)
             }
         };
-        let gemm = standin::gemm_function(self, d)?;
+        let spec = GemmSpec {
+            lhs: d.lhs.ty.dtype,
+            rhs: d.rhs.ty.dtype,
+            out: d.out.ty.dtype,
+            lhs_transposed: d.lhs_transposed,
+            rhs_transposed: d.rhs_transposed,
+        };
+        let gemm = gemm_function(&self.module, self.tm, &spec).map_err(|e| CpuError::Unsupported(e.to_string()))?;
         let args: Vec<BasicMetadataValueEnum<'ctx>> = vec![
             lhs.into(),
             rhs.into(),
@@ -490,7 +479,17 @@ impl<'ctx> Cg<'ctx, '_> {
     /// j0, i64 j1)` evaluates the epilogue kernel on rows `[i0, i1)` and columns
     /// `[j0, j1)` of batch `b` of the output, in place. `bufs` = {product (the
     /// output), epilogue inputs..., output}.
-    fn dot_epilogue_fn(&mut self, kid: KernelId, inputs: &[BufRef], d: &DotStep) -> Result<FunctionValue<'ctx>> {
+    /// An epilogue a routine calls per finished output block: `void(ctx, b, i0,
+    /// i1, j0, j1)` over the output viewed as `[batch, m, n]` (row-major), running
+    /// epilogue kernel `kid` on that block in place.
+    fn block_epilogue_fn(
+        &mut self,
+        kid: KernelId,
+        inputs: &[BufRef],
+        out: &BufRef,
+        m: i64,
+        n: i64,
+    ) -> Result<FunctionValue<'ctx>> {
         let program = self.program;
         let Some(k) = program.kernels.get(kid.0 as usize) else {
             invalid!("epilogue kernel {} out of range", kid.0);
@@ -515,12 +514,17 @@ impl<'ctx> Cg<'ctx, '_> {
             self.check_buf(r)?;
         }
         let out_t = &k.outputs[0];
-        if out_t.dtype != d.out.ty.dtype || count(space) != d.batch * d.m * d.n || k.inputs[0].dtype != d.out.ty.dtype {
-            invalid!("epilogue kernel {} does not match the dot's output", k.name);
+        if out_t.dtype != out.ty.dtype
+            || count(space) != count(&out.ty.dims)
+            || m * n == 0 && count(space) != 0
+            || m * n != 0 && count(space) % (m * n) != 0
+            || k.inputs[0].dtype != out.ty.dtype
+        {
+            invalid!("epilogue kernel {} does not match the routine's output", k.name);
         }
         let mut all: Vec<BufRef> = inputs.to_vec();
-        all.push(d.out.clone());
-        let slots = self.slots(inputs, std::slice::from_ref(&d.out));
+        all.push(out.clone());
+        let slots = self.slots(inputs, std::slice::from_ref(out));
         let name = format!("epilogue_{}", kid.0);
         let t = self.t;
         let f = self.module.add_function(
@@ -547,17 +551,17 @@ impl<'ctx> Cg<'ctx, '_> {
             ptrs.iter().zip(k.inputs.iter().chain(&k.outputs)).map(|(&p, t)| Io::new(p, t)).collect();
         let rank = space.len();
         let rows = self.loop_begin(i0, i1, 1, "i")?;
-        let row = self.b.build_int_mul(bi, self.i64c(d.m), "")?;
+        let row = self.b.build_int_mul(bi, self.i64c(m), "")?;
         let row = self.b.build_int_add(row, rows.index, "")?;
         // Indices of the output dims: the last is the column when it spans n,
         // the others come from the row; otherwise all from the flat offset.
-        let row_split = rank >= 1 && space[rank - 1] == d.n;
+        let row_split = rank >= 1 && space[rank - 1] == n;
         let mut lead = Vec::new();
         if row_split {
             lead = self.decompose(row, &space[..rank - 1])?;
         }
         let cols = self.loop_begin(j0, j1, 1, "j")?;
-        let off = self.b.build_int_mul(row, self.i64c(d.n), "")?;
+        let off = self.b.build_int_mul(row, self.i64c(n), "")?;
         let off = self.b.build_int_add(off, cols.index, "")?;
         let idx = if row_split {
             let mut v = lead.clone();
@@ -600,24 +604,45 @@ impl<'ctx> Cg<'ctx, '_> {
             self.check_buf(r)?;
         }
         self.note_write(&c.out)?;
-        let geom = standin::ConvGeom::new(c)?;
-        if geom.out_dims.iter().product::<i64>() != c.out.ty.element_count() as i64 {
-            invalid!("convolution output {:?} does not match its operands", c.out.ty.dims);
+        let spec = ConvSpec::from_step(c);
+        let out_dims = spec.output_dims().map_err(|e| CpuError::Unsupported(e.to_string()))?;
+        if out_dims != c.out.ty.dims {
+            invalid!("convolution output {:?} does not match its operands ({out_dims:?})", c.out.ty.dims);
         }
-        let id = self.next_id();
-        let f = standin::conv_function(self, c, id)?;
-        let arr = self.alloca_array(self.t.ptr, 3, "conv.bufs")?;
-        for (i, r) in [&c.input, &c.kernel, &c.out].into_iter().enumerate() {
-            let p = self.buf_ptr(rc, r)?;
-            self.store_ptr(arr, i as u64, p)?;
-        }
-        let n = super::kernels::par_extent(&c.out.ty.dims);
-        let taps: i64 = c.window.iter().map(|w| w.size.max(1)).product();
-        let per = if n > 0 { count(&c.out.ty.dims) as f64 / n as f64 } else { 0.0 };
-        let in_group = c.kernel.ty.dims.get(c.dims.kernel_input_feature as usize).copied().unwrap_or(1);
-        let shape = LaunchShape { n, cost: per * (taps * in_group.max(1)) as f64 * 2.0, parallel: true, min_grain: 1 };
-        self.launch(f, arr, shape)?;
-        if let Some((kid, bufs)) = &c.epilogue {
+        let f = conv_function(&self.module, self.tm, &spec).map_err(|e| CpuError::Unsupported(e.to_string()))?;
+        let input = self.buf_ptr(rc, &c.input)?;
+        let kernel = self.buf_ptr(rc, &c.kernel)?;
+        let out = self.buf_ptr(rc, &c.out)?;
+        let null = self.t.ptr.const_null();
+        // The routine calls the epilogue per block of the output seen as [rows,
+        // features], which is the output's row-major order when the feature
+        // dimension is the last one; otherwise the epilogue runs afterwards.
+        let rank = c.out.ty.dims.len();
+        let feature = usize::try_from(c.dims.output_feature).ok();
+        let in_tile = rank > 0 && feature == Some(rank - 1);
+        let (epi, ctx) = match &c.epilogue {
+            Some((kid, bufs)) if in_tile => {
+                let mut inputs = vec![c.out.clone()];
+                inputs.extend(bufs.iter().cloned());
+                let features = c.out.ty.dims[rank - 1];
+                let rows = if features == 0 { 0 } else { count(&c.out.ty.dims) / features };
+                let f = self.block_epilogue_fn(*kid, &inputs, &c.out, rows, features)?;
+                let arr = self.alloca_array(self.t.ptr, inputs.len() as u32 + 1, "epi.bufs")?;
+                for (i, r) in inputs.iter().enumerate() {
+                    let p = self.buf_ptr(rc, r)?;
+                    self.store_ptr(arr, i as u64, p)?;
+                }
+                self.store_ptr(arr, inputs.len() as u64, out)?;
+                (f.as_global_value().as_pointer_value(), arr)
+            }
+            _ => (null, null),
+        };
+        let args: Vec<BasicMetadataValueEnum<'ctx>> =
+            vec![input.into(), kernel.into(), out.into(), epi.into(), ctx.into()];
+        self.call(f, &args)?;
+        if let Some((kid, bufs)) = &c.epilogue
+            && !in_tile
+        {
             let mut inputs = vec![c.out.clone()];
             inputs.extend(bufs.iter().cloned());
             self.emit_kernel_step(rc, *kid, &inputs, std::slice::from_ref(&c.out))?;

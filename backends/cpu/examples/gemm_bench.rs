@@ -1,0 +1,92 @@
+//! GFLOP/s of the generated f32 GEMM on the shapes of `docs/benchmarks.md`, best of
+//! several runs, with the in-process thread pool of `smelt_cpu::jit` (one thread
+//! per core). `scripts/sgemm-openblas.py` measures OpenBLAS on the same shapes.
+//!
+//! `cargo run --release -p smelt-cpu --example gemm_bench [-- SECONDS_PER_SHAPE [asm]]`
+//! (`SMELT_BENCH_SERIAL=1`: one thread; `SMELT_BENCH_ONLY=label`: one shape.)
+
+use std::ffi::c_void;
+use std::time::{Duration, Instant};
+
+use inkwell::context::Context;
+use inkwell::targets::FileType;
+use smelt_cpu::gemm::{GemmSpec, gemm_function};
+use smelt_cpu::jit::{self, Runtime};
+use smelt_hlo::DType;
+
+type GemmFn = unsafe extern "C" fn(*const f32, *const f32, *mut f32, i64, i64, i64, i64, *const c_void, *mut c_void);
+
+/// (label, batch, m, n, k, rhs transposed)
+const SHAPES: &[(&str, i64, i64, i64, i64, bool)] = &[
+    ("256^3", 1, 256, 256, 256, false),
+    ("512^3", 1, 512, 512, 512, false),
+    ("1024^3", 1, 1024, 1024, 1024, false),
+    ("2048^3", 1, 2048, 2048, 2048, false),
+    ("4096^3", 1, 4096, 4096, 4096, false),
+    ("[1024,768]x[768,768]", 1, 1024, 768, 768, false),
+    ("[1024,768]x[768,3072]", 1, 1024, 3072, 768, false),
+    ("[1024,3072]x[3072,768]", 1, 1024, 768, 3072, false),
+    ("[96,128,64]x[96,64,128]", 96, 128, 128, 64, false),
+    ("[96,128,64]x[96,128,64]^T", 96, 128, 128, 64, true),
+    ("[4096,4096]x[4096,1]", 1, 4096, 1, 4096, false),
+    ("[1,4096]x[4096,4096]", 1, 1, 4096, 4096, false),
+    ("[256,64]x[64,1]", 1, 256, 1, 64, false),
+];
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let seconds: f64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(1.0);
+    let cx = Context::create();
+    let module = cx.create_module("bench");
+    let tm = jit::host_target_machine().expect("host target");
+    jit::prepare_module(&module, &tm);
+    let specs = [false, true].map(|rt| GemmSpec {
+        lhs: DType::F32,
+        rhs: DType::F32,
+        out: DType::F32,
+        lhs_transposed: false,
+        rhs_transposed: rt,
+    });
+    for s in &specs {
+        gemm_function(&module, &tm, s).expect("gemm");
+    }
+    let t0 = Instant::now();
+    let runtime = if std::env::var("SMELT_BENCH_SERIAL").is_ok() { Runtime::Serial } else { Runtime::Pool };
+    let ee = jit::engine(&module, &tm, runtime).expect("jit");
+    if args.get(2).map(String::as_str) == Some("asm") {
+        let buf = tm.write_to_memory_buffer(&module, FileType::Assembly).expect("asm");
+        std::fs::write("/tmp/smelt_gemm.s", buf.as_slice()).expect("write asm");
+        eprintln!("assembly in /tmp/smelt_gemm.s");
+    }
+    let fns: Vec<GemmFn> = specs
+        .iter()
+        .map(|s| unsafe { std::mem::transmute::<usize, GemmFn>(ee.get_function_address(&s.symbol()).expect("symbol")) })
+        .collect();
+    eprintln!("compiled in {:.0} ms", t0.elapsed().as_secs_f64() * 1e3);
+    println!("| shape | smelt GFLOP/s |");
+    println!("|---|---:|");
+    for &(label, batch, m, n, k, rt) in SHAPES {
+        if std::env::var("SMELT_BENCH_ONLY").is_ok_and(|o| o != label) {
+            continue;
+        }
+        let f = fns[rt as usize];
+        let a: Vec<f32> = (0..batch * m * k).map(|i| ((i * 7 % 13) as f32 - 6.0) / 8.0).collect();
+        let b: Vec<f32> = (0..batch * k * n).map(|i| ((i * 5 % 11) as f32 - 5.0) / 8.0).collect();
+        let mut c = vec![0f32; (batch * m * n) as usize];
+        let run = |c: &mut [f32]| unsafe {
+            f(a.as_ptr(), b.as_ptr(), c.as_mut_ptr(), batch, m, n, k, std::ptr::null(), std::ptr::null_mut())
+        };
+        run(&mut c);
+        let flops = 2.0 * (batch * m * n * k) as f64;
+        let mut best = Duration::MAX;
+        let start = Instant::now();
+        let mut reps = 0;
+        while reps < 3 || start.elapsed().as_secs_f64() < seconds {
+            let t = Instant::now();
+            run(&mut c);
+            best = best.min(t.elapsed());
+            reps += 1;
+        }
+        println!("| {label} | {:.1} |", flops / best.as_secs_f64() / 1e9);
+    }
+}

@@ -1,0 +1,1114 @@
+//! Convolution with XLA's general dimension numbers, generated as LLVM IR for one
+//! static shape ([`ConvSpec`]).
+//!
+//! Output convention: the output is seen as a matrix `[rows, F]` where `F` is the
+//! output feature count and `row` is the row-major linear index over the output's
+//! other dimensions, in the output's dimension order. For the usual feature-minor
+//! layouts (`b01f`, `01bf`, ...) this is the output's memory exactly. The epilogue
+//! is called as `epilogue(ctx, 0, r0, r1, f0, f1)` for disjoint blocks covering
+//! every output element once, each after its values are final (possibly from
+//! several threads at once): row blocks x all features (depthwise, direct), or
+//! `MR`-row strips x a run's columns (im2col with feature-minor outputs), or one
+//! block of everything after the scatter (other outputs).
+//!
+//! Every output feature `f` belongs to feature group `f / (F / G)` and batch group
+//! `f / (F / BG)`; features sharing both form runs of `gcd(F/G, F/BG)` columns,
+//! each an independent product. First the kernel is gathered into a canonical
+//! layout (window reversal applied, any dimension order), then one of:
+//!
+//! - **Depthwise** (one input feature per group, no batch groups, input and output
+//!   features minor): each output row is `sum over taps of input[tap] * w[tap]`
+//!   vectorized over all output features (input feature `f / multiplier`). The
+//!   taps that land in the input are found once per row; padding reads zero.
+//!   This is what GEMM would waste `NR - 1` of `NR` lanes on.
+//! - **Direct** (output features minor, and runs of at most 16 features, sums
+//!   over fewer than 32 products, or under 2M multiply-adds in all: e.g. every
+//!   convolution of the corpus's small CNNs): four output rows at a
+//!   time, each input value broadcast against a vector of the run's kernel
+//!   values, summed over taps and the group's input features. No packing; GEMM
+//!   would compute mostly padding in its 32-column tiles.
+//! - **im2col + GEMM** (everything else): per run, `[rows, taps * Cg] x [taps * Cg,
+//!   run]` with the GEMM's packing and macro-kernel ([`crate::gemm`]). The im2col
+//!   matrix is never materialized: each task gathers an `MC x KC` block of it
+//!   straight into packed micro-panels (padding, strides and both dilations
+//!   resolved in the gather), so its memory stays bounded and cache-resident.
+//!   Contiguous input features (a vector or more per group) are gathered a vector
+//!   per row and tap, `lanes x lanes` blocks transposed in registers into the
+//!   panels' `k`-major order; others element by element.
+//!   Outputs whose feature dimension is not minor are computed into a `[rows, F]`
+//!   scratch matrix and scattered; the epilogue then runs once over everything.
+//!
+//! Threads: tasks are row blocks (x runs for im2col) through `smelt_parallel_for`;
+//! convolutions under 64K multiply-adds run on the calling thread.
+
+use inkwell::IntPredicate;
+use inkwell::module::{Linkage, Module};
+use inkwell::targets::TargetMachine;
+use inkwell::values::{BasicValueEnum, FunctionValue, IntValue, PointerValue};
+use smelt_hlo::DType;
+use smelt_hlo::attrs::ConvDims;
+use smelt_kernel::ir::{ConvStep, WindowSpec};
+
+use crate::gemm::{Blocking, Parts};
+use crate::routine::{
+    Ct, INLINE_WORK, Ir, Isa, R, RoutineError, Slots, call_epilogue, run_tasks, set_target_attrs, task_type,
+};
+
+/// A convolution with every shape known.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConvSpec {
+    pub input: DType,
+    pub kernel: DType,
+    pub out: DType,
+    pub input_dims: Vec<i64>,
+    pub kernel_dims: Vec<i64>,
+    pub dims: ConvDims,
+    /// One entry per spatial dimension (in the order of `dims.input_spatial`).
+    pub window: Vec<WindowSpec>,
+    pub window_reversal: Vec<bool>,
+    pub feature_group_count: i64,
+    pub batch_group_count: i64,
+}
+
+impl ConvSpec {
+    /// The spec of a kernel-form convolution step (its epilogue aside).
+    pub fn from_step(step: &ConvStep) -> ConvSpec {
+        ConvSpec {
+            input: step.input.ty.dtype,
+            kernel: step.kernel.ty.dtype,
+            out: step.out.ty.dtype,
+            input_dims: step.input.ty.dims.clone(),
+            kernel_dims: step.kernel.ty.dims.clone(),
+            dims: step.dims.clone(),
+            window: step.window.clone(),
+            window_reversal: step.window_reversal.clone(),
+            feature_group_count: step.feature_group_count,
+            batch_group_count: step.batch_group_count,
+        }
+    }
+
+    /// The output's dimensions, or why the spec is not a valid convolution.
+    pub fn output_dims(&self) -> Result<Vec<i64>, RoutineError> {
+        Ok(Geom::new(self)?.out_dims)
+    }
+
+    /// The symbol of the generated function (a hash of the whole spec).
+    pub fn symbol(&self) -> String {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        format!("{self:?}").hash(&mut h);
+        format!("smelt_conv_{}_{:016x}", self.out.name(), h.finish())
+    }
+}
+
+/// How a convolution is computed (see the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConvStrategy {
+    Depthwise,
+    Direct,
+    Im2colGemm,
+}
+
+impl ConvStrategy {
+    pub const ALL: [ConvStrategy; 3] = [ConvStrategy::Depthwise, ConvStrategy::Direct, ConvStrategy::Im2colGemm];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ConvStrategy::Depthwise => "depthwise",
+            ConvStrategy::Direct => "direct",
+            ConvStrategy::Im2colGemm => "im2col",
+        }
+    }
+}
+
+/// Whether `strategy` can compute `spec` (im2col + GEMM always can).
+pub fn conv_strategy_applies(spec: &ConvSpec, strategy: ConvStrategy) -> Result<bool, RoutineError> {
+    Ok(Geom::new(spec)?.applies(strategy))
+}
+
+/// The strategy [`conv_function`] picks for `spec`.
+pub fn conv_strategy(spec: &ConvSpec) -> Result<ConvStrategy, RoutineError> {
+    Ok(Geom::new(spec)?.strategy())
+}
+
+/// Validated geometry; all indices are static.
+struct Geom {
+    in_dims: Vec<i64>,
+    out_dims: Vec<i64>,
+    in_strides: Vec<i64>,
+    k_strides: Vec<i64>,
+    out_strides: Vec<i64>,
+    in_b: usize,
+    in_f: usize,
+    in_sp: Vec<usize>,
+    k_i: usize,
+    k_o: usize,
+    k_sp: Vec<usize>,
+    out_f: usize,
+    window: Vec<WindowSpec>,
+    reversal: Vec<bool>,
+    /// Input features per feature group.
+    cg: i64,
+    /// Output features.
+    f: i64,
+    /// Output features per feature group and per batch group.
+    f_per_fg: i64,
+    f_per_bg: i64,
+    /// Output batch (input batch per batch group).
+    nb: i64,
+    /// Columns per run.
+    gs: i64,
+    runs: i64,
+    tap_sizes: Vec<i64>,
+    taps: i64,
+    rows: i64,
+    /// (output dimension, its size, row stride) for the dimensions rows run over.
+    row_dims: Vec<(usize, i64, i64)>,
+}
+
+fn strides_of(dims: &[i64]) -> Vec<i64> {
+    let mut s = vec![1; dims.len()];
+    for i in (0..dims.len().saturating_sub(1)).rev() {
+        s[i] = s[i + 1] * dims[i + 1];
+    }
+    s
+}
+
+/// Widest run of output features the direct strategy is chosen for.
+const DIRECT_MAX_RUN: i64 = 16;
+/// Multiply-adds up to which the direct strategy is chosen whatever the shape.
+const DIRECT_MAX_WORK: i64 = 1 << 21;
+
+fn cdiv(a: i64, b: i64) -> i64 {
+    (a + b - 1) / b
+}
+
+fn gcd(a: i64, b: i64) -> i64 {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
+impl Geom {
+    fn new(spec: &ConvSpec) -> R<Geom> {
+        let bad = |m: String| Err(RoutineError::InvalidConv(m));
+        let d = &spec.dims;
+        let s = d.input_spatial.len();
+        let rank = s + 2;
+        if spec.input_dims.len() != rank || spec.kernel_dims.len() != rank {
+            return bad(format!(
+                "operands of rank {} and {} for {s} spatial dimensions",
+                spec.input_dims.len(),
+                spec.kernel_dims.len()
+            ));
+        }
+        if d.kernel_spatial.len() != s || d.output_spatial.len() != s || spec.window.len() != s {
+            return bad("dimension labels or window disagree on the number of spatial dimensions".into());
+        }
+        if !spec.window_reversal.is_empty() && spec.window_reversal.len() != s {
+            return bad("window reversal has the wrong length".into());
+        }
+        if spec.input_dims.iter().chain(&spec.kernel_dims).any(|&x| x < 0) {
+            return bad("negative dimension".into());
+        }
+        let idx = |v: i64| usize::try_from(v).ok().filter(|&v| v < rank);
+        let perm = |fixed: [i64; 2], sp: &[i64], what: &str| -> R<(usize, usize, Vec<usize>)> {
+            let mut all = vec![];
+            for &v in fixed.iter().chain(sp) {
+                match idx(v) {
+                    Some(v) if !all.contains(&v) => all.push(v),
+                    _ => {
+                        return Err(RoutineError::InvalidConv(format!(
+                            "{what} dimension numbers are not a permutation"
+                        )));
+                    }
+                }
+            }
+            Ok((all[0], all[1], all[2..].to_vec()))
+        };
+        let (in_b, in_f, in_sp) = perm([d.input_batch, d.input_feature], &d.input_spatial, "input")?;
+        let (k_i, k_o, k_sp) = perm([d.kernel_input_feature, d.kernel_output_feature], &d.kernel_spatial, "kernel")?;
+        let (out_b, out_f, out_sp) = perm([d.output_batch, d.output_feature], &d.output_spatial, "output")?;
+        let (g, bg) = (spec.feature_group_count, spec.batch_group_count);
+        if g < 1 || bg < 1 {
+            return bad("group counts must be positive".into());
+        }
+        let c = spec.input_dims[in_f];
+        let f = spec.kernel_dims[k_o];
+        let n = spec.input_dims[in_b];
+        if c % g != 0 || spec.kernel_dims[k_i] * g != c {
+            return bad(format!("{c} input features do not split into {g} groups of {}", spec.kernel_dims[k_i]));
+        }
+        if f % g != 0 || f % bg != 0 || n % bg != 0 {
+            return bad(format!("{f} output features or batch {n} do not split into the groups"));
+        }
+        let mut out_dims = vec![0i64; rank];
+        out_dims[out_b] = n / bg;
+        out_dims[out_f] = f;
+        for (k, w) in spec.window.iter().enumerate() {
+            if w.stride < 1 || w.window_dilation < 1 || w.base_dilation < 1 {
+                return bad(format!("window dimension {k} has a non-positive stride or dilation"));
+            }
+            if w.size != spec.kernel_dims[k_sp[k]] {
+                return bad(format!("window size {} differs from the kernel's {}", w.size, spec.kernel_dims[k_sp[k]]));
+            }
+            let len = spec.input_dims[in_sp[k]] as i128;
+            let base = if len == 0 { 0 } else { (len - 1) * w.base_dilation as i128 + 1 };
+            let padded = base + w.pad_low as i128 + w.pad_high as i128;
+            let extent = if w.size == 0 { 0 } else { (w.size as i128 - 1) * w.window_dilation as i128 + 1 };
+            let o = if padded < extent { 0 } else { (padded - extent) / w.stride as i128 + 1 };
+            if o > i32::MAX as i128 {
+                return bad(format!("output spatial dimension {k} is too large"));
+            }
+            out_dims[out_sp[k]] = o as i64;
+        }
+        let tap_sizes: Vec<i64> = k_sp.iter().map(|&k| spec.kernel_dims[k]).collect();
+        let taps = tap_sizes.iter().product();
+        let mut row_dims = Vec::new();
+        let mut stride = 1;
+        for dim in (0..rank).rev() {
+            if dim != out_f {
+                row_dims.push((dim, out_dims[dim], stride));
+                stride *= out_dims[dim];
+            }
+        }
+        row_dims.reverse();
+        let (f_per_fg, f_per_bg) = (f / g, f / bg);
+        let gs = if f == 0 { 1 } else { gcd(f_per_fg, f_per_bg).max(1) };
+        Ok(Geom {
+            in_dims: spec.input_dims.clone(),
+            in_strides: strides_of(&spec.input_dims),
+            k_strides: strides_of(&spec.kernel_dims),
+            out_strides: strides_of(&out_dims),
+            rows: stride,
+            out_dims,
+            in_b,
+            in_f,
+            in_sp,
+            k_i,
+            k_o,
+            k_sp,
+            out_f,
+            window: spec.window.clone(),
+            reversal: (0..s).map(|k| spec.window_reversal.get(k).copied().unwrap_or(false)).collect(),
+            cg: c / g,
+            f,
+            f_per_fg,
+            f_per_bg,
+            nb: n / bg,
+            gs,
+            runs: if f == 0 { 0 } else { f / gs },
+            tap_sizes,
+            taps,
+            row_dims,
+        })
+    }
+
+    fn feature_minor_out(&self) -> bool {
+        self.out_f == self.out_dims.len() - 1
+    }
+
+    fn applies(&self, strategy: ConvStrategy) -> bool {
+        match strategy {
+            ConvStrategy::Depthwise => {
+                self.cg == 1
+                    && self.f_per_bg == self.f
+                    && self.in_f == self.in_dims.len() - 1
+                    && self.feature_minor_out()
+            }
+            ConvStrategy::Direct => self.feature_minor_out(),
+            ConvStrategy::Im2colGemm => true,
+        }
+    }
+
+    /// Depthwise when it applies; direct loops when GEMM would mostly compute
+    /// padding (a run of at most half its 32-column tile), when the sums are too
+    /// short to amortize packing (`taps * Cg` below 32), or when the whole
+    /// convolution is small (packing and gathering would dominate); else GEMM.
+    fn strategy(&self) -> ConvStrategy {
+        let work = self.rows.saturating_mul(self.f).saturating_mul(self.taps).saturating_mul(self.cg);
+        let narrow = self.gs <= DIRECT_MAX_RUN || self.taps * self.cg < 32 || work <= DIRECT_MAX_WORK;
+        if self.applies(ConvStrategy::Depthwise) {
+            ConvStrategy::Depthwise
+        } else if self.applies(ConvStrategy::Direct) && narrow {
+            ConvStrategy::Direct
+        } else {
+            ConvStrategy::Im2colGemm
+        }
+    }
+
+    /// Output batch and spatial coordinates of row `r`.
+    fn decode_row<'ctx>(
+        &self,
+        ir: &Ir<'_, 'ctx>,
+        r: IntValue<'ctx>,
+        out_b: usize,
+        out_sp: &[usize],
+    ) -> R<(IntValue<'ctx>, Vec<IntValue<'ctx>>)> {
+        let mut ob = ir.c(0);
+        let mut sp = vec![ir.c(0); out_sp.len()];
+        for &(dim, size, stride) in &self.row_dims {
+            let x = ir.rem(ir.div(r, ir.c(stride))?, ir.c(size.max(1)))?;
+            if dim == out_b {
+                ob = x;
+            } else if let Some(k) = out_sp.iter().position(|&d| d == dim) {
+                sp[k] = x;
+            }
+        }
+        Ok((ob, sp))
+    }
+
+    /// Kernel spatial coordinates (unreversed) of tap `t`.
+    fn decode_tap<'ctx>(&self, ir: &Ir<'_, 'ctx>, t: IntValue<'ctx>) -> R<Vec<IntValue<'ctx>>> {
+        let mut out = Vec::with_capacity(self.tap_sizes.len());
+        let mut stride = 1;
+        let mut strides = vec![0; self.tap_sizes.len()];
+        for k in (0..self.tap_sizes.len()).rev() {
+            strides[k] = stride;
+            stride *= self.tap_sizes[k];
+        }
+        for (k, &size) in self.tap_sizes.iter().enumerate() {
+            out.push(ir.rem(ir.div(t, ir.c(strides[k]))?, ir.c(size.max(1)))?);
+        }
+        Ok(out)
+    }
+
+    /// Whether window position `ks` of output position `os` lands on an input
+    /// element, and that element's offset (spatial part only; 0 when it does not).
+    fn input_offset<'ctx>(
+        &self,
+        ir: &Ir<'_, 'ctx>,
+        os: &[IntValue<'ctx>],
+        ks: &[IntValue<'ctx>],
+    ) -> R<(IntValue<'ctx>, IntValue<'ctx>)> {
+        let mut valid = ir.cx.bool_type().const_int(1, false);
+        let mut off = ir.c(0);
+        for (k, w) in self.window.iter().enumerate() {
+            let p = ir.add(
+                ir.sub(ir.mul(os[k], ir.c(w.stride))?, ir.c(w.pad_low))?,
+                ir.mul(ks[k], ir.c(w.window_dilation))?,
+            )?;
+            let nonneg = ir.cmp(IntPredicate::SGE, p, ir.c(0))?;
+            let (i, on_grid) = if w.base_dilation == 1 {
+                (p, nonneg)
+            } else {
+                let grid = ir.cmp(IntPredicate::EQ, ir.rem(p, ir.c(w.base_dilation))?, ir.c(0))?;
+                (ir.div(p, ir.c(w.base_dilation))?, ir.b.build_and(nonneg, grid, "")?)
+            };
+            let inside = ir.cmp(IntPredicate::SLT, i, ir.c(self.in_dims[self.in_sp[k]]))?;
+            valid = ir.b.build_and(valid, ir.b.build_and(on_grid, inside, "")?, "")?;
+            off = ir.add(off, ir.mul(i, ir.c(self.in_strides[self.in_sp[k]]))?)?;
+        }
+        Ok((valid, ir.select(valid, off, ir.c(0))?))
+    }
+}
+
+/// Returns the function computing `spec`, generating it into `module` on first
+/// use. C signature:
+///
+/// ```c
+/// void f(const void* input, const void* kernel, void* out,
+///        void (*epilogue)(void* ctx, int64_t b, int64_t r0, int64_t r1, int64_t f0, int64_t f1),
+///        void* epilogue_ctx);
+/// ```
+///
+/// `b` is always 0; rows and features are as the module documentation defines.
+pub fn conv_function<'ctx>(
+    module: &Module<'ctx>,
+    target: &TargetMachine,
+    spec: &ConvSpec,
+) -> Result<FunctionValue<'ctx>, RoutineError> {
+    let name = spec.symbol();
+    match module.get_function(&name) {
+        Some(f) => Ok(f),
+        None => build(module, target, spec, Geom::new(spec)?.strategy(), name),
+    }
+}
+
+/// [`conv_function`] with a chosen strategy (an error where it does not apply),
+/// named `{spec.symbol()}_{strategy.name()}`: for tests and measurements.
+pub fn conv_function_using<'ctx>(
+    module: &Module<'ctx>,
+    target: &TargetMachine,
+    spec: &ConvSpec,
+    strategy: ConvStrategy,
+) -> Result<FunctionValue<'ctx>, RoutineError> {
+    let name = format!("{}_{}", spec.symbol(), strategy.name());
+    if let Some(f) = module.get_function(&name) {
+        return Ok(f);
+    }
+    if !Geom::new(spec)?.applies(strategy) {
+        return Err(RoutineError::Unsupported(format!("the {} strategy for this convolution", strategy.name())));
+    }
+    build(module, target, spec, strategy, name)
+}
+
+fn build<'ctx>(
+    module: &Module<'ctx>,
+    target: &TargetMachine,
+    spec: &ConvSpec,
+    strategy: ConvStrategy,
+    name: String,
+) -> Result<FunctionValue<'ctx>, RoutineError> {
+    let g = Geom::new(spec)?;
+    let ct = Ct::for_output(spec.out)?;
+    for d in [spec.input, spec.kernel] {
+        if !ct.accepts(d) {
+            return Err(RoutineError::Unsupported(format!(
+                "convolution of {} operands with a {} result",
+                d.name(),
+                spec.out.name()
+            )));
+        }
+    }
+    let isa = Isa::of(target);
+    let cx = module.get_context();
+    let p = cx.ptr_type(Default::default());
+    let ty = cx.void_type().fn_type(&[p.into(), p.into(), p.into(), p.into(), p.into()], false);
+    let f = module.add_function(&name, ty, Some(Linkage::External));
+    set_target_attrs(cx, f, target, isa);
+    let c = Conv { spec, g, ct, isa, name: name.clone() };
+    let ir = Ir::new(module, f);
+    let (input, kernel, out, epi, ectx) =
+        (ir.param_ptr(0), ir.param_ptr(1), ir.param_ptr(2), ir.param_ptr(3), ir.param_ptr(4));
+    let g = &c.g;
+    let omem = ir.mem_ty(spec.out, 0);
+    if g.rows == 0 || g.f == 0 {
+        ir.ret()?;
+        return Ok(f);
+    }
+    if g.taps * g.cg == 0 || g.in_dims.contains(&0) {
+        // Empty sums, or an empty input (every tap reads padding): zeros.
+        let total = g.rows * g.f;
+        ir.for_range(ir.c(0), ir.c(total), 1, |e| {
+            let z = ir.ct_to(ir.zero(ct, 0), ct, spec.out)?;
+            ir.store(ir.gep(omem, out, e)?, z, spec.out.byte_size() as u32)
+        })?;
+        call_epilogue(&ir, epi, ectx, [ir.c(0), ir.c(0), ir.c(g.rows), ir.c(0), ir.c(g.f)])?;
+        ir.ret()?;
+        return Ok(f);
+    }
+    match strategy {
+        ConvStrategy::Depthwise => c.depthwise(module, target, &ir, [input, kernel, out, epi, ectx])?,
+        ConvStrategy::Direct => c.direct(module, target, &ir, [input, kernel, out, epi, ectx])?,
+        ConvStrategy::Im2colGemm => c.im2col(module, target, &ir, [input, kernel, out, epi, ectx])?,
+    }
+    ir.ret()?;
+    Ok(f)
+}
+
+struct Conv<'s> {
+    spec: &'s ConvSpec,
+    g: Geom,
+    ct: Ct,
+    isa: Isa,
+    name: String,
+}
+
+// Context slots of the task functions.
+const S_IN: u32 = 0;
+const S_KER: u32 = 1;
+const S_OUT: u32 = 2;
+const S_EPI: u32 = 3;
+const S_ECTX: u32 = 4;
+const SLOTS: u32 = 5;
+
+impl Conv<'_> {
+    /// Whether the whole convolution is too little work to share between threads.
+    fn inline<'ctx>(&self, ir: &Ir<'_, 'ctx>) -> IntValue<'ctx> {
+        let g = &self.g;
+        let work = g.rows.saturating_mul(g.f).saturating_mul(g.taps).saturating_mul(g.cg);
+        ir.cx.bool_type().const_int((work < INLINE_WORK) as u64, false)
+    }
+
+    /// Copies the kernel into a canonical layout: element (run, tap, z, j) at
+    /// `run*s[0] + tap*s[1] + z*s[2] + j*s[3]`, window reversal applied, in the
+    /// kernel's own element type.
+    fn gather_kernel<'ctx>(
+        &self,
+        ir: &Ir<'_, 'ctx>,
+        kernel: PointerValue<'ctx>,
+        dst: PointerValue<'ctx>,
+        s: [i64; 4],
+    ) -> R<()> {
+        let g = &self.g;
+        let kmem = ir.mem_ty(self.spec.kernel, 0);
+        let kb = self.spec.kernel.byte_size() as u32;
+        ir.for_range(ir.c(0), ir.c(g.runs), 1, |run| {
+            ir.for_range(ir.c(0), ir.c(g.taps), 1, |t| {
+                let ks = g.decode_tap(ir, t)?;
+                let mut off = ir.c(0);
+                for (k, &x) in ks.iter().enumerate() {
+                    let x = if g.reversal[k] { ir.sub(ir.c(g.tap_sizes[k] - 1), x)? } else { x };
+                    off = ir.add(off, ir.mul(x, ir.c(g.k_strides[g.k_sp[k]]))?)?;
+                }
+                let dbase = ir.add(ir.mul(run, ir.c(s[0]))?, ir.mul(t, ir.c(s[1]))?)?;
+                ir.for_range(ir.c(0), ir.c(g.cg), 1, |z| {
+                    let zoff = ir.add(off, ir.mul(z, ir.c(g.k_strides[g.k_i]))?)?;
+                    let zd = ir.add(dbase, ir.mul(z, ir.c(s[2]))?)?;
+                    ir.for_range(ir.c(0), ir.c(g.gs), 1, |j| {
+                        let fo = ir.add(ir.mul(run, ir.c(g.gs))?, j)?;
+                        let src = ir.add(zoff, ir.mul(fo, ir.c(g.k_strides[g.k_o]))?)?;
+                        let v = ir.load(kmem, ir.gep(kmem, kernel, src)?, kb)?;
+                        ir.store(ir.gep(kmem, dst, ir.add(zd, ir.mul(j, ir.c(s[3]))?)?)?, v, kb)
+                    })
+                })
+            })
+        })
+    }
+
+    fn task_function<'ctx>(&self, module: &Module<'ctx>, target: &TargetMachine, suffix: &str) -> FunctionValue<'ctx> {
+        let cx = module.get_context();
+        let f = module.add_function(&format!("{}_{suffix}", self.name), task_type(cx), Some(Linkage::Internal));
+        set_target_attrs(cx, f, target, self.isa);
+        f
+    }
+
+    fn depthwise<'ctx>(
+        &self,
+        module: &Module<'ctx>,
+        target: &TargetMachine,
+        ir: &Ir<'_, 'ctx>,
+        args: [PointerValue<'ctx>; 5],
+    ) -> R<()> {
+        let g = &self.g;
+        let spec = self.spec;
+        let kb = spec.kernel.byte_size() as i64;
+        // Kernel as [tap][f].
+        let kc = ir.alloc(ir.c(g.taps * g.f * kb))?;
+        self.gather_kernel(ir, args[1], kc, [g.gs, g.f, 0, 1])?;
+        let s = Slots::alloc(ir, SLOTS)?;
+        s.set_ptr(ir, S_IN, args[0])?;
+        s.set_ptr(ir, S_KER, kc)?;
+        s.set_ptr(ir, S_OUT, args[2])?;
+        s.set_ptr(ir, S_EPI, args[3])?;
+        s.set_ptr(ir, S_ECTX, args[4])?;
+        let task = self.task_function(module, target, "dw");
+        self.depthwise_task(module, task)?;
+        let grain = (16384 / (g.f * g.taps).max(1)).max(1);
+        run_tasks(ir, task, s.ptr, ir.c(g.rows), ir.c(grain), self.inline(ir))?;
+        ir.free(kc)
+    }
+
+    fn depthwise_task<'ctx>(&self, module: &Module<'ctx>, f: FunctionValue<'ctx>) -> R<()> {
+        let g = &self.g;
+        let spec = self.spec;
+        let ct = self.ct;
+        let ir = Ir::new(module, f);
+        let s = Slots::at(ir.param_ptr(0), SLOTS);
+        let (lo, hi) = (ir.param_int(1), ir.param_int(2));
+        let (input, kc, out) = (s.get_ptr(&ir, S_IN)?, s.get_ptr(&ir, S_KER)?, s.get_ptr(&ir, S_OUT)?);
+        let (epi, ectx) = (s.get_ptr(&ir, S_EPI)?, s.get_ptr(&ir, S_ECTX)?);
+        let lanes = Blocking::new(self.isa, ct).lanes as i64;
+        let mut vl = 1;
+        while vl * 2 <= lanes.min(g.f) {
+            vl *= 2;
+        }
+        let fmain = g.f - g.f % vl;
+        let mult = g.f_per_fg;
+        let (imem, kmem, omem) = (ir.mem_ty(spec.input, 0), ir.mem_ty(spec.kernel, 0), ir.mem_ty(spec.out, 0));
+        let (ib, kb, ob) = (spec.input.byte_size() as u32, spec.kernel.byte_size() as u32, spec.out.byte_size() as u32);
+        // Input offsets and validity of every tap, for up to ROWS rows at a time.
+        const ROWS: i64 = 4;
+        let offs = ir.alloca(ir.i64t().array_type((ROWS * g.taps) as u32).into())?;
+        let oks = ir.alloca(ir.cx.bool_type().array_type((ROWS * g.taps) as u32).into())?;
+        let (out_b, out_sp) = out_layout(spec);
+        // `rows` consecutive output rows from `r0`: independent accumulators per row
+        // hide the FMA latency of the tap loop.
+        let group = |r0: IntValue<'ctx>, rows: i64| -> R<()> {
+            for q in 0..rows {
+                let r = ir.add(r0, ir.c(q))?;
+                let (obt, os) = g.decode_row(&ir, r, out_b, &out_sp)?;
+                let base = ir.mul(obt, ir.c(g.in_strides[g.in_b]))?;
+                ir.for_range(ir.c(0), ir.c(g.taps), 1, |t| {
+                    let ks = g.decode_tap(&ir, t)?;
+                    let (valid, off) = g.input_offset(&ir, &os, &ks)?;
+                    let slot = ir.add(ir.c(q * g.taps), t)?;
+                    ir.store(ir.gep(ir.i64t().into(), offs, slot)?, ir.add(base, off)?.into(), 8)?;
+                    ir.store(ir.gep(ir.cx.bool_type().into(), oks, slot)?, valid.into(), 1)
+                })?;
+            }
+            // One chunk of `n` output features from `f0` for every row.
+            let chunk = |f0: IntValue<'ctx>, n: u32| -> R<()> {
+                let zero = ir.zero(ct, if n == 1 { 0 } else { n });
+                let accs: Vec<_> = (0..rows).map(|_| ir.alloca(zero.get_type())).collect::<R<_>>()?;
+                for &a in &accs {
+                    ir.store(a, zero, 1)?;
+                }
+                ir.for_range(ir.c(0), ir.c(g.taps), 1, |t| {
+                    let wty = ir.mem_ty(spec.kernel, if n == 1 { 0 } else { n });
+                    let w = ir.load(wty, ir.gep(kmem, kc, ir.add(ir.mul(t, ir.c(g.f))?, f0)?)?, kb)?;
+                    let w = ir.to_ct(w, spec.kernel, ct)?;
+                    for (q, &acc) in accs.iter().enumerate() {
+                        let slot = ir.add(ir.c(q as i64 * g.taps), t)?;
+                        let off = ir.load(ir.i64t().into(), ir.gep(ir.i64t().into(), offs, slot)?, 8)?.into_int_value();
+                        let valid = ir
+                            .load(ir.cx.bool_type().into(), ir.gep(ir.cx.bool_type().into(), oks, slot)?, 1)?
+                            .into_int_value();
+                        let x = if mult == 1 || n == 1 {
+                            let c0 = if mult == 1 { f0 } else { ir.div(f0, ir.c(mult))? };
+                            let ty = ir.mem_ty(spec.input, if n == 1 { 0 } else { n });
+                            ir.load(ty, ir.gep(imem, input, ir.add(off, c0)?)?, ib)?
+                        } else {
+                            let mut v: BasicValueEnum<'ctx> = ir.mem_ty(spec.input, n).const_zero();
+                            for l in 0..n {
+                                let c = ir.div(ir.add(f0, ir.c(l as i64))?, ir.c(mult))?;
+                                let e = ir.load(imem, ir.gep(imem, input, ir.add(off, c)?)?, ib)?;
+                                let lane = ir.cx.i32_type().const_int(l as u64, false);
+                                v = ir.b.build_insert_element(v.into_vector_value(), e, lane, "")?.into();
+                            }
+                            v
+                        };
+                        let x = ir.to_ct(x, spec.input, ct)?;
+                        let x = ir.b.build_select(valid, x, zero, "")?;
+                        let a = ir.load(zero.get_type(), acc, 1)?;
+                        ir.store(acc, ir.mul_add(ct, x, w, a)?, 1)?;
+                    }
+                    Ok(())
+                })?;
+                for (q, &acc) in accs.iter().enumerate() {
+                    let orow = ir.gep(omem, out, ir.mul(ir.add(r0, ir.c(q as i64))?, ir.c(g.f))?)?;
+                    let v = ir.ct_to(ir.load(zero.get_type(), acc, 1)?, ct, spec.out)?;
+                    ir.store(ir.gep(omem, orow, f0)?, v, ob)?;
+                }
+                Ok(())
+            };
+            ir.for_range(ir.c(0), ir.c(fmain), vl, |f0| chunk(f0, vl as u32))?;
+            ir.for_range(ir.c(fmain), ir.c(g.f), 1, |f0| chunk(f0, 1))
+        };
+        let span = ir.sub(hi, lo)?;
+        let rmain = ir.add(lo, ir.sub(span, ir.rem(span, ir.c(ROWS))?)?)?;
+        ir.for_range(lo, rmain, ROWS, |r| group(r, ROWS))?;
+        ir.for_range(rmain, hi, 1, |r| group(r, 1))?;
+        call_epilogue(&ir, epi, ectx, [ir.c(0), lo, hi, ir.c(0), ir.c(g.f)])?;
+        ir.ret()
+    }
+
+    fn direct<'ctx>(
+        &self,
+        module: &Module<'ctx>,
+        target: &TargetMachine,
+        ir: &Ir<'_, 'ctx>,
+        args: [PointerValue<'ctx>; 5],
+    ) -> R<()> {
+        let g = &self.g;
+        let kb = self.spec.kernel.byte_size() as i64;
+        // Kernel as [run][tap][z][j].
+        let kmat = ir.alloc(ir.c(g.runs * g.taps * g.cg * g.gs * kb))?;
+        self.gather_kernel(ir, args[1], kmat, [g.taps * g.cg * g.gs, g.cg * g.gs, g.gs, 1])?;
+        let s = Slots::alloc(ir, SLOTS)?;
+        s.set_ptr(ir, S_IN, args[0])?;
+        s.set_ptr(ir, S_KER, kmat)?;
+        s.set_ptr(ir, S_OUT, args[2])?;
+        s.set_ptr(ir, S_EPI, args[3])?;
+        s.set_ptr(ir, S_ECTX, args[4])?;
+        let task = self.task_function(module, target, "direct");
+        self.direct_task(module, task)?;
+        let grain = (16384 / (g.f * g.taps * g.cg).max(1)).max(1);
+        run_tasks(ir, task, s.ptr, ir.c(g.rows), ir.c(grain), self.inline(ir))?;
+        ir.free(kmat)
+    }
+
+    /// Rows in groups of four; per run of output features, vectors over the run
+    /// (broadcast input values times kernel vectors) summed over taps and the
+    /// group's input features.
+    fn direct_task<'ctx>(&self, module: &Module<'ctx>, f: FunctionValue<'ctx>) -> R<()> {
+        let g = &self.g;
+        let spec = self.spec;
+        let ct = self.ct;
+        let ir = Ir::new(module, f);
+        let s = Slots::at(ir.param_ptr(0), SLOTS);
+        let (lo, hi) = (ir.param_int(1), ir.param_int(2));
+        let (input, kmat, out) = (s.get_ptr(&ir, S_IN)?, s.get_ptr(&ir, S_KER)?, s.get_ptr(&ir, S_OUT)?);
+        let (epi, ectx) = (s.get_ptr(&ir, S_EPI)?, s.get_ptr(&ir, S_ECTX)?);
+        let lanes = Blocking::new(self.isa, ct).lanes as i64;
+        let mut vl = 1;
+        while vl * 2 <= lanes.min(g.gs) {
+            vl *= 2;
+        }
+        // Chunks of the run: (first column, width), widths of `vl` then single columns.
+        let mut chunks: Vec<(i64, u32)> = (0..g.gs / vl).map(|c| (c * vl, vl as u32)).collect();
+        chunks.extend((g.gs - g.gs % vl..g.gs).map(|j| (j, 1)));
+        let (imem, kmem, omem) = (ir.mem_ty(spec.input, 0), ir.mem_ty(spec.kernel, 0), ir.mem_ty(spec.out, 0));
+        let (ib, kb, ob) = (spec.input.byte_size() as u32, spec.kernel.byte_size() as u32, spec.out.byte_size() as u32);
+        const ROWS: i64 = 4;
+        let offs = ir.alloca(ir.i64t().array_type((ROWS * g.taps) as u32).into())?;
+        let oks = ir.alloca(ir.cx.bool_type().array_type((ROWS * g.taps) as u32).into())?;
+        let (out_b, out_sp) = out_layout(spec);
+        let fstride = ir.c(g.in_strides[g.in_f]);
+        let group = |r0: IntValue<'ctx>, rows: i64| -> R<()> {
+            for q in 0..rows {
+                let (obt, os) = g.decode_row(&ir, ir.add(r0, ir.c(q))?, out_b, &out_sp)?;
+                let base = ir.mul(obt, ir.c(g.in_strides[g.in_b]))?;
+                ir.for_range(ir.c(0), ir.c(g.taps), 1, |t| {
+                    let ks = g.decode_tap(&ir, t)?;
+                    let (valid, off) = g.input_offset(&ir, &os, &ks)?;
+                    let slot = ir.add(ir.c(q * g.taps), t)?;
+                    ir.store(ir.gep(ir.i64t().into(), offs, slot)?, ir.add(base, off)?.into(), 8)?;
+                    ir.store(ir.gep(ir.cx.bool_type().into(), oks, slot)?, valid.into(), 1)
+                })?;
+            }
+            ir.for_range(ir.c(0), ir.c(g.runs), 1, |run| {
+                let f_start = ir.mul(run, ir.c(g.gs))?;
+                let fg = ir.div(f_start, ir.c(g.f_per_fg))?;
+                let bgi = ir.div(f_start, ir.c(g.f_per_bg))?;
+                let chan = ir.add(
+                    ir.mul(ir.mul(fg, ir.c(g.cg))?, fstride)?,
+                    ir.mul(ir.mul(bgi, ir.c(g.nb))?, ir.c(g.in_strides[g.in_b]))?,
+                )?;
+                let krun = ir.mul(run, ir.c(g.taps * g.cg * g.gs))?;
+                for &(j0, n) in &chunks {
+                    let zero = ir.zero(ct, if n == 1 { 0 } else { n });
+                    let accs: Vec<_> = (0..rows).map(|_| ir.alloca(zero.get_type())).collect::<R<_>>()?;
+                    for &a in &accs {
+                        ir.store(a, zero, 1)?;
+                    }
+                    ir.for_range(ir.c(0), ir.c(g.taps), 1, |t| {
+                        let mut taps = Vec::new();
+                        for q in 0..rows {
+                            let slot = ir.add(ir.c(q * g.taps), t)?;
+                            let off = ir.load(ir.i64t().into(), ir.gep(ir.i64t().into(), offs, slot)?, 8)?;
+                            let ok =
+                                ir.load(ir.cx.bool_type().into(), ir.gep(ir.cx.bool_type().into(), oks, slot)?, 1)?;
+                            taps.push((ir.add(off.into_int_value(), chan)?, ok.into_int_value()));
+                        }
+                        let kt = ir.add(krun, ir.mul(t, ir.c(g.cg * g.gs))?)?;
+                        ir.for_range(ir.c(0), ir.c(g.cg), 1, |z| {
+                            let wty = ir.mem_ty(spec.kernel, if n == 1 { 0 } else { n });
+                            let wat = ir.add(kt, ir.add(ir.mul(z, ir.c(g.gs))?, ir.c(j0))?)?;
+                            let w = ir.to_ct(ir.load(wty, ir.gep(kmem, kmat, wat)?, kb)?, spec.kernel, ct)?;
+                            let zoff = ir.mul(z, fstride)?;
+                            for (q, &acc) in accs.iter().enumerate() {
+                                let (off, ok) = taps[q];
+                                let x = ir.load(imem, ir.gep(imem, input, ir.add(off, zoff)?)?, ib)?;
+                                let x = ir.to_ct(x, spec.input, ct)?;
+                                let x = ir.b.build_select(ok, x, ir.zero(ct, 0), "")?;
+                                let x = if n == 1 { x } else { ir.splat(x, n)? };
+                                let a = ir.load(zero.get_type(), acc, 1)?;
+                                ir.store(acc, ir.mul_add(ct, x, w, a)?, 1)?;
+                            }
+                            Ok(())
+                        })
+                    })?;
+                    for (q, &acc) in accs.iter().enumerate() {
+                        let row = ir.add(r0, ir.c(q as i64))?;
+                        let at = ir.add(ir.mul(row, ir.c(g.f))?, ir.add(f_start, ir.c(j0))?)?;
+                        let v = ir.ct_to(ir.load(zero.get_type(), acc, 1)?, ct, spec.out)?;
+                        ir.store(ir.gep(omem, out, at)?, v, ob)?;
+                    }
+                }
+                Ok(())
+            })
+        };
+        let span = ir.sub(hi, lo)?;
+        let rmain = ir.add(lo, ir.sub(span, ir.rem(span, ir.c(ROWS))?)?)?;
+        ir.for_range(lo, rmain, ROWS, |r| group(r, ROWS))?;
+        ir.for_range(rmain, hi, 1, |r| group(r, 1))?;
+        call_epilogue(&ir, epi, ectx, [ir.c(0), lo, hi, ir.c(0), ir.c(g.f)])?;
+        ir.ret()
+    }
+
+    /// The im2col gather for input features that are contiguous: per panel of
+    /// `mr` rows and per tap, `lanes` features of each row are loaded as one vector
+    /// (zeros for padding and for rows past `mc`), and `lanes x lanes` blocks are
+    /// transposed into the panel's `k`-major order.
+    fn gather_panels<'ctx>(
+        &self,
+        ir: &Ir<'_, 'ctx>,
+        input: PointerValue<'ctx>,
+        apack: PointerValue<'ctx>,
+        [r0, mc, k0, kc, chan, bshift]: [IntValue<'ctx>; 6],
+        mr: i64,
+        lanes: u32,
+    ) -> R<()> {
+        let g = &self.g;
+        let spec = self.spec;
+        let ct = self.ct;
+        let ctt = ct.ty(ir.cx);
+        let imem = ir.mem_ty(spec.input, 0);
+        let ib = spec.input.byte_size() as u32;
+        let (out_b, out_sp) = out_layout(spec);
+        let l = lanes as i64;
+        ir.for_range(ir.c(0), mc, mr, |pr| {
+            let prows = ir.min(ir.c(mr), ir.sub(mc, pr)?)?;
+            let panel = ir.mul(pr, kc)?;
+            // Per row of the panel: whether it exists, its input base and position.
+            let mut rows = Vec::new();
+            for q in 0..mr {
+                let live = ir.cmp(IntPredicate::SLT, ir.c(q), prows)?;
+                let rq = ir.add(r0, ir.add(pr, ir.min(ir.c(q), ir.sub(prows, ir.c(1))?)?)?)?;
+                let (obt, os) = g.decode_row(ir, rq, out_b, &out_sp)?;
+                let base = ir.add(ir.mul(ir.add(obt, bshift)?, ir.c(g.in_strides[g.in_b]))?, chan)?;
+                rows.push((live, base, os));
+            }
+            let t_lo = ir.div(k0, ir.c(g.cg))?;
+            let t_hi = ir.ceil_div(ir.add(k0, kc)?, ir.c(g.cg))?;
+            ir.for_range(t_lo, t_hi, 1, |tap| {
+                let ks = g.decode_tap(ir, tap)?;
+                let mut srcs = Vec::new();
+                for (live, base, os) in &rows {
+                    let (valid, off) = g.input_offset(ir, os, &ks)?;
+                    let ok = ir.b.build_and(valid, *live, "")?;
+                    srcs.push((ok, ir.select(ok, ir.add(*base, off)?, ir.c(0))?));
+                }
+                let tk = ir.mul(tap, ir.c(g.cg))?;
+                let z_lo = ir.max(ir.c(0), ir.sub(k0, tk)?)?;
+                let z_hi = ir.min(ir.c(g.cg), ir.sub(ir.add(k0, kc)?, tk)?)?;
+                let span = ir.sub(z_hi, z_lo)?;
+                let z_main = ir.add(z_lo, ir.sub(span, ir.rem(span, ir.c(l))?)?)?;
+                let dst_row = |z: IntValue<'ctx>| -> R<IntValue<'ctx>> {
+                    ir.add(panel, ir.mul(ir.sub(ir.add(tk, z)?, k0)?, ir.c(mr))?)
+                };
+                ir.for_range(z_lo, z_main, l, |z0| {
+                    for grp in 0..(mr as u32).div_ceil(lanes) {
+                        let mut vs = Vec::new();
+                        for r in 0..lanes {
+                            let q = (grp * lanes + r) as usize;
+                            let zero = ir.zero(ct, lanes);
+                            if q < mr as usize {
+                                let (ok, src) = srcs[q];
+                                let v =
+                                    ir.load(ir.mem_ty(spec.input, lanes), ir.gep(imem, input, ir.add(src, z0)?)?, ib)?;
+                                let v = ir.to_ct(v, spec.input, ct)?;
+                                vs.push(ir.b.build_select(ok, v, zero, "")?);
+                            } else {
+                                vs.push(zero);
+                            }
+                        }
+                        let cols = crate::gemm::transpose(ir, vs, lanes)?;
+                        let count = (mr as u32 - grp * lanes).min(lanes);
+                        for (u, v) in cols.into_iter().enumerate() {
+                            let v = if count == lanes {
+                                v
+                            } else {
+                                let mask: Vec<Option<u32>> = (0..count).map(Some).collect();
+                                ir.shuffle(v, v, &mask)?
+                            };
+                            let d = ir.add(dst_row(ir.add(z0, ir.c(u as i64))?)?, ir.c((grp * lanes) as i64))?;
+                            ir.store(ir.gep(ctt, apack, d)?, v, ct.bytes())?;
+                        }
+                    }
+                    Ok(())
+                })?;
+                ir.for_range(z_main, z_hi, 1, |z| {
+                    let d = dst_row(z)?;
+                    for (q, &(ok, src)) in srcs.iter().enumerate() {
+                        let v = ir.to_ct(ir.load(imem, ir.gep(imem, input, ir.add(src, z)?)?, ib)?, spec.input, ct)?;
+                        let v = ir.b.build_select(ok, v, ir.zero(ct, 0), "")?;
+                        ir.store(ir.gep(ctt, apack, ir.add(d, ir.c(q as i64))?)?, v, ct.bytes())?;
+                    }
+                    Ok(())
+                })
+            })
+        })
+    }
+
+    fn im2col<'ctx>(
+        &self,
+        module: &Module<'ctx>,
+        target: &TargetMachine,
+        ir: &Ir<'_, 'ctx>,
+        args: [PointerValue<'ctx>; 5],
+    ) -> R<()> {
+        let g = &self.g;
+        let spec = self.spec;
+        let ct = self.ct;
+        let parts = Parts::get(module, target, self.isa, ct, spec.input, spec.kernel, spec.out)?;
+        let blk = parts.blk;
+        let nr = blk.nr() as i64;
+        let kdim = g.taps * g.cg;
+        let npad = cdiv(g.gs, nr) * nr;
+        let full_depth = crate::routine::mem_type(ir.cx, spec.out) != ct.ty(ir.cx);
+        let nkb = if full_depth { 1 } else { cdiv(kdim, blk.kc) };
+        let kcb = cdiv(kdim, nkb);
+        let kbytes = spec.kernel.byte_size() as i64;
+        // Kernel per run as a row-major [kdim, gs] matrix, then packed like B.
+        let kmat = ir.alloc(ir.c(g.runs * kdim * g.gs * kbytes))?;
+        self.gather_kernel(ir, args[1], kmat, [kdim * g.gs, g.cg * g.gs, g.gs, 1])?;
+        let bpack = ir.alloc(ir.c(g.runs * kdim * npad * ct.bytes() as i64))?;
+        let kmem = ir.mem_ty(spec.kernel, 0);
+        let ctt = ct.ty(ir.cx);
+        ir.for_range(ir.c(0), ir.c(g.runs), 1, |run| {
+            ir.for_range(ir.c(0), ir.c(nkb), 1, |p| {
+                let k0 = ir.mul(p, ir.c(kcb))?;
+                let kc = ir.min(ir.c(kcb), ir.sub(ir.c(kdim), k0)?)?;
+                ir.for_range(ir.c(0), ir.c(npad), nr, |j0| {
+                    let rows = ir.min(ir.c(nr), ir.sub(ir.c(g.gs), j0)?)?;
+                    let src = ir.add(ir.mul(run, ir.c(kdim * g.gs))?, ir.add(ir.mul(k0, ir.c(g.gs))?, j0)?)?;
+                    let dst =
+                        ir.add(ir.mul(run, ir.c(kdim * npad))?, ir.add(ir.mul(k0, ir.c(npad))?, ir.mul(j0, kc)?)?)?;
+                    ir.call(
+                        parts.pack_b,
+                        &[
+                            ir.gep(kmem, kmat, src)?.into(),
+                            ir.c(1).into(),
+                            ir.c(g.gs).into(),
+                            rows.into(),
+                            kc.into(),
+                            ir.gep(ctt, bpack, dst)?.into(),
+                        ],
+                    )?;
+                    Ok(())
+                })
+            })
+        })?;
+        ir.free(kmat)?;
+        let direct = g.feature_minor_out();
+        let omem = ir.mem_ty(spec.out, 0);
+        let ob = spec.out.byte_size() as i64;
+        let target_c = if direct { args[2] } else { ir.alloc(ir.c(g.rows * g.f * ob))? };
+        let s = Slots::alloc(ir, SLOTS)?;
+        s.set_ptr(ir, S_IN, args[0])?;
+        s.set_ptr(ir, S_KER, bpack)?;
+        s.set_ptr(ir, S_OUT, target_c)?;
+        let null = ir.ptrt().const_null();
+        s.set_ptr(ir, S_EPI, if direct { args[3] } else { null })?;
+        s.set_ptr(ir, S_ECTX, args[4])?;
+        let task = self.task_function(module, target, "gemm");
+        self.im2col_task(module, task, &parts, kdim, npad, nkb, kcb)?;
+        let row_blocks = cdiv(g.rows, blk.mc);
+        run_tasks(ir, task, s.ptr, ir.c(row_blocks * g.runs), ir.c(1), self.inline(ir))?;
+        if !direct {
+            // Scatter [rows, F] into the output's layout, then one epilogue block.
+            let (out_b, out_sp) = out_layout(spec);
+            ir.for_range(ir.c(0), ir.c(g.rows), 1, |r| {
+                let (obt, os) = g.decode_row(ir, r, out_b, &out_sp)?;
+                let mut base = ir.mul(obt, ir.c(g.out_strides[out_b]))?;
+                for (k, &d) in out_sp.iter().enumerate() {
+                    base = ir.add(base, ir.mul(os[k], ir.c(g.out_strides[d]))?)?;
+                }
+                ir.for_range(ir.c(0), ir.c(g.f), 1, |fo| {
+                    let v = ir.load(omem, ir.gep(omem, target_c, ir.add(ir.mul(r, ir.c(g.f))?, fo)?)?, ob as u32)?;
+                    let at = ir.add(base, ir.mul(fo, ir.c(g.out_strides[g.out_f]))?)?;
+                    ir.store(ir.gep(omem, args[2], at)?, v, ob as u32)
+                })
+            })?;
+            ir.free(target_c)?;
+            call_epilogue(ir, args[3], args[4], [ir.c(0), ir.c(0), ir.c(g.rows), ir.c(0), ir.c(g.f)])?;
+        }
+        ir.free(bpack)
+    }
+
+    fn im2col_task<'ctx>(
+        &self,
+        module: &Module<'ctx>,
+        f: FunctionValue<'ctx>,
+        parts: &Parts<'ctx>,
+        kdim: i64,
+        npad: i64,
+        nkb: i64,
+        kcb: i64,
+    ) -> R<()> {
+        let g = &self.g;
+        let spec = self.spec;
+        let ct = self.ct;
+        let blk = parts.blk;
+        let mr = blk.mr as i64;
+        let ir = Ir::new(module, f);
+        let s = Slots::at(ir.param_ptr(0), SLOTS);
+        let (lo, hi) = (ir.param_int(1), ir.param_int(2));
+        let (input, bpack, c) = (s.get_ptr(&ir, S_IN)?, s.get_ptr(&ir, S_KER)?, s.get_ptr(&ir, S_OUT)?);
+        let (epi, ectx) = (s.get_ptr(&ir, S_EPI)?, s.get_ptr(&ir, S_ECTX)?);
+        let ctt = ct.ty(ir.cx);
+        let imem = ir.mem_ty(spec.input, 0);
+        let omem = ir.mem_ty(spec.out, 0);
+        let ib = spec.input.byte_size() as u32;
+        let apack = ir.alloc(ir.c(cdiv(blk.mc, mr) * mr * kcb * ct.bytes() as i64))?;
+        let lanes = blk.lanes;
+        // Contiguous input features, enough for whole vectors: gather by transposing.
+        let vector_gather = g.in_strides[g.in_f] == 1 && g.cg >= lanes as i64 && lanes > 1;
+        let (out_b, out_sp) = out_layout(spec);
+        ir.for_range(lo, hi, 1, |t| {
+            let run = ir.rem(t, ir.c(g.runs))?;
+            let rb = ir.div(t, ir.c(g.runs))?;
+            let r0 = ir.mul(rb, ir.c(blk.mc))?;
+            let mc = ir.min(ir.c(blk.mc), ir.sub(ir.c(g.rows), r0)?)?;
+            let f_start = ir.mul(run, ir.c(g.gs))?;
+            let fg = ir.div(f_start, ir.c(g.f_per_fg))?;
+            let bgi = ir.div(f_start, ir.c(g.f_per_bg))?;
+            let chan = ir.mul(ir.mul(fg, ir.c(g.cg))?, ir.c(g.in_strides[g.in_f]))?;
+            let bshift = ir.mul(bgi, ir.c(g.nb))?;
+            let brun = ir.gep(ctt, bpack, ir.mul(run, ir.c(kdim * npad))?)?;
+            ir.for_range(ir.c(0), ir.c(g.gs), blk.nc, |jc| {
+                let nc = ir.min(ir.c(blk.nc), ir.sub(ir.c(g.gs), jc)?)?;
+                ir.for_range(ir.c(0), ir.c(nkb), 1, |p| {
+                    let k0 = ir.mul(p, ir.c(kcb))?;
+                    let kc = ir.min(ir.c(kcb), ir.sub(ir.c(kdim), k0)?)?;
+                    // im2col block [r0, r0 + mc) x [k0, k0 + kc) into MR-row panels.
+                    if vector_gather {
+                        self.gather_panels(&ir, input, apack, [r0, mc, k0, kc, chan, bshift], mr, lanes)?;
+                    } else {
+                        ir.for_range(ir.c(0), mc, 1, |rr| {
+                            let (obt, os) = g.decode_row(&ir, ir.add(r0, rr)?, out_b, &out_sp)?;
+                            let base = ir.add(ir.mul(ir.add(obt, bshift)?, ir.c(g.in_strides[g.in_b]))?, chan)?;
+                            let lane = ir.rem(rr, ir.c(mr))?;
+                            let panel = ir.mul(ir.div(rr, ir.c(mr))?, ir.mul(ir.c(mr), kc)?)?;
+                            let dbase = ir.add(panel, lane)?;
+                            let t_lo = ir.div(k0, ir.c(g.cg))?;
+                            let t_hi = ir.ceil_div(ir.add(k0, kc)?, ir.c(g.cg))?;
+                            ir.for_range(t_lo, t_hi, 1, |tap| {
+                                let ks = g.decode_tap(&ir, tap)?;
+                                let (valid, off) = g.input_offset(&ir, &os, &ks)?;
+                                let src = ir.select(valid, ir.add(base, off)?, ir.c(0))?;
+                                let tk = ir.mul(tap, ir.c(g.cg))?;
+                                let z_lo = ir.max(ir.c(0), ir.sub(k0, tk)?)?;
+                                let z_hi = ir.min(ir.c(g.cg), ir.sub(ir.add(k0, kc)?, tk)?)?;
+                                ir.for_range(z_lo, z_hi, 1, |z| {
+                                    let at = ir.add(src, ir.mul(z, ir.c(g.in_strides[g.in_f]))?)?;
+                                    let v = ir.to_ct(ir.load(imem, ir.gep(imem, input, at)?, ib)?, spec.input, ct)?;
+                                    let v = ir.b.build_select(valid, v, ir.zero(ct, 0), "")?;
+                                    let kk = ir.sub(ir.add(tk, z)?, k0)?;
+                                    let d = ir.add(dbase, ir.mul(kk, ir.c(mr))?)?;
+                                    ir.store(ir.gep(ctt, apack, d)?, v, ct.bytes())
+                                })
+                            })
+                        })?;
+                    }
+                    // Rows past `mc` in the last panel: zeros.
+                    let padded = ir.mul(ir.ceil_div(mc, ir.c(mr))?, ir.c(mr))?;
+                    ir.for_range(mc, padded, 1, |rr| {
+                        let lane = ir.rem(rr, ir.c(mr))?;
+                        let panel = ir.mul(ir.div(rr, ir.c(mr))?, ir.mul(ir.c(mr), kc)?)?;
+                        ir.for_range(ir.c(0), kc, 1, |kk| {
+                            let d = ir.add(ir.add(panel, lane)?, ir.mul(kk, ir.c(mr))?)?;
+                            ir.store(ir.gep(ctt, apack, d)?, ir.zero(ct, 0), ct.bytes())
+                        })
+                    })?;
+                    let accumulate = ir.b.build_int_z_extend(ir.cmp(IntPredicate::SGT, p, ir.c(0))?, ir.i64t(), "")?;
+                    let last = ir.b.build_int_z_extend(ir.cmp(IntPredicate::EQ, p, ir.c(nkb - 1))?, ir.i64t(), "")?;
+                    let bblock = ir.gep(ctt, brun, ir.add(ir.mul(k0, ir.c(npad))?, ir.mul(jc, kc)?)?)?;
+                    let col = ir.add(f_start, jc)?;
+                    let cblock = ir.gep(omem, c, ir.add(ir.mul(r0, ir.c(g.f))?, col)?)?;
+                    ir.call(
+                        parts.macro_kernel,
+                        &[
+                            mc.into(),
+                            nc.into(),
+                            kc.into(),
+                            apack.into(),
+                            bblock.into(),
+                            cblock.into(),
+                            ir.c(g.f).into(),
+                            accumulate.into(),
+                            epi.into(),
+                            ectx.into(),
+                            ir.c(0).into(),
+                            r0.into(),
+                            col.into(),
+                            last.into(),
+                        ],
+                    )?;
+                    Ok(())
+                })
+            })
+        })?;
+        ir.free(apack)?;
+        ir.ret()
+    }
+}
+
+/// The output's batch and spatial dimension indices.
+fn out_layout(spec: &ConvSpec) -> (usize, Vec<usize>) {
+    (spec.dims.output_batch as usize, spec.dims.output_spatial.iter().map(|&d| d as usize).collect())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,893 @@
+//! Matrix multiplication generated as LLVM IR: `c[b,i,j] = sum_k a[b,i,k] * b[b,k,j]`.
+//!
+//! The design is BLIS's, written for a row-major C whose columns are the vector
+//! lanes:
+//!
+//! - **Microkernel** (`ukernel`): an `MR x NR` tile of C held in `MR * NV` vector
+//!   registers (`NR = NV * lanes`). Each step over `k` loads `NV` vectors of packed
+//!   B, broadcasts `MR` scalars of packed A and issues `MR * NV` independent FMAs,
+//!   enough to cover the FMA latency (4 cycles, 2 pipes on Zen 4). AVX-512 uses
+//!   `12 x 32` f32 (24 accumulators + 2 B vectors + 1 broadcast of 32 registers),
+//!   AVX2 `6 x 16`, NEON `8 x 12`, anything else `4 x 8`.
+//! - **Packing**: A is copied into `MR`-row micro-panels (`k`-major, `MR` values per
+//!   `k`) and B into `NR`-column micro-panels, converting to the accumulator type
+//!   and padding edges with zeros, so the microkernel reads both sequentially.
+//!   Panels whose source runs along `k` are transposed in registers (`lanes x
+//!   lanes` shuffles), the others are copied a row at a time.
+//! - **Cache blocking**: `KC` (depth) keeps an A micro-panel (`MR x KC`, 12 KiB for
+//!   f32) in L1 while the microkernel sweeps the B micro-panels of a `KC x NC`
+//!   block (512 KiB, half of Zen 4's L2); `MC` rows of A are packed at a time.
+//!   `KC` is balanced over `k` so the last block is not a sliver.
+//! - **Threads**: all of B (for as many batch elements as fit in a 64 MiB budget,
+//!   or a slab of columns of one when a whole one does not) is packed first, one
+//!   `smelt_parallel_for` over its panels; then a second `smelt_parallel_for` runs
+//!   tasks, each a rectangle of C (batch element x rows x columns) that packs its
+//!   own A. Packed B is shared, so tasks may be small enough to balance well; the
+//!   task count grows with the work (one task per ~4 MFLOP, at most 16, so two or
+//!   four threads get equal shares) and splits rows first, in slices of at least
+//!   `MC` rows that reuse each B block from L2, then columns (each column slice
+//!   repacks its A rows).
+//! - **Matrix-vector** products (`m == 1` or `n == 1`) skip packing and stream the
+//!   matrix once (`gemv.rs`).
+//! - **Epilogue**: after the last `KC` block of a task's `MR`-row strip of an `NC`
+//!   block, the strip is final and still in L1/L2: the epilogue callback runs on it.
+//!
+//! Accumulation follows XLA: f32 for f16/bf16/f32 results (low-precision results
+//! round once at the end: `KC` then covers all of `k`), f64 for f64, wrapping i32
+//! for integer results up to 32 bits, wrapping i64 for 64-bit ones.
+
+use inkwell::IntPredicate;
+use inkwell::module::{Linkage, Module};
+use inkwell::targets::TargetMachine;
+use inkwell::types::BasicType;
+use inkwell::values::{BasicValueEnum, FunctionValue, IntValue};
+use smelt_hlo::DType;
+
+use crate::routine::{
+    Ct, INLINE_WORK, Ir, Isa, R, RoutineError, Slots, call_epilogue, enum_attr, run_tasks, set_target_attrs, task_type,
+};
+
+/// What a generated matrix multiply computes. Operands are dense row-major
+/// `[batch, m, k]` (`[batch, k, m]` when `lhs_transposed`) and `[batch, k, n]`
+/// (`[batch, n, k]` when `rhs_transposed`); the result is `[batch, m, n]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GemmSpec {
+    pub lhs: DType,
+    pub rhs: DType,
+    pub out: DType,
+    pub lhs_transposed: bool,
+    pub rhs_transposed: bool,
+}
+
+impl GemmSpec {
+    /// The symbol of the generated function, e.g. `smelt_gemm_f32_f32_f32_nt`.
+    pub fn symbol(&self) -> String {
+        format!(
+            "smelt_gemm_{}_{}_{}_{}{}",
+            self.lhs.name(),
+            self.rhs.name(),
+            self.out.name(),
+            if self.lhs_transposed { 't' } else { 'n' },
+            if self.rhs_transposed { 't' } else { 'n' }
+        )
+    }
+}
+
+/// Register and cache blocking for one accumulator type on one vector ISA.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Blocking {
+    pub ct: Ct,
+    /// Rows of the microkernel tile.
+    pub mr: u32,
+    /// Vectors per row of the tile.
+    pub nv: u32,
+    pub lanes: u32,
+    /// Depth of a packed block.
+    pub kc: i64,
+    /// Columns of a packed B block.
+    pub nc: i64,
+    /// Rows of A packed at a time.
+    pub mc: i64,
+}
+
+impl Blocking {
+    pub fn new(isa: Isa, ct: Ct) -> Blocking {
+        let lanes = (isa.vector_bits / (8 * ct.bytes())).max(1);
+        let (mr, nv) = match (isa.registers, isa.vector_bits) {
+            (32, 512) => (12, 2),
+            (32, _) => (8, 3),
+            (_, 256) => (6, 2),
+            _ => (4, 2),
+        };
+        let nr = (nv * lanes) as i64;
+        // One KiB of depth per row: A micro-panels of MR KiB stay in L1.
+        let kc = 1024 / ct.bytes() as i64;
+        // B block of about 512 KiB, a whole number of micro-panels.
+        let nc = ((512 * 1024 / (kc * ct.bytes() as i64)) / nr).max(1) * nr;
+        Blocking { ct, mr, nv, lanes, kc, nc, mc: 12 * mr as i64 }
+    }
+
+    pub fn nr(&self) -> u32 {
+        self.nv * self.lanes
+    }
+}
+
+/// Bytes of packed B per round of batch elements (one element may exceed it).
+/// Tests use a small budget so that batched shapes take several rounds.
+const PACK_BUDGET_BYTES: i64 = if cfg!(test) { 8 << 10 } else { 64 << 20 };
+/// Multiply-adds per task (about 4 MFLOP).
+const TASK_WORK_SHIFT: u32 = 21;
+/// A multiple of common thread counts: equal shares for 2, 4, 8 or 16 threads.
+const MAX_TASKS: i64 = 16;
+/// Fewest microkernel rows a task gets when rows are split (`MC`).
+const MIN_TASK_ROW_TILES: i64 = 12;
+/// Bytes of B block for results that keep the whole depth in one block.
+const FULL_DEPTH_BLOCK_BYTES: i64 = 512 * 1024;
+
+/// Returns the function computing `spec`, generating it into `module` on first
+/// use (later calls find it by [`GemmSpec::symbol`]). The function has the C
+/// signature
+///
+/// ```c
+/// void f(const void* a, const void* b, void* c, int64_t batch, int64_t m, int64_t n, int64_t k,
+///        void (*epilogue)(void* ctx, int64_t b, int64_t i0, int64_t i1, int64_t j0, int64_t j1),
+///        void* epilogue_ctx);
+/// ```
+///
+/// and calls the external `smelt_parallel_for(task, ctx, n, grain)` to spread its
+/// work. When `epilogue` is not null it is called exactly once for every output
+/// element, on disjoint blocks `c[b, i0..i1, j0..j1]` whose values are final,
+/// right after each is computed (possibly from several threads at once, each block
+/// from one thread). With `k == 0` the result is zeros and each batch element is
+/// one block.
+pub fn gemm_function<'ctx>(
+    module: &Module<'ctx>,
+    target: &TargetMachine,
+    spec: &GemmSpec,
+) -> Result<FunctionValue<'ctx>, RoutineError> {
+    let name = spec.symbol();
+    if let Some(f) = module.get_function(&name) {
+        return Ok(f);
+    }
+    let ct = Ct::for_output(spec.out)?;
+    for d in [spec.lhs, spec.rhs] {
+        if !ct.accepts(d) {
+            return Err(RoutineError::Unsupported(format!(
+                "dot of {} operands with a {} result",
+                d.name(),
+                spec.out.name()
+            )));
+        }
+    }
+    let isa = Isa::of(target);
+    let parts = Parts::get(module, target, isa, ct, spec.lhs, spec.rhs, spec.out)?;
+    build_driver(module, target, isa, spec, &name, &parts)
+}
+
+/// The internal functions a GEMM driver (or a convolution) is built from.
+pub(crate) struct Parts<'ctx> {
+    pub blk: Blocking,
+    /// `void (ptr src, i64 rs, i64 ks, i64 rows, i64 kc, ptr dst)`: packs an `MR`-row
+    /// micro-panel of A; source element (r, kk) at `src[r*rs + kk*ks]`.
+    pub pack_a: FunctionValue<'ctx>,
+    /// The same for `NR`-column micro-panels of B.
+    pub pack_b: FunctionValue<'ctx>,
+    /// `void (i64 mc, i64 nc, i64 kc, ptr ap, ptr bp, ptr c, i64 ldc, i64 accumulate,
+    /// ptr epi, ptr ectx, i64 eb, i64 ei0, i64 ej0, i64 last)`: multiplies a packed
+    /// `mc x kc` block of A by a packed `kc x nc` block of B into C (row stride
+    /// `ldc`), adding to C when `accumulate`; when `last`, calls the epilogue on
+    /// each finished `MR`-row strip as `(eb, ei0 + r0, ei0 + r1, ej0, ej0 + nc)`.
+    pub macro_kernel: FunctionValue<'ctx>,
+}
+
+impl<'ctx> Parts<'ctx> {
+    pub fn get(
+        module: &Module<'ctx>,
+        target: &TargetMachine,
+        isa: Isa,
+        ct: Ct,
+        lhs: DType,
+        rhs: DType,
+        out: DType,
+    ) -> R<Parts<'ctx>> {
+        let blk = Blocking::new(isa, ct);
+        let pack_a = pack_function(module, target, isa, &blk, lhs, blk.mr)?;
+        let pack_b = pack_function(module, target, isa, &blk, rhs, blk.nr())?;
+        let ukernel = ukernel_function(module, target, isa, &blk, out)?;
+        let macro_kernel = macro_function(module, target, isa, &blk, out, ukernel)?;
+        Ok(Parts { blk, pack_a, pack_b, macro_kernel })
+    }
+}
+
+fn internal_function<'ctx>(
+    module: &Module<'ctx>,
+    target: &TargetMachine,
+    isa: Isa,
+    name: &str,
+    params: &[inkwell::types::BasicMetadataTypeEnum<'ctx>],
+) -> FunctionValue<'ctx> {
+    let cx = module.get_context();
+    let f = module.add_function(name, cx.void_type().fn_type(params, false), Some(Linkage::Internal));
+    set_target_attrs(cx, f, target, isa);
+    f
+}
+
+// ---- microkernel ---------------------------------------------------------------
+
+fn ukernel_function<'ctx>(
+    module: &Module<'ctx>,
+    target: &TargetMachine,
+    isa: Isa,
+    blk: &Blocking,
+    out: DType,
+) -> R<FunctionValue<'ctx>> {
+    let (mr, nv, lanes, nr) = (blk.mr, blk.nv, blk.lanes, blk.nr());
+    let name = format!("smelt_gemm_ukernel_{}_{}_{mr}x{nr}", blk.ct.name(), out.name());
+    if let Some(f) = module.get_function(&name) {
+        return Ok(f);
+    }
+    let cx = module.get_context();
+    let (i, p) = (cx.i64_type().into(), cx.ptr_type(Default::default()).into());
+    // (kc, a, b, c, ldc, mr, nr, accumulate)
+    let f = internal_function(module, target, isa, &name, &[i, p, p, p, i, i, i, i]);
+    let ir = Ir::new(module, f);
+    let ct = blk.ct;
+    let ctt = ct.ty(ir.cx);
+    let vt = ir.vec(ct, lanes);
+    let (kc, ap, bp, c, ldc, mrv, nrv, accf) = (
+        ir.param_int(0),
+        ir.param_ptr(1),
+        ir.param_ptr(2),
+        ir.param_ptr(3),
+        ir.param_int(4),
+        ir.param_int(5),
+        ir.param_int(6),
+        ir.param_int(7),
+    );
+    let vbytes = lanes * ct.bytes();
+    // Packed B panels start 64-byte aligned and step by whole vectors.
+    let balign = gcd(64, vbytes);
+    let mut accs = Vec::new();
+    for _ in 0..(mr * nv) {
+        let a = ir.alloca(vt.into())?;
+        ir.store(a, ir.zero(ct, lanes), vbytes)?;
+        accs.push(a);
+    }
+    // Start fetching the C tile now; it is read only after the k loop. (Rows
+    // past the matrix's edge are only hinted at, never accessed.)
+    let row_bytes = nr * out.byte_size() as u32;
+    let ldc_bytes = ir.mul(ldc, ir.c(out.byte_size() as i64))?;
+    for r in 0..mr {
+        let mut off = 0;
+        while off < row_bytes {
+            let at = ir.add(ir.mul(ir.c(r as i64), ldc_bytes)?, ir.c(off as i64))?;
+            ir.prefetch(c, at)?;
+            off += 64;
+        }
+    }
+    let step = |kk: IntValue<'ctx>| -> R<()> {
+        let bbase = ir.mul(kk, ir.c(nr as i64))?;
+        let mut bv = Vec::new();
+        for j in 0..nv {
+            let ptr = ir.gep(ctt, bp, ir.add(bbase, ir.c((j * lanes) as i64))?)?;
+            bv.push(ir.load(vt.into(), ptr, balign)?);
+        }
+        let abase = ir.mul(kk, ir.c(mr as i64))?;
+        for r in 0..mr {
+            let ptr = ir.gep(ctt, ap, ir.add(abase, ir.c(r as i64))?)?;
+            let a = ir.load(ctt, ptr, ct.bytes())?;
+            let s = ir.splat(a, lanes)?;
+            for j in 0..nv {
+                let slot = accs[(r * nv + j) as usize];
+                let acc = ir.load(vt.into(), slot, vbytes)?;
+                let v = ir.mul_add(ct, s, bv[j as usize], acc)?;
+                ir.store(slot, v, vbytes)?;
+            }
+        }
+        Ok(())
+    };
+    const UNROLL: i64 = 4;
+    let kmain = ir.sub(kc, ir.rem(kc, ir.c(UNROLL))?)?;
+    ir.for_range(ir.c(0), kmain, UNROLL, |k0| {
+        for u in 0..UNROLL {
+            step(ir.add(k0, ir.c(u))?)?;
+        }
+        Ok(())
+    })?;
+    ir.for_range(kmain, kc, 1, &step)?;
+
+    // Stores: whole tiles straight from registers, tiles cut by the right edge
+    // through a stack tile.
+    let omem = ir.mem_ty(out, 0);
+    let ovt = ir.mem_ty(out, lanes);
+    let obytes = out.byte_size() as u32;
+    let can_acc = crate::routine::mem_type(ir.cx, out) == ctt;
+    let store_row = |r: u32, accumulate: bool| -> R<()> {
+        let rowp = ir.gep(omem, c, ir.mul(ir.c(r as i64), ldc)?)?;
+        for j in 0..nv {
+            let ptr = ir.gep(omem, rowp, ir.c((j * lanes) as i64))?;
+            let mut v = ir.load(vt.into(), accs[(r * nv + j) as usize], vbytes)?;
+            if accumulate {
+                let old = ir.load(ovt, ptr, obytes)?;
+                v = ir.add_ct(ct, old, v)?;
+            }
+            ir.store(ptr, ir.ct_to(v, ct, out)?, obytes)?;
+        }
+        Ok(())
+    };
+    let rows = |accumulate: bool| -> R<()> {
+        for r in 0..mr {
+            if r == 0 {
+                store_row(r, accumulate)?;
+            } else {
+                let live = ir.cmp(IntPredicate::SLT, ir.c(r as i64), mrv)?;
+                ir.if_(live, || store_row(r, accumulate))?;
+            }
+        }
+        Ok(())
+    };
+    let full_width = ir.cmp(IntPredicate::EQ, nrv, ir.c(nr as i64))?;
+    let accumulate = ir.cmp(IntPredicate::NE, accf, ir.c(0))?;
+    ir.if_else(
+        full_width,
+        || if can_acc { ir.if_else(accumulate, || rows(true), || rows(false)) } else { rows(false) },
+        || {
+            let tile = ir.alloca(ctt.array_type(mr * nr).into())?;
+            for r in 0..mr {
+                for j in 0..nv {
+                    let v = ir.load(vt.into(), accs[(r * nv + j) as usize], vbytes)?;
+                    let ptr = ir.gep(ctt, tile, ir.c((r * nr + j * lanes) as i64))?;
+                    ir.store(ptr, v, ct.bytes())?;
+                }
+            }
+            ir.for_range(ir.c(0), mrv, 1, |r| {
+                ir.for_range(ir.c(0), nrv, 1, |j| {
+                    let mut v =
+                        ir.load(ctt, ir.gep(ctt, tile, ir.add(ir.mul(r, ir.c(nr as i64))?, j)?)?, ct.bytes())?;
+                    let ptr = ir.gep(omem, c, ir.add(ir.mul(r, ldc)?, j)?)?;
+                    if can_acc {
+                        let old = ir.load(omem, ptr, obytes)?;
+                        let sum = ir.add_ct(ct, old, v)?;
+                        v = ir.b.build_select(accumulate, sum, v, "")?;
+                    }
+                    ir.store(ptr, ir.ct_to(v, ct, out)?, obytes)
+                })
+            })
+        },
+    )?;
+    ir.ret()?;
+    Ok(f)
+}
+
+fn gcd(a: u32, b: u32) -> u32 {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
+// ---- packing -------------------------------------------------------------------
+
+/// `void (ptr src, i64 rs, i64 ks, i64 rows, i64 kc, ptr dst)`: packs `rows <= p`
+/// rows (zero-padded to `p`) of depth `kc` into `dst[kk * p + r]`.
+fn pack_function<'ctx>(
+    module: &Module<'ctx>,
+    target: &TargetMachine,
+    isa: Isa,
+    blk: &Blocking,
+    src: DType,
+    p: u32,
+) -> R<FunctionValue<'ctx>> {
+    let ct = blk.ct;
+    let name = format!("smelt_gemm_pack_{}_{}_{p}", src.name(), ct.name());
+    if let Some(f) = module.get_function(&name) {
+        return Ok(f);
+    }
+    let cx = module.get_context();
+    let (i, pt) = (cx.i64_type().into(), cx.ptr_type(Default::default()).into());
+    let f = internal_function(module, target, isa, &name, &[pt, i, i, i, i, pt]);
+    let ir = Ir::new(module, f);
+    let (sp, rs, ks, rows, kc, dst) =
+        (ir.param_ptr(0), ir.param_int(1), ir.param_int(2), ir.param_int(3), ir.param_int(4), ir.param_ptr(5));
+    let lanes = blk.lanes;
+    let smem = ir.mem_ty(src, 0);
+    let ctt = ct.ty(ir.cx);
+    let sb = src.byte_size() as u32;
+    let cb = ct.bytes();
+    let pl = p as i64;
+
+    // General: element by element, rows past `rows` read row 0 and store zero.
+    let scalar = |from: IntValue<'ctx>| -> R<()> {
+        ir.for_range(from, kc, 1, |kk| {
+            for r in 0..p {
+                let live = ir.cmp(IntPredicate::SLT, ir.c(r as i64), rows)?;
+                let rr = ir.select(live, ir.c(r as i64), ir.c(0))?;
+                let at = ir.add(ir.mul(rr, rs)?, ir.mul(kk, ks)?)?;
+                let v = ir.to_ct(ir.load(smem, ir.gep(smem, sp, at)?, sb)?, src, ct)?;
+                let v = ir.b.build_select(live, v, ir.zero(ct, 0), "")?;
+                let d = ir.gep(ctt, dst, ir.add(ir.mul(kk, ir.c(pl))?, ir.c(r as i64))?)?;
+                ir.store(d, v, cb)?;
+            }
+            Ok(())
+        })
+    };
+    let full = ir.cmp(IntPredicate::EQ, rows, ir.c(pl))?;
+    let k_unit = ir.cmp(IntPredicate::EQ, ks, ir.c(1))?;
+    let r_unit = ir.cmp(IntPredicate::EQ, rs, ir.c(1))?;
+    let transposing = ir.b.build_and(full, k_unit, "")?;
+    let copying = ir.b.build_and(full, r_unit, "")?;
+    ir.if_else(
+        transposing,
+        || {
+            // `lanes` k values of `lanes` rows at a time, transposed in registers.
+            let kmain = ir.sub(kc, ir.rem(kc, ir.c(lanes as i64))?)?;
+            let svt = ir.mem_ty(src, lanes);
+            ir.for_range(ir.c(0), kmain, lanes as i64, |kk| {
+                for g in 0..p.div_ceil(lanes) {
+                    let mut vs = Vec::new();
+                    for r in 0..lanes {
+                        let row = g * lanes + r;
+                        if row < p {
+                            let at = ir.add(ir.mul(ir.c(row as i64), rs)?, kk)?;
+                            let v = ir.load(svt, ir.gep(smem, sp, at)?, sb)?;
+                            vs.push(ir.to_ct(v, src, ct)?);
+                        } else {
+                            vs.push(ir.zero(ct, lanes));
+                        }
+                    }
+                    let cols = transpose(&ir, vs, lanes)?;
+                    let count = (p - g * lanes).min(lanes);
+                    for (t, v) in cols.into_iter().enumerate() {
+                        let v = if count == lanes {
+                            v
+                        } else {
+                            let mask: Vec<Option<u32>> = (0..count).map(Some).collect();
+                            ir.shuffle(v, v, &mask)?
+                        };
+                        let at = ir.add(ir.mul(ir.add(kk, ir.c(t as i64))?, ir.c(pl))?, ir.c((g * lanes) as i64))?;
+                        ir.store(ir.gep(ctt, dst, at)?, v, cb)?;
+                    }
+                }
+                Ok(())
+            })?;
+            scalar(kmain)
+        },
+        || {
+            ir.if_else(
+                copying,
+                || {
+                    // A row of `p` contiguous values per k.
+                    ir.for_range(ir.c(0), kc, 1, |kk| {
+                        let mut c0 = 0;
+                        while c0 < p {
+                            let n = (p - c0).min(lanes);
+                            let at = ir.add(ir.mul(kk, ks)?, ir.c(c0 as i64))?;
+                            let v = ir.load(ir.mem_ty(src, n), ir.gep(smem, sp, at)?, sb)?;
+                            let v = ir.to_ct(v, src, ct)?;
+                            let d = ir.add(ir.mul(kk, ir.c(pl))?, ir.c(c0 as i64))?;
+                            ir.store(ir.gep(ctt, dst, d)?, v, cb)?;
+                            c0 += n;
+                        }
+                        Ok(())
+                    })
+                },
+                || scalar(ir.c(0)),
+            )
+        },
+    )?;
+    ir.ret()?;
+    Ok(f)
+}
+
+/// Transposes `n` vectors of `n` lanes (`n` a power of two): `log2 n` rounds of
+/// interleaving row `i` with row `i + n/2`.
+pub(crate) fn transpose<'ctx>(
+    ir: &Ir<'_, 'ctx>,
+    mut v: Vec<BasicValueEnum<'ctx>>,
+    n: u32,
+) -> R<Vec<BasicValueEnum<'ctx>>> {
+    if n == 1 {
+        return Ok(v);
+    }
+    let h = n / 2;
+    let lo: Vec<Option<u32>> = (0..n).map(|x| Some(if x % 2 == 0 { x / 2 } else { n + x / 2 })).collect();
+    let hi: Vec<Option<u32>> = (0..n).map(|x| Some(if x % 2 == 0 { h + x / 2 } else { n + h + x / 2 })).collect();
+    let mut s = 1;
+    while s < n {
+        let mut next = Vec::with_capacity(n as usize);
+        for i in 0..h as usize {
+            next.push(ir.shuffle(v[i], v[i + h as usize], &lo)?);
+            next.push(ir.shuffle(v[i], v[i + h as usize], &hi)?);
+        }
+        v = next;
+        s *= 2;
+    }
+    Ok(v)
+}
+
+// ---- macro kernel ----------------------------------------------------------------
+
+fn macro_function<'ctx>(
+    module: &Module<'ctx>,
+    target: &TargetMachine,
+    isa: Isa,
+    blk: &Blocking,
+    out: DType,
+    ukernel: FunctionValue<'ctx>,
+) -> R<FunctionValue<'ctx>> {
+    let (mr, nr) = (blk.mr as i64, blk.nr() as i64);
+    let name = format!("smelt_gemm_macro_{}_{}_{mr}x{nr}", blk.ct.name(), out.name());
+    if let Some(f) = module.get_function(&name) {
+        return Ok(f);
+    }
+    let cx = module.get_context();
+    let (i, p) = (cx.i64_type().into(), cx.ptr_type(Default::default()).into());
+    let f = internal_function(module, target, isa, &name, &[i, i, i, p, p, p, i, i, p, p, i, i, i, i]);
+    let ir = Ir::new(module, f);
+    let (mc, nc, kc, ap, bp, c, ldc, accf) = (
+        ir.param_int(0),
+        ir.param_int(1),
+        ir.param_int(2),
+        ir.param_ptr(3),
+        ir.param_ptr(4),
+        ir.param_ptr(5),
+        ir.param_int(6),
+        ir.param_int(7),
+    );
+    let (epi, ectx, eb, ei0, ej0, last) =
+        (ir.param_ptr(8), ir.param_ptr(9), ir.param_int(10), ir.param_int(11), ir.param_int(12), ir.param_int(13));
+    let ctt = blk.ct.ty(ir.cx);
+    let omem = ir.mem_ty(out, 0);
+    let is_last = ir.cmp(IntPredicate::NE, last, ir.c(0))?;
+    ir.for_range(ir.c(0), mc, mr, |r0| {
+        let rows = ir.min(ir.c(mr), ir.sub(mc, r0)?)?;
+        let a = ir.gep(ctt, ap, ir.mul(r0, kc)?)?;
+        let crow = ir.gep(omem, c, ir.mul(r0, ldc)?)?;
+        ir.for_range(ir.c(0), nc, nr, |j0| {
+            let cols = ir.min(ir.c(nr), ir.sub(nc, j0)?)?;
+            let b = ir.gep(ctt, bp, ir.mul(j0, kc)?)?;
+            let cp = ir.gep(omem, crow, j0)?;
+            ir.call(
+                ukernel,
+                &[kc.into(), a.into(), b.into(), cp.into(), ldc.into(), rows.into(), cols.into(), accf.into()],
+            )?;
+            Ok(())
+        })?;
+        ir.if_(is_last, || {
+            let i0 = ir.add(ei0, r0)?;
+            call_epilogue(&ir, epi, ectx, [eb, i0, ir.add(i0, rows)?, ej0, ir.add(ej0, nc)?])
+        })
+    })?;
+    ir.ret()?;
+    Ok(f)
+}
+
+// ---- driver ----------------------------------------------------------------------
+
+// Slots of the context the driver hands to its tasks.
+const S_A: u32 = 0;
+const S_B: u32 = 1;
+const S_C: u32 = 2;
+const S_M: u32 = 3;
+const S_N: u32 = 4;
+const S_K: u32 = 5;
+const S_EPI: u32 = 6;
+const S_ECTX: u32 = 7;
+const S_BPACK: u32 = 8;
+const S_B0: u32 = 9;
+const S_NPAD: u32 = 10;
+const S_NKB: u32 = 11;
+const S_KCB: u32 = 12;
+const S_NCB: u32 = 13;
+const S_NJP: u32 = 14;
+const S_TM: u32 = 15;
+const S_TN: u32 = 16;
+const S_MT: u32 = 17;
+const S_NT: u32 = 18;
+/// First column of the current slab, its width, and packed B's per-batch stride.
+const S_J0: u32 = 19;
+const S_SW: u32 = 20;
+const S_PBS: u32 = 21;
+const SLOTS: u32 = 22;
+
+fn build_driver<'ctx>(
+    module: &Module<'ctx>,
+    target: &TargetMachine,
+    isa: Isa,
+    spec: &GemmSpec,
+    name: &str,
+    parts: &Parts<'ctx>,
+) -> R<FunctionValue<'ctx>> {
+    let cx = module.get_context();
+    let blk = parts.blk;
+    let ct = blk.ct;
+    let nr = blk.nr() as i64;
+    let (i, p) = (cx.i64_type().into(), cx.ptr_type(Default::default()).into());
+    let ty = cx.void_type().fn_type(&[p, p, p, i, i, i, i, p, p], false);
+    let f = module.add_function(name, ty, Some(Linkage::External));
+    set_target_attrs(cx, f, target, isa);
+    let pack_task = pack_task_function(module, target, isa, spec, name, parts)?;
+    let compute_task = compute_task_function(module, target, isa, spec, name, parts)?;
+    for (idx, nm) in ["a", "b", "c", "batch", "m", "n", "k", "epilogue", "epilogue_ctx"].iter().enumerate() {
+        if let Some(v) = f.get_nth_param(idx as u32) {
+            v.set_name(nm);
+        }
+    }
+    for idx in [0u32, 1, 2] {
+        f.add_attribute(inkwell::attributes::AttributeLoc::Param(idx), enum_attr(cx, "noalias"));
+    }
+
+    let ir = Ir::new(module, f);
+    let (a, b, c) = (ir.param_ptr(0), ir.param_ptr(1), ir.param_ptr(2));
+    let (batch, m, n, k) = (ir.param_int(3), ir.param_int(4), ir.param_int(5), ir.param_int(6));
+    let (epi, ectx) = (ir.param_ptr(7), ir.param_ptr(8));
+    let zero = ir.c(0);
+    let empty = ir.b.build_or(
+        ir.cmp(IntPredicate::SLE, batch, zero)?,
+        ir.b.build_or(ir.cmp(IntPredicate::SLE, m, zero)?, ir.cmp(IntPredicate::SLE, n, zero)?, "")?,
+        "",
+    )?;
+    ir.if_(empty, || {
+        ir.ret()?;
+        dead_block(&ir)
+    })?;
+    let omem = ir.mem_ty(spec.out, 0);
+    let no_depth = ir.cmp(IntPredicate::SLE, k, zero)?;
+    ir.if_(no_depth, || {
+        // An empty sum: zeros, one epilogue block per batch element.
+        let mn = ir.mul(m, n)?;
+        ir.for_range(zero, batch, 1, |bi| {
+            let base = ir.mul(bi, mn)?;
+            ir.for_range(zero, mn, 1, |e| {
+                let z = ir.ct_to(ir.zero(ct, 0), ct, spec.out)?;
+                ir.store(ir.gep(omem, c, ir.add(base, e)?)?, z, spec.out.byte_size() as u32)
+            })?;
+            call_epilogue(&ir, epi, ectx, [bi, zero, m, zero, n])
+        })?;
+        ir.ret()?;
+        dead_block(&ir)
+    })?;
+
+    gemv::emit(module, target, isa, spec, name, &ir, [a, b, c, epi, ectx], [batch, m, n, k])?;
+    let npad = ir.mul(ir.ceil_div(n, ir.c(nr))?, ir.c(nr))?;
+    let full_depth = crate::routine::mem_type(ir.cx, spec.out) != ct.ty(ir.cx);
+    let (nkb, kcb, ncb) = if full_depth {
+        // Results rounded once: one block over all of k, B blocks of ~512 KiB.
+        let cols = ir.div(ir.c(FULL_DEPTH_BLOCK_BYTES / ct.bytes() as i64), k)?;
+        let ncb = ir.clamp(ir.mul(ir.div(cols, ir.c(nr))?, ir.c(nr))?, ir.c(nr), ir.c(blk.nc))?;
+        (ir.c(1), k, ncb)
+    } else {
+        let nkb = ir.ceil_div(k, ir.c(blk.kc))?;
+        (nkb, ir.ceil_div(k, nkb)?, ir.c(blk.nc))
+    };
+    // Packed B stays within the budget: whole matrices for as many batch elements
+    // as fit, else one matrix in slabs of columns.
+    let budget = ir.c(PACK_BUDGET_BYTES / ct.bytes() as i64);
+    let slab = ir.clamp(ir.mul(ir.div(ir.div(budget, k)?, ir.c(nr))?, ir.c(nr))?, ir.c(nr), npad)?;
+    let nslabs = ir.ceil_div(npad, slab)?;
+    let per_batch = ir.mul(k, slab)?;
+    let whole = ir.cmp(IntPredicate::EQ, nslabs, ir.c(1))?;
+    let bgroup = ir.select(whole, ir.clamp(ir.div(budget, per_batch)?, ir.c(1), batch)?, ir.c(1))?;
+    let bpack = ir.alloc(ir.mul(ir.mul(bgroup, per_batch)?, ir.c(ct.bytes() as i64))?)?;
+    let s = Slots::alloc(&ir, SLOTS)?;
+    s.set_ptr(&ir, S_A, a)?;
+    s.set_ptr(&ir, S_B, b)?;
+    s.set_ptr(&ir, S_C, c)?;
+    s.set(&ir, S_M, m)?;
+    s.set(&ir, S_N, n)?;
+    s.set(&ir, S_K, k)?;
+    s.set_ptr(&ir, S_EPI, epi)?;
+    s.set_ptr(&ir, S_ECTX, ectx)?;
+    s.set_ptr(&ir, S_BPACK, bpack)?;
+    s.set(&ir, S_PBS, per_batch)?;
+    s.set(&ir, S_NKB, nkb)?;
+    s.set(&ir, S_KCB, kcb)?;
+    s.set(&ir, S_NCB, ncb)?;
+    let total = ir.mul(ir.mul(ir.mul(batch, m)?, n)?, k)?;
+    let inline = ir.cmp(IntPredicate::SLT, total, ir.c(INLINE_WORK))?;
+    let (mr, mtiles) = (ir.c(blk.mr as i64), ir.ceil_div(m, ir.c(blk.mr as i64))?);
+    let rounds = ir.ceil_div(batch, bgroup)?;
+    ir.for_range(zero, rounds, 1, |round| {
+        let b0 = ir.mul(round, bgroup)?;
+        let nb = ir.min(bgroup, ir.sub(batch, b0)?)?;
+        s.set(&ir, S_B0, b0)?;
+        ir.for_range(zero, nslabs, 1, |sl| {
+            let j0 = ir.mul(sl, slab)?;
+            let sw = ir.min(slab, ir.sub(n, j0)?)?;
+            let ntiles = ir.ceil_div(sw, ir.c(nr))?;
+            s.set(&ir, S_J0, j0)?;
+            s.set(&ir, S_SW, sw)?;
+            s.set(&ir, S_NPAD, ir.mul(ntiles, ir.c(nr))?)?;
+            s.set(&ir, S_NJP, ntiles)?;
+            // Task grid: enough tasks for the work, rows split before columns.
+            let work = ir.mul(ir.mul(ir.mul(nb, m)?, sw)?, k)?;
+            let tasks = ir.clamp(
+                ir.b.build_right_shift(work, ir.c(TASK_WORK_SHIFT as i64), false, "")?,
+                ir.c(1),
+                ir.c(MAX_TASKS),
+            )?;
+            let per_matrix = ir.ceil_div(tasks, nb)?;
+            let tm = ir.clamp(per_matrix, ir.c(1), ir.ceil_div(mtiles, ir.c(MIN_TASK_ROW_TILES))?)?;
+            let tn = ir.clamp(ir.ceil_div(per_matrix, tm)?, ir.c(1), ntiles)?;
+            let mt = ir.mul(ir.ceil_div(mtiles, tm)?, mr)?;
+            let nt = ir.mul(ir.ceil_div(ntiles, tn)?, ir.c(nr))?;
+            let tm = ir.ceil_div(m, mt)?;
+            let tn = ir.ceil_div(sw, nt)?;
+            s.set(&ir, S_TM, tm)?;
+            s.set(&ir, S_TN, tn)?;
+            s.set(&ir, S_MT, mt)?;
+            s.set(&ir, S_NT, nt)?;
+            let panels = ir.mul(ir.mul(nb, nkb)?, ntiles)?;
+            run_tasks(&ir, pack_task, s.ptr, panels, ir.c(1), inline)?;
+            let ntasks = ir.mul(ir.mul(nb, tm)?, tn)?;
+            run_tasks(&ir, compute_task, s.ptr, ntasks, ir.c(1), inline)
+        })
+    })?;
+    ir.free(bpack)?;
+    ir.ret()?;
+    Ok(f)
+}
+
+/// After a `ret` inside a conditional: continue building in an unreachable block
+/// so the helper's branch to the join block has somewhere to live.
+fn dead_block(ir: &Ir<'_, '_>) -> R<()> {
+    let bb = ir.cx.append_basic_block(ir.func, "dead");
+    ir.b.position_at_end(bb);
+    Ok(())
+}
+
+/// Row and depth strides of an operand's micro-panels: `(rs, ks)` such that
+/// element (row, kk) is at `row * rs + kk * ks`.
+fn strides<'ctx>(
+    ir: &Ir<'_, 'ctx>,
+    rows_minor: bool,
+    rows: IntValue<'ctx>,
+    depth: IntValue<'ctx>,
+) -> (IntValue<'ctx>, IntValue<'ctx>) {
+    if rows_minor { (ir.c(1), rows) } else { (depth, ir.c(1)) }
+}
+
+fn pack_task_function<'ctx>(
+    module: &Module<'ctx>,
+    target: &TargetMachine,
+    isa: Isa,
+    spec: &GemmSpec,
+    name: &str,
+    parts: &Parts<'ctx>,
+) -> R<FunctionValue<'ctx>> {
+    let cx = module.get_context();
+    let f = module.add_function(&format!("{name}_pack"), task_type(cx), Some(Linkage::Internal));
+    set_target_attrs(cx, f, target, isa);
+    let ir = Ir::new(module, f);
+    let s = Slots::at(ir.param_ptr(0), SLOTS);
+    let (lo, hi) = (ir.param_int(1), ir.param_int(2));
+    let ct = parts.blk.ct;
+    let nr = parts.blk.nr() as i64;
+    let (b, bpack, b0) = (s.get_ptr(&ir, S_B)?, s.get_ptr(&ir, S_BPACK)?, s.get(&ir, S_B0)?);
+    let (n, k, npad, nkb, kcb, njp) = (
+        s.get(&ir, S_N)?,
+        s.get(&ir, S_K)?,
+        s.get(&ir, S_NPAD)?,
+        s.get(&ir, S_NKB)?,
+        s.get(&ir, S_KCB)?,
+        s.get(&ir, S_NJP)?,
+    );
+    // B's rows in panel terms are its columns j: contiguous unless transposed.
+    let (rs, ks) = strides(&ir, !spec.rhs_transposed, n, k);
+    let rhs_t = ir.mem_ty(spec.rhs, 0);
+    let ctt = ct.ty(ir.cx);
+    let (slab0, pbs) = (s.get(&ir, S_J0)?, s.get(&ir, S_PBS)?);
+    ir.for_range(lo, hi, 1, |t| {
+        let jp = ir.rem(t, njp)?;
+        let pb = ir.rem(ir.div(t, njp)?, nkb)?;
+        let bb = ir.div(t, ir.mul(njp, nkb)?)?;
+        let k0 = ir.mul(pb, kcb)?;
+        let kc = ir.min(kcb, ir.sub(k, k0)?)?;
+        // Panel `jp` of the slab: columns from `j0` (relative), `col` (absolute).
+        let j0 = ir.mul(jp, ir.c(nr))?;
+        let col = ir.add(slab0, j0)?;
+        let rows = ir.min(ir.c(nr), ir.sub(n, col)?)?;
+        let mat = ir.mul(ir.add(b0, bb)?, ir.mul(k, n)?)?;
+        let at = ir.add(mat, ir.add(ir.mul(col, rs)?, ir.mul(k0, ks)?)?)?;
+        let src = ir.gep(rhs_t, b, at)?;
+        let d = ir.add(ir.mul(bb, pbs)?, ir.add(ir.mul(k0, npad)?, ir.mul(j0, kc)?)?)?;
+        let dst = ir.gep(ctt, bpack, d)?;
+        ir.call(parts.pack_b, &[src.into(), rs.into(), ks.into(), rows.into(), kc.into(), dst.into()])?;
+        Ok(())
+    })?;
+    ir.ret()?;
+    Ok(f)
+}
+
+fn compute_task_function<'ctx>(
+    module: &Module<'ctx>,
+    target: &TargetMachine,
+    isa: Isa,
+    spec: &GemmSpec,
+    name: &str,
+    parts: &Parts<'ctx>,
+) -> R<FunctionValue<'ctx>> {
+    let cx = module.get_context();
+    let f = module.add_function(&format!("{name}_task"), task_type(cx), Some(Linkage::Internal));
+    set_target_attrs(cx, f, target, isa);
+    let ir = Ir::new(module, f);
+    let s = Slots::at(ir.param_ptr(0), SLOTS);
+    let (lo, hi) = (ir.param_int(1), ir.param_int(2));
+    let blk = parts.blk;
+    let ct = blk.ct;
+    let ctt = ct.ty(ir.cx);
+    let (a, c, bpack) = (s.get_ptr(&ir, S_A)?, s.get_ptr(&ir, S_C)?, s.get_ptr(&ir, S_BPACK)?);
+    let (m, n, k, b0) = (s.get(&ir, S_M)?, s.get(&ir, S_N)?, s.get(&ir, S_K)?, s.get(&ir, S_B0)?);
+    let (npad, nkb, kcb, ncb) = (s.get(&ir, S_NPAD)?, s.get(&ir, S_NKB)?, s.get(&ir, S_KCB)?, s.get(&ir, S_NCB)?);
+    // The current slab of columns: its first column, width, and packed B's stride.
+    let (slab0, sw, pbs) = (s.get(&ir, S_J0)?, s.get(&ir, S_SW)?, s.get(&ir, S_PBS)?);
+    let (tm, tn, mt, nt) = (s.get(&ir, S_TM)?, s.get(&ir, S_TN)?, s.get(&ir, S_MT)?, s.get(&ir, S_NT)?);
+    let (epi, ectx) = (s.get_ptr(&ir, S_EPI)?, s.get_ptr(&ir, S_ECTX)?);
+    // A's rows are its rows i: contiguous along k unless transposed.
+    let (rs, ks) = strides(&ir, spec.lhs_transposed, m, k);
+    let lhs_t = ir.mem_ty(spec.lhs, 0);
+    let omem = ir.mem_ty(spec.out, 0);
+    let mc = ir.c(blk.mc);
+    let mr = blk.mr as i64;
+    let apack = ir.alloc(ir.mul(ir.mul(mc, kcb)?, ir.c(ct.bytes() as i64))?)?;
+    ir.for_range(lo, hi, 1, |t| {
+        let ni = ir.rem(t, tn)?;
+        let mi = ir.rem(ir.div(t, tn)?, tm)?;
+        let bb = ir.div(t, ir.mul(tn, tm)?)?;
+        let bi = ir.add(b0, bb)?;
+        let i_start = ir.mul(mi, mt)?;
+        let i_end = ir.min(m, ir.add(i_start, mt)?)?;
+        let j_start = ir.mul(ni, nt)?;
+        let j_end = ir.min(sw, ir.add(j_start, nt)?)?;
+        let amat = ir.gep(lhs_t, a, ir.mul(bi, ir.mul(m, k)?)?)?;
+        let cmat = ir.gep(omem, c, ir.add(ir.mul(bi, ir.mul(m, n)?)?, slab0)?)?;
+        let bmat = ir.gep(ctt, bpack, ir.mul(bb, pbs)?)?;
+        ir.for_step(j_start, j_end, ncb, |jc| {
+            let nc = ir.min(ncb, ir.sub(j_end, jc)?)?;
+            ir.for_range(ir.c(0), nkb, 1, |pb| {
+                let k0 = ir.mul(pb, kcb)?;
+                let kc = ir.min(kcb, ir.sub(k, k0)?)?;
+                let accumulate = ir.b.build_int_z_extend(ir.cmp(IntPredicate::SGT, pb, ir.c(0))?, ir.i64t(), "")?;
+                let last =
+                    ir.b.build_int_z_extend(ir.cmp(IntPredicate::EQ, pb, ir.sub(nkb, ir.c(1))?)?, ir.i64t(), "")?;
+                let bblock = ir.gep(ctt, bmat, ir.add(ir.mul(k0, npad)?, ir.mul(jc, kc)?)?)?;
+                ir.for_step(i_start, i_end, mc, |ic| {
+                    let mcc = ir.min(mc, ir.sub(i_end, ic)?)?;
+                    ir.for_range(ir.c(0), mcc, mr, |r0| {
+                        let rows = ir.min(ir.c(mr), ir.sub(mcc, r0)?)?;
+                        let at = ir.add(ir.mul(ir.add(ic, r0)?, rs)?, ir.mul(k0, ks)?)?;
+                        let src = ir.gep(lhs_t, amat, at)?;
+                        let dst = ir.gep(ctt, apack, ir.mul(r0, kc)?)?;
+                        ir.call(parts.pack_a, &[src.into(), rs.into(), ks.into(), rows.into(), kc.into(), dst.into()])?;
+                        Ok(())
+                    })?;
+                    let cblock = ir.gep(omem, cmat, ir.add(ir.mul(ic, n)?, jc)?)?;
+                    ir.call(
+                        parts.macro_kernel,
+                        &[
+                            mcc.into(),
+                            nc.into(),
+                            kc.into(),
+                            apack.into(),
+                            bblock.into(),
+                            cblock.into(),
+                            n.into(),
+                            accumulate.into(),
+                            epi.into(),
+                            ectx.into(),
+                            bi.into(),
+                            ic.into(),
+                            ir.add(slab0, jc)?.into(),
+                            last.into(),
+                        ],
+                    )?;
+                    Ok(())
+                })
+            })
+        })
+    })?;
+    ir.free(apack)?;
+    ir.ret()?;
+    Ok(f)
+}
+
+mod gemv;
+#[cfg(test)]
+pub(crate) mod tests;

@@ -1,0 +1,419 @@
+//! Matrix-vector products: the GEMM driver's path for `n == 1` or `m == 1`.
+//!
+//! Packing and a `MR x NR` tile would waste all but one row or column of every
+//! tile, so these products stream the matrix once instead. Either the matrix's
+//! rows run along `k` (dot products: four rows at a time, vectorized over `k`,
+//! reduced by a shuffle tree) or along the output (axpy: four vectors of outputs
+//! at a time, one broadcast of the vector element per `k`). Dot-product tasks are
+//! chunks of 64-aligned outputs sized to about 64K multiply-adds. Axpy tasks own
+//! 4096 outputs (their accumulators stay in cache while whole matrix rows stream
+//! by) and a slice of `k`, so that even one chunk keeps every core busy; a second
+//! pass adds the partial sums. The epilogue runs once per output chunk.
+
+use inkwell::IntPredicate;
+use inkwell::module::{Linkage, Module};
+use inkwell::targets::TargetMachine;
+use inkwell::types::BasicType;
+use inkwell::values::{BasicValueEnum, FunctionValue, IntValue, PointerValue};
+use smelt_hlo::DType;
+
+use super::{Blocking, GemmSpec, dead_block};
+use crate::routine::{Ct, INLINE_WORK, Ir, Isa, R, Slots, call_epilogue, run_tasks, set_target_attrs, task_type};
+
+/// Which operand is the vector.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Side {
+    /// `n == 1`: rows of A times b.
+    N1,
+    /// `m == 1`: a times the columns of B.
+    M1,
+}
+
+const S_A: u32 = 0;
+const S_B: u32 = 1;
+const S_C: u32 = 2;
+const S_M: u32 = 3;
+const S_N: u32 = 4;
+const S_K: u32 = 5;
+const S_EPI: u32 = 6;
+const S_ECTX: u32 = 7;
+const S_CHUNK: u32 = 8;
+const S_NCHUNKS: u32 = 9;
+const S_KSPLIT: u32 = 10;
+const S_KCHUNK: u32 = 11;
+const S_PART: u32 = 12;
+const SLOTS: u32 = 13;
+
+/// Outputs per axpy task: the accumulators (16 KiB of f32) stay in L1/L2 while
+/// matrix rows stream through in runs of four pages.
+const AXPY_CHUNK: i64 = 4096;
+/// Tasks the axpy form aims for by splitting `k` (partial sums added afterwards).
+const AXPY_TASKS: i64 = 8;
+
+/// Whether a side streams the matrix along the output (axpy) or along `k` (dots).
+fn is_axpy(spec: &GemmSpec, side: Side) -> bool {
+    match side {
+        Side::N1 => spec.lhs_transposed,
+        Side::M1 => !spec.rhs_transposed,
+    }
+}
+
+/// Emits `if (n == 1 || m == 1) { ...; return; }` into the driver.
+pub(super) fn emit<'ctx>(
+    module: &Module<'ctx>,
+    target: &TargetMachine,
+    isa: Isa,
+    spec: &GemmSpec,
+    name: &str,
+    ir: &Ir<'_, 'ctx>,
+    ptrs: [PointerValue<'ctx>; 5],
+    sizes: [IntValue<'ctx>; 4],
+) -> R<()> {
+    let ct = Ct::for_output(spec.out)?;
+    let [a, b, c, epi, ectx] = ptrs;
+    let [batch, m, n, k] = sizes;
+    let is_n1 = ir.cmp(IntPredicate::EQ, n, ir.c(1))?;
+    let is_m1 = ir.cmp(IntPredicate::EQ, m, ir.c(1))?;
+    let any = ir.b.build_or(is_n1, is_m1, "")?;
+    let launch = |side: Side| -> R<()> {
+        let s = Slots::alloc(ir, SLOTS)?;
+        s.set_ptr(ir, S_A, a)?;
+        s.set_ptr(ir, S_B, b)?;
+        s.set_ptr(ir, S_C, c)?;
+        s.set(ir, S_M, m)?;
+        s.set(ir, S_N, n)?;
+        s.set(ir, S_K, k)?;
+        s.set_ptr(ir, S_EPI, epi)?;
+        s.set_ptr(ir, S_ECTX, ectx)?;
+        let rows = if side == Side::N1 { m } else { n };
+        let total = ir.mul(ir.mul(batch, rows)?, k)?;
+        let inline = ir.cmp(IntPredicate::SLT, total, ir.c(INLINE_WORK))?;
+        let run = |f: FunctionValue<'ctx>, tasks: IntValue<'ctx>| run_tasks(ir, f, s.ptr, tasks, ir.c(1), inline);
+        if is_axpy(spec, side) {
+            let nchunks = ir.ceil_div(rows, ir.c(AXPY_CHUNK))?;
+            let want = ir.ceil_div(ir.c(AXPY_TASKS), ir.mul(batch, nchunks)?)?;
+            let ksplit = ir.clamp(want, ir.c(1), ir.max(ir.div(k, ir.c(128))?, ir.c(1))?)?;
+            let kchunk = ir.ceil_div(k, ksplit)?;
+            let ksplit = ir.ceil_div(k, kchunk)?;
+            let part = ir.alloc(ir.mul(ir.mul(ir.mul(batch, ksplit)?, rows)?, ir.c(ct.bytes() as i64))?)?;
+            s.set(ir, S_CHUNK, ir.c(AXPY_CHUNK))?;
+            s.set(ir, S_NCHUNKS, nchunks)?;
+            s.set(ir, S_KSPLIT, ksplit)?;
+            s.set(ir, S_KCHUNK, kchunk)?;
+            s.set_ptr(ir, S_PART, part)?;
+            let partial = axpy_task(module, target, isa, spec, name, ct, side)?;
+            run(partial, ir.mul(ir.mul(batch, nchunks)?, ksplit)?)?;
+            let sum = sum_task(module, target, isa, spec, name, ct, side)?;
+            run(sum, ir.mul(batch, nchunks)?)?;
+            ir.free(part)
+        } else {
+            // About 64K multiply-adds per task, 64-row aligned.
+            let chunk = ir.div(ir.c(1 << 16), ir.max(k, ir.c(1))?)?;
+            let chunk = ir.mul(ir.ceil_div(ir.max(chunk, ir.c(64))?, ir.c(64))?, ir.c(64))?;
+            let nchunks = ir.ceil_div(rows, chunk)?;
+            s.set(ir, S_CHUNK, chunk)?;
+            s.set(ir, S_NCHUNKS, nchunks)?;
+            run(dots_task(module, target, isa, spec, name, ct, side)?, ir.mul(batch, nchunks)?)
+        }
+    };
+    ir.if_(any, || {
+        ir.if_else(is_n1, || launch(Side::N1), || launch(Side::M1))?;
+        ir.ret()?;
+        dead_block(ir)
+    })
+}
+
+fn suffix(side: Side) -> &'static str {
+    if side == Side::N1 { "n1" } else { "m1" }
+}
+
+fn new_task<'ctx>(module: &Module<'ctx>, target: &TargetMachine, isa: Isa, name: &str) -> FunctionValue<'ctx> {
+    let cx = module.get_context();
+    let f = module.add_function(name, task_type(cx), Some(Linkage::Internal));
+    set_target_attrs(cx, f, target, isa);
+    f
+}
+
+/// The matrix and vector (pointers and types) and the output count of a side.
+fn operands<'ctx>(
+    ir: &Ir<'_, 'ctx>,
+    s: &Slots<'ctx>,
+    spec: &GemmSpec,
+    side: Side,
+) -> R<(PointerValue<'ctx>, DType, PointerValue<'ctx>, DType, IntValue<'ctx>)> {
+    Ok(match side {
+        Side::N1 => (s.get_ptr(ir, S_A)?, spec.lhs, s.get_ptr(ir, S_B)?, spec.rhs, s.get(ir, S_M)?),
+        Side::M1 => (s.get_ptr(ir, S_B)?, spec.rhs, s.get_ptr(ir, S_A)?, spec.lhs, s.get(ir, S_N)?),
+    })
+}
+
+fn epilogue<'ctx>(
+    ir: &Ir<'_, 'ctx>,
+    s: &Slots<'ctx>,
+    side: Side,
+    bi: IntValue<'ctx>,
+    r0: IntValue<'ctx>,
+    r1: IntValue<'ctx>,
+) -> R<()> {
+    let (epi, ectx) = (s.get_ptr(ir, S_EPI)?, s.get_ptr(ir, S_ECTX)?);
+    let (zero, one) = (ir.c(0), ir.c(1));
+    match side {
+        Side::N1 => call_epilogue(ir, epi, ectx, [bi, r0, r1, zero, one]),
+        Side::M1 => call_epilogue(ir, epi, ectx, [bi, zero, one, r0, r1]),
+    }
+}
+
+/// Tasks over (batch, chunk of outputs): dot products written straight to C.
+fn dots_task<'ctx>(
+    module: &Module<'ctx>,
+    target: &TargetMachine,
+    isa: Isa,
+    spec: &GemmSpec,
+    name: &str,
+    ct: Ct,
+    side: Side,
+) -> R<FunctionValue<'ctx>> {
+    let f = new_task(module, target, isa, &format!("{name}_dots_{}", suffix(side)));
+    let ir = Ir::new(module, f);
+    let s = Slots::at(ir.param_ptr(0), SLOTS);
+    let (lo, hi) = (ir.param_int(1), ir.param_int(2));
+    let k = s.get(&ir, S_K)?;
+    let (chunk, nchunks, c) = (s.get(&ir, S_CHUNK)?, s.get(&ir, S_NCHUNKS)?, s.get_ptr(&ir, S_C)?);
+    let (mat, md, vec, vd, rows) = operands(&ir, &s, spec, side)?;
+    let g = Gemv { ir: &ir, ct, lanes: Blocking::new(isa, ct).lanes, md, vd, out: spec.out };
+    ir.for_range(lo, hi, 1, |t| {
+        let bi = ir.div(t, nchunks)?;
+        let r0 = ir.mul(ir.rem(t, nchunks)?, chunk)?;
+        let r1 = ir.min(rows, ir.add(r0, chunk)?)?;
+        let mmat = ir.gep(ir.mem_ty(md, 0), mat, ir.mul(bi, ir.mul(rows, k)?)?)?;
+        let mvec = ir.gep(ir.mem_ty(vd, 0), vec, ir.mul(bi, k)?)?;
+        let mout = ir.gep(ir.mem_ty(spec.out, 0), c, ir.mul(bi, rows)?)?;
+        g.dots(mmat, mvec, mout, k, r0, r1)?;
+        epilogue(&ir, &s, side, bi, r0, r1)
+    })?;
+    ir.ret()?;
+    Ok(f)
+}
+
+/// Tasks over (batch, chunk of outputs, slice of k): partial sums of the axpy form.
+fn axpy_task<'ctx>(
+    module: &Module<'ctx>,
+    target: &TargetMachine,
+    isa: Isa,
+    spec: &GemmSpec,
+    name: &str,
+    ct: Ct,
+    side: Side,
+) -> R<FunctionValue<'ctx>> {
+    let f = new_task(module, target, isa, &format!("{name}_axpy_{}", suffix(side)));
+    let ir = Ir::new(module, f);
+    let s = Slots::at(ir.param_ptr(0), SLOTS);
+    let (lo, hi) = (ir.param_int(1), ir.param_int(2));
+    let k = s.get(&ir, S_K)?;
+    let (chunk, nchunks) = (s.get(&ir, S_CHUNK)?, s.get(&ir, S_NCHUNKS)?);
+    let (ksplit, kchunk, part) = (s.get(&ir, S_KSPLIT)?, s.get(&ir, S_KCHUNK)?, s.get_ptr(&ir, S_PART)?);
+    let (mat, md, vec, vd, rows) = operands(&ir, &s, spec, side)?;
+    let g = Gemv { ir: &ir, ct, lanes: Blocking::new(isa, ct).lanes, md, vd, out: spec.out };
+    ir.for_range(lo, hi, 1, |t| {
+        let ks = ir.rem(t, ksplit)?;
+        let rest = ir.div(t, ksplit)?;
+        let bi = ir.div(rest, nchunks)?;
+        let r0 = ir.mul(ir.rem(rest, nchunks)?, chunk)?;
+        let r1 = ir.min(rows, ir.add(r0, chunk)?)?;
+        let k0 = ir.mul(ks, kchunk)?;
+        let k1 = ir.min(k, ir.add(k0, kchunk)?)?;
+        let mmat = ir.gep(ir.mem_ty(md, 0), mat, ir.mul(bi, ir.mul(rows, k)?)?)?;
+        let mvec = ir.gep(ir.mem_ty(vd, 0), vec, ir.mul(bi, k)?)?;
+        let slot = ir.add(ir.mul(bi, ksplit)?, ks)?;
+        let pout = ir.gep(ct.ty(ir.cx), part, ir.mul(slot, rows)?)?;
+        g.axpy(mmat, mvec, pout, k0, k1, rows, r0, r1)
+    })?;
+    ir.ret()?;
+    Ok(f)
+}
+
+/// Tasks over (batch, chunk of outputs): partial sums added, stored, epilogue.
+fn sum_task<'ctx>(
+    module: &Module<'ctx>,
+    target: &TargetMachine,
+    isa: Isa,
+    spec: &GemmSpec,
+    name: &str,
+    ct: Ct,
+    side: Side,
+) -> R<FunctionValue<'ctx>> {
+    let f = new_task(module, target, isa, &format!("{name}_axpy_sum_{}", suffix(side)));
+    let ir = Ir::new(module, f);
+    let s = Slots::at(ir.param_ptr(0), SLOTS);
+    let (lo, hi) = (ir.param_int(1), ir.param_int(2));
+    let (chunk, nchunks, c) = (s.get(&ir, S_CHUNK)?, s.get(&ir, S_NCHUNKS)?, s.get_ptr(&ir, S_C)?);
+    let (ksplit, part) = (s.get(&ir, S_KSPLIT)?, s.get_ptr(&ir, S_PART)?);
+    let (_, _, _, _, rows) = operands(&ir, &s, spec, side)?;
+    let ctt = ct.ty(ir.cx);
+    let omem = ir.mem_ty(spec.out, 0);
+    let acc = ir.alloca(ctt)?;
+    ir.for_range(lo, hi, 1, |t| {
+        let bi = ir.div(t, nchunks)?;
+        let r0 = ir.mul(ir.rem(t, nchunks)?, chunk)?;
+        let r1 = ir.min(rows, ir.add(r0, chunk)?)?;
+        ir.for_range(r0, r1, 1, |r| {
+            ir.store(acc, ir.zero(ct, 0), ct.bytes())?;
+            ir.for_range(ir.c(0), ksplit, 1, |ks| {
+                let at = ir.add(ir.mul(ir.add(ir.mul(bi, ksplit)?, ks)?, rows)?, r)?;
+                let v = ir.load(ctt, ir.gep(ctt, part, at)?, ct.bytes())?;
+                ir.store(acc, ir.add_ct(ct, ir.load(ctt, acc, ct.bytes())?, v)?, ct.bytes())
+            })?;
+            let v = ir.ct_to(ir.load(ctt, acc, ct.bytes())?, ct, spec.out)?;
+            ir.store(ir.gep(omem, c, ir.add(ir.mul(bi, rows)?, r)?)?, v, spec.out.byte_size() as u32)
+        })?;
+        epilogue(&ir, &s, side, bi, r0, r1)
+    })?;
+    ir.ret()?;
+    Ok(f)
+}
+
+struct Gemv<'i, 'a, 'ctx> {
+    ir: &'i Ir<'a, 'ctx>,
+    ct: Ct,
+    lanes: u32,
+    md: DType,
+    vd: DType,
+    out: DType,
+}
+
+impl<'ctx> Gemv<'_, '_, 'ctx> {
+    /// `n` lanes (0: a scalar) of `d` at element `at` of `p`, converted.
+    fn load(&self, d: DType, p: PointerValue<'ctx>, at: IntValue<'ctx>, n: u32) -> R<BasicValueEnum<'ctx>> {
+        let ir = self.ir;
+        let v = ir.load(ir.mem_ty(d, n), ir.gep(ir.mem_ty(d, 0), p, at)?, d.byte_size() as u32)?;
+        ir.to_ct(v, d, self.ct)
+    }
+
+    fn store(&self, out: PointerValue<'ctx>, at: IntValue<'ctx>, v: BasicValueEnum<'ctx>) -> R<()> {
+        let ir = self.ir;
+        let omem = ir.mem_ty(self.out, 0);
+        ir.store(ir.gep(omem, out, at)?, ir.ct_to(v, self.ct, self.out)?, self.out.byte_size() as u32)
+    }
+
+    /// Sum of the lanes of `v` by halving.
+    fn hsum(&self, mut v: BasicValueEnum<'ctx>) -> R<BasicValueEnum<'ctx>> {
+        let ir = self.ir;
+        let mut w = self.lanes;
+        while w > 1 {
+            let lo: Vec<Option<u32>> = (0..w / 2).map(Some).collect();
+            let hi: Vec<Option<u32>> = (w / 2..w).map(Some).collect();
+            v = ir.add_ct(self.ct, ir.shuffle(v, v, &lo)?, ir.shuffle(v, v, &hi)?)?;
+            w /= 2;
+        }
+        Ok(ir.b.build_extract_element(v.into_vector_value(), ir.cx.i32_type().const_zero(), "")?)
+    }
+
+    /// `out[r] = sum_k mat[r * k + kk] * vec[kk]` for `r` in `r0..r1`.
+    fn dots(
+        &self,
+        mat: PointerValue<'ctx>,
+        vec: PointerValue<'ctx>,
+        out: PointerValue<'ctx>,
+        k: IntValue<'ctx>,
+        r0: IntValue<'ctx>,
+        r1: IntValue<'ctx>,
+    ) -> R<()> {
+        let ir = self.ir;
+        let (ct, l) = (self.ct, self.lanes);
+        let kmain = ir.sub(k, ir.rem(k, ir.c(l as i64))?)?;
+        let group = |r: IntValue<'ctx>, rows: u32| -> R<()> {
+            let vt = ir.vec(ct, l);
+            let accs: Vec<_> = (0..rows).map(|_| ir.alloca(vt.into())).collect::<R<_>>()?;
+            for &a in &accs {
+                ir.store(a, ir.zero(ct, l), 1)?;
+            }
+            ir.for_range(ir.c(0), kmain, l as i64, |kk| {
+                let v = self.load(self.vd, vec, kk, l)?;
+                for (g, &a) in accs.iter().enumerate() {
+                    let row = ir.mul(ir.add(r, ir.c(g as i64))?, k)?;
+                    let x = self.load(self.md, mat, ir.add(row, kk)?, l)?;
+                    ir.store(a, ir.mul_add(ct, x, v, ir.load(vt.into(), a, 1)?)?, 1)?;
+                }
+                Ok(())
+            })?;
+            for (g, &a) in accs.iter().enumerate() {
+                let rg = ir.add(r, ir.c(g as i64))?;
+                let sum = ir.alloca(ct.ty(ir.cx))?;
+                ir.store(sum, self.hsum(ir.load(vt.into(), a, 1)?)?, 1)?;
+                ir.for_range(kmain, k, 1, |kk| {
+                    let x = self.load(self.md, mat, ir.add(ir.mul(rg, k)?, kk)?, 0)?;
+                    let v = self.load(self.vd, vec, kk, 0)?;
+                    ir.store(sum, ir.mul_add(ct, x, v, ir.load(ct.ty(ir.cx), sum, 1)?)?, 1)
+                })?;
+                self.store(out, rg, ir.load(ct.ty(ir.cx), sum, 1)?)?;
+            }
+            Ok(())
+        };
+        let span = ir.sub(r1, r0)?;
+        let rmain = ir.add(r0, ir.sub(span, ir.rem(span, ir.c(4))?)?)?;
+        ir.for_range(r0, rmain, 4, |r| group(r, 4))?;
+        ir.for_range(rmain, r1, 1, |r| group(r, 1))
+    }
+
+    /// `part[r] = sum over kk in k0..k1 of mat[kk * ld + r] * vec[kk]` for `r` in
+    /// `r0..r1` (at most [`AXPY_CHUNK`] of them), in the accumulator type: rows of
+    /// the matrix streamed, accumulated in a stack buffer that stays in cache.
+    fn axpy(
+        &self,
+        mat: PointerValue<'ctx>,
+        vec: PointerValue<'ctx>,
+        part: PointerValue<'ctx>,
+        k0: IntValue<'ctx>,
+        k1: IntValue<'ctx>,
+        ld: IntValue<'ctx>,
+        r0: IntValue<'ctx>,
+        r1: IntValue<'ctx>,
+    ) -> R<()> {
+        let ir = self.ir;
+        let (ct, l) = (self.ct, self.lanes);
+        let ctt = ct.ty(ir.cx);
+        let vt = ir.vec(ct, l);
+        let acc = ir.alloca(ctt.array_type(AXPY_CHUNK as u32).into())?;
+        let span = ir.sub(r1, r0)?;
+        let vmain = ir.sub(span, ir.rem(span, ir.c(l as i64))?)?;
+        ir.for_range(ir.c(0), span, 1, |j| ir.store(ir.gep(ctt, acc, j)?, ir.zero(ct, 0), ct.bytes()))?;
+        // `rows` matrix rows per pass: one load and store of the accumulators per
+        // `rows` multiply-adds.
+        let pass = |kk: IntValue<'ctx>, rows: i64| -> R<()> {
+            let mut xs = Vec::new();
+            let mut starts = Vec::new();
+            for u in 0..rows {
+                let ku = ir.add(kk, ir.c(u))?;
+                let x = self.load(self.vd, vec, ku, 0)?;
+                xs.push((x, ir.splat(x, l)?));
+                starts.push(ir.add(ir.mul(ku, ld)?, r0)?);
+            }
+            ir.for_range(ir.c(0), vmain, l as i64, |j| {
+                let p = ir.gep(ctt, acc, j)?;
+                let mut a = ir.load(vt.into(), p, ct.bytes())?;
+                for (u, start) in starts.iter().enumerate() {
+                    let m = self.load(self.md, mat, ir.add(*start, j)?, l)?;
+                    a = ir.mul_add(ct, m, xs[u].1, a)?;
+                }
+                ir.store(p, a, ct.bytes())
+            })?;
+            ir.for_range(vmain, span, 1, |j| {
+                let p = ir.gep(ctt, acc, j)?;
+                let mut a = ir.load(ctt, p, ct.bytes())?;
+                for (u, start) in starts.iter().enumerate() {
+                    let m = self.load(self.md, mat, ir.add(*start, j)?, 0)?;
+                    a = ir.mul_add(ct, m, xs[u].0, a)?;
+                }
+                ir.store(p, a, ct.bytes())
+            })
+        };
+        let kspan = ir.sub(k1, k0)?;
+        let kmain = ir.add(k0, ir.sub(kspan, ir.rem(kspan, ir.c(4))?)?)?;
+        ir.for_range(k0, kmain, 4, |kk| pass(kk, 4))?;
+        ir.for_range(kmain, k1, 1, |kk| pass(kk, 1))?;
+        ir.for_range(ir.c(0), span, 1, |j| {
+            let v = ir.load(ctt, ir.gep(ctt, acc, j)?, ct.bytes())?;
+            ir.store(ir.gep(ctt, part, ir.add(r0, j)?)?, v, ct.bytes())
+        })
+    }
+}

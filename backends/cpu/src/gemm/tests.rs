@@ -1,0 +1,344 @@
+//! Generated GEMMs against a naive reference: every dtype combination, both
+//! transpositions, edge shapes, batch, both test runtimes, and the epilogue
+//! contract (each element visited once, after its final value is stored).
+
+use std::ffi::c_void;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+
+use half::{bf16, f16};
+use inkwell::context::Context;
+use smelt_hlo::DType;
+
+use super::{GemmSpec, gemm_function};
+use crate::jit::{self, Runtime};
+
+pub(crate) type EpiFn = unsafe extern "C" fn(*mut c_void, i64, i64, i64, i64, i64);
+type GemmFn = unsafe extern "C" fn(*const u8, *const u8, *mut u8, i64, i64, i64, i64, Option<EpiFn>, *mut c_void);
+
+/// xorshift64*: deterministic test data.
+pub(crate) struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    /// Uniform in `lo..=hi`.
+    pub fn int(&mut self, lo: i64, hi: i64) -> i64 {
+        lo + (self.next() % (hi - lo + 1) as u64) as i64
+    }
+    pub fn float(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+    }
+}
+
+/// Stores `v` (already representable) as `d`'s little-endian bytes.
+pub(crate) fn encode(d: DType, vals: &[f64]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(vals.len() * d.byte_size());
+    for &v in vals {
+        match d {
+            DType::F16 => out.extend(f16::from_f64(v).to_le_bytes()),
+            DType::Bf16 => out.extend(bf16::from_f64(v).to_le_bytes()),
+            DType::F32 => out.extend((v as f32).to_le_bytes()),
+            DType::F64 => out.extend(v.to_le_bytes()),
+            DType::S8 | DType::U8 | DType::Pred => out.push(v as i64 as u8),
+            DType::S16 | DType::U16 => out.extend((v as i64 as u16).to_le_bytes()),
+            DType::S32 | DType::U32 => out.extend((v as i64 as u32).to_le_bytes()),
+            DType::S64 | DType::U64 => out.extend((v as i64).to_le_bytes()),
+        }
+    }
+    out
+}
+
+pub(crate) fn decode(d: DType, bytes: &[u8]) -> Vec<f64> {
+    bytes
+        .chunks_exact(d.byte_size())
+        .map(|b| match d {
+            DType::F16 => f16::from_le_bytes([b[0], b[1]]).to_f64(),
+            DType::Bf16 => bf16::from_le_bytes([b[0], b[1]]).to_f64(),
+            DType::F32 => f32::from_le_bytes(b.try_into().unwrap()) as f64,
+            DType::F64 => f64::from_le_bytes(b.try_into().unwrap()),
+            DType::S8 => b[0] as i8 as f64,
+            DType::U8 | DType::Pred => b[0] as f64,
+            DType::S16 => i16::from_le_bytes([b[0], b[1]]) as f64,
+            DType::U16 => u16::from_le_bytes([b[0], b[1]]) as f64,
+            DType::S32 => i32::from_le_bytes(b.try_into().unwrap()) as f64,
+            DType::U32 => u32::from_le_bytes(b.try_into().unwrap()) as f64,
+            DType::S64 => i64::from_le_bytes(b.try_into().unwrap()) as f64,
+            DType::U64 => u64::from_le_bytes(b.try_into().unwrap()) as f64,
+        })
+        .collect()
+}
+
+/// Rounds a value to what `d` can hold (wrapping for integers).
+pub(crate) fn round_to(d: DType, v: f64) -> f64 {
+    decode(d, &encode(d, &[v]))[0]
+}
+
+fn random_values(rng: &mut Rng, d: DType, n: usize, exact: bool) -> Vec<f64> {
+    (0..n)
+        .map(|_| match d {
+            DType::S8 => rng.int(-128, 127) as f64,
+            DType::S32 if !exact => rng.int(i32::MIN as i64, i32::MAX as i64) as f64,
+            d if d.is_unsigned_int() => rng.int(0, 5) as f64,
+            d if d.is_float() && !exact => round_to(d, rng.float()),
+            _ => rng.int(-3, 3) as f64,
+        })
+        .collect()
+}
+
+/// The reference product in the accumulator type of `out`, rounded to `out`.
+fn reference(spec: &GemmSpec, a: &[f64], b: &[f64], batch: usize, m: usize, n: usize, k: usize) -> Vec<f64> {
+    let mut c = vec![0.0; batch * m * n];
+    for bi in 0..batch {
+        for i in 0..m {
+            for j in 0..n {
+                let av =
+                    |kk: usize| if spec.lhs_transposed { a[(bi * k + kk) * m + i] } else { a[(bi * m + i) * k + kk] };
+                let bv =
+                    |kk: usize| if spec.rhs_transposed { b[(bi * n + j) * k + kk] } else { b[(bi * k + kk) * n + j] };
+                let v = match spec.out {
+                    DType::F64 => (0..k).map(|kk| av(kk) * bv(kk)).sum::<f64>(),
+                    d if d.is_float() => (0..k).map(|kk| av(kk) as f32 * bv(kk) as f32).sum::<f32>() as f64,
+                    d => {
+                        wrap(d, (0..k).fold(0i64, |s, kk| s.wrapping_add((av(kk) as i64).wrapping_mul(bv(kk) as i64))))
+                    }
+                };
+                c[(bi * m + i) * n + j] = round_to(spec.out, v);
+            }
+        }
+    }
+    c
+}
+
+/// An integer wrapped to `d`'s width, as f64 (exact for widths up to 32 bits).
+fn wrap(d: DType, v: i64) -> f64 {
+    match d {
+        DType::S8 => v as i8 as f64,
+        DType::U8 => v as u8 as f64,
+        DType::S16 => v as i16 as f64,
+        DType::U16 => v as u16 as f64,
+        DType::S32 => v as i32 as f64,
+        DType::U32 => v as u32 as f64,
+        _ => v as f64,
+    }
+}
+
+/// What the epilogue callback checks: blocks are final and visited once.
+struct EpiCheck {
+    c: *const u8,
+    out: DType,
+    expected: Vec<f64>,
+    tolerance: f64,
+    m: i64,
+    n: i64,
+    visits: Vec<AtomicU32>,
+    bad: AtomicBool,
+}
+
+unsafe extern "C" fn epilogue(ctx: *mut c_void, b: i64, i0: i64, i1: i64, j0: i64, j1: i64) {
+    let e = unsafe { &*(ctx as *const EpiCheck) };
+    if i0 < 0 || i1 > e.m || j0 < 0 || j1 > e.n || i0 >= i1 || j0 >= j1 {
+        e.bad.store(true, Ordering::Relaxed);
+        return;
+    }
+    let size = e.out.byte_size();
+    for i in i0..i1 {
+        for j in j0..j1 {
+            let idx = ((b * e.m + i) * e.n + j) as usize;
+            e.visits[idx].fetch_add(1, Ordering::Relaxed);
+            let bytes = unsafe { std::slice::from_raw_parts(e.c.add(idx * size), size) };
+            let got = decode(e.out, bytes)[0];
+            if !close(got, e.expected[idx], e.tolerance) {
+                e.bad.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+}
+
+fn close(got: f64, want: f64, tol: f64) -> bool {
+    got == want || (got - want).abs() <= tol * want.abs().max(1.0)
+}
+
+const SHAPES: &[(usize, usize, usize, usize)] = &[
+    (1, 1, 1, 1),
+    (1, 1, 1, 7),
+    (1, 5, 1, 3),
+    (2, 200, 1, 1500),
+    (2, 1, 150, 1100),
+    (1, 1, 70, 33),
+    (3, 77, 1, 9),
+    (1, 1, 9, 4),
+    (1, 13, 37, 1),
+    (1, 12, 32, 16),
+    (1, 24, 64, 33),
+    (3, 17, 33, 19),
+    (2, 40, 65, 9),
+    (1, 25, 70, 300),
+    (1, 300, 40, 20),
+    (1, 20, 600, 10),
+    (2, 3, 4, 0),
+    (1, 0, 5, 5),
+    (0, 4, 4, 4),
+];
+
+/// Compiles one GEMM per spec into one module and runs `f` with them.
+fn with_gemms(specs: &[GemmSpec], runtime: Runtime, f: impl FnOnce(&[GemmFn])) {
+    let cx = Context::create();
+    let module = cx.create_module("gemm_test");
+    let tm = jit::host_target_machine().unwrap();
+    jit::prepare_module(&module, &tm);
+    for s in specs {
+        gemm_function(&module, &tm, s).unwrap();
+    }
+    // A second request finds the first function.
+    assert_eq!(gemm_function(&module, &tm, &specs[0]).unwrap().get_name().to_str().unwrap(), specs[0].symbol());
+    let ee = jit::engine(&module, &tm, runtime).unwrap();
+    let fns: Vec<GemmFn> = specs
+        .iter()
+        .map(|s| unsafe { std::mem::transmute::<usize, GemmFn>(ee.get_function_address(&s.symbol()).unwrap()) })
+        .collect();
+    f(&fns);
+}
+
+fn all_transpositions(lhs: DType, rhs: DType, out: DType) -> Vec<GemmSpec> {
+    [(false, false), (false, true), (true, false), (true, true)]
+        .iter()
+        .map(|&(lt, rt)| GemmSpec { lhs, rhs, out, lhs_transposed: lt, rhs_transposed: rt })
+        .collect()
+}
+
+fn check_specs(specs: &[GemmSpec], runtime: Runtime, exact: bool, shapes: &[(usize, usize, usize, usize)]) {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    with_gemms(specs, runtime, |fns| {
+        for (spec, &f) in specs.iter().zip(fns) {
+            for &(batch, m, n, k) in shapes {
+                let a = random_values(&mut rng, spec.lhs, batch * m * k, exact);
+                let b = random_values(&mut rng, spec.rhs, batch * k * n, exact);
+                let want = reference(spec, &a, &b, batch, m, n, k);
+                let (ab, bb) = (encode(spec.lhs, &a), encode(spec.rhs, &b));
+                let mut cb = encode(spec.out, &vec![7.0; batch * m * n]);
+                let tolerance = match (exact, spec.out) {
+                    (true, _) => 0.0,
+                    (false, DType::F64) => 1e-12,
+                    (false, _) => 1e-5 * (k as f64).sqrt().max(1.0),
+                };
+                let check = EpiCheck {
+                    c: cb.as_ptr(),
+                    out: spec.out,
+                    expected: want.clone(),
+                    tolerance,
+                    m: m as i64,
+                    n: n as i64,
+                    visits: (0..batch * m * n).map(|_| AtomicU32::new(0)).collect(),
+                    bad: AtomicBool::new(false),
+                };
+                unsafe {
+                    f(
+                        ab.as_ptr(),
+                        bb.as_ptr(),
+                        cb.as_mut_ptr(),
+                        batch as i64,
+                        m as i64,
+                        n as i64,
+                        k as i64,
+                        Some(epilogue),
+                        &check as *const EpiCheck as *mut c_void,
+                    )
+                };
+                let got = decode(spec.out, &cb);
+                let what = format!("{} batch={batch} m={m} n={n} k={k}", spec.symbol());
+                for (idx, (&g, &w)) in got.iter().zip(&want).enumerate() {
+                    assert!(close(g, w, tolerance), "{what}: element {idx} is {g}, expected {w}");
+                }
+                assert!(!check.bad.load(Ordering::Relaxed), "{what}: epilogue saw a block before it was final");
+                for (idx, v) in check.visits.iter().enumerate() {
+                    assert_eq!(v.load(Ordering::Relaxed), 1, "{what}: epilogue visits of element {idx}");
+                }
+                // Without an epilogue the result is the same.
+                let mut cb2 = encode(spec.out, &vec![-5.0; batch * m * n]);
+                unsafe {
+                    f(
+                        ab.as_ptr(),
+                        bb.as_ptr(),
+                        cb2.as_mut_ptr(),
+                        batch as i64,
+                        m as i64,
+                        n as i64,
+                        k as i64,
+                        None,
+                        std::ptr::null_mut(),
+                    )
+                };
+                assert_eq!(cb, cb2, "{what}: result differs without an epilogue");
+            }
+        }
+    });
+}
+
+#[test]
+fn f32_serial_exact() {
+    check_specs(&all_transpositions(DType::F32, DType::F32, DType::F32), Runtime::Serial, true, SHAPES);
+}
+
+#[test]
+fn f32_two_threads_random() {
+    let mut shapes = SHAPES.to_vec();
+    shapes.extend([(1, 150, 200, 600), (4, 64, 64, 64), (1, 257, 129, 255)]);
+    check_specs(&all_transpositions(DType::F32, DType::F32, DType::F32), Runtime::TwoThreads, false, &shapes);
+}
+
+#[test]
+fn f64() {
+    check_specs(&all_transpositions(DType::F64, DType::F64, DType::F64), Runtime::TwoThreads, false, SHAPES);
+}
+
+#[test]
+fn f16_and_bf16() {
+    let mut specs = all_transpositions(DType::F16, DType::F16, DType::F16);
+    specs.extend(all_transpositions(DType::Bf16, DType::Bf16, DType::Bf16));
+    specs.extend(all_transpositions(DType::Bf16, DType::Bf16, DType::F32));
+    // Small integers: the f32 sums are exact, so the one rounding at the end must
+    // match exactly.
+    check_specs(&specs, Runtime::TwoThreads, true, SHAPES);
+    // Random values: rounding of non-trivial values.
+    check_specs(&specs[..1], Runtime::Serial, false, &[(1, 7, 19, 5), (2, 30, 40, 50)]);
+}
+
+#[test]
+fn integers_accumulate_exactly() {
+    let mut specs = all_transpositions(DType::S8, DType::S8, DType::S32);
+    specs.extend(all_transpositions(DType::S32, DType::S32, DType::S32));
+    specs.push(GemmSpec {
+        lhs: DType::U8,
+        rhs: DType::S8,
+        out: DType::S64,
+        lhs_transposed: false,
+        rhs_transposed: false,
+    });
+    specs.push(GemmSpec {
+        lhs: DType::S16,
+        rhs: DType::S16,
+        out: DType::S16,
+        lhs_transposed: false,
+        rhs_transposed: true,
+    });
+    // `exact == false` gives s32 operands over the whole range, so products wrap.
+    check_specs(&specs, Runtime::TwoThreads, false, SHAPES);
+}
+
+#[test]
+fn unsupported_specs_are_errors() {
+    let cx = Context::create();
+    let module = cx.create_module("bad");
+    let tm = jit::host_target_machine().unwrap();
+    let bad = [
+        GemmSpec { lhs: DType::F32, rhs: DType::F32, out: DType::S32, lhs_transposed: false, rhs_transposed: false },
+        GemmSpec { lhs: DType::Pred, rhs: DType::Pred, out: DType::Pred, lhs_transposed: false, rhs_transposed: false },
+    ];
+    for s in bad {
+        assert!(gemm_function(&module, &tm, &s).is_err(), "{s:?}");
+    }
+}

@@ -7,7 +7,10 @@
 //!   one output element at a time;
 //! - **input fusion** (`kInput`): producers fused into a reduce or reduce-window,
 //!   and elementwise consumers of a reduce that read it once per element (softmax
-//!   and layernorm row statistics);
+//!   and layernorm row statistics). A reduce-window that spans a whole axis (a
+//!   cumulative sum, product, max: [`smelt_hlo::attrs::Window::as_scan`]) reads
+//!   each element once, so expensive producers fuse into it too, but it ends its
+//!   fusion: backends compute it as a scan, which consumers cannot join;
 //! - **output fusion** (`kOutput`): elementwise epilogues (bias, activation,
 //!   scaling, residual add) fused into a dot or convolution, when the backend's
 //!   [`FusionConfig`] says it runs them in the output tile;
@@ -130,6 +133,25 @@ fn expensive(module: &Module, inst: &Instruction) -> bool {
         Opcode::Reduce | Opcode::ReduceWindow | Opcode::Dot | Opcode::Convolution | Opcode::Gather => true,
         op => op.is_expensive(),
     }
+}
+
+/// Whether `inst` (in `comp`) is a reduce-window that is a scan along one axis.
+fn is_scan(comp: &Computation, inst: &Instruction) -> bool {
+    let (Attrs::Window(w), Some(&op)) = (&inst.attrs, inst.operands.first()) else {
+        return false;
+    };
+    inst.opcode == Opcode::ReduceWindow && comp.inst(op).shape.as_array().is_some_and(|a| w.as_scan(&a.dims).is_some())
+}
+
+/// Whether `inst` (in `comp`) is or contains a scan.
+fn contains_scan(module: &Module, comp: &Computation, inst: &Instruction) -> bool {
+    if inst.opcode == Opcode::Fusion {
+        return inst.called.first().is_some_and(|&c| {
+            let body = module.comp(c);
+            body.insts.iter().any(|(_, i)| is_scan(body, i))
+        });
+    }
+    is_scan(comp, inst)
 }
 
 fn contains_op(module: &Module, inst: &Instruction, ops: &[Opcode]) -> bool {
@@ -311,6 +333,9 @@ impl Fuser<'_> {
         }
         if p.shape.is_tuple() {
             return Err(Some("producer has a tuple result".into()));
+        }
+        if contains_scan(module, comp, p) {
+            return Err(Some("a scan (a reduce-window over a whole axis) ends its fusion".into()));
         }
         if contains_op(module, p, &[Opcode::DynamicUpdateSlice]) {
             return Err(Some("a dynamic-update-slice writes its operand in place and ends its fusion".into()));
@@ -1039,7 +1064,9 @@ fn reuses_operand_in(comp: &Computation, inst: &Instruction, k: usize) -> bool {
             let input = comp.inst(inst.operands[k]).shape.as_array().map_or(1, |a| a.element_count());
             out > input
         }
-        Opcode::ReduceWindow | Opcode::Gather | Opcode::Dot | Opcode::Convolution => true,
+        // A scan reads each element once; other windows overlap.
+        Opcode::ReduceWindow => !is_scan(comp, inst),
+        Opcode::Gather | Opcode::Dot | Opcode::Convolution => true,
         Opcode::DynamicSlice => k > 0,
         _ => false,
     }

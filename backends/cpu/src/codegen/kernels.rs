@@ -181,6 +181,7 @@ pub(crate) fn launch_shape(k: &Kernel) -> Result<LaunchShape> {
             let min_grain = if inner { super::reduce::column_block(&acc) } else { 1 };
             LaunchShape { n, cost: per(count(space), n) * (graph_cost(graph) + 2.0), parallel: true, min_grain }
         }
+        KernelBody::Scan { .. } => super::scan::scan_launch(k)?,
         KernelBody::UpdateSlice { space, graph, .. } => {
             let n = first(space);
             let min_grain = if contiguous(space) { CONTIGUOUS_GRAIN } else { 1 };
@@ -298,6 +299,7 @@ impl<'ctx> Cg<'ctx, '_> {
         match &k.body {
             KernelBody::Loop { space, graph, outputs } => self.emit_loop(k, space, graph, outputs, io, begin, end),
             KernelBody::Reduce { .. } => self.emit_reduce_kernel(k, io, begin, end, column_ok),
+            KernelBody::Scan { .. } => self.emit_scan_kernel(k, io, begin, end),
             KernelBody::UpdateSlice { space, graph, start, value } => {
                 self.emit_update_slice(space, graph, start, *value, io, ni, begin, end)
             }

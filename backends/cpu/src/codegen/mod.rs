@@ -12,7 +12,8 @@
 //!   reductions, scalar functions such as reducers and comparators);
 //! - `kernels`: the loop nest of each kernel kind, one function per kernel and
 //!   buffer-aliasing pattern (`kernel_N(ptr bufs, i64 begin, i64 end)`);
-//! - `reduce`, `sort`, `rng`: the reduction, sort and random-bit kernels;
+//! - `reduce`, `scan`, `sort`, `rng`: the reduction, scan, sort and random-bit
+//!   kernels;
 //! - `run`: `smelt_run`, which executes the program's steps.
 //!
 //! Before anything is emitted, [`check_sizes`] rejects negative or absurd
@@ -25,6 +26,7 @@ mod reduce;
 mod rng;
 mod run;
 mod scalar;
+mod scan;
 mod sort;
 
 use std::collections::HashMap;
@@ -365,12 +367,43 @@ impl<'ctx, 'p> Cg<'ctx, 'p> {
 
     /// Closes a loop opened with [`Cg::loop_begin`]; the builder moves past it.
     pub fn loop_end(&self, l: Loop<'ctx>) -> Result<()> {
+        self.close_loop(l).map(|_| ())
+    }
+
+    /// Like [`Cg::loop_end`], and tells LLVM not to vectorize the loop (for
+    /// loops whose vector form would gather or scatter at a large stride).
+    pub fn loop_end_scalar(&self, l: Loop<'ctx>) -> Result<()> {
+        let latch = self.close_loop(l)?;
+        // SAFETY: plain LLVM C API calls on this module's context; the
+        // temporary node is consumed by the replacement, which makes the loop
+        // ID refer to itself as LLVM requires.
+        unsafe {
+            use inkwell::context::AsContextRef;
+            use inkwell::values::AsValueRef;
+            use llvm_sys::core::*;
+            use llvm_sys::debuginfo::{LLVMMetadataReplaceAllUsesWith, LLVMTemporaryMDNode};
+            let cx = self.cx.as_ctx_ref();
+            let name = "llvm.loop.vectorize.enable";
+            let key = LLVMMDStringInContext2(cx, name.as_ptr().cast(), name.len());
+            let off = LLVMValueAsMetadata(LLVMConstInt(LLVMInt1TypeInContext(cx), 0, 0));
+            let prop = LLVMMDNodeInContext2(cx, [key, off].as_mut_ptr(), 2);
+            let tmp = LLVMTemporaryMDNode(cx, std::ptr::null_mut(), 0);
+            let id = LLVMMDNodeInContext2(cx, [tmp, prop].as_mut_ptr(), 2);
+            LLVMMetadataReplaceAllUsesWith(tmp, id);
+            let kind = LLVMGetMDKindIDInContext(cx, c"llvm.loop".as_ptr(), 9);
+            LLVMSetMetadata(latch.as_value_ref(), kind, LLVMMetadataAsValue(cx, id));
+        }
+        Ok(())
+    }
+
+    /// Closes a loop; returns its latch branch.
+    fn close_loop(&self, l: Loop<'ctx>) -> Result<inkwell::values::InstructionValue<'ctx>> {
         let cur = self.b.get_insert_block().ok_or_else(|| CpuError::Llvm("loop end outside a block".into()))?;
         let next = self.b.build_int_nsw_add(l.index, l.step, "")?;
-        self.b.build_unconditional_branch(l.header)?;
+        let latch = self.b.build_unconditional_branch(l.header)?;
         l.phi.add_incoming(&[(&next, cur)]);
         self.b.position_at_end(l.exit);
-        Ok(())
+        Ok(latch)
     }
 
     /// Opens `for (i = lo; i < hi; i += step)` with a step known only at run time.
@@ -618,7 +651,7 @@ pub(crate) fn check_sizes(p: &Program) -> Result<()> {
                 check_dims(space, &what)?;
                 check_graph(graph, &what)?;
             }
-            K::Reduce { space, graph, .. } => {
+            K::Reduce { space, graph, .. } | K::Scan { space, graph, .. } => {
                 check_dims(space, &what)?;
                 check_graph(graph, &what)?;
             }

@@ -206,6 +206,7 @@ fn mutate(p: &mut Program, r: &mut Rng) {
             match &mut k.body {
                 KernelBody::Loop { graph, .. }
                 | KernelBody::Reduce { graph, .. }
+                | KernelBody::Scan { graph, .. }
                 | KernelBody::UpdateSlice { graph, .. }
                 | KernelBody::Scatter { graph, .. } => mutate_graph(graph, r),
                 KernelBody::Sort { comparator, .. } => mutate_graph(&mut comparator.graph, r),
@@ -222,6 +223,14 @@ fn mutate(p: &mut Program, r: &mut Rng) {
                     space[j] = d;
                 }
                 KernelBody::Reduce { reduced, .. } => reduced.push(r.below(4)),
+                KernelBody::Scan { space, axis, .. } => match r.below(2) {
+                    0 => *axis += r.below(3),
+                    _ if !space.is_empty() => {
+                        let j = r.below(space.len());
+                        space[j] = d;
+                    }
+                    _ => {}
+                },
                 KernelBody::Sort { dimension, .. } => *dimension += r.below(3),
                 _ => {}
             }

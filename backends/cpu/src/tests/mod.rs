@@ -8,6 +8,7 @@
 mod api;
 mod kernels;
 mod ops;
+mod scans;
 mod steps;
 
 use half::{bf16, f16};

@@ -73,7 +73,35 @@ impl Drop for Jit {
     }
 }
 
+/// An absolute symbol for the JIT: a runtime function generated code calls.
+fn runtime_symbol(jit: LLVMOrcLLJITRef, name: &str, address: usize) -> Result<LLVMOrcCSymbolMapPair> {
+    let name = CString::new(name).map_err(|e| CpuError::Jit(e.to_string()))?;
+    Ok(LLVMOrcCSymbolMapPair {
+        // SAFETY: `jit` is live; the name is copied into the JIT's string pool.
+        Name: unsafe { LLVMOrcLLJITMangleAndIntern(jit, name.as_ptr()) },
+        Sym: LLVMJITEvaluatedSymbol {
+            Address: address as LLVMOrcExecutorAddress,
+            Flags: LLVMJITSymbolFlags {
+                GenericFlags: LLVMJITSymbolGenericFlags::LLVMJITSymbolGenericFlagsExported as u8
+                    | LLVMJITSymbolGenericFlags::LLVMJITSymbolGenericFlagsCallable as u8,
+                TargetFlags: 0,
+            },
+        },
+    })
+}
+
 impl Jit {
+    /// The address of symbol `name`.
+    fn lookup(&self, name: &CStr) -> Result<usize> {
+        let mut addr: LLVMOrcExecutorAddress = 0;
+        // SAFETY: `self.0` is a live LLJIT holding the linked object.
+        check(unsafe { LLVMOrcLLJITLookup(self.0, &mut addr, name.as_ptr()) }, "looking up a symbol")?;
+        if addr == 0 {
+            return Err(CpuError::Jit(format!("{} resolved to null", name.to_string_lossy())));
+        }
+        Ok(addr as usize)
+    }
+
     /// Links `object` and returns the JIT and the address of `smelt_run`.
     fn load(object: &[u8]) -> Result<(Jit, usize)> {
         crate::init_llvm()?;
@@ -97,31 +125,22 @@ impl Jit {
                 "resolving process symbols",
             )?;
             LLVMOrcJITDylibAddGenerator(jd, generator);
-            let name = CString::new(crate::runtime::PARALLEL_FOR_SYMBOL).map_err(|e| CpuError::Jit(e.to_string()))?;
-            let mut pair = LLVMOrcCSymbolMapPair {
-                Name: LLVMOrcLLJITMangleAndIntern(raw, name.as_ptr()),
-                Sym: LLVMJITEvaluatedSymbol {
-                    Address: crate::runtime::parallel_for_address() as LLVMOrcExecutorAddress,
-                    Flags: LLVMJITSymbolFlags {
-                        GenericFlags: LLVMJITSymbolGenericFlags::LLVMJITSymbolGenericFlagsExported as u8
-                            | LLVMJITSymbolGenericFlags::LLVMJITSymbolGenericFlagsCallable as u8,
-                        TargetFlags: 0,
-                    },
-                },
-            };
-            check(LLVMOrcJITDylibDefine(jd, LLVMOrcAbsoluteSymbols(&mut pair, 1)), "defining the runtime")?;
+            let mut pairs = [
+                runtime_symbol(raw, crate::runtime::PARALLEL_FOR_SYMBOL, crate::runtime::parallel_for_address())?,
+                runtime_symbol(raw, crate::runtime::PROFILE_MARK_SYMBOL, crate::runtime::profile_mark_address())?,
+            ];
+            check(
+                LLVMOrcJITDylibDefine(jd, LLVMOrcAbsoluteSymbols(pairs.as_mut_ptr(), pairs.len())),
+                "defining the runtime",
+            )?;
             let buf = llvm_sys::core::LLVMCreateMemoryBufferWithMemoryRangeCopy(
                 object.as_ptr() as *const c_char,
                 object.len(),
                 c"smelt-object".as_ptr(),
             );
             check(LLVMOrcLLJITAddObjectFile(raw, jd, buf), "adding the object")?;
-            let mut addr: LLVMOrcExecutorAddress = 0;
-            check(LLVMOrcLLJITLookup(raw, &mut addr, c"smelt_run".as_ptr()), "looking up smelt_run")?;
-            if addr == 0 {
-                return Err(CpuError::Jit("smelt_run resolved to null".into()));
-            }
-            Ok((jit, addr as usize))
+            let addr = jit.lookup(c"smelt_run")?;
+            Ok((jit, addr))
         }
     }
 }
@@ -164,6 +183,25 @@ struct State {
 // SAFETY: the raw pointers are scratch space rewritten by every run before use.
 unsafe impl Send for State {}
 
+/// Time spent in one step of a program compiled with profiling, over every run
+/// since the executable was made or its profile was reset.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StepProfile {
+    /// What the step is: `k3 reduce_fusion (reduce 64x128x512 over [2])`,
+    /// `copy 4096 bytes`, `dot b=1 m=64 n=64 k=64`, ...
+    pub label: String,
+    /// Total milliseconds (the time since the previous step ended).
+    pub total_ms: f64,
+    /// How many times the step ran.
+    pub calls: u64,
+}
+
+/// The profiler's counters in the JIT's memory and what their slots time.
+struct Profile {
+    counters: usize,
+    labels: Vec<String>,
+}
+
 /// A compiled program, ready to run.
 pub struct Executable {
     name: String,
@@ -171,6 +209,7 @@ pub struct Executable {
     results: Vec<ArrayType>,
     entry: RunFn,
     state: Mutex<State>,
+    profile: Option<Profile>,
     // Dropped last: the code `entry` points into.
     _jit: Jit,
 }
@@ -195,6 +234,12 @@ impl Executable {
         info: &crate::codegen::ModuleInfo,
     ) -> Result<Executable> {
         let (jit, addr) = Jit::load(object)?;
+        let profile = if info.profile_labels.is_empty() {
+            None
+        } else {
+            let name = CString::new(crate::codegen::PROFILE_COUNTERS).map_err(|e| CpuError::Jit(e.to_string()))?;
+            Some(Profile { counters: jit.lookup(&name)?, labels: info.profile_labels.clone() })
+        };
         // SAFETY: `smelt_run` has exactly this signature (see `codegen::run`).
         let entry = unsafe { std::mem::transmute::<usize, RunFn>(addr) };
         let copies = params
@@ -208,7 +253,44 @@ impl Executable {
             params: Vec::with_capacity(params.len()),
             results: Vec::with_capacity(results.len()),
         };
-        Ok(Executable { name: name.to_string(), params, results, entry, state: Mutex::new(state), _jit: jit })
+        Ok(Executable { name: name.to_string(), params, results, entry, state: Mutex::new(state), profile, _jit: jit })
+    }
+
+    /// Per-step times, when compiled with [`crate::CompileOptions::profile`]
+    /// (None otherwise).
+    pub fn profile(&self) -> Option<Vec<StepProfile>> {
+        let p = self.profile.as_ref()?;
+        // Runs hold the state lock while they update the counters.
+        let _guard = match self.state.lock() {
+            Ok(g) => g,
+            Err(e) => e.into_inner(),
+        };
+        let c = p.counters as *const u64;
+        Some(
+            p.labels
+                .iter()
+                .enumerate()
+                .map(|(i, label)| {
+                    // SAFETY: the counters global holds `1 + 2 * labels` u64s
+                    // (see `codegen::run`), alive as long as the JIT.
+                    let (ns, calls) = unsafe { (*c.add(1 + 2 * i), *c.add(2 + 2 * i)) };
+                    StepProfile { label: label.clone(), total_ms: ns as f64 / 1e6, calls }
+                })
+                .collect(),
+        )
+    }
+
+    /// Zeroes the per-step times.
+    pub fn reset_profile(&self) {
+        let Some(p) = &self.profile else {
+            return;
+        };
+        let _guard = match self.state.lock() {
+            Ok(g) => g,
+            Err(e) => e.into_inner(),
+        };
+        // SAFETY: as in `profile`; no run is in progress while the lock is held.
+        unsafe { std::ptr::write_bytes(p.counters as *mut u64, 0, 1 + 2 * p.labels.len()) };
     }
 
     /// The program's name.

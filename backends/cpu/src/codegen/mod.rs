@@ -48,6 +48,7 @@ use smelt_kernel::Program;
 use crate::error::{CpuError, Result};
 
 pub(crate) use kernels::{Slot, par_dim};
+pub(crate) use run::PROFILE_COUNTERS;
 
 /// What the executable needs to know about the module beyond its code.
 #[derive(Clone, Debug, Default)]
@@ -57,6 +58,9 @@ pub(crate) struct ModuleInfo {
     pub arena_bytes: usize,
     /// Parameters the program writes (the executable hands it private copies).
     pub written_params: Vec<bool>,
+    /// With profiling: what each slot of `smelt_profile_counters` times (one
+    /// per kernel, copy, dot or convolution step, in program order).
+    pub profile_labels: Vec<String>,
 }
 
 /// Builds the LLVM module for `program`.
@@ -82,6 +86,8 @@ pub(crate) struct TargetAttrs {
     pub features: String,
     /// Whether kernel launches may go through `smelt_parallel_for`.
     pub parallel: bool,
+    /// Whether to time every step (see `run`).
+    pub profile: bool,
 }
 
 /// LLVM types of the element types and a few others.
@@ -141,6 +147,9 @@ pub(crate) struct Cg<'ctx, 'p> {
     pub scratch_bytes: usize,
     /// Parameters some step writes.
     pub written_params: Vec<bool>,
+    /// With profiling: the counters global and the labels of its slots so far.
+    profile_counters: Option<PointerValue<'ctx>>,
+    profile_labels: Vec<String>,
     /// For unique names.
     ids: usize,
 }
@@ -172,6 +181,8 @@ impl<'ctx, 'p> Cg<'ctx, 'p> {
             variants: HashMap::new(),
             scratch_bytes: 0,
             written_params: vec![false; program.params.len()],
+            profile_counters: None,
+            profile_labels: Vec::new(),
             ids: 0,
         }
     }

@@ -8,7 +8,9 @@
 //!
 //! [`Executable::run`] checks the arguments, allocates the outputs and calls
 //! `smelt_run` on a temp arena allocated once per executable (runs on one
-//! executable take turns on it through a mutex). Parameters the program writes
+//! executable take turns on it through a mutex). Outputs the program writes in
+//! full (most of them: see `codegen::run::fully_written`) are not zeroed first;
+//! their vectors get their length once the program has stored every element. Parameters the program writes
 //! (donated buffers) are copied into buffers owned by the executable first, so
 //! the caller's arrays are never modified.
 
@@ -162,6 +164,34 @@ fn huge_pages(p: *mut u8, bytes: usize) {
     }
 }
 
+/// An output array of type `t`. One the program writes in full (`written`) gets
+/// capacity for its elements but length 0, so no time goes into zeroing what
+/// the program overwrites; [`Executable::run`] sets the length after the run.
+/// pred arrays are always zeroed (not every byte is a valid `bool`).
+fn output(t: &ArrayType, written: bool) -> Array {
+    use smelt_hlo::{ArrayData as D, DType};
+    let n = t.element_count();
+    if !written || t.dtype == DType::Pred || n == 0 {
+        return Array::zeros(t.dtype, &t.dims);
+    }
+    let data = match t.dtype {
+        DType::Pred => D::Pred(Vec::with_capacity(n)),
+        DType::S8 => D::S8(Vec::with_capacity(n)),
+        DType::S16 => D::S16(Vec::with_capacity(n)),
+        DType::S32 => D::S32(Vec::with_capacity(n)),
+        DType::S64 => D::S64(Vec::with_capacity(n)),
+        DType::U8 => D::U8(Vec::with_capacity(n)),
+        DType::U16 => D::U16(Vec::with_capacity(n)),
+        DType::U32 => D::U32(Vec::with_capacity(n)),
+        DType::U64 => D::U64(Vec::with_capacity(n)),
+        DType::F16 => D::F16(Vec::with_capacity(n)),
+        DType::Bf16 => D::Bf16(Vec::with_capacity(n)),
+        DType::F32 => D::F32(Vec::with_capacity(n)),
+        DType::F64 => D::F64(Vec::with_capacity(n)),
+    };
+    Array { dims: smelt_hlo::Dims::from_slice(&t.dims), data }
+}
+
 /// 64 bytes, 64-aligned: the unit the arena and private copies are made of.
 #[derive(Clone, Copy)]
 #[repr(C, align(64))]
@@ -176,6 +206,8 @@ struct State {
     arena: Vec<Block>,
     /// Private copies of the parameters the program writes.
     copies: Vec<Option<Vec<Block>>>,
+    /// Results the program writes in full (allocated without zeroing).
+    written_results: Vec<bool>,
     params: Vec<*const u8>,
     results: Vec<*mut u8>,
 }
@@ -250,6 +282,7 @@ impl Executable {
         let state = State {
             arena: blocks(info.arena_bytes),
             copies,
+            written_results: info.written_results.clone(),
             params: Vec::with_capacity(params.len()),
             results: Vec::with_capacity(results.len()),
         };
@@ -329,17 +362,21 @@ impl Executable {
                 return Err(CpuError::Argument { index: i, expected: describe(t), got: describe(&got) });
             }
         }
-        let mut outs: Vec<Array> = self.results.iter().map(|t| Array::zeros(t.dtype, &t.dims)).collect();
-        for o in outs.iter_mut() {
-            let (p, n): (*mut u8, usize) =
-                with_data!(&mut o.data, v => (v.as_mut_ptr().cast::<u8>(), std::mem::size_of_val(v.as_slice())));
-            huge_pages(p, n);
-        }
         let mut guard = match self.state.lock() {
             Ok(g) => g,
             Err(e) => e.into_inner(),
         };
         let st = &mut *guard;
+        let mut outs: Vec<Array> = self
+            .results
+            .iter()
+            .enumerate()
+            .map(|(i, t)| output(t, st.written_results.get(i).copied().unwrap_or(false)))
+            .collect();
+        for (o, t) in outs.iter_mut().zip(&self.results) {
+            let p: *mut u8 = with_data!(&mut o.data, v => v.as_mut_ptr().cast::<u8>());
+            huge_pages(p, t.byte_size());
+        }
         st.params.clear();
         for (i, a) in args.iter().map(Borrow::borrow).enumerate() {
             let src: *const u8 = with_data!(&a.data, v => v.as_ptr().cast::<u8>());
@@ -366,6 +403,13 @@ impl Executable {
         let rc = unsafe { (self.entry)(st.params.as_ptr(), st.results.as_ptr(), temp) };
         if rc != 0 {
             return Err(CpuError::Jit(format!("smelt_run returned {rc}")));
+        }
+        for (o, t) in outs.iter_mut().zip(&self.results) {
+            let n = t.element_count();
+            // SAFETY: an output allocated with capacity only (`output`) is one the
+            // program writes in full, and it has just run: all `n` elements are
+            // initialized. Zeroed outputs already have length `n`.
+            with_data!(&mut o.data, v => if v.len() != n { unsafe { v.set_len(n) } });
         }
         Ok(outs)
     }

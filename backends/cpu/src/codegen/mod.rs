@@ -49,6 +49,8 @@ use crate::error::{CpuError, Result};
 
 pub(crate) use kernels::{Slot, par_dim};
 pub(crate) use run::PROFILE_COUNTERS;
+#[cfg(test)]
+pub(crate) use run::fully_written;
 
 /// What the executable needs to know about the module beyond its code.
 #[derive(Clone, Debug, Default)]
@@ -58,6 +60,9 @@ pub(crate) struct ModuleInfo {
     pub arena_bytes: usize,
     /// Parameters the program writes (the executable hands it private copies).
     pub written_params: Vec<bool>,
+    /// Results some top-level step writes in full (see `run::fully_written`):
+    /// the executable need not initialize them.
+    pub written_results: Vec<bool>,
     /// With profiling: what each slot of `smelt_profile_counters` times (one
     /// per kernel, copy, dot or convolution step, in program order).
     pub profile_labels: Vec<String>,

@@ -143,6 +143,7 @@ impl<'ctx> Cg<'ctx, '_> {
         Ok(ModuleInfo {
             arena_bytes: scratch_base(program.temp_bytes) + self.scratch_bytes,
             written_params: self.written_params.clone(),
+            written_results: fully_written(program),
             profile_labels: self.profile_labels.clone(),
         })
     }
@@ -659,6 +660,45 @@ impl<'ctx> Cg<'ctx, '_> {
         }
         Ok(())
     }
+}
+
+/// Which results some top-level step writes in full: a copy or parallel copy
+/// into the whole buffer, or a kernel whose body stores every element of every
+/// output (all kinds but update-slice and scatter, which the lowering precedes
+/// with a copy). Steps inside loops and branches do not count (they may not
+/// run), nor do dot and convolution routines (library code this module does not
+/// vouch for). Writes never undo each other, so the order does not matter.
+pub(crate) fn fully_written(p: &smelt_kernel::Program) -> Vec<bool> {
+    let mut written = vec![false; p.results.len()];
+    let mut mark = |r: &BufRef| {
+        if let Buffer::Result(n) = r.buffer
+            && let Some(t) = p.results.get(n as usize)
+            && r.ty.byte_size() == t.byte_size()
+        {
+            written[n as usize] = true;
+        }
+    };
+    for step in &p.steps {
+        match step {
+            Step::Copy { dst, .. } => mark(dst),
+            Step::ParallelCopy { moves } => moves.iter().for_each(|(_, d)| mark(d)),
+            Step::Kernel { kernel, outputs, .. } => {
+                let full = p.kernels.get(kernel.0 as usize).is_some_and(|k| {
+                    !matches!(k.body, KernelBody::UpdateSlice { .. } | KernelBody::Scatter { .. })
+                        && k.outputs.len() == outputs.len()
+                        && k.outputs.iter().zip(outputs).all(|(t, o)| t.byte_size() == o.ty.byte_size())
+                });
+                if full {
+                    outputs.iter().for_each(&mut mark);
+                }
+            }
+            Step::Dot(_) | Step::Conv(_) | Step::While { .. } | Step::Conditional { .. } => {}
+        }
+    }
+    for (w, t) in written.iter_mut().zip(&p.results) {
+        *w |= t.byte_size() == 0;
+    }
+    written
 }
 
 /// The exported global holding the step profiler's counters.

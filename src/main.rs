@@ -15,6 +15,11 @@ use smelt::engine::{self, Compiled};
 use smelt::hlo::{Array, Literal, Module, Shape, npy, text};
 use smelt_passes::{Options, PassContext};
 
+/// Large freed blocks are kept for reuse, so repeated runs write warm memory
+/// instead of faulting in fresh pages (see `smelt::alloc`).
+#[global_allocator]
+static ALLOCATOR: smelt::alloc::BlockCache = smelt::alloc::BlockCache;
+
 #[derive(Parser)]
 #[command(name = "smelt", version, about = "An XLA-style tensor compiler", max_term_width = 100)]
 struct Cli {

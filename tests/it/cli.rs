@@ -264,7 +264,16 @@ fn bench_profile_and_compile_emit_kernel() {
     let out = stdout(&o);
     assert!(out.contains("ms/run"), "{out}");
     assert_eq!(out.lines().filter(|l| l.contains("(scan 16x32 along")).count(), 7, "{out}");
-    let o = smelt(&["bench", case("layernorm").to_str().unwrap(), "--backend", "cpu", "--runs", "2", "--json", "--profile"]);
+    let o = smelt(&[
+        "bench",
+        case("layernorm").to_str().unwrap(),
+        "--backend",
+        "cpu",
+        "--runs",
+        "2",
+        "--json",
+        "--profile",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stdout(&o).lines().count(), 1);
     assert!(stderr(&o).contains("ms/run"));

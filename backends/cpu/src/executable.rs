@@ -164,6 +164,30 @@ fn huge_pages(p: *mut u8, bytes: usize) {
     }
 }
 
+/// With `SMELT_PERF_MAP` set, appends the JIT'd functions to
+/// `/tmp/perf-PID.map`, where `perf report` looks for symbols of code it cannot
+/// attribute to a file (a function's size is taken to be the distance to the
+/// next one). Best effort: failures are ignored.
+fn write_perf_map(jit: &Jit, functions: &[String]) {
+    use std::io::Write;
+    let mut at: Vec<(usize, &str)> = functions
+        .iter()
+        .filter_map(|f| {
+            let name = CString::new(f.as_str()).ok()?;
+            jit.lookup(&name).ok().map(|a| (a, f.as_str()))
+        })
+        .collect();
+    at.sort_unstable();
+    let path = format!("/tmp/perf-{}.map", std::process::id());
+    let Ok(mut file) = std::fs::OpenOptions::new().create(true).append(true).open(path) else {
+        return;
+    };
+    for (k, &(a, name)) in at.iter().enumerate() {
+        let size = at.get(k + 1).map_or(1 << 16, |n| n.0 - a);
+        let _ = writeln!(file, "{a:x} {size:x} {name}");
+    }
+}
+
 /// An output array of type `t`. One the program writes in full (`written`) gets
 /// capacity for its elements but length 0, so no time goes into zeroing what
 /// the program overwrites; [`Executable::run`] sets the length after the run.
@@ -266,6 +290,9 @@ impl Executable {
         info: &crate::codegen::ModuleInfo,
     ) -> Result<Executable> {
         let (jit, addr) = Jit::load(object)?;
+        if std::env::var_os("SMELT_PERF_MAP").is_some() {
+            write_perf_map(&jit, &info.functions);
+        }
         let profile = if info.profile_labels.is_empty() {
             None
         } else {

@@ -63,6 +63,8 @@ pub(crate) struct ModuleInfo {
     /// Results some top-level step writes in full (see `run::fully_written`):
     /// the executable need not initialize them.
     pub written_results: Vec<bool>,
+    /// The module's exported functions (`smelt_run`, `kernel_N`), for symbol maps.
+    pub functions: Vec<String>,
     /// With profiling: what each slot of `smelt_profile_counters` times (one
     /// per kernel, copy, dot or convolution step, in program order).
     pub profile_labels: Vec<String>,

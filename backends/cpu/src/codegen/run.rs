@@ -144,6 +144,12 @@ impl<'ctx> Cg<'ctx, '_> {
             arena_bytes: scratch_base(program.temp_bytes) + self.scratch_bytes,
             written_params: self.written_params.clone(),
             written_results: fully_written(program),
+            functions: self
+                .module
+                .get_functions()
+                .filter(|f| f.get_linkage() == Linkage::External && f.count_basic_blocks() > 0)
+                .map(|f| f.get_name().to_string_lossy().into_owned())
+                .collect(),
             profile_labels: self.profile_labels.clone(),
         })
     }

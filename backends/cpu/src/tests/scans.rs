@@ -6,54 +6,12 @@
 
 use super::*;
 
-/// Deterministic inputs: mostly small values, some edge values for floats.
-fn inputs(t: DType, dims: &[i64], seed: u64) -> Array {
-    let n: i64 = dims.iter().product();
-    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut next = move || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        s
-    };
-    let specials = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -0.0, 0.0];
-    let v: Vec<f64> = (0..n)
-        .map(|_| {
-            let r = next();
-            if t.is_float() && r.is_multiple_of(97) {
-                specials[(r / 97 % specials.len() as u64) as usize]
-            } else if t.is_float() {
-                // Near 1 so that long products stay finite.
-                0.9 + ((r >> 8) % 2001) as f64 / 10000.0 - 0.05
-            } else {
-                ((r >> 8) % 19) as f64 - 9.0
-            }
-        })
-        .collect();
-    array_of(t, dims, &v)
-}
-
 /// Lowers `hlo`, checks it has `scans` scan kernels, runs it on the CPU and
 /// compares every result with the interpreter (`rel` 0: bit for bit).
 fn check_scans(hlo: &str, args: &[Array], scans: usize, rel: f64) {
-    let m = match smelt_hlo::parse_module(hlo) {
-        Ok(m) => m,
-        Err(e) => panic!("bad test HLO: {e}\n{hlo}"),
-    };
-    let program = match smelt_kernel::lower_module(&m) {
-        Ok(p) => p,
-        Err(e) => panic!("lowering failed: {e}\n{hlo}"),
-    };
+    let program = check_hlo(hlo, args, rel);
     let found = program.kernels.iter().filter(|k| matches!(k.body, KernelBody::Scan { .. })).count();
     assert_eq!(found, scans, "scan kernels in\n{program}");
-    let want = interp(hlo, args);
-    for o in [CompileOptions::default(), CompileOptions { parallel: false, ..Default::default() }] {
-        let got = run_with(&program, args, &o);
-        assert_eq!(got.len(), want.len());
-        for (k, (g, w)) in got.iter().zip(&want).enumerate() {
-            assert_close(&format!("result {k} of\n{hlo}"), g, w, rel);
-        }
-    }
 }
 
 fn reducer(name: &str, t: &str, op: &str) -> String {

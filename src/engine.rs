@@ -74,15 +74,42 @@ pub enum Compiled {
 
 impl Compiled {
     /// Optimizes (per `pipeline`) and compiles a verified module.
-    pub fn new(mut module: Module, backend: Backend, pipeline: Pipeline) -> Result<Compiled, EngineError> {
+    pub fn new(module: Module, backend: Backend, pipeline: Pipeline) -> Result<Compiled, EngineError> {
+        Compiled::with_profile(module, backend, pipeline, false)
+    }
+
+    /// As [`Compiled::new`]; with `profile`, compiled backends time every step
+    /// ([`Compiled::profile`]).
+    pub fn with_profile(
+        mut module: Module,
+        backend: Backend,
+        pipeline: Pipeline,
+        profile: bool,
+    ) -> Result<Compiled, EngineError> {
         optimize(&mut module, pipeline, &mut PassContext::new(Options::default()))?;
         Ok(match backend {
             Backend::Interp => Compiled::Interp(module),
             Backend::Cpu => {
                 let program = smelt_kernel::lower_module(&module)?;
-                Compiled::Cpu(smelt_cpu::compile(&program, &smelt_cpu::CompileOptions::default())?)
+                let options = smelt_cpu::CompileOptions { profile, ..Default::default() };
+                Compiled::Cpu(smelt_cpu::compile(&program, &options)?)
             }
         })
+    }
+
+    /// Per-step times since the last reset, for a backend compiled with profiling.
+    pub fn profile(&self) -> Option<Vec<smelt_cpu::StepProfile>> {
+        match self {
+            Compiled::Interp(_) => None,
+            Compiled::Cpu(exe) => exe.profile(),
+        }
+    }
+
+    /// Restarts the per-step times.
+    pub fn reset_profile(&self) {
+        if let Compiled::Cpu(exe) = self {
+            exe.reset_profile();
+        }
     }
 
     /// Runs the entry computation; results are the flattened result leaves.

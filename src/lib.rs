@@ -2,7 +2,8 @@
 //!
 //! This facade re-exports the workspace crates under short names and holds the
 //! pieces the CLI and the tests share: case folders and output comparison
-//! ([`case`]) and deterministic inputs ([`inputs`]).
+//! ([`case`]), deterministic inputs ([`inputs`]) and the allocator the binary
+//! runs with ([`alloc`]).
 
 pub use smelt_cpu as cpu;
 pub use smelt_hlo as hlo;
@@ -10,6 +11,7 @@ pub use smelt_interp as interp;
 pub use smelt_kernel as kernel;
 pub use smelt_passes as passes;
 
+pub mod alloc;
 pub mod case;
 pub mod engine;
 pub mod inputs;

@@ -15,6 +15,11 @@ use smelt::engine::{self, Compiled};
 use smelt::hlo::{Array, Literal, Module, Shape, npy, text};
 use smelt_passes::{Options, PassContext};
 
+/// Large freed blocks are kept for reuse, so repeated runs write warm memory
+/// instead of faulting in fresh pages (see `smelt::alloc`).
+#[global_allocator]
+static ALLOCATOR: smelt::alloc::BlockCache = smelt::alloc::BlockCache;
+
 #[derive(Parser)]
 #[command(name = "smelt", version, about = "An XLA-style tensor compiler", max_term_width = 100)]
 struct Cli {
@@ -40,6 +45,8 @@ enum PipelineName {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum EmitKind {
+    /// The kernel form every backend renders (steps, kernels, buffers), as text.
+    Kernel,
     /// LLVM IR as generated.
     Llvm,
     /// LLVM IR after O3.
@@ -157,6 +164,10 @@ enum Command {
         /// Seconds of timed runs per case.
         #[arg(long, default_value_t = 1.0)]
         time_s: f64,
+        /// Time every step of the compiled program and print where the time goes
+        /// (milliseconds per run, busiest first); adds two clock reads per step.
+        #[arg(long)]
+        profile: bool,
     },
     /// Run case folders and compare the outputs with the reference out*.npy.
     Check {
@@ -210,8 +221,8 @@ fn main() -> ExitCode {
         Command::Compile { file, backend, emit, target, cpu, features, output } => {
             cmd_compile(&file, backend, emit, target, cpu, features, output.as_deref())
         }
-        Command::Bench { paths, backend, pipeline, json, runs, time_s } => {
-            cmd_bench(&paths, backend, pipeline, json, runs, time_s)
+        Command::Bench { paths, backend, pipeline, json, runs, time_s, profile } => {
+            cmd_bench(&paths, backend, pipeline, json, runs, time_s, profile)
         }
     };
     match result {
@@ -437,6 +448,8 @@ fn check_case(dir: &Path, backend: Backend, pipeline: Option<PipelineName>) -> R
 struct BenchResult {
     compile_ms: f64,
     run_ms: Vec<f64>,
+    /// Per-step times over the timed runs (with `--profile`).
+    profile: Option<Vec<smelt_cpu::StepProfile>>,
 }
 
 fn bench_case(
@@ -445,18 +458,20 @@ fn bench_case(
     pipeline: Option<PipelineName>,
     runs: Option<usize>,
     time_s: f64,
+    profile: bool,
 ) -> Result<BenchResult> {
     let case = Case::load(dir)?;
     let t0 = Instant::now();
     let module = load_verified(&case.module_path)?;
     let params = module.entry().param_shapes();
-    let compiled = Compiled::new(module, backend.engine(), pipeline_for(pipeline, backend))?;
+    let compiled = Compiled::with_profile(module, backend.engine(), pipeline_for(pipeline, backend), profile)?;
     let compile_ms = t0.elapsed().as_secs_f64() * 1e3;
     let args = if case.inputs.is_empty() { smelt::inputs::random_inputs(&params) } else { case.load_inputs()? };
     // Warm up: first-touch page faults, caches, thread pool start.
     for _ in 0..2 {
         compiled.run(&args)?;
     }
+    compiled.reset_profile();
     let mut run_ms = Vec::new();
     let start = Instant::now();
     loop {
@@ -471,7 +486,7 @@ fn bench_case(
             break;
         }
     }
-    Ok(BenchResult { compile_ms, run_ms })
+    Ok(BenchResult { compile_ms, run_ms, profile: compiled.profile() })
 }
 
 fn cmd_bench(
@@ -481,6 +496,7 @@ fn cmd_bench(
     json: bool,
     runs: Option<usize>,
     time_s: f64,
+    profile: bool,
 ) -> Result<ExitCode> {
     let cases = case::find_cases(paths)?;
     let mut failed = 0;
@@ -496,7 +512,7 @@ fn cmd_bench(
             .ok()
             .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
             .unwrap_or_else(|| dir.display().to_string());
-        let outcome = std::panic::catch_unwind(|| bench_case(dir, backend, pipeline, runs, time_s))
+        let outcome = std::panic::catch_unwind(|| bench_case(dir, backend, pipeline, runs, time_s, profile))
             .unwrap_or_else(|_| Err(anyhow!("internal compiler error (panic); please report it")));
         match outcome {
             Ok(r) => {
@@ -520,6 +536,9 @@ fn cmd_bench(
                         sorted.len()
                     );
                 }
+                if let Some(steps) = &r.profile {
+                    print_profile(steps, sorted.len(), json);
+                }
             }
             Err(e) => {
                 failed += 1;
@@ -539,6 +558,32 @@ fn cmd_bench(
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
+/// Per-step times of `--profile`, busiest first (to stderr with `--json`, whose
+/// stdout is a contract).
+fn print_profile(steps: &[smelt_cpu::StepProfile], runs: usize, json: bool) {
+    let runs = runs.max(1) as f64;
+    let total: f64 = steps.iter().map(|s| s.total_ms).sum::<f64>().max(1e-12);
+    let mut order: Vec<&smelt_cpu::StepProfile> = steps.iter().collect();
+    order.sort_by(|a, b| b.total_ms.total_cmp(&a.total_ms));
+    let mut lines = vec![format!("  {:>10} {:>6} {:>7}  step", "ms/run", "share", "calls")];
+    for s in order {
+        lines.push(format!(
+            "  {:>10.4} {:>5.1}% {:>7}  {}",
+            s.total_ms / runs,
+            100.0 * s.total_ms / total,
+            (s.calls as f64 / runs).round(),
+            s.label
+        ));
+    }
+    for l in lines {
+        if json {
+            eprintln!("{l}");
+        } else {
+            println!("{l}");
+        }
+    }
+}
+
 fn cmd_compile(
     path: &Path,
     backend: Backend,
@@ -556,6 +601,7 @@ fn cmd_compile(
             let program = smelt::kernel::lower_module(&module)?;
             let options = smelt::cpu::CompileOptions { triple: target, cpu, features, ..Default::default() };
             let what = match emit {
+                EmitKind::Kernel => return write_output(output, program.to_string().as_bytes(), false),
                 EmitKind::Llvm => smelt::cpu::Emit::LlvmIr,
                 EmitKind::LlvmOpt => smelt::cpu::Emit::OptimizedLlvmIr,
                 EmitKind::Asm => smelt::cpu::Emit::Assembly,
@@ -564,12 +610,17 @@ fn cmd_compile(
             smelt::cpu::emit(&program, &options, what)?
         }
     };
+    write_output(output, &bytes, emit == EmitKind::Obj)
+}
+
+/// Writes `bytes` to `output`, or to standard output unless they are `binary`.
+fn write_output(output: Option<&Path>, bytes: &[u8], binary: bool) -> Result<ExitCode> {
     match output {
-        Some(out) => std::fs::write(out, &bytes).with_context(|| format!("cannot write {}", out.display()))?,
-        None if emit == EmitKind::Obj => bail!("--emit obj needs -o FILE"),
+        Some(out) => std::fs::write(out, bytes).with_context(|| format!("cannot write {}", out.display()))?,
+        None if binary => bail!("--emit obj needs -o FILE"),
         None => {
             use std::io::Write;
-            std::io::stdout().write_all(&bytes)?;
+            std::io::stdout().write_all(bytes)?;
         }
     }
     Ok(ExitCode::SUCCESS)

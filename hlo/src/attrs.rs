@@ -119,6 +119,50 @@ pub struct Window {
     pub dims: Vec<WindowDim>,
 }
 
+/// A reduce-window that is a cumulative reduction (see [`Window::as_scan`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ScanWindow {
+    /// The dimension scanned.
+    pub axis: usize,
+    /// Whether each output accumulates from its own position to the end of the
+    /// axis (padding after the axis) rather than from the start to itself.
+    pub reverse: bool,
+}
+
+impl Window {
+    /// Whether this window, over an operand of `dims`, makes a reduce-window a
+    /// cumulative reduction along one axis of extent `n >= 2`: size 1, stride 1,
+    /// no padding or dilation on every other dimension; size `n`, stride 1, no
+    /// dilation and padding `(n - 1, 0)` (forward: output `j` covers inputs `0..=j`)
+    /// or `(0, n - 1)` (reverse: output `j` covers inputs `j..n`) on the axis. This
+    /// is how JAX lowers `cumsum`, `cumprod`, `cummax` and `cumlogsumexp`.
+    pub fn as_scan(&self, dims: &[i64]) -> Option<ScanWindow> {
+        if self.dims.len() != dims.len() {
+            return None;
+        }
+        let plain = |w: &WindowDim| w.stride == 1 && w.window_dilation == 1 && w.base_dilation == 1;
+        let mut scan = None;
+        for (d, (w, &n)) in self.dims.iter().zip(dims).enumerate() {
+            if !plain(w) {
+                return None;
+            }
+            if w.size == 1 && w.pad_low == 0 && w.pad_high == 0 {
+                continue;
+            }
+            let reverse = match (w.pad_low, w.pad_high) {
+                (p, 0) if p == n - 1 => false,
+                (0, p) if p == n - 1 => true,
+                _ => return None,
+            };
+            if n < 2 || w.size != n || scan.is_some() {
+                return None;
+            }
+            scan = Some(ScanWindow { axis: d, reverse });
+        }
+        scan
+    }
+}
+
 /// `lhs_batch_dims`, `lhs_contracting_dims`, ... of `dot`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct DotDims {
@@ -531,5 +575,41 @@ impl fmt::Display for SliceText<'_> {
             f.write_str("]")?;
         }
         f.write_str("}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn window(dims: &[(i64, i64, i64)]) -> Window {
+        Window {
+            dims: dims
+                .iter()
+                .map(|&(size, pad_low, pad_high)| WindowDim { pad_low, pad_high, ..WindowDim::of_size(size) })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn scans_span_one_whole_axis_with_padding_on_one_side() {
+        let fwd = window(&[(1, 0, 0), (5, 4, 0)]);
+        assert_eq!(fwd.as_scan(&[3, 5]), Some(ScanWindow { axis: 1, reverse: false }));
+        let rev = window(&[(3, 0, 2), (1, 0, 0)]);
+        assert_eq!(rev.as_scan(&[3, 5]), Some(ScanWindow { axis: 0, reverse: true }));
+        // Not scans: a shorter window, padding on both sides, two axes, a unit
+        // axis, a stride, a dilation, a rank mismatch, no window at all.
+        assert_eq!(window(&[(1, 0, 0), (4, 4, 0)]).as_scan(&[3, 5]), None);
+        assert_eq!(window(&[(1, 0, 0), (5, 2, 2)]).as_scan(&[3, 5]), None);
+        assert_eq!(window(&[(3, 2, 0), (5, 4, 0)]).as_scan(&[3, 5]), None);
+        assert_eq!(window(&[(1, 0, 0), (1, 0, 0)]).as_scan(&[1, 1]), None);
+        let mut strided = fwd.clone();
+        strided.dims[1].stride = 2;
+        assert_eq!(strided.as_scan(&[3, 5]), None);
+        let mut dilated = fwd.clone();
+        dilated.dims[0].base_dilation = 2;
+        assert_eq!(dilated.as_scan(&[3, 5]), None);
+        assert_eq!(fwd.as_scan(&[5]), None);
+        assert_eq!(window(&[(1, 0, 0), (1, 0, 0)]).as_scan(&[3, 5]), None);
     }
 }

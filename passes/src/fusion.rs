@@ -7,7 +7,10 @@
 //!   one output element at a time;
 //! - **input fusion** (`kInput`): producers fused into a reduce or reduce-window,
 //!   and elementwise consumers of a reduce that read it once per element (softmax
-//!   and layernorm row statistics);
+//!   and layernorm row statistics). A reduce-window that spans a whole axis (a
+//!   cumulative sum, product, max: [`smelt_hlo::attrs::Window::as_scan`]) reads
+//!   each element once, so expensive producers fuse into it too, but it ends its
+//!   fusion: backends compute it as a scan, which consumers cannot join;
 //! - **output fusion** (`kOutput`): elementwise epilogues (bias, activation,
 //!   scaling, residual add) fused into a dot or convolution, when the backend's
 //!   [`FusionConfig`] says it runs them in the output tile;
@@ -15,9 +18,18 @@
 //!   consumer of its shape, which also writes it out; sibling fusions of the same
 //!   shape that read a common operand merged into one kernel.
 //!
-//! It never duplicates expensive work (transcendentals, divides, reductions, dots)
-//! into several consumers or into a consumer that reads elements more than once,
-//! never creates a cycle, and respects the configured size limits. Every declined
+//! - **row fusion** (with [`FusionConfig::row_broadcasts`]): a reduction over the
+//!   trailing dimensions, and what a consumer reads through broadcasts along its
+//!   trailing dimensions only, fuse into that loop consumer; the backend computes
+//!   such a row statistic once per row while the row is in cache (a softmax or
+//!   log-softmax over the last axis becomes one kernel). An expensive producer
+//!   that both the row's reductions and its outputs read is then computed twice
+//!   per element (once for each) rather than written out and read back.
+//!
+//! Apart from that trade, it never duplicates expensive work (transcendentals,
+//! divides, reductions, dots) into several consumers or into a consumer that
+//! reads elements more than once, never creates a cycle, and respects the
+//! configured size limits. Every declined
 //! fusion is recorded with its reason in [`PassContext::fusion_notes`]. Remaining
 //! loop-fusible instructions are wrapped in single-instruction fusions so backends
 //! see kernels and library calls only. Preserves every result. Assumes a verified
@@ -130,6 +142,25 @@ fn expensive(module: &Module, inst: &Instruction) -> bool {
         Opcode::Reduce | Opcode::ReduceWindow | Opcode::Dot | Opcode::Convolution | Opcode::Gather => true,
         op => op.is_expensive(),
     }
+}
+
+/// Whether `inst` (in `comp`) is a reduce-window that is a scan along one axis.
+fn is_scan(comp: &Computation, inst: &Instruction) -> bool {
+    let (Attrs::Window(w), Some(&op)) = (&inst.attrs, inst.operands.first()) else {
+        return false;
+    };
+    inst.opcode == Opcode::ReduceWindow && comp.inst(op).shape.as_array().is_some_and(|a| w.as_scan(&a.dims).is_some())
+}
+
+/// Whether `inst` (in `comp`) is or contains a scan.
+fn contains_scan(module: &Module, comp: &Computation, inst: &Instruction) -> bool {
+    if inst.opcode == Opcode::Fusion {
+        return inst.called.first().is_some_and(|&c| {
+            let body = module.comp(c);
+            body.insts.iter().any(|(_, i)| is_scan(body, i))
+        });
+    }
+    is_scan(comp, inst)
 }
 
 fn contains_op(module: &Module, inst: &Instruction, ops: &[Opcode]) -> bool {
@@ -312,6 +343,9 @@ impl Fuser<'_> {
         if p.shape.is_tuple() {
             return Err(Some("producer has a tuple result".into()));
         }
+        if contains_scan(module, comp, p) {
+            return Err(Some("a scan (a reduce-window over a whole axis) ends its fusion".into()));
+        }
         if contains_op(module, p, &[Opcode::DynamicUpdateSlice]) {
             return Err(Some("a dynamic-update-slice writes its operand in place and ends its fusion".into()));
         }
@@ -344,11 +378,20 @@ impl Fuser<'_> {
         if size_of(module, p) + size_of(module, c) > self.config.max_fusion_size {
             return Err(Some(format!("fusion would exceed {} instructions", self.config.max_fusion_size)));
         }
-        if self.consumer_reuses(consumer, producer) && expensive(module, p) {
+        let p_row = row_fused(module, p);
+        if (p_row || row_fused(module, c)) && !loop_consumer(module, c) {
+            return Err(Some("a fusion that broadcasts a row statistic only joins loop kernels".into()));
+        }
+        let by_rows = self.config.row_broadcasts
+            && loop_consumer(module, c)
+            && trailing_reductions(module, comp, p)
+            && self.reads_once_per_row(consumer, producer);
+        if self.consumer_reuses(consumer, producer) && expensive(module, p) && !by_rows {
             return Err(Some("consumer reads producer elements more than once and the producer is expensive".into()));
         }
         if contains_op(module, p, &[Opcode::Reduce, Opcode::ReduceWindow])
             && !self.consumer_reads_elementwise(consumer, producer, true)
+            && !by_rows
         {
             return Err(Some("a reduction fuses only into consumers that read it elementwise".into()));
         }
@@ -541,6 +584,44 @@ impl Fuser<'_> {
                 || allow_moves && matches!(inst.opcode, Opcode::Transpose | Opcode::Reverse);
             !(same_count && op_ok)
         })
+    }
+
+    /// Within the consumer, is each element of `producer` read at most once per
+    /// row: through elementwise ops of its own shape into broadcasts along
+    /// trailing dimensions ([`row_broadcast`]), the consumer's outputs, or the
+    /// input of a reduction (whose result the consumer in turn reads only that
+    /// way: nothing else fuses a reduction into a consumer that reuses it)? A
+    /// backend that computes values depending only on leading loop indices once
+    /// per row ([`FusionConfig::row_broadcasts`]) then computes a broadcast row
+    /// statistic once per row, and each producer element at most once for the
+    /// row's reductions and once for its outputs.
+    fn reads_once_per_row(&self, consumer: InstId, producer: InstId) -> bool {
+        let comp = self.comp();
+        let c = comp.inst(consumer);
+        if c.opcode != Opcode::Fusion {
+            return row_broadcast(comp, c);
+        }
+        let body = self.module.comp(c.called[0]);
+        let users = body.users();
+        let mut stack = self.params_for(consumer, producer);
+        let mut seen = HashSet::new();
+        while let Some(id) = stack.pop() {
+            if !seen.insert(id) {
+                continue;
+            }
+            let shape = &body.inst(id).shape;
+            for &u in &users[id] {
+                let ui = body.inst(u);
+                let n = ui.operands.len();
+                let reduce_input = ui.opcode == Opcode::Reduce && ui.operands[..n / 2].contains(&id);
+                if ui.opcode.is_elementwise() && ui.shape.same_type(shape) {
+                    stack.push(u);
+                } else if !(reduce_input || ui.opcode == Opcode::Tuple || row_broadcast(body, ui)) {
+                    return false;
+                }
+            }
+        }
+        true
     }
 
     /// Does the consumer read some element of `producer` more than once?
@@ -859,6 +940,7 @@ impl Fuser<'_> {
             && comp.root != id
             && read_by_gte_only
             && outputs_ok
+            && !row_fused(self.module, inst)
             && !contains_op(
                 self.module,
                 inst,
@@ -1031,6 +1113,96 @@ impl Fuser<'_> {
     }
 }
 
+/// Is `inst` a broadcast along trailing dimensions: its operand's dimensions
+/// are the leading dimensions of its result, which include the first dimension
+/// of more than one element (the one a backend splits across threads, so that
+/// each thread computes the operand for its own rows only)?
+fn row_broadcast(comp: &Computation, inst: &Instruction) -> bool {
+    let (Attrs::Dimensions(dims), Some(&op)) = (&inst.attrs, inst.operands.first()) else {
+        return false;
+    };
+    let (Some(out), Some(rank)) = (inst.shape.as_array(), comp.inst(op).shape.as_array().map(|a| a.rank())) else {
+        return false;
+    };
+    let first_split = out.dims.iter().position(|&d| d != 1).unwrap_or(0);
+    inst.opcode == Opcode::Broadcast
+        && rank > 0
+        && dims.iter().enumerate().all(|(k, &d)| d == k as i64)
+        && first_split < rank
+}
+
+/// Does every reduction in `inst` (itself, or in its fused computation) reduce
+/// the trailing dimensions of its input? A row statistic fused into a loop
+/// kernel is then computed from the row the kernel is about to visit,
+/// contiguously, while it is in cache; a statistic over leading dimensions
+/// would read a strided column per row, better left to a reduction kernel.
+fn trailing_reductions(module: &Module, comp: &Computation, inst: &Instruction) -> bool {
+    let trailing = |comp: &Computation, r: &Instruction| -> bool {
+        let Some(rank) = r.operands.first().and_then(|&o| comp.inst(o).shape.as_array()).map(|a| a.rank()) else {
+            return false;
+        };
+        let mut dims: Vec<i64> = r.attrs.dimensions().to_vec();
+        dims.sort_unstable();
+        let first = rank as i64 - dims.len() as i64;
+        dims.iter().enumerate().all(|(k, &d)| d == first + k as i64)
+    };
+    match inst.called.first().filter(|_| inst.opcode == Opcode::Fusion) {
+        Some(&c) => {
+            let body = module.comp(c);
+            body.insts.iter().all(|(_, i)| i.opcode != Opcode::Reduce || trailing(body, i))
+        }
+        None => inst.opcode != Opcode::Reduce || trailing(comp, inst),
+    }
+}
+
+/// Does fusion `inst` broadcast a value computed by a reduction inside it (a
+/// row statistic fused by [`FusionConfig::row_broadcasts`])? Such a fusion is
+/// a loop kernel that relies on computing the statistic once per row.
+fn row_fused(module: &Module, inst: &Instruction) -> bool {
+    let Some(&c) = inst.called.first().filter(|_| inst.opcode == Opcode::Fusion) else {
+        return false;
+    };
+    let body = module.comp(c);
+    let mut from_reduce = smelt_hlo::SecondaryMap::with_default(body.insts.capacity(), false);
+    for id in body.post_order() {
+        let i = body.inst(id);
+        let reduced = i.opcode == Opcode::Reduce || i.operands.iter().any(|&o| from_reduce[o]);
+        from_reduce[id] = reduced;
+        if i.opcode == Opcode::Broadcast && i.operands.iter().any(|&o| from_reduce[o]) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Is `inst` computed as a loop kernel (its outputs are not reductions, scans,
+/// in-place updates, sorts or contractions)?
+fn loop_consumer(module: &Module, inst: &Instruction) -> bool {
+    let kernel_op = |i: &Instruction| {
+        matches!(
+            i.opcode,
+            Opcode::Reduce
+                | Opcode::ReduceWindow
+                | Opcode::Scatter
+                | Opcode::DynamicUpdateSlice
+                | Opcode::Sort
+                | Opcode::Dot
+                | Opcode::Convolution
+        )
+    };
+    match inst.called.first().filter(|_| inst.opcode == Opcode::Fusion) {
+        Some(&c) => {
+            let body = module.comp(c);
+            let root = body.root_inst();
+            let outputs: Vec<InstId> =
+                if root.opcode == Opcode::Tuple { root.operands.to_vec() } else { vec![body.root] };
+            !outputs.iter().any(|&o| kernel_op(body.inst(o)))
+                && !body.insts.iter().any(|(_, i)| matches!(i.opcode, Opcode::Dot | Opcode::Convolution))
+        }
+        None => !kernel_op(inst),
+    }
+}
+
 /// Does `inst` (in `comp`) read operand `k`'s elements more than once?
 fn reuses_operand_in(comp: &Computation, inst: &Instruction, k: usize) -> bool {
     match inst.opcode {
@@ -1039,7 +1211,9 @@ fn reuses_operand_in(comp: &Computation, inst: &Instruction, k: usize) -> bool {
             let input = comp.inst(inst.operands[k]).shape.as_array().map_or(1, |a| a.element_count());
             out > input
         }
-        Opcode::ReduceWindow | Opcode::Gather | Opcode::Dot | Opcode::Convolution => true,
+        // A scan reads each element once; other windows overlap.
+        Opcode::ReduceWindow => !is_scan(comp, inst),
+        Opcode::Gather | Opcode::Dot | Opcode::Convolution => true,
         Opcode::DynamicSlice => k > 0,
         _ => false,
     }

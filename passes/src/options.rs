@@ -20,6 +20,12 @@ pub struct FusionConfig {
     pub epilogue_ops: Vec<Opcode>,
     /// Fuse sibling fusions that read the same operands into one multi-output fusion.
     pub multi_output: bool,
+    /// The backend computes a loop kernel's values that depend only on leading
+    /// loop indices once per row (once per index of those dimensions), so an
+    /// expensive producer that a consumer reads only through broadcasts along
+    /// trailing dimensions (a softmax's row max and row sum) may fuse into it
+    /// without being recomputed per element.
+    pub row_broadcasts: bool,
 }
 
 impl Default for FusionConfig {
@@ -35,6 +41,7 @@ impl Default for FusionConfig {
                 Clamp, Convert, Broadcast, Reshape, Constant, Sqrt, Rsqrt, Abs,
             ],
             multi_output: true,
+            row_broadcasts: true,
         }
     }
 }

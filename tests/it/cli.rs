@@ -255,3 +255,33 @@ fn bench_json_contract() {
     assert_eq!(l["case"], "bad");
     assert!(l["error"].as_str().unwrap().contains("bogus"), "{l}");
 }
+
+#[test]
+fn bench_profile_and_compile_emit_kernel() {
+    // --profile: one line per step, the stdout contract of --json untouched.
+    let o = smelt(&["bench", case("cumulative").to_str().unwrap(), "--backend", "cpu", "--runs", "2", "--profile"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("ms/run"), "{out}");
+    assert_eq!(out.lines().filter(|l| l.contains("(scan 16x32 along")).count(), 7, "{out}");
+    let o = smelt(&[
+        "bench",
+        case("layernorm").to_str().unwrap(),
+        "--backend",
+        "cpu",
+        "--runs",
+        "2",
+        "--json",
+        "--profile",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().count(), 1);
+    assert!(stderr(&o).contains("ms/run"));
+    // The kernel form as text.
+    let file = case("cumulative").join("module.hlo");
+    let o = smelt(&["compile", file.to_str().unwrap(), "--emit", "kernel"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("program "), "{out}");
+    assert!(out.contains(": scan [16, 32] along 1 reverse"), "{out}");
+}

@@ -8,7 +8,9 @@
 //!
 //! [`Executable::run`] checks the arguments, allocates the outputs and calls
 //! `smelt_run` on a temp arena allocated once per executable (runs on one
-//! executable take turns on it through a mutex). Parameters the program writes
+//! executable take turns on it through a mutex). Outputs the program writes in
+//! full (most of them: see `codegen::run::fully_written`) are not zeroed first;
+//! their vectors get their length once the program has stored every element. Parameters the program writes
 //! (donated buffers) are copied into buffers owned by the executable first, so
 //! the caller's arrays are never modified.
 
@@ -73,7 +75,35 @@ impl Drop for Jit {
     }
 }
 
+/// An absolute symbol for the JIT: a runtime function generated code calls.
+fn runtime_symbol(jit: LLVMOrcLLJITRef, name: &str, address: usize) -> Result<LLVMOrcCSymbolMapPair> {
+    let name = CString::new(name).map_err(|e| CpuError::Jit(e.to_string()))?;
+    Ok(LLVMOrcCSymbolMapPair {
+        // SAFETY: `jit` is live; the name is copied into the JIT's string pool.
+        Name: unsafe { LLVMOrcLLJITMangleAndIntern(jit, name.as_ptr()) },
+        Sym: LLVMJITEvaluatedSymbol {
+            Address: address as LLVMOrcExecutorAddress,
+            Flags: LLVMJITSymbolFlags {
+                GenericFlags: LLVMJITSymbolGenericFlags::LLVMJITSymbolGenericFlagsExported as u8
+                    | LLVMJITSymbolGenericFlags::LLVMJITSymbolGenericFlagsCallable as u8,
+                TargetFlags: 0,
+            },
+        },
+    })
+}
+
 impl Jit {
+    /// The address of symbol `name`.
+    fn lookup(&self, name: &CStr) -> Result<usize> {
+        let mut addr: LLVMOrcExecutorAddress = 0;
+        // SAFETY: `self.0` is a live LLJIT holding the linked object.
+        check(unsafe { LLVMOrcLLJITLookup(self.0, &mut addr, name.as_ptr()) }, "looking up a symbol")?;
+        if addr == 0 {
+            return Err(CpuError::Jit(format!("{} resolved to null", name.to_string_lossy())));
+        }
+        Ok(addr as usize)
+    }
+
     /// Links `object` and returns the JIT and the address of `smelt_run`.
     fn load(object: &[u8]) -> Result<(Jit, usize)> {
         crate::init_llvm()?;
@@ -97,31 +127,22 @@ impl Jit {
                 "resolving process symbols",
             )?;
             LLVMOrcJITDylibAddGenerator(jd, generator);
-            let name = CString::new(crate::runtime::PARALLEL_FOR_SYMBOL).map_err(|e| CpuError::Jit(e.to_string()))?;
-            let mut pair = LLVMOrcCSymbolMapPair {
-                Name: LLVMOrcLLJITMangleAndIntern(raw, name.as_ptr()),
-                Sym: LLVMJITEvaluatedSymbol {
-                    Address: crate::runtime::parallel_for_address() as LLVMOrcExecutorAddress,
-                    Flags: LLVMJITSymbolFlags {
-                        GenericFlags: LLVMJITSymbolGenericFlags::LLVMJITSymbolGenericFlagsExported as u8
-                            | LLVMJITSymbolGenericFlags::LLVMJITSymbolGenericFlagsCallable as u8,
-                        TargetFlags: 0,
-                    },
-                },
-            };
-            check(LLVMOrcJITDylibDefine(jd, LLVMOrcAbsoluteSymbols(&mut pair, 1)), "defining the runtime")?;
+            let mut pairs = [
+                runtime_symbol(raw, crate::runtime::PARALLEL_FOR_SYMBOL, crate::runtime::parallel_for_address())?,
+                runtime_symbol(raw, crate::runtime::PROFILE_MARK_SYMBOL, crate::runtime::profile_mark_address())?,
+            ];
+            check(
+                LLVMOrcJITDylibDefine(jd, LLVMOrcAbsoluteSymbols(pairs.as_mut_ptr(), pairs.len())),
+                "defining the runtime",
+            )?;
             let buf = llvm_sys::core::LLVMCreateMemoryBufferWithMemoryRangeCopy(
                 object.as_ptr() as *const c_char,
                 object.len(),
                 c"smelt-object".as_ptr(),
             );
             check(LLVMOrcLLJITAddObjectFile(raw, jd, buf), "adding the object")?;
-            let mut addr: LLVMOrcExecutorAddress = 0;
-            check(LLVMOrcLLJITLookup(raw, &mut addr, c"smelt_run".as_ptr()), "looking up smelt_run")?;
-            if addr == 0 {
-                return Err(CpuError::Jit("smelt_run resolved to null".into()));
-            }
-            Ok((jit, addr as usize))
+            let addr = jit.lookup(c"smelt_run")?;
+            Ok((jit, addr))
         }
     }
 }
@@ -143,6 +164,58 @@ fn huge_pages(p: *mut u8, bytes: usize) {
     }
 }
 
+/// With `SMELT_PERF_MAP` set, appends the JIT'd functions to
+/// `/tmp/perf-PID.map`, where `perf report` looks for symbols of code it cannot
+/// attribute to a file (a function's size is taken to be the distance to the
+/// next one). Best effort: failures are ignored.
+fn write_perf_map(jit: &Jit, functions: &[String]) {
+    use std::io::Write;
+    let mut at: Vec<(usize, &str)> = functions
+        .iter()
+        .filter_map(|f| {
+            let name = CString::new(f.as_str()).ok()?;
+            jit.lookup(&name).ok().map(|a| (a, f.as_str()))
+        })
+        .collect();
+    at.sort_unstable();
+    let path = format!("/tmp/perf-{}.map", std::process::id());
+    let Ok(mut file) = std::fs::OpenOptions::new().create(true).append(true).open(path) else {
+        return;
+    };
+    for (k, &(a, name)) in at.iter().enumerate() {
+        let size = at.get(k + 1).map_or(1 << 16, |n| n.0 - a);
+        let _ = writeln!(file, "{a:x} {size:x} {name}");
+    }
+}
+
+/// An output array of type `t`. One the program writes in full (`written`) gets
+/// capacity for its elements but length 0, so no time goes into zeroing what
+/// the program overwrites; [`Executable::run`] sets the length after the run.
+/// pred arrays are always zeroed (not every byte is a valid `bool`).
+fn output(t: &ArrayType, written: bool) -> Array {
+    use smelt_hlo::{ArrayData as D, DType};
+    let n = t.element_count();
+    if !written || t.dtype == DType::Pred || n == 0 {
+        return Array::zeros(t.dtype, &t.dims);
+    }
+    let data = match t.dtype {
+        DType::Pred => D::Pred(Vec::with_capacity(n)),
+        DType::S8 => D::S8(Vec::with_capacity(n)),
+        DType::S16 => D::S16(Vec::with_capacity(n)),
+        DType::S32 => D::S32(Vec::with_capacity(n)),
+        DType::S64 => D::S64(Vec::with_capacity(n)),
+        DType::U8 => D::U8(Vec::with_capacity(n)),
+        DType::U16 => D::U16(Vec::with_capacity(n)),
+        DType::U32 => D::U32(Vec::with_capacity(n)),
+        DType::U64 => D::U64(Vec::with_capacity(n)),
+        DType::F16 => D::F16(Vec::with_capacity(n)),
+        DType::Bf16 => D::Bf16(Vec::with_capacity(n)),
+        DType::F32 => D::F32(Vec::with_capacity(n)),
+        DType::F64 => D::F64(Vec::with_capacity(n)),
+    };
+    Array { dims: smelt_hlo::Dims::from_slice(&t.dims), data }
+}
+
 /// 64 bytes, 64-aligned: the unit the arena and private copies are made of.
 #[derive(Clone, Copy)]
 #[repr(C, align(64))]
@@ -157,12 +230,33 @@ struct State {
     arena: Vec<Block>,
     /// Private copies of the parameters the program writes.
     copies: Vec<Option<Vec<Block>>>,
+    /// Results the program writes in full (allocated without zeroing).
+    written_results: Vec<bool>,
     params: Vec<*const u8>,
     results: Vec<*mut u8>,
 }
 
 // SAFETY: the raw pointers are scratch space rewritten by every run before use.
 unsafe impl Send for State {}
+
+/// Time spent in one step of a program compiled with profiling, over every run
+/// since the executable was made or its profile was reset.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StepProfile {
+    /// What the step is: `k3 reduce_fusion (reduce 64x128x512 over [2])`,
+    /// `copy 4096 bytes`, `dot b=1 m=64 n=64 k=64`, ...
+    pub label: String,
+    /// Total milliseconds (the time since the previous step ended).
+    pub total_ms: f64,
+    /// How many times the step ran.
+    pub calls: u64,
+}
+
+/// The profiler's counters in the JIT's memory and what their slots time.
+struct Profile {
+    counters: usize,
+    labels: Vec<String>,
+}
 
 /// A compiled program, ready to run.
 pub struct Executable {
@@ -171,6 +265,7 @@ pub struct Executable {
     results: Vec<ArrayType>,
     entry: RunFn,
     state: Mutex<State>,
+    profile: Option<Profile>,
     // Dropped last: the code `entry` points into.
     _jit: Jit,
 }
@@ -195,6 +290,15 @@ impl Executable {
         info: &crate::codegen::ModuleInfo,
     ) -> Result<Executable> {
         let (jit, addr) = Jit::load(object)?;
+        if std::env::var_os("SMELT_PERF_MAP").is_some() {
+            write_perf_map(&jit, &info.functions);
+        }
+        let profile = if info.profile_labels.is_empty() {
+            None
+        } else {
+            let name = CString::new(crate::codegen::PROFILE_COUNTERS).map_err(|e| CpuError::Jit(e.to_string()))?;
+            Some(Profile { counters: jit.lookup(&name)?, labels: info.profile_labels.clone() })
+        };
         // SAFETY: `smelt_run` has exactly this signature (see `codegen::run`).
         let entry = unsafe { std::mem::transmute::<usize, RunFn>(addr) };
         let copies = params
@@ -205,10 +309,48 @@ impl Executable {
         let state = State {
             arena: blocks(info.arena_bytes),
             copies,
+            written_results: info.written_results.clone(),
             params: Vec::with_capacity(params.len()),
             results: Vec::with_capacity(results.len()),
         };
-        Ok(Executable { name: name.to_string(), params, results, entry, state: Mutex::new(state), _jit: jit })
+        Ok(Executable { name: name.to_string(), params, results, entry, state: Mutex::new(state), profile, _jit: jit })
+    }
+
+    /// Per-step times, when compiled with [`crate::CompileOptions::profile`]
+    /// (None otherwise).
+    pub fn profile(&self) -> Option<Vec<StepProfile>> {
+        let p = self.profile.as_ref()?;
+        // Runs hold the state lock while they update the counters.
+        let _guard = match self.state.lock() {
+            Ok(g) => g,
+            Err(e) => e.into_inner(),
+        };
+        let c = p.counters as *const u64;
+        Some(
+            p.labels
+                .iter()
+                .enumerate()
+                .map(|(i, label)| {
+                    // SAFETY: the counters global holds `1 + 2 * labels` u64s
+                    // (see `codegen::run`), alive as long as the JIT.
+                    let (ns, calls) = unsafe { (*c.add(1 + 2 * i), *c.add(2 + 2 * i)) };
+                    StepProfile { label: label.clone(), total_ms: ns as f64 / 1e6, calls }
+                })
+                .collect(),
+        )
+    }
+
+    /// Zeroes the per-step times.
+    pub fn reset_profile(&self) {
+        let Some(p) = &self.profile else {
+            return;
+        };
+        let _guard = match self.state.lock() {
+            Ok(g) => g,
+            Err(e) => e.into_inner(),
+        };
+        // SAFETY: as in `profile`; no run is in progress while the lock is held.
+        unsafe { std::ptr::write_bytes(p.counters as *mut u64, 0, 1 + 2 * p.labels.len()) };
     }
 
     /// The program's name.
@@ -247,17 +389,21 @@ impl Executable {
                 return Err(CpuError::Argument { index: i, expected: describe(t), got: describe(&got) });
             }
         }
-        let mut outs: Vec<Array> = self.results.iter().map(|t| Array::zeros(t.dtype, &t.dims)).collect();
-        for o in outs.iter_mut() {
-            let (p, n): (*mut u8, usize) =
-                with_data!(&mut o.data, v => (v.as_mut_ptr().cast::<u8>(), std::mem::size_of_val(v.as_slice())));
-            huge_pages(p, n);
-        }
         let mut guard = match self.state.lock() {
             Ok(g) => g,
             Err(e) => e.into_inner(),
         };
         let st = &mut *guard;
+        let mut outs: Vec<Array> = self
+            .results
+            .iter()
+            .enumerate()
+            .map(|(i, t)| output(t, st.written_results.get(i).copied().unwrap_or(false)))
+            .collect();
+        for (o, t) in outs.iter_mut().zip(&self.results) {
+            let p: *mut u8 = with_data!(&mut o.data, v => v.as_mut_ptr().cast::<u8>());
+            huge_pages(p, t.byte_size());
+        }
         st.params.clear();
         for (i, a) in args.iter().map(Borrow::borrow).enumerate() {
             let src: *const u8 = with_data!(&a.data, v => v.as_ptr().cast::<u8>());
@@ -284,6 +430,13 @@ impl Executable {
         let rc = unsafe { (self.entry)(st.params.as_ptr(), st.results.as_ptr(), temp) };
         if rc != 0 {
             return Err(CpuError::Jit(format!("smelt_run returned {rc}")));
+        }
+        for (o, t) in outs.iter_mut().zip(&self.results) {
+            let n = t.element_count();
+            // SAFETY: an output allocated with capacity only (`output`) is one the
+            // program writes in full, and it has just run: all `n` elements are
+            // initialized. Zeroed outputs already have length `n`.
+            with_data!(&mut o.data, v => if v.len() != n { unsafe { v.set_len(n) } });
         }
         Ok(outs)
     }

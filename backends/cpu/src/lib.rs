@@ -43,7 +43,7 @@ use inkwell::targets::{CodeModel, FileType, InitializationConfig, RelocMode, Tar
 use smelt_kernel::Program;
 
 pub use error::CpuError;
-pub use executable::Executable;
+pub use executable::{Executable, StepProfile};
 pub use routine::RoutineError;
 
 /// How to compile.
@@ -59,11 +59,14 @@ pub struct CompileOptions {
     pub features: Option<String>,
     /// Whether large kernels may run on the thread pool.
     pub parallel: bool,
+    /// Whether to time every step ([`Executable::profile`]); costs two clock
+    /// reads per step.
+    pub profile: bool,
 }
 
 impl Default for CompileOptions {
     fn default() -> Self {
-        CompileOptions { opt_level: 3, triple: None, cpu: None, features: None, parallel: true }
+        CompileOptions { opt_level: 3, triple: None, cpu: None, features: None, parallel: true, profile: false }
     }
 }
 
@@ -163,6 +166,7 @@ fn target_attrs(options: &CompileOptions, tm: &TargetMachine) -> codegen::Target
         cpu: tm.get_cpu().to_string(),
         features: tm.get_feature_string().to_string_lossy().into_owned(),
         parallel: options.parallel,
+        profile: options.profile,
     }
 }
 

@@ -20,6 +20,8 @@ use std::sync::{Condvar, Mutex, OnceLock, TryLockError};
 
 /// The symbol generated code calls.
 pub const PARALLEL_FOR_SYMBOL: &str = "smelt_parallel_for";
+/// The step profiler's clock (only programs compiled with profiling call it).
+pub const PROFILE_MARK_SYMBOL: &str = "smelt_profile_mark";
 
 /// A task: `task(ctx, begin, end)` runs iterations `[begin, end)`.
 pub type Task = unsafe extern "C" fn(ctx: *mut c_void, begin: i64, end: i64);
@@ -213,6 +215,39 @@ pub unsafe extern "C" fn smelt_parallel_for(task: Task, ctx: *mut c_void, n: i64
 /// The address of [`smelt_parallel_for`], for the JIT's symbol table.
 pub(crate) fn parallel_for_address() -> usize {
     smelt_parallel_for as *const () as usize
+}
+
+/// Nanoseconds on a monotonic clock.
+fn now_ns() -> u64 {
+    static BASE: OnceLock<std::time::Instant> = OnceLock::new();
+    BASE.get_or_init(std::time::Instant::now).elapsed().as_nanos() as u64
+}
+
+/// The step profiler: `counters[0]` is the time of the last mark; a mark for
+/// `slot >= 0` adds the time since then to `counters[1 + 2 * slot]` and counts
+/// one call in `counters[2 + 2 * slot]`; a mark for a negative slot only
+/// restarts the clock (the start of a run).
+///
+/// # Safety
+/// `counters` must point to `1 + 2 * slots` writable `u64`s with `slot <
+/// slots`, and no other thread may use them during the call.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn smelt_profile_mark(counters: *mut u64, slot: i64) {
+    let now = now_ns();
+    // SAFETY: the caller's contract.
+    unsafe {
+        if slot >= 0 {
+            let s = slot as usize;
+            *counters.add(1 + 2 * s) += now.saturating_sub(*counters);
+            *counters.add(2 + 2 * s) += 1;
+        }
+        *counters = now;
+    }
+}
+
+/// The address of [`smelt_profile_mark`], for the JIT's symbol table.
+pub(crate) fn profile_mark_address() -> usize {
+    smelt_profile_mark as *const () as usize
 }
 
 #[cfg(test)]

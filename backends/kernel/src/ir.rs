@@ -288,6 +288,42 @@ pub enum KernelBody {
         reduce_outputs: Vec<usize>,
         extra: Vec<(usize, NodeId)>,
     },
+    /// A scan (cumulative reduction) along `axis` of `space`: one accumulator
+    /// per output, each output shaped like `space`. For every index of the other
+    /// dimensions, with `n = space[axis]` and `v[j]` the `values` evaluated at the
+    /// full index whose `axis` component is `j`, output `r` stores accumulator
+    /// `r` of
+    ///
+    /// ```text
+    /// forward:  out[.., j, ..] = fold(init, v[0], v[1], ..., v[j])
+    /// reverse:  out[.., j, ..] = fold(init, v[j], v[j + 1], ..., v[n - 1])
+    /// ```
+    ///
+    /// where `fold` starts the accumulators at `init` (nodes without loop
+    /// indices) and applies `acc = reducer(acc..., value...)` to each value in
+    /// the order listed: exactly the reduce-window whose window spans the axis
+    /// with `n - 1` padding before it (forward) or after it (reverse), `init`
+    /// applied once, padding skipped ([`smelt_hlo::attrs::Window::as_scan`]).
+    ///
+    /// Forward, that is the recurrence `out[.., j, ..] = reducer(out[.., j - 1,
+    /// ..], v[j])` from `init`, which backends compute in one pass. Reverse, the
+    /// recurrence from the end, `out[.., j, ..] = reducer(out[.., j + 1, ..],
+    /// v[j])`, folds in the opposite order; the lowering emits reverse scans only
+    /// for reducers that are one commutative, associative operation
+    /// ([`FnPattern::Binary`]), where the two agree exactly for integers,
+    /// max/min and and/or, and up to rounding for float add and multiply, which
+    /// backends may reassociate (as they may in `Reduce`). Outputs never share
+    /// a buffer with an input that `values` read away from the output's own
+    /// index.
+    Scan {
+        space: Vec<i64>,
+        axis: usize,
+        reverse: bool,
+        graph: Graph,
+        init: Vec<NodeId>,
+        values: Vec<NodeId>,
+        reducer: ScalarFn,
+    },
     /// In-place dynamic-update-slice: output 0 already holds input 0's values
     /// (the lowering puts a [`Step::Copy`] before the kernel when they are not
     /// the same buffer); for every index of `space` (the update's dims) store

@@ -130,6 +130,17 @@ fn kernel(out: &mut String, id: usize, k: &Kernel) -> fmt::Result {
                 writeln!(out, "  out{o} = %{} at every point", n.0)?;
             }
         }
+        KernelBody::Scan { space, axis, reverse, graph: g, init, values, reducer } => {
+            let dir = if *reverse { " reverse" } else { "" };
+            writeln!(out, "{head}: scan [{}] along {axis}{dir} {sig}", dims(space))?;
+            graph(out, g, 2)?;
+            writeln!(out, "  init ({}) values ({})", ids(init), ids(values))?;
+            write!(out, "  reducer ")?;
+            scalar_fn(out, reducer, 2)?;
+            for r in 0..init.len() {
+                writeln!(out, "  out{r} = accumulator {r} at every point")?;
+            }
+        }
         KernelBody::UpdateSlice { space, graph: g, start, value } => {
             writeln!(out, "{head}: update-slice [{}] {sig}", dims(space))?;
             graph(out, g, 2)?;

@@ -978,3 +978,168 @@ fn programs_print_readably() {
         assert!(text.contains(line), "{line:?} not in\n{text}");
     }
 }
+
+/// The scan kernels of a program: (axis, reverse) of each.
+fn scans(p: &Program) -> Vec<(usize, bool)> {
+    kernels(p)
+        .filter_map(|k| if let KernelBody::Scan { axis, reverse, .. } = k { Some((*axis, *reverse)) } else { None })
+        .collect()
+}
+
+const LOGADDEXP: &str = "logaddexp {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  m = f32[] maximum(a, b)
+  d = f32[] subtract(a, b)
+  ad = f32[] abs(d)
+  n = f32[] negate(ad)
+  e = f32[] exponential(n)
+  l = f32[] log-plus-one(e)
+  ROOT r = f32[] add(m, l)
+}
+";
+
+#[test]
+fn cumulative_reduce_windows_become_scans_along_every_axis() {
+    // cumsum, cumprod, cummax and cumlogsumexp forward along each axis of a
+    // rank-3 array, and an s32 cumsum: each is one scan kernel, bit for bit the
+    // interpreter's windows (edge values included).
+    let mul = "mul {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n  ROOT m = f32[] multiply(x, y)\n}\n";
+    let iadd = "iadd {\n  x = s32[] parameter(0)\n  y = s32[] parameter(1)\n  ROOT s = s32[] add(x, y)\n}\n";
+    let windows = ["size=3x1x1 pad=2_0x0_0x0_0", "size=1x5x1 pad=0_0x4_0x0_0", "size=1x1x7 pad=0_0x0_0x6_0"];
+    for (axis, w) in windows.iter().enumerate() {
+        let text = format!(
+            r#"HloModule m
+{ADD}{MAX}{mul}{iadd}{LOGADDEXP}
+ENTRY e {{
+  x = f32[3,5,7] parameter(0)
+  i = s32[3,5,7] parameter(1)
+  z = f32[] constant(0)
+  one = f32[] constant(1)
+  ninf = f32[] constant(-inf)
+  iz = s32[] constant(0)
+  s = f32[3,5,7] reduce-window(x, z), window={{{w}}}, to_apply=add
+  p = f32[3,5,7] reduce-window(x, one), window={{{w}}}, to_apply=mul
+  m = f32[3,5,7] reduce-window(x, ninf), window={{{w}}}, to_apply=max
+  l = f32[3,5,7] reduce-window(x, ninf), window={{{w}}}, to_apply=logaddexp
+  c = s32[3,5,7] reduce-window(i, iz), window={{{w}}}, to_apply=iadd
+  ROOT r = (f32[3,5,7], f32[3,5,7], f32[3,5,7], f32[3,5,7], s32[3,5,7]) tuple(s, p, m, l, c)
+}}
+"#
+        );
+        let program = check(&text);
+        assert_eq!(scans(&program), vec![(axis, false); 5], "{program}");
+    }
+}
+
+#[test]
+fn reverse_scans_fold_from_the_end() {
+    // Padding after the axis: each output folds its own position to the end,
+    // in the window's order (the evaluator does exactly that; backends may run
+    // the recurrence from the end, which is why reverse scans need one
+    // commutative operation). Float sums of arbitrary values, and of small
+    // integers, which are exact in any order.
+    let text = format!(
+        r#"HloModule m
+{ADD}{MAX}
+mul {{
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  ROOT m = f32[] multiply(x, y)
+}}
+ior {{
+  x = pred[] parameter(0)
+  y = pred[] parameter(1)
+  ROOT o = pred[] or(x, y)
+}}
+ENTRY e {{
+  i = s32[4,9] parameter(0)
+  x = f32[4,9] parameter(1)
+  b = pred[4,9] parameter(2)
+  mask = s32[] constant(7)
+  masks = s32[4,9] broadcast(mask), dimensions={{}}
+  small = s32[4,9] and(i, masks)
+  f = f32[4,9] convert(small)
+  one = f32[] constant(1)
+  ones = f32[4,9] broadcast(one), dimensions={{}}
+  g = f32[4,9] add(f, ones)
+  z = f32[] constant(0)
+  ninf = f32[] constant(-inf)
+  no = pred[] constant(false)
+  s = f32[4,9] reduce-window(f, z), window={{size=1x9 pad=0_0x0_8}}, to_apply=add
+  s0 = f32[4,9] reduce-window(f, z), window={{size=4x1 pad=0_3x0_0}}, to_apply=add
+  p = f32[4,9] reduce-window(g, one), window={{size=1x9 pad=0_0x0_8}}, to_apply=mul
+  m = f32[4,9] reduce-window(x, ninf), window={{size=1x9 pad=0_0x0_8}}, to_apply=max
+  o = pred[4,9] reduce-window(b, no), window={{size=1x9 pad=0_0x0_8}}, to_apply=ior
+  sx = f32[4,9] reduce-window(x, z), window={{size=1x9 pad=0_0x0_8}}, to_apply=add
+  ROOT r = (f32[4,9], f32[4,9], f32[4,9], f32[4,9], pred[4,9], f32[4,9]) tuple(s, s0, p, m, o, sx)
+}}
+"#
+    );
+    let program = check(&text);
+    let mut got = scans(&program);
+    got.sort_unstable();
+    assert_eq!(got, vec![(0, true), (1, true), (1, true), (1, true), (1, true), (1, true)], "{program}");
+    // A reverse window whose reducer is not one commutative operation keeps the
+    // windowed form (its fold order cannot change).
+    let text = format!(
+        r#"HloModule m
+{LOGADDEXP}
+ENTRY e {{
+  x = f32[4,9] parameter(0)
+  ninf = f32[] constant(-inf)
+  ROOT l = f32[4,9] reduce-window(x, ninf), window={{size=1x9 pad=0_0x0_8}}, to_apply=logaddexp
+}}
+"#
+    );
+    let program = check(&text);
+    assert!(scans(&program).is_empty(), "{program}");
+}
+
+#[test]
+fn variadic_scans_and_fused_producers() {
+    // A running argmax (value and index together), and cumsum(exp(x)) / 2 after
+    // fusion: the exp fuses into the scan, the divide reads the scan's output.
+    let text = r#"HloModule m
+argmax {
+  v0 = f32[] parameter(0)
+  i0 = s32[] parameter(1)
+  v1 = f32[] parameter(2)
+  i1 = s32[] parameter(3)
+  ge = pred[] compare(v0, v1), direction=GE
+  v = f32[] select(ge, v0, v1)
+  i = s32[] select(ge, i0, i1)
+  ROOT r = (f32[], s32[]) tuple(v, i)
+}
+add {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  ROOT s = f32[] add(x, y)
+}
+ENTRY e {
+  x = f32[6,11] parameter(0)
+  iota = s32[6,11] iota(), iota_dimension=1
+  ninf = f32[] constant(-inf)
+  m1 = s32[] constant(-1)
+  am = (f32[6,11], s32[6,11]) reduce-window(x, iota, ninf, m1), window={size=1x11 pad=0_0x10_0}, to_apply=argmax
+  v = f32[6,11] get-tuple-element(am), index=0
+  i = s32[6,11] get-tuple-element(am), index=1
+  e = f32[6,11] exponential(x)
+  z = f32[] constant(0)
+  c = f32[6,11] reduce-window(e, z), window={size=6x1 pad=5_0x0_0}, to_apply=add
+  two = f32[] constant(2)
+  twos = f32[6,11] broadcast(two), dimensions={}
+  h = f32[6,11] divide(c, twos)
+  ROOT r = (f32[6,11], s32[6,11], f32[6,11]) tuple(v, i, h)
+}
+"#;
+    let program = check(text);
+    let mut got = scans(&program);
+    got.sort_unstable();
+    assert_eq!(got, vec![(0, false), (1, false)], "{program}");
+    let fused_exp = program.kernels.iter().any(|k| {
+        matches!(&k.body, KernelBody::Scan { graph, .. }
+            if graph.nodes.iter().any(|n| matches!(n, Node::Unary { op: crate::ir::UnaryOp::Exp, .. })))
+    });
+    assert!(fused_exp, "the exp is computed inside the scan\n{program}");
+}

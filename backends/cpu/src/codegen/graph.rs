@@ -11,7 +11,11 @@
 //! inlined. A float add reducer (`FnPattern::Binary(Add)` on f32/f64) may
 //! reassociate, so LLVM vectorizes it with several partial sums, and long
 //! innermost windows are summed in chunks whose partial sums are then added in
-//! order: the error grows with the chunk count, not the element count.
+//! order: the error grows with the chunk count, not the element count. A float
+//! max or min reducer is exact in any order; long innermost windows accumulate
+//! in [`MINMAX_LANES`] partial results (an array the loop updates lane by lane,
+//! which vectorizes even where the values are selected, as padding or masks do,
+//! a form LLVM does not recognize as a reduction), combined at the end.
 
 use std::collections::HashMap;
 
@@ -26,6 +30,20 @@ use crate::error::{CpuError, Result, invalid};
 /// Innermost reduction extents longer than this are summed in chunks of this
 /// many elements (float add reducers only).
 pub(crate) const SUM_CHUNK: i64 = 1024;
+
+/// Partial results of a long float max or min reduction.
+pub(crate) const MINMAX_LANES: i64 = 32;
+
+/// Whether `f` is a float max or min on `acc` types, and its identity (the
+/// value that leaves every operand unchanged, NaN and signed zeros included).
+fn float_minmax(f: &ScalarFn, acc: &[DType]) -> Option<(BinaryOp, f64)> {
+    match (f.pattern, acc) {
+        (Some(FnPattern::Binary(op @ BinaryOp::Max)), [DType::F32 | DType::F64]) => Some((op, f64::NEG_INFINITY)),
+        (Some(FnPattern::Binary(op @ BinaryOp::Min)), [DType::F32 | DType::F64]) => Some((op, f64::INFINITY)),
+        _ => None,
+    }
+    .filter(|_| f.params.len() == 2 && f.outputs.len() == 1)
+}
 
 /// A buffer a kernel reads or writes, as seen inside the kernel function.
 #[derive(Clone, Debug)]
@@ -376,6 +394,11 @@ impl<'ctx> Cg<'ctx, '_> {
         let rank = lo.len();
         let sum = is_float_sum(reducer, acc_types);
         let chunked = sum && rank > 0 && inner_extent.is_some_and(|e| e > SUM_CHUNK);
+        let minmax = float_minmax(reducer, acc_types)
+            .filter(|_| rank > 0 && inner_extent.is_some_and(|e| e >= 4 * MINMAX_LANES));
+        if let Some((op, identity)) = minmax {
+            return self.reduce_box_lanes(lo, hi, accs, acc_types[0], op, identity, body);
+        }
         let mut loops = Vec::with_capacity(rank);
         let mut idx = Vec::with_capacity(rank);
         let outer_rank = if chunked { rank - 1 } else { rank };
@@ -415,6 +438,84 @@ impl<'ctx> Cg<'ctx, '_> {
             let vals = body(self, &idx)?;
             self.combine(accs, acc_types, reducer, &vals, io, sum)?;
         }
+        for l in loops.into_iter().rev() {
+            self.loop_end(l)?;
+        }
+        Ok(())
+    }
+
+    /// [`Cg::reduce_box`] for a float max or min over a long innermost extent:
+    /// the innermost dimension runs in blocks of [`MINMAX_LANES`], each lane of a
+    /// block folded into its own partial result (starting at `identity`); the
+    /// last partial block goes straight into the accumulator, then the partials.
+    fn reduce_box_lanes(
+        &mut self,
+        lo: &[IntValue<'ctx>],
+        hi: &[IntValue<'ctx>],
+        accs: &[PointerValue<'ctx>],
+        t: DType,
+        op: BinaryOp,
+        identity: f64,
+        body: &mut dyn FnMut(&mut Cg<'ctx, '_>, &[IntValue<'ctx>]) -> Result<Vec<BasicValueEnum<'ctx>>>,
+    ) -> Result<()> {
+        let rank = lo.len();
+        let ty = self.reg_type(t);
+        let Some(&acc) = accs.first() else {
+            invalid!("a reduction without accumulators");
+        };
+        let lanes = self.alloca_array(ty, MINMAX_LANES as u32, "lanes")?;
+        let lane = |cg: &Self, l: IntValue<'ctx>| -> Result<PointerValue<'ctx>> {
+            // SAFETY: `l` is below MINMAX_LANES, the array's length.
+            Ok(unsafe { cg.b.build_in_bounds_gep(ty, lanes, &[l], "")? })
+        };
+        let mut loops = Vec::with_capacity(rank);
+        let mut idx = Vec::with_capacity(rank);
+        for d in 0..rank - 1 {
+            let l = self.loop_begin(lo[d], hi[d], 1, &format!("r{d}"))?;
+            idx.push(l.index);
+            loops.push(l);
+        }
+        let id = self.const_scalar(smelt_kernel::Scalar::Float(t, identity), t)?;
+        let init = self.loop_begin(self.i64c(0), self.i64c(MINMAX_LANES), 1, "lanes.init")?;
+        self.b.build_store(lane(self, init.index)?, id)?;
+        self.loop_end(init)?;
+        let (first, last) = (lo[rank - 1], hi[rank - 1]);
+        let len = self.b.build_int_sub(last, first, "")?;
+        let whole = self.b.build_and(len, self.i64c(!(MINMAX_LANES - 1)), "")?;
+        let split = self.b.build_int_add(first, whole, "")?;
+        let blocks = self.loop_begin(first, split, MINMAX_LANES, "lanes.block")?;
+        let l = self.loop_begin(self.i64c(0), self.i64c(MINMAX_LANES), 1, "lanes")?;
+        let mut at = idx.clone();
+        at.push(self.b.build_int_add(blocks.index, l.index, "")?);
+        let vals = body(self, &at)?;
+        let Some(&v) = vals.first() else {
+            invalid!("a reduction body without values");
+        };
+        let p = lane(self, l.index)?;
+        let cur = self.b.build_load(ty, p, "")?;
+        let new = self.binary(op, t, cur, v, false)?;
+        self.b.build_store(p, new)?;
+        self.loop_end(l)?;
+        // The lanes loop is the vector loop: vectorizing the blocks instead would
+        // gather every lane's values a block apart.
+        self.loop_end_scalar(blocks)?;
+        let tail = self.loop_begin(split, last, 1, "lanes.tail")?;
+        let mut at = idx.clone();
+        at.push(tail.index);
+        let vals = body(self, &at)?;
+        let Some(&v) = vals.first() else {
+            invalid!("a reduction body without values");
+        };
+        let a = self.b.build_load(ty, acc, "")?;
+        let new = self.binary(op, t, a, v, false)?;
+        self.b.build_store(acc, new)?;
+        self.loop_end(tail)?;
+        let fold = self.loop_begin(self.i64c(0), self.i64c(MINMAX_LANES), 1, "lanes.fold")?;
+        let part = self.b.build_load(ty, lane(self, fold.index)?, "")?;
+        let a = self.b.build_load(ty, acc, "")?;
+        let new = self.binary(op, t, a, part, false)?;
+        self.b.build_store(acc, new)?;
+        self.loop_end(fold)?;
         for l in loops.into_iter().rev() {
             self.loop_end(l)?;
         }

@@ -62,17 +62,19 @@ const CONTIGUOUS_GRAIN: i64 = 512;
 /// Scalar operations to evaluate `graph` once (inline reductions count their
 /// windows).
 pub(crate) fn graph_cost(g: &Graph) -> f64 {
-    g.nodes
-        .iter()
-        .map(|n| match n {
-            Node::Reduce(r) => 1.0 + count(&r.window) as f64 * (graph_cost(&r.body) + 1.0),
-            Node::Load { .. } => 2.0,
-            // Library calls and long-latency instructions.
-            Node::Unary { op, .. } if transcendental(*op) => 10.0,
-            Node::Binary { op: BinaryOp::Div | BinaryOp::Rem | BinaryOp::Pow | BinaryOp::Atan2, .. } => 10.0,
-            _ => 1.0,
-        })
-        .sum()
+    g.nodes.iter().map(node_cost).sum()
+}
+
+/// Scalar operations to evaluate one node once.
+fn node_cost(n: &Node) -> f64 {
+    match n {
+        Node::Reduce(r) => 1.0 + count(&r.window) as f64 * (graph_cost(&r.body) + 1.0),
+        Node::Load { .. } => 2.0,
+        // Library calls and long-latency instructions.
+        Node::Unary { op, .. } if transcendental(*op) => 10.0,
+        Node::Binary { op: BinaryOp::Div | BinaryOp::Rem | BinaryOp::Pow | BinaryOp::Atan2, .. } => 10.0,
+        _ => 1.0,
+    }
 }
 
 fn transcendental(op: UnaryOp) -> bool {
@@ -94,6 +96,25 @@ fn transcendental(op: UnaryOp) -> bool {
     )
 }
 
+/// Scalar operations per iteration of a loop kernel's parallel dimension when
+/// its nodes are emitted at their loops ([`node_levels`]): a node runs once per
+/// index of the dimensions between the parallel one and its level, so a row
+/// statistic counts once per row, not once per element.
+fn hoisted_cost(space: &[i64], graph: &Graph, outputs: &[NodeId]) -> Result<f64> {
+    let par = par_dim(space);
+    let levels = node_levels(graph, par)?;
+    let needed = needed_nodes(graph, outputs)?;
+    let mut cost = 0.0;
+    for (i, n) in graph.nodes.iter().enumerate().filter(|&(i, _)| needed[i]) {
+        let runs = match levels[i] {
+            usize::MAX => 0.0,
+            l => count(&space[par + 1..=l.max(par)]) as f64,
+        };
+        cost += runs * node_cost(n);
+    }
+    Ok(cost)
+}
+
 /// Whether a loop kernel can run as one flat loop: every use of a loop index is
 /// an index of a load of the current element of an input shaped like `space`.
 pub(crate) fn loop_is_flat(space: &[i64], graph: &Graph, outputs: &[NodeId], inputs: &[ArrayType]) -> bool {
@@ -113,6 +134,47 @@ pub(crate) fn loop_is_flat(space: &[i64], graph: &Graph, outputs: &[NodeId], inp
         }
         other => !node_operands(other).into_iter().any(is_index),
     })
+}
+
+/// The loop each node of a loop kernel's graph belongs in: the largest space
+/// dimension whose index it depends on (through operands, the initial values of
+/// inline reductions and the enclosing nodes their bodies read), or `usize::MAX`
+/// for nodes that depend on no loop index (constants, and indices of the
+/// leading dimensions before `par`, which are 0).
+pub(crate) fn node_levels(g: &Graph, par: usize) -> Result<Vec<usize>> {
+    let mut levels = vec![usize::MAX; g.nodes.len()];
+    for (i, n) in g.nodes.iter().enumerate() {
+        let mut level = match n {
+            Node::Index(d) if *d >= par => *d,
+            _ => usize::MAX,
+        };
+        for o in node_operands(n) {
+            let Some(&l) = levels.get(o.0 as usize).filter(|_| (o.0 as usize) < i) else {
+                invalid!("node {i} refers to node {} which does not precede it", o.0);
+            };
+            if l != usize::MAX && (level == usize::MAX || l > level) {
+                level = l;
+            }
+        }
+        levels[i] = level;
+    }
+    Ok(levels)
+}
+
+/// The nodes `roots` depend on (transitively, through [`node_operands`]).
+fn needed_nodes(g: &Graph, roots: &[NodeId]) -> Result<Vec<bool>> {
+    let mut need = vec![false; g.nodes.len()];
+    let mut stack: Vec<NodeId> = roots.to_vec();
+    while let Some(id) = stack.pop() {
+        let Some(seen) = need.get_mut(id.0 as usize) else {
+            invalid!("node {} out of range (graph of {} nodes)", id.0, g.nodes.len());
+        };
+        if !*seen {
+            *seen = true;
+            stack.extend(node_operands(g.node(id)));
+        }
+    }
+    Ok(need)
 }
 
 /// Tile edge for transposing loop kernels.
@@ -169,7 +231,13 @@ pub(crate) fn launch_shape(k: &Kernel) -> Result<LaunchShape> {
             } else {
                 1
             };
-            LaunchShape { n, cost: per(count(&s), n) * graph_cost(graph), parallel: true, min_grain }
+            let tiled = s.len() == space.len() && transposes(graph, space);
+            let cost = if s.len() == space.len() && !tiled && !space.is_empty() {
+                hoisted_cost(space, graph, outputs)?
+            } else {
+                per(count(&s), n) * graph_cost(graph)
+            };
+            LaunchShape { n, cost, parallel: true, min_grain }
         }
         KernelBody::Reduce { space, reduced, graph, init, .. } => {
             let kept: Vec<usize> = (0..space.len()).filter(|d| !reduced.contains(d)).collect();
@@ -181,6 +249,7 @@ pub(crate) fn launch_shape(k: &Kernel) -> Result<LaunchShape> {
             let min_grain = if inner { super::reduce::column_block(&acc) } else { 1 };
             LaunchShape { n, cost: per(count(space), n) * (graph_cost(graph) + 2.0), parallel: true, min_grain }
         }
+        KernelBody::Scan { .. } => super::scan::scan_launch(k)?,
         KernelBody::UpdateSlice { space, graph, .. } => {
             let n = first(space);
             let min_grain = if contiguous(space) { CONTIGUOUS_GRAIN } else { 1 };
@@ -298,6 +367,7 @@ impl<'ctx> Cg<'ctx, '_> {
         match &k.body {
             KernelBody::Loop { space, graph, outputs } => self.emit_loop(k, space, graph, outputs, io, begin, end),
             KernelBody::Reduce { .. } => self.emit_reduce_kernel(k, io, begin, end, column_ok),
+            KernelBody::Scan { .. } => self.emit_scan_kernel(k, io, begin, end),
             KernelBody::UpdateSlice { space, graph, start, value } => {
                 self.emit_update_slice(space, graph, start, *value, io, ni, begin, end)
             }
@@ -344,6 +414,58 @@ impl<'ctx> Cg<'ctx, '_> {
             loops.push(l);
         }
         Ok((loops, idx, off))
+    }
+
+    /// Like [`Cg::open_space`], emitting the graph as the loops open: each node
+    /// the outputs need goes in the body of the outermost loop it depends on
+    /// (see [`node_levels`]), so a value that depends only on leading indices (a
+    /// row statistic such as a softmax's max and sum, computed by an inline
+    /// reduction) is computed once per row instead of once per element. Returns
+    /// the loops, the environment holding every needed node, and the offset of
+    /// the current element.
+    fn open_space_hoisting<'g>(
+        &mut self,
+        space: &[i64],
+        graph: &'g Graph,
+        outputs: &[NodeId],
+        io: &[Io<'ctx>],
+        begin: IntValue<'ctx>,
+        end: IntValue<'ctx>,
+    ) -> Result<(Vec<super::Loop<'ctx>>, Env<'g, 'ctx>, IntValue<'ctx>)> {
+        let par = par_dim(space);
+        let levels = node_levels(graph, par)?;
+        let needed = needed_nodes(graph, outputs)?;
+        let at_level = |l: usize| -> Vec<NodeId> {
+            (0..graph.nodes.len()).filter(|&i| needed[i] && levels[i] == l).map(|i| NodeId(i as u32)).collect()
+        };
+        let mut env = Env::new(graph);
+        // Leading unit dimensions are the constant 0; what depends on nothing
+        // else goes before the loops (level `par`, by `node_levels`'s numbering,
+        // is the first loop's body).
+        env.indices = vec![self.i64c(0); par];
+        let mut loops = Vec::with_capacity(space.len() - par);
+        let mut off = self.i64c(0);
+        let none = at_level(usize::MAX);
+        self.emit_nodes(&mut env, io, &none)?;
+        for (d, &extent) in space.iter().enumerate().skip(par) {
+            let (lo, hi) = if d == par { (begin, end) } else { (self.i64c(0), self.i64c(extent)) };
+            let l = self.loop_begin(lo, hi, 1, &format!("d{d}"))?;
+            off = if d == par {
+                l.index
+            } else {
+                let m = self.b.build_int_mul(off, self.i64c(extent), "")?;
+                self.b.build_int_add(m, l.index, "")?
+            };
+            env.indices.push(l.index);
+            loops.push(l);
+            if d + 1 == space.len() {
+                env.identity = Some((off, space.to_vec()));
+            }
+            let here = at_level(d);
+            self.emit_nodes(&mut env, io, &here)?;
+        }
+        self.emit_nodes(&mut env, io, outputs)?;
+        Ok((loops, env, off))
     }
 
     /// Like [`Cg::open_space`], but the two innermost dimensions run in square
@@ -425,11 +547,21 @@ impl<'ctx> Cg<'ctx, '_> {
             }
         }
         let flat = loop_space(k, space, graph, outputs);
+        let tiled = !space.is_empty() && flat.len() == space.len() && transposes(graph, space);
+        if !space.is_empty() && flat.len() == space.len() && !tiled {
+            let (loops, env, off) = self.open_space_hoisting(space, graph, outputs, io, begin, end)?;
+            for (j, &o) in outputs.iter().enumerate() {
+                let v = self.value(&env, o)?;
+                let out = &io[ni + j];
+                self.store_elem(out.ptr, out.dtype, off, v)?;
+            }
+            return self.close_loops(loops);
+        }
         let (loops, idx, off) = if space.is_empty() {
             // A scalar: one iteration of a dummy dimension.
             let l = self.loop_begin(begin, end, 1, "d0")?;
             (vec![l], Vec::new(), self.i64c(0))
-        } else if flat.len() == space.len() && transposes(graph, space) {
+        } else if tiled {
             self.open_space_tiled(space, begin, end)?
         } else {
             self.open_space(&flat, begin, end)?

@@ -12,7 +12,8 @@
 //!   reductions, scalar functions such as reducers and comparators);
 //! - `kernels`: the loop nest of each kernel kind, one function per kernel and
 //!   buffer-aliasing pattern (`kernel_N(ptr bufs, i64 begin, i64 end)`);
-//! - `reduce`, `sort`, `rng`: the reduction, sort and random-bit kernels;
+//! - `reduce`, `scan`, `sort`, `rng`: the reduction, scan, sort and random-bit
+//!   kernels;
 //! - `run`: `smelt_run`, which executes the program's steps.
 //!
 //! Before anything is emitted, [`check_sizes`] rejects negative or absurd
@@ -25,6 +26,7 @@ mod reduce;
 mod rng;
 mod run;
 mod scalar;
+mod scan;
 mod sort;
 
 use std::collections::HashMap;
@@ -47,6 +49,9 @@ use smelt_kernel::Program;
 use crate::error::{CpuError, Result};
 
 pub(crate) use kernels::Slot;
+pub(crate) use run::PROFILE_COUNTERS;
+#[cfg(test)]
+pub(crate) use run::fully_written;
 
 /// What the executable needs to know about the module beyond its code.
 #[derive(Clone, Debug, Default)]
@@ -56,6 +61,14 @@ pub(crate) struct ModuleInfo {
     pub arena_bytes: usize,
     /// Parameters the program writes (the executable hands it private copies).
     pub written_params: Vec<bool>,
+    /// Results some top-level step writes in full (see `run::fully_written`):
+    /// the executable need not initialize them.
+    pub written_results: Vec<bool>,
+    /// The module's exported functions (`smelt_run`, `kernel_N`), for symbol maps.
+    pub functions: Vec<String>,
+    /// With profiling: what each slot of `smelt_profile_counters` times (one
+    /// per kernel, copy, dot or convolution step, in program order).
+    pub profile_labels: Vec<String>,
 }
 
 /// Builds the LLVM module for `program`.
@@ -82,6 +95,8 @@ pub(crate) struct TargetAttrs {
     pub features: String,
     /// Whether kernel launches may go through `smelt_parallel_for`.
     pub parallel: bool,
+    /// Whether to time every step (see `run`).
+    pub profile: bool,
 }
 
 /// LLVM types of the element types and a few others.
@@ -144,6 +159,9 @@ pub(crate) struct Cg<'ctx, 'p> {
     pub scratch_bytes: usize,
     /// Parameters some step writes.
     pub written_params: Vec<bool>,
+    /// With profiling: the counters global and the labels of its slots so far.
+    profile_counters: Option<PointerValue<'ctx>>,
+    profile_labels: Vec<String>,
 }
 
 impl<'ctx, 'p> Cg<'ctx, 'p> {
@@ -174,6 +192,8 @@ impl<'ctx, 'p> Cg<'ctx, 'p> {
             variants: HashMap::new(),
             scratch_bytes: 0,
             written_params: vec![false; program.params.len()],
+            profile_counters: None,
+            profile_labels: Vec::new(),
         }
     }
 
@@ -362,12 +382,43 @@ impl<'ctx, 'p> Cg<'ctx, 'p> {
 
     /// Closes a loop opened with [`Cg::loop_begin`]; the builder moves past it.
     pub fn loop_end(&self, l: Loop<'ctx>) -> Result<()> {
+        self.close_loop(l).map(|_| ())
+    }
+
+    /// Like [`Cg::loop_end`], and tells LLVM not to vectorize the loop (for
+    /// loops whose vector form would gather or scatter at a large stride).
+    pub fn loop_end_scalar(&self, l: Loop<'ctx>) -> Result<()> {
+        let latch = self.close_loop(l)?;
+        // SAFETY: plain LLVM C API calls on this module's context; the
+        // temporary node is consumed by the replacement, which makes the loop
+        // ID refer to itself as LLVM requires.
+        unsafe {
+            use inkwell::context::AsContextRef;
+            use inkwell::values::AsValueRef;
+            use llvm_sys::core::*;
+            use llvm_sys::debuginfo::{LLVMMetadataReplaceAllUsesWith, LLVMTemporaryMDNode};
+            let cx = self.cx.as_ctx_ref();
+            let name = "llvm.loop.vectorize.enable";
+            let key = LLVMMDStringInContext2(cx, name.as_ptr().cast(), name.len());
+            let off = LLVMValueAsMetadata(LLVMConstInt(LLVMInt1TypeInContext(cx), 0, 0));
+            let prop = LLVMMDNodeInContext2(cx, [key, off].as_mut_ptr(), 2);
+            let tmp = LLVMTemporaryMDNode(cx, std::ptr::null_mut(), 0);
+            let id = LLVMMDNodeInContext2(cx, [tmp, prop].as_mut_ptr(), 2);
+            LLVMMetadataReplaceAllUsesWith(tmp, id);
+            let kind = LLVMGetMDKindIDInContext(cx, c"llvm.loop".as_ptr(), 9);
+            LLVMSetMetadata(latch.as_value_ref(), kind, LLVMMetadataAsValue(cx, id));
+        }
+        Ok(())
+    }
+
+    /// Closes a loop; returns its latch branch.
+    fn close_loop(&self, l: Loop<'ctx>) -> Result<inkwell::values::InstructionValue<'ctx>> {
         let cur = self.b.get_insert_block().ok_or_else(|| CpuError::Llvm("loop end outside a block".into()))?;
         let next = self.b.build_int_nsw_add(l.index, l.step, "")?;
-        self.b.build_unconditional_branch(l.header)?;
+        let latch = self.b.build_unconditional_branch(l.header)?;
         l.phi.add_incoming(&[(&next, cur)]);
         self.b.position_at_end(l.exit);
-        Ok(())
+        Ok(latch)
     }
 
     /// Opens `for (i = lo; i < hi; i += step)` with a step known only at run time.
@@ -615,7 +666,7 @@ pub(crate) fn check_sizes(p: &Program) -> Result<()> {
                 check_dims(space, &what)?;
                 check_graph(graph, &what)?;
             }
-            K::Reduce { space, graph, .. } => {
+            K::Reduce { space, graph, .. } | K::Scan { space, graph, .. } => {
                 check_dims(space, &what)?;
                 check_graph(graph, &what)?;
             }

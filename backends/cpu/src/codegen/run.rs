@@ -20,6 +20,13 @@
 //! parallel copies stage sources that another move overwrites in scratch space
 //! after the program's temporaries. `while` and `conditional` are control flow,
 //! constants are private globals.
+//!
+//! With profiling on, `smelt_run` restarts the clock as it begins and calls
+//! `smelt_profile_mark(counters, slot)` after every kernel, copy, dot and
+//! convolution step (at any depth), so each step is charged the time since the
+//! previous mark (a while loop's state copies go to the step after them);
+//! `smelt_profile_counters` is an exported global of `1 + 2 * slots` `i64`s
+//! the executable reads back.
 
 use inkwell::IntPredicate;
 use inkwell::module::Linkage;
@@ -121,13 +128,42 @@ impl<'ctx> Cg<'ctx, '_> {
             temp: param(f, 2)?.into_pointer_value(),
             consts,
         };
+        if self.target.profile {
+            let slots = count_timed(&program.steps);
+            let ty = t.i64.array_type((1 + 2 * slots) as u32);
+            let g = self.module.add_global(ty, None, PROFILE_COUNTERS);
+            g.set_initializer(&ty.const_zero());
+            g.set_linkage(Linkage::External);
+            g.set_alignment(64);
+            self.profile_counters = Some(g.as_pointer_value());
+            self.profile_mark(-1)?;
+        }
         self.emit_steps(&rc, &program.steps)?;
         self.b.build_return(Some(&t.i32.const_zero()))?;
         self.end_fn()?;
         Ok(ModuleInfo {
             arena_bytes: scratch_base(program.temp_bytes) + self.scratch_bytes,
             written_params: self.written_params.clone(),
+            written_results: fully_written(program),
+            functions: self
+                .module
+                .get_functions()
+                .filter(|f| f.get_linkage() == Linkage::External && f.count_basic_blocks() > 0)
+                .map(|f| f.get_name().to_string_lossy().into_owned())
+                .collect(),
+            profile_labels: self.profile_labels.clone(),
         })
+    }
+
+    /// With profiling on: charges the time since the last mark to `slot`.
+    fn profile_mark(&self, slot: i64) -> Result<()> {
+        let Some(counters) = self.profile_counters else {
+            return Ok(());
+        };
+        let t = self.t;
+        let f = self.function(crate::runtime::PROFILE_MARK_SYMBOL, None, &[t.ptr.into(), t.i64.into()]);
+        self.call(f, &[counters.into(), self.i64c(slot).into()])?;
+        Ok(())
     }
 
     fn emit_steps(&mut self, rc: &RunCx<'ctx>, steps: &[Step]) -> Result<()> {
@@ -136,6 +172,12 @@ impl<'ctx> Cg<'ctx, '_> {
                 CpuError::InvalidProgram(m) => CpuError::InvalidProgram(format!("step {i}: {m}")),
                 e => e,
             })?;
+            if self.profile_counters.is_some()
+                && let Some(label) = step_label(self.program, s)
+            {
+                self.profile_labels.push(label);
+                self.profile_mark(self.profile_labels.len() as i64 - 1)?;
+            }
         }
         Ok(())
     }
@@ -649,6 +691,91 @@ impl<'ctx> Cg<'ctx, '_> {
         }
         Ok(())
     }
+}
+
+/// Which results some top-level step writes in full: a copy or parallel copy
+/// into the whole buffer, or a kernel whose body stores every element of every
+/// output (all kinds but update-slice and scatter, which the lowering precedes
+/// with a copy). Steps inside loops and branches do not count (they may not
+/// run), nor do dot and convolution routines (library code this module does not
+/// vouch for). Writes never undo each other, so the order does not matter.
+pub(crate) fn fully_written(p: &smelt_kernel::Program) -> Vec<bool> {
+    let mut written = vec![false; p.results.len()];
+    let mut mark = |r: &BufRef| {
+        if let Buffer::Result(n) = r.buffer
+            && let Some(t) = p.results.get(n as usize)
+            && r.ty.byte_size() == t.byte_size()
+        {
+            written[n as usize] = true;
+        }
+    };
+    for step in &p.steps {
+        match step {
+            Step::Copy { dst, .. } => mark(dst),
+            Step::ParallelCopy { moves } => moves.iter().for_each(|(_, d)| mark(d)),
+            Step::Kernel { kernel, outputs, .. } => {
+                let full = p.kernels.get(kernel.0 as usize).is_some_and(|k| {
+                    !matches!(k.body, KernelBody::UpdateSlice { .. } | KernelBody::Scatter { .. })
+                        && k.outputs.len() == outputs.len()
+                        && k.outputs.iter().zip(outputs).all(|(t, o)| t.byte_size() == o.ty.byte_size())
+                });
+                if full {
+                    outputs.iter().for_each(&mut mark);
+                }
+            }
+            Step::Dot(_) | Step::Conv(_) | Step::While { .. } | Step::Conditional { .. } => {}
+        }
+    }
+    for (w, t) in written.iter_mut().zip(&p.results) {
+        *w |= t.byte_size() == 0;
+    }
+    written
+}
+
+/// The exported global holding the step profiler's counters.
+pub(crate) const PROFILE_COUNTERS: &str = "smelt_profile_counters";
+
+/// What the profiler calls a step (None for control flow, whose inner steps
+/// are timed instead).
+fn step_label(p: &smelt_kernel::Program, s: &Step) -> Option<String> {
+    let dims = |d: &[i64]| d.iter().map(i64::to_string).collect::<Vec<_>>().join("x");
+    Some(match s {
+        Step::Kernel { kernel, .. } => match p.kernels.get(kernel.0 as usize) {
+            Some(k) => {
+                let kind = match &k.body {
+                    KernelBody::Loop { space, .. } => format!("loop {}", dims(space)),
+                    KernelBody::Reduce { space, reduced, .. } => format!("reduce {} over {reduced:?}", dims(space)),
+                    KernelBody::Scan { space, axis, reverse, .. } => {
+                        format!("scan {} along {axis}{}", dims(space), if *reverse { " reverse" } else { "" })
+                    }
+                    KernelBody::UpdateSlice { space, .. } => format!("update-slice {}", dims(space)),
+                    KernelBody::Scatter { space, .. } => format!("scatter {}", dims(space)),
+                    KernelBody::Sort { dims: d, dimension, .. } => format!("sort {} along {dimension}", dims(d)),
+                    KernelBody::SelectAndScatter { .. } => "select-and-scatter".to_string(),
+                    KernelBody::RngBitGenerator { .. } => "rng-bit-generator".to_string(),
+                };
+                format!("k{} {} ({kind})", kernel.0, k.name)
+            }
+            None => format!("k{}", kernel.0),
+        },
+        Step::Copy { src, .. } => format!("copy {} bytes", src.ty.byte_size()),
+        Step::ParallelCopy { moves } => format!("parallel copy of {} buffers", moves.len()),
+        Step::Dot(d) => format!("dot b={} m={} n={} k={}", d.batch, d.m, d.n, d.k),
+        Step::Conv(c) => format!("convolution -> {}", dims(&c.out.ty.dims)),
+        Step::While { .. } | Step::Conditional { .. } => return None,
+    })
+}
+
+/// The steps [`step_label`] names, at every depth.
+fn count_timed(steps: &[Step]) -> usize {
+    steps
+        .iter()
+        .map(|s| match s {
+            Step::While { cond, body, .. } => count_timed(cond) + count_timed(body),
+            Step::Conditional { branches, .. } => branches.iter().map(|b| count_timed(b)).sum(),
+            _ => 1,
+        })
+        .sum()
 }
 
 /// Where the backend's scratch space starts in the arena.

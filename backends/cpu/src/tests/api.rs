@@ -206,6 +206,7 @@ fn mutate(p: &mut Program, r: &mut Rng) {
             match &mut k.body {
                 KernelBody::Loop { graph, .. }
                 | KernelBody::Reduce { graph, .. }
+                | KernelBody::Scan { graph, .. }
                 | KernelBody::UpdateSlice { graph, .. }
                 | KernelBody::Scatter { graph, .. } => mutate_graph(graph, r),
                 KernelBody::Sort { comparator, .. } => mutate_graph(&mut comparator.graph, r),
@@ -222,6 +223,14 @@ fn mutate(p: &mut Program, r: &mut Rng) {
                     space[j] = d;
                 }
                 KernelBody::Reduce { reduced, .. } => reduced.push(r.below(4)),
+                KernelBody::Scan { space, axis, .. } => match r.below(2) {
+                    0 => *axis += r.below(3),
+                    _ if !space.is_empty() => {
+                        let j = r.below(space.len());
+                        space[j] = d;
+                    }
+                    _ => {}
+                },
                 KernelBody::Sort { dimension, .. } => *dimension += r.below(3),
                 _ => {}
             }
@@ -329,4 +338,32 @@ fn mutated_programs_are_errors_not_panics() {
         }
     }
     assert!(errors > 100, "mutations should mostly be rejected ({errors})");
+}
+
+#[test]
+fn profiles_count_every_step_of_every_run() {
+    // Two kernel launches and a copy, each timed on every run.
+    let mut g = Gb::new();
+    let x = g.load(0, &[], DType::F32);
+    let two = g.float(DType::F32, 2.0);
+    let o = g.bin(BinaryOp::Mul, x, two);
+    let k = loop_kernel(vec![at(DType::F32, &[])], &[], g.g, vec![o]);
+    let mut p = one_kernel(k);
+    let t = BufRef { buffer: Buffer::Result(0), ty: at(DType::F32, &[]) };
+    p.steps.push(Step::Kernel { kernel: KernelId(0), inputs: vec![t.clone()], outputs: vec![t.clone()] });
+    p.steps.push(Step::Copy { src: t.clone(), dst: t });
+    let o = CompileOptions { profile: true, ..Default::default() };
+    let exe = compile(&p, &o).unwrap_or_else(|e| panic!("{e}"));
+    for _ in 0..3 {
+        let r = exe.run(&[Array::scalar(1.5f32)]).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(r[0].values::<f32>().unwrap_or(&[]), &[6.0]);
+    }
+    let steps = exe.profile().unwrap_or_default();
+    let labels: Vec<&str> = steps.iter().map(|s| s.label.as_str()).collect();
+    assert_eq!(labels, ["k0 k (loop )", "k0 k (loop )", "copy 4 bytes"]);
+    assert!(steps.iter().all(|s| s.calls == 3 && s.total_ms >= 0.0));
+    exe.reset_profile();
+    assert!(exe.profile().unwrap_or_default().iter().all(|s| s.calls == 0 && s.total_ms == 0.0));
+    let plain = compile(&p, &CompileOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    assert!(plain.profile().is_none());
 }

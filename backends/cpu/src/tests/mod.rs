@@ -8,6 +8,8 @@
 mod api;
 mod kernels;
 mod ops;
+mod rows;
+mod scans;
 mod steps;
 
 use half::{bf16, f16};
@@ -235,4 +237,55 @@ pub(crate) fn assert_close(what: &str, got: &Array, want: &Array, rel: f64) {
         };
         assert!(ok, "{what}: element {i}: got {g:e}, want {w:e}");
     }
+}
+
+/// Deterministic inputs: mostly values near 1 (so that long products stay
+/// finite), about one in a hundred an edge value (NaN, infinities, signed
+/// zeros) for floats; small integers otherwise.
+pub(crate) fn inputs(t: DType, dims: &[i64], seed: u64) -> Array {
+    let n: i64 = dims.iter().product();
+    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    };
+    let specials = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -0.0, 0.0];
+    let v: Vec<f64> = (0..n)
+        .map(|_| {
+            let r = next();
+            if t.is_float() && r.is_multiple_of(97) {
+                specials[(r / 97 % specials.len() as u64) as usize]
+            } else if t.is_float() {
+                0.9 + ((r >> 8) % 2001) as f64 / 10000.0 - 0.05
+            } else {
+                ((r >> 8) % 19) as f64 - 9.0
+            }
+        })
+        .collect();
+    array_of(t, dims, &v)
+}
+
+/// Lowers `hlo` (as written: fusions only where the text has them), runs it on
+/// the CPU, in parallel and not, and compares every result with the
+/// interpreter (`rel` 0: bit for bit); returns the program.
+pub(crate) fn check_hlo(hlo: &str, args: &[Array], rel: f64) -> Program {
+    let m = match smelt_hlo::parse_module(hlo) {
+        Ok(m) => m,
+        Err(e) => panic!("bad test HLO: {e}\n{hlo}"),
+    };
+    let program = match smelt_kernel::lower_module(&m) {
+        Ok(p) => p,
+        Err(e) => panic!("lowering failed: {e}\n{hlo}"),
+    };
+    let want = interp(hlo, args);
+    for o in [CompileOptions::default(), CompileOptions { parallel: false, ..Default::default() }] {
+        let got = run_with(&program, args, &o);
+        assert_eq!(got.len(), want.len());
+        for (k, (g, w)) in got.iter().zip(&want).enumerate() {
+            assert_close(&format!("result {k} of\n{hlo}"), g, w, rel);
+        }
+    }
+    program
 }

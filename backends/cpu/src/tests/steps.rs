@@ -478,3 +478,43 @@ fn large_launches_split_across_threads() {
         }
     }
 }
+
+#[test]
+fn outputs_written_in_full_are_known_statically() {
+    // Result 0: a loop kernel; 1: only inside a branch; 2: empty; 3: an
+    // update-slice that no copy precedes; 4: a copy. Only the statically full
+    // writes let the executable skip zeroing.
+    let f2 = at(DType::F32, &[2]);
+    let x = buf(Buffer::Param(0), DType::F32, &[2]);
+    let r = |n: u32, dims: &[i64]| buf(Buffer::Result(n), DType::F32, dims);
+    let mut g = Gb::new();
+    let zero = g.idx(0);
+    let v = g.float(DType::F32, 5.0);
+    let upd = Kernel {
+        name: "u".into(),
+        inputs: vec![f2.clone()],
+        outputs: vec![f2.clone()],
+        body: KernelBody::UpdateSlice { space: vec![1], graph: g.g, start: vec![zero], value: v },
+    };
+    let p = program(
+        vec![f2.clone(), at(DType::S32, &[])],
+        vec![f2.clone(), f2.clone(), at(DType::F32, &[0]), f2.clone(), f2.clone()],
+        0,
+        vec![scalar_op(DType::F32, &[2], BinaryOp::Add, 1.0), upd],
+        vec![
+            launch(0, vec![x.clone()], vec![r(0, &[2])]),
+            Step::Conditional {
+                index: buf(Buffer::Param(1), DType::S32, &[]),
+                branches: vec![vec![launch(0, vec![x.clone()], vec![r(1, &[2])])]],
+            },
+            launch(1, vec![x.clone()], vec![r(3, &[2])]),
+            Step::Copy { src: x, dst: r(4, &[2]) },
+        ],
+    );
+    assert_eq!(crate::codegen::fully_written(&p), [true, false, true, false, true]);
+    let out = run(&p, &[f32s(&[2], &[1.0, 2.0]), Array::scalar(0i32)]);
+    assert_eq!(out[0].values::<f32>().unwrap_or(&[]), &[2.0, 3.0]);
+    assert_eq!(out[1].values::<f32>().unwrap_or(&[]), &[2.0, 3.0]);
+    assert_eq!(out[3].values::<f32>().unwrap_or(&[]), &[5.0, 0.0]);
+    assert_eq!(out[4].values::<f32>().unwrap_or(&[]), &[1.0, 2.0]);
+}

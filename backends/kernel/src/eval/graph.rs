@@ -1,5 +1,5 @@
 //! Evaluating expression graphs, and the kernel bodies made of them (loop,
-//! reduce, update-slice, scatter).
+//! reduce, scan, update-slice, scatter).
 //!
 //! A [`GraphEval`] computes every node of a graph in id order (nodes only refer
 //! to smaller ids) for one point, keeping the values for the next point to
@@ -303,6 +303,12 @@ pub(crate) fn validate(body: &KernelBody) -> Result<(), String> {
             roots(graph, &extra.iter().map(|e| e.1).collect::<Vec<_>>())?;
             validate_fn(reducer)
         }
+        KernelBody::Scan { graph, init, values, reducer, .. } => {
+            validate_graph(graph, 0)?;
+            roots(graph, init)?;
+            roots(graph, values)?;
+            validate_fn(reducer)
+        }
         KernelBody::UpdateSlice { graph, start, value, .. } => {
             validate_graph(graph, 0)?;
             roots(graph, start)?;
@@ -324,7 +330,7 @@ pub(crate) fn validate(body: &KernelBody) -> Result<(), String> {
     }
 }
 
-/// Runs a loop, reduce, update-slice or scatter kernel.
+/// Runs a loop, reduce, scan, update-slice or scatter kernel.
 pub(crate) fn run(
     place: &str,
     body: &KernelBody,
@@ -397,6 +403,59 @@ pub(crate) fn run(
                     match outputs.get(o) {
                         Some(view) => view.write(mem, k, acc)?,
                         None => return invalid(place, format!("no output {o}")),
+                    }
+                }
+                Ok(())
+            })
+        }
+        KernelBody::Scan { space, axis, reverse, graph, init, values, reducer } => {
+            if init.len() != values.len() || outputs.len() != init.len() {
+                return invalid(place, "accumulators, values and outputs differ in number");
+            }
+            let Some(&n) = space.get(*axis) else {
+                return invalid(place, "scan axis outside the space");
+            };
+            // The other dimensions, with the axis as a unit dimension.
+            let mut rows = space.clone();
+            rows[*axis] = 1;
+            let init_mask = needed(graph, init);
+            let mut g = GraphEval::new(graph);
+            let mut f = FnEval::new(reducer);
+            let mut full = vec![0i64; space.len()];
+            let mut accs = Vec::new();
+            let mut args = Vec::new();
+            // The row's values, position by position.
+            let mut row: Vec<Vec<Scalar>> = Vec::with_capacity(n.max(0) as usize);
+            for_each_index(&rows, |r| {
+                full.copy_from_slice(r);
+                g.eval(
+                    Env { index: &full, params: &[], outer: &[], mem: Some(&*mem), inputs },
+                    Some(&init_mask),
+                    place,
+                )?;
+                let start: Vec<Scalar> = init.iter().map(|&i| g.value(i)).collect();
+                row.clear();
+                for j in 0..n {
+                    full[*axis] = j;
+                    g.eval(Env { index: &full, params: &[], outer: &[], mem: Some(&*mem), inputs }, None, place)?;
+                    row.push(values.iter().map(|&v| g.value(v)).collect());
+                }
+                // Each output folds its window in order: forward one running fold,
+                // reverse a fold from each position to the end.
+                for j in 0..n {
+                    let window = if *reverse { j..n } else { j..j + 1 };
+                    if *reverse || j == 0 {
+                        accs.clone_from(&start);
+                    }
+                    for k in window {
+                        args.clear();
+                        args.extend_from_slice(&accs);
+                        args.extend_from_slice(&row[k as usize]);
+                        f.call(&args, &mut accs, place)?;
+                    }
+                    full[*axis] = j;
+                    for (view, &acc) in outputs.iter().zip(&accs) {
+                        view.write(mem, &full, acc)?;
                     }
                 }
                 Ok(())

@@ -358,6 +358,7 @@ pub(crate) fn run_kernel(k: &Kernel, inputs: &[View], outputs: &[View], mem: &mu
     match &k.body {
         KernelBody::Loop { .. }
         | KernelBody::Reduce { .. }
+        | KernelBody::Scan { .. }
         | KernelBody::UpdateSlice { .. }
         | KernelBody::Scatter { .. } => graph::run(&place, &k.body, inputs, outputs, mem),
         KernelBody::Sort { dims, dimension, stable: _, comparator } => {

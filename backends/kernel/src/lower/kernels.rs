@@ -4,6 +4,9 @@
 //! is emitted over the index space of its outputs:
 //! - rooted at a dynamic-update-slice of a parameter: `UpdateSlice` over the
 //!   update, after a copy of the operand into the output when they differ;
+//! - outputs that are the results of a reduce-window spanning one whole axis (a
+//!   cumulative sum, product, max, ...): one `Scan` kernel, O(n) instead of the
+//!   O(n²) of evaluating each window (other outputs: `Loop` kernels);
 //! - outputs that are reductions over the same dimensions of the same input
 //!   shape, plus outputs over that input shape: one `Reduce` kernel;
 //! - otherwise `Loop` kernels, one per distinct output shape (reductions and
@@ -15,8 +18,8 @@
 
 use std::collections::HashMap;
 
-use smelt_hlo::attrs::{ComparisonDirection as Dir, ScatterAttrs};
-use smelt_hlo::{Attrs, CompId, Computation, DType, InstId, Instruction, Opcode};
+use smelt_hlo::attrs::{ComparisonDirection as Dir, ScanWindow, ScatterAttrs};
+use smelt_hlo::{Attrs, CompId, Computation, DType, InstId, Instruction, Module, Opcode};
 use smelt_passes::dot_canonicalizer::is_canonical;
 
 use super::elemental::{Binding, Emitter, Source};
@@ -24,7 +27,8 @@ use super::prune::prune;
 use super::scalar_fn;
 use super::{LResult, Lowerer, internal, unsupported};
 use crate::ir::{
-    ArrayType, BufRef, Buffer, ConvStep, DotStep, Graph, Kernel, KernelBody, KernelId, Node, NodeId, Step, WindowSpec,
+    ArrayType, BufRef, Buffer, ConvStep, DotStep, FnPattern, Graph, Kernel, KernelBody, KernelId, Node, NodeId, Step,
+    WindowSpec,
 };
 
 /// The work of one fusion or unfused instruction.
@@ -154,6 +158,9 @@ fn elemental(lw: &mut Lowerer<'_>, spec: &Spec<'_>, steps: &mut Vec<Step>) -> LR
     {
         return update_slice(lw, spec, &out_bufs, steps);
     }
+    if let Some(plan) = scan_plan(lw.module, body, &outs) {
+        return scan_kernel(lw, spec, &outs, &out_bufs, plan, steps);
+    }
     if let Some(plan) = reduce_plan(body, &outs) {
         return reduce_kernel(lw, spec, &outs, &out_bufs, plan, steps);
     }
@@ -250,6 +257,101 @@ fn loads_input(graph: &Graph, input: usize) -> bool {
         Node::Reduce(r) => loads_input(&r.body, input),
         _ => false,
     })
+}
+
+/// A reduce-window that is a scan, whose results are outputs of the kernel.
+struct ScanPlan {
+    rw: InstId,
+    space: Vec<i64>,
+    scan: ScanWindow,
+}
+
+/// The scan among outputs `outs`: one reduce-window whose window spans a whole
+/// axis ([`smelt_hlo::attrs::Window::as_scan`]), each of its results an output
+/// exactly once. A reverse scan reorders the window's fold, so it needs a
+/// reducer that is one commutative, associative operation.
+fn scan_plan(module: &Module, body: &Computation, outs: &[(InstId, usize)]) -> Option<ScanPlan> {
+    let mut found: Option<InstId> = None;
+    for &(id, _) in outs {
+        if body.inst(id).opcode == Opcode::ReduceWindow && found.replace(id).is_some_and(|f| f != id) {
+            return None;
+        }
+    }
+    let rw = found?;
+    let inst = body.inst(rw);
+    let Attrs::Window(w) = &inst.attrs else { return None };
+    let space = body.inst(*inst.operands.first()?).shape.as_array()?.dims.to_vec();
+    let scan = w.as_scan(&space)?;
+    let leaves = inst.operands.len() / 2;
+    if (0..leaves).any(|leaf| outs.iter().filter(|&&o| o == (rw, leaf)).count() != 1) {
+        return None;
+    }
+    if scan.reverse {
+        let reducer = module.comp(inst.to_apply()?);
+        if leaves != 1 || !matches!(scalar_fn::pattern(reducer), Some(FnPattern::Binary(_))) {
+            return None;
+        }
+    }
+    Some(ScanPlan { rw, space, scan })
+}
+
+fn scan_kernel(
+    lw: &mut Lowerer<'_>,
+    spec: &Spec<'_>,
+    outs: &[(InstId, usize)],
+    out_bufs: &[BufRef],
+    plan: ScanPlan,
+    steps: &mut Vec<Step>,
+) -> LResult<()> {
+    let module = lw.module;
+    let body = module.comp(spec.body);
+    let inst = body.inst(plan.rw);
+    // Outputs that are not the scan's are loop kernels of their own.
+    let (mut others, mut other_bufs) = (Vec::new(), Vec::new());
+    for (o, b) in outs.iter().zip(out_bufs) {
+        if o.0 != plan.rw {
+            others.push(*o);
+            other_bufs.push(b.clone());
+        }
+    }
+    if !others.is_empty() {
+        loop_kernels(lw, spec, &others, &other_bufs, steps)?;
+    }
+    let n = inst.operands.len() / 2;
+    let f = inst.to_apply().ok_or_else(|| internal(body, inst, "reduce-window without a computation"))?;
+    let reducer = scalar_fn::build(module, &mut lw.consts, f, false)?;
+    let mut em = Emitter::new(module, &mut lw.consts, &plan.space);
+    let ctx = em.context(spec.body, spec.bindings.clone(), 0);
+    let idx = em.indices(plan.space.len());
+    let (mut init, mut values, mut outputs) = (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n));
+    for j in 0..n {
+        init.push(em.emit(ctx, inst.operands[n + j], 0, &[], 0)?);
+        values.push(em.emit(ctx, inst.operands[j], 0, &idx, 0)?);
+        let at = outs.iter().position(|&o| o == (plan.rw, j)).ok_or_else(|| internal(body, inst, "result"))?;
+        outputs.push(out_bufs[at].clone());
+    }
+    let (graph, inputs) = em.finish();
+    let graph = {
+        let mut roots: Vec<&mut NodeId> = init.iter_mut().chain(values.iter_mut()).collect();
+        prune(&graph, &mut roots)
+    };
+    let in_bufs = input_buffers(lw, spec, &inputs)?;
+    let kernel = Kernel {
+        name: spec.inst.name.clone(),
+        inputs: inputs.into_iter().map(|(_, t)| t).collect(),
+        outputs: outputs.iter().map(|b| b.ty.clone()).collect(),
+        body: KernelBody::Scan {
+            space: plan.space,
+            axis: plan.scan.axis,
+            reverse: plan.scan.reverse,
+            graph,
+            init,
+            values,
+            reducer,
+        },
+    };
+    steps.push(kernel_step(lw, kernel, in_bufs, outputs));
+    Ok(())
 }
 
 /// Reductions sharing one input shape and reduced dimensions, plus outputs over

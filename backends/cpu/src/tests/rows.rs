@@ -1,0 +1,118 @@
+//! Row statistics inside loop kernels (the softmax shape after row fusion: the
+//! max and the sum computed once per row, hoisted out of the loop over the row)
+//! and long float max/min reductions in partial lanes, against the interpreter.
+
+use super::*;
+
+const MAX_SUM: &str = "max {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT m = f32[] maximum(a, b)
+}
+min {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT m = f32[] minimum(a, b)
+}
+sum {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+";
+
+/// A softmax over the last axis of `dims` as one fusion, with a masked copy
+/// (`select(m, -inf, x)`, the masked max goes through lanes), and a second output
+/// scaled by the row minimum.
+fn row_softmax(dims: &[i64]) -> String {
+    let r = dims.len();
+    let s = |t: &str, d: &[i64]| format!("{t}[{}]", d.iter().map(i64::to_string).collect::<Vec<_>>().join(","));
+    let full = s("f32", dims);
+    let mask = s("pred", dims);
+    let row = s("f32", &dims[..r - 1]);
+    let keep: Vec<String> = (0..r - 1).map(|d| d.to_string()).collect();
+    let keep = keep.join(",");
+    format!(
+        "HloModule m
+{MAX_SUM}
+soft {{
+  x = {full} parameter(0)
+  m = {mask} parameter(1)
+  ninf = f32[] constant(-inf)
+  pinf = f32[] constant(inf)
+  zero = f32[] constant(0)
+  n = {full} broadcast(ninf), dimensions={{}}
+  xm = {full} select(m, n, x)
+  rmax = {row} reduce(xm, ninf), dimensions={{{last}}}, to_apply=max
+  bmax = {full} broadcast(rmax), dimensions={{{keep}}}
+  d = {full} subtract(xm, bmax)
+  e = {full} exponential(d)
+  rsum = {row} reduce(e, zero), dimensions={{{last}}}, to_apply=sum
+  bsum = {full} broadcast(rsum), dimensions={{{keep}}}
+  out = {full} divide(e, bsum)
+  rmin = {row} reduce(x, pinf), dimensions={{{last}}}, to_apply=min
+  bmin = {full} broadcast(rmin), dimensions={{{keep}}}
+  scaled = {full} multiply(x, bmin)
+  ROOT t = ({full}, {full}) tuple(out, scaled)
+}}
+ENTRY e {{
+  x = {full} parameter(0)
+  m = {mask} parameter(1)
+  ROOT f = ({full}, {full}) fusion(x, m), kind=kLoop, calls=soft
+}}
+",
+        last = r - 1
+    )
+}
+
+#[test]
+fn row_statistics_are_computed_once_per_row() {
+    // Rows shorter and longer than the lanes of a max reduction, leading unit
+    // dimensions, enough rows to run in parallel.
+    for dims in [&[6, 33][..], &[4, 3, 200], &[1, 1, 5, 300], &[700, 150]] {
+        let hlo = row_softmax(dims);
+        let x = inputs(DType::F32, dims, 3);
+        let m = inputs(DType::S32, dims, 4);
+        let mask: Vec<f64> = (0..m.len()).map(|i| (get(&m, i) > 5.0) as i32 as f64).collect();
+        // exp differs from the interpreter's by an ulp or so.
+        check_hlo(&hlo, &[x, array_of(DType::Pred, dims, &mask)], 1e-5);
+    }
+}
+
+#[test]
+fn long_max_and_min_reductions_are_exact_in_lanes() {
+    // Reduce kernels (row order) and inline reductions over more elements than
+    // the lanes hold: NaN, infinities and signed zeros come out as the
+    // interpreter's, whatever the order the lanes take them in.
+    let hlo = format!(
+        "HloModule m
+{MAX_SUM}
+ENTRY e {{
+  x = f32[9,517] parameter(0)
+  y = f64[3,4,300] parameter(1)
+  ninf = f32[] constant(-inf)
+  pinf = f64[] constant(inf)
+  a = f32[9] reduce(x, ninf), dimensions={{1}}, to_apply=max
+  b = f64[3] reduce(y, pinf), dimensions={{1,2}}, to_apply=dmin
+  ROOT t = (f32[9], f64[3]) tuple(a, b)
+}}
+dmin {{
+  p = f64[] parameter(0)
+  q = f64[] parameter(1)
+  ROOT m = f64[] minimum(p, q)
+}}
+"
+    );
+    let x = inputs(DType::F32, &[9, 517], 11);
+    let mut signed: Vec<f64> = (0..x.len()).map(|i| get(&x, i)).collect();
+    // A row of zeros of both signs, one of negative values only, and one whose
+    // maximum is its last element (in the lanes' tail).
+    for k in 0..517 {
+        signed[k] = if k % 2 == 0 { -0.0 } else { 0.0 };
+        signed[517 + k] = -1.0 - k as f64 / 1000.0;
+        signed[2 * 517 + k] = -1.0 - k as f64 / 1000.0;
+    }
+    signed[2 * 517 + 516] = 5.0;
+    let y = inputs(DType::F64, &[3, 4, 300], 12);
+    check_hlo(&hlo, &[array_of(DType::F32, &[9, 517], &signed), y], 0.0);
+}

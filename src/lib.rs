@@ -2,8 +2,8 @@
 //!
 //! This facade re-exports the workspace crates under short names and holds the
 //! pieces the CLI and the tests share: case folders and output comparison
-//! ([`case`]), deterministic inputs ([`inputs`]) and the allocator the binary
-//! runs with ([`alloc`]).
+//! ([`case`]), deterministic inputs ([`inputs`]), the streaming-bandwidth yardstick
+//! ([`stream`]) and the allocator the binary runs with ([`alloc`]).
 
 pub use smelt_cpu as cpu;
 pub use smelt_hlo as hlo;
@@ -15,4 +15,5 @@ pub mod alloc;
 pub mod case;
 pub mod engine;
 pub mod inputs;
+pub mod stream;
 pub mod viz;

@@ -148,10 +148,14 @@ enum Command {
     /// Time compiling and running case folders (inputs from in*.npy, else random).
     Bench {
         /// Case folders (module.hlo, optional in*.npy and case.json), or folders of them.
-        #[arg(required = true)]
+        #[arg(required_unless_present = "stream")]
         paths: Vec<PathBuf>,
         #[arg(long, value_enum, default_value = "interp")]
         backend: Backend,
+        /// First measure the machine's streaming bandwidth (a STREAM triad over
+        /// 3 x 256 MiB on the backend's threads), the yardstick for the GB/s column.
+        #[arg(long)]
+        stream: bool,
         /// Middle end to run first (default: default).
         #[arg(long, value_enum)]
         pipeline: Option<PipelineName>,
@@ -221,7 +225,10 @@ fn main() -> ExitCode {
         Command::Compile { file, backend, emit, target, cpu, features, output } => {
             cmd_compile(&file, backend, emit, target, cpu, features, output.as_deref())
         }
-        Command::Bench { paths, backend, pipeline, json, runs, time_s, profile } => {
+        Command::Bench { paths, backend, stream, pipeline, json, runs, time_s, profile } => {
+            if stream {
+                print_stream(json);
+            }
             cmd_bench(&paths, backend, pipeline, json, runs, time_s, profile)
         }
     };
@@ -447,6 +454,9 @@ fn check_case(dir: &Path, backend: Backend, pipeline: Option<PipelineName>) -> R
 /// Timings of one case.
 struct BenchResult {
     compile_ms: f64,
+    /// Bytes of the arguments plus bytes of the results: what one run must at
+    /// least read and write.
+    bytes: usize,
     run_ms: Vec<f64>,
     /// Per-step times over the timed runs (with `--profile`).
     profile: Option<Vec<smelt_cpu::StepProfile>>,
@@ -471,6 +481,8 @@ fn bench_case(
     for _ in 0..2 {
         compiled.run(&args)?;
     }
+    let results: usize = compiled.run(&args)?.iter().map(|a| a.shape().byte_size()).sum();
+    let bytes = results + args.iter().map(|a| a.shape().byte_size()).sum::<usize>();
     compiled.reset_profile();
     let mut run_ms = Vec::new();
     let start = Instant::now();
@@ -486,7 +498,7 @@ fn bench_case(
             break;
         }
     }
-    Ok(BenchResult { compile_ms, run_ms, profile: compiled.profile() })
+    Ok(BenchResult { compile_ms, bytes, run_ms, profile: compiled.profile() })
 }
 
 fn cmd_bench(
@@ -502,8 +514,8 @@ fn cmd_bench(
     let mut failed = 0;
     if !json {
         println!(
-            "{:<28} {:>12} {:>12} {:>12} {:>12} {:>7}",
-            "case", "compile ms", "median ms", "min ms", "max ms", "runs"
+            "{:<28} {:>12} {:>12} {:>12} {:>12} {:>7} {:>8}",
+            "case", "compile ms", "median ms", "min ms", "max ms", "runs", "GB/s"
         );
     }
     for dir in &cases {
@@ -520,6 +532,7 @@ fn cmd_bench(
                 sorted.sort_by(f64::total_cmp);
                 let median = sorted[sorted.len() / 2];
                 let (min, max) = (sorted[0], sorted[sorted.len() - 1]);
+                let gb_per_s = r.bytes as f64 / (median * 1e-3) / 1e9;
                 if json {
                     let line = serde_json::json!({
                         "case": name,
@@ -527,11 +540,13 @@ fn cmd_bench(
                         "compile_ms": r.compile_ms,
                         "run_ms": {"median": median, "min": min, "max": max},
                         "runs": sorted.len(),
+                        "bytes": r.bytes,
+                        "gb_per_s": gb_per_s,
                     });
                     println!("{line}");
                 } else {
                     println!(
-                        "{name:<28} {:>12.3} {median:>12.4} {min:>12.4} {max:>12.4} {:>7}",
+                        "{name:<28} {:>12.3} {median:>12.4} {min:>12.4} {max:>12.4} {:>7} {gb_per_s:>8.2}",
                         r.compile_ms,
                         sorted.len()
                     );
@@ -556,6 +571,19 @@ fn cmd_bench(
         }
     }
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// Measures and prints the machine's streaming bandwidth (`--stream`).
+fn print_stream(json: bool) {
+    let bw = smelt::stream::triad(64 << 20, 10);
+    let gb_per_s = bw.bytes_per_s / 1e9;
+    if json {
+        let line =
+            serde_json::json!({"stream_triad_gb_per_s": gb_per_s, "threads": bw.threads, "elements": bw.elements});
+        println!("{line}");
+    } else {
+        println!("stream triad: {gb_per_s:.2} GB/s ({} threads, 3 x {} MiB of f32)", bw.threads, bw.elements * 4 >> 20);
+    }
 }
 
 /// Per-step times of `--profile`, busiest first (to stderr with `--json`, whose

@@ -331,6 +331,28 @@ pub fn assign_buffers(module: &Module, schedule: &Schedule) -> BufferAssignment 
         }
         end
     };
+    // 4a. A while body's result leaf takes the loop state's storage when the body
+    //     reads that state leaf for the last time before the result is first
+    //     written (or in the very instruction that writes it in place), so the
+    //     state is updated where it lies instead of copied back every iteration.
+    for &(c, id) in &callers {
+        let w = module.comp(c).inst(id);
+        if w.opcode == Opcode::While
+            && let Some(&body) = w.called.get(1)
+        {
+            alias_body_results_with_state(
+                module,
+                &comp_users,
+                &times,
+                &index,
+                &keys,
+                &mut uf,
+                &kind_of_root,
+                (c, id),
+                body,
+            );
+        }
+    }
     let n = keys.len();
     let mut start = vec![usize::MAX; n];
     let mut end = vec![0usize; n];
@@ -453,6 +475,109 @@ pub fn assign_buffers(module: &Module, schedule: &Schedule) -> BufferAssignment 
         sets[s].slot = Slot::Temp { offset, size: sets[s].size };
     }
     BufferAssignment { sets, set_of, temp_bytes: arena, output_copies, donated_outputs, times }
+}
+
+/// Step 4a of [`assign_buffers`] for one while loop `(comp, inst)` with body
+/// `body`: joins the set of each body result leaf `j` to the set of state leaf
+/// `j` when every value of the result's set is first written after the body's
+/// last read of the state leaf, or exactly at it by an instruction that reads
+/// the state elementwise (in place). A state leaf that the body passes on to
+/// another result leaf is read by the body's root, so it keeps its storage.
+#[allow(clippy::too_many_arguments)]
+fn alias_body_results_with_state(
+    module: &Module,
+    comp_users: &HashMap<CompId, smelt_hlo::computation::UseMap>,
+    times: &HashMap<(CompId, InstId), (usize, usize)>,
+    index: &HashMap<ValueKey, usize>,
+    keys: &[ValueKey],
+    uf: &mut UnionFind,
+    kinds: &HashMap<usize, impl Sized>,
+    (wc, wid): (CompId, InstId),
+    body: CompId,
+) {
+    let bc = module.comp(body);
+    let root = bc.root_inst();
+    if root.opcode != Opcode::Tuple {
+        return;
+    }
+    let key = |c: CompId, i: InstId, leaf: usize| ValueKey { comp: c, inst: i, leaf: leaf as u32 };
+    let state_leaves = module.comp(wc).inst(wid).shape.leaves().len();
+    let Some(state_index): Option<Vec<usize>> =
+        (0..state_leaves).map(|j| index.get(&key(wc, wid, j)).copied()).collect()
+    else {
+        return;
+    };
+    // Members of every set, by root (the sets change as leaves join).
+    let mut members: HashMap<usize, Vec<usize>> = HashMap::new();
+    for i in 0..keys.len() {
+        members.entry(uf.find(i)).or_default().push(i);
+    }
+    let time = |c: CompId, i: InstId| times.get(&(c, i)).copied();
+    let mut leaf = 0;
+    for &op in &root.operands {
+        let j = leaf;
+        leaf += bc.inst(op).shape.leaves().len();
+        let def = bc.inst(op);
+        if def.shape.is_tuple()
+            || allocation_free(def.opcode)
+            || matches!(def.opcode, Opcode::While | Opcode::Conditional | Opcode::Call)
+        {
+            continue;
+        }
+        let (Some(&vi), Some(&si)) = (index.get(&key(body, op, 0)), state_index.get(j)) else {
+            continue;
+        };
+        let (rv, rs) = (uf.find(vi), uf.find(si));
+        let state_roots: Vec<usize> = state_index.iter().map(|&s| uf.find(s)).collect();
+        if rv == rs || state_roots.contains(&rv) || kinds.contains_key(&rv) || kinds.contains_key(&rs) {
+            continue;
+        }
+        // The body's last read of the state leaf, and which instruction it is.
+        let mut last_read: Option<(usize, InstId)> = None;
+        for &m in members.get(&rs).into_iter().flatten() {
+            let mk = keys[m];
+            if mk.comp != body {
+                continue;
+            }
+            for &u in &comp_users[&body][mk.inst] {
+                if let Some((_, end)) = time(body, u)
+                    && last_read.is_none_or(|(t, _)| end > t)
+                {
+                    last_read = Some((end, u));
+                }
+            }
+        }
+        let Some(first_write) =
+            members.get(&rv).into_iter().flatten().filter_map(|&m| time(keys[m].comp, keys[m].inst).map(|t| t.0)).min()
+        else {
+            continue;
+        };
+        let fits = match last_read {
+            None => true,
+            Some((t, _)) if t < first_write => true,
+            Some((t, reader)) => {
+                t == first_write && reader == op && {
+                    let in_state = |o: InstId| {
+                        members.get(&rs).into_iter().flatten().any(|&m| keys[m].comp == body && keys[m].inst == o)
+                    };
+                    def.operands
+                        .iter()
+                        .enumerate()
+                        .all(|(k, &o)| !in_state(o) || reads_operand_elementwise(module, def, k))
+                        && def.operands.iter().filter(|&&o| in_state(o)).count() == 1
+                }
+            }
+        };
+        let same_size = bc.inst(op).shape.byte_size()
+            == module.comp(wc).inst(wid).shape.leaves().get(j).map_or(0, |a| a.byte_size());
+        if fits && same_size {
+            uf.union(vi, si);
+            let r = uf.find(si);
+            let mut joined = members.remove(&rv).unwrap_or_default();
+            joined.extend(members.remove(&rs).unwrap_or_default());
+            members.insert(r, joined);
+        }
+    }
 }
 
 /// Instructions whose result reuses existing storage.
@@ -578,8 +703,44 @@ mod tests {
         let bx = ValueKey { comp: body, inst: m.comp(body).find("x").unwrap(), leaf: 0 };
         let w1 = ValueKey { comp: m.entry, inst: m.entry().find("w").unwrap(), leaf: 1 };
         assert_eq!(a.slot(bx), a.slot(w1));
-        // The body's new value is a different buffer, copied into the state.
+        // exp reads the state last and elementwise: it writes the new state in place.
         let by = ValueKey { comp: body, inst: m.comp(body).find("y").unwrap(), leaf: 0 };
-        assert_ne!(a.slot(by), a.slot(w1));
+        assert_eq!(a.slot(by), a.slot(w1));
+    }
+
+    fn while_module(body: &str) -> String {
+        format!(
+            "HloModule m\n\ncond {{\n  s = (s32[], f32[8]{{0}}, f32[8]{{0}}) parameter(0)\n  i = s32[] get-tuple-element(s), index=0\n  n = s32[] constant(4)\n  ROOT lt = pred[] compare(i, n), direction=LT\n}}\n\nbody {{\n  s = (s32[], f32[8]{{0}}, f32[8]{{0}}) parameter(0)\n  i = s32[] get-tuple-element(s), index=0\n  one = s32[] constant(1)\n  j = s32[] add(i, one)\n  x = f32[8]{{0}} get-tuple-element(s), index=1\n  y = f32[8]{{0}} get-tuple-element(s), index=2\n{body}}}\n\nENTRY e {{\n  p = f32[8]{{0}} parameter(0)\n  z = s32[] constant(0)\n  init = (s32[], f32[8]{{0}}, f32[8]{{0}}) tuple(z, p, p)\n  w = (s32[], f32[8]{{0}}, f32[8]{{0}}) while(init), condition=cond, body=body\n  ROOT r = f32[8]{{0}} get-tuple-element(w), index=1\n}}\n"
+        )
+    }
+
+    fn body_value(m: &Module, a: &BufferAssignment, name: &str) -> Option<Slot> {
+        let body = m.find_computation("body").unwrap();
+        a.slot(ValueKey { comp: body, inst: m.comp(body).find(name).unwrap(), leaf: 0 })
+    }
+
+    fn state(m: &Module, a: &BufferAssignment, leaf: u32) -> Option<Slot> {
+        a.slot(ValueKey { comp: m.entry, inst: m.entry().find("w").unwrap(), leaf })
+    }
+
+    #[test]
+    fn loop_state_updated_in_place_only_when_dead() {
+        // An in-place update of the state (dynamic-update-slice) keeps its storage.
+        let (m, a) = assign(&while_module(
+            "  u = f32[1]{0} slice(y), slice={[0:1]}\n  d = f32[8]{0} dynamic-update-slice(x, u, i)\n  ROOT t = (s32[], f32[8]{0}, f32[8]{0}) tuple(j, d, y)\n",
+        ));
+        assert_eq!(body_value(&m, &a, "d"), state(&m, &a, 1));
+        // x is read again after the negation is written: the new value needs
+        // storage of its own, copied into the state.
+        let (m, a) = assign(&while_module(
+            "  nx = f32[8]{0} negate(x)\n  s2 = f32[8]{0} add(x, y)\n  ROOT t = (s32[], f32[8]{0}, f32[8]{0}) tuple(j, nx, s2)\n",
+        ));
+        assert_ne!(body_value(&m, &a, "nx"), state(&m, &a, 1));
+        // Swapped state leaves: each is read by the root until the end.
+        let (m, a) = assign(&while_module(
+            "  nx = f32[8]{0} negate(x)\n  ROOT t = (s32[], f32[8]{0}, f32[8]{0}) tuple(j, y, nx)\n",
+        ));
+        assert_ne!(body_value(&m, &a, "nx"), state(&m, &a, 2));
+        assert_ne!(body_value(&m, &a, "nx"), state(&m, &a, 1));
     }
 }

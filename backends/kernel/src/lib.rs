@@ -4,7 +4,8 @@
 //! elemental kernels (loop nests whose bodies are scalar expression graphs);
 //! [`lower`](mod@lower) turns an optimized, scheduled module into a program;
 //! [`eval`] runs a program directly, slowly, to test the lowering against the
-//! interpreter. LLVM, Cranelift and PTX codegen render the same programs, so index
+//! interpreter; [`ranges`] splits loop dimensions where concatenations and pads
+//! change operand, so each piece is an affine loop. LLVM, Cranelift and PTX codegen render the same programs, so index
 //! arithmetic and op semantics are derived once, here. Programs print (`Display`)
 //! in a readable text form for dumps and debugging.
 
@@ -12,6 +13,7 @@ pub mod eval;
 pub mod ir;
 pub mod lower;
 mod print;
+pub mod ranges;
 mod sem;
 
 #[cfg(test)]

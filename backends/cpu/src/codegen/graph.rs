@@ -22,6 +22,7 @@ use std::collections::HashMap;
 use inkwell::IntPredicate;
 use inkwell::values::{BasicValueEnum, IntValue, PointerValue};
 use smelt_hlo::DType;
+use smelt_kernel::ranges::Fold;
 use smelt_kernel::{BinaryOp, FnPattern, Graph, InlineReduce, Node, NodeId, ScalarFn};
 
 use super::Cg;
@@ -75,6 +76,9 @@ pub(crate) struct Env<'g, 'ctx> {
     /// of an input with these dims reads at `offset` (the current element of a
     /// flattened loop).
     pub identity: Option<(IntValue<'ctx>, Vec<i64>)>,
+    /// How nodes fold on the current piece of a split dimension (see
+    /// [`smelt_kernel::ranges`]); empty: as written.
+    pub folds: Vec<Fold>,
 }
 
 impl<'g, 'ctx> Env<'g, 'ctx> {
@@ -87,7 +91,22 @@ impl<'g, 'ctx> Env<'g, 'ctx> {
             params: Vec::new(),
             outer: HashMap::new(),
             identity: None,
+            folds: Vec::new(),
         }
+    }
+
+    /// Drops the values of `ids` (emitted in a loop that has ended).
+    pub fn forget(&mut self, ids: &[NodeId]) {
+        for id in ids {
+            if let Some(v) = self.vals.get_mut(id.0 as usize) {
+                *v = None;
+            }
+            self.reduce_results.remove(&id.0);
+        }
+    }
+
+    fn fold(&self, id: NodeId) -> Fold {
+        self.folds.get(id.0 as usize).copied().unwrap_or(Fold::Keep)
     }
 
     pub fn with_indices(graph: &'g Graph, indices: Vec<IntValue<'ctx>>) -> Self {
@@ -178,7 +197,12 @@ impl<'ctx> Cg<'ctx, '_> {
                 continue;
             }
             need[i] = true;
-            for o in operands(env, io, id)? {
+            let ops = match env.fold(id) {
+                Fold::Keep => operands(env, io, id)?,
+                Fold::Same(o) => vec![o],
+                Fold::Pred(_) => Vec::new(),
+            };
+            for o in ops {
                 if o.0 >= id.0 {
                     invalid!("node {i} refers to node {} which does not precede it", o.0);
                 }
@@ -187,7 +211,11 @@ impl<'ctx> Cg<'ctx, '_> {
         }
         for (i, _) in need.iter().enumerate().filter(|(_, n)| **n) {
             let id = NodeId(i as u32);
-            let v = self.emit_node(env, io, id)?;
+            let v = match env.fold(id) {
+                Fold::Keep => self.emit_node(env, io, id)?,
+                Fold::Same(o) => self.value(env, o)?,
+                Fold::Pred(b) => self.t.i1.const_int(b as u64, false).into(),
+            };
             // Every value has its declared type, so operations may rely on it.
             if !matches!(g.node(id), Node::Reduce(_)) && v.get_type() != self.reg_type(g.dtype(id)) {
                 invalid!("node {i} ({:?}) does not produce its declared type {}", g.node(id), g.dtype(id));

@@ -25,6 +25,7 @@ use inkwell::module::Linkage;
 use inkwell::types::BasicMetadataTypeEnum;
 use inkwell::values::{BasicMetadataValueEnum, BasicValueEnum, FunctionValue, IntValue, PointerValue};
 use smelt_hlo::DType;
+use smelt_kernel::ranges;
 use smelt_kernel::{
     ArrayType, BinaryOp, Graph, Kernel, KernelBody, KernelId, Node, NodeId, ScalarFn, UnaryOp, WindowSpec,
 };
@@ -416,28 +417,33 @@ impl<'ctx> Cg<'ctx, '_> {
         Ok((loops, idx, off))
     }
 
-    /// Like [`Cg::open_space`], emitting the graph as the loops open: each node
+    /// A loop kernel's loops with the graph emitted as they open: each node
     /// the outputs need goes in the body of the outermost loop it depends on
     /// (see [`node_levels`]), so a value that depends only on leading indices (a
     /// row statistic such as a softmax's max and sum, computed by an inline
-    /// reduction) is computed once per row instead of once per element. Returns
-    /// the loops, the environment holding every needed node, and the offset of
-    /// the current element.
-    fn open_space_hoisting<'g>(
+    /// reduction) is computed once per row instead of once per element. An
+    /// innermost dimension that concatenations or pads switch along
+    /// ([`ranges::split_points`]) runs as one loop per piece, each with the
+    /// graph specialized to its piece: no selects between operands, no index
+    /// clamps, affine loads that vectorize.
+    fn emit_loop_hoisting(
         &mut self,
         space: &[i64],
-        graph: &'g Graph,
+        graph: &Graph,
         outputs: &[NodeId],
         io: &[Io<'ctx>],
+        outs: &[Io<'ctx>],
         begin: IntValue<'ctx>,
         end: IntValue<'ctx>,
-    ) -> Result<(Vec<super::Loop<'ctx>>, Env<'g, 'ctx>, IntValue<'ctx>)> {
+    ) -> Result<()> {
         let par = par_dim(space);
         let levels = node_levels(graph, par)?;
         let needed = needed_nodes(graph, outputs)?;
         let at_level = |l: usize| -> Vec<NodeId> {
             (0..graph.nodes.len()).filter(|&i| needed[i] && levels[i] == l).map(|i| NodeId(i as u32)).collect()
         };
+        let last = space.len() - 1;
+        let splits = if last > par { ranges::split_points(graph, last, space[last]) } else { Vec::new() };
         let mut env = Env::new(graph);
         // Leading unit dimensions are the constant 0; what depends on nothing
         // else goes before the loops (level `par`, by `node_levels`'s numbering,
@@ -448,6 +454,9 @@ impl<'ctx> Cg<'ctx, '_> {
         let none = at_level(usize::MAX);
         self.emit_nodes(&mut env, io, &none)?;
         for (d, &extent) in space.iter().enumerate().skip(par) {
+            if d == last && !splits.is_empty() {
+                break;
+            }
             let (lo, hi) = if d == par { (begin, end) } else { (self.i64c(0), self.i64c(extent)) };
             let l = self.loop_begin(lo, hi, 1, &format!("d{d}"))?;
             off = if d == par {
@@ -464,8 +473,45 @@ impl<'ctx> Cg<'ctx, '_> {
             let here = at_level(d);
             self.emit_nodes(&mut env, io, &here)?;
         }
-        self.emit_nodes(&mut env, io, outputs)?;
-        Ok((loops, env, off))
+        if splits.is_empty() {
+            self.emit_nodes(&mut env, io, outputs)?;
+            self.store_outputs(&env, outputs, outs, off)?;
+            return self.close_loops(loops);
+        }
+        let inner = at_level(last);
+        let mut bounds = vec![0];
+        bounds.extend(splits);
+        bounds.push(space[last]);
+        let row = self.b.build_int_mul(off, self.i64c(space[last]), "")?;
+        for piece in bounds.windows(2) {
+            env.folds = ranges::specialize(graph, space, last, piece[0], piece[1]);
+            let l = self.loop_begin(self.i64c(piece[0]), self.i64c(piece[1]), 1, &format!("d{last}.{}", piece[0]))?;
+            let at = self.b.build_int_add(row, l.index, "")?;
+            env.indices.push(l.index);
+            env.identity = Some((at, space.to_vec()));
+            self.emit_nodes(&mut env, io, &inner)?;
+            self.emit_nodes(&mut env, io, outputs)?;
+            self.store_outputs(&env, outputs, outs, at)?;
+            self.loop_end(l)?;
+            env.indices.pop();
+            env.forget(&inner);
+        }
+        self.close_loops(loops)
+    }
+
+    /// Stores each output's value at element `off` of its buffer.
+    fn store_outputs(
+        &mut self,
+        env: &Env<'_, 'ctx>,
+        outputs: &[NodeId],
+        outs: &[Io<'ctx>],
+        off: IntValue<'ctx>,
+    ) -> Result<()> {
+        for (&o, out) in outputs.iter().zip(outs) {
+            let v = self.value(env, o)?;
+            self.store_elem(out.ptr, out.dtype, off, v)?;
+        }
+        Ok(())
     }
 
     /// Like [`Cg::open_space`], but the two innermost dimensions run in square
@@ -549,13 +595,7 @@ impl<'ctx> Cg<'ctx, '_> {
         let flat = loop_space(k, space, graph, outputs);
         let tiled = !space.is_empty() && flat.len() == space.len() && transposes(graph, space);
         if !space.is_empty() && flat.len() == space.len() && !tiled {
-            let (loops, env, off) = self.open_space_hoisting(space, graph, outputs, io, begin, end)?;
-            for (j, &o) in outputs.iter().enumerate() {
-                let v = self.value(&env, o)?;
-                let out = &io[ni + j];
-                self.store_elem(out.ptr, out.dtype, off, v)?;
-            }
-            return self.close_loops(loops);
+            return self.emit_loop_hoisting(space, graph, outputs, io, &io[ni..], begin, end);
         }
         let (loops, idx, off) = if space.is_empty() {
             // A scalar: one iteration of a dummy dimension.

@@ -8,6 +8,7 @@
 mod api;
 mod kernels;
 mod ops;
+mod pieces;
 mod rows;
 mod scans;
 mod steps;

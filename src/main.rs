@@ -582,7 +582,11 @@ fn print_stream(json: bool) {
             serde_json::json!({"stream_triad_gb_per_s": gb_per_s, "threads": bw.threads, "elements": bw.elements});
         println!("{line}");
     } else {
-        println!("stream triad: {gb_per_s:.2} GB/s ({} threads, 3 x {} MiB of f32)", bw.threads, bw.elements * 4 >> 20);
+        println!(
+            "stream triad: {gb_per_s:.2} GB/s ({} threads, 3 x {} MiB of f32)",
+            bw.threads,
+            (bw.elements * 4) >> 20
+        );
     }
 }
 

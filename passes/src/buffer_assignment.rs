@@ -9,6 +9,10 @@
 //!   of conditional branches and call targets are the caller's operands;
 //! - an elementwise instruction (or a fusion that reads the operand elementwise)
 //!   whose operand dies there writes in place of it, as does dynamic-update-slice;
+//! - a while body's result leaf shares the loop state's storage when the body has
+//!   read that state leaf for the last time by then (an in-place update of the
+//!   state, or a new value computed after the old one's last use), so the state
+//!   is not copied back every iteration;
 //! - entry parameters live in the caller's buffers, constants in a read-only area,
 //!   entry results in the caller's output buffers (or in place of a donated
 //!   parameter, per `input_output_alias`).

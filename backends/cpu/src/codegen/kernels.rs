@@ -385,6 +385,29 @@ impl<'ctx> Cg<'ctx, '_> {
         }
     }
 
+    /// Opens the loop of dimension `d` of a space whose parallel dimension is
+    /// `par` (which runs over `range`, the others over their extent); returns it
+    /// and the row-major offset of the current element given the enclosing
+    /// loops' offset `off`.
+    fn open_dim(
+        &self,
+        d: usize,
+        par: usize,
+        extent: i64,
+        range: (IntValue<'ctx>, IntValue<'ctx>),
+        off: IntValue<'ctx>,
+    ) -> Result<(super::Loop<'ctx>, IntValue<'ctx>)> {
+        let (lo, hi) = if d == par { range } else { (self.i64c(0), self.i64c(extent)) };
+        let l = self.loop_begin(lo, hi, 1, &format!("d{d}"))?;
+        let off = if d == par {
+            l.index
+        } else {
+            let m = self.b.build_int_mul(off, self.i64c(extent), "")?;
+            self.b.build_int_add(m, l.index, "")?
+        };
+        Ok((l, off))
+    }
+
     /// Opens loops over `space` (dimension 0 over `[begin, end)`); returns the
     /// loops, the indices and the row-major offset of the current element.
     pub fn open_space(
@@ -403,14 +426,8 @@ impl<'ctx> Cg<'ctx, '_> {
                 idx.push(self.i64c(0));
                 continue;
             }
-            let (lo, hi) = if d == par { (begin, end) } else { (self.i64c(0), self.i64c(extent)) };
-            let l = self.loop_begin(lo, hi, 1, &format!("d{d}"))?;
-            off = if d == par {
-                l.index
-            } else {
-                let m = self.b.build_int_mul(off, self.i64c(extent), "")?;
-                self.b.build_int_add(m, l.index, "")?
-            };
+            let l;
+            (l, off) = self.open_dim(d, par, extent, (begin, end), off)?;
             idx.push(l.index);
             loops.push(l);
         }
@@ -457,14 +474,8 @@ impl<'ctx> Cg<'ctx, '_> {
             if d == last && !splits.is_empty() {
                 break;
             }
-            let (lo, hi) = if d == par { (begin, end) } else { (self.i64c(0), self.i64c(extent)) };
-            let l = self.loop_begin(lo, hi, 1, &format!("d{d}"))?;
-            off = if d == par {
-                l.index
-            } else {
-                let m = self.b.build_int_mul(off, self.i64c(extent), "")?;
-                self.b.build_int_add(m, l.index, "")?
-            };
+            let l;
+            (l, off) = self.open_dim(d, par, extent, (begin, end), off)?;
             env.indices.push(l.index);
             loops.push(l);
             if d + 1 == space.len() {

@@ -12,7 +12,8 @@
 //! - a while body's result leaf shares the loop state's storage when the body has
 //!   read that state leaf for the last time by then (an in-place update of the
 //!   state, or a new value computed after the old one's last use), so the state
-//!   is not copied back every iteration;
+//!   is not copied back every iteration; likewise a loop starts on its initial
+//!   values where they lie when nothing reads them once it has started;
 //! - entry parameters live in the caller's buffers, constants in a read-only area,
 //!   entry results in the caller's output buffers (or in place of a donated
 //!   parameter, per `input_output_alias`).
@@ -341,6 +342,9 @@ pub fn assign_buffers(module: &Module, schedule: &Schedule) -> BufferAssignment 
     //     state is updated where it lies instead of copied back every iteration.
     for &(c, id) in &callers {
         let w = module.comp(c).inst(id);
+        if w.opcode == Opcode::While {
+            alias_init_with_state(module, &comp_users, &times, &index, &keys, &mut uf, &kind_of_root, (c, id));
+        }
         if w.opcode == Opcode::While
             && let Some(&body) = w.called.get(1)
         {
@@ -479,6 +483,64 @@ pub fn assign_buffers(module: &Module, schedule: &Schedule) -> BufferAssignment 
         sets[s].slot = Slot::Temp { offset, size: sets[s].size };
     }
     BufferAssignment { sets, set_of, temp_bytes: arena, output_copies, donated_outputs, times }
+}
+
+/// Step 4a of [`assign_buffers`] for the initial state of while loop `(comp,
+/// inst)`: joins the set of each initial value (an array leaf of the while's
+/// operand) to the set of its state leaf when nothing reads that value (or
+/// anything sharing its storage) once the loop has started, so the loop
+/// starts on it where it lies instead of copying it in. Parameters and
+/// constants keep their storage, and a value that starts several state leaves
+/// lends it to the first only.
+#[allow(clippy::too_many_arguments)]
+fn alias_init_with_state(
+    module: &Module,
+    comp_users: &HashMap<CompId, smelt_hlo::computation::UseMap>,
+    times: &HashMap<(CompId, InstId), (usize, usize)>,
+    index: &HashMap<ValueKey, usize>,
+    keys: &[ValueKey],
+    uf: &mut UnionFind,
+    kinds: &HashMap<usize, impl Sized>,
+    (wc, wid): (CompId, InstId),
+) {
+    let w = module.comp(wc).inst(wid);
+    let (Some(&operand), Some(&(loop_start, _))) = (w.operands.first(), times.get(&(wc, wid))) else {
+        return;
+    };
+    let key = |c: CompId, i: InstId, leaf: usize| ValueKey { comp: c, inst: i, leaf: leaf as u32 };
+    let leaves = w.shape.leaves().len();
+    let mut members: HashMap<usize, Vec<usize>> = HashMap::new();
+    for i in 0..keys.len() {
+        members.entry(uf.find(i)).or_default().push(i);
+    }
+    for j in 0..leaves {
+        let (Some(&vi), Some(&si)) = (index.get(&key(wc, operand, j)), index.get(&key(wc, wid, j))) else {
+            continue;
+        };
+        let (rv, rs) = (uf.find(vi), uf.find(si));
+        let state_roots: Vec<usize> =
+            (0..leaves).filter_map(|k| index.get(&key(wc, wid, k))).map(|&s| uf.find(s)).collect();
+        if rv == rs || state_roots.contains(&rv) || kinds.contains_key(&rv) || kinds.contains_key(&rs) {
+            continue;
+        }
+        // Every read of the initial value's storage ends before the loop starts
+        // (the loop itself aside).
+        let read_later = members.get(&rv).into_iter().flatten().any(|&m| {
+            let mk = keys[m];
+            comp_users[&mk.comp][mk.inst].iter().any(|&u| {
+                (mk.comp, u) != (wc, wid) && times.get(&(mk.comp, u)).is_none_or(|&(_, end)| end >= loop_start)
+            })
+        });
+        let same_size = module.comp(wc).inst(operand).shape.leaves().get(j).map(|a| a.byte_size())
+            == w.shape.leaves().get(j).map(|a| a.byte_size());
+        if !read_later && same_size {
+            uf.union(vi, si);
+            let r = uf.find(si);
+            let mut joined = members.remove(&rv).unwrap_or_default();
+            joined.extend(members.remove(&rs).unwrap_or_default());
+            members.insert(r, joined);
+        }
+    }
 }
 
 /// Step 4a of [`assign_buffers`] for one while loop `(comp, inst)` with body
@@ -716,6 +778,23 @@ mod tests {
         format!(
             "HloModule m\n\ncond {{\n  s = (s32[], f32[8]{{0}}, f32[8]{{0}}) parameter(0)\n  i = s32[] get-tuple-element(s), index=0\n  n = s32[] constant(4)\n  ROOT lt = pred[] compare(i, n), direction=LT\n}}\n\nbody {{\n  s = (s32[], f32[8]{{0}}, f32[8]{{0}}) parameter(0)\n  i = s32[] get-tuple-element(s), index=0\n  one = s32[] constant(1)\n  j = s32[] add(i, one)\n  x = f32[8]{{0}} get-tuple-element(s), index=1\n  y = f32[8]{{0}} get-tuple-element(s), index=2\n{body}}}\n\nENTRY e {{\n  p = f32[8]{{0}} parameter(0)\n  z = s32[] constant(0)\n  init = (s32[], f32[8]{{0}}, f32[8]{{0}}) tuple(z, p, p)\n  w = (s32[], f32[8]{{0}}, f32[8]{{0}}) while(init), condition=cond, body=body\n  ROOT r = f32[8]{{0}} get-tuple-element(w), index=1\n}}\n"
         )
+    }
+
+    #[test]
+    fn loop_starts_on_initial_values_that_are_dead_once_it_starts() {
+        let text = |after: &str| {
+            format!(
+                "HloModule m\n\ncond {{\n  s = (s32[], f32[8]{{0}}) parameter(0)\n  i = s32[] get-tuple-element(s), index=0\n  n = s32[] constant(4)\n  ROOT lt = pred[] compare(i, n), direction=LT\n}}\n\nbody {{\n  s = (s32[], f32[8]{{0}}) parameter(0)\n  i = s32[] get-tuple-element(s), index=0\n  one = s32[] constant(1)\n  j = s32[] add(i, one)\n  x = f32[8]{{0}} get-tuple-element(s), index=1\n  y = f32[8]{{0}} exponential(x)\n  ROOT t = (s32[], f32[8]{{0}}) tuple(j, y)\n}}\n\nENTRY e {{\n  p = f32[8]{{0}} parameter(0)\n  q = f32[8]{{0}} negate(p)\n  z = s32[] constant(0)\n  init = (s32[], f32[8]{{0}}) tuple(z, q)\n  w = (s32[], f32[8]{{0}}) while(init), condition=cond, body=body\n  r = f32[8]{{0}} get-tuple-element(w), index=1\n{after}}}\n"
+            )
+        };
+        // q is read by nothing but the loop: the loop state starts in its storage.
+        let (m, a) = assign(&text("  ROOT o = f32[8]{0} add(r, p)\n"));
+        assert_eq!(a.slot(key(&m, "q")), state(&m, &a, 1));
+        // The constant 0 keeps its read-only storage.
+        assert_ne!(a.slot(key(&m, "z")), state(&m, &a, 0));
+        // q is read after the loop: it keeps storage of its own.
+        let (m, a) = assign(&text("  ROOT o = f32[8]{0} add(r, q)\n"));
+        assert_ne!(a.slot(key(&m, "q")), state(&m, &a, 1));
     }
 
     fn body_value(m: &Module, a: &BufferAssignment, name: &str) -> Option<Slot> {

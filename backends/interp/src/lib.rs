@@ -39,6 +39,7 @@ mod value;
 use smelt_hlo::{CompId, InstId, Literal, Module};
 
 pub use error::InterpError;
+pub use sort::merge_sort;
 
 /// The largest array (in elements) the interpreter creates. Anything larger is
 /// an [`InterpError::TooLarge`] rather than an attempt to allocate it.

@@ -17,8 +17,10 @@ use crate::num::Elem;
 use crate::value::Scalar;
 
 /// Stable merge sort of `0..n`; `less(a, b)` says whether position `a` goes
-/// before position `b`.
-pub(crate) fn merge_sort(n: usize, less: &mut impl FnMut(usize, usize) -> KResult<bool>) -> KResult<Vec<usize>> {
+/// before position `b`. Runs of width 1, 2, 4, ... merged left to right, so
+/// the result is defined even for comparators that are not strict weak orders
+/// (the kernel evaluator and the CPU backend's sort follow the same steps).
+pub fn merge_sort<E>(n: usize, less: &mut impl FnMut(usize, usize) -> Result<bool, E>) -> Result<Vec<usize>, E> {
     let mut a: Vec<usize> = (0..n).collect();
     let mut buf = vec![0usize; n];
     let mut width = 1;
@@ -84,7 +86,7 @@ pub(crate) fn sort(ev: &Evaluator<'_>, comp: CompId, operands: &[&Array], dimens
         let at = |i: usize| base + i * stride;
         let perm = if let Some((dir, ty)) = simple {
             with_data!(&first.data, v => merge_sort(len, &mut |a, b| {
-                Ok(Elem::compare(dir, ty, v[at(a)], v[at(b)]))
+                Ok::<_, Fail>(Elem::compare(dir, ty, v[at(a)], v[at(b)]))
             })?)
         } else {
             merge_sort(len, &mut |a, b| {
@@ -93,7 +95,7 @@ pub(crate) fn sort(ev: &Evaluator<'_>, comp: CompId, operands: &[&Array], dimens
                     args.push(Scalar::get(&op.data, at(a)));
                     args.push(Scalar::get(&op.data, at(b)));
                 }
-                Ok(cmp.call1(&args)?.as_pred().unwrap_or(false))
+                Ok::<_, Fail>(cmp.call1(&args)?.as_pred().unwrap_or(false))
             })?
         };
         for (out, op) in outs.iter_mut().zip(operands) {
@@ -124,7 +126,7 @@ pub(crate) fn topk(a: &Array, k: i64, largest: bool) -> KResult<Literal> {
     for r in 0..rows {
         let get = |i: usize| Scalar::get(&a.data, r * n + i);
         let perm = merge_sort(n, &mut |x, y| {
-            Ok(Scalar::compare(dir, Some(CompareType::TotalOrder), get(x), get(y)).unwrap_or(false))
+            Ok::<_, Fail>(Scalar::compare(dir, Some(CompareType::TotalOrder), get(x), get(y)).unwrap_or(false))
         })?;
         picked.extend(perm[..k].iter().map(|&i| (r * n + i, i as i32)));
     }
@@ -144,13 +146,13 @@ mod tests {
     #[test]
     fn merge_sort_is_stable_and_survives_bad_comparators() {
         let keys = [3, 1, 3, 0, 1, 3];
-        let perm = merge_sort(keys.len(), &mut |a, b| Ok(keys[a] < keys[b])).unwrap();
+        let perm = merge_sort(keys.len(), &mut |a, b| Ok::<_, ()>(keys[a] < keys[b])).unwrap();
         assert_eq!(perm, vec![3, 1, 4, 0, 2, 5]);
         // An inconsistent comparator gives some permutation, never a panic.
         let mut flip = false;
         let perm = merge_sort(50, &mut |_, _| {
             flip = !flip;
-            Ok(flip)
+            Ok::<_, ()>(flip)
         })
         .unwrap();
         let mut sorted = perm.clone();

@@ -231,40 +231,6 @@ fn conv_acc<A: Acc>(c: &ConvStep, mem: &Memory<'_>) -> EResult<Vec<Scalar>> {
     Ok(out)
 }
 
-/// Stable merge sort of `0..n`; `less(a, b)` says whether position `a` goes
-/// before position `b`. Survives comparators that are not strict weak orders.
-fn merge_sort(n: usize, less: &mut impl FnMut(usize, usize) -> EResult<bool>) -> EResult<Vec<usize>> {
-    let mut a: Vec<usize> = (0..n).collect();
-    let mut buf = vec![0usize; n];
-    let mut width = 1;
-    while width < n {
-        let mut lo = 0;
-        while lo < n {
-            let mid = (lo + width).min(n);
-            let hi = (lo + 2 * width).min(n);
-            let (mut l, mut r, mut k) = (lo, mid, lo);
-            while l < mid && r < hi {
-                // Take from the right run only if strictly before: equal elements keep their order.
-                if less(a[r], a[l])? {
-                    buf[k] = a[r];
-                    r += 1;
-                } else {
-                    buf[k] = a[l];
-                    l += 1;
-                }
-                k += 1;
-            }
-            buf[k..k + (mid - l)].copy_from_slice(&a[l..mid]);
-            k += mid - l;
-            buf[k..k + (hi - r)].copy_from_slice(&a[r..hi]);
-            lo = hi;
-        }
-        std::mem::swap(&mut a, &mut buf);
-        width *= 2;
-    }
-    Ok(a)
-}
-
 pub(crate) fn sort(
     place: &str,
     dims: &[i64],
@@ -298,7 +264,7 @@ pub(crate) fn sort(
     for_each_index(&outer, |o| {
         let base: usize = o.iter().zip(&strides).map(|(&i, &s)| i as usize * s).sum();
         let at = |i: usize| base + i * stride;
-        let perm = merge_sort(len, &mut |a, b| {
+        let perm = smelt_interp::merge_sort(len, &mut |a, b| {
             args.clear();
             for d in &data {
                 args.push(d[at(a)]);

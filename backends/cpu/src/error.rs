@@ -21,6 +21,9 @@ pub enum CpuError {
     /// The JIT failed to create, link or look up code (a bug or a broken LLVM).
     #[error("JIT: {0}")]
     Jit(String),
+    /// Serialized compiled code that cannot be read (see `CompiledObject::from_bytes`).
+    #[error("invalid compiled object: {0}")]
+    InvalidObject(String),
     #[error("expected {expected} arguments, got {got}")]
     ArgumentCount { expected: usize, got: usize },
     #[error("parameter {index}: expected {expected}, got {got}")]

@@ -15,9 +15,13 @@
 //! [`gemm`], [`conv`] and [`math`], so compiled programs link against nothing
 //! beyond libc, libm and libpthread.
 //!
+//! [`compile`] is [`compile_to_object`] then [`load`]: the [`CompiledObject`] in
+//! between (object bytes and the facts loading needs) can be serialized, which is
+//! how `smelt-jit` keeps compiled programs on disk across processes.
+//!
 //! Code map: `codegen` (the module: kernels, `smelt_run`), `runtime` (the thread
 //! pool behind `smelt_parallel_for`), `executable` (JIT, argument checks, the
-//! arena), `gemm`/`conv` (routines), `math`, `routine` (their errors), `jit`
+//! arena), `object` (compiled programs as bytes), `gemm`/`conv` (routines), `math`, `routine` (their errors), `jit`
 //! (JIT helpers for routine tests and benchmarks), `error`.
 
 mod codegen;
@@ -27,6 +31,7 @@ mod executable;
 pub mod gemm;
 pub mod jit;
 pub mod math;
+mod object;
 pub mod routine;
 pub mod runtime;
 
@@ -44,6 +49,7 @@ use smelt_kernel::Program;
 
 pub use error::CpuError;
 pub use executable::{Executable, StepProfile};
+pub use object::{CompiledObject, FORMAT_VERSION as OBJECT_FORMAT_VERSION};
 pub use routine::RoutineError;
 
 /// How to compile.
@@ -85,6 +91,12 @@ pub enum Emit {
 
 /// Compiles `program` for the host CPU and loads it into the process.
 pub fn compile(program: &Program, options: &CompileOptions) -> Result<Executable, CpuError> {
+    load(&compile_to_object(program, options)?)
+}
+
+/// Compiles `program` for the host CPU to an object file and what loading it
+/// needs, without loading it ([`load`] does).
+pub fn compile_to_object(program: &Program, options: &CompileOptions) -> Result<CompiledObject, CpuError> {
     if options.triple.as_deref().is_some_and(|t| t != TargetMachine::get_default_triple().as_str().to_string_lossy()) {
         return Err(CpuError::Unsupported("JIT compilation for a triple other than the host's".into()));
     }
@@ -92,7 +104,32 @@ pub fn compile(program: &Program, options: &CompileOptions) -> Result<Executable
     let tm = target_machine(options)?;
     let (module, info) = optimized_module(&cx, program, options, &tm)?;
     let object = tm.write_to_memory_buffer(&module, FileType::Object).map_err(|e| CpuError::Llvm(e.to_string()))?;
-    Executable::new(&program.name, program.params.clone(), program.results.clone(), object.as_slice(), &info)
+    Ok(CompiledObject {
+        name: program.name.clone(),
+        params: program.params.clone(),
+        results: program.results.clone(),
+        object: object.as_slice().to_vec(),
+        info,
+    })
+}
+
+/// Links a compiled object into the process. The object must have been
+/// compiled for this CPU by this build of smelt (callers that keep objects
+/// across processes, like `smelt-jit`'s disk cache, key them on both).
+pub fn load(object: &CompiledObject) -> Result<Executable, CpuError> {
+    Executable::new(&object.name, object.params.clone(), object.results.clone(), &object.object, &object.info)
+}
+
+/// The host as code generation sees it: target triple, CPU name and LLVM's
+/// feature string (`+avx2,-avx512f,...`). Compiled code is only valid on a
+/// host with the same string, so caches of compiled code key on it.
+pub fn host_target() -> String {
+    format!(
+        "{} {} {}",
+        TargetMachine::get_default_triple().as_str().to_string_lossy(),
+        TargetMachine::get_host_cpu_name(),
+        TargetMachine::get_host_cpu_features()
+    )
 }
 
 /// Compiles `program` up to the stage `what` names and returns its text or bytes.

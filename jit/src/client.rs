@@ -1,0 +1,580 @@
+//! [`Client`]: the compile entry point, its caches and its counters.
+//!
+//! `Client::compile` verifies a module, computes its cache key (`key`), and
+//! returns the executable from the in-memory cache (`cache`) or builds it:
+//! from the persistent cache (`disk`) when the LLVM tier is wanted and an entry
+//! exists, else by the compile path
+//!
+//! ```text
+//! verify -> smelt_passes::default_pipeline -> smelt_kernel::lower_module
+//!        -> smelt_cpu (LLVM) | smelt_cranelift | both, LLVM in the background
+//! ```
+//!
+//! subject to the recompilation policy (`policy`). [`Function`] is the cheap
+//! path for repeated launches: it remembers the executable per argument
+//! signature, so a launch costs a hash of the argument types and a map lookup
+//! instead of canonicalizing and hashing the module.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasher, Hash, Hasher};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::{Duration, Instant};
+
+use smelt_hlo::Module;
+use smelt_kernel::Program;
+
+use crate::buffer::Buffer;
+use crate::cache::Cache;
+use crate::disk::{DiskCache, Lookup};
+use crate::executable::{Engine, Executable, Starter, Upgrade};
+use crate::key::{self, ArgType, Key};
+use crate::policy::{Family, Policy};
+use crate::{JitError, lock};
+
+/// Which compiler a client uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Backend {
+    /// The reference interpreter: no compilation, slow runs.
+    Interp,
+    /// LLVM (`smelt-cpu`): slow compilation, fast runs. Uses the persistent cache.
+    Cpu,
+    /// Cranelift (`smelt-cranelift`, the `cranelift` feature): fast compilation.
+    Cranelift,
+    /// Both: the first launches run on the baseline tier (Cranelift) while LLVM
+    /// compiles on a background thread; later launches run on the LLVM code.
+    #[default]
+    Tiered,
+}
+
+impl Backend {
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Interp => "interp",
+            Backend::Cpu => "cpu",
+            Backend::Cranelift => "cranelift",
+            Backend::Tiered => "tiered",
+        }
+    }
+}
+
+/// The first tier of [`Backend::Tiered`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Baseline {
+    /// Cranelift code (falls back to a synchronous LLVM compile when Cranelift
+    /// is not built in or cannot compile the program).
+    #[default]
+    Cranelift,
+    /// The interpreter: no compile time at all, slow runs. Useful for programs
+    /// run a handful of times, and for deterministic tier tests.
+    Interp,
+}
+
+/// How to compile one module.
+#[derive(Clone, Debug)]
+pub struct CompileOptions {
+    /// LLVM optimization level, 0 to 3.
+    pub opt_level: u8,
+    /// Whether compiled code may run large kernels on the thread pool.
+    pub parallel: bool,
+    /// With [`Backend::Tiered`]: run the baseline tier while LLVM compiles in
+    /// the background (true), or compile with LLVM before returning (false).
+    pub tiered: bool,
+    /// With [`Backend::Tiered`]: what runs before the LLVM code is ready.
+    pub baseline: Baseline,
+    /// With [`Backend::Tiered`]: do not start the background LLVM compilation
+    /// until [`Executable::start_upgrade`] (deterministic tier tests, or
+    /// callers who choose when the compile thread may compete for the CPU).
+    pub defer_upgrade: bool,
+    /// The program family the recompilation policy counts this module in
+    /// (None: the module's canonical text with shapes erased).
+    pub family: Option<String>,
+}
+
+impl Default for CompileOptions {
+    fn default() -> Self {
+        CompileOptions {
+            opt_level: 3,
+            parallel: true,
+            tiered: true,
+            baseline: Baseline::Cranelift,
+            defer_upgrade: false,
+            family: None,
+        }
+    }
+}
+
+/// How a client behaves.
+#[derive(Clone, Debug)]
+pub struct ClientOptions {
+    /// Executables the in-memory cache holds before evicting the least recently
+    /// used one.
+    pub capacity: usize,
+    /// Folder of the persistent cache. None: `$SMELT_CACHE_DIR` if set and not
+    /// empty, else no persistent cache.
+    pub cache_dir: Option<PathBuf>,
+    /// Ignore `$SMELT_CACHE_DIR` (and `cache_dir`): no persistent cache.
+    pub no_disk_cache: bool,
+    /// The recompilation policy.
+    pub policy: Policy,
+}
+
+impl Default for ClientOptions {
+    fn default() -> Self {
+        ClientOptions { capacity: 256, cache_dir: None, no_disk_cache: false, policy: Policy::default() }
+    }
+}
+
+/// The client's counters, updated atomically.
+#[derive(Debug, Default)]
+pub(crate) struct Counters {
+    pub hits: AtomicU64,
+    pub waits: AtomicU64,
+    pub misses: AtomicU64,
+    pub compiles: AtomicU64,
+    pub compile_ns: AtomicU64,
+    pub background_compiles: AtomicU64,
+    pub background_failures: AtomicU64,
+    pub disk_hits: AtomicU64,
+    pub disk_writes: AtomicU64,
+    pub disk_errors: AtomicU64,
+    pub evictions: AtomicU64,
+    pub interpreted: AtomicU64,
+    pub megamorphic_fallbacks: AtomicU64,
+    pub baseline_fallbacks: AtomicU64,
+}
+
+/// A snapshot of a client's counters ([`Client::stats`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Stats {
+    /// Requests served without compiling (in-memory hits, including requests
+    /// that waited for a concurrent compilation of the same key, and
+    /// [`Function`] launches that found their executable).
+    pub hits: u64,
+    /// Of the hits, those that waited for a compilation in flight.
+    pub waits: u64,
+    /// Requests that found nothing in memory.
+    pub misses: u64,
+    /// Compilations run in the foreground (a miss that hit the disk, or fell
+    /// back to the interpreter, compiles nothing).
+    pub compiles: u64,
+    /// Foreground compile time, summed.
+    pub compile_time: Duration,
+    /// Background LLVM compilations finished (tiered) and failed.
+    pub background_compiles: u64,
+    pub background_failures: u64,
+    /// Persistent cache: entries loaded, entries written, entries rejected
+    /// (truncated, corrupt, mismatched) or unwritable.
+    pub disk_hits: u64,
+    pub disk_writes: u64,
+    pub disk_errors: u64,
+    /// Executables dropped from the in-memory cache for capacity.
+    pub evictions: u64,
+    /// Launches that ran on the interpreter.
+    pub interpreted: u64,
+    /// Executables made for a megamorphic family (interpreted, not compiled).
+    pub megamorphic_fallbacks: u64,
+    /// Tiered compilations whose Cranelift baseline was unavailable or failed
+    /// (compiled with LLVM in the foreground instead).
+    pub baseline_fallbacks: u64,
+    /// Program families found megamorphic so far.
+    pub megamorphic_families: usize,
+    /// Executables in the in-memory cache now.
+    pub cached: usize,
+}
+
+impl std::fmt::Display for Stats {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "jit cache: {} hits ({} waited), {} misses, {} cached, {} evicted",
+            self.hits, self.waits, self.misses, self.cached, self.evictions
+        )?;
+        writeln!(
+            f,
+            "compiles: {} in {:.1} ms, {} in the background ({} failed), {} baseline fallbacks",
+            self.compiles,
+            self.compile_time.as_secs_f64() * 1e3,
+            self.background_compiles,
+            self.background_failures,
+            self.baseline_fallbacks
+        )?;
+        writeln!(f, "disk: {} hits, {} writes, {} rejected", self.disk_hits, self.disk_writes, self.disk_errors)?;
+        write!(
+            f,
+            "policy: {} interpreted launches, {} megamorphic fallbacks in {} families",
+            self.interpreted, self.megamorphic_fallbacks, self.megamorphic_families
+        )
+    }
+}
+
+struct Inner {
+    backend: Backend,
+    options: ClientOptions,
+    cache: Cache,
+    disk: Option<DiskCache>,
+    counters: Arc<Counters>,
+    families: Mutex<HashMap<Key, Arc<Family>>>,
+}
+
+/// Compiles modules for one backend and caches the results. Cheap to clone
+/// (clones share the caches); usable from many threads.
+#[derive(Clone)]
+pub struct Client {
+    inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for Client {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Client").field("backend", &self.inner.backend).finish_non_exhaustive()
+    }
+}
+
+/// Logs the first rejected cache entry of the process.
+fn log_bad_entry(path: &std::path::Path, why: &str) {
+    static LOGGED: AtomicBool = AtomicBool::new(false);
+    if !LOGGED.swap(true, Ordering::Relaxed) {
+        eprintln!("smelt-jit: ignoring cache entry {} ({why}); recompiling and replacing it", path.display());
+    }
+}
+
+impl Client {
+    /// A client with default options (the persistent cache per `$SMELT_CACHE_DIR`).
+    pub fn new(backend: Backend) -> Client {
+        Client::with_options(backend, ClientOptions::default())
+    }
+
+    pub fn with_options(backend: Backend, options: ClientOptions) -> Client {
+        let dir = match (&options.cache_dir, options.no_disk_cache) {
+            (_, true) => None,
+            (Some(d), false) => Some(d.clone()),
+            (None, false) => std::env::var_os("SMELT_CACHE_DIR").filter(|d| !d.is_empty()).map(PathBuf::from),
+        };
+        Client {
+            inner: Arc::new(Inner {
+                backend,
+                cache: Cache::new(options.capacity),
+                disk: dir.as_deref().map(DiskCache::new),
+                options,
+                counters: Arc::default(),
+                families: Mutex::default(),
+            }),
+        }
+    }
+
+    pub fn backend(&self) -> Backend {
+        self.inner.backend
+    }
+
+    /// The persistent cache's folder, if there is one.
+    pub fn cache_dir(&self) -> Option<&std::path::Path> {
+        self.inner.disk.as_ref().map(DiskCache::dir)
+    }
+
+    /// A snapshot of the counters.
+    pub fn stats(&self) -> Stats {
+        let c = &self.inner.counters;
+        let get = |a: &AtomicU64| a.load(Ordering::Relaxed);
+        Stats {
+            hits: get(&c.hits),
+            waits: get(&c.waits),
+            misses: get(&c.misses),
+            compiles: get(&c.compiles),
+            compile_time: Duration::from_nanos(get(&c.compile_ns)),
+            background_compiles: get(&c.background_compiles),
+            background_failures: get(&c.background_failures),
+            disk_hits: get(&c.disk_hits),
+            disk_writes: get(&c.disk_writes),
+            disk_errors: get(&c.disk_errors),
+            evictions: get(&c.evictions),
+            interpreted: get(&c.interpreted),
+            megamorphic_fallbacks: get(&c.megamorphic_fallbacks),
+            baseline_fallbacks: get(&c.baseline_fallbacks),
+            megamorphic_families: lock(&self.inner.families).values().filter(|f| f.is_megamorphic()).count(),
+            cached: self.inner.cache.len(),
+        }
+    }
+
+    /// Compiles `module` (or finds it compiled): see the module comment.
+    pub fn compile(&self, module: &Module, options: &CompileOptions) -> Result<Arc<Executable>, JitError> {
+        smelt_hlo::verify(module).map_err(|e| JitError::Verify(e.to_string()))?;
+        let canonical = key::canonical_text(module);
+        let sig = key::signature(module);
+        let key = key::cache_key(&canonical, &sig, &self.config_text(options));
+        self.inner.cache.get_or_build(key, &self.inner.counters, || {
+            let family = match &options.family {
+                Some(name) => Key(*blake3::hash(name.as_bytes()).as_bytes()),
+                None => key::family_of(&canonical),
+            };
+            let family = lock(&self.inner.families).entry(family).or_default().clone();
+            let llvm_key = key::cache_key(&canonical, &sig, &llvm_config(options));
+            self.build(module, sig, family, llvm_key, options).map(Arc::new)
+        })
+    }
+
+    /// A launch handle for `module` that caches its executable (see [`Function`]).
+    pub fn function(&self, module: Module, options: CompileOptions) -> Function {
+        Function { client: self.clone(), options, source: Source::Module(Box::new(module)), by_sig: RwLock::default() }
+    }
+
+    /// A launch handle that builds a module per argument signature with `trace`
+    /// (as JAX traces a function per shape), compiling each once. Modules that
+    /// differ only in shapes form one program family for the recompilation
+    /// policy; `options.family` names the family explicitly.
+    pub fn trace(
+        &self,
+        trace: impl Fn(&[ArgType]) -> Result<Module, JitError> + Send + Sync + 'static,
+        options: CompileOptions,
+    ) -> Function {
+        Function { client: self.clone(), options, source: Source::Trace(Box::new(trace)), by_sig: RwLock::default() }
+    }
+
+    /// What besides the module changes the code: part of the in-memory key.
+    fn config_text(&self, o: &CompileOptions) -> String {
+        format!(
+            "backend={} opt={} parallel={} tiered={} baseline={:?}",
+            self.inner.backend.name(),
+            o.opt_level,
+            o.parallel,
+            o.tiered,
+            o.baseline
+        )
+    }
+
+    fn build(
+        &self,
+        module: &Module,
+        sig: Vec<ArgType>,
+        family: Arc<Family>,
+        llvm_key: Key,
+        options: &CompileOptions,
+    ) -> Result<Executable, JitError> {
+        let inner = &self.inner;
+        let counters = &inner.counters;
+        let exe =
+            |engine, upgrade| Executable::new(module, sig.clone(), engine, upgrade, family.clone(), counters.clone());
+        let interp = || Engine::Interp(Box::new(module.clone()));
+        if inner.backend != Backend::Interp && !family.admit(&inner.options.policy) {
+            counters.megamorphic_fallbacks.fetch_add(1, Ordering::Relaxed);
+            return Ok(exe(interp(), None));
+        }
+        let wants_llvm = matches!(inner.backend, Backend::Cpu | Backend::Tiered);
+        if wants_llvm && let Some(loaded) = self.disk_load(&llvm_key) {
+            return Ok(exe(Engine::Llvm(loaded), None));
+        }
+        let start = Instant::now();
+        let result = match inner.backend {
+            Backend::Interp => Ok(exe(interp(), None)),
+            backend => optimize_and_lower(module).and_then(|program| {
+                let cpu_options = smelt_cpu::CompileOptions {
+                    opt_level: options.opt_level,
+                    parallel: options.parallel,
+                    ..Default::default()
+                };
+                match backend {
+                    Backend::Cranelift => Ok(exe(compile_cranelift(&program, options)?, None)),
+                    Backend::Tiered => {
+                        let baseline = match (options.tiered, options.baseline) {
+                            (false, _) => None,
+                            (true, Baseline::Interp) => Some(interp()),
+                            (true, Baseline::Cranelift) => match compile_cranelift(&program, options) {
+                                Ok(engine) => Some(engine),
+                                Err(_) => {
+                                    counters.baseline_fallbacks.fetch_add(1, Ordering::Relaxed);
+                                    None
+                                }
+                            },
+                        };
+                        match baseline {
+                            None => Ok(exe(Engine::Llvm(self.compile_llvm(&program, &cpu_options, &llvm_key)?), None)),
+                            Some(engine) => {
+                                let upgrade = Upgrade::new();
+                                let start = self.upgrade_starter(program, cpu_options, llvm_key, upgrade.clone());
+                                if options.defer_upgrade {
+                                    upgrade.defer(start);
+                                } else {
+                                    start();
+                                }
+                                Ok(exe(engine, Some(upgrade)))
+                            }
+                        }
+                    }
+                    _ => Ok(exe(Engine::Llvm(self.compile_llvm(&program, &cpu_options, &llvm_key)?), None)),
+                }
+            }),
+        };
+        counters.compiles.fetch_add(1, Ordering::Relaxed);
+        counters.compile_ns.fetch_add(start.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        result
+    }
+
+    /// Loads the LLVM code stored under `key`, if a valid entry exists.
+    fn disk_load(&self, key: &Key) -> Option<smelt_cpu::Executable> {
+        let disk = self.inner.disk.as_ref()?;
+        let counters = &self.inner.counters;
+        let why = match disk.load(key) {
+            Lookup::Miss => return None,
+            Lookup::Hit(payload) => {
+                match smelt_cpu::CompiledObject::from_bytes(&payload).and_then(|o| smelt_cpu::load(&o)) {
+                    Ok(exe) => {
+                        counters.disk_hits.fetch_add(1, Ordering::Relaxed);
+                        return Some(exe);
+                    }
+                    Err(e) => e.to_string(),
+                }
+            }
+            Lookup::Bad(why) => why,
+        };
+        counters.disk_errors.fetch_add(1, Ordering::Relaxed);
+        log_bad_entry(&disk.path(key), &why);
+        None
+    }
+
+    /// Compiles with LLVM, stores the object in the persistent cache, loads it.
+    fn compile_llvm(
+        &self,
+        program: &Program,
+        options: &smelt_cpu::CompileOptions,
+        key: &Key,
+    ) -> Result<smelt_cpu::Executable, JitError> {
+        compile_llvm(program, options, self.inner.disk.as_ref(), key, &self.inner.counters)
+    }
+
+    /// What compiles with LLVM on a new thread and hands the code to `upgrade`.
+    fn upgrade_starter(
+        &self,
+        program: Program,
+        options: smelt_cpu::CompileOptions,
+        key: Key,
+        upgrade: Arc<Upgrade>,
+    ) -> Starter {
+        let disk = self.inner.disk.clone();
+        let counters = self.inner.counters.clone();
+        Box::new(move || {
+            let spawned = std::thread::Builder::new().name("smelt-jit-llvm".into()).spawn({
+                let (upgrade, counters) = (upgrade.clone(), counters.clone());
+                move || {
+                    let result = compile_llvm(&program, &options, disk.as_ref(), &key, &counters);
+                    let counter =
+                        if result.is_ok() { &counters.background_compiles } else { &counters.background_failures };
+                    counter.fetch_add(1, Ordering::Relaxed);
+                    upgrade.finish(result);
+                }
+            });
+            if let Err(e) = spawned {
+                counters.background_failures.fetch_add(1, Ordering::Relaxed);
+                upgrade.finish(Err(JitError::Tier(format!("cannot start the compile thread: {e}"))));
+            }
+        })
+    }
+}
+
+/// What changes LLVM code: the key of persistent cache entries, shared by
+/// `Backend::Cpu` and the LLVM tier of `Backend::Tiered`.
+fn llvm_config(o: &CompileOptions) -> String {
+    format!("llvm object={} opt={} parallel={}", smelt_cpu::OBJECT_FORMAT_VERSION, o.opt_level, o.parallel)
+}
+
+/// The default pipeline and lowering to the kernel form.
+fn optimize_and_lower(module: &Module) -> Result<Program, JitError> {
+    use smelt_passes::options::Options;
+    let mut module = module.clone();
+    let mut cx = smelt_passes::pass::PassContext::new(Options::default());
+    smelt_passes::default_pipeline(&Options::default())
+        .run_on(&mut module, &mut cx)
+        .map_err(|e| JitError::Passes(e.to_string()))?;
+    smelt_kernel::lower_module(&module).map_err(|e| JitError::Lower(e.to_string()))
+}
+
+fn compile_llvm(
+    program: &Program,
+    options: &smelt_cpu::CompileOptions,
+    disk: Option<&DiskCache>,
+    key: &Key,
+    counters: &Counters,
+) -> Result<smelt_cpu::Executable, JitError> {
+    let object = smelt_cpu::compile_to_object(program, options).map_err(|e| JitError::Cpu(e.to_string()))?;
+    if let Some(disk) = disk {
+        match disk.store(key, &object.to_bytes()) {
+            Ok(()) => counters.disk_writes.fetch_add(1, Ordering::Relaxed),
+            Err(_) => counters.disk_errors.fetch_add(1, Ordering::Relaxed),
+        };
+    }
+    smelt_cpu::load(&object).map_err(|e| JitError::Cpu(e.to_string()))
+}
+
+#[cfg(feature = "cranelift")]
+fn compile_cranelift(program: &Program, options: &CompileOptions) -> Result<Engine, JitError> {
+    let o = smelt_cranelift::CompileOptions { optimize: options.opt_level > 0, parallel: options.parallel };
+    smelt_cranelift::compile(program, &o).map(Engine::Cranelift).map_err(|e| JitError::Cranelift(e.to_string()))
+}
+
+#[cfg(not(feature = "cranelift"))]
+fn compile_cranelift(_: &Program, _: &CompileOptions) -> Result<Engine, JitError> {
+    Err(JitError::Unavailable("cranelift"))
+}
+
+enum Source {
+    Module(Box<Module>),
+    Trace(Box<dyn Fn(&[ArgType]) -> Result<Module, JitError> + Send + Sync>),
+}
+
+/// A launch handle: the executable per argument signature, found by hashing
+/// the arguments' types (no module canonicalization, no key hashing). Made by
+/// [`Client::function`] (one module) or [`Client::trace`] (a module per
+/// signature).
+pub struct Function {
+    client: Client,
+    options: CompileOptions,
+    source: Source,
+    by_sig: RwLock<HashMap<u64, Vec<Arc<Executable>>>>,
+}
+
+impl std::fmt::Debug for Function {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Function").field("options", &self.options).finish_non_exhaustive()
+    }
+}
+
+/// A fixed-seed hasher: signature hashes only need to be consistent within
+/// the process.
+fn sig_hash(args: &[&Buffer]) -> u64 {
+    let mut h = std::hash::BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default().build_hasher();
+    args.len().hash(&mut h);
+    for a in args {
+        a.dtype().hash(&mut h);
+        a.dims().hash(&mut h);
+    }
+    h.finish()
+}
+
+impl Function {
+    /// The executable for `args`' signature, compiled on first use.
+    pub fn executable(&self, args: &[&Buffer]) -> Result<Arc<Executable>, JitError> {
+        let h = sig_hash(args);
+        if let Some(list) = self.by_sig.read().unwrap_or_else(|e| e.into_inner()).get(&h)
+            && let Some(exe) = list.iter().find(|e| e.accepts(args))
+        {
+            self.client.inner.counters.hits.fetch_add(1, Ordering::Relaxed);
+            return Ok(exe.clone());
+        }
+        let exe = match &self.source {
+            Source::Module(m) => self.client.compile(m, &self.options)?,
+            Source::Trace(trace) => {
+                let sig: Vec<ArgType> =
+                    args.iter().map(|a| ArgType { dtype: a.dtype(), dims: a.dims().to_vec() }).collect();
+                self.client.compile(&trace(&sig)?, &self.options)?
+            }
+        };
+        if exe.accepts(args) {
+            self.by_sig.write().unwrap_or_else(|e| e.into_inner()).entry(h).or_default().push(exe.clone());
+        }
+        Ok(exe)
+    }
+
+    /// Runs on `args`, compiling for their signature on first use.
+    pub fn call(&self, args: &[&Buffer]) -> Result<Vec<Buffer>, JitError> {
+        self.executable(args)?.run(args)
+    }
+}

@@ -1,0 +1,46 @@
+//! The JIT's one error type.
+//!
+//! Errors from the stages below (verifier, passes, lowering, backends) are kept
+//! as their rendered messages, so a [`JitError`] is `Clone`: a compilation that
+//! several threads wait for (single flight) hands each of them the same error.
+//! Input errors (a module that does not verify, arguments of the wrong type or
+//! shape) are separate variants from backend failures, and none of them panic.
+
+/// Everything that can go wrong in `smelt-jit`.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum JitError {
+    /// The module does not verify.
+    #[error("module does not verify: {0}")]
+    Verify(String),
+    /// The middle end failed (a pass error).
+    #[error("optimization pipeline: {0}")]
+    Passes(String),
+    /// Lowering to the kernel form failed (often: an operation no backend renders).
+    #[error("lowering: {0}")]
+    Lower(String),
+    /// The LLVM backend failed to compile or run the program.
+    #[error("cpu backend: {0}")]
+    Cpu(String),
+    /// The Cranelift backend failed to compile or run the program.
+    #[error("cranelift backend: {0}")]
+    Cranelift(String),
+    /// The interpreter failed.
+    #[error("interpreter: {0}")]
+    Interp(String),
+    /// The backend was not built into this binary (the `cranelift` feature).
+    #[error("backend {0} is not available in this build")]
+    Unavailable(&'static str),
+    /// Wrong number of arguments to a run.
+    #[error("expected {expected} arguments, got {got}")]
+    ArgumentCount { expected: usize, got: usize },
+    /// An argument of the wrong element type or shape.
+    #[error("argument {index}: expected {expected}, got {got}")]
+    Argument { index: usize, expected: String, got: String },
+    /// A buffer built from host data that does not fit its shape, or read as
+    /// the wrong element type.
+    #[error("buffer: {0}")]
+    Buffer(String),
+    /// The background compilation failed or was not ready in time.
+    #[error("optimized tier: {0}")]
+    Tier(String),
+}

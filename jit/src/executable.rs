@@ -1,0 +1,320 @@
+//! [`Executable`]: a compiled module, ready to run, possibly on two tiers.
+//!
+//! An executable runs on one *engine* (the interpreter, Cranelift code or LLVM
+//! code) and, when compiled tiered, holds a second slot for LLVM code that a
+//! background thread fills in ([`Upgrade`]). Every run checks whether that slot
+//! is filled with one atomic load (`OnceLock::get`): before, runs go to the
+//! first engine; from then on, to the LLVM one. Nothing else changes on the
+//! hot path: argument checks, one counter update per run, and the backend's own
+//! run.
+//!
+//! [`Executable::tier`] says which tier ran last, [`Executable::wait_optimized`]
+//! waits for the background compilation (tests and benchmarks use it to make
+//! the switch deterministic).
+
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use smelt_hlo::{Array, Literal, Module, Shape};
+
+use crate::buffer::Buffer;
+use crate::client::Counters;
+use crate::key::ArgType;
+use crate::policy::Family;
+use crate::{JitError, lock};
+
+/// Where a run executes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Tier {
+    /// The reference interpreter (`Backend::Interp`, an interpreted baseline, or
+    /// a megamorphic family's fallback).
+    Interp,
+    /// Cranelift-compiled code (fast to compile).
+    Cranelift,
+    /// LLVM-compiled code (`smelt-cpu`, fast to run).
+    Llvm,
+}
+
+impl Tier {
+    pub fn name(self) -> &'static str {
+        match self {
+            Tier::Interp => "interp",
+            Tier::Cranelift => "cranelift",
+            Tier::Llvm => "llvm",
+        }
+    }
+
+    fn code(self) -> u8 {
+        match self {
+            Tier::Interp => 1,
+            Tier::Cranelift => 2,
+            Tier::Llvm => 3,
+        }
+    }
+
+    fn from_code(c: u8) -> Option<Tier> {
+        match c {
+            1 => Some(Tier::Interp),
+            2 => Some(Tier::Cranelift),
+            3 => Some(Tier::Llvm),
+            _ => None,
+        }
+    }
+}
+
+/// What actually runs a program.
+// One engine per executable: the variants' sizes do not matter, and boxing the
+// compiled ones would add a load to every run.
+#[allow(clippy::large_enum_variant)]
+pub(crate) enum Engine {
+    /// The interpreter on the verified module as given (no pipeline).
+    Interp(Box<Module>),
+    Llvm(smelt_cpu::Executable),
+    #[cfg(feature = "cranelift")]
+    Cranelift(smelt_cranelift::Executable),
+}
+
+impl Engine {
+    fn tier(&self) -> Tier {
+        match self {
+            Engine::Interp(_) => Tier::Interp,
+            Engine::Llvm(_) => Tier::Llvm,
+            #[cfg(feature = "cranelift")]
+            Engine::Cranelift(_) => Tier::Cranelift,
+        }
+    }
+
+    fn run(&self, args: &[&Array], param_shapes: &[Shape]) -> Result<Vec<Array>, JitError> {
+        match self {
+            Engine::Interp(module) => {
+                let literals = rebuild_params(args, param_shapes)?;
+                smelt_interp::evaluate(module, &literals)
+                    .map(Literal::into_leaves)
+                    .map_err(|e| JitError::Interp(e.to_string()))
+            }
+            Engine::Llvm(exe) => exe.run_refs(args).map_err(|e| JitError::Cpu(e.to_string())),
+            #[cfg(feature = "cranelift")]
+            Engine::Cranelift(exe) => exe.run_refs(args).map_err(|e| JitError::Cranelift(e.to_string())),
+        }
+    }
+}
+
+/// Regroups flattened leaves into the entry's (possibly tuple) parameters.
+fn rebuild_params(args: &[&Array], shapes: &[Shape]) -> Result<Vec<Literal>, JitError> {
+    fn take(shape: &Shape, args: &mut std::slice::Iter<'_, &Array>) -> Result<Literal, JitError> {
+        match shape {
+            Shape::Array(_) => args
+                .next()
+                .map(|a| Literal::Array((*a).clone()))
+                .ok_or_else(|| JitError::Interp("too few arguments for the parameter shapes".into())),
+            Shape::Tuple(t) => Ok(Literal::Tuple(t.iter().map(|s| take(s, args)).collect::<Result<_, _>>()?)),
+        }
+    }
+    let mut it = args.iter();
+    shapes.iter().map(|s| take(s, &mut it)).collect()
+}
+
+/// Where the background compilation stands.
+#[derive(Clone, Debug, PartialEq)]
+enum UpgradeState {
+    Pending,
+    Done,
+    Failed(String),
+}
+
+/// Starts the background compilation.
+pub(crate) type Starter = Box<dyn FnOnce() + Send>;
+
+/// The LLVM tier of a tiered executable, filled in by a background thread.
+pub(crate) struct Upgrade {
+    ready: OnceLock<smelt_cpu::Executable>,
+    state: Mutex<UpgradeState>,
+    cv: Condvar,
+    /// With `CompileOptions::defer_upgrade`: the compilation not started yet.
+    deferred: Mutex<Option<Starter>>,
+}
+
+impl Upgrade {
+    pub(crate) fn new() -> Arc<Upgrade> {
+        Arc::new(Upgrade {
+            ready: OnceLock::new(),
+            state: Mutex::new(UpgradeState::Pending),
+            cv: Condvar::new(),
+            deferred: Mutex::new(None),
+        })
+    }
+
+    pub(crate) fn defer(&self, start: Starter) {
+        *lock(&self.deferred) = Some(start);
+    }
+
+    /// Publishes the background thread's outcome and wakes waiters.
+    pub(crate) fn finish(&self, result: Result<smelt_cpu::Executable, JitError>) {
+        let state = match result {
+            Ok(exe) => {
+                let _ = self.ready.set(exe);
+                UpgradeState::Done
+            }
+            Err(e) => UpgradeState::Failed(e.to_string()),
+        };
+        *lock(&self.state) = state;
+        self.cv.notify_all();
+    }
+}
+
+/// A compiled module, ready to run. Shared (`Arc`) between the cache and its
+/// callers; runs may come from several threads at once.
+pub struct Executable {
+    name: String,
+    params: Vec<ArgType>,
+    param_shapes: Vec<Shape>,
+    first: Engine,
+    upgrade: Option<Arc<Upgrade>>,
+    last_tier: AtomicU8,
+    runs: AtomicU64,
+    family: Arc<Family>,
+    counters: Arc<Counters>,
+}
+
+impl std::fmt::Debug for Executable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Executable")
+            .field("name", &self.name)
+            .field("params", &self.params)
+            .field("first", &self.first.tier())
+            .field("tiered", &self.upgrade.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Executable {
+    pub(crate) fn new(
+        module: &Module,
+        params: Vec<ArgType>,
+        first: Engine,
+        upgrade: Option<Arc<Upgrade>>,
+        family: Arc<Family>,
+        counters: Arc<Counters>,
+    ) -> Executable {
+        Executable {
+            name: module.name.clone(),
+            params,
+            param_shapes: module.entry().param_shapes(),
+            first,
+            upgrade,
+            last_tier: AtomicU8::new(0),
+            runs: AtomicU64::new(0),
+            family,
+            counters,
+        }
+    }
+
+    /// The module's name (of the first module compiled under this key).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The flattened argument types runs take (the signature).
+    pub fn params(&self) -> &[ArgType] {
+        &self.params
+    }
+
+    /// Whether `args` match the signature exactly.
+    pub fn accepts(&self, args: &[&Buffer]) -> bool {
+        args.len() == self.params.len()
+            && args.iter().zip(&self.params).all(|(a, t)| a.dtype() == t.dtype && a.dims() == t.dims.as_slice())
+    }
+
+    /// Runs the module on `args` (one buffer per flattened entry parameter, in
+    /// order) and returns the flattened results. Argument types are checked.
+    pub fn run(&self, args: &[&Buffer]) -> Result<Vec<Buffer>, JitError> {
+        if args.len() != self.params.len() {
+            return Err(JitError::ArgumentCount { expected: self.params.len(), got: args.len() });
+        }
+        for (index, (a, t)) in args.iter().zip(&self.params).enumerate() {
+            if a.dtype() != t.dtype || a.dims() != t.dims.as_slice() {
+                return Err(JitError::Argument { index, expected: t.to_string(), got: a.type_text() });
+            }
+        }
+        let arrays: Vec<&Array> = args.iter().map(|b| b.as_array()).collect();
+        let engine_tier;
+        let outs = match self.upgrade.as_ref().and_then(|u| u.ready.get()) {
+            Some(exe) => {
+                engine_tier = Tier::Llvm;
+                exe.run_refs(&arrays).map_err(|e| JitError::Cpu(e.to_string()))?
+            }
+            None => {
+                engine_tier = self.first.tier();
+                self.first.run(&arrays, &self.param_shapes)?
+            }
+        };
+        self.last_tier.store(engine_tier.code(), Ordering::Relaxed);
+        self.runs.fetch_add(1, Ordering::Relaxed);
+        self.family.runs.fetch_add(1, Ordering::Relaxed);
+        if engine_tier == Tier::Interp {
+            self.counters.interpreted.fetch_add(1, Ordering::Relaxed);
+        }
+        Ok(outs.into_iter().map(Buffer::from).collect())
+    }
+
+    /// The tier the last run executed on (None before the first run).
+    pub fn tier(&self) -> Option<Tier> {
+        Tier::from_code(self.last_tier.load(Ordering::Relaxed))
+    }
+
+    /// The tier the next run will execute on.
+    pub fn next_tier(&self) -> Tier {
+        match self.upgrade.as_ref().and_then(|u| u.ready.get()) {
+            Some(_) => Tier::Llvm,
+            None => self.first.tier(),
+        }
+    }
+
+    /// Whether a background compilation is attached (finished or not).
+    pub fn is_tiered(&self) -> bool {
+        self.upgrade.is_some()
+    }
+
+    /// How many runs this executable has served.
+    pub fn runs(&self) -> u64 {
+        self.runs.load(Ordering::Relaxed)
+    }
+
+    /// Starts the background LLVM compilation of an executable compiled with
+    /// `CompileOptions::defer_upgrade` (nothing otherwise, or when started).
+    pub fn start_upgrade(&self) {
+        let start = self.upgrade.as_ref().and_then(|u| lock(&u.deferred).take());
+        if let Some(start) = start {
+            start();
+        }
+    }
+
+    /// Waits until the background LLVM compilation, if any, has finished, at
+    /// most `timeout` (None: no limit). Ok when it succeeded or there is none;
+    /// an error when it failed (runs stay on the first tier) or timed out.
+    pub fn wait_optimized(&self, timeout: Option<Duration>) -> Result<(), JitError> {
+        let Some(u) = &self.upgrade else {
+            return Ok(());
+        };
+        let deadline = timeout.map(|t| Instant::now() + t);
+        let mut state = lock(&u.state);
+        loop {
+            match &*state {
+                UpgradeState::Done => return Ok(()),
+                UpgradeState::Failed(e) => return Err(JitError::Tier(e.clone())),
+                UpgradeState::Pending => {}
+            }
+            state = match deadline {
+                None => u.cv.wait(state).unwrap_or_else(|e| e.into_inner()),
+                Some(d) => {
+                    let left = d.saturating_duration_since(Instant::now());
+                    if left.is_zero() {
+                        return Err(JitError::Tier("background compilation not finished in time".into()));
+                    }
+                    u.cv.wait_timeout(state, left).unwrap_or_else(|e| e.into_inner()).0
+                }
+            };
+        }
+    }
+}

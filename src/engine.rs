@@ -12,6 +12,8 @@ pub enum Backend {
     Interp,
     /// LLVM-compiled native code for this CPU, run in process.
     Cpu,
+    /// Cranelift-compiled native code: compiles in a fraction of LLVM's time.
+    Cranelift,
 }
 
 impl Backend {
@@ -19,6 +21,7 @@ impl Backend {
         match self {
             Backend::Interp => "interp",
             Backend::Cpu => "cpu",
+            Backend::Cranelift => "cranelift",
         }
     }
 
@@ -27,7 +30,7 @@ impl Backend {
     pub fn default_pipeline(self) -> Pipeline {
         match self {
             Backend::Interp => Pipeline::None,
-            Backend::Cpu => Pipeline::Default,
+            Backend::Cpu | Backend::Cranelift => Pipeline::Default,
         }
     }
 }
@@ -51,6 +54,8 @@ pub enum EngineError {
     Lower(#[from] smelt_kernel::lower::LowerError),
     #[error(transparent)]
     Cpu(#[from] smelt_cpu::CpuError),
+    #[error(transparent)]
+    Cranelift(#[from] smelt_cranelift::CraneliftError),
 }
 
 /// Runs `pipeline` over `module` in place.
@@ -70,6 +75,7 @@ pub fn optimize(module: &mut Module, pipeline: Pipeline, cx: &mut PassContext) -
 pub enum Compiled {
     Interp(Module),
     Cpu(smelt_cpu::Executable),
+    Cranelift(smelt_cranelift::Executable),
 }
 
 impl Compiled {
@@ -94,13 +100,17 @@ impl Compiled {
                 let options = smelt_cpu::CompileOptions { profile, ..Default::default() };
                 Compiled::Cpu(smelt_cpu::compile(&program, &options)?)
             }
+            Backend::Cranelift => {
+                let program = smelt_kernel::lower_module(&module)?;
+                Compiled::Cranelift(smelt_cranelift::compile(&program, &smelt_cranelift::CompileOptions::default())?)
+            }
         })
     }
 
     /// Per-step times since the last reset, for a backend compiled with profiling.
     pub fn profile(&self) -> Option<Vec<smelt_cpu::StepProfile>> {
         match self {
-            Compiled::Interp(_) => None,
+            Compiled::Interp(_) | Compiled::Cranelift(_) => None,
             Compiled::Cpu(exe) => exe.profile(),
         }
     }
@@ -117,6 +127,10 @@ impl Compiled {
         match self {
             Compiled::Interp(module) => Ok(smelt_interp::evaluate(module, args)?.into_leaves()),
             Compiled::Cpu(exe) => {
+                let leaves: Vec<&Array> = args.iter().flat_map(Literal::leaves).collect();
+                Ok(exe.run_refs(&leaves)?)
+            }
+            Compiled::Cranelift(exe) => {
                 let leaves: Vec<&Array> = args.iter().flat_map(Literal::leaves).collect();
                 Ok(exe.run_refs(&leaves)?)
             }

@@ -6,6 +6,7 @@
 //! ([`stream`]) and the allocator the binary runs with ([`alloc`]).
 
 pub use smelt_cpu as cpu;
+pub use smelt_cranelift as cranelift;
 pub use smelt_hlo as hlo;
 pub use smelt_interp as interp;
 pub use smelt_kernel as kernel;

@@ -33,6 +33,8 @@ enum Backend {
     Interp,
     /// LLVM-compiled native code for this CPU.
     Cpu,
+    /// Cranelift-compiled native code (fast compiles).
+    Cranelift,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -55,6 +57,8 @@ enum EmitKind {
     Asm,
     /// An object file.
     Obj,
+    /// Cranelift IR of every kernel after Cranelift's optimizations (--backend cranelift).
+    Clif,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -191,6 +195,7 @@ impl Backend {
         match self {
             Backend::Interp => engine::Backend::Interp,
             Backend::Cpu => engine::Backend::Cpu,
+            Backend::Cranelift => engine::Backend::Cranelift,
         }
     }
 }
@@ -638,8 +643,18 @@ fn cmd_compile(
                 EmitKind::LlvmOpt => smelt::cpu::Emit::OptimizedLlvmIr,
                 EmitKind::Asm => smelt::cpu::Emit::Assembly,
                 EmitKind::Obj => smelt::cpu::Emit::Object,
+                EmitKind::Clif => bail!("--emit clif needs --backend cranelift"),
             };
             smelt::cpu::emit(&program, &options, what)?
+        }
+        Backend::Cranelift => {
+            let program = smelt::kernel::lower_module(&module)?;
+            let options = smelt::cranelift::CompileOptions::default();
+            match emit {
+                EmitKind::Kernel => program.to_string().into_bytes(),
+                EmitKind::Clif => smelt::cranelift::emit_clif(&program, &options)?.into_bytes(),
+                _ => bail!("the Cranelift backend emits kernel or clif"),
+            }
         }
     };
     write_output(output, &bytes, emit == EmitKind::Obj)

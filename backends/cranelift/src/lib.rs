@@ -1,0 +1,52 @@
+//! smelt's fast-compile tier: the kernel form rendered with Cranelift.
+//!
+//! Cranelift lives only in this crate. [`compile`] renders every kernel of a
+//! [`Program`] as one Cranelift function (`codegen`), compiles them in process
+//! with `cranelift-jit` for the host CPU, and returns an [`Executable`] whose
+//! host-side driver (`executable`) runs the program's steps: kernel launches
+//! (large loops split over `smelt_runtime::pool`), copies, `while` and
+//! `conditional` control flow, and the library steps, which call the
+//! precompiled routines of `smelt_runtime::routines` (matrix products through
+//! the `gemm` crate, convolutions as patches times kernels, merge sorts and
+//! select-and-scatter with comparators compiled here). Nothing is interpreted:
+//! every scalar operation of every kernel is Cranelift code or a call to a
+//! runtime scalar helper (transcendental functions, f16/bf16 rounding).
+//!
+//! The tier exists for compile time: no LLVM, no generated GEMM. Its kernels
+//! are plain loop nests with each value computed at the outermost loop it
+//! depends on; Cranelift's mid-end does the rest.
+
+mod codegen;
+mod error;
+mod executable;
+
+pub use error::CraneliftError;
+pub use executable::Executable;
+
+use smelt_kernel::Program;
+
+/// How to compile.
+#[derive(Clone, Debug)]
+pub struct CompileOptions {
+    /// Cranelift's `opt_level`: `speed` when true, `none` otherwise.
+    pub optimize: bool,
+    /// Whether large kernels may run on the thread pool.
+    pub parallel: bool,
+}
+
+impl Default for CompileOptions {
+    fn default() -> Self {
+        CompileOptions { optimize: true, parallel: true }
+    }
+}
+
+/// Compiles `program` for the host CPU and loads it into the process.
+pub fn compile(program: &Program, options: &CompileOptions) -> Result<Executable, CraneliftError> {
+    executable::Executable::new(program, options)
+}
+
+/// Renders `program`'s kernels and scalar functions as Cranelift IR text (after
+/// Cranelift's optimizations when `options.optimize`), one function after another.
+pub fn emit_clif(program: &Program, options: &CompileOptions) -> Result<String, CraneliftError> {
+    codegen::emit_clif(program, options)
+}

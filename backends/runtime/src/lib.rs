@@ -1,0 +1,11 @@
+//! What compiled smelt programs call at run time, shared by the backends.
+//!
+//! [`pool`]: the persistent thread pool behind `smelt_parallel_for` and the step
+//! profiler's clock (LLVM- and Cranelift-compiled code call both).
+//! [`routines`]: precompiled library routines for the Cranelift tier (matrix
+//! products through the `gemm` crate, convolutions, sorts, select-and-scatter
+//! and random bits) and the scalar helpers its generated code calls; these are
+//! ordinary compiled Rust, chosen so the fast tier never waits for LLVM.
+
+pub mod pool;
+pub mod routines;

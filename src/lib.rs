@@ -9,6 +9,7 @@ pub use smelt_cpu as cpu;
 pub use smelt_cranelift as cranelift;
 pub use smelt_hlo as hlo;
 pub use smelt_interp as interp;
+pub use smelt_jit as jit;
 pub use smelt_kernel as kernel;
 pub use smelt_passes as passes;
 

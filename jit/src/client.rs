@@ -506,7 +506,11 @@ fn compile_llvm(
 
 #[cfg(feature = "cranelift")]
 fn compile_cranelift(program: &Program, options: &CompileOptions) -> Result<Engine, JitError> {
-    let o = smelt_cranelift::CompileOptions { optimize: options.opt_level > 0, parallel: options.parallel };
+    let o = smelt_cranelift::CompileOptions {
+        optimize: options.opt_level > 0,
+        parallel: options.parallel,
+        ..Default::default()
+    };
     smelt_cranelift::compile(program, &o).map(Engine::Cranelift).map_err(|e| JitError::Cranelift(e.to_string()))
 }
 

@@ -69,7 +69,11 @@ fn disk_client(backend: Backend, dir: &std::path::Path) -> Client {
 
 #[test]
 fn same_program_with_other_names_and_metadata_hits() {
-    for backend in [Backend::Interp, Backend::Cpu] {
+    let mut backends = vec![Backend::Interp, Backend::Cpu];
+    if cfg!(feature = "cranelift") {
+        backends.push(Backend::Cranelift);
+    }
+    for backend in backends {
         let c = client(backend);
         let o = CompileOptions::default();
         let first = c.compile(&add_module(8, "", false), &o).unwrap();

@@ -176,6 +176,11 @@ enum Command {
         /// (milliseconds per run, busiest first); adds two clock reads per step.
         #[arg(long)]
         profile: bool,
+        /// Compile through a `smelt_jit::Client` (its in-memory cache, and the
+        /// persistent one under $SMELT_CACHE_DIR; the default pipeline always)
+        /// and print the client's cache statistics after the bench.
+        #[arg(long)]
+        cache_stats: bool,
     },
     /// Run case folders and compare the outputs with the reference out*.npy.
     Check {
@@ -196,6 +201,48 @@ impl Backend {
             Backend::Interp => engine::Backend::Interp,
             Backend::Cpu => engine::Backend::Cpu,
             Backend::Cranelift => engine::Backend::Cranelift,
+        }
+    }
+}
+
+impl Backend {
+    fn jit(self) -> smelt::jit::Backend {
+        match self {
+            Backend::Interp => smelt::jit::Backend::Interp,
+            Backend::Cpu => smelt::jit::Backend::Cpu,
+            Backend::Cranelift => smelt::jit::Backend::Cranelift,
+        }
+    }
+}
+
+/// What `bench` times: an engine, or a `smelt-jit` executable (`--cache-stats`).
+enum Timed {
+    Engine(Box<Compiled>),
+    Jit(std::sync::Arc<smelt::jit::Executable>),
+}
+
+impl Timed {
+    fn run(&self, args: &[Literal]) -> Result<Vec<Array>> {
+        match self {
+            Timed::Engine(c) => Ok(c.run(args)?),
+            Timed::Jit(exe) => {
+                let leaves: Vec<&smelt::jit::Buffer> =
+                    args.iter().flat_map(Literal::leaves).map(smelt::jit::Buffer::from_array_ref).collect();
+                Ok(exe.run(&leaves)?.into_iter().map(smelt::jit::Buffer::into_array).collect())
+            }
+        }
+    }
+
+    fn reset_profile(&self) {
+        if let Timed::Engine(c) = self {
+            c.reset_profile();
+        }
+    }
+
+    fn profile(&self) -> Option<Vec<smelt_cpu::StepProfile>> {
+        match self {
+            Timed::Engine(c) => c.profile(),
+            Timed::Jit(_) => None,
         }
     }
 }
@@ -230,11 +277,17 @@ fn main() -> ExitCode {
         Command::Compile { file, backend, emit, target, cpu, features, output } => {
             cmd_compile(&file, backend, emit, target, cpu, features, output.as_deref())
         }
-        Command::Bench { paths, backend, stream, pipeline, json, runs, time_s, profile } => {
+        Command::Bench { paths, backend, stream, pipeline, json, runs, time_s, profile, cache_stats } => {
             if stream {
                 print_stream(json);
             }
-            cmd_bench(&paths, backend, pipeline, json, runs, time_s, profile)
+            let jit = cache_stats.then(|| smelt::jit::Client::new(backend.jit()));
+            let code = cmd_bench(&paths, backend, pipeline, json, runs, time_s, profile, jit.as_ref());
+            if let Some(client) = jit {
+                // stdout is a contract with --json.
+                if json { eprintln!("{}", client.stats()) } else { println!("{}", client.stats()) }
+            }
+            code
         }
     };
     match result {
@@ -474,12 +527,21 @@ fn bench_case(
     runs: Option<usize>,
     time_s: f64,
     profile: bool,
+    jit: Option<&smelt::jit::Client>,
 ) -> Result<BenchResult> {
     let case = Case::load(dir)?;
     let t0 = Instant::now();
     let module = load_verified(&case.module_path)?;
     let params = module.entry().param_shapes();
-    let compiled = Compiled::with_profile(module, backend.engine(), pipeline_for(pipeline, backend), profile)?;
+    let compiled = match jit {
+        Some(client) => Timed::Jit(client.compile(&module, &smelt::jit::CompileOptions::default())?),
+        None => Timed::Engine(Box::new(Compiled::with_profile(
+            module,
+            backend.engine(),
+            pipeline_for(pipeline, backend),
+            profile,
+        )?)),
+    };
     let compile_ms = t0.elapsed().as_secs_f64() * 1e3;
     let args = if case.inputs.is_empty() { smelt::inputs::random_inputs(&params) } else { case.load_inputs()? };
     // Warm up: first-touch page faults, caches, thread pool start.
@@ -514,6 +576,7 @@ fn cmd_bench(
     runs: Option<usize>,
     time_s: f64,
     profile: bool,
+    jit: Option<&smelt::jit::Client>,
 ) -> Result<ExitCode> {
     let cases = case::find_cases(paths)?;
     let mut failed = 0;
@@ -529,7 +592,8 @@ fn cmd_bench(
             .ok()
             .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
             .unwrap_or_else(|| dir.display().to_string());
-        let outcome = std::panic::catch_unwind(|| bench_case(dir, backend, pipeline, runs, time_s, profile))
+        let bench = || bench_case(dir, backend, pipeline, runs, time_s, profile, jit);
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(bench))
             .unwrap_or_else(|_| Err(anyhow!("internal compiler error (panic); please report it")));
         match outcome {
             Ok(r) => {

@@ -131,6 +131,16 @@ impl Computation {
         users
     }
 
+    /// The users of one instruction, once per operand slot that reads it, in
+    /// arena order: [`Computation::users`] without building the whole map.
+    pub fn users_of(&self, id: InstId) -> Vec<InstId> {
+        let mut out = Vec::new();
+        for (user, inst) in self.insts.iter() {
+            out.extend(inst.operands.iter().filter(|&&o| o == id).map(|_| user));
+        }
+        out
+    }
+
     /// Makes every use of `old` (operands, control edges and the root) refer to `new`.
     /// Returns whether anything changed.
     pub fn replace_all_uses(&mut self, old: InstId, new: InstId) -> bool {

@@ -395,8 +395,7 @@ impl Fuser<'_> {
         {
             return Err(Some("a reduction fuses only into consumers that read it elementwise".into()));
         }
-        let users = comp.users();
-        let other_users: Vec<InstId> = users[producer].iter().copied().filter(|&u| u != consumer).collect();
+        let other_users: Vec<InstId> = comp.users_of(producer).into_iter().filter(|&u| u != consumer).collect();
         let root_is_producer = comp.root == producer;
         if other_users.is_empty() && !root_is_producer {
             return Ok(Mode::Move);
@@ -443,8 +442,7 @@ impl Fuser<'_> {
         if contains_op(module, c, &[Opcode::Dot, Opcode::Convolution]) {
             return Err(Some("two contractions in one fusion".into()));
         }
-        let users = comp.users();
-        if users[producer].len() != 1 || comp.root == producer {
+        if comp.users_of(producer).len() != 1 || comp.root == producer {
             return Err(Some("contraction result has other users".into()));
         }
         if !self.consumer_reads_elementwise(consumer, producer, false) {

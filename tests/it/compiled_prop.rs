@@ -215,7 +215,7 @@ proptest! {
     })]
 
     #[test]
-    fn cpu_backend_matches_the_interpreter(choices in prop::collection::vec(any::<u32>(), 64..128)) {
+    fn compiled_backends_match_the_interpreter(choices in prop::collection::vec(any::<u32>(), 64..128)) {
         let module = build(Choices(choices));
         if std::env::var("PROP_DEBUG").is_ok() {
             let ops: Vec<String> = module.entry().insts.iter().map(|(_, i)| i.opcode.name().to_string()).collect();
@@ -224,19 +224,22 @@ proptest! {
         smelt_hlo::verify(&module).map_err(|e| TestCaseError::fail(e.to_string()))?;
         let args = smelt::inputs::random_inputs(&module.entry().param_shapes());
         let want = smelt_interp::evaluate(&module, &args).unwrap().into_leaves();
-        let compiled = Compiled::new(module.clone(), Backend::Cpu, Pipeline::Default)
-            .map_err(|e| TestCaseError::fail(format!("{e}\n{}", smelt_hlo::print_module(&module))))?;
-        let got = compiled.run(&args).map_err(|e| TestCaseError::fail(e.to_string()))?;
-        prop_assert_eq!(got.len(), want.len());
-        for (k, (g, w)) in got.iter().zip(&want).enumerate() {
-            // Sums may be reassociated; low-precision floats round per op.
-            let tol = match w.dtype() {
-                DType::F16 | DType::Bf16 => 2e-2,
-                DType::F32 => 1e-4,
-                _ => 1e-9,
-            };
-            if let Err(m) = smelt::case::compare(g, w, tol, tol) {
-                return Err(TestCaseError::fail(format!("output {k}: {m}\n{}", smelt_hlo::print_module(&module))));
+        for backend in [Backend::Cpu, Backend::Cranelift] {
+            let compiled = Compiled::new(module.clone(), backend, Pipeline::Default)
+                .map_err(|e| TestCaseError::fail(format!("{e}\n{}", smelt_hlo::print_module(&module))))?;
+            let got = compiled.run(&args).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            prop_assert_eq!(got.len(), want.len());
+            for (k, (g, w)) in got.iter().zip(&want).enumerate() {
+                // Sums may be reassociated; low-precision floats round per op.
+                let tol = match w.dtype() {
+                    DType::F16 | DType::Bf16 => 2e-2,
+                    DType::F32 => 1e-4,
+                    _ => 1e-9,
+                };
+                if let Err(m) = smelt::case::compare(g, w, tol, tol) {
+                    let name = backend.name();
+                    return Err(TestCaseError::fail(format!("{name} output {k}: {m}\n{}", smelt_hlo::print_module(&module))));
+                }
             }
         }
     }

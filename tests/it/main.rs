@@ -7,8 +7,8 @@
 
 mod cli;
 mod common;
-mod cpu;
-mod cpu_prop;
+mod compiled;
+mod compiled_prop;
 mod fuzz;
 mod interp;
 mod kernel;

@@ -14,7 +14,8 @@
 //!
 //! The tier exists for compile time: no LLVM, no generated GEMM. Its kernels
 //! are plain loop nests with each value computed at the outermost loop it
-//! depends on; Cranelift's mid-end does the rest.
+//! depends on, elementwise f32 innermost loops on 128-bit vectors (`simd`);
+//! Cranelift's mid-end does the rest.
 
 mod codegen;
 mod error;
@@ -32,11 +33,13 @@ pub struct CompileOptions {
     pub optimize: bool,
     /// Whether large kernels may run on the thread pool.
     pub parallel: bool,
+    /// Whether elementwise f32 innermost loops may run on 128-bit vectors.
+    pub simd: bool,
 }
 
 impl Default for CompileOptions {
     fn default() -> Self {
-        CompileOptions { optimize: true, parallel: true }
+        CompileOptions { optimize: true, parallel: true, simd: true }
     }
 }
 

@@ -11,6 +11,7 @@
 
 mod graph;
 mod scalar;
+mod simd;
 
 use std::collections::HashMap;
 
@@ -81,6 +82,7 @@ pub(crate) fn build(program: &Program, options: &CompileOptions, want_clif: bool
         clif: String::new(),
         want_clif,
         optimize: options.optimize,
+        simd: options.simd,
     };
     let mut kernels = Vec::with_capacity(program.kernels.len());
     for (i, k) in program.kernels.iter().enumerate() {
@@ -109,6 +111,8 @@ struct ModuleCx {
     clif: String,
     want_clif: bool,
     optimize: bool,
+    /// Whether elementwise innermost loops may run on 128-bit vectors.
+    simd: bool,
 }
 
 /// The signature of a helper by name: float helpers take and return their
@@ -328,21 +332,33 @@ impl Fx<'_, '_> {
 
     /// Opens `for index in lo..hi` and positions the builder in its body.
     pub(crate) fn open_loop(&mut self, lo: Value, hi: Value) -> Loop {
+        self.open_loop_by(lo, hi, 1)
+    }
+
+    /// Closes the innermost open loop: increments, branches back, continues after it.
+    pub(crate) fn close_loop(&mut self, l: Loop) {
+        self.close_loop_by(l, 1)
+    }
+
+    /// Opens `for index in (lo..hi).step_by(step)`; the body runs while
+    /// `index + step <= hi`.
+    pub(crate) fn open_loop_by(&mut self, lo: Value, hi: Value, step: i64) -> Loop {
         let (header, body, exit) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
         let var = self.b.declare_var(types::I64);
         self.b.def_var(var, lo);
         self.b.ins().jump(header, &[]);
         self.b.switch_to_block(header);
         let index = self.b.use_var(var);
-        let more = self.b.ins().icmp(IntCC::SignedLessThan, index, hi);
+        let end = if step == 1 { index } else { self.b.ins().iadd_imm_s(index, step - 1) };
+        let more = self.b.ins().icmp(IntCC::SignedLessThan, end, hi);
         self.b.ins().brif(more, body, &[], exit, &[]);
         self.b.switch_to_block(body);
         Loop { header, exit, var, index }
     }
 
-    /// Closes the innermost open loop: increments, branches back, continues after it.
-    pub(crate) fn close_loop(&mut self, l: Loop) {
-        let next = self.b.ins().iadd_imm_s(l.index, 1);
+    /// Closes a loop opened with [`Fx::open_loop_by`].
+    pub(crate) fn close_loop_by(&mut self, l: Loop, step: i64) {
+        let next = self.b.ins().iadd_imm_s(l.index, step);
         self.b.def_var(l.var, next);
         self.b.ins().jump(l.header, &[]);
         self.b.switch_to_block(l.exit);
@@ -418,15 +434,48 @@ impl Fx<'_, '_> {
         let mut vals = Vals::new(g.len());
         let mut idx = vec![None; space.len()];
         self.emit_nodes(g, &|i| pick(i, 0), &Env { indices: &idx, params: &[], inputs: &ins, outer: None }, &mut vals)?;
-        let order: Vec<usize> = (0..space.len()).collect();
+        let rank = space.len();
+        let inner_n = space.last().copied().unwrap_or(0);
+        let out_types: Vec<DType> = outs.iter().map(|v| v.ty.dtype).collect();
+        let vector = self.cx.simd
+            && rank >= 2
+            && inner_n >= 2 * simd::LANES
+            && simd::vectorizable(g, &need, &lv, rank, rank - 1, &ins, outputs, &out_types);
+        if !vector {
+            let order: Vec<usize> = (0..rank).collect();
+            let loops = self.open_nest(&order, 0, space, Some((a[1], a[2])), g, &pick, &mut idx, &ins, &mut vals)?;
+            self.store_outputs(&outs, outputs, &idx, &vals)?;
+            self.close_nest(loops);
+            return Ok(());
+        }
+        // Outer loops as usual; the innermost on vectors, then its remainder.
+        let order: Vec<usize> = (0..rank - 1).collect();
         let loops = self.open_nest(&order, 0, space, Some((a[1], a[2])), g, &pick, &mut idx, &ins, &mut vals)?;
+        let full = inner_n / simd::LANES * simd::LANES;
+        let (lo, hi) = (self.imm(0), self.imm(full));
+        let l = self.open_loop_by(lo, hi, simd::LANES);
+        idx[rank - 1] = Some(l.index);
+        let pairs: Vec<(View, NodeId)> = outs.iter().cloned().zip(outputs.iter().copied()).collect();
+        self.vector_body(g, &need, &lv, rank, &idx, &ins, &pairs, &vals)?;
+        self.close_loop_by(l, simd::LANES);
+        let (lo, hi) = (self.imm(full), self.imm(inner_n));
+        let l = self.open_loop(lo, hi);
+        idx[rank - 1] = Some(l.index);
+        let env = Env { indices: &idx, params: &[], inputs: &ins, outer: None };
+        self.emit_nodes(g, &|i| pick(i, rank), &env, &mut vals)?;
+        self.store_outputs(&outs, outputs, &idx, &vals)?;
+        self.close_loop(l);
+        self.close_nest(loops);
+        Ok(())
+    }
+
+    fn store_outputs(&mut self, outs: &[View], outputs: &[NodeId], idx: &[Option<Value>], vals: &Vals) -> Result<()> {
         let index: Vec<Value> = idx.iter().flatten().copied().collect();
         for (view, &o) in outs.iter().zip(outputs) {
             let v = vals.get(o)?;
             let addr = self.address(view, &index)?;
             self.store_elem(view.ty.dtype, v, addr)?;
         }
-        self.close_nest(loops);
         Ok(())
     }
 

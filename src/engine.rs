@@ -2,6 +2,8 @@
 //! `smelt run`, `check` and `bench` and the tests go through it, so each backend
 //! is exercised the same way.
 
+use std::time::Instant;
+
 use smelt_hlo::{Array, Literal, Module};
 use smelt_passes::{Options, PassContext};
 
@@ -70,6 +72,17 @@ pub fn optimize(module: &mut Module, pipeline: Pipeline, cx: &mut PassContext) -
     Ok(())
 }
 
+/// Where one compilation's time went, in milliseconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CompileTimes {
+    /// The pass pipeline (shared by every backend).
+    pub middle_end_ms: f64,
+    /// Schedule, buffer assignment and lowering to the kernel form (compiled backends).
+    pub lower_ms: f64,
+    /// The backend proper: code generation, optimization and loading.
+    pub codegen_ms: f64,
+}
+
 /// A module compiled for a backend.
 #[derive(Debug)]
 pub enum Compiled {
@@ -86,25 +99,46 @@ impl Compiled {
 
     /// As [`Compiled::new`]; with `profile`, compiled backends time every step
     /// ([`Compiled::profile`]).
-    pub fn with_profile(
+    pub fn with_profile(module: Module, backend: Backend, pipeline: Pipeline, profile: bool) -> Result<Compiled, EngineError> {
+        Compiled::timed(module, backend, pipeline, profile).map(|(c, _)| c)
+    }
+
+    /// As [`Compiled::with_profile`], also returning where compile time went.
+    pub fn timed(
         mut module: Module,
         backend: Backend,
         pipeline: Pipeline,
         profile: bool,
-    ) -> Result<Compiled, EngineError> {
+    ) -> Result<(Compiled, CompileTimes), EngineError> {
+        let ms = |t: Instant| t.elapsed().as_secs_f64() * 1e3;
+        let t = Instant::now();
         optimize(&mut module, pipeline, &mut PassContext::new(Options::default()))?;
-        Ok(match backend {
+        let mut times = CompileTimes { middle_end_ms: ms(t), ..CompileTimes::default() };
+        let lower = |module: &Module, times: &mut CompileTimes| -> Result<smelt_kernel::Program, EngineError> {
+            let t = Instant::now();
+            let program = smelt_kernel::lower_module(module)?;
+            times.lower_ms = ms(t);
+            Ok(program)
+        };
+        let compiled = match backend {
             Backend::Interp => Compiled::Interp(module),
             Backend::Cpu => {
-                let program = smelt_kernel::lower_module(&module)?;
+                let program = lower(&module, &mut times)?;
+                let t = Instant::now();
                 let options = smelt_cpu::CompileOptions { profile, ..Default::default() };
-                Compiled::Cpu(smelt_cpu::compile(&program, &options)?)
+                let exe = smelt_cpu::compile(&program, &options)?;
+                times.codegen_ms = ms(t);
+                Compiled::Cpu(exe)
             }
             Backend::Cranelift => {
-                let program = smelt_kernel::lower_module(&module)?;
-                Compiled::Cranelift(smelt_cranelift::compile(&program, &smelt_cranelift::CompileOptions::default())?)
+                let program = lower(&module, &mut times)?;
+                let t = Instant::now();
+                let exe = smelt_cranelift::compile(&program, &smelt_cranelift::CompileOptions::default())?;
+                times.codegen_ms = ms(t);
+                Compiled::Cranelift(exe)
             }
-        })
+        };
+        Ok((compiled, times))
     }
 
     /// Per-step times since the last reset, for a backend compiled with profiling.

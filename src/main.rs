@@ -512,6 +512,8 @@ fn check_case(dir: &Path, backend: Backend, pipeline: Option<PipelineName>) -> R
 /// Timings of one case.
 struct BenchResult {
     compile_ms: f64,
+    /// The compile time's phases (not for JIT compiles).
+    times: Option<engine::CompileTimes>,
     /// Bytes of the arguments plus bytes of the results: what one run must at
     /// least read and write.
     bytes: usize,
@@ -533,14 +535,14 @@ fn bench_case(
     let t0 = Instant::now();
     let module = load_verified(&case.module_path)?;
     let params = module.entry().param_shapes();
+    let mut times = None;
     let compiled = match jit {
         Some(client) => Timed::Jit(client.compile(&module, &smelt::jit::CompileOptions::default())?),
-        None => Timed::Engine(Box::new(Compiled::with_profile(
-            module,
-            backend.engine(),
-            pipeline_for(pipeline, backend),
-            profile,
-        )?)),
+        None => {
+            let (c, t) = Compiled::timed(module, backend.engine(), pipeline_for(pipeline, backend), profile)?;
+            times = Some(t);
+            Timed::Engine(Box::new(c))
+        }
     };
     let compile_ms = t0.elapsed().as_secs_f64() * 1e3;
     let args = if case.inputs.is_empty() { smelt::inputs::random_inputs(&params) } else { case.load_inputs()? };
@@ -565,7 +567,7 @@ fn bench_case(
             break;
         }
     }
-    Ok(BenchResult { compile_ms, bytes, run_ms, profile: compiled.profile() })
+    Ok(BenchResult { compile_ms, times, bytes, run_ms, profile: compiled.profile() })
 }
 
 fn cmd_bench(
@@ -607,6 +609,11 @@ fn cmd_bench(
                         "case": name,
                         "backend": backend.engine().name(),
                         "compile_ms": r.compile_ms,
+                        "compile_phases_ms": r.times.map(|t| serde_json::json!({
+                            "middle_end": t.middle_end_ms,
+                            "lower": t.lower_ms,
+                            "codegen": t.codegen_ms,
+                        })),
                         "run_ms": {"median": median, "min": min, "max": max},
                         "runs": sorted.len(),
                         "bytes": r.bytes,

@@ -88,7 +88,7 @@ pub struct CompileTimes {
 pub enum Compiled {
     Interp(Module),
     Cpu(smelt_cpu::Executable),
-    Cranelift(smelt_cranelift::Executable),
+    Cranelift(Box<smelt_cranelift::Executable>),
 }
 
 impl Compiled {
@@ -99,7 +99,12 @@ impl Compiled {
 
     /// As [`Compiled::new`]; with `profile`, compiled backends time every step
     /// ([`Compiled::profile`]).
-    pub fn with_profile(module: Module, backend: Backend, pipeline: Pipeline, profile: bool) -> Result<Compiled, EngineError> {
+    pub fn with_profile(
+        module: Module,
+        backend: Backend,
+        pipeline: Pipeline,
+        profile: bool,
+    ) -> Result<Compiled, EngineError> {
         Compiled::timed(module, backend, pipeline, profile).map(|(c, _)| c)
     }
 
@@ -135,7 +140,7 @@ impl Compiled {
                 let t = Instant::now();
                 let exe = smelt_cranelift::compile(&program, &smelt_cranelift::CompileOptions::default())?;
                 times.codegen_ms = ms(t);
-                Compiled::Cranelift(exe)
+                Compiled::Cranelift(Box::new(exe))
             }
         };
         Ok((compiled, times))

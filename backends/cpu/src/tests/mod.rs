@@ -3,7 +3,9 @@
 //!
 //! `ops` checks every scalar operation and conversion on every element type
 //! against the interpreter; `kernels` every kernel kind; `steps` every step
-//! kind; `api` argument checks, emission and vectorization.
+//! kind; `api` argument checks, emission and vectorization. Every program run
+//! through [`run`] also runs on the Cranelift backend (`smelt-cranelift`, a
+//! dev-dependency), which must agree with LLVM.
 
 mod api;
 mod kernels;
@@ -162,15 +164,40 @@ pub(crate) fn run(p: &Program, args: &[Array]) -> Vec<Array> {
     run_with(p, args, &CompileOptions::default())
 }
 
+/// Runs `p` compiled with LLVM and returns its results, which the caller checks.
+/// The same program also runs on the Cranelift backend, whose results must match
+/// the kernel form's reference evaluator (`smelt_kernel::eval`, the interpreter's
+/// semantics): exactly for integers, within float rounding for floats (products
+/// run on the `gemm` crate's kernels, which sum in another order).
 pub(crate) fn run_with(p: &Program, args: &[Array], o: &CompileOptions) -> Vec<Array> {
     let exe = match compile(p, o) {
         Ok(e) => e,
         Err(e) => panic!("compile failed: {e}"),
     };
-    match exe.run(args) {
+    let got = match exe.run(args) {
         Ok(r) => r,
         Err(e) => panic!("run failed: {e}"),
+    };
+    let clif = smelt_cranelift::compile(p, &smelt_cranelift::CompileOptions::default())
+        .and_then(|e| e.run(args))
+        .unwrap_or_else(|e| panic!("Cranelift: {e}"));
+    let want = smelt_kernel::eval::run(p, args).unwrap_or_else(|e| panic!("kernel evaluator: {e}"));
+    assert_eq!(clif.len(), want.len());
+    for (k, (c, l)) in clif.iter().zip(&want).enumerate() {
+        assert_eq!((c.dtype(), &c.dims), (l.dtype(), &l.dims), "Cranelift output {k}");
+        let tol = match l.dtype() {
+            DType::F16 | DType::Bf16 => 1e-2,
+            DType::F32 => 1e-5,
+            DType::F64 => 1e-12,
+            _ => 0.0,
+        };
+        for i in 0..l.len() {
+            let (x, y) = (c.data.get_f64(i), l.data.get_f64(i));
+            let same = x == y || (x.is_nan() && y.is_nan()) || (x - y).abs() <= tol * (1.0 + y.abs().min(x.abs()));
+            assert!(same, "Cranelift output {k}[{i}] = {x}, evaluator {y}");
+        }
     }
+    got
 }
 
 /// Evaluates HLO text with the reference interpreter; returns the result leaves.

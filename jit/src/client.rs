@@ -216,6 +216,22 @@ struct Inner {
     disk: Option<DiskCache>,
     counters: Arc<Counters>,
     families: Mutex<HashMap<Key, Arc<Family>>>,
+    /// Background LLVM compiles still running or not yet joined.
+    background: Arc<Mutex<Vec<std::thread::JoinHandle<()>>>>,
+}
+
+impl Drop for Inner {
+    /// Waits for background compiles: a process that exits while LLVM runs on
+    /// another thread tears LLVM's globals down under it.
+    fn drop(&mut self) {
+        let handles = match self.background.lock() {
+            Ok(mut g) => std::mem::take(&mut *g),
+            Err(e) => std::mem::take(&mut *e.into_inner()),
+        };
+        for h in handles {
+            let _ = h.join();
+        }
+    }
 }
 
 /// Compiles modules for one backend and caches the results. Cheap to clone
@@ -259,6 +275,7 @@ impl Client {
                 options,
                 counters: Arc::default(),
                 families: Mutex::default(),
+                background: Arc::default(),
             }),
         }
     }
@@ -451,6 +468,7 @@ impl Client {
     ) -> Starter {
         let disk = self.inner.disk.clone();
         let counters = self.inner.counters.clone();
+        let background = self.inner.background.clone();
         Box::new(move || {
             let spawned = std::thread::Builder::new().name("smelt-jit-llvm".into()).spawn({
                 let (upgrade, counters) = (upgrade.clone(), counters.clone());
@@ -462,9 +480,19 @@ impl Client {
                     upgrade.finish(result);
                 }
             });
-            if let Err(e) = spawned {
-                counters.background_failures.fetch_add(1, Ordering::Relaxed);
-                upgrade.finish(Err(JitError::Tier(format!("cannot start the compile thread: {e}"))));
+            match spawned {
+                Ok(handle) => {
+                    let mut running = match background.lock() {
+                        Ok(g) => g,
+                        Err(e) => e.into_inner(),
+                    };
+                    running.retain(|h| !h.is_finished());
+                    running.push(handle);
+                }
+                Err(e) => {
+                    counters.background_failures.fetch_add(1, Ordering::Relaxed);
+                    upgrade.finish(Err(JitError::Tier(format!("cannot start the compile thread: {e}"))));
+                }
             }
         })
     }

@@ -23,7 +23,7 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{FuncId, Linkage, Module};
 use smelt_hlo::DType;
-use smelt_kernel::{Kernel, KernelBody, NodeId, Program, ScalarFn};
+use smelt_kernel::{Graph, Kernel, KernelBody, NodeId, Program, ScalarFn};
 
 use crate::CompileOptions;
 use crate::error::{CraneliftError, Result, invalid};
@@ -380,19 +380,45 @@ impl Fx<'_, '_> {
         (ins, outs)
     }
 
-    /// Opens the loops of `order` (dimensions of `space`, the first from
-    /// `begin` to `end`), emitting each level's nodes as its loop opens.
-    fn open_nest(
+    /// Starts emitting a kernel's graph: the nodes `roots` need, each at the
+    /// loop level `index_level` gives its deepest index; level 0 is emitted now.
+    fn start_nest<'g>(
         &mut self,
+        g: &'g Graph,
+        ins: Vec<View>,
+        rank: usize,
+        roots: &[NodeId],
+        index_level: &dyn Fn(usize) -> usize,
+    ) -> Result<Nest<'g>> {
+        let mut n = Nest {
+            g,
+            lv: levels(g, index_level),
+            need: needed(g, roots),
+            vals: Vals::new(g.len()),
+            idx: vec![None; rank],
+            ins,
+        };
+        self.emit_level(&mut n, 0)?;
+        Ok(n)
+    }
+
+    /// Emits the needed nodes of one level.
+    fn emit_level(&mut self, n: &mut Nest<'_>, level: usize) -> Result<()> {
+        let env = Env { indices: &n.idx, params: &[], inputs: &n.ins, outer: None };
+        let (need, lv) = (&n.need, &n.lv);
+        self.emit_nodes(n.g, &|i| need[i] && lv[i] == level, &env, &mut n.vals)
+    }
+
+    /// Opens the loops of `order` (dimensions of `space`, the first from
+    /// `begin` to `end` when `bounds` are given), emitting each level's nodes
+    /// as its loop opens; the first loop opened is level `first_level + 1`.
+    fn open_dims(
+        &mut self,
+        n: &mut Nest<'_>,
         order: &[usize],
         first_level: usize,
         space: &[i64],
         bounds: Option<(Value, Value)>,
-        g: &smelt_kernel::Graph,
-        pick: &dyn Fn(usize, usize) -> bool,
-        idx: &mut [Option<Value>],
-        inputs: &[View],
-        vals: &mut Vals,
     ) -> Result<Vec<Loop>> {
         let mut loops = Vec::with_capacity(order.len());
         for (j, &d) in order.iter().enumerate() {
@@ -401,11 +427,9 @@ impl Fx<'_, '_> {
                 _ => (self.imm(0), self.imm(space[d].max(0))),
             };
             let l = self.open_loop(lo, hi);
-            idx[d] = Some(l.index);
+            n.idx[d] = Some(l.index);
             loops.push(l);
-            let level = first_level + j + 1;
-            let env = Env { indices: idx, params: &[], inputs, outer: None };
-            self.emit_nodes(g, &|i| pick(i, level), &env, vals)?;
+            self.emit_level(n, first_level + j + 1)?;
         }
         Ok(loops)
     }
@@ -416,65 +440,64 @@ impl Fx<'_, '_> {
         }
     }
 
-    fn loop_kernel(
-        &mut self,
-        k: &Kernel,
-        a: &[Value],
-        space: &[i64],
-        g: &smelt_kernel::Graph,
-        outputs: &[NodeId],
-    ) -> Result<()> {
+    /// Accumulator variables for `init` (nodes emitted already).
+    fn start_accumulators(&mut self, n: &Nest<'_>, init: &[NodeId]) -> Result<Vec<Variable>> {
+        let init_v = n.values(init)?;
+        let tys: Vec<DType> = init.iter().map(|&i| n.g.dtype(i)).collect();
+        Ok(self.accumulators(&tys, &init_v))
+    }
+
+    /// Stores `value` (a scalar of the view's type) at `index`.
+    fn store_at(&mut self, view: &View, index: &[Value], value: Value) -> Result<()> {
+        let addr = self.address(view, index)?;
+        self.store_elem(view.ty.dtype, value, addr)
+    }
+
+    fn loop_kernel(&mut self, k: &Kernel, a: &[Value], space: &[i64], g: &Graph, outputs: &[NodeId]) -> Result<()> {
         let (ins, outs) = self.views(k, a[0]);
         if outs.len() != outputs.len() {
             invalid!("{} outputs for {} output values", outs.len(), outputs.len());
         }
-        let lv = levels(g, &|d| d + 1);
-        let need = needed(g, outputs);
-        let pick = |i: usize, l: usize| need[i] && lv[i] == l;
-        let mut vals = Vals::new(g.len());
-        let mut idx = vec![None; space.len()];
-        self.emit_nodes(g, &|i| pick(i, 0), &Env { indices: &idx, params: &[], inputs: &ins, outer: None }, &mut vals)?;
         let rank = space.len();
+        let mut n = self.start_nest(g, ins, rank, outputs, &|d| d + 1)?;
         let inner_n = space.last().copied().unwrap_or(0);
         let out_types: Vec<DType> = outs.iter().map(|v| v.ty.dtype).collect();
         let vector = self.cx.simd
             && rank >= 2
             && inner_n >= 2 * simd::LANES
-            && simd::vectorizable(g, &need, &lv, rank, rank - 1, &ins, outputs, &out_types);
+            && simd::vectorizable(g, &n.need, &n.lv, rank, rank - 1, &n.ins, outputs, &out_types);
+        let bounds = Some((a[1], a[2]));
         if !vector {
             let order: Vec<usize> = (0..rank).collect();
-            let loops = self.open_nest(&order, 0, space, Some((a[1], a[2])), g, &pick, &mut idx, &ins, &mut vals)?;
-            self.store_outputs(&outs, outputs, &idx, &vals)?;
+            let loops = self.open_dims(&mut n, &order, 0, space, bounds)?;
+            self.store_outputs(&outs, outputs, &n)?;
             self.close_nest(loops);
             return Ok(());
         }
         // Outer loops as usual; the innermost on vectors, then its remainder.
         let order: Vec<usize> = (0..rank - 1).collect();
-        let loops = self.open_nest(&order, 0, space, Some((a[1], a[2])), g, &pick, &mut idx, &ins, &mut vals)?;
+        let loops = self.open_dims(&mut n, &order, 0, space, bounds)?;
         let full = inner_n / simd::LANES * simd::LANES;
         let (lo, hi) = (self.imm(0), self.imm(full));
         let l = self.open_loop_by(lo, hi, simd::LANES);
-        idx[rank - 1] = Some(l.index);
+        n.idx[rank - 1] = Some(l.index);
         let pairs: Vec<(View, NodeId)> = outs.iter().cloned().zip(outputs.iter().copied()).collect();
-        self.vector_body(g, &need, &lv, rank, &idx, &ins, &pairs, &vals)?;
+        self.vector_body(g, &n.need, &n.lv, rank, &n.idx, &n.ins, &pairs, &n.vals)?;
         self.close_loop_by(l, simd::LANES);
         let (lo, hi) = (self.imm(full), self.imm(inner_n));
         let l = self.open_loop(lo, hi);
-        idx[rank - 1] = Some(l.index);
-        let env = Env { indices: &idx, params: &[], inputs: &ins, outer: None };
-        self.emit_nodes(g, &|i| pick(i, rank), &env, &mut vals)?;
-        self.store_outputs(&outs, outputs, &idx, &vals)?;
+        n.idx[rank - 1] = Some(l.index);
+        self.emit_level(&mut n, rank)?;
+        self.store_outputs(&outs, outputs, &n)?;
         self.close_loop(l);
         self.close_nest(loops);
         Ok(())
     }
 
-    fn store_outputs(&mut self, outs: &[View], outputs: &[NodeId], idx: &[Option<Value>], vals: &Vals) -> Result<()> {
-        let index: Vec<Value> = idx.iter().flatten().copied().collect();
+    fn store_outputs(&mut self, outs: &[View], outputs: &[NodeId], n: &Nest<'_>) -> Result<()> {
+        let index = n.full_index();
         for (view, &o) in outs.iter().zip(outputs) {
-            let v = vals.get(o)?;
-            let addr = self.address(view, &index)?;
-            self.store_elem(view.ty.dtype, v, addr)?;
+            self.store_at(view, &index, n.vals.get(o)?)?;
         }
         Ok(())
     }
@@ -486,7 +509,7 @@ impl Fx<'_, '_> {
         space: &[i64],
         kept: &[usize],
         reduced: &[usize],
-        g: &smelt_kernel::Graph,
+        g: &Graph,
         init: &[NodeId],
         values: &[NodeId],
         reducer: &ScalarFn,
@@ -497,39 +520,28 @@ impl Fx<'_, '_> {
         let mut order = kept.to_vec();
         order.extend_from_slice(reduced);
         let pos: HashMap<usize, usize> = order.iter().enumerate().map(|(p, &d)| (d, p)).collect();
-        let lv = levels(g, &|d| pos.get(&d).map_or(0, |p| p + 1));
         let mut roots = init.to_vec();
         roots.extend_from_slice(values);
         roots.extend(extra.iter().map(|e| e.1));
-        let need = needed(g, &roots);
-        let pick = |i: usize, l: usize| need[i] && lv[i] == l;
-        let mut vals = Vals::new(g.len());
-        let mut idx = vec![None; space.len()];
-        self.emit_nodes(g, &|i| pick(i, 0), &Env { indices: &idx, params: &[], inputs: &ins, outer: None }, &mut vals)?;
+        let mut n = self.start_nest(g, ins, space.len(), &roots, &|d| pos.get(&d).map_or(0, |p| p + 1))?;
         let bounds = (!kept.is_empty()).then_some((a[1], a[2]));
-        let outer = self.open_nest(kept, 0, space, bounds, g, &pick, &mut idx, &ins, &mut vals)?;
-        let init_v: Vec<Value> = init.iter().map(|&i| vals.get(i)).collect::<Result<_>>()?;
-        let tys: Vec<DType> = init.iter().map(|&i| g.dtype(i)).collect();
-        let accs = self.accumulators(&tys, &init_v);
-        let inner = self.open_nest(reduced, kept.len(), space, None, g, &pick, &mut idx, &ins, &mut vals)?;
-        let vs: Vec<Value> = values.iter().map(|&v| vals.get(v)).collect::<Result<_>>()?;
-        self.accumulate(reducer, &accs, &vs)?;
-        let full: Vec<Value> = idx.iter().flatten().copied().collect();
+        let outer = self.open_dims(&mut n, kept, 0, space, bounds)?;
+        let accs = self.start_accumulators(&n, init)?;
+        let inner = self.open_dims(&mut n, reduced, kept.len(), space, None)?;
+        self.accumulate(reducer, &accs, &n.values(values)?)?;
+        let full = n.full_index();
         for &(o, node) in extra {
             let Some(view) = outs.get(o) else { invalid!("extra output {o} out of range") };
-            let v = vals.get(node)?;
-            let addr = self.address(view, &full)?;
-            self.store_elem(view.ty.dtype, v, addr)?;
+            self.store_at(view, &full, n.vals.get(node)?)?;
         }
         self.close_nest(inner);
-        let kept_index: Vec<Value> = kept.iter().filter_map(|&d| idx[d]).collect();
+        let kept_index: Vec<Value> = kept.iter().filter_map(|&d| n.idx[d]).collect();
         for (r, &o) in reduce_outputs.iter().enumerate() {
             let (Some(view), Some(&acc)) = (outs.get(o), accs.get(r)) else {
                 invalid!("reduction output {o} out of range")
             };
             let v = self.b.use_var(acc);
-            let addr = self.address(view, &kept_index)?;
-            self.store_elem(view.ty.dtype, v, addr)?;
+            self.store_at(view, &kept_index, v)?;
         }
         self.close_nest(outer);
         Ok(())
@@ -543,7 +555,7 @@ impl Fx<'_, '_> {
         others: &[usize],
         axis: usize,
         reverse: bool,
-        g: &smelt_kernel::Graph,
+        g: &Graph,
         init: &[NodeId],
         values: &[NodeId],
         reducer: &ScalarFn,
@@ -553,38 +565,28 @@ impl Fx<'_, '_> {
             invalid!("scan with {} outputs for {} accumulators", outs.len(), init.len());
         }
         let pos: HashMap<usize, usize> = others.iter().enumerate().map(|(p, &d)| (d, p)).collect();
-        let lv = levels(g, &|d| pos.get(&d).map_or(others.len() + 1, |p| p + 1));
         let mut roots = init.to_vec();
         roots.extend_from_slice(values);
-        let need = needed(g, &roots);
-        let pick = |i: usize, l: usize| need[i] && lv[i] == l;
-        let mut vals = Vals::new(g.len());
-        let mut idx = vec![None; space.len()];
-        self.emit_nodes(g, &|i| pick(i, 0), &Env { indices: &idx, params: &[], inputs: &ins, outer: None }, &mut vals)?;
+        let level = |d| pos.get(&d).map_or(others.len() + 1, |p| p + 1);
+        let mut n = self.start_nest(g, ins, space.len(), &roots, &level)?;
         let bounds = (!others.is_empty()).then_some((a[1], a[2]));
-        let outer = self.open_nest(others, 0, space, bounds, g, &pick, &mut idx, &ins, &mut vals)?;
-        let init_v: Vec<Value> = init.iter().map(|&i| vals.get(i)).collect::<Result<_>>()?;
-        let tys: Vec<DType> = init.iter().map(|&i| g.dtype(i)).collect();
-        let accs = self.accumulators(&tys, &init_v);
-        let n = space[axis].max(0);
-        let (lo, hi) = (self.imm(0), self.imm(n));
+        let outer = self.open_dims(&mut n, others, 0, space, bounds)?;
+        let accs = self.start_accumulators(&n, init)?;
+        let len = space[axis].max(0);
+        let (lo, hi) = (self.imm(0), self.imm(len));
         let l = self.open_loop(lo, hi);
-        let j = if reverse {
-            let last = self.imm(n - 1);
+        n.idx[axis] = Some(if reverse {
+            let last = self.imm(len - 1);
             self.b.ins().isub(last, l.index)
         } else {
             l.index
-        };
-        idx[axis] = Some(j);
-        let env = Env { indices: &idx, params: &[], inputs: &ins, outer: None };
-        self.emit_nodes(g, &|i| pick(i, others.len() + 1), &env, &mut vals)?;
-        let vs: Vec<Value> = values.iter().map(|&v| vals.get(v)).collect::<Result<_>>()?;
-        self.accumulate(reducer, &accs, &vs)?;
-        let full: Vec<Value> = idx.iter().flatten().copied().collect();
+        });
+        self.emit_level(&mut n, others.len() + 1)?;
+        self.accumulate(reducer, &accs, &n.values(values)?)?;
+        let full = n.full_index();
         for (view, &acc) in outs.iter().zip(&accs) {
             let v = self.b.use_var(acc);
-            let addr = self.address(view, &full)?;
-            self.store_elem(view.ty.dtype, v, addr)?;
+            self.store_at(view, &full, v)?;
         }
         self.close_loop(l);
         self.close_nest(outer);
@@ -596,7 +598,7 @@ impl Fx<'_, '_> {
         k: &Kernel,
         a: &[Value],
         space: &[i64],
-        g: &smelt_kernel::Graph,
+        g: &Graph,
         start: &[NodeId],
         value: NodeId,
     ) -> Result<()> {
@@ -605,24 +607,17 @@ impl Fx<'_, '_> {
         if start.len() != space.len() {
             invalid!("update-slice start of rank {} for rank {}", start.len(), space.len());
         }
-        let lv = levels(g, &|d| d + 1);
         let mut roots = start.to_vec();
         roots.push(value);
-        let need = needed(g, &roots);
-        let pick = |i: usize, l: usize| need[i] && lv[i] == l;
-        let mut vals = Vals::new(g.len());
-        let mut idx = vec![None; space.len()];
-        self.emit_nodes(g, &|i| pick(i, 0), &Env { indices: &idx, params: &[], inputs: &ins, outer: None }, &mut vals)?;
+        let mut n = self.start_nest(g, ins, space.len(), &roots, &|d| d + 1)?;
         let order: Vec<usize> = (0..space.len()).collect();
-        let loops = self.open_nest(&order, 0, space, Some((a[1], a[2])), g, &pick, &mut idx, &ins, &mut vals)?;
+        let loops = self.open_dims(&mut n, &order, 0, space, Some((a[1], a[2])))?;
         let mut at = Vec::with_capacity(space.len());
         for (d, &s) in start.iter().enumerate() {
-            let (sv, Some(i)) = (vals.get(s)?, idx[d]) else { invalid!("update-slice index {d} outside its loop") };
+            let (sv, Some(i)) = (n.vals.get(s)?, n.idx[d]) else { invalid!("update-slice index {d} outside its loop") };
             at.push(self.b.ins().iadd(sv, i));
         }
-        let v = vals.get(value)?;
-        let addr = self.address(out, &at)?;
-        self.store_elem(out.ty.dtype, v, addr)?;
+        self.store_at(out, &at, n.vals.get(value)?)?;
         self.close_nest(loops);
         Ok(())
     }
@@ -632,7 +627,7 @@ impl Fx<'_, '_> {
         k: &Kernel,
         a: &[Value],
         space: &[i64],
-        g: &smelt_kernel::Graph,
+        g: &Graph,
         target: &[NodeId],
         in_bounds: NodeId,
         values: &[NodeId],
@@ -642,21 +637,15 @@ impl Fx<'_, '_> {
         if outs.len() != values.len() {
             invalid!("scatter with {} outputs for {} update values", outs.len(), values.len());
         }
-        let lv = levels(g, &|d| d + 1);
         let mut roots = target.to_vec();
         roots.push(in_bounds);
         roots.extend_from_slice(values);
-        let need = needed(g, &roots);
-        let pick = |i: usize, l: usize| need[i] && lv[i] == l;
-        let mut vals = Vals::new(g.len());
-        let mut idx = vec![None; space.len()];
-        self.emit_nodes(g, &|i| pick(i, 0), &Env { indices: &idx, params: &[], inputs: &ins, outer: None }, &mut vals)?;
+        let mut n = self.start_nest(g, ins, space.len(), &roots, &|d| d + 1)?;
         let order: Vec<usize> = (0..space.len()).collect();
-        let loops = self.open_nest(&order, 0, space, None, g, &pick, &mut idx, &ins, &mut vals)?;
-        let at: Vec<Value> = target.iter().map(|&t| vals.get(t)).collect::<Result<_>>()?;
-        let ok = vals.get(in_bounds)?;
+        let loops = self.open_dims(&mut n, &order, 0, space, None)?;
+        let at = n.values(target)?;
         let (apply, next) = (self.b.create_block(), self.b.create_block());
-        self.b.ins().brif(ok, apply, &[], next, &[]);
+        self.b.ins().brif(n.vals.get(in_bounds)?, apply, &[], next, &[]);
         self.b.switch_to_block(apply);
         let mut args = Vec::with_capacity(2 * outs.len());
         let mut addrs = Vec::with_capacity(outs.len());
@@ -665,9 +654,7 @@ impl Fx<'_, '_> {
             args.push(self.load_elem(view.ty.dtype, addr)?);
             addrs.push(addr);
         }
-        for &v in values {
-            args.push(vals.get(v)?);
-        }
+        args.extend(n.values(values)?);
         let new = self.call_fn(combiner, &args)?;
         for ((view, addr), v) in outs.iter().zip(addrs).zip(new) {
             self.store_elem(view.ty.dtype, v, addr)?;
@@ -676,5 +663,27 @@ impl Fx<'_, '_> {
         self.b.switch_to_block(next);
         self.close_nest(loops);
         Ok(())
+    }
+}
+
+/// A kernel's graph being emitted loop by loop: levels, what is needed, the
+/// values so far, the open loops' indices and the kernel's inputs.
+struct Nest<'g> {
+    g: &'g Graph,
+    lv: Vec<usize>,
+    need: Vec<bool>,
+    vals: Vals,
+    idx: Vec<Option<Value>>,
+    ins: Vec<View>,
+}
+
+impl Nest<'_> {
+    fn values(&self, ids: &[NodeId]) -> Result<Vec<Value>> {
+        ids.iter().map(|&i| self.vals.get(i)).collect()
+    }
+
+    /// The indices of every open loop, in dimension order.
+    fn full_index(&self) -> Vec<Value> {
+        self.idx.iter().flatten().copied().collect()
     }
 }

@@ -31,6 +31,20 @@ pub(crate) fn clif_type(t: DType) -> Type {
     }
 }
 
+/// The float condition of a comparison direction (`ne` is true on NaN, the
+/// others false, as the interpreter compares).
+pub(crate) fn float_cc(dir: ComparisonDirection) -> FloatCC {
+    use ComparisonDirection as D;
+    match dir {
+        D::Eq => FloatCC::Equal,
+        D::Ne => FloatCC::NotEqual,
+        D::Lt => FloatCC::LessThan,
+        D::Le => FloatCC::LessThanOrEqual,
+        D::Gt => FloatCC::GreaterThan,
+        D::Ge => FloatCC::GreaterThanOrEqual,
+    }
+}
+
 fn is_half(t: DType) -> bool {
     matches!(t, DType::F16 | DType::Bf16)
 }
@@ -335,21 +349,12 @@ impl Fx<'_, '_> {
         a: Value,
         b: Value,
     ) -> Value {
-        use ComparisonDirection as D;
         if t.is_float() {
             if compare_type == Some(CompareType::TotalOrder) {
                 let (x, y) = (self.total_key(t, a), self.total_key(t, b));
                 return self.int_compare(dir, true, x, y);
             }
-            let cc = match dir {
-                D::Eq => FloatCC::Equal,
-                D::Ne => FloatCC::NotEqual,
-                D::Lt => FloatCC::LessThan,
-                D::Le => FloatCC::LessThanOrEqual,
-                D::Gt => FloatCC::GreaterThan,
-                D::Ge => FloatCC::GreaterThanOrEqual,
-            };
-            return self.b.ins().fcmp(cc, a, b);
+            return self.b.ins().fcmp(float_cc(dir), a, b);
         }
         let signed = match compare_type {
             _ if t == DType::Pred => false,

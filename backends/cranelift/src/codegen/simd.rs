@@ -12,7 +12,6 @@
 
 use std::collections::HashMap;
 
-use cranelift_codegen::ir::condcodes::FloatCC;
 use cranelift_codegen::ir::{Endianness, InstBuilder, MemFlagsData, Value, types};
 use smelt_hlo::DType;
 use smelt_hlo::attrs::CompareType;
@@ -20,6 +19,7 @@ use smelt_kernel::{BinaryOp, Graph, Node, NodeId, UnaryOp};
 
 use super::Fx;
 use super::graph::{Vals, View, operands};
+use super::scalar::float_cc;
 use crate::error::{Result, invalid};
 
 /// Lanes per vector.
@@ -173,17 +173,8 @@ impl Fx<'_, '_> {
                     }
                 }
                 Node::Compare { direction, a, b, .. } => {
-                    use smelt_hlo::attrs::ComparisonDirection as D;
                     let (x, y) = (self.lanes(g, *a, &vecs, vals)?, self.lanes(g, *b, &vecs, vals)?);
-                    let cc = match direction {
-                        D::Eq => FloatCC::Equal,
-                        D::Ne => FloatCC::NotEqual,
-                        D::Lt => FloatCC::LessThan,
-                        D::Le => FloatCC::LessThanOrEqual,
-                        D::Gt => FloatCC::GreaterThan,
-                        D::Ge => FloatCC::GreaterThanOrEqual,
-                    };
-                    self.b.ins().fcmp(cc, x, y)
+                    self.b.ins().fcmp(float_cc(*direction), x, y)
                 }
                 Node::Select { pred, on_true, on_false } => {
                     let mask = self.lanes(g, *pred, &vecs, vals)?;

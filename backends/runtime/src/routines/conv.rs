@@ -154,6 +154,24 @@ impl Geometry {
         (opos, kpos, taps)
     }
 
+    /// Both operands as accumulators, and the taps.
+    ///
+    /// # Safety
+    /// As for [`conv`].
+    unsafe fn operands<A: Acc>(
+        &self,
+        c: &ConvSpec<'_>,
+        input: (*const u8, DType),
+        kernel: (*const u8, DType),
+    ) -> (Vec<A>, Vec<A>, Vec<Vec<usize>>, Vec<Vec<usize>>, Vec<Option<usize>>) {
+        // SAFETY: the caller's contract.
+        let (l, r) = unsafe {
+            (A::read(input.1, input.0, self.ld.iter().product()), A::read(kernel.1, kernel.0, self.rd.iter().product()))
+        };
+        let (opos, kpos, taps) = self.taps(c);
+        (l, r, opos, kpos, taps)
+    }
+
     /// Offset into the kernel of kernel position `k` (reversal applied).
     fn kernel_offset(&self, c: &ConvSpec<'_>, k: &[usize]) -> usize {
         let rs = strides(&self.rd);
@@ -218,10 +236,7 @@ unsafe fn patches<A: FloatAcc>(
         return Ok(());
     }
     // SAFETY: the caller's contract.
-    let (l, r) = unsafe {
-        (A::read(input.1, input.0, geo.ld.iter().product()), A::read(kernel.1, kernel.0, geo.rd.iter().product()))
-    };
-    let (opos, kpos, taps) = geo.taps(c);
+    let (l, r, opos, kpos, taps) = unsafe { geo.operands::<A>(c, input, kernel) };
     let (batch, p, kn) = (geo.ld[geo.ib], opos.len(), kpos.len());
     let cg = geo.rd[geo.ki];
     let og = geo.rd[geo.ko] / geo.g;
@@ -291,10 +306,7 @@ unsafe fn direct<A: Acc>(
 ) -> Result<(), RoutineError> {
     let (ls, rs) = (strides(&geo.ld), strides(&geo.rd));
     // SAFETY: the caller's contract.
-    let (l, r) = unsafe {
-        (A::read(input.1, input.0, geo.ld.iter().product()), A::read(kernel.1, kernel.0, geo.rd.iter().product()))
-    };
-    let (opos, kpos, taps) = geo.taps(c);
+    let (l, r, opos, kpos, taps) = unsafe { geo.operands::<A>(c, input, kernel) };
     let koffs: Vec<usize> = kpos.iter().map(|k| geo.kernel_offset(c, k)).collect();
     let in_group = geo.ld[geo.if_] / geo.g;
     let out_features = geo.rd[geo.ko];

@@ -52,20 +52,8 @@ pub unsafe fn dot(
             AccKind::F64 if lhs.1 == DType::F64 && rhs.1 == DType::F64 => {
                 gemm_batched::<f64>(s, lhs.0.cast(), rhs.0.cast(), out.0.cast());
             }
-            AccKind::F32 => {
-                let a = f32::read(lhs.1, lhs.0, lhs_len);
-                let b = f32::read(rhs.1, rhs.0, rhs_len);
-                let mut c = vec![0f32; out_len];
-                gemm_batched::<f32>(s, a.as_ptr(), b.as_ptr(), c.as_mut_ptr());
-                f32::write(&c, out.1, out.0);
-            }
-            AccKind::F64 => {
-                let a = f64::read(lhs.1, lhs.0, lhs_len);
-                let b = f64::read(rhs.1, rhs.0, rhs_len);
-                let mut c = vec![0f64; out_len];
-                gemm_batched::<f64>(s, a.as_ptr(), b.as_ptr(), c.as_mut_ptr());
-                f64::write(&c, out.1, out.0);
-            }
+            AccKind::F32 => widened::<f32>(s, lhs, rhs, out),
+            AccKind::F64 => widened::<f64>(s, lhs, rhs, out),
             AccKind::I64 => {
                 let a = i64::read(lhs.1, lhs.0, lhs_len);
                 let b = i64::read(rhs.1, rhs.0, rhs_len);
@@ -75,6 +63,27 @@ pub unsafe fn dot(
         }
     }
     Ok(())
+}
+
+/// A float product with operands widened to the accumulator type first and
+/// the result rounded once.
+///
+/// # Safety
+/// As for [`dot`].
+unsafe fn widened<A: Acc + GemmElem>(
+    s: &DotShape,
+    lhs: (*const u8, DType),
+    rhs: (*const u8, DType),
+    out: (*mut u8, DType),
+) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        let a = A::read(lhs.1, lhs.0, s.batch * s.m * s.k);
+        let b = A::read(rhs.1, rhs.0, s.batch * s.k * s.n);
+        let mut c = vec![<A as Acc>::ZERO; s.batch * s.m * s.n];
+        gemm_batched::<A>(s, a.as_ptr(), b.as_ptr(), c.as_mut_ptr());
+        A::write(&c, out.1, out.0);
+    }
 }
 
 /// Row and column strides of the operands and the output, in elements.

@@ -85,31 +85,24 @@ macro_rules! write_float {
     }};
 }
 
-impl Acc for f32 {
-    const ZERO: Self = 0.0;
-    unsafe fn read(t: DType, p: *const u8, n: usize) -> Vec<Self> {
-        read_as!(t, p, n, f32)
-    }
-    unsafe fn write(v: &[Self], t: DType, p: *mut u8) {
-        write_float!(v, t, p)
-    }
-    fn mul_add(self, a: Self, b: Self) -> Self {
-        self + a * b
-    }
+macro_rules! float_acc {
+    ($($t:ident),*) => {$(
+        impl Acc for $t {
+            const ZERO: Self = 0.0;
+            unsafe fn read(t: DType, p: *const u8, n: usize) -> Vec<Self> {
+                read_as!(t, p, n, $t)
+            }
+            unsafe fn write(v: &[Self], t: DType, p: *mut u8) {
+                write_float!(v, t, p)
+            }
+            fn mul_add(self, a: Self, b: Self) -> Self {
+                self + a * b
+            }
+        }
+    )*};
 }
 
-impl Acc for f64 {
-    const ZERO: Self = 0.0;
-    unsafe fn read(t: DType, p: *const u8, n: usize) -> Vec<Self> {
-        read_as!(t, p, n, f64)
-    }
-    unsafe fn write(v: &[Self], t: DType, p: *mut u8) {
-        write_float!(v, t, p)
-    }
-    fn mul_add(self, a: Self, b: Self) -> Self {
-        self + a * b
-    }
-}
+float_acc!(f32, f64);
 
 impl Acc for i64 {
     const ZERO: Self = 0;

@@ -606,6 +606,11 @@ impl Function {
     }
 
     /// Runs on `args`, compiling for their signature on first use.
+    /// How many argument signatures this handle has executables for.
+    pub fn signatures(&self) -> usize {
+        self.by_sig.read().map_or(0, |m| m.values().map(Vec::len).sum())
+    }
+
     pub fn call(&self, args: &[&Buffer]) -> Result<Vec<Buffer>, JitError> {
         self.executable(args)?.run(args)
     }

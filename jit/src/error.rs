@@ -40,6 +40,9 @@ pub enum JitError {
     /// the wrong element type.
     #[error("buffer: {0}")]
     Buffer(String),
+    /// A graph cluster could not be lowered to HLO (`graph`).
+    #[error("graph: {0}")]
+    Graph(String),
     /// The background compilation failed or was not ready in time.
     #[error("optimized tier: {0}")]
     Tier(String),

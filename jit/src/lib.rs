@@ -34,6 +34,7 @@ mod client;
 mod disk;
 mod error;
 mod executable;
+pub mod graph;
 pub mod key;
 mod policy;
 

@@ -1,0 +1,262 @@
+//! Lowering graph nodes to HLO: one module per cluster and input signature,
+//! or one tiny module per node for op-by-op execution.
+//!
+//! Each op's rule ([`ops::OpDef::lower`]) appends HLO instructions for one node
+//! to a [`LowerCx`] given its inputs as [`Val`]s and returns its outputs. A
+//! `Val` carries its HLO instruction, type and dims, and, when the value is
+//! known while lowering, the value itself (`constant`): constants, `Shape` of a
+//! value whose dims are known, and anything computed only from such values
+//! (the driver folds those on the interpreter). Ops whose HLO needs a value at
+//! compile time (a `Reshape`'s target shape, `Slice` bounds, reduction axes
+//! given as inputs) read it there; TensorFlow's XLA bridge calls these
+//! compile-time constants.
+
+use std::collections::{HashMap, HashSet};
+
+use smelt_hlo::builder::{ComputationBuilder, ModuleBuilder, Reducer};
+use smelt_hlo::{Array, DType, InstId, Literal, Module, Shape};
+
+use super::ops::{self, OpDef};
+use super::{Graph, GraphError, Node, NodeId, NodeKind, Result, Value};
+
+/// Values with at most this many elements are folded while lowering when all
+/// their inputs are known.
+const FOLD_LIMIT: usize = 1 << 12;
+
+/// A lowered value.
+#[derive(Clone, Debug)]
+pub struct Val {
+    pub id: InstId,
+    pub dtype: DType,
+    pub dims: Vec<i64>,
+    /// The value, when it is known while lowering.
+    pub constant: Option<Array>,
+}
+
+/// The reducers every lowered module may use, made before the entry builder.
+const REDUCER_KINDS: [Reducer; 4] = [Reducer::Add, Reducer::Max, Reducer::Min, Reducer::Mul];
+
+/// Where op rules append instructions.
+pub struct LowerCx<'m> {
+    pub b: ComputationBuilder<'m>,
+    reducers: &'m HashMap<(Reducer, DType), smelt_hlo::CompId>,
+}
+
+impl<'m> LowerCx<'m> {
+    /// The `(T, T) -> T` reducer applying `kind` (add, max, min, mul on any
+    /// numeric type of the module; and/or on pred).
+    pub fn reducer(&self, node: &Node, kind: Reducer, dtype: DType) -> Result<smelt_hlo::CompId> {
+        self.reducers
+            .get(&(kind, dtype))
+            .copied()
+            .ok_or_else(|| GraphError::unsupported(node, format!("no {kind:?} reducer for {dtype}")))
+    }
+
+    /// Wraps an instruction the builder made.
+    pub fn val(&self, node: &Node, id: InstId) -> Result<Val> {
+        let shape = self.b.shape(id).map_err(|e| GraphError::node(node, e.to_string()))?;
+        let a = shape.as_array().ok_or_else(|| GraphError::node(node, "a tuple where an array was expected"))?;
+        Ok(Val { id, dtype: a.dtype, dims: a.dims.to_vec(), constant: None })
+    }
+
+    /// A constant instruction holding `a` (known while lowering).
+    pub fn constant(&mut self, node: &Node, a: Array) -> Result<Val> {
+        let id = self.b.constant(Literal::Array(a.clone())).map_err(|e| GraphError::node(node, e.to_string()))?;
+        let mut v = self.val(node, id)?;
+        v.constant = Some(a);
+        Ok(v)
+    }
+
+    /// A scalar constant of `dtype` (converted as `convert` would).
+    pub fn scalar(&mut self, node: &Node, dtype: DType, v: f64) -> Result<Val> {
+        let id = self
+            .b
+            .constant(Literal::Array(Array::scalar(v)))
+            .and_then(|c| if dtype == DType::F64 { Ok(c) } else { self.b.convert(c, dtype) })
+            .map_err(|e| GraphError::node(node, e.to_string()))?;
+        self.val(node, id)
+    }
+}
+
+/// Maps builder errors to errors about `node`.
+pub fn at<T>(node: &Node, r: std::result::Result<T, smelt_hlo::shape_inference::ShapeError>) -> Result<T> {
+    r.map_err(|e| GraphError::node(node, e.to_string()))
+}
+
+/// The op definition for a node, or an error naming it.
+pub fn def_of(node: &Node) -> Result<&'static OpDef> {
+    ops::lookup(&node.op).ok_or_else(|| GraphError::unsupported(node, "op type not in smelt's op set"))
+}
+
+/// Builds a module from a builder callback: reducers for `dtypes` first, then
+/// the entry computation, then unused reducers dropped.
+fn build_module(
+    name: &str,
+    dtypes: &HashSet<DType>,
+    body: impl FnOnce(&mut LowerCx<'_>) -> Result<InstId>,
+) -> Result<Module> {
+    let mut mb = ModuleBuilder::new(name);
+    let mut reducers = HashMap::new();
+    let invalid = |e: smelt_hlo::shape_inference::ShapeError| GraphError::Invalid(e.to_string());
+    for &t in dtypes {
+        if t == DType::Pred {
+            for kind in [Reducer::And, Reducer::Or] {
+                reducers.insert((kind, t), mb.scalar_reducer(kind, t).map_err(invalid)?);
+            }
+        } else {
+            for kind in REDUCER_KINDS {
+                reducers.insert((kind, t), mb.scalar_reducer(kind, t).map_err(invalid)?);
+            }
+        }
+    }
+    let entry = {
+        let mut cx = LowerCx { b: mb.builder("main"), reducers: &reducers };
+        let root = body(&mut cx)?;
+        cx.b.build(root).map_err(invalid)?
+    };
+    let entry = mb.add_computation(entry);
+    let mut module = mb.build(entry).map_err(invalid)?;
+    let reachable = module.reachable_computations();
+    let dead: Vec<_> = module.comps.ids().filter(|c| !reachable.contains(c)).collect();
+    for c in dead {
+        module.comps.remove(c);
+    }
+    Ok(module)
+}
+
+/// Every dtype a set of values may need reducers for: the given ones, f32,
+/// and the targets of casts.
+fn dtypes_for(graph: &Graph, nodes: &[NodeId], inputs: &[DType]) -> HashSet<DType> {
+    let mut set: HashSet<DType> = inputs.iter().copied().collect();
+    set.extend([DType::F32, DType::S64, DType::S32, DType::Pred]);
+    for &n in nodes {
+        let node = graph.node(n);
+        if let NodeKind::Constant(a) = &node.kind {
+            set.insert(a.dtype());
+        }
+        if let Some(t) = node.int("to").and_then(ops::onnx_dtype) {
+            set.insert(t);
+        }
+    }
+    set
+}
+
+/// Lowers one node given its inputs, folding it when all of them are known.
+fn lower_node(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let def = def_of(node)?;
+    let Some(rule) = def.lower else {
+        return Err(GraphError::unsupported(node, "has no lowering (it runs on the host)"));
+    };
+    let mut outs = rule(cx, node, inputs)?;
+    let known = inputs.iter().flatten().all(|v| v.constant.is_some());
+    if known && def.foldable && outs.iter().all(|v| v.constant.is_none()) {
+        let small = outs.iter().all(|v| v.dims.iter().product::<i64>() as usize <= FOLD_LIMIT);
+        if small {
+            let args: Vec<Option<Array>> = inputs.iter().map(|v| v.as_ref().and_then(|v| v.constant.clone())).collect();
+            let values = eval_node(node, &args)?;
+            for (v, a) in outs.iter_mut().zip(values) {
+                v.constant = Some(a);
+            }
+        }
+    }
+    Ok(outs)
+}
+
+/// Runs one op node on the reference interpreter (the op-by-op path for nodes
+/// outside clusters): its inputs become constants of a one-node module.
+pub fn eval_node(node: &Node, args: &[Option<Array>]) -> Result<Vec<Array>> {
+    let def = def_of(node)?;
+    if let Some(host) = def.host {
+        let present: Vec<Array> = args.iter().flatten().cloned().collect();
+        return host(node, &present);
+    }
+    let dtypes: HashSet<DType> = args.iter().flatten().map(Array::dtype).collect();
+    let mut dtypes = dtypes;
+    dtypes.insert(DType::F32);
+    if let Some(t) = node.int("to").and_then(ops::onnx_dtype) {
+        dtypes.insert(t);
+    }
+    let module = build_module("node", &dtypes, |cx| {
+        let mut vals = Vec::with_capacity(args.len());
+        for a in args {
+            vals.push(match a {
+                Some(a) => Some(cx.constant(node, a.clone())?),
+                None => None,
+            });
+        }
+        let Some(rule) = def.lower else {
+            return Err(GraphError::unsupported(node, "has no lowering and no host implementation"));
+        };
+        let outs = rule(cx, node, &vals)?;
+        let ids: Vec<InstId> = outs.iter().map(|v| v.id).collect();
+        at(node, cx.b.tuple(&ids))
+    })?;
+    let result = smelt_interp::evaluate(&module, &[]).map_err(|e| GraphError::node(node, e.to_string()))?;
+    Ok(result.into_leaves())
+}
+
+/// A cluster to lower: its nodes in topological order, the values it reads
+/// from outside (its parameters, in order) and the values it produces for
+/// the outside (its results, in order).
+#[derive(Clone, Debug)]
+pub struct ClusterSpec {
+    pub nodes: Vec<NodeId>,
+    pub inputs: Vec<Value>,
+    pub outputs: Vec<Value>,
+}
+
+/// Lowers a cluster for concrete input types: parameters in `spec.inputs`
+/// order, a tuple of `spec.outputs` as the root.
+pub fn lower_cluster(graph: &Graph, spec: &ClusterSpec, inputs: &[(DType, Vec<i64>)], name: &str) -> Result<Module> {
+    if inputs.len() != spec.inputs.len() {
+        return Err(GraphError::Invalid(format!(
+            "cluster '{name}' takes {} inputs, got {}",
+            spec.inputs.len(),
+            inputs.len()
+        )));
+    }
+    let in_types: Vec<DType> = inputs.iter().map(|t| t.0).collect();
+    let dtypes = dtypes_for(graph, &spec.nodes, &in_types);
+    build_module(name, &dtypes, |cx| {
+        let mut vals: HashMap<Value, Val> = HashMap::new();
+        for (k, (&v, (dtype, dims))) in spec.inputs.iter().zip(inputs).enumerate() {
+            let node = graph.node(v.node);
+            let shape = Shape::array(*dtype, dims.clone());
+            let id = at(node, cx.b.parameter(k as u32, shape, &format!("p{k}")))?;
+            vals.insert(v, Val { id, dtype: *dtype, dims: dims.clone(), constant: None });
+        }
+        for &n in &spec.nodes {
+            let node = graph.node(n);
+            let outs = match &node.kind {
+                NodeKind::Constant(a) => vec![cx.constant(node, a.clone())?],
+                NodeKind::Op => {
+                    let ins: Vec<Option<Val>> = node
+                        .inputs
+                        .iter()
+                        .map(|i| match i {
+                            Some(v) => vals.get(v).cloned().map(Some).ok_or_else(|| {
+                                GraphError::node(node, "an input is neither in the cluster nor fed to it")
+                            }),
+                            None => Ok(None),
+                        })
+                        .collect::<Result<_>>()?;
+                    lower_node(cx, node, &ins)?
+                }
+                _ => return Err(GraphError::node(node, "only ops and constants can be in a cluster")),
+            };
+            for (k, v) in outs.into_iter().enumerate() {
+                vals.insert(Value { node: n, output: k as u32 }, v);
+            }
+        }
+        let mut root = Vec::with_capacity(spec.outputs.len());
+        for v in &spec.outputs {
+            match vals.get(v) {
+                Some(val) => root.push(val.id),
+                None => {
+                    return Err(GraphError::Invalid(format!("cluster '{name}' does not compute one of its outputs")));
+                }
+            }
+        }
+        at(graph.node(spec.outputs.first().map_or(spec.nodes[0], |v| v.node)), cx.b.tuple(&root))
+    })
+}

@@ -1,0 +1,416 @@
+//! Running graphs: pruning to the fetches, clusters compiled through the JIT,
+//! everything else op by op.
+//!
+//! A [`Session`] owns a graph, a JIT [`Client`] and the graph's variables. A
+//! run's plan depends only on which tensors are fetched and fed, so it is made
+//! once per such set and kept: the nodes the fetches need (TensorFlow's
+//! pruning), their clusters ([`super::cluster`]), and the units (clusters and
+//! single nodes) in a topological order. Each cluster owns a JIT [`Function`]
+//! that lowers it per input signature: a second run with the same shapes is a
+//! hash-map hit, new shapes compile under the JIT's recompilation policy.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use petgraph::graphmap::DiGraphMap;
+use smelt_hlo::Array;
+
+use super::cluster::{find_clusters, spec};
+use super::lower::{ClusterSpec, eval_node, lower_cluster};
+use super::{Dim, Graph, GraphError, NodeId, NodeKind, Result, Value};
+use crate::{Backend, Buffer, Client, CompileOptions, Function, JitError, lock};
+
+/// How a session compiles.
+#[derive(Clone, Debug)]
+pub struct SessionOptions {
+    /// The JIT backend clusters compile for.
+    pub backend: Backend,
+    /// Clusters with fewer ops run op by op instead (unless a node is marked
+    /// "compile this").
+    pub min_cluster_size: usize,
+    /// Options for every cluster's compilation.
+    pub compile: CompileOptions,
+}
+
+impl Default for SessionOptions {
+    fn default() -> Self {
+        SessionOptions { backend: Backend::Tiered, min_cluster_size: 2, compile: CompileOptions::default() }
+    }
+}
+
+/// What a session knows about one cluster (for `--clusters` and tests).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClusterInfo {
+    pub index: usize,
+    /// Names of the nodes in it, in topological order.
+    pub nodes: Vec<String>,
+    /// Names of the op types in it, in node order.
+    pub ops: Vec<String>,
+    pub inputs: usize,
+    pub outputs: usize,
+    /// Distinct input signatures compiled so far.
+    pub signatures: usize,
+    /// Times the cluster has run.
+    pub runs: u64,
+}
+
+/// One cluster of a plan.
+struct ClusterExec {
+    spec: Arc<ClusterSpec>,
+    function: Function,
+    runs: AtomicU64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum Unit {
+    Cluster(usize),
+    Node(NodeId),
+}
+
+/// How to compute a set of fetches.
+struct Plan {
+    units: Vec<Unit>,
+    clusters: Vec<ClusterExec>,
+}
+
+/// Runs a graph: see the module docs.
+pub struct Session {
+    graph: Arc<Graph>,
+    client: Client,
+    options: SessionOptions,
+    variables: Mutex<HashMap<NodeId, Array>>,
+    plans: Mutex<HashMap<(Vec<Value>, Vec<NodeId>), Arc<Plan>>>,
+}
+
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session").field("nodes", &self.graph.len()).finish_non_exhaustive()
+    }
+}
+
+fn cluster_error(index: usize, e: impl ToString) -> GraphError {
+    GraphError::Cluster { cluster: index, message: e.to_string() }
+}
+
+impl Session {
+    pub fn new(graph: Graph, options: SessionOptions) -> Session {
+        let client = Client::new(options.backend);
+        Session::with_client(graph, options, client)
+    }
+
+    /// A session whose clusters compile through `client` (sharing its caches).
+    pub fn with_client(graph: Graph, options: SessionOptions, client: Client) -> Session {
+        let variables = graph
+            .nodes
+            .iter()
+            .enumerate()
+            .filter_map(|(i, n)| match &n.kind {
+                NodeKind::Variable { initial } => Some((NodeId(i as u32), initial.clone())),
+                _ => None,
+            })
+            .collect();
+        Session { graph: Arc::new(graph), client, options, variables: Mutex::new(variables), plans: Mutex::default() }
+    }
+
+    pub fn graph(&self) -> &Graph {
+        &self.graph
+    }
+
+    pub fn client(&self) -> &Client {
+        &self.client
+    }
+
+    /// The current value of the variable named `name`.
+    pub fn variable(&self, name: &str) -> Option<Array> {
+        let id = self.graph.find(name)?;
+        lock(&self.variables).get(&id).cloned()
+    }
+
+    fn resolve(&self, name: &str) -> Result<Value> {
+        self.graph.tensor(name).ok_or_else(|| GraphError::Invalid(format!("no tensor named '{name}'")))
+    }
+
+    /// Runs the graph: `feeds` give placeholders by tensor name, `fetches` name
+    /// the tensors to return, in order.
+    pub fn run(&self, feeds: &[(&str, Array)], fetches: &[&str]) -> Result<Vec<Array>> {
+        let fetch_values: Vec<Value> = fetches.iter().map(|f| self.resolve(f)).collect::<Result<_>>()?;
+        let mut fed: HashMap<Value, Array> = HashMap::with_capacity(feeds.len());
+        for (name, a) in feeds {
+            let v = self.resolve(name)?;
+            self.check_feed(name, v, a)?;
+            fed.insert(v, a.clone());
+        }
+        let mut fed_nodes: Vec<NodeId> = fed.keys().map(|v| v.node).collect();
+        fed_nodes.sort();
+        let plan = self.plan(&fetch_values, &fed_nodes)?;
+        let mut values = fed;
+        let mut updates: Vec<(NodeId, Array)> = Vec::new();
+        for unit in &plan.units {
+            match *unit {
+                Unit::Cluster(i) => self.run_cluster(&plan.clusters[i], i, &mut values)?,
+                Unit::Node(n) => self.run_node(n, &mut values, &mut updates)?,
+            }
+        }
+        let out = fetch_values
+            .iter()
+            .zip(fetches)
+            .map(|(v, name)| {
+                values.get(v).cloned().ok_or_else(|| GraphError::Invalid(format!("fetch '{name}' was not computed")))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        if !updates.is_empty() {
+            let mut vars = lock(&self.variables);
+            for (n, a) in updates {
+                vars.insert(n, a);
+            }
+        }
+        Ok(out)
+    }
+
+    fn check_feed(&self, name: &str, v: Value, a: &Array) -> Result<()> {
+        let node = self.graph.node(v.node);
+        let NodeKind::Placeholder { dtype, dims } = &node.kind else {
+            return Err(GraphError::Feed { name: name.into(), message: "is not a placeholder".into() });
+        };
+        let bad = |m: String| Err(GraphError::Feed { name: name.into(), message: m });
+        if a.dtype() != *dtype {
+            return bad(format!("expected {dtype}, got {}", a.dtype()));
+        }
+        if a.dims.len() != dims.len() {
+            return bad(format!("expected rank {}, got {:?}", dims.len(), a.dims));
+        }
+        for (k, (d, &got)) in dims.iter().zip(a.dims.iter()).enumerate() {
+            if let Dim::Fixed(want) = d
+                && *want != got
+            {
+                return bad(format!("dimension {k} is {got}, the placeholder says {want}"));
+            }
+        }
+        Ok(())
+    }
+
+    fn plan(&self, fetches: &[Value], fed: &[NodeId]) -> Result<Arc<Plan>> {
+        let key = (fetches.to_vec(), fed.to_vec());
+        if let Some(p) = lock(&self.plans).get(&key) {
+            return Ok(p.clone());
+        }
+        let plan = Arc::new(self.make_plan(fetches, fed)?);
+        lock(&self.plans).insert(key, plan.clone());
+        Ok(plan)
+    }
+
+    /// The nodes the fetches need, in topological (node) order.
+    pub fn prune(&self, fetches: &[Value], fed: &[NodeId]) -> Vec<NodeId> {
+        let fed: HashSet<NodeId> = fed.iter().copied().collect();
+        let mut live = vec![false; self.graph.len()];
+        let mut stack: Vec<NodeId> = fetches.iter().map(|v| v.node).collect();
+        while let Some(n) = stack.pop() {
+            if std::mem::replace(&mut live[n.0 as usize], true) || fed.contains(&n) {
+                continue;
+            }
+            stack.extend(self.graph.node(n).inputs.iter().flatten().map(|v| v.node));
+        }
+        (0..self.graph.len()).filter(|&i| live[i]).map(|i| NodeId(i as u32)).collect()
+    }
+
+    fn make_plan(&self, fetches: &[Value], fed: &[NodeId]) -> Result<Plan> {
+        let live = self.prune(fetches, fed);
+        let fed_set: HashSet<NodeId> = fed.iter().copied().collect();
+        let compute: Vec<NodeId> = live.iter().copied().filter(|n| !fed_set.contains(n)).collect();
+        let groups = find_clusters(&self.graph, &compute, self.options.min_cluster_size.max(1));
+        let mut unit_of: HashMap<NodeId, Unit> = compute.iter().map(|&n| (n, Unit::Node(n))).collect();
+        let mut clusters = Vec::with_capacity(groups.len());
+        for (i, nodes) in groups.into_iter().enumerate() {
+            for &n in &nodes {
+                unit_of.insert(n, Unit::Cluster(i));
+            }
+            let spec = Arc::new(spec(&self.graph, nodes, &compute, fetches));
+            clusters.push(ClusterExec {
+                function: self.cluster_function(i, spec.clone()),
+                spec,
+                runs: AtomicU64::new(0),
+            });
+        }
+        let mut deps: DiGraphMap<Unit, ()> = DiGraphMap::new();
+        for &n in &compute {
+            let u = unit_of[&n];
+            deps.add_node(u);
+            for v in self.graph.node(n).inputs.iter().flatten() {
+                if let Some(&p) = unit_of.get(&v.node)
+                    && p != u
+                {
+                    deps.add_edge(p, u, ());
+                }
+            }
+        }
+        let units = petgraph::algo::toposort(&deps, None)
+            .map_err(|_| GraphError::Invalid("the clustered graph has a cycle (a clustering bug)".into()))?;
+        Ok(Plan { units, clusters })
+    }
+
+    fn cluster_function(&self, index: usize, spec: Arc<ClusterSpec>) -> Function {
+        let graph = self.graph.clone();
+        let name = format!("cluster_{index}");
+        let mut options = self.options.compile.clone();
+        options.family.get_or_insert_with(|| format!("{:p}/{name}", Arc::as_ptr(&graph)));
+        self.client.trace(
+            move |sig| {
+                let types: Vec<_> = sig.iter().map(|t| (t.dtype, t.dims.clone())).collect();
+                lower_cluster(&graph, &spec, &types, &name).map_err(|e| JitError::Graph(e.to_string()))
+            },
+            options,
+        )
+    }
+
+    fn run_cluster(&self, c: &ClusterExec, index: usize, values: &mut HashMap<Value, Array>) -> Result<()> {
+        let mut args: Vec<&Buffer> = Vec::with_capacity(c.spec.inputs.len());
+        for v in &c.spec.inputs {
+            match values.get(v) {
+                Some(a) => args.push(Buffer::from_array_ref(a)),
+                None => {
+                    return Err(cluster_error(
+                        index,
+                        format!("input '{}' was not computed", self.graph.tensor_name(*v)),
+                    ));
+                }
+            }
+        }
+        let outs = c.function.call(&args).map_err(|e| cluster_error(index, e))?;
+        c.runs.fetch_add(1, Ordering::Relaxed);
+        if outs.len() != c.spec.outputs.len() {
+            return Err(cluster_error(index, "returned the wrong number of results"));
+        }
+        for (v, b) in c.spec.outputs.iter().zip(outs) {
+            values.insert(*v, b.into_array());
+        }
+        Ok(())
+    }
+
+    fn run_node(
+        &self,
+        n: NodeId,
+        values: &mut HashMap<Value, Array>,
+        updates: &mut Vec<(NodeId, Array)>,
+    ) -> Result<()> {
+        let node = self.graph.node(n);
+        let input = |k: usize, values: &HashMap<Value, Array>| -> Result<Option<Array>> {
+            match node.inputs.get(k).copied().flatten() {
+                None => Ok(None),
+                Some(v) => values
+                    .get(&v)
+                    .cloned()
+                    .map(Some)
+                    .ok_or_else(|| GraphError::node(node, format!("input {k} was not computed"))),
+            }
+        };
+        let outs: Vec<Array> = match &node.kind {
+            NodeKind::Placeholder { .. } => {
+                return Err(GraphError::Feed {
+                    name: node.outputs[0].clone(),
+                    message: "is needed but not fed".into(),
+                });
+            }
+            NodeKind::Constant(a) => vec![a.clone()],
+            NodeKind::Variable { .. } => match lock(&self.variables).get(&n) {
+                Some(a) => vec![a.clone()],
+                None => return Err(GraphError::node(node, "variable has no value")),
+            },
+            NodeKind::Host(f) => {
+                let args: Vec<Array> = (0..node.inputs.len())
+                    .map(|k| input(k, values))
+                    .collect::<Result<Vec<_>>>()?
+                    .into_iter()
+                    .flatten()
+                    .collect();
+                let outs = f(&args).map_err(|m| GraphError::Callback { node: node.name.clone(), message: m })?;
+                if outs.len() != node.outputs.len() {
+                    return Err(GraphError::Callback {
+                        node: node.name.clone(),
+                        message: format!("returned {} outputs for {}", outs.len(), node.outputs.len()),
+                    });
+                }
+                outs
+            }
+            NodeKind::Op if node.op == "Assign" => {
+                let (Some(var), Some(value)) = (node.inputs.first().copied().flatten(), input(1, values)?) else {
+                    return Err(GraphError::node(node, "takes a variable and a value"));
+                };
+                updates.push((var.node, value.clone()));
+                vec![value]
+            }
+            NodeKind::Op => {
+                let args: Vec<Option<Array>> =
+                    (0..node.inputs.len()).map(|k| input(k, values)).collect::<Result<_>>()?;
+                eval_node(node, &args)?
+            }
+        };
+        for (k, a) in outs.into_iter().enumerate() {
+            values.insert(Value { node: n, output: k as u32 }, a);
+        }
+        Ok(())
+    }
+
+    /// The clusters of the plan for `fetches` (given all graph inputs fed),
+    /// with their compile and run counts so far.
+    pub fn clusters(&self, fetches: &[&str]) -> Result<Vec<ClusterInfo>> {
+        let plan = self.plan_for(fetches)?;
+        Ok(plan
+            .clusters
+            .iter()
+            .enumerate()
+            .map(|(index, c)| ClusterInfo {
+                index,
+                nodes: c.spec.nodes.iter().map(|&n| self.graph.node(n).name.clone()).collect(),
+                ops: c.spec.nodes.iter().map(|&n| self.graph.node(n).op.clone()).collect(),
+                inputs: c.spec.inputs.len(),
+                outputs: c.spec.outputs.len(),
+                signatures: c.function.signatures(),
+                runs: c.runs.load(Ordering::Relaxed),
+            })
+            .collect())
+    }
+
+    fn plan_for(&self, fetches: &[&str]) -> Result<Arc<Plan>> {
+        let fetch_values: Vec<Value> = fetches.iter().map(|f| self.resolve(f)).collect::<Result<_>>()?;
+        let mut fed: Vec<NodeId> =
+            self.graph.inputs.iter().filter_map(|i| self.graph.tensor(i)).map(|v| v.node).collect();
+        fed.sort();
+        self.plan(&fetch_values, &fed)
+    }
+
+    /// The pruned graph for `fetches` as Graphviz DOT, clusters as subgraphs.
+    pub fn dot(&self, fetches: &[&str]) -> Result<String> {
+        let plan = self.plan_for(fetches)?;
+        let fetch_values: Vec<Value> = fetches.iter().map(|f| self.resolve(f)).collect::<Result<_>>()?;
+        let live = self.prune(&fetch_values, &[]);
+        let quote = |s: &str| s.replace('\\', "\\\\").replace('"', "\\\"");
+        let mut out = String::from("digraph smelt {\n  rankdir=TB;\n  node [shape=box, fontsize=10];\n");
+        let mut clustered = HashSet::new();
+        for (i, c) in plan.clusters.iter().enumerate() {
+            out.push_str(&format!(
+                "  subgraph cluster_{i} {{\n    label=\"cluster {i}\"; style=filled; color=lightblue;\n"
+            ));
+            for &n in &c.spec.nodes {
+                clustered.insert(n);
+                let node = self.graph.node(n);
+                out.push_str(&format!("    n{} [label=\"{}\\n{}\"];\n", n.0, quote(&node.op), quote(&node.name)));
+            }
+            out.push_str("  }\n");
+        }
+        for &n in &live {
+            if !clustered.contains(&n) {
+                let node = self.graph.node(n);
+                let style = if matches!(node.kind, NodeKind::Op) { "" } else { ", style=dashed" };
+                out.push_str(&format!("  n{} [label=\"{}\\n{}\"{style}];\n", n.0, quote(&node.op), quote(&node.name)));
+            }
+        }
+        for &n in &live {
+            for v in self.graph.node(n).inputs.iter().flatten() {
+                out.push_str(&format!("  n{} -> n{};\n", v.node.0, n.0));
+            }
+        }
+        out.push_str("}\n");
+        Ok(out)
+    }
+}

@@ -157,3 +157,145 @@ pub fn spec(graph: &Graph, nodes: Vec<NodeId>, live: &[NodeId], fetches: &[Value
     }
     ClusterSpec { nodes, inputs, outputs }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use smelt_hlo::{Array, DType};
+
+    use super::super::{Dim, Graph, Session, SessionOptions};
+    use crate::Backend;
+
+    fn options() -> SessionOptions {
+        SessionOptions { backend: Backend::Cranelift, min_cluster_size: 1, ..Default::default() }
+    }
+
+    fn f32s(dims: &[i64], v: &[f32]) -> Array {
+        Array::from_vec(dims, v.to_vec())
+    }
+
+    fn ops_of(s: &Session, fetches: &[&str]) -> Vec<Vec<String>> {
+        s.clusters(fetches).unwrap().into_iter().map(|c| c.ops).collect()
+    }
+
+    /// `a -> host -> c` and `a -> c`: merging `a` and `c` would make the
+    /// cluster both feed and read the host op, so they stay apart.
+    #[test]
+    fn merges_that_would_make_a_cycle_are_refused() {
+        let mut g = Graph::new();
+        let x = g.placeholder("x", DType::F32, vec![Dim::Fixed(4)]).unwrap();
+        let a = g.op("Relu", "a", &[x], vec![]).unwrap();
+        let double = Arc::new(|args: &[Array]| -> Result<Vec<Array>, String> {
+            let v: Vec<f32> = args[0].values::<f32>().ok_or("not f32")?.iter().map(|x| 2.0 * x).collect();
+            Ok(vec![Array::from_vec([v.len() as i64], v)])
+        });
+        let h = g.host_callback("h", &[a], 1, double).unwrap()[0];
+        let c = g.op("Add", "c", &[a, h], vec![]).unwrap();
+        let _ = c;
+        let s = Session::new(g, options());
+        let clusters = s.clusters(&["c"]).unwrap();
+        assert_eq!(clusters.len(), 2, "{clusters:?}");
+        assert!(clusters.iter().all(|c| c.nodes.len() == 1));
+        let out = s.run(&[("x", f32s(&[4], &[-1.0, 2.0, -3.0, 4.0]))], &["c"]).unwrap();
+        assert_eq!(out[0].values::<f32>().unwrap(), &[0.0, 6.0, 0.0, 12.0]);
+    }
+
+    /// A data-dependent op in a chain splits it into two clusters around it.
+    #[test]
+    fn non_compilable_ops_split_clusters() {
+        let mut g = Graph::new();
+        let x = g.placeholder("x", DType::F32, vec![Dim::Fixed(5)]).unwrap();
+        let r = g.op("Relu", "r", &[x], vec![]).unwrap();
+        let sum = g.op("Add", "sum", &[r, r], vec![]).unwrap();
+        let nz = g.op("NonZero", "nz", &[sum], vec![]).unwrap();
+        let back = g.op("Cast", "back", &[nz], vec![("to", super::super::Attr::Int(1))]).unwrap();
+        let _ = g.op("Add", "y", &[back, back], vec![]).unwrap();
+        let s = Session::new(g, options());
+        let ops = ops_of(&s, &["y"]);
+        assert_eq!(ops, vec![vec!["Relu".to_string(), "Add".into()], vec!["Cast".into(), "Add".into()]]);
+        let out = s.run(&[("x", f32s(&[5], &[1.0, -1.0, 0.0, 3.0, 2.0]))], &["y"]).unwrap();
+        assert_eq!(out[0].dims.as_slice(), &[1, 3]);
+        assert_eq!(out[0].values::<f32>().unwrap(), &[0.0, 6.0, 8.0]);
+    }
+
+    /// Only what the fetches need runs: an unfed placeholder on another branch
+    /// is no error, and its branch is in no cluster.
+    #[test]
+    fn runs_are_pruned_to_the_fetches() {
+        let mut g = Graph::new();
+        let x = g.placeholder("x", DType::F32, vec![Dim::Fixed(2)]).unwrap();
+        let unfed = g.placeholder("unfed", DType::F32, vec![Dim::Fixed(2)]).unwrap();
+        let a = g.op("Relu", "a", &[x], vec![]).unwrap();
+        let _ = g.op("Add", "wanted", &[a, x], vec![]).unwrap();
+        let _ = g.op("Add", "other", &[unfed, x], vec![]).unwrap();
+        let s = Session::new(g, options());
+        let out = s.run(&[("x", f32s(&[2], &[-2.0, 3.0]))], &["wanted"]).unwrap();
+        assert_eq!(out[0].values::<f32>().unwrap(), &[-2.0, 6.0]);
+        let clusters = s.clusters(&["wanted"]).unwrap();
+        assert_eq!(clusters.len(), 1);
+        assert_eq!(clusters[0].nodes, vec!["a".to_string(), "wanted".into()]);
+        let missing = s.run(&[("x", f32s(&[2], &[1.0, 1.0]))], &["other"]).unwrap_err();
+        assert!(missing.to_string().contains("unfed"), "{missing}");
+    }
+
+    /// The second run with the same shapes is a cache hit; a new shape of a
+    /// symbolic dimension compiles the cluster again.
+    #[test]
+    fn clusters_compile_once_per_signature() {
+        let mut g = Graph::new();
+        let x = g.placeholder("x", DType::F32, vec![Dim::Symbolic("N".into()), Dim::Fixed(2)]).unwrap();
+        let r = g.op("Relu", "r", &[x], vec![]).unwrap();
+        let _ = g.op("Add", "y", &[r, x], vec![]).unwrap();
+        let s = Session::new(g, options());
+        let run = |n: i64| {
+            let v: Vec<f32> = (0..2 * n).map(|i| i as f32 - 3.0).collect();
+            s.run(&[("x", Array::from_vec([n, 2], v))], &["y"]).unwrap()
+        };
+        run(3);
+        let first = s.client().stats();
+        let out = run(3);
+        let second = s.client().stats();
+        assert_eq!(second.compiles, first.compiles, "same shapes must not compile");
+        assert_eq!(out[0].values::<f32>().unwrap(), &[-6.0, -4.0, -2.0, 0.0, 2.0, 4.0]);
+        let info = &s.clusters(&["y"]).unwrap()[0];
+        assert_eq!((info.signatures, info.runs), (1, 2));
+        run(5);
+        assert_eq!(s.client().stats().compiles, first.compiles + 1);
+        assert_eq!(s.clusters(&["y"]).unwrap()[0].signatures, 2);
+    }
+
+    /// Variables keep their value across runs; `Assign` updates them.
+    #[test]
+    fn variables_persist_across_runs() {
+        let mut g = Graph::new();
+        let step = g.placeholder("step", DType::F32, vec![Dim::Fixed(2)]).unwrap();
+        let acc = g.variable("acc", f32s(&[2], &[1.0, 2.0])).unwrap();
+        let next = g.op("Add", "next", &[acc, step], vec![]).unwrap();
+        let _ = g.assign("update", acc, next).unwrap();
+        let s = Session::new(g, options());
+        for _ in 0..3 {
+            s.run(&[("step", f32s(&[2], &[0.5, -1.0]))], &["update"]).unwrap();
+        }
+        assert_eq!(s.variable("acc").unwrap().values::<f32>().unwrap(), &[2.5, -1.0]);
+    }
+
+    /// "Never compile" keeps a node out of clusters; "compile this" keeps a
+    /// cluster smaller than the minimum size.
+    #[test]
+    fn compile_overrides_are_honoured() {
+        let mut g = Graph::new();
+        let x = g.placeholder("x", DType::F32, vec![Dim::Fixed(3)]).unwrap();
+        let a = g.op("Relu", "a", &[x], vec![]).unwrap();
+        let b = g.op("Neg", "b", &[a], vec![]).unwrap();
+        let _ = g.op("Abs", "c", &[b], vec![]).unwrap();
+        g.set_compile(b.node, false);
+        let s = Session::new(g.clone(), SessionOptions { min_cluster_size: 2, ..options() });
+        assert!(s.clusters(&["c"]).unwrap().is_empty(), "single-op clusters are below the minimum");
+        g.set_compile(a.node, true);
+        let s = Session::new(g, SessionOptions { min_cluster_size: 2, ..options() });
+        assert_eq!(ops_of(&s, &["c"]), vec![vec!["Relu".to_string()]]);
+        let out = s.run(&[("x", f32s(&[3], &[-1.0, 2.0, -3.0]))], &["c"]).unwrap();
+        assert_eq!(out[0].values::<f32>().unwrap(), &[0.0, 2.0, 0.0]);
+    }
+}

@@ -9,6 +9,7 @@
 //! that lowers it per input signature: a second run with the same shapes is a
 //! hash-map hit, new shapes compile under the JIT's recompilation policy.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -47,7 +48,8 @@ pub struct ClusterInfo {
     pub nodes: Vec<String>,
     /// Names of the op types in it, in node order.
     pub ops: Vec<String>,
-    pub inputs: usize,
+    /// Tensors it reads from outside, in parameter order.
+    pub inputs: Vec<String>,
     pub outputs: usize,
     /// Distinct input signatures compiled so far.
     pub signatures: usize,
@@ -135,11 +137,12 @@ impl Session {
     /// the tensors to return, in order.
     pub fn run(&self, feeds: &[(&str, Array)], fetches: &[&str]) -> Result<Vec<Array>> {
         let fetch_values: Vec<Value> = fetches.iter().map(|f| self.resolve(f)).collect::<Result<_>>()?;
-        let mut fed: HashMap<Value, Array> = HashMap::with_capacity(feeds.len());
+        // Feeds are borrowed, not copied: clusters read them in place.
+        let mut fed: HashMap<Value, Cow<'_, Array>> = HashMap::with_capacity(feeds.len());
         for (name, a) in feeds {
             let v = self.resolve(name)?;
             self.check_feed(name, v, a)?;
-            fed.insert(v, a.clone());
+            fed.insert(v, Cow::Borrowed(a));
         }
         let mut fed_nodes: Vec<NodeId> = fed.keys().map(|v| v.node).collect();
         fed_nodes.sort();
@@ -152,13 +155,16 @@ impl Session {
                 Unit::Node(n) => self.run_node(n, &mut values, &mut updates)?,
             }
         }
-        let out = fetch_values
-            .iter()
-            .zip(fetches)
-            .map(|(v, name)| {
-                values.get(v).cloned().ok_or_else(|| GraphError::Invalid(format!("fetch '{name}' was not computed")))
-            })
-            .collect::<Result<Vec<_>>>()?;
+        let mut out = Vec::with_capacity(fetch_values.len());
+        for (v, name) in fetch_values.iter().zip(fetches) {
+            // The last fetch of a value takes it; earlier duplicates copy.
+            let last = !fetch_values[out.len() + 1..].contains(v);
+            let a = if last { values.remove(v) } else { values.get(v).cloned() };
+            match a {
+                Some(a) => out.push(a.into_owned()),
+                None => return Err(GraphError::Invalid(format!("fetch '{name}' was not computed"))),
+            }
+        }
         if !updates.is_empty() {
             let mut vars = lock(&self.variables);
             for (n, a) in updates {
@@ -263,7 +269,7 @@ impl Session {
         )
     }
 
-    fn run_cluster(&self, c: &ClusterExec, index: usize, values: &mut HashMap<Value, Array>) -> Result<()> {
+    fn run_cluster(&self, c: &ClusterExec, index: usize, values: &mut HashMap<Value, Cow<'_, Array>>) -> Result<()> {
         let mut args: Vec<&Buffer> = Vec::with_capacity(c.spec.inputs.len());
         for v in &c.spec.inputs {
             match values.get(v) {
@@ -282,7 +288,7 @@ impl Session {
             return Err(cluster_error(index, "returned the wrong number of results"));
         }
         for (v, b) in c.spec.outputs.iter().zip(outs) {
-            values.insert(*v, b.into_array());
+            values.insert(*v, Cow::Owned(b.into_array()));
         }
         Ok(())
     }
@@ -290,17 +296,16 @@ impl Session {
     fn run_node(
         &self,
         n: NodeId,
-        values: &mut HashMap<Value, Array>,
+        values: &mut HashMap<Value, Cow<'_, Array>>,
         updates: &mut Vec<(NodeId, Array)>,
     ) -> Result<()> {
         let node = self.graph.node(n);
-        let input = |k: usize, values: &HashMap<Value, Array>| -> Result<Option<Array>> {
+        let input = |k: usize, values: &HashMap<Value, Cow<'_, Array>>| -> Result<Option<Array>> {
             match node.inputs.get(k).copied().flatten() {
                 None => Ok(None),
                 Some(v) => values
                     .get(&v)
-                    .cloned()
-                    .map(Some)
+                    .map(|a| Some(a.clone().into_owned()))
                     .ok_or_else(|| GraphError::node(node, format!("input {k} was not computed"))),
             }
         };
@@ -346,7 +351,7 @@ impl Session {
             }
         };
         for (k, a) in outs.into_iter().enumerate() {
-            values.insert(Value { node: n, output: k as u32 }, a);
+            values.insert(Value { node: n, output: k as u32 }, Cow::Owned(a));
         }
         Ok(())
     }
@@ -363,12 +368,25 @@ impl Session {
                 index,
                 nodes: c.spec.nodes.iter().map(|&n| self.graph.node(n).name.clone()).collect(),
                 ops: c.spec.nodes.iter().map(|&n| self.graph.node(n).op.clone()).collect(),
-                inputs: c.spec.inputs.len(),
+                inputs: c.spec.inputs.iter().map(|&v| self.graph.tensor_name(v).to_string()).collect(),
                 outputs: c.spec.outputs.len(),
                 signatures: c.function.signatures(),
                 runs: c.runs.load(Ordering::Relaxed),
             })
             .collect())
+    }
+
+    /// Cluster `index` of the plan for `fetches`, lowered for the given input
+    /// types (in [`ClusterInfo::inputs`] order): the HLO its JIT function compiles.
+    pub fn lowered(
+        &self,
+        fetches: &[&str],
+        index: usize,
+        inputs: &[(smelt_hlo::DType, Vec<i64>)],
+    ) -> Result<smelt_hlo::Module> {
+        let plan = self.plan_for(fetches)?;
+        let c = plan.clusters.get(index).ok_or_else(|| GraphError::Invalid(format!("no cluster {index}")))?;
+        lower_cluster(&self.graph, &c.spec, inputs, &format!("cluster_{index}"))
     }
 
     fn plan_for(&self, fetches: &[&str]) -> Result<Arc<Plan>> {

@@ -1,0 +1,22 @@
+//! Models built with the Graph API, shared by the examples and the session
+//! benchmark. Weights are deterministic pseudo-random constants.
+
+pub mod bert;
+pub mod lstm;
+
+use smelt_jit::Array;
+
+/// Deterministic values in [-scale, scale).
+pub fn weights(dims: &[i64], seed: u64, scale: f32) -> Array {
+    let n: i64 = dims.iter().product();
+    let mut s = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    let v: Vec<f32> = (0..n)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            ((s >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * scale
+        })
+        .collect();
+    Array::from_vec(dims, v)
+}

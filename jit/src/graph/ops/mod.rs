@@ -5,6 +5,16 @@
 //! Semantics are ONNX's (opsets 13 to 21) with numpy-style broadcasting; the
 //! Rust Graph API uses the same names and attributes.
 
+mod elementwise;
+mod host;
+mod nn;
+mod recurrent;
+mod reduce;
+mod shape;
+#[cfg(test)]
+mod tests;
+pub mod util;
+
 use smelt_hlo::{Array, DType};
 
 use super::lower::{LowerCx, Val};
@@ -65,4 +75,106 @@ pub fn onnx_dtype(code: i64) -> Option<DType> {
     })
 }
 
-static OPS: &[OpDef] = &[];
+/// A pure op lowered to HLO (foldable when its inputs are known).
+const fn lowered(name: &'static str, lower: LowerFn) -> OpDef {
+    OpDef { name, lower: Some(lower), host: None, foldable: true }
+}
+
+/// An op run on the host only (data-dependent output shapes).
+const fn on_host(name: &'static str, host: HostImpl) -> OpDef {
+    OpDef { name, lower: None, host: Some(host), foldable: false }
+}
+
+use elementwise as ew;
+
+static OPS: &[OpDef] = &[
+    // Elementwise.
+    lowered("Add", ew::add),
+    lowered("Sub", ew::sub),
+    lowered("Mul", ew::mul),
+    lowered("Div", ew::div),
+    lowered("Pow", ew::pow),
+    lowered("Mod", ew::modulo),
+    lowered("Neg", ew::neg),
+    lowered("Abs", ew::abs),
+    lowered("Exp", ew::exp),
+    lowered("Log", ew::log),
+    lowered("Sqrt", ew::sqrt),
+    lowered("Reciprocal", ew::reciprocal),
+    lowered("Floor", ew::floor),
+    lowered("Ceil", ew::ceil),
+    lowered("Round", ew::round),
+    lowered("Sign", ew::sign),
+    lowered("Relu", ew::relu),
+    lowered("LeakyRelu", ew::leaky_relu),
+    lowered("Sigmoid", ew::sigmoid),
+    lowered("Tanh", ew::tanh),
+    lowered("Erf", ew::erf),
+    lowered("Sin", ew::sin),
+    lowered("Cos", ew::cos),
+    lowered("Gelu", ew::gelu),
+    lowered("Max", ew::max),
+    lowered("Min", ew::min),
+    lowered("Sum", ew::sum),
+    lowered("Mean", ew::mean),
+    lowered("Equal", ew::equal),
+    lowered("Less", ew::less),
+    lowered("LessOrEqual", ew::less_equal),
+    lowered("Greater", ew::greater),
+    lowered("GreaterOrEqual", ew::greater_equal),
+    lowered("Not", ew::not),
+    lowered("And", ew::and),
+    lowered("Or", ew::or),
+    lowered("Xor", ew::xor),
+    lowered("Where", ew::where_),
+    lowered("Clip", ew::clip),
+    lowered("Identity", ew::identity),
+    lowered("Cast", ew::cast),
+    // Neural-network layers.
+    lowered("MatMul", nn::matmul),
+    lowered("Gemm", nn::gemm),
+    lowered("Conv", nn::conv),
+    lowered("MaxPool", nn::max_pool),
+    lowered("AveragePool", nn::average_pool),
+    lowered("GlobalAveragePool", nn::global_average_pool),
+    lowered("GlobalMaxPool", nn::global_max_pool),
+    lowered("BatchNormalization", nn::batch_norm),
+    lowered("Softmax", nn::softmax),
+    lowered("LogSoftmax", nn::log_softmax),
+    lowered("LayerNormalization", nn::layer_norm),
+    // Reductions.
+    lowered("ReduceSum", reduce::reduce_sum),
+    lowered("ReduceMean", reduce::reduce_mean),
+    lowered("ReduceMax", reduce::reduce_max),
+    lowered("ReduceMin", reduce::reduce_min),
+    lowered("ReduceProd", reduce::reduce_prod),
+    lowered("ReduceSumSquare", reduce::reduce_sum_square),
+    lowered("ReduceL2", reduce::reduce_l2),
+    lowered("ArgMax", reduce::arg_max),
+    lowered("ArgMin", reduce::arg_min),
+    // Shapes and data movement.
+    lowered("Reshape", shape::reshape_op),
+    lowered("Flatten", shape::flatten),
+    lowered("Transpose", shape::transpose_op),
+    lowered("Slice", shape::slice),
+    lowered("Concat", shape::concat),
+    lowered("Gather", shape::gather),
+    lowered("Split", shape::split),
+    lowered("Squeeze", shape::squeeze),
+    lowered("Unsqueeze", shape::unsqueeze),
+    lowered("Expand", shape::expand),
+    lowered("Shape", shape::shape),
+    lowered("Size", shape::size),
+    lowered("Range", shape::range),
+    lowered("ConstantOfShape", shape::constant_of_shape),
+    lowered("Tile", shape::tile),
+    lowered("Constant", shape::constant),
+    lowered("Pad", shape::pad),
+    // Recurrent layers.
+    lowered("LSTM", recurrent::lstm),
+    lowered("GRU", recurrent::gru),
+    // Data-dependent output shapes.
+    on_host("NonZero", host::non_zero),
+    on_host("Unique", host::unique),
+    on_host("TopK", host::top_k),
+];

@@ -1,0 +1,419 @@
+//! Neural-network ops: products (`MatMul`, `Gemm`), convolution and pooling
+//! over NCHW data, normalizations and softmax.
+
+use smelt_hlo::attrs::{ConvAttrs, ConvDims, DotDims, Window, WindowDim};
+use smelt_hlo::builder::Reducer;
+use smelt_hlo::{Attrs, Dims, Opcode, Shape};
+
+use super::util::*;
+use crate::graph::lower::{LowerCx, Val};
+use crate::graph::{GraphError, Node, Result};
+
+fn dot_dims(lb: &[i64], rb: &[i64], lc: i64, rc: i64) -> DotDims {
+    DotDims {
+        lhs_batch: Dims::from_slice(lb),
+        rhs_batch: Dims::from_slice(rb),
+        lhs_contracting: Dims::from_slice(&[lc]),
+        rhs_contracting: Dims::from_slice(&[rc]),
+    }
+}
+
+/// `MatMul`: numpy's matmul. 1-D operands gain and lose a dimension; batch
+/// dimensions broadcast; a 2-D right operand multiplies the flattened rows
+/// of the left one.
+pub fn matmul(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let a0 = input(node, inputs, 0)?;
+    let b0 = input(node, inputs, 1)?;
+    if a0.dims.is_empty() || b0.dims.is_empty() {
+        return Err(GraphError::node(node, "operands must have rank at least 1"));
+    }
+    let a = if a0.dims.len() == 1 { reshape(cx, node, a0, &[1, a0.dims[0]])? } else { a0.clone() };
+    let b = if b0.dims.len() == 1 { reshape(cx, node, b0, &[b0.dims[0], 1])? } else { b0.clone() };
+    let (ra, rb) = (a.dims.len(), b.dims.len());
+    let (n, k) = (a.dims[ra - 2], a.dims[ra - 1]);
+    let (k2, m) = (b.dims[rb - 2], b.dims[rb - 1]);
+    if k != k2 {
+        return Err(GraphError::node(node, format!("inner dimensions differ: {:?} x {:?}", a0.dims, b0.dims)));
+    }
+    let batch = broadcast_shape(node, &a.dims[..ra - 2], &b.dims[..rb - 2])?;
+    let mut out_dims = batch.clone();
+    out_dims.extend([n, m]);
+    let out = if rb == 2 {
+        // Rows of every batch of A times one matrix.
+        let rows: i64 = a.dims[..ra - 1].iter().product();
+        let a2 = reshape(cx, node, &a, &[rows, k])?;
+        let p = emit(cx, node, |bl| bl.dot(a2.id, b.id, dot_dims(&[], &[], 1, 0), None))?;
+        let mut full = a.dims[..ra - 2].to_vec();
+        full.extend([n, m]);
+        let p = reshape(cx, node, &p, &full)?;
+        broadcast_to(cx, node, &p, &out_dims)?
+    } else {
+        let nb = batch.len();
+        let bsz: i64 = batch.iter().product();
+        let mut ad = batch.clone();
+        ad.extend([n, k]);
+        let mut bd = batch.clone();
+        bd.extend([k, m]);
+        let a3 = broadcast_to(cx, node, &a, &ad)?;
+        let b3 = broadcast_to(cx, node, &b, &bd)?;
+        let a3 = reshape(cx, node, &a3, &[bsz, n, k])?;
+        let b3 = reshape(cx, node, &b3, &[bsz, k, m])?;
+        let p = emit(cx, node, |bl| bl.dot(a3.id, b3.id, dot_dims(&[0], &[0], 2, 1), None))?;
+        let _ = nb;
+        reshape(cx, node, &p, &out_dims)?
+    };
+    // Drop the dimensions 1-D operands gained.
+    let mut final_dims = batch;
+    if a0.dims.len() > 1 {
+        final_dims.push(n);
+    }
+    if b0.dims.len() > 1 {
+        final_dims.push(m);
+    }
+    Ok(vec![reshape(cx, node, &out, &final_dims)?])
+}
+
+/// `Gemm`: `alpha * A' B' + beta * C`, transposes as flags.
+pub fn gemm(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let a = input(node, inputs, 0)?;
+    let b = input(node, inputs, 1)?;
+    if a.dims.len() != 2 || b.dims.len() != 2 {
+        return Err(GraphError::node(node, "A and B must be matrices"));
+    }
+    let ta = int_attr(node, "transA", 0) != 0;
+    let tb = int_attr(node, "transB", 0) != 0;
+    let alpha = float_attr(node, "alpha", 1.0) as f64;
+    let beta = float_attr(node, "beta", 1.0) as f64;
+    let (ka, kb) = (if ta { a.dims[0] } else { a.dims[1] }, if tb { b.dims[1] } else { b.dims[0] });
+    if ka != kb {
+        return Err(GraphError::node(node, format!("inner dimensions differ: {:?} x {:?}", a.dims, b.dims)));
+    }
+    let dims = dot_dims(&[], &[], if ta { 0 } else { 1 }, if tb { 1 } else { 0 });
+    let mut y = emit(cx, node, |bl| bl.dot(a.id, b.id, dims, None))?;
+    if alpha != 1.0 {
+        let s = splat(cx, node, y.dtype, alpha, &y.dims)?;
+        y = emit(cx, node, |bl| bl.binary(Opcode::Multiply, y.id, s.id))?;
+    }
+    if let Some(c) = opt_input(inputs, 2)
+        && beta != 0.0
+    {
+        let mut c = broadcast_to(cx, node, c, &y.dims)?;
+        if beta != 1.0 {
+            let s = splat(cx, node, c.dtype, beta, &c.dims)?;
+            c = emit(cx, node, |bl| bl.binary(Opcode::Multiply, c.id, s.id))?;
+        }
+        y = emit(cx, node, |bl| bl.binary(Opcode::Add, y.id, c.id))?;
+    }
+    Ok(vec![y])
+}
+
+/// The padding of each spatial dimension, from `pads` or `auto_pad`.
+fn spatial_pads(
+    node: &Node,
+    in_dims: &[i64],
+    kernel: &[i64],
+    strides: &[i64],
+    dilations: &[i64],
+) -> Result<Vec<(i64, i64)>> {
+    let n = in_dims.len();
+    let auto = node.string("auto_pad").unwrap_or("NOTSET");
+    match auto {
+        "NOTSET" => {
+            let pads = node.ints("pads").map(<[i64]>::to_vec).unwrap_or_else(|| vec![0; 2 * n]);
+            if pads.len() != 2 * n {
+                return Err(GraphError::node(node, format!("pads {pads:?} must have {} entries", 2 * n)));
+            }
+            Ok((0..n).map(|i| (pads[i], pads[n + i])).collect())
+        }
+        "VALID" => Ok(vec![(0, 0); n]),
+        "SAME_UPPER" | "SAME_LOWER" => Ok((0..n)
+            .map(|i| {
+                let out = (in_dims[i] + strides[i] - 1) / strides[i];
+                let eff = (kernel[i] - 1) * dilations[i] + 1;
+                let total = ((out - 1) * strides[i] + eff - in_dims[i]).max(0);
+                let small = total / 2;
+                if auto == "SAME_UPPER" { (small, total - small) } else { (total - small, small) }
+            })
+            .collect()),
+        other => Err(GraphError::unsupported(node, format!("auto_pad={other}"))),
+    }
+}
+
+/// Spatial attribute `name` (one entry per spatial dimension) or `default`.
+fn spatial_attr(node: &Node, name: &str, n: usize, default: i64) -> Result<Vec<i64>> {
+    match node.ints(name) {
+        Some(v) if v.len() == n => Ok(v.to_vec()),
+        Some(v) => Err(GraphError::node(node, format!("{name} {v:?} must have {n} entries"))),
+        None => Ok(vec![default; n]),
+    }
+}
+
+/// `Conv` over `[N, C, spatial...]` with kernels `[M, C/group, k...]`.
+pub fn conv(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    let w = input(node, inputs, 1)?;
+    let r = x.dims.len();
+    if r < 3 || w.dims.len() != r {
+        return Err(GraphError::node(
+            node,
+            format!("expects NC... input and kernel, got {:?} and {:?}", x.dims, w.dims),
+        ));
+    }
+    let ns = r - 2;
+    let group = int_attr(node, "group", 1);
+    let kernel = match node.ints("kernel_shape") {
+        Some(k) => k.to_vec(),
+        None => w.dims[2..].to_vec(),
+    };
+    if kernel != w.dims[2..] {
+        return Err(GraphError::node(node, format!("kernel_shape {kernel:?} does not match W {:?}", w.dims)));
+    }
+    if x.dims[1] != w.dims[1] * group || w.dims[0] % group != 0 {
+        return Err(GraphError::node(
+            node,
+            format!("channels of X {:?} and W {:?} do not fit group {group}", x.dims, w.dims),
+        ));
+    }
+    let strides = spatial_attr(node, "strides", ns, 1)?;
+    let dilations = spatial_attr(node, "dilations", ns, 1)?;
+    let pads = spatial_pads(node, &x.dims[2..], &kernel, &strides, &dilations)?;
+    let mut window = Window::default();
+    let mut out_dims = vec![x.dims[0], w.dims[0]];
+    for i in 0..ns {
+        let (lo, hi) = pads[i];
+        window.dims.push(WindowDim {
+            size: kernel[i],
+            stride: strides[i],
+            pad_low: lo,
+            pad_high: hi,
+            window_dilation: dilations[i],
+            base_dilation: 1,
+            reversal: false,
+        });
+        let eff = (kernel[i] - 1) * dilations[i] + 1;
+        out_dims.push((x.dims[2 + i] + lo + hi - eff).div_euclid(strides[i]) + 1);
+    }
+    let spatial: Dims = (2..r as i64).collect();
+    let dims = ConvDims {
+        input_batch: 0,
+        input_feature: 1,
+        input_spatial: spatial.clone(),
+        kernel_input_feature: 1,
+        kernel_output_feature: 0,
+        kernel_spatial: spatial.clone(),
+        output_batch: 0,
+        output_feature: 1,
+        output_spatial: spatial,
+    };
+    let attrs =
+        Attrs::Convolution(Box::new(ConvAttrs { window, dims, feature_group_count: group, batch_group_count: 1 }));
+    let shape = Shape::array(x.dtype, out_dims.clone());
+    let mut y = emit(cx, node, |b| b.add_instruction(Opcode::Convolution, &[x.id, w.id], attrs, &[], Some(shape)))?;
+    if let Some(bias) = opt_input(inputs, 2) {
+        let bb = emit(cx, node, |b| b.broadcast(bias.id, &out_dims, &[1]))?;
+        y = emit(cx, node, |b| b.binary(Opcode::Add, y.id, bb.id))?;
+    }
+    Ok(vec![y])
+}
+
+/// A reduce-window over the spatial dimensions of `x` (N and C untouched).
+fn pool_window(node: &Node, x: &Val, max: bool) -> Result<(Window, Vec<(i64, i64)>)> {
+    let r = x.dims.len();
+    if r < 3 {
+        return Err(GraphError::node(node, format!("expects an NC... input, got {:?}", x.dims)));
+    }
+    let ns = r - 2;
+    let Some(kernel) = node.ints("kernel_shape").map(<[i64]>::to_vec) else {
+        return Err(GraphError::node(node, "needs kernel_shape"));
+    };
+    if kernel.len() != ns {
+        return Err(GraphError::node(node, format!("kernel_shape {kernel:?} must have {ns} entries")));
+    }
+    let strides = spatial_attr(node, "strides", ns, 1)?;
+    let dilations = spatial_attr(node, "dilations", ns, 1)?;
+    if !max && dilations.iter().any(|&d| d != 1) {
+        return Err(GraphError::unsupported(node, "dilations other than 1"));
+    }
+    let mut pads = spatial_pads(node, &x.dims[2..], &kernel, &strides, &dilations)?;
+    let ceil = int_attr(node, "ceil_mode", 0) != 0;
+    if ceil {
+        if !max {
+            return Err(GraphError::unsupported(node, "ceil_mode=1 for average pooling"));
+        }
+        for i in 0..ns {
+            let (lo, hi) = pads[i];
+            let eff = (kernel[i] - 1) * dilations[i] + 1;
+            let span = x.dims[2 + i] + lo + hi - eff;
+            let mut out = (span + strides[i] - 1).div_euclid(strides[i]) + 1;
+            // The last window must start inside the input or its low padding.
+            if (out - 1) * strides[i] >= x.dims[2 + i] + lo {
+                out -= 1;
+            }
+            let extra = ((out - 1) * strides[i] + eff - (x.dims[2 + i] + lo + hi)).max(0);
+            pads[i].1 += extra;
+        }
+    }
+    if int_attr(node, "storage_order", 0) != 0 {
+        return Err(GraphError::unsupported(node, "storage_order=1"));
+    }
+    let mut window = Window { dims: vec![WindowDim::of_size(1), WindowDim::of_size(1)] };
+    for i in 0..ns {
+        window.dims.push(WindowDim {
+            size: kernel[i],
+            stride: strides[i],
+            pad_low: pads[i].0,
+            pad_high: pads[i].1,
+            window_dilation: dilations[i],
+            base_dilation: 1,
+            reversal: false,
+        });
+    }
+    Ok((window, pads))
+}
+
+fn reduce_window(cx: &mut LowerCx<'_>, node: &Node, x: &Val, window: Window, kind: Reducer) -> Result<Val> {
+    let init = reduce_init(cx, node, kind, x.dtype)?;
+    let reducer = cx.reducer(node, kind, x.dtype)?;
+    emit(cx, node, |b| {
+        b.add_instruction(Opcode::ReduceWindow, &[x.id, init.id], Attrs::Window(window), &[reducer], None)
+    })
+}
+
+pub fn max_pool(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    if wants_output(node, 1) {
+        return Err(GraphError::unsupported(node, "the Indices output"));
+    }
+    let (window, _) = pool_window(node, x, true)?;
+    Ok(vec![reduce_window(cx, node, x, window, Reducer::Max)?])
+}
+
+/// `AveragePool`: window sums over the window size, or (count_include_pad=0)
+/// over the number of input elements each window covers.
+pub fn average_pool(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    let (window, pads) = pool_window(node, x, false)?;
+    let sum = reduce_window(cx, node, x, window.clone(), Reducer::Add)?;
+    let include = int_attr(node, "count_include_pad", 0) != 0;
+    let padded = pads.iter().any(|&(l, h)| l != 0 || h != 0);
+    let count = if include || !padded {
+        let n: i64 = window.dims.iter().map(|w| w.size).product();
+        splat(cx, node, x.dtype, n as f64, &sum.dims)?
+    } else {
+        let mut ones_dims = vec![1, 1];
+        ones_dims.extend_from_slice(&x.dims[2..]);
+        let ones = splat(cx, node, x.dtype, 1.0, &ones_dims)?;
+        let counts = reduce_window(cx, node, &ones, window, Reducer::Add)?;
+        broadcast_to(cx, node, &counts, &sum.dims)?
+    };
+    Ok(vec![emit(cx, node, |b| b.binary(Opcode::Divide, sum.id, count.id))?])
+}
+
+fn global_pool(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>], kind: Reducer) -> Result<Val> {
+    let x = input(node, inputs, 0)?;
+    if x.dims.len() < 3 {
+        return Err(GraphError::node(node, format!("expects an NC... input, got {:?}", x.dims)));
+    }
+    let axes: Vec<usize> = (2..x.dims.len()).collect();
+    let r = reduce(cx, node, x, &axes, kind, true)?;
+    if kind != Reducer::Add {
+        return Ok(r);
+    }
+    let n: i64 = x.dims[2..].iter().product();
+    let c = splat(cx, node, x.dtype, n as f64, &r.dims)?;
+    emit(cx, node, |b| b.binary(Opcode::Divide, r.id, c.id))
+}
+
+pub fn global_average_pool(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    Ok(vec![global_pool(cx, node, inputs, Reducer::Add)?])
+}
+
+pub fn global_max_pool(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    Ok(vec![global_pool(cx, node, inputs, Reducer::Max)?])
+}
+
+/// `BatchNormalization` in inference mode:
+/// `(x - mean) / sqrt(var + epsilon) * scale + B` per channel (dimension 1).
+pub fn batch_norm(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    if int_attr(node, "training_mode", 0) != 0 || wants_output(node, 1) {
+        return Err(GraphError::unsupported(node, "training mode (only inference is supported)"));
+    }
+    let x = input(node, inputs, 0)?;
+    let [scale, bias, mean, var] = [1, 2, 3, 4].map(|i| input(node, inputs, i));
+    let (scale, bias, mean, var) = (scale?, bias?, mean?, var?);
+    if x.dims.len() < 2 {
+        return Err(GraphError::node(node, format!("expects an NC... input, got {:?}", x.dims)));
+    }
+    let c = [x.dims[1]];
+    for v in [scale, bias, mean, var] {
+        if v.dims != c {
+            return Err(GraphError::node(node, format!("per-channel inputs must have shape {c:?}, got {:?}", v.dims)));
+        }
+    }
+    let eps = splat(cx, node, var.dtype, float_attr(node, "epsilon", 1e-5) as f64, &c)?;
+    let ve = emit(cx, node, |b| b.binary(Opcode::Add, var.id, eps.id))?;
+    let inv = emit(cx, node, |b| b.unary(Opcode::Rsqrt, ve.id))?;
+    let a = emit(cx, node, |b| b.binary(Opcode::Multiply, scale.id, inv.id))?;
+    let ma = emit(cx, node, |b| b.binary(Opcode::Multiply, mean.id, a.id))?;
+    let shift = emit(cx, node, |b| b.binary(Opcode::Subtract, bias.id, ma.id))?;
+    let ab = emit(cx, node, |b| b.broadcast(a.id, &x.dims, &[1]))?;
+    let sb = emit(cx, node, |b| b.broadcast(shift.id, &x.dims, &[1]))?;
+    let y = emit(cx, node, |b| b.binary(Opcode::Multiply, x.id, ab.id))?;
+    Ok(vec![emit(cx, node, |b| b.binary(Opcode::Add, y.id, sb.id))?])
+}
+
+/// Softmax over one axis (opset 13 semantics); `log` gives LogSoftmax.
+fn softmax_impl(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>], log: bool) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    let axis = norm_axis(node, int_attr(node, "axis", -1), x.dims.len())?;
+    let m = reduce(cx, node, x, &[axis], Reducer::Max, true)?;
+    let m = broadcast_to(cx, node, &m, &x.dims)?;
+    let d = emit(cx, node, |b| b.binary(Opcode::Subtract, x.id, m.id))?;
+    let e = emit(cx, node, |b| b.unary(Opcode::Exp, d.id))?;
+    let s = reduce(cx, node, &e, &[axis], Reducer::Add, true)?;
+    let s = broadcast_to(cx, node, &s, &x.dims)?;
+    if log {
+        let ls = emit(cx, node, |b| b.unary(Opcode::Log, s.id))?;
+        Ok(vec![emit(cx, node, |b| b.binary(Opcode::Subtract, d.id, ls.id))?])
+    } else {
+        Ok(vec![emit(cx, node, |b| b.binary(Opcode::Divide, e.id, s.id))?])
+    }
+}
+
+pub fn softmax(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    softmax_impl(cx, node, inputs, false)
+}
+
+pub fn log_softmax(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    softmax_impl(cx, node, inputs, true)
+}
+
+/// `LayerNormalization`: normalizes over dimensions `axis..`, then scales
+/// and shifts; outputs Y, Mean and InvStdDev.
+pub fn layer_norm(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    let scale = input(node, inputs, 1)?;
+    let r = x.dims.len();
+    let axis = norm_axis(node, int_attr(node, "axis", -1), r)?;
+    let eps = float_attr(node, "epsilon", 1e-5) as f64;
+    let axes: Vec<usize> = (axis..r).collect();
+    let n: i64 = x.dims[axis..].iter().product();
+    let s = reduce(cx, node, x, &axes, Reducer::Add, true)?;
+    let nv = splat(cx, node, x.dtype, n as f64, &s.dims)?;
+    let mean = emit(cx, node, |b| b.binary(Opcode::Divide, s.id, nv.id))?;
+    let mb = broadcast_to(cx, node, &mean, &x.dims)?;
+    let d = emit(cx, node, |b| b.binary(Opcode::Subtract, x.id, mb.id))?;
+    let d2 = emit(cx, node, |b| b.binary(Opcode::Multiply, d.id, d.id))?;
+    let s2 = reduce(cx, node, &d2, &axes, Reducer::Add, true)?;
+    let var = emit(cx, node, |b| b.binary(Opcode::Divide, s2.id, nv.id))?;
+    let e = splat(cx, node, x.dtype, eps, &var.dims)?;
+    let ve = emit(cx, node, |b| b.binary(Opcode::Add, var.id, e.id))?;
+    let inv = emit(cx, node, |b| b.unary(Opcode::Rsqrt, ve.id))?;
+    let ib = broadcast_to(cx, node, &inv, &x.dims)?;
+    let normed = emit(cx, node, |b| b.binary(Opcode::Multiply, d.id, ib.id))?;
+    let mut y = binary(cx, node, Opcode::Multiply, &normed, scale)?;
+    if let Some(bias) = opt_input(inputs, 2) {
+        y = binary(cx, node, Opcode::Add, &y, bias)?;
+    }
+    Ok(vec![y, mean, inv])
+}

@@ -1,0 +1,106 @@
+//! Reductions: `ReduceSum`/`Mean`/`Max`/`Min`/`Prod`/`SumSquare`/`L2`
+//! (axes as an input from opset 13/18, as an attribute before) and
+//! `ArgMax`/`ArgMin`.
+
+use smelt_hlo::attrs::ComparisonDirection;
+use smelt_hlo::builder::Reducer;
+use smelt_hlo::{DType, Opcode, Shape};
+
+use super::util::*;
+use crate::graph::lower::{LowerCx, Val};
+use crate::graph::{Node, Result};
+
+/// The axes a reduction reduces, or None when it is the identity
+/// (`noop_with_empty_axes=1` and no axes).
+fn reduction_axes(node: &Node, inputs: &[Option<Val>], rank: usize) -> Result<Option<Vec<usize>>> {
+    let axes = ints_input_or_attr(node, inputs, 1, "axes", "axes")?;
+    match axes {
+        Some(a) if !a.is_empty() => Ok(Some(norm_axes(node, &a, rank)?)),
+        _ if int_attr(node, "noop_with_empty_axes", 0) != 0 => Ok(None),
+        _ => Ok(Some((0..rank).collect())),
+    }
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    Sum,
+    Mean,
+    Max,
+    Min,
+    Prod,
+    SumSquare,
+    L2,
+}
+
+fn reduction(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>], kind: Kind) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    let keep = int_attr(node, "keepdims", 1) != 0;
+    let Some(axes) = reduction_axes(node, inputs, x.dims.len())? else {
+        return Ok(vec![x.clone()]);
+    };
+    let src = if matches!(kind, Kind::SumSquare | Kind::L2) {
+        emit(cx, node, |b| b.binary(Opcode::Multiply, x.id, x.id))?
+    } else {
+        x.clone()
+    };
+    let reducer = match kind {
+        Kind::Sum | Kind::Mean | Kind::SumSquare | Kind::L2 => Reducer::Add,
+        Kind::Max => Reducer::Max,
+        Kind::Min => Reducer::Min,
+        Kind::Prod => Reducer::Mul,
+    };
+    let r = reduce(cx, node, &src, &axes, reducer, keep)?;
+    match kind {
+        Kind::Mean => {
+            let n: i64 = axes.iter().map(|&a| x.dims[a]).product();
+            let c = splat(cx, node, r.dtype, n as f64, &r.dims)?;
+            Ok(vec![emit(cx, node, |b| b.binary(Opcode::Divide, r.id, c.id))?])
+        }
+        Kind::L2 => Ok(vec![unary(cx, node, Opcode::Sqrt, &r)?]),
+        _ => Ok(vec![r]),
+    }
+}
+
+macro_rules! reduction_rules {
+    ($($f:ident => $kind:ident;)*) => {$(
+        pub fn $f(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+            reduction(cx, node, inputs, Kind::$kind)
+        }
+    )*};
+}
+
+reduction_rules! {
+    reduce_sum => Sum;
+    reduce_mean => Mean;
+    reduce_max => Max;
+    reduce_min => Min;
+    reduce_prod => Prod;
+    reduce_sum_square => SumSquare;
+    reduce_l2 => L2;
+}
+
+/// `ArgMax`/`ArgMin`: the extreme value along `axis`, then the first (or,
+/// with `select_last_index=1`, last) position holding it, as s64.
+fn arg(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>], max: bool) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    let axis = norm_axis(node, int_attr(node, "axis", 0), x.dims.len())?;
+    let keep = int_attr(node, "keepdims", 1) != 0;
+    let last = int_attr(node, "select_last_index", 0) != 0;
+    let m = reduce(cx, node, x, &[axis], if max { Reducer::Max } else { Reducer::Min }, true)?;
+    let m = broadcast_to(cx, node, &m, &x.dims)?;
+    let hit = emit(cx, node, |b| b.compare(ComparisonDirection::Eq, x.id, m.id))?;
+    let iota = emit(cx, node, |b| b.iota(Shape::array(DType::S64, &x.dims), axis as i64))?;
+    let fill = if last { -1 } else { x.dims[axis] };
+    let f = splat(cx, node, DType::S64, fill as f64, &x.dims)?;
+    let cand = emit(cx, node, |b| b.select(hit.id, iota.id, f.id))?;
+    let r = reduce(cx, node, &cand, &[axis], if last { Reducer::Max } else { Reducer::Min }, keep)?;
+    Ok(vec![r])
+}
+
+pub fn arg_max(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    arg(cx, node, inputs, true)
+}
+
+pub fn arg_min(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    arg(cx, node, inputs, false)
+}

@@ -1,0 +1,416 @@
+//! Shape and data-movement ops. Shapes, bounds and axes given as inputs
+//! must be known while lowering (compile-time constants); `Shape` and `Size`
+//! are constants themselves since dims are static per signature.
+
+use smelt_hlo::attrs::{ComparisonDirection, GatherAttrs, PadDim};
+use smelt_hlo::{Array, Attrs, DType, Dims, Opcode, Shape};
+
+use super::util::*;
+use crate::graph::lower::{LowerCx, Val};
+use crate::graph::{GraphError, Node, Result};
+
+/// `Reshape`: 0 copies the input dimension (unless `allowzero=1`), -1 is inferred.
+pub fn reshape_op(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    let target = match opt_input(inputs, 1) {
+        Some(_) => const_ints(node, inputs, 1, "the shape")?,
+        None => node.ints("shape").map(<[i64]>::to_vec).ok_or_else(|| GraphError::node(node, "needs a shape"))?,
+    };
+    let allowzero = int_attr(node, "allowzero", 0) != 0;
+    let mut dims = Vec::with_capacity(target.len());
+    let mut infer = None;
+    for (i, &d) in target.iter().enumerate() {
+        match d {
+            0 if !allowzero => match x.dims.get(i) {
+                Some(&c) => dims.push(c),
+                None => {
+                    return Err(GraphError::node(node, format!("shape {target:?} copies a dimension the input lacks")));
+                }
+            },
+            -1 if infer.is_none() => {
+                infer = Some(i);
+                dims.push(1);
+            }
+            d if d >= 0 => dims.push(d),
+            _ => return Err(GraphError::node(node, format!("invalid shape {target:?}"))),
+        }
+    }
+    let total: i64 = x.dims.iter().product();
+    if let Some(i) = infer {
+        let rest: i64 = dims.iter().product();
+        if rest == 0 || total % rest != 0 {
+            return Err(GraphError::node(node, format!("cannot reshape {:?} to {target:?}", x.dims)));
+        }
+        dims[i] = total / rest;
+    }
+    if dims.iter().product::<i64>() != total {
+        return Err(GraphError::node(node, format!("cannot reshape {:?} to {target:?}", x.dims)));
+    }
+    Ok(vec![reshape(cx, node, x, &dims)?])
+}
+
+/// `Flatten(axis)`: to `[prod(dims[..axis]), prod(dims[axis..])]`.
+pub fn flatten(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    let r = x.dims.len();
+    let axis = int_attr(node, "axis", 1);
+    let axis = if axis == r as i64 { r } else { norm_axis(node, axis, r)? };
+    let a: i64 = x.dims[..axis].iter().product();
+    let b: i64 = x.dims[axis..].iter().product();
+    Ok(vec![reshape(cx, node, x, &[a, b])?])
+}
+
+/// `Transpose(perm)`, reversing the dimensions by default.
+pub fn transpose_op(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    let r = x.dims.len();
+    let perm: Vec<i64> = match node.ints("perm") {
+        Some(p) => p.to_vec(),
+        None => (0..r as i64).rev().collect(),
+    };
+    let mut seen = perm.clone();
+    seen.sort_unstable();
+    if seen != (0..r as i64).collect::<Vec<_>>() {
+        return Err(GraphError::node(node, format!("perm {perm:?} is not a permutation of rank {r}")));
+    }
+    Ok(vec![transpose(cx, node, x, &perm)?])
+}
+
+/// `Slice(data, starts, ends, axes?, steps?)`, with ONNX's clamping and
+/// negative steps (a reverse, then a forward slice).
+pub fn slice(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    let r = x.dims.len();
+    let (starts, ends) = if opt_input(inputs, 1).is_some() {
+        (const_ints(node, inputs, 1, "starts")?, const_ints(node, inputs, 2, "ends")?)
+    } else {
+        match (node.ints("starts"), node.ints("ends")) {
+            (Some(s), Some(e)) => (s.to_vec(), e.to_vec()),
+            _ => return Err(GraphError::node(node, "needs starts and ends")),
+        }
+    };
+    let axes =
+        ints_input_or_attr(node, inputs, 3, "axes", "axes")?.unwrap_or_else(|| (0..starts.len() as i64).collect());
+    let steps = match opt_input(inputs, 4) {
+        Some(_) => const_ints(node, inputs, 4, "steps")?,
+        None => vec![1; starts.len()],
+    };
+    if ends.len() != starts.len() || axes.len() != starts.len() || steps.len() != starts.len() {
+        return Err(GraphError::node(node, "starts, ends, axes and steps must have the same length"));
+    }
+    let mut lo = vec![0i64; r];
+    let mut hi = x.dims.to_vec();
+    let mut st = vec![1i64; r];
+    let mut rev = Vec::new();
+    let mut seen = vec![false; r];
+    for k in 0..starts.len() {
+        let a = norm_axis(node, axes[k], r)?;
+        if std::mem::replace(&mut seen[a], true) {
+            return Err(GraphError::node(node, format!("axis {} repeats", axes[k])));
+        }
+        let d = x.dims[a];
+        let step = steps[k];
+        if step == 0 {
+            return Err(GraphError::node(node, "steps must not be 0"));
+        }
+        let wrap = |v: i64| if v < 0 { v.saturating_add(d) } else { v };
+        let (s, e) = (wrap(starts[k]), wrap(ends[k]));
+        if step > 0 {
+            let s = s.clamp(0, d);
+            let e = e.clamp(0, d).max(s);
+            lo[a] = s;
+            hi[a] = e;
+            st[a] = step;
+        } else {
+            let s = s.clamp(0, d - 1);
+            let e = e.clamp(-1, d - 1);
+            // On the reversed axis, index i is d - 1 - i.
+            let (rs, re) = (d - 1 - s, d - 1 - e);
+            rev.push(a as i64);
+            lo[a] = rs.clamp(0, d);
+            hi[a] = re.clamp(0, d).max(lo[a]);
+            st[a] = -step;
+        }
+    }
+    let src = if rev.is_empty() { x.clone() } else { emit(cx, node, |b| b.reverse(x.id, &rev))? };
+    if lo.iter().all(|&v| v == 0) && hi == x.dims && st.iter().all(|&v| v == 1) {
+        return Ok(vec![src]);
+    }
+    Ok(vec![emit(cx, node, |b| b.slice(src.id, &lo, &hi, &st))?])
+}
+
+/// `Concat(axis)`.
+pub fn concat(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let vals: Vec<&Val> = inputs.iter().flatten().collect();
+    let Some(first) = vals.first() else {
+        return Err(GraphError::node(node, "needs at least one input"));
+    };
+    let Some(axis) = node.int("axis") else {
+        return Err(GraphError::node(node, "needs the axis attribute"));
+    };
+    let axis = norm_axis(node, axis, first.dims.len())?;
+    if vals.len() == 1 {
+        return Ok(vec![(*first).clone()]);
+    }
+    let ids: Vec<_> = vals.iter().map(|v| v.id).collect();
+    Ok(vec![emit(cx, node, |b| b.concatenate(&ids, axis as i64))?])
+}
+
+/// Indices with negative entries wrapped (`i + dim` where `i < 0`).
+fn wrap_indices(cx: &mut LowerCx<'_>, node: &Node, idx: &Val, dim: i64) -> Result<Val> {
+    if !idx.dtype.is_int() {
+        return Err(GraphError::node(node, format!("indices must be integers, got {}", idx.dtype)));
+    }
+    if idx.dtype.is_unsigned_int() {
+        return Ok(idx.clone());
+    }
+    if let Some(c) = &idx.constant
+        && array_ints(c).iter().all(|&i| i >= 0)
+    {
+        return Ok(idx.clone());
+    }
+    let zero = splat(cx, node, idx.dtype, 0.0, &idx.dims)?;
+    let d = splat(cx, node, idx.dtype, dim as f64, &idx.dims)?;
+    let neg = emit(cx, node, |b| b.compare(ComparisonDirection::Lt, idx.id, zero.id))?;
+    let shifted = emit(cx, node, |b| b.binary(Opcode::Add, idx.id, d.id))?;
+    emit(cx, node, |b| b.select(neg.id, shifted.id, idx.id))
+}
+
+/// `Gather(data, indices, axis)`: an HLO gather taking one slice of
+/// `data` per index; indices of any rank, negative ones wrapped.
+pub fn gather(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    let idx = input(node, inputs, 1)?;
+    let r = x.dims.len();
+    let axis = norm_axis(node, int_attr(node, "axis", 0), r)?;
+    let idx = wrap_indices(cx, node, idx, x.dims[axis])?;
+    let q = idx.dims.len();
+    let offset_dims: Dims = (0..axis as i64).chain((axis + q) as i64..(r + q - 1) as i64).collect();
+    let mut slice_sizes: Dims = Dims::from_slice(&x.dims);
+    slice_sizes[axis] = 1;
+    let g = GatherAttrs {
+        offset_dims,
+        collapsed_slice_dims: Dims::from_slice(&[axis as i64]),
+        start_index_map: Dims::from_slice(&[axis as i64]),
+        operand_batching_dims: Dims::new(),
+        start_indices_batching_dims: Dims::new(),
+        index_vector_dim: q as i64,
+        slice_sizes,
+        indices_are_sorted: false,
+    };
+    let mut out = x.dims[..axis].to_vec();
+    out.extend_from_slice(&idx.dims);
+    out.extend_from_slice(&x.dims[axis + 1..]);
+    let shape = Shape::array(x.dtype, out);
+    Ok(vec![emit(cx, node, |b| {
+        b.add_instruction(Opcode::Gather, &[x.id, idx.id], Attrs::Gather(Box::new(g)), &[], Some(shape))
+    })?])
+}
+
+/// `Split(axis)`: sizes from the `split` input (or attribute), else
+/// `num_outputs` (or the number of outputs) nearly equal parts.
+pub fn split(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    let r = x.dims.len();
+    let axis = norm_axis(node, int_attr(node, "axis", 0), r)?;
+    let d = x.dims[axis];
+    let sizes = match ints_input_or_attr(node, inputs, 1, "split", "split sizes")? {
+        Some(s) => s,
+        None => {
+            let n = node.int("num_outputs").unwrap_or(node.outputs.len() as i64);
+            if n <= 0 {
+                return Err(GraphError::node(node, "needs split sizes or num_outputs"));
+            }
+            let part = (d + n - 1) / n;
+            (0..n).map(|k| (d - k * part).clamp(0, part)).collect()
+        }
+    };
+    if sizes.iter().sum::<i64>() != d || sizes.iter().any(|&s| s < 0) {
+        return Err(GraphError::node(node, format!("split sizes {sizes:?} do not add up to {d}")));
+    }
+    let mut outs = Vec::with_capacity(sizes.len());
+    let mut at = 0;
+    for s in sizes {
+        let mut lo = vec![0; r];
+        let mut hi = x.dims.to_vec();
+        lo[axis] = at;
+        hi[axis] = at + s;
+        at += s;
+        outs.push(emit(cx, node, |b| b.slice(x.id, &lo, &hi, &vec![1; r]))?);
+    }
+    Ok(outs)
+}
+
+/// `Squeeze(axes?)`: removes the given size-1 dimensions, or all of them.
+pub fn squeeze(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    let r = x.dims.len();
+    let axes = match ints_input_or_attr(node, inputs, 1, "axes", "axes")? {
+        Some(a) => norm_axes(node, &a, r)?,
+        None => (0..r).filter(|&i| x.dims[i] == 1).collect(),
+    };
+    for &a in &axes {
+        if x.dims[a] != 1 {
+            return Err(GraphError::node(node, format!("cannot squeeze dimension {a} of {:?}", x.dims)));
+        }
+    }
+    let dims: Vec<i64> = (0..r).filter(|i| !axes.contains(i)).map(|i| x.dims[i]).collect();
+    Ok(vec![reshape(cx, node, x, &dims)?])
+}
+
+/// `Unsqueeze(axes)`: inserts size-1 dimensions at `axes` of the output.
+pub fn unsqueeze(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    let Some(axes) = ints_input_or_attr(node, inputs, 1, "axes", "axes")? else {
+        return Err(GraphError::node(node, "needs axes"));
+    };
+    let out_rank = x.dims.len() + axes.len();
+    let axes = norm_axes(node, &axes, out_rank)?;
+    let mut rest = x.dims.iter();
+    let dims: Vec<i64> =
+        (0..out_rank).map(|i| if axes.contains(&i) { 1 } else { rest.next().copied().unwrap_or(1) }).collect();
+    Ok(vec![reshape(cx, node, x, &dims)?])
+}
+
+/// `Expand(shape)`: bidirectional numpy broadcast to `shape`.
+pub fn expand(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    let shape = const_ints(node, inputs, 1, "the shape")?;
+    let dims = broadcast_shape(node, &x.dims, &shape)?;
+    Ok(vec![broadcast_to(cx, node, x, &dims)?])
+}
+
+/// `Shape(start?, end?)`: the (static) dims as an s64 constant.
+pub fn shape(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    let r = x.dims.len() as i64;
+    let clampi = |v: i64| (if v < 0 { v + r } else { v }).clamp(0, r) as usize;
+    let start = clampi(int_attr(node, "start", 0));
+    let end = clampi(int_attr(node, "end", r)).max(start);
+    Ok(vec![cx.constant(node, s64_vec(x.dims[start..end].to_vec()))?])
+}
+
+/// `Size`: the element count as an s64 scalar constant.
+pub fn size(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    Ok(vec![cx.constant(node, Array::scalar(x.dims.iter().product::<i64>()))?])
+}
+
+/// `Range(start, limit, delta)`, all known while lowering.
+pub fn range(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let mut vals = [0.0f64; 3];
+    let mut dtype = DType::F32;
+    for (k, v) in vals.iter_mut().enumerate() {
+        let x = input(node, inputs, k)?;
+        dtype = x.dtype;
+        let Some(c) = x.constant.as_ref().and_then(array_scalar_f64) else {
+            return Err(GraphError::node(node, format!("input {k} must be a compile-time constant scalar")));
+        };
+        *v = c;
+    }
+    let [start, limit, delta] = vals;
+    if delta == 0.0 {
+        return Err(GraphError::node(node, "delta must not be 0"));
+    }
+    let n = ((limit - start) / delta).ceil().max(0.0) as usize;
+    let a = match dtype {
+        DType::S64 => {
+            let (s, d) = (start as i64, delta as i64);
+            Array::from_vec([n as i64], (0..n as i64).map(|i| s + i * d).collect::<Vec<i64>>())
+        }
+        DType::S32 => {
+            let (s, d) = (start as i32, delta as i32);
+            Array::from_vec([n as i64], (0..n as i32).map(|i| s + i * d).collect::<Vec<i32>>())
+        }
+        DType::F32 => {
+            let (s, d) = (start as f32, delta as f32);
+            Array::from_vec([n as i64], (0..n).map(|i| s + i as f32 * d).collect::<Vec<f32>>())
+        }
+        DType::F64 => Array::from_vec([n as i64], (0..n).map(|i| start + i as f64 * delta).collect::<Vec<f64>>()),
+        t => return Err(GraphError::unsupported(node, format!("Range of {t}"))),
+    };
+    Ok(vec![cx.constant(node, a)?])
+}
+
+/// `ConstantOfShape(shape, value)`: `value` (a one-element tensor, f32 0 by
+/// default) broadcast to `shape`.
+pub fn constant_of_shape(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let dims = const_ints(node, inputs, 0, "the shape")?;
+    let value = match node.tensor("value") {
+        Some(t) if t.len() == 1 => Array::new(Dims::new(), t.data.clone()),
+        Some(_) => return Err(GraphError::node(node, "value must have one element")),
+        None => Array::scalar(0.0f32),
+    };
+    let s = cx.constant(node, value)?;
+    Ok(vec![emit(cx, node, |b| b.broadcast(s.id, &dims, &[]))?])
+}
+
+/// `Tile(repeats)`: broadcast to `[r0, d0, r1, d1, ...]`, then merge pairs.
+pub fn tile(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    let reps = const_ints(node, inputs, 1, "repeats")?;
+    let r = x.dims.len();
+    if reps.len() != r || reps.iter().any(|&v| v < 0) {
+        return Err(GraphError::node(node, format!("repeats {reps:?} must have {r} non-negative entries")));
+    }
+    let mut wide = Vec::with_capacity(2 * r);
+    for (k, &d) in x.dims.iter().enumerate() {
+        wide.extend([reps[k], d]);
+    }
+    let bd: Vec<i64> = (0..r as i64).map(|k| 2 * k + 1).collect();
+    let w = emit(cx, node, |b| b.broadcast(x.id, &wide, &bd))?;
+    let out: Vec<i64> = x.dims.iter().zip(&reps).map(|(d, r)| d * r).collect();
+    Ok(vec![reshape(cx, node, &w, &out)?])
+}
+
+/// `Constant`: one of `value`, `value_float(s)`, `value_int(s)`.
+pub fn constant(cx: &mut LowerCx<'_>, node: &Node, _inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let a = if let Some(t) = node.tensor("value") {
+        t.clone()
+    } else if let Some(f) = node.float("value_float") {
+        Array::scalar(f)
+    } else if let Some(i) = node.int("value_int") {
+        Array::scalar(i)
+    } else if let Some(fs) = node.floats("value_floats") {
+        Array::from_vec([fs.len() as i64], fs.to_vec())
+    } else if let Some(is) = node.ints("value_ints") {
+        s64_vec(is.to_vec())
+    } else {
+        return Err(GraphError::unsupported(node, "needs value, value_float(s) or value_int(s)"));
+    };
+    Ok(vec![cx.constant(node, a)?])
+}
+
+/// `Pad(data, pads, constant_value?, axes?)` in constant mode.
+pub fn pad(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    let r = x.dims.len();
+    let mode = node.string("mode").unwrap_or("constant");
+    if mode != "constant" {
+        return Err(GraphError::unsupported(node, format!("mode=\"{mode}\" (only constant)")));
+    }
+    let Some(pads) = ints_input_or_attr(node, inputs, 1, "pads", "pads")? else {
+        return Err(GraphError::node(node, "needs pads"));
+    };
+    let axes = match opt_input(inputs, 3) {
+        Some(_) => norm_axes(node, &const_ints(node, inputs, 3, "axes")?, r)?,
+        None => (0..r).collect(),
+    };
+    let n = axes.len();
+    if pads.len() != 2 * n {
+        return Err(GraphError::node(node, format!("pads {pads:?} must have {} entries", 2 * n)));
+    }
+    let mut cfg = vec![PadDim::default(); r];
+    for (k, &a) in axes.iter().enumerate() {
+        cfg[a] = PadDim { low: pads[k], high: pads[n + k], interior: 0 };
+    }
+    let value = match opt_input(inputs, 2) {
+        Some(v) if v.dims.is_empty() => v.clone(),
+        Some(v) => reshape(cx, node, v, &[])?,
+        None => match node.float("value") {
+            Some(f) => cx.scalar(node, x.dtype, f as f64)?,
+            None => cx.scalar(node, x.dtype, 0.0)?,
+        },
+    };
+    Ok(vec![emit(cx, node, |b| b.pad(x.id, value.id, &cfg))?])
+}

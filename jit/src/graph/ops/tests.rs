@@ -1,0 +1,488 @@
+//! Op tests: each op runs twice, op by op on the interpreter
+//! ([`eval_node`]) and as a one-node graph compiled through Cranelift, the
+//! two must agree, and the result is checked against values computed by
+//! hand or by a plain Rust implementation of the ONNX definition.
+
+use std::collections::BTreeMap;
+
+use smelt_hlo::{Array, DType};
+
+use crate::Backend;
+use crate::graph::lower::eval_node;
+use crate::graph::{Attr, Dim, Graph, Node, NodeKind, Session, SessionOptions, Value};
+
+/// One op input: fed at run time, a graph constant, or omitted.
+enum In {
+    Feed(Array),
+    Const(Array),
+    Absent,
+}
+
+fn f32s(dims: &[i64], v: Vec<f32>) -> Array {
+    Array::from_vec(dims, v)
+}
+
+fn i64s(dims: &[i64], v: Vec<i64>) -> Array {
+    Array::from_vec(dims, v)
+}
+
+/// Deterministic values in [-1, 1).
+fn rand(dims: &[i64], seed: u64) -> Array {
+    let n: i64 = dims.iter().product();
+    let mut s = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    let v = (0..n)
+        .map(|_| {
+            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((s >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
+        })
+        .collect();
+    f32s(dims, v)
+}
+
+fn vals(a: &Array) -> Vec<f32> {
+    a.values::<f32>().expect("f32 array").to_vec()
+}
+
+fn assert_close(got: &[f32], want: &[f32], tol: f32) {
+    assert_eq!(got.len(), want.len(), "lengths differ: {got:?} vs {want:?}");
+    for (i, (g, w)) in got.iter().zip(want).enumerate() {
+        assert!((g - w).abs() <= tol * (1.0 + w.abs()), "element {i}: got {g}, want {w}\n got {got:?}\nwant {want:?}");
+    }
+}
+
+fn node(op: &str, n_in: usize, n_out: usize, attrs: Vec<(&str, Attr)>) -> Node {
+    Node {
+        name: "y".into(),
+        op: op.into(),
+        kind: NodeKind::Op,
+        inputs: vec![None; n_in],
+        outputs: (0..n_out).map(|k| if k == 0 { "y".to_string() } else { format!("y:{k}") }).collect(),
+        attrs: attrs.into_iter().map(|(k, v)| (k.to_string(), v)).collect::<BTreeMap<_, _>>(),
+        compile: None,
+    }
+}
+
+/// Runs `op` on the interpreter and compiled; checks they agree; returns the outputs.
+fn run(op: &str, ins: Vec<In>, attrs: Vec<(&str, Attr)>, n_out: usize) -> Vec<Array> {
+    let args: Vec<Option<Array>> = ins
+        .iter()
+        .map(|i| match i {
+            In::Feed(a) | In::Const(a) => Some(a.clone()),
+            In::Absent => None,
+        })
+        .collect();
+    let mut n = node(op, ins.len(), n_out, attrs);
+    let interp = eval_node(&n, &args).unwrap_or_else(|e| panic!("{op} on the interpreter: {e}"));
+    assert_eq!(interp.len(), n_out, "{op}: output count");
+
+    let mut g = Graph::new();
+    let mut feeds = Vec::new();
+    for (k, i) in ins.iter().enumerate() {
+        let v: Option<Value> = match i {
+            In::Feed(a) => {
+                let name = format!("in{k}");
+                let dims = a.dims.iter().map(|&d| Dim::Fixed(d)).collect();
+                let v = g.placeholder(&name, a.dtype(), dims).expect("placeholder");
+                feeds.push((name, a.clone()));
+                Some(v)
+            }
+            In::Const(a) => Some(g.constant(&format!("c{k}"), a.clone()).expect("constant")),
+            In::Absent => None,
+        };
+        n.inputs[k] = v;
+    }
+    g.add_node(n).expect("node");
+    let session =
+        Session::new(g, SessionOptions { backend: Backend::Cranelift, min_cluster_size: 1, ..Default::default() });
+    let feeds: Vec<(&str, Array)> = feeds.iter().map(|(n, a)| (n.as_str(), a.clone())).collect();
+    let names: Vec<String> = (0..n_out).map(|k| if k == 0 { "y".to_string() } else { format!("y:{k}") }).collect();
+    let fetches: Vec<&str> = names.iter().map(String::as_str).collect();
+    let compiled = session.run(&feeds, &fetches).unwrap_or_else(|e| panic!("{op} compiled: {e}"));
+    let host = crate::graph::ops::lookup(op).is_some_and(|d| d.host.is_some());
+    let clusters = session.clusters(&fetches).expect("clusters");
+    assert_eq!(clusters.len(), usize::from(!host), "{op}: clusters");
+    assert!(clusters.iter().all(|c| c.runs == 1 && c.signatures == 1), "{op}: the cluster ran compiled");
+    for (a, b) in interp.iter().zip(&compiled) {
+        assert_eq!(a.dims, b.dims, "{op}: interpreter and compiled shapes differ");
+        if a.dtype() == DType::F32 {
+            assert_close(&vals(b), &vals(a), 1e-5);
+        } else {
+            assert_eq!(a, b, "{op}: interpreter and compiled results differ");
+        }
+    }
+    interp
+}
+
+fn run1(op: &str, ins: Vec<In>, attrs: Vec<(&str, Attr)>) -> Array {
+    run(op, ins, attrs, 1).remove(0)
+}
+
+#[test]
+fn add_broadcasts_numpy_style() {
+    let a = f32s(&[2, 1], vec![1.0, 2.0]);
+    let b = f32s(&[3], vec![10.0, 20.0, 30.0]);
+    let y = run1("Add", vec![In::Feed(a), In::Feed(b)], vec![]);
+    assert_eq!(y.dims.as_slice(), &[2, 3]);
+    assert_eq!(vals(&y), vec![11.0, 21.0, 31.0, 12.0, 22.0, 32.0]);
+}
+
+/// Plain matrix product of row-major `[n, k]` and `[k, m]`.
+fn mm(a: &[f32], b: &[f32], n: usize, k: usize, m: usize) -> Vec<f32> {
+    let mut out = vec![0.0; n * m];
+    for i in 0..n {
+        for j in 0..m {
+            out[i * m + j] = (0..k).map(|p| a[i * k + p] * b[p * m + j]).sum();
+        }
+    }
+    out
+}
+
+#[test]
+fn matmul_batches_and_broadcasts() {
+    let a = rand(&[2, 3, 4], 1);
+    let b = rand(&[2, 4, 5], 2);
+    let y = run1("MatMul", vec![In::Feed(a.clone()), In::Feed(b.clone())], vec![]);
+    assert_eq!(y.dims.as_slice(), &[2, 3, 5]);
+    let (av, bv) = (vals(&a), vals(&b));
+    let mut want = mm(&av[..12], &bv[..20], 3, 4, 5);
+    want.extend(mm(&av[12..], &bv[20..], 3, 4, 5));
+    assert_close(&vals(&y), &want, 1e-5);
+    // A 2-D right operand applies to every batch; a batch of 1 broadcasts.
+    let b2 = rand(&[4, 5], 3);
+    let y = run1("MatMul", vec![In::Feed(a.clone()), In::Feed(b2.clone())], vec![]);
+    let mut want = mm(&av[..12], &vals(&b2), 3, 4, 5);
+    want.extend(mm(&av[12..], &vals(&b2), 3, 4, 5));
+    assert_close(&vals(&y), &want, 1e-5);
+    let a1 = rand(&[1, 3, 4], 4);
+    let y = run1("MatMul", vec![In::Feed(a1.clone()), In::Feed(b.clone())], vec![]);
+    assert_eq!(y.dims.as_slice(), &[2, 3, 5]);
+    let mut want = mm(&vals(&a1), &bv[..20], 3, 4, 5);
+    want.extend(mm(&vals(&a1), &bv[20..], 3, 4, 5));
+    assert_close(&vals(&y), &want, 1e-5);
+    // A 1-D left operand.
+    let v = rand(&[4], 5);
+    let y = run1("MatMul", vec![In::Feed(v.clone()), In::Feed(b2.clone())], vec![]);
+    assert_eq!(y.dims.as_slice(), &[5]);
+    assert_close(&vals(&y), &mm(&vals(&v), &vals(&b2), 1, 4, 5), 1e-5);
+}
+
+#[test]
+fn gemm_transposes_scales_and_broadcasts_c() {
+    // A' = A^T [2, 3], B' = B^T [3, 2].
+    let a = f32s(&[3, 2], vec![1.0, 4.0, 2.0, 5.0, 3.0, 6.0]);
+    let b = f32s(&[2, 3], vec![1.0, 0.0, 2.0, 0.0, 1.0, 1.0]);
+    let c = f32s(&[2], vec![10.0, 20.0]);
+    let attrs = vec![
+        ("transA", Attr::Int(1)),
+        ("transB", Attr::Int(1)),
+        ("alpha", Attr::Float(2.0)),
+        ("beta", Attr::Float(0.5)),
+    ];
+    let y = run1("Gemm", vec![In::Feed(a), In::Feed(b), In::Feed(c)], attrs);
+    // A'B' = [[1,2,3],[4,5,6]] x [[1,0],[0,1],[2,1]] = [[7,5],[16,11]].
+    assert_eq!(vals(&y), vec![2.0 * 7.0 + 5.0, 2.0 * 5.0 + 10.0, 2.0 * 16.0 + 5.0, 2.0 * 11.0 + 10.0]);
+}
+
+/// ONNX Conv by the definition: NCHW, grouped, padded, strided, dilated.
+#[allow(clippy::too_many_arguments)]
+fn conv_ref(
+    x: &Array,
+    w: &Array,
+    b: Option<&Array>,
+    group: usize,
+    strides: [usize; 2],
+    pads: [usize; 4],
+    dil: [usize; 2],
+) -> (Vec<i64>, Vec<f32>) {
+    let (xv, wv) = (vals(x), vals(w));
+    let d = |a: &Array| a.dims.iter().map(|&v| v as usize).collect::<Vec<_>>();
+    let (xd, wd) = (d(x), d(w));
+    let (n, c, h, wid) = (xd[0], xd[1], xd[2], xd[3]);
+    let (m, cg, kh, kw) = (wd[0], wd[1], wd[2], wd[3]);
+    let oh = (h + pads[0] + pads[2] - ((kh - 1) * dil[0] + 1)) / strides[0] + 1;
+    let ow = (wid + pads[1] + pads[3] - ((kw - 1) * dil[1] + 1)) / strides[1] + 1;
+    let mg = m / group;
+    let mut out = vec![0.0f32; n * m * oh * ow];
+    for ni in 0..n {
+        for mi in 0..m {
+            let g = mi / mg;
+            for oy in 0..oh {
+                for ox in 0..ow {
+                    let mut s = b.map_or(0.0, |b| vals(b)[mi]);
+                    for ci in 0..cg {
+                        for ky in 0..kh {
+                            for kx in 0..kw {
+                                let iy = (oy * strides[0] + ky * dil[0]) as i64 - pads[0] as i64;
+                                let ix = (ox * strides[1] + kx * dil[1]) as i64 - pads[1] as i64;
+                                if iy < 0 || ix < 0 || iy >= h as i64 || ix >= wid as i64 {
+                                    continue;
+                                }
+                                let xc = g * cg + ci;
+                                let xi = ((ni * c + xc) * h + iy as usize) * wid + ix as usize;
+                                let wi = ((mi * cg + ci) * kh + ky) * kw + kx;
+                                s += xv[xi] * wv[wi];
+                            }
+                        }
+                    }
+                    out[((ni * m + mi) * oh + oy) * ow + ox] = s;
+                }
+            }
+        }
+    }
+    (vec![n as i64, m as i64, oh as i64, ow as i64], out)
+}
+
+#[test]
+fn conv_with_pads_strides_dilations_and_groups() {
+    let x = rand(&[2, 4, 6, 5], 11);
+    let w = rand(&[6, 2, 3, 2], 12);
+    let b = rand(&[6], 13);
+    let attrs = vec![
+        ("group", Attr::Int(2)),
+        ("strides", Attr::Ints(vec![2, 1])),
+        ("pads", Attr::Ints(vec![1, 0, 2, 1])),
+        ("dilations", Attr::Ints(vec![1, 2])),
+        ("kernel_shape", Attr::Ints(vec![3, 2])),
+    ];
+    let y = run1("Conv", vec![In::Feed(x.clone()), In::Feed(w.clone()), In::Feed(b.clone())], attrs);
+    let (dims, want) = conv_ref(&x, &w, Some(&b), 2, [2, 1], [1, 0, 2, 1], [1, 2]);
+    assert_eq!(y.dims.as_slice(), dims.as_slice());
+    assert_close(&vals(&y), &want, 1e-5);
+    // SAME_UPPER on a 1-D convolution: output length ceil(7 / 2) = 4, pads (1, 1).
+    let x1 = rand(&[1, 2, 7], 14);
+    let w1 = rand(&[3, 2, 3], 15);
+    let attrs = vec![("auto_pad", Attr::String("SAME_UPPER".into())), ("strides", Attr::Ints(vec![2]))];
+    let y = run1("Conv", vec![In::Feed(x1.clone()), In::Feed(w1.clone())], attrs);
+    let as4 = |a: &Array| f32s(&[a.dims[0], a.dims[1], 1, a.dims[2]], vals(a));
+    let (_, want) = conv_ref(&as4(&x1), &as4(&w1), None, 1, [1, 2], [0, 1, 0, 1], [1, 1]);
+    assert_eq!(y.dims.as_slice(), &[1, 3, 4]);
+    assert_close(&vals(&y), &want, 1e-5);
+}
+
+#[test]
+fn max_and_average_pool() {
+    let x = f32s(&[1, 1, 3, 3], (1..=9).map(|v| v as f32).collect());
+    let attrs = || vec![("kernel_shape", Attr::Ints(vec![2, 2])), ("pads", Attr::Ints(vec![1, 1, 0, 0]))];
+    let y = run1("MaxPool", vec![In::Feed(x.clone())], {
+        let mut a = attrs();
+        a.push(("strides", Attr::Ints(vec![2, 2])));
+        a
+    });
+    // Windows (with padding above and left) at rows -1..1, 1..3 and cols likewise.
+    assert_eq!(y.dims.as_slice(), &[1, 1, 2, 2]);
+    assert_eq!(vals(&y), vec![1.0, 3.0, 7.0, 9.0]);
+    // Average excluding padding: stride 1 gives a 3x3 output.
+    let y = run1("AveragePool", vec![In::Feed(x.clone())], attrs());
+    assert_eq!(y.dims.as_slice(), &[1, 1, 3, 3]);
+    let want = [1.0, 1.5, 2.5, 2.5, 3.0, 4.0, 5.5, 6.0, 7.0];
+    assert_close(&vals(&y), &want, 1e-6);
+    // Including padding divides by the window size.
+    let mut a = attrs();
+    a.push(("count_include_pad", Attr::Int(1)));
+    let y = run1("AveragePool", vec![In::Feed(x.clone())], a);
+    assert_close(&vals(&y), &[0.25, 0.75, 1.25, 1.25, 3.0, 4.0, 2.75, 6.0, 7.0], 1e-6);
+    let y = run1("GlobalAveragePool", vec![In::Feed(x)], vec![]);
+    assert_eq!(y.dims.as_slice(), &[1, 1, 1, 1]);
+    assert_eq!(vals(&y), vec![5.0]);
+}
+
+#[test]
+fn batch_norm_softmax_and_layer_norm() {
+    let x = f32s(&[1, 2, 2], vec![1.0, 2.0, 3.0, 4.0]);
+    let c = |v: Vec<f32>| In::Const(f32s(&[2], v));
+    let ins = vec![In::Feed(x.clone()), c(vec![2.0, 1.0]), c(vec![0.5, -1.0]), c(vec![1.0, 3.0]), c(vec![4.0, 1.0])];
+    let y = run1("BatchNormalization", ins, vec![("epsilon", Attr::Float(0.0))]);
+    assert_close(&vals(&y), &[0.5, 1.5, -1.0, 0.0], 1e-6);
+
+    let s = run1("Softmax", vec![In::Feed(x.clone())], vec![("axis", Attr::Int(1))]);
+    let e = (2.0f32).exp();
+    let (p, q) = (1.0 / (1.0 + e), e / (1.0 + e));
+    assert_close(&vals(&s), &[p, p, q, q], 1e-6);
+    let ls = run1("LogSoftmax", vec![In::Feed(x.clone())], vec![]);
+    let l = (1.0f32 + (-1.0f32).exp()).ln();
+    assert_close(&vals(&ls), &[-1.0 - l, -l, -1.0 - l, -l], 1e-6);
+
+    let scale = In::Const(f32s(&[2], vec![1.0, 2.0]));
+    let bias = In::Const(f32s(&[2], vec![0.0, 1.0]));
+    let outs = run("LayerNormalization", vec![In::Feed(x), scale, bias], vec![("epsilon", Attr::Float(0.0))], 3);
+    // Each row [a, a+1] normalizes to [-1, 1].
+    assert_close(&vals(&outs[0]), &[-1.0, 3.0, -1.0, 3.0], 1e-5);
+    assert_close(&vals(&outs[1]), &[1.5, 3.5], 1e-6);
+    assert_eq!(outs[2].dims.as_slice(), &[1, 2, 1]);
+    assert_close(&vals(&outs[2]), &[2.0, 2.0], 1e-5);
+}
+
+#[test]
+fn reshape_slice_gather_split() {
+    let x = f32s(&[2, 3, 4], (0..24).map(|v| v as f32).collect());
+    let y = run1("Reshape", vec![In::Feed(x.clone()), In::Const(i64s(&[3], vec![0, -1, 2]))], vec![]);
+    assert_eq!(y.dims.as_slice(), &[2, 6, 2]);
+
+    // x[:, -1:-4:-2, 1:] with INT64_MAX as an open end.
+    let ins = vec![
+        In::Feed(x.clone()),
+        In::Const(i64s(&[2], vec![-1, 1])),
+        In::Const(i64s(&[2], vec![-4, i64::MAX])),
+        In::Const(i64s(&[2], vec![1, 2])),
+        In::Const(i64s(&[2], vec![-2, 1])),
+    ];
+    let y = run1("Slice", ins, vec![]);
+    assert_eq!(y.dims.as_slice(), &[2, 2, 3]);
+    assert_eq!(vals(&y), vec![9.0, 10.0, 11.0, 1.0, 2.0, 3.0, 21.0, 22.0, 23.0, 13.0, 14.0, 15.0]);
+
+    // Rank-2 indices with negatives, axis 1.
+    let idx = i64s(&[2, 2], vec![-1, 0, 1, -3]);
+    let y = run1("Gather", vec![In::Feed(x.clone()), In::Feed(idx)], vec![("axis", Attr::Int(1))]);
+    assert_eq!(y.dims.as_slice(), &[2, 2, 2, 4]);
+    let row = |b: usize, r: usize| (0..4).map(move |c| (b * 12 + r * 4 + c) as f32);
+    let want: Vec<f32> =
+        [0, 1].into_iter().flat_map(|b| [2, 0, 1, 0].into_iter().flat_map(move |r| row(b, r))).collect();
+    assert_eq!(vals(&y), want);
+
+    let outs = run("Split", vec![In::Feed(x), In::Const(i64s(&[2], vec![1, 3]))], vec![("axis", Attr::Int(-1))], 2);
+    assert_eq!(outs[0].dims.as_slice(), &[2, 3, 1]);
+    assert_eq!(outs[1].dims.as_slice(), &[2, 3, 3]);
+    assert_eq!(vals(&outs[0]), vec![0.0, 4.0, 8.0, 12.0, 16.0, 20.0]);
+}
+
+fn sigmoid(v: f32) -> f32 {
+    1.0 / (1.0 + (-v).exp())
+}
+
+/// `x [batch, k]` times `w [n, k]` transposed, plus `b [n]`.
+fn affine(x: &[f32], w: &[f32], b: &[f32], batch: usize, k: usize, n: usize) -> Vec<f32> {
+    (0..batch * n).map(|i| b[i % n] + (0..k).map(|p| x[(i / n) * k + p] * w[(i % n) * k + p]).sum::<f32>()).collect()
+}
+
+#[test]
+fn lstm_matches_the_onnx_equations() {
+    let (seq, batch, inp, hid) = (2usize, 2usize, 3usize, 2usize);
+    let x = rand(&[2, 2, 3], 21);
+    let w = rand(&[1, 8, 3], 22);
+    let r = rand(&[1, 8, 2], 23);
+    let b = rand(&[1, 16], 24);
+    let h0 = rand(&[1, 2, 2], 25);
+    let c0 = rand(&[1, 2, 2], 26);
+    let ins = vec![
+        In::Feed(x.clone()),
+        In::Const(w.clone()),
+        In::Const(r.clone()),
+        In::Const(b.clone()),
+        In::Absent,
+        In::Feed(h0.clone()),
+        In::Feed(c0.clone()),
+    ];
+    let outs = run("LSTM", ins, vec![("hidden_size", Attr::Int(2))], 3);
+    let (xv, wv, rv, bv) = (vals(&x), vals(&w), vals(&r), vals(&b));
+    let bias: Vec<f32> = (0..8).map(|i| bv[i] + bv[8 + i]).collect();
+    let zero = vec![0.0; 8];
+    let (mut h, mut c) = (vals(&h0), vals(&c0));
+    let mut ys = Vec::new();
+    for t in 0..seq {
+        let xw = affine(&xv[t * batch * inp..(t + 1) * batch * inp], &wv, &bias, batch, inp, 4 * hid);
+        let hr = affine(&h, &rv, &zero, batch, hid, 4 * hid);
+        for bi in 0..batch {
+            for j in 0..hid {
+                let g = |k: usize| xw[bi * 4 * hid + k * hid + j] + hr[bi * 4 * hid + k * hid + j];
+                let (i, o, f, cc) = (sigmoid(g(0)), sigmoid(g(1)), sigmoid(g(2)), g(3).tanh());
+                let cn = f * c[bi * hid + j] + i * cc;
+                c[bi * hid + j] = cn;
+                h[bi * hid + j] = o * cn.tanh();
+            }
+        }
+        ys.extend(h.clone());
+    }
+    assert_eq!(outs[0].dims.as_slice(), &[2, 1, 2, 2]);
+    assert_close(&vals(&outs[0]), &ys, 1e-5);
+    assert_close(&vals(&outs[1]), &h, 1e-5);
+    assert_close(&vals(&outs[2]), &c, 1e-5);
+}
+
+#[test]
+fn gru_matches_the_onnx_equations() {
+    let (seq, batch, inp, hid) = (2usize, 2usize, 3usize, 2usize);
+    let x = rand(&[2, 2, 3], 31);
+    let w = rand(&[1, 6, 3], 32);
+    let r = rand(&[1, 6, 2], 33);
+    let b = rand(&[1, 12], 34);
+    let h0 = rand(&[1, 2, 2], 35);
+    for lbr in [0, 1] {
+        let ins = vec![
+            In::Feed(x.clone()),
+            In::Const(w.clone()),
+            In::Const(r.clone()),
+            In::Const(b.clone()),
+            In::Absent,
+            In::Feed(h0.clone()),
+        ];
+        let attrs = vec![("hidden_size", Attr::Int(2)), ("linear_before_reset", Attr::Int(lbr))];
+        let outs = run("GRU", ins, attrs, 2);
+        let (xv, wv, rv, bv) = (vals(&x), vals(&w), vals(&r), vals(&b));
+        let mut h = vals(&h0);
+        let mut ys = Vec::new();
+        for t in 0..seq {
+            let xw = affine(&xv[t * batch * inp..(t + 1) * batch * inp], &wv, &bv[..6], batch, inp, 3 * hid);
+            let hr = affine(&h, &rv, &bv[6..], batch, hid, 3 * hid);
+            let mut next = h.clone();
+            for bi in 0..batch {
+                let at = |v: &[f32], k: usize, j: usize| v[bi * 3 * hid + k * hid + j];
+                let z: Vec<f32> = (0..hid).map(|j| sigmoid(at(&xw, 0, j) + at(&hr, 0, j))).collect();
+                let rg: Vec<f32> = (0..hid).map(|j| sigmoid(at(&xw, 1, j) + at(&hr, 1, j))).collect();
+                for j in 0..hid {
+                    let rec = if lbr == 1 {
+                        rg[j] * at(&hr, 2, j)
+                    } else {
+                        // (r * H) Rh^T + Rbh
+                        bv[6 + 2 * hid + j]
+                            + (0..hid).map(|p| rg[p] * h[bi * hid + p] * rv[(2 * hid + j) * hid + p]).sum::<f32>()
+                    };
+                    let cand = (at(&xw, 2, j) + rec).tanh();
+                    next[bi * hid + j] = (1.0 - z[j]) * cand + z[j] * h[bi * hid + j];
+                }
+            }
+            h = next;
+            ys.extend(h.clone());
+        }
+        assert_close(&vals(&outs[0]), &ys, 1e-5);
+        assert_close(&vals(&outs[1]), &h, 1e-5);
+    }
+}
+
+#[test]
+fn non_zero_lists_indices_row_major() {
+    let x = f32s(&[2, 3], vec![0.0, 1.0, 0.0, 2.0, 0.0, 3.0]);
+    let y = run1("NonZero", vec![In::Feed(x)], vec![]);
+    assert_eq!(y, i64s(&[2, 3], vec![0, 1, 1, 1, 0, 2]));
+}
+
+/// A graph split around NonZero, with the shape computation exporters emit
+/// for dynamic batch sizes folded while lowering.
+#[test]
+fn session_splits_around_host_ops_and_folds_shapes() {
+    let mut g = Graph::new();
+    let x = g.placeholder("x", DType::F32, vec![Dim::Symbolic("N".into()), Dim::Fixed(2), Dim::Fixed(2)]).unwrap();
+    let shape = g.op("Shape", "shape", &[x], vec![]).unwrap();
+    let zero = g.constant("zero", i64s(&[1], vec![0])).unwrap();
+    let n = g.op("Gather", "n", &[shape, zero], vec![("axis", Attr::Int(0))]).unwrap();
+    let minus1 = g.constant("minus1", i64s(&[1], vec![-1])).unwrap();
+    let target = g.op("Concat", "target", &[n, minus1], vec![("axis", Attr::Int(0))]).unwrap();
+    let flat = g.op("Reshape", "flat", &[x, target], vec![]).unwrap();
+    let axes = g.constant("axes", i64s(&[1], vec![1])).unwrap();
+    let score = g.op("ReduceSum", "score", &[flat, axes], vec![("keepdims", Attr::Int(0))]).unwrap();
+    let thr = g.constant("thr", Array::scalar(1.0f32)).unwrap();
+    let keep = g.op("Greater", "keep", &[score, thr], vec![]).unwrap();
+    let nz = g.op("NonZero", "nz", &[keep], vec![]).unwrap();
+    let flat_shape = g.constant("flat_shape", i64s(&[1], vec![-1])).unwrap();
+    let idx = g.op("Reshape", "idx", &[nz, flat_shape], vec![]).unwrap();
+    let _rows = g.op("Gather", "rows", &[flat, idx], vec![("axis", Attr::Int(0))]).unwrap();
+    let session =
+        Session::new(g, SessionOptions { backend: Backend::Cranelift, min_cluster_size: 1, ..Default::default() });
+    for batch in [3i64, 5] {
+        let x = f32s(&[batch, 2, 2], (0..batch * 4).map(|v| if v % 8 < 4 { 1.0 } else { 0.0 }).collect());
+        let out = session.run(&[("x", x)], &["rows", "idx"]).unwrap();
+        let kept: Vec<i64> = (0..batch).filter(|r| r % 2 == 0).collect();
+        assert_eq!(out[1], i64s(&[kept.len() as i64], kept.clone()));
+        assert_eq!(out[0].dims.as_slice(), &[kept.len() as i64, 4]);
+        assert!(vals(&out[0]).iter().all(|&v| v == 1.0));
+    }
+}

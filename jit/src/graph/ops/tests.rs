@@ -486,3 +486,182 @@ fn session_splits_around_host_ops_and_folds_shapes() {
         assert!(vals(&out[0]).iter().all(|&v| v == 1.0));
     }
 }
+
+#[test]
+fn small_ops_follow_onnx_defaults() {
+    let m = f32s(&[2, 3], vec![1.0, 3.0, 3.0, 2.0, 0.0, 1.0]);
+    let cond = Array::from_vec([2], vec![true, false]);
+    let y = run1(
+        "Where",
+        vec![In::Feed(cond), In::Feed(f32s(&[2], vec![1.0, 2.0])), In::Const(Array::scalar(9.0f32))],
+        vec![],
+    );
+    assert_eq!(vals(&y), vec![1.0, 9.0]);
+    let x = f32s(&[3], vec![-2.0, 0.5, 3.0]);
+    let (lo, hi) = (Array::scalar(0.0f32), Array::scalar(1.0f32));
+    let y = run1("Clip", vec![In::Feed(x.clone()), In::Const(lo), In::Const(hi.clone())], vec![]);
+    assert_eq!(vals(&y), vec![0.0, 0.5, 1.0]);
+    let y = run1("Clip", vec![In::Feed(x), In::Absent, In::Const(hi)], vec![]);
+    assert_eq!(vals(&y), vec![-2.0, 0.5, 1.0]);
+    let y =
+        run1("Mod", vec![In::Feed(i64s(&[4], vec![5, -5, 5, -5])), In::Feed(i64s(&[4], vec![3, 3, -3, -3]))], vec![]);
+    assert_eq!(y, i64s(&[4], vec![2, 1, -1, -2]));
+    let y = run1(
+        "Mod",
+        vec![In::Feed(f32s(&[2], vec![5.5, -5.5])), In::Const(Array::scalar(2.0f32))],
+        vec![("fmod", Attr::Int(1))],
+    );
+    assert_eq!(vals(&y), vec![1.5, -1.5]);
+    let y = run1("Cast", vec![In::Feed(f32s(&[2], vec![1.7, -1.7]))], vec![("to", Attr::Int(6))]);
+    assert_eq!(y, Array::from_vec([2], vec![1i32, -1]));
+    let y = run1("Gelu", vec![In::Feed(f32s(&[1], vec![1.0]))], vec![]);
+    assert_close(&vals(&y), &[0.841_344_7], 1e-6);
+    let y = run1("Gelu", vec![In::Feed(f32s(&[1], vec![1.0]))], vec![("approximate", Attr::String("tanh".into()))]);
+    assert_close(&vals(&y), &[0.841_192], 1e-5);
+
+    // Reductions and arg reductions.
+    let keep0 = || ("keepdims", Attr::Int(0));
+    let y = run1("ArgMax", vec![In::Feed(m.clone())], vec![("axis", Attr::Int(1)), keep0()]);
+    assert_eq!(y, i64s(&[2], vec![1, 0]));
+    let y = run1(
+        "ArgMax",
+        vec![In::Feed(m.clone())],
+        vec![("axis", Attr::Int(-1)), keep0(), ("select_last_index", Attr::Int(1))],
+    );
+    assert_eq!(y, i64s(&[2], vec![2, 0]));
+    let y = run1("ArgMin", vec![In::Feed(m.clone())], vec![("axis", Attr::Int(1))]);
+    assert_eq!(y, i64s(&[2, 1], vec![0, 1]));
+    let y = run1("ReduceMean", vec![In::Feed(m.clone())], vec![("axes", Attr::Ints(vec![1]))]);
+    assert_eq!(y.dims.as_slice(), &[2, 1]);
+    assert_close(&vals(&y), &[7.0 / 3.0, 1.0], 1e-6);
+    let y = run1("ReduceMax", vec![In::Feed(m.clone())], vec![keep0()]);
+    assert_eq!(y.dims.as_slice(), &[] as &[i64]);
+    assert_eq!(vals(&y), vec![3.0]);
+    let y = run1("ReduceSum", vec![In::Feed(m.clone())], vec![("noop_with_empty_axes", Attr::Int(1))]);
+    assert_eq!(y, m);
+
+    // Shapes.
+    let x = rand(&[2, 3, 4], 41);
+    let y = run1("Shape", vec![In::Feed(x.clone())], vec![("start", Attr::Int(1))]);
+    assert_eq!(y, i64s(&[2], vec![3, 4]));
+    let y = run1("Size", vec![In::Feed(x.clone())], vec![]);
+    assert_eq!(y, Array::scalar(24i64));
+    let y = run1("Flatten", vec![In::Feed(x.clone())], vec![("axis", Attr::Int(2))]);
+    assert_eq!(y.dims.as_slice(), &[6, 4]);
+    let y = run1("Transpose", vec![In::Feed(m.clone())], vec![]);
+    assert_eq!(vals(&y), vec![1.0, 2.0, 3.0, 0.0, 3.0, 1.0]);
+    let y = run1("Squeeze", vec![In::Feed(f32s(&[2, 1], vec![1.0, 2.0])), In::Const(i64s(&[1], vec![-1]))], vec![]);
+    assert_eq!(y.dims.as_slice(), &[2]);
+    let y = run1("Unsqueeze", vec![In::Feed(f32s(&[2], vec![1.0, 2.0])), In::Const(i64s(&[2], vec![0, -1]))], vec![]);
+    assert_eq!(y.dims.as_slice(), &[1, 2, 1]);
+    let y = run1(
+        "Expand",
+        vec![In::Feed(f32s(&[3, 1], vec![1.0, 2.0, 3.0])), In::Const(i64s(&[3], vec![2, 1, 4]))],
+        vec![],
+    );
+    assert_eq!(y.dims.as_slice(), &[2, 3, 4]);
+    assert_eq!(vals(&y)[..8], [1.0, 1.0, 1.0, 1.0, 2.0, 2.0, 2.0, 2.0]);
+    let y = run1("Tile", vec![In::Feed(f32s(&[1, 2], vec![1.0, 2.0])), In::Const(i64s(&[2], vec![2, 2]))], vec![]);
+    assert_eq!(y.dims.as_slice(), &[2, 4]);
+    assert_eq!(vals(&y), vec![1.0, 2.0, 1.0, 2.0, 1.0, 2.0, 1.0, 2.0]);
+    let pads = In::Const(i64s(&[4], vec![0, 1, 1, 0]));
+    let y = run1("Pad", vec![In::Feed(f32s(&[1, 2], vec![1.0, 2.0])), pads, In::Const(Array::scalar(9.0f32))], vec![]);
+    assert_eq!(vals(&y), vec![9.0, 1.0, 2.0, 9.0, 9.0, 9.0]);
+    let s = |v: i64| In::Const(Array::scalar(v));
+    let y = run1("Range", vec![s(1), s(7), s(2)], vec![]);
+    assert_eq!(y, i64s(&[3], vec![1, 3, 5]));
+    let y = run1(
+        "ConstantOfShape",
+        vec![In::Const(i64s(&[2], vec![2, 2]))],
+        vec![("value", Attr::Tensor(i64s(&[1], vec![7])))],
+    );
+    assert_eq!(y, i64s(&[2, 2], vec![7; 4]));
+    let y = run1("Constant", vec![], vec![("value_ints", Attr::Ints(vec![4, 5]))]);
+    assert_eq!(y, i64s(&[2], vec![4, 5]));
+
+    // Host ops.
+    let outs = run("Unique", vec![In::Feed(f32s(&[5], vec![2.0, 1.0, 2.0, 3.0, 1.0]))], vec![], 4);
+    assert_eq!(vals(&outs[0]), vec![1.0, 2.0, 3.0]);
+    assert_eq!(outs[1], i64s(&[3], vec![1, 0, 3]));
+    assert_eq!(outs[2], i64s(&[5], vec![1, 0, 1, 2, 0]));
+    assert_eq!(outs[3], i64s(&[3], vec![2, 2, 1]));
+    let x = f32s(&[2, 3], vec![1.0, 4.0, 2.0, 3.0, 3.0, 0.0]);
+    let outs = run("TopK", vec![In::Feed(x), In::Const(i64s(&[1], vec![2]))], vec![], 2);
+    assert_eq!(vals(&outs[0]), vec![4.0, 2.0, 3.0, 3.0]);
+    assert_eq!(outs[1], i64s(&[2, 2], vec![1, 2, 0, 1]));
+}
+
+/// The reverse half of a bidirectional LSTM in layout 1 is the forward LSTM
+/// of the time-reversed input with the second direction's weights.
+#[test]
+fn bidirectional_batch_first_lstm_is_two_directions() {
+    let (batch, seq, hid) = (2i64, 3i64, 2i64);
+    let x = rand(&[batch, seq, 3], 51);
+    let w = rand(&[2, 8, 3], 52);
+    let r = rand(&[2, 8, 2], 53);
+    let b = rand(&[2, 16], 54);
+    let h0 = rand(&[batch, 2, hid], 55);
+    let c0 = rand(&[batch, 2, hid], 56);
+    let ins = vec![
+        In::Feed(x.clone()),
+        In::Const(w.clone()),
+        In::Const(r.clone()),
+        In::Const(b.clone()),
+        In::Absent,
+        In::Feed(h0.clone()),
+        In::Feed(c0.clone()),
+    ];
+    let attrs = vec![
+        ("hidden_size", Attr::Int(hid)),
+        ("direction", Attr::String("bidirectional".into())),
+        ("layout", Attr::Int(1)),
+    ];
+    let both = run("LSTM", ins, attrs, 3);
+    assert_eq!(both[0].dims.as_slice(), &[batch, seq, 2, hid]);
+    assert_eq!(both[1].dims.as_slice(), &[batch, 2, hid]);
+    // Direction d's slice of a [dirs, ...] array as a [1, ...] one.
+    let take = |a: &Array, d: usize| {
+        let n = a.len() / a.dims[0] as usize;
+        let mut dims = a.dims.to_vec();
+        dims[0] = 1;
+        f32s(&dims, vals(a)[d * n..(d + 1) * n].to_vec())
+    };
+    // Time-major input and states for the single-direction runs.
+    let xt = run1("Transpose", vec![In::Feed(x)], vec![("perm", Attr::Ints(vec![1, 0, 2]))]);
+    let state = |a: &Array, d: usize| {
+        take(&run1("Transpose", vec![In::Feed(a.clone())], vec![("perm", Attr::Ints(vec![1, 0, 2]))]), d)
+    };
+    for d in 0..2 {
+        let xd = if d == 0 {
+            xt.clone()
+        } else {
+            // The time-reversed input, through Slice with a negative step.
+            let c = |v: i64| In::Const(i64s(&[1], vec![v]));
+            run1("Slice", vec![In::Feed(xt.clone()), c(-1), c(i64::MIN), c(0), c(-1)], vec![])
+        };
+        let ins = vec![
+            In::Feed(xd),
+            In::Const(take(&w, d)),
+            In::Const(take(&r, d)),
+            In::Const(take(&b, d)),
+            In::Absent,
+            In::Feed(state(&h0, d)),
+            In::Feed(state(&c0, d)),
+        ];
+        let one = run("LSTM", ins, vec![("hidden_size", Attr::Int(hid))], 3);
+        // Y_h in layout 1 is [batch, dirs, hidden].
+        let yh: Vec<f32> = (0..batch as usize)
+            .flat_map(|bi| vals(&both[1])[(bi * 2 + d) * 2..(bi * 2 + d) * 2 + 2].to_vec())
+            .collect();
+        assert_close(&yh, &vals(&one[1]), 1e-5);
+        // Y in layout 1 is [batch, seq, dirs, hidden]; one[0] is [seq, 1, batch, hidden].
+        for t in 0..seq as usize {
+            let src_t = if d == 0 { t } else { seq as usize - 1 - t };
+            for bi in 0..batch as usize {
+                let got = &vals(&both[0])[((bi * seq as usize + t) * 2 + d) * 2..][..2];
+                let want = &vals(&one[0])[(src_t * batch as usize + bi) * 2..][..2];
+                assert_close(got, want, 1e-5);
+            }
+        }
+    }
+}

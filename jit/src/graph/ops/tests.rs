@@ -665,3 +665,17 @@ fn bidirectional_batch_first_lstm_is_two_directions() {
         }
     }
 }
+
+#[test]
+fn max_pool_ceil_mode_and_dilation() {
+    let x = f32s(&[1, 1, 5], vec![1.0, 2.0, 3.0, 4.0, 5.0]);
+    let k = || ("kernel_shape", Attr::Ints(vec![2]));
+    let y = run1(
+        "MaxPool",
+        vec![In::Feed(x.clone())],
+        vec![k(), ("strides", Attr::Ints(vec![2])), ("ceil_mode", Attr::Int(1))],
+    );
+    assert_eq!(vals(&y), vec![2.0, 4.0, 5.0]);
+    let y = run1("MaxPool", vec![In::Feed(x)], vec![k(), ("dilations", Attr::Ints(vec![2]))]);
+    assert_eq!(vals(&y), vec![3.0, 4.0, 5.0]);
+}

@@ -36,6 +36,7 @@ mod error;
 mod executable;
 pub mod graph;
 pub mod key;
+pub mod onnx;
 mod policy;
 
 pub use buffer::Buffer;

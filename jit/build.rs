@@ -1,0 +1,9 @@
+//! Generates the ONNX protobuf types (`src/onnx/`) from `proto/onnx.proto`.
+//! The .proto is parsed by protox, in Rust, so building needs no `protoc`.
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    println!("cargo:rerun-if-changed=proto/onnx.proto");
+    let descriptors = protox::compile(["onnx.proto"], ["proto"])?;
+    prost_build::Config::new().compile_fds(descriptors)?;
+    Ok(())
+}

@@ -1,0 +1,282 @@
+//! ONNX import: a `.onnx` model as a [`Graph`] a [`Session`](crate::graph::Session) runs.
+//!
+//! ```no_run
+//! use smelt_jit::graph::{Session, SessionOptions};
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let graph = smelt_jit::onnx::load("model.onnx")?;
+//! let outputs: Vec<String> = graph.outputs.clone();
+//! let session = Session::new(graph, SessionOptions::default());
+//! let x = smelt_jit::Array::zeros(smelt_jit::DType::F32, [8, 64]);
+//! let fetches: Vec<&str> = outputs.iter().map(String::as_str).collect();
+//! let results = session.run(&[("x", x)], &fetches)?;
+//! # Ok(()) }
+//! ```
+//!
+//! The protobuf types are generated from `jit/proto/onnx.proto` (a subset of
+//! ONNX's schema) by `build.rs`. Import is one pass over the model, checked
+//! up front so that a model smelt cannot run fails at load time, naming the
+//! place, rather than at its first run:
+//!
+//! - the default-domain opset must be 13 to 21, and every node must be in the
+//!   default domain (`""` or `"ai.onnx"`);
+//! - initializers become constants; graph inputs that are not initializers
+//!   become placeholders with their element type and dims (`dim_param` is a
+//!   symbolic dim, a dim with neither value nor name is symbolic too);
+//! - `Constant` nodes become constants (`value`, `value_float(s)`,
+//!   `value_int(s)`);
+//! - every other node becomes an op node with its attributes converted; its op
+//!   type must be in [`ops`](crate::graph::ops)' table; empty input names are
+//!   omitted optional inputs, output names are kept (empty ones too);
+//! - node names are kept when they are unique and non-empty, otherwise made
+//!   unique (`MatMul`, `MatMul_1`, ...);
+//! - graph outputs become the graph's outputs, in order.
+
+pub mod tensor;
+
+/// The generated ONNX protobuf messages.
+#[allow(clippy::all, missing_docs, rust_2018_idioms)]
+pub mod proto {
+    include!(concat!(env!("OUT_DIR"), "/onnx.rs"));
+}
+
+use std::collections::{BTreeMap, HashSet};
+use std::path::Path;
+
+use prost::Message;
+use smelt_hlo::{Array, DType};
+
+use crate::graph::{Attr, Dim, Graph, GraphError, Node, NodeKind, Value, ops};
+use proto::attribute_proto::AttributeType;
+use proto::{AttributeProto, ModelProto, NodeProto, ValueInfoProto};
+
+/// The default-domain opsets smelt's op set follows.
+pub const OPSETS: std::ops::RangeInclusive<i64> = 13..=21;
+
+/// Why a model could not be imported; each names the place.
+#[derive(Debug, thiserror::Error)]
+pub enum OnnxError {
+    #[error("{path}: {source}")]
+    Io { path: String, source: std::io::Error },
+    /// The bytes are not a protobuf `ModelProto` (truncated, not ONNX).
+    #[error("not a valid ONNX model: {0}")]
+    Decode(String),
+    #[error("the model has no graph")]
+    NoGraph,
+    /// A missing or unsupported opset import.
+    #[error("opset: {0}")]
+    Opset(String),
+    /// An initializer that cannot be decoded.
+    #[error("initializer '{tensor}': {message}")]
+    Tensor { tensor: String, message: String },
+    /// A graph input or output smelt cannot represent.
+    #[error("graph {kind} '{name}': {message}")]
+    GraphIo { kind: &'static str, name: String, message: String },
+    /// An op type outside smelt's op set.
+    #[error("node '{node}': op type '{op}' is not supported{hint}")]
+    UnsupportedOp { node: String, op: String, hint: String },
+    /// A node whose domain, attributes or inputs smelt cannot import.
+    #[error("node '{node}' ({op}): {message}")]
+    Node { node: String, op: String, message: String },
+    /// Building the graph failed (duplicate tensor names and the like).
+    #[error("{0}")]
+    Graph(#[from] GraphError),
+}
+
+/// Reads and imports a `.onnx` file.
+pub fn load(path: impl AsRef<Path>) -> Result<Graph, OnnxError> {
+    let path = path.as_ref();
+    let bytes = std::fs::read(path).map_err(|source| OnnxError::Io { path: path.display().to_string(), source })?;
+    from_bytes(&bytes)
+}
+
+/// Imports a serialized `ModelProto`.
+pub fn from_bytes(bytes: &[u8]) -> Result<Graph, OnnxError> {
+    import(&decode(bytes)?)
+}
+
+/// Decodes a serialized `ModelProto` without importing it.
+pub fn decode(bytes: &[u8]) -> Result<ModelProto, OnnxError> {
+    ModelProto::decode(bytes).map_err(|e| OnnxError::Decode(e.to_string()))
+}
+
+/// Serializes a `ModelProto` (for tools and tests that edit models).
+pub fn encode(model: &ModelProto) -> Vec<u8> {
+    model.encode_to_vec()
+}
+
+/// Whether `domain` names the default ONNX operator domain.
+fn is_default_domain(domain: &str) -> bool {
+    domain.is_empty() || domain == "ai.onnx"
+}
+
+/// The model's default-domain opset version, checked against [`OPSETS`].
+pub fn opset(model: &ModelProto) -> Result<i64, OnnxError> {
+    let version = model
+        .opset_import
+        .iter()
+        .find(|o| is_default_domain(&o.domain))
+        .map(|o| o.version)
+        .ok_or_else(|| OnnxError::Opset("the model imports no default-domain (ai.onnx) opset".into()))?;
+    if !OPSETS.contains(&version) {
+        return Err(OnnxError::Opset(format!(
+            "default-domain opset {version} is not supported (smelt supports {} to {})",
+            OPSETS.start(),
+            OPSETS.end()
+        )));
+    }
+    Ok(version)
+}
+
+/// Imports a decoded model: see the module docs.
+pub fn import(model: &ModelProto) -> Result<Graph, OnnxError> {
+    opset(model)?;
+    let g = model.graph.as_ref().ok_or(OnnxError::NoGraph)?;
+    let mut graph = Graph::new();
+    let mut initializers = HashSet::new();
+    for t in &g.initializer {
+        let array = tensor::decode(t).map_err(|message| OnnxError::Tensor { tensor: t.name.clone(), message })?;
+        graph.constant(&t.name, array)?;
+        initializers.insert(t.name.as_str());
+    }
+    for input in &g.input {
+        // IR < 4 lists initializers among the inputs too; they stay constants.
+        if !initializers.contains(input.name.as_str()) {
+            let (dtype, dims) = placeholder_type(input)?;
+            graph.placeholder(&input.name, dtype, dims)?;
+        }
+    }
+    for (k, n) in g.node.iter().enumerate() {
+        import_node(&mut graph, n, k)?;
+    }
+    for output in &g.output {
+        if graph.tensor(&output.name).is_none() {
+            return Err(OnnxError::GraphIo {
+                kind: "output",
+                name: output.name.clone(),
+                message: "no node, input or initializer produces it".into(),
+            });
+        }
+        graph.mark_output(&output.name)?;
+    }
+    Ok(graph)
+}
+
+/// A graph input's element type and dims.
+fn placeholder_type(input: &ValueInfoProto) -> Result<(DType, Vec<Dim>), OnnxError> {
+    let bad = |message: String| OnnxError::GraphIo { kind: "input", name: input.name.clone(), message };
+    let Some(proto::type_proto::Value::TensorType(t)) = input.r#type.as_ref().and_then(|t| t.value.as_ref()) else {
+        return Err(bad("is not a tensor (sequences, maps and optionals are not supported)".into()));
+    };
+    let dtype = tensor::dtype(t.elem_type).map_err(bad)?;
+    let shape = t.shape.as_ref().ok_or_else(|| bad("has no shape (unknown rank is not supported)".into()))?;
+    use proto::tensor_shape_proto::dimension::Value as D;
+    let dims = shape
+        .dim
+        .iter()
+        .enumerate()
+        .map(|(k, d)| match &d.value {
+            Some(D::DimValue(v)) if *v >= 0 => Ok(Dim::Fixed(*v)),
+            Some(D::DimValue(v)) => Err(bad(format!("dimension {k} is {v}"))),
+            Some(D::DimParam(p)) if !p.is_empty() => Ok(Dim::Symbolic(p.clone())),
+            _ => Ok(Dim::Symbolic(format!("{}:{k}", input.name))),
+        })
+        .collect::<Result<_, _>>()?;
+    Ok((dtype, dims))
+}
+
+/// A node name not yet taken in `graph`: `wanted`, else `wanted_1`, `wanted_2`, ...
+/// (the op type when `wanted` is empty).
+fn unique_name(graph: &Graph, wanted: &str, op: &str) -> String {
+    let base = if wanted.is_empty() { op } else { wanted };
+    if graph.find(base).is_none() {
+        return base.to_string();
+    }
+    (1..).map(|i| format!("{base}_{i}")).find(|n| graph.find(n).is_none()).expect("some suffix is free")
+}
+
+/// Adds node `n` (the `k`-th of the model) to `graph`.
+fn import_node(graph: &mut Graph, n: &NodeProto, k: usize) -> Result<(), OnnxError> {
+    let name = unique_name(graph, &n.name, &n.op_type);
+    let err = |message: String| OnnxError::Node { node: name.clone(), op: n.op_type.clone(), message };
+    if !is_default_domain(&n.domain) {
+        return Err(err(format!("domain '{}' is not supported (only the default ONNX domain is)", n.domain)));
+    }
+    let mut attrs = BTreeMap::new();
+    for a in &n.attribute {
+        let value = attr(a).map_err(|m| err(format!("attribute '{}': {m}", a.name)))?;
+        attrs.insert(a.name.clone(), value);
+    }
+    let (kind, op) = if n.op_type == "Constant" {
+        if n.output.len() != 1 {
+            return Err(err(format!("has {} outputs, a Constant has one", n.output.len())));
+        }
+        (NodeKind::Constant(constant_value(&attrs).map_err(err)?), "Const".to_string())
+    } else {
+        if ops::lookup(&n.op_type).is_none() {
+            let hint = if n.name.is_empty() { format!(" (node #{k} of the graph)") } else { String::new() };
+            return Err(OnnxError::UnsupportedOp { node: name, op: n.op_type.clone(), hint });
+        }
+        (NodeKind::Op, n.op_type.clone())
+    };
+    let inputs =
+        n.input
+            .iter()
+            .map(|t| {
+                if t.is_empty() {
+                    return Ok(None);
+                }
+                graph.tensor(t).map(Some).ok_or_else(|| {
+                    err(format!("input '{t}' is not produced by any earlier node, input or initializer"))
+                })
+            })
+            .collect::<Result<Vec<Option<Value>>, _>>()?;
+    let attrs = if matches!(kind, NodeKind::Constant(_)) { BTreeMap::new() } else { attrs };
+    let node = Node { name: name.clone(), op, kind, inputs, outputs: n.output.clone(), attrs, compile: None };
+    graph.add_node(node).map_err(|e| match e {
+        GraphError::Invalid(m) => err(m),
+        e => e.into(),
+    })?;
+    Ok(())
+}
+
+/// A `Constant` node's value.
+fn constant_value(attrs: &BTreeMap<String, Attr>) -> Result<Array, String> {
+    let mut present = attrs.iter();
+    let (Some((key, value)), None) = (present.next(), present.next()) else {
+        return Err(format!("a Constant takes exactly one value attribute, it has {}", attrs.len()));
+    };
+    Ok(match (key.as_str(), value) {
+        ("value", Attr::Tensor(a)) => a.clone(),
+        ("value_float", Attr::Float(v)) => Array::scalar(*v),
+        ("value_int", Attr::Int(v)) => Array::scalar(*v),
+        ("value_floats", Attr::Floats(v)) => Array::from_vec([v.len() as i64], v.clone()),
+        ("value_ints", Attr::Ints(v)) => Array::from_vec([v.len() as i64], v.clone()),
+        (key, _) => return Err(format!("attribute '{key}' is not supported for Constant (string and sparse values)")),
+    })
+}
+
+/// Converts one attribute.
+fn attr(a: &AttributeProto) -> Result<Attr, String> {
+    if !a.ref_attr_name.is_empty() {
+        return Err(format!("refers to function attribute '{}' (functions are not supported)", a.ref_attr_name));
+    }
+    let string = |b: &[u8]| String::from_utf8(b.to_vec()).map_err(|_| "string is not UTF-8".to_string());
+    let ty = AttributeType::try_from(a.r#type).map_err(|_| format!("unknown attribute type {}", a.r#type))?;
+    Ok(match ty {
+        AttributeType::Float => Attr::Float(a.f),
+        AttributeType::Int => Attr::Int(a.i),
+        AttributeType::String => Attr::String(string(&a.s)?),
+        AttributeType::Tensor => {
+            let t = a.t.as_ref().ok_or("TENSOR attribute without a tensor")?;
+            Attr::Tensor(tensor::decode(t)?)
+        }
+        AttributeType::Floats => Attr::Floats(a.floats.clone()),
+        AttributeType::Ints => Attr::Ints(a.ints.clone()),
+        AttributeType::Strings => Attr::Strings(a.strings.iter().map(|s| string(s)).collect::<Result<_, _>>()?),
+        AttributeType::Undefined => return Err("has no type (UNDEFINED)".into()),
+        other => return Err(format!("{} attributes are not supported", other.as_str_name())),
+    })
+}
+
+#[cfg(test)]
+mod tests;

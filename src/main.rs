@@ -15,6 +15,8 @@ use smelt::engine::{self, Compiled};
 use smelt::hlo::{Array, Literal, Module, Shape, npy, text};
 use smelt_passes::{Options, PassContext};
 
+mod onnx_cmd;
+
 /// Large freed blocks are kept for reuse, so repeated runs write warm memory
 /// instead of faulting in fresh pages (see `smelt::alloc`).
 #[global_allocator]
@@ -193,6 +195,40 @@ enum Command {
         #[arg(long, value_enum)]
         pipeline: Option<PipelineName>,
     },
+    /// Import an ONNX model and run it through a graph session (clusters compiled).
+    OnnxRun {
+        /// A .onnx file, or a case folder holding model.onnx.
+        model: PathBuf,
+        /// A graph input as NAME=FILE.npy (repeatable); inputs not given are read
+        /// from <NAME>.npy beside the model.
+        #[arg(long = "input", value_name = "NAME=FILE.npy")]
+        inputs: Vec<String>,
+        /// Write <output name>.npy per graph output to this folder instead of
+        /// printing a summary.
+        #[arg(long, value_name = "DIR")]
+        out_dir: Option<PathBuf>,
+        #[arg(long, value_enum, default_value = "cpu")]
+        backend: Backend,
+        /// Print the clusters after the run (ops, inputs, outputs, signatures, runs).
+        #[arg(long)]
+        clusters: bool,
+    },
+    /// Run ONNX case folders (model.onnx, <input>.npy, expected/<output>.npy,
+    /// case.json) and compare with the expected outputs.
+    OnnxCheck {
+        /// Case folders, or folders of case folders.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        #[arg(long, value_enum, default_value = "cpu")]
+        backend: Backend,
+    },
+    /// Import an ONNX model and print its graph as Graphviz DOT, clusters as subgraphs.
+    GraphDump {
+        /// A .onnx file, or a case folder holding model.onnx.
+        model: PathBuf,
+        #[arg(short, long, value_name = "OUT.dot")]
+        output: Option<PathBuf>,
+    },
 }
 
 impl Backend {
@@ -270,6 +306,15 @@ fn main() -> ExitCode {
             cmd_run(&path, &inputs, out_dir.as_deref(), backend, pipeline)
         }
         Command::Check { paths, backend, pipeline } => cmd_check(&paths, backend, pipeline),
+        Command::OnnxRun { model, inputs, out_dir, backend, clusters } => {
+            onnx_cmd::cmd_onnx_run(&model, &inputs, out_dir.as_deref(), backend, clusters).map(|()| ExitCode::SUCCESS)
+        }
+        Command::OnnxCheck { paths, backend } => {
+            onnx_cmd::cmd_onnx_check(&paths, backend).map(|ok| if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+        }
+        Command::GraphDump { model, output } => {
+            onnx_cmd::cmd_graph_dump(&model, output.as_deref()).map(|()| ExitCode::SUCCESS)
+        }
         Command::Opt { file, pipeline, dump_to, stats, explain_fusion, disabled, output } => {
             cmd_opt(&file, pipeline, dump_to, stats, explain_fusion, disabled, output.as_deref())
         }

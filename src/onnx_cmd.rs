@@ -1,0 +1,232 @@
+//! `smelt onnx-run`, `smelt onnx-check` and `smelt graph-dump`: ONNX models
+//! imported by `smelt_jit::onnx` and run by a graph `Session`.
+//!
+//! Case folders in the ONNX layout (`tests/onnx/README.md`): `model.onnx`,
+//! `<input name>.npy` per graph input, `expected/<output name>.npy` per graph
+//! output and `case.json` (per-output `rtol`/`atol`).
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, anyhow, bail};
+use smelt::case::{DEFAULT_TOLERANCE, compare};
+use smelt::hlo::{Array, npy};
+use smelt::jit::graph::{Graph, NodeKind, Session, SessionOptions};
+use smelt::jit::onnx::OnnxError;
+
+use crate::Backend;
+
+/// `MODEL.onnx`, or a case folder's `model.onnx`.
+fn model_path(path: &Path) -> PathBuf {
+    if path.is_dir() { path.join("model.onnx") } else { path.to_path_buf() }
+}
+
+fn load_graph(path: &Path) -> Result<Graph> {
+    smelt::jit::onnx::load(path).map_err(|e| match e {
+        OnnxError::Io { .. } => anyhow!(e),
+        e => anyhow!("{}: {e}", path.display()),
+    })
+}
+
+fn session(graph: Graph, backend: Backend) -> Session {
+    Session::new(graph, SessionOptions { backend: backend.jit(), ..SessionOptions::default() })
+}
+
+/// The graph's inputs: `--input NAME=FILE` where given, else `<NAME>.npy` beside the model.
+fn load_feeds(graph: &Graph, model: &Path, given: &[String]) -> Result<Vec<(String, Array)>> {
+    let mut files: Vec<(String, PathBuf)> = Vec::new();
+    for spec in given {
+        let (name, file) = spec.split_once('=').ok_or_else(|| anyhow!("--input {spec}: expected NAME=FILE.npy"))?;
+        if !graph.inputs.iter().any(|i| i == name) {
+            bail!("--input {spec}: the model has no input '{name}' (inputs: {})", graph.inputs.join(", "));
+        }
+        files.push((name.to_string(), PathBuf::from(file)));
+    }
+    let dir = model.parent().unwrap_or(Path::new("."));
+    let mut feeds = Vec::with_capacity(graph.inputs.len());
+    for name in &graph.inputs {
+        let file = match files.iter().find(|(n, _)| n == name) {
+            Some((_, f)) => f.clone(),
+            None => {
+                let f = dir.join(format!("{name}.npy"));
+                if !f.is_file() {
+                    bail!("graph input '{name}': no --input {name}=FILE.npy and no {}", f.display());
+                }
+                f
+            }
+        };
+        let dtype = graph.tensor(name).and_then(|v| match &graph.node(v.node).kind {
+            NodeKind::Placeholder { dtype, .. } => Some(*dtype),
+            _ => None,
+        });
+        let array = npy::read(&file, dtype).with_context(|| format!("graph input '{name}'"))?;
+        feeds.push((name.clone(), array));
+    }
+    Ok(feeds)
+}
+
+/// Runs the graph's outputs.
+fn run(session: &Session, feeds: &[(String, Array)]) -> Result<Vec<Array>> {
+    let feeds: Vec<(&str, Array)> = feeds.iter().map(|(n, a)| (n.as_str(), a.clone())).collect();
+    let outputs = session.graph().outputs.clone();
+    let fetches: Vec<&str> = outputs.iter().map(String::as_str).collect();
+    Ok(session.run(&feeds, &fetches)?)
+}
+
+/// A tensor name as a file name (`/` and other odd characters become `_`).
+fn file_stem(name: &str) -> String {
+    name.chars().map(|c| if c.is_ascii_alphanumeric() || "_-.".contains(c) { c } else { '_' }).collect()
+}
+
+fn print_clusters(session: &Session) -> Result<()> {
+    let outputs = session.graph().outputs.clone();
+    let fetches: Vec<&str> = outputs.iter().map(String::as_str).collect();
+    let clusters = session.clusters(&fetches)?;
+    println!("{} clusters", clusters.len());
+    for c in clusters {
+        println!(
+            "cluster {}: {} nodes, inputs [{}], {} outputs, {} signatures, {} runs: {}",
+            c.index,
+            c.nodes.len(),
+            c.inputs.join(", "),
+            c.outputs,
+            c.signatures,
+            c.runs,
+            c.ops.join(" ")
+        );
+    }
+    Ok(())
+}
+
+pub fn cmd_onnx_run(
+    model: &Path,
+    inputs: &[String],
+    out_dir: Option<&Path>,
+    backend: Backend,
+    clusters: bool,
+) -> Result<()> {
+    let model = model_path(model);
+    let t0 = std::time::Instant::now();
+    let graph = load_graph(&model)?;
+    let feeds = load_feeds(&graph, &model, inputs)?;
+    let session = session(graph, backend);
+    let outputs = run(&session, &feeds)?;
+    let ms = t0.elapsed().as_secs_f64() * 1e3;
+    let names = session.graph().outputs.clone();
+    match out_dir {
+        Some(dir) => {
+            std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+            for (name, out) in names.iter().zip(&outputs) {
+                npy::write(&dir.join(format!("{}.npy", file_stem(name))), out)?;
+            }
+            println!("wrote {} outputs to {}", outputs.len(), dir.display());
+        }
+        None => {
+            for (name, out) in names.iter().zip(&outputs) {
+                println!("{name}: {}", crate::summarize(out));
+            }
+        }
+    }
+    if clusters {
+        print_clusters(&session)?;
+    }
+    println!("import, compile and run {ms:.2} ms (backend {})", format!("{backend:?}").to_lowercase());
+    Ok(())
+}
+
+/// Case folders: PATHs holding `model.onnx`, or the folders directly inside them that do.
+fn find_cases(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.join("model.onnx").is_file() {
+            out.push(p.clone());
+            continue;
+        }
+        let entries = std::fs::read_dir(p).with_context(|| format!("cannot read {}", p.display()))?;
+        let mut cases: Vec<PathBuf> =
+            entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|c| c.join("model.onnx").is_file()).collect();
+        if cases.is_empty() {
+            bail!("{}: no model.onnx in it or in the folders inside it", p.display());
+        }
+        cases.sort();
+        out.extend(cases);
+    }
+    Ok(out)
+}
+
+/// `rtol`, `atol` for output `name` from `case.json` (the output's, else the case's).
+fn tolerance(json: &serde_json::Value, name: &str) -> (f64, f64) {
+    let output = json
+        .get("outputs")
+        .and_then(|o| o.as_array())
+        .and_then(|o| o.iter().find(|o| o.get("name").and_then(|n| n.as_str()) == Some(name)));
+    let get = |key: &str| {
+        output
+            .and_then(|o| o.get(key))
+            .or_else(|| json.get("tolerance").and_then(|t| t.get(key)))
+            .and_then(|v| v.as_f64())
+            .unwrap_or(DEFAULT_TOLERANCE)
+    };
+    (get("rtol"), get("atol"))
+}
+
+fn check_case(dir: &Path, backend: Backend) -> Result<()> {
+    let model = dir.join("model.onnx");
+    let graph = load_graph(&model)?;
+    let feeds = load_feeds(&graph, &model, &[])?;
+    let json_path = dir.join("case.json");
+    let json: serde_json::Value = if json_path.is_file() {
+        let text =
+            std::fs::read_to_string(&json_path).with_context(|| format!("cannot read {}", json_path.display()))?;
+        serde_json::from_str(&text).with_context(|| format!("{}", json_path.display()))?
+    } else {
+        serde_json::Value::Null
+    };
+    let session = session(graph, backend);
+    let outputs = run(&session, &feeds)?;
+    for (name, got) in session.graph().outputs.iter().zip(&outputs) {
+        let path = dir.join("expected").join(format!("{}.npy", file_stem(name)));
+        let want = npy::read(&path, Some(got.dtype())).with_context(|| format!("output '{name}'"))?;
+        let (rtol, atol) = tolerance(&json, name);
+        compare(got, &want, rtol, atol).map_err(|m| anyhow!("output '{name}': {m}"))?;
+    }
+    Ok(())
+}
+
+pub fn cmd_onnx_check(paths: &[PathBuf], backend: Backend) -> Result<bool> {
+    let cases = find_cases(paths)?;
+    let (mut passed, mut failed) = (0, 0);
+    for dir in &cases {
+        let name = dir.file_name().map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into_owned());
+        let outcome = std::panic::catch_unwind(|| check_case(dir, backend))
+            .unwrap_or_else(|_| Err(anyhow!("internal compiler error (panic); please report it")));
+        match outcome {
+            Ok(()) => {
+                passed += 1;
+                println!("PASS {name}");
+            }
+            Err(e) => {
+                failed += 1;
+                println!("FAIL {name}: {}", format!("{e:#}").replace('\n', " | "));
+            }
+        }
+    }
+    println!("{passed} passed, {failed} failed");
+    Ok(failed == 0)
+}
+
+pub fn cmd_graph_dump(model: &Path, output: Option<&Path>) -> Result<()> {
+    let model = model_path(model);
+    let graph = load_graph(&model)?;
+    let session = session(graph, Backend::Interp);
+    let outputs = session.graph().outputs.clone();
+    let fetches: Vec<&str> = outputs.iter().map(String::as_str).collect();
+    let dot = session.dot(&fetches).map_err(|e| anyhow!("{}: {e}", model.display()))?;
+    match output {
+        Some(path) => {
+            std::fs::write(path, dot).with_context(|| format!("cannot write {}", path.display()))?;
+            println!("wrote {}", path.display());
+        }
+        None => print!("{dot}"),
+    }
+    Ok(())
+}

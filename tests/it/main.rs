@@ -12,6 +12,7 @@ mod compiled_prop;
 mod fuzz;
 mod interp;
 mod kernel;
+mod onnx;
 mod pipeline_prop;
 mod roundtrip;
 mod verify;

@@ -1,0 +1,256 @@
+//! ONNX models (`tests/onnx/`, onnxruntime's outputs as references) imported by
+//! `smelt_jit::onnx`, run by a graph `Session` on both compiled backends, plus
+//! import errors and the `onnx-run` / `onnx-check` / `graph-dump` commands.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use smelt::case::compare;
+use smelt::hlo::{Array, npy};
+use smelt::jit::Backend;
+use smelt::jit::graph::{Graph, Session, SessionOptions};
+use smelt::jit::onnx::{self, OnnxError};
+
+fn onnx_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/onnx")
+}
+
+/// One case folder: inputs by graph-input name, expected outputs with tolerances.
+struct OnnxCase {
+    dir: PathBuf,
+    inputs: Vec<(String, Array)>,
+    /// (name, expected, rtol, atol) in graph-output order.
+    outputs: Vec<(String, Array, f64, f64)>,
+}
+
+fn load_case(name: &str) -> OnnxCase {
+    let dir = onnx_dir().join(name);
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("case.json")).unwrap()).unwrap();
+    let list = |key: &str| json[key].as_array().unwrap().clone();
+    let inputs = list("inputs")
+        .iter()
+        .map(|i| {
+            let name = i["name"].as_str().unwrap().to_string();
+            (name, npy::read(&dir.join(i["file"].as_str().unwrap()), None).unwrap())
+        })
+        .collect();
+    let outputs = list("outputs")
+        .iter()
+        .map(|o| {
+            let want = npy::read(&dir.join(o["file"].as_str().unwrap()), None).unwrap();
+            (o["name"].as_str().unwrap().to_string(), want, o["rtol"].as_f64().unwrap(), o["atol"].as_f64().unwrap())
+        })
+        .collect();
+    OnnxCase { dir, inputs, outputs }
+}
+
+fn session(graph: Graph, backend: Backend) -> Session {
+    Session::new(graph, SessionOptions { backend, ..SessionOptions::default() })
+}
+
+/// Runs `case`'s inputs through `session` and compares every output.
+fn run_and_compare(session: &Session, case: &OnnxCase) {
+    let feeds: Vec<(&str, Array)> = case.inputs.iter().map(|(n, a)| (n.as_str(), a.clone())).collect();
+    let fetches: Vec<&str> = case.outputs.iter().map(|o| o.0.as_str()).collect();
+    let got = session.run(&feeds, &fetches).unwrap_or_else(|e| panic!("{}: {e}", case.dir.display()));
+    for ((name, want, rtol, atol), got) in case.outputs.iter().zip(&got) {
+        compare(got, want, *rtol, *atol).unwrap_or_else(|m| panic!("{}: output '{name}': {m}", case.dir.display()));
+    }
+}
+
+fn check(name: &str, backend: Backend) {
+    let case = load_case(name);
+    let graph = onnx::load(case.dir.join("model.onnx")).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let outputs: Vec<&str> = case.outputs.iter().map(|o| o.0.as_str()).collect();
+    assert_eq!(graph.outputs, outputs, "{name}: graph outputs");
+    let inputs: Vec<&str> = case.inputs.iter().map(|i| i.0.as_str()).collect();
+    assert_eq!(graph.inputs, inputs, "{name}: graph inputs");
+    run_and_compare(&session(graph, backend), &case);
+}
+
+macro_rules! cases {
+    ($($case:ident),*) => {
+        mod cpu {
+            $(#[test] fn $case() { super::check(stringify!($case), smelt::jit::Backend::Cpu) })*
+        }
+        mod cranelift {
+            $(#[test] fn $case() { super::check(stringify!($case), smelt::jit::Backend::Cranelift) })*
+        }
+    };
+}
+
+cases!(mlp, cnn, lstm_forecaster, bert_layer, mixed_host_ops, dynamic_batch, dynamic_batch_b7);
+
+#[test]
+fn every_case_folder_has_a_test() {
+    let mut names: Vec<String> = std::fs::read_dir(onnx_dir())
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.join("model.onnx").is_file())
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let tested = ["bert_layer", "cnn", "dynamic_batch", "dynamic_batch_b7", "lstm_forecaster", "mixed_host_ops", "mlp"];
+    assert_eq!(names, tested);
+}
+
+/// One imported graph, one session: batch 3, batch 7, then batch 3 again
+/// (served from the cache: nothing new compiles).
+#[test]
+fn dynamic_batch_one_session_serves_both_batch_sizes() {
+    let (b3, b7) = (load_case("dynamic_batch"), load_case("dynamic_batch_b7"));
+    let model = std::fs::read(b3.dir.join("model.onnx")).unwrap();
+    assert_eq!(model, std::fs::read(b7.dir.join("model.onnx")).unwrap(), "one model for both");
+    let session = session(onnx::from_bytes(&model).unwrap(), Backend::Cpu);
+    run_and_compare(&session, &b3);
+    run_and_compare(&session, &b7);
+    let compiles = session.client().stats().compiles;
+    assert!(compiles > 0, "the clusters were compiled");
+    run_and_compare(&session, &b3);
+    run_and_compare(&session, &b7);
+    assert_eq!(session.client().stats().compiles, compiles, "second runs of a shape compile nothing");
+}
+
+fn model_proto(case: &str) -> onnx::proto::ModelProto {
+    onnx::decode(&std::fs::read(onnx_dir().join(case).join("model.onnx")).unwrap()).unwrap()
+}
+
+#[test]
+fn truncated_model_is_an_error() {
+    let bytes = std::fs::read(onnx_dir().join("mlp/model.onnx")).unwrap();
+    for len in [7, bytes.len() / 2, bytes.len() - 3] {
+        let e = onnx::from_bytes(&bytes[..len]).unwrap_err();
+        assert!(matches!(e, OnnxError::Decode(_)), "{len} bytes: {e}");
+    }
+    let e = onnx::load(onnx_dir().join("no/such/model.onnx")).unwrap_err();
+    assert!(e.to_string().contains("no/such/model.onnx"), "{e}");
+}
+
+#[test]
+fn unknown_op_type_names_the_node() {
+    let mut m = model_proto("bert_layer");
+    let k = m.graph.as_ref().unwrap().node.iter().position(|n| n.op_type == "Erf").unwrap();
+    let node = &mut m.graph.as_mut().unwrap().node[k];
+    node.op_type = "FancyErf".into();
+    let name = node.name.clone();
+    assert!(name.contains('/'), "exporter-style name: {name}");
+    let e = onnx::from_bytes(&onnx::encode(&m)).unwrap_err();
+    assert_eq!(e.to_string(), format!("node '{name}': op type 'FancyErf' is not supported"));
+}
+
+#[test]
+fn unsupported_opset_is_an_error() {
+    for version in [11, 22] {
+        let mut m = model_proto("mlp");
+        m.opset_import.iter_mut().filter(|o| o.domain.is_empty()).for_each(|o| o.version = version);
+        let e = onnx::from_bytes(&onnx::encode(&m)).unwrap_err();
+        assert!(matches!(e, OnnxError::Opset(_)), "{e}");
+        assert!(e.to_string().contains(&format!("opset {version} is not supported")), "{e}");
+    }
+}
+
+#[test]
+fn import_keeps_exporter_names_and_symbolic_dims() {
+    use smelt::jit::graph::{Dim, NodeKind};
+    let graph = onnx::load(onnx_dir().join("dynamic_batch/model.onnx")).unwrap();
+    let x = graph.node(graph.tensor("x").unwrap().node);
+    let NodeKind::Placeholder { dims, .. } = &x.kind else { panic!("x is a placeholder") };
+    assert_eq!(dims, &[Dim::Symbolic("N".into()), Dim::Fixed(4), Dim::Fixed(5)]);
+    let lstm = onnx::load(onnx_dir().join("lstm_forecaster/model.onnx")).unwrap();
+    let node = lstm.nodes.iter().find(|n| n.op == "LSTM").unwrap();
+    assert!(node.outputs.iter().any(String::is_empty), "Y_c is omitted: {:?}", node.outputs);
+}
+
+fn smelt(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_smelt")).args(args).output().expect("run smelt")
+}
+
+#[test]
+fn cli_onnx_run_writes_one_npy_per_output() {
+    let tmp = tempfile::tempdir().unwrap();
+    let case = onnx_dir().join("mlp");
+    let model = case.join("model.onnx");
+    let x = format!("x={}", case.join("x.npy").display());
+    let out = tmp.path().join("out");
+    let o = smelt(&[
+        "onnx-run",
+        model.to_str().unwrap(),
+        "--input",
+        &x,
+        "--out-dir",
+        out.to_str().unwrap(),
+        "--backend",
+        "cranelift",
+        "--clusters",
+    ]);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}{}", stdout, String::from_utf8_lossy(&o.stderr));
+    assert!(stdout.contains("wrote 2 outputs"), "{stdout}");
+    assert!(stdout.contains("cluster 0:"), "{stdout}");
+    let c = load_case("mlp");
+    for (name, want, rtol, atol) in &c.outputs {
+        let got = npy::read(&out.join(format!("{name}.npy")), None).unwrap();
+        compare(&got, want, *rtol, *atol).unwrap();
+    }
+}
+
+#[test]
+fn cli_onnx_check_passes_a_case_and_fails_a_wrong_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dst = tmp.path().join("mlp");
+    std::fs::create_dir_all(dst.join("expected")).unwrap();
+    for f in ["model.onnx", "x.npy", "case.json", "expected/logits.npy", "expected/probs.npy"] {
+        std::fs::copy(onnx_dir().join("mlp").join(f), dst.join(f)).unwrap();
+    }
+    let o = smelt(&["onnx-check", dst.to_str().unwrap(), "--backend", "cranelift"]);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{stdout}{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(stdout, "PASS mlp\n1 passed, 0 failed\n");
+    let mut probs = npy::read(&dst.join("expected/probs.npy"), None).unwrap();
+    if let smelt::hlo::ArrayData::F32(v) = &mut probs.data {
+        v[3] += 0.5;
+    }
+    npy::write(&dst.join("expected/probs.npy"), &probs).unwrap();
+    let o = smelt(&["onnx-check", dst.to_str().unwrap(), "--backend", "cranelift"]);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{stdout}");
+    assert!(stdout.starts_with("FAIL mlp: output 'probs': index [0, 3]"), "{stdout}");
+}
+
+#[test]
+fn cli_errors_name_the_place() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut m = model_proto("mlp");
+    m.graph.as_mut().unwrap().node[0].op_type = "NotAnOp".into();
+    let name = m.graph.as_ref().unwrap().node[0].name.clone();
+    let model = tmp.path().join("bad.onnx");
+    std::fs::write(&model, onnx::encode(&m)).unwrap();
+    for cmd in ["onnx-run", "graph-dump"] {
+        let o = smelt(&[cmd, model.to_str().unwrap()]);
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{cmd}: {stderr}");
+        assert!(stderr.contains(&format!("node '{name}': op type 'NotAnOp' is not supported")), "{cmd}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+    // A graph input with neither --input nor <name>.npy beside the model.
+    let model = tmp.path().join("mlp.onnx");
+    std::fs::copy(onnx_dir().join("mlp/model.onnx"), &model).unwrap();
+    let o = smelt(&["onnx-run", model.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("graph input 'x': no --input x=FILE.npy"), "{stderr}");
+}
+
+#[test]
+fn cli_graph_dump_draws_clusters() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dot = tmp.path().join("g.dot");
+    let model = onnx_dir().join("mixed_host_ops/model.onnx");
+    let o = smelt(&["graph-dump", model.to_str().unwrap(), "-o", dot.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(&dot).unwrap();
+    assert!(text.starts_with("digraph smelt {"), "{text}");
+    assert!(text.contains("subgraph cluster_0"), "{text}");
+    assert!(text.contains("NonZero"), "{text}");
+}

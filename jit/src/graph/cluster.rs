@@ -257,7 +257,7 @@ mod tests {
         let out = run(3);
         let second = s.client().stats();
         assert_eq!(second.compiles, first.compiles, "same shapes must not compile");
-        assert_eq!(out[0].values::<f32>().unwrap(), &[-6.0, -4.0, -2.0, 0.0, 2.0, 4.0]);
+        assert_eq!(out[0].values::<f32>().unwrap(), &[-3.0, -2.0, -1.0, 0.0, 2.0, 4.0]);
         let info = &s.clusters(&["y"]).unwrap()[0];
         assert_eq!((info.signatures, info.runs), (1, 2));
         run(5);

@@ -33,6 +33,10 @@ pub struct Val {
     pub constant: Option<Array>,
 }
 
+/// Types every lowered module has reducers for, whatever its inputs (index
+/// arithmetic, masks, default float math); unused reducers are dropped.
+const BASE_DTYPES: [DType; 4] = [DType::F32, DType::S64, DType::S32, DType::Pred];
+
 /// The reducers every lowered module may use, made before the entry builder.
 const REDUCER_KINDS: [Reducer; 4] = [Reducer::Add, Reducer::Max, Reducer::Min, Reducer::Mul];
 
@@ -128,7 +132,7 @@ fn build_module(
 /// and the targets of casts.
 fn dtypes_for(graph: &Graph, nodes: &[NodeId], inputs: &[DType]) -> HashSet<DType> {
     let mut set: HashSet<DType> = inputs.iter().copied().collect();
-    set.extend([DType::F32, DType::S64, DType::S32, DType::Pred]);
+    set.extend(BASE_DTYPES);
     for &n in nodes {
         let node = graph.node(n);
         if let NodeKind::Constant(a) = &node.kind {
@@ -170,9 +174,8 @@ pub fn eval_node(node: &Node, args: &[Option<Array>]) -> Result<Vec<Array>> {
         let present: Vec<Array> = args.iter().flatten().cloned().collect();
         return host(node, &present);
     }
-    let dtypes: HashSet<DType> = args.iter().flatten().map(Array::dtype).collect();
-    let mut dtypes = dtypes;
-    dtypes.insert(DType::F32);
+    let mut dtypes: HashSet<DType> = args.iter().flatten().map(Array::dtype).collect();
+    dtypes.extend(BASE_DTYPES);
     if let Some(t) = node.int("to").and_then(ops::onnx_dtype) {
         dtypes.insert(t);
     }

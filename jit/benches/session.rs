@@ -5,7 +5,6 @@
 //! `cargo bench -p smelt-jit --bench session`
 
 #[path = "../../examples/models/mod.rs"]
-#[allow(dead_code)]
 mod models;
 
 use divan::Bencher;

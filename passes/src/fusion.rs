@@ -40,7 +40,7 @@ use std::collections::HashSet;
 use smallvec::SmallVec;
 use smelt_hlo::attrs::FusionKind;
 use smelt_hlo::module::NameUniquer;
-use smelt_hlo::{Attrs, CompId, Computation, InstId, Instruction, Module, Opcode, Shape};
+use smelt_hlo::{Attrs, CompId, Computation, InstId, Instruction, Module, Opcode, SecondaryMap, Shape};
 
 use crate::options::FusionConfig;
 use crate::pass::{FusionNote, Pass, PassContext, Result};
@@ -66,8 +66,9 @@ impl Pass for Fusion {
             if config.multi_output {
                 changed |= f.siblings();
             }
+            let mut seen: HashSet<FusionNote> = cx.fusion_notes.iter().cloned().collect();
             for note in f.notes {
-                if !cx.fusion_notes.contains(&note) {
+                if seen.insert(note.clone()) {
                     cx.fusion_notes.push(note);
                 }
             }
@@ -505,12 +506,12 @@ impl Fuser<'_> {
     fn reaches(&self, from: InstId, to: InstId) -> bool {
         let comp = self.comp();
         let mut stack = vec![to];
-        let mut seen = HashSet::new();
+        let mut seen = SecondaryMap::with_default(comp.insts.capacity(), false);
         while let Some(id) = stack.pop() {
             if id == from {
                 return true;
             }
-            if !seen.insert(id) {
+            if std::mem::replace(&mut seen[id], true) {
                 continue;
             }
             let inst = comp.inst(id);

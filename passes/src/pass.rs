@@ -34,7 +34,7 @@ pub enum PassError {
 pub type Result<T> = std::result::Result<T, PassError>;
 
 /// One fusion decision that was declined, with its reason (for `--explain-fusion`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct FusionNote {
     pub computation: String,
     pub producer: String,

@@ -1,62 +1,65 @@
 //! What a graph Session adds over the JIT: a BERT encoder layer built with the
 //! Graph API (one cluster) run through `Session::run`, against the very module
-//! that cluster lowers to run through a JIT `Function` on the same client.
+//! that cluster lowers to, run through a JIT `Function` on the same client (so
+//! both run the same executable). The two alternate run by run, so machine
+//! noise falls on both alike; the medians and their ratio are printed.
 //!
-//! `cargo bench -p smelt-jit --bench session`
+//! `cargo bench -p smelt-jit --bench session [-- RUNS]`
 
 #[path = "../../examples/models/mod.rs"]
 mod models;
 
-use divan::Bencher;
+use std::time::Instant;
+
 use models::bert::{self, Bert};
 use smelt_jit::graph::{Graph, Session, SessionOptions};
-use smelt_jit::{Array, Backend, Buffer, ClientOptions, CompileOptions, Function};
-
-fn main() {
-    divan::main();
-}
+use smelt_jit::{Array, Backend, Buffer, Client, ClientOptions, CompileOptions};
 
 const SIZES: Bert = Bert { batch: 4, seq: 64, hidden: 256, heads: 4, ffn: 1024 };
 const FETCHES: [&str; 1] = ["last_hidden_state"];
 
-struct Setup {
-    session: Session,
-    inputs: Vec<(&'static str, Array)>,
-    function: Function,
-    buffers: Vec<Buffer>,
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
 }
 
-fn setup() -> Setup {
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let runs: usize = std::env::args().skip(1).find_map(|a| a.parse().ok()).unwrap_or(300);
     let mut g = Graph::new();
-    bert::build(&mut g, SIZES).expect("graph");
-    let client =
-        smelt_jit::Client::with_options(Backend::Cpu, ClientOptions { no_disk_cache: true, ..Default::default() });
-    let options = SessionOptions { backend: Backend::Cpu, ..Default::default() };
-    let session = Session::with_client(g, options, client.clone());
+    bert::build(&mut g, SIZES)?;
+    let client = Client::with_options(Backend::Cpu, ClientOptions { no_disk_cache: true, ..Default::default() });
+    let session =
+        Session::with_client(g, SessionOptions { backend: Backend::Cpu, ..Default::default() }, client.clone());
     let inputs = bert::inputs(SIZES);
-    session.run(&inputs.iter().map(|(n, a)| (*n, a.clone())).collect::<Vec<_>>(), &FETCHES).expect("run");
-    let clusters = session.clusters(&FETCHES).expect("clusters");
-    assert_eq!(clusters.len(), 1, "the layer should be one cluster: {clusters:?}");
-    let by_name = |n: &str| inputs.iter().find(|(k, _)| *k == n).map(|(_, a)| a.clone()).expect("input");
-    let args: Vec<Array> = clusters[0].inputs.iter().map(|n| by_name(n)).collect();
+    session.run(&inputs, &FETCHES)?;
+    let clusters = session.clusters(&FETCHES)?;
+    if clusters.len() != 1 {
+        return Err(format!("the layer should be one cluster: {clusters:?}").into());
+    }
+    let by_name = |n: &str| inputs.iter().find(|(k, _)| *k == n).map(|(_, a)| a.clone());
+    let args: Vec<Array> =
+        clusters[0].inputs.iter().map(|n| by_name(n).ok_or("unknown input")).collect::<Result<_, _>>()?;
     let types: Vec<_> = args.iter().map(|a| (a.dtype(), a.dims.to_vec())).collect();
-    let module = session.lowered(&FETCHES, 0, &types).expect("lowered");
-    let function = client.function(module, CompileOptions::default());
+    let function = client.function(session.lowered(&FETCHES, 0, &types)?, CompileOptions::default());
     let buffers: Vec<Buffer> = args.into_iter().map(Buffer::from).collect();
-    function.call(&buffers.iter().collect::<Vec<_>>()).expect("direct run");
-    Setup { session, inputs, function, buffers }
-}
-
-#[divan::bench(sample_count = 200)]
-fn session_run(b: Bencher<'_, '_>) {
-    let s = setup();
-    let feeds: Vec<(&str, Array)> = s.inputs.iter().map(|(n, a)| (*n, a.clone())).collect();
-    b.bench_local(|| s.session.run(&feeds, &FETCHES).expect("run"));
-}
-
-#[divan::bench(sample_count = 200)]
-fn jit_function_call(b: Bencher<'_, '_>) {
-    let s = setup();
-    let args: Vec<&Buffer> = s.buffers.iter().collect();
-    b.bench_local(|| s.function.call(&args).expect("run"));
+    let refs: Vec<&Buffer> = buffers.iter().collect();
+    function.call(&refs)?;
+    let (mut through_session, mut direct) = (Vec::with_capacity(runs), Vec::with_capacity(runs));
+    for _ in 0..runs {
+        let t = Instant::now();
+        session.run(&inputs, &FETCHES)?;
+        through_session.push(t.elapsed().as_secs_f64() * 1e3);
+        let t = Instant::now();
+        function.call(&refs)?;
+        direct.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    let (s, d) = (median(through_session), median(direct));
+    println!(
+        "BERT layer {SIZES:?}, {runs} alternating runs, LLVM code ({} compile(s) in all)",
+        client.stats().compiles
+    );
+    println!("Session::run      median {s:.3} ms");
+    println!("Function::call    median {d:.3} ms");
+    println!("session / direct  {:.3} ({:+.1}%)", s / d, (s / d - 1.0) * 100.0);
+    Ok(())
 }

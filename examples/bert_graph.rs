@@ -9,16 +9,10 @@ mod models;
 use std::time::Instant;
 
 use models::bert::{self, Bert};
-use smelt_jit::Backend;
 use smelt_jit::graph::{Graph, Session, SessionOptions};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let backend = match std::env::args().nth(1).as_deref() {
-        None | Some("cpu") => Backend::Cpu,
-        Some("cranelift") => Backend::Cranelift,
-        Some("tiered") => Backend::Tiered,
-        Some(other) => return Err(format!("unknown backend {other}: cpu, cranelift or tiered").into()),
-    };
+    let backend = models::backend_arg()?;
     let sizes = Bert { batch: 4, seq: 64, hidden: 256, heads: 4, ffn: 1024 };
     let mut g = Graph::new();
     bert::build(&mut g, sizes)?;

@@ -9,16 +9,10 @@ mod models;
 use std::time::Instant;
 
 use models::lstm::{self, Forecaster, VARIABLES};
-use smelt_jit::Backend;
 use smelt_jit::graph::{Graph, Session, SessionOptions};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let backend = match std::env::args().nth(1).as_deref() {
-        None | Some("cpu") => Backend::Cpu,
-        Some("cranelift") => Backend::Cranelift,
-        Some("tiered") => Backend::Tiered,
-        Some(other) => return Err(format!("unknown backend {other}: cpu, cranelift or tiered").into()),
-    };
+    let backend = models::backend_arg()?;
     let f = Forecaster { batch: 16, steps: 48, hidden: 64, horizon: 6 };
     let mut g = Graph::new();
     lstm::build(&mut g, f)?;

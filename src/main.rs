@@ -520,10 +520,17 @@ fn summarize(a: &Array) -> String {
 
 fn cmd_check(paths: &[PathBuf], backend: Backend, pipeline: Option<PipelineName>) -> Result<ExitCode> {
     let cases = case::find_cases(paths)?;
+    let ok = check_all(&cases, |dir| check_case(dir, backend, pipeline));
+    Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// Checks each case folder, printing `PASS name` or `FAIL name: reason` per case
+/// and `N passed, M failed` last; a panic counts as a failure. True if all passed.
+fn check_all(cases: &[PathBuf], check: impl Fn(&Path) -> Result<()>) -> bool {
     let (mut passed, mut failed) = (0, 0);
-    for dir in &cases {
+    for dir in cases {
         let name = dir.file_name().map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into_owned());
-        let outcome = std::panic::catch_unwind(|| check_case(dir, backend, pipeline))
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(dir)))
             .unwrap_or_else(|_| Err(anyhow!("internal compiler error (panic); please report it")));
         match outcome {
             Ok(()) => {
@@ -538,7 +545,7 @@ fn cmd_check(paths: &[PathBuf], backend: Backend, pipeline: Option<PipelineName>
         }
     }
     println!("{passed} passed, {failed} failed");
-    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    failed == 0
 }
 
 fn check_case(dir: &Path, backend: Backend, pipeline: Option<PipelineName>) -> Result<()> {

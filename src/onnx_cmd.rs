@@ -194,24 +194,7 @@ fn check_case(dir: &Path, backend: Backend) -> Result<()> {
 
 pub fn cmd_onnx_check(paths: &[PathBuf], backend: Backend) -> Result<bool> {
     let cases = find_cases(paths)?;
-    let (mut passed, mut failed) = (0, 0);
-    for dir in &cases {
-        let name = dir.file_name().map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into_owned());
-        let outcome = std::panic::catch_unwind(|| check_case(dir, backend))
-            .unwrap_or_else(|_| Err(anyhow!("internal compiler error (panic); please report it")));
-        match outcome {
-            Ok(()) => {
-                passed += 1;
-                println!("PASS {name}");
-            }
-            Err(e) => {
-                failed += 1;
-                println!("FAIL {name}: {}", format!("{e:#}").replace('\n', " | "));
-            }
-        }
-    }
-    println!("{passed} passed, {failed} failed");
-    Ok(failed == 0)
+    Ok(crate::check_all(&cases, |dir| check_case(dir, backend)))
 }
 
 pub fn cmd_graph_dump(model: &Path, output: Option<&Path>) -> Result<()> {

@@ -7,7 +7,7 @@
 pub mod bert;
 pub mod lstm;
 
-use smelt_jit::Array;
+use smelt_jit::{Array, Backend};
 
 /// Deterministic values in [-scale, scale).
 pub fn weights(dims: &[i64], seed: u64, scale: f32) -> Array {
@@ -22,4 +22,14 @@ pub fn weights(dims: &[i64], seed: u64, scale: f32) -> Array {
         })
         .collect();
     Array::from_vec(dims, v)
+}
+
+/// The backend named by the first command-line argument (default: cpu).
+pub fn backend_arg() -> Result<Backend, String> {
+    match std::env::args().nth(1).as_deref() {
+        None | Some("cpu") => Ok(Backend::Cpu),
+        Some("cranelift") => Ok(Backend::Cranelift),
+        Some("tiered") => Ok(Backend::Tiered),
+        Some(other) => Err(format!("unknown backend {other}: cpu, cranelift or tiered")),
+    }
 }

@@ -5,6 +5,7 @@
 //! ([`case`]), deterministic inputs ([`inputs`]), the streaming-bandwidth yardstick
 //! ([`stream`]) and the allocator the binary runs with ([`alloc`]).
 
+pub use smelt_aot as aot;
 pub use smelt_cpu as cpu;
 pub use smelt_cranelift as cranelift;
 pub use smelt_hlo as hlo;

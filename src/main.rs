@@ -151,6 +151,32 @@ enum Command {
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
     },
+    /// Compile ahead of time: an object file and a C header (and Rust bindings) to
+    /// link into a program with a plain C compiler (docs/aot.md).
+    Aot {
+        file: PathBuf,
+        /// Symbol prefix: NAME_run, NAME_arg_bytes, ... (a C identifier).
+        #[arg(long)]
+        name: String,
+        /// Where NAME.o and NAME.h go.
+        #[arg(long, value_name = "DIR")]
+        out_dir: PathBuf,
+        /// Target triple (default: the host), e.g. aarch64-unknown-linux-gnu.
+        #[arg(long)]
+        target: Option<String>,
+        /// Target CPU (default: x86-64-v2 for x86-64, generic otherwise).
+        #[arg(long)]
+        cpu: Option<String>,
+        /// Target features such as +avx2,+fma (default: the CPU's).
+        #[arg(long)]
+        features: Option<String>,
+        /// Threads large kernels split over (pthreads); 1 needs no libpthread.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Also write NAME.rs, Rust bindings.
+        #[arg(long)]
+        rust: bool,
+    },
     /// Time compiling and running case folders (inputs from in*.npy, else random).
     Bench {
         /// Case folders (module.hlo, optional in*.npy and case.json), or folders of them.
@@ -319,6 +345,10 @@ fn main() -> ExitCode {
             cmd_opt(&file, pipeline, dump_to, stats, explain_fusion, disabled, output.as_deref())
         }
         Command::Viz { file, pipeline, format, output } => cmd_viz(&file, pipeline, format, &output),
+        Command::Aot { file, name, out_dir, target, cpu, features, threads, rust } => {
+            let options = smelt::aot::AotOptions { triple: target, cpu, features, threads };
+            cmd_aot(&file, &name, &out_dir, &options, rust)
+        }
         Command::Compile { file, backend, emit, target, cpu, features, output } => {
             cmd_compile(&file, backend, emit, target, cpu, features, output.as_deref())
         }
@@ -781,6 +811,36 @@ fn cmd_compile(
         }
     };
     write_output(output, &bytes, emit == EmitKind::Obj)
+}
+
+fn cmd_aot(path: &Path, name: &str, out_dir: &Path, options: &smelt::aot::AotOptions, rust: bool) -> Result<ExitCode> {
+    if !smelt::aot::is_c_identifier(name) {
+        bail!("--name '{name}' is not a C identifier (letters, digits and _, not starting with a digit or __)");
+    }
+    let module = load_verified(path)?;
+    let obj = smelt::aot::compile(&module, name, options).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+    std::fs::create_dir_all(out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
+    let write = |file: String, bytes: &[u8]| -> Result<()> {
+        let p = out_dir.join(file);
+        std::fs::write(&p, bytes).with_context(|| format!("writing {}", p.display()))
+    };
+    write(format!("{name}.o"), &obj.object)?;
+    write(format!("{name}.h"), smelt::aot::header(&obj, &path.display().to_string()).as_bytes())?;
+    if rust {
+        write(format!("{name}.rs"), smelt::aot::rust_bindings(&obj).as_bytes())?;
+    }
+    eprintln!(
+        "{}: {name}.o ({} bytes, {} {}), {name}.h{}; {} args, {} results, {} temp bytes",
+        out_dir.display(),
+        obj.object.len(),
+        obj.triple,
+        obj.cpu,
+        if rust { format!(", {name}.rs") } else { String::new() },
+        obj.params.len(),
+        obj.results.len(),
+        obj.temp_bytes
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Writes `bytes` to `output`, or to standard output unless they are `binary`.

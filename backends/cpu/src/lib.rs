@@ -24,6 +24,7 @@
 //! arena), `object` (compiled programs as bytes), `gemm`/`conv` (routines), `math`, `routine` (their errors), `jit`
 //! (JIT helpers for routine tests and benchmarks), `error`.
 
+pub mod aot;
 mod codegen;
 pub mod conv;
 mod error;
@@ -170,7 +171,7 @@ pub(crate) fn init_llvm() -> Result<(), CpuError> {
     .map_err(CpuError::Llvm)
 }
 
-fn target_machine(options: &CompileOptions) -> Result<TargetMachine, CpuError> {
+pub(crate) fn target_machine(options: &CompileOptions) -> Result<TargetMachine, CpuError> {
     init_llvm()?;
     let host = TargetMachine::get_default_triple();
     let host_s = host.as_str().to_string_lossy().into_owned();
@@ -220,8 +221,21 @@ fn optimized_module<'ctx>(
     options: &CompileOptions,
     tm: &TargetMachine,
 ) -> Result<(Module<'ctx>, codegen::ModuleInfo), CpuError> {
+    optimized_module_with(cx, program, options, tm, &mut |_, _| Ok(()))
+}
+
+/// [`optimized_module`], letting `extend` add to the module before it is
+/// optimized (the AOT entry point and its support code).
+pub(crate) fn optimized_module_with<'ctx>(
+    cx: &'ctx Context,
+    program: &Program,
+    options: &CompileOptions,
+    tm: &TargetMachine,
+    extend: &mut dyn FnMut(&Module<'ctx>, &codegen::ModuleInfo) -> Result<(), CpuError>,
+) -> Result<(Module<'ctx>, codegen::ModuleInfo), CpuError> {
     let (module, info) = codegen::build_module(cx, program, &target_attrs(options, tm), tm)?;
     prepare(&module, tm);
+    extend(&module, &info)?;
     let pbo = PassBuilderOptions::create();
     let vectorize = options.opt_level >= 2;
     pbo.set_loop_vectorization(vectorize);

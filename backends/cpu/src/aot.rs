@@ -1,0 +1,454 @@
+//! Ahead-of-time objects: the program's module with a C entry point, made
+//! self-contained for linking into any program with a plain C compiler.
+//!
+//! [`compile_aot`] builds the same module as [`crate::compile`] for any
+//! target LLVM knows, then:
+//! - adds `NAME_run(args, results, temp)`, which copies the parameters the
+//!   program writes (donated buffers) into the caller's scratch, zeroes results
+//!   the program does not write in full, and calls `smelt_run`;
+//! - adds `NAME_arg_bytes`, `NAME_result_bytes` and `NAME_temp_bytes`;
+//! - makes every other symbol internal, so several AOT objects link together;
+//! - defines the half-precision conversions LLVM calls where the ISA has
+//!   none (`__extendhfsf2`, `__truncsfhf2`, `__truncdfhf2`; x86-64 without F16C)
+//!   as weak hidden functions, so the object needs no compiler runtime;
+//! - defines `smelt_parallel_for`: with `threads > 1` a fork-join over
+//!   pthreads (no thread pool: the object owns no state), else a serial loop
+//!   (routines such as GEMM call it whatever the kernel options).
+//!
+//! What is left undefined is libc (`memcpy`, `memset`, `aligned_alloc`,
+//! `free`, `abort`), libm for the few functions LLVM calls by name, and
+//! `pthread_create`/`pthread_join` with threads.
+
+use inkwell::attributes::{Attribute, AttributeLoc};
+use inkwell::context::Context;
+use inkwell::module::{Linkage, Module};
+use inkwell::targets::FileType;
+use inkwell::types::BasicType;
+use inkwell::values::{BasicValue, FunctionValue, GlobalValue, IntValue};
+use inkwell::{AddressSpace, GlobalVisibility, IntPredicate};
+use smelt_kernel::{ArrayType, Program};
+
+use crate::codegen::ModuleInfo;
+use crate::error::{CpuError, Result};
+use crate::{CompileOptions, optimized_module_with, target_machine};
+
+/// Alignment of the caller's scratch and of the parameter copies in it.
+const TEMP_ALIGN: usize = 64;
+
+/// An AOT object and the facts its header states.
+#[derive(Clone, Debug)]
+pub struct AotObject {
+    pub name: String,
+    /// The object file's bytes.
+    pub object: Vec<u8>,
+    /// Flattened entry parameters and results.
+    pub params: Vec<ArrayType>,
+    pub results: Vec<ArrayType>,
+    /// Scratch bytes the caller provides (`NAME_temp_bytes`).
+    pub temp_bytes: usize,
+    /// The target triple and CPU the code is for.
+    pub triple: String,
+    pub cpu: String,
+}
+
+/// Whether `name` is a C identifier (and not one C reserves for itself).
+pub fn is_c_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    let first_ok = chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
+    first_ok && chars.all(|c| c.is_ascii_alphanumeric() || c == '_') && !name.starts_with("__")
+}
+
+/// Compiles `program` into an object exporting `NAME_run` and its sizes.
+/// `options.triple`/`cpu`/`features` choose the target; `threads` > 1 makes
+/// large kernels run on that many pthreads.
+pub fn compile_aot(program: &Program, name: &str, options: &CompileOptions, threads: usize) -> Result<AotObject> {
+    if !is_c_identifier(name) {
+        return Err(CpuError::Unsupported(format!(
+            "'{name}' is not a C identifier (letters, digits, _; not starting with a digit or __)"
+        )));
+    }
+    let mut options = options.clone();
+    options.parallel = threads > 1;
+    options.profile = false;
+    let cx = Context::create();
+    let tm = target_machine(&options)?;
+    let mut temp_bytes = 0;
+    let (module, _) = optimized_module_with(&cx, program, &options, &tm, &mut |module, info| {
+        temp_bytes = entry(module, program, info, name)?;
+        half_conversions(module)?;
+        parallel_for(module, threads)?;
+        internalize(module, name);
+        Ok(())
+    })?;
+    let object = tm
+        .write_to_memory_buffer(&module, FileType::Object)
+        .map_err(|e| CpuError::Llvm(e.to_string()))?
+        .as_slice()
+        .to_vec();
+    Ok(AotObject {
+        name: name.to_string(),
+        object,
+        params: program.params.clone(),
+        results: program.results.clone(),
+        temp_bytes,
+        triple: tm.get_triple().as_str().to_string_lossy().into_owned(),
+        cpu: tm.get_cpu().to_string(),
+    })
+}
+
+/// The value a call returns.
+fn basic(call: inkwell::values::CallSiteValue<'_>) -> Result<inkwell::values::BasicValueEnum<'_>> {
+    match call.try_as_basic_value() {
+        inkwell::values::ValueKind::Basic(v) => Ok(v),
+        inkwell::values::ValueKind::Instruction(_) => Err(CpuError::Llvm("a call that returns nothing".into())),
+    }
+}
+
+fn llvm<T>(r: std::result::Result<T, inkwell::builder::BuilderError>) -> Result<T> {
+    r.map_err(|e| CpuError::Llvm(format!("AOT entry: {e}")))
+}
+
+fn sizes_global<'ctx>(module: &Module<'ctx>, name: &str, sizes: &[u64]) -> GlobalValue<'ctx> {
+    let cx = module.get_context();
+    let i64t = cx.i64_type();
+    let values: Vec<IntValue<'ctx>> = sizes.iter().map(|&s| i64t.const_int(s, false)).collect();
+    let ty = i64t.array_type(sizes.len() as u32);
+    let g = module.add_global(ty, None, name);
+    g.set_initializer(&i64t.const_array(&values));
+    g.set_constant(true);
+    g.set_linkage(Linkage::External);
+    g
+}
+
+/// Adds `NAME_run` and the size globals; returns the scratch size.
+fn entry(module: &Module<'_>, program: &Program, info: &ModuleInfo, name: &str) -> Result<usize> {
+    let cx = module.get_context();
+    let (i32t, i64t, ptr) = (cx.i32_type(), cx.i64_type(), cx.ptr_type(AddressSpace::default()));
+    let Some(run) = module.get_function("smelt_run") else {
+        return Err(CpuError::Llvm("the module has no smelt_run".into()));
+    };
+    // Scratch: the program's arena, then private copies of written parameters.
+    let mut temp = info.arena_bytes.next_multiple_of(TEMP_ALIGN);
+    let mut copies = Vec::new();
+    for (i, t) in program.params.iter().enumerate() {
+        if info.written_params.get(i).copied().unwrap_or(false) {
+            copies.push((i, temp, t.byte_size()));
+            temp = (temp + t.byte_size()).next_multiple_of(TEMP_ALIGN);
+        }
+    }
+    let temp_bytes = if temp == 0 { 0 } else { temp };
+    let arg_sizes: Vec<u64> = program.params.iter().map(|t| t.byte_size() as u64).collect();
+    let result_sizes: Vec<u64> = program.results.iter().map(|t| t.byte_size() as u64).collect();
+    sizes_global(module, &format!("{name}_arg_bytes"), &arg_sizes);
+    sizes_global(module, &format!("{name}_result_bytes"), &result_sizes);
+    let g = module.add_global(i64t, None, &format!("{name}_temp_bytes"));
+    g.set_initializer(&i64t.const_int(temp_bytes as u64, false));
+    g.set_constant(true);
+    g.set_linkage(Linkage::External);
+
+    let f = module.add_function(
+        &format!("{name}_run"),
+        i32t.fn_type(&[ptr.into(), ptr.into(), ptr.into()], false),
+        Some(Linkage::External),
+    );
+    let b = cx.create_builder();
+    let bb = cx.append_basic_block(f, "entry");
+    b.position_at_end(bb);
+    let (args, results, scratch) = (
+        f.get_nth_param(0).map(|p| p.into_pointer_value()),
+        f.get_nth_param(1).map(|p| p.into_pointer_value()),
+        f.get_nth_param(2).map(|p| p.into_pointer_value()),
+    );
+    let (Some(args), Some(results), Some(scratch)) = (args, results, scratch) else {
+        return Err(CpuError::Llvm("AOT entry parameters".into()));
+    };
+    let n = program.params.len().max(1) as u32;
+    let params = llvm(b.build_alloca(ptr.array_type(n), "params"))?;
+    for i in 0..program.params.len() {
+        let idx = i64t.const_int(i as u64, false);
+        // SAFETY: in-bounds GEPs into arrays of `params.len()` pointers.
+        let src_slot = llvm(unsafe { b.build_gep(ptr, args, &[idx], "arg_slot") })?;
+        let mut arg = llvm(b.build_load(ptr, src_slot, "arg"))?.into_pointer_value();
+        if let Some(&(_, offset, bytes)) = copies.iter().find(|c| c.0 == i) {
+            let off = i64t.const_int(offset as u64, false);
+            // SAFETY: the copy lies inside the caller's scratch (`temp_bytes`).
+            let dst = llvm(unsafe { b.build_gep(cx.i8_type(), scratch, &[off], "copy") })?;
+            llvm(b.build_memcpy(dst, TEMP_ALIGN as u32, arg, 1, i64t.const_int(bytes as u64, false)))
+                .map_err(|e| CpuError::Llvm(format!("AOT entry: {e}")))?;
+            arg = dst;
+        }
+        // SAFETY: as above.
+        let dst_slot = llvm(unsafe { b.build_gep(ptr, params, &[idx], "param_slot") })?;
+        llvm(b.build_store(dst_slot, arg))?;
+    }
+    for (j, t) in program.results.iter().enumerate() {
+        if !info.written_results.get(j).copied().unwrap_or(false) && t.byte_size() > 0 {
+            let idx = i64t.const_int(j as u64, false);
+            // SAFETY: in-bounds GEP into the results array.
+            let slot = llvm(unsafe { b.build_gep(ptr, results, &[idx], "result_slot") })?;
+            let out = llvm(b.build_load(ptr, slot, "result"))?.into_pointer_value();
+            llvm(b.build_memset(out, 1, cx.i8_type().const_zero(), i64t.const_int(t.byte_size() as u64, false)))
+                .map_err(|e| CpuError::Llvm(format!("AOT entry: {e}")))?;
+        }
+    }
+    let call = llvm(b.build_call(run, &[params.into(), results.into(), scratch.into()], "rc"))?;
+    let rc = basic(call)?;
+    llvm(b.build_return(Some(&rc)))?;
+    Ok(temp_bytes)
+}
+
+/// Every defined symbol but the entry and its sizes becomes internal.
+fn internalize(module: &Module<'_>, name: &str) {
+    let keep = |s: &str| s.starts_with(&format!("{name}_"));
+    for f in module.get_functions() {
+        let fname = f.get_name().to_string_lossy().into_owned();
+        let weak = matches!(f.get_linkage(), Linkage::WeakODR);
+        if f.count_basic_blocks() > 0 && !keep(&fname) && !weak {
+            f.set_linkage(Linkage::Internal);
+        }
+    }
+    for g in module.get_globals() {
+        let gname = g.get_name().to_string_lossy().into_owned();
+        if g.get_initializer().is_some() && !keep(&gname) {
+            g.set_linkage(Linkage::Internal);
+        }
+    }
+}
+
+/// A weak, hidden definition: binds this object's calls, yields to a strong one.
+fn weak_fn<'ctx>(
+    module: &Module<'ctx>,
+    name: &str,
+    ty: inkwell::types::FunctionType<'ctx>,
+) -> Option<FunctionValue<'ctx>> {
+    if module.get_function(name).is_some_and(|f| f.count_basic_blocks() > 0) {
+        return None;
+    }
+    let f = module.get_function(name).unwrap_or_else(|| module.add_function(name, ty, None));
+    f.set_linkage(Linkage::WeakODR);
+    f.as_global_value().set_visibility(GlobalVisibility::Hidden);
+    let cx = module.get_context();
+    f.add_attribute(AttributeLoc::Function, cx.create_enum_attribute(Attribute::get_named_enum_kind_id("nounwind"), 0));
+    Some(f)
+}
+
+/// `__extendhfsf2`, `__truncsfhf2` and `__truncdfhf2` in integer arithmetic,
+/// rounding to nearest even and keeping NaNs quiet as `half::f16` does.
+fn half_conversions(module: &Module<'_>) -> Result<()> {
+    let cx = module.get_context();
+    let (i16t, i32t, i64t) = (cx.i16_type(), cx.i32_type(), cx.i64_type());
+    let (f16t, f32t, f64t) = (cx.f16_type(), cx.f32_type(), cx.f64_type());
+    let b = cx.create_builder();
+    let c32 = |v: u64| i32t.const_int(v, false);
+
+    if let Some(f) = weak_fn(module, "__extendhfsf2", f32t.fn_type(&[f16t.into()], false)) {
+        b.position_at_end(cx.append_basic_block(f, "entry"));
+        let x = f.get_nth_param(0).ok_or_else(|| CpuError::Llvm("half parameter".into()))?;
+        let h = llvm(b.build_bit_cast(x, i16t, "h"))?.into_int_value();
+        let h = llvm(b.build_int_z_extend(h, i32t, "h32"))?;
+        let sign = llvm(b.build_left_shift(llvm(b.build_and(h, c32(0x8000), "s"))?, c32(16), "sign"))?;
+        let exp = llvm(b.build_and(llvm(b.build_right_shift(h, c32(10), false, "e"))?, c32(0x1f), "exp"))?;
+        let mant = llvm(b.build_and(h, c32(0x3ff), "mant"))?;
+        let m13 = llvm(b.build_left_shift(mant, c32(13), "m13"))?;
+        let normal = llvm(b.build_or(
+            llvm(b.build_left_shift(llvm(b.build_int_add(exp, c32(112), "e"))?, c32(23), "e23"))?,
+            m13,
+            "n",
+        ))?;
+        let special = llvm(b.build_or(c32(0x7f80_0000), m13, "inf_nan"))?;
+        // Subnormals: mant * 2^-24, exact in f32.
+        let mf = llvm(b.build_unsigned_int_to_float(mant, f32t, "mf"))?;
+        let sub = llvm(b.build_float_mul(mf, f32t.const_float(5.960_464_477_539_063e-8), "sub"))?;
+        let sub = llvm(b.build_bit_cast(sub, i32t, "subbits"))?.into_int_value();
+        let is_zero_exp = llvm(b.build_int_compare(IntPredicate::EQ, exp, c32(0), "e0"))?;
+        let is_max_exp = llvm(b.build_int_compare(IntPredicate::EQ, exp, c32(0x1f), "e31"))?;
+        let mag = llvm(b.build_select(is_max_exp, special, normal, "m1"))?.into_int_value();
+        let mag = llvm(b.build_select(is_zero_exp, sub, mag, "m2"))?.into_int_value();
+        let bits = llvm(b.build_or(sign, mag, "bits"))?;
+        let r = llvm(b.build_bit_cast(bits, f32t, "r"))?;
+        llvm(b.build_return(Some(&r)))?;
+    }
+
+    // Float (of `bits` bits in total, `mbits` of mantissa) to half bits.
+    let trunc = |f: FunctionValue<'_>, wide: bool| -> Result<()> {
+        let (it, ft) = if wide { (i64t, f64t.as_basic_type_enum()) } else { (i32t, f32t.as_basic_type_enum()) };
+        let c = |v: u64| it.const_int(v, false);
+        let shift = if wide { 42 } else { 13 };
+        let (sign_mask, abs_mask) = if wide { (1u64 << 63, (1u64 << 63) - 1) } else { (1u64 << 31, (1u64 << 31) - 1) };
+        let (inf_bits, inf_threshold, min_normal, rebias) = if wide {
+            (0x7ff0_0000_0000_0000u64, 0x40ef_fe00_0000_0000u64, 0x3f10_0000_0000_0000u64, (1023u64 - 15) << 10)
+        } else {
+            (0x7f80_0000u64, 0x477f_f000u64, 0x3880_0000u64, (127u64 - 15) << 10)
+        };
+        b.position_at_end(cx.append_basic_block(f, "entry"));
+        let x = f.get_nth_param(0).ok_or_else(|| CpuError::Llvm("float parameter".into()))?;
+        let bits = llvm(b.build_bit_cast(x, it, "bits"))?.into_int_value();
+        let sign = llvm(b.build_and(bits, c(sign_mask), "s"))?;
+        let sign = llvm(b.build_right_shift(sign, c(if wide { 48 } else { 16 }), false, "sign"))?;
+        let ax = llvm(b.build_and(bits, c(abs_mask), "ax"))?;
+        // NaN: quiet, top mantissa bits kept.
+        let mant = llvm(b.build_and(ax, c(if wide { (1 << 52) - 1 } else { (1 << 23) - 1 }), "mant"))?;
+        let nan = llvm(b.build_or(c(0x7e00), llvm(b.build_right_shift(mant, c(shift), false, "mt"))?, "nan"))?;
+        // Normal: round to nearest even at the cut, rebias the exponent.
+        let lsb = llvm(b.build_and(llvm(b.build_right_shift(ax, c(shift), false, "l"))?, c(1), "lsb"))?;
+        let round = llvm(b.build_int_add(ax, llvm(b.build_int_add(c((1 << (shift - 1)) - 1), lsb, "r"))?, "rounded"))?;
+        let normal =
+            llvm(b.build_int_sub(llvm(b.build_right_shift(round, c(shift), false, "n"))?, c(rebias), "normal"))?;
+        // Subnormal or zero: |x| * 2^24, rounded to nearest even.
+        let fv = llvm(b.build_bit_cast(ax, ft, "absf"))?.into_float_value();
+        let ftype = fv.get_type();
+        let scaled = llvm(b.build_float_mul(fv, ftype.const_float(16_777_216.0), "scaled"))?;
+        let roundeven = inkwell::intrinsics::Intrinsic::find("llvm.roundeven")
+            .and_then(|i| i.get_declaration(module, &[ftype.into()]))
+            .ok_or_else(|| CpuError::Llvm("llvm.roundeven".into()))?;
+        let rounded = basic(llvm(b.build_call(roundeven, &[scaled.into()], "re"))?)?.into_float_value();
+        let sub = llvm(b.build_float_to_unsigned_int(rounded, it, "sub"))?;
+        let is_nan = llvm(b.build_int_compare(IntPredicate::UGT, ax, c(inf_bits), "isnan"))?;
+        let is_inf = llvm(b.build_int_compare(IntPredicate::UGE, ax, c(inf_threshold), "isinf"))?;
+        let is_sub = llvm(b.build_int_compare(IntPredicate::ULT, ax, c(min_normal), "issub"))?;
+        let mag = llvm(b.build_select(is_sub, sub, normal, "m1"))?.into_int_value();
+        let mag = llvm(b.build_select(is_inf, c(0x7c00), mag, "m2"))?.into_int_value();
+        let mag = llvm(b.build_select(is_nan, nan, mag, "m3"))?.into_int_value();
+        let h = llvm(b.build_or(sign, mag, "h"))?;
+        let h = llvm(b.build_int_truncate(h, i16t, "h16"))?;
+        let r = llvm(b.build_bit_cast(h, f16t, "r"))?;
+        llvm(b.build_return(Some(&r)))?;
+        Ok(())
+    };
+    if let Some(f) = weak_fn(module, "__truncsfhf2", f16t.fn_type(&[f32t.into()], false)) {
+        trunc(f, false)?;
+    }
+    if let Some(f) = weak_fn(module, "__truncdfhf2", f16t.fn_type(&[f64t.into()], false)) {
+        trunc(f, true)?;
+    }
+    Ok(())
+}
+
+/// `smelt_parallel_for(task, ctx, n, grain)` as a fork-join over `threads`
+/// pthreads: `[0, n)` in `threads` contiguous ranges (multiples of `grain`),
+/// the caller running the first. With one thread (or one grain of work) it
+/// runs `task(ctx, 0, n)` and the pthread code folds away.
+fn parallel_for(module: &Module<'_>, threads: usize) -> Result<()> {
+    let cx = module.get_context();
+    let (i32t, i64t, ptr, void) = (cx.i32_type(), cx.i64_type(), cx.ptr_type(AddressSpace::default()), cx.void_type());
+    let name = crate::runtime::PARALLEL_FOR_SYMBOL;
+    let ty = void.fn_type(&[ptr.into(), ptr.into(), i64t.into(), i64t.into()], false);
+    let f = module.get_function(name).unwrap_or_else(|| module.add_function(name, ty, None));
+    if f.count_basic_blocks() > 0 {
+        return Ok(());
+    }
+    f.set_linkage(Linkage::Internal);
+    // A job: { task, ctx, begin, end }.
+    let job = cx.struct_type(&[ptr.into(), ptr.into(), i64t.into(), i64t.into()], false);
+    let task_ty = void.fn_type(&[ptr.into(), i64t.into(), i64t.into()], false);
+    let create = module.get_function("pthread_create").unwrap_or_else(|| {
+        module.add_function(
+            "pthread_create",
+            i32t.fn_type(&[ptr.into(), ptr.into(), ptr.into(), ptr.into()], false),
+            None,
+        )
+    });
+    let join = module
+        .get_function("pthread_join")
+        .unwrap_or_else(|| module.add_function("pthread_join", i32t.fn_type(&[i64t.into(), ptr.into()], false), None));
+    // The thread body: runs one job.
+    let body = module.add_function("smelt_parallel_job", ptr.fn_type(&[ptr.into()], false), Some(Linkage::Internal));
+    let b = cx.create_builder();
+    b.position_at_end(cx.append_basic_block(body, "entry"));
+    let jp = body.get_nth_param(0).ok_or_else(|| CpuError::Llvm("job".into()))?.into_pointer_value();
+    let task = load_field(&b, job, jp, 0, ptr.into())?.into_pointer_value();
+    let tctx = load_field(&b, job, jp, 1, ptr.into())?;
+    let begin = load_field(&b, job, jp, 2, i64t.into())?;
+    let end = load_field(&b, job, jp, 3, i64t.into())?;
+    llvm(b.build_indirect_call(task_ty, task, &[tctx.into(), begin.into(), end.into()], ""))?;
+    llvm(b.build_return(Some(&ptr.const_null())))?;
+
+    let entry = cx.append_basic_block(f, "entry");
+    let serial = cx.append_basic_block(f, "serial");
+    let fork = cx.append_basic_block(f, "fork");
+    b.position_at_end(entry);
+    let p = |k| f.get_nth_param(k).ok_or_else(|| CpuError::Llvm("parallel_for parameter".into()));
+    let (task, tctx, n, grain) = (p(0)?.into_pointer_value(), p(1)?, p(2)?.into_int_value(), p(3)?.into_int_value());
+    let one = i64t.const_int(1, false);
+    let grain =
+        llvm(b.build_select(llvm(b.build_int_compare(IntPredicate::SLT, grain, one, "g0"))?, one, grain, "grain"))?
+            .into_int_value();
+    let small = if threads > 1 {
+        llvm(b.build_int_compare(IntPredicate::SLE, n, grain, "small"))?
+    } else {
+        cx.bool_type().const_int(1, false)
+    };
+    llvm(b.build_conditional_branch(small, serial, fork))?;
+    b.position_at_end(serial);
+    llvm(b.build_indirect_call(task_ty, task, &[tctx.into(), i64t.const_zero().into(), n.into()], ""))?;
+    llvm(b.build_return(None))?;
+    b.position_at_end(fork);
+    let t = threads as u64;
+    let jobs = llvm(b.build_alloca(job.array_type(t as u32), "jobs"))?;
+    let tids = llvm(b.build_alloca(i64t.array_type(t as u32), "tids"))?;
+    // Range per thread, rounded up to a multiple of grain.
+    let chunks = llvm(b.build_int_unsigned_div(
+        llvm(b.build_int_add(n, llvm(b.build_int_sub(grain, one, "g1"))?, "nc"))?,
+        grain,
+        "chunks",
+    ))?;
+    let per = llvm(b.build_int_unsigned_div(
+        llvm(b.build_int_add(chunks, i64t.const_int(t - 1, false), "pc"))?,
+        i64t.const_int(t, false),
+        "per",
+    ))?;
+    let span = llvm(b.build_int_mul(per, grain, "span"))?;
+    for k in 0..t {
+        let kk = i64t.const_int(k, false);
+        // SAFETY: in-bounds GEPs into the `threads` jobs.
+        let jk = llvm(unsafe { b.build_gep(job.array_type(t as u32), jobs, &[i64t.const_zero(), kk], "job") })?;
+        let begin = min_int(&b, llvm(b.build_int_mul(span, kk, "b"))?, n)?;
+        let end = min_int(&b, llvm(b.build_int_mul(span, i64t.const_int(k + 1, false), "e"))?, n)?;
+        for (i, v) in [task.as_basic_value_enum(), tctx, begin.as_basic_value_enum(), end.as_basic_value_enum()]
+            .into_iter()
+            .enumerate()
+        {
+            let gep = llvm(b.build_struct_gep(job, jk, i as u32, "jf"))?;
+            llvm(b.build_store(gep, v))?;
+        }
+        if k > 0 {
+            // SAFETY: in-bounds GEP into the thread ids.
+            let tid = llvm(unsafe { b.build_gep(i64t.array_type(t as u32), tids, &[i64t.const_zero(), kk], "tid") })?;
+            llvm(b.build_call(
+                create,
+                &[tid.into(), ptr.const_null().into(), body.as_global_value().as_pointer_value().into(), jk.into()],
+                "",
+            ))?;
+        }
+    }
+    // SAFETY: job 0 is in bounds.
+    let j0 =
+        llvm(unsafe { b.build_gep(job.array_type(t as u32), jobs, &[i64t.const_zero(), i64t.const_zero()], "job0") })?;
+    llvm(b.build_call(body, &[j0.into()], ""))?;
+    for k in 1..t {
+        // SAFETY: in-bounds GEP into the thread ids.
+        let tid = llvm(unsafe {
+            b.build_gep(i64t.array_type(t as u32), tids, &[i64t.const_zero(), i64t.const_int(k, false)], "tid")
+        })?;
+        let id = llvm(b.build_load(i64t, tid, "id"))?;
+        llvm(b.build_call(join, &[id.into(), ptr.const_null().into()], ""))?;
+    }
+    llvm(b.build_return(None))?;
+    Ok(())
+}
+
+fn load_field<'ctx>(
+    b: &inkwell::builder::Builder<'ctx>,
+    ty: inkwell::types::StructType<'ctx>,
+    p: inkwell::values::PointerValue<'ctx>,
+    k: u32,
+    t: inkwell::types::BasicTypeEnum<'ctx>,
+) -> Result<inkwell::values::BasicValueEnum<'ctx>> {
+    let gep = llvm(b.build_struct_gep(ty, p, k, "f"))?;
+    llvm(b.build_load(t, gep, "v"))
+}
+
+fn min_int<'ctx>(b: &inkwell::builder::Builder<'ctx>, x: IntValue<'ctx>, y: IntValue<'ctx>) -> Result<IntValue<'ctx>> {
+    let lt = llvm(b.build_int_compare(IntPredicate::SLT, x, y, "lt"))?;
+    Ok(llvm(b.build_select(lt, x, y, "min"))?.into_int_value())
+}

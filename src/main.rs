@@ -164,7 +164,7 @@ enum Command {
         /// Target triple (default: the host), e.g. aarch64-unknown-linux-gnu.
         #[arg(long)]
         target: Option<String>,
-        /// Target CPU (default: x86-64-v2 for x86-64, generic otherwise).
+        /// Target CPU (default: x86-64-v2 for x86-64, generic otherwise; native: this machine's).
         #[arg(long)]
         cpu: Option<String>,
         /// Target features such as +avx2,+fma (default: the CPU's).

@@ -37,7 +37,8 @@ pub struct AotOptions {
     /// Target triple; None is the host's.
     pub triple: Option<String>,
     /// Target CPU; None is a portable CPU for the triple (`x86-64-v2` for
-    /// x86-64, `generic` otherwise).
+    /// x86-64, `generic` otherwise); `native` is this machine's CPU with all
+    /// its features.
     pub cpu: Option<String>,
     /// Target features (`+avx2,...`); None is the CPU's.
     pub features: Option<String>,
@@ -76,9 +77,11 @@ pub fn compile(module: &Module, name: &str, options: &AotOptions) -> Result<AotO
     smelt_passes::default_pipeline(&cx.options.clone()).run_on(&mut module, &mut cx)?;
     let program = smelt_kernel::lower_module(&module)?;
     let triple = options.triple.clone().unwrap_or_else(host_triple);
+    // `native`: this machine's CPU and all its features (host triple only).
+    let native = options.cpu.as_deref() == Some("native");
     let cpu_options = smelt_cpu::CompileOptions {
-        triple: Some(triple.clone()),
-        cpu: Some(options.cpu.clone().unwrap_or_else(|| default_cpu(&triple).to_string())),
+        triple: if native { None } else { Some(triple.clone()) },
+        cpu: if native { None } else { Some(options.cpu.clone().unwrap_or_else(|| default_cpu(&triple).to_string())) },
         features: options.features.clone(),
         ..Default::default()
     };

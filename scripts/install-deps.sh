@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
 # Installs what building and testing smelt needs on Debian/Ubuntu: a C toolchain,
-# LLVM 22 (for the LLVM backends, linked dynamically), and Rust if it is missing.
+# LLVM 22 (for the LLVM backends, linked dynamically), the AArch64 cross toolchain
+# and user-mode emulator the AOT tests build and run AArch64 objects with, and Rust
+# if it is missing.
 # Idempotent: when everything is present it only checks, in about a second.
 set -euo pipefail
 
-packages=(build-essential pkg-config llvm-22-dev libpolly-22-dev libzstd-dev zlib1g-dev)
+packages=(
+  build-essential pkg-config llvm-22-dev libpolly-22-dev libzstd-dev zlib1g-dev
+  # `smelt aot --target aarch64-unknown-linux-gnu` tests (tests/it/aot.rs): cross
+  # C compiler and libc to link the driver, qemu-aarch64 to run it.
+  gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
+)
 
 sudo_cmd=()
 if [ "$(id -u)" -ne 0 ]; then

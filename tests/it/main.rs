@@ -2,9 +2,10 @@
 //!
 //! Each module covers one contract: the text round trip over the corpus, corpus
 //! conformance of the interpreter and of the kernel form (lowering and its
-//! evaluator), the CLI's output and exit codes, and robustness of the parser and
-//! verifier against mutated input.
+//! evaluator), `smelt aot` objects through their C ABI, the CLI's output and exit
+//! codes, and robustness of the parser and verifier against mutated input.
 
+mod aot;
 mod cli;
 mod common;
 mod compiled;

@@ -272,3 +272,68 @@ fn every_corpus_case_matches_xla_as_an_aarch64_object_under_qemu() {
         failures.join("\n")
     );
 }
+
+/// `--rust` bindings compile, link the object and give XLA's answer: a tiny
+/// Rust program built with `rustc` calls the checked `run` on softmax's inputs.
+#[test]
+fn rust_bindings_link_and_run() {
+    let case = Case::load(&corpus_dir().join("softmax")).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let smelt = env!("CARGO_BIN_EXE_smelt");
+    run_tool(
+        Command::new(smelt)
+            .args(["aot", "--name", "softmax", "--rust", "--out-dir"])
+            .arg(out.path())
+            .arg(&case.module_path),
+        "smelt aot --rust",
+    )
+    .unwrap();
+    let inputs = case.load_inputs().unwrap();
+    let input: Vec<u8> = inputs[0].leaves()[0].data.to_le_bytes();
+    std::fs::write(out.path().join("in0.bin"), &input).unwrap();
+    let main = r#"
+#[path = "softmax.rs"]
+mod softmax;
+fn main() {
+    let input = std::fs::read("in0.bin").unwrap();
+    let mut results: Vec<Vec<u8>> = softmax::RESULT_BYTES.iter().map(|&n| vec![0u8; n]).collect();
+    let mut temp = vec![0u64; softmax::TEMP_BYTES.div_ceil(64) * 8 + 8];
+    let start = temp.as_ptr().align_offset(64);
+    let temp: &mut [u8] = unsafe { std::slice::from_raw_parts_mut(temp.as_mut_ptr().cast::<u8>().add(start * 8), softmax::TEMP_BYTES) };
+    let mut outs: Vec<&mut [u8]> = results.iter_mut().map(|r| r.as_mut_slice()).collect();
+    softmax::run(&[&input], &mut outs, temp).unwrap();
+    assert!(softmax::run(&[&input[1..]], &mut outs, temp).is_err());
+    for (j, r) in results.iter().enumerate() {
+        std::fs::write(format!("out{j}.bin"), r).unwrap();
+    }
+}
+"#;
+    std::fs::write(out.path().join("main.rs"), main).unwrap();
+    run_tool(
+        Command::new("rustc").current_dir(out.path()).args([
+            "--edition",
+            "2024",
+            "-O",
+            "main.rs",
+            "-C",
+            "link-arg=softmax.o",
+            "-C",
+            "link-arg=-lm",
+            "-o",
+            "prog",
+        ]),
+        "rustc",
+    )
+    .unwrap();
+    run_tool(Command::new(out.path().join("prog")).current_dir(out.path()), "bindings program").unwrap();
+    let want = case.load_expected().unwrap();
+    let got: Vec<Array> = want
+        .iter()
+        .enumerate()
+        .map(|(j, w)| {
+            let bytes = std::fs::read(out.path().join(format!("out{j}.bin"))).unwrap();
+            Array::new(w.dims.clone(), ArrayData::from_le_bytes(w.dtype(), &bytes))
+        })
+        .collect();
+    compare_outputs(&case, &got, &want).unwrap();
+}

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow, bail};
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use smelt::case::{self, Case};
 use smelt::engine::{self, Compiled};
 use smelt::hlo::{Array, Literal, Module, Shape, npy, text};
@@ -37,6 +37,21 @@ enum Backend {
     Cpu,
     /// Cranelift-compiled native code (fast compiles).
     Cranelift,
+}
+
+/// The machine code is generated for.
+#[derive(Args, Clone, Debug)]
+struct TargetArgs {
+    /// Target triple (default: the host), e.g. aarch64-unknown-linux-gnu.
+    #[arg(long)]
+    target: Option<String>,
+    /// Target CPU (default for compile: the host CPU, or generic for another
+    /// target; for aot: x86-64-v2 on x86-64, generic otherwise; native: this machine's).
+    #[arg(long)]
+    cpu: Option<String>,
+    /// Target features such as +avx2,-avx512f (default: the CPU's).
+    #[arg(long)]
+    features: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -138,15 +153,8 @@ enum Command {
         backend: Backend,
         #[arg(long, value_enum)]
         emit: EmitKind,
-        /// Target triple (default: the host).
-        #[arg(long)]
-        target: Option<String>,
-        /// Target CPU (default: the host CPU, or generic for another target).
-        #[arg(long)]
-        cpu: Option<String>,
-        /// Target features such as +avx2,-avx512f (default: the host CPU's).
-        #[arg(long)]
-        features: Option<String>,
+        #[command(flatten)]
+        target: TargetArgs,
         /// Output file (default: standard output; required for obj).
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
@@ -161,15 +169,8 @@ enum Command {
         /// Where NAME.o and NAME.h go.
         #[arg(long, value_name = "DIR")]
         out_dir: PathBuf,
-        /// Target triple (default: the host), e.g. aarch64-unknown-linux-gnu.
-        #[arg(long)]
-        target: Option<String>,
-        /// Target CPU (default: x86-64-v2 for x86-64, generic otherwise; native: this machine's).
-        #[arg(long)]
-        cpu: Option<String>,
-        /// Target features such as +avx2,+fma (default: the CPU's).
-        #[arg(long)]
-        features: Option<String>,
+        #[command(flatten)]
+        target: TargetArgs,
         /// Threads large kernels split over (pthreads); 1 needs no libpthread.
         #[arg(long, default_value_t = 1)]
         threads: usize,
@@ -345,11 +346,13 @@ fn main() -> ExitCode {
             cmd_opt(&file, pipeline, dump_to, stats, explain_fusion, disabled, output.as_deref())
         }
         Command::Viz { file, pipeline, format, output } => cmd_viz(&file, pipeline, format, &output),
-        Command::Aot { file, name, out_dir, target, cpu, features, threads, rust } => {
+        Command::Aot { file, name, out_dir, target, threads, rust } => {
+            let TargetArgs { target, cpu, features } = target;
             let options = smelt::aot::AotOptions { triple: target, cpu, features, threads };
             cmd_aot(&file, &name, &out_dir, &options, rust)
         }
-        Command::Compile { file, backend, emit, target, cpu, features, output } => {
+        Command::Compile { file, backend, emit, target, output } => {
+            let TargetArgs { target, cpu, features } = target;
             cmd_compile(&file, backend, emit, target, cpu, features, output.as_deref())
         }
         Command::Bench { paths, backend, stream, pipeline, json, runs, time_s, profile, cache_stats } => {

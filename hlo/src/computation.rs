@@ -131,6 +131,21 @@ impl Computation {
         users
     }
 
+    /// [`Computation::users`] with each list in arena order instead of post
+    /// order: the same sets, without computing a post order (for analyses
+    /// that only ask whether or which).
+    pub fn users_any_order(&self) -> UseMap {
+        let mut users = SecondaryMap::with_default(self.insts.capacity(), SmallVec::new());
+        for (id, inst) in self.insts.iter() {
+            for &op in &inst.operands {
+                if self.insts.contains(op) {
+                    users[op].push(id);
+                }
+            }
+        }
+        users
+    }
+
     /// The users of one instruction, once per operand slot that reads it, in
     /// arena order: [`Computation::users`] without building the whole map.
     pub fn users_of(&self, id: InstId) -> Vec<InstId> {

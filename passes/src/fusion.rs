@@ -552,7 +552,7 @@ impl Fuser<'_> {
             return c.operands.iter().enumerate().any(|(k, &o)| o == producer && test(comp, c, k));
         }
         let body = self.module.comp(c.called[0]);
-        let users = body.users();
+        let users = body.users_any_order();
         let mut stack = self.params_for(consumer, producer);
         let mut seen = HashSet::new();
         while let Some(id) = stack.pop() {
@@ -601,7 +601,7 @@ impl Fuser<'_> {
             return row_broadcast(comp, c);
         }
         let body = self.module.comp(c.called[0]);
-        let users = body.users();
+        let users = body.users_any_order();
         let mut stack = self.params_for(consumer, producer);
         let mut seen = HashSet::new();
         while let Some(id) = stack.pop() {

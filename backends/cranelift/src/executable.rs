@@ -14,8 +14,9 @@ use std::ffi::c_void;
 use std::sync::Mutex;
 
 use cranelift_jit::JITModule;
+use smallvec::SmallVec;
 use smelt_hlo::{Array, DType, with_data};
-use smelt_kernel::{ArrayType, BufRef, Buffer, ConvStep, DotStep, Kernel, KernelBody, Program, Step};
+use smelt_kernel::{ArrayType, BufRef, Buffer, ConvStep, DotStep, Kernel, KernelBody, Program, Step, WindowSpec};
 use smelt_runtime::pool;
 use smelt_runtime::routines::conv::{ConvSpec, ConvWindow, conv};
 use smelt_runtime::routines::dot::{DotShape, dot};
@@ -283,7 +284,8 @@ impl Executable {
         for s in steps {
             match s {
                 Step::Kernel { kernel, inputs, outputs } => {
-                    let ptrs: Vec<*mut u8> = inputs.iter().chain(outputs).map(|b| mem.at(b)).collect::<Result<_>>()?;
+                    let ptrs: SmallVec<[*mut u8; 8]> =
+                        inputs.iter().chain(outputs).map(|b| mem.at(b)).collect::<Result<_>>()?;
                     self.launch(kernel.0 as usize, &ptrs)?;
                 }
                 Step::Copy { src, dst } => {
@@ -443,7 +445,8 @@ impl Executable {
 
     /// Runs a product step's epilogue on the product in scratch.
     fn epilogue(&self, epilogue: &(smelt_kernel::KernelId, Vec<BufRef>), out: &BufRef, mem: &Mem) -> Result<()> {
-        let mut ptrs = vec![mem.scratch];
+        let mut ptrs: SmallVec<[*mut u8; 8]> = SmallVec::new();
+        ptrs.push(mem.scratch);
         for b in &epilogue.1 {
             ptrs.push(mem.at(b)?);
         }
@@ -499,7 +502,9 @@ impl Executable {
             .collect();
         // The output buffer may hold the result with the fused result's dims;
         // the routine writes the natural shape's elements in the same order.
-        let out_dims = natural_output_dims(c);
+        let Some(out_dims) = natural_output_dims(c) else {
+            invalid!("convolution dimension numbers or window do not fit its operands");
+        };
         let spec = ConvSpec {
             input_dims: &c.input.ty.dims,
             kernel_dims: &c.kernel.ty.dims,
@@ -531,27 +536,19 @@ impl Executable {
     }
 }
 
-/// A convolution's output dims in its natural shape (`dims.output_*`).
-fn natural_output_dims(c: &ConvStep) -> Vec<i64> {
+/// A convolution's output dims in its natural shape (`dims.output_*`); None
+/// for dimension numbers or a window that do not fit the operands.
+fn natural_output_dims(c: &ConvStep) -> Option<Vec<i64>> {
     let dn = &c.dims;
-    let rank = dn.input_spatial.len() + 2;
-    let mut out = vec![0i64; rank];
-    let get = |dims: &[i64], i: i64| dims.get(i as usize).copied().unwrap_or(0);
-    let set = |out: &mut Vec<i64>, i: i64, v: i64| {
-        if let Some(x) = out.get_mut(i as usize) {
-            *x = v;
-        }
-    };
-    let bg = c.batch_group_count.max(1);
-    set(&mut out, dn.output_batch, get(&c.input.ty.dims, dn.input_batch) / bg);
-    set(&mut out, dn.output_feature, get(&c.kernel.ty.dims, dn.kernel_output_feature));
-    for (s, w) in c.window.iter().enumerate() {
-        let n = get(&c.input.ty.dims, dn.input_spatial.get(s).copied().unwrap_or(0));
-        let base = if n == 0 { 0 } else { (n - 1) * w.base_dilation.max(1) + 1 };
-        let padded = base + w.pad_low + w.pad_high;
-        let extent = if w.size <= 0 { 0 } else { (w.size - 1) * w.window_dilation.max(1) + 1 };
-        let o = if padded < extent || w.stride < 1 { 0 } else { (padded - extent) / w.stride + 1 };
-        set(&mut out, dn.output_spatial.get(s).copied().unwrap_or(0), o);
+    let at = |dims: &[i64], i: i64| usize::try_from(i).ok().and_then(|i| dims.get(i).copied());
+    let spatial: Vec<i64> = dn.input_spatial.iter().map(|&d| at(&c.input.ty.dims, d)).collect::<Option<_>>()?;
+    let windows = WindowSpec::output_dims(&c.window, &spatial)?;
+    let mut out = vec![0i64; spatial.len() + 2];
+    let mut set = |i: i64, v: i64| usize::try_from(i).ok().and_then(|i| out.get_mut(i)).map(|x| *x = v);
+    set(dn.output_batch, at(&c.input.ty.dims, dn.input_batch)? / c.batch_group_count.max(1))?;
+    set(dn.output_feature, at(&c.kernel.ty.dims, dn.kernel_output_feature)?)?;
+    for (&o, w) in dn.output_spatial.iter().zip(windows) {
+        set(o, w)?;
     }
-    out
+    Some(out)
 }

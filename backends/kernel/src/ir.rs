@@ -377,6 +377,28 @@ pub struct WindowSpec {
     pub base_dilation: i64,
 }
 
+impl WindowSpec {
+    /// How many windows fit along each of `dims` (the output dims of a
+    /// reduce-window, select-and-scatter or convolution over them); None for
+    /// a malformed window.
+    pub fn output_dims(window: &[WindowSpec], dims: &[i64]) -> Option<Vec<i64>> {
+        if window.len() != dims.len() {
+            return None;
+        }
+        let mut out = Vec::with_capacity(dims.len());
+        for (w, &d) in window.iter().zip(dims) {
+            if w.size < 0 || w.stride < 1 || w.window_dilation < 1 || w.base_dilation < 1 {
+                return None;
+            }
+            let base = if d == 0 { 0 } else { (d - 1) * w.base_dilation + 1 };
+            let padded = base + w.pad_low + w.pad_high;
+            let extent = if w.size == 0 { 0 } else { (w.size - 1) * w.window_dilation + 1 };
+            out.push(if padded < extent { 0 } else { (padded - extent) / w.stride + 1 });
+        }
+        Some(out)
+    }
+}
+
 /// Where a buffer lives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Buffer {

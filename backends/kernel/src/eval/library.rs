@@ -170,15 +170,14 @@ fn conv_acc<A: Acc>(c: &ConvStep, mem: &Memory<'_>) -> EResult<Vec<Scalar>> {
     let mut out_dims = vec![0usize; rank];
     out_dims[ob] = ld[ib] / bg;
     out_dims[of] = out_features;
-    for (s, w) in c.window.iter().enumerate() {
-        if w.stride < 1 || w.window_dilation < 1 || w.base_dilation < 1 || w.size != rd[ksp[s]] as i64 {
-            return invalid(place, "bad window");
-        }
-        let n = ld[isp[s]] as i64;
-        let base = if n == 0 { 0 } else { (n - 1) * w.base_dilation + 1 };
-        let padded = base + w.pad_low + w.pad_high;
-        let extent = if w.size == 0 { 0 } else { (w.size - 1) * w.window_dilation + 1 };
-        out_dims[osp[s]] = if padded < extent { 0 } else { ((padded - extent) / w.stride + 1) as usize };
+    let in_spatial: Vec<i64> = isp.iter().map(|&d| ld[d] as i64).collect();
+    let windows = WindowSpec::output_dims(&c.window, &in_spatial);
+    let sizes_match = c.window.iter().zip(&ksp).all(|(w, &k)| w.size == rd[k] as i64);
+    let Some(windows) = windows.filter(|_| sizes_match) else {
+        return invalid(place, "bad window");
+    };
+    for (s, w) in windows.into_iter().enumerate() {
+        out_dims[osp[s]] = w as usize;
     }
     if out_dims.iter().product::<usize>() != c.out.ty.element_count() {
         return invalid(place, "the output buffer does not hold the convolution's result");
@@ -281,24 +280,6 @@ pub(crate) fn sort(
     })
 }
 
-/// The windows of a reduce-window or select-and-scatter over `dims`.
-fn window_output(window: &[WindowSpec], dims: &[i64]) -> Option<Vec<i64>> {
-    if window.len() != dims.len() {
-        return None;
-    }
-    let mut out = Vec::with_capacity(dims.len());
-    for (w, &d) in window.iter().zip(dims) {
-        if w.size < 0 || w.stride < 1 || w.window_dilation < 1 || w.base_dilation < 1 {
-            return None;
-        }
-        let base = if d == 0 { 0 } else { (d - 1) * w.base_dilation + 1 };
-        let padded = base + w.pad_low + w.pad_high;
-        let extent = if w.size == 0 { 0 } else { (w.size - 1) * w.window_dilation + 1 };
-        out.push(if padded < extent { 0 } else { (padded - extent) / w.stride + 1 });
-    }
-    Some(out)
-}
-
 pub(crate) fn select_and_scatter(
     place: &str,
     window: &[WindowSpec],
@@ -312,7 +293,7 @@ pub(crate) fn select_and_scatter(
         return invalid(place, "select-and-scatter takes operand, source and init, and one output");
     };
     let dims = operand.ty.dims.clone();
-    if window_output(window, &dims).as_deref() != Some(source.ty.dims.as_slice()) || out.ty.dims != dims {
+    if WindowSpec::output_dims(window, &dims).as_deref() != Some(source.ty.dims.as_slice()) || out.ty.dims != dims {
         return invalid(place, "source does not match the windows of the operand");
     }
     let init_v = init.read_at(mem, 0)?;

@@ -89,15 +89,12 @@ fn arg(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>], max: bool) -> 
     let m = reduce(cx, node, x, &[axis], if max { Reducer::Max } else { Reducer::Min }, true)?;
     let m = broadcast_to(cx, node, &m, &x.dims)?;
     let hit = emit(cx, node, |b| b.compare(ComparisonDirection::Eq, x.id, m.id))?;
-    // Positions are reduced as f32 (exact below 2^24, and a reducer every
-    // module has, op-by-op ones included), else as s64.
-    let t = if x.dims[axis] <= 1 << 24 { DType::F32 } else { DType::S64 };
+    let t = DType::S64;
     let iota = emit(cx, node, |b| b.iota(Shape::array(t, &x.dims), axis as i64))?;
     let fill = if last { -1 } else { x.dims[axis] };
     let f = splat(cx, node, t, fill as f64, &x.dims)?;
     let cand = emit(cx, node, |b| b.select(hit.id, iota.id, f.id))?;
-    let r = reduce(cx, node, &cand, &[axis], if last { Reducer::Max } else { Reducer::Min }, keep)?;
-    Ok(vec![convert(cx, node, &r, DType::S64)?])
+    Ok(vec![reduce(cx, node, &cand, &[axis], if last { Reducer::Max } else { Reducer::Min }, keep)?])
 }
 
 pub fn arg_max(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {

@@ -16,6 +16,8 @@ pub enum Backend {
     Cpu,
     /// Cranelift-compiled native code: compiles in a fraction of LLVM's time.
     Cranelift,
+    /// PTX for an NVIDIA GPU, run through the CUDA driver (device 0).
+    Gpu,
 }
 
 impl Backend {
@@ -24,6 +26,7 @@ impl Backend {
             Backend::Interp => "interp",
             Backend::Cpu => "cpu",
             Backend::Cranelift => "cranelift",
+            Backend::Gpu => "gpu",
         }
     }
 
@@ -32,7 +35,7 @@ impl Backend {
     pub fn default_pipeline(self) -> Pipeline {
         match self {
             Backend::Interp => Pipeline::None,
-            Backend::Cpu | Backend::Cranelift => Pipeline::Default,
+            Backend::Cpu | Backend::Cranelift | Backend::Gpu => Pipeline::Default,
         }
     }
 }
@@ -58,6 +61,8 @@ pub enum EngineError {
     Cpu(#[from] smelt_cpu::CpuError),
     #[error(transparent)]
     Cranelift(#[from] smelt_cranelift::CraneliftError),
+    #[error(transparent)]
+    Gpu(#[from] smelt_gpu::GpuError),
 }
 
 /// Runs `pipeline` over `module` in place.
@@ -89,6 +94,7 @@ pub enum Compiled {
     Interp(Module),
     Cpu(smelt_cpu::Executable),
     Cranelift(Box<smelt_cranelift::Executable>),
+    Gpu(Box<smelt_gpu::Executable>),
 }
 
 impl Compiled {
@@ -142,6 +148,13 @@ impl Compiled {
                 times.codegen_ms = ms(t);
                 Compiled::Cranelift(Box::new(exe))
             }
+            Backend::Gpu => {
+                let program = lower(&module, &mut times)?;
+                let t = Instant::now();
+                let exe = smelt_gpu::compile(&program, &smelt_gpu::CompileOptions::default())?;
+                times.codegen_ms = ms(t);
+                Compiled::Gpu(Box::new(exe))
+            }
         };
         Ok((compiled, times))
     }
@@ -149,7 +162,7 @@ impl Compiled {
     /// Per-step times since the last reset, for a backend compiled with profiling.
     pub fn profile(&self) -> Option<Vec<smelt_cpu::StepProfile>> {
         match self {
-            Compiled::Interp(_) | Compiled::Cranelift(_) => None,
+            Compiled::Interp(_) | Compiled::Cranelift(_) | Compiled::Gpu(_) => None,
             Compiled::Cpu(exe) => exe.profile(),
         }
     }
@@ -170,6 +183,10 @@ impl Compiled {
                 Ok(exe.run_refs(&leaves)?)
             }
             Compiled::Cranelift(exe) => {
+                let leaves: Vec<&Array> = args.iter().flat_map(Literal::leaves).collect();
+                Ok(exe.run_refs(&leaves)?)
+            }
+            Compiled::Gpu(exe) => {
                 let leaves: Vec<&Array> = args.iter().flat_map(Literal::leaves).collect();
                 Ok(exe.run_refs(&leaves)?)
             }

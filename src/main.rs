@@ -37,6 +37,8 @@ enum Backend {
     Cpu,
     /// Cranelift-compiled native code (fast compiles).
     Cranelift,
+    /// NVIDIA GPU: PTX through LLVM NVPTX, run through the CUDA driver.
+    Gpu,
 }
 
 /// The machine code is generated for.
@@ -76,6 +78,8 @@ enum EmitKind {
     Obj,
     /// Cranelift IR of every kernel after Cranelift's optimizations (--backend cranelift).
     Clif,
+    /// PTX assembly, one module holding every kernel (--backend gpu; no GPU needed).
+    Ptx,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -155,6 +159,9 @@ enum Command {
         emit: EmitKind,
         #[command(flatten)]
         target: TargetArgs,
+        /// GPU architecture sm_XX for --backend gpu (80: Ampere, 90: Hopper).
+        #[arg(long, default_value_t = smelt::gpu::DEFAULT_SM)]
+        sm: u32,
         /// Output file (default: standard output; required for obj).
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
@@ -264,17 +271,19 @@ impl Backend {
             Backend::Interp => engine::Backend::Interp,
             Backend::Cpu => engine::Backend::Cpu,
             Backend::Cranelift => engine::Backend::Cranelift,
+            Backend::Gpu => engine::Backend::Gpu,
         }
     }
 }
 
 impl Backend {
-    fn jit(self) -> smelt::jit::Backend {
-        match self {
+    fn jit(self) -> Result<smelt::jit::Backend> {
+        Ok(match self {
             Backend::Interp => smelt::jit::Backend::Interp,
             Backend::Cpu => smelt::jit::Backend::Cpu,
             Backend::Cranelift => smelt::jit::Backend::Cranelift,
-        }
+            Backend::Gpu => bail!("the JIT (and --cache-stats) serves the CPU backends only"),
+        })
     }
 }
 
@@ -351,15 +360,21 @@ fn main() -> ExitCode {
             let options = smelt::aot::AotOptions { triple: target, cpu, features, threads };
             cmd_aot(&file, &name, &out_dir, &options, rust)
         }
-        Command::Compile { file, backend, emit, target, output } => {
+        Command::Compile { file, backend, emit, target, sm, output } => {
             let TargetArgs { target, cpu, features } = target;
-            cmd_compile(&file, backend, emit, target, cpu, features, output.as_deref())
+            cmd_compile(&file, backend, emit, target, cpu, features, sm, output.as_deref())
         }
         Command::Bench { paths, backend, stream, pipeline, json, runs, time_s, profile, cache_stats } => {
             if stream {
                 print_stream(json);
             }
-            let jit = cache_stats.then(|| smelt::jit::Client::new(backend.jit()));
+            let jit = match cache_stats.then(|| backend.jit()).transpose() {
+                Ok(b) => b.map(smelt::jit::Client::new),
+                Err(e) => {
+                    eprintln!("error: {e:#}");
+                    return ExitCode::from(1);
+                }
+            };
             let code = cmd_bench(&paths, backend, pipeline, json, runs, time_s, profile, jit.as_ref());
             if let Some(client) = jit {
                 // stdout is a contract with --json.
@@ -784,6 +799,7 @@ fn cmd_compile(
     target: Option<String>,
     cpu: Option<String>,
     features: Option<String>,
+    sm: u32,
     output: Option<&Path>,
 ) -> Result<ExitCode> {
     let mut module = load_verified(path)?;
@@ -800,6 +816,7 @@ fn cmd_compile(
                 EmitKind::Asm => smelt::cpu::Emit::Assembly,
                 EmitKind::Obj => smelt::cpu::Emit::Object,
                 EmitKind::Clif => bail!("--emit clif needs --backend cranelift"),
+                EmitKind::Ptx => bail!("--emit ptx needs --backend gpu"),
             };
             smelt::cpu::emit(&program, &options, what)?
         }
@@ -811,6 +828,18 @@ fn cmd_compile(
                 EmitKind::Clif => smelt::cranelift::emit_clif(&program, &options)?.into_bytes(),
                 _ => bail!("the Cranelift backend emits kernel or clif"),
             }
+        }
+        Backend::Gpu => {
+            let program = smelt::kernel::lower_module(&module)?;
+            let options = smelt::gpu::CompileOptions { sm, ..Default::default() };
+            let what = match emit {
+                EmitKind::Kernel => smelt::gpu::Emit::Kernel,
+                EmitKind::Llvm => smelt::gpu::Emit::Llvm,
+                EmitKind::LlvmOpt => smelt::gpu::Emit::LlvmOpt,
+                EmitKind::Ptx => smelt::gpu::Emit::Ptx,
+                _ => bail!("the GPU backend emits kernel, llvm, llvm-opt or ptx"),
+            };
+            smelt::gpu::emit(&program, &options, what).map_err(|e| anyhow!("{}: {e}", path.display()))?.into_bytes()
         }
     };
     write_output(output, &bytes, emit == EmitKind::Obj)

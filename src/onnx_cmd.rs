@@ -27,8 +27,8 @@ fn load_graph(path: &Path) -> Result<Graph> {
     })
 }
 
-fn session(graph: Graph, backend: Backend) -> Session {
-    Session::new(graph, SessionOptions { backend: backend.jit(), ..SessionOptions::default() })
+fn session(graph: Graph, backend: Backend) -> Result<Session> {
+    Ok(Session::new(graph, SessionOptions { backend: backend.jit()?, ..SessionOptions::default() }))
 }
 
 /// The graph's inputs: `--input NAME=FILE` where given, else `<NAME>.npy` beside the model.
@@ -108,7 +108,7 @@ pub fn cmd_onnx_run(
     let t0 = std::time::Instant::now();
     let graph = load_graph(&model)?;
     let feeds = load_feeds(&graph, &model, inputs)?;
-    let session = session(graph, backend);
+    let session = session(graph, backend)?;
     let outputs = run(&session, &feeds)?;
     let ms = t0.elapsed().as_secs_f64() * 1e3;
     let names = session.graph().outputs.clone();
@@ -181,7 +181,7 @@ fn check_case(dir: &Path, backend: Backend) -> Result<()> {
     } else {
         serde_json::Value::Null
     };
-    let session = session(graph, backend);
+    let session = session(graph, backend)?;
     let outputs = run(&session, &feeds)?;
     for (name, got) in session.graph().outputs.iter().zip(&outputs) {
         let path = dir.join("expected").join(format!("{}.npy", file_stem(name)));
@@ -200,7 +200,7 @@ pub fn cmd_onnx_check(paths: &[PathBuf], backend: Backend) -> Result<bool> {
 pub fn cmd_graph_dump(model: &Path, output: Option<&Path>) -> Result<()> {
     let model = model_path(model);
     let graph = load_graph(&model)?;
-    let session = session(graph, Backend::Interp);
+    let session = session(graph, Backend::Interp)?;
     let outputs = session.graph().outputs.clone();
     let fetches: Vec<&str> = outputs.iter().map(String::as_str).collect();
     let dot = session.dot(&fetches).map_err(|e| anyhow!("{}: {e}", model.display()))?;

@@ -11,6 +11,7 @@ mod common;
 mod compiled;
 mod compiled_prop;
 mod fuzz;
+mod gpu;
 mod interp;
 mod kernel;
 mod onnx;

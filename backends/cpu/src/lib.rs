@@ -25,7 +25,7 @@
 //! (JIT helpers for routine tests and benchmarks), `error`.
 
 pub mod aot;
-mod codegen;
+pub mod codegen;
 pub mod conv;
 mod error;
 mod executable;

@@ -16,7 +16,7 @@ use std::sync::Mutex;
 use cranelift_jit::JITModule;
 use smallvec::SmallVec;
 use smelt_hlo::{Array, DType, with_data};
-use smelt_kernel::{ArrayType, BufRef, Buffer, ConvStep, DotStep, Kernel, KernelBody, Program, Step, WindowSpec};
+use smelt_kernel::{ArrayType, BufRef, Buffer, ConvStep, DotStep, Kernel, KernelBody, Program, Step};
 use smelt_runtime::pool;
 use smelt_runtime::routines::conv::{ConvSpec, ConvWindow, conv};
 use smelt_runtime::routines::dot::{DotShape, dot};
@@ -502,7 +502,7 @@ impl Executable {
             .collect();
         // The output buffer may hold the result with the fused result's dims;
         // the routine writes the natural shape's elements in the same order.
-        let Some(out_dims) = natural_output_dims(c) else {
+        let Some(out_dims) = c.natural_output_dims() else {
             invalid!("convolution dimension numbers or window do not fit its operands");
         };
         let spec = ConvSpec {
@@ -534,21 +534,4 @@ impl Executable {
         }
         Ok(())
     }
-}
-
-/// A convolution's output dims in its natural shape (`dims.output_*`); None
-/// for dimension numbers or a window that do not fit the operands.
-fn natural_output_dims(c: &ConvStep) -> Option<Vec<i64>> {
-    let dn = &c.dims;
-    let at = |dims: &[i64], i: i64| usize::try_from(i).ok().and_then(|i| dims.get(i).copied());
-    let spatial: Vec<i64> = dn.input_spatial.iter().map(|&d| at(&c.input.ty.dims, d)).collect::<Option<_>>()?;
-    let windows = WindowSpec::output_dims(&c.window, &spatial)?;
-    let mut out = vec![0i64; spatial.len() + 2];
-    let mut set = |i: i64, v: i64| usize::try_from(i).ok().and_then(|i| out.get_mut(i)).map(|x| *x = v);
-    set(dn.output_batch, at(&c.input.ty.dims, dn.input_batch)? / c.batch_group_count.max(1))?;
-    set(dn.output_feature, at(&c.kernel.ty.dims, dn.kernel_output_feature)?)?;
-    for (&o, w) in dn.output_spatial.iter().zip(windows) {
-        set(o, w)?;
-    }
-    Some(out)
 }

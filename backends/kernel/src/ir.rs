@@ -474,6 +474,25 @@ pub struct ConvStep {
     pub epilogue: Option<(KernelId, Vec<BufRef>)>,
 }
 
+impl ConvStep {
+    /// The output dims in the convolution's natural shape (`dims.output_*`);
+    /// None for dimension numbers or a window that do not fit the operands.
+    pub fn natural_output_dims(&self) -> Option<Vec<i64>> {
+        let dn = &self.dims;
+        let at = |dims: &[i64], i: i64| usize::try_from(i).ok().and_then(|i| dims.get(i).copied());
+        let spatial: Vec<i64> = dn.input_spatial.iter().map(|&d| at(&self.input.ty.dims, d)).collect::<Option<_>>()?;
+        let windows = WindowSpec::output_dims(&self.window, &spatial)?;
+        let mut out = vec![0i64; spatial.len() + 2];
+        let mut set = |i: i64, v: i64| usize::try_from(i).ok().and_then(|i| out.get_mut(i)).map(|x| *x = v);
+        set(dn.output_batch, at(&self.input.ty.dims, dn.input_batch)? / self.batch_group_count.max(1))?;
+        set(dn.output_feature, at(&self.kernel.ty.dims, dn.kernel_output_feature)?)?;
+        for (&o, w) in dn.output_spatial.iter().zip(windows) {
+            set(o, w)?;
+        }
+        Some(out)
+    }
+}
+
 /// One step of a program.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Step {

@@ -48,7 +48,7 @@ fn float_minmax(f: &ScalarFn, acc: &[DType]) -> Option<(BinaryOp, f64)> {
 
 /// A buffer a kernel reads or writes, as seen inside the kernel function.
 #[derive(Clone, Debug)]
-pub(crate) struct Io<'ctx> {
+pub struct Io<'ctx> {
     pub ptr: PointerValue<'ctx>,
     pub dtype: DType,
     pub dims: Vec<i64>,
@@ -62,7 +62,7 @@ impl<'ctx> Io<'ctx> {
 }
 
 /// The values a graph's nodes see while being emitted at one place.
-pub(crate) struct Env<'g, 'ctx> {
+pub struct Env<'g, 'ctx> {
     pub graph: &'g Graph,
     vals: Vec<Option<BasicValueEnum<'ctx>>>,
     reduce_results: HashMap<u32, Vec<BasicValueEnum<'ctx>>>,
@@ -105,6 +105,27 @@ impl<'g, 'ctx> Env<'g, 'ctx> {
         }
     }
 
+    /// Binds node `id` to a value computed elsewhere (a row statistic a GPU
+    /// block computed together); `emit_nodes` then uses it as is.
+    pub fn bind(&mut self, id: NodeId, v: BasicValueEnum<'ctx>) {
+        if let Some(slot) = self.vals.get_mut(id.0 as usize) {
+            *slot = Some(v);
+        }
+    }
+
+    /// Binds the results of the [`Node::Reduce`] node `id`.
+    pub fn bind_reduce(&mut self, id: NodeId, results: Vec<BasicValueEnum<'ctx>>) {
+        if let Some(first) = results.first().copied() {
+            self.bind(id, first);
+        }
+        self.reduce_results.insert(id.0, results);
+    }
+
+    /// Whether node `id` has a value here.
+    pub fn has(&self, id: NodeId) -> bool {
+        self.vals.get(id.0 as usize).is_some_and(|v| v.is_some())
+    }
+
     fn fold(&self, id: NodeId) -> Fold {
         self.folds.get(id.0 as usize).copied().unwrap_or(Fold::Keep)
     }
@@ -132,7 +153,7 @@ impl<'g, 'ctx> Env<'g, 'ctx> {
 }
 
 /// `v` as an integer value, or an error naming `what`.
-pub(crate) fn as_int<'ctx>(v: BasicValueEnum<'ctx>, what: &str) -> Result<IntValue<'ctx>> {
+pub fn as_int<'ctx>(v: BasicValueEnum<'ctx>, what: &str) -> Result<IntValue<'ctx>> {
     match v {
         BasicValueEnum::IntValue(i) => Ok(i),
         _ => invalid!("{what} is not an integer value"),
@@ -161,7 +182,7 @@ fn operands(env: &Env<'_, '_>, io: &[Io<'_>], id: NodeId) -> Result<Vec<NodeId>>
 
 /// The nodes of the same graph that `node` reads (for an inline reduction: its
 /// initial values and the enclosing nodes its body reads).
-pub(crate) fn node_operands(node: &Node) -> Vec<NodeId> {
+pub fn node_operands(node: &Node) -> Vec<NodeId> {
     match node {
         Node::Index(_) | Node::Param(_) | Node::Const(_) | Node::Outer(_) => Vec::new(),
         Node::Load { index, .. } => index.clone(),

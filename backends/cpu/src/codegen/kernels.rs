@@ -36,7 +36,7 @@ use crate::error::{CpuError, Result, invalid};
 
 /// What one kernel launch guarantees about one buffer pointer.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub(crate) struct Slot {
+pub struct Slot {
     pub noalias: bool,
     pub align: u32,
     pub bytes: u64,
@@ -48,7 +48,7 @@ pub(crate) struct Slot {
 /// costing about `cost` scalar operations; `parallel` if iterations may run
 /// concurrently.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct LaunchShape {
+pub struct LaunchShape {
     pub n: i64,
     pub cost: f64,
     pub parallel: bool,
@@ -118,7 +118,7 @@ fn hoisted_cost(space: &[i64], graph: &Graph, outputs: &[NodeId]) -> Result<f64>
 
 /// Whether a loop kernel can run as one flat loop: every use of a loop index is
 /// an index of a load of the current element of an input shaped like `space`.
-pub(crate) fn loop_is_flat(space: &[i64], graph: &Graph, outputs: &[NodeId], inputs: &[ArrayType]) -> bool {
+pub fn loop_is_flat(space: &[i64], graph: &Graph, outputs: &[NodeId], inputs: &[ArrayType]) -> bool {
     if space.len() < 2 {
         return false;
     }
@@ -142,7 +142,7 @@ pub(crate) fn loop_is_flat(space: &[i64], graph: &Graph, outputs: &[NodeId], inp
 /// inline reductions and the enclosing nodes their bodies read), or `usize::MAX`
 /// for nodes that depend on no loop index (constants, and indices of the
 /// leading dimensions before `par`, which are 0).
-pub(crate) fn node_levels(g: &Graph, par: usize) -> Result<Vec<usize>> {
+pub fn node_levels(g: &Graph, par: usize) -> Result<Vec<usize>> {
     let mut levels = vec![usize::MAX; g.nodes.len()];
     for (i, n) in g.nodes.iter().enumerate() {
         let mut level = match n {
@@ -206,17 +206,17 @@ pub(crate) fn loop_space(k: &Kernel, space: &[i64], graph: &Graph, outputs: &[No
 
 /// The dimension of a space that is split across tasks: the first whose
 /// extent is not 1 (leading unit dimensions would leave nothing to split).
-pub(crate) fn par_dim(dims: &[i64]) -> usize {
+pub fn par_dim(dims: &[i64]) -> usize {
     dims.iter().position(|&d| d != 1).unwrap_or(0)
 }
 
 /// The extent of [`par_dim`] (1 for a scalar space).
-pub(crate) fn par_extent(dims: &[i64]) -> i64 {
+pub fn par_extent(dims: &[i64]) -> i64 {
     dims.get(par_dim(dims)).copied().unwrap_or(1).max(0)
 }
 
 /// The parallel dimension's extent and the cost of one of its iterations.
-pub(crate) fn launch_shape(k: &Kernel) -> Result<LaunchShape> {
+pub fn launch_shape(k: &Kernel) -> Result<LaunchShape> {
     let first = par_extent;
     let contiguous = |s: &[i64]| par_dim(s) + 1 >= s.len();
     let per = |total: i64, n: i64| if n > 0 { total as f64 / n as f64 } else { 0.0 };
@@ -281,15 +281,54 @@ impl<'ctx> Cg<'ctx, '_> {
         if let Some(&f) = self.variants.get(&key) {
             return Ok(f);
         }
+        let n_variants = self.variants.keys().filter(|(id, _)| *id == kid.0).count();
+        let name =
+            if n_variants == 0 { format!("kernel_{}", kid.0) } else { format!("kernel_{}_{}", kid.0, n_variants) };
+        let nslots = slots.len();
+        let body = self.kernel_body_fn(kid, &slots, &name)?;
+        let t = self.t;
+
+        // The exported entry point.
+        let f = self.module.add_function(
+            &name,
+            t.void.fn_type(&[t.ptr.into(), t.i64.into(), t.i64.into()], false),
+            Some(Linkage::External),
+        );
+        self.stamp(f);
+        self.begin_fn(f);
+        let bufs = param(f, 0)?.into_pointer_value();
+        let mut ptrs: Vec<PointerValue<'ctx>> = Vec::with_capacity(nslots);
+        for (i, s) in slots.iter().enumerate() {
+            let p = match s.same_as {
+                Some(j) if j < i => ptrs[j],
+                _ => self.load_ptr(bufs, i as u64)?,
+            };
+            ptrs.push(p);
+        }
+        let mut args: Vec<BasicMetadataValueEnum<'ctx>> = ptrs.iter().map(|&p| p.into()).collect();
+        args.push(param(f, 1)?.into());
+        args.push(param(f, 2)?.into());
+        self.call(body, &args)?;
+        self.b.build_return(None)?;
+        self.end_fn()?;
+        self.variants.insert(key, f);
+        Ok(f)
+    }
+
+    /// The internal, always-inlined body of kernel `kid`:
+    /// `NAME.body(ptr buf0, ..., ptr bufN, i64 begin, i64 end)` computes the
+    /// iterations `[begin, end)` of the kernel's parallel dimension (see
+    /// [`launch_shape`]), one pointer per input then output, described by `slots`.
+    pub fn kernel_body_fn(&mut self, kid: KernelId, slots: &[Slot], name: &str) -> Result<FunctionValue<'ctx>> {
         let program = self.program;
         let Some(k) = program.kernels.get(kid.0 as usize) else {
             invalid!("kernel {} out of range ({} kernels)", kid.0, program.kernels.len());
         };
-        let n_variants = self.variants.keys().filter(|(id, _)| *id == kid.0).count();
-        let name =
-            if n_variants == 0 { format!("kernel_{}", kid.0) } else { format!("kernel_{}_{}", kid.0, n_variants) };
         let t = self.t;
         let nslots = slots.len();
+        if k.inputs.len() + k.outputs.len() != nslots {
+            invalid!("kernel {} has {} buffers, launched with {nslots}", kid.0, k.inputs.len() + k.outputs.len());
+        }
 
         // The body, with attributed pointer parameters.
         let mut params: Vec<BasicMetadataTypeEnum<'ctx>> = vec![t.ptr.into(); nslots];
@@ -328,32 +367,7 @@ impl<'ctx> Cg<'ctx, '_> {
         self.emit_kernel_body(k, &io, begin, end, column_ok)?;
         self.b.build_return(None)?;
         self.end_fn()?;
-
-        // The exported entry point.
-        let f = self.module.add_function(
-            &name,
-            t.void.fn_type(&[t.ptr.into(), t.i64.into(), t.i64.into()], false),
-            Some(Linkage::External),
-        );
-        self.stamp(f);
-        self.begin_fn(f);
-        let bufs = param(f, 0)?.into_pointer_value();
-        let mut ptrs: Vec<PointerValue<'ctx>> = Vec::with_capacity(nslots);
-        for (i, s) in slots.iter().enumerate() {
-            let p = match s.same_as {
-                Some(j) if j < i => ptrs[j],
-                _ => self.load_ptr(bufs, i as u64)?,
-            };
-            ptrs.push(p);
-        }
-        let mut args: Vec<BasicMetadataValueEnum<'ctx>> = ptrs.iter().map(|&p| p.into()).collect();
-        args.push(param(f, 1)?.into());
-        args.push(param(f, 2)?.into());
-        self.call(body, &args)?;
-        self.b.build_return(None)?;
-        self.end_fn()?;
-        self.variants.insert(key, f);
-        Ok(f)
+        Ok(body)
     }
 
     fn emit_kernel_body(
@@ -827,6 +841,6 @@ impl<'ctx> Cg<'ctx, '_> {
     }
 }
 
-pub(crate) fn param<'ctx>(f: FunctionValue<'ctx>, i: u32) -> Result<BasicValueEnum<'ctx>> {
+pub fn param<'ctx>(f: FunctionValue<'ctx>, i: u32) -> Result<BasicValueEnum<'ctx>> {
     f.get_nth_param(i).ok_or_else(|| CpuError::Llvm(format!("missing parameter {i}")))
 }

@@ -48,14 +48,15 @@ use smelt_kernel::Program;
 
 use crate::error::{CpuError, Result};
 
-pub(crate) use kernels::Slot;
+pub use graph::{Env, Io, as_int, node_operands};
+pub use kernels::{LaunchShape, Slot, launch_shape, loop_is_flat, node_levels, par_dim, par_extent, param};
 pub(crate) use run::PROFILE_COUNTERS;
 #[cfg(test)]
 pub(crate) use run::fully_written;
 
 /// What the executable needs to know about the module beyond its code.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct ModuleInfo {
+pub struct ModuleInfo {
     /// Bytes of the temporary arena: the program's temporaries, then scratch
     /// space this backend adds (staging for parallel copies).
     pub arena_bytes: usize,
@@ -90,7 +91,7 @@ pub(crate) fn build_module<'ctx>(
 /// Target attributes stamped on every function so the optimizer's cost models
 /// and instruction selection see the same CPU.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct TargetAttrs {
+pub struct TargetAttrs {
     pub cpu: String,
     pub features: String,
     /// Whether kernel launches may go through `smelt_parallel_for`.
@@ -101,7 +102,7 @@ pub(crate) struct TargetAttrs {
 
 /// LLVM types of the element types and a few others.
 #[derive(Clone, Copy)]
-pub(crate) struct Types<'ctx> {
+pub struct Types<'ctx> {
     pub void: VoidType<'ctx>,
     pub i1: IntType<'ctx>,
     pub i8: IntType<'ctx>,
@@ -126,7 +127,7 @@ struct FnState<'ctx> {
 }
 
 /// A counted loop being emitted (see [`Cg::loop_begin`]).
-pub(crate) struct Loop<'ctx> {
+pub struct Loop<'ctx> {
     header: BasicBlock<'ctx>,
     exit: BasicBlock<'ctx>,
     phi: PhiValue<'ctx>,
@@ -135,12 +136,12 @@ pub(crate) struct Loop<'ctx> {
 }
 
 /// A while loop being emitted (see [`Cg::while_begin`]).
-pub(crate) struct While<'ctx> {
+pub struct While<'ctx> {
     header: BasicBlock<'ctx>,
     exit: BasicBlock<'ctx>,
 }
 
-pub(crate) struct Cg<'ctx, 'p> {
+pub struct Cg<'ctx, 'p> {
     pub cx: &'ctx Context,
     pub module: Module<'ctx>,
     pub b: Builder<'ctx>,
@@ -165,7 +166,9 @@ pub(crate) struct Cg<'ctx, 'p> {
 }
 
 impl<'ctx, 'p> Cg<'ctx, 'p> {
-    fn new(cx: &'ctx Context, program: &'p Program, target: &TargetAttrs, tm: &'p TargetMachine) -> Self {
+    /// An emitter for `program` on the machine `tm` (the CPU's, or NVPTX for
+    /// smelt-gpu, which renders kernel bodies with the same code).
+    pub fn new(cx: &'ctx Context, program: &'p Program, target: &TargetAttrs, tm: &'p TargetMachine) -> Self {
         let module = cx.create_module(&program.name);
         let t = Types {
             void: cx.void_type(),
@@ -651,7 +654,7 @@ fn check_steps(steps: &[smelt_kernel::Step]) -> Result<()> {
 
 /// Checks every array type, space and window of `p` before anything computes
 /// with their sizes.
-pub(crate) fn check_sizes(p: &Program) -> Result<()> {
+pub fn check_sizes(p: &Program) -> Result<()> {
     use smelt_kernel::KernelBody as K;
     for t in p.params.iter().chain(&p.results).chain(p.constants.iter().map(|c| &c.ty)) {
         check_dims(&t.dims, "a program parameter, result or constant")?;
@@ -681,7 +684,7 @@ pub(crate) fn check_sizes(p: &Program) -> Result<()> {
 }
 
 /// Row-major strides (in elements) of `dims`.
-pub(crate) fn strides(dims: &[i64]) -> Vec<i64> {
+pub fn strides(dims: &[i64]) -> Vec<i64> {
     let mut s = vec![1i64; dims.len()];
     for k in (0..dims.len().saturating_sub(1)).rev() {
         s[k] = s[k + 1].saturating_mul(dims[k + 1].max(0));
@@ -690,6 +693,6 @@ pub(crate) fn strides(dims: &[i64]) -> Vec<i64> {
 }
 
 /// The product of `dims` (0 if any is negative or zero; saturating).
-pub(crate) fn count(dims: &[i64]) -> i64 {
+pub fn count(dims: &[i64]) -> i64 {
     dims.iter().fold(1i64, |n, &d| n.saturating_mul(d.max(0)))
 }

@@ -1,0 +1,677 @@
+//! PTX code generation: a prepared program's kernels as one NVPTX module.
+//!
+//! Each launched kernel becomes one `ptx_kernel` entry `smelt_kN(ptr buf0, ...,
+//! ptr bufM)` (inputs then outputs) rendering its [`Strategy`]. Scalar code
+//! (every node of every expression graph, reducers, comparators, the math
+//! polynomials) comes from the CPU backend's emitter (`smelt_cpu::codegen`),
+//! which writes target-neutral LLVM IR; this module adds what is GPU-specific:
+//! thread and block indices, grid-stride loops, warp shuffles, shared memory
+//! and barriers. The module is optimized at O3 for `sm_XX` and printed as PTX
+//! by LLVM's NVPTX back end.
+
+use std::collections::{BTreeSet, HashMap};
+
+use inkwell::attributes::AttributeLoc;
+use inkwell::context::Context;
+use inkwell::module::Linkage;
+use inkwell::passes::PassBuilderOptions;
+use inkwell::targets::{CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine, TargetTriple};
+use inkwell::types::{BasicMetadataTypeEnum, BasicTypeEnum};
+use inkwell::values::{BasicMetadataValueEnum, BasicValueEnum, FunctionValue, IntValue, PointerValue};
+use inkwell::{AddressSpace, IntPredicate, OptimizationLevel};
+use smelt_cpu::codegen::{Cg, Env, Io, Slot, TargetAttrs, param};
+use smelt_hlo::DType;
+use smelt_kernel::{InlineReduce, Kernel, KernelBody, KernelId, Node, NodeId, Program, ScalarFn, Step};
+
+use crate::error::{GpuError, Result};
+use crate::plan::{self, Launch, MAX_ROW_BLOCK, SHARED_PER_ACC, SHUFFLE_OFFSETS, Strategy, WARP};
+
+/// The NVPTX target triple.
+pub const TRIPLE: &str = "nvptx64-nvidia-cuda";
+
+/// One kernel entry of the module and how to launch it.
+#[derive(Clone, Debug)]
+pub struct DeviceKernel {
+    pub symbol: String,
+    pub kernel: KernelId,
+    pub strategy: Strategy,
+    pub launch: Launch,
+}
+
+/// What code generation produced.
+#[derive(Clone, Debug)]
+pub struct DeviceModule {
+    /// LLVM IR before optimization (kept only when asked for).
+    pub llvm: Option<String>,
+    /// LLVM IR after optimization (kept only when asked for).
+    pub llvm_opt: Option<String>,
+    pub ptx: String,
+    /// Entries by kernel id (kernels no step launches have none).
+    pub kernels: Vec<Option<DeviceKernel>>,
+}
+
+/// The lowest PTX ISA version LLVM may use for `sm` (LLVM would otherwise
+/// default to one too old for recent architectures).
+pub fn ptx_version(sm: u32) -> u32 {
+    match sm {
+        120.. => 87,
+        100.. => 86,
+        90.. => 78,
+        89 => 78,
+        86.. => 71,
+        80.. => 70,
+        75.. => 63,
+        _ => 60,
+    }
+}
+
+/// The NVPTX target machine for `sm_XX`.
+pub fn target_machine(sm: u32, opt_level: u8) -> Result<TargetMachine> {
+    Target::initialize_nvptx(&InitializationConfig::default());
+    let triple = TargetTriple::create(TRIPLE);
+    let target = Target::from_triple(&triple).map_err(|e| GpuError::Llvm(format!("NVPTX target: {e}")))?;
+    let level = match opt_level {
+        0 => OptimizationLevel::None,
+        1 => OptimizationLevel::Less,
+        2 => OptimizationLevel::Default,
+        _ => OptimizationLevel::Aggressive,
+    };
+    target
+        .create_target_machine(
+            &triple,
+            &format!("sm_{sm}"),
+            &format!("+ptx{}", ptx_version(sm)),
+            level,
+            RelocMode::Default,
+            CodeModel::Default,
+        )
+        .ok_or_else(|| GpuError::Llvm(format!("LLVM cannot target sm_{sm}")))
+}
+
+/// Kernels some step launches (directly, or as the epilogue of a cuBLAS dot).
+fn launched(steps: &[Step], out: &mut BTreeSet<u32>) {
+    for s in steps {
+        match s {
+            Step::Kernel { kernel, .. } => {
+                out.insert(kernel.0);
+            }
+            Step::Dot(d) => {
+                if let Some((k, _)) = &d.epilogue {
+                    out.insert(k.0);
+                }
+            }
+            Step::Conv(c) => {
+                if let Some((k, _)) = &c.epilogue {
+                    out.insert(k.0);
+                }
+            }
+            Step::While { cond, body, .. } => {
+                launched(cond, out);
+                launched(body, out);
+            }
+            Step::Conditional { branches, .. } => branches.iter().for_each(|b| launched(b, out)),
+            Step::Copy { .. } | Step::ParallelCopy { .. } => {}
+        }
+    }
+}
+
+/// Builds, optimizes and prints the module for a prepared program (see
+/// [`crate::elemental::prepare`]).
+pub fn build(program: &Program, sm: u32, opt_level: u8, keep_ir: bool) -> Result<DeviceModule> {
+    smelt_cpu::codegen::check_sizes(program)?;
+    let tm = target_machine(sm, opt_level)?;
+    let cx = Context::create();
+    let mut cg = Cg::new(&cx, program, &TargetAttrs::default(), &tm);
+    cg.module.set_triple(&TargetTriple::create(TRIPLE));
+    cg.module.set_data_layout(&tm.get_target_data().get_data_layout());
+
+    let mut ids = BTreeSet::new();
+    launched(&program.steps, &mut ids);
+    let mut plans = Vec::new();
+    let mut max_accs = 1usize;
+    for &id in &ids {
+        let k = program
+            .kernels
+            .get(id as usize)
+            .ok_or_else(|| GpuError::InvalidProgram(format!("kernel {id} out of range")))?;
+        let s = plan::choose(k)?;
+        max_accs = max_accs.max(block_accumulators(k, &s));
+        plans.push((id, s));
+    }
+    let shared_ty = cx.i8_type().array_type(SHARED_PER_ACC * max_accs as u32);
+    let shared = cg.module.add_global(shared_ty, Some(AddressSpace::from(3u16)), "smelt_shared");
+    shared.set_initializer(&shared_ty.get_undef());
+    shared.set_linkage(Linkage::Internal);
+    shared.set_alignment(8);
+
+    let mut kernels = vec![None; program.kernels.len()];
+    {
+        let mut dg = DeviceCg { cg: &mut cg, shared: shared.as_pointer_value() };
+        for (id, strategy) in plans {
+            let symbol = format!("smelt_k{id}");
+            dg.entry(KernelId(id), &symbol, &strategy)?;
+            let launch = strategy.launch();
+            kernels[id as usize] = Some(DeviceKernel { symbol, kernel: KernelId(id), strategy, launch });
+        }
+    }
+    let module = &cg.module;
+    module.verify().map_err(|e| GpuError::Llvm(format!("the generated module does not verify: {e}")))?;
+    let llvm = keep_ir.then(|| module.print_to_string().to_string());
+    let passes = format!("default<O{}>", opt_level.min(3));
+    module
+        .run_passes(&passes, &tm, PassBuilderOptions::create())
+        .map_err(|e| GpuError::Llvm(format!("optimizing: {e}")))?;
+    let llvm_opt = keep_ir.then(|| module.print_to_string().to_string());
+    let buf = tm
+        .write_to_memory_buffer(module, FileType::Assembly)
+        .map_err(|e| GpuError::Llvm(format!("emitting PTX: {e}")))?;
+    let ptx = String::from_utf8_lossy(buf.as_slice()).trim_end_matches('\0').to_string();
+    Ok(DeviceModule { llvm, llvm_opt, ptx, kernels })
+}
+
+/// Accumulators a kernel's block combines hold at once (shared memory slots).
+fn block_accumulators(k: &Kernel, s: &Strategy) -> usize {
+    match (&k.body, s) {
+        (KernelBody::Reduce { init, .. }, Strategy::RowReduce { .. }) => init.len(),
+        (KernelBody::Loop { graph, .. }, Strategy::RowLoop { .. }) => graph
+            .nodes
+            .iter()
+            .filter_map(|n| match n {
+                Node::Reduce(r) => Some(r.init.len()),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(1),
+        _ => 1,
+    }
+}
+
+/// The CPU emitter plus the GPU-specific pieces.
+struct DeviceCg<'a, 'ctx, 'p> {
+    cg: &'a mut Cg<'ctx, 'p>,
+    /// `[N x i8] addrspace(3)`: the block's shared memory.
+    shared: PointerValue<'ctx>,
+}
+
+fn count(dims: &[i64]) -> i64 {
+    dims.iter().map(|&d| d.max(0)).product()
+}
+
+impl<'ctx> DeviceCg<'_, 'ctx, '_> {
+    fn i64c(&self, v: i64) -> IntValue<'ctx> {
+        self.cg.i64c(v)
+    }
+
+    /// A special register (`tid.x`, `ntid.x`, `ctaid.x`, `nctaid.x`) as i64.
+    fn sreg(&self, name: &str) -> Result<IntValue<'ctx>> {
+        let v = self.cg.intrinsic(&format!("llvm.nvvm.read.ptx.sreg.{name}"), &[], &[])?;
+        Ok(self.cg.b.build_int_z_extend(v.into_int_value(), self.cg.t.i64, name)?)
+    }
+
+    fn barrier(&self) -> Result<()> {
+        let i32z: BasicMetadataValueEnum<'ctx> = self.cg.t.i32.const_zero().into();
+        for (name, args) in [("llvm.nvvm.barrier.cta.sync.aligned.all", vec![i32z]), ("llvm.nvvm.barrier0", vec![])] {
+            if let Some(i) = inkwell::intrinsics::Intrinsic::find(name) {
+                let f = i
+                    .get_declaration(&self.cg.module, &[])
+                    .ok_or_else(|| GpuError::Llvm(format!("bad intrinsic {name}")))?;
+                self.cg.call(f, &args)?;
+                return Ok(());
+            }
+        }
+        Err(GpuError::Llvm("LLVM has no NVPTX barrier intrinsic".into()))
+    }
+
+    /// `shfl.sync.down` of a register value of type `d` by `offset` lanes.
+    fn shfl_down(&self, v: BasicValueEnum<'ctx>, d: DType, offset: u32) -> Result<BasicValueEnum<'ctx>> {
+        let b = &self.cg.b;
+        let t = self.cg.t;
+        let shfl32 = |x: IntValue<'ctx>| -> Result<IntValue<'ctx>> {
+            let args: [BasicMetadataValueEnum<'ctx>; 4] = [
+                t.i32.const_all_ones().into(),
+                x.into(),
+                t.i32.const_int(offset as u64, false).into(),
+                t.i32.const_int(WARP as u64 - 1, false).into(),
+            ];
+            Ok(self.cg.intrinsic("llvm.nvvm.shfl.sync.down.i32", &[], &args)?.into_int_value())
+        };
+        let bits = self.cg.int_type_of(d);
+        let as_int: IntValue<'ctx> = match v {
+            BasicValueEnum::IntValue(i) => i,
+            other => b.build_bit_cast(other, bits, "")?.into_int_value(),
+        };
+        let width = as_int.get_type().get_bit_width();
+        let moved = if width <= 32 {
+            let w = if width == 32 { as_int } else { b.build_int_z_extend(as_int, t.i32, "")? };
+            let s = shfl32(w)?;
+            if width == 32 { s } else { b.build_int_truncate(s, as_int.get_type(), "")? }
+        } else {
+            let lo = b.build_int_truncate(as_int, t.i32, "")?;
+            let hi = b.build_right_shift(as_int, t.i64.const_int(32, false), false, "")?;
+            let hi = b.build_int_truncate(hi, t.i32, "")?;
+            let (lo, hi) = (shfl32(lo)?, shfl32(hi)?);
+            let lo = b.build_int_z_extend(lo, t.i64, "")?;
+            let hi = b.build_int_z_extend(hi, t.i64, "")?;
+            let hi = b.build_left_shift(hi, t.i64.const_int(32, false), "")?;
+            b.build_or(lo, hi, "")?
+        };
+        Ok(match self.cg.reg_type(d) {
+            BasicTypeEnum::IntType(_) => moved.into(),
+            other => b.build_bit_cast(moved, other, "")?,
+        })
+    }
+
+    /// The generic address of shared-memory slot `slot` of accumulator `acc`.
+    fn shared_slot(&self, acc: usize, slot: IntValue<'ctx>) -> Result<PointerValue<'ctx>> {
+        let b = &self.cg.b;
+        let base = b.build_address_space_cast(self.shared, self.cg.t.ptr, "")?;
+        let per = (MAX_ROW_BLOCK / WARP) as i64;
+        let i = b.build_int_add(self.i64c(acc as i64 * per), slot, "")?;
+        let bytes = b.build_int_mul(i, self.i64c(8), "")?;
+        self.cg.byte_offset(base, bytes).map_err(Into::into)
+    }
+
+    /// Combines one partial result per thread of the block with `reducer`
+    /// (see [`plan::block_reduce`], which models this); every thread gets the
+    /// result. `init` fills the slots of warps the block does not have.
+    fn block_combine(
+        &mut self,
+        partials: Vec<BasicValueEnum<'ctx>>,
+        types: &[DType],
+        reducer: &ScalarFn,
+        init: &[BasicValueEnum<'ctx>],
+        io: &[Io<'ctx>],
+    ) -> Result<Vec<BasicValueEnum<'ctx>>> {
+        let warp_tree = |this: &mut Self, mut v: Vec<BasicValueEnum<'ctx>>| -> Result<Vec<BasicValueEnum<'ctx>>> {
+            for off in SHUFFLE_OFFSETS {
+                let mut args = v.clone();
+                for (x, &d) in v.iter().zip(types) {
+                    args.push(this.shfl_down(*x, d, off)?);
+                }
+                v = this.cg.apply_fn(reducer, &args, io, true)?;
+            }
+            Ok(v)
+        };
+        self.barrier()?;
+        let v = warp_tree(self, partials)?;
+        let tid = self.sreg("tid.x")?;
+        let ntid = self.sreg("ntid.x")?;
+        let b = &self.cg.b;
+        let lane = b.build_and(tid, self.i64c(WARP as i64 - 1), "lane")?;
+        let warp = b.build_right_shift(tid, self.i64c(5), false, "warp")?;
+        let nwarps = b.build_right_shift(ntid, self.i64c(5), false, "nwarps")?;
+        let lane0 = b.build_int_compare(IntPredicate::EQ, lane, self.i64c(0), "")?;
+        let join = self.cg.if_begin(lane0, "leader")?;
+        for (a, (x, &d)) in v.iter().zip(types).enumerate() {
+            let p = self.shared_slot(a, warp)?;
+            self.cg.store_at(p, d, *x)?;
+        }
+        self.cg.if_end(join)?;
+        self.barrier()?;
+        let b = &self.cg.b;
+        let warp0 = b.build_int_compare(IntPredicate::EQ, warp, self.i64c(0), "")?;
+        let join = self.cg.if_begin(warp0, "warp0")?;
+        let b = &self.cg.b;
+        let has = b.build_int_compare(IntPredicate::ULT, lane, nwarps, "")?;
+        let last = self.i64c((MAX_ROW_BLOCK / WARP) as i64 - 1);
+        let lane_c = self.cg.min_i64(lane, last)?;
+        let mut w = Vec::with_capacity(types.len());
+        for (a, &d) in types.iter().enumerate() {
+            let p = self.shared_slot(a, lane_c)?;
+            let x = self.cg.load_at(p, d)?;
+            w.push(self.cg.b.build_select(has, x, init[a], "")?);
+        }
+        let w = warp_tree(self, w)?;
+        let b = &self.cg.b;
+        let lane0 = b.build_int_compare(IntPredicate::EQ, lane, self.i64c(0), "")?;
+        let j2 = self.cg.if_begin(lane0, "result")?;
+        for (a, (x, &d)) in w.iter().zip(types).enumerate() {
+            let p = self.shared_slot(a, self.i64c(0))?;
+            self.cg.store_at(p, d, *x)?;
+        }
+        self.cg.if_end(j2)?;
+        self.cg.if_end(join)?;
+        self.barrier()?;
+        let mut out = Vec::with_capacity(types.len());
+        for (a, &d) in types.iter().enumerate() {
+            let p = self.shared_slot(a, self.i64c(0))?;
+            out.push(self.cg.load_at(p, d)?);
+        }
+        Ok(out)
+    }
+
+    /// The index in `dims` of row-major offset `off` (dims of extent 1 are 0).
+    fn unflatten(&self, off: IntValue<'ctx>, dims: &[i64]) -> Result<Vec<IntValue<'ctx>>> {
+        let b = &self.cg.b;
+        let mut stride: i64 = dims.iter().map(|&d| d.max(1)).product();
+        let mut out = Vec::with_capacity(dims.len());
+        for (k, &d) in dims.iter().enumerate() {
+            stride /= d.max(1);
+            if d == 1 {
+                out.push(self.i64c(0));
+                continue;
+            }
+            let q = if stride == 1 { off } else { b.build_int_unsigned_div(off, self.i64c(stride), "")? };
+            out.push(if k == 0 { q } else { b.build_int_unsigned_rem(q, self.i64c(d.max(1)), "")? });
+        }
+        Ok(out)
+    }
+
+    /// Opens a grid-stride loop over `[0, n)`: thread-level (`per_thread`) or
+    /// block-level (one index per block).
+    fn grid_loop(&self, n: i64, per_thread: bool, name: &str) -> Result<smelt_cpu::codegen::Loop<'ctx>> {
+        let b = &self.cg.b;
+        let (start, step) = if per_thread {
+            let (ctaid, ntid, tid, nctaid) =
+                (self.sreg("ctaid.x")?, self.sreg("ntid.x")?, self.sreg("tid.x")?, self.sreg("nctaid.x")?);
+            let s = b.build_int_add(b.build_int_mul(ctaid, ntid, "")?, tid, "")?;
+            (s, b.build_int_mul(nctaid, ntid, "")?)
+        } else {
+            (self.sreg("ctaid.x")?, self.sreg("nctaid.x")?)
+        };
+        Ok(self.cg.loop_begin_dyn(start, self.i64c(n), step, name)?)
+    }
+
+    /// A block-stride loop over `[0, n)` (thread `t` takes `t`, `t + ntid`, ...).
+    fn block_loop(&self, n: i64, name: &str) -> Result<smelt_cpu::codegen::Loop<'ctx>> {
+        let (tid, ntid) = (self.sreg("tid.x")?, self.sreg("ntid.x")?);
+        Ok(self.cg.loop_begin_dyn(tid, self.i64c(n), ntid, name)?)
+    }
+
+    /// Emits the entry for kernel `kid`.
+    fn entry(&mut self, kid: KernelId, symbol: &str, strategy: &Strategy) -> Result<()> {
+        let program = self.cg.program;
+        let k = &program.kernels[kid.0 as usize];
+        let nslots = k.inputs.len() + k.outputs.len();
+        let t = self.cg.t;
+        let params: Vec<BasicMetadataTypeEnum<'ctx>> = vec![t.ptr.into(); nslots];
+        let f = self.cg.module.add_function(symbol, t.void.fn_type(&params, false), Some(Linkage::External));
+        f.set_call_conventions(PTX_KERNEL);
+        f.add_attribute(AttributeLoc::Function, self.cg.enum_attr("nounwind", 0));
+        self.cg.begin_fn(f);
+        let mut io = Vec::with_capacity(nslots);
+        for (i, ty) in k.inputs.iter().chain(&k.outputs).enumerate() {
+            io.push(Io::new(param(f, i as u32)?.into_pointer_value(), ty));
+        }
+        match (strategy, &k.body) {
+            (Strategy::Elementwise { .. }, KernelBody::Loop { space, graph, outputs }) => {
+                let l = self.grid_loop(count(space), true, "i")?;
+                let idx = self.unflatten(l.index, space)?;
+                let mut env = Env::with_indices(graph, idx);
+                env.identity = Some((l.index, space.clone()));
+                self.cg.emit_nodes(&mut env, &io, outputs)?;
+                self.store_outputs(&env, &io[k.inputs.len()..], outputs, l.index)?;
+                self.cg.loop_end(l)?;
+            }
+            (Strategy::RowLoop { cols, .. }, KernelBody::Loop { space, graph, outputs }) => {
+                let rank = space.len();
+                let rows = self.grid_loop(count(&space[..rank - 1]), false, "row")?;
+                let mut idx = self.unflatten(rows.index, &space[..rank - 1])?;
+                idx.push(self.i64c(0));
+                let mut env = Env::with_indices(graph, idx);
+                for id in plan::row_statistics(graph, rank)? {
+                    let Node::Reduce(r) = graph.node(id) else { continue };
+                    let results = self.cooperative_reduce(&mut env, &io, r)?;
+                    env.bind_reduce(id, results);
+                }
+                let l = self.block_loop(*cols, "col")?;
+                env.indices[rank - 1] = l.index;
+                let b = &self.cg.b;
+                let off = b.build_int_add(b.build_int_mul(rows.index, self.i64c(*cols), "")?, l.index, "")?;
+                env.identity = Some((off, space.clone()));
+                self.cg.emit_nodes(&mut env, &io, outputs)?;
+                self.store_outputs(&env, &io[k.inputs.len()..], outputs, off)?;
+                self.cg.loop_end(l)?;
+                self.cg.loop_end(rows)?;
+            }
+            (Strategy::RowReduce { rows, .. }, KernelBody::Reduce { space, reduced, .. }) => {
+                let kept = &space[..space.len() - reduced.len()];
+                let red = &space[space.len() - reduced.len()..];
+                let r = self.grid_loop(*rows, false, "row")?;
+                let kidx = self.unflatten(r.index, kept)?;
+                let partials = self.fold_points(k, &io, &kidx, red, r.index, true)?;
+                let (types, reducer, init) = self.reduce_parts(k, &io, &kidx)?;
+                let res = self.block_combine(partials, &types, reducer, &init, &io)?;
+                let tid = self.sreg("tid.x")?;
+                let first = self.cg.b.build_int_compare(IntPredicate::EQ, tid, self.i64c(0), "")?;
+                let join = self.cg.if_begin(first, "store")?;
+                self.store_results(k, &io, &res, r.index)?;
+                self.cg.if_end(join)?;
+                self.cg.loop_end(r)?;
+            }
+            (Strategy::ColumnReduce { kept: n }, KernelBody::Reduce { space, reduced, .. }) => {
+                let kept: Vec<i64> = (0..space.len()).filter(|d| !reduced.contains(d)).map(|d| space[d]).collect();
+                let red: Vec<i64> = reduced.iter().map(|&d| space[d]).collect();
+                let l = self.grid_loop(*n, true, "kept")?;
+                let kidx = self.unflatten(l.index, &kept)?;
+                let partials = self.fold_points(k, &io, &kidx, &red, l.index, false)?;
+                self.store_results(k, &io, &partials, l.index)?;
+                self.cg.loop_end(l)?;
+            }
+            (Strategy::Outer { .. } | Strategy::Serial, _) => {
+                let serial = matches!(strategy, Strategy::Serial);
+                let n = match strategy {
+                    Strategy::Outer { iterations } => *iterations,
+                    _ => smelt_cpu::codegen::launch_shape(k)?.n,
+                };
+                let slots: Vec<Slot> = k
+                    .inputs
+                    .iter()
+                    .chain(&k.outputs)
+                    .map(|ty| Slot { noalias: false, align: ty.dtype.byte_size() as u32, bytes: 0, same_as: None })
+                    .collect();
+                let body = self.cg.kernel_body_fn(kid, &slots, symbol)?;
+                let ptrs: Vec<BasicMetadataValueEnum<'ctx>> = io.iter().map(|x| x.ptr.into()).collect();
+                if serial {
+                    let ctaid = self.sreg("ctaid.x")?;
+                    let tid = self.sreg("tid.x")?;
+                    let b = &self.cg.b;
+                    let any = b.build_or(ctaid, tid, "")?;
+                    let first = b.build_int_compare(IntPredicate::EQ, any, self.i64c(0), "")?;
+                    let join = self.cg.if_begin(first, "serial")?;
+                    self.call_body(body, &ptrs, self.i64c(0), self.i64c(n))?;
+                    self.cg.if_end(join)?;
+                } else {
+                    let l = self.grid_loop(n, true, "it")?;
+                    let next = self.cg.b.build_int_add(l.index, self.i64c(1), "")?;
+                    self.call_body(body, &ptrs, l.index, next)?;
+                    self.cg.loop_end(l)?;
+                }
+            }
+            (s, _) => {
+                return Err(GpuError::InvalidProgram(format!(
+                    "kernel {}: strategy {} does not fit its body",
+                    k.name,
+                    s.name()
+                )));
+            }
+        }
+        self.cg.b.build_return(None)?;
+        self.cg.end_fn()?;
+        Ok(())
+    }
+
+    fn call_body(
+        &self,
+        body: FunctionValue<'ctx>,
+        ptrs: &[BasicMetadataValueEnum<'ctx>],
+        begin: IntValue<'ctx>,
+        end: IntValue<'ctx>,
+    ) -> Result<()> {
+        let mut args = ptrs.to_vec();
+        args.push(begin.into());
+        args.push(end.into());
+        self.cg.call(body, &args)?;
+        Ok(())
+    }
+
+    fn store_outputs(
+        &self,
+        env: &Env<'_, 'ctx>,
+        outs: &[Io<'ctx>],
+        outputs: &[NodeId],
+        off: IntValue<'ctx>,
+    ) -> Result<()> {
+        if outs.len() != outputs.len() {
+            return Err(GpuError::InvalidProgram(format!("{} outputs for {} values", outs.len(), outputs.len())));
+        }
+        for (o, &id) in outs.iter().zip(outputs) {
+            let v = self.cg.value(env, id)?;
+            self.cg.store_elem(o.ptr, o.dtype, off, v)?;
+        }
+        Ok(())
+    }
+
+    /// A reduce kernel's accumulator types, reducer and init values (emitted
+    /// at the kept index `kidx`).
+    fn reduce_parts<'k>(
+        &mut self,
+        k: &'k Kernel,
+        io: &[Io<'ctx>],
+        kidx: &[IntValue<'ctx>],
+    ) -> Result<(Vec<DType>, &'k ScalarFn, Vec<BasicValueEnum<'ctx>>)> {
+        let KernelBody::Reduce { space, graph, init, reducer, .. } = &k.body else {
+            return Err(GpuError::InvalidProgram("not a reduction".into()));
+        };
+        let mut idx = kidx.to_vec();
+        idx.resize(space.len(), self.i64c(0));
+        let mut env = Env::with_indices(graph, idx);
+        self.cg.emit_nodes(&mut env, io, init)?;
+        let vals = init.iter().map(|&i| self.cg.value(&env, i)).collect::<Result<Vec<_>, _>>()?;
+        Ok((init.iter().map(|&i| graph.dtype(i)).collect(), reducer, vals))
+    }
+
+    /// Folds a reduce kernel's values over the reduced points of kept index
+    /// `kidx` from its init values: serially, or (`block`) block-strided, one
+    /// partial result per thread. Extra outputs are stored at each point
+    /// (`row` is the kept offset). Returns the accumulators.
+    fn fold_points(
+        &mut self,
+        k: &Kernel,
+        io: &[Io<'ctx>],
+        kidx: &[IntValue<'ctx>],
+        red: &[i64],
+        row: IntValue<'ctx>,
+        block: bool,
+    ) -> Result<Vec<BasicValueEnum<'ctx>>> {
+        let KernelBody::Reduce { space, reduced, graph, values, reducer, extra, .. } = &k.body else {
+            return Err(GpuError::InvalidProgram("not a reduction".into()));
+        };
+        let (types, _, init) = self.reduce_parts(k, io, kidx)?;
+        let mut accs = Vec::with_capacity(types.len());
+        for (&d, v) in types.iter().zip(&init) {
+            let a = self.cg.alloca(self.cg.reg_type(d), "acc")?;
+            self.cg.b.build_store(a, *v)?;
+            accs.push(a);
+        }
+        let n = count(red);
+        let l = if block {
+            self.block_loop(n, "red")?
+        } else {
+            self.cg.loop_begin(self.i64c(0), self.i64c(n), 1, "red")?
+        };
+        let ridx = self.unflatten(l.index, red)?;
+        // The full index: kept and reduced dimensions in their places.
+        let (mut ki, mut ri) = (kidx.iter(), ridx.iter());
+        let full: Vec<IntValue<'ctx>> = (0..space.len())
+            .map(|d| if reduced.contains(&d) { ri.next() } else { ki.next() }.copied().unwrap_or(self.i64c(0)))
+            .collect();
+        let mut env = Env::with_indices(graph, full.clone());
+        let mut roots = values.clone();
+        roots.extend(extra.iter().map(|e| e.1));
+        self.cg.emit_nodes(&mut env, io, &roots)?;
+        let vals = values.iter().map(|&v| self.cg.value(&env, v)).collect::<Result<Vec<_>, _>>()?;
+        if !extra.is_empty() {
+            let b = &self.cg.b;
+            let off = if block {
+                b.build_int_add(b.build_int_mul(row, self.i64c(n), "")?, l.index, "")?
+            } else {
+                let mut off = self.i64c(0);
+                for (&i, &d) in full.iter().zip(space) {
+                    off = b.build_int_add(b.build_int_mul(off, self.i64c(d), "")?, i, "")?;
+                }
+                off
+            };
+            let ni = k.inputs.len();
+            for &(o, id) in extra {
+                let out = io.get(ni + o).ok_or_else(|| GpuError::InvalidProgram("extra output out of range".into()))?;
+                let v = self.cg.value(&env, id)?;
+                self.cg.store_elem(out.ptr, out.dtype, off, v)?;
+            }
+        }
+        self.cg.combine(&accs, &types, reducer, &vals, io, true)?;
+        self.cg.loop_end(l)?;
+        let mut out = Vec::with_capacity(accs.len());
+        for (&a, &d) in accs.iter().zip(&types) {
+            out.push(self.cg.b.build_load(self.cg.reg_type(d), a, "")?);
+        }
+        Ok(out)
+    }
+
+    /// Stores a reduce kernel's results at kept offset `off`.
+    fn store_results(
+        &self,
+        k: &Kernel,
+        io: &[Io<'ctx>],
+        res: &[BasicValueEnum<'ctx>],
+        off: IntValue<'ctx>,
+    ) -> Result<()> {
+        let KernelBody::Reduce { reduce_outputs, .. } = &k.body else {
+            return Err(GpuError::InvalidProgram("not a reduction".into()));
+        };
+        let ni = k.inputs.len();
+        for (r, &o) in reduce_outputs.iter().enumerate() {
+            let out = io.get(ni + o).ok_or_else(|| GpuError::InvalidProgram("reduce output out of range".into()))?;
+            let v = res.get(r).ok_or_else(|| GpuError::InvalidProgram("fewer results than reduce outputs".into()))?;
+            self.cg.store_elem(out.ptr, out.dtype, off, *v)?;
+        }
+        Ok(())
+    }
+
+    /// An inline reduction computed by the whole block (each thread folds a
+    /// strided slice of the window, then [`Self::block_combine`]).
+    fn cooperative_reduce(
+        &mut self,
+        env: &mut Env<'_, 'ctx>,
+        io: &[Io<'ctx>],
+        r: &InlineReduce,
+    ) -> Result<Vec<BasicValueEnum<'ctx>>> {
+        let mut needed: Vec<NodeId> = r.init.clone();
+        let mut outer_ids = Vec::new();
+        for n in &r.body.nodes {
+            if let Node::Outer(o) = n {
+                needed.push(*o);
+                outer_ids.push(*o);
+            }
+        }
+        self.cg.emit_nodes(env, io, &needed)?;
+        let types: Vec<DType> = r.init.iter().map(|&i| env.graph.dtype(i)).collect();
+        let init = r.init.iter().map(|&i| self.cg.value(env, i)).collect::<Result<Vec<_>, _>>()?;
+        let mut outer = HashMap::new();
+        for o in outer_ids {
+            outer.insert(o, self.cg.value(env, o)?);
+        }
+        let mut accs = Vec::with_capacity(types.len());
+        for (&d, v) in types.iter().zip(&init) {
+            let a = self.cg.alloca(self.cg.reg_type(d), "acc")?;
+            self.cg.b.build_store(a, *v)?;
+            accs.push(a);
+        }
+        let l = self.block_loop(count(&r.window), "w")?;
+        let widx = self.unflatten(l.index, &r.window)?;
+        let mut benv = Env::with_indices(&r.body, widx);
+        benv.outer = outer;
+        self.cg.emit_nodes(&mut benv, io, &r.values)?;
+        let vals = r.values.iter().map(|&v| self.cg.value(&benv, v)).collect::<Result<Vec<_>, _>>()?;
+        self.cg.combine(&accs, &types, &r.reducer, &vals, io, true)?;
+        self.cg.loop_end(l)?;
+        let mut partials = Vec::with_capacity(accs.len());
+        for (&a, &d) in accs.iter().zip(&types) {
+            partials.push(self.cg.b.build_load(self.cg.reg_type(d), a, "")?);
+        }
+        self.block_combine(partials, &types, &r.reducer, &init, io)
+    }
+}
+
+/// LLVM's `ptx_kernel` calling convention: marks a function as a kernel entry.
+const PTX_KERNEL: u32 = 71;

@@ -1,0 +1,300 @@
+//! A compiled program on the device: its PTX module loaded, constants and the
+//! temporary arena in device memory, and a host-side driver that walks the
+//! program's steps: kernel launches, device copies, cuBLAS products, and
+//! `while`/`conditional` control flow (which reads the predicate back to the
+//! host, one small copy per test).
+
+use std::borrow::Borrow;
+use std::sync::Arc;
+
+use smelt_hlo::{Array, ArrayData};
+use smelt_kernel::{ArrayType, BufRef, Buffer, DotStep, Program, Step};
+
+use crate::codegen::DeviceModule;
+use crate::error::{GpuError, Result};
+use crate::plan::Launch;
+use crate::runtime::{Device, DeviceBuffer, Function, Gemm, LoadedModule};
+
+pub struct Executable {
+    device: Arc<Device>,
+    program: Program,
+    _module: LoadedModule,
+    functions: Vec<Option<(Function, Launch)>>,
+    constants: Vec<DeviceBuffer>,
+    /// The program's temporaries, then scratch for cuBLAS products with an
+    /// epilogue and for staging parallel copies.
+    arena: DeviceBuffer,
+    scratch_offset: usize,
+}
+
+impl std::fmt::Debug for Executable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Executable")
+            .field("program", &self.program.name)
+            .field("device", &self.device.describe())
+            .field("arena_bytes", &self.arena.bytes)
+            .finish()
+    }
+}
+
+/// Scratch bytes the steps need beyond the program's temporaries.
+fn scratch_bytes(steps: &[Step]) -> usize {
+    steps
+        .iter()
+        .map(|s| match s {
+            Step::Dot(d) if d.epilogue.is_some() => d.out.ty.byte_size(),
+            Step::ParallelCopy { moves } => moves.iter().map(|(src, _)| align(src.ty.byte_size())).sum(),
+            Step::While { cond, body, update, .. } => scratch_bytes(cond)
+                .max(scratch_bytes(body))
+                .max(update.iter().map(|(src, _)| align(src.ty.byte_size())).sum()),
+            Step::Conditional { branches, .. } => branches.iter().map(|b| scratch_bytes(b)).max().unwrap_or(0),
+            _ => 0,
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+fn align(n: usize) -> usize {
+    n.div_ceil(256) * 256
+}
+
+fn describe(t: &ArrayType) -> String {
+    let dims: Vec<String> = t.dims.iter().map(|d| d.to_string()).collect();
+    format!("{}[{}]", t.dtype, dims.join(","))
+}
+
+/// Device addresses of the buffers of one run.
+struct Frame<'a> {
+    params: &'a [DeviceBuffer],
+    results: &'a [DeviceBuffer],
+}
+
+impl Executable {
+    pub(crate) fn new(program: Program, module: &DeviceModule) -> Result<Executable> {
+        let device = Device::get()?;
+        let loaded = device.load_module(&module.ptx)?;
+        let mut functions = Vec::with_capacity(module.kernels.len());
+        for k in &module.kernels {
+            functions.push(match k {
+                Some(k) => Some((loaded.function(&k.symbol)?, k.launch)),
+                None => None,
+            });
+        }
+        let mut constants = Vec::with_capacity(program.constants.len());
+        for c in &program.constants {
+            let b = device.alloc(c.bytes.len())?;
+            b.upload(&c.bytes)?;
+            constants.push(b);
+        }
+        let scratch_offset = align(program.temp_bytes);
+        let arena = device.alloc(scratch_offset + scratch_bytes(&program.steps))?;
+        Ok(Executable { device, program, _module: loaded, functions, constants, arena, scratch_offset })
+    }
+
+    /// The device this runs on.
+    pub fn device(&self) -> String {
+        self.device.describe()
+    }
+
+    pub fn params(&self) -> &[ArrayType] {
+        &self.program.params
+    }
+
+    pub fn results(&self) -> &[ArrayType] {
+        &self.program.results
+    }
+
+    /// Runs the program on `args` (one array per flattened parameter): copies
+    /// them to the device, runs every step, copies the results back.
+    pub fn run(&self, args: &[Array]) -> Result<Vec<Array>> {
+        self.run_any(args)
+    }
+
+    pub fn run_refs(&self, args: &[&Array]) -> Result<Vec<Array>> {
+        self.run_any(args)
+    }
+
+    fn check_args<A: Borrow<Array>>(&self, args: &[A]) -> Result<()> {
+        let params = &self.program.params;
+        if args.len() != params.len() {
+            return Err(GpuError::ArgumentCount { expected: params.len(), got: args.len() });
+        }
+        for (i, (a, t)) in args.iter().map(Borrow::borrow).zip(params).enumerate() {
+            if a.dtype() != t.dtype || a.dims.as_slice() != t.dims.as_slice() {
+                let got = ArrayType { dtype: a.dtype(), dims: a.dims.to_vec() };
+                return Err(GpuError::Argument { index: i, expected: describe(t), got: describe(&got) });
+            }
+        }
+        Ok(())
+    }
+
+    /// Device buffers for the parameters (holding `args`) and the results.
+    fn upload<A: Borrow<Array>>(&self, args: &[A]) -> Result<(Vec<DeviceBuffer>, Vec<DeviceBuffer>)> {
+        let mut params = Vec::with_capacity(args.len());
+        for (a, t) in args.iter().map(Borrow::borrow).zip(&self.program.params) {
+            let b = self.device.alloc(t.byte_size())?;
+            b.upload(&a.data.to_le_bytes())?;
+            params.push(b);
+        }
+        let results =
+            self.program.results.iter().map(|t| self.device.alloc(t.byte_size())).collect::<Result<Vec<_>>>()?;
+        Ok((params, results))
+    }
+
+    fn run_any<A: Borrow<Array>>(&self, args: &[A]) -> Result<Vec<Array>> {
+        self.check_args(args)?;
+        let _guard = self.device.lock.lock().unwrap_or_else(|e| e.into_inner());
+        let (params, results) = self.upload(args)?;
+        let frame = Frame { params: &params, results: &results };
+        self.steps(&frame, &self.program.steps)?;
+        let mut out = Vec::with_capacity(results.len());
+        for (b, t) in results.iter().zip(&self.program.results) {
+            let mut bytes = vec![0u8; t.byte_size()];
+            b.download(&mut bytes)?;
+            out.push(Array::new(&t.dims, ArrayData::from_le_bytes(t.dtype, &bytes)));
+        }
+        Ok(out)
+    }
+
+    /// Seconds per run of the steps alone, with `args` already on the device
+    /// (the median of `runs` timed runs after one warm-up): what a benchmark
+    /// of the device code measures, without host transfers.
+    pub fn time_device(&self, args: &[Array], runs: usize) -> Result<f64> {
+        self.check_args(args)?;
+        let _guard = self.device.lock.lock().unwrap_or_else(|e| e.into_inner());
+        let (params, results) = self.upload(args)?;
+        let frame = Frame { params: &params, results: &results };
+        self.steps(&frame, &self.program.steps)?;
+        self.device.synchronize()?;
+        let mut times = Vec::with_capacity(runs.max(1));
+        for _ in 0..runs.max(1) {
+            let t = std::time::Instant::now();
+            self.steps(&frame, &self.program.steps)?;
+            self.device.synchronize()?;
+            times.push(t.elapsed().as_secs_f64());
+        }
+        times.sort_by(f64::total_cmp);
+        Ok(times[times.len() / 2])
+    }
+
+    fn addr(&self, f: &Frame<'_>, r: &BufRef) -> Result<u64> {
+        let bad = |what: &str| GpuError::InvalidProgram(format!("{what} out of range"));
+        Ok(match r.buffer {
+            Buffer::Param(i) => f.params.get(i as usize).ok_or_else(|| bad("parameter"))?.ptr(),
+            Buffer::Result(i) => f.results.get(i as usize).ok_or_else(|| bad("result"))?.ptr(),
+            Buffer::Const(i) => self.constants.get(i as usize).ok_or_else(|| bad("constant"))?.ptr(),
+            Buffer::Temp(off) => {
+                if off + r.ty.byte_size() > self.program.temp_bytes {
+                    return Err(bad("temporary"));
+                }
+                self.arena.ptr() + off as u64
+            }
+        })
+    }
+
+    fn steps(&self, f: &Frame<'_>, steps: &[Step]) -> Result<()> {
+        for s in steps {
+            self.step(f, s)?;
+        }
+        Ok(())
+    }
+
+    fn launch(&self, f: &Frame<'_>, kernel: u32, bufs: &[&BufRef]) -> Result<()> {
+        let Some(Some((func, launch))) = self.functions.get(kernel as usize) else {
+            return Err(GpuError::InvalidProgram(format!("kernel {kernel} has no device entry")));
+        };
+        let ptrs = bufs.iter().map(|b| self.addr(f, b)).collect::<Result<Vec<_>>>()?;
+        self.device.launch(*func, launch.grid, launch.block, &ptrs)
+    }
+
+    fn parallel_copy(&self, f: &Frame<'_>, moves: &[(BufRef, BufRef)]) -> Result<()> {
+        let mut staged = Vec::with_capacity(moves.len());
+        let mut off = self.scratch_offset;
+        for (src, _) in moves {
+            let tmp = self.arena.ptr() + off as u64;
+            self.device.copy(tmp, self.addr(f, src)?, src.ty.byte_size())?;
+            staged.push(tmp);
+            off += align(src.ty.byte_size());
+        }
+        for ((src, dst), tmp) in moves.iter().zip(staged) {
+            self.device.copy(self.addr(f, dst)?, tmp, src.ty.byte_size())?;
+        }
+        Ok(())
+    }
+
+    fn read_scalar(&self, f: &Frame<'_>, r: &BufRef) -> Result<i64> {
+        let mut b = [0u8; 8];
+        let n = r.ty.dtype.byte_size().min(8);
+        self.device.read(self.addr(f, r)?, &mut b[..n])?;
+        Ok(match n {
+            1 => b[0] as i8 as i64,
+            2 => i16::from_le_bytes([b[0], b[1]]) as i64,
+            4 => i32::from_le_bytes([b[0], b[1], b[2], b[3]]) as i64,
+            _ => i64::from_le_bytes(b),
+        })
+    }
+
+    fn dot(&self, f: &Frame<'_>, d: &DotStep) -> Result<()> {
+        let g = Gemm {
+            batch: d.batch,
+            m: d.m,
+            n: d.n,
+            k: d.k,
+            lhs_transposed: d.lhs_transposed,
+            rhs_transposed: d.rhs_transposed,
+            f64: d.out.ty.dtype == smelt_hlo::DType::F64,
+        };
+        let (lhs, rhs) = (self.addr(f, &d.lhs)?, self.addr(f, &d.rhs)?);
+        match &d.epilogue {
+            None => self.device.gemm(&g, lhs, rhs, self.addr(f, &d.out)?),
+            Some((k, extra)) => {
+                let product = self.arena.ptr() + self.scratch_offset as u64;
+                self.device.gemm(&g, lhs, rhs, product)?;
+                let Some(Some((func, launch))) = self.functions.get(k.0 as usize) else {
+                    return Err(GpuError::InvalidProgram(format!("epilogue kernel {} has no device entry", k.0)));
+                };
+                let mut ptrs = vec![product];
+                for b in extra {
+                    ptrs.push(self.addr(f, b)?);
+                }
+                ptrs.push(self.addr(f, &d.out)?);
+                self.device.launch(*func, launch.grid, launch.block, &ptrs)
+            }
+        }
+    }
+
+    fn step(&self, f: &Frame<'_>, s: &Step) -> Result<()> {
+        match s {
+            Step::Kernel { kernel, inputs, outputs } => {
+                let bufs: Vec<&BufRef> = inputs.iter().chain(outputs).collect();
+                self.launch(f, kernel.0, &bufs)
+            }
+            Step::Copy { src, dst } => self.device.copy(self.addr(f, dst)?, self.addr(f, src)?, src.ty.byte_size()),
+            Step::ParallelCopy { moves } => self.parallel_copy(f, moves),
+            Step::Dot(d) => self.dot(f, d),
+            Step::Conv(_) => Err(GpuError::InvalidProgram("a convolution step left after preparation".into())),
+            Step::While { cond, pred, body, update } => loop {
+                self.steps(f, cond)?;
+                if self.read_scalar(f, pred)? == 0 {
+                    return Ok(());
+                }
+                self.steps(f, body)?;
+                self.parallel_copy(f, update)?;
+            },
+            Step::Conditional { index, branches } => {
+                if branches.is_empty() {
+                    return Ok(());
+                }
+                let v = self.read_scalar(f, index)?;
+                let i = if index.ty.dtype == smelt_hlo::DType::Pred {
+                    if v != 0 { 0 } else { 1 }
+                } else if v < 0 || v as usize >= branches.len() {
+                    branches.len() - 1
+                } else {
+                    v as usize
+                };
+                self.steps(f, &branches[i.min(branches.len() - 1)])
+            }
+        }
+    }
+}

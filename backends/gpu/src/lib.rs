@@ -1,0 +1,120 @@
+//! smelt's NVIDIA GPU backend: the kernel form rendered to PTX through LLVM's
+//! NVPTX back end and run through the CUDA driver.
+//!
+//! Pipeline: [`elemental::prepare`] turns convolutions (and the products
+//! cuBLAS does not take) into elemental kernels; [`plan`] picks a launch
+//! strategy per kernel (coalesced elementwise grids, block-per-row reductions
+//! and row statistics with warp shuffles and shared memory, thread-per-output
+//! column reductions, the CPU backend's kernel bodies for the rest); `codegen`
+//! renders one NVPTX module for `sm_XX` with the CPU backend's scalar emitter
+//! and prints it as PTX. [`emit_ptx`] stops there and needs no GPU;
+//! [`compile`] also loads the module on device 0 and returns an
+//! [`Executable`], whose host-side driver runs the steps on one stream over
+//! one device arena laid out by buffer assignment, with f32/f64 products
+//! through cuBLAS.
+//!
+//! The CUDA libraries are loaded at run time (`cudarc`'s dynamic loading), so
+//! this crate builds and its tests run on machines without CUDA; there,
+//! [`compile`] fails with [`GpuError::NoDriver`].
+//!
+//! Code map: `elemental` (dot and convolution kernels), `plan` (strategies,
+//! launch dimensions and their models), `codegen` (NVPTX module), `runtime`
+//! (driver, memory, launches, cuBLAS), `executable` (running programs),
+//! `error`.
+
+pub mod codegen;
+pub mod elemental;
+mod error;
+mod executable;
+pub mod plan;
+pub mod runtime;
+
+#[cfg(test)]
+mod tests;
+
+use smelt_kernel::Program;
+
+pub use codegen::{DeviceKernel, DeviceModule};
+pub use error::GpuError;
+pub use executable::Executable;
+
+/// The default target architecture (Ampere).
+pub const DEFAULT_SM: u32 = 80;
+
+/// How to compile.
+#[derive(Clone, Debug)]
+pub struct CompileOptions {
+    /// Target architecture `sm_XX` (80: Ampere, 90: Hopper).
+    pub sm: u32,
+    /// LLVM optimization level, 0 to 3.
+    pub opt_level: u8,
+    /// Whether f32/f64 matrix products run through cuBLAS (otherwise they are
+    /// elemental kernels like every other product).
+    pub cublas: bool,
+}
+
+impl Default for CompileOptions {
+    fn default() -> Self {
+        CompileOptions { sm: DEFAULT_SM, opt_level: 3, cublas: true }
+    }
+}
+
+/// What [`emit`] produces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Emit {
+    /// The prepared kernel-form program (convolutions and non-cuBLAS
+    /// products as kernels), with each kernel's launch strategy.
+    Kernel,
+    /// LLVM IR as generated.
+    Llvm,
+    /// LLVM IR after optimization.
+    LlvmOpt,
+    /// PTX assembly: one module holding every kernel.
+    Ptx,
+}
+
+/// Renders `program` for the GPU without a GPU: the chosen stage as text.
+pub fn emit(program: &Program, options: &CompileOptions, what: Emit) -> Result<String, GpuError> {
+    let prepared = elemental::prepare(program, options.cublas)?;
+    if what == Emit::Kernel {
+        let mut text = prepared.to_string();
+        for (i, k) in prepared.kernels.iter().enumerate() {
+            let s = plan::choose(k)?;
+            let l = s.launch();
+            text.push_str(&format!("// kernel {i} ({}): {} grid {} x block {}\n", k.name, s.name(), l.grid, l.block));
+        }
+        return Ok(text);
+    }
+    let m = codegen::build(&prepared, options.sm, options.opt_level, what != Emit::Ptx)?;
+    Ok(match what {
+        Emit::Llvm => m.llvm.unwrap_or_default(),
+        Emit::LlvmOpt => m.llvm_opt.unwrap_or_default(),
+        Emit::Ptx | Emit::Kernel => m.ptx,
+    })
+}
+
+/// The PTX module for `program` (needs no GPU).
+pub fn emit_ptx(program: &Program, options: &CompileOptions) -> Result<String, GpuError> {
+    emit(program, options, Emit::Ptx)
+}
+
+/// The prepared program and its device module, with each kernel's launch plan.
+pub fn build(program: &Program, options: &CompileOptions) -> Result<(Program, DeviceModule), GpuError> {
+    let prepared = elemental::prepare(program, options.cublas)?;
+    let m = codegen::build(&prepared, options.sm, options.opt_level, false)?;
+    Ok((prepared, m))
+}
+
+/// Compiles `program` and loads it on device 0.
+pub fn compile(program: &Program, options: &CompileOptions) -> Result<Executable, GpuError> {
+    if !runtime::driver_present() {
+        return Err(GpuError::NoDriver);
+    }
+    let (prepared, module) = build(program, options)?;
+    Executable::new(prepared, &module)
+}
+
+/// Whether a CUDA driver library can be loaded on this machine.
+pub fn driver_available() -> bool {
+    runtime::driver_present()
+}

@@ -1,0 +1,229 @@
+//! Launch planning: how each kernel maps onto CUDA's grid of thread blocks.
+//!
+//! Every kernel gets one [`Strategy`], chosen from its body alone, and one
+//! [`Launch`] (grid and block size) derived from it. The code generator
+//! (`codegen`) renders exactly these strategies, and the functions here that
+//! model them ([`thread_partials`], [`block_reduce`], [`grid_stride`]) are
+//! what the unit tests check against a serial reference, so the mapping and
+//! the combine order are tested without a GPU.
+//!
+//! - [`Strategy::Elementwise`]: one thread per point of the flattened space,
+//!   grid-stride; consecutive threads touch consecutive elements (coalesced).
+//! - [`Strategy::RowLoop`]: a loop kernel with row statistics (an inline
+//!   reduction that does not depend on the innermost index: softmax's max and
+//!   sum, layer norm's mean and variance): one block per row; the block
+//!   computes each statistic together (each thread folds a strided slice, then
+//!   warp shuffles, then shared memory across warps) and every thread then
+//!   writes a strided slice of the row. One kernel, one pass per statistic.
+//! - [`Strategy::RowReduce`]: a reduction over the innermost dimensions: one
+//!   block per kept point, combined as above.
+//! - [`Strategy::ColumnReduce`]: any other reduction: one thread per kept
+//!   point, folding the reduced points in order; consecutive threads read
+//!   consecutive kept elements.
+//! - [`Strategy::Outer`]: everything else (scans, sorts, update-slices,
+//!   random bits): the CPU backend's kernel body, one thread per iteration of
+//!   its parallel dimension.
+//! - [`Strategy::Serial`]: scatter and select-and-scatter, whose updates apply
+//!   in order: one thread.
+//!
+//! Cross-thread combines apply the reducer to pairs of partial results, so
+//! they need a reducer whose values have the accumulators' types and that is
+//! associative and commutative (XLA's contract for reductions; the init value
+//! is an identity, which each thread starts from). Reducers that take a
+//! validity flag or other extra values use the serial strategies.
+
+use smelt_kernel::{Graph, Kernel, KernelBody, Node, NodeId, ScalarFn};
+
+use crate::error::{GpuError, Result};
+
+/// Threads per warp.
+pub const WARP: u32 = 32;
+/// Threads per block of an elementwise launch.
+pub const BLOCK: u32 = 256;
+/// Threads per block of an `Outer` launch (each thread runs a whole row or tile).
+pub const OUTER_BLOCK: u32 = 128;
+/// Most threads per block of a row strategy.
+pub const MAX_ROW_BLOCK: u32 = 256;
+/// Most blocks per launch; kernels loop (grid-stride) over what is left.
+pub const MAX_GRID: i64 = 1 << 20;
+/// Shuffle distances of the warp-level tree, in order.
+pub const SHUFFLE_OFFSETS: [u32; 5] = [16, 8, 4, 2, 1];
+/// Bytes of shared memory per accumulator: one 8-byte slot per warp.
+pub const SHARED_PER_ACC: u32 = 8 * (MAX_ROW_BLOCK / WARP);
+
+/// Grid and block size of one launch (one-dimensional).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Launch {
+    pub grid: u32,
+    pub block: u32,
+}
+
+/// How a kernel's work is spread over threads (see the module docs).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Strategy {
+    Elementwise { points: i64 },
+    RowLoop { rows: i64, cols: i64 },
+    RowReduce { rows: i64, row_len: i64 },
+    ColumnReduce { kept: i64 },
+    Outer { iterations: i64 },
+    Serial,
+}
+
+impl Strategy {
+    /// The launch that runs this strategy.
+    pub fn launch(&self) -> Launch {
+        match *self {
+            Strategy::Elementwise { points } => Launch { grid: blocks(points, BLOCK), block: BLOCK },
+            Strategy::ColumnReduce { kept } => Launch { grid: blocks(kept, BLOCK), block: BLOCK },
+            Strategy::RowLoop { rows, cols } => Launch { grid: blocks(rows, 1), block: row_block(cols) },
+            Strategy::RowReduce { rows, row_len } => Launch { grid: blocks(rows, 1), block: row_block(row_len) },
+            Strategy::Outer { iterations } => Launch { grid: blocks(iterations, OUTER_BLOCK), block: OUTER_BLOCK },
+            Strategy::Serial => Launch { grid: 1, block: 1 },
+        }
+    }
+
+    /// A short name for dumps.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Strategy::Elementwise { .. } => "elementwise",
+            Strategy::RowLoop { .. } => "row-loop",
+            Strategy::RowReduce { .. } => "row-reduce",
+            Strategy::ColumnReduce { .. } => "column-reduce",
+            Strategy::Outer { .. } => "outer",
+            Strategy::Serial => "serial",
+        }
+    }
+}
+
+/// Blocks of `per_block` threads covering `n` items, at least 1, at most [`MAX_GRID`].
+pub fn blocks(n: i64, per_block: u32) -> u32 {
+    let b = (n.max(1) - 1) / per_block as i64 + 1;
+    b.clamp(1, MAX_GRID) as u32
+}
+
+/// Threads per block for a row of `len` elements: the next power of two,
+/// between one warp and [`MAX_ROW_BLOCK`].
+pub fn row_block(len: i64) -> u32 {
+    let len = len.clamp(1, MAX_ROW_BLOCK as i64) as u32;
+    len.next_power_of_two().clamp(WARP, MAX_ROW_BLOCK)
+}
+
+/// Whether a reducer can combine two partial results: it takes accumulators
+/// then values of the same types.
+pub fn combinable(reducer: &ScalarFn, acc_types: &[smelt_hlo::DType]) -> bool {
+    let n = acc_types.len();
+    n > 0 && reducer.params.len() == 2 * n && reducer.params[..n] == *acc_types && reducer.params[n..] == *acc_types
+}
+
+/// The inline reductions of a loop graph that do not depend on the innermost
+/// index of a space of rank `rank` (row statistics), in id order.
+pub fn row_statistics(graph: &Graph, rank: usize) -> Result<Vec<NodeId>> {
+    if rank == 0 {
+        return Ok(Vec::new());
+    }
+    let levels = smelt_cpu::codegen::node_levels(graph, 0)?;
+    Ok(graph
+        .nodes
+        .iter()
+        .enumerate()
+        .filter(|(i, n)| matches!(n, Node::Reduce(_)) && levels[*i] != rank - 1)
+        .map(|(i, _)| NodeId(i as u32))
+        .collect())
+}
+
+fn count(dims: &[i64]) -> i64 {
+    dims.iter().map(|&d| d.max(0)).product()
+}
+
+/// The strategy for kernel `k`.
+pub fn choose(k: &Kernel) -> Result<Strategy> {
+    Ok(match &k.body {
+        KernelBody::Loop { space, graph, .. } => {
+            let stats = row_statistics(graph, space.len())?;
+            let cols = space.last().copied().unwrap_or(1);
+            if stats.is_empty() || cols <= 1 {
+                Strategy::Elementwise { points: count(space) }
+            } else if stats.iter().all(|&id| match graph.node(id) {
+                Node::Reduce(r) => {
+                    let acc: Vec<_> = r.init.iter().map(|&i| graph.dtype(i)).collect();
+                    combinable(&r.reducer, &acc)
+                }
+                _ => false,
+            }) {
+                Strategy::RowLoop { rows: count(&space[..space.len() - 1]), cols }
+            } else {
+                Strategy::Outer { iterations: smelt_cpu::codegen::launch_shape(k)?.n }
+            }
+        }
+        KernelBody::Reduce { space, reduced, graph, init, reducer, .. } => {
+            let rank = space.len();
+            let trailing =
+                !reduced.is_empty() && reduced.iter().enumerate().all(|(i, &d)| d == rank - reduced.len() + i);
+            let acc: Vec<_> = init.iter().map(|&i| graph.dtype(i)).collect();
+            let kept: Vec<i64> = (0..rank).filter(|d| !reduced.contains(d)).map(|d| space[d]).collect();
+            let reduced_dims: Vec<i64> = reduced.iter().map(|&d| space[d]).collect();
+            if reduced.iter().any(|&d| d >= rank) {
+                return Err(GpuError::InvalidProgram(format!("kernel {}: reduced dimension out of range", k.name)));
+            }
+            if trailing && combinable(reducer, &acc) && count(&reduced_dims) > 1 {
+                Strategy::RowReduce { rows: count(&kept), row_len: count(&reduced_dims) }
+            } else {
+                Strategy::ColumnReduce { kept: count(&kept) }
+            }
+        }
+        KernelBody::Scatter { .. } | KernelBody::SelectAndScatter { .. } => Strategy::Serial,
+        _ => Strategy::Outer { iterations: smelt_cpu::codegen::launch_shape(k)?.n },
+    })
+}
+
+/// The indices `(block, thread, item)` a grid-stride loop of `launch` visits
+/// for `n` items, in no particular order: thread `t` of block `b` takes items
+/// `b * block + t`, then `grid * block` further, and so on.
+pub fn grid_stride(n: i64, launch: Launch) -> Vec<(u32, u32, i64)> {
+    let total = launch.grid as i64 * launch.block as i64;
+    let mut out = Vec::new();
+    for b in 0..launch.grid {
+        for t in 0..launch.block {
+            let mut i = b as i64 * launch.block as i64 + t as i64;
+            while i < n {
+                out.push((b, t, i));
+                i += total;
+            }
+        }
+    }
+    out
+}
+
+/// What each thread of a `block`-thread row strategy holds after folding its
+/// slice of `values` (thread `t` takes `t`, `t + block`, ...) from `init`.
+pub fn thread_partials<T: Copy>(values: &[T], block: u32, init: T, combine: impl Fn(T, T) -> T) -> Vec<T> {
+    let mut acc = vec![init; block as usize];
+    for (i, &v) in values.iter().enumerate() {
+        let t = i % block as usize;
+        acc[t] = combine(acc[t], v);
+    }
+    acc
+}
+
+/// The block combine of the row strategies, step by step as the generated code
+/// does it: within each warp, `SHUFFLE_OFFSETS` rounds of `v = combine(v,
+/// shfl_down(v, offset))` (a lane past the warp's end reads its own value);
+/// lane 0 of each warp stores to shared memory; warp 0 loads one value per
+/// warp (`init` past the last warp) and runs the same rounds; lane 0 holds
+/// the result.
+pub fn block_reduce<T: Copy>(partials: &[T], init: T, combine: impl Fn(T, T) -> T) -> T {
+    let warp_tree = |lanes: &mut Vec<T>| {
+        for off in SHUFFLE_OFFSETS {
+            let before = lanes.clone();
+            for (l, v) in lanes.iter_mut().enumerate() {
+                let src = l + off as usize;
+                let other = if src < WARP as usize { before[src] } else { before[l] };
+                *v = combine(*v, other);
+            }
+        }
+        lanes[0]
+    };
+    let shared: Vec<T> = partials.chunks(WARP as usize).map(|w| warp_tree(&mut w.to_vec())).collect();
+    let mut lanes: Vec<T> = (0..WARP as usize).map(|l| shared.get(l).copied().unwrap_or(init)).collect();
+    warp_tree(&mut lanes)
+}

@@ -1,0 +1,348 @@
+//! The CUDA runtime side: the driver, one device, one stream, device memory,
+//! module loading, launches and cuBLAS, through `cudarc`'s thin wrappers of
+//! the driver API.
+//!
+//! `libcuda.so` and `libcublas.so` are loaded when first needed
+//! (`cudarc`'s dynamic loading), so nothing here is linked at build time and
+//! a machine without CUDA gets [`GpuError::NoDriver`] from [`Device::open`]
+//! instead of a failed start. The driver API keeps a current context per
+//! thread; every entry point here makes the device's context current first.
+
+use std::ffi::{CString, c_void};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use cudarc::cublas::{result as blas, sys as blas_sys};
+use cudarc::driver::{result as cu, sys};
+
+use crate::error::{GpuError, Result};
+
+/// One CUDA device with its primary context and a stream.
+pub struct Device {
+    ordinal: i32,
+    device: sys::CUdevice,
+    context: sys::CUcontext,
+    pub(crate) stream: sys::CUstream,
+    name: String,
+    cublas: OnceLock<std::result::Result<Cublas, String>>,
+    /// Serializes use of the stream and the cuBLAS handle.
+    pub(crate) lock: Mutex<()>,
+}
+
+struct Cublas(blas_sys::cublasHandle_t);
+
+// SAFETY: the handles are plain driver objects; `Device::lock` serializes
+// their use and the driver API is thread-safe once a context is current.
+unsafe impl Send for Device {}
+unsafe impl Sync for Device {}
+unsafe impl Send for Cublas {}
+unsafe impl Sync for Cublas {}
+
+/// Whether this machine has a CUDA driver library at all.
+pub fn driver_present() -> bool {
+    // SAFETY: only tries to load the library.
+    unsafe { sys::is_culib_present() }
+}
+
+static DEVICE: OnceLock<std::result::Result<Arc<Device>, String>> = OnceLock::new();
+
+impl Device {
+    /// Device 0, opened once per process.
+    pub fn get() -> Result<Arc<Device>> {
+        match DEVICE.get_or_init(|| Device::open(0).map(Arc::new).map_err(|e| e.to_string())) {
+            Ok(d) => Ok(d.clone()),
+            Err(_) if !driver_present() => Err(GpuError::NoDriver),
+            Err(e) => Err(GpuError::NoDevice(e.clone())),
+        }
+    }
+
+    fn open(ordinal: i32) -> Result<Device> {
+        if !driver_present() {
+            return Err(GpuError::NoDriver);
+        }
+        cu::init()?;
+        let n = cu::device::get_count()?;
+        if n <= ordinal {
+            return Err(GpuError::NoDevice(format!("the driver reports {n} devices")));
+        }
+        let device = cu::device::get(ordinal)?;
+        let name = cu::device::get_name(device).unwrap_or_else(|_| "unknown".into());
+        // SAFETY: `device` is valid; the primary context lives until released in Drop.
+        let context = unsafe { cu::primary_ctx::retain(device)? };
+        // SAFETY: as above.
+        unsafe { cu::ctx::set_current(context)? };
+        let stream = cu::stream::create(cu::stream::StreamKind::NonBlocking)?;
+        Ok(Device { ordinal, device, context, stream, name, cublas: OnceLock::new(), lock: Mutex::new(()) })
+    }
+
+    /// The device's name and ordinal, for messages.
+    pub fn describe(&self) -> String {
+        format!("{} (device {})", self.name, self.ordinal)
+    }
+
+    /// Makes this device's context current on the calling thread.
+    pub(crate) fn bind(&self) -> Result<()> {
+        // SAFETY: the context is retained for the device's lifetime.
+        unsafe { cu::ctx::set_current(self.context)? };
+        Ok(())
+    }
+
+    /// `bytes` of device memory (at least one byte, so every buffer has an address).
+    pub fn alloc(self: &Arc<Self>, bytes: usize) -> Result<DeviceBuffer> {
+        self.bind()?;
+        // SAFETY: plain allocation.
+        let ptr = unsafe { cu::malloc_sync(bytes.max(1))? };
+        Ok(DeviceBuffer { device: self.clone(), ptr, bytes })
+    }
+
+    pub fn synchronize(&self) -> Result<()> {
+        self.bind()?;
+        // SAFETY: the stream belongs to this context.
+        unsafe { cu::stream::synchronize(self.stream)? };
+        Ok(())
+    }
+
+    /// Loads a PTX module (JIT-compiled by the driver for this device).
+    pub fn load_module(self: &Arc<Self>, ptx: &str) -> Result<LoadedModule> {
+        self.bind()?;
+        let src = CString::new(ptx).map_err(|_| GpuError::Llvm("PTX text contains a NUL byte".into()))?;
+        // SAFETY: `src` is a NUL-terminated PTX image.
+        let module = unsafe { cu::module::load_data(src.as_ptr().cast()) }
+            .map_err(|e| GpuError::Cuda(format!("loading the PTX module: {e:?}")))?;
+        Ok(LoadedModule { device: self.clone(), module })
+    }
+
+    /// The cuBLAS handle (created on first use, bound to the stream).
+    fn cublas(&self) -> Result<blas_sys::cublasHandle_t> {
+        let h = self.cublas.get_or_init(|| {
+            // SAFETY: only tries to load the library.
+            if !unsafe { blas_sys::is_culib_present() } {
+                return Err("cuBLAS (libcublas.so) not found".into());
+            }
+            self.bind().map_err(|e| e.to_string())?;
+            let h = blas::create_handle().map_err(|e| format!("cuBLAS: {e:?}"))?;
+            // SAFETY: both handles are live.
+            unsafe { blas::set_stream(h, self.stream as _) }.map_err(|e| format!("cuBLAS: {e:?}"))?;
+            Ok(Cublas(h))
+        });
+        match h {
+            Ok(c) => Ok(c.0),
+            Err(e) => Err(GpuError::Cuda(e.clone())),
+        }
+    }
+
+    /// Row-major batched `out[b] = lhs[b] x rhs[b]` (`[m, k] x [k, n]`, either
+    /// operand stored transposed) in f32 or f64, through cuBLAS's strided
+    /// batched GEMM: a row-major product is the column-major product of the
+    /// transposes, `out^T = rhs^T lhs^T`.
+    pub fn gemm(&self, g: &Gemm, lhs: u64, rhs: u64, out: u64) -> Result<()> {
+        if g.m == 0 || g.n == 0 || g.batch == 0 {
+            return Ok(());
+        }
+        self.bind()?;
+        let bytes = g.m as usize * g.n as usize * g.batch as usize * if g.f64 { 8 } else { 4 };
+        if g.k == 0 {
+            // SAFETY: `out` holds the product.
+            unsafe { cu::memset_d8_async(out, 0, bytes, self.stream)? };
+            return Ok(());
+        }
+        let h = self.cublas()?;
+        let int = |v: i64| i32::try_from(v).map_err(|_| GpuError::Unsupported(format!("a GEMM dimension of {v}")));
+        let (m, n, k, batch) = (int(g.m)?, int(g.n)?, int(g.k)?, int(g.batch)?);
+        use blas_sys::cublasOperation_t::{CUBLAS_OP_N, CUBLAS_OP_T};
+        let (op_b, ldb) = if g.rhs_transposed { (CUBLAS_OP_T, k) } else { (CUBLAS_OP_N, n) };
+        let (op_a, lda) = if g.lhs_transposed { (CUBLAS_OP_T, m) } else { (CUBLAS_OP_N, k) };
+        let (sa, sb, sc) = (g.m * g.k, g.k * g.n, g.m * g.n);
+        // SAFETY: the buffers hold `batch` matrices of the stated sizes (the
+        // caller's contract); alpha and beta live across the call.
+        unsafe {
+            if g.f64 {
+                let (alpha, beta) = (1.0f64, 0.0f64);
+                blas::dgemm_strided_batched(
+                    h,
+                    op_b,
+                    op_a,
+                    n,
+                    m,
+                    k,
+                    &alpha,
+                    rhs as *const f64,
+                    ldb,
+                    sb,
+                    lhs as *const f64,
+                    lda,
+                    sa,
+                    &beta,
+                    out as *mut f64,
+                    n,
+                    sc,
+                    batch,
+                )?;
+            } else {
+                let (alpha, beta) = (1.0f32, 0.0f32);
+                blas::sgemm_strided_batched(
+                    h,
+                    op_b,
+                    op_a,
+                    n,
+                    m,
+                    k,
+                    &alpha,
+                    rhs as *const f32,
+                    ldb,
+                    sb,
+                    lhs as *const f32,
+                    lda,
+                    sa,
+                    &beta,
+                    out as *mut f32,
+                    n,
+                    sc,
+                    batch,
+                )?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Device {
+    fn drop(&mut self) {
+        // SAFETY: releasing what `open` created; errors at teardown are ignored.
+        unsafe {
+            let _ = cu::ctx::set_current(self.context);
+            if let Some(Ok(c)) = self.cublas.get() {
+                let _ = blas::destroy_handle(c.0);
+            }
+            let _ = cu::stream::destroy(self.stream);
+            let _ = cu::primary_ctx::release(self.device);
+        }
+    }
+}
+
+/// A matrix product for [`Device::gemm`].
+#[derive(Clone, Copy, Debug)]
+pub struct Gemm {
+    pub batch: i64,
+    pub m: i64,
+    pub n: i64,
+    pub k: i64,
+    pub lhs_transposed: bool,
+    pub rhs_transposed: bool,
+    /// f64 operands and result (f32 otherwise).
+    pub f64: bool,
+}
+
+/// Device memory, freed on drop.
+pub struct DeviceBuffer {
+    device: Arc<Device>,
+    pub(crate) ptr: sys::CUdeviceptr,
+    pub bytes: usize,
+}
+
+impl DeviceBuffer {
+    pub fn ptr(&self) -> u64 {
+        self.ptr
+    }
+
+    /// Copies `data` into the start of the buffer (asynchronously on the
+    /// device's stream; `data` must outlive the next synchronize).
+    pub fn upload(&self, data: &[u8]) -> Result<()> {
+        if data.len() > self.bytes {
+            return Err(GpuError::InvalidProgram("upload larger than its buffer".into()));
+        }
+        self.device.bind()?;
+        // SAFETY: the buffer holds `data.len()` bytes.
+        unsafe { cu::memcpy_htod_sync(self.ptr, data)? };
+        Ok(())
+    }
+
+    /// Copies the start of the buffer into `out`.
+    pub fn download(&self, out: &mut [u8]) -> Result<()> {
+        if out.len() > self.bytes {
+            return Err(GpuError::InvalidProgram("download larger than its buffer".into()));
+        }
+        self.device.synchronize()?;
+        // SAFETY: the buffer holds `out.len()` bytes.
+        unsafe { cu::memcpy_dtoh_sync(out, self.ptr)? };
+        Ok(())
+    }
+}
+
+impl Drop for DeviceBuffer {
+    fn drop(&mut self) {
+        // SAFETY: the pointer came from `malloc_sync` and is freed once.
+        unsafe {
+            let _ = self.device.bind();
+            let _ = cu::free_sync(self.ptr);
+        }
+    }
+}
+
+/// A loaded PTX module.
+pub struct LoadedModule {
+    device: Arc<Device>,
+    module: sys::CUmodule,
+}
+
+// SAFETY: module handles are usable from any thread with the context current.
+unsafe impl Send for LoadedModule {}
+unsafe impl Sync for LoadedModule {}
+
+/// A kernel entry of a loaded module.
+#[derive(Clone, Copy)]
+pub struct Function(sys::CUfunction);
+
+// SAFETY: as for the module.
+unsafe impl Send for Function {}
+unsafe impl Sync for Function {}
+
+impl LoadedModule {
+    pub fn function(&self, name: &str) -> Result<Function> {
+        self.device.bind()?;
+        let c = CString::new(name).map_err(|_| GpuError::InvalidProgram("kernel name with a NUL byte".into()))?;
+        // SAFETY: the module is loaded.
+        let f = unsafe { cu::module::get_function(self.module, c) }
+            .map_err(|e| GpuError::Cuda(format!("kernel {name} not in the module: {e:?}")))?;
+        Ok(Function(f))
+    }
+}
+
+impl Drop for LoadedModule {
+    fn drop(&mut self) {
+        // SAFETY: unloaded once.
+        unsafe {
+            let _ = self.device.bind();
+            let _ = cu::module::unload(self.module);
+        }
+    }
+}
+
+impl Device {
+    /// Launches `f` on the stream with one pointer argument per buffer.
+    pub fn launch(&self, f: Function, grid: u32, block: u32, ptrs: &[u64]) -> Result<()> {
+        let mut args: Vec<u64> = ptrs.to_vec();
+        let mut params: Vec<*mut c_void> = args.iter_mut().map(|p| (p as *mut u64).cast::<c_void>()).collect();
+        // SAFETY: the kernel takes exactly `ptrs.len()` pointers (its entry
+        // was generated for this launch) and each points at a live buffer.
+        unsafe { cu::launch_kernel(f.0, (grid, 1, 1), (block, 1, 1), 0, self.stream, &mut params)? };
+        Ok(())
+    }
+
+    /// Device-to-device copy on the stream.
+    pub fn copy(&self, dst: u64, src: u64, bytes: usize) -> Result<()> {
+        if bytes == 0 || dst == src {
+            return Ok(());
+        }
+        // SAFETY: both ranges are inside live buffers (the program's contract).
+        unsafe { cu::memcpy_dtod_async(dst, src, bytes, self.stream)? };
+        Ok(())
+    }
+
+    /// Reads `out.len()` bytes at `src` (waits for the stream).
+    pub fn read(&self, src: u64, out: &mut [u8]) -> Result<()> {
+        self.synchronize()?;
+        // SAFETY: `src` holds that many bytes.
+        unsafe { cu::memcpy_dtoh_sync(out, src)? };
+        Ok(())
+    }
+}

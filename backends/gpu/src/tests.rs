@@ -1,0 +1,149 @@
+//! Launch dimensions and the block-combine model against serial references,
+//! and the NVPTX module for small programs (no GPU needed).
+
+use crate::plan::{self, Launch, MAX_ROW_BLOCK, Strategy, WARP};
+
+#[test]
+fn row_blocks_are_whole_warps_within_limits() {
+    for len in [0, 1, 5, 31, 32, 33, 100, 255, 256, 257, 768, 1 << 20] {
+        let b = plan::row_block(len);
+        assert!(b % WARP == 0 && (WARP..=MAX_ROW_BLOCK).contains(&b), "len {len}: block {b}");
+        assert!(b as i64 >= len.min(MAX_ROW_BLOCK as i64), "len {len}: block {b} leaves threads idle-free");
+    }
+    assert_eq!(plan::row_block(768), 256);
+    assert_eq!(plan::row_block(40), 64);
+}
+
+#[test]
+fn grids_cover_every_item_once() {
+    for n in [0i64, 1, 255, 256, 257, 1000, 70_000] {
+        for s in [
+            Strategy::Elementwise { points: n },
+            Strategy::ColumnReduce { kept: n },
+            Strategy::Outer { iterations: n },
+            Strategy::RowReduce { rows: n, row_len: 8 },
+        ] {
+            let l = s.launch();
+            assert!(l.grid >= 1 && l.block >= 1);
+            let items = if matches!(s, Strategy::RowReduce { .. }) {
+                // One row per block: a block-level grid-stride loop.
+                plan::grid_stride(n, Launch { grid: l.grid, block: 1 })
+            } else {
+                plan::grid_stride(n, l)
+            };
+            let mut seen = vec![0u32; n as usize];
+            for (_, _, i) in items {
+                seen[i as usize] += 1;
+            }
+            assert!(seen.iter().all(|&c| c == 1), "{s:?}: some item not visited exactly once");
+        }
+    }
+    // A grid capped at MAX_GRID still covers everything by striding.
+    let l = Launch { grid: 3, block: 4 };
+    let mut seen = vec![0; 100];
+    for (_, _, i) in plan::grid_stride(100, l) {
+        seen[i as usize] += 1;
+    }
+    assert!(seen.iter().all(|&c| c == 1));
+    assert_eq!(Strategy::Elementwise { points: i64::MAX }.launch().grid as i64, plan::MAX_GRID);
+    assert_eq!(Strategy::Serial.launch(), Launch { grid: 1, block: 1 });
+}
+
+/// A small deterministic generator (xorshift).
+fn values(n: usize, seed: u64) -> Vec<u64> {
+    let mut s = seed | 1;
+    (0..n)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        })
+        .collect()
+}
+
+/// The row strategy's fold (strided partials, then the shuffle and shared
+/// memory tree) equals the serial fold for associative, commutative reducers.
+#[test]
+fn block_combine_matches_serial_reduction() {
+    type Op = fn(u32, u32) -> u32;
+    let ops: [(Op, u32); 5] = [
+        (|a, b| a.wrapping_add(b), 0),
+        (|a, b| a.max(b), 0),
+        (|a, b| a.min(b), u32::MAX),
+        (|a, b| a ^ b, 0),
+        (|a, b| a.wrapping_mul(b | 1), 1),
+    ];
+    for len in [0usize, 1, 2, 31, 32, 33, 64, 100, 255, 256, 257, 768, 1000, 4099] {
+        let v: Vec<u32> = values(len, len as u64 + 7).into_iter().map(|x| (x >> 20) as u32).collect();
+        let block = plan::row_block(len as i64);
+        for (op, init) in ops {
+            let serial = v.iter().fold(init, |a, &b| op(a, b));
+            let partials = plan::thread_partials(&v, block, init, op);
+            assert_eq!(partials.len(), block as usize);
+            assert_eq!(plan::block_reduce(&partials, init, op), serial, "len {len}, block {block}");
+        }
+    }
+}
+
+/// Argmax reducers combine (value, index) pairs, preferring the lower index
+/// on ties: associative and commutative, so the block combine picks the
+/// serial answer, ties included.
+#[test]
+fn block_combine_keeps_argmax_ties_serial() {
+    let argmax = |a: (i32, i64), b: (i32, i64)| {
+        if a.0 > b.0 || (a.0 == b.0 && a.1 < b.1) { a } else { b }
+    };
+    for len in [1usize, 40, 256, 300, 1025] {
+        let v: Vec<(i32, i64)> =
+            values(len, 3).into_iter().enumerate().map(|(i, x)| ((x % 7) as i32, i as i64)).collect();
+        let init = (i32::MIN, i64::MAX);
+        let serial = v.iter().fold(init, |a, &b| argmax(a, b));
+        let block = plan::row_block(len as i64);
+        let got = plan::block_reduce(&plan::thread_partials(&v, block, init, argmax), init, argmax);
+        assert_eq!(got, serial, "len {len}");
+    }
+}
+
+/// Float sums reassociate: the block combine stays within a few ulps per
+/// level of the serial sum on positive data.
+#[test]
+fn block_combine_float_sum_is_close() {
+    for len in [10usize, 256, 768, 5000] {
+        let v: Vec<f32> = values(len, 11).into_iter().map(|x| (x % 1000) as f32 / 7.0).collect();
+        let serial: f64 = v.iter().map(|&x| x as f64).sum();
+        let block = plan::row_block(len as i64);
+        let got = plan::block_reduce(&plan::thread_partials(&v, block, 0.0f32, |a, b| a + b), 0.0, |a, b| a + b);
+        assert!(((got as f64 - serial) / serial).abs() < 1e-5, "len {len}: {got} vs {serial}");
+    }
+}
+
+#[test]
+fn ptx_versions_cover_the_architectures() {
+    assert_eq!(crate::codegen::ptx_version(80), 70);
+    assert_eq!(crate::codegen::ptx_version(90), 78);
+    assert!(crate::codegen::ptx_version(100) >= 86);
+}
+
+#[test]
+fn no_driver_is_a_clear_error() {
+    if crate::driver_available() {
+        eprintln!("a CUDA driver is present: the no-driver error is not reachable here");
+        return;
+    }
+    let p = smelt_kernel::Program {
+        name: "empty".into(),
+        params: vec![],
+        results: vec![],
+        temp_bytes: 0,
+        constants: vec![],
+        kernels: vec![],
+        steps: vec![],
+    };
+    let e = crate::compile(&p, &crate::CompileOptions::default()).expect_err("no driver here");
+    assert!(matches!(e, crate::GpuError::NoDriver));
+    assert!(e.to_string().contains("no CUDA driver found"), "{e}");
+    // PTX needs no driver.
+    let ptx = crate::emit_ptx(&p, &crate::CompileOptions::default()).expect("an empty module");
+    assert!(ptx.contains(".target sm_80"), "{ptx}");
+}

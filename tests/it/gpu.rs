@@ -1,0 +1,160 @@
+//! The GPU backend without a GPU: PTX for every corpus case (assembled by
+//! `ptxas` for sm_90 when it is installed), the prepared program (convolutions
+//! and products as elemental kernels) against XLA's outputs through the
+//! kernel evaluator, the launch strategies the corpus gets, and the whole
+//! corpus on the device when this machine has one.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use smelt::case::{Case, compare_outputs};
+use smelt::engine::{Backend, Compiled, Pipeline};
+use smelt::gpu::plan::{self, Strategy};
+use smelt_hlo::{Array, Literal};
+
+use crate::common::corpus_cases;
+
+/// The case's module after the default pipeline, lowered to the kernel form.
+fn lowered(case: &Case) -> smelt_kernel::Program {
+    let text = std::fs::read_to_string(&case.module_path).unwrap();
+    let mut module = smelt_hlo::parse_module(&text).unwrap();
+    smelt::engine::optimize(
+        &mut module,
+        Pipeline::Default,
+        &mut smelt_passes::PassContext::new(smelt_passes::Options::default()),
+    )
+    .unwrap();
+    smelt_kernel::lower_module(&module).unwrap()
+}
+
+/// `ptxas`: `$SMELT_PTXAS`, else on the PATH, else where
+/// `scripts/install-deps.sh` puts the `nvidia-cuda-nvcc` wheel.
+fn ptxas() -> Option<PathBuf> {
+    let candidates = [
+        std::env::var_os("SMELT_PTXAS").map(PathBuf::from),
+        Some(PathBuf::from("ptxas")),
+        std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/smelt/nvcc/nvidia/cuda_nvcc/bin/ptxas")),
+    ];
+    candidates
+        .into_iter()
+        .flatten()
+        .find(|p| Command::new(p).arg("--version").output().is_ok_and(|o| o.status.success()))
+}
+
+#[test]
+fn ptx_for_every_corpus_case_assembles_for_sm_90() {
+    let ptxas = ptxas();
+    if ptxas.is_none() {
+        eprintln!("ptxas not found (SMELT_PTXAS, PATH, ~/.cache/smelt/nvcc): checking PTX text only");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let options = smelt::gpu::CompileOptions { sm: 90, ..Default::default() };
+    let mut failures = Vec::new();
+    let mut assembled = 0;
+    for case_dir in corpus_cases() {
+        let case = Case::load(&case_dir).unwrap();
+        let ptx = match smelt::gpu::emit_ptx(&lowered(&case), &options) {
+            Ok(p) => p,
+            Err(e) => {
+                failures.push(format!("{}: {e}", case.name));
+                continue;
+            }
+        };
+        assert!(ptx.contains(".target sm_90") && ptx.contains(".entry smelt_k"), "{}: no kernels", case.name);
+        if let Some(ptxas) = &ptxas {
+            let path = dir.path().join(format!("{}.ptx", case.name));
+            std::fs::write(&path, &ptx).unwrap();
+            let out = Command::new(ptxas)
+                .args(["-arch=sm_90", "-o"])
+                .arg(dir.path().join(format!("{}.cubin", case.name)))
+                .arg(&path)
+                .output()
+                .unwrap();
+            if out.status.success() {
+                assembled += 1;
+            } else {
+                failures.push(format!("{}: ptxas: {}", case.name, String::from_utf8_lossy(&out.stderr)));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} cases failed:\n{}", failures.len(), failures.join("\n"));
+    if ptxas.is_some() {
+        assert_eq!(assembled, corpus_cases().len());
+    }
+}
+
+/// Convolutions and every product as elemental kernels (what the GPU runs
+/// when cuBLAS does not take a product), evaluated by the kernel evaluator,
+/// match XLA.
+#[test]
+fn elemental_products_and_convolutions_match_xla() {
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for case_dir in corpus_cases() {
+        let case = Case::load(&case_dir).unwrap();
+        let program = lowered(&case);
+        let prepared = smelt::gpu::elemental::prepare(&program, false).unwrap();
+        if prepared.kernels.len() == program.kernels.len() {
+            continue; // no products or convolutions
+        }
+        let inputs = case.load_inputs().unwrap();
+        let args: Vec<Array> = inputs.iter().flat_map(Literal::leaves).cloned().collect();
+        let outcome = smelt_kernel::eval::run(&prepared, &args)
+            .map_err(|e| e.to_string())
+            .and_then(|got| compare_outputs(&case, &got, &case.load_expected().unwrap()));
+        if let Err(e) = outcome {
+            failures.push(format!("{}: {e}", case.name));
+        }
+        checked += 1;
+    }
+    assert!(failures.is_empty(), "{} cases failed:\n{}", failures.len(), failures.join("\n"));
+    assert!(checked >= 10, "only {checked} corpus cases have products or convolutions");
+}
+
+/// Row statistics and row reductions get the block strategies; every launch
+/// is whole warps (or the one serial thread).
+#[test]
+fn corpus_kernels_get_the_row_strategies() {
+    let strategies = |name: &str| -> Vec<Strategy> {
+        let case = Case::load(&corpus_cases().into_iter().find(|d| d.ends_with(name)).unwrap()).unwrap();
+        let prepared = smelt::gpu::elemental::prepare(&lowered(&case), true).unwrap();
+        prepared.kernels.iter().map(|k| plan::choose(k).unwrap()).collect()
+    };
+    for name in ["layernorm", "log_softmax", "bert_encoder"] {
+        let s = strategies(name);
+        assert!(s.iter().any(|s| matches!(s, Strategy::RowLoop { .. } | Strategy::RowReduce { .. })), "{name}: {s:?}");
+    }
+    for case_dir in corpus_cases() {
+        let case = Case::load(&case_dir).unwrap();
+        let prepared = smelt::gpu::elemental::prepare(&lowered(&case), true).unwrap();
+        for k in &prepared.kernels {
+            let l = plan::choose(k).unwrap().launch();
+            assert!(l.block % 32 == 0 || l.block == 1, "{}: {} block {}", case.name, k.name, l.block);
+        }
+    }
+}
+
+#[test]
+fn every_corpus_case_matches_xla_on_the_gpu_or_says_why() {
+    if !smelt::gpu::driver_available() {
+        let case = Case::load(&corpus_cases()[0]).unwrap();
+        let module = smelt_hlo::parse_module(&std::fs::read_to_string(&case.module_path).unwrap()).unwrap();
+        let e = Compiled::new(module, Backend::Gpu, Pipeline::Default).expect_err("no CUDA driver here");
+        assert!(e.to_string().contains("no CUDA driver found"), "{e}");
+        eprintln!("skipping GPU execution: no CUDA driver on this machine");
+        return;
+    }
+    let mut failures = Vec::new();
+    for dir in corpus_cases() {
+        let case = Case::load(&dir).unwrap();
+        let module = smelt_hlo::parse_module(&std::fs::read_to_string(&case.module_path).unwrap()).unwrap();
+        let outcome = Compiled::new(module, Backend::Gpu, Pipeline::Default)
+            .map_err(|e| e.to_string())
+            .and_then(|c| c.run(&case.load_inputs().unwrap()).map_err(|e| e.to_string()))
+            .and_then(|got| compare_outputs(&case, &got, &case.load_expected().unwrap()));
+        if let Err(e) = outcome {
+            failures.push(format!("{}: {e}", case.name));
+        }
+    }
+    assert!(failures.is_empty(), "{} cases failed on the GPU:\n{}", failures.len(), failures.join("\n"));
+}

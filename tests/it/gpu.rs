@@ -129,7 +129,7 @@ fn corpus_kernels_get_the_row_strategies() {
         let prepared = smelt::gpu::elemental::prepare(&lowered(&case), true).unwrap();
         for k in &prepared.kernels {
             let l = plan::choose(k).unwrap().launch();
-            assert!(l.block % 32 == 0 || l.block == 1, "{}: {} block {}", case.name, k.name, l.block);
+            assert!(l.block.is_multiple_of(32) || l.block == 1, "{}: {} block {}", case.name, k.name, l.block);
         }
     }
 }

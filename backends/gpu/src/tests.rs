@@ -7,7 +7,7 @@ use crate::plan::{self, Launch, MAX_ROW_BLOCK, Strategy, WARP};
 fn row_blocks_are_whole_warps_within_limits() {
     for len in [0, 1, 5, 31, 32, 33, 100, 255, 256, 257, 768, 1 << 20] {
         let b = plan::row_block(len);
-        assert!(b % WARP == 0 && (WARP..=MAX_ROW_BLOCK).contains(&b), "len {len}: block {b}");
+        assert!(b.is_multiple_of(WARP) && (WARP..=MAX_ROW_BLOCK).contains(&b), "len {len}: block {b}");
         assert!(b as i64 >= len.min(MAX_ROW_BLOCK as i64), "len {len}: block {b} leaves threads idle-free");
     }
     assert_eq!(plan::row_block(768), 256);

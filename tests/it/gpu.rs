@@ -158,3 +158,85 @@ fn every_corpus_case_matches_xla_on_the_gpu_or_says_why() {
     }
     assert!(failures.is_empty(), "{} cases failed on the GPU:\n{}", failures.len(), failures.join("\n"));
 }
+
+/// Programs big enough for the split reductions and transpose tiles (the
+/// corpus cases at test size are too small for them).
+const LARGE: [(&str, &str, &str); 3] = [
+    (
+        "split-row-reduce",
+        "full_sum",
+        r#"HloModule full_sum
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY main {
+  x = f32[1048576]{0} parameter(0)
+  z = f32[] constant(0)
+  ROOT r = f32[] reduce(x, z), dimensions={0}, to_apply=add
+}
+"#,
+    ),
+    (
+        "split-column-reduce",
+        "column_max",
+        r#"HloModule column_max
+mx {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] maximum(a, b)
+}
+ENTRY main {
+  x = f32[262144,4]{1,0} parameter(0)
+  z = f32[] constant(-inf)
+  ROOT r = f32[4]{0} reduce(x, z), dimensions={0}, to_apply=mx
+}
+"#,
+    ),
+    (
+        "transpose",
+        "transpose_square",
+        r#"HloModule transpose_square
+ENTRY main {
+  x = f32[512,256]{1,0} parameter(0)
+  t = f32[256,512]{1,0} transpose(x), dimensions={1,0}
+  ROOT m = f32[256,512]{1,0} multiply(t, t)
+}
+"#,
+    ),
+];
+
+#[test]
+fn large_shapes_get_split_and_tiled_strategies_that_assemble() {
+    let ptxas = ptxas();
+    let dir = tempfile::tempdir().unwrap();
+    for (strategy, name, text) in LARGE {
+        let mut module = smelt_hlo::parse_module(text).unwrap();
+        smelt::engine::optimize(
+            &mut module,
+            Pipeline::Default,
+            &mut smelt_passes::PassContext::new(smelt_passes::Options::default()),
+        )
+        .unwrap();
+        let program = smelt_kernel::lower_module(&module).unwrap();
+        let prepared = smelt::gpu::elemental::prepare(&program, true).unwrap();
+        let names: Vec<&str> = prepared.kernels.iter().map(|k| plan::choose(k).unwrap().name()).collect();
+        assert!(names.contains(&strategy), "{name}: strategies {names:?}");
+        let ptx = smelt::gpu::emit_ptx(&program, &smelt::gpu::CompileOptions { sm: 90, ..Default::default() }).unwrap();
+        if strategy.starts_with("split") {
+            assert!(ptx.contains("_combine("), "{name}: no combine stage");
+        }
+        if let Some(ptxas) = &ptxas {
+            let path = dir.path().join(format!("{name}.ptx"));
+            std::fs::write(&path, &ptx).unwrap();
+            let out = Command::new(ptxas)
+                .args(["-arch=sm_90", "-o"])
+                .arg(dir.path().join("x.cubin"))
+                .arg(&path)
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+        }
+    }
+}

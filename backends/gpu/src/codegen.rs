@@ -24,18 +24,24 @@ use smelt_hlo::DType;
 use smelt_kernel::{InlineReduce, Kernel, KernelBody, KernelId, Node, NodeId, Program, ScalarFn, Step};
 
 use crate::error::{GpuError, Result};
-use crate::plan::{self, Launch, MAX_ROW_BLOCK, SHARED_PER_ACC, SHUFFLE_OFFSETS, Strategy, WARP};
+use crate::plan::{
+    self, Launch, MAX_ROW_BLOCK, MAX_TILED_LOADS, SHARED_PER_ACC, SHUFFLE_OFFSETS, Strategy, TILE, TILE_ROWS, WARP,
+};
 
 /// The NVPTX target triple.
 pub const TRIPLE: &str = "nvptx64-nvidia-cuda";
 
-/// One kernel entry of the module and how to launch it.
+/// A kernel's entries in the module and how to launch them.
 #[derive(Clone, Debug)]
 pub struct DeviceKernel {
-    pub symbol: String,
     pub kernel: KernelId,
     pub strategy: Strategy,
-    pub launch: Launch,
+    /// Entry symbols with their launches, run in order (two for split
+    /// reductions). Each takes one pointer per input then output, then the
+    /// scratch pointer when `scratch_bytes > 0`.
+    pub launches: Vec<(String, Launch)>,
+    /// Device scratch the launches share (partial results).
+    pub scratch_bytes: usize,
 }
 
 /// What code generation produced.
@@ -144,14 +150,28 @@ pub fn build(program: &Program, sm: u32, opt_level: u8, keep_ir: bool) -> Result
     shared.set_linkage(Linkage::Internal);
     shared.set_alignment(8);
 
+    // Transpose tiles: one (TILE + 1) x TILE array of 8-byte slots per staged input.
+    let tiles = plans.iter().any(|(_, s)| matches!(s, Strategy::Transpose { .. })).then(|| {
+        let ty = cx.i8_type().array_type((MAX_TILED_LOADS as i64 * TILE * (TILE + 1) * 8) as u32);
+        let g = cg.module.add_global(ty, Some(AddressSpace::from(3u16)), "smelt_tiles");
+        g.set_initializer(&ty.get_undef());
+        g.set_linkage(Linkage::Internal);
+        g.set_alignment(8);
+        g.as_pointer_value()
+    });
+
     let mut kernels = vec![None; program.kernels.len()];
     {
-        let mut dg = DeviceCg { cg: &mut cg, shared: shared.as_pointer_value() };
+        let mut dg = DeviceCg { cg: &mut cg, shared: shared.as_pointer_value(), tiles };
         for (id, strategy) in plans {
-            let symbol = format!("smelt_k{id}");
-            dg.entry(KernelId(id), &symbol, &strategy)?;
-            let launch = strategy.launch();
-            kernels[id as usize] = Some(DeviceKernel { symbol, kernel: KernelId(id), strategy, launch });
+            let symbols = dg.entry(KernelId(id), &format!("smelt_k{id}"), &strategy)?;
+            let launches = symbols.into_iter().zip(strategy.launches()).collect();
+            let accs = match &program.kernels[id as usize].body {
+                KernelBody::Reduce { init, .. } => init.len(),
+                _ => 0,
+            };
+            let scratch_bytes = strategy.scratch_bytes(accs);
+            kernels[id as usize] = Some(DeviceKernel { kernel: KernelId(id), strategy, launches, scratch_bytes });
         }
     }
     let module = &cg.module;
@@ -172,7 +192,7 @@ pub fn build(program: &Program, sm: u32, opt_level: u8, keep_ir: bool) -> Result
 /// Accumulators a kernel's block combines hold at once (shared memory slots).
 fn block_accumulators(k: &Kernel, s: &Strategy) -> usize {
     match (&k.body, s) {
-        (KernelBody::Reduce { init, .. }, Strategy::RowReduce { .. }) => init.len(),
+        (KernelBody::Reduce { init, .. }, Strategy::RowReduce { .. } | Strategy::SplitRowReduce { .. }) => init.len(),
         (KernelBody::Loop { graph, .. }, Strategy::RowLoop { .. }) => graph
             .nodes
             .iter()
@@ -191,6 +211,8 @@ struct DeviceCg<'a, 'ctx, 'p> {
     cg: &'a mut Cg<'ctx, 'p>,
     /// `[N x i8] addrspace(3)`: the block's shared memory.
     shared: PointerValue<'ctx>,
+    /// Shared memory for transpose tiles, when some kernel uses them.
+    tiles: Option<PointerValue<'ctx>>,
 }
 
 fn count(dims: &[i64]) -> i64 {
@@ -378,13 +400,17 @@ impl<'ctx> DeviceCg<'_, 'ctx, '_> {
         Ok(self.cg.loop_begin_dyn(tid, self.i64c(n), ntid, name)?)
     }
 
-    /// Emits the entry for kernel `kid`.
-    fn entry(&mut self, kid: KernelId, symbol: &str, strategy: &Strategy) -> Result<()> {
-        let program = self.cg.program;
-        let k = &program.kernels[kid.0 as usize];
+    /// Starts a kernel entry `symbol` taking one pointer per buffer of `k`
+    /// (and a scratch pointer); returns the buffers and the scratch pointer.
+    fn begin_entry(
+        &mut self,
+        k: &Kernel,
+        symbol: &str,
+        scratch: bool,
+    ) -> Result<(Vec<Io<'ctx>>, Option<PointerValue<'ctx>>)> {
         let nslots = k.inputs.len() + k.outputs.len();
         let t = self.cg.t;
-        let params: Vec<BasicMetadataTypeEnum<'ctx>> = vec![t.ptr.into(); nslots];
+        let params: Vec<BasicMetadataTypeEnum<'ctx>> = vec![t.ptr.into(); nslots + scratch as usize];
         let f = self.cg.module.add_function(symbol, t.void.fn_type(&params, false), Some(Linkage::External));
         f.set_call_conventions(PTX_KERNEL);
         f.add_attribute(AttributeLoc::Function, self.cg.enum_attr("nounwind", 0));
@@ -393,6 +419,24 @@ impl<'ctx> DeviceCg<'_, 'ctx, '_> {
         for (i, ty) in k.inputs.iter().chain(&k.outputs).enumerate() {
             io.push(Io::new(param(f, i as u32)?.into_pointer_value(), ty));
         }
+        let scratch = if scratch { Some(param(f, nslots as u32)?.into_pointer_value()) } else { None };
+        Ok((io, scratch))
+    }
+
+    fn end_entry(&mut self) -> Result<()> {
+        self.cg.b.build_return(None)?;
+        self.cg.end_fn()?;
+        Ok(())
+    }
+
+    /// Emits the entries for kernel `kid`; returns their symbols in launch order.
+    fn entry(&mut self, kid: KernelId, symbol: &str, strategy: &Strategy) -> Result<Vec<String>> {
+        let program = self.cg.program;
+        let k = &program.kernels[kid.0 as usize];
+        if let Strategy::SplitRowReduce { .. } | Strategy::SplitColumnReduce { .. } = strategy {
+            return self.split_entries(k, symbol, strategy);
+        }
+        let (io, _) = self.begin_entry(k, symbol, false)?;
         match (strategy, &k.body) {
             (Strategy::Elementwise { .. }, KernelBody::Loop { space, graph, outputs }) => {
                 let l = self.grid_loop(count(space), true, "i")?;
@@ -402,6 +446,9 @@ impl<'ctx> DeviceCg<'_, 'ctx, '_> {
                 self.cg.emit_nodes(&mut env, &io, outputs)?;
                 self.store_outputs(&env, &io[k.inputs.len()..], outputs, l.index)?;
                 self.cg.loop_end(l)?;
+            }
+            (Strategy::Transpose { batch, a, tiles_a, tiles_b }, KernelBody::Loop { space, graph, outputs }) => {
+                self.transpose(k, &io, space, graph, outputs, *batch, *a, *tiles_a, *tiles_b)?;
             }
             (Strategy::RowLoop { cols, .. }, KernelBody::Loop { space, graph, outputs }) => {
                 let rank = space.len();
@@ -429,7 +476,9 @@ impl<'ctx> DeviceCg<'_, 'ctx, '_> {
                 let red = &space[space.len() - reduced.len()..];
                 let r = self.grid_loop(*rows, false, "row")?;
                 let kidx = self.unflatten(r.index, kept)?;
-                let partials = self.fold_points(k, &io, &kidx, red, r.index, true)?;
+                let (tid, ntid) = (self.sreg("tid.x")?, self.sreg("ntid.x")?);
+                let range = (tid, self.i64c(count(red)), ntid);
+                let partials = self.fold_points(k, &io, &kidx, red, range)?;
                 let (types, reducer, init) = self.reduce_parts(k, &io, &kidx)?;
                 let res = self.block_combine(partials, &types, reducer, &init, &io)?;
                 let tid = self.sreg("tid.x")?;
@@ -444,7 +493,8 @@ impl<'ctx> DeviceCg<'_, 'ctx, '_> {
                 let red: Vec<i64> = reduced.iter().map(|&d| space[d]).collect();
                 let l = self.grid_loop(*n, true, "kept")?;
                 let kidx = self.unflatten(l.index, &kept)?;
-                let partials = self.fold_points(k, &io, &kidx, &red, l.index, false)?;
+                let range = (self.i64c(0), self.i64c(count(&red)), self.i64c(1));
+                let partials = self.fold_points(k, &io, &kidx, &red, range)?;
                 self.store_results(k, &io, &partials, l.index)?;
                 self.cg.loop_end(l)?;
             }
@@ -486,8 +536,243 @@ impl<'ctx> DeviceCg<'_, 'ctx, '_> {
                 )));
             }
         }
-        self.cg.b.build_return(None)?;
-        self.cg.end_fn()?;
+        self.end_entry()?;
+        Ok(vec![symbol.to_string()])
+    }
+
+    /// The two entries of a split reduction: `SYMBOL` folds chunks into
+    /// partial results in scratch (slot `[acc][point * splits + split]`),
+    /// `SYMBOL_combine` combines each point's partials and stores the results.
+    fn split_entries(&mut self, k: &Kernel, symbol: &str, strategy: &Strategy) -> Result<Vec<String>> {
+        let KernelBody::Reduce { space, reduced, .. } = &k.body else {
+            return Err(GpuError::InvalidProgram(format!("kernel {}: a split strategy for a non-reduction", k.name)));
+        };
+        let kept: Vec<i64> = (0..space.len()).filter(|d| !reduced.contains(d)).map(|d| space[d]).collect();
+        let red: Vec<i64> = reduced.iter().map(|&d| space[d]).collect();
+        let (points, len, splits, rows) = match *strategy {
+            Strategy::SplitRowReduce { rows, row_len, splits } => (rows, row_len, splits, true),
+            Strategy::SplitColumnReduce { kept, reduced, splits } => (kept, reduced, splits, false),
+            _ => return Err(GpuError::InvalidProgram("not a split strategy".into())),
+        };
+        let chunk = plan::split_chunk(len, splits);
+
+        // Stage one: (point, split) -> partial.
+        let (io, scratch) = self.begin_entry(k, symbol, true)?;
+        let scratch = scratch.ok_or_else(|| GpuError::Llvm("no scratch parameter".into()))?;
+        let l = self.grid_loop(points * splits, !rows, "part")?;
+        let (point, split) = if rows {
+            (self.udiv(l.index, splits)?, self.urem(l.index, splits)?)
+        } else {
+            (self.urem(l.index, points)?, self.udiv(l.index, points)?)
+        };
+        let kidx = self.unflatten(point, &kept)?;
+        let lo = self.cg.b.build_int_mul(split, self.i64c(chunk), "")?;
+        let hi = self.cg.min_i64(self.cg.b.build_int_add(lo, self.i64c(chunk), "")?, self.i64c(len))?;
+        let range = if rows {
+            let (tid, ntid) = (self.sreg("tid.x")?, self.sreg("ntid.x")?);
+            (self.cg.b.build_int_add(lo, tid, "")?, hi, ntid)
+        } else {
+            (lo, hi, self.i64c(1))
+        };
+        let mut partial = self.fold_points(k, &io, &kidx, &red, range)?;
+        let (types, reducer, init) = self.reduce_parts(k, &io, &kidx)?;
+        let slot = self.cg.b.build_int_add(self.cg.b.build_int_mul(point, self.i64c(splits), "")?, split, "")?;
+        if rows {
+            partial = self.block_combine(partial, &types, reducer, &init, &io)?;
+            let tid = self.sreg("tid.x")?;
+            let first = self.cg.b.build_int_compare(IntPredicate::EQ, tid, self.i64c(0), "")?;
+            let join = self.cg.if_begin(first, "store")?;
+            self.store_partials(scratch, points * splits, slot, &types, &partial)?;
+            self.cg.if_end(join)?;
+        } else {
+            self.store_partials(scratch, points * splits, slot, &types, &partial)?;
+        }
+        self.cg.loop_end(l)?;
+        self.end_entry()?;
+
+        // Stage two: each point's partials -> result.
+        let combine = format!("{symbol}_combine");
+        let (io, scratch) = self.begin_entry(k, &combine, true)?;
+        let scratch = scratch.ok_or_else(|| GpuError::Llvm("no scratch parameter".into()))?;
+        let l = self.grid_loop(points, !rows, "point")?;
+        let kidx = self.unflatten(l.index, &kept)?;
+        let (types, reducer, init) = self.reduce_parts(k, &io, &kidx)?;
+        let mut accs = Vec::with_capacity(types.len());
+        for (&d, v) in types.iter().zip(&init) {
+            let a = self.cg.alloca(self.cg.reg_type(d), "acc")?;
+            self.cg.b.build_store(a, *v)?;
+            accs.push(a);
+        }
+        let s = if rows {
+            self.block_loop(splits, "split")?
+        } else {
+            self.cg.loop_begin(self.i64c(0), self.i64c(splits), 1, "split")?
+        };
+        let slot = self.cg.b.build_int_add(self.cg.b.build_int_mul(l.index, self.i64c(splits), "")?, s.index, "")?;
+        let mut vals = Vec::with_capacity(types.len());
+        for (a, &d) in types.iter().enumerate() {
+            let p = self.partial_slot(scratch, points * splits, a, slot)?;
+            vals.push(self.cg.load_at(p, d)?);
+        }
+        self.cg.combine(&accs, &types, reducer, &vals, &io, true)?;
+        self.cg.loop_end(s)?;
+        let mut res = Vec::with_capacity(accs.len());
+        for (&a, &d) in accs.iter().zip(&types) {
+            res.push(self.cg.b.build_load(self.cg.reg_type(d), a, "")?);
+        }
+        if rows {
+            res = self.block_combine(res, &types, reducer, &init, &io)?;
+            let tid = self.sreg("tid.x")?;
+            let first = self.cg.b.build_int_compare(IntPredicate::EQ, tid, self.i64c(0), "")?;
+            let join = self.cg.if_begin(first, "store")?;
+            self.store_results(k, &io, &res, l.index)?;
+            self.cg.if_end(join)?;
+        } else {
+            self.store_results(k, &io, &res, l.index)?;
+        }
+        self.cg.loop_end(l)?;
+        self.end_entry()?;
+        Ok(vec![symbol.to_string(), combine])
+    }
+
+    fn udiv(&self, a: IntValue<'ctx>, c: i64) -> Result<IntValue<'ctx>> {
+        Ok(self.cg.b.build_int_unsigned_div(a, self.i64c(c.max(1)), "")?)
+    }
+
+    fn urem(&self, a: IntValue<'ctx>, c: i64) -> Result<IntValue<'ctx>> {
+        Ok(self.cg.b.build_int_unsigned_rem(a, self.i64c(c.max(1)), "")?)
+    }
+
+    /// The address of partial result `slot` of accumulator `acc` (`per_acc` slots each).
+    fn partial_slot(
+        &self,
+        scratch: PointerValue<'ctx>,
+        per_acc: i64,
+        acc: usize,
+        slot: IntValue<'ctx>,
+    ) -> Result<PointerValue<'ctx>> {
+        let i = self.cg.b.build_int_add(self.i64c(acc as i64 * per_acc), slot, "")?;
+        let bytes = self.cg.b.build_int_mul(i, self.i64c(8), "")?;
+        Ok(self.cg.byte_offset(scratch, bytes)?)
+    }
+
+    fn store_partials(
+        &self,
+        scratch: PointerValue<'ctx>,
+        per_acc: i64,
+        slot: IntValue<'ctx>,
+        types: &[DType],
+        vals: &[BasicValueEnum<'ctx>],
+    ) -> Result<()> {
+        for (a, (&d, v)) in types.iter().zip(vals).enumerate() {
+            let p = self.partial_slot(scratch, per_acc, a, slot)?;
+            self.cg.store_at(p, d, *v)?;
+        }
+        Ok(())
+    }
+
+    /// The generic address of slot `(row, col)` of transpose tile `t`.
+    fn tile_slot(&self, t: usize, row: IntValue<'ctx>, col: IntValue<'ctx>) -> Result<PointerValue<'ctx>> {
+        let tiles = self.tiles.ok_or_else(|| GpuError::Llvm("no tile memory".into()))?;
+        let b = &self.cg.b;
+        let base = b.build_address_space_cast(tiles, self.cg.t.ptr, "")?;
+        let i = b.build_int_add(b.build_int_mul(row, self.i64c(TILE + 1), "")?, col, "")?;
+        let i = b.build_int_add(i, self.i64c(t as i64 * TILE * (TILE + 1)), "")?;
+        let bytes = b.build_int_mul(i, self.i64c(8), "")?;
+        Ok(self.cg.byte_offset(base, bytes)?)
+    }
+
+    /// A transposing loop kernel through shared-memory tiles (see
+    /// [`Strategy::Transpose`]): per tile, threads read the staged inputs
+    /// with space dimension `a` varying fastest (the inputs' innermost),
+    /// then compute the outputs with the innermost dimension `b` varying
+    /// fastest, taking the staged loads from the tile.
+    fn transpose(
+        &mut self,
+        k: &Kernel,
+        io: &[Io<'ctx>],
+        space: &[i64],
+        graph: &smelt_kernel::Graph,
+        outputs: &[NodeId],
+        batch: i64,
+        a: usize,
+        tiles_a: i64,
+        tiles_b: i64,
+    ) -> Result<()> {
+        let (_, loads) = plan::transposed_loads(k)
+            .ok_or_else(|| GpuError::InvalidProgram(format!("kernel {}: no transposed loads", k.name)))?;
+        let rank = space.len();
+        let bdim = rank - 1;
+        let others: Vec<usize> = (0..bdim).filter(|&d| d != a).collect();
+        let other_dims: Vec<i64> = others.iter().map(|&d| space[d]).collect();
+        let tile = self.grid_loop(batch * tiles_a * tiles_b, false, "tile")?;
+        let per_batch = tiles_a * tiles_b;
+        let bt = self.udiv(tile.index, per_batch)?;
+        let rem = self.urem(tile.index, per_batch)?;
+        let a0 = self.cg.b.build_int_mul(self.udiv(rem, tiles_b)?, self.i64c(TILE), "a0")?;
+        let b0 = self.cg.b.build_int_mul(self.urem(rem, tiles_b)?, self.i64c(TILE), "b0")?;
+        let oidx = self.unflatten(bt, &other_dims)?;
+        let tid = self.sreg("tid.x")?;
+        let tx = self.urem(tid, TILE)?;
+        let ty = self.udiv(tid, TILE)?;
+        let index_at = |this: &Self, ia: IntValue<'ctx>, ib: IntValue<'ctx>| -> Vec<IntValue<'ctx>> {
+            let mut idx = vec![this.i64c(0); rank];
+            for (&d, &v) in others.iter().zip(&oidx) {
+                idx[d] = v;
+            }
+            idx[a] = ia;
+            idx[bdim] = ib;
+            idx
+        };
+        let inside = |this: &Self, ia: IntValue<'ctx>, ib: IntValue<'ctx>| -> Result<IntValue<'ctx>> {
+            let b = &this.cg.b;
+            let ca = b.build_int_compare(IntPredicate::SLT, ia, this.i64c(space[a]), "")?;
+            let cb = b.build_int_compare(IntPredicate::SLT, ib, this.i64c(space[bdim]), "")?;
+            Ok(b.build_and(ca, cb, "")?)
+        };
+        // The previous tile's reads finish before this tile's writes.
+        self.barrier()?;
+        // Phase one: stage the transposed inputs, `a` fastest.
+        let r = self.cg.loop_begin(self.i64c(0), self.i64c(TILE), TILE / TILE_ROWS, "stage")?;
+        let row = self.cg.b.build_int_add(ty, r.index, "")?;
+        let ia = self.cg.b.build_int_add(a0, tx, "")?;
+        let ib = self.cg.b.build_int_add(b0, row, "")?;
+        let ok = inside(self, ia, ib)?;
+        let join = self.cg.if_begin(ok, "in")?;
+        let mut env = Env::with_indices(graph, index_at(self, ia, ib));
+        self.cg.emit_nodes(&mut env, io, &loads)?;
+        for (t, &l) in loads.iter().enumerate() {
+            let v = self.cg.value(&env, l)?;
+            let p = self.tile_slot(t, row, tx)?;
+            self.cg.store_at(p, graph.dtype(l), v)?;
+        }
+        self.cg.if_end(join)?;
+        self.cg.loop_end(r)?;
+        self.barrier()?;
+        // Phase two: compute the outputs, `b` fastest.
+        let r = self.cg.loop_begin(self.i64c(0), self.i64c(TILE), TILE / TILE_ROWS, "emit")?;
+        let row = self.cg.b.build_int_add(ty, r.index, "")?;
+        let ia = self.cg.b.build_int_add(a0, row, "")?;
+        let ib = self.cg.b.build_int_add(b0, tx, "")?;
+        let ok = inside(self, ia, ib)?;
+        let join = self.cg.if_begin(ok, "out")?;
+        let idx = index_at(self, ia, ib);
+        let mut env = Env::with_indices(graph, idx.clone());
+        for (t, &l) in loads.iter().enumerate() {
+            let p = self.tile_slot(t, tx, row)?;
+            let v = self.cg.load_at(p, graph.dtype(l))?;
+            env.bind(l, v);
+        }
+        self.cg.emit_nodes(&mut env, io, outputs)?;
+        let b = &self.cg.b;
+        let mut off = self.i64c(0);
+        for (&i, &d) in idx.iter().zip(space) {
+            off = b.build_int_add(b.build_int_mul(off, self.i64c(d), "")?, i, "")?;
+        }
+        self.store_outputs(&env, &io[k.inputs.len()..], outputs, off)?;
+        self.cg.if_end(join)?;
+        self.cg.loop_end(r)?;
+        self.cg.loop_end(tile)?;
         Ok(())
     }
 
@@ -541,18 +826,17 @@ impl<'ctx> DeviceCg<'_, 'ctx, '_> {
         Ok((init.iter().map(|&i| graph.dtype(i)).collect(), reducer, vals))
     }
 
-    /// Folds a reduce kernel's values over the reduced points of kept index
-    /// `kidx` from its init values: serially, or (`block`) block-strided, one
-    /// partial result per thread. Extra outputs are stored at each point
-    /// (`row` is the kept offset). Returns the accumulators.
+    /// Folds a reduce kernel's values at the reduced points `range = (lo,
+    /// hi, step)` (row-major offsets into the reduced dims `red`) of kept
+    /// index `kidx` from its init values; extra outputs are stored at each
+    /// point. Returns the accumulators.
     fn fold_points(
         &mut self,
         k: &Kernel,
         io: &[Io<'ctx>],
         kidx: &[IntValue<'ctx>],
         red: &[i64],
-        row: IntValue<'ctx>,
-        block: bool,
+        range: (IntValue<'ctx>, IntValue<'ctx>, IntValue<'ctx>),
     ) -> Result<Vec<BasicValueEnum<'ctx>>> {
         let KernelBody::Reduce { space, reduced, graph, values, reducer, extra, .. } = &k.body else {
             return Err(GpuError::InvalidProgram("not a reduction".into()));
@@ -564,12 +848,7 @@ impl<'ctx> DeviceCg<'_, 'ctx, '_> {
             self.cg.b.build_store(a, *v)?;
             accs.push(a);
         }
-        let n = count(red);
-        let l = if block {
-            self.block_loop(n, "red")?
-        } else {
-            self.cg.loop_begin(self.i64c(0), self.i64c(n), 1, "red")?
-        };
+        let l = self.cg.loop_begin_dyn(range.0, range.1, range.2, "red")?;
         let ridx = self.unflatten(l.index, red)?;
         // The full index: kept and reduced dimensions in their places.
         let (mut ki, mut ri) = (kidx.iter(), ridx.iter());
@@ -583,15 +862,10 @@ impl<'ctx> DeviceCg<'_, 'ctx, '_> {
         let vals = values.iter().map(|&v| self.cg.value(&env, v)).collect::<Result<Vec<_>, _>>()?;
         if !extra.is_empty() {
             let b = &self.cg.b;
-            let off = if block {
-                b.build_int_add(b.build_int_mul(row, self.i64c(n), "")?, l.index, "")?
-            } else {
-                let mut off = self.i64c(0);
-                for (&i, &d) in full.iter().zip(space) {
-                    off = b.build_int_add(b.build_int_mul(off, self.i64c(d), "")?, i, "")?;
-                }
-                off
-            };
+            let mut off = self.i64c(0);
+            for (&i, &d) in full.iter().zip(space) {
+                off = b.build_int_add(b.build_int_mul(off, self.i64c(d), "")?, i, "")?;
+            }
             let ni = k.inputs.len();
             for &(o, id) in extra {
                 let out = io.get(ni + o).ok_or_else(|| GpuError::InvalidProgram("extra output out of range".into()))?;

@@ -19,7 +19,9 @@ pub struct Executable {
     device: Arc<Device>,
     program: Program,
     _module: LoadedModule,
-    functions: Vec<Option<(Function, Launch)>>,
+    /// Per kernel: its entries and launches in order, and whether they take
+    /// the scratch pointer.
+    functions: Vec<Option<(Vec<(Function, Launch)>, bool)>>,
     constants: Vec<DeviceBuffer>,
     /// The program's temporaries, then scratch for cuBLAS products with an
     /// epilogue and for staging parallel copies.
@@ -76,7 +78,10 @@ impl Executable {
         let mut functions = Vec::with_capacity(module.kernels.len());
         for k in &module.kernels {
             functions.push(match k {
-                Some(k) => Some((loaded.function(&k.symbol)?, k.launch)),
+                Some(k) => Some((
+                    k.launches.iter().map(|(s, l)| Ok((loaded.function(s)?, *l))).collect::<Result<Vec<_>>>()?,
+                    k.scratch_bytes > 0,
+                )),
                 None => None,
             });
         }
@@ -87,7 +92,8 @@ impl Executable {
             constants.push(b);
         }
         let scratch_offset = align(program.temp_bytes);
-        let arena = device.alloc(scratch_offset + scratch_bytes(&program.steps))?;
+        let kernel_scratch = module.kernels.iter().flatten().map(|k| k.scratch_bytes).max().unwrap_or(0);
+        let arena = device.alloc(scratch_offset + scratch_bytes(&program.steps).max(kernel_scratch))?;
         Ok(Executable { device, program, _module: loaded, functions, constants, arena, scratch_offset })
     }
 
@@ -200,11 +206,22 @@ impl Executable {
     }
 
     fn launch(&self, f: &Frame<'_>, kernel: u32, bufs: &[&BufRef]) -> Result<()> {
-        let Some(Some((func, launch))) = self.functions.get(kernel as usize) else {
+        let ptrs = bufs.iter().map(|b| self.addr(f, b)).collect::<Result<Vec<_>>>()?;
+        self.launch_ptrs(kernel, ptrs)
+    }
+
+    /// Runs kernel `kernel`'s launches on buffer addresses (inputs, then outputs).
+    fn launch_ptrs(&self, kernel: u32, mut ptrs: Vec<u64>) -> Result<()> {
+        let Some(Some((entries, scratch))) = self.functions.get(kernel as usize) else {
             return Err(GpuError::InvalidProgram(format!("kernel {kernel} has no device entry")));
         };
-        let ptrs = bufs.iter().map(|b| self.addr(f, b)).collect::<Result<Vec<_>>>()?;
-        self.device.launch(*func, launch.grid, launch.block, &ptrs)
+        if *scratch {
+            ptrs.push(self.arena.ptr() + self.scratch_offset as u64);
+        }
+        for (func, launch) in entries {
+            self.device.launch(*func, launch.grid, launch.block, &ptrs)?;
+        }
+        Ok(())
     }
 
     fn parallel_copy(&self, f: &Frame<'_>, moves: &[(BufRef, BufRef)]) -> Result<()> {
@@ -250,15 +267,12 @@ impl Executable {
             Some((k, extra)) => {
                 let product = self.arena.ptr() + self.scratch_offset as u64;
                 self.device.gemm(&g, lhs, rhs, product)?;
-                let Some(Some((func, launch))) = self.functions.get(k.0 as usize) else {
-                    return Err(GpuError::InvalidProgram(format!("epilogue kernel {} has no device entry", k.0)));
-                };
                 let mut ptrs = vec![product];
                 for b in extra {
                     ptrs.push(self.addr(f, b)?);
                 }
                 ptrs.push(self.addr(f, &d.out)?);
-                self.device.launch(*func, launch.grid, launch.block, &ptrs)
+                self.launch_ptrs(k.0, ptrs)
             }
         }
     }

@@ -105,12 +105,17 @@ pub fn build(program: &Program, options: &CompileOptions) -> Result<(Program, De
     Ok((prepared, m))
 }
 
-/// Compiles `program` and loads it on device 0.
+/// Compiles `program` for device 0's architecture (`options.sm` is ignored)
+/// and loads it there.
 pub fn compile(program: &Program, options: &CompileOptions) -> Result<Executable, GpuError> {
     if !runtime::driver_present() {
         return Err(GpuError::NoDriver);
     }
-    let (prepared, module) = build(program, options)?;
+    // Code for the device's own architecture (PTX for an older one would be
+    // JIT-compiled by the driver too, without the newer instructions).
+    let device = runtime::Device::get()?;
+    let options = CompileOptions { sm: device.sm.clamp(50, 120), ..options.clone() };
+    let (prepared, module) = build(program, &options)?;
     Executable::new(prepared, &module)
 }
 

@@ -9,6 +9,10 @@
 //!
 //! - [`Strategy::Elementwise`]: one thread per point of the flattened space,
 //!   grid-stride; consecutive threads touch consecutive elements (coalesced).
+//! - [`Strategy::Transpose`]: a loop kernel that reads inputs transposed
+//!   (an input's innermost dimension is not the space's): 32 x 32 tiles
+//!   through shared memory, read along the input's innermost dimension and
+//!   written along the output's, so both sides are coalesced.
 //! - [`Strategy::RowLoop`]: a loop kernel with row statistics (an inline
 //!   reduction that does not depend on the innermost index: softmax's max and
 //!   sum, layer norm's mean and variance): one block per row; the block
@@ -20,6 +24,12 @@
 //! - [`Strategy::ColumnReduce`]: any other reduction: one thread per kept
 //!   point, folding the reduced points in order; consecutive threads read
 //!   consecutive kept elements.
+//! - [`Strategy::SplitRowReduce`], [`Strategy::SplitColumnReduce`]: the two
+//!   above when there are too few rows or kept points to fill the device
+//!   (full reductions, long rows, tall columns): two launches. The first
+//!   splits each row's (column's) reduced points into `splits` chunks
+//!   ([`split_chunk`]), each folded by one block (thread) into a partial
+//!   result in scratch memory; the second combines each row's partials.
 //! - [`Strategy::Outer`]: everything else (scans, sorts, update-slices,
 //!   random bits): the CPU backend's kernel body, one thread per iteration of
 //!   its parallel dimension.
@@ -46,6 +56,14 @@ pub const OUTER_BLOCK: u32 = 128;
 pub const MAX_ROW_BLOCK: u32 = 256;
 /// Most blocks per launch; kernels loop (grid-stride) over what is left.
 pub const MAX_GRID: i64 = 1 << 20;
+/// Side of a transpose tile.
+pub const TILE: i64 = 32;
+/// Rows of a tile each thread of a transpose block handles: the block is
+/// `TILE / TILE_ROWS` rows of `TILE` threads, row `ty` handling tile rows
+/// `ty, ty + TILE / TILE_ROWS, ...`.
+pub const TILE_ROWS: i64 = 4;
+/// Most transposed inputs one kernel stages through shared memory.
+pub const MAX_TILED_LOADS: usize = 4;
 /// Shuffle distances of the warp-level tree, in order.
 pub const SHUFFLE_OFFSETS: [u32; 5] = [16, 8, 4, 2, 1];
 /// Bytes of shared memory per accumulator: one 8-byte slot per warp.
@@ -61,19 +79,100 @@ pub struct Launch {
 /// How a kernel's work is spread over threads (see the module docs).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Strategy {
-    Elementwise { points: i64 },
-    RowLoop { rows: i64, cols: i64 },
-    RowReduce { rows: i64, row_len: i64 },
-    ColumnReduce { kept: i64 },
-    Outer { iterations: i64 },
+    Elementwise {
+        points: i64,
+    },
+    /// Tiles over space dims `a` (the transposed inputs' innermost) and the
+    /// innermost `b`; `batch` counts the points of the other dims.
+    Transpose {
+        batch: i64,
+        a: usize,
+        tiles_a: i64,
+        tiles_b: i64,
+    },
+    RowLoop {
+        rows: i64,
+        cols: i64,
+    },
+    RowReduce {
+        rows: i64,
+        row_len: i64,
+    },
+    ColumnReduce {
+        kept: i64,
+    },
+    SplitRowReduce {
+        rows: i64,
+        row_len: i64,
+        splits: i64,
+    },
+    SplitColumnReduce {
+        kept: i64,
+        reduced: i64,
+        splits: i64,
+    },
+    Outer {
+        iterations: i64,
+    },
     Serial,
 }
 
+/// Stage-one blocks a split row reduction aims for.
+pub const SPLIT_ROW_BLOCKS: i64 = 1024;
+/// Fewest elements per block in stage one of a split row reduction.
+pub const SPLIT_ROW_MIN_CHUNK: i64 = 4096;
+/// Stage-one threads a split column reduction aims for.
+pub const SPLIT_COLUMN_THREADS: i64 = 1 << 17;
+/// Fewest elements per thread in stage one of a split column reduction.
+pub const SPLIT_COLUMN_MIN_CHUNK: i64 = 256;
+
+/// Elements per chunk when `len` reduced points are split `splits` ways.
+pub fn split_chunk(len: i64, splits: i64) -> i64 {
+    if len <= 0 { 0 } else { (len - 1) / splits.max(1) + 1 }
+}
+
+/// How many ways to split `len` points of each of `rows` rows so that about
+/// `target` workers run, with at least `min_chunk` points each (1: do not split).
+pub fn splits_for(rows: i64, len: i64, target: i64, min_chunk: i64) -> i64 {
+    (target / rows.max(1)).min(len / min_chunk).max(1)
+}
+
 impl Strategy {
-    /// The launch that runs this strategy.
+    /// The launches that run this strategy, in order (two for split reductions).
+    pub fn launches(&self) -> Vec<Launch> {
+        match *self {
+            Strategy::SplitRowReduce { rows, splits, .. } => vec![
+                Launch { grid: blocks(rows.saturating_mul(splits), 1), block: BLOCK },
+                Launch { grid: blocks(rows, 1), block: row_block(splits) },
+            ],
+            Strategy::SplitColumnReduce { kept, splits, .. } => vec![
+                Launch { grid: blocks(kept.saturating_mul(splits), BLOCK), block: BLOCK },
+                Launch { grid: blocks(kept, BLOCK), block: BLOCK },
+            ],
+            _ => vec![self.launch()],
+        }
+    }
+
+    /// Scratch bytes for the partial results of `accs` accumulators (one
+    /// 8-byte slot each per row or kept point and split).
+    pub fn scratch_bytes(&self, accs: usize) -> usize {
+        match *self {
+            Strategy::SplitRowReduce { rows: n, splits, .. } | Strategy::SplitColumnReduce { kept: n, splits, .. } => {
+                (n.max(0) as usize).saturating_mul(splits.max(0) as usize).saturating_mul(8 * accs)
+            }
+            _ => 0,
+        }
+    }
+
+    /// The first (or only) launch.
     pub fn launch(&self) -> Launch {
         match *self {
+            Strategy::SplitRowReduce { .. } | Strategy::SplitColumnReduce { .. } => self.launches()[0],
             Strategy::Elementwise { points } => Launch { grid: blocks(points, BLOCK), block: BLOCK },
+            Strategy::Transpose { batch, tiles_a, tiles_b, .. } => Launch {
+                grid: blocks(batch.saturating_mul(tiles_a).saturating_mul(tiles_b), 1),
+                block: (TILE * TILE / TILE_ROWS) as u32,
+            },
             Strategy::ColumnReduce { kept } => Launch { grid: blocks(kept, BLOCK), block: BLOCK },
             Strategy::RowLoop { rows, cols } => Launch { grid: blocks(rows, 1), block: row_block(cols) },
             Strategy::RowReduce { rows, row_len } => Launch { grid: blocks(rows, 1), block: row_block(row_len) },
@@ -86,9 +185,12 @@ impl Strategy {
     pub fn name(&self) -> &'static str {
         match self {
             Strategy::Elementwise { .. } => "elementwise",
+            Strategy::Transpose { .. } => "transpose",
             Strategy::RowLoop { .. } => "row-loop",
             Strategy::RowReduce { .. } => "row-reduce",
             Strategy::ColumnReduce { .. } => "column-reduce",
+            Strategy::SplitRowReduce { .. } => "split-row-reduce",
+            Strategy::SplitColumnReduce { .. } => "split-column-reduce",
             Strategy::Outer { .. } => "outer",
             Strategy::Serial => "serial",
         }
@@ -131,6 +233,55 @@ pub fn row_statistics(graph: &Graph, rank: usize) -> Result<Vec<NodeId>> {
         .collect())
 }
 
+/// The loads of a loop kernel worth staging through transpose tiles: whole
+/// inputs read at a permutation of the space's indices whose innermost
+/// (non-unit) dimension is space dimension `a`, not the space's innermost,
+/// with both of those dimensions at least half a tile. Returns `a` and the
+/// load nodes (all with the same `a`, at most [`MAX_TILED_LOADS`]).
+pub fn transposed_loads(k: &Kernel) -> Option<(usize, Vec<NodeId>)> {
+    let KernelBody::Loop { space, graph, .. } = &k.body else { return None };
+    let rank = space.len();
+    if rank < 2 || space[rank - 1] < TILE / 2 {
+        return None;
+    }
+    let mut found: Option<usize> = None;
+    let mut loads = Vec::new();
+    for (i, n) in graph.nodes.iter().enumerate() {
+        let Node::Load { input, index } = n else { continue };
+        let Some(ty) = k.inputs.get(*input) else { return None };
+        if index.len() != ty.dims.len() {
+            return None;
+        }
+        // Each index component: the space index of its dimension, or 0 for a unit dim.
+        let mut perm = Vec::with_capacity(index.len());
+        let mut ok = true;
+        for (&x, &d) in index.iter().zip(&ty.dims) {
+            match graph.nodes.get(x.0 as usize) {
+                Some(Node::Index(s)) if space.get(*s) == Some(&d) => perm.push(Some(*s)),
+                Some(Node::Const(c)) if d == 1 && matches!(c, smelt_kernel::Scalar::Int(_, 0)) => perm.push(None),
+                _ => ok = false,
+            }
+        }
+        let used: Vec<usize> = perm.iter().flatten().copied().collect();
+        let mut sorted = used.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        if !ok || sorted.len() != used.len() || space.iter().enumerate().any(|(s, &e)| e > 1 && !used.contains(&s)) {
+            continue;
+        }
+        let Some(&a) = used.last() else { continue };
+        if a == rank - 1 || space[a] < TILE / 2 {
+            continue;
+        }
+        if found.is_some_and(|f| f != a) || loads.len() == MAX_TILED_LOADS {
+            return None;
+        }
+        found = Some(a);
+        loads.push(NodeId(i as u32));
+    }
+    found.map(|a| (a, loads))
+}
+
 fn count(dims: &[i64]) -> i64 {
     dims.iter().map(|&d| d.max(0)).product()
 }
@@ -141,7 +292,14 @@ pub fn choose(k: &Kernel) -> Result<Strategy> {
         KernelBody::Loop { space, graph, .. } => {
             let stats = row_statistics(graph, space.len())?;
             let cols = space.last().copied().unwrap_or(1);
-            if stats.is_empty() || cols <= 1 {
+            if stats.is_empty()
+                && let Some((a, _)) = transposed_loads(k)
+            {
+                let b = space.len() - 1;
+                let others: Vec<i64> = (0..b).filter(|&d| d != a).map(|d| space[d]).collect();
+                let tiles = |d: i64| (d + TILE - 1) / TILE;
+                Strategy::Transpose { batch: count(&others), a, tiles_a: tiles(space[a]), tiles_b: tiles(space[b]) }
+            } else if stats.is_empty() || cols <= 1 {
                 Strategy::Elementwise { points: count(space) }
             } else if stats.iter().all(|&id| match graph.node(id) {
                 Node::Reduce(r) => {
@@ -165,10 +323,18 @@ pub fn choose(k: &Kernel) -> Result<Strategy> {
             if reduced.iter().any(|&d| d >= rank) {
                 return Err(GpuError::InvalidProgram(format!("kernel {}: reduced dimension out of range", k.name)));
             }
-            if trailing && combinable(reducer, &acc) && count(&reduced_dims) > 1 {
-                Strategy::RowReduce { rows: count(&kept), row_len: count(&reduced_dims) }
+            let (rows, len) = (count(&kept), count(&reduced_dims));
+            let combines = combinable(reducer, &acc);
+            if trailing && combines && len > 1 {
+                match splits_for(rows, len, SPLIT_ROW_BLOCKS, SPLIT_ROW_MIN_CHUNK) {
+                    1 => Strategy::RowReduce { rows, row_len: len },
+                    splits => Strategy::SplitRowReduce { rows, row_len: len, splits },
+                }
             } else {
-                Strategy::ColumnReduce { kept: count(&kept) }
+                match splits_for(rows, len, SPLIT_COLUMN_THREADS, SPLIT_COLUMN_MIN_CHUNK) {
+                    s if s > 1 && combines => Strategy::SplitColumnReduce { kept: rows, reduced: len, splits: s },
+                    _ => Strategy::ColumnReduce { kept: rows },
+                }
             }
         }
         KernelBody::Scatter { .. } | KernelBody::SelectAndScatter { .. } => Strategy::Serial,

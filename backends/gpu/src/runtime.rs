@@ -23,6 +23,8 @@ pub struct Device {
     context: sys::CUcontext,
     pub(crate) stream: sys::CUstream,
     name: String,
+    /// Compute capability as `sm_XX` numbers it (90 for Hopper).
+    pub sm: u32,
     cublas: OnceLock<std::result::Result<Cublas, String>>,
     /// Serializes use of the stream and the cuBLAS handle.
     pub(crate) lock: Mutex<()>,
@@ -42,6 +44,9 @@ pub fn driver_present() -> bool {
     // SAFETY: only tries to load the library.
     unsafe { sys::is_culib_present() }
 }
+
+/// Device heap for kernels that allocate (the sort's scratch rows).
+const SORT_HEAP_BYTES: usize = 512 << 20;
 
 static DEVICE: OnceLock<std::result::Result<Arc<Device>, String>> = OnceLock::new();
 
@@ -70,13 +75,32 @@ impl Device {
         let context = unsafe { cu::primary_ctx::retain(device)? };
         // SAFETY: as above.
         unsafe { cu::ctx::set_current(context)? };
-        let stream = cu::stream::create(cu::stream::StreamKind::NonBlocking)?;
-        Ok(Device { ordinal, device, context, stream, name, cublas: OnceLock::new(), lock: Mutex::new(()) })
+        // Sorts take scratch rows from the device heap (8 MiB by default).
+        cu::ctx::set_limit(sys::CUlimit::CU_LIMIT_MALLOC_HEAP_SIZE, SORT_HEAP_BYTES)?;
+        // A blocking stream: it orders itself with the synchronous copies,
+        // which run on the legacy default stream.
+        let stream = cu::stream::create(cu::stream::StreamKind::Default)?;
+        use sys::CUdevice_attribute::{
+            CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR as MAJOR,
+            CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR as MINOR,
+        };
+        // SAFETY: `device` came from `device::get`.
+        let sm = unsafe { cu::device::get_attribute(device, MAJOR)? * 10 + cu::device::get_attribute(device, MINOR)? };
+        Ok(Device {
+            ordinal,
+            device,
+            context,
+            stream,
+            name,
+            sm: sm as u32,
+            cublas: OnceLock::new(),
+            lock: Mutex::new(()),
+        })
     }
 
     /// The device's name and ordinal, for messages.
     pub fn describe(&self) -> String {
-        format!("{} (device {})", self.name, self.ordinal)
+        format!("{} (device {}, sm_{})", self.name, self.ordinal, self.sm)
     }
 
     /// Makes this device's context current on the calling thread.
@@ -250,6 +274,9 @@ impl DeviceBuffer {
         if data.len() > self.bytes {
             return Err(GpuError::InvalidProgram("upload larger than its buffer".into()));
         }
+        if data.is_empty() {
+            return Ok(());
+        }
         self.device.bind()?;
         // SAFETY: the buffer holds `data.len()` bytes.
         unsafe { cu::memcpy_htod_sync(self.ptr, data)? };
@@ -260,6 +287,9 @@ impl DeviceBuffer {
     pub fn download(&self, out: &mut [u8]) -> Result<()> {
         if out.len() > self.bytes {
             return Err(GpuError::InvalidProgram("download larger than its buffer".into()));
+        }
+        if out.is_empty() {
+            return Ok(());
         }
         self.device.synchronize()?;
         // SAFETY: the buffer holds `out.len()` bytes.

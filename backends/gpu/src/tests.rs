@@ -147,3 +147,79 @@ fn no_driver_is_a_clear_error() {
     let ptx = crate::emit_ptx(&p, &crate::CompileOptions::default()).expect("an empty module");
     assert!(ptx.contains(".target sm_80"), "{ptx}");
 }
+
+/// Split reductions: the chunks cover every reduced point once, and folding
+/// each chunk then folding the partials equals the serial fold.
+#[test]
+fn split_reductions_cover_and_combine() {
+    assert_eq!(plan::splits_for(1, 1 << 28, plan::SPLIT_ROW_BLOCKS, plan::SPLIT_ROW_MIN_CHUNK), 1024);
+    assert_eq!(plan::splits_for(4096, 768, plan::SPLIT_ROW_BLOCKS, plan::SPLIT_ROW_MIN_CHUNK), 1);
+    assert_eq!(plan::splits_for(512, 128, plan::SPLIT_COLUMN_THREADS, plan::SPLIT_COLUMN_MIN_CHUNK), 1);
+    for (len, splits) in [(1i64, 1i64), (10, 3), (4096, 7), (100_000, 24), (1 << 16, 1024)] {
+        let chunk = plan::split_chunk(len, splits);
+        let mut seen = vec![0u8; len as usize];
+        for s in 0..splits {
+            let (lo, hi) = (s * chunk, ((s + 1) * chunk).min(len));
+            for j in lo..hi {
+                seen[j as usize] += 1;
+            }
+        }
+        assert!(seen.iter().all(|&c| c == 1), "len {len} splits {splits}");
+        let v: Vec<u32> = values(len as usize, 5).into_iter().map(|x| x as u32).collect();
+        let serial = v.iter().fold(0u32, |a, &b| a.wrapping_add(b));
+        // Stage one: one block per chunk (strided partials, block combine).
+        let partials: Vec<u32> = (0..splits)
+            .map(|s| {
+                let (lo, hi) = ((s * chunk).min(len), ((s + 1) * chunk).min(len));
+                let part = &v[lo as usize..hi as usize];
+                let add = |a: u32, b: u32| a.wrapping_add(b);
+                plan::block_reduce(&plan::thread_partials(part, plan::BLOCK, 0, add), 0, add)
+            })
+            .collect();
+        // Stage two: one block per row over the partials.
+        let block = plan::row_block(splits);
+        let add = |a: u32, b: u32| a.wrapping_add(b);
+        assert_eq!(plan::block_reduce(&plan::thread_partials(&partials, block, 0, add), 0, add), serial);
+    }
+    let s = Strategy::SplitRowReduce { rows: 2, row_len: 1 << 20, splits: 256 };
+    assert_eq!(s.launches().len(), 2);
+    assert_eq!(s.launches()[0].grid, 512);
+    assert_eq!(s.scratch_bytes(2), 2 * 256 * 16);
+}
+
+/// The transpose tile mapping as the generated code computes it: in phase
+/// one thread `(ty, tx)` stages element `(a0 + tx, b0 + row)` into slot
+/// `[row][tx]`; in phase two it computes `(a0 + row, b0 + tx)` from slot
+/// `[tx][row]` (rows `ty, ty + 8, ...`). Every point of a tile is staged once
+/// and computed once, from the slot holding its own element; consecutive
+/// threads touch consecutive `a` in phase one (the input's innermost) and
+/// consecutive `b` in phase two (the output's).
+#[test]
+fn transpose_tiles_stage_and_emit_every_point_once() {
+    use crate::plan::{TILE, TILE_ROWS};
+    let block = Strategy::Transpose { batch: 1, a: 0, tiles_a: 1, tiles_b: 1 }.launch().block as i64;
+    assert_eq!(block, TILE * TILE / TILE_ROWS);
+    let step = TILE / TILE_ROWS;
+    let mut slot_holds = std::collections::HashMap::new();
+    let mut staged = std::collections::HashSet::new();
+    for tid in 0..block {
+        let (tx, ty) = (tid % TILE, tid / TILE);
+        for r in (0..TILE).step_by(step as usize) {
+            let row = ty + r;
+            assert!(staged.insert((tx, row)), "point staged twice");
+            slot_holds.insert((row, tx), (tx, row)); // slot [row][tx] holds (a = tx, b = row)
+        }
+    }
+    assert_eq!(staged.len() as i64, TILE * TILE);
+    let mut emitted = std::collections::HashSet::new();
+    for tid in 0..block {
+        let (tx, ty) = (tid % TILE, tid / TILE);
+        for r in (0..TILE).step_by(step as usize) {
+            let row = ty + r;
+            let point = (row, tx); // (a, b)
+            assert!(emitted.insert(point), "point computed twice");
+            assert_eq!(slot_holds[&(tx, row)], point, "slot [tx][row] holds another element");
+        }
+    }
+    assert_eq!(emitted.len() as i64, TILE * TILE);
+}

@@ -248,7 +248,7 @@ pub fn transposed_loads(k: &Kernel) -> Option<(usize, Vec<NodeId>)> {
     let mut loads = Vec::new();
     for (i, n) in graph.nodes.iter().enumerate() {
         let Node::Load { input, index } = n else { continue };
-        let Some(ty) = k.inputs.get(*input) else { return None };
+        let ty = k.inputs.get(*input)?;
         if index.len() != ty.dims.len() {
             return None;
         }

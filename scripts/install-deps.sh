@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs what building and testing smelt needs on Debian/Ubuntu: a C toolchain,
 # LLVM 22 (for the LLVM backends, linked dynamically), the AArch64 cross toolchain
-# and user-mode emulator the AOT tests build and run AArch64 objects with, and Rust
-# if it is missing.
+# and user-mode emulator the AOT tests build and run AArch64 objects with, NVIDIA's
+# PTX assembler (ptxas, from the nvidia-cuda-nvcc-cu12 wheel on PyPI, into
+# ~/.cache/smelt/nvcc; the GPU tests assemble their PTX with it and say so when it
+# is missing), and Rust if it is missing.
 # Idempotent: when everything is present it only checks, in about a second.
 set -euo pipefail
 
@@ -11,6 +13,8 @@ packages=(
   # `smelt aot --target aarch64-unknown-linux-gnu` tests (tests/it/aot.rs): cross
   # C compiler and libc to link the driver, qemu-aarch64 to run it.
   gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
+  # pip, to fetch ptxas below.
+  python3-pip
 )
 
 sudo_cmd=()
@@ -40,6 +44,16 @@ if [ ${#missing[@]} -gt 0 ]; then
     "${sudo_cmd[@]}" apt-get update -qq
   fi
   "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# ptxas for the GPU backend's tests (no GPU or CUDA install needed). Optional: the
+# tests check the PTX text alone where it cannot be had.
+nvcc_dir="$HOME/.cache/smelt/nvcc"
+if [ ! -x "$nvcc_dir/nvidia/cuda_nvcc/bin/ptxas" ]; then
+  echo "install-deps: fetching ptxas (nvidia-cuda-nvcc-cu12 wheel)" >&2
+  python3 -m pip install --quiet --no-deps --disable-pip-version-check --target "$nvcc_dir" \
+    "nvidia-cuda-nvcc-cu12==12.9.86" ||
+    echo "install-deps: could not fetch ptxas; the GPU tests will check PTX text only" >&2
 fi
 
 if ! command -v cargo >/dev/null 2>&1 && [ ! -x "$HOME/.cargo/bin/cargo" ]; then

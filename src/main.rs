@@ -15,6 +15,7 @@ use smelt::engine::{self, Compiled};
 use smelt::hlo::{Array, Literal, Module, Shape, npy, text};
 use smelt_passes::{Options, PassContext};
 
+mod gpu_bench;
 mod onnx_cmd;
 
 /// Large freed blocks are kept for reuse, so repeated runs write warm memory
@@ -92,6 +93,23 @@ enum VizFormat {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Device benchmarks (needs an NVIDIA GPU; run by scripts/gpu-check.sh): a fused
+    /// elementwise chain over GiB-sized f32 arrays beside a device-to-device copy,
+    /// and an f32 matrix product through smelt beside cuBLAS called directly.
+    GpuBench {
+        /// Size of each of the chain's three inputs and its output, in GiB.
+        #[arg(long, default_value_t = 1.0)]
+        gib: f64,
+        /// Side of the square GEMM.
+        #[arg(long, default_value_t = 4096)]
+        gemm: i64,
+        /// Timed runs per measurement (the median is reported).
+        #[arg(long, default_value_t = 20)]
+        runs: usize,
+        /// Also write the figures as JSON to this file.
+        #[arg(long, value_name = "FILE")]
+        json: Option<PathBuf>,
+    },
     /// Parse an HLO text file and print it in canonical form.
     Parse {
         /// HLO text file (XLA's format, as JAX and TensorFlow dump it).
@@ -277,6 +295,15 @@ impl Backend {
 }
 
 impl Backend {
+    /// Whether this machine can run the backend at all (one clear error up
+    /// front rather than one per case).
+    fn available(self) -> Result<()> {
+        if self == Backend::Gpu && !smelt::gpu::driver_available() {
+            bail!("{}", smelt::gpu::GpuError::NoDriver);
+        }
+        Ok(())
+    }
+
     fn jit(self) -> Result<smelt::jit::Backend> {
         Ok(match self {
             Backend::Interp => smelt::jit::Backend::Interp,
@@ -341,7 +368,9 @@ fn main() -> ExitCode {
         Command::Run { path, inputs, out_dir, backend, pipeline } => {
             cmd_run(&path, &inputs, out_dir.as_deref(), backend, pipeline)
         }
-        Command::Check { paths, backend, pipeline } => cmd_check(&paths, backend, pipeline),
+        Command::Check { paths, backend, pipeline } => {
+            backend.available().and_then(|()| cmd_check(&paths, backend, pipeline))
+        }
         Command::OnnxRun { model, inputs, out_dir, backend, clusters } => {
             onnx_cmd::cmd_onnx_run(&model, &inputs, out_dir.as_deref(), backend, clusters).map(|()| ExitCode::SUCCESS)
         }
@@ -360,11 +389,16 @@ fn main() -> ExitCode {
             let options = smelt::aot::AotOptions { triple: target, cpu, features, threads };
             cmd_aot(&file, &name, &out_dir, &options, rust)
         }
+        Command::GpuBench { gib, gemm, runs, json } => gpu_bench::run(gib, gemm, runs, json.as_deref()),
         Command::Compile { file, backend, emit, target, sm, output } => {
             let TargetArgs { target, cpu, features } = target;
             cmd_compile(&file, backend, emit, target, cpu, features, sm, output.as_deref())
         }
         Command::Bench { paths, backend, stream, pipeline, json, runs, time_s, profile, cache_stats } => {
+            if let Err(e) = backend.available() {
+                eprintln!("error: {e:#}");
+                return ExitCode::from(1);
+            }
             if stream {
                 print_stream(json);
             }
@@ -653,6 +687,16 @@ fn bench_case(
     let results: usize = compiled.run(&args)?.iter().map(|a| a.shape().byte_size()).sum();
     let bytes = results + args.iter().map(|a| a.shape().byte_size()).sum::<usize>();
     compiled.reset_profile();
+    if let Timed::Engine(c) = &compiled
+        && let Compiled::Gpu(exe) = c.as_ref()
+    {
+        // Device-resident runs, arguments uploaded once (as XLA's harness does).
+        let leaves: Vec<&Array> = args.iter().flat_map(Literal::leaves).collect();
+        let one = exe.time_device(&leaves, 1)?;
+        let n = runs.unwrap_or_else(|| ((time_s / one.max(1e-7)) as usize).clamp(3, 100_000));
+        let run_ms = exe.time_device_runs(&leaves, n)?.into_iter().map(|s| s * 1e3).collect();
+        return Ok(BenchResult { compile_ms, times, bytes, run_ms, profile: None });
+    }
     let mut run_ms = Vec::new();
     let start = Instant::now();
     loop {

@@ -285,3 +285,49 @@ fn bench_profile_and_compile_emit_kernel() {
     assert!(out.starts_with("program "), "{out}");
     assert!(out.contains(": scan [16, 32] along 1 reverse"), "{out}");
 }
+
+#[test]
+fn compile_emits_ptx_for_the_gpu_without_one() {
+    let path = case("layernorm").join("module.hlo");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("layernorm.ptx");
+    let o = smelt(&[
+        "compile",
+        path.to_str().unwrap(),
+        "--backend",
+        "gpu",
+        "--emit",
+        "ptx",
+        "--sm",
+        "90",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let ptx = std::fs::read_to_string(&out).unwrap();
+    assert!(ptx.contains(".target sm_90") && ptx.contains(".entry smelt_k"), "{ptx}");
+    assert!(ptx.contains("shfl.sync.down"), "layer norm's row statistics combine with warp shuffles");
+    let o = smelt(&["compile", path.to_str().unwrap(), "--backend", "gpu", "--emit", "kernel"]);
+    assert!(o.status.success() && stdout(&o).contains("row-loop"), "{}", stdout(&o));
+    let o = smelt(&["compile", path.to_str().unwrap(), "--backend", "gpu", "--emit", "obj"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("the GPU backend emits kernel, llvm, llvm-opt or ptx"), "{}", stderr(&o));
+}
+
+#[test]
+fn gpu_commands_without_a_driver_say_so() {
+    if smelt::gpu::driver_available() {
+        return; // a machine with a CUDA driver runs these for real
+    }
+    let softmax = case("softmax");
+    for args in [
+        vec!["run", softmax.to_str().unwrap(), "--backend", "gpu"],
+        vec!["check", softmax.to_str().unwrap(), "--backend", "gpu"],
+        vec!["bench", softmax.to_str().unwrap(), "--backend", "gpu"],
+        vec!["gpu-bench"],
+    ] {
+        let o = smelt(&args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        assert!(stderr(&o).contains("no CUDA driver found"), "{args:?}: {}", stderr(&o));
+    }
+}

@@ -162,10 +162,11 @@ impl Executable {
         Ok(out)
     }
 
-    /// Seconds per run of the steps alone, with `args` already on the device
-    /// (the median of `runs` timed runs after one warm-up): what a benchmark
-    /// of the device code measures, without host transfers.
-    pub fn time_device(&self, args: &[Array], runs: usize) -> Result<f64> {
+    /// Seconds of each of `runs` runs of the steps alone, with `args` copied
+    /// to the device once beforehand and one untimed warm-up run: what a
+    /// benchmark of the device code measures (as XLA's harness does, with
+    /// arguments already on the device), without host transfers.
+    pub fn time_device_runs<A: Borrow<Array>>(&self, args: &[A], runs: usize) -> Result<Vec<f64>> {
         self.check_args(args)?;
         let _guard = self.device.lock.lock().unwrap_or_else(|e| e.into_inner());
         let (params, results) = self.upload(args)?;
@@ -179,6 +180,12 @@ impl Executable {
             self.device.synchronize()?;
             times.push(t.elapsed().as_secs_f64());
         }
+        Ok(times)
+    }
+
+    /// The median of [`Executable::time_device_runs`], in seconds.
+    pub fn time_device<A: Borrow<Array>>(&self, args: &[A], runs: usize) -> Result<f64> {
+        let mut times = self.time_device_runs(args, runs)?;
         times.sort_by(f64::total_cmp);
         Ok(times[times.len() / 2])
     }

@@ -17,11 +17,12 @@
 //! this crate builds and its tests run on machines without CUDA; there,
 //! [`compile`] fails with [`GpuError::NoDriver`].
 //!
-//! Code map: `elemental` (dot and convolution kernels), `plan` (strategies,
+//! Code map: `bench` (device yardsticks), `elemental` (dot and convolution kernels), `plan` (strategies,
 //! launch dimensions and their models), `codegen` (NVPTX module), `runtime`
 //! (driver, memory, launches, cuBLAS), `executable` (running programs),
 //! `error`.
 
+pub mod bench;
 pub mod codegen;
 pub mod elemental;
 mod error;

@@ -1,4 +1,5 @@
-//! Differential property test: the CPU backend against the interpreter on random
+//! Differential property test: the CPU backends (and the GPU backend's
+//! elemental products, evaluated, and its PTX) against the interpreter on random
 //! modules — elementwise chains in every element type, broadcasts, transposes,
 //! reductions over random sets of axes, dots with random dimension numbers, and
 //! shapes with odd and zero-sized dimensions.
@@ -224,6 +225,35 @@ proptest! {
         smelt_hlo::verify(&module).map_err(|e| TestCaseError::fail(e.to_string()))?;
         let args = smelt::inputs::random_inputs(&module.entry().param_shapes());
         let want = smelt_interp::evaluate(&module, &args).unwrap().into_leaves();
+        // The GPU backend without a GPU: its prepared program (every product as
+        // an elemental kernel) through the kernel evaluator, and its PTX.
+        let mut optimized = module.clone();
+        smelt::engine::optimize(
+            &mut optimized,
+            Pipeline::Default,
+            &mut smelt_passes::PassContext::new(smelt_passes::Options::default()),
+        )
+        .unwrap();
+        let program = smelt_kernel::lower_module(&optimized).unwrap();
+        let prepared = smelt::gpu::elemental::prepare(&program, false).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let leaves: Vec<smelt_hlo::Array> = args.iter().flat_map(smelt_hlo::Literal::leaves).cloned().collect();
+        let got = smelt_kernel::eval::run(&prepared, &leaves).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        for (k, (g, w)) in got.iter().zip(&want).enumerate() {
+            let tol = match w.dtype() {
+                DType::F16 | DType::Bf16 => 2e-2,
+                DType::F32 => 1e-4,
+                _ => 1e-9,
+            };
+            if let Err(m) = smelt::case::compare(g, w, tol, tol) {
+                return Err(TestCaseError::fail(format!("gpu elemental output {k}: {m}\n{}", smelt_hlo::print_module(&module))));
+            }
+        }
+        let ptx = smelt::gpu::emit_ptx(&program, &smelt::gpu::CompileOptions { sm: 90, ..Default::default() })
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert!(ptx.contains(".target sm_90"));
+        if let Some(ptxas) = crate::gpu::ptxas() {
+            crate::gpu::assemble(&ptxas, &ptx).map_err(|e| TestCaseError::fail(format!("ptxas: {e}")))?;
+        }
         for backend in [Backend::Cpu, Backend::Cranelift] {
             let compiled = Compiled::new(module.clone(), backend, Pipeline::Default)
                 .map_err(|e| TestCaseError::fail(format!("{e}\n{}", smelt_hlo::print_module(&module))))?;

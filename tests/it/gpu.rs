@@ -29,7 +29,7 @@ fn lowered(case: &Case) -> smelt_kernel::Program {
 
 /// `ptxas`: `$SMELT_PTXAS`, else on the PATH, else where
 /// `scripts/install-deps.sh` puts the `nvidia-cuda-nvcc` wheel.
-fn ptxas() -> Option<PathBuf> {
+pub(crate) fn ptxas() -> Option<PathBuf> {
     let candidates = [
         std::env::var_os("SMELT_PTXAS").map(PathBuf::from),
         Some(PathBuf::from("ptxas")),
@@ -41,13 +41,26 @@ fn ptxas() -> Option<PathBuf> {
         .find(|p| Command::new(p).arg("--version").output().is_ok_and(|o| o.status.success()))
 }
 
+/// Assembles `ptx` for sm_90 with `ptxas`; the assembler's complaint if it fails.
+pub(crate) fn assemble(ptxas: &std::path::Path, ptx: &str) -> Result<(), String> {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("module.ptx");
+    std::fs::write(&path, ptx).unwrap();
+    let out = Command::new(ptxas)
+        .args(["-arch=sm_90", "-o"])
+        .arg(dir.path().join("module.cubin"))
+        .arg(&path)
+        .output()
+        .map_err(|e| e.to_string())?;
+    if out.status.success() { Ok(()) } else { Err(String::from_utf8_lossy(&out.stderr).into_owned()) }
+}
+
 #[test]
 fn ptx_for_every_corpus_case_assembles_for_sm_90() {
     let ptxas = ptxas();
     if ptxas.is_none() {
         eprintln!("ptxas not found (SMELT_PTXAS, PATH, ~/.cache/smelt/nvcc): checking PTX text only");
     }
-    let dir = tempfile::tempdir().unwrap();
     let options = smelt::gpu::CompileOptions { sm: 90, ..Default::default() };
     let mut failures = Vec::new();
     let mut assembled = 0;
@@ -62,18 +75,9 @@ fn ptx_for_every_corpus_case_assembles_for_sm_90() {
         };
         assert!(ptx.contains(".target sm_90") && ptx.contains(".entry smelt_k"), "{}: no kernels", case.name);
         if let Some(ptxas) = &ptxas {
-            let path = dir.path().join(format!("{}.ptx", case.name));
-            std::fs::write(&path, &ptx).unwrap();
-            let out = Command::new(ptxas)
-                .args(["-arch=sm_90", "-o"])
-                .arg(dir.path().join(format!("{}.cubin", case.name)))
-                .arg(&path)
-                .output()
-                .unwrap();
-            if out.status.success() {
-                assembled += 1;
-            } else {
-                failures.push(format!("{}: ptxas: {}", case.name, String::from_utf8_lossy(&out.stderr)));
+            match assemble(ptxas, &ptx) {
+                Ok(()) => assembled += 1,
+                Err(e) => failures.push(format!("{}: ptxas: {e}", case.name)),
             }
         }
     }
@@ -210,7 +214,6 @@ ENTRY main {
 #[test]
 fn large_shapes_get_split_and_tiled_strategies_that_assemble() {
     let ptxas = ptxas();
-    let dir = tempfile::tempdir().unwrap();
     for (strategy, name, text) in LARGE {
         let mut module = smelt_hlo::parse_module(text).unwrap();
         smelt::engine::optimize(
@@ -228,15 +231,7 @@ fn large_shapes_get_split_and_tiled_strategies_that_assemble() {
             assert!(ptx.contains("_combine("), "{name}: no combine stage");
         }
         if let Some(ptxas) = &ptxas {
-            let path = dir.path().join(format!("{name}.ptx"));
-            std::fs::write(&path, &ptx).unwrap();
-            let out = Command::new(ptxas)
-                .args(["-arch=sm_90", "-o"])
-                .arg(dir.path().join("x.cubin"))
-                .arg(&path)
-                .output()
-                .unwrap();
-            assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+            assemble(ptxas, &ptx).unwrap_or_else(|e| panic!("{name}: {e}"));
         }
     }
 }

@@ -37,6 +37,8 @@ pub fn cublas_sgemm_seconds(n: i64, runs: usize) -> Result<f64> {
     let device = Device::get()?;
     let bytes = (n * n) as usize * 4;
     let (a, b, c) = (device.alloc(bytes)?, device.alloc(bytes)?, device.alloc(bytes)?);
-    let g = Gemm { batch: 1, m: n, n, k: n, lhs_transposed: false, rhs_transposed: false, f64: false };
+    let f32 = smelt_hlo::DType::F32;
+    let g =
+        Gemm { batch: 1, m: n, n, k: n, lhs_transposed: false, rhs_transposed: false, lhs: f32, rhs: f32, out: f32 };
     timed(&device, runs, || device.gemm(&g, a.ptr(), b.ptr(), c.ptr()))
 }

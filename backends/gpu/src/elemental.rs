@@ -1,8 +1,8 @@
 //! Matrix products and convolutions as elemental kernels.
 //!
 //! The kernel form leaves `Dot` and `Conv` steps to a backend's library. On
-//! the GPU, dots whose types cuBLAS computes (f32 and f64; see
-//! [`cublas_types`]) stay `Dot` steps and run through cuBLAS; every other dot
+//! the GPU, dots whose types cuBLAS computes (f32, f64, f16/bf16 with f32
+//! accumulation; see [`cublas_types`]) stay `Dot` steps and run through cuBLAS; every other dot
 //! and every convolution becomes a `Loop` kernel built here: one output
 //! element per point, an inline reduction over the contraction (for a
 //! convolution: the kernel's spatial positions in row-major order, then the
@@ -20,11 +20,10 @@ use smelt_kernel::{
 
 use crate::error::{GpuError, Result};
 
-/// Whether cuBLAS computes this product: both operands and the result share
-/// f32 or f64 (cuBLAS accumulates in that type, as the kernel form does).
+/// Whether cuBLAS computes this product as the kernel form defines it (see
+/// [`crate::runtime::gemm_types`]: f32, f64, and f16/bf16 accumulated in f32).
 pub fn cublas_types(d: &DotStep) -> bool {
-    let t = d.out.ty.dtype;
-    matches!(t, DType::F32 | DType::F64) && d.lhs.ty.dtype == t && d.rhs.ty.dtype == t
+    crate::runtime::gemm_types(d.lhs.ty.dtype, d.rhs.ty.dtype, d.out.ty.dtype).is_some()
 }
 
 /// `program` with every `Conv` step, and every `Dot` step that cuBLAS does not

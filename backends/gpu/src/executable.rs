@@ -266,7 +266,9 @@ impl Executable {
             k: d.k,
             lhs_transposed: d.lhs_transposed,
             rhs_transposed: d.rhs_transposed,
-            f64: d.out.ty.dtype == smelt_hlo::DType::F64,
+            lhs: d.lhs.ty.dtype,
+            rhs: d.rhs.ty.dtype,
+            out: d.out.ty.dtype,
         };
         let (lhs, rhs) = (self.addr(f, &d.lhs)?, self.addr(f, &d.rhs)?);
         match &d.epilogue {

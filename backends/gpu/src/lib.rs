@@ -10,7 +10,7 @@
 //! and prints it as PTX. [`emit_ptx`] stops there and needs no GPU;
 //! [`compile`] also loads the module on device 0 and returns an
 //! [`Executable`], whose host-side driver runs the steps on one stream over
-//! one device arena laid out by buffer assignment, with f32/f64 products
+//! one device arena laid out by buffer assignment, with f32/f64/f16/bf16 products
 //! through cuBLAS.
 //!
 //! The CUDA libraries are loaded at run time (`cudarc`'s dynamic loading), so
@@ -49,7 +49,7 @@ pub struct CompileOptions {
     pub sm: u32,
     /// LLVM optimization level, 0 to 3.
     pub opt_level: u8,
-    /// Whether f32/f64 matrix products run through cuBLAS (otherwise they are
+    /// Whether floating-point matrix products run through cuBLAS (otherwise they are
     /// elemental kernels like every other product).
     pub cublas: bool,
 }

@@ -13,6 +13,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use cudarc::cublas::{result as blas, sys as blas_sys};
 use cudarc::driver::{result as cu, sys};
+use smelt_hlo::DType;
 
 use crate::error::{GpuError, Result};
 
@@ -155,16 +156,20 @@ impl Device {
     }
 
     /// Row-major batched `out[b] = lhs[b] x rhs[b]` (`[m, k] x [k, n]`, either
-    /// operand stored transposed) in f32 or f64, through cuBLAS's strided
-    /// batched GEMM: a row-major product is the column-major product of the
-    /// transposes, `out^T = rhs^T lhs^T`.
+    /// operand stored transposed) through cuBLAS's strided batched
+    /// `GemmEx`: a row-major product is the column-major product of the
+    /// transposes, `out^T = rhs^T lhs^T`. Types as [`gemm_types`] allows;
+    /// f16/bf16 accumulate in f32 and round once (the kernel form's rule).
     pub fn gemm(&self, g: &Gemm, lhs: u64, rhs: u64, out: u64) -> Result<()> {
+        let Some((a_type, c_type, compute)) = gemm_types(g.lhs, g.rhs, g.out) else {
+            return Err(GpuError::Unsupported(format!("a cuBLAS product of {} x {} -> {}", g.lhs, g.rhs, g.out)));
+        };
         if g.m == 0 || g.n == 0 || g.batch == 0 {
             return Ok(());
         }
         self.bind()?;
-        let bytes = g.m as usize * g.n as usize * g.batch as usize * if g.f64 { 8 } else { 4 };
         if g.k == 0 {
+            let bytes = g.m as usize * g.n as usize * g.batch as usize * g.out.byte_size();
             // SAFETY: `out` holds the product.
             unsafe { cu::memset_d8_async(out, 0, bytes, self.stream)? };
             return Ok(());
@@ -176,57 +181,69 @@ impl Device {
         let (op_b, ldb) = if g.rhs_transposed { (CUBLAS_OP_T, k) } else { (CUBLAS_OP_N, n) };
         let (op_a, lda) = if g.lhs_transposed { (CUBLAS_OP_T, m) } else { (CUBLAS_OP_N, k) };
         let (sa, sb, sc) = (g.m * g.k, g.k * g.n, g.m * g.n);
+        let (one32, zero32, one64, zero64) = (1.0f32, 0.0f32, 1.0f64, 0.0f64);
+        let (alpha, beta): (*const c_void, *const c_void) = if g.out == DType::F64 {
+            ((&one64 as *const f64).cast(), (&zero64 as *const f64).cast())
+        } else {
+            ((&one32 as *const f32).cast(), (&zero32 as *const f32).cast())
+        };
         // SAFETY: the buffers hold `batch` matrices of the stated sizes (the
-        // caller's contract); alpha and beta live across the call.
+        // caller's contract); alpha and beta live across the call and have
+        // the compute type's precision.
         unsafe {
-            if g.f64 {
-                let (alpha, beta) = (1.0f64, 0.0f64);
-                blas::dgemm_strided_batched(
-                    h,
-                    op_b,
-                    op_a,
-                    n,
-                    m,
-                    k,
-                    &alpha,
-                    rhs as *const f64,
-                    ldb,
-                    sb,
-                    lhs as *const f64,
-                    lda,
-                    sa,
-                    &beta,
-                    out as *mut f64,
-                    n,
-                    sc,
-                    batch,
-                )?;
-            } else {
-                let (alpha, beta) = (1.0f32, 0.0f32);
-                blas::sgemm_strided_batched(
-                    h,
-                    op_b,
-                    op_a,
-                    n,
-                    m,
-                    k,
-                    &alpha,
-                    rhs as *const f32,
-                    ldb,
-                    sb,
-                    lhs as *const f32,
-                    lda,
-                    sa,
-                    &beta,
-                    out as *mut f32,
-                    n,
-                    sc,
-                    batch,
-                )?;
-            }
+            blas::gemm_strided_batched_ex(
+                h,
+                op_b,
+                op_a,
+                n,
+                m,
+                k,
+                alpha,
+                rhs as *const c_void,
+                a_type,
+                ldb,
+                sb,
+                lhs as *const c_void,
+                a_type,
+                lda,
+                sa,
+                beta,
+                out as *mut c_void,
+                c_type,
+                n,
+                sc,
+                batch,
+                compute,
+                blas_sys::cublasGemmAlgo_t::CUBLAS_GEMM_DFALT,
+            )?;
         }
         Ok(())
     }
+}
+
+/// cuBLAS's operand type, result type and compute type for a product of
+/// `lhs x rhs -> out`, when cuBLAS computes it as the kernel form defines it:
+/// f32 and f64 in their own type (no TF32), f16 and bf16 operands accumulated
+/// in f32 with an f32 or same-type result.
+pub fn gemm_types(
+    lhs: DType,
+    rhs: DType,
+    out: DType,
+) -> Option<(blas_sys::cudaDataType, blas_sys::cudaDataType, blas_sys::cublasComputeType_t)> {
+    use blas_sys::cublasComputeType_t::{CUBLAS_COMPUTE_32F, CUBLAS_COMPUTE_64F};
+    use blas_sys::cudaDataType::{CUDA_R_16BF, CUDA_R_16F, CUDA_R_32F, CUDA_R_64F};
+    if lhs != rhs {
+        return None;
+    }
+    Some(match (lhs, out) {
+        (DType::F32, DType::F32) => (CUDA_R_32F, CUDA_R_32F, CUBLAS_COMPUTE_32F),
+        (DType::F64, DType::F64) => (CUDA_R_64F, CUDA_R_64F, CUBLAS_COMPUTE_64F),
+        (DType::F16, DType::F16) => (CUDA_R_16F, CUDA_R_16F, CUBLAS_COMPUTE_32F),
+        (DType::F16, DType::F32) => (CUDA_R_16F, CUDA_R_32F, CUBLAS_COMPUTE_32F),
+        (DType::Bf16, DType::Bf16) => (CUDA_R_16BF, CUDA_R_16BF, CUBLAS_COMPUTE_32F),
+        (DType::Bf16, DType::F32) => (CUDA_R_16BF, CUDA_R_32F, CUBLAS_COMPUTE_32F),
+        _ => return None,
+    })
 }
 
 impl Drop for Device {
@@ -252,8 +269,9 @@ pub struct Gemm {
     pub k: i64,
     pub lhs_transposed: bool,
     pub rhs_transposed: bool,
-    /// f64 operands and result (f32 otherwise).
-    pub f64: bool,
+    pub lhs: DType,
+    pub rhs: DType,
+    pub out: DType,
 }
 
 /// Device memory, freed on drop.

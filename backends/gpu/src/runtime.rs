@@ -46,9 +46,6 @@ pub fn driver_present() -> bool {
     unsafe { sys::is_culib_present() }
 }
 
-/// Device heap for kernels that allocate (the sort's scratch rows).
-const SORT_HEAP_BYTES: usize = 512 << 20;
-
 static DEVICE: OnceLock<std::result::Result<Arc<Device>, String>> = OnceLock::new();
 
 impl Device {
@@ -76,8 +73,12 @@ impl Device {
         let context = unsafe { cu::primary_ctx::retain(device)? };
         // SAFETY: as above.
         unsafe { cu::ctx::set_current(context)? };
-        // Sorts take scratch rows from the device heap (8 MiB by default).
-        cu::ctx::set_limit(sys::CUlimit::CU_LIMIT_MALLOC_HEAP_SIZE, SORT_HEAP_BYTES)?;
+        // Sorts take scratch rows from the device heap (8 MiB by default):
+        // a sixteenth of the device's memory, between 256 MiB and 4 GiB.
+        // SAFETY: `device` came from `device::get`.
+        let total = unsafe { cu::device::total_mem(device)? };
+        let heap = (total / 16).clamp(256 << 20, 4 << 30);
+        cu::ctx::set_limit(sys::CUlimit::CU_LIMIT_MALLOC_HEAP_SIZE, heap)?;
         // A blocking stream: it orders itself with the synchronous copies,
         // which run on the legacy default stream.
         let stream = cu::stream::create(cu::stream::StreamKind::Default)?;

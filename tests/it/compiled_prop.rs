@@ -207,6 +207,28 @@ fn random_dot(b: &mut ComputationBuilder<'_>, x: &Val, vals: &[Val], c: &mut Cho
     Some(Val { id, dtype: x.dtype, dims: out })
 }
 
+/// Whether `got` matches the interpreter's `want` (sums may be reassociated;
+/// low-precision floats round per op).
+fn agrees(
+    got: &[smelt_hlo::Array],
+    want: &[smelt_hlo::Array],
+    who: &str,
+    module: &Module,
+) -> Result<(), TestCaseError> {
+    prop_assert_eq!(got.len(), want.len());
+    for (k, (g, w)) in got.iter().zip(want).enumerate() {
+        let tol = match w.dtype() {
+            DType::F16 | DType::Bf16 => 2e-2,
+            DType::F32 => 1e-4,
+            _ => 1e-9,
+        };
+        if let Err(m) = smelt::case::compare(g, w, tol, tol) {
+            return Err(TestCaseError::fail(format!("{who} output {k}: {m}\n{}", smelt_hlo::print_module(module))));
+        }
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig {
         cases: 40,
@@ -227,27 +249,11 @@ proptest! {
         let want = smelt_interp::evaluate(&module, &args).unwrap().into_leaves();
         // The GPU backend without a GPU: its prepared program (every product as
         // an elemental kernel) through the kernel evaluator, and its PTX.
-        let mut optimized = module.clone();
-        smelt::engine::optimize(
-            &mut optimized,
-            Pipeline::Default,
-            &mut smelt_passes::PassContext::new(smelt_passes::Options::default()),
-        )
-        .unwrap();
-        let program = smelt_kernel::lower_module(&optimized).unwrap();
+        let program = crate::gpu::lower(module.clone());
         let prepared = smelt::gpu::elemental::prepare(&program, false).map_err(|e| TestCaseError::fail(e.to_string()))?;
         let leaves: Vec<smelt_hlo::Array> = args.iter().flat_map(smelt_hlo::Literal::leaves).cloned().collect();
         let got = smelt_kernel::eval::run(&prepared, &leaves).map_err(|e| TestCaseError::fail(e.to_string()))?;
-        for (k, (g, w)) in got.iter().zip(&want).enumerate() {
-            let tol = match w.dtype() {
-                DType::F16 | DType::Bf16 => 2e-2,
-                DType::F32 => 1e-4,
-                _ => 1e-9,
-            };
-            if let Err(m) = smelt::case::compare(g, w, tol, tol) {
-                return Err(TestCaseError::fail(format!("gpu elemental output {k}: {m}\n{}", smelt_hlo::print_module(&module))));
-            }
-        }
+        agrees(&got, &want, "gpu elemental", &module)?;
         let ptx = smelt::gpu::emit_ptx(&program, &smelt::gpu::CompileOptions { sm: 90, ..Default::default() })
             .map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert!(ptx.contains(".target sm_90"));
@@ -258,19 +264,7 @@ proptest! {
             let compiled = Compiled::new(module.clone(), backend, Pipeline::Default)
                 .map_err(|e| TestCaseError::fail(format!("{e}\n{}", smelt_hlo::print_module(&module))))?;
             let got = compiled.run(&args).map_err(|e| TestCaseError::fail(e.to_string()))?;
-            prop_assert_eq!(got.len(), want.len());
-            for (k, (g, w)) in got.iter().zip(&want).enumerate() {
-                // Sums may be reassociated; low-precision floats round per op.
-                let tol = match w.dtype() {
-                    DType::F16 | DType::Bf16 => 2e-2,
-                    DType::F32 => 1e-4,
-                    _ => 1e-9,
-                };
-                if let Err(m) = smelt::case::compare(g, w, tol, tol) {
-                    let name = backend.name();
-                    return Err(TestCaseError::fail(format!("{name} output {k}: {m}\n{}", smelt_hlo::print_module(&module))));
-                }
-            }
+            agrees(&got, &want, backend.name(), &module)?;
         }
     }
 }

@@ -14,10 +14,8 @@ use smelt_hlo::{Array, Literal};
 
 use crate::common::corpus_cases;
 
-/// The case's module after the default pipeline, lowered to the kernel form.
-fn lowered(case: &Case) -> smelt_kernel::Program {
-    let text = std::fs::read_to_string(&case.module_path).unwrap();
-    let mut module = smelt_hlo::parse_module(&text).unwrap();
+/// `module` after the default pipeline, lowered to the kernel form.
+pub(crate) fn lower(mut module: smelt_hlo::Module) -> smelt_kernel::Program {
     smelt::engine::optimize(
         &mut module,
         Pipeline::Default,
@@ -25,6 +23,11 @@ fn lowered(case: &Case) -> smelt_kernel::Program {
     )
     .unwrap();
     smelt_kernel::lower_module(&module).unwrap()
+}
+
+/// The case's module, lowered (see [`lower`]).
+fn lowered(case: &Case) -> smelt_kernel::Program {
+    lower(smelt_hlo::parse_module(&std::fs::read_to_string(&case.module_path).unwrap()).unwrap())
 }
 
 /// `ptxas`: `$SMELT_PTXAS`, else on the PATH, else where
@@ -215,14 +218,7 @@ ENTRY main {
 fn large_shapes_get_split_and_tiled_strategies_that_assemble() {
     let ptxas = ptxas();
     for (strategy, name, text) in LARGE {
-        let mut module = smelt_hlo::parse_module(text).unwrap();
-        smelt::engine::optimize(
-            &mut module,
-            Pipeline::Default,
-            &mut smelt_passes::PassContext::new(smelt_passes::Options::default()),
-        )
-        .unwrap();
-        let program = smelt_kernel::lower_module(&module).unwrap();
+        let program = lower(smelt_hlo::parse_module(text).unwrap());
         let prepared = smelt::gpu::elemental::prepare(&program, true).unwrap();
         let names: Vec<&str> = prepared.kernels.iter().map(|k| plan::choose(k).unwrap().name()).collect();
         assert!(names.contains(&strategy), "{name}: strategies {names:?}");

@@ -149,6 +149,16 @@ impl G {
     fn and(&mut self, a: NodeId, b: NodeId) -> NodeId {
         self.add(Node::Binary { op: BinaryOp::And, a, b }, DType::Pred)
     }
+    /// The offset of element `(r, c)` of matrix `b` in a batch of `[rows,
+    /// cols]` matrices, each stored transposed (`[cols, rows]`) or not.
+    fn matrix_offset(&mut self, b: NodeId, r: NodeId, c: NodeId, (rows, cols): (i64, i64), transposed: bool) -> NodeId {
+        let base = self.mul_c(b, rows * cols);
+        let (major, minor, stride) = if transposed { (c, r, rows) } else { (r, c, cols) };
+        let t = self.mul_c(major, stride);
+        let within = self.bin(BinaryOp::Add, t, minor);
+        self.bin(BinaryOp::Add, base, within)
+    }
+
     /// The row-major offset of `idx` in `dims` (dims of extent 1 skipped).
     fn offset(&mut self, idx: &[NodeId], dims: &[i64]) -> NodeId {
         let mut off: Option<NodeId> = None;
@@ -332,24 +342,9 @@ pub fn dot_kernel(d: &DotStep, epi: Option<Kernel>) -> Result<Kernel> {
         body.add(Node::Outer(mi), DType::S64),
         body.add(Node::Outer(ni), DType::S64),
     );
-    let lb = body.mul_c(ob, m * k);
-    let lrc = if d.lhs_transposed {
-        let t = body.mul_c(kk, m);
-        body.bin(BinaryOp::Add, t, om)
-    } else {
-        let t = body.mul_c(om, k);
-        body.bin(BinaryOp::Add, t, kk)
-    };
-    let loff = body.bin(BinaryOp::Add, lb, lrc);
-    let rb = body.mul_c(ob, k * n);
-    let rrc = if d.rhs_transposed {
-        let t = body.mul_c(on, k);
-        body.bin(BinaryOp::Add, t, kk)
-    } else {
-        let t = body.mul_c(kk, n);
-        body.bin(BinaryOp::Add, t, on)
-    };
-    let roff = body.bin(BinaryOp::Add, rb, rrc);
+    // lhs is [m, k] (or [k, m] transposed), rhs [k, n] (or [n, k]).
+    let loff = body.matrix_offset(ob, om, kk, (m, k), d.lhs_transposed);
+    let roff = body.matrix_offset(ob, kk, on, (k, n), d.rhs_transposed);
     let lidx = body.unflatten(loff, &d.lhs.ty.dims);
     let ridx = body.unflatten(roff, &d.rhs.ty.dims);
     let lv = body.add(Node::Load { input: 0, index: lidx }, d.lhs.ty.dtype);

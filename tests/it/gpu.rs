@@ -119,7 +119,7 @@ fn elemental_products_and_convolutions_match_xla() {
 }
 
 /// Row statistics and row reductions get the block strategies; every launch
-/// is whole warps (or the one serial thread).
+/// is whole warps (but for sorts and the one serial thread).
 #[test]
 fn corpus_kernels_get_the_row_strategies() {
     let strategies = |name: &str| -> Vec<Strategy> {
@@ -135,8 +135,11 @@ fn corpus_kernels_get_the_row_strategies() {
         let case = Case::load(&case_dir).unwrap();
         let prepared = smelt::gpu::elemental::prepare(&lowered(&case), true).unwrap();
         for k in &prepared.kernels {
-            let l = plan::choose(k).unwrap().launch();
-            assert!(l.block.is_multiple_of(32) || l.block == 1, "{}: {} block {}", case.name, k.name, l.block);
+            let s = plan::choose(k).unwrap();
+            let l = s.launch();
+            // Sorts size small blocks to their slices; everything else is whole warps.
+            let whole = l.block.is_multiple_of(32) || matches!(s, Strategy::Sort { .. } | Strategy::Serial);
+            assert!(whole, "{}: {} block {}", case.name, k.name, l.block);
         }
     }
 }
@@ -167,8 +170,19 @@ fn every_corpus_case_matches_xla_on_the_gpu_or_says_why() {
 }
 
 /// Programs big enough for the split reductions and transpose tiles (the
-/// corpus cases at test size are too small for them).
-const LARGE: [(&str, &str, &str); 3] = [
+/// corpus cases at test size are too small for them), and a random-bit
+/// generator (whose new state is a second launch).
+const LARGE: [(&str, &str, &str); 4] = [
+    (
+        "rng",
+        "rng_state",
+        r#"HloModule rng_state
+ENTRY main {
+  s = u64[2]{0} parameter(0)
+  ROOT r = (u64[2]{0}, u32[64,128]{1,0}) rng-bit-generator(s), algorithm=rng_three_fry
+}
+"#,
+    ),
     (
         "split-row-reduce",
         "full_sum",
@@ -225,6 +239,9 @@ fn large_shapes_get_split_and_tiled_strategies_that_assemble() {
         let ptx = smelt::gpu::emit_ptx(&program, &smelt::gpu::CompileOptions { sm: 90, ..Default::default() }).unwrap();
         if strategy.starts_with("split") {
             assert!(ptx.contains("_combine("), "{name}: no combine stage");
+        }
+        if strategy == "rng" {
+            assert!(ptx.contains("_state("), "{name}: no state entry");
         }
         if let Some(ptxas) = &ptxas {
             assemble(ptxas, &ptx).unwrap_or_else(|e| panic!("{name}: {e}"));

@@ -60,11 +60,13 @@ pub struct DeviceModule {
 /// default to one too old for recent architectures).
 pub fn ptx_version(sm: u32) -> u32 {
     match sm {
-        120.. => 87,
+        121.. => 88,
+        120 => 87,
+        103.. => 88,
         100.. => 86,
-        90.. => 78,
-        89 => 78,
-        86.. => 71,
+        89.. => 78,
+        87.. => 74,
+        86 => 71,
         80.. => 70,
         75.. => 63,
         _ => 60,
@@ -498,12 +500,9 @@ impl<'ctx> DeviceCg<'_, 'ctx, '_> {
                 self.store_results(k, &io, &partials, l.index)?;
                 self.cg.loop_end(l)?;
             }
-            (Strategy::Outer { .. } | Strategy::Serial, _) => {
+            (Strategy::Outer { .. } | Strategy::Sort { .. } | Strategy::Rng { .. } | Strategy::Serial, _) => {
                 let serial = matches!(strategy, Strategy::Serial);
-                let n = match strategy {
-                    Strategy::Outer { iterations } => *iterations,
-                    _ => smelt_cpu::codegen::launch_shape(k)?.n,
-                };
+                let n = smelt_cpu::codegen::launch_shape(k)?.n;
                 let slots: Vec<Slot> = k
                     .inputs
                     .iter()
@@ -537,7 +536,20 @@ impl<'ctx> DeviceCg<'_, 'ctx, '_> {
             }
         }
         self.end_entry()?;
-        Ok(vec![symbol.to_string()])
+        let mut symbols = vec![symbol.to_string()];
+        if let KernelBody::RngBitGenerator { algorithm } = &k.body {
+            // The new state, once the bits are written (the state's output may
+            // be its input's buffer): a second launch of one thread.
+            let state = format!("{symbol}_state");
+            let (io, _) = self.begin_entry(k, &state, false)?;
+            let (Some(input), Some(output)) = (io.first(), io.get(k.inputs.len())) else {
+                return Err(GpuError::InvalidProgram(format!("kernel {}: rng without a state", k.name)));
+            };
+            self.cg.emit_rng_state(k, *algorithm, input.ptr, output.ptr)?;
+            self.end_entry()?;
+            symbols.push(state);
+        }
+        Ok(symbols)
     }
 
     /// The two entries of a split reduction: `SYMBOL` folds chunks into

@@ -298,13 +298,8 @@ fn compose(g: &mut G, e: &Graph, product: NodeId, base: usize) -> Result<Vec<Nod
                     if let Node::Outer(o) = bn {
                         *o = m(*o)?;
                     }
-                    if let Node::Load { input, .. } = bn {
-                        if *input == 0 {
-                            return Err(GpuError::Unsupported("an epilogue reduction that reads the product".into()));
-                        }
-                        *input += base;
-                    }
                 }
+                shift_loads(&mut r.body, base)?;
                 Node::Reduce(Box::new(r))
             }
             Node::Outer(_) => return Err(GpuError::InvalidProgram("an Outer node outside a reduction".into())),
@@ -313,6 +308,22 @@ fn compose(g: &mut G, e: &Graph, product: NodeId, base: usize) -> Result<Vec<Nod
         map.push(id);
     }
     Ok(map)
+}
+
+/// Renumbers the loads of a reduction body (and of reductions nested in it)
+/// for the composed kernel's inputs: input `i > 0` becomes `base + i`.
+fn shift_loads(g: &mut Graph, base: usize) -> Result<()> {
+    for n in &mut g.nodes {
+        match n {
+            Node::Load { input: 0, .. } => {
+                return Err(GpuError::Unsupported("an epilogue reduction that reads the product".into()));
+            }
+            Node::Load { input, .. } => *input += base,
+            Node::Reduce(r) => shift_loads(&mut r.body, base)?,
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// A dot step as a loop kernel (inputs: lhs, rhs, then the epilogue's buffers).

@@ -19,14 +19,15 @@ pub struct Executable {
     device: Arc<Device>,
     program: Program,
     _module: LoadedModule,
-    /// Per kernel: its entries and launches in order, and whether they take
-    /// the scratch pointer.
-    functions: Vec<Option<(Vec<(Function, Launch)>, bool)>>,
+    /// Per kernel: its entries and launches in order.
+    functions: Vec<Option<Entries>>,
     constants: Vec<DeviceBuffer>,
     /// The program's temporaries, then scratch for cuBLAS products with an
     /// epilogue and for staging parallel copies.
     arena: DeviceBuffer,
     scratch_offset: usize,
+    /// Parameters some step writes.
+    written_params: Vec<bool>,
 }
 
 impl std::fmt::Debug for Executable {
@@ -37,6 +38,15 @@ impl std::fmt::Debug for Executable {
             .field("arena_bytes", &self.arena.bytes)
             .finish()
     }
+}
+
+/// A kernel's entries in the loaded module.
+struct Entries {
+    launches: Vec<(Function, Launch)>,
+    /// Whether they take the scratch pointer after the buffers.
+    scratch: bool,
+    /// Buffers (inputs and outputs) each launch takes.
+    buffers: usize,
 }
 
 /// Scratch bytes the steps need beyond the program's temporaries.
@@ -54,6 +64,32 @@ fn scratch_bytes(steps: &[Step]) -> usize {
         })
         .max()
         .unwrap_or(0)
+}
+
+/// Marks the parameters some step writes.
+fn mark_written(steps: &[Step], written: &mut [bool]) {
+    fn mark(r: &BufRef, written: &mut [bool]) {
+        if let Buffer::Param(i) = r.buffer
+            && let Some(w) = written.get_mut(i as usize)
+        {
+            *w = true;
+        }
+    }
+    for s in steps {
+        match s {
+            Step::Kernel { outputs, .. } => outputs.iter().for_each(|o| mark(o, written)),
+            Step::Copy { dst, .. } => mark(dst, written),
+            Step::ParallelCopy { moves } => moves.iter().for_each(|(_, d)| mark(d, written)),
+            Step::Dot(d) => mark(&d.out, written),
+            Step::Conv(c) => mark(&c.out, written),
+            Step::While { cond, body, update, .. } => {
+                update.iter().for_each(|(_, d)| mark(d, written));
+                mark_written(cond, written);
+                mark_written(body, written);
+            }
+            Step::Conditional { branches, .. } => branches.iter().for_each(|b| mark_written(b, written)),
+        }
+    }
 }
 
 fn align(n: usize) -> usize {
@@ -78,10 +114,15 @@ impl Executable {
         let mut functions = Vec::with_capacity(module.kernels.len());
         for k in &module.kernels {
             functions.push(match k {
-                Some(k) => Some((
-                    k.launches.iter().map(|(s, l)| Ok((loaded.function(s)?, *l))).collect::<Result<Vec<_>>>()?,
-                    k.scratch_bytes > 0,
-                )),
+                Some(k) => Some(Entries {
+                    launches: k.launches.iter().map(|(s, l)| Ok((loaded.function(s)?, *l))).collect::<Result<_>>()?,
+                    scratch: k.strategy.takes_scratch(),
+                    buffers: program
+                        .kernels
+                        .get(k.kernel.0 as usize)
+                        .map(|kernel| kernel.inputs.len() + kernel.outputs.len())
+                        .unwrap_or(0),
+                }),
                 None => None,
             });
         }
@@ -94,7 +135,9 @@ impl Executable {
         let scratch_offset = align(program.temp_bytes);
         let kernel_scratch = module.kernels.iter().flatten().map(|k| k.scratch_bytes).max().unwrap_or(0);
         let arena = device.alloc(scratch_offset + scratch_bytes(&program.steps).max(kernel_scratch))?;
-        Ok(Executable { device, program, _module: loaded, functions, constants, arena, scratch_offset })
+        let mut written_params = vec![false; program.params.len()];
+        mark_written(&program.steps, &mut written_params);
+        Ok(Executable { device, program, _module: loaded, functions, constants, arena, scratch_offset, written_params })
     }
 
     /// The device this runs on.
@@ -150,6 +193,7 @@ impl Executable {
     fn run_any<A: Borrow<Array>>(&self, args: &[A]) -> Result<Vec<Array>> {
         self.check_args(args)?;
         let _guard = self.device.lock.lock().unwrap_or_else(|e| e.into_inner());
+        self.device.bind()?;
         let (params, results) = self.upload(args)?;
         let frame = Frame { params: &params, results: &results };
         self.steps(&frame, &self.program.steps)?;
@@ -169,12 +213,27 @@ impl Executable {
     pub fn time_device_runs<A: Borrow<Array>>(&self, args: &[A], runs: usize) -> Result<Vec<f64>> {
         self.check_args(args)?;
         let _guard = self.device.lock.lock().unwrap_or_else(|e| e.into_inner());
+        self.device.bind()?;
         let (params, results) = self.upload(args)?;
+        // Parameters the program overwrites (donated buffers) are restored
+        // from pristine copies before each run, outside the timing.
+        let mut pristine = Vec::new();
+        for (i, p) in params.iter().enumerate() {
+            if self.written_params.get(i).copied().unwrap_or(false) {
+                let copy = self.device.alloc(p.bytes)?;
+                self.device.copy(copy.ptr(), p.ptr(), p.bytes)?;
+                pristine.push((i, copy));
+            }
+        }
         let frame = Frame { params: &params, results: &results };
         self.steps(&frame, &self.program.steps)?;
         self.device.synchronize()?;
         let mut times = Vec::with_capacity(runs.max(1));
         for _ in 0..runs.max(1) {
+            for (i, copy) in &pristine {
+                self.device.copy(params[*i].ptr(), copy.ptr(), copy.bytes)?;
+            }
+            self.device.synchronize()?;
             let t = std::time::Instant::now();
             self.steps(&frame, &self.program.steps)?;
             self.device.synchronize()?;
@@ -219,13 +278,20 @@ impl Executable {
 
     /// Runs kernel `kernel`'s launches on buffer addresses (inputs, then outputs).
     fn launch_ptrs(&self, kernel: u32, mut ptrs: Vec<u64>) -> Result<()> {
-        let Some(Some((entries, scratch))) = self.functions.get(kernel as usize) else {
+        let Some(Some(entries)) = self.functions.get(kernel as usize) else {
             return Err(GpuError::InvalidProgram(format!("kernel {kernel} has no device entry")));
         };
-        if *scratch {
+        if ptrs.len() != entries.buffers {
+            return Err(GpuError::InvalidProgram(format!(
+                "kernel {kernel} takes {} buffers, launched with {}",
+                entries.buffers,
+                ptrs.len()
+            )));
+        }
+        if entries.scratch {
             ptrs.push(self.arena.ptr() + self.scratch_offset as u64);
         }
-        for (func, launch) in entries {
+        for (func, launch) in &entries.launches {
             self.device.launch(*func, launch.grid, launch.block, &ptrs)?;
         }
         Ok(())

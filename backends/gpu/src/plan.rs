@@ -30,9 +30,12 @@
 //!   splits each row's (column's) reduced points into `splits` chunks
 //!   ([`split_chunk`]), each folded by one block (thread) into a partial
 //!   result in scratch memory; the second combines each row's partials.
-//! - [`Strategy::Outer`]: everything else (scans, sorts, update-slices,
-//!   random bits): the CPU backend's kernel body, one thread per iteration of
-//!   its parallel dimension.
+//! - [`Strategy::Outer`]: everything else (scans, update-slices): the CPU
+//!   backend's kernel body, one thread per iteration of its parallel
+//!   dimension. [`Strategy::Sort`] is the same (one slice per thread, the
+//!   CPU's merge sort) with at most as many threads as the device heap holds
+//!   scratch slices for; [`Strategy::Rng`] the same for random bits, then one
+//!   thread writes the generator's new state.
 //! - [`Strategy::Serial`]: scatter and select-and-scatter, whose updates apply
 //!   in order: one thread.
 //!
@@ -114,8 +117,19 @@ pub enum Strategy {
     Outer {
         iterations: i64,
     },
+    Sort {
+        slices: i64,
+        max_threads: i64,
+    },
+    Rng {
+        iterations: i64,
+    },
     Serial,
 }
+
+/// Bytes of device heap the sort strategy lets its threads hold at once (the
+/// runtime's heap is at least twice this).
+pub const SORT_HEAP_BUDGET: i64 = 128 << 20;
 
 /// Stage-one blocks a split row reduction aims for.
 pub const SPLIT_ROW_BLOCKS: i64 = 1024;
@@ -149,6 +163,9 @@ impl Strategy {
                 Launch { grid: blocks(kept.saturating_mul(splits), BLOCK), block: BLOCK },
                 Launch { grid: blocks(kept, BLOCK), block: BLOCK },
             ],
+            Strategy::Rng { iterations } => {
+                vec![Launch { grid: blocks(iterations, OUTER_BLOCK), block: OUTER_BLOCK }, Launch { grid: 1, block: 1 }]
+            }
             _ => vec![self.launch()],
         }
     }
@@ -164,10 +181,23 @@ impl Strategy {
         }
     }
 
+    /// Whether the entries take a scratch pointer after the buffers.
+    pub fn takes_scratch(&self) -> bool {
+        matches!(self, Strategy::SplitRowReduce { .. } | Strategy::SplitColumnReduce { .. })
+    }
+
     /// The first (or only) launch.
     pub fn launch(&self) -> Launch {
         match *self {
-            Strategy::SplitRowReduce { .. } | Strategy::SplitColumnReduce { .. } => self.launches()[0],
+            Strategy::SplitRowReduce { .. } | Strategy::SplitColumnReduce { .. } | Strategy::Rng { .. } => {
+                self.launches()[0]
+            }
+            Strategy::Sort { slices, max_threads } => {
+                // At most `max_threads` threads (whole blocks), at least one.
+                let threads = slices.min(max_threads).max(1);
+                let block = threads.min(OUTER_BLOCK as i64);
+                Launch { grid: (threads / block).clamp(1, MAX_GRID) as u32, block: block as u32 }
+            }
             Strategy::Elementwise { points } => Launch { grid: blocks(points, BLOCK), block: BLOCK },
             Strategy::Transpose { batch, tiles_a, tiles_b, .. } => Launch {
                 grid: blocks(batch.saturating_mul(tiles_a).saturating_mul(tiles_b), 1),
@@ -192,6 +222,8 @@ impl Strategy {
             Strategy::SplitRowReduce { .. } => "split-row-reduce",
             Strategy::SplitColumnReduce { .. } => "split-column-reduce",
             Strategy::Outer { .. } => "outer",
+            Strategy::Sort { .. } => "sort",
+            Strategy::Rng { .. } => "rng",
             Strategy::Serial => "serial",
         }
     }
@@ -338,6 +370,14 @@ pub fn choose(k: &Kernel) -> Result<Strategy> {
             }
         }
         KernelBody::Scatter { .. } | KernelBody::SelectAndScatter { .. } => Strategy::Serial,
+        KernelBody::Sort { dims, dimension, .. } => {
+            let len = dims.get(*dimension).copied().unwrap_or(1).max(1);
+            // The CPU sort's scratch: each operand's slice, keys and indices.
+            let per_element: i64 = k.inputs.iter().map(|t| t.dtype.byte_size() as i64).sum::<i64>() + 24;
+            let max_threads = (SORT_HEAP_BUDGET / len.saturating_mul(per_element).max(1)).max(1);
+            Strategy::Sort { slices: count(dims) / len, max_threads }
+        }
+        KernelBody::RngBitGenerator { .. } => Strategy::Rng { iterations: smelt_cpu::codegen::launch_shape(k)?.n },
         _ => Strategy::Outer { iterations: smelt_cpu::codegen::launch_shape(k)?.n },
     })
 }

@@ -131,10 +131,32 @@ impl Device {
     pub fn load_module(self: &Arc<Self>, ptx: &str) -> Result<LoadedModule> {
         self.bind()?;
         let src = CString::new(ptx).map_err(|_| GpuError::Llvm("PTX text contains a NUL byte".into()))?;
-        // SAFETY: `src` is a NUL-terminated PTX image.
-        let module = unsafe { cu::module::load_data(src.as_ptr().cast()) }
-            .map_err(|e| GpuError::Cuda(format!("loading the PTX module: {e:?}")))?;
-        Ok(LoadedModule { device: self.clone(), module })
+        // The driver's PTX JIT writes what it rejects into this log.
+        let mut log = vec![0u8; 16 << 10];
+        let mut options =
+            [sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER, sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES];
+        let mut values: [*mut c_void; 2] = [log.as_mut_ptr().cast(), log.len() as *mut c_void];
+        let mut module = std::mem::MaybeUninit::uninit();
+        // SAFETY: `src` is a NUL-terminated PTX image; the options point at
+        // `log`, which outlives the call.
+        let status = unsafe {
+            sys::cuModuleLoadDataEx(
+                module.as_mut_ptr(),
+                src.as_ptr().cast(),
+                options.len() as u32,
+                options.as_mut_ptr(),
+                values.as_mut_ptr(),
+            )
+        };
+        if status != sys::CUresult::CUDA_SUCCESS {
+            let end = log.iter().position(|&b| b == 0).unwrap_or(log.len());
+            return Err(GpuError::Cuda(format!(
+                "loading the PTX module: {status:?}: {}",
+                String::from_utf8_lossy(&log[..end]).trim()
+            )));
+        }
+        // SAFETY: the call succeeded, so it wrote the module handle.
+        Ok(LoadedModule { device: self.clone(), module: unsafe { module.assume_init() } })
     }
 
     /// The cuBLAS handle (created on first use, bound to the stream).
@@ -287,8 +309,7 @@ impl DeviceBuffer {
         self.ptr
     }
 
-    /// Copies `data` into the start of the buffer (asynchronously on the
-    /// device's stream; `data` must outlive the next synchronize).
+    /// Copies `data` into the start of the buffer (synchronously).
     pub fn upload(&self, data: &[u8]) -> Result<()> {
         if data.len() > self.bytes {
             return Err(GpuError::InvalidProgram("upload larger than its buffer".into()));

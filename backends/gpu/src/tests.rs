@@ -122,6 +122,7 @@ fn block_combine_float_sum_is_close() {
 fn ptx_versions_cover_the_architectures() {
     assert_eq!(crate::codegen::ptx_version(80), 70);
     assert_eq!(crate::codegen::ptx_version(90), 78);
+    assert_eq!(crate::codegen::ptx_version(87), 74);
     assert!(crate::codegen::ptx_version(100) >= 86);
 }
 
@@ -222,4 +223,21 @@ fn transpose_tiles_stage_and_emit_every_point_once() {
         }
     }
     assert_eq!(emitted.len() as i64, TILE * TILE);
+}
+
+/// Sorts keep their threads' scratch slices within the heap budget; random
+/// bits are two launches (the bits, then one thread for the new state).
+#[test]
+fn sort_and_rng_launches() {
+    for (slices, max_threads) in [(1i64, 1i64), (8192, 100), (8192, 130), (8192, 1 << 20), (3, 1000)] {
+        let l = Strategy::Sort { slices, max_threads }.launch();
+        let threads = l.grid as i64 * l.block as i64;
+        assert!(threads >= 1 && threads <= max_threads.max(1), "{slices} {max_threads}: {l:?}");
+        assert!(threads <= slices.max(1), "{slices} {max_threads}: {l:?}");
+        let covered = plan::grid_stride(slices, l).len() as i64;
+        assert_eq!(covered, slices, "every slice is sorted once");
+    }
+    let rng = Strategy::Rng { iterations: 1000 }.launches();
+    assert_eq!(rng.len(), 2);
+    assert_eq!(rng[1], Launch { grid: 1, block: 1 });
 }

@@ -288,7 +288,7 @@ impl<'ctx> Cg<'ctx, '_> {
 
     /// Writes the new state of a generator after its launch: the counter
     /// advanced by the iterations used.
-    pub(crate) fn emit_rng_state(
+    pub fn emit_rng_state(
         &self,
         k: &Kernel,
         algorithm: RngAlgorithm,

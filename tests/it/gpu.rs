@@ -228,11 +228,14 @@ ENTRY main {
     ),
 ];
 
+/// Each gets its strategy, its PTX assembles, and it computes what the
+/// interpreter does in the simulator.
 #[test]
-fn large_shapes_get_split_and_tiled_strategies_that_assemble() {
+fn large_shapes_get_split_and_tiled_strategies_that_assemble_and_compute() {
     let ptxas = ptxas();
     for (strategy, name, text) in LARGE {
-        let program = lower(smelt_hlo::parse_module(text).unwrap());
+        let module = smelt_hlo::parse_module(text).unwrap();
+        let program = lower(module.clone());
         let prepared = smelt::gpu::elemental::prepare(&program, true).unwrap();
         let names: Vec<&str> = prepared.kernels.iter().map(|k| plan::choose(k).unwrap().name()).collect();
         assert!(names.contains(&strategy), "{name}: strategies {names:?}");
@@ -243,8 +246,42 @@ fn large_shapes_get_split_and_tiled_strategies_that_assemble() {
         if strategy == "rng" {
             assert!(ptx.contains("_state("), "{name}: no state entry");
         }
+        // The same kernels in the simulator against the interpreter.
+        let args = smelt::inputs::random_inputs(&module.entry().param_shapes());
+        let want = smelt_interp::evaluate(&module, &args).unwrap().into_leaves();
+        let leaves: Vec<Array> = args.iter().flat_map(Literal::leaves).cloned().collect();
+        let got = smelt::gpu::sim::simulate(&program, &leaves, 3).unwrap();
+        for (g, w) in got.iter().zip(&want) {
+            smelt::case::compare(g, w, 1e-4, 1e-4).unwrap_or_else(|m| panic!("{name} in the simulator: {m}"));
+        }
         if let Some(ptxas) = &ptxas {
             assemble(ptxas, &ptx).unwrap_or_else(|e| panic!("{name}: {e}"));
         }
     }
+}
+
+/// The whole GPU path without a GPU: every corpus case's kernels, generated
+/// with the GPU strategies and primitives as host calls, run by the step
+/// driver in the simulator (blocks of OS threads with barriers, warp
+/// shuffles and shared memory; grids capped at 3 blocks so grid-stride loops
+/// run), against XLA's outputs.
+#[test]
+fn every_corpus_case_matches_xla_in_the_gpu_simulator() {
+    let mut failures = Vec::new();
+    for dir in corpus_cases() {
+        let case = Case::load(&dir).unwrap();
+        let inputs = case.load_inputs().unwrap();
+        let args: Vec<Array> = inputs.iter().flat_map(Literal::leaves).cloned().collect();
+        let t = std::time::Instant::now();
+        let outcome = smelt::gpu::sim::simulate(&lowered(&case), &args, 3)
+            .map_err(|e| e.to_string())
+            .and_then(|got| compare_outputs(&case, &got, &case.load_expected().unwrap()));
+        if std::env::var("SIM_DEBUG").is_ok() {
+            eprintln!("{}: {:.2} s", case.name, t.elapsed().as_secs_f64());
+        }
+        if let Err(e) = outcome {
+            failures.push(format!("{}: {e}", case.name));
+        }
+    }
+    assert!(failures.is_empty(), "{} cases failed in the simulator:\n{}", failures.len(), failures.join("\n"));
 }

@@ -123,14 +123,57 @@ fn launched(steps: &[Step], out: &mut BTreeSet<u32>) {
     }
 }
 
+/// What the GPU primitives (thread indices, barriers, shuffles, shared
+/// memory, kernel entries) become.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flavor {
+    /// NVPTX intrinsics, address space 3, `ptx_kernel` entries taking one
+    /// pointer per buffer.
+    Ptx,
+    /// Calls into the host simulator (`crate::sim`): `smelt_sim_sreg(i32)`,
+    /// `smelt_sim_barrier()`, `smelt_sim_shfl_down(i32, i32)`,
+    /// `smelt_sim_shared(i32 region)`; C entries taking one pointer to the
+    /// array of buffer pointers.
+    HostSim,
+}
+
+/// Shared memory a module's blocks use, in bytes: the combine slots and the
+/// transpose tiles.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SharedSizes {
+    pub slots: usize,
+    pub tiles: usize,
+}
+
 /// Builds, optimizes and prints the module for a prepared program (see
 /// [`crate::elemental::prepare`]).
 pub fn build(program: &Program, sm: u32, opt_level: u8, keep_ir: bool) -> Result<DeviceModule> {
-    smelt_cpu::codegen::check_sizes(program)?;
     let tm = target_machine(sm, opt_level)?;
     let cx = Context::create();
-    let mut cg = Cg::new(&cx, program, &TargetAttrs::default(), &tm);
-    cg.module.set_triple(&TargetTriple::create(TRIPLE));
+    let (module, kernels, _) = emit_module(&cx, program, Flavor::Ptx, &tm)?;
+    let llvm = keep_ir.then(|| module.print_to_string().to_string());
+    let passes = format!("default<O{}>", opt_level.min(3));
+    module
+        .run_passes(&passes, &tm, PassBuilderOptions::create())
+        .map_err(|e| GpuError::Llvm(format!("optimizing: {e}")))?;
+    let llvm_opt = keep_ir.then(|| module.print_to_string().to_string());
+    let buf = tm
+        .write_to_memory_buffer(&module, FileType::Assembly)
+        .map_err(|e| GpuError::Llvm(format!("emitting PTX: {e}")))?;
+    let ptx = String::from_utf8_lossy(buf.as_slice()).trim_end_matches('\0').to_string();
+    Ok(DeviceModule { llvm, llvm_opt, ptx, kernels })
+}
+
+/// The verified, unoptimized module for a prepared program, for `tm`'s target.
+pub(crate) fn emit_module<'ctx>(
+    cx: &'ctx Context,
+    program: &Program,
+    flavor: Flavor,
+    tm: &TargetMachine,
+) -> Result<(inkwell::module::Module<'ctx>, Vec<Option<DeviceKernel>>, SharedSizes)> {
+    smelt_cpu::codegen::check_sizes(program)?;
+    let mut cg = Cg::new(cx, program, &TargetAttrs::default(), tm);
+    cg.module.set_triple(&tm.get_triple());
     cg.module.set_data_layout(&tm.get_target_data().get_data_layout());
 
     let mut ids = BTreeSet::new();
@@ -146,25 +189,31 @@ pub fn build(program: &Program, sm: u32, opt_level: u8, keep_ir: bool) -> Result
         max_accs = max_accs.max(block_accumulators(k, &s));
         plans.push((id, s));
     }
-    let shared_ty = cx.i8_type().array_type(SHARED_PER_ACC * max_accs as u32);
-    let shared = cg.module.add_global(shared_ty, Some(AddressSpace::from(3u16)), "smelt_shared");
-    shared.set_initializer(&shared_ty.get_undef());
-    shared.set_linkage(Linkage::Internal);
-    shared.set_alignment(8);
-
     // Transpose tiles: one (TILE + 1) x TILE array of 8-byte slots per staged input.
-    let tiles = plans.iter().any(|(_, s)| matches!(s, Strategy::Transpose { .. })).then(|| {
-        let ty = cx.i8_type().array_type((MAX_TILED_LOADS as i64 * TILE * (TILE + 1) * 8) as u32);
-        let g = cg.module.add_global(ty, Some(AddressSpace::from(3u16)), "smelt_tiles");
-        g.set_initializer(&ty.get_undef());
-        g.set_linkage(Linkage::Internal);
-        g.set_alignment(8);
-        g.as_pointer_value()
-    });
+    let any_tiles = plans.iter().any(|(_, s)| matches!(s, Strategy::Transpose { .. }));
+    let sizes = SharedSizes {
+        slots: SHARED_PER_ACC as usize * max_accs,
+        tiles: if any_tiles { (MAX_TILED_LOADS as i64 * TILE * (TILE + 1) * 8) as usize } else { 0 },
+    };
+    let mut shared = [None, None];
+    if flavor == Flavor::Ptx {
+        for (i, (name, bytes)) in [("smelt_shared", sizes.slots), ("smelt_tiles", sizes.tiles)].into_iter().enumerate()
+        {
+            if bytes == 0 {
+                continue;
+            }
+            let ty = cx.i8_type().array_type(bytes as u32);
+            let g = cg.module.add_global(ty, Some(AddressSpace::from(3u16)), name);
+            g.set_initializer(&ty.get_undef());
+            g.set_linkage(Linkage::Internal);
+            g.set_alignment(8);
+            shared[i] = Some(g.as_pointer_value());
+        }
+    }
 
     let mut kernels = vec![None; program.kernels.len()];
     {
-        let mut dg = DeviceCg { cg: &mut cg, shared: shared.as_pointer_value(), tiles };
+        let mut dg = DeviceCg { cg: &mut cg, flavor, shared };
         for (id, strategy) in plans {
             let symbols = dg.entry(KernelId(id), &format!("smelt_k{id}"), &strategy)?;
             let launches = symbols.into_iter().zip(strategy.launches()).collect();
@@ -176,19 +225,8 @@ pub fn build(program: &Program, sm: u32, opt_level: u8, keep_ir: bool) -> Result
             kernels[id as usize] = Some(DeviceKernel { kernel: KernelId(id), strategy, launches, scratch_bytes });
         }
     }
-    let module = &cg.module;
-    module.verify().map_err(|e| GpuError::Llvm(format!("the generated module does not verify: {e}")))?;
-    let llvm = keep_ir.then(|| module.print_to_string().to_string());
-    let passes = format!("default<O{}>", opt_level.min(3));
-    module
-        .run_passes(&passes, &tm, PassBuilderOptions::create())
-        .map_err(|e| GpuError::Llvm(format!("optimizing: {e}")))?;
-    let llvm_opt = keep_ir.then(|| module.print_to_string().to_string());
-    let buf = tm
-        .write_to_memory_buffer(module, FileType::Assembly)
-        .map_err(|e| GpuError::Llvm(format!("emitting PTX: {e}")))?;
-    let ptx = String::from_utf8_lossy(buf.as_slice()).trim_end_matches('\0').to_string();
-    Ok(DeviceModule { llvm, llvm_opt, ptx, kernels })
+    cg.module.verify().map_err(|e| GpuError::Llvm(format!("the generated module does not verify: {e}")))?;
+    Ok((cg.module, kernels, sizes))
 }
 
 /// Accumulators a kernel's block combines hold at once (shared memory slots).
@@ -211,10 +249,10 @@ fn block_accumulators(k: &Kernel, s: &Strategy) -> usize {
 /// The CPU emitter plus the GPU-specific pieces.
 struct DeviceCg<'a, 'ctx, 'p> {
     cg: &'a mut Cg<'ctx, 'p>,
-    /// `[N x i8] addrspace(3)`: the block's shared memory.
-    shared: PointerValue<'ctx>,
-    /// Shared memory for transpose tiles, when some kernel uses them.
-    tiles: Option<PointerValue<'ctx>>,
+    flavor: Flavor,
+    /// `[N x i8] addrspace(3)` globals (PTX): the combine slots, the
+    /// transpose tiles (when some kernel uses them).
+    shared: [Option<PointerValue<'ctx>>; 2],
 }
 
 fn count(dims: &[i64]) -> i64 {
@@ -226,13 +264,43 @@ impl<'ctx> DeviceCg<'_, 'ctx, '_> {
         self.cg.i64c(v)
     }
 
+    /// Calls the simulator's `name` (declared on first use).
+    fn sim_call(
+        &self,
+        name: &str,
+        ret: Option<BasicTypeEnum<'ctx>>,
+        args: &[BasicMetadataValueEnum<'ctx>],
+    ) -> Result<Option<BasicValueEnum<'ctx>>> {
+        let types: Vec<BasicMetadataTypeEnum<'ctx>> = args
+            .iter()
+            .map(|a| match a {
+                BasicMetadataValueEnum::IntValue(i) => Ok(i.get_type().into()),
+                _ => Err(GpuError::Llvm("simulator calls take integers".into())),
+            })
+            .collect::<Result<_>>()?;
+        let f = self.cg.function(name, ret, &types);
+        Ok(self.cg.call(f, args)?)
+    }
+
     /// A special register (`tid.x`, `ntid.x`, `ctaid.x`, `nctaid.x`) as i64.
     fn sreg(&self, name: &str) -> Result<IntValue<'ctx>> {
+        if self.flavor == Flavor::HostSim {
+            let code = ["tid.x", "ntid.x", "ctaid.x", "nctaid.x"].iter().position(|&n| n == name).unwrap_or(0);
+            let arg = self.cg.t.i32.const_int(code as u64, false).into();
+            let v = self.sim_call("smelt_sim_sreg", Some(self.cg.t.i64.into()), &[arg])?;
+            return v
+                .map(|v| v.into_int_value())
+                .ok_or_else(|| GpuError::Llvm("smelt_sim_sreg returns nothing".into()));
+        }
         let v = self.cg.intrinsic(&format!("llvm.nvvm.read.ptx.sreg.{name}"), &[], &[])?;
         Ok(self.cg.b.build_int_z_extend(v.into_int_value(), self.cg.t.i64, name)?)
     }
 
     fn barrier(&self) -> Result<()> {
+        if self.flavor == Flavor::HostSim {
+            self.sim_call("smelt_sim_barrier", None, &[])?;
+            return Ok(());
+        }
         let i32z: BasicMetadataValueEnum<'ctx> = self.cg.t.i32.const_zero().into();
         for (name, args) in [("llvm.nvvm.barrier.cta.sync.aligned.all", vec![i32z]), ("llvm.nvvm.barrier0", vec![])] {
             if let Some(i) = inkwell::intrinsics::Intrinsic::find(name) {
@@ -251,6 +319,11 @@ impl<'ctx> DeviceCg<'_, 'ctx, '_> {
         let b = &self.cg.b;
         let t = self.cg.t;
         let shfl32 = |x: IntValue<'ctx>| -> Result<IntValue<'ctx>> {
+            if self.flavor == Flavor::HostSim {
+                let args = [x.into(), t.i32.const_int(offset as u64, false).into()];
+                let v = self.sim_call("smelt_sim_shfl_down", Some(t.i32.into()), &args)?;
+                return v.map(|v| v.into_int_value()).ok_or_else(|| GpuError::Llvm("no shuffle result".into()));
+            }
             let args: [BasicMetadataValueEnum<'ctx>; 4] = [
                 t.i32.const_all_ones().into(),
                 x.into(),
@@ -285,10 +358,22 @@ impl<'ctx> DeviceCg<'_, 'ctx, '_> {
         })
     }
 
+    /// The generic address of shared-memory region `region` (0: combine
+    /// slots, 1: transpose tiles).
+    fn shared_base(&self, region: usize) -> Result<PointerValue<'ctx>> {
+        if self.flavor == Flavor::HostSim {
+            let arg = self.cg.t.i32.const_int(region as u64, false).into();
+            let v = self.sim_call("smelt_sim_shared", Some(self.cg.t.ptr.into()), &[arg])?;
+            return v.map(|v| v.into_pointer_value()).ok_or_else(|| GpuError::Llvm("no shared memory".into()));
+        }
+        let g = self.shared[region].ok_or_else(|| GpuError::Llvm(format!("no shared memory region {region}")))?;
+        Ok(self.cg.b.build_address_space_cast(g, self.cg.t.ptr, "")?)
+    }
+
     /// The generic address of shared-memory slot `slot` of accumulator `acc`.
     fn shared_slot(&self, acc: usize, slot: IntValue<'ctx>) -> Result<PointerValue<'ctx>> {
+        let base = self.shared_base(0)?;
         let b = &self.cg.b;
-        let base = b.build_address_space_cast(self.shared, self.cg.t.ptr, "")?;
         let per = (MAX_ROW_BLOCK / WARP) as i64;
         let i = b.build_int_add(self.i64c(acc as i64 * per), slot, "")?;
         let bytes = b.build_int_mul(i, self.i64c(8), "")?;
@@ -412,16 +497,25 @@ impl<'ctx> DeviceCg<'_, 'ctx, '_> {
     ) -> Result<(Vec<Io<'ctx>>, Option<PointerValue<'ctx>>)> {
         let nslots = k.inputs.len() + k.outputs.len();
         let t = self.cg.t;
-        let params: Vec<BasicMetadataTypeEnum<'ctx>> = vec![t.ptr.into(); nslots + scratch as usize];
+        let count = if self.flavor == Flavor::HostSim { 1 } else { nslots + scratch as usize };
+        let params: Vec<BasicMetadataTypeEnum<'ctx>> = vec![t.ptr.into(); count];
         let f = self.cg.module.add_function(symbol, t.void.fn_type(&params, false), Some(Linkage::External));
-        f.set_call_conventions(PTX_KERNEL);
+        if self.flavor == Flavor::Ptx {
+            f.set_call_conventions(PTX_KERNEL);
+        }
         f.add_attribute(AttributeLoc::Function, self.cg.enum_attr("nounwind", 0));
         self.cg.begin_fn(f);
+        let pointer = |this: &Self, i: usize| -> Result<PointerValue<'ctx>> {
+            Ok(match this.flavor {
+                Flavor::Ptx => param(f, i as u32)?.into_pointer_value(),
+                Flavor::HostSim => this.cg.load_ptr(param(f, 0)?.into_pointer_value(), i as u64)?,
+            })
+        };
         let mut io = Vec::with_capacity(nslots);
         for (i, ty) in k.inputs.iter().chain(&k.outputs).enumerate() {
-            io.push(Io::new(param(f, i as u32)?.into_pointer_value(), ty));
+            io.push(Io::new(pointer(self, i)?, ty));
         }
-        let scratch = if scratch { Some(param(f, nslots as u32)?.into_pointer_value()) } else { None };
+        let scratch = if scratch { Some(pointer(self, nslots)?) } else { None };
         Ok((io, scratch))
     }
 
@@ -685,9 +779,8 @@ impl<'ctx> DeviceCg<'_, 'ctx, '_> {
 
     /// The generic address of slot `(row, col)` of transpose tile `t`.
     fn tile_slot(&self, t: usize, row: IntValue<'ctx>, col: IntValue<'ctx>) -> Result<PointerValue<'ctx>> {
-        let tiles = self.tiles.ok_or_else(|| GpuError::Llvm("no tile memory".into()))?;
+        let base = self.shared_base(1)?;
         let b = &self.cg.b;
-        let base = b.build_address_space_cast(tiles, self.cg.t.ptr, "")?;
         let i = b.build_int_add(b.build_int_mul(row, self.i64c(TILE + 1), "")?, col, "")?;
         let i = b.build_int_add(i, self.i64c(t as i64 * TILE * (TILE + 1)), "")?;
         let bytes = b.build_int_mul(i, self.i64c(8), "")?;

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use smelt_hlo::{Array, ArrayData};
 use smelt_kernel::{ArrayType, BufRef, Buffer, DotStep, Program, Step};
 
-use crate::codegen::DeviceModule;
+use crate::codegen::{DeviceKernel, DeviceModule};
 use crate::error::{GpuError, Result};
 use crate::plan::Launch;
 use crate::runtime::{Device, DeviceBuffer, Function, Gemm, LoadedModule};
@@ -20,7 +20,7 @@ pub struct Executable {
     program: Program,
     _module: LoadedModule,
     /// Per kernel: its entries and launches in order.
-    functions: Vec<Option<Entries>>,
+    functions: Vec<Option<Entries<Function>>>,
     constants: Vec<DeviceBuffer>,
     /// The program's temporaries, then scratch for cuBLAS products with an
     /// epilogue and for staging parallel copies.
@@ -40,13 +40,86 @@ impl std::fmt::Debug for Executable {
     }
 }
 
-/// A kernel's entries in the loaded module.
-struct Entries {
-    launches: Vec<(Function, Launch)>,
+/// A kernel's entries in a loaded module (`F`: how the machine calls one).
+pub(crate) struct Entries<F> {
+    launches: Vec<(F, Launch)>,
     /// Whether they take the scratch pointer after the buffers.
     scratch: bool,
     /// Buffers (inputs and outputs) each launch takes.
     buffers: usize,
+}
+
+/// Each launched kernel's entries, found with `lookup` (symbol to function).
+pub(crate) fn entries<F>(
+    program: &Program,
+    module: &[Option<DeviceKernel>],
+    mut lookup: impl FnMut(&str) -> Result<F>,
+) -> Result<Vec<Option<Entries<F>>>> {
+    let mut out = Vec::with_capacity(module.len());
+    for k in module {
+        out.push(match k {
+            Some(k) => Some(Entries {
+                launches: k.launches.iter().map(|(s, l)| Ok((lookup(s)?, *l))).collect::<Result<_>>()?,
+                scratch: k.strategy.takes_scratch(),
+                buffers: program
+                    .kernels
+                    .get(k.kernel.0 as usize)
+                    .map(|kernel| kernel.inputs.len() + kernel.outputs.len())
+                    .unwrap_or(0),
+            }),
+            None => None,
+        });
+    }
+    Ok(out)
+}
+
+/// The arena's layout: the scratch offset (after the program's temporaries)
+/// and the total size.
+pub(crate) fn arena_layout(program: &Program, kernels: &[Option<DeviceKernel>]) -> (usize, usize) {
+    let scratch_offset = align(program.temp_bytes);
+    let kernel_scratch = kernels.iter().flatten().map(|k| k.scratch_bytes).max().unwrap_or(0);
+    (scratch_offset, scratch_offset + scratch_bytes(&program.steps).max(kernel_scratch))
+}
+
+/// What the step driver needs of a machine: the CUDA device, or the host
+/// simulator (`crate::sim`). Addresses are device addresses as integers.
+pub(crate) trait Machine {
+    type Func: Copy;
+    /// Runs `f` over `launch` with one pointer per buffer (then scratch).
+    fn launch(&self, f: Self::Func, launch: Launch, ptrs: &[u64]) -> Result<()>;
+    fn copy(&self, dst: u64, src: u64, bytes: usize) -> Result<()>;
+    /// Reads `out.len()` bytes at `src`, after the work before it.
+    fn read(&self, src: u64, out: &mut [u8]) -> Result<()>;
+    fn gemm(&self, g: &Gemm, lhs: u64, rhs: u64, out: u64) -> Result<()>;
+}
+
+impl Machine for Device {
+    type Func = Function;
+    fn launch(&self, f: Function, l: Launch, ptrs: &[u64]) -> Result<()> {
+        Device::launch(self, f, l.grid, l.block, ptrs)
+    }
+    fn copy(&self, dst: u64, src: u64, bytes: usize) -> Result<()> {
+        Device::copy(self, dst, src, bytes)
+    }
+    fn read(&self, src: u64, out: &mut [u8]) -> Result<()> {
+        Device::read(self, src, out)
+    }
+    fn gemm(&self, g: &Gemm, lhs: u64, rhs: u64, out: u64) -> Result<()> {
+        Device::gemm(self, g, lhs, rhs, out)
+    }
+}
+
+/// The host-side step driver: one run of a program's steps on a machine.
+pub(crate) struct Driver<'a, M: Machine> {
+    pub machine: &'a M,
+    pub program: &'a Program,
+    pub entries: &'a [Option<Entries<M::Func>>],
+    pub constants: &'a [u64],
+    /// The arena: temporaries, then scratch at `scratch_offset`.
+    pub arena: u64,
+    pub scratch_offset: usize,
+    pub params: &'a [u64],
+    pub results: &'a [u64],
 }
 
 /// Scratch bytes the steps need beyond the program's temporaries.
@@ -101,40 +174,19 @@ fn describe(t: &ArrayType) -> String {
     format!("{}[{}]", t.dtype, dims.join(","))
 }
 
-/// Device addresses of the buffers of one run.
-struct Frame<'a> {
-    params: &'a [DeviceBuffer],
-    results: &'a [DeviceBuffer],
-}
-
 impl Executable {
     pub(crate) fn new(program: Program, module: &DeviceModule) -> Result<Executable> {
         let device = Device::get()?;
         let loaded = device.load_module(&module.ptx)?;
-        let mut functions = Vec::with_capacity(module.kernels.len());
-        for k in &module.kernels {
-            functions.push(match k {
-                Some(k) => Some(Entries {
-                    launches: k.launches.iter().map(|(s, l)| Ok((loaded.function(s)?, *l))).collect::<Result<_>>()?,
-                    scratch: k.strategy.takes_scratch(),
-                    buffers: program
-                        .kernels
-                        .get(k.kernel.0 as usize)
-                        .map(|kernel| kernel.inputs.len() + kernel.outputs.len())
-                        .unwrap_or(0),
-                }),
-                None => None,
-            });
-        }
+        let functions = entries(&program, &module.kernels, |name| loaded.function(name))?;
         let mut constants = Vec::with_capacity(program.constants.len());
         for c in &program.constants {
             let b = device.alloc(c.bytes.len())?;
             b.upload(&c.bytes)?;
             constants.push(b);
         }
-        let scratch_offset = align(program.temp_bytes);
-        let kernel_scratch = module.kernels.iter().flatten().map(|k| k.scratch_bytes).max().unwrap_or(0);
-        let arena = device.alloc(scratch_offset + scratch_bytes(&program.steps).max(kernel_scratch))?;
+        let (scratch_offset, arena_bytes) = arena_layout(&program, &module.kernels);
+        let arena = device.alloc(arena_bytes)?;
         let mut written_params = vec![false; program.params.len()];
         mark_written(&program.steps, &mut written_params);
         Ok(Executable { device, program, _module: loaded, functions, constants, arena, scratch_offset, written_params })
@@ -195,8 +247,7 @@ impl Executable {
         let _guard = self.device.lock.lock().unwrap_or_else(|e| e.into_inner());
         self.device.bind()?;
         let (params, results) = self.upload(args)?;
-        let frame = Frame { params: &params, results: &results };
-        self.steps(&frame, &self.program.steps)?;
+        self.driver(&params, &results, |d| d.run())?;
         let mut out = Vec::with_capacity(results.len());
         for (b, t) in results.iter().zip(&self.program.results) {
             let mut bytes = vec![0u8; t.byte_size()];
@@ -225,8 +276,7 @@ impl Executable {
                 pristine.push((i, copy));
             }
         }
-        let frame = Frame { params: &params, results: &results };
-        self.steps(&frame, &self.program.steps)?;
+        self.driver(&params, &results, |d| d.run())?;
         self.device.synchronize()?;
         let mut times = Vec::with_capacity(runs.max(1));
         for _ in 0..runs.max(1) {
@@ -235,7 +285,7 @@ impl Executable {
             }
             self.device.synchronize()?;
             let t = std::time::Instant::now();
-            self.steps(&frame, &self.program.steps)?;
+            self.driver(&params, &results, |d| d.run())?;
             self.device.synchronize()?;
             times.push(t.elapsed().as_secs_f64());
         }
@@ -249,36 +299,65 @@ impl Executable {
         Ok(times[times.len() / 2])
     }
 
-    fn addr(&self, f: &Frame<'_>, r: &BufRef) -> Result<u64> {
+    /// The step driver over this run's buffers.
+    fn driver<T>(
+        &self,
+        params: &[DeviceBuffer],
+        results: &[DeviceBuffer],
+        f: impl FnOnce(&Driver<'_, Device>) -> Result<T>,
+    ) -> Result<T> {
+        let params: Vec<u64> = params.iter().map(DeviceBuffer::ptr).collect();
+        let results: Vec<u64> = results.iter().map(DeviceBuffer::ptr).collect();
+        let constants: Vec<u64> = self.constants.iter().map(DeviceBuffer::ptr).collect();
+        f(&Driver {
+            machine: &*self.device,
+            program: &self.program,
+            entries: &self.functions,
+            constants: &constants,
+            arena: self.arena.ptr(),
+            scratch_offset: self.scratch_offset,
+            params: &params,
+            results: &results,
+        })
+    }
+}
+
+impl<M: Machine> Driver<'_, M> {
+    /// Runs every step.
+    pub fn run(&self) -> Result<()> {
+        self.steps(&self.program.steps)
+    }
+
+    fn addr(&self, r: &BufRef) -> Result<u64> {
         let bad = |what: &str| GpuError::InvalidProgram(format!("{what} out of range"));
         Ok(match r.buffer {
-            Buffer::Param(i) => f.params.get(i as usize).ok_or_else(|| bad("parameter"))?.ptr(),
-            Buffer::Result(i) => f.results.get(i as usize).ok_or_else(|| bad("result"))?.ptr(),
-            Buffer::Const(i) => self.constants.get(i as usize).ok_or_else(|| bad("constant"))?.ptr(),
+            Buffer::Param(i) => *self.params.get(i as usize).ok_or_else(|| bad("parameter"))?,
+            Buffer::Result(i) => *self.results.get(i as usize).ok_or_else(|| bad("result"))?,
+            Buffer::Const(i) => *self.constants.get(i as usize).ok_or_else(|| bad("constant"))?,
             Buffer::Temp(off) => {
                 if off + r.ty.byte_size() > self.program.temp_bytes {
                     return Err(bad("temporary"));
                 }
-                self.arena.ptr() + off as u64
+                self.arena + off as u64
             }
         })
     }
 
-    fn steps(&self, f: &Frame<'_>, steps: &[Step]) -> Result<()> {
+    fn steps(&self, steps: &[Step]) -> Result<()> {
         for s in steps {
-            self.step(f, s)?;
+            self.step(s)?;
         }
         Ok(())
     }
 
-    fn launch(&self, f: &Frame<'_>, kernel: u32, bufs: &[&BufRef]) -> Result<()> {
-        let ptrs = bufs.iter().map(|b| self.addr(f, b)).collect::<Result<Vec<_>>>()?;
+    fn launch(&self, kernel: u32, bufs: &[&BufRef]) -> Result<()> {
+        let ptrs = bufs.iter().map(|b| self.addr(b)).collect::<Result<Vec<_>>>()?;
         self.launch_ptrs(kernel, ptrs)
     }
 
     /// Runs kernel `kernel`'s launches on buffer addresses (inputs, then outputs).
     fn launch_ptrs(&self, kernel: u32, mut ptrs: Vec<u64>) -> Result<()> {
-        let Some(Some(entries)) = self.functions.get(kernel as usize) else {
+        let Some(Some(entries)) = self.entries.get(kernel as usize) else {
             return Err(GpuError::InvalidProgram(format!("kernel {kernel} has no device entry")));
         };
         if ptrs.len() != entries.buffers {
@@ -289,33 +368,33 @@ impl Executable {
             )));
         }
         if entries.scratch {
-            ptrs.push(self.arena.ptr() + self.scratch_offset as u64);
+            ptrs.push(self.arena + self.scratch_offset as u64);
         }
         for (func, launch) in &entries.launches {
-            self.device.launch(*func, launch.grid, launch.block, &ptrs)?;
+            self.machine.launch(*func, *launch, &ptrs)?;
         }
         Ok(())
     }
 
-    fn parallel_copy(&self, f: &Frame<'_>, moves: &[(BufRef, BufRef)]) -> Result<()> {
+    fn parallel_copy(&self, moves: &[(BufRef, BufRef)]) -> Result<()> {
         let mut staged = Vec::with_capacity(moves.len());
         let mut off = self.scratch_offset;
         for (src, _) in moves {
-            let tmp = self.arena.ptr() + off as u64;
-            self.device.copy(tmp, self.addr(f, src)?, src.ty.byte_size())?;
+            let tmp = self.arena + off as u64;
+            self.machine.copy(tmp, self.addr(src)?, src.ty.byte_size())?;
             staged.push(tmp);
             off += align(src.ty.byte_size());
         }
         for ((src, dst), tmp) in moves.iter().zip(staged) {
-            self.device.copy(self.addr(f, dst)?, tmp, src.ty.byte_size())?;
+            self.machine.copy(self.addr(dst)?, tmp, src.ty.byte_size())?;
         }
         Ok(())
     }
 
-    fn read_scalar(&self, f: &Frame<'_>, r: &BufRef) -> Result<i64> {
+    fn read_scalar(&self, r: &BufRef) -> Result<i64> {
         let mut b = [0u8; 8];
         let n = r.ty.dtype.byte_size().min(8);
-        self.device.read(self.addr(f, r)?, &mut b[..n])?;
+        self.machine.read(self.addr(r)?, &mut b[..n])?;
         Ok(match n {
             1 => b[0] as i8 as i64,
             2 => i16::from_le_bytes([b[0], b[1]]) as i64,
@@ -324,7 +403,7 @@ impl Executable {
         })
     }
 
-    fn dot(&self, f: &Frame<'_>, d: &DotStep) -> Result<()> {
+    fn dot(&self, d: &DotStep) -> Result<()> {
         let g = Gemm {
             batch: d.batch,
             m: d.m,
@@ -336,45 +415,45 @@ impl Executable {
             rhs: d.rhs.ty.dtype,
             out: d.out.ty.dtype,
         };
-        let (lhs, rhs) = (self.addr(f, &d.lhs)?, self.addr(f, &d.rhs)?);
+        let (lhs, rhs) = (self.addr(&d.lhs)?, self.addr(&d.rhs)?);
         match &d.epilogue {
-            None => self.device.gemm(&g, lhs, rhs, self.addr(f, &d.out)?),
+            None => self.machine.gemm(&g, lhs, rhs, self.addr(&d.out)?),
             Some((k, extra)) => {
-                let product = self.arena.ptr() + self.scratch_offset as u64;
-                self.device.gemm(&g, lhs, rhs, product)?;
+                let product = self.arena + self.scratch_offset as u64;
+                self.machine.gemm(&g, lhs, rhs, product)?;
                 let mut ptrs = vec![product];
                 for b in extra {
-                    ptrs.push(self.addr(f, b)?);
+                    ptrs.push(self.addr(b)?);
                 }
-                ptrs.push(self.addr(f, &d.out)?);
+                ptrs.push(self.addr(&d.out)?);
                 self.launch_ptrs(k.0, ptrs)
             }
         }
     }
 
-    fn step(&self, f: &Frame<'_>, s: &Step) -> Result<()> {
+    fn step(&self, s: &Step) -> Result<()> {
         match s {
             Step::Kernel { kernel, inputs, outputs } => {
                 let bufs: Vec<&BufRef> = inputs.iter().chain(outputs).collect();
-                self.launch(f, kernel.0, &bufs)
+                self.launch(kernel.0, &bufs)
             }
-            Step::Copy { src, dst } => self.device.copy(self.addr(f, dst)?, self.addr(f, src)?, src.ty.byte_size()),
-            Step::ParallelCopy { moves } => self.parallel_copy(f, moves),
-            Step::Dot(d) => self.dot(f, d),
+            Step::Copy { src, dst } => self.machine.copy(self.addr(dst)?, self.addr(src)?, src.ty.byte_size()),
+            Step::ParallelCopy { moves } => self.parallel_copy(moves),
+            Step::Dot(d) => self.dot(d),
             Step::Conv(_) => Err(GpuError::InvalidProgram("a convolution step left after preparation".into())),
             Step::While { cond, pred, body, update } => loop {
-                self.steps(f, cond)?;
-                if self.read_scalar(f, pred)? == 0 {
+                self.steps(cond)?;
+                if self.read_scalar(pred)? == 0 {
                     return Ok(());
                 }
-                self.steps(f, body)?;
-                self.parallel_copy(f, update)?;
+                self.steps(body)?;
+                self.parallel_copy(update)?;
             },
             Step::Conditional { index, branches } => {
                 if branches.is_empty() {
                     return Ok(());
                 }
-                let v = self.read_scalar(f, index)?;
+                let v = self.read_scalar(index)?;
                 let i = if index.ty.dtype == smelt_hlo::DType::Pred {
                     if v != 0 { 0 } else { 1 }
                 } else if v < 0 || v as usize >= branches.len() {
@@ -382,7 +461,7 @@ impl Executable {
                 } else {
                     v as usize
                 };
-                self.steps(f, &branches[i.min(branches.len() - 1)])
+                self.steps(&branches[i.min(branches.len() - 1)])
             }
         }
     }

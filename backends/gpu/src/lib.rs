@@ -29,6 +29,7 @@ mod error;
 mod executable;
 pub mod plan;
 pub mod runtime;
+pub mod sim;
 
 #[cfg(test)]
 mod tests;

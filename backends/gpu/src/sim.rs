@@ -136,7 +136,7 @@ impl Machine for Sim {
                     std::thread::Builder::new()
                         .stack_size(8 << 20)
                         .spawn_scoped(s, move || {
-                            CURRENT.with(|c| c.set(&cx as *const ThreadCx<'_> as *const ThreadCx<'static>));
+                            CURRENT.with(|c| c.set(std::ptr::from_ref(&cx).cast()));
                             // SAFETY: the buffers outlive the launch; the entry
                             // reads as many pointers as the kernel takes.
                             unsafe { entry(ptrs.as_ptr()) };

@@ -18,6 +18,9 @@ pub enum Backend {
     Cranelift,
     /// PTX for an NVIDIA GPU, run through the CUDA driver (device 0).
     Gpu,
+    /// The GPU backend's kernels and step driver on the host simulator
+    /// (`smelt_gpu::sim`): no GPU needed, slow; for testing.
+    GpuSim,
 }
 
 impl Backend {
@@ -27,6 +30,7 @@ impl Backend {
             Backend::Cpu => "cpu",
             Backend::Cranelift => "cranelift",
             Backend::Gpu => "gpu",
+            Backend::GpuSim => "gpu-sim",
         }
     }
 
@@ -35,7 +39,7 @@ impl Backend {
     pub fn default_pipeline(self) -> Pipeline {
         match self {
             Backend::Interp => Pipeline::None,
-            Backend::Cpu | Backend::Cranelift | Backend::Gpu => Pipeline::Default,
+            Backend::Cpu | Backend::Cranelift | Backend::Gpu | Backend::GpuSim => Pipeline::Default,
         }
     }
 }
@@ -64,6 +68,9 @@ pub enum EngineError {
     #[error(transparent)]
     Gpu(#[from] smelt_gpu::GpuError),
 }
+
+/// Blocks per launch in the GPU simulator (grid-stride loops cover the rest).
+const SIM_MAX_GRID: u32 = 3;
 
 /// Runs `pipeline` over `module` in place.
 pub fn optimize(module: &mut Module, pipeline: Pipeline, cx: &mut PassContext) -> Result<(), EngineError> {
@@ -95,6 +102,8 @@ pub enum Compiled {
     Cpu(smelt_cpu::Executable),
     Cranelift(Box<smelt_cranelift::Executable>),
     Gpu(Box<smelt_gpu::Executable>),
+    /// The lowered program; each run simulates it.
+    GpuSim(Box<smelt_kernel::Program>),
 }
 
 impl Compiled {
@@ -155,6 +164,7 @@ impl Compiled {
                 times.codegen_ms = ms(t);
                 Compiled::Gpu(Box::new(exe))
             }
+            Backend::GpuSim => Compiled::GpuSim(Box::new(lower(&module, &mut times)?)),
         };
         Ok((compiled, times))
     }
@@ -162,7 +172,7 @@ impl Compiled {
     /// Per-step times since the last reset, for a backend compiled with profiling.
     pub fn profile(&self) -> Option<Vec<smelt_cpu::StepProfile>> {
         match self {
-            Compiled::Interp(_) | Compiled::Cranelift(_) | Compiled::Gpu(_) => None,
+            Compiled::Interp(_) | Compiled::Cranelift(_) | Compiled::Gpu(_) | Compiled::GpuSim(_) => None,
             Compiled::Cpu(exe) => exe.profile(),
         }
     }
@@ -189,6 +199,10 @@ impl Compiled {
             Compiled::Gpu(exe) => {
                 let leaves: Vec<&Array> = args.iter().flat_map(Literal::leaves).collect();
                 Ok(exe.run_refs(&leaves)?)
+            }
+            Compiled::GpuSim(program) => {
+                let leaves: Vec<Array> = args.iter().flat_map(Literal::leaves).cloned().collect();
+                Ok(smelt_gpu::sim::simulate(program, &leaves, SIM_MAX_GRID)?)
             }
         }
     }

@@ -40,6 +40,9 @@ enum Backend {
     Cranelift,
     /// NVIDIA GPU: PTX through LLVM NVPTX, run through the CUDA driver.
     Gpu,
+    /// The GPU backend's kernels on a host simulator of CUDA's execution model
+    /// (no GPU needed; slow; for testing).
+    GpuSim,
 }
 
 /// The machine code is generated for.
@@ -290,6 +293,7 @@ impl Backend {
             Backend::Cpu => engine::Backend::Cpu,
             Backend::Cranelift => engine::Backend::Cranelift,
             Backend::Gpu => engine::Backend::Gpu,
+            Backend::GpuSim => engine::Backend::GpuSim,
         }
     }
 }
@@ -309,7 +313,7 @@ impl Backend {
             Backend::Interp => smelt::jit::Backend::Interp,
             Backend::Cpu => smelt::jit::Backend::Cpu,
             Backend::Cranelift => smelt::jit::Backend::Cranelift,
-            Backend::Gpu => bail!("the JIT (and --cache-stats) serves the CPU backends only"),
+            Backend::Gpu | Backend::GpuSim => bail!("the JIT (and --cache-stats) serves the CPU backends only"),
         })
     }
 }
@@ -873,7 +877,7 @@ fn cmd_compile(
                 _ => bail!("the Cranelift backend emits kernel or clif"),
             }
         }
-        Backend::Gpu => {
+        Backend::Gpu | Backend::GpuSim => {
             let program = smelt::kernel::lower_module(&module)?;
             let options = smelt::gpu::CompileOptions { sm, ..Default::default() };
             let what = match emit {

@@ -315,6 +315,13 @@ fn compile_emits_ptx_for_the_gpu_without_one() {
 }
 
 #[test]
+fn gpu_sim_backend_checks_cases_without_a_gpu() {
+    let o = smelt(&["check", case("layernorm").to_str().unwrap(), "--backend", "gpu-sim"]);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("1 passed, 0 failed"), "{}", stdout(&o));
+}
+
+#[test]
 fn gpu_commands_without_a_driver_say_so() {
     if smelt::gpu::driver_available() {
         return; // a machine with a CUDA driver runs these for real

@@ -198,12 +198,9 @@ impl Device {
             return Ok(());
         }
         let h = self.cublas()?;
-        let int = |v: i64| i32::try_from(v).map_err(|_| GpuError::Unsupported(format!("a GEMM dimension of {v}")));
-        let (m, n, k, batch) = (int(g.m)?, int(g.n)?, int(g.k)?, int(g.batch)?);
+        let c = CublasCall::of(g)?;
         use blas_sys::cublasOperation_t::{CUBLAS_OP_N, CUBLAS_OP_T};
-        let (op_b, ldb) = if g.rhs_transposed { (CUBLAS_OP_T, k) } else { (CUBLAS_OP_N, n) };
-        let (op_a, lda) = if g.lhs_transposed { (CUBLAS_OP_T, m) } else { (CUBLAS_OP_N, k) };
-        let (sa, sb, sc) = (g.m * g.k, g.k * g.n, g.m * g.n);
+        let op = |t: bool| if t { CUBLAS_OP_T } else { CUBLAS_OP_N };
         let (one32, zero32, one64, zero64) = (1.0f32, 0.0f32, 1.0f64, 0.0f64);
         let (alpha, beta): (*const c_void, *const c_void) = if g.out == DType::F64 {
             ((&one64 as *const f64).cast(), (&zero64 as *const f64).cast())
@@ -214,33 +211,81 @@ impl Device {
         // caller's contract); alpha and beta live across the call and have
         // the compute type's precision.
         unsafe {
+            // A is rhs and B is lhs (see `CublasCall`).
             blas::gemm_strided_batched_ex(
                 h,
-                op_b,
-                op_a,
-                n,
-                m,
-                k,
+                op(c.trans_a),
+                op(c.trans_b),
+                c.m,
+                c.n,
+                c.k,
                 alpha,
                 rhs as *const c_void,
                 a_type,
-                ldb,
-                sb,
+                c.lda,
+                c.stride_a,
                 lhs as *const c_void,
                 a_type,
-                lda,
-                sa,
+                c.ldb,
+                c.stride_b,
                 beta,
                 out as *mut c_void,
                 c_type,
-                n,
-                sc,
-                batch,
+                c.ldc,
+                c.stride_c,
+                c.batch,
                 compute,
                 blas_sys::cublasGemmAlgo_t::CUBLAS_GEMM_DFALT,
             )?;
         }
         Ok(())
+    }
+}
+
+/// The arguments of cuBLAS's column-major strided batched GEMM
+/// `C = op(A) op(B)` for a row-major product `out = lhs x rhs`: a row-major
+/// matrix is the column-major matrix of its transpose, so `out^T = rhs^T
+/// lhs^T`, with A = rhs and B = lhs. [`crate::sim`] executes the same
+/// arguments with a reference column-major GEMM.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CublasCall {
+    pub trans_a: bool,
+    pub trans_b: bool,
+    pub m: i32,
+    pub n: i32,
+    pub k: i32,
+    pub lda: i32,
+    pub ldb: i32,
+    pub ldc: i32,
+    pub stride_a: i64,
+    pub stride_b: i64,
+    pub stride_c: i64,
+    pub batch: i32,
+}
+
+impl CublasCall {
+    pub fn of(g: &Gemm) -> Result<CublasCall> {
+        let int = |v: i64| i32::try_from(v).map_err(|_| GpuError::Unsupported(format!("a GEMM dimension of {v}")));
+        let (m, n, k, batch) = (int(g.m)?, int(g.n)?, int(g.k)?, int(g.batch)?);
+        // rhs is [k, n] row-major = n x k column-major (ld n), or stored
+        // transposed [n, k] = k x n column-major (ld k), transposed by cuBLAS.
+        let (trans_a, lda) = if g.rhs_transposed { (true, k) } else { (false, n) };
+        // lhs is [m, k] row-major = k x m column-major (ld k), or [k, m] (ld m).
+        let (trans_b, ldb) = if g.lhs_transposed { (true, m) } else { (false, k) };
+        Ok(CublasCall {
+            trans_a,
+            trans_b,
+            m: n,
+            n: m,
+            k,
+            lda: lda.max(1),
+            ldb: ldb.max(1),
+            ldc: n.max(1),
+            stride_a: g.k * g.n,
+            stride_b: g.m * g.k,
+            stride_c: g.m * g.n,
+            batch,
+        })
     }
 }
 

@@ -12,8 +12,10 @@
 //!
 //! What it checks: the launch strategies, the index arithmetic, the combine
 //! trees and barriers of the generated code and the host-side driver, against
-//! XLA's outputs. What it does not: NVPTX instruction selection (`ptxas`
-//! checks that PTX assembles) and cuBLAS (products run as elemental kernels).
+//! XLA's outputs, and the arguments of the cuBLAS calls for products
+//! ([`CublasCall`], executed by a reference column-major GEMM). What it does
+//! not: NVPTX instruction selection (`ptxas` checks that PTX assembles) and
+//! cuBLAS itself.
 //! A barrier that not every thread of a block reaches would hang a GPU; here
 //! it aborts the process after a timeout.
 
@@ -22,14 +24,14 @@ use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
 use inkwell::context::Context;
-use smelt_hlo::{Array, ArrayData};
+use smelt_hlo::{Array, ArrayData, DType};
 use smelt_kernel::Program;
 
 use crate::codegen::{self, Flavor, SharedSizes};
 use crate::error::{GpuError, Result};
 use crate::executable::{Driver, Machine, arena_layout, entries};
 use crate::plan::{Launch, WARP};
-use crate::runtime::Gemm;
+use crate::runtime::{CublasCall, Gemm, gemm_types};
 
 /// Runs `program` on `args` in the simulator with grids of at most
 /// `max_grid` blocks; returns the flattened results.
@@ -37,7 +39,7 @@ pub fn simulate(program: &Program, args: &[Array], max_grid: u32) -> Result<Vec<
     if args.len() != program.params.len() {
         return Err(GpuError::ArgumentCount { expected: program.params.len(), got: args.len() });
     }
-    let prepared = crate::elemental::prepare(program, false)?;
+    let prepared = crate::elemental::prepare(program, true)?;
     let tm = smelt_cpu::jit::host_target_machine().map_err(|e| GpuError::Llvm(e.to_string()))?;
     let cx = Context::create();
     let (module, kernels, sizes) = codegen::emit_module(&cx, &prepared, Flavor::HostSim, &tm)?;
@@ -161,8 +163,72 @@ impl Machine for Sim {
         Ok(())
     }
 
-    fn gemm(&self, _: &Gemm, _: u64, _: u64, _: u64) -> Result<()> {
-        Err(GpuError::Unsupported("cuBLAS in the simulator (products run as elemental kernels there)".into()))
+    /// The cuBLAS call the device would make ([`CublasCall`]), executed by a
+    /// reference column-major GEMM accumulating in the compute type.
+    fn gemm(&self, g: &Gemm, lhs: u64, rhs: u64, out: u64) -> Result<()> {
+        if gemm_types(g.lhs, g.rhs, g.out).is_none() {
+            return Err(GpuError::Unsupported(format!("a cuBLAS product of {} x {} -> {}", g.lhs, g.rhs, g.out)));
+        }
+        if g.m == 0 || g.n == 0 || g.batch == 0 {
+            return Ok(());
+        }
+        let c = CublasCall::of(g)?;
+        let (a, b) = (rhs as *const u8, lhs as *const u8);
+        let wide = g.out == DType::F64;
+        for p in 0..c.batch as i64 {
+            for j in 0..c.n as i64 {
+                for i in 0..c.m as i64 {
+                    let (mut acc32, mut acc64) = (0f32, 0f64);
+                    for l in 0..c.k as i64 {
+                        let ai = p * c.stride_a + if c.trans_a { l + i * c.lda as i64 } else { i + l * c.lda as i64 };
+                        let bi = p * c.stride_b + if c.trans_b { j + l * c.ldb as i64 } else { l + j * c.ldb as i64 };
+                        // SAFETY: the indices are inside the operands (the call's contract).
+                        let (x, y) = unsafe { (element(a, g.rhs, ai), element(b, g.lhs, bi)) };
+                        if wide {
+                            acc64 += x * y;
+                        } else {
+                            acc32 += x as f32 * y as f32;
+                        }
+                    }
+                    let v = if wide { acc64 } else { acc32 as f64 };
+                    // SAFETY: as above, for the result.
+                    unsafe { store(out as *mut u8, g.out, p * c.stride_c + i + j * c.ldc as i64, v) };
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Element `i` of a `t` array at `base`, widened to f64.
+///
+/// # Safety
+/// `base` holds at least `i + 1` elements of `t`.
+unsafe fn element(base: *const u8, t: DType, i: i64) -> f64 {
+    // SAFETY: the caller's contract.
+    unsafe {
+        match t {
+            DType::F64 => *(base as *const f64).offset(i as isize),
+            DType::F32 => *(base as *const f32).offset(i as isize) as f64,
+            DType::F16 => half::f16::from_bits(*(base as *const u16).offset(i as isize)).to_f64(),
+            _ => half::bf16::from_bits(*(base as *const u16).offset(i as isize)).to_f64(),
+        }
+    }
+}
+
+/// Stores `v` (already rounded to f32 unless `t` is f64) as element `i` of a `t` array.
+///
+/// # Safety
+/// `base` holds at least `i + 1` elements of `t`.
+unsafe fn store(base: *mut u8, t: DType, i: i64, v: f64) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        match t {
+            DType::F64 => *(base as *mut f64).offset(i as isize) = v,
+            DType::F32 => *(base as *mut f32).offset(i as isize) = v as f32,
+            DType::F16 => *(base as *mut u16).offset(i as isize) = half::f16::from_f32(v as f32).to_bits(),
+            _ => *(base as *mut u16).offset(i as isize) = half::bf16::from_f32(v as f32).to_bits(),
+        }
     }
 }
 

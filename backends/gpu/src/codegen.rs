@@ -449,6 +449,16 @@ impl<'ctx> DeviceCg<'_, 'ctx, '_> {
         Ok(out)
     }
 
+    /// The row-major offset of index `idx` in `dims`.
+    fn offset(&self, idx: &[IntValue<'ctx>], dims: &[i64]) -> Result<IntValue<'ctx>> {
+        let b = &self.cg.b;
+        let mut off = self.i64c(0);
+        for (&i, &d) in idx.iter().zip(dims) {
+            off = b.build_int_add(b.build_int_mul(off, self.i64c(d), "")?, i, "")?;
+        }
+        Ok(off)
+    }
+
     /// The index in `dims` of row-major offset `off` (dims of extent 1 are 0).
     fn unflatten(&self, off: IntValue<'ctx>, dims: &[i64]) -> Result<Vec<IntValue<'ctx>>> {
         let b = &self.cg.b;
@@ -869,11 +879,7 @@ impl<'ctx> DeviceCg<'_, 'ctx, '_> {
             env.bind(l, v);
         }
         self.cg.emit_nodes(&mut env, io, outputs)?;
-        let b = &self.cg.b;
-        let mut off = self.i64c(0);
-        for (&i, &d) in idx.iter().zip(space) {
-            off = b.build_int_add(b.build_int_mul(off, self.i64c(d), "")?, i, "")?;
-        }
+        let off = self.offset(&idx, space)?;
         self.store_outputs(&env, &io[k.inputs.len()..], outputs, off)?;
         self.cg.if_end(join)?;
         self.cg.loop_end(r)?;
@@ -966,11 +972,7 @@ impl<'ctx> DeviceCg<'_, 'ctx, '_> {
         self.cg.emit_nodes(&mut env, io, &roots)?;
         let vals = values.iter().map(|&v| self.cg.value(&env, v)).collect::<Result<Vec<_>, _>>()?;
         if !extra.is_empty() {
-            let b = &self.cg.b;
-            let mut off = self.i64c(0);
-            for (&i, &d) in full.iter().zip(space) {
-                off = b.build_int_add(b.build_int_mul(off, self.i64c(d), "")?, i, "")?;
-            }
+            let off = self.offset(&full, space)?;
             let ni = k.inputs.len();
             for &(o, id) in extra {
                 let out = io.get(ni + o).ok_or_else(|| GpuError::InvalidProgram("extra output out of range".into()))?;

@@ -285,3 +285,60 @@ fn every_corpus_case_matches_xla_in_the_gpu_simulator() {
     }
     assert!(failures.is_empty(), "{} cases failed in the simulator:\n{}", failures.len(), failures.join("\n"));
 }
+
+/// Malformed programs are errors, not panics: every kernel of a few corpus
+/// programs broken in turn (a space dimension negative, a reduced dimension
+/// out of range, an input dropped, a load from a missing input, a node
+/// referring forward).
+#[test]
+fn malformed_programs_are_gpu_errors_not_panics() {
+    use smelt_kernel::{KernelBody, Node, NodeId};
+    let options = smelt::gpu::CompileOptions { sm: 90, ..Default::default() };
+    let mut errors = 0;
+    for name in ["layernorm", "reduce_sum_axes", "sort_argsort", "conv2d_nhwc", "gather_scatter", "cumulative"] {
+        let dir = corpus_cases().into_iter().find(|d| d.ends_with(name)).unwrap();
+        let program = lowered(&Case::load(&dir).unwrap());
+        for k in 0..program.kernels.len() {
+            for mutation in 0..5 {
+                let mut p = program.clone();
+                let kernel = &mut p.kernels[k];
+                let graph = match &mut kernel.body {
+                    KernelBody::Loop { space, graph, .. } | KernelBody::Reduce { space, graph, .. } => {
+                        if mutation == 0 {
+                            if let Some(d) = space.first_mut() {
+                                *d = -3;
+                            }
+                        }
+                        if let (1, KernelBody::Reduce { reduced, .. }) = (mutation, &mut kernel.body) {
+                            reduced.push(99);
+                        }
+                        match &mut kernel.body {
+                            KernelBody::Loop { graph, .. } | KernelBody::Reduce { graph, .. } => Some(graph),
+                            _ => None,
+                        }
+                    }
+                    _ => None,
+                };
+                match (mutation, graph) {
+                    (2, _) => {
+                        kernel.inputs.pop();
+                    }
+                    (3, Some(g)) => g.nodes.push(Node::Load { input: 77, index: vec![] }),
+                    (4, Some(g)) => {
+                        if let Some(n) = g.nodes.first_mut() {
+                            *n = Node::Unary { op: smelt_kernel::UnaryOp::Neg, x: NodeId(1_000_000) };
+                        }
+                    }
+                    _ => {}
+                }
+                if p == program {
+                    continue;
+                }
+                if smelt::gpu::emit_ptx(&p, &options).is_err() {
+                    errors += 1;
+                }
+            }
+        }
+    }
+    assert!(errors > 20, "only {errors} mutated programs were rejected");
+}

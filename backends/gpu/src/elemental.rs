@@ -248,7 +248,9 @@ fn finish(
             }
             let base = inputs.len() - 1;
             inputs.extend(e.inputs[1..].iter().cloned());
-            compose(&mut g, eg, v, base)?[eo[0].0 as usize]
+            let map = compose(&mut g, eg, v, base)?;
+            *map.get(eo[0].0 as usize)
+                .ok_or_else(|| GpuError::InvalidProgram(format!("epilogue {}: output node out of range", e.name)))?
         }
     };
     Ok(Kernel {
@@ -263,6 +265,13 @@ fn finish(
 /// `product`, input `i > 0` becomes input `base + i`. Returns the new id of
 /// each node of `e`.
 fn compose(g: &mut G, e: &Graph, product: NodeId, base: usize) -> Result<Vec<NodeId>> {
+    if e.types.len() != e.nodes.len() {
+        return Err(GpuError::InvalidProgram(format!(
+            "an epilogue graph of {} nodes and {} types",
+            e.nodes.len(),
+            e.types.len()
+        )));
+    }
     let mut map: Vec<NodeId> = Vec::with_capacity(e.nodes.len());
     for (i, n) in e.nodes.iter().enumerate() {
         let m = |x: NodeId| -> Result<NodeId> {

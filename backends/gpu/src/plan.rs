@@ -347,14 +347,17 @@ pub fn choose(k: &Kernel) -> Result<Strategy> {
         }
         KernelBody::Reduce { space, reduced, graph, init, reducer, .. } => {
             let rank = space.len();
+            if reduced.len() > rank || reduced.iter().any(|&d| d >= rank) {
+                return Err(GpuError::InvalidProgram(format!("kernel {}: reduced dimension out of range", k.name)));
+            }
+            if init.iter().any(|i| i.0 as usize >= graph.types.len()) {
+                return Err(GpuError::InvalidProgram(format!("kernel {}: init node out of range", k.name)));
+            }
             let trailing =
                 !reduced.is_empty() && reduced.iter().enumerate().all(|(i, &d)| d == rank - reduced.len() + i);
             let acc: Vec<_> = init.iter().map(|&i| graph.dtype(i)).collect();
             let kept: Vec<i64> = (0..rank).filter(|d| !reduced.contains(d)).map(|d| space[d]).collect();
             let reduced_dims: Vec<i64> = reduced.iter().map(|&d| space[d]).collect();
-            if reduced.iter().any(|&d| d >= rank) {
-                return Err(GpuError::InvalidProgram(format!("kernel {}: reduced dimension out of range", k.name)));
-            }
             let (rows, len) = (count(&kept), count(&reduced_dims));
             let combines = combinable(reducer, &acc);
             if trailing && combines && len > 1 {

@@ -302,34 +302,24 @@ fn malformed_programs_are_gpu_errors_not_panics() {
             for mutation in 0..5 {
                 let mut p = program.clone();
                 let kernel = &mut p.kernels[k];
-                let graph = match &mut kernel.body {
+                if mutation == 2 {
+                    kernel.inputs.pop();
+                }
+                match &mut kernel.body {
                     KernelBody::Loop { space, graph, .. } | KernelBody::Reduce { space, graph, .. } => {
-                        if mutation == 0 {
-                            if let Some(d) = space.first_mut() {
-                                *d = -3;
-                            }
-                        }
-                        if let (1, KernelBody::Reduce { reduced, .. }) = (mutation, &mut kernel.body) {
-                            reduced.push(99);
-                        }
-                        match &mut kernel.body {
-                            KernelBody::Loop { graph, .. } | KernelBody::Reduce { graph, .. } => Some(graph),
-                            _ => None,
-                        }
-                    }
-                    _ => None,
-                };
-                match (mutation, graph) {
-                    (2, _) => {
-                        kernel.inputs.pop();
-                    }
-                    (3, Some(g)) => g.nodes.push(Node::Load { input: 77, index: vec![] }),
-                    (4, Some(g)) => {
-                        if let Some(n) = g.nodes.first_mut() {
-                            *n = Node::Unary { op: smelt_kernel::UnaryOp::Neg, x: NodeId(1_000_000) };
+                        match mutation {
+                            0 => space.iter_mut().take(1).for_each(|d| *d = -3),
+                            3 => graph.nodes.push(Node::Load { input: 77, index: vec![] }),
+                            4 => graph.nodes.iter_mut().take(1).for_each(|n| {
+                                *n = Node::Unary { op: smelt_kernel::UnaryOp::Neg, x: NodeId(1_000_000) }
+                            }),
+                            _ => {}
                         }
                     }
                     _ => {}
+                }
+                if let (1, KernelBody::Reduce { reduced, .. }) = (mutation, &mut kernel.body) {
+                    reduced.push(99);
                 }
                 if p == program {
                     continue;

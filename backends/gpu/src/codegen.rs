@@ -556,6 +556,31 @@ impl<'ctx> DeviceCg<'_, 'ctx, '_> {
             (Strategy::Transpose { batch, a, tiles_a, tiles_b }, KernelBody::Loop { space, graph, outputs }) => {
                 self.transpose(k, &io, space, graph, outputs, *batch, *a, *tiles_a, *tiles_b)?;
             }
+            (Strategy::UpdateSlice { points }, KernelBody::UpdateSlice { space, graph, start, value }) => {
+                let out = io.get(k.inputs.len()).cloned();
+                let Some(out) = out.filter(|o| o.dims.len() == space.len() && start.len() == space.len()) else {
+                    return Err(GpuError::InvalidProgram(format!("kernel {}: update-slice of the wrong rank", k.name)));
+                };
+                let l = self.grid_loop(*points, true, "i")?;
+                let idx = self.unflatten(l.index, space)?;
+                let mut env = Env::with_indices(graph, idx.clone());
+                let mut roots = start.clone();
+                roots.push(*value);
+                self.cg.emit_nodes(&mut env, &io, &roots)?;
+                // The update lands at start + index (starts are clamped into range).
+                let mut target = Vec::with_capacity(idx.len());
+                for (&i, &s) in idx.iter().zip(start) {
+                    let s = smelt_cpu::codegen::as_int(self.cg.value(&env, s)?, "a start index")?;
+                    target.push(self.cg.b.build_int_add(s, i, "")?);
+                }
+                let off = self.offset(&target, &out.dims)?;
+                let v = self.cg.value(&env, *value)?;
+                self.cg.store_elem(out.ptr, out.dtype, off, v)?;
+                self.cg.loop_end(l)?;
+            }
+            (Strategy::Scan { lines }, KernelBody::Scan { space, axis, reverse, graph, init, values, reducer }) => {
+                self.scan(k, &io, space, *axis, *reverse, graph, init, values, reducer, *lines)?;
+            }
             (Strategy::RowLoop { cols, .. }, KernelBody::Loop { space, graph, outputs }) => {
                 let rank = space.len();
                 let rows = self.grid_loop(count(&space[..rank - 1]), false, "row")?;
@@ -784,6 +809,62 @@ impl<'ctx> DeviceCg<'_, 'ctx, '_> {
             let p = self.partial_slot(scratch, per_acc, a, slot)?;
             self.cg.store_at(p, d, *v)?;
         }
+        Ok(())
+    }
+
+    /// A scan, one thread per line: the other dimensions' index from the
+    /// thread's line, then the recurrence along `axis` (from the end when
+    /// `reverse`), storing every accumulator at every point.
+    fn scan(
+        &mut self,
+        k: &Kernel,
+        io: &[Io<'ctx>],
+        space: &[i64],
+        axis: usize,
+        reverse: bool,
+        graph: &smelt_kernel::Graph,
+        init: &[NodeId],
+        values: &[NodeId],
+        reducer: &ScalarFn,
+        lines: i64,
+    ) -> Result<()> {
+        let outs = &io[k.inputs.len()..];
+        if outs.len() != init.len() || init.iter().any(|i| i.0 as usize >= graph.types.len()) {
+            return Err(GpuError::InvalidProgram(format!(
+                "kernel {}: a scan's outputs and accumulators differ",
+                k.name
+            )));
+        }
+        let n = space[axis];
+        let other: Vec<i64> = space.iter().enumerate().filter(|&(d, _)| d != axis).map(|(_, &e)| e).collect();
+        let l = self.grid_loop(lines, true, "line")?;
+        let oidx = self.unflatten(l.index, &other)?;
+        let types: Vec<DType> = init.iter().map(|&i| graph.dtype(i)).collect();
+        let mut env0 = Env::with_indices(graph, vec![self.i64c(0); space.len()]);
+        self.cg.emit_nodes(&mut env0, io, init)?;
+        let mut accs = Vec::with_capacity(init.len());
+        for (&i, &d) in init.iter().zip(&types) {
+            let a = self.cg.alloca(self.cg.reg_type(d), "acc")?;
+            self.cg.b.build_store(a, self.cg.value(&env0, i)?)?;
+            accs.push(a);
+        }
+        let j = self.cg.loop_begin(self.i64c(0), self.i64c(n), 1, "j")?;
+        let pos = if reverse { self.cg.b.build_int_sub(self.i64c(n - 1), j.index, "")? } else { j.index };
+        let mut others = oidx.iter();
+        let idx: Vec<IntValue<'ctx>> = (0..space.len())
+            .map(|d| if d == axis { Some(&pos) } else { others.next() }.copied().unwrap_or(pos))
+            .collect();
+        let mut env = Env::with_indices(graph, idx.clone());
+        self.cg.emit_nodes(&mut env, io, values)?;
+        let vals = values.iter().map(|&v| self.cg.value(&env, v)).collect::<Result<Vec<_>, _>>()?;
+        self.cg.combine(&accs, &types, reducer, &vals, io, true)?;
+        let off = self.offset(&idx, space)?;
+        for ((&a, &d), o) in accs.iter().zip(&types).zip(outs) {
+            let v = self.cg.b.build_load(self.cg.reg_type(d), a, "")?;
+            self.cg.store_elem(o.ptr, o.dtype, off, v)?;
+        }
+        self.cg.loop_end(j)?;
+        self.cg.loop_end(l)?;
         Ok(())
     }
 

@@ -30,9 +30,12 @@
 //!   splits each row's (column's) reduced points into `splits` chunks
 //!   ([`split_chunk`]), each folded by one block (thread) into a partial
 //!   result in scratch memory; the second combines each row's partials.
-//! - [`Strategy::Outer`]: everything else (scans, update-slices): the CPU
-//!   backend's kernel body, one thread per iteration of its parallel
-//!   dimension. [`Strategy::Sort`] is the same (one slice per thread, the
+//! - [`Strategy::UpdateSlice`]: one thread per point of the update.
+//! - [`Strategy::Scan`]: one thread per line along the scanned axis (the
+//!   other dimensions' points), folding along it; consecutive threads take
+//!   consecutive lines.
+//! - [`Strategy::Outer`]: anything else: the CPU backend's kernel body, one
+//!   thread per iteration of its parallel dimension. [`Strategy::Sort`] is the same (one slice per thread, the
 //!   CPU's merge sort) with at most as many threads as the device heap holds
 //!   scratch slices for; [`Strategy::Rng`] the same for random bits, then one
 //!   thread writes the generator's new state.
@@ -113,6 +116,12 @@ pub enum Strategy {
         kept: i64,
         reduced: i64,
         splits: i64,
+    },
+    UpdateSlice {
+        points: i64,
+    },
+    Scan {
+        lines: i64,
     },
     Outer {
         iterations: i64,
@@ -204,6 +213,8 @@ impl Strategy {
                 block: (TILE * TILE / TILE_ROWS) as u32,
             },
             Strategy::ColumnReduce { kept } => Launch { grid: blocks(kept, BLOCK), block: BLOCK },
+            Strategy::UpdateSlice { points } => Launch { grid: blocks(points, BLOCK), block: BLOCK },
+            Strategy::Scan { lines } => Launch { grid: blocks(lines, BLOCK), block: BLOCK },
             Strategy::RowLoop { rows, cols } => Launch { grid: blocks(rows, 1), block: row_block(cols) },
             Strategy::RowReduce { rows, row_len } => Launch { grid: blocks(rows, 1), block: row_block(row_len) },
             Strategy::Outer { iterations } => Launch { grid: blocks(iterations, OUTER_BLOCK), block: OUTER_BLOCK },
@@ -221,6 +232,8 @@ impl Strategy {
             Strategy::ColumnReduce { .. } => "column-reduce",
             Strategy::SplitRowReduce { .. } => "split-row-reduce",
             Strategy::SplitColumnReduce { .. } => "split-column-reduce",
+            Strategy::UpdateSlice { .. } => "update-slice",
+            Strategy::Scan { .. } => "scan",
             Strategy::Outer { .. } => "outer",
             Strategy::Sort { .. } => "sort",
             Strategy::Rng { .. } => "rng",
@@ -373,6 +386,10 @@ pub fn choose(k: &Kernel) -> Result<Strategy> {
             }
         }
         KernelBody::Scatter { .. } | KernelBody::SelectAndScatter { .. } => Strategy::Serial,
+        KernelBody::UpdateSlice { space, .. } => Strategy::UpdateSlice { points: count(space) },
+        KernelBody::Scan { space, axis, .. } if *axis < space.len() => {
+            Strategy::Scan { lines: count(space) / space[*axis].max(1) }
+        }
         KernelBody::Sort { dims, dimension, .. } => {
             let len = dims.get(*dimension).copied().unwrap_or(1).max(1);
             // The CPU sort's scratch: each operand's slice, keys and indices.

@@ -1,5 +1,6 @@
-//! Differential property test: the CPU backends (and the GPU backend's
-//! elemental products, evaluated, and its PTX) against the interpreter on random
+//! Differential property test: the CPU backends (and the GPU backend: its
+//! elemental products evaluated, its kernels in the simulator, its PTX
+//! assembled) against the interpreter on random
 //! modules — elementwise chains in every element type, broadcasts, transposes,
 //! reductions over random sets of axes, dots with random dimension numbers, and
 //! shapes with odd and zero-sized dimensions.
@@ -254,6 +255,9 @@ proptest! {
         let leaves: Vec<smelt_hlo::Array> = args.iter().flat_map(smelt_hlo::Literal::leaves).cloned().collect();
         let got = smelt_kernel::eval::run(&prepared, &leaves).map_err(|e| TestCaseError::fail(e.to_string()))?;
         agrees(&got, &want, "gpu elemental", &module)?;
+        // The GPU strategies and generated code in the simulator.
+        let got = smelt::gpu::sim::simulate(&program, &leaves, 2).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        agrees(&got, &want, "gpu simulator", &module)?;
         let ptx = smelt::gpu::emit_ptx(&program, &smelt::gpu::CompileOptions { sm: 90, ..Default::default() })
             .map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert!(ptx.contains(".target sm_90"));

@@ -1,7 +1,10 @@
 //! PTX code generation: a prepared program's kernels as one NVPTX module.
 //!
-//! Each launched kernel becomes one `ptx_kernel` entry `smelt_kN(ptr buf0, ...,
-//! ptr bufM)` (inputs then outputs) rendering its [`Strategy`]. Scalar code
+//! Each launched kernel becomes a `ptx_kernel` entry `smelt_kN(ptr buf0, ...,
+//! ptr bufM)` (inputs then outputs) rendering its [`Strategy`], plus
+//! `smelt_kN_combine` (split reductions, which also take a scratch pointer)
+//! or `smelt_kN_state` (random bits) for a second launch. With
+//! [`Flavor::HostSim`] the same entries are generated for the host simulator. Scalar code
 //! (every node of every expression graph, reducers, comparators, the math
 //! polynomials) comes from the CPU backend's emitter (`smelt_cpu::codegen`),
 //! which writes target-neutral LLVM IR; this module adds what is GPU-specific:

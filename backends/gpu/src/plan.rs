@@ -1,7 +1,8 @@
 //! Launch planning: how each kernel maps onto CUDA's grid of thread blocks.
 //!
-//! Every kernel gets one [`Strategy`], chosen from its body alone, and one
-//! [`Launch`] (grid and block size) derived from it. The code generator
+//! Every kernel gets one [`Strategy`], chosen from its body alone, and the
+//! [`Launch`]es (grid and block size; two for split reductions and random
+//! bits) derived from it. The code generator
 //! (`codegen`) renders exactly these strategies, and the functions here that
 //! model them ([`thread_partials`], [`block_reduce`], [`grid_stride`]) are
 //! what the unit tests check against a serial reference, so the mapping and
@@ -35,10 +36,11 @@
 //!   other dimensions' points), folding along it; consecutive threads take
 //!   consecutive lines.
 //! - [`Strategy::Outer`]: anything else: the CPU backend's kernel body, one
-//!   thread per iteration of its parallel dimension. [`Strategy::Sort`] is the same (one slice per thread, the
-//!   CPU's merge sort) with at most as many threads as the device heap holds
-//!   scratch slices for; [`Strategy::Rng`] the same for random bits, then one
-//!   thread writes the generator's new state.
+//!   thread per iteration of its parallel dimension. [`Strategy::Sort`] is
+//!   the same (one slice per thread, the CPU's merge sort) with at most as
+//!   many threads as the device heap holds scratch slices for;
+//!   [`Strategy::Rng`] the same for random bits, then one thread writes the
+//!   generator's new state.
 //! - [`Strategy::Serial`]: scatter and select-and-scatter, whose updates apply
 //!   in order: one thread.
 //!

@@ -43,17 +43,24 @@ run_checks() {
   local start=$SECONDS smelt=target/release/smelt
   if [ -f "$bundle/smelt.tar.xz" ] && ! command -v cargo >/dev/null; then
     mkdir -p /tmp/smelt-bundle && tar -C /tmp/smelt-bundle -xJf "$bundle/smelt.tar.xz" || exit 1
-    smelt=/tmp/smelt-bundle/smelt
-    export LD_LIBRARY_PATH=/tmp/smelt-bundle${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    # The bundled libraries for smelt alone (Python and JAX keep the system's).
+    printf '#!/bin/sh\nLD_LIBRARY_PATH=/tmp/smelt-bundle${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} exec /tmp/smelt-bundle/smelt "$@"\n' \
+      > /tmp/smelt-bundle/smelt-run && chmod +x /tmp/smelt-bundle/smelt-run
+    smelt=/tmp/smelt-bundle/smelt-run
   elif [ ! -x "$smelt" ]; then
     echo "no smelt binary: run 'scripts/gpu-check.sh prepare' first (or install cargo)"; exit 1
   fi
-  # cuBLAS from the CUDA toolkit or from the nvidia-cublas wheel.
-  local cublas
-  cublas=$(python3 -c "import importlib.util as u; s = u.find_spec('nvidia.cublas'); print(list(s.submodule_search_locations)[0] + '/lib')" 2>/dev/null)
-  for d in "$cublas" /usr/local/cuda/lib64; do
-    [ -n "$d" ] && [ -d "$d" ] && export LD_LIBRARY_PATH=$d${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  # cuBLAS (libcublas.so.12 or .13) from the CUDA toolkit or from NVIDIA's wheels.
+  local d
+  for d in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib $(python3 -c "
+import glob, os, site, sys
+roots = set(site.getsitepackages() + [p for p in sys.path if p.endswith('-packages')])
+print('\n'.join(sorted({os.path.dirname(f) for r in roots
+                        for f in glob.glob(os.path.join(r, 'nvidia', '**', 'libcublas.so*'), recursive=True)})))
+" 2>/dev/null); do
+    [ -d "$d" ] && export LD_LIBRARY_PATH=$d${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
   done
+  echo "LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}"
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv 2>&1 | tee "$out/device.txt"
   echo "== corpus on the GPU"
   timeout 150 "$smelt" check tests/corpus --backend gpu 2>&1 | tee "$out/check.txt"

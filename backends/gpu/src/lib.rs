@@ -3,9 +3,11 @@
 //!
 //! Pipeline: [`elemental::prepare`] turns convolutions (and the products
 //! cuBLAS does not take) into elemental kernels; [`plan`] picks a launch
-//! strategy per kernel (coalesced elementwise grids, block-per-row reductions
-//! and row statistics with warp shuffles and shared memory, thread-per-output
-//! column reductions, the CPU backend's kernel bodies for the rest); `codegen`
+//! strategy per kernel (coalesced elementwise grids, shared-memory transpose
+//! tiles, block-per-row reductions and row statistics with warp shuffles and
+//! shared memory, thread-per-output column reductions, two-launch split
+//! reductions, thread-per-line scans, the CPU backend's kernel bodies for
+//! sorts and the rest); `codegen`
 //! renders one NVPTX module for `sm_XX` with the CPU backend's scalar emitter
 //! and prints it as PTX. [`emit_ptx`] stops there and needs no GPU;
 //! [`compile`] also loads the module on device 0 and returns an
@@ -15,12 +17,14 @@
 //!
 //! The CUDA libraries are loaded at run time (`cudarc`'s dynamic loading), so
 //! this crate builds and its tests run on machines without CUDA; there,
-//! [`compile`] fails with [`GpuError::NoDriver`].
+//! [`compile`] fails with [`GpuError::NoDriver`]. [`sim::simulate`] runs the
+//! same kernels and driver on a host simulator of CUDA's execution model,
+//! which is how the tests check them against XLA without a GPU.
 //!
-//! Code map: `bench` (device yardsticks), `elemental` (dot and convolution kernels), `plan` (strategies,
-//! launch dimensions and their models), `codegen` (NVPTX module), `runtime`
-//! (driver, memory, launches, cuBLAS), `executable` (running programs),
-//! `error`.
+//! Code map: `elemental` (dot and convolution kernels), `plan` (strategies,
+//! launch dimensions and their models), `codegen` (NVPTX or simulator
+//! module), `runtime` (driver, memory, launches, cuBLAS), `executable` (the
+//! step driver), `sim` (the simulator), `bench` (device yardsticks), `error`.
 
 pub mod bench;
 pub mod codegen;

@@ -4,7 +4,7 @@
 //!
 //! `libcuda.so` and `libcublas.so` are loaded when first needed
 //! (`cudarc`'s dynamic loading), so nothing here is linked at build time and
-//! a machine without CUDA gets [`GpuError::NoDriver`] from [`Device::open`]
+//! a machine without CUDA gets [`GpuError::NoDriver`] from [`Device::get`]
 //! instead of a failed start. The driver API keeps a current context per
 //! thread; every entry point here makes the device's context current first.
 

@@ -14,8 +14,8 @@
 use smelt_hlo::DType;
 use smelt_hlo::attrs::ComparisonDirection;
 use smelt_kernel::{
-    ArrayType, BinaryOp, BufRef, ConvStep, DotStep, FnPattern, Graph, InlineReduce, Kernel, KernelBody, KernelId, Node,
-    NodeId, Program, Scalar, ScalarFn, Step,
+    ArrayType, BinaryOp, BufRef, Builder, ConvStep, DotStep, FnPattern, Graph, InlineReduce, Kernel, KernelBody,
+    KernelId, Node, NodeId, Program, Scalar, ScalarFn, Step,
 };
 
 use crate::error::{GpuError, Result};
@@ -93,104 +93,9 @@ fn push_kernel(
     Step::Kernel { kernel: id, inputs, outputs: vec![out.clone()] }
 }
 
-/// A graph under construction.
-#[derive(Default)]
-struct G {
-    g: Graph,
-}
-
-impl G {
-    fn add(&mut self, n: Node, t: DType) -> NodeId {
-        self.g.nodes.push(n);
-        self.g.types.push(t);
-        NodeId(self.g.nodes.len() as u32 - 1)
-    }
-    fn int(&mut self, v: i64) -> NodeId {
-        self.add(Node::Const(Scalar::index(v)), DType::S64)
-    }
-    fn bin(&mut self, op: BinaryOp, a: NodeId, b: NodeId) -> NodeId {
-        let t = self.g.dtype(a);
-        self.add(Node::Binary { op, a, b }, t)
-    }
-    fn mul_c(&mut self, a: NodeId, c: i64) -> NodeId {
-        if c == 1 {
-            return a;
-        }
-        let c = self.int(c);
-        self.bin(BinaryOp::Mul, a, c)
-    }
-    fn add_c(&mut self, a: NodeId, c: i64) -> NodeId {
-        if c == 0 {
-            return a;
-        }
-        let c = self.int(c);
-        self.bin(BinaryOp::Add, a, c)
-    }
-    fn div_c(&mut self, a: NodeId, c: i64) -> NodeId {
-        if c == 1 {
-            return a;
-        }
-        let c = self.int(c);
-        self.bin(BinaryOp::Div, a, c)
-    }
-    fn rem_c(&mut self, a: NodeId, c: i64) -> NodeId {
-        let c = self.int(c.max(1));
-        self.bin(BinaryOp::Rem, a, c)
-    }
-    fn convert(&mut self, x: NodeId, to: DType) -> NodeId {
-        if self.g.dtype(x) == to {
-            return x;
-        }
-        self.add(Node::Convert { x, to }, to)
-    }
-    fn cmp(&mut self, direction: ComparisonDirection, a: NodeId, b: NodeId) -> NodeId {
-        self.add(Node::Compare { direction, compare_type: None, a, b }, DType::Pred)
-    }
-    fn and(&mut self, a: NodeId, b: NodeId) -> NodeId {
-        self.add(Node::Binary { op: BinaryOp::And, a, b }, DType::Pred)
-    }
-    /// The offset of element `(r, c)` of matrix `b` in a batch of `[rows,
-    /// cols]` matrices, each stored transposed (`[cols, rows]`) or not.
-    fn matrix_offset(&mut self, b: NodeId, r: NodeId, c: NodeId, (rows, cols): (i64, i64), transposed: bool) -> NodeId {
-        let base = self.mul_c(b, rows * cols);
-        let (major, minor, stride) = if transposed { (c, r, rows) } else { (r, c, cols) };
-        let t = self.mul_c(major, stride);
-        let within = self.bin(BinaryOp::Add, t, minor);
-        self.bin(BinaryOp::Add, base, within)
-    }
-
-    /// The row-major offset of `idx` in `dims` (dims of extent 1 skipped).
-    fn offset(&mut self, idx: &[NodeId], dims: &[i64]) -> NodeId {
-        let mut off: Option<NodeId> = None;
-        for (&i, &d) in idx.iter().zip(dims) {
-            if d == 1 {
-                continue;
-            }
-            off = Some(match off {
-                None => i,
-                Some(o) => {
-                    let m = self.mul_c(o, d);
-                    self.bin(BinaryOp::Add, m, i)
-                }
-            });
-        }
-        off.unwrap_or_else(|| self.int(0))
-    }
-    /// The index in `dims` of row-major offset `off`.
-    fn unflatten(&mut self, off: NodeId, dims: &[i64]) -> Vec<NodeId> {
-        let mut stride: i64 = dims.iter().map(|&d| d.max(1)).product();
-        let mut out = Vec::with_capacity(dims.len());
-        for (k, &d) in dims.iter().enumerate() {
-            stride /= d.max(1);
-            if d == 1 {
-                out.push(self.int(0));
-                continue;
-            }
-            let q = self.div_c(off, stride);
-            out.push(if k == 0 { q } else { self.rem_c(q, d) });
-        }
-        out
-    }
+/// Builder errors (a type mismatch in the graph) as this crate's.
+fn invalid(e: String) -> GpuError {
+    GpuError::InvalidProgram(e)
 }
 
 /// The type products accumulate in (see [`DotStep`]).
@@ -207,34 +112,51 @@ fn zero(t: DType) -> Scalar {
     if t.is_float() { Scalar::Float(t, 0.0) } else { Scalar::Int(t, 0) }
 }
 
-fn add_fn(t: DType) -> ScalarFn {
-    let mut f = G::default();
-    let a = f.add(Node::Param(0), t);
-    let b = f.add(Node::Param(1), t);
-    let s = f.bin(BinaryOp::Add, a, b);
-    ScalarFn { params: vec![t, t], graph: f.g, outputs: vec![s], pattern: Some(FnPattern::Binary(BinaryOp::Add)) }
+fn add_fn(t: DType) -> Result<ScalarFn> {
+    let mut f = Builder::new(&[]);
+    let (a, b) = (f.param(0, t), f.param(1, t));
+    let s = f.binary(BinaryOp::Add, a, b).map_err(invalid)?;
+    Ok(ScalarFn {
+        params: vec![t, t],
+        graph: f.finish(),
+        outputs: vec![s],
+        pattern: Some(FnPattern::Binary(BinaryOp::Add)),
+    })
 }
 
-/// The kernel's output index space (the out buffer's dims) and, for each of
-/// its points, the row-major offset into the product.
-fn out_space(g: &mut G, out: &ArrayType) -> (Vec<i64>, NodeId) {
-    let dims = out.dims.clone();
-    let idx: Vec<NodeId> = (0..dims.len()).map(|d| g.add(Node::Index(d), DType::S64)).collect();
-    let off = g.offset(&idx, &dims);
-    (dims, off)
+/// A builder over the out buffer's dims (the kernel's space; an epilogue's
+/// too) and the index of each point in the product's `natural` dims.
+fn out_space(out: &ArrayType, natural: &[i64]) -> Result<(Builder, Vec<NodeId>)> {
+    let mut g = Builder::new(&out.dims);
+    let idx: Vec<NodeId> = (0..out.dims.len()).map(|d| g.index(d)).collect();
+    let nat = g.reshape_index(&idx, &out.dims, natural).map_err(invalid)?;
+    Ok((g, nat))
+}
+
+/// A node of the enclosing graph `g`, seen from the reduction body `body`.
+fn outer(body: &mut Builder, g: &Builder, id: NodeId) -> NodeId {
+    body.outer(id, g.dtype(id), g.range(id))
+}
+
+/// `acc += value` over `window` from 0: an inline sum, converted to `to`.
+fn inline_sum(g: &mut Builder, window: Vec<i64>, body: Builder, value: NodeId, acc: DType) -> Result<NodeId> {
+    let init = g.constant(zero(acc));
+    let red =
+        InlineReduce { window, init: vec![init], body: body.finish(), values: vec![value], reducer: add_fn(acc)? };
+    Ok(g.reduce(red, &[acc])[0])
 }
 
 /// Finishes a product kernel: converts the accumulated `value` to the output
 /// type and composes the epilogue.
 fn finish(
-    mut g: G,
+    mut g: Builder,
     name: String,
     inputs: Vec<ArrayType>,
     out: &ArrayType,
-    space: Vec<i64>,
     value: NodeId,
     epi: Option<Kernel>,
 ) -> Result<Kernel> {
+    let space = out.dims.clone();
     let v = g.convert(value, out.dtype);
     let mut inputs = inputs;
     let root = match epi {
@@ -257,14 +179,14 @@ fn finish(
         name,
         inputs,
         outputs: vec![out.clone()],
-        body: KernelBody::Loop { space, graph: g.g, outputs: vec![root] },
+        body: KernelBody::Loop { space, graph: g.finish(), outputs: vec![root] },
     })
 }
 
 /// Copies the epilogue graph `e` into `g`: its loads of input 0 become
 /// `product`, input `i > 0` becomes input `base + i`. Returns the new id of
 /// each node of `e`.
-fn compose(g: &mut G, e: &Graph, product: NodeId, base: usize) -> Result<Vec<NodeId>> {
+fn compose(g: &mut Builder, e: &Graph, product: NodeId, base: usize) -> Result<Vec<NodeId>> {
     if e.types.len() != e.nodes.len() {
         return Err(GpuError::InvalidProgram(format!(
             "an epilogue graph of {} nodes and {} types",
@@ -313,7 +235,7 @@ fn compose(g: &mut G, e: &Graph, product: NodeId, base: usize) -> Result<Vec<Nod
             }
             Node::Outer(_) => return Err(GpuError::InvalidProgram("an Outer node outside a reduction".into())),
         };
-        let id = g.add(node, e.dtype(NodeId(i as u32)));
+        let id = g.node_as_is(node, e.dtype(NodeId(i as u32)));
         map.push(id);
     }
     Ok(map)
@@ -346,39 +268,24 @@ pub fn dot_kernel(d: &DotStep, epi: Option<Kernel>) -> Result<Kernel> {
         return Err(GpuError::InvalidProgram("a dot step whose buffers do not hold its operands".into()));
     }
     let acc = acc_type(d.out.ty.dtype)?;
-    let mut g = G::default();
-    let (space, off) = out_space(&mut g, &d.out.ty);
-    let mn = m * n;
-    let bi = g.div_c(off, mn.max(1));
-    let r = g.rem_c(off, mn.max(1));
-    let mi = g.div_c(r, n.max(1));
-    let ni = g.rem_c(r, n.max(1));
+    let (mut g, bmn) = out_space(&d.out.ty, &[b, m, n])?;
 
-    // The body: one term of the contraction at window index kk.
-    let mut body = G::default();
-    let kk = body.add(Node::Index(0), DType::S64);
-    let (ob, om, on) = (
-        body.add(Node::Outer(bi), DType::S64),
-        body.add(Node::Outer(mi), DType::S64),
-        body.add(Node::Outer(ni), DType::S64),
-    );
-    // lhs is [m, k] (or [k, m] transposed), rhs [k, n] (or [n, k]).
-    let loff = body.matrix_offset(ob, om, kk, (m, k), d.lhs_transposed);
-    let roff = body.matrix_offset(ob, kk, on, (k, n), d.rhs_transposed);
-    let lidx = body.unflatten(loff, &d.lhs.ty.dims);
-    let ridx = body.unflatten(roff, &d.rhs.ty.dims);
-    let lv = body.add(Node::Load { input: 0, index: lidx }, d.lhs.ty.dtype);
-    let rv = body.add(Node::Load { input: 1, index: ridx }, d.rhs.ty.dtype);
-    let lv = body.convert(lv, acc);
-    let rv = body.convert(rv, acc);
-    let term = body.bin(BinaryOp::Mul, lv, rv);
-
-    let init = g.add(Node::Const(zero(acc)), acc);
-    let red =
-        InlineReduce { window: vec![k], init: vec![init], body: body.g, values: vec![term], reducer: add_fn(acc) };
-    let sum = g.add(Node::Reduce(Box::new(red)), acc);
-    let sum = g.add(Node::ReduceResult { reduce: sum, index: 0 }, acc);
-    finish(g, "dot".into(), vec![d.lhs.ty.clone(), d.rhs.ty.clone()], &d.out.ty, space, sum, epi)
+    // The body: one term of the contraction at window index kk, each operand
+    // read at its canonical index ([b, m, k] or [b, k, m]; [b, k, n] or
+    // [b, n, k]) reshaped to its buffer's dims.
+    let mut body = Builder::new(&[k]);
+    let kk = body.index(0);
+    let (bi, mi, ni) = (outer(&mut body, &g, bmn[0]), outer(&mut body, &g, bmn[1]), outer(&mut body, &g, bmn[2]));
+    let (lhs, lhs_dims) = if d.lhs_transposed { ([bi, kk, mi], [b, k, m]) } else { ([bi, mi, kk], [b, m, k]) };
+    let (rhs, rhs_dims) = if d.rhs_transposed { ([bi, ni, kk], [b, n, k]) } else { ([bi, kk, ni], [b, k, n]) };
+    let lidx = body.reshape_index(&lhs, &lhs_dims, &d.lhs.ty.dims).map_err(invalid)?;
+    let ridx = body.reshape_index(&rhs, &rhs_dims, &d.rhs.ty.dims).map_err(invalid)?;
+    let lv = body.load(0, d.lhs.ty.dtype, lidx);
+    let rv = body.load(1, d.rhs.ty.dtype, ridx);
+    let (lv, rv) = (body.convert(lv, acc), body.convert(rv, acc));
+    let term = body.binary(BinaryOp::Mul, lv, rv).map_err(invalid)?;
+    let sum = inline_sum(&mut g, vec![k], body, term, acc)?;
+    finish(g, "dot".into(), vec![d.lhs.ty.clone(), d.rhs.ty.clone()], &d.out.ty, sum, epi)
 }
 
 /// A convolution step as a loop kernel (inputs: input, kernel, then the
@@ -417,81 +324,71 @@ pub fn conv_kernel(c: &ConvStep, epi: Option<Kernel>) -> Result<Kernel> {
     let batch_group_size = ld[ib] / bg;
     let acc = acc_type(c.out.ty.dtype)?;
 
-    let mut g = G::default();
-    let (space, off) = out_space(&mut g, &c.out.ty);
-    let o = g.unflatten(off, &od);
+    let (mut g, o) = out_space(&c.out.ty, &od)?;
     let (obi, ofi) = (o[ob], o[of]);
-    let fg = g.div_c(ofi, out_group);
-    let bgi = g.div_c(ofi, depth_mult);
-    let bgo = g.mul_c(bgi, batch_group_size);
-    let batch = g.bin(BinaryOp::Add, obi, bgo);
-    let fbase = g.mul_c(fg, in_group);
+    let e = invalid;
+    let fg = g.idiv_const(ofi, out_group).map_err(e)?;
+    let bgi = g.idiv_const(ofi, depth_mult).map_err(e)?;
+    let bgo = g.imul_const(bgi, batch_group_size).map_err(e)?;
+    let batch = g.iadd(obi, bgo).map_err(e)?;
+    let fbase = g.imul_const(fg, in_group).map_err(e)?;
 
     // Window: the kernel's spatial positions, then the group's input features.
     let mut window: Vec<i64> = ksp.iter().map(|&d| rd[d]).collect();
     window.push(in_group);
-    let mut body = G::default();
-    let outer = |body: &mut G, x: NodeId| body.add(Node::Outer(x), DType::S64);
-    let z = body.add(Node::Index(spatial), DType::S64);
+    let mut body = Builder::new(&window);
+    let z = body.index(spatial);
     let mut lidx = vec![NodeId(0); rank];
     let mut ridx = vec![NodeId(0); rank];
-    lidx[ib] = outer(&mut body, batch);
-    let fb = outer(&mut body, fbase);
-    lidx[if_] = body.bin(BinaryOp::Add, fb, z);
+    lidx[ib] = outer(&mut body, &g, batch);
+    let fb = outer(&mut body, &g, fbase);
+    lidx[if_] = body.iadd(fb, z).map_err(e)?;
     ridx[ki] = z;
-    ridx[ko] = outer(&mut body, ofi);
+    ridx[ko] = outer(&mut body, &g, ofi);
     let mut valid: Option<NodeId> = None;
     for s in 0..spatial {
         let w = c.window[s];
-        let kpos = body.add(Node::Index(s), DType::S64);
-        let os = outer(&mut body, o[osp[s]]);
-        // p = o * stride - pad_low + k * window_dilation
-        let a = body.mul_c(os, w.stride);
-        let b = body.mul_c(kpos, w.window_dilation);
-        let p = body.bin(BinaryOp::Add, a, b);
-        let p = body.add_c(p, -w.pad_low);
+        let kpos = body.index(s);
+        let os = outer(&mut body, &g, o[osp[s]]);
+        // p = o * stride - pad_low + k * window_dilation: in the input when
+        // 0 <= p, p is on the base-dilation grid and p / base_dilation < size.
+        let a = body.imul_const(os, w.stride).map_err(e)?;
+        let bk = body.imul_const(kpos, w.window_dilation).map_err(e)?;
+        let p = body.iadd(a, bk).map_err(e)?;
+        let p = body.iadd_const(p, -w.pad_low).map_err(e)?;
         let size = ld[isp[s]];
-        let zero = body.int(0);
-        let mut ok = body.cmp(ComparisonDirection::Ge, p, zero);
+        let mut ok = body.icmp_const(ComparisonDirection::Ge, p, 0).map_err(e)?;
         let pos = if w.base_dilation == 1 {
             p
         } else {
-            let r = body.rem_c(p, w.base_dilation);
-            let z0 = body.int(0);
-            let hole = body.cmp(ComparisonDirection::Eq, r, z0);
-            ok = body.and(ok, hole);
-            body.div_c(p, w.base_dilation)
+            let r = body.irem_const(p, w.base_dilation).map_err(e)?;
+            let hole = body.icmp_const(ComparisonDirection::Eq, r, 0).map_err(e)?;
+            ok = body.and(ok, hole).map_err(e)?;
+            body.idiv_const(p, w.base_dilation).map_err(e)?
         };
-        let lim = body.int(size);
-        let inside = body.cmp(ComparisonDirection::Lt, pos, lim);
-        ok = body.and(ok, inside);
-        // Clamp the position into range so the load stays in bounds.
-        let lo = body.int(0);
-        let hi = body.int((size - 1).max(0));
-        lidx[isp[s]] = body.add(Node::Clamp { min: lo, x: pos, max: hi }, DType::S64);
+        let inside = body.icmp_const(ComparisonDirection::Lt, pos, size).map_err(e)?;
+        ok = body.and(ok, inside).map_err(e)?;
+        // Clamped so the load stays in bounds; padding reads are masked below.
+        lidx[isp[s]] = body.iclamp(pos, 0, (size - 1).max(0)).map_err(e)?;
         ridx[ksp[s]] = if c.window_reversal[s] {
-            let last = body.int(rd[ksp[s]] - 1);
-            body.bin(BinaryOp::Sub, last, kpos)
+            let last = body.s64(rd[ksp[s]] - 1);
+            body.isub(last, kpos).map_err(e)?
         } else {
             kpos
         };
         valid = Some(match valid {
             None => ok,
-            Some(v) => body.and(v, ok),
+            Some(v) => body.and(v, ok).map_err(e)?,
         });
     }
-    let lv = body.add(Node::Load { input: 0, index: lidx }, c.input.ty.dtype);
-    let rv = body.add(Node::Load { input: 1, index: ridx }, c.kernel.ty.dtype);
-    let lv = body.convert(lv, acc);
-    let rv = body.convert(rv, acc);
-    let mut term = body.bin(BinaryOp::Mul, lv, rv);
+    let lv = body.load(0, c.input.ty.dtype, lidx);
+    let rv = body.load(1, c.kernel.ty.dtype, ridx);
+    let (lv, rv) = (body.convert(lv, acc), body.convert(rv, acc));
+    let mut term = body.binary(BinaryOp::Mul, lv, rv).map_err(e)?;
     if let Some(v) = valid {
-        let z = body.add(Node::Const(zero(acc)), acc);
-        term = body.add(Node::Select { pred: v, on_true: term, on_false: z }, acc);
+        let z = body.constant(zero(acc));
+        term = body.select(v, term, z).map_err(e)?;
     }
-    let init = g.add(Node::Const(zero(acc)), acc);
-    let red = InlineReduce { window, init: vec![init], body: body.g, values: vec![term], reducer: add_fn(acc) };
-    let sum = g.add(Node::Reduce(Box::new(red)), acc);
-    let sum = g.add(Node::ReduceResult { reduce: sum, index: 0 }, acc);
-    finish(g, "convolution".into(), vec![c.input.ty.clone(), c.kernel.ty.clone()], &c.out.ty, space, sum, epi)
+    let sum = inline_sum(&mut g, window, body, term, acc)?;
+    finish(g, "convolution".into(), vec![c.input.ty.clone(), c.kernel.ty.clone()], &c.out.ty, sum, epi)
 }

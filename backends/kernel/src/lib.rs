@@ -20,4 +20,5 @@ mod sem;
 mod tests;
 
 pub use ir::*;
+pub use lower::builder::Builder;
 pub use lower::{LowerError, lower, lower_module};

@@ -1,6 +1,6 @@
 //! Building one [`Graph`]: hash-consing, constant folding and index algebra.
 //!
-//! Every node goes through [`Builder::add`], which returns the existing node when
+//! Every node goes through `Builder::add`, which returns the existing node when
 //! an identical one exists, so a subexpression reached twice is computed once per
 //! point. Operations on constants fold through the kernel form's own semantics
 //! ([`crate::sem`]). Integer nodes carry a value range (loop indices from their
@@ -83,7 +83,7 @@ struct Terms {
 
 /// A graph under construction.
 #[derive(Debug)]
-pub(crate) struct Builder {
+pub struct Builder {
     graph: Graph,
     table: HashMap<Key, NodeId>,
     /// Value range of each integer node (None for floats).
@@ -94,23 +94,23 @@ pub(crate) struct Builder {
 
 impl Builder {
     /// A builder for a graph evaluated over an index space (or window) of `extents`.
-    pub(crate) fn new(extents: &[i64]) -> Builder {
+    pub fn new(extents: &[i64]) -> Builder {
         Builder { graph: Graph::default(), table: HashMap::new(), ranges: Vec::new(), extents: extents.to_vec() }
     }
 
-    pub(crate) fn finish(self) -> Graph {
+    pub fn finish(self) -> Graph {
         self.graph
     }
 
-    pub(crate) fn dtype(&self, id: NodeId) -> DType {
+    pub fn dtype(&self, id: NodeId) -> DType {
         self.graph.dtype(id)
     }
 
-    pub(crate) fn node(&self, id: NodeId) -> &Node {
+    pub fn node(&self, id: NodeId) -> &Node {
         self.graph.node(id)
     }
 
-    pub(crate) fn as_const(&self, id: NodeId) -> Option<Scalar> {
+    pub fn as_const(&self, id: NodeId) -> Option<Scalar> {
         match self.graph.node(id) {
             Node::Const(s) => Some(*s),
             _ => None,
@@ -125,8 +125,14 @@ impl Builder {
     }
 
     /// The range of an integer node.
-    pub(crate) fn range(&self, id: NodeId) -> Option<(i128, i128)> {
+    pub fn range(&self, id: NodeId) -> Option<(i128, i128)> {
         self.ranges[id.0 as usize].or_else(|| type_range(self.dtype(id)))
+    }
+
+    /// Adds `node` as it is (no folding or simplification), or returns the
+    /// identical one already there: for copying nodes from another graph.
+    pub fn node_as_is(&mut self, node: Node, dtype: DType) -> NodeId {
+        self.add(node, dtype, None)
     }
 
     /// Adds a node, or returns the identical one already there.
@@ -153,7 +159,7 @@ impl Builder {
     }
 
     /// Loop index `d` (the constant 0 for a dimension of size 1).
-    pub(crate) fn index(&mut self, d: usize) -> NodeId {
+    pub fn index(&mut self, d: usize) -> NodeId {
         if self.extents.get(d) == Some(&1) {
             return self.s64(0);
         }
@@ -161,11 +167,11 @@ impl Builder {
         self.add(Node::Index(d), DType::S64, Some((0, hi)))
     }
 
-    pub(crate) fn param(&mut self, n: usize, t: DType) -> NodeId {
+    pub fn param(&mut self, n: usize, t: DType) -> NodeId {
         self.add(Node::Param(n), t, None)
     }
 
-    pub(crate) fn constant(&mut self, s: Scalar) -> NodeId {
+    pub fn constant(&mut self, s: Scalar) -> NodeId {
         let range = match s {
             Scalar::Int(_, v) => Some((v, v)),
             Scalar::Float(..) => None,
@@ -173,35 +179,35 @@ impl Builder {
         self.add(Node::Const(s), s.dtype(), range)
     }
 
-    pub(crate) fn int(&mut self, t: DType, v: i128) -> NodeId {
+    pub fn int(&mut self, t: DType, v: i128) -> NodeId {
         self.constant(Scalar::Int(t, sem::wrap(t, v)))
     }
 
-    pub(crate) fn s64(&mut self, v: i64) -> NodeId {
+    pub fn s64(&mut self, v: i64) -> NodeId {
         self.int(DType::S64, v as i128)
     }
 
-    pub(crate) fn pred(&mut self, v: bool) -> NodeId {
+    pub fn pred(&mut self, v: bool) -> NodeId {
         self.int(DType::Pred, v as i128)
     }
 
-    pub(crate) fn load(&mut self, input: usize, t: DType, index: Vec<NodeId>) -> NodeId {
+    pub fn load(&mut self, input: usize, t: DType, index: Vec<NodeId>) -> NodeId {
         self.add(Node::Load { input, index }, t, None)
     }
 
     /// A node of the enclosing graph, seen from inside a reduction body.
-    pub(crate) fn outer(&mut self, id: NodeId, t: DType, range: Option<(i128, i128)>) -> NodeId {
+    pub fn outer(&mut self, id: NodeId, t: DType, range: Option<(i128, i128)>) -> NodeId {
         self.add(Node::Outer(id), t, range)
     }
 
     /// An inline reduction; returns one node per result (of types `dtypes`).
-    pub(crate) fn reduce(&mut self, r: InlineReduce, dtypes: &[DType]) -> Vec<NodeId> {
+    pub fn reduce(&mut self, r: InlineReduce, dtypes: &[DType]) -> Vec<NodeId> {
         let first = dtypes.first().copied().unwrap_or(DType::Pred);
         let id = self.add(Node::Reduce(Box::new(r)), first, None);
         (0..dtypes.len()).map(|k| self.add(Node::ReduceResult { reduce: id, index: k }, dtypes[k], None)).collect()
     }
 
-    pub(crate) fn unary(&mut self, op: UnaryOp, x: NodeId) -> Result<NodeId, String> {
+    pub fn unary(&mut self, op: UnaryOp, x: NodeId) -> Result<NodeId, String> {
         let t = self.dtype(x);
         let probe = zero(t);
         let out_t = sem::unary(op, probe)?.dtype();
@@ -216,7 +222,7 @@ impl Builder {
         Ok(self.add(Node::Unary { op, x }, out_t, range))
     }
 
-    pub(crate) fn binary(&mut self, op: BinaryOp, a: NodeId, b: NodeId) -> Result<NodeId, String> {
+    pub fn binary(&mut self, op: BinaryOp, a: NodeId, b: NodeId) -> Result<NodeId, String> {
         let t = self.dtype(a);
         sem::binary(op, zero(t), zero(self.dtype(b)))?;
         if let (Some(x), Some(y)) = (self.as_const(a), self.as_const(b)) {
@@ -450,7 +456,7 @@ impl Builder {
         }
     }
 
-    pub(crate) fn compare(
+    pub fn compare(
         &mut self,
         direction: ComparisonDirection,
         compare_type: Option<CompareType>,
@@ -489,7 +495,7 @@ impl Builder {
         Ok(self.add(Node::Compare { direction, compare_type, a, b }, DType::Pred, Some((0, 1))))
     }
 
-    pub(crate) fn select(&mut self, pred: NodeId, on_true: NodeId, on_false: NodeId) -> Result<NodeId, String> {
+    pub fn select(&mut self, pred: NodeId, on_true: NodeId, on_false: NodeId) -> Result<NodeId, String> {
         if self.dtype(pred) != DType::Pred || self.dtype(on_true) != self.dtype(on_false) {
             return Err("select needs a pred and two values of one type".into());
         }
@@ -506,7 +512,7 @@ impl Builder {
         Ok(self.add(Node::Select { pred, on_true, on_false }, self.dtype(on_true), range))
     }
 
-    pub(crate) fn clamp(&mut self, min: NodeId, x: NodeId, max: NodeId) -> Result<NodeId, String> {
+    pub fn clamp(&mut self, min: NodeId, x: NodeId, max: NodeId) -> Result<NodeId, String> {
         let t = self.dtype(x);
         if self.dtype(min) != t || self.dtype(max) != t {
             return Err("clamp needs three values of one type".into());
@@ -523,7 +529,7 @@ impl Builder {
         Ok(self.add(Node::Clamp { min, x, max }, t, None))
     }
 
-    pub(crate) fn convert(&mut self, x: NodeId, to: DType) -> NodeId {
+    pub fn convert(&mut self, x: NodeId, to: DType) -> NodeId {
         let from = self.dtype(x);
         if from == to {
             return x;
@@ -538,7 +544,7 @@ impl Builder {
         self.add(Node::Convert { x, to }, to, range)
     }
 
-    pub(crate) fn bitcast(&mut self, x: NodeId, to: DType) -> Result<NodeId, String> {
+    pub fn bitcast(&mut self, x: NodeId, to: DType) -> Result<NodeId, String> {
         let from = self.dtype(x);
         if from == to {
             return Ok(x);
@@ -554,53 +560,53 @@ impl Builder {
 
     // Index arithmetic on s64 nodes.
 
-    pub(crate) fn iadd(&mut self, a: NodeId, b: NodeId) -> Result<NodeId, String> {
+    pub fn iadd(&mut self, a: NodeId, b: NodeId) -> Result<NodeId, String> {
         self.binary(BinaryOp::Add, a, b)
     }
 
-    pub(crate) fn isub(&mut self, a: NodeId, b: NodeId) -> Result<NodeId, String> {
+    pub fn isub(&mut self, a: NodeId, b: NodeId) -> Result<NodeId, String> {
         self.binary(BinaryOp::Sub, a, b)
     }
 
-    pub(crate) fn iadd_const(&mut self, a: NodeId, c: i64) -> Result<NodeId, String> {
+    pub fn iadd_const(&mut self, a: NodeId, c: i64) -> Result<NodeId, String> {
         let k = self.s64(c);
         self.binary(BinaryOp::Add, a, k)
     }
 
-    pub(crate) fn imul_const(&mut self, a: NodeId, c: i64) -> Result<NodeId, String> {
+    pub fn imul_const(&mut self, a: NodeId, c: i64) -> Result<NodeId, String> {
         let k = self.s64(c);
         self.binary(BinaryOp::Mul, a, k)
     }
 
-    pub(crate) fn idiv_const(&mut self, a: NodeId, c: i64) -> Result<NodeId, String> {
+    pub fn idiv_const(&mut self, a: NodeId, c: i64) -> Result<NodeId, String> {
         let k = self.s64(c);
         self.binary(BinaryOp::Div, a, k)
     }
 
-    pub(crate) fn irem_const(&mut self, a: NodeId, c: i64) -> Result<NodeId, String> {
+    pub fn irem_const(&mut self, a: NodeId, c: i64) -> Result<NodeId, String> {
         let k = self.s64(c);
         self.binary(BinaryOp::Rem, a, k)
     }
 
     /// `x` clamped into `[lo, hi]` (constants).
-    pub(crate) fn iclamp(&mut self, x: NodeId, lo: i64, hi: i64) -> Result<NodeId, String> {
+    pub fn iclamp(&mut self, x: NodeId, lo: i64, hi: i64) -> Result<NodeId, String> {
         let (l, h) = (self.s64(lo), self.s64(hi.max(lo)));
         let m = self.binary(BinaryOp::Max, x, l)?;
         self.binary(BinaryOp::Min, m, h)
     }
 
-    pub(crate) fn icmp_const(&mut self, direction: ComparisonDirection, a: NodeId, c: i64) -> Result<NodeId, String> {
+    pub fn icmp_const(&mut self, direction: ComparisonDirection, a: NodeId, c: i64) -> Result<NodeId, String> {
         let k = self.s64(c);
         self.compare(direction, None, a, k)
     }
 
-    pub(crate) fn and(&mut self, a: NodeId, b: NodeId) -> Result<NodeId, String> {
+    pub fn and(&mut self, a: NodeId, b: NodeId) -> Result<NodeId, String> {
         self.binary(BinaryOp::And, a, b)
     }
 
     /// An integer value as an `s64` index (u64 values beyond the s64 range
     /// saturate, as the interpreter reads them).
-    pub(crate) fn index_of(&mut self, x: NodeId) -> Result<NodeId, String> {
+    pub fn index_of(&mut self, x: NodeId) -> Result<NodeId, String> {
         let t = self.dtype(x);
         if t == DType::U64 {
             let cap = self.int(DType::U64, i64::MAX as i128);
@@ -617,7 +623,7 @@ impl Builder {
     /// count, row-major): what a reshape reads. Dimensions are matched in groups
     /// with equal products, so only dimensions that really split or merge pay for
     /// division.
-    pub(crate) fn reshape_index(&mut self, index: &[NodeId], from: &[i64], to: &[i64]) -> Result<Vec<NodeId>, String> {
+    pub fn reshape_index(&mut self, index: &[NodeId], from: &[i64], to: &[i64]) -> Result<Vec<NodeId>, String> {
         let count = |d: &[i64]| d.iter().try_fold(1i64, |a, &x| a.checked_mul(x.max(0)));
         if count(from) != count(to) || index.len() != from.len() {
             return Err(format!("reshape from {from:?} to {to:?} changes the element count"));

@@ -21,7 +21,7 @@
 //! and simplifies index arithmetic; [`scalar_fn`] builds reducers, comparators and
 //! combiners; [`prune`] drops the nodes a finished graph does not need.
 
-mod builder;
+pub mod builder;
 mod elemental;
 mod kernels;
 mod prune;

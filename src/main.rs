@@ -696,9 +696,15 @@ fn bench_case(
     {
         // Device-resident runs, arguments uploaded once (as XLA's harness does).
         let leaves: Vec<&Array> = args.iter().flat_map(Literal::leaves).collect();
-        let one = exe.time_device(&leaves, 1)?;
-        let n = runs.unwrap_or_else(|| ((time_s / one.max(1e-7)) as usize).clamp(3, 100_000));
-        let run_ms = exe.time_device_runs(&leaves, n)?.into_iter().map(|s| s * 1e3).collect();
+        // The same stopping rule as the host loop below.
+        let run_ms = exe
+            .time_device_until(&leaves, |t| match runs {
+                Some(n) => t.len() >= n.max(1),
+                None => t.len() >= 3 && t.iter().sum::<f64>() >= time_s || t.len() >= 100_000,
+            })?
+            .into_iter()
+            .map(|s| s * 1e3)
+            .collect();
         return Ok(BenchResult { compile_ms, times, bytes, run_ms, profile: None });
     }
     let mut run_ms = Vec::new();

@@ -21,7 +21,10 @@ pub struct Executable {
     _module: LoadedModule,
     /// Per kernel: its entries and launches in order.
     functions: Vec<Option<Entries<Function>>>,
-    constants: Vec<DeviceBuffer>,
+    /// The program's constants on the device (held for their addresses).
+    _constants: Vec<DeviceBuffer>,
+    /// Their device addresses, as the step driver takes them.
+    constant_ptrs: Vec<u64>,
     /// The program's temporaries, then scratch for cuBLAS products with an
     /// epilogue and for staging parallel copies.
     arena: DeviceBuffer,
@@ -189,7 +192,18 @@ impl Executable {
         let arena = device.alloc(arena_bytes)?;
         let mut written_params = vec![false; program.params.len()];
         mark_written(&program.steps, &mut written_params);
-        Ok(Executable { device, program, _module: loaded, functions, constants, arena, scratch_offset, written_params })
+        let constant_ptrs = constants.iter().map(DeviceBuffer::ptr).collect();
+        Ok(Executable {
+            device,
+            program,
+            _module: loaded,
+            functions,
+            _constants: constants,
+            constant_ptrs,
+            arena,
+            scratch_offset,
+            written_params,
+        })
     }
 
     /// The device this runs on.
@@ -262,6 +276,16 @@ impl Executable {
     /// benchmark of the device code measures (as XLA's harness does, with
     /// arguments already on the device), without host transfers.
     pub fn time_device_runs<A: Borrow<Array>>(&self, args: &[A], runs: usize) -> Result<Vec<f64>> {
+        self.time_device_until(args, |times| times.len() >= runs.max(1))
+    }
+
+    /// As [`Executable::time_device_runs`], running until `done` says the
+    /// times so far are enough (asked after each run).
+    pub fn time_device_until<A: Borrow<Array>>(
+        &self,
+        args: &[A],
+        mut done: impl FnMut(&[f64]) -> bool,
+    ) -> Result<Vec<f64>> {
         self.check_args(args)?;
         let _guard = self.device.lock.lock().unwrap_or_else(|e| e.into_inner());
         self.device.bind()?;
@@ -276,20 +300,24 @@ impl Executable {
                 pristine.push((i, copy));
             }
         }
-        self.driver(&params, &results, |d| d.run())?;
-        self.device.synchronize()?;
-        let mut times = Vec::with_capacity(runs.max(1));
-        for _ in 0..runs.max(1) {
-            for (i, copy) in &pristine {
-                self.device.copy(params[*i].ptr(), copy.ptr(), copy.bytes)?;
+        self.driver(&params, &results, |d| {
+            d.run()?;
+            self.device.synchronize()?;
+            let mut times = Vec::new();
+            loop {
+                for (i, copy) in &pristine {
+                    self.device.copy(params[*i].ptr(), copy.ptr(), copy.bytes)?;
+                }
+                self.device.synchronize()?;
+                let t = std::time::Instant::now();
+                d.run()?;
+                self.device.synchronize()?;
+                times.push(t.elapsed().as_secs_f64());
+                if done(&times) {
+                    return Ok(times);
+                }
             }
-            self.device.synchronize()?;
-            let t = std::time::Instant::now();
-            self.driver(&params, &results, |d| d.run())?;
-            self.device.synchronize()?;
-            times.push(t.elapsed().as_secs_f64());
-        }
-        Ok(times)
+        })
     }
 
     /// The median of [`Executable::time_device_runs`], in seconds.
@@ -308,12 +336,11 @@ impl Executable {
     ) -> Result<T> {
         let params: Vec<u64> = params.iter().map(DeviceBuffer::ptr).collect();
         let results: Vec<u64> = results.iter().map(DeviceBuffer::ptr).collect();
-        let constants: Vec<u64> = self.constants.iter().map(DeviceBuffer::ptr).collect();
         f(&Driver {
             machine: &*self.device,
             program: &self.program,
             entries: &self.functions,
-            constants: &constants,
+            constants: &self.constant_ptrs,
             arena: self.arena.ptr(),
             scratch_offset: self.scratch_offset,
             params: &params,

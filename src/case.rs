@@ -192,6 +192,21 @@ pub fn compare_outputs(case: &Case, got: &[Array], want: &[Array]) -> Result<(),
     Ok(())
 }
 
+/// The largest `|got - want|` over every element of every output, NaN pairs and
+/// equal infinities counting as 0 (the same matches as [`compare`]); for
+/// reporting how close a run came, after [`compare_outputs`] has judged it.
+pub fn max_abs_error(got: &[Array], want: &[Array]) -> f64 {
+    let mut max = 0.0f64;
+    for (g, w) in got.iter().zip(want) {
+        for i in 0..g.len().min(w.len()) {
+            let (a, b) = (g.data.get_f64(i), w.data.get_f64(i));
+            let e = if (a.is_nan() && b.is_nan()) || a == b { 0.0 } else { (a - b).abs() };
+            max = max.max(e);
+        }
+    }
+    max
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -207,5 +222,13 @@ mod tests {
         let ints = Array::from_vec([2, 2], vec![1i32, 2, 3, 4]);
         let other = Array::from_vec([2, 2], vec![1i32, 2, 3, 5]);
         assert_eq!(compare(&other, &ints, 1.0, 1.0).unwrap_err().message, "index [1, 1]: got 5, want 4");
+    }
+
+    #[test]
+    fn max_abs_error_ignores_matching_specials() {
+        let want = Array::from_vec([3], vec![1.0f32, f32::NAN, f32::INFINITY]);
+        let got = Array::from_vec([3], vec![1.25f32, f32::NAN, f32::INFINITY]);
+        assert_eq!(max_abs_error(&[got], &[want.clone()]), 0.25);
+        assert_eq!(max_abs_error(&[want.clone()], &[want]), 0.0);
     }
 }

@@ -560,9 +560,14 @@ fn cmd_run(
     let params = module.entry().param_shapes();
     let compiled = Compiled::new(module, backend.engine(), pipeline_for(pipeline, backend))?;
     let load_ms = t0.elapsed().as_secs_f64() * 1e3;
+    // The case's reference outputs apply when its own inputs are used.
+    let mut reference = None;
     let args = if !inputs.is_empty() {
         read_inputs(inputs, &params)?
     } else if let Some(case) = case.as_ref().filter(|c| !c.inputs.is_empty()) {
+        if !case.outputs.is_empty() {
+            reference = Some((case, case.load_expected()?));
+        }
         case.load_inputs()?
     } else {
         smelt::inputs::random_inputs(&params)
@@ -585,6 +590,20 @@ fn cmd_run(
         }
     }
     println!("compile {load_ms:.2} ms, run {run_ms:.2} ms (backend {})", backend.engine().name());
+    if let Some((case, want)) = reference {
+        let files = case.outputs.iter().filter_map(|o| o.path.file_name()).map(|f| f.to_string_lossy());
+        let files = files.collect::<Vec<_>>().join(", ");
+        match case::compare_outputs(case, &outputs, &want) {
+            Ok(()) => {
+                let err = case::max_abs_error(&outputs, &want);
+                println!("matches the reference outputs ({files}; max abs error {err:.3e})");
+            }
+            Err(reason) => {
+                println!("DOES NOT match the reference outputs ({files}): {reason}");
+                return Ok(ExitCode::from(1));
+            }
+        }
+    }
     Ok(ExitCode::SUCCESS)
 }
 

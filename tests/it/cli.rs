@@ -137,6 +137,25 @@ fn run_without_inputs_uses_random_ones_and_prints_a_summary() {
 }
 
 #[test]
+fn run_of_a_case_folder_says_whether_it_matches_the_reference() {
+    let o = smelt(&["run", case("softmax").to_str().unwrap(), "--backend", "interp"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let line = out.lines().last().unwrap();
+    assert!(line.starts_with("matches the reference outputs (out0.npy, out1.npy; max abs error "), "{out}");
+    // A wrong reference: the run says so and exits 1.
+    let dir = tempfile::tempdir().unwrap();
+    let c = copy_case("softmax", dir.path());
+    std::fs::copy(c.join("out1.npy"), c.join("out0.npy")).unwrap();
+    let o = smelt(&["run", c.to_str().unwrap(), "--backend", "interp"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("DOES NOT match the reference outputs (out0.npy, out1.npy): output 0: index"), "{}", stdout(&o));
+    // Inputs given by hand: nothing to compare with.
+    let o = smelt(&["run", c.to_str().unwrap(), "--input", c.join("in0.npy").to_str().unwrap()]);
+    assert!(o.status.success() && !stdout(&o).contains("reference"), "{}", stdout(&o));
+}
+
+#[test]
 fn run_rejects_inputs_of_the_wrong_shape() {
     let c = case("softmax");
     let wrong = case("layernorm").join("in0.npy");

@@ -28,7 +28,7 @@ pub use computation::Computation;
 pub use dtype::DType;
 pub use id::{Arena, Id, SecondaryMap};
 pub use instruction::{CompId, Extras, InstId, Instruction};
-pub use literal::{Array, ArrayData, Element, Literal};
+pub use literal::{Array, ArrayData, ArrayView, Element, Literal};
 pub use module::{Module, ModuleConfig};
 pub use opcode::Opcode;
 pub use shape::{ArrayShape, Dims, Layout, Shape};

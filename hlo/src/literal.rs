@@ -325,6 +325,72 @@ impl Array {
     }
 }
 
+/// A borrowed dense array: element type, dimensions and the elements' bytes
+/// (row-major, native byte order), owned by someone else: a caller's buffer
+/// such as a NumPy array. Compiled backends read arguments through views, so a
+/// host array of the right type and layout reaches the program without a copy.
+/// Built only through [`ArrayView::new`] (which checks the byte count against
+/// the dimensions and the alignment against the element type) or from an
+/// [`Array`].
+#[derive(Clone, Copy, Debug)]
+pub struct ArrayView<'a> {
+    dtype: DType,
+    dims: &'a [i64],
+    bytes: &'a [u8],
+}
+
+impl<'a> ArrayView<'a> {
+    /// A view of `bytes` as `dtype[dims]`, or why it cannot be one: negative or
+    /// overflowing dimensions, a byte count that does not match, or bytes not
+    /// aligned to the element size.
+    pub fn new(dtype: DType, dims: &'a [i64], bytes: &'a [u8]) -> Result<ArrayView<'a>, String> {
+        let count = dims
+            .iter()
+            .try_fold(1usize, |n, &d| usize::try_from(d).ok().and_then(|d| n.checked_mul(d)))
+            .ok_or_else(|| format!("invalid dimensions {dims:?}"))?;
+        let want = count.checked_mul(dtype.byte_size()).ok_or_else(|| format!("dimensions {dims:?} overflow"))?;
+        if bytes.len() != want {
+            return Err(format!("{} bytes for {dtype}{dims:?} ({want} bytes)", bytes.len()));
+        }
+        if !bytes.is_empty() && !(bytes.as_ptr() as usize).is_multiple_of(dtype.byte_size()) {
+            return Err(format!("data for {dtype}{dims:?} is not aligned to {} bytes", dtype.byte_size()));
+        }
+        Ok(ArrayView { dtype, dims, bytes })
+    }
+
+    pub fn dtype(&self) -> DType {
+        self.dtype
+    }
+
+    pub fn dims(&self) -> &'a [i64] {
+        self.dims
+    }
+
+    pub fn bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+
+    pub fn as_ptr(&self) -> *const u8 {
+        self.bytes.as_ptr()
+    }
+
+    /// An owned copy.
+    pub fn to_array(&self) -> Array {
+        Array::new(self.dims, ArrayData::from_le_bytes(self.dtype, self.bytes))
+    }
+}
+
+impl<'a> From<&'a Array> for ArrayView<'a> {
+    fn from(a: &'a Array) -> ArrayView<'a> {
+        let bytes: &[u8] = with_data!(&a.data, v => {
+            // SAFETY: every element type is plain data without padding (bool is
+            // one byte holding 0 or 1); the slice covers exactly `v`'s elements.
+            unsafe { std::slice::from_raw_parts(v.as_ptr().cast::<u8>(), std::mem::size_of_val(v.as_slice())) }
+        });
+        ArrayView { dtype: a.dtype(), dims: a.dims.as_slice(), bytes }
+    }
+}
+
 /// A value of any shape.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Literal {
@@ -507,6 +573,22 @@ impl fmt::Display for Literal {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn array_views_check_size_and_alignment() {
+        let a = Array::from_vec([2, 3], vec![1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0]);
+        let v = ArrayView::from(&a);
+        assert_eq!((v.dtype(), v.dims(), v.bytes().len()), (DType::F32, &[2i64, 3][..], 24));
+        assert_eq!(v.to_array(), a);
+        let bytes = v.bytes();
+        assert!(ArrayView::new(DType::F32, &[2, 3], bytes).is_ok());
+        assert_eq!(ArrayView::new(DType::F32, &[5], bytes).unwrap_err(), "24 bytes for f32[5] (20 bytes)");
+        assert!(ArrayView::new(DType::F32, &[-1], bytes).unwrap_err().contains("invalid dimensions"));
+        assert!(ArrayView::new(DType::F32, &[1], &bytes[1..5]).unwrap_err().contains("not aligned"));
+        assert!(ArrayView::new(DType::F64, &[0, 4], &[]).is_ok());
+        let p = Array::from_vec([3], vec![true, false, true]);
+        assert_eq!(ArrayView::from(&p).to_array(), p);
+    }
 
     #[test]
     #[allow(clippy::approx_constant, reason = "3.14159 is an input that rounds in f16, not pi")]

@@ -16,7 +16,8 @@ use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use smelt_hlo::{Array, Literal, Module, Shape};
+use smallvec::SmallVec;
+use smelt_hlo::{Array, ArrayView, Literal, Module, Shape};
 
 use crate::buffer::Buffer;
 use crate::client::Counters;
@@ -85,7 +86,7 @@ impl Engine {
         }
     }
 
-    fn run(&self, args: &[&Array], param_shapes: &[Shape]) -> Result<Vec<Array>, JitError> {
+    fn run(&self, args: &[ArrayView<'_>], param_shapes: &[Shape]) -> Result<Vec<Array>, JitError> {
         match self {
             Engine::Interp(module) => {
                 let literals = rebuild_params(args, param_shapes)?;
@@ -93,20 +94,21 @@ impl Engine {
                     .map(Literal::into_leaves)
                     .map_err(|e| JitError::Interp(e.to_string()))
             }
-            Engine::Llvm(exe) => exe.run_refs(args).map_err(|e| JitError::Cpu(e.to_string())),
+            Engine::Llvm(exe) => exe.run_views(args).map_err(|e| JitError::Cpu(e.to_string())),
             #[cfg(feature = "cranelift")]
-            Engine::Cranelift(exe) => exe.run_refs(args).map_err(|e| JitError::Cranelift(e.to_string())),
+            Engine::Cranelift(exe) => exe.run_views(args).map_err(|e| JitError::Cranelift(e.to_string())),
         }
     }
 }
 
-/// Regroups flattened leaves into the entry's (possibly tuple) parameters.
-fn rebuild_params(args: &[&Array], shapes: &[Shape]) -> Result<Vec<Literal>, JitError> {
-    fn take(shape: &Shape, args: &mut std::slice::Iter<'_, &Array>) -> Result<Literal, JitError> {
+/// Regroups flattened leaves into the entry's (possibly tuple) parameters
+/// (copies: the interpreter owns its values).
+fn rebuild_params(args: &[ArrayView<'_>], shapes: &[Shape]) -> Result<Vec<Literal>, JitError> {
+    fn take(shape: &Shape, args: &mut std::slice::Iter<'_, ArrayView<'_>>) -> Result<Literal, JitError> {
         match shape {
             Shape::Array(_) => args
                 .next()
-                .map(|a| Literal::Array((*a).clone()))
+                .map(|a| Literal::Array(a.to_array()))
                 .ok_or_else(|| JitError::Interp("too few arguments for the parameter shapes".into())),
             Shape::Tuple(t) => Ok(Literal::Tuple(t.iter().map(|s| take(s, args)).collect::<Result<_, _>>()?)),
         }
@@ -175,6 +177,9 @@ pub struct Executable {
     runs: AtomicU64,
     family: Arc<Family>,
     counters: Arc<Counters>,
+    /// Kernels of the compiled program (None: interpreted, or loaded from the
+    /// persistent cache, which keeps object code only).
+    kernels: Option<usize>,
 }
 
 impl std::fmt::Debug for Executable {
@@ -207,7 +212,19 @@ impl Executable {
             runs: AtomicU64::new(0),
             family,
             counters,
+            kernels: None,
         }
+    }
+
+    pub(crate) fn with_kernels(mut self, kernels: usize) -> Executable {
+        self.kernels = Some(kernels);
+        self
+    }
+
+    /// How many kernels the compiled program has (None when interpreted or
+    /// loaded from the persistent cache).
+    pub fn kernels(&self) -> Option<usize> {
+        self.kernels
     }
 
     /// The module's name (of the first module compiled under this key).
@@ -229,24 +246,31 @@ impl Executable {
     /// Runs the module on `args` (one buffer per flattened entry parameter, in
     /// order) and returns the flattened results. Argument types are checked.
     pub fn run(&self, args: &[&Buffer]) -> Result<Vec<Buffer>, JitError> {
+        let views: SmallVec<[ArrayView<'_>; 8]> = args.iter().map(|b| ArrayView::from(b.as_array())).collect();
+        self.run_views(&views)
+    }
+
+    /// [`Executable::run`] on views of memory the caller owns (a NumPy array,
+    /// say): compiled tiers read the arguments in place, without a copy.
+    pub fn run_views(&self, args: &[ArrayView<'_>]) -> Result<Vec<Buffer>, JitError> {
         if args.len() != self.params.len() {
             return Err(JitError::ArgumentCount { expected: self.params.len(), got: args.len() });
         }
         for (index, (a, t)) in args.iter().zip(&self.params).enumerate() {
             if a.dtype() != t.dtype || a.dims() != t.dims.as_slice() {
-                return Err(JitError::Argument { index, expected: t.to_string(), got: a.type_text() });
+                let got = format!("{}[{}]", a.dtype(), crate::buffer::dims_text(a.dims()));
+                return Err(JitError::Argument { index, expected: t.to_string(), got });
             }
         }
-        let arrays: Vec<&Array> = args.iter().map(|b| b.as_array()).collect();
         let engine_tier;
         let outs = match self.upgrade.as_ref().and_then(|u| u.ready.get()) {
             Some(exe) => {
                 engine_tier = Tier::Llvm;
-                exe.run_refs(&arrays).map_err(|e| JitError::Cpu(e.to_string()))?
+                exe.run_views(args).map_err(|e| JitError::Cpu(e.to_string()))?
             }
             None => {
                 engine_tier = self.first.tier();
-                self.first.run(&arrays, &self.param_shapes)?
+                self.first.run(args, &self.param_shapes)?
             }
         };
         self.last_tier.store(engine_tier.code(), Ordering::Relaxed);

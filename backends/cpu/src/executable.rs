@@ -29,7 +29,8 @@ use llvm_sys::orc2::{
     LLVMOrcCSymbolMapPair, LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess, LLVMOrcDefinitionGeneratorRef,
     LLVMOrcExecutorAddress, LLVMOrcJITDylibAddGenerator, LLVMOrcJITDylibDefine,
 };
-use smelt_hlo::{Array, with_data};
+use smallvec::SmallVec;
+use smelt_hlo::{Array, ArrayView, with_data};
 use smelt_kernel::ArrayType;
 
 use crate::error::{CpuError, Result};
@@ -380,12 +381,19 @@ impl Executable {
     }
 
     fn run_any<A: Borrow<Array>>(&self, args: &[A]) -> Result<Vec<Array>> {
+        let views: SmallVec<[ArrayView<'_>; 8]> = args.iter().map(|a| ArrayView::from(a.borrow())).collect();
+        self.run_views(&views)
+    }
+
+    /// [`Executable::run`] on views of caller-owned memory (no copies unless
+    /// the program writes a parameter in place).
+    pub fn run_views(&self, args: &[ArrayView<'_>]) -> Result<Vec<Array>> {
         if args.len() != self.params.len() {
             return Err(CpuError::ArgumentCount { expected: self.params.len(), got: args.len() });
         }
-        for (i, (a, t)) in args.iter().map(Borrow::borrow).zip(&self.params).enumerate() {
-            if a.dtype() != t.dtype || a.dims.as_slice() != t.dims.as_slice() {
-                let got = ArrayType { dtype: a.dtype(), dims: a.dims.to_vec() };
+        for (i, (a, t)) in args.iter().zip(&self.params).enumerate() {
+            if a.dtype() != t.dtype || a.dims() != t.dims.as_slice() {
+                let got = ArrayType { dtype: a.dtype(), dims: a.dims().to_vec() };
                 return Err(CpuError::Argument { index: i, expected: describe(t), got: describe(&got) });
             }
         }
@@ -405,8 +413,8 @@ impl Executable {
             huge_pages(p, t.byte_size());
         }
         st.params.clear();
-        for (i, a) in args.iter().map(Borrow::borrow).enumerate() {
-            let src: *const u8 = with_data!(&a.data, v => v.as_ptr().cast::<u8>());
+        for (i, a) in args.iter().enumerate() {
+            let src: *const u8 = a.as_ptr();
             let bytes = self.params[i].byte_size();
             match st.copies.get_mut(i).and_then(|c| c.as_mut()) {
                 Some(copy) => {

@@ -15,7 +15,7 @@ use std::sync::Mutex;
 
 use cranelift_jit::JITModule;
 use smallvec::SmallVec;
-use smelt_hlo::{Array, DType, with_data};
+use smelt_hlo::{Array, ArrayView, DType, with_data};
 use smelt_kernel::{ArrayType, BufRef, Buffer, ConvStep, DotStep, Kernel, KernelBody, Program, Step};
 use smelt_runtime::pool;
 use smelt_runtime::routines::conv::{ConvSpec, ConvWindow, conv};
@@ -239,13 +239,20 @@ impl Executable {
     }
 
     fn run_any<A: Borrow<Array>>(&self, args: &[A]) -> Result<Vec<Array>> {
+        let views: SmallVec<[ArrayView<'_>; 8]> = args.iter().map(|a| ArrayView::from(a.borrow())).collect();
+        self.run_views(&views)
+    }
+
+    /// [`Executable::run`] on views of caller-owned memory (no copies unless
+    /// the program writes a parameter in place).
+    pub fn run_views(&self, args: &[ArrayView<'_>]) -> Result<Vec<Array>> {
         let params = &self.program.params;
         if args.len() != params.len() {
             return Err(CraneliftError::ArgumentCount { expected: params.len(), got: args.len() });
         }
-        for (i, (a, t)) in args.iter().map(Borrow::borrow).zip(params).enumerate() {
-            if a.dtype() != t.dtype || a.dims.as_slice() != t.dims.as_slice() {
-                let got = ArrayType { dtype: a.dtype(), dims: a.dims.to_vec() };
+        for (i, (a, t)) in args.iter().zip(params).enumerate() {
+            if a.dtype() != t.dtype || a.dims() != t.dims.as_slice() {
+                let got = ArrayType { dtype: a.dtype(), dims: a.dims().to_vec() };
                 return Err(CraneliftError::Argument { index: i, expected: describe(t), got: describe(&got) });
             }
         }
@@ -256,8 +263,8 @@ impl Executable {
         };
         let st = &mut *guard;
         let mut param_ptrs = Vec::with_capacity(args.len());
-        for (i, a) in args.iter().map(Borrow::borrow).enumerate() {
-            let src: *const u8 = with_data!(&a.data, v => v.as_ptr().cast::<u8>());
+        for (i, a) in args.iter().enumerate() {
+            let src: *const u8 = a.as_ptr();
             match st.copies.get_mut(i).and_then(|c| c.as_mut()) {
                 Some(copy) => {
                     let dst = copy.as_mut_ptr().cast::<u8>();

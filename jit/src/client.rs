@@ -224,13 +224,15 @@ impl Drop for Inner {
     /// Waits for background compiles: a process that exits while LLVM runs on
     /// another thread tears LLVM's globals down under it.
     fn drop(&mut self) {
-        let handles = match self.background.lock() {
-            Ok(mut g) => std::mem::take(&mut *g),
-            Err(e) => std::mem::take(&mut *e.into_inner()),
-        };
-        for h in handles {
-            let _ = h.join();
-        }
+        join_all(&self.background);
+    }
+}
+
+/// Joins every background compile started so far.
+fn join_all(background: &Mutex<Vec<std::thread::JoinHandle<()>>>) {
+    let handles = std::mem::take(&mut *lock(background));
+    for h in handles {
+        let _ = h.join();
     }
 }
 
@@ -287,6 +289,13 @@ impl Client {
     /// The persistent cache's folder, if there is one.
     pub fn cache_dir(&self) -> Option<&std::path::Path> {
         self.inner.disk.as_ref().map(DiskCache::dir)
+    }
+
+    /// Waits for the background (LLVM tier) compiles started so far. A client
+    /// that is never dropped (a process-wide one, as the Python module keeps)
+    /// calls this before the process exits, for the reason `Drop` joins them.
+    pub fn wait_background(&self) {
+        join_all(&self.inner.background);
     }
 
     /// A snapshot of the counters.
@@ -384,6 +393,8 @@ impl Client {
         let result = match inner.backend {
             Backend::Interp => Ok(exe(interp(), None)),
             backend => optimize_and_lower(module).and_then(|program| {
+                let kernels = program.kernels.len();
+                let exe = |engine, upgrade| exe(engine, upgrade).with_kernels(kernels);
                 let cpu_options = smelt_cpu::CompileOptions {
                     opt_level: options.opt_level,
                     parallel: options.parallel,

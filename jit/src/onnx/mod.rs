@@ -161,26 +161,72 @@ pub fn import(model: &ModelProto) -> Result<Graph, OnnxError> {
     Ok(graph)
 }
 
-/// A graph input's element type and dims.
+/// A graph input or output as the model declares it (`ValueInfoProto`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Declared {
+    pub name: String,
+    /// The element type; None when the model does not say or smelt has no such type.
+    pub dtype: Option<DType>,
+    /// The dims (None: unknown rank); each fixed, named, or None when the model
+    /// gives neither a value nor a name.
+    pub dims: Option<Vec<Option<Dim>>>,
+}
+
+/// The declared element type (ONNX's code) and dims of one graph input or output.
+fn declared(v: &ValueInfoProto) -> Result<(i32, Option<Vec<Option<Dim>>>), String> {
+    let Some(proto::type_proto::Value::TensorType(t)) = v.r#type.as_ref().and_then(|t| t.value.as_ref()) else {
+        return Err("is not a tensor (sequences, maps and optionals are not supported)".into());
+    };
+    use proto::tensor_shape_proto::dimension::Value as D;
+    let dims = t.shape.as_ref().map(|shape| {
+        shape
+            .dim
+            .iter()
+            .enumerate()
+            .map(|(k, d)| match &d.value {
+                Some(D::DimValue(v)) if *v >= 0 => Ok(Some(Dim::Fixed(*v))),
+                Some(D::DimValue(v)) => Err(format!("dimension {k} is {v}")),
+                Some(D::DimParam(p)) if !p.is_empty() => Ok(Some(Dim::Symbolic(p.clone()))),
+                _ => Ok(None),
+            })
+            .collect::<Result<Vec<_>, _>>()
+    });
+    Ok((t.elem_type, dims.transpose()?))
+}
+
+/// The model's graph inputs (initializers left out) and outputs as it declares
+/// them, for callers that describe a model (onnxruntime's `get_inputs()` and
+/// `get_outputs()`). Tensors that are not plain tensors are errors.
+pub fn declared_io(model: &ModelProto) -> Result<(Vec<Declared>, Vec<Declared>), OnnxError> {
+    let g = model.graph.as_ref().ok_or(OnnxError::NoGraph)?;
+    let initializers: HashSet<&str> = g.initializer.iter().map(|t| t.name.as_str()).collect();
+    let describe = |kind: &'static str, v: &ValueInfoProto| {
+        let (elem_type, dims) =
+            declared(v).map_err(|message| OnnxError::GraphIo { kind, name: v.name.clone(), message })?;
+        Ok(Declared { name: v.name.clone(), dtype: tensor::dtype(elem_type).ok(), dims })
+    };
+    let inputs = g
+        .input
+        .iter()
+        .filter(|i| !initializers.contains(i.name.as_str()))
+        .map(|i| describe("input", i))
+        .collect::<Result<_, OnnxError>>()?;
+    let outputs = g.output.iter().map(|o| describe("output", o)).collect::<Result<_, OnnxError>>()?;
+    Ok((inputs, outputs))
+}
+
+/// A graph input's element type and dims (a dim with neither value nor name is
+/// symbolic, named after the input and its position).
 fn placeholder_type(input: &ValueInfoProto) -> Result<(DType, Vec<Dim>), OnnxError> {
     let bad = |message: String| OnnxError::GraphIo { kind: "input", name: input.name.clone(), message };
-    let Some(proto::type_proto::Value::TensorType(t)) = input.r#type.as_ref().and_then(|t| t.value.as_ref()) else {
-        return Err(bad("is not a tensor (sequences, maps and optionals are not supported)".into()));
-    };
-    let dtype = tensor::dtype(t.elem_type).map_err(bad)?;
-    let shape = t.shape.as_ref().ok_or_else(|| bad("has no shape (unknown rank is not supported)".into()))?;
-    use proto::tensor_shape_proto::dimension::Value as D;
-    let dims = shape
-        .dim
-        .iter()
+    let (elem_type, dims) = declared(input).map_err(bad)?;
+    let dtype = tensor::dtype(elem_type).map_err(bad)?;
+    let dims = dims.ok_or_else(|| bad("has no shape (unknown rank is not supported)".into()))?;
+    let dims = dims
+        .into_iter()
         .enumerate()
-        .map(|(k, d)| match &d.value {
-            Some(D::DimValue(v)) if *v >= 0 => Ok(Dim::Fixed(*v)),
-            Some(D::DimValue(v)) => Err(bad(format!("dimension {k} is {v}"))),
-            Some(D::DimParam(p)) if !p.is_empty() => Ok(Dim::Symbolic(p.clone())),
-            _ => Ok(Dim::Symbolic(format!("{}:{k}", input.name))),
-        })
-        .collect::<Result<_, _>>()?;
+        .map(|(k, d)| d.unwrap_or_else(|| Dim::Symbolic(format!("{}:{k}", input.name))))
+        .collect();
     Ok((dtype, dims))
 }
 

@@ -94,6 +94,33 @@ fn imports_leaves_nodes_and_outputs() {
 }
 
 #[test]
+fn declared_inputs_and_outputs() {
+    let mut g = small_graph();
+    // IR < 4 style: the initializer listed among the inputs is not an input.
+    g.input.push(vi("w", 1, &[Ok(3)]));
+    let mut y = vi("y", 1, &[Err("N"), Ok(3)]);
+    if let Some(type_proto::Value::TensorType(t)) = y.r#type.as_mut().and_then(|t| t.value.as_mut()) {
+        t.shape.as_mut().unwrap().dim[0].value = None; // neither a value nor a name
+    }
+    g.output = vec![y];
+    let (inputs, outputs) = declared_io(&model(17, g)).unwrap();
+    assert_eq!(
+        inputs,
+        [Declared {
+            name: "x".into(),
+            dtype: Some(DType::F32),
+            dims: Some(vec![Some(Dim::Symbolic("N".into())), Some(Dim::Fixed(3))])
+        }]
+    );
+    assert_eq!(outputs[0].dims, Some(vec![None, Some(Dim::Fixed(3))]));
+    // An input of no tensor type names itself.
+    let mut g = small_graph();
+    g.input[0].r#type = None;
+    let e = declared_io(&model(17, g)).unwrap_err().to_string();
+    assert_eq!(e, "graph input 'x': is not a tensor (sequences, maps and optionals are not supported)");
+}
+
+#[test]
 fn duplicate_and_empty_names_are_made_unique_and_attrs_convert() {
     let attrs = vec![
         attr_int("i", -3),

@@ -1,0 +1,702 @@
+//! `smelt._smelt`: the native half of smelt's Python package.
+//!
+//! Python users hold NumPy arrays, JAX functions and ONNX models; this module
+//! is the thin layer that hands those to `smelt-jit` and back. The pure-Python
+//! half (`python/smelt/`) builds on it: `smelt.jit` lowers JAX functions to
+//! HLO text and calls [`compile`] per signature, `smelt.onnx` wraps
+//! [`OnnxSession`] in onnxruntime's shape.
+//!
+//! What this layer promises:
+//! - **No copies where the layout allows.** An argument that is already a
+//!   C-contiguous, aligned NumPy array of the parameter's dtype and shape is read
+//!   in place by compiled code ([`smelt_jit::Executable::run_views`]); anything
+//!   else goes through `numpy.asarray(x, dtype, order="C")` once. Results are
+//!   moved into NumPy arrays (the vectors the program wrote become the arrays'
+//!   memory). The interpreter backend copies arguments (it owns its values).
+//! - **The GIL is released** while compiling and running.
+//! - **Errors are exceptions, never crashes**: `SmeltError` and three
+//!   subclasses ([`ErrorKind`]), carrying the message the CLI prints.
+//! - **One client per backend per process**, so every `compile` and every
+//!   `smelt.jit` function shares one in-memory cache (and the disk cache under
+//!   `SMELT_CACHE_DIR`).
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use numpy::{
+    PyArray1, PyArrayDescr, PyArrayDescrMethods, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods,
+};
+use pyo3::exceptions::PyException;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
+use smelt::hlo::{Array, ArrayData, ArrayView, DType, Module};
+use smelt::jit::graph::{Dim, Session, SessionOptions};
+use smelt::jit::{ArgType, Backend, Client, CompileOptions, JitError};
+
+/// Freed output blocks are kept for the next run's outputs, as in the CLI
+/// (`smelt::alloc`): a fresh output otherwise faults in new pages every call.
+#[global_allocator]
+static ALLOCATOR: smelt::alloc::BlockCache = smelt::alloc::BlockCache;
+
+pyo3::create_exception!(
+    _smelt,
+    SmeltError,
+    PyException,
+    "Everything smelt raises. The message is the one the smelt CLI prints."
+);
+pyo3::create_exception!(
+    _smelt,
+    InvalidInputError,
+    SmeltError,
+    "A program or model that cannot be read: a syntax error (file:line:col), a module that does not verify."
+);
+pyo3::create_exception!(
+    _smelt,
+    UnsupportedOperationError,
+    SmeltError,
+    "A valid program that uses an operation or type smelt does not implement."
+);
+pyo3::create_exception!(
+    _smelt,
+    ShapeMismatchError,
+    SmeltError,
+    "Arguments of the wrong number, shape or dtype for a compiled program."
+);
+
+/// Which exception an error becomes: the rule lives here alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ErrorKind {
+    Input,
+    Unsupported,
+    Shape,
+    Other,
+}
+
+fn raise(kind: ErrorKind, message: impl Into<String>) -> PyErr {
+    let m = message.into();
+    match kind {
+        ErrorKind::Input => InvalidInputError::new_err(m),
+        ErrorKind::Unsupported => UnsupportedOperationError::new_err(m),
+        ErrorKind::Shape => ShapeMismatchError::new_err(m),
+        ErrorKind::Other => SmeltError::new_err(m),
+    }
+}
+
+fn jit_error(e: &JitError) -> PyErr {
+    let kind = match e {
+        JitError::Verify(_) => ErrorKind::Input,
+        JitError::Lower(_) | JitError::Unavailable(_) => ErrorKind::Unsupported,
+        JitError::ArgumentCount { .. } | JitError::Argument { .. } | JitError::Buffer(_) => ErrorKind::Shape,
+        _ => ErrorKind::Other,
+    };
+    raise(kind, e.to_string())
+}
+
+fn graph_error(e: &smelt::jit::graph::GraphError) -> PyErr {
+    use smelt::jit::graph::GraphError as G;
+    let kind = match e {
+        G::Unsupported { .. } => ErrorKind::Unsupported,
+        G::Feed { .. } => ErrorKind::Shape,
+        _ => ErrorKind::Other,
+    };
+    raise(kind, e.to_string())
+}
+
+fn onnx_error(origin: &str, e: &smelt::jit::onnx::OnnxError) -> PyErr {
+    use smelt::jit::onnx::OnnxError as O;
+    let kind = match e {
+        O::UnsupportedOp { .. } => ErrorKind::Unsupported,
+        O::Graph(g) => return graph_error(g),
+        _ => ErrorKind::Input,
+    };
+    raise(kind, format!("{origin}: {e}"))
+}
+
+/// One process-wide client per backend.
+fn client(backend: Backend) -> &'static Client {
+    static CLIENTS: [OnceLock<Client>; 4] = [OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    let slot = match backend {
+        Backend::Interp => 0,
+        Backend::Cpu => 1,
+        Backend::Cranelift => 2,
+        Backend::Tiered => 3,
+    };
+    CLIENTS[slot].get_or_init(|| Client::new(backend))
+}
+
+fn parse_backend(name: &str) -> PyResult<Backend> {
+    Ok(match name {
+        "interp" => Backend::Interp,
+        "cpu" => Backend::Cpu,
+        "cranelift" => Backend::Cranelift,
+        "tiered" => Backend::Tiered,
+        other => {
+            return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "unknown backend '{other}' (expected 'interp', 'cpu', 'cranelift' or 'tiered')"
+            )));
+        }
+    })
+}
+
+/// NumPy functions and dtypes looked up once.
+struct NumpyCache {
+    asarray: Py<PyAny>,
+    /// `ml_dtypes.bfloat16` as a NumPy dtype, when ml_dtypes is installed.
+    bfloat16: Option<Py<PyArrayDescr>>,
+}
+
+fn numpy_cache(py: Python<'_>) -> PyResult<&NumpyCache> {
+    static CACHE: PyOnceLock<NumpyCache> = PyOnceLock::new();
+    CACHE.get_or_try_init(py, || {
+        let asarray = py.import("numpy")?.getattr("asarray")?.unbind();
+        let bfloat16 = match py.import("ml_dtypes") {
+            Ok(m) => Some(PyArrayDescr::new(py, m.getattr("bfloat16")?)?.unbind()),
+            Err(_) => None,
+        };
+        Ok(NumpyCache { asarray, bfloat16 })
+    })
+}
+
+/// The NumPy dtype of a smelt element type (bf16: `ml_dtypes.bfloat16`, or
+/// `uint16` bit patterns without ml_dtypes, as in `.npy` files).
+fn numpy_dtype<'py>(py: Python<'py>, dtype: DType) -> PyResult<Bound<'py, PyArrayDescr>> {
+    Ok(match dtype {
+        DType::Pred => PyArrayDescr::of::<bool>(py),
+        DType::S8 => PyArrayDescr::of::<i8>(py),
+        DType::S16 => PyArrayDescr::of::<i16>(py),
+        DType::S32 => PyArrayDescr::of::<i32>(py),
+        DType::S64 => PyArrayDescr::of::<i64>(py),
+        DType::U8 => PyArrayDescr::of::<u8>(py),
+        DType::U16 => PyArrayDescr::of::<u16>(py),
+        DType::U32 => PyArrayDescr::of::<u32>(py),
+        DType::U64 => PyArrayDescr::of::<u64>(py),
+        DType::F16 => PyArrayDescr::of::<half::f16>(py),
+        DType::F32 => PyArrayDescr::of::<f32>(py),
+        DType::F64 => PyArrayDescr::of::<f64>(py),
+        DType::Bf16 => match &numpy_cache(py)?.bfloat16 {
+            Some(d) => d.bind(py).clone(),
+            None => PyArrayDescr::of::<u16>(py),
+        },
+    })
+}
+
+/// The smelt element type of a NumPy dtype (native byte order only).
+fn smelt_dtype(py: Python<'_>, d: &Bound<'_, PyArrayDescr>) -> PyResult<Option<DType>> {
+    if d.is_native_byteorder() == Some(false) {
+        return Ok(None);
+    }
+    if let Some(bf) = &numpy_cache(py)?.bfloat16
+        && d.is_equiv_to(bf.bind(py))
+    {
+        return Ok(Some(DType::Bf16));
+    }
+    Ok(match (d.kind(), d.itemsize()) {
+        (b'b', 1) => Some(DType::Pred),
+        (b'i', 1) => Some(DType::S8),
+        (b'i', 2) => Some(DType::S16),
+        (b'i', 4) => Some(DType::S32),
+        (b'i', 8) => Some(DType::S64),
+        (b'u', 1) => Some(DType::U8),
+        (b'u', 2) => Some(DType::U16),
+        (b'u', 4) => Some(DType::U32),
+        (b'u', 8) => Some(DType::U64),
+        (b'f', 2) => Some(DType::F16),
+        (b'f', 4) => Some(DType::F32),
+        (b'f', 8) => Some(DType::F64),
+        _ => None,
+    })
+}
+
+/// The bytes of a C-contiguous, aligned array (the caller keeps it alive).
+fn array_bytes<'a>(a: &'a Bound<'_, PyUntypedArray>) -> &'a [u8] {
+    let n = a.len() * a.dtype().itemsize();
+    if n == 0 {
+        return &[];
+    }
+    // SAFETY: a C-contiguous array's `n` bytes start at its data pointer; the
+    // borrow of `a` keeps the array (and so its memory) alive.
+    unsafe { std::slice::from_raw_parts((*a.as_array_ptr()).fields.data.cast::<u8>(), n) }
+}
+
+/// One argument as the program will read it.
+struct Prepared<'py> {
+    array: Bound<'py, PyUntypedArray>,
+    converted: bool,
+}
+
+/// `obj` as an array of exactly `want` (dtype and shape) with `descr`: the
+/// object itself when it already is one, else a converted copy.
+fn prepare_arg<'py>(
+    py: Python<'py>,
+    index: usize,
+    obj: &Bound<'py, PyAny>,
+    want: &ArgType,
+    descr: &Bound<'py, PyArrayDescr>,
+) -> PyResult<Prepared<'py>> {
+    // bf16 parameters also take uint16 arrays as bit patterns (as `.npy`
+    // files hold bf16), with or without ml_dtypes.
+    let bits = want.dtype == DType::Bf16;
+    let fits = |a: &Bound<'py, PyUntypedArray>| {
+        let d = a.dtype();
+        a.is_c_contiguous()
+            && a.is_aligned()
+            && (d.is_equiv_to(descr) || (bits && d.is_equiv_to(&PyArrayDescr::of::<u16>(py))))
+            && a.shape().len() == want.dims.len()
+            && a.shape().iter().zip(&want.dims).all(|(&g, &w)| g as i64 == w)
+    };
+    if let Ok(a) = obj.cast::<PyUntypedArray>()
+        && fits(a)
+    {
+        return Ok(Prepared { array: a.clone(), converted: false });
+    }
+    if want.dtype == DType::Bf16 && numpy_cache(py)?.bfloat16.is_none() {
+        return Err(raise(
+            ErrorKind::Shape,
+            format!("argument {index}: a bf16 parameter takes uint16 bit patterns unless ml_dtypes is installed"),
+        ));
+    }
+    let converted = numpy_cache(py)?.asarray.bind(py).call1((obj, descr, "C"))?;
+    let a = converted.cast_into::<PyUntypedArray>().map_err(|e| PyErr::from(e))?;
+    if !fits(&a) {
+        let got: Vec<String> = a.shape().iter().map(usize::to_string).collect();
+        return Err(raise(
+            ErrorKind::Shape,
+            format!("argument {index}: expected {want}, got an array of shape ({})", got.join(", ")),
+        ));
+    }
+    Ok(Prepared { array: a, converted: true })
+}
+
+/// A result moved into a NumPy array of its dims.
+fn to_numpy<'py>(py: Python<'py>, a: Array) -> PyResult<Bound<'py, PyAny>> {
+    let dims: Vec<usize> = a.dims.iter().map(|&d| d.max(0) as usize).collect();
+    macro_rules! arr {
+        ($v:expr) => {
+            PyArray1::from_vec(py, $v).reshape(dims)?.into_any()
+        };
+    }
+    Ok(match a.data {
+        ArrayData::Pred(v) => arr!(v),
+        ArrayData::S8(v) => arr!(v),
+        ArrayData::S16(v) => arr!(v),
+        ArrayData::S32(v) => arr!(v),
+        ArrayData::S64(v) => arr!(v),
+        ArrayData::U8(v) => arr!(v),
+        ArrayData::U16(v) => arr!(v),
+        ArrayData::U32(v) => arr!(v),
+        ArrayData::U64(v) => arr!(v),
+        ArrayData::F16(v) => arr!(v),
+        ArrayData::F32(v) => arr!(v),
+        ArrayData::F64(v) => arr!(v),
+        ArrayData::Bf16(v) => {
+            let bits = arr!(half::vec::HalfFloatVecExt::reinterpret_into(v));
+            match &numpy_cache(py)?.bfloat16 {
+                Some(bf) => bits.call_method1("view", (bf.bind(py),))?,
+                None => bits,
+            }
+        }
+    })
+}
+
+/// `(shape, dtype)` of an argument or result, as Python sees it.
+fn describe<'py>(py: Python<'py>, t: &ArgType) -> PyResult<Bound<'py, PyTuple>> {
+    let dims: Vec<i64> = t.dims.clone();
+    PyTuple::new(py, [PyTuple::new(py, dims)?.into_any(), numpy_dtype(py, t.dtype)?.into_any()])
+}
+
+/// HLO text from what `compile` was given, and the name to report it under.
+fn hlo_source(hlo: &Bound<'_, PyAny>) -> PyResult<(String, String)> {
+    if let Ok(b) = hlo.cast::<PyBytes>() {
+        let text = std::str::from_utf8(b.as_bytes()).map_err(|_| {
+            raise(
+                ErrorKind::Input,
+                "<bytes>: not HLO text (UTF-8); serialized HloModuleProto is not read yet: pass the module's text",
+            )
+        })?;
+        return Ok((text.to_string(), "<bytes>".to_string()));
+    }
+    if let Ok(s) = hlo.cast::<PyString>() {
+        let s = s.to_cow()?;
+        if s.contains("HloModule") || s.contains('\n') {
+            return Ok((s.into_owned(), "<hlo text>".to_string()));
+        }
+    }
+    let path: PathBuf = hlo.extract().map_err(|_| {
+        pyo3::exceptions::PyTypeError::new_err("hlo must be HLO text (str), bytes, or a path (str or os.PathLike)")
+    })?;
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| raise(ErrorKind::Input, format!("cannot read {}: {e}", path.display())))?;
+    Ok((text, path.display().to_string()))
+}
+
+/// Parses and verifies, with the CLI's messages (`file:line:col: ...`).
+fn load_module(text: &str, origin: &str) -> PyResult<Module> {
+    let module = smelt::hlo::parse_module(text).map_err(|e| {
+        let kind = if e.message.contains("unsupported") || e.message.contains("not supported") {
+            ErrorKind::Unsupported
+        } else {
+            ErrorKind::Input
+        };
+        raise(kind, e.render(origin))
+    })?;
+    smelt::hlo::verify(&module).map_err(|e| raise(ErrorKind::Input, format!("{origin}: {e}")))?;
+    Ok(module)
+}
+
+/// A compiled HLO module. Call it with one array per flattened parameter;
+/// it returns the flattened results as NumPy arrays.
+#[pyclass(frozen, module = "smelt._smelt")]
+struct Executable {
+    exe: Arc<smelt::jit::Executable>,
+    backend: Backend,
+    results: Vec<ArgType>,
+    descrs: Vec<Py<PyArrayDescr>>,
+    compile_ms: f64,
+    /// "miss" (compiled now) or "hit" (found in the process-wide cache).
+    cache: &'static str,
+    in_place: AtomicU64,
+    converted: AtomicU64,
+    run_ns: AtomicU64,
+}
+
+impl Executable {
+    /// Every argument as the program will read it.
+    fn prepare<'py>(&self, py: Python<'py>, args: &Bound<'py, PyTuple>) -> PyResult<Vec<Prepared<'py>>> {
+        let params = self.exe.params();
+        if args.len() != params.len() {
+            return Err(raise(ErrorKind::Shape, format!("expected {} arguments, got {}", params.len(), args.len())));
+        }
+        let mut prepared = Vec::with_capacity(params.len());
+        for (i, (obj, want)) in args.iter().zip(params).enumerate() {
+            prepared.push(prepare_arg(py, i, &obj, want, self.descrs[i].bind(py))?);
+        }
+        Ok(prepared)
+    }
+}
+
+#[pymethods]
+impl Executable {
+    /// Runs the program: one array (or array-like) per flattened parameter,
+    /// in order. Returns the flattened results as a list of NumPy arrays.
+    #[pyo3(signature = (*args))]
+    fn __call__<'py>(&self, py: Python<'py>, args: &Bound<'py, PyTuple>) -> PyResult<Bound<'py, PyList>> {
+        let params = self.exe.params();
+        let prepared = self.prepare(py, args)?;
+        let converted = prepared.iter().filter(|p| p.converted).count() as u64;
+        self.converted.fetch_add(converted, Ordering::Relaxed);
+        self.in_place.fetch_add(prepared.len() as u64 - converted, Ordering::Relaxed);
+        let mut views = Vec::with_capacity(prepared.len());
+        for (p, want) in prepared.iter().zip(params) {
+            views.push(
+                ArrayView::new(want.dtype, &want.dims, array_bytes(&p.array))
+                    .map_err(|m| raise(ErrorKind::Shape, m))?,
+            );
+        }
+        let exe = &self.exe;
+        let (outputs, took) = py.detach(|| {
+            let t = Instant::now();
+            let r = exe.run_views(&views);
+            (r, t.elapsed())
+        });
+        self.run_ns.fetch_add(took.as_nanos() as u64, Ordering::Relaxed);
+        let outputs = outputs.map_err(|e| jit_error(&e))?;
+        drop(prepared);
+        let list = PyList::empty(py);
+        for o in outputs {
+            list.append(to_numpy(py, o.into_array())?)?;
+        }
+        Ok(list)
+    }
+
+    /// Where the program would read each argument (data addresses), after the
+    /// same preparation a call makes; nothing runs. For tests of the no-copy rule.
+    #[pyo3(signature = (*args))]
+    fn _argument_addresses(&self, py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<Vec<usize>> {
+        let prepared = self.prepare(py, args)?;
+        Ok(prepared.iter().map(|p| array_bytes(&p.array).as_ptr() as usize).collect())
+    }
+
+    /// `(shape, dtype)` of each flattened parameter.
+    #[getter]
+    fn params<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyTuple>>> {
+        self.exe.params().iter().map(|t| describe(py, t)).collect()
+    }
+
+    /// `(shape, dtype)` of each flattened result.
+    #[getter]
+    fn results<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyTuple>>> {
+        self.results.iter().map(|t| describe(py, t)).collect()
+    }
+
+    /// The tier the last call ran on (`"interp"`, `"cranelift"`, `"llvm"`),
+    /// or the one the next call will run on before the first call.
+    #[getter]
+    fn tier(&self) -> &'static str {
+        self.exe.tier().unwrap_or_else(|| self.exe.next_tier()).name()
+    }
+
+    /// Counters and facts: backend, tier, next_tier, tiered, runs, compile_ms,
+    /// kernels (of the compiled program; None when interpreted or loaded from
+    /// the disk cache),
+    /// cache ("miss": compiled by this call to compile, "hit": found in the
+    /// process-wide cache), args_in_place (arguments compiled code read where
+    /// they were), args_converted (arguments first converted to the
+    /// parameter's dtype or to C order), run_ms (total time inside runs).
+    #[getter]
+    fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("backend", self.backend.name())?;
+        d.set_item("tier", self.exe.tier().map(|t| t.name()))?;
+        d.set_item("next_tier", self.exe.next_tier().name())?;
+        d.set_item("tiered", self.exe.is_tiered())?;
+        d.set_item("runs", self.exe.runs())?;
+        d.set_item("compile_ms", self.compile_ms)?;
+        d.set_item("kernels", self.exe.kernels())?;
+        d.set_item("cache", self.cache)?;
+        d.set_item("args_in_place", self.in_place.load(Ordering::Relaxed))?;
+        d.set_item("args_converted", self.converted.load(Ordering::Relaxed))?;
+        d.set_item("run_ms", self.run_ns.load(Ordering::Relaxed) as f64 / 1e6)?;
+        Ok(d)
+    }
+
+    /// With the tiered backend: waits for the background LLVM compilation
+    /// (at most `timeout` seconds); later calls run LLVM code. Returns True
+    /// when that code is ready (or the backend has one tier).
+    #[pyo3(signature = (timeout = None))]
+    fn wait_optimized(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<bool> {
+        let exe = &self.exe;
+        let timeout = timeout.map(|s| Duration::from_secs_f64(s.max(0.0)));
+        match py.detach(|| exe.wait_optimized(timeout)) {
+            Ok(()) => Ok(true),
+            Err(JitError::Tier(m)) if m.contains("not finished") => Ok(false),
+            Err(e) => Err(jit_error(&e)),
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        let params: Vec<String> = self.exe.params().iter().map(ToString::to_string).collect();
+        format!("<smelt.Executable {}({}) backend={}>", self.exe.name(), params.join(", "), self.backend.name())
+    }
+}
+
+/// Compiles HLO text (a str holding the module), a path to a `.hlo` file, or
+/// UTF-8 bytes of HLO text for `backend` ("tiered", "cpu", "cranelift",
+/// "interp"). Compilations are cached per process: the same program again
+/// returns at once.
+#[pyfunction]
+#[pyo3(signature = (hlo, backend = "tiered"))]
+fn compile(py: Python<'_>, hlo: &Bound<'_, PyAny>, backend: &str) -> PyResult<Executable> {
+    let backend = parse_backend(backend)?;
+    let (text, origin) = hlo_source(hlo)?;
+    let client = client(backend);
+    let start = Instant::now();
+    let result = py.detach(|| -> PyResult<_> {
+        let module = load_module(&text, &origin)?;
+        let results: Vec<ArgType> = module
+            .entry()
+            .result_shape()
+            .leaves()
+            .into_iter()
+            .map(|s| ArgType { dtype: s.dtype, dims: s.dims.to_vec() })
+            .collect();
+        let misses = client.stats().misses;
+        let exe = client.compile(&module, &CompileOptions::default()).map_err(|e| jit_error(&e))?;
+        let cache = if client.stats().misses > misses { "miss" } else { "hit" };
+        Ok((exe, results, cache))
+    });
+    let (exe, results, cache) = result?;
+    let compile_ms = start.elapsed().as_secs_f64() * 1e3;
+    let descrs = exe.params().iter().map(|t| Ok(numpy_dtype(py, t.dtype)?.unbind())).collect::<PyResult<_>>()?;
+    Ok(Executable {
+        exe,
+        backend,
+        results,
+        descrs,
+        compile_ms,
+        cache,
+        in_place: AtomicU64::new(0),
+        converted: AtomicU64::new(0),
+        run_ns: AtomicU64::new(0),
+    })
+}
+
+/// The process-wide client's counters for `backend` (hits, misses, compiles,
+/// compile_ms, background compiles, disk cache hits and writes, ...).
+#[pyfunction]
+#[pyo3(signature = (backend = "tiered"))]
+fn cache_stats<'py>(py: Python<'py>, backend: &str) -> PyResult<Bound<'py, PyDict>> {
+    let s = client(parse_backend(backend)?).stats();
+    let d = PyDict::new(py);
+    d.set_item("hits", s.hits)?;
+    d.set_item("misses", s.misses)?;
+    d.set_item("compiles", s.compiles)?;
+    d.set_item("compile_ms", s.compile_time.as_secs_f64() * 1e3)?;
+    d.set_item("background_compiles", s.background_compiles)?;
+    d.set_item("background_failures", s.background_failures)?;
+    d.set_item("disk_hits", s.disk_hits)?;
+    d.set_item("disk_writes", s.disk_writes)?;
+    d.set_item("disk_errors", s.disk_errors)?;
+    d.set_item("evictions", s.evictions)?;
+    d.set_item("interpreted", s.interpreted)?;
+    d.set_item("cached", s.cached)?;
+    Ok(d)
+}
+
+/// Waits for every background compilation (registered with `atexit` by the
+/// package: a process must not exit while LLVM compiles on another thread).
+#[pyfunction]
+fn _shutdown(py: Python<'_>) {
+    py.detach(|| {
+        for b in [Backend::Interp, Backend::Cpu, Backend::Cranelift, Backend::Tiered] {
+            client(b).wait_background();
+        }
+    });
+}
+
+/// The ONNX type string onnxruntime reports (`tensor(float)`).
+fn onnx_type(dtype: Option<DType>) -> String {
+    let name = match dtype {
+        Some(DType::Pred) => "bool",
+        Some(DType::S8) => "int8",
+        Some(DType::S16) => "int16",
+        Some(DType::S32) => "int32",
+        Some(DType::S64) => "int64",
+        Some(DType::U8) => "uint8",
+        Some(DType::U16) => "uint16",
+        Some(DType::U32) => "uint32",
+        Some(DType::U64) => "uint64",
+        Some(DType::F16) => "float16",
+        Some(DType::Bf16) => "bfloat16",
+        Some(DType::F32) => "float",
+        Some(DType::F64) => "double",
+        None => "unknown",
+    };
+    format!("tensor({name})")
+}
+
+/// An ONNX model imported, clustered and ready to run (the native half of
+/// `smelt.onnx.InferenceSession`).
+#[pyclass(module = "smelt._smelt")]
+struct OnnxSession {
+    session: Session,
+    inputs: Vec<smelt::jit::onnx::Declared>,
+    outputs: Vec<smelt::jit::onnx::Declared>,
+    /// Session::run is not reentrant per session state (variables): one run at a time.
+    lock: Mutex<()>,
+}
+
+fn declared_list<'py>(py: Python<'py>, list: &[smelt::jit::onnx::Declared]) -> PyResult<Bound<'py, PyList>> {
+    let out = PyList::empty(py);
+    for d in list {
+        let shape: Option<Vec<Bound<'py, PyAny>>> = d.dims.as_ref().map(|dims| {
+            dims.iter()
+                .map(|dim| match dim {
+                    Some(Dim::Fixed(n)) => n.into_pyobject(py).map(|v| v.into_any()).unwrap_or_else(|_| py.None().into_bound(py)),
+                    Some(Dim::Symbolic(s)) => PyString::new(py, s).into_any(),
+                    None => py.None().into_bound(py),
+                })
+                .collect()
+        });
+        out.append((d.name.as_str(), shape, onnx_type(d.dtype)))?;
+    }
+    Ok(out)
+}
+
+#[pymethods]
+impl OnnxSession {
+    /// `model`: a path (str or os.PathLike) or the serialized model (bytes).
+    #[new]
+    #[pyo3(signature = (model, backend = "tiered"))]
+    fn new(py: Python<'_>, model: &Bound<'_, PyAny>, backend: &str) -> PyResult<OnnxSession> {
+        let backend = parse_backend(backend)?;
+        let (bytes, origin) = if let Ok(b) = model.cast::<PyBytes>() {
+            (b.as_bytes().to_vec(), "<bytes>".to_string())
+        } else {
+            let path: PathBuf = model.extract().map_err(|_| {
+                pyo3::exceptions::PyTypeError::new_err("model must be a path (str or os.PathLike) or bytes")
+            })?;
+            let bytes = std::fs::read(&path)
+                .map_err(|e| raise(ErrorKind::Input, format!("cannot read {}: {e}", path.display())))?;
+            (bytes, path.display().to_string())
+        };
+        py.detach(|| {
+            let proto = smelt::jit::onnx::decode(&bytes).map_err(|e| onnx_error(&origin, &e))?;
+            let graph = smelt::jit::onnx::import(&proto).map_err(|e| onnx_error(&origin, &e))?;
+            let (inputs, outputs) = smelt::jit::onnx::declared_io(&proto).map_err(|e| onnx_error(&origin, &e))?;
+            let options = SessionOptions { backend, ..SessionOptions::default() };
+            let session = Session::with_client(graph, options, client(backend).clone());
+            Ok(OnnxSession { session, inputs, outputs, lock: Mutex::new(()) })
+        })
+    }
+
+    /// `[(name, shape, type)]` of the graph inputs; shape entries are ints,
+    /// names of symbolic dims, or None.
+    fn inputs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        declared_list(py, &self.inputs)
+    }
+
+    /// `[(name, shape, type)]` of the graph outputs, as the model declares them.
+    fn outputs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        declared_list(py, &self.outputs)
+    }
+
+    /// Runs the graph on `feeds` ({input name: array}) and returns the
+    /// `fetches` (output names; None: every graph output) as NumPy arrays.
+    #[pyo3(signature = (fetches, feeds))]
+    fn run<'py>(
+        &self,
+        py: Python<'py>,
+        fetches: Option<Vec<String>>,
+        feeds: &Bound<'py, PyDict>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let fetches = fetches.unwrap_or_else(|| self.session.graph().outputs.clone());
+        let mut names: Vec<String> = Vec::with_capacity(feeds.len());
+        let mut arrays: Vec<Array> = Vec::with_capacity(feeds.len());
+        for (name, value) in feeds.iter() {
+            let name: String = name.extract()?;
+            let a = numpy_cache(py)?.asarray.bind(py).call1((value, py.None(), "C"))?;
+            let a = a.cast_into::<PyUntypedArray>().map_err(|e| PyErr::from(e))?;
+            let dtype = smelt_dtype(py, &a.dtype())?.ok_or_else(|| {
+                raise(ErrorKind::Shape, format!("feed '{name}': arrays of dtype {} are not supported", a.dtype()))
+            })?;
+            let dims: Vec<i64> = a.shape().iter().map(|&d| d as i64).collect();
+            let view = ArrayView::new(dtype, &dims, array_bytes(&a)).map_err(|m| raise(ErrorKind::Shape, m))?;
+            arrays.push(view.to_array());
+            names.push(name);
+        }
+        let session = &self.session;
+        let lock = &self.lock;
+        let outputs = py.detach(|| {
+            let _guard = lock.lock().unwrap_or_else(|e| e.into_inner());
+            let feeds: Vec<(&str, Array)> = names.iter().map(String::as_str).zip(arrays).collect();
+            let fetches: Vec<&str> = fetches.iter().map(String::as_str).collect();
+            session.run(&feeds, &fetches)
+        });
+        let outputs = outputs.map_err(|e| graph_error(&e))?;
+        let list = PyList::empty(py);
+        for o in outputs {
+            list.append(to_numpy(py, o)?)?;
+        }
+        Ok(list)
+    }
+}
+
+#[pymodule]
+fn _smelt(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("SmeltError", py.get_type::<SmeltError>())?;
+    m.add("InvalidInputError", py.get_type::<InvalidInputError>())?;
+    m.add("UnsupportedOperationError", py.get_type::<UnsupportedOperationError>())?;
+    m.add("ShapeMismatchError", py.get_type::<ShapeMismatchError>())?;
+    m.add_class::<Executable>()?;
+    m.add_class::<OnnxSession>()?;
+    m.add_function(wrap_pyfunction!(compile, m)?)?;
+    m.add_function(wrap_pyfunction!(cache_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(_shutdown, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,48 @@
+"""Shared paths and helpers for the Python package's tests."""
+
+import json
+import pathlib
+
+import numpy as np
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+CORPUS = ROOT / "tests" / "corpus"
+ONNX_CASES = ROOT / "tests" / "onnx"
+
+
+def corpus_cases():
+    return sorted(p.name for p in CORPUS.iterdir() if (p / "case.json").is_file())
+
+
+def onnx_cases():
+    return sorted(p.name for p in ONNX_CASES.iterdir() if (p / "case.json").is_file())
+
+
+def case_json(name):
+    return json.loads((CORPUS / name / "case.json").read_text())
+
+
+def assert_close(got, want, rtol, atol, what=""):
+    """The corpus rule: |got - want| <= atol + rtol*|want| for floats (NaN
+    matches NaN, infinities exactly), exact equality for integers and bools."""
+    got, want = np.asarray(got), np.asarray(want)
+    assert got.shape == want.shape, f"{what}: shape {got.shape} != {want.shape}"
+    assert got.dtype == want.dtype, f"{what}: dtype {got.dtype} != {want.dtype}"
+    if want.dtype.kind in "fV" or want.dtype.name == "bfloat16":
+        g, w = got.astype(np.float64), want.astype(np.float64)
+        np.testing.assert_allclose(g, w, rtol=rtol, atol=atol, equal_nan=True, err_msg=what)
+    else:
+        np.testing.assert_array_equal(got, want, err_msg=what)
+
+
+@pytest.fixture
+def add_hlo():
+    return """HloModule add
+
+ENTRY main {
+  x = f32[4] parameter(0)
+  y = f32[4] parameter(1)
+  ROOT s = f32[4] add(x, y)
+}
+"""

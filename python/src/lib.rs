@@ -43,25 +43,25 @@ use smelt::jit::{ArgType, Backend, Client, CompileOptions, JitError};
 static ALLOCATOR: smelt::alloc::BlockCache = smelt::alloc::BlockCache;
 
 pyo3::create_exception!(
-    _smelt,
+    smelt,
     SmeltError,
     PyException,
     "Everything smelt raises. The message is the one the smelt CLI prints."
 );
 pyo3::create_exception!(
-    _smelt,
+    smelt,
     InvalidInputError,
     SmeltError,
     "A program or model that cannot be read: a syntax error (file:line:col), a module that does not verify."
 );
 pyo3::create_exception!(
-    _smelt,
+    smelt,
     UnsupportedOperationError,
     SmeltError,
     "A valid program that uses an operation or type smelt does not implement."
 );
 pyo3::create_exception!(
-    _smelt,
+    smelt,
     ShapeMismatchError,
     SmeltError,
     "Arguments of the wrong number, shape or dtype for a compiled program."
@@ -590,17 +590,16 @@ struct OnnxSession {
 }
 
 fn declared_list<'py>(py: Python<'py>, list: &[smelt::jit::onnx::Declared]) -> PyResult<Bound<'py, PyList>> {
+    let dim = |d: &Option<Dim>| -> PyResult<Bound<'py, PyAny>> {
+        Ok(match d {
+            Some(Dim::Fixed(n)) => n.into_pyobject(py)?.into_any(),
+            Some(Dim::Symbolic(s)) => PyString::new(py, s).into_any(),
+            None => py.None().into_bound(py),
+        })
+    };
     let out = PyList::empty(py);
     for d in list {
-        let shape: Option<Vec<Bound<'py, PyAny>>> = d.dims.as_ref().map(|dims| {
-            dims.iter()
-                .map(|dim| match dim {
-                    Some(Dim::Fixed(n)) => n.into_pyobject(py).map(|v| v.into_any()).unwrap_or_else(|_| py.None().into_bound(py)),
-                    Some(Dim::Symbolic(s)) => PyString::new(py, s).into_any(),
-                    None => py.None().into_bound(py),
-                })
-                .collect()
-        });
+        let shape = d.dims.as_ref().map(|dims| dims.iter().map(dim).collect::<PyResult<Vec<_>>>()).transpose()?;
         out.append((d.name.as_str(), shape, onnx_type(d.dtype)))?;
     }
     Ok(out)

@@ -3,6 +3,7 @@
 import os
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -146,3 +147,34 @@ def test_import_without_jax():
 def test_help_explains_jit():
     doc = smelt.jit.__doc__
     assert "jax.jit" in doc and "signature" in doc and "static_argnums" in doc
+
+
+def test_runs_release_the_gil():
+    import threading
+
+    n = 512
+    text = f"""HloModule mm
+
+ENTRY main {{
+  a = f32[{n},{n}] parameter(0)
+  ROOT d = f32[{n},{n}] dot(a, a), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}
+}}
+"""
+    exe = smelt.compile(text, backend="interp")  # slow on purpose: seconds of native work
+    a = np.full((n, n), 0.5, np.float32)
+    done = threading.Event()
+    result = []
+
+    def run():
+        result.extend(exe(a))
+        done.set()
+
+    t = threading.Thread(target=run)
+    t.start()
+    ticks = 0
+    while not done.is_set():
+        ticks += 1  # only runs while the other thread is not holding the GIL
+        time.sleep(0.001)
+    t.join()
+    assert ticks > 20, "the main thread never ran during the native call"
+    np.testing.assert_allclose(result[0][:2, :2], np.full((2, 2), 0.25 * n, np.float32))

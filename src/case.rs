@@ -228,7 +228,7 @@ mod tests {
     fn max_abs_error_ignores_matching_specials() {
         let want = Array::from_vec([3], vec![1.0f32, f32::NAN, f32::INFINITY]);
         let got = Array::from_vec([3], vec![1.25f32, f32::NAN, f32::INFINITY]);
-        assert_eq!(max_abs_error(&[got], &[want.clone()]), 0.25);
-        assert_eq!(max_abs_error(&[want.clone()], &[want]), 0.0);
+        assert_eq!(max_abs_error(&[got], std::slice::from_ref(&want)), 0.25);
+        assert_eq!(max_abs_error(std::slice::from_ref(&want), std::slice::from_ref(&want)), 0.0);
     }
 }

@@ -26,9 +26,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use numpy::{
-    PyArray1, PyArrayDescr, PyArrayDescrMethods, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods,
-};
+use numpy::{PyArray1, PyArrayDescr, PyArrayDescrMethods, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -161,27 +159,38 @@ fn numpy_cache(py: Python<'_>) -> PyResult<&NumpyCache> {
     })
 }
 
+/// Each element type as NumPy spells it: kind and item size. bf16 is not
+/// here: NumPy has no bfloat16 of its own (ml_dtypes' type stands in).
+const NUMPY_TYPES: [(DType, u8, usize); 12] = [
+    (DType::Pred, b'b', 1),
+    (DType::S8, b'i', 1),
+    (DType::S16, b'i', 2),
+    (DType::S32, b'i', 4),
+    (DType::S64, b'i', 8),
+    (DType::U8, b'u', 1),
+    (DType::U16, b'u', 2),
+    (DType::U32, b'u', 4),
+    (DType::U64, b'u', 8),
+    (DType::F16, b'f', 2),
+    (DType::F32, b'f', 4),
+    (DType::F64, b'f', 8),
+];
+
 /// The NumPy dtype of a smelt element type (bf16: `ml_dtypes.bfloat16`, or
 /// `uint16` bit patterns without ml_dtypes, as in `.npy` files).
 fn numpy_dtype<'py>(py: Python<'py>, dtype: DType) -> PyResult<Bound<'py, PyArrayDescr>> {
-    Ok(match dtype {
-        DType::Pred => PyArrayDescr::of::<bool>(py),
-        DType::S8 => PyArrayDescr::of::<i8>(py),
-        DType::S16 => PyArrayDescr::of::<i16>(py),
-        DType::S32 => PyArrayDescr::of::<i32>(py),
-        DType::S64 => PyArrayDescr::of::<i64>(py),
-        DType::U8 => PyArrayDescr::of::<u8>(py),
-        DType::U16 => PyArrayDescr::of::<u16>(py),
-        DType::U32 => PyArrayDescr::of::<u32>(py),
-        DType::U64 => PyArrayDescr::of::<u64>(py),
-        DType::F16 => PyArrayDescr::of::<half::f16>(py),
-        DType::F32 => PyArrayDescr::of::<f32>(py),
-        DType::F64 => PyArrayDescr::of::<f64>(py),
-        DType::Bf16 => match &numpy_cache(py)?.bfloat16 {
+    if dtype == DType::Bf16 {
+        return Ok(match &numpy_cache(py)?.bfloat16 {
             Some(d) => d.bind(py).clone(),
             None => PyArrayDescr::of::<u16>(py),
-        },
-    })
+        });
+    }
+    let (_, kind, size) = NUMPY_TYPES
+        .iter()
+        .find(|t| t.0 == dtype)
+        .copied()
+        .ok_or_else(|| raise(ErrorKind::Other, format!("no NumPy type for {dtype}")))?;
+    PyArrayDescr::new(py, format!("{}{size}", kind as char))
 }
 
 /// The smelt element type of a NumPy dtype (native byte order only).
@@ -194,21 +203,7 @@ fn smelt_dtype(py: Python<'_>, d: &Bound<'_, PyArrayDescr>) -> PyResult<Option<D
     {
         return Ok(Some(DType::Bf16));
     }
-    Ok(match (d.kind(), d.itemsize()) {
-        (b'b', 1) => Some(DType::Pred),
-        (b'i', 1) => Some(DType::S8),
-        (b'i', 2) => Some(DType::S16),
-        (b'i', 4) => Some(DType::S32),
-        (b'i', 8) => Some(DType::S64),
-        (b'u', 1) => Some(DType::U8),
-        (b'u', 2) => Some(DType::U16),
-        (b'u', 4) => Some(DType::U32),
-        (b'u', 8) => Some(DType::U64),
-        (b'f', 2) => Some(DType::F16),
-        (b'f', 4) => Some(DType::F32),
-        (b'f', 8) => Some(DType::F64),
-        _ => None,
-    })
+    Ok(NUMPY_TYPES.iter().find(|t| (t.1, t.2) == (d.kind(), d.itemsize())).map(|t| t.0))
 }
 
 /// The bytes of a C-contiguous, aligned array (the caller keeps it alive).
@@ -260,7 +255,7 @@ fn prepare_arg<'py>(
         ));
     }
     let converted = numpy_cache(py)?.asarray.bind(py).call1((obj, descr, "C"))?;
-    let a = converted.cast_into::<PyUntypedArray>().map_err(|e| PyErr::from(e))?;
+    let a = converted.cast_into::<PyUntypedArray>().map_err(PyErr::from)?;
     if !fits(&a) {
         let got: Vec<String> = a.shape().iter().map(usize::to_string).collect();
         return Err(raise(
@@ -658,7 +653,7 @@ impl OnnxSession {
         for (name, value) in feeds.iter() {
             let name: String = name.extract()?;
             let a = numpy_cache(py)?.asarray.bind(py).call1((value, py.None(), "C"))?;
-            let a = a.cast_into::<PyUntypedArray>().map_err(|e| PyErr::from(e))?;
+            let a = a.cast_into::<PyUntypedArray>().map_err(PyErr::from)?;
             let dtype = smelt_dtype(py, &a.dtype())?.ok_or_else(|| {
                 raise(ErrorKind::Shape, format!("feed '{name}': arrays of dtype {} are not supported", a.dtype()))
             })?;

@@ -149,7 +149,11 @@ fn run_of_a_case_folder_says_whether_it_matches_the_reference() {
     std::fs::copy(c.join("out1.npy"), c.join("out0.npy")).unwrap();
     let o = smelt(&["run", c.to_str().unwrap(), "--backend", "interp"]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stdout(&o).contains("DOES NOT match the reference outputs (out0.npy, out1.npy): output 0: index"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("DOES NOT match the reference outputs (out0.npy, out1.npy): output 0: index"),
+        "{}",
+        stdout(&o)
+    );
     // Inputs given by hand: nothing to compare with.
     let o = smelt(&["run", c.to_str().unwrap(), "--input", c.join("in0.npy").to_str().unwrap()]);
     assert!(o.status.success() && !stdout(&o).contains("reference"), "{}", stdout(&o));

@@ -4,10 +4,12 @@
 #   2. the Python package: its extension module built in the same target folder,
 #      profile and feature resolution as step 1 (so the workspace crates are not
 #      built a second time), then pytest python/tests in a virtual environment
-#      filled from PyPI with python/requirements-test.txt (pinned).
+#      filled from PyPI with python/requirements-test.txt (pinned);
+#   3. the install path: pip install ./python into a fresh virtual environment
+#      (dev profile), and import smelt there without JAX.
 # The environment lives in $SMELT_TEST_VENV (default: ~/.cache/smelt/venv-<hash
 # of the requirements>), made once and reused while the requirements stay the
-# same. `scripts/test.sh --python` runs step 2 alone.
+# same. `scripts/test.sh --python` runs steps 2 and 3 alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -33,6 +35,28 @@ fi
 # resolves features for the one package and would rebuild a dozen workspace
 # crates.) It goes beside the Python sources, as an editable install puts it.
 echo "test.sh: building the Python extension" >&2
-PYO3_PYTHON="$venv/bin/python" cargo build --workspace --all-targets
-cp target/debug/lib_smelt.so python/smelt/_smelt.abi3.so
+fresh=$(mktemp -d)
+trap 'rm -rf "$fresh"' EXIT
+PYO3_PYTHON="$venv/bin/python" cargo build --workspace --all-targets --message-format=json-render-diagnostics |
+  python3 -c '
+import json, shutil, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("reason") == "compiler-artifact" and "cdylib" in m["target"]["kind"] and m["target"]["name"] == "_smelt":
+        shutil.copy(m["filenames"][0], sys.argv[1])
+' "$fresh/_smelt.abi3.so"
+[ -f "$fresh/_smelt.abi3.so" ] || { echo "test.sh: cargo built no smelt-python extension" >&2; exit 1; }
+
+# The path a user takes, so that it cannot rot unseen: `pip install ./python`
+# (PEP 517, maturin fetched into pip's isolated build environment) into a fresh
+# virtual environment, then `import smelt` there without JAX. In the dev profile
+# to keep it short (MATURIN_PEP517_ARGS); users get release builds.
+echo "test.sh: pip install ./python into a fresh virtual environment" >&2
+rm -f python/smelt/_smelt*.so # the copy below is for the tests, not for the wheel
+python3 -m venv "$fresh/venv"
+MATURIN_PEP517_ARGS="--profile dev" "$fresh/venv/bin/python" -m pip install --quiet --disable-pip-version-check ./python
+(cd "$fresh" && "$fresh/venv/bin/python" -c "import sys, smelt; assert 'jax' not in sys.modules; print('test.sh: installed smelt', smelt.__version__, 'imports without JAX')")
+
+cp "$fresh/_smelt.abi3.so" python/smelt/_smelt.abi3.so
+
 PYTHONPATH="$PWD/python${PYTHONPATH:+:$PYTHONPATH}" "$venv/bin/python" -m pytest python/tests -q -p no:cacheprovider

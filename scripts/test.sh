@@ -42,8 +42,10 @@ PYO3_PYTHON="$venv/bin/python" cargo build --workspace --all-targets --message-f
 import json, shutil, sys
 for line in sys.stdin:
     m = json.loads(line)
-    if m.get("reason") == "compiler-artifact" and "cdylib" in m["target"]["kind"] and m["target"]["name"] == "_smelt":
-        shutil.copy(m["filenames"][0], sys.argv[1])
+    # The cdylib itself: --all-targets also builds the lib as a test harness.
+    if (m.get("reason") == "compiler-artifact" and m["target"]["name"] == "_smelt"
+            and "cdylib" in m["target"]["kind"] and not m["profile"]["test"]):
+        shutil.copy(next(f for f in m["filenames"] if f.endswith(".so")), sys.argv[1])
 ' "$fresh/_smelt.abi3.so"
 [ -f "$fresh/_smelt.abi3.so" ] || { echo "test.sh: cargo built no smelt-python extension" >&2; exit 1; }
 

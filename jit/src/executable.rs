@@ -258,7 +258,7 @@ impl Executable {
         }
         for (index, (a, t)) in args.iter().zip(&self.params).enumerate() {
             if a.dtype() != t.dtype || a.dims() != t.dims.as_slice() {
-                let got = format!("{}[{}]", a.dtype(), crate::buffer::dims_text(a.dims()));
+                let got = ArgType { dtype: a.dtype(), dims: a.dims().to_vec() }.to_string();
                 return Err(JitError::Argument { index, expected: t.to_string(), got });
             }
         }

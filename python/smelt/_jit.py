@@ -203,7 +203,7 @@ class JitFunction:
             lowered = self._lowered(args, kwargs)
             hlo = lowered.compiler_ir("hlo").as_hlo_text(print_large_constants=True)
             lower_ms = (time.perf_counter() - start) * 1e3
-            _, treedef = self._tree_flatten(self._split(args, kwargs)[0])
+            treedef = key[0]  # the flattening this call was keyed by
             if lowered.in_tree != treedef:
                 raise _smelt.SmeltError(
                     f"smelt.jit: JAX flattened the arguments as {lowered.in_tree}, expected {treedef}; "

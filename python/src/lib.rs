@@ -159,22 +159,18 @@ fn numpy_cache(py: Python<'_>) -> PyResult<&NumpyCache> {
     })
 }
 
-/// Each element type as NumPy spells it: kind and item size. bf16 is not
-/// here: NumPy has no bfloat16 of its own (ml_dtypes' type stands in).
-const NUMPY_TYPES: [(DType, u8, usize); 12] = [
-    (DType::Pred, b'b', 1),
-    (DType::S8, b'i', 1),
-    (DType::S16, b'i', 2),
-    (DType::S32, b'i', 4),
-    (DType::S64, b'i', 8),
-    (DType::U8, b'u', 1),
-    (DType::U16, b'u', 2),
-    (DType::U32, b'u', 4),
-    (DType::U64, b'u', 8),
-    (DType::F16, b'f', 2),
-    (DType::F32, b'f', 4),
-    (DType::F64, b'f', 8),
-];
+/// NumPy's kind character for an element type (its item size is the
+/// type's byte size); None for bf16, which NumPy has no type of its own for
+/// (ml_dtypes' stands in).
+fn numpy_kind(dtype: DType) -> Option<u8> {
+    match dtype {
+        DType::Bf16 => None,
+        DType::Pred => Some(b'b'),
+        d if d.is_float() => Some(b'f'),
+        d if d.is_signed_int() => Some(b'i'),
+        _ => Some(b'u'),
+    }
+}
 
 /// The NumPy dtype of a smelt element type (bf16: `ml_dtypes.bfloat16`, or
 /// `uint16` bit patterns without ml_dtypes, as in `.npy` files).
@@ -185,12 +181,8 @@ fn numpy_dtype<'py>(py: Python<'py>, dtype: DType) -> PyResult<Bound<'py, PyArra
             None => PyArrayDescr::of::<u16>(py),
         });
     }
-    let (_, kind, size) = NUMPY_TYPES
-        .iter()
-        .find(|t| t.0 == dtype)
-        .copied()
-        .ok_or_else(|| raise(ErrorKind::Other, format!("no NumPy type for {dtype}")))?;
-    PyArrayDescr::new(py, format!("{}{size}", kind as char))
+    let kind = numpy_kind(dtype).ok_or_else(|| raise(ErrorKind::Other, format!("no NumPy type for {dtype}")))?;
+    PyArrayDescr::new(py, format!("{}{}", kind as char, dtype.byte_size()))
 }
 
 /// The smelt element type of a NumPy dtype (native byte order only).
@@ -203,7 +195,7 @@ fn smelt_dtype(py: Python<'_>, d: &Bound<'_, PyArrayDescr>) -> PyResult<Option<D
     {
         return Ok(Some(DType::Bf16));
     }
-    Ok(NUMPY_TYPES.iter().find(|t| (t.1, t.2) == (d.kind(), d.itemsize())).map(|t| t.0))
+    Ok(DType::ALL.into_iter().find(|&t| numpy_kind(t) == Some(d.kind()) && t.byte_size() == d.itemsize()))
 }
 
 /// The bytes of a C-contiguous, aligned array (the caller keeps it alive).

@@ -182,10 +182,7 @@ impl ScalarProgram {
                         regs[b]
                     }
                 }
-                Op::Clamp(l, x, h) => {
-                    let m = Scalar::binary(Opcode::Maximum, regs[l], regs[x]).unwrap_or(regs[x]);
-                    Scalar::binary(Opcode::Minimum, regs[h], m).unwrap_or(m)
-                }
+                Op::Clamp(l, x, h) => Scalar::clamp(regs[l], regs[x], regs[h]).unwrap_or(regs[x]),
                 Op::Convert(to, a) => Scalar::from_cast(to, regs[a].cast()),
                 Op::BitcastConvert(to, a) => {
                     let mut bytes = Vec::with_capacity(8);

@@ -34,7 +34,7 @@ use crate::num::Calc;
 
 /// NaN-propagating maximum with `-0 < +0`.
 #[inline]
-pub(crate) fn float_max<C: Calc>(a: C, b: C) -> C {
+pub fn float_max<C: Calc>(a: C, b: C) -> C {
     if a.is_nan() {
         a
     } else if b.is_nan() {
@@ -53,7 +53,7 @@ pub(crate) fn float_max<C: Calc>(a: C, b: C) -> C {
 
 /// NaN-propagating minimum with `-0 < +0`.
 #[inline]
-pub(crate) fn float_min<C: Calc>(a: C, b: C) -> C {
+pub fn float_min<C: Calc>(a: C, b: C) -> C {
     if a.is_nan() {
         a
     } else if b.is_nan() {
@@ -71,7 +71,7 @@ pub(crate) fn float_min<C: Calc>(a: C, b: C) -> C {
 
 /// `sign`: NaN and ±0 map to themselves, everything else to ±1.
 #[inline]
-pub(crate) fn float_sign<C: Calc>(x: C) -> C {
+pub fn float_sign<C: Calc>(x: C) -> C {
     if x.is_nan() || x == C::ZERO {
         x
     } else if x > C::ZERO {
@@ -82,7 +82,7 @@ pub(crate) fn float_sign<C: Calc>(x: C) -> C {
 }
 
 /// The integer operations whose edge cases XLA defines.
-pub(crate) trait XlaInt: Copy {
+pub trait XlaInt: Copy {
     fn xla_div(self, rhs: Self) -> Self;
     fn xla_rem(self, rhs: Self) -> Self;
     fn xla_shl(self, amount: Self) -> Self;

@@ -123,7 +123,7 @@ pub(crate) fn clamp(lo: &Array, x: &Array, hi: &Array) -> KResult<Array> {
             .map(|(i, &v)| {
                 let l = if lv.len() == 1 { lv[0] } else { lv[i] };
                 let h = if hv.len() == 1 { hv[0] } else { hv[i] };
-                Elem::binary(Opcode::Minimum, h, Elem::binary(Opcode::Maximum, l, v))
+                crate::num::clamp(l, v, h)
             })
             .collect();
         Element::wrap(out)

@@ -16,8 +16,9 @@
 //! Code map: [`eval`](crate::eval) walks computations and holds control flow;
 //! `elementwise`, `shape_ops`, `reduce`, `dot`, `conv`, `gather`, `sort`, `rng`
 //! and `batchnorm` are the kernels; `num` and `edge` define per-element
-//! semantics; `value` and `apply` handle scalars and scalar programs; `index`
-//! does index arithmetic.
+//! semantics, and [`scalar`] makes them public for every other executor;
+//! `value` and `apply` handle scalars and scalar programs; `index` does index
+//! arithmetic.
 
 mod apply;
 mod batchnorm;
@@ -32,6 +33,7 @@ mod index;
 mod num;
 mod reduce;
 mod rng;
+pub mod scalar;
 mod shape_ops;
 mod sort;
 mod value;
@@ -55,9 +57,6 @@ pub struct Options {
     pub max_while_iterations: Option<u64>,
 }
 
-/// Evaluates the module's entry computation on `args` (one per parameter, in
-/// parameter order). Argument count, shapes and element types are checked;
-/// layouts are ignored, as values are logical.
 /// XLA's `rng-bit-generator` on concrete values: `(new state, bits of out's
 /// shape)`. Public so every executor of the kernel form shares one definition
 /// of the bit streams.
@@ -69,6 +68,32 @@ pub fn rng_bit_generator(
     rng::rng_bit_generator(algorithm, state, out).map_err(error::Fail::message)
 }
 
+/// XLA's `dot` on concrete arrays, with general dimension numbers (products
+/// accumulate in f32 for f16, bf16 and f32 results, f64 for f64, wrapping i64
+/// for integers; see `dot.rs`): the one definition of a product's arithmetic,
+/// which every executor of the kernel form shares.
+pub fn dot(
+    lhs: &smelt_hlo::Array,
+    rhs: &smelt_hlo::Array,
+    dims: &smelt_hlo::attrs::DotDims,
+    out: smelt_hlo::DType,
+) -> Result<smelt_hlo::Array, String> {
+    dot::dot(lhs, rhs, dims, out).map_err(error::Fail::message)
+}
+
+/// XLA's `convolution` on concrete arrays, as [`dot`] is for products.
+pub fn convolution(
+    lhs: &smelt_hlo::Array,
+    rhs: &smelt_hlo::Array,
+    attrs: &smelt_hlo::attrs::ConvAttrs,
+    out: smelt_hlo::DType,
+) -> Result<smelt_hlo::Array, String> {
+    conv::convolution(lhs, rhs, attrs, out).map_err(error::Fail::message)
+}
+
+/// Evaluates the module's entry computation on `args` (one per parameter, in
+/// parameter order). Argument count, shapes and element types are checked;
+/// layouts are ignored, as values are logical.
 pub fn evaluate(module: &Module, args: &[Literal]) -> Result<Literal, InterpError> {
     evaluate_computation(module, module.entry, args)
 }

@@ -19,13 +19,13 @@ use crate::edge::{self, XlaInt};
 /// A value on its way through `convert`: integers and pred exactly, floats
 /// widened (exactly) to f64.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum Cast {
+pub enum Cast {
     Int(i128),
     Float(f64),
 }
 
 /// The float type arithmetic is carried out in.
-pub(crate) trait Calc:
+pub trait Calc:
     Copy
     + PartialOrd
     + Add<Output = Self>
@@ -192,7 +192,7 @@ fn float_binary_ok(op: Opcode) -> bool {
 
 /// A float unary op in the compute type.
 #[inline]
-pub(crate) fn float_unary<C: Calc>(op: Opcode, x: C) -> C {
+pub fn float_unary<C: Calc>(op: Opcode, x: C) -> C {
     use Opcode as O;
     match op {
         O::Abs => x.abs(),
@@ -222,7 +222,7 @@ pub(crate) fn float_unary<C: Calc>(op: Opcode, x: C) -> C {
 
 /// A float binary op in the compute type.
 #[inline]
-pub(crate) fn float_binary<C: Calc>(op: Opcode, x: C, y: C) -> C {
+pub fn float_binary<C: Calc>(op: Opcode, x: C, y: C) -> C {
     use Opcode as O;
     match op {
         O::Add => x + y,
@@ -251,6 +251,13 @@ fn ordered<T: PartialOrd>(dir: ComparisonDirection, x: T, y: T) -> bool {
         D::Gt => x > y,
         D::Ge => x >= y,
     }
+}
+
+/// XLA's `clamp(lo, x, hi) = min(hi, max(lo, x))`, with `max`/`min` as the
+/// type defines them (NaN propagates for floats).
+#[inline]
+pub(crate) fn clamp<T: Elem>(lo: T, x: T, hi: T) -> T {
+    T::binary(Opcode::Minimum, hi, T::binary(Opcode::Maximum, lo, x))
 }
 
 /// Semantics of one element type.

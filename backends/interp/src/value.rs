@@ -98,9 +98,10 @@ macro_rules! zip_data {
 
 pub(crate) use {with_dtype, zip_data};
 
-/// One element of any type.
+/// One element of any type: the interpreter's scalar value, public as
+/// [`crate::scalar::Value`].
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum Scalar {
+pub enum Scalar {
     Pred(bool),
     S8(i8),
     S16(i16),
@@ -204,7 +205,7 @@ macro_rules! zip_scalar_any {
 }
 
 impl Scalar {
-    pub(crate) fn dtype(self) -> DType {
+    pub fn dtype(self) -> DType {
         match self {
             Scalar::Pred(_) => DType::Pred,
             Scalar::S8(_) => DType::S8,
@@ -288,11 +289,11 @@ impl Scalar {
         Array { dims: Default::default(), data: self.splat(1) }
     }
 
-    pub(crate) fn cast(self) -> Cast {
+    pub fn cast(self) -> Cast {
         with_scalar!(self, x => x.cast())
     }
 
-    pub(crate) fn from_cast(dtype: DType, c: Cast) -> Scalar {
+    pub fn from_cast(dtype: DType, c: Cast) -> Scalar {
         match dtype {
             DType::Pred => Scalar::Pred(Elem::from_cast(c)),
             DType::S8 => Scalar::S8(Elem::from_cast(c)),
@@ -331,20 +332,49 @@ impl Scalar {
         with_scalar!(self, x => smelt_hlo::Element::write_le(x, out))
     }
 
-    pub(crate) fn unary(op: Opcode, x: Scalar) -> Scalar {
+    pub fn unary(op: Opcode, x: Scalar) -> Scalar {
         map_scalar!(x, v => Elem::unary(op, v))
     }
 
-    pub(crate) fn binary(op: Opcode, x: Scalar, y: Scalar) -> Option<Scalar> {
+    pub fn binary(op: Opcode, x: Scalar, y: Scalar) -> Option<Scalar> {
         zip_scalar!(x, y, a, b => Elem::binary(op, a, b))
     }
 
-    pub(crate) fn compare(dir: ComparisonDirection, ty: Option<CompareType>, x: Scalar, y: Scalar) -> Option<bool> {
+    pub fn compare(dir: ComparisonDirection, ty: Option<CompareType>, x: Scalar, y: Scalar) -> Option<bool> {
         zip_scalar_any!(x, y, a, b => Elem::compare(dir, ty, a, b))
     }
 
-    pub(crate) fn is_finite(self) -> bool {
+    pub fn is_finite(self) -> bool {
         with_scalar!(self, x => Elem::is_finite(x))
+    }
+
+    /// XLA's `clamp(lo, x, hi)` ([`crate::num::clamp`]); None unless all three
+    /// have one type.
+    pub fn clamp(lo: Scalar, x: Scalar, hi: Scalar) -> Option<Scalar> {
+        macro_rules! zip3 {
+            ($($v:ident),*) => {
+                match (lo, x, hi) {
+                    $((Scalar::$v(l), Scalar::$v(v), Scalar::$v(h)) => Some(Scalar::$v(crate::num::clamp(l, v, h))),)*
+                    _ => None,
+                }
+            };
+        }
+        zip3!(Pred, S8, S16, S32, S64, U8, U16, U32, U64, F16, Bf16, F32, F64)
+    }
+
+    /// The value's bits, little end first, in the low `bit_width` bits (pred: 0 or 1).
+    pub fn to_bits(self) -> u64 {
+        let mut bytes = [0u8; 8];
+        let mut v = Vec::with_capacity(8);
+        with_scalar!(self, x => smelt_hlo::Element::write_le(x, &mut v));
+        bytes[..v.len()].copy_from_slice(&v);
+        u64::from_le_bytes(bytes)
+    }
+
+    /// The value of `dtype` whose bits (little end first) are the low bits of `bits`.
+    pub fn from_bits(dtype: DType, bits: u64) -> Scalar {
+        let bytes = bits.to_le_bytes();
+        Scalar::get(&ArrayData::from_le_bytes(dtype, &bytes[..dtype.byte_size()]), 0)
     }
 }
 

@@ -25,8 +25,8 @@
 //! point's inputs before storing its outputs, which every kernel body below
 //! allows.
 
-use smelt_hlo::DType;
 use smelt_hlo::attrs::{CompareType, ComparisonDirection, RngAlgorithm};
+use smelt_hlo::{DType, Opcode};
 
 /// Index of a node in a [`Graph`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -56,54 +56,89 @@ impl Scalar {
     }
 }
 
-/// Elementwise operations of one operand. Semantics are XLA's, including the edge
-/// cases the interpreter documents in `backends/interp/src/edge.rs`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum UnaryOp {
-    Abs,
-    Cbrt,
-    Ceil,
-    Clz,
-    Cos,
-    Erf,
-    Exp,
-    Expm1,
-    Floor,
-    IsFinite,
-    Log,
-    Log1p,
-    Logistic,
-    Neg,
-    Not,
-    Popcnt,
-    RoundNearestAfz,
-    RoundNearestEven,
-    Rsqrt,
-    Sign,
-    Sin,
-    Sqrt,
-    Tan,
-    Tanh,
+/// Declares a kernel operation enum with its HLO opcode, one row a variant:
+/// the one table between the two.
+macro_rules! kernel_ops {
+    ($(#[$doc:meta])* $name:ident { $($variant:ident = $opcode:ident,)* }) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum $name {
+            $($variant,)*
+        }
+
+        impl $name {
+            /// Every operation, in declaration order.
+            pub const ALL: &[$name] = &[$($name::$variant,)*];
+
+            /// The HLO opcode this operation computes.
+            pub fn opcode(self) -> Opcode {
+                match self {
+                    $($name::$variant => Opcode::$opcode,)*
+                }
+            }
+
+            /// The operation computing HLO opcode `op`, if there is one.
+            pub fn of_opcode(op: Opcode) -> Option<$name> {
+                match op {
+                    $(Opcode::$opcode => Some($name::$variant),)*
+                    _ => None,
+                }
+            }
+        }
+    };
 }
 
-/// Elementwise operations of two operands of the same type.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum BinaryOp {
-    Add,
-    Sub,
-    Mul,
-    Div,
-    Rem,
-    Max,
-    Min,
-    Pow,
-    Atan2,
-    And,
-    Or,
-    Xor,
-    Shl,
-    ShrArithmetic,
-    ShrLogical,
+kernel_ops! {
+    /// Elementwise operations of one operand. Semantics are the HLO opcode's, as
+    /// the interpreter defines them (`smelt_interp::scalar`), edge cases included.
+    UnaryOp {
+        Abs = Abs,
+        Cbrt = Cbrt,
+        Ceil = Ceil,
+        Clz = Clz,
+        Cos = Cosine,
+        Erf = Erf,
+        Exp = Exp,
+        Expm1 = Expm1,
+        Floor = Floor,
+        IsFinite = IsFinite,
+        Log = Log,
+        Log1p = Log1p,
+        Logistic = Logistic,
+        Neg = Negate,
+        Not = Not,
+        Popcnt = Popcnt,
+        RoundNearestAfz = RoundNearestAfz,
+        RoundNearestEven = RoundNearestEven,
+        Rsqrt = Rsqrt,
+        Sign = Sign,
+        Sin = Sine,
+        Sqrt = Sqrt,
+        Tan = Tan,
+        Tanh = Tanh,
+    }
+}
+
+kernel_ops! {
+    /// Elementwise operations of two operands of the same type, with the HLO
+    /// opcode's semantics as for [`UnaryOp`].
+    BinaryOp {
+        Add = Add,
+        Sub = Subtract,
+        Mul = Multiply,
+        Div = Divide,
+        Rem = Remainder,
+        Max = Maximum,
+        Min = Minimum,
+        Pow = Power,
+        Atan2 = Atan2,
+        And = And,
+        Or = Or,
+        Xor = Xor,
+        Shl = ShiftLeft,
+        ShrArithmetic = ShiftRightArithmetic,
+        ShrLogical = ShiftRightLogical,
+    }
 }
 
 /// One scalar value computed for each point of the iteration space.
@@ -177,6 +212,73 @@ pub enum Node {
     Outer(NodeId),
 }
 
+impl Node {
+    /// Calls `f` with every node of the same graph this node reads, in operand
+    /// order: for an inline reduction, its initial values and then the enclosing
+    /// nodes its body refers to ([`Node::Outer`]).
+    pub fn for_each_operand(&self, mut f: impl FnMut(NodeId)) {
+        match self {
+            Node::Index(_) | Node::Param(_) | Node::Const(_) | Node::Outer(_) => {}
+            Node::Load { index, .. } => index.iter().for_each(|&i| f(i)),
+            Node::Unary { x, .. } | Node::Convert { x, .. } | Node::Bitcast { x, .. } => f(*x),
+            Node::Binary { a, b, .. } | Node::Compare { a, b, .. } => {
+                f(*a);
+                f(*b);
+            }
+            Node::Select { pred: a, on_true: b, on_false: c } | Node::Clamp { min: a, x: b, max: c } => {
+                f(*a);
+                f(*b);
+                f(*c);
+            }
+            Node::Reduce(r) => {
+                r.init.iter().for_each(|&i| f(i));
+                r.body.outer_refs(f);
+            }
+            Node::ReduceResult { reduce, .. } => f(*reduce),
+        }
+    }
+
+    /// The operands [`Node::for_each_operand`] visits, as a list.
+    pub fn operands(&self) -> Vec<NodeId> {
+        let mut v = Vec::new();
+        self.for_each_operand(|n| v.push(n));
+        v
+    }
+
+    /// This node with every operand `n` that [`Node::for_each_operand`] visits
+    /// replaced by `f(n)` (an inline reduction's body keeps its own ids; only
+    /// its references to the enclosing graph change).
+    pub fn map_operands(&self, mut f: impl FnMut(NodeId) -> NodeId) -> Node {
+        let mut m = |n: &NodeId| f(*n);
+        match self {
+            Node::Index(_) | Node::Param(_) | Node::Const(_) | Node::Outer(_) => self.clone(),
+            Node::Load { input, index } => Node::Load { input: *input, index: index.iter().map(m).collect() },
+            Node::Unary { op, x } => Node::Unary { op: *op, x: m(x) },
+            Node::Binary { op, a, b } => Node::Binary { op: *op, a: m(a), b: m(b) },
+            Node::Compare { direction, compare_type, a, b } => {
+                Node::Compare { direction: *direction, compare_type: *compare_type, a: m(a), b: m(b) }
+            }
+            Node::Select { pred, on_true, on_false } => {
+                Node::Select { pred: m(pred), on_true: m(on_true), on_false: m(on_false) }
+            }
+            Node::Clamp { min, x, max } => Node::Clamp { min: m(min), x: m(x), max: m(max) },
+            Node::Convert { x, to } => Node::Convert { x: m(x), to: *to },
+            Node::Bitcast { x, to } => Node::Bitcast { x: m(x), to: *to },
+            Node::ReduceResult { reduce, index } => Node::ReduceResult { reduce: m(reduce), index: *index },
+            Node::Reduce(r) => {
+                let mut r = r.clone();
+                r.init.iter_mut().for_each(|i| *i = m(i));
+                for node in &mut r.body.nodes {
+                    if let Node::Outer(o) = node {
+                        *o = m(o);
+                    }
+                }
+                Node::Reduce(r)
+            }
+        }
+    }
+}
+
 /// The body of an inline reduction.
 #[derive(Clone, Debug, PartialEq)]
 pub struct InlineReduce {
@@ -233,6 +335,55 @@ impl Graph {
 
     pub fn is_empty(&self) -> bool {
         self.nodes.is_empty()
+    }
+
+    /// Calls `f` with every enclosing node this graph (an inline reduction's
+    /// body) refers to through [`Node::Outer`].
+    pub fn outer_refs(&self, mut f: impl FnMut(NodeId)) {
+        for node in &self.nodes {
+            if let Node::Outer(o) = node {
+                f(*o);
+            }
+        }
+    }
+
+    /// Which nodes `roots` need, transitively through [`Node::for_each_operand`]
+    /// (ids out of range are ignored; [`crate::verify`] rules them out).
+    pub fn live(&self, roots: &[NodeId]) -> Vec<bool> {
+        let mut live = vec![false; self.len()];
+        for r in roots {
+            if let Some(l) = live.get_mut(r.0 as usize) {
+                *l = true;
+            }
+        }
+        for i in (0..self.len()).rev() {
+            if live[i] {
+                self.nodes[i].for_each_operand(|o| {
+                    if let Some(l) = live.get_mut(o.0 as usize) {
+                        *l = true;
+                    }
+                });
+            }
+        }
+        live
+    }
+
+    /// The loop level of every node: `index_level(d)` for [`Node::Index`]`(d)`,
+    /// and for any other node the deepest level among its operands (`None`, the
+    /// outermost, for nodes without loop indices).
+    pub fn levels(&self, index_level: impl Fn(usize) -> Option<usize>) -> Vec<Option<usize>> {
+        let mut levels: Vec<Option<usize>> = vec![None; self.len()];
+        for (i, node) in self.nodes.iter().enumerate() {
+            levels[i] = match node {
+                Node::Index(d) => index_level(*d),
+                _ => {
+                    let mut level = None;
+                    node.for_each_operand(|o| level = level.max(levels.get(o.0 as usize).copied().flatten()));
+                    level
+                }
+            };
+        }
+        levels
     }
 }
 

@@ -1,15 +1,13 @@
 //! The library routines, computed naively: dot, convolution, sort,
 //! select-and-scatter and rng-bit-generator.
 //!
-//! Accumulation follows the interpreter: products accumulate in f32 for f16,
-//! bf16 and f32 results (rounded once at the end), in f64 for f64, in wrapping
-//! i64 for integers; each output element sums its products in contracting order
-//! (for a convolution: kernel positions in row-major order, then the input
-//! features of its group). Window positions in padding or dilation holes are
-//! skipped.
+//! Dot, convolution and rng-bit-generator are the interpreter's own
+//! (`smelt_interp::{dot, convolution, rng_bit_generator}`) on the buffers'
+//! contents, and sort is its merge sort, so the kernel form states no
+//! arithmetic of its own.
 
-use smelt_hlo::DType;
-use smelt_hlo::attrs::RngAlgorithm;
+use smelt_hlo::attrs::{ConvAttrs, DotDims, RngAlgorithm, Window, WindowDim};
+use smelt_hlo::{Array, ArrayData, DType, Dims};
 
 use crate::ir::{ConvStep, DotStep, Scalar, ScalarFn, WindowSpec};
 use crate::sem;
@@ -17,217 +15,84 @@ use crate::sem;
 use super::graph::FnEval;
 use super::{EResult, Memory, View, for_each_index, invalid};
 
-/// An accumulator type for products.
-trait Acc: Copy {
-    const ZERO: Self;
-    fn from_scalar(x: Scalar) -> Self;
-    /// `self + a * b`, rounding the product and the sum separately.
-    fn mul_add(self, a: Self, b: Self) -> Self;
-    fn to_scalar(self, t: DType) -> Scalar;
+/// A buffer's contents as an interpreter array of `dims` (the buffer's own
+/// dims, or a reshape of them with as many elements).
+fn array_of(view: &View, dims: &[i64], mem: &Memory<'_>) -> EResult<Array> {
+    let bytes = mem.bytes(view.place, view.ty.byte_size())?;
+    Ok(Array::new(dims, ArrayData::from_le_bytes(view.ty.dtype, bytes)))
 }
 
-impl Acc for f32 {
-    const ZERO: Self = 0.0;
-    fn from_scalar(x: Scalar) -> Self {
-        match x {
-            Scalar::Float(_, f) => sem::f64_to_f32(f),
-            Scalar::Int(_, i) => i as f32,
-        }
-    }
-    fn mul_add(self, a: Self, b: Self) -> Self {
-        self + a * b
-    }
-    fn to_scalar(self, t: DType) -> Scalar {
-        sem::convert(Scalar::Float(DType::F32, sem::f32_to_f64(self)), t)
-    }
+/// The elements of an interpreter array, row-major.
+fn scalars_of(a: &Array) -> Vec<Scalar> {
+    let t = a.dtype();
+    a.data.to_le_bytes().chunks_exact(t.byte_size()).map(|b| sem::read(t, b)).collect()
 }
 
-impl Acc for f64 {
-    const ZERO: Self = 0.0;
-    fn from_scalar(x: Scalar) -> Self {
-        match x {
-            Scalar::Float(_, f) => f,
-            Scalar::Int(_, i) => i as f64,
-        }
-    }
-    fn mul_add(self, a: Self, b: Self) -> Self {
-        self + a * b
-    }
-    fn to_scalar(self, t: DType) -> Scalar {
-        sem::convert(Scalar::Float(DType::F64, self), t)
-    }
-}
-
-impl Acc for i64 {
-    const ZERO: Self = 0;
-    fn from_scalar(x: Scalar) -> Self {
-        match x {
-            Scalar::Float(_, f) => f as i64,
-            Scalar::Int(_, i) => i as i64,
-        }
-    }
-    fn mul_add(self, a: Self, b: Self) -> Self {
-        self.wrapping_add(a.wrapping_mul(b))
-    }
-    fn to_scalar(self, t: DType) -> Scalar {
-        sem::convert(Scalar::Int(DType::S64, self as i128), t)
-    }
-}
-
-/// Every element of a view, in row-major order, as accumulators.
-fn read_all<A: Acc>(view: &View, mem: &Memory<'_>) -> EResult<Vec<A>> {
-    (0..view.ty.element_count()).map(|i| view.read_at(mem, i).map(A::from_scalar)).collect()
-}
-
-fn dims_usize(dims: &[i64]) -> Vec<usize> {
-    dims.iter().map(|&d| d.max(0) as usize).collect()
-}
-
-/// The product of a dot step, row-major `[b, m, n]`, in `out`'s element type.
+/// The product of a dot step, row-major `[b, m, n]`, in `out`'s element type:
+/// the interpreter's `dot`, so both share one accumulation rule.
 pub(crate) fn dot(d: &DotStep, mem: &Memory<'_>) -> EResult<Vec<Scalar>> {
-    match d.out.ty.dtype {
-        DType::F64 => dot_acc::<f64>(d, mem),
-        t if t.is_float() => dot_acc::<f32>(d, mem),
-        _ => dot_acc::<i64>(d, mem),
-    }
-}
-
-fn dot_acc<A: Acc>(d: &DotStep, mem: &Memory<'_>) -> EResult<Vec<Scalar>> {
     let place = "dot";
     if d.batch < 0 || d.m < 0 || d.n < 0 || d.k < 0 {
         return invalid(place, "negative dimension");
     }
-    let (b, m, n, k) = (d.batch as usize, d.m as usize, d.n as usize, d.k as usize);
-    if d.lhs.ty.element_count() != b * m * k
-        || d.rhs.ty.element_count() != b * k * n
-        || d.out.ty.element_count() != b * m * n
+    let (b, m, n, k) = (d.batch, d.m, d.n, d.k);
+    let count = |dims: &[i64]| dims.iter().product::<i64>() as usize;
+    let lhs_dims = if d.lhs_transposed { [b, k, m] } else { [b, m, k] };
+    let rhs_dims = if d.rhs_transposed { [b, n, k] } else { [b, k, n] };
+    if d.lhs.ty.element_count() != count(&lhs_dims)
+        || d.rhs.ty.element_count() != count(&rhs_dims)
+        || d.out.ty.element_count() != count(&[b, m, n])
     {
         return invalid(place, "operand sizes do not match batch, m, n and k");
     }
-    let l: Vec<A> = read_all(&View::of(&d.lhs), mem)?;
-    let r: Vec<A> = read_all(&View::of(&d.rhs), mem)?;
-    let mut out = Vec::with_capacity(b * m * n);
-    for bi in 0..b {
-        for mi in 0..m {
-            for ni in 0..n {
-                let mut acc = A::ZERO;
-                for ki in 0..k {
-                    let a = if d.lhs_transposed { l[(bi * k + ki) * m + mi] } else { l[(bi * m + mi) * k + ki] };
-                    let w = if d.rhs_transposed { r[(bi * n + ni) * k + ki] } else { r[(bi * k + ki) * n + ni] };
-                    acc = acc.mul_add(a, w);
-                }
-                out.push(acc.to_scalar(d.out.ty.dtype));
-            }
-        }
-    }
-    Ok(out)
+    let lhs = array_of(&View::of(&d.lhs), &lhs_dims, mem)?;
+    let rhs = array_of(&View::of(&d.rhs), &rhs_dims, mem)?;
+    let dims = DotDims {
+        lhs_batch: Dims::from_slice(&[0]),
+        rhs_batch: Dims::from_slice(&[0]),
+        lhs_contracting: Dims::from_slice(&[if d.lhs_transposed { 1 } else { 2 }]),
+        rhs_contracting: Dims::from_slice(&[if d.rhs_transposed { 2 } else { 1 }]),
+    };
+    let product = smelt_interp::dot(&lhs, &rhs, &dims, d.out.ty.dtype).or_else(|e| invalid(place, e))?;
+    Ok(scalars_of(&product))
 }
 
 /// The product of a convolution step, row-major over its natural output shape,
-/// in `out`'s element type.
+/// in `out`'s element type: the interpreter's `convolution`.
 pub(crate) fn conv(c: &ConvStep, mem: &Memory<'_>) -> EResult<Vec<Scalar>> {
-    match c.out.ty.dtype {
-        DType::F64 => conv_acc::<f64>(c, mem),
-        t if t.is_float() => conv_acc::<f32>(c, mem),
-        _ => conv_acc::<i64>(c, mem),
-    }
-}
-
-fn conv_acc<A: Acc>(c: &ConvStep, mem: &Memory<'_>) -> EResult<Vec<Scalar>> {
     let place = "convolution";
-    let dn = &c.dims;
-    let spatial = dn.input_spatial.len();
-    let rank = spatial + 2;
-    let (ld, rd) = (dims_usize(&c.input.ty.dims), dims_usize(&c.kernel.ty.dims));
-    let idx = |v: i64| usize::try_from(v).ok().filter(|&v| v < rank);
-    let pick = |v: &[i64]| -> Option<Vec<usize>> { v.iter().map(|&x| idx(x)).collect() };
-    let (Some(ib), Some(if_), Some(isp)) = (idx(dn.input_batch), idx(dn.input_feature), pick(&dn.input_spatial)) else {
-        return invalid(place, "input dimension numbers out of range");
-    };
-    let (Some(ki), Some(ko), Some(ksp)) =
-        (idx(dn.kernel_input_feature), idx(dn.kernel_output_feature), pick(&dn.kernel_spatial))
-    else {
-        return invalid(place, "kernel dimension numbers out of range");
-    };
-    let (Some(ob), Some(of), Some(osp)) = (idx(dn.output_batch), idx(dn.output_feature), pick(&dn.output_spatial))
-    else {
-        return invalid(place, "output dimension numbers out of range");
-    };
-    if ld.len() != rank || rd.len() != rank || ksp.len() != spatial || osp.len() != spatial {
-        return invalid(place, "operand ranks do not match the dimension numbers");
-    }
-    if c.window.len() != spatial || c.window_reversal.len() != spatial {
+    if c.window.len() != c.window_reversal.len() {
         return invalid(place, "window does not match the spatial dimensions");
     }
-    let (g, bg) = (c.feature_group_count.max(1) as usize, c.batch_group_count.max(1) as usize);
-    let (in_features, out_features) = (ld[if_], rd[ko]);
-    if in_features % g != 0 || rd[ki] * g != in_features || out_features % g != 0 || out_features % bg != 0 {
-        return invalid(place, "features do not split into the groups");
-    }
-    if ld[ib] % bg != 0 {
-        return invalid(place, "batch does not split into the batch groups");
-    }
-    let mut out_dims = vec![0usize; rank];
-    out_dims[ob] = ld[ib] / bg;
-    out_dims[of] = out_features;
-    let in_spatial: Vec<i64> = isp.iter().map(|&d| ld[d] as i64).collect();
-    let windows = WindowSpec::output_dims(&c.window, &in_spatial);
-    let sizes_match = c.window.iter().zip(&ksp).all(|(w, &k)| w.size == rd[k] as i64);
-    let Some(windows) = windows.filter(|_| sizes_match) else {
-        return invalid(place, "bad window");
+    let window = Window {
+        dims: c
+            .window
+            .iter()
+            .zip(&c.window_reversal)
+            .map(|(w, &reversal)| WindowDim {
+                size: w.size,
+                stride: w.stride,
+                pad_low: w.pad_low,
+                pad_high: w.pad_high,
+                window_dilation: w.window_dilation,
+                base_dilation: w.base_dilation,
+                reversal,
+            })
+            .collect(),
     };
-    for (s, w) in windows.into_iter().enumerate() {
-        out_dims[osp[s]] = w as usize;
-    }
-    if out_dims.iter().product::<usize>() != c.out.ty.element_count() {
+    let attrs = ConvAttrs {
+        window,
+        dims: c.dims.clone(),
+        feature_group_count: c.feature_group_count,
+        batch_group_count: c.batch_group_count,
+    };
+    let input = array_of(&View::of(&c.input), &c.input.ty.dims, mem)?;
+    let kernel = array_of(&View::of(&c.kernel), &c.kernel.ty.dims, mem)?;
+    let out = smelt_interp::convolution(&input, &kernel, &attrs, c.out.ty.dtype).or_else(|e| invalid(place, e))?;
+    if out.data.len() != c.out.ty.element_count() {
         return invalid(place, "the output buffer does not hold the convolution's result");
     }
-    let strides = |d: &[usize]| -> Vec<usize> {
-        let mut s = vec![1usize; d.len()];
-        for i in (0..d.len().saturating_sub(1)).rev() {
-            s[i] = s[i + 1] * d[i + 1];
-        }
-        s
-    };
-    let (ls, rs) = (strides(&ld), strides(&rd));
-    let l: Vec<A> = read_all(&View::of(&c.input), mem)?;
-    let r: Vec<A> = read_all(&View::of(&c.kernel), mem)?;
-    let in_group = in_features / g;
-    let out_group = (out_features / g).max(1);
-    let depth_mult = (out_features / bg).max(1);
-    let batch_group_size = ld[ib] / bg;
-    let ksizes: Vec<i64> = ksp.iter().map(|&d| rd[d] as i64).collect();
-    let out_i64: Vec<i64> = out_dims.iter().map(|&d| d as i64).collect();
-    let mut out = Vec::with_capacity(c.out.ty.element_count());
-    for_each_index(&out_i64, |o| {
-        let (obi, ofi) = (o[ob] as usize, o[of] as usize);
-        let (fg, bgi) = (ofi / out_group, ofi / depth_mult);
-        let batch = obi + bgi * batch_group_size;
-        let mut acc = A::ZERO;
-        for_each_index(&ksizes, |kp| {
-            let mut loff = batch * ls[ib];
-            let mut roff = ofi * rs[ko];
-            for s in 0..spatial {
-                let w = &c.window[s];
-                let p = o[osp[s]] * w.stride - w.pad_low + kp[s] * w.window_dilation;
-                if p < 0 || p % w.base_dilation != 0 || p / w.base_dilation >= ld[isp[s]] as i64 {
-                    return Ok(());
-                }
-                loff += (p / w.base_dilation) as usize * ls[isp[s]];
-                let k = if c.window_reversal[s] { ksizes[s] - 1 - kp[s] } else { kp[s] };
-                roff += k as usize * rs[ksp[s]];
-            }
-            for z in 0..in_group {
-                let a = l[loff + (fg * in_group + z) * ls[if_]];
-                let w = r[roff + z * rs[ki]];
-                acc = acc.mul_add(a, w);
-            }
-            Ok(())
-        })?;
-        out.push(acc.to_scalar(c.out.ty.dtype));
-        Ok(())
-    })?;
-    Ok(out)
+    Ok(scalars_of(&out))
 }
 
 pub(crate) fn sort(

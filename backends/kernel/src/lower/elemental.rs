@@ -87,56 +87,11 @@ pub(crate) fn array_type(a: &ArrayShape) -> ArrayType {
 }
 
 fn unary_op(op: Opcode) -> Option<UnaryOp> {
-    use Opcode as O;
-    Some(match op {
-        O::Abs => UnaryOp::Abs,
-        O::Cbrt => UnaryOp::Cbrt,
-        O::Ceil => UnaryOp::Ceil,
-        O::Clz => UnaryOp::Clz,
-        O::Cosine => UnaryOp::Cos,
-        O::Erf => UnaryOp::Erf,
-        O::Exp => UnaryOp::Exp,
-        O::Expm1 => UnaryOp::Expm1,
-        O::Floor => UnaryOp::Floor,
-        O::IsFinite => UnaryOp::IsFinite,
-        O::Log => UnaryOp::Log,
-        O::Log1p => UnaryOp::Log1p,
-        O::Logistic => UnaryOp::Logistic,
-        O::Negate => UnaryOp::Neg,
-        O::Not => UnaryOp::Not,
-        O::Popcnt => UnaryOp::Popcnt,
-        O::RoundNearestAfz => UnaryOp::RoundNearestAfz,
-        O::RoundNearestEven => UnaryOp::RoundNearestEven,
-        O::Rsqrt => UnaryOp::Rsqrt,
-        O::Sign => UnaryOp::Sign,
-        O::Sine => UnaryOp::Sin,
-        O::Sqrt => UnaryOp::Sqrt,
-        O::Tan => UnaryOp::Tan,
-        O::Tanh => UnaryOp::Tanh,
-        _ => return None,
-    })
+    UnaryOp::of_opcode(op)
 }
 
 pub(crate) fn binary_op(op: Opcode) -> Option<BinaryOp> {
-    use Opcode as O;
-    Some(match op {
-        O::Add => BinaryOp::Add,
-        O::Subtract => BinaryOp::Sub,
-        O::Multiply => BinaryOp::Mul,
-        O::Divide => BinaryOp::Div,
-        O::Remainder => BinaryOp::Rem,
-        O::Maximum => BinaryOp::Max,
-        O::Minimum => BinaryOp::Min,
-        O::Power => BinaryOp::Pow,
-        O::Atan2 => BinaryOp::Atan2,
-        O::And => BinaryOp::And,
-        O::Or => BinaryOp::Or,
-        O::Xor => BinaryOp::Xor,
-        O::ShiftLeft => BinaryOp::Shl,
-        O::ShiftRightArithmetic => BinaryOp::ShrArithmetic,
-        O::ShiftRightLogical => BinaryOp::ShrLogical,
-        _ => return None,
-    })
+    BinaryOp::of_opcode(op)
 }
 
 /// The unsigned integer type of `bytes` bytes.

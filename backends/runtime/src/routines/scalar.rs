@@ -1,65 +1,64 @@
 //! Scalar helpers Cranelift-compiled kernels call for what the ISA has no
 //! instruction for: transcendental functions, f16/bf16 rounding, integer powers.
 //!
-//! Each computes exactly what the interpreter computes (the same Rust and
-//! `libm` functions), so the fast tier agrees with the oracle bit for bit on
-//! these operations. f16 and bf16 values travel as the f32 they widen to;
+//! Each is the interpreter's own definition (`smelt_interp::scalar`), so the
+//! fast tier agrees with the oracle bit for bit on these operations. f16 and bf16 values travel as the f32 they widen to;
 //! 16-bit patterns travel in the low bits of a `u32`.
 
 use half::{bf16, f16};
+use smelt_hlo::Opcode;
+use smelt_interp::scalar::{XlaInt, float_binary, float_unary};
 
 macro_rules! unary {
-    ($($name:ident: $t:ty => $f:expr;)*) => {$(
+    ($($name:ident: $t:ty => $op:ident;)*) => {$(
         #[unsafe(no_mangle)]
         pub extern "C" fn $name(x: $t) -> $t {
-            let f: fn($t) -> $t = $f;
-            f(x)
+            float_unary(Opcode::$op, x)
         }
     )*};
 }
 
 macro_rules! binary {
-    ($($name:ident: $t:ty => $f:expr;)*) => {$(
+    ($($name:ident: $t:ty => $op:ident;)*) => {$(
         #[unsafe(no_mangle)]
         pub extern "C" fn $name(x: $t, y: $t) -> $t {
-            let f: fn($t, $t) -> $t = $f;
-            f(x, y)
+            float_binary(Opcode::$op, x, y)
         }
     )*};
 }
 
 unary! {
-    smelt_rt_exp_f32: f32 => f32::exp;
-    smelt_rt_expm1_f32: f32 => f32::exp_m1;
-    smelt_rt_log_f32: f32 => f32::ln;
-    smelt_rt_log1p_f32: f32 => f32::ln_1p;
-    smelt_rt_sin_f32: f32 => f32::sin;
-    smelt_rt_cos_f32: f32 => f32::cos;
-    smelt_rt_tan_f32: f32 => f32::tan;
-    smelt_rt_tanh_f32: f32 => f32::tanh;
-    smelt_rt_cbrt_f32: f32 => f32::cbrt;
-    smelt_rt_erf_f32: f32 => libm::erff;
-    smelt_rt_round_f32: f32 => f32::round;
-    smelt_rt_exp_f64: f64 => f64::exp;
-    smelt_rt_expm1_f64: f64 => f64::exp_m1;
-    smelt_rt_log_f64: f64 => f64::ln;
-    smelt_rt_log1p_f64: f64 => f64::ln_1p;
-    smelt_rt_sin_f64: f64 => f64::sin;
-    smelt_rt_cos_f64: f64 => f64::cos;
-    smelt_rt_tan_f64: f64 => f64::tan;
-    smelt_rt_tanh_f64: f64 => f64::tanh;
-    smelt_rt_cbrt_f64: f64 => f64::cbrt;
-    smelt_rt_erf_f64: f64 => libm::erf;
-    smelt_rt_round_f64: f64 => f64::round;
+    smelt_rt_exp_f32: f32 => Exp;
+    smelt_rt_expm1_f32: f32 => Expm1;
+    smelt_rt_log_f32: f32 => Log;
+    smelt_rt_log1p_f32: f32 => Log1p;
+    smelt_rt_sin_f32: f32 => Sine;
+    smelt_rt_cos_f32: f32 => Cosine;
+    smelt_rt_tan_f32: f32 => Tan;
+    smelt_rt_tanh_f32: f32 => Tanh;
+    smelt_rt_cbrt_f32: f32 => Cbrt;
+    smelt_rt_erf_f32: f32 => Erf;
+    smelt_rt_round_f32: f32 => RoundNearestAfz;
+    smelt_rt_exp_f64: f64 => Exp;
+    smelt_rt_expm1_f64: f64 => Expm1;
+    smelt_rt_log_f64: f64 => Log;
+    smelt_rt_log1p_f64: f64 => Log1p;
+    smelt_rt_sin_f64: f64 => Sine;
+    smelt_rt_cos_f64: f64 => Cosine;
+    smelt_rt_tan_f64: f64 => Tan;
+    smelt_rt_tanh_f64: f64 => Tanh;
+    smelt_rt_cbrt_f64: f64 => Cbrt;
+    smelt_rt_erf_f64: f64 => Erf;
+    smelt_rt_round_f64: f64 => RoundNearestAfz;
 }
 
 binary! {
-    smelt_rt_fmod_f32: f32 => |x, y| x % y;
-    smelt_rt_pow_f32: f32 => f32::powf;
-    smelt_rt_atan2_f32: f32 => f32::atan2;
-    smelt_rt_fmod_f64: f64 => |x, y| x % y;
-    smelt_rt_pow_f64: f64 => f64::powf;
-    smelt_rt_atan2_f64: f64 => f64::atan2;
+    smelt_rt_fmod_f32: f32 => Remainder;
+    smelt_rt_pow_f32: f32 => Power;
+    smelt_rt_atan2_f32: f32 => Atan2;
+    smelt_rt_fmod_f64: f64 => Remainder;
+    smelt_rt_pow_f64: f64 => Power;
+    smelt_rt_atan2_f64: f64 => Atan2;
 }
 
 /// An f32 rounded to the nearest f16, widened back.
@@ -98,38 +97,25 @@ pub extern "C" fn smelt_rt_f16_to_bits(x: f32) -> u32 {
     f16::from_f32(x).to_bits() as u32
 }
 
-/// `base ** exponent` for an integer type of `bits` bits, as XLA computes it
-/// (square and multiply over the low six exponent bits, wrapping; a negative
-/// exponent gives 1 for base 1 and 0 otherwise). Operands arrive sign- or
-/// zero-extended per `signed`.
+/// `base ** exponent` for an integer type of `bits` bits, as the interpreter
+/// computes it ([`XlaInt::xla_pow`]). Operands arrive sign- or zero-extended
+/// per `signed`, and so does the result.
 #[unsafe(no_mangle)]
 pub extern "C" fn smelt_rt_ipow(base: i64, exponent: i64, bits: u32, signed: u32) -> i64 {
-    let wrap = |v: i64| -> i64 {
-        if bits >= 64 {
-            v
-        } else {
-            let shift = 64 - bits;
-            if signed != 0 { (v << shift) >> shift } else { ((v as u64) << shift >> shift) as i64 }
-        }
-    };
-    let mask = if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 };
-    let mut e = (exponent as u64) & mask;
-    let (mut acc, mut b) = (1i64, base);
-    for _ in 0..6 {
-        if e & 1 == 1 {
-            acc = wrap(acc.wrapping_mul(b));
-        }
-        b = wrap(b.wrapping_mul(b));
-        e >>= 1;
+    macro_rules! pow_as {
+        ($t:ty) => {
+            (base as $t).xla_pow(exponent as $t) as i64
+        };
     }
-    // The exponent's sign is read at the type's width, for unsigned types too.
-    let negative = ((exponent as u64) & mask) >> (bits.clamp(1, 64) - 1) & 1 == 1;
-    if !negative {
-        acc
-    } else if base == 1 {
-        1
-    } else {
-        0
+    match (bits, signed != 0) {
+        (8, true) => pow_as!(i8),
+        (8, false) => pow_as!(u8),
+        (16, true) => pow_as!(i16),
+        (16, false) => pow_as!(u16),
+        (32, true) => pow_as!(i32),
+        (32, false) => pow_as!(u32),
+        (_, false) => pow_as!(u64),
+        (_, true) => pow_as!(i64),
     }
 }
 

@@ -62,6 +62,8 @@ pub enum EngineError {
     #[error(transparent)]
     Lower(#[from] smelt_kernel::lower::LowerError),
     #[error(transparent)]
+    Verify(#[from] smelt_kernel::InvalidProgram),
+    #[error(transparent)]
     Cpu(#[from] smelt_cpu::CpuError),
     #[error(transparent)]
     Cranelift(#[from] smelt_cranelift::CraneliftError),
@@ -146,21 +148,24 @@ impl Compiled {
                 let program = lower(&module, &mut times)?;
                 let t = Instant::now();
                 let options = smelt_cpu::CompileOptions { profile, ..Default::default() };
-                let exe = smelt_cpu::compile(&program, &options)?;
+                let exe = smelt_cpu::compile(&smelt_kernel::verify(&program)?, &options)?;
                 times.codegen_ms = ms(t);
                 Compiled::Cpu(exe)
             }
             Backend::Cranelift => {
                 let program = lower(&module, &mut times)?;
                 let t = Instant::now();
-                let exe = smelt_cranelift::compile(&program, &smelt_cranelift::CompileOptions::default())?;
+                let exe = smelt_cranelift::compile(
+                    &smelt_kernel::verify(&program)?,
+                    &smelt_cranelift::CompileOptions::default(),
+                )?;
                 times.codegen_ms = ms(t);
                 Compiled::Cranelift(Box::new(exe))
             }
             Backend::Gpu => {
                 let program = lower(&module, &mut times)?;
                 let t = Instant::now();
-                let exe = smelt_gpu::compile(&program, &smelt_gpu::CompileOptions::default())?;
+                let exe = smelt_gpu::compile(&smelt_kernel::verify(&program)?, &smelt_gpu::CompileOptions::default())?;
                 times.codegen_ms = ms(t);
                 Compiled::Gpu(Box::new(exe))
             }
@@ -202,7 +207,7 @@ impl Compiled {
             }
             Compiled::GpuSim(program) => {
                 let leaves: Vec<Array> = args.iter().flat_map(Literal::leaves).cloned().collect();
-                Ok(smelt_gpu::sim::simulate(program, &leaves, SIM_MAX_GRID)?)
+                Ok(smelt_gpu::sim::simulate(&smelt_kernel::verify(program)?, &leaves, SIM_MAX_GRID)?)
             }
         }
     }

@@ -891,14 +891,16 @@ fn cmd_compile(
                 EmitKind::Clif => bail!("--emit clif needs --backend cranelift"),
                 EmitKind::Ptx => bail!("--emit ptx needs --backend gpu"),
             };
-            smelt::cpu::emit(&program, &options, what)?
+            smelt::cpu::emit(&smelt::kernel::verify(&program)?, &options, what)?
         }
         Backend::Cranelift => {
             let program = smelt::kernel::lower_module(&module)?;
             let options = smelt::cranelift::CompileOptions::default();
             match emit {
                 EmitKind::Kernel => program.to_string().into_bytes(),
-                EmitKind::Clif => smelt::cranelift::emit_clif(&program, &options)?.into_bytes(),
+                EmitKind::Clif => {
+                    smelt::cranelift::emit_clif(&smelt::kernel::verify(&program)?, &options)?.into_bytes()
+                }
                 _ => bail!("the Cranelift backend emits kernel or clif"),
             }
         }
@@ -912,7 +914,9 @@ fn cmd_compile(
                 EmitKind::Ptx => smelt::gpu::Emit::Ptx,
                 _ => bail!("the GPU backend emits kernel, llvm, llvm-opt or ptx"),
             };
-            smelt::gpu::emit(&program, &options, what).map_err(|e| anyhow!("{}: {e}", path.display()))?.into_bytes()
+            smelt::gpu::emit(&smelt::kernel::verify(&program)?, &options, what)
+                .map_err(|e| anyhow!("{}: {e}", path.display()))?
+                .into_bytes()
         }
     };
     write_output(output, &bytes, emit == EmitKind::Obj)

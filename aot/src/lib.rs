@@ -26,6 +26,8 @@ pub enum AotError {
     #[error(transparent)]
     Lower(#[from] smelt_kernel::LowerError),
     #[error(transparent)]
+    Program(#[from] smelt_kernel::InvalidProgram),
+    #[error(transparent)]
     Cpu(#[from] smelt_cpu::CpuError),
     #[error("--threads must be at least 1")]
     Threads,
@@ -85,7 +87,7 @@ pub fn compile(module: &Module, name: &str, options: &AotOptions) -> Result<AotO
         features: options.features.clone(),
         ..Default::default()
     };
-    Ok(smelt_cpu::aot::compile_aot(&program, name, &cpu_options, options.threads)?)
+    Ok(smelt_cpu::aot::compile_aot(&smelt_kernel::verify(&program)?, name, &cpu_options, options.threads)?)
 }
 
 fn describe(t: &ArrayType) -> String {

@@ -533,7 +533,8 @@ fn compile_llvm(
     key: &Key,
     counters: &Counters,
 ) -> Result<smelt_cpu::Executable, JitError> {
-    let object = smelt_cpu::compile_to_object(program, options).map_err(|e| JitError::Cpu(e.to_string()))?;
+    let program = smelt_kernel::verify(program).map_err(|e| JitError::Lower(e.to_string()))?;
+    let object = smelt_cpu::compile_to_object(&program, options).map_err(|e| JitError::Cpu(e.to_string()))?;
     if let Some(disk) = disk {
         match disk.store(key, &object.to_bytes()) {
             Ok(()) => counters.disk_writes.fetch_add(1, Ordering::Relaxed),
@@ -550,7 +551,8 @@ fn compile_cranelift(program: &Program, options: &CompileOptions) -> Result<Engi
         parallel: options.parallel,
         ..Default::default()
     };
-    smelt_cranelift::compile(program, &o).map(Engine::Cranelift).map_err(|e| JitError::Cranelift(e.to_string()))
+    let program = smelt_kernel::verify(program).map_err(|e| JitError::Lower(e.to_string()))?;
+    smelt_cranelift::compile(&program, &o).map(Engine::Cranelift).map_err(|e| JitError::Cranelift(e.to_string()))
 }
 
 #[cfg(not(feature = "cranelift"))]

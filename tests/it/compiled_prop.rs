@@ -256,9 +256,10 @@ proptest! {
         let got = smelt_kernel::eval::run(&prepared, &leaves).map_err(|e| TestCaseError::fail(e.to_string()))?;
         agrees(&got, &want, "gpu elemental", &module)?;
         // The GPU strategies and generated code in the simulator.
-        let got = smelt::gpu::sim::simulate(&program, &leaves, 2).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let verified = smelt::kernel::verify(&program).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let got = smelt::gpu::sim::simulate(&verified, &leaves, 2).map_err(|e| TestCaseError::fail(e.to_string()))?;
         agrees(&got, &want, "gpu simulator", &module)?;
-        let ptx = smelt::gpu::emit_ptx(&program, &smelt::gpu::CompileOptions { sm: 90, ..Default::default() })
+        let ptx = smelt::gpu::emit_ptx(&verified, &smelt::gpu::CompileOptions { sm: 90, ..Default::default() })
             .map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert!(ptx.contains(".target sm_90"));
         if let Some(ptxas) = crate::gpu::ptxas() {

@@ -26,6 +26,11 @@ pub(crate) fn lower(mut module: smelt_hlo::Module) -> smelt_kernel::Program {
 }
 
 /// The case's module, lowered (see [`lower`]).
+/// The proof that a lowered program is well formed (lowering makes only those).
+fn verify(p: &smelt_kernel::Program) -> smelt_kernel::VerifiedProgram<'_> {
+    smelt_kernel::verify(p).unwrap_or_else(|e| panic!("{e}"))
+}
+
 fn lowered(case: &Case) -> smelt_kernel::Program {
     lower(smelt_hlo::parse_module(&std::fs::read_to_string(&case.module_path).unwrap()).unwrap())
 }
@@ -69,7 +74,8 @@ fn ptx_for_every_corpus_case_assembles_for_sm_90() {
     let mut assembled = 0;
     for case_dir in corpus_cases() {
         let case = Case::load(&case_dir).unwrap();
-        let ptx = match smelt::gpu::emit_ptx(&lowered(&case), &options) {
+        let program = lowered(&case);
+        let ptx = match smelt::gpu::emit_ptx(&verify(&program), &options) {
             Ok(p) => p,
             Err(e) => {
                 failures.push(format!("{}: {e}", case.name));
@@ -239,7 +245,8 @@ fn large_shapes_get_split_and_tiled_strategies_that_assemble_and_compute() {
         let prepared = smelt::gpu::elemental::prepare(&program, true).unwrap();
         let names: Vec<&str> = prepared.kernels.iter().map(|k| plan::choose(k).unwrap().name()).collect();
         assert!(names.contains(&strategy), "{name}: strategies {names:?}");
-        let ptx = smelt::gpu::emit_ptx(&program, &smelt::gpu::CompileOptions { sm: 90, ..Default::default() }).unwrap();
+        let ptx = smelt::gpu::emit_ptx(&verify(&program), &smelt::gpu::CompileOptions { sm: 90, ..Default::default() })
+            .unwrap();
         if strategy.starts_with("split") {
             assert!(ptx.contains("_combine("), "{name}: no combine stage");
         }
@@ -250,7 +257,7 @@ fn large_shapes_get_split_and_tiled_strategies_that_assemble_and_compute() {
         let args = smelt::inputs::random_inputs(&module.entry().param_shapes());
         let want = smelt_interp::evaluate(&module, &args).unwrap().into_leaves();
         let leaves: Vec<Array> = args.iter().flat_map(Literal::leaves).cloned().collect();
-        let got = smelt::gpu::sim::simulate(&program, &leaves, 3).unwrap();
+        let got = smelt::gpu::sim::simulate(&verify(&program), &leaves, 3).unwrap();
         for (g, w) in got.iter().zip(&want) {
             smelt::case::compare(g, w, 1e-4, 1e-4).unwrap_or_else(|m| panic!("{name} in the simulator: {m}"));
         }
@@ -273,7 +280,8 @@ fn every_corpus_case_matches_xla_in_the_gpu_simulator() {
         let inputs = case.load_inputs().unwrap();
         let args: Vec<Array> = inputs.iter().flat_map(Literal::leaves).cloned().collect();
         let t = std::time::Instant::now();
-        let outcome = smelt::gpu::sim::simulate(&lowered(&case), &args, 3)
+        let program = lowered(&case);
+        let outcome = smelt::gpu::sim::simulate(&verify(&program), &args, 3)
             .map_err(|e| e.to_string())
             .and_then(|got| compare_outputs(&case, &got, &case.load_expected().unwrap()));
         if std::env::var("SIM_DEBUG").is_ok() {
@@ -324,7 +332,12 @@ fn malformed_programs_are_gpu_errors_not_panics() {
                 if p == program {
                     continue;
                 }
-                if smelt::gpu::emit_ptx(&p, &options).is_err() {
+                // The verifier refuses most mutants; the backend the rest.
+                if smelt::kernel::verify(&p)
+                    .map_err(|e| e.to_string())
+                    .and_then(|v| smelt::gpu::emit_ptx(&v, &options).map_err(|e| e.to_string()))
+                    .is_err()
+                {
                     errors += 1;
                 }
             }

@@ -26,6 +26,7 @@ use inkwell::targets::FileType;
 use inkwell::types::BasicType;
 use inkwell::values::{BasicValue, FunctionValue, GlobalValue, IntValue};
 use inkwell::{AddressSpace, GlobalVisibility, IntPredicate};
+use smelt_kernel::VerifiedProgram;
 use smelt_kernel::{ArrayType, Program};
 
 use crate::codegen::ModuleInfo;
@@ -61,7 +62,12 @@ pub fn is_c_identifier(name: &str) -> bool {
 /// Compiles `program` into an object exporting `NAME_run` and its sizes.
 /// `options.triple`/`cpu`/`features` choose the target; `threads` > 1 makes
 /// large kernels run on that many pthreads.
-pub fn compile_aot(program: &Program, name: &str, options: &CompileOptions, threads: usize) -> Result<AotObject> {
+pub fn compile_aot(
+    program: &VerifiedProgram<'_>,
+    name: &str,
+    options: &CompileOptions,
+    threads: usize,
+) -> Result<AotObject> {
     if !is_c_identifier(name) {
         return Err(CpuError::Unsupported(format!(
             "'{name}' is not a C identifier (letters, digits, _; not starting with a digit or __)"

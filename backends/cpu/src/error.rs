@@ -49,3 +49,9 @@ macro_rules! invalid {
 }
 
 pub(crate) use {invalid, unsupported};
+
+impl From<smelt_kernel::InvalidProgram> for CpuError {
+    fn from(e: smelt_kernel::InvalidProgram) -> CpuError {
+        CpuError::InvalidProgram(e.to_string())
+    }
+}

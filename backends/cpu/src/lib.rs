@@ -47,6 +47,7 @@ use inkwell::module::Module;
 use inkwell::passes::PassBuilderOptions;
 use inkwell::targets::{CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine, TargetTriple};
 use smelt_kernel::Program;
+use smelt_kernel::VerifiedProgram;
 
 pub use error::CpuError;
 pub use executable::{Executable, StepProfile};
@@ -91,13 +92,13 @@ pub enum Emit {
 }
 
 /// Compiles `program` for the host CPU and loads it into the process.
-pub fn compile(program: &Program, options: &CompileOptions) -> Result<Executable, CpuError> {
+pub fn compile(program: &VerifiedProgram<'_>, options: &CompileOptions) -> Result<Executable, CpuError> {
     load(&compile_to_object(program, options)?)
 }
 
 /// Compiles `program` for the host CPU to an object file and what loading it
 /// needs, without loading it ([`load`] does).
-pub fn compile_to_object(program: &Program, options: &CompileOptions) -> Result<CompiledObject, CpuError> {
+pub fn compile_to_object(program: &VerifiedProgram<'_>, options: &CompileOptions) -> Result<CompiledObject, CpuError> {
     if options.triple.as_deref().is_some_and(|t| t != TargetMachine::get_default_triple().as_str().to_string_lossy()) {
         return Err(CpuError::Unsupported("JIT compilation for a triple other than the host's".into()));
     }
@@ -134,7 +135,7 @@ pub fn host_target() -> String {
 }
 
 /// Compiles `program` up to the stage `what` names and returns its text or bytes.
-pub fn emit(program: &Program, options: &CompileOptions, what: Emit) -> Result<Vec<u8>, CpuError> {
+pub fn emit(program: &VerifiedProgram<'_>, options: &CompileOptions, what: Emit) -> Result<Vec<u8>, CpuError> {
     let cx = Context::create();
     let tm = target_machine(options)?;
     if what == Emit::LlvmIr {

@@ -37,3 +37,9 @@ macro_rules! invalid {
 }
 
 pub(crate) use {invalid, unsupported};
+
+impl From<smelt_kernel::InvalidProgram> for CraneliftError {
+    fn from(e: smelt_kernel::InvalidProgram) -> CraneliftError {
+        CraneliftError::InvalidProgram(e.to_string())
+    }
+}

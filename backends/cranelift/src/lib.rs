@@ -24,7 +24,7 @@ mod executable;
 pub use error::CraneliftError;
 pub use executable::Executable;
 
-use smelt_kernel::Program;
+use smelt_kernel::VerifiedProgram;
 
 /// How to compile.
 #[derive(Clone, Debug)]
@@ -44,12 +44,12 @@ impl Default for CompileOptions {
 }
 
 /// Compiles `program` for the host CPU and loads it into the process.
-pub fn compile(program: &Program, options: &CompileOptions) -> Result<Executable, CraneliftError> {
+pub fn compile(program: &VerifiedProgram<'_>, options: &CompileOptions) -> Result<Executable, CraneliftError> {
     executable::Executable::new(program, options)
 }
 
 /// Renders `program`'s kernels and scalar functions as Cranelift IR text (after
 /// Cranelift's optimizations when `options.optimize`), one function after another.
-pub fn emit_clif(program: &Program, options: &CompileOptions) -> Result<String, CraneliftError> {
+pub fn emit_clif(program: &VerifiedProgram<'_>, options: &CompileOptions) -> Result<String, CraneliftError> {
     codegen::emit_clif(program, options)
 }

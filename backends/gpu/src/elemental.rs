@@ -27,12 +27,14 @@ pub fn cublas_types(d: &DotStep) -> bool {
 }
 
 /// `program` with every `Conv` step, and every `Dot` step that cuBLAS does not
-/// take (all of them when `use_cublas` is false), replaced by a kernel step.
+/// take (all of them when `use_cublas` is false), replaced by a kernel step;
+/// verified again, as the code generator renders what this makes.
 pub fn prepare(program: &Program, use_cublas: bool) -> Result<Program> {
     let mut p = program.clone();
     let mut kernels = std::mem::take(&mut p.kernels);
     p.steps = rewrite(&program.steps, &mut kernels, use_cublas)?;
     p.kernels = kernels;
+    smelt_kernel::verify(&p).map_err(|e| GpuError::InvalidProgram(format!("as prepared for the GPU: {e}")))?;
     Ok(p)
 }
 

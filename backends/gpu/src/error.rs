@@ -62,3 +62,9 @@ impl From<cudarc::cublas::result::CublasError> for GpuError {
 }
 
 pub type Result<T, E = GpuError> = std::result::Result<T, E>;
+
+impl From<smelt_kernel::InvalidProgram> for GpuError {
+    fn from(e: smelt_kernel::InvalidProgram) -> GpuError {
+        GpuError::InvalidProgram(e.to_string())
+    }
+}

@@ -39,6 +39,7 @@ pub mod sim;
 mod tests;
 
 use smelt_kernel::Program;
+use smelt_kernel::VerifiedProgram;
 
 pub use codegen::{DeviceKernel, DeviceModule};
 pub use error::GpuError;
@@ -80,7 +81,7 @@ pub enum Emit {
 }
 
 /// Renders `program` for the GPU without a GPU: the chosen stage as text.
-pub fn emit(program: &Program, options: &CompileOptions, what: Emit) -> Result<String, GpuError> {
+pub fn emit(program: &VerifiedProgram<'_>, options: &CompileOptions, what: Emit) -> Result<String, GpuError> {
     let prepared = elemental::prepare(program, options.cublas)?;
     if what == Emit::Kernel {
         let mut text = prepared.to_string();
@@ -100,12 +101,12 @@ pub fn emit(program: &Program, options: &CompileOptions, what: Emit) -> Result<S
 }
 
 /// The PTX module for `program` (needs no GPU).
-pub fn emit_ptx(program: &Program, options: &CompileOptions) -> Result<String, GpuError> {
+pub fn emit_ptx(program: &VerifiedProgram<'_>, options: &CompileOptions) -> Result<String, GpuError> {
     emit(program, options, Emit::Ptx)
 }
 
 /// The prepared program and its device module, with each kernel's launch plan.
-pub fn build(program: &Program, options: &CompileOptions) -> Result<(Program, DeviceModule), GpuError> {
+pub fn build(program: &VerifiedProgram<'_>, options: &CompileOptions) -> Result<(Program, DeviceModule), GpuError> {
     let prepared = elemental::prepare(program, options.cublas)?;
     let m = codegen::build(&prepared, options.sm, options.opt_level, false)?;
     Ok((prepared, m))
@@ -113,7 +114,7 @@ pub fn build(program: &Program, options: &CompileOptions) -> Result<(Program, De
 
 /// Compiles `program` for device 0's architecture (`options.sm` is ignored)
 /// and loads it there.
-pub fn compile(program: &Program, options: &CompileOptions) -> Result<Executable, GpuError> {
+pub fn compile(program: &VerifiedProgram<'_>, options: &CompileOptions) -> Result<Executable, GpuError> {
     if !runtime::driver_present() {
         return Err(GpuError::NoDriver);
     }

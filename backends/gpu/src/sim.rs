@@ -25,7 +25,7 @@ use std::time::Duration;
 
 use inkwell::context::Context;
 use smelt_hlo::{Array, ArrayData, DType};
-use smelt_kernel::Program;
+use smelt_kernel::VerifiedProgram;
 
 use crate::codegen::{self, Flavor, SharedSizes};
 use crate::error::{GpuError, Result};
@@ -35,7 +35,7 @@ use crate::runtime::{CublasCall, Gemm, gemm_types};
 
 /// Runs `program` on `args` in the simulator with grids of at most
 /// `max_grid` blocks; returns the flattened results.
-pub fn simulate(program: &Program, args: &[Array], max_grid: u32) -> Result<Vec<Array>> {
+pub fn simulate(program: &VerifiedProgram<'_>, args: &[Array], max_grid: u32) -> Result<Vec<Array>> {
     if args.len() != program.params.len() {
         return Err(GpuError::ArgumentCount { expected: program.params.len(), got: args.len() });
     }

@@ -141,11 +141,12 @@ fn no_driver_is_a_clear_error() {
         kernels: vec![],
         steps: vec![],
     };
-    let e = crate::compile(&p, &crate::CompileOptions::default()).expect_err("no driver here");
+    let v = smelt_kernel::verify(&p).expect("an empty program is well formed");
+    let e = crate::compile(&v, &crate::CompileOptions::default()).expect_err("no driver here");
     assert!(matches!(e, crate::GpuError::NoDriver));
     assert!(e.to_string().contains("no CUDA driver found"), "{e}");
     // PTX needs no driver.
-    let ptx = crate::emit_ptx(&p, &crate::CompileOptions::default()).expect("an empty module");
+    let ptx = crate::emit_ptx(&v, &crate::CompileOptions::default()).expect("an empty module");
     assert!(ptx.contains(".target sm_80"), "{ptx}");
 }
 

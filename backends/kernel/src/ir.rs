@@ -402,6 +402,14 @@ impl ArrayType {
     pub fn byte_size(&self) -> usize {
         self.element_count() * self.dtype.byte_size()
     }
+
+    /// The size in bytes, or None when a dimension is negative or the size
+    /// does not fit in a `usize` ([`crate::verify`] requires it to).
+    pub fn checked_byte_size(&self) -> Option<usize> {
+        self.dims
+            .iter()
+            .try_fold(self.dtype.byte_size(), |n, &d| usize::try_from(d).ok().and_then(|d| n.checked_mul(d)))
+    }
 }
 
 /// One elemental kernel.

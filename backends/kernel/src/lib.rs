@@ -3,8 +3,9 @@
 //! [`ir`] defines programs (steps over buffers placed by buffer assignment) and
 //! elemental kernels (loop nests whose bodies are scalar expression graphs);
 //! [`lower`](mod@lower) turns an optimized, scheduled module into a program;
-//! [`eval`] runs a program directly, slowly, to test the lowering against the
-//! interpreter; [`ranges`] splits loop dimensions where concatenations and pads
+//! [`verify`] checks a program and gives the [`VerifiedProgram`] every backend
+//! takes; [`eval`] runs a program directly, slowly, to test the lowering
+//! against the interpreter; [`ranges`] splits loop dimensions where concatenations and pads
 //! change operand, so each piece is an affine loop. LLVM, Cranelift and PTX codegen render the same programs, so index
 //! arithmetic and op semantics are derived once, here. Programs print (`Display`)
 //! in a readable text form for dumps and debugging.
@@ -15,6 +16,7 @@ pub mod lower;
 mod print;
 pub mod ranges;
 mod sem;
+mod verify;
 
 #[cfg(test)]
 mod tests;
@@ -22,3 +24,4 @@ mod tests;
 pub use ir::*;
 pub use lower::builder::Builder;
 pub use lower::{LowerError, lower, lower_module};
+pub use verify::{InvalidProgram, VerifiedProgram, verify};

@@ -177,26 +177,7 @@ fn operands(env: &Env<'_, '_>, io: &[Io<'_>], id: NodeId) -> Result<Vec<NodeId>>
             return Ok(Vec::new());
         }
     }
-    Ok(node_operands(node))
-}
-
-/// The nodes of the same graph that `node` reads (for an inline reduction: its
-/// initial values and the enclosing nodes its body reads).
-pub fn node_operands(node: &Node) -> Vec<NodeId> {
-    match node {
-        Node::Index(_) | Node::Param(_) | Node::Const(_) | Node::Outer(_) => Vec::new(),
-        Node::Load { index, .. } => index.clone(),
-        Node::Unary { x, .. } | Node::Convert { x, .. } | Node::Bitcast { x, .. } => vec![*x],
-        Node::Binary { a, b, .. } | Node::Compare { a, b, .. } => vec![*a, *b],
-        Node::Select { pred, on_true, on_false } => vec![*pred, *on_true, *on_false],
-        Node::Clamp { min, x, max } => vec![*min, *x, *max],
-        Node::Reduce(r) => {
-            let mut v = r.init.clone();
-            v.extend(r.body.nodes.iter().filter_map(|n| if let Node::Outer(o) = n { Some(*o) } else { None }));
-            v
-        }
-        Node::ReduceResult { reduce, .. } => vec![*reduce],
-    }
+    Ok(node.operands())
 }
 
 impl<'ctx> Cg<'ctx, '_> {

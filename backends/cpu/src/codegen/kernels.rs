@@ -30,7 +30,7 @@ use smelt_kernel::{
     ArrayType, BinaryOp, Graph, Kernel, KernelBody, KernelId, Node, NodeId, ScalarFn, UnaryOp, WindowSpec,
 };
 
-use super::graph::{Env, Io, as_int, node_operands};
+use super::graph::{Env, Io, as_int};
 use super::{Cg, count};
 use crate::error::{CpuError, Result, invalid};
 
@@ -103,8 +103,8 @@ fn transcendental(op: UnaryOp) -> bool {
 /// statistic counts once per row, not once per element.
 fn hoisted_cost(space: &[i64], graph: &Graph, outputs: &[NodeId]) -> Result<f64> {
     let par = par_dim(space);
-    let levels = node_levels(graph, par)?;
-    let needed = needed_nodes(graph, outputs)?;
+    let levels = node_levels(graph, par);
+    let needed = graph.live(outputs);
     let mut cost = 0.0;
     for (i, n) in graph.nodes.iter().enumerate().filter(|&(i, _)| needed[i]) {
         let runs = match levels[i] {
@@ -133,7 +133,7 @@ pub fn loop_is_flat(space: &[i64], graph: &Graph, outputs: &[NodeId], inputs: &[
                 && index.iter().enumerate().all(|(k, &i)| graph.nodes.get(i.0 as usize) == Some(&Node::Index(k)));
             identity || !index.iter().any(|&i| is_index(i))
         }
-        other => !node_operands(other).into_iter().any(is_index),
+        other => !other.operands().into_iter().any(is_index),
     })
 }
 
@@ -142,40 +142,8 @@ pub fn loop_is_flat(space: &[i64], graph: &Graph, outputs: &[NodeId], inputs: &[
 /// inline reductions and the enclosing nodes their bodies read), or `usize::MAX`
 /// for nodes that depend on no loop index (constants, and indices of the
 /// leading dimensions before `par`, which are 0).
-pub fn node_levels(g: &Graph, par: usize) -> Result<Vec<usize>> {
-    let mut levels = vec![usize::MAX; g.nodes.len()];
-    for (i, n) in g.nodes.iter().enumerate() {
-        let mut level = match n {
-            Node::Index(d) if *d >= par => *d,
-            _ => usize::MAX,
-        };
-        for o in node_operands(n) {
-            let Some(&l) = levels.get(o.0 as usize).filter(|_| (o.0 as usize) < i) else {
-                invalid!("node {i} refers to node {} which does not precede it", o.0);
-            };
-            if l != usize::MAX && (level == usize::MAX || l > level) {
-                level = l;
-            }
-        }
-        levels[i] = level;
-    }
-    Ok(levels)
-}
-
-/// The nodes `roots` depend on (transitively, through [`node_operands`]).
-fn needed_nodes(g: &Graph, roots: &[NodeId]) -> Result<Vec<bool>> {
-    let mut need = vec![false; g.nodes.len()];
-    let mut stack: Vec<NodeId> = roots.to_vec();
-    while let Some(id) = stack.pop() {
-        let Some(seen) = need.get_mut(id.0 as usize) else {
-            invalid!("node {} out of range (graph of {} nodes)", id.0, g.nodes.len());
-        };
-        if !*seen {
-            *seen = true;
-            stack.extend(node_operands(g.node(id)));
-        }
-    }
-    Ok(need)
+pub fn node_levels(g: &Graph, par: usize) -> Vec<usize> {
+    g.levels(|d| (d >= par).then_some(d)).into_iter().map(|l| l.unwrap_or(usize::MAX)).collect()
 }
 
 /// Tile edge for transposing loop kernels.
@@ -468,8 +436,8 @@ impl<'ctx> Cg<'ctx, '_> {
         end: IntValue<'ctx>,
     ) -> Result<()> {
         let par = par_dim(space);
-        let levels = node_levels(graph, par)?;
-        let needed = needed_nodes(graph, outputs)?;
+        let levels = node_levels(graph, par);
+        let needed = graph.live(outputs);
         let at_level = |l: usize| -> Vec<NodeId> {
             (0..graph.nodes.len()).filter(|&i| needed[i] && levels[i] == l).map(|i| NodeId(i as u32)).collect()
         };

@@ -48,7 +48,7 @@ use smelt_kernel::Program;
 
 use crate::error::{CpuError, Result};
 
-pub use graph::{Env, Io, as_int, node_operands};
+pub use graph::{Env, Io, as_int};
 pub use kernels::{LaunchShape, Slot, launch_shape, loop_is_flat, node_levels, par_dim, par_extent, param};
 pub(crate) use run::PROFILE_COUNTERS;
 #[cfg(test)]

@@ -23,7 +23,7 @@ use smelt_kernel::{
     ScalarFn, Step, UnaryOp,
 };
 
-use crate::{CompileOptions, compile};
+use crate::{CompileOptions, CpuError, Emit, Executable};
 
 /// Builds graphs with their node types.
 #[derive(Default)]
@@ -160,6 +160,16 @@ pub(crate) fn one_kernel(k: Kernel) -> Program {
     }
 }
 
+/// Verifies and compiles `p`, as every caller of the backend does.
+pub(crate) fn compile(p: &Program, o: &CompileOptions) -> Result<Executable, CpuError> {
+    crate::compile(&smelt_kernel::verify(p)?, o)
+}
+
+/// Verifies `p` and emits one stage of its compilation.
+pub(crate) fn emit(p: &Program, o: &CompileOptions, what: Emit) -> Result<Vec<u8>, CpuError> {
+    crate::emit(&smelt_kernel::verify(p)?, o, what)
+}
+
 pub(crate) fn run(p: &Program, args: &[Array]) -> Vec<Array> {
     run_with(p, args, &CompileOptions::default())
 }
@@ -178,7 +188,8 @@ pub(crate) fn run_with(p: &Program, args: &[Array], o: &CompileOptions) -> Vec<A
         Ok(r) => r,
         Err(e) => panic!("run failed: {e}"),
     };
-    let clif = smelt_cranelift::compile(p, &smelt_cranelift::CompileOptions::default())
+    let verified = smelt_kernel::verify(p).unwrap_or_else(|e| panic!("{e}"));
+    let clif = smelt_cranelift::compile(&verified, &smelt_cranelift::CompileOptions::default())
         .and_then(|e| e.run(args))
         .unwrap_or_else(|e| panic!("Cranelift: {e}"));
     let want = smelt_kernel::eval::run(p, args).unwrap_or_else(|e| panic!("kernel evaluator: {e}"));

@@ -64,7 +64,7 @@ ENTRY e {
             }
             let program = check_hlo(hlo, &args, 1e-6);
             // The concatenation's dimension runs as one loop per piece.
-            let ir = crate::emit(&program, &CompileOptions::default(), crate::Emit::LlvmIr).unwrap();
+            let ir = super::emit(&program, &CompileOptions::default(), crate::Emit::LlvmIr).unwrap();
             assert!(String::from_utf8_lossy(&ir).contains("d1.0"), "no pieces in\n{}", String::from_utf8_lossy(&ir));
         }
     }

@@ -55,58 +55,6 @@ pub(crate) struct Env<'e> {
     pub outer: Option<&'e Vals>,
 }
 
-/// The operands of a node within its own graph (an inline reduction's initial
-/// values and the enclosing nodes its body refers to).
-pub(crate) fn operands(node: &Node) -> Vec<NodeId> {
-    match node {
-        Node::Index(_) | Node::Param(_) | Node::Const(_) | Node::Outer(_) => vec![],
-        Node::Load { index, .. } => index.clone(),
-        Node::Unary { x, .. } | Node::Convert { x, .. } | Node::Bitcast { x, .. } => vec![*x],
-        Node::Binary { a, b, .. } | Node::Compare { a, b, .. } => vec![*a, *b],
-        Node::Select { pred, on_true, on_false } => vec![*pred, *on_true, *on_false],
-        Node::Clamp { min, x, max } => vec![*min, *x, *max],
-        Node::ReduceResult { reduce, .. } => vec![*reduce],
-        Node::Reduce(r) => {
-            let mut v = r.init.clone();
-            v.extend(r.body.nodes.iter().filter_map(|n| if let Node::Outer(o) = n { Some(*o) } else { None }));
-            v
-        }
-    }
-}
-
-/// Which nodes the roots need.
-pub(crate) fn needed(g: &Graph, roots: &[NodeId]) -> Vec<bool> {
-    let mut need = vec![false; g.len()];
-    for r in roots {
-        if let Some(n) = need.get_mut(r.0 as usize) {
-            *n = true;
-        }
-    }
-    for i in (0..g.len()).rev() {
-        if need[i] {
-            for o in operands(&g.nodes[i]) {
-                if let Some(n) = need.get_mut(o.0 as usize) {
-                    *n = true;
-                }
-            }
-        }
-    }
-    need
-}
-
-/// The loop level of every node: `index_level(d)` for the index of dimension
-/// `d`, 0 for constants and parameters, the deepest operand's otherwise.
-pub(crate) fn levels(g: &Graph, index_level: &dyn Fn(usize) -> usize) -> Vec<usize> {
-    let mut level = vec![0usize; g.len()];
-    for (i, node) in g.nodes.iter().enumerate() {
-        level[i] = match node {
-            Node::Index(d) => index_level(*d),
-            _ => operands(node).iter().map(|o| level.get(o.0 as usize).copied().unwrap_or(0)).max().unwrap_or(0),
-        };
-    }
-    level
-}
-
 impl Fx<'_, '_> {
     /// Emits, in order, every node that `pick` selects and is not yet emitted.
     pub(crate) fn emit_nodes(
@@ -127,7 +75,7 @@ impl Fx<'_, '_> {
 
     /// Emits every node `roots` need and returns the roots' values.
     pub(crate) fn emit_all(&mut self, g: &Graph, roots: &[NodeId], env: &Env<'_>) -> Result<Vec<Value>> {
-        let need = needed(g, roots);
+        let need = g.live(roots);
         let mut vals = Vals::new(g.len());
         self.emit_nodes(g, &|i| need[i], env, &mut vals)?;
         roots.iter().map(|&r| vals.get(r)).collect()

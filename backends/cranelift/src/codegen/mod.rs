@@ -27,7 +27,7 @@ use smelt_kernel::{Graph, Kernel, KernelBody, NodeId, Program, ScalarFn};
 
 use crate::CompileOptions;
 use crate::error::{CraneliftError, Result, invalid};
-use graph::{Env, Vals, View, levels, needed};
+use graph::{Env, Vals, View};
 
 /// How a kernel's function splits over threads: `n` iterations of its
 /// outermost parallel dimension, each worth `inner` elements of work.
@@ -392,8 +392,8 @@ impl Fx<'_, '_> {
     ) -> Result<Nest<'g>> {
         let mut n = Nest {
             g,
-            lv: levels(g, index_level),
-            need: needed(g, roots),
+            lv: g.levels(|d| Some(index_level(d))).into_iter().map(|l| l.unwrap_or(0)).collect(),
+            need: g.live(roots),
             vals: Vals::new(g.len()),
             idx: vec![None; rank],
             ins,

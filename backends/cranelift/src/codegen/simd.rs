@@ -18,7 +18,7 @@ use smelt_hlo::attrs::CompareType;
 use smelt_kernel::{BinaryOp, Graph, Node, NodeId, UnaryOp};
 
 use super::Fx;
-use super::graph::{Vals, View, operands};
+use super::graph::{Vals, View};
 use super::scalar::float_cc;
 use crate::error::{Result, invalid};
 
@@ -85,7 +85,7 @@ pub(crate) fn vectorizable(
             return false;
         }
         // The innermost index feeds only load addresses.
-        if !matches!(node, Node::Load { .. }) && operands(node).iter().any(|&o| inner_node(o)) {
+        if !matches!(node, Node::Load { .. }) && node.operands().iter().any(|&o| inner_node(o)) {
             return false;
         }
     }

@@ -185,151 +185,6 @@ impl<'g> FnEval<'g> {
     }
 }
 
-/// The nodes `roots` depend on.
-fn needed(graph: &Graph, roots: &[NodeId]) -> Vec<bool> {
-    let mut mask = vec![false; graph.len()];
-    for r in roots {
-        if let Some(m) = mask.get_mut(r.0 as usize) {
-            *m = true;
-        }
-    }
-    for i in (0..graph.len()).rev() {
-        if !mask[i] {
-            continue;
-        }
-        let mut mark = |n: &NodeId| {
-            if let Some(m) = mask.get_mut(n.0 as usize) {
-                *m = true;
-            }
-        };
-        match &graph.nodes[i] {
-            Node::Load { index, .. } => index.iter().for_each(&mut mark),
-            Node::Unary { x, .. } | Node::Convert { x, .. } | Node::Bitcast { x, .. } => mark(x),
-            Node::Binary { a, b, .. } | Node::Compare { a, b, .. } => {
-                mark(a);
-                mark(b);
-            }
-            Node::Select { pred: a, on_true: b, on_false: c } | Node::Clamp { min: a, x: b, max: c } => {
-                mark(a);
-                mark(b);
-                mark(c);
-            }
-            Node::Reduce(r) => {
-                r.init.iter().for_each(&mut mark);
-                outer_refs(&r.body, &mut mark);
-            }
-            Node::ReduceResult { reduce, .. } => mark(reduce),
-            Node::Index(_) | Node::Param(_) | Node::Const(_) | Node::Outer(_) => {}
-        }
-    }
-    mask
-}
-
-/// Calls `f` with every enclosing node a reduction body refers to.
-fn outer_refs(body: &Graph, f: &mut impl FnMut(&NodeId)) {
-    for node in &body.nodes {
-        if let Node::Outer(n) = node {
-            f(n);
-        }
-    }
-}
-
-/// Checks that a graph is well formed: as many types as nodes, every node
-/// referring to smaller ids only (reduction results to reductions, enclosing
-/// nodes below `outer`), every reduction body and reducer well formed. The
-/// evaluator indexes freely after this.
-fn validate_graph(graph: &Graph, outer: usize) -> Result<(), String> {
-    if graph.types.len() != graph.nodes.len() {
-        return Err("a graph has more or fewer types than nodes".into());
-    }
-    for (i, node) in graph.nodes.iter().enumerate() {
-        let mut bad = false;
-        let mut check = |n: &NodeId| bad |= n.0 as usize >= i;
-        match node {
-            Node::Load { index, .. } => index.iter().for_each(&mut check),
-            Node::Unary { x, .. } | Node::Convert { x, .. } | Node::Bitcast { x, .. } => check(x),
-            Node::Binary { a, b, .. } | Node::Compare { a, b, .. } => {
-                check(a);
-                check(b);
-            }
-            Node::Select { pred: a, on_true: b, on_false: c } | Node::Clamp { min: a, x: b, max: c } => {
-                check(a);
-                check(b);
-                check(c);
-            }
-            Node::Reduce(r) => {
-                r.init.iter().for_each(&mut check);
-                validate_graph(&r.body, i)?;
-                roots(&r.body, &r.values)?;
-                validate_fn(&r.reducer)?;
-            }
-            Node::ReduceResult { reduce, .. } => {
-                check(reduce);
-                bad |= !matches!(graph.nodes.get(reduce.0 as usize), Some(Node::Reduce(_)));
-            }
-            Node::Outer(n) => bad |= n.0 as usize >= outer,
-            Node::Index(_) | Node::Param(_) | Node::Const(_) => {}
-        }
-        if bad {
-            return Err(format!("node {i} refers to a node that does not come before it"));
-        }
-    }
-    Ok(())
-}
-
-fn roots(graph: &Graph, ids: &[NodeId]) -> Result<(), String> {
-    match ids.iter().find(|n| n.0 as usize >= graph.len()) {
-        Some(n) => Err(format!("node {} is not in the graph", n.0)),
-        None => Ok(()),
-    }
-}
-
-fn validate_fn(f: &ScalarFn) -> Result<(), String> {
-    validate_graph(&f.graph, 0)?;
-    roots(&f.graph, &f.outputs)
-}
-
-/// Checks every graph, scalar function and root of a kernel body.
-pub(crate) fn validate(body: &KernelBody) -> Result<(), String> {
-    match body {
-        KernelBody::Loop { graph, outputs, .. } => {
-            validate_graph(graph, 0)?;
-            roots(graph, outputs)
-        }
-        KernelBody::Reduce { graph, init, values, reducer, extra, .. } => {
-            validate_graph(graph, 0)?;
-            roots(graph, init)?;
-            roots(graph, values)?;
-            roots(graph, &extra.iter().map(|e| e.1).collect::<Vec<_>>())?;
-            validate_fn(reducer)
-        }
-        KernelBody::Scan { graph, init, values, reducer, .. } => {
-            validate_graph(graph, 0)?;
-            roots(graph, init)?;
-            roots(graph, values)?;
-            validate_fn(reducer)
-        }
-        KernelBody::UpdateSlice { graph, start, value, .. } => {
-            validate_graph(graph, 0)?;
-            roots(graph, start)?;
-            roots(graph, &[*value])
-        }
-        KernelBody::Scatter { graph, target, in_bounds, values, combiner, .. } => {
-            validate_graph(graph, 0)?;
-            roots(graph, target)?;
-            roots(graph, values)?;
-            roots(graph, &[*in_bounds])?;
-            validate_fn(combiner)
-        }
-        KernelBody::Sort { comparator, .. } => validate_fn(comparator),
-        KernelBody::SelectAndScatter { select, scatter, .. } => {
-            validate_fn(select)?;
-            validate_fn(scatter)
-        }
-        KernelBody::RngBitGenerator { .. } => Ok(()),
-    }
-}
-
 /// Runs a loop, reduce, scan, update-slice or scatter kernel.
 pub(crate) fn run(
     place: &str,
@@ -362,7 +217,7 @@ pub(crate) fn run(
             if red_space.len() != reduced.len() {
                 return invalid(place, "reduced dimension outside the space");
             }
-            let init_mask = needed(graph, init);
+            let init_mask = graph.live(init);
             let mut g = GraphEval::new(graph);
             let mut f = FnEval::new(reducer);
             let mut full = vec![0i64; space.len()];
@@ -418,7 +273,7 @@ pub(crate) fn run(
             // The other dimensions, with the axis as a unit dimension.
             let mut rows = space.clone();
             rows[*axis] = 1;
-            let init_mask = needed(graph, init);
+            let init_mask = graph.live(init);
             let mut g = GraphEval::new(graph);
             let mut f = FnEval::new(reducer);
             let mut full = vec![0i64; space.len()];

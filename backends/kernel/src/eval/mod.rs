@@ -49,6 +49,8 @@ fn type_name(ty: &ArrayType) -> String {
 /// Runs `program` on `params` (flattened entry parameter leaves); returns the
 /// flattened entry result leaves.
 pub fn run(program: &Program, params: &[Array]) -> Result<Vec<Array>, EvalError> {
+    let program =
+        crate::verify(program).map_err(|e| EvalError::Invalid { place: e.place, message: e.message })?.program();
     if params.len() != program.params.len() {
         return Err(EvalError::ParamCount { expected: program.params.len(), got: params.len() });
     }
@@ -351,9 +353,6 @@ pub(crate) fn run_kernel(k: &Kernel, inputs: &[View], outputs: &[View], mem: &mu
         if v.ty != *t {
             return invalid(&place, format!("buffer of type {} where {} is declared", type_name(&v.ty), type_name(t)));
         }
-    }
-    if let Err(e) = graph::validate(&k.body) {
-        return invalid(&place, e);
     }
     match &k.body {
         KernelBody::Loop { .. }

@@ -8,25 +8,6 @@
 
 use crate::ir::{Graph, InlineReduce, Node, NodeId, ScalarFn};
 
-fn deps(node: &Node, mut f: impl FnMut(NodeId)) {
-    match node {
-        Node::Load { index, .. } => index.iter().for_each(|&i| f(i)),
-        Node::Unary { x, .. } | Node::Convert { x, .. } | Node::Bitcast { x, .. } => f(*x),
-        Node::Binary { a, b, .. } | Node::Compare { a, b, .. } => {
-            f(*a);
-            f(*b);
-        }
-        Node::Select { pred: a, on_true: b, on_false: c } | Node::Clamp { min: a, x: b, max: c } => {
-            f(*a);
-            f(*b);
-            f(*c);
-        }
-        Node::Reduce(r) => r.init.iter().for_each(|&i| f(i)),
-        Node::ReduceResult { reduce, .. } => f(*reduce),
-        Node::Index(_) | Node::Param(_) | Node::Const(_) | Node::Outer(_) => {}
-    }
-}
-
 /// Which nodes `roots` need (through reduction bodies' references to the
 /// enclosing graph too).
 fn live_set(graph: &Graph, roots: &[NodeId]) -> Vec<bool> {
@@ -44,7 +25,7 @@ fn live_set(graph: &Graph, roots: &[NodeId]) -> Vec<bool> {
             continue;
         }
         let node = &graph.nodes[i];
-        deps(node, |d| mark(&mut live, d));
+        node.for_each_operand(|d| mark(&mut live, d));
         if let Node::Reduce(r) = node {
             let body_live = live_set(&r.body, &r.values);
             for (j, n) in r.body.nodes.iter().enumerate() {
@@ -71,21 +52,7 @@ fn prune_in(graph: &Graph, roots: &[NodeId], outer: &[Option<NodeId>]) -> (Graph
         }
         let m = |n: &NodeId| at(&map, *n);
         let new = match node {
-            Node::Index(_) | Node::Param(_) | Node::Const(_) => node.clone(),
             Node::Outer(x) => Node::Outer(at(outer, *x)),
-            Node::Load { input, index } => Node::Load { input: *input, index: index.iter().map(m).collect() },
-            Node::Unary { op, x } => Node::Unary { op: *op, x: m(x) },
-            Node::Binary { op, a, b } => Node::Binary { op: *op, a: m(a), b: m(b) },
-            Node::Compare { direction, compare_type, a, b } => {
-                Node::Compare { direction: *direction, compare_type: *compare_type, a: m(a), b: m(b) }
-            }
-            Node::Select { pred, on_true, on_false } => {
-                Node::Select { pred: m(pred), on_true: m(on_true), on_false: m(on_false) }
-            }
-            Node::Clamp { min, x, max } => Node::Clamp { min: m(min), x: m(x), max: m(max) },
-            Node::Convert { x, to } => Node::Convert { x: m(x), to: *to },
-            Node::Bitcast { x, to } => Node::Bitcast { x: m(x), to: *to },
-            Node::ReduceResult { reduce, index } => Node::ReduceResult { reduce: m(reduce), index: *index },
             Node::Reduce(r) => {
                 let (body, body_map) = prune_in(&r.body, &r.values, &map);
                 Node::Reduce(Box::new(InlineReduce {
@@ -96,6 +63,7 @@ fn prune_in(graph: &Graph, roots: &[NodeId], outer: &[Option<NodeId>]) -> (Graph
                     reducer: prune_fn(&r.reducer),
                 }))
             }
+            _ => node.map_operands(|n| at(&map, n)),
         };
         map[i] = Some(NodeId(out.nodes.len() as u32));
         out.nodes.push(new);

@@ -14,12 +14,19 @@
 //!   contains `text`.
 //!
 //! - `// NO-EVAL: reason`: skip the differential check below.
+//! - `// LOWER`: after the passes (`// RUN: default` is the default pipeline, what
+//!   every backend runs), lower the module to the kernel form; the output checked
+//!   is the kernel program's text, which must also equal the golden file beside
+//!   it (`name.kernel`).
 //!
 //! Every file is also checked differentially: the module before and after the
-//! passes runs on random inputs (rich in NaN, infinities, -0 and integer limits) in
-//! the small evaluator of `common/eval.rs`, and the results must agree bit for bit.
+//! passes runs on random inputs (rich in NaN, infinities, -0 and integer limits) on
+//! the reference interpreter, and the results must agree bit for bit; a lowered
+//! program runs in the kernel form's evaluator and must agree with the module too.
 //!
-//! With `SMELT_BLESS=1` a failing file's actual output is printed for inspection.
+//! With `SMELT_BLESS=1` a failing file's actual output is printed for inspection,
+//! and a lowering's golden `.kernel` file is rewritten with what the lowering
+//! gives now (review the diff before committing it).
 
 use std::path::{Path, PathBuf};
 
@@ -59,20 +66,55 @@ fn run_file(path: &Path) -> Result<(), String> {
     let mut module = smelt_hlo::parse_module(&text).map_err(|e| e.render(&path.display().to_string()))?;
     let original = module.clone();
     let mut pipeline = Pipeline::new("filecheck");
-    for name in passes.split(',').map(str::trim) {
-        let pass = smelt_passes::pass_by_name(name).ok_or_else(|| format!("unknown pass '{name}'"))?;
-        pipeline = pipeline.with_boxed(pass);
+    if passes == "default" {
+        pipeline = smelt_passes::default_pipeline(&Options::default());
+    } else {
+        for name in passes.split(',').map(str::trim) {
+            let pass = smelt_passes::pass_by_name(name).ok_or_else(|| format!("unknown pass '{name}'"))?;
+            pipeline = pipeline.with_boxed(pass);
+        }
     }
     let mut cx = PassContext::new(Options::default());
     cx.verify_each = true;
     let changed = pipeline.run_on(&mut module, &mut cx).map_err(|e| e.to_string())?;
-    let output = smelt_hlo::print_module(&module);
+    let lowered = if text.lines().any(|l| l.trim() == "// LOWER") {
+        Some(smelt_kernel::lower_module(&module).map_err(|e| format!("lowering: {e}"))?)
+    } else {
+        None
+    };
+    let output = match &lowered {
+        Some(p) => p.to_string(),
+        None => smelt_hlo::print_module(&module),
+    };
+    let bless = std::env::var("SMELT_BLESS").is_ok();
     let fail = |msg: String| -> Result<(), String> {
-        if std::env::var("SMELT_BLESS").is_ok() {
+        if bless {
             println!("---- {} output ----\n{output}", path.display());
         }
         Err(msg)
     };
+    if let Some(program) = &lowered {
+        let golden = path.with_extension("kernel");
+        if bless {
+            std::fs::write(&golden, &output).map_err(|e| format!("{}: {e}", golden.display()))?;
+        }
+        match std::fs::read_to_string(&golden) {
+            Ok(want) if want == output => {}
+            Ok(want) => {
+                let line = want
+                    .lines()
+                    .zip(output.lines())
+                    .position(|(a, b)| a != b)
+                    .unwrap_or(want.lines().count().min(output.lines().count()))
+                    + 1;
+                return fail(format!("the kernel program differs from {} from line {line}", golden.display()));
+            }
+            Err(e) => return fail(format!("{}: {e} (SMELT_BLESS=1 writes it)", golden.display())),
+        }
+        if let Err(e) = lowered_results(&original, program) {
+            return fail(format!("differential check of the lowering: {e}"));
+        }
+    }
     if let Some(want) = directive("CHANGED").first()
         && want != &changed.to_string()
     {
@@ -128,6 +170,27 @@ fn run_file(path: &Path) -> Result<(), String> {
     for want in directive("EXPLAIN") {
         if !notes.iter().any(|n| n.contains(&want)) {
             return fail(format!("EXPLAIN: no fusion note contains '{want}'; notes: {notes:#?}"));
+        }
+    }
+    Ok(())
+}
+
+/// Runs the module on the interpreter and the lowered program in the kernel
+/// evaluator on the same random inputs; their results must be identical.
+fn lowered_results(module: &smelt_hlo::Module, program: &smelt_kernel::Program) -> Result<(), String> {
+    for trial in 0..8 {
+        let mut rng = Rng::new(trial + 1);
+        let args = rng.args(module);
+        let want = common::run(module, &args).map_err(|e| format!("interpreter: {e}"))?;
+        let leaves: Vec<smelt_hlo::Array> = args.iter().flat_map(|a| a.leaves().into_iter().cloned()).collect();
+        let got = smelt_kernel::eval::run(program, &leaves).map_err(|e| format!("kernel evaluator: {e}"))?;
+        let want: Vec<smelt_hlo::Literal> =
+            want.leaves().into_iter().map(|a| smelt_hlo::Literal::Array(a.clone())).collect();
+        let got: Vec<smelt_hlo::Literal> = got.into_iter().map(smelt_hlo::Literal::Array).collect();
+        if want.len() != got.len() || want.iter().zip(&got).any(|(w, g)| !common::same(w, g)) {
+            return Err(format!(
+                "results differ on trial {trial}\ninputs: {args:?}\nmodule: {want:?}\nprogram: {got:?}"
+            ));
         }
     }
     Ok(())

@@ -181,20 +181,15 @@ fn operands(env: &Env<'_, '_>, io: &[Io<'_>], id: NodeId) -> Result<Vec<NodeId>>
 }
 
 impl<'ctx> Cg<'ctx, '_> {
-    /// Emits every node `roots` need that `env` does not hold yet.
+    /// Emits every node `roots` need that `env` does not hold yet. The graph
+    /// is verified ([`smelt_kernel::verify`]): one type per node, roots in
+    /// range, operands before their users, operand types as the node needs.
     pub fn emit_nodes(&mut self, env: &mut Env<'_, 'ctx>, io: &[Io<'ctx>], roots: &[NodeId]) -> Result<()> {
         let g = env.graph;
-        let n = g.nodes.len();
-        if g.types.len() != n {
-            invalid!("a graph has {n} nodes but {} types", g.types.len());
-        }
-        let mut need = vec![false; n];
+        let mut need = vec![false; g.nodes.len()];
         let mut stack: Vec<NodeId> = roots.to_vec();
         while let Some(id) = stack.pop() {
             let i = id.0 as usize;
-            if i >= n {
-                invalid!("node {i} out of range (graph of {n} nodes)");
-            }
             if need[i] || env.vals[i].is_some() {
                 continue;
             }
@@ -204,12 +199,7 @@ impl<'ctx> Cg<'ctx, '_> {
                 Fold::Same(o) => vec![o],
                 Fold::Pred(_) => Vec::new(),
             };
-            for o in ops {
-                if o.0 >= id.0 {
-                    invalid!("node {i} refers to node {} which does not precede it", o.0);
-                }
-                stack.push(o);
-            }
+            stack.extend(ops);
         }
         for (i, _) in need.iter().enumerate().filter(|(_, n)| **n) {
             let id = NodeId(i as u32);
@@ -240,27 +230,6 @@ impl<'ctx> Cg<'ctx, '_> {
         let g = env.graph;
         let d = g.dtype(id);
         let v = |env: &Env<'_, 'ctx>, x: NodeId| self.value(env, x);
-        // Operands whose types must agree.
-        let same = |ids: &[NodeId]| -> Result<()> {
-            if ids.windows(2).any(|w| g.dtype(w[0]) != g.dtype(w[1])) {
-                invalid!("node {} ({:?}) mixes operand types", id.0, g.node(id));
-            }
-            Ok(())
-        };
-        match g.node(id) {
-            Node::Binary { a, b, .. } | Node::Compare { a, b, .. } => same(&[*a, *b])?,
-            Node::Select { pred, on_true, on_false } => {
-                same(&[*on_true, *on_false])?;
-                if g.dtype(*pred) != DType::Pred {
-                    invalid!("select on a {} predicate", g.dtype(*pred));
-                }
-            }
-            Node::Clamp { min, x, max } => same(&[*min, *x, *max])?,
-            Node::Load { index, .. } if index.iter().any(|&i| g.dtype(i) != DType::S64) => {
-                invalid!("load indices must be s64");
-            }
-            _ => {}
-        }
         Ok(match g.node(id) {
             Node::Index(k) => match env.indices.get(*k) {
                 Some(&i) => i.into(),
@@ -279,12 +248,6 @@ impl<'ctx> Cg<'ctx, '_> {
                 let Some(buf) = io.get(*input) else {
                     invalid!("load of input {input} of a kernel with {} inputs", io.len());
                 };
-                if buf.dtype != d {
-                    invalid!("load of a {} input as {d}", buf.dtype);
-                }
-                if index.len() != buf.dims.len() {
-                    invalid!("load with {} indices from an input of rank {}", index.len(), buf.dims.len());
-                }
                 let off = if env.identity_load(index, &buf.dims) {
                     match &env.identity {
                         Some((o, _)) => *o,
@@ -363,18 +326,8 @@ impl<'ctx> Cg<'ctx, '_> {
         r: &InlineReduce,
     ) -> Result<Vec<BasicValueEnum<'ctx>>> {
         // One value per accumulator, plus (reduce-window over padding with a reducer
-        // that does not ignore the init value) a validity flag the reducer reads.
-        if r.values.len() != r.init.len() && r.values.len() != r.init.len() + 1 {
-            invalid!("inline reduction with {} accumulators and {} values", r.init.len(), r.values.len());
-        }
-        if r.reducer.params.len() != r.init.len() + r.values.len() {
-            invalid!(
-                "inline reducer with {} parameters for {} accumulators and {} values",
-                r.reducer.params.len(),
-                r.init.len(),
-                r.values.len()
-            );
-        }
+        // that does not ignore the init value) a validity flag the reducer reads;
+        // the verifier checked that the reducer takes them all.
         let acc_types: Vec<DType> = r.init.iter().map(|&i| env.graph.dtype(i)).collect();
         let mut outer = HashMap::new();
         for node in &r.body.nodes {
@@ -568,9 +521,6 @@ impl<'ctx> Cg<'ctx, '_> {
         }
         args.extend_from_slice(vals);
         let out = self.apply_fn(reducer, &args, io, reassoc)?;
-        if out.len() != accs.len() {
-            invalid!("a reducer with {} results for {} accumulators", out.len(), accs.len());
-        }
         for (&a, v) in accs.iter().zip(out) {
             self.b.build_store(a, v)?;
         }
@@ -585,12 +535,6 @@ impl<'ctx> Cg<'ctx, '_> {
         io: &[Io<'ctx>],
         reassoc: bool,
     ) -> Result<Vec<BasicValueEnum<'ctx>>> {
-        if args.len() != f.params.len() {
-            invalid!("a scalar function of {} parameters applied to {} arguments", f.params.len(), args.len());
-        }
-        if args.iter().zip(&f.params).any(|(a, &t)| a.get_type() != self.reg_type(t)) {
-            invalid!("a scalar function of parameters {:?} applied to arguments of other types", f.params);
-        }
         if let (Some(FnPattern::Binary(op)), [t, _], 1) = (f.pattern, f.params.as_slice(), f.outputs.len()) {
             return Ok(vec![self.binary(op, *t, args[0], args[1], reassoc)?]);
         }

@@ -83,18 +83,12 @@ impl Fx<'_, '_> {
 
     /// A scalar function applied to `args`, inline.
     pub(crate) fn call_fn(&mut self, f: &ScalarFn, args: &[Value]) -> Result<Vec<Value>> {
-        if args.len() != f.params.len() {
-            invalid!("scalar function of {} parameters called with {}", f.params.len(), args.len());
-        }
         let env = Env { indices: &[], params: args, inputs: &[], outer: None };
         self.emit_all(&f.graph, &f.outputs, &env)
     }
 
     /// `base + linear(index) * element size` for a dense row-major array.
     pub(crate) fn address(&mut self, view: &View, index: &[Value]) -> Result<Value> {
-        if index.len() != view.ty.dims.len() {
-            invalid!("index of rank {} into an array of rank {}", index.len(), view.ty.dims.len());
-        }
         let mut linear: Option<Value> = None;
         for (d, &i) in index.iter().enumerate() {
             linear = Some(match linear {
@@ -203,9 +197,6 @@ impl Fx<'_, '_> {
         let mut args: Vec<Value> = accs.iter().map(|&a| self.b.use_var(a)).collect();
         args.extend_from_slice(values);
         let next = self.call_fn(reducer, &args)?;
-        if next.len() != accs.len() {
-            invalid!("reducer returns {} values for {} accumulators", next.len(), accs.len());
-        }
         for (&a, v) in accs.iter().zip(next) {
             self.b.def_var(a, v);
         }

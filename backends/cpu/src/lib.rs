@@ -201,9 +201,13 @@ pub(crate) fn target_machine(options: &CompileOptions) -> Result<TargetMachine, 
 }
 
 fn target_attrs(options: &CompileOptions, tm: &TargetMachine) -> codegen::TargetAttrs {
+    let features = tm.get_feature_string().to_string_lossy().into_owned();
+    let triple = tm.get_triple().as_str().to_string_lossy().into_owned();
     codegen::TargetAttrs {
         cpu: tm.get_cpu().to_string(),
-        features: tm.get_feature_string().to_string_lossy().into_owned(),
+        // AArch64 always has FMA; x86 has it where the features say so.
+        fused_mla: triple.starts_with("aarch64") || features.split(',').any(|f| f == "+fma"),
+        features,
         parallel: options.parallel,
         profile: options.profile,
     }

@@ -175,7 +175,8 @@ pub(crate) fn emit_module<'ctx>(
     tm: &TargetMachine,
 ) -> Result<(inkwell::module::Module<'ctx>, Vec<Option<DeviceKernel>>, SharedSizes)> {
     smelt_cpu::codegen::check_sizes(program)?;
-    let mut cg = Cg::new(cx, program, &TargetAttrs::default(), tm);
+    // NVPTX has FMA: the math library's multiply-adds fuse.
+    let mut cg = Cg::new(cx, program, &TargetAttrs { fused_mla: true, ..TargetAttrs::default() }, tm);
     cg.module.set_triple(&tm.get_triple());
     cg.module.set_data_layout(&tm.get_target_data().get_data_layout());
 

@@ -537,6 +537,31 @@ pub struct WindowSpec {
 }
 
 impl WindowSpec {
+    /// The spec of an HLO window dimension (whose reversal steps keep apart).
+    pub fn of(w: &smelt_hlo::attrs::WindowDim) -> WindowSpec {
+        WindowSpec {
+            size: w.size,
+            stride: w.stride,
+            pad_low: w.pad_low,
+            pad_high: w.pad_high,
+            window_dilation: w.window_dilation,
+            base_dilation: w.base_dilation,
+        }
+    }
+
+    /// The HLO window dimension of this spec, reversed or not.
+    pub fn window_dim(&self, reversal: bool) -> smelt_hlo::attrs::WindowDim {
+        smelt_hlo::attrs::WindowDim {
+            size: self.size,
+            stride: self.stride,
+            pad_low: self.pad_low,
+            pad_high: self.pad_high,
+            window_dilation: self.window_dilation,
+            base_dilation: self.base_dilation,
+            reversal,
+        }
+    }
+
     /// How many windows fit along each of `dims` (the output dims of a
     /// reduce-window, select-and-scatter or convolution over them); None for
     /// a malformed window.

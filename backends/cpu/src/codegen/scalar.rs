@@ -679,7 +679,7 @@ impl<'ctx> Cg<'ctx, '_> {
         let Some(&x) = args.first() else {
             return Err(CpuError::Llvm(format!("{op:?} without arguments")));
         };
-        let f = math_function(&self.module, op, x.get_type());
+        let f = math_function(&self.module, op, x.get_type(), self.target.fused_mla);
         let vals: Vec<_> = args.iter().map(|&a| a.into()).collect();
         let r = self.call(f, &vals)?.ok_or_else(|| CpuError::Llvm(format!("{op:?} returns nothing")))?;
         Ok(r.into_float_value())

@@ -26,7 +26,13 @@ use super::{MathOp, math_function};
 type Kernel<T> = unsafe extern "C" fn(*const T, *const T, *mut T, u64);
 
 /// The loop `for i in 0..n { out[i] = op(x[i], y[i]) }` (y unused for unary ops).
-fn add_loop<'ctx>(module: &Module<'ctx>, op: MathOp, ty: FloatType<'ctx>, name: &str) -> FunctionValue<'ctx> {
+fn add_loop<'ctx>(
+    module: &Module<'ctx>,
+    op: MathOp,
+    ty: FloatType<'ctx>,
+    name: &str,
+    fused: bool,
+) -> FunctionValue<'ctx> {
     let ctx = module.get_context();
     let ptr = ctx.ptr_type(AddressSpace::default());
     let i64t = ctx.i64_type();
@@ -39,7 +45,7 @@ fn add_loop<'ctx>(module: &Module<'ctx>, op: MathOp, ty: FloatType<'ctx>, name: 
     for i in 0..3 {
         f.add_attribute(AttributeLoc::Param(i), noalias);
     }
-    let math = math_function(module, op, ty);
+    let math = math_function(module, op, ty, fused);
     let b = ctx.create_builder();
     let (entry, body, exit) =
         (ctx.append_basic_block(f, "entry"), ctx.append_basic_block(f, "body"), ctx.append_basic_block(f, "exit"));
@@ -109,9 +115,12 @@ fn build_module<'ctx>(ctx: &'ctx Context, tm: &TargetMachine) -> Module<'ctx> {
     module.set_data_layout(&tm.get_target_data().get_data_layout());
     let cpu = tm.get_cpu().to_string();
     let features = tm.get_feature_string().to_string_lossy().into_owned();
+    // As the backend decides: FMA where the target has it.
+    let triple = tm.get_triple().as_str().to_string_lossy().into_owned();
+    let fused = triple.starts_with("aarch64") || features.split(',').any(|f| f == "+fma");
     for op in MathOp::ALL {
         for (wide, ty) in [(false, ctx.f32_type()), (true, ctx.f64_type())] {
-            let f = add_loop(&module, op, ty, &loop_name(op, wide));
+            let f = add_loop(&module, op, ty, &loop_name(op, wide), fused);
             // MCJIT compiles each function for the CPU its attributes name.
             f.add_attribute(AttributeLoc::Function, ctx.create_string_attribute("target-cpu", &cpu));
             f.add_attribute(AttributeLoc::Function, ctx.create_string_attribute("target-features", &features));
@@ -134,8 +143,8 @@ fn functions_are_straight_line_and_cached() {
     let module = ctx.create_module("m");
     for op in MathOp::ALL {
         for ty in [ctx.f32_type(), ctx.f64_type()] {
-            let f = math_function(&module, op, ty);
-            assert_eq!(math_function(&module, op, ty), f, "{op:?} is cached");
+            let f = math_function(&module, op, ty, false);
+            assert_eq!(math_function(&module, op, ty, false), f, "{op:?} is cached");
             assert_eq!(f.count_basic_blocks(), 1, "{op:?} is one block");
             assert_eq!(f.count_params() as usize, op.arity());
             let ir = f.print_to_string().to_string();

@@ -14,6 +14,7 @@ mod pieces;
 mod rows;
 mod scans;
 mod steps;
+mod tiers;
 
 use half::{bf16, f16};
 use smelt_hlo::attrs::{CompareType, ComparisonDirection};

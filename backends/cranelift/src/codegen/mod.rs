@@ -10,6 +10,7 @@
 //! `rng-bit-generator` needs no code.
 
 mod graph;
+mod math;
 mod scalar;
 mod simd;
 
@@ -126,7 +127,7 @@ fn helper_signature(name: &str, sig: &mut Signature) -> Result<()> {
         "smelt_rt_round_f16" | "smelt_rt_round_bf16" => (&[types::F32], types::F32),
         n if n.starts_with("smelt_rt_") => {
             let t = if n.ends_with("_f64") { types::F64 } else { types::F32 };
-            let binary = ["fmod", "pow", "atan2"].iter().any(|b| n.starts_with(&format!("smelt_rt_{b}_")));
+            let binary = n.starts_with("smelt_rt_fmod_");
             (
                 if binary {
                     if t == types::F64 { &[types::F64, types::F64] } else { &[types::F32, types::F32] }

@@ -3,8 +3,10 @@
 //! interpreter's `edge.rs`): integer division by zero and overflow, shift
 //! amounts out of range, NaN-propagating max/min with -0 < +0, saturating
 //! float-to-integer conversion, f16/bf16 arithmetic in f32 rounded after every
-//! operation. What the ISA lacks (transcendental functions, f16 rounding,
-//! integer powers) calls the helpers in `smelt_runtime::routines::scalar`.
+//! operation. Transcendental functions are the math library's (`smelt_math`),
+//! emitted inline through [`ClifEm`] exactly as the LLVM tiers emit them; what
+//! else the ISA lacks (f16 rounding, round-half-away, fmod, integer powers)
+//! calls the helpers in `smelt_runtime::routines::scalar`.
 //!
 //! Value representation: pred and 8-bit integers are `i8`, 16-bit integers
 //! `i16`, and so on; f16 and bf16 values live in `f32` registers (exactly
@@ -16,7 +18,12 @@ use smelt_hlo::DType;
 use smelt_hlo::attrs::{CompareType, ComparisonDirection};
 use smelt_kernel::{BinaryOp, Scalar, UnaryOp};
 
+use std::cell::RefCell;
+
+use smelt_math::MathOp;
+
 use super::Fx;
+use super::math::ClifEm;
 use crate::error::{Result, unsupported};
 
 /// The register type values of `t` live in.
@@ -150,23 +157,20 @@ impl Fx<'_, '_> {
         }
     }
 
+    /// A function of the math library (`smelt_math`), inline: the same
+    /// operations the LLVM tiers emit. f16 and bf16 compute in f32.
+    fn math(&mut self, op: MathOp, t: DType, x: Value, y: Option<Value>) -> Value {
+        let cell = RefCell::new(&mut self.b);
+        smelt_math::build(&ClifEm::new(&cell, t == DType::F64), op, x, y)
+    }
+
     fn float_unary(&mut self, op: UnaryOp, t: DType, x: Value) -> Result<Value> {
-        let helper = |op| match op {
-            UnaryOp::Exp => Some("exp"),
-            UnaryOp::Expm1 => Some("expm1"),
-            UnaryOp::Log => Some("log"),
-            UnaryOp::Log1p => Some("log1p"),
-            UnaryOp::Sin => Some("sin"),
-            UnaryOp::Cos => Some("cos"),
-            UnaryOp::Tan => Some("tan"),
-            UnaryOp::Tanh => Some("tanh"),
-            UnaryOp::Cbrt => Some("cbrt"),
-            UnaryOp::Erf => Some("erf"),
-            UnaryOp::RoundNearestAfz => Some("round"),
-            _ => None,
-        };
-        if let Some(name) = helper(op) {
-            let r = self.float_helper(name, t, &[x])?;
+        if let Some(m) = MathOp::of_unary(op) {
+            let r = self.math(m, t, x, None);
+            return self.round_to(t, r);
+        }
+        if op == UnaryOp::RoundNearestAfz {
+            let r = self.float_helper("round", t, &[x])?;
             return self.round_to(t, r);
         }
         let r = match op {
@@ -189,19 +193,6 @@ impl Fx<'_, '_> {
                 return Ok(self.b.ins().select(keep, x, s));
             }
             UnaryOp::Sqrt => self.b.ins().sqrt(x),
-            UnaryOp::Rsqrt => {
-                let s = self.b.ins().sqrt(x);
-                let one = self.fconst(t, 1.0);
-                self.b.ins().fdiv(one, s)
-            }
-            UnaryOp::Logistic => {
-                // 1 / (1 + exp(-x)), as the interpreter computes it.
-                let n = self.b.ins().fneg(x);
-                let e = self.float_helper("exp", t, &[n])?;
-                let one = self.fconst(t, 1.0);
-                let d = self.b.ins().fadd(one, e);
-                self.b.ins().fdiv(one, d)
-            }
             _ => unsupported!("{op:?} on {t}"),
         };
         self.round_to(t, r)
@@ -217,8 +208,8 @@ impl Fx<'_, '_> {
                 BinaryOp::Max => return Ok(self.b.ins().fmax(a, b)),
                 BinaryOp::Min => return Ok(self.b.ins().fmin(a, b)),
                 BinaryOp::Rem => self.float_helper("fmod", t, &[a, b])?,
-                BinaryOp::Pow => self.float_helper("pow", t, &[a, b])?,
-                BinaryOp::Atan2 => self.float_helper("atan2", t, &[a, b])?,
+                BinaryOp::Pow => self.math(MathOp::Pow, t, a, Some(b)),
+                BinaryOp::Atan2 => self.math(MathOp::Atan2, t, a, Some(b)),
                 _ => unsupported!("{op:?} on {t}"),
             };
             return self.round_to(t, r);

@@ -6,7 +6,7 @@
 //! contents, and sort is its merge sort, so the kernel form states no
 //! arithmetic of its own.
 
-use smelt_hlo::attrs::{ConvAttrs, DotDims, RngAlgorithm, Window, WindowDim};
+use smelt_hlo::attrs::{ConvAttrs, DotDims, RngAlgorithm, Window};
 use smelt_hlo::{Array, ArrayData, DType, Dims};
 
 use crate::ir::{ConvStep, DotStep, Scalar, ScalarFn, WindowSpec};
@@ -64,22 +64,7 @@ pub(crate) fn conv(c: &ConvStep, mem: &Memory<'_>) -> EResult<Vec<Scalar>> {
     if c.window.len() != c.window_reversal.len() {
         return invalid(place, "window does not match the spatial dimensions");
     }
-    let window = Window {
-        dims: c
-            .window
-            .iter()
-            .zip(&c.window_reversal)
-            .map(|(w, &reversal)| WindowDim {
-                size: w.size,
-                stride: w.stride,
-                pad_low: w.pad_low,
-                pad_high: w.pad_high,
-                window_dilation: w.window_dilation,
-                base_dilation: w.base_dilation,
-                reversal,
-            })
-            .collect(),
-    };
+    let window = Window { dims: c.window.iter().zip(&c.window_reversal).map(|(w, &r)| w.window_dim(r)).collect() };
     let attrs = ConvAttrs {
         window,
         dims: c.dims.clone(),

@@ -594,7 +594,7 @@ fn contraction_step(
             Ok(Step::Dot(Box::new(DotStep { lhs, rhs, out, batch, m, n, k, lhs_transposed, rhs_transposed, epilogue })))
         }
         Attrs::Convolution(c) => {
-            let window = c.window.dims.iter().map(window_spec).collect();
+            let window = c.window.dims.iter().map(WindowSpec::of).collect();
             let window_reversal = c.window.dims.iter().map(|w| w.reversal).collect();
             Ok(Step::Conv(Box::new(ConvStep {
                 input: lhs,
@@ -609,17 +609,6 @@ fn contraction_step(
             })))
         }
         _ => Err(internal(comp, inst, "not a dot or convolution")),
-    }
-}
-
-fn window_spec(w: &smelt_hlo::attrs::WindowDim) -> WindowSpec {
-    WindowSpec {
-        size: w.size,
-        stride: w.stride,
-        pad_low: w.pad_low,
-        pad_high: w.pad_high,
-        window_dilation: w.window_dilation,
-        base_dilation: w.base_dilation,
     }
 }
 
@@ -793,7 +782,7 @@ pub(crate) fn select_and_scatter(lw: &mut Lowerer<'_>, cid: CompId, id: InstId, 
         name: inst.name.clone(),
         inputs: inputs.iter().map(|b| b.ty.clone()).collect(),
         outputs: vec![out.ty.clone()],
-        body: KernelBody::SelectAndScatter { window: w.dims.iter().map(window_spec).collect(), select, scatter },
+        body: KernelBody::SelectAndScatter { window: w.dims.iter().map(WindowSpec::of).collect(), select, scatter },
     };
     steps.push(kernel_step(lw, kernel, inputs, vec![out]));
     Ok(())

@@ -1,9 +1,12 @@
 //! Scalar helpers Cranelift-compiled kernels call for what the ISA has no
-//! instruction for: transcendental functions, f16/bf16 rounding, integer powers.
+//! instruction for: round-half-away, fmod, f16/bf16 rounding, integer powers.
+//! (Transcendental functions are not here: every tier emits the math library,
+//! `smelt_math`, inline.)
 //!
 //! Each is the interpreter's own definition (`smelt_interp::scalar`), so the
-//! fast tier agrees with the oracle bit for bit on these operations. f16 and bf16 values travel as the f32 they widen to;
-//! 16-bit patterns travel in the low bits of a `u32`.
+//! fast tier agrees with the oracle bit for bit on these operations. f16 and
+//! bf16 values travel as the f32 they widen to; 16-bit patterns travel in the
+//! low bits of a `u32`.
 
 use half::{bf16, f16};
 use smelt_hlo::Opcode;
@@ -28,37 +31,13 @@ macro_rules! binary {
 }
 
 unary! {
-    smelt_rt_exp_f32: f32 => Exp;
-    smelt_rt_expm1_f32: f32 => Expm1;
-    smelt_rt_log_f32: f32 => Log;
-    smelt_rt_log1p_f32: f32 => Log1p;
-    smelt_rt_sin_f32: f32 => Sine;
-    smelt_rt_cos_f32: f32 => Cosine;
-    smelt_rt_tan_f32: f32 => Tan;
-    smelt_rt_tanh_f32: f32 => Tanh;
-    smelt_rt_cbrt_f32: f32 => Cbrt;
-    smelt_rt_erf_f32: f32 => Erf;
     smelt_rt_round_f32: f32 => RoundNearestAfz;
-    smelt_rt_exp_f64: f64 => Exp;
-    smelt_rt_expm1_f64: f64 => Expm1;
-    smelt_rt_log_f64: f64 => Log;
-    smelt_rt_log1p_f64: f64 => Log1p;
-    smelt_rt_sin_f64: f64 => Sine;
-    smelt_rt_cos_f64: f64 => Cosine;
-    smelt_rt_tan_f64: f64 => Tan;
-    smelt_rt_tanh_f64: f64 => Tanh;
-    smelt_rt_cbrt_f64: f64 => Cbrt;
-    smelt_rt_erf_f64: f64 => Erf;
     smelt_rt_round_f64: f64 => RoundNearestAfz;
 }
 
 binary! {
     smelt_rt_fmod_f32: f32 => Remainder;
-    smelt_rt_pow_f32: f32 => Power;
-    smelt_rt_atan2_f32: f32 => Atan2;
     smelt_rt_fmod_f64: f64 => Remainder;
-    smelt_rt_pow_f64: f64 => Power;
-    smelt_rt_atan2_f64: f64 => Atan2;
 }
 
 /// An f32 rounded to the nearest f16, widened back.
@@ -125,34 +104,10 @@ pub fn symbols() -> Vec<(&'static str, *const u8)> {
         ($($f:ident),* $(,)?) => { vec![$((stringify!($f), $f as *const u8)),*] };
     }
     table![
-        smelt_rt_exp_f32,
-        smelt_rt_expm1_f32,
-        smelt_rt_log_f32,
-        smelt_rt_log1p_f32,
-        smelt_rt_sin_f32,
-        smelt_rt_cos_f32,
-        smelt_rt_tan_f32,
-        smelt_rt_tanh_f32,
-        smelt_rt_cbrt_f32,
-        smelt_rt_erf_f32,
         smelt_rt_round_f32,
-        smelt_rt_exp_f64,
-        smelt_rt_expm1_f64,
-        smelt_rt_log_f64,
-        smelt_rt_log1p_f64,
-        smelt_rt_sin_f64,
-        smelt_rt_cos_f64,
-        smelt_rt_tan_f64,
-        smelt_rt_tanh_f64,
-        smelt_rt_cbrt_f64,
-        smelt_rt_erf_f64,
         smelt_rt_round_f64,
         smelt_rt_fmod_f32,
-        smelt_rt_pow_f32,
-        smelt_rt_atan2_f32,
         smelt_rt_fmod_f64,
-        smelt_rt_pow_f64,
-        smelt_rt_atan2_f64,
         smelt_rt_round_f16,
         smelt_rt_round_bf16,
         smelt_rt_f64_to_f16,

@@ -12,9 +12,9 @@
 //! rsqrt is `1 / sqrt(x)`: both are native vector instructions, and the two
 //! roundings stay below 1 ulp (it is also exactly what the interpreter computes).
 
-use super::coeffs::{ERF_F32, ERF_F64, ERFC_F32, ERFC_F64_0, ERFC_F64_1, ERFC_F64_2, ERFC_F64_3};
-use super::emit::{Em, F};
-use super::exp::exp;
+use crate::coeffs::{ERF_F32, ERF_F64, ERFC_F32, ERFC_F64_0, ERFC_F64_1, ERFC_F64_2, ERFC_F64_3};
+use crate::emit::Emit;
+use crate::exp::exp;
 
 /// erf f32: the small-argument polynomial holds up to 1; erfc's centre and end.
 const ERF32_SPLIT: f64 = 1.0;
@@ -27,15 +27,15 @@ const ERFC64_ENDS: [f64; 3] = [1.5, 2.25, 3.5];
 const ERFC64_CENTRES: [f64; 4] = [1.171875, 1.875, 2.875, 4.725];
 const ERF64_ONE: f64 = 5.95;
 
-pub(super) fn erf<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>) -> F<'ctx> {
+pub(crate) fn erf<E: Emit>(e: &E, x: E::F) -> E::F {
     let ax = e.abs(x);
     let x2 = e.mul(ax, ax);
-    let (split, one_from) = if e.wide { (ERF64_SPLIT, ERF64_ONE) } else { (ERF32_SPLIT, ERF32_ONE) };
-    let small = if e.wide { e.poly(x2, &ERF_F64) } else { e.poly(x2, &ERF_F32.map(f64::from)) };
+    let (split, one_from) = if e.wide() { (ERF64_SPLIT, ERF64_ONE) } else { (ERF32_SPLIT, ERF32_ONE) };
+    let small = if e.wide() { e.poly(x2, &ERF_F64) } else { e.poly(x2, &ERF_F32.map(f64::from)) };
     let small = e.mla(ax, small, ax);
     // 1 - exp(-x^2) P(x - c) on [split, one_from].
     let ac = e.sel(e.gt(ax, e.c(one_from)), e.c(one_from), ax);
-    let q = if e.wide {
+    let q = if e.wide() {
         let tables = [&ERFC_F64_0, &ERFC_F64_1, &ERFC_F64_2, &ERFC_F64_3];
         // Per lane: the interval's centre and coefficients, by selects.
         let pick = |vals: [f64; 4]| {
@@ -59,7 +59,7 @@ pub(super) fn erf<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>) -> F<'ctx> {
 }
 
 /// `1 / sqrt(x)`: `rsqrt(±0) = ±inf`, `rsqrt(x < 0) = NaN`, `rsqrt(inf) = 0`.
-pub(super) fn rsqrt<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>) -> F<'ctx> {
+pub(crate) fn rsqrt<E: Emit>(e: &E, x: E::F) -> E::F {
     e.div(e.c(1.0), e.sqrt(x))
 }
 
@@ -71,9 +71,9 @@ const CBRT_P: [f64; 5] =
     [1.87595182427177, -1.8849797954337717, 1.6214297201053545, -0.758397934778766, 0.14599619288661245];
 
 /// `cbrt(x)`, exact for ±0, ±inf and NaN.
-pub(super) fn cbrt<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>) -> F<'ctx> {
-    let d = if e.wide { *e } else { e.other() };
-    let xd = if e.wide { x } else { e.ext(x) };
+pub(crate) fn cbrt<E: Emit>(e: &E, x: E::F) -> E::F {
+    let d = if e.wide() { *e } else { e.other() };
+    let xd = if e.wide() { x } else { e.ext(x) };
     let ax = d.abs(xd);
     // The high 32 bits divided by 3 give a 5-bit estimate (hi * 0xaaaaaaab >> 33 = hi / 3).
     let tiny = d.lt(ax, d.c(f64::MIN_POSITIVE));
@@ -98,7 +98,7 @@ pub(super) fn cbrt<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>) -> F<'ctx> {
     let t = d.mla(t, r, t);
     let res = d.copysign(t, xd);
     // ±0, ±inf and NaN are their own cube roots.
-    let special = d.or(d.eq(ax, d.c(0.0)), d.not(d.lt(ax, d.inf())));
+    let special = d.bor(d.eq(ax, d.c(0.0)), d.bnot(d.lt(ax, d.inf())));
     let res = d.sel(special, d.add(xd, xd), res);
-    if e.wide { res } else { d.trunc(res) }
+    if e.wide() { res } else { d.trunc(res) }
 }

@@ -5,10 +5,8 @@
 //! polynomial, `expm1(r) = r + r^2 P(r)`. The result is scaled by `2^n` through the
 //! exponent bits.
 
-use inkwell::IntPredicate;
-
-use super::coeffs::{EXPM1_F32, EXPM1_F64, TANH_F32, TANH_F64};
-use super::emit::{Em, F, I};
+use crate::coeffs::{EXPM1_F32, EXPM1_F64, TANH_F32, TANH_F64};
+use crate::emit::{Emit, ICmp};
 
 const LOG2_E: f64 = std::f64::consts::LOG2_E;
 /// `ln2` in two parts; the high part has 32 (f64) or 15 (f32) significant bits so
@@ -18,21 +16,21 @@ const LN2_LO_F64: f64 = 1.9082149292705877e-10;
 const LN2_HI_F32: f32 = 0.69314575;
 const LN2_LO_F32: f32 = 1.4286068e-6;
 
-pub(super) fn ln2_parts(e: &Em<'_, '_>) -> (f64, f64) {
-    if e.wide { (LN2_HI_F64, LN2_LO_F64) } else { (LN2_HI_F32 as f64, LN2_LO_F32 as f64) }
+pub(crate) fn ln2_parts<E: Emit>(e: &E) -> (f64, f64) {
+    if e.wide() { (LN2_HI_F64, LN2_LO_F64) } else { (LN2_HI_F32 as f64, LN2_LO_F32 as f64) }
 }
 
 /// The reduced argument `x - n ln2 = r + c`: `r` rounded, `c` its rounding error.
-pub(super) struct Reduced<'ctx> {
-    pub ni: I<'ctx>,
-    pub r: F<'ctx>,
-    pub c: F<'ctx>,
+pub(crate) struct Reduced<E: Emit> {
+    pub ni: E::I,
+    pub r: E::F,
+    pub c: E::F,
 }
 
 /// `x = n ln2 + r + c` (`n` also as an integer). `|x|` must be below ~2^(p-2).
 /// `x - n * LN2_HI` is exact; subtracting `n * LN2_LO` rounds, and `c` keeps the
 /// rounding error (by fast-two-sum), worth up to ~0.3 ulp of exp's result.
-pub(super) fn reduce_ln2<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>) -> Reduced<'ctx> {
+pub(crate) fn reduce_ln2<E: Emit>(e: &E, x: E::F) -> Reduced<E> {
     let (hi, lo) = ln2_parts(e);
     let (n, ni) = e.round_int(e.mul(x, e.c(LOG2_E)));
     let (r, c) = e.fast_two_sum(e.sub(x, e.mul(n, e.c(hi))), e.neg(e.mul(n, e.c(lo))));
@@ -41,21 +39,21 @@ pub(super) fn reduce_ln2<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>) -> Reduced<'ctx> {
 
 /// `expm1(r + c)` for `|r| <= ln2/2` and `c` below half an ulp of `r` (relative
 /// error 2^-27.9 in f32, 2^-56 in f64 before rounding).
-pub(super) fn expm1_poly<'ctx>(e: &Em<'_, 'ctx>, red: &Reduced<'ctx>) -> F<'ctx> {
+pub(crate) fn expm1_poly<E: Emit>(e: &E, red: &Reduced<E>) -> E::F {
     let r = red.r;
-    let p = if e.wide { e.poly(r, &EXPM1_F64) } else { e.poly(r, &EXPM1_F32.map(f64::from)) };
+    let p = if e.wide() { e.poly(r, &EXPM1_F64) } else { e.poly(r, &EXPM1_F32.map(f64::from)) };
     e.add(e.mla(e.mul(r, r), p, red.c), r)
 }
 
 /// `exp(x)`: overflows to inf, underflows through the subnormals (rounded once) to 0.
-pub(super) fn exp<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>) -> F<'ctx> {
+pub(crate) fn exp<E: Emit>(e: &E, x: E::F) -> E::F {
     // Beyond these the result is inf or 0 anyway; the clamp keeps n in ldexp's range.
-    let xc = if e.wide { e.clamp(x, -746.0, 710.0) } else { e.clamp(x, -104.0, 89.0) };
+    let xc = if e.wide() { e.clamp(x, -746.0, 710.0) } else { e.clamp(x, -104.0, 89.0) };
     exp_reduced(e, xc, None)
 }
 
 /// `exp(x + lo)` for `x` already clamped to exp's range and a tiny correction `lo`.
-pub(super) fn exp_reduced<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>, lo: Option<F<'ctx>>) -> F<'ctx> {
+pub(crate) fn exp_reduced<E: Emit>(e: &E, x: E::F, lo: Option<E::F>) -> E::F {
     let mut red = reduce_ln2(e, x);
     if let Some(lo) = lo {
         let (r, c) = e.fast_two_sum(red.r, lo);
@@ -67,12 +65,12 @@ pub(super) fn exp_reduced<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>, lo: Option<F<'ctx>
 /// `expm1(x) = 2^n (expm1(r) + 1) - 1`, computed as `2^n expm1(r) + (2^n - 1)` so
 /// that no cancellation happens; for `n >= 1` everything is halved and doubled at
 /// the end so that `n = 128` (f32) or `1024` (f64) still overflows correctly.
-pub(super) fn expm1<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>) -> F<'ctx> {
+pub(crate) fn expm1<E: Emit>(e: &E, x: E::F) -> E::F {
     // Below the low bound expm1 rounds to -1.
-    let xc = if e.wide { e.clamp(x, -40.0, 710.0) } else { e.clamp(x, -20.0, 89.0) };
+    let xc = if e.wide() { e.clamp(x, -40.0, 710.0) } else { e.clamp(x, -20.0, 89.0) };
     let red = reduce_ln2(e, xc);
     let (ni, em) = (red.ni, expm1_poly(e, &red));
-    let pos = e.icmp(IntPredicate::SGT, ni, e.ci(0));
+    let pos = e.icmp(ICmp::Sgt, ni, e.ci(0));
     let scale = e.pow2(e.isub(ni, e.seli(pos, e.ci(1), e.ci(0))));
     let one = e.sel(pos, e.c(0.5), e.c(1.0));
     let res = e.mla(scale, em, e.sub(scale, one));
@@ -83,14 +81,14 @@ pub(super) fn expm1<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>) -> F<'ctx> {
 
 /// `tanh(x) = x + x^3 P(x^2)` for `|x| < 0.55`; beyond,
 /// `tanh(|x|) = expm1(2|x|) / (expm1(2|x|) + 2)` with the sign of `x`.
-pub(super) fn tanh<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>) -> F<'ctx> {
+pub(crate) fn tanh<E: Emit>(e: &E, x: E::F) -> E::F {
     let ax = e.abs(x);
     // tanh rounds to 1 from 9.1 (f32) or 19.1 (f64) on.
     let ac = e.sel(e.gt(ax, e.cw(10.0, 20.0)), e.cw(10.0, 20.0), ax);
     let em = expm1(e, e.add(ac, ac));
     let large = e.div(em, e.add(em, e.c(2.0)));
     let x2 = e.mul(ax, ax);
-    let p = if e.wide { e.poly(x2, &TANH_F64) } else { e.poly(x2, &TANH_F32.map(f64::from)) };
+    let p = if e.wide() { e.poly(x2, &TANH_F64) } else { e.poly(x2, &TANH_F32.map(f64::from)) };
     let small = e.mla(e.mul(x2, ax), p, ax);
     e.copysign(e.sel(e.lt(ax, e.c(0.55)), small, large), x)
 }
@@ -99,10 +97,10 @@ pub(super) fn tanh<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>) -> F<'ctx> {
 /// `t/(1+t)` so that neither side loses accuracy. f32 runs in f64 (with the f32
 /// polynomial, 2^-27.9 before the final rounding): in f32, the roundings of `t`,
 /// `1 + t` and the quotient reach 2.3 ulp where `t` is just above a power of two.
-pub(super) fn logistic<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>) -> F<'ctx> {
-    let d = if e.wide { *e } else { e.other() };
-    let xd = if e.wide { x } else { e.ext(x) };
-    let t = if e.wide {
+pub(crate) fn logistic<E: Emit>(e: &E, x: E::F) -> E::F {
+    let d = if e.wide() { *e } else { e.other() };
+    let xd = if e.wide() { x } else { e.ext(x) };
+    let t = if e.wide() {
         exp(e, e.neg(e.abs(x)))
     } else {
         // Below -104 the f32 result is 0 anyway.
@@ -113,5 +111,5 @@ pub(super) fn logistic<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>) -> F<'ctx> {
     };
     let num = d.sel(d.lt(xd, d.c(0.0)), t, d.c(1.0));
     let res = d.div(num, d.add(d.c(1.0), t));
-    if e.wide { res } else { d.trunc(res) }
+    if e.wide() { res } else { d.trunc(res) }
 }

@@ -11,21 +11,19 @@
 //! double-words so that the ~2^-64 relative error survives the multiplication by
 //! `y` (up to 745).
 
-use inkwell::IntPredicate;
-
-use super::coeffs::{LOG_F32, LOG_F64, POW_LOG_F64};
-use super::emit::{Em, F, I};
-use super::exp::{exp, exp_reduced, ln2_parts};
+use crate::coeffs::{LOG_F32, LOG_F64, POW_LOG_F64};
+use crate::emit::{Emit, ICmp};
+use crate::exp::{exp, exp_reduced, ln2_parts};
 
 /// The decomposition of positive, finite, normal-or-subnormal `x`: `(k, m)`,
 /// `x = 2^k m`, `m` in `[sqrt(1/2), sqrt(2))`.
-fn decompose<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>) -> (I<'ctx>, F<'ctx>) {
+fn decompose<E: Emit>(e: &E, x: E::F) -> (E::I, E::F) {
     // Subnormals are scaled into the normal range first.
     let sub_shift = e.mant() + 2;
     let tiny = e.lt(x, e.c(e.min_normal()));
     let xs = e.sel(tiny, e.mul(x, e.c(2f64.powi(sub_shift as i32))), x);
     let kadj = e.seli(tiny, e.ci(-(sub_shift as i64)), e.ci(0));
-    let (one, sqrt_half, mant_mask) = if e.wide {
+    let (one, sqrt_half, mant_mask) = if e.wide() {
         (1f64.to_bits() as i64, 0x3fe6_a09e_667f_3bcd_i64, (1i64 << 52) - 1)
     } else {
         (1f32.to_bits() as i64, 0x3f35_04f3_i64, (1i64 << 23) - 1)
@@ -38,11 +36,11 @@ fn decompose<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>) -> (I<'ctx>, F<'ctx>) {
 }
 
 /// `k ln2 + log1p(f) + c` for `f` in `[sqrt(1/2)-1, sqrt(2)-1]` and a tiny `c`.
-fn log_kernel<'ctx>(e: &Em<'_, 'ctx>, k: I<'ctx>, f: F<'ctx>, c: F<'ctx>) -> F<'ctx> {
+fn log_kernel<E: Emit>(e: &E, k: E::I, f: E::F, c: E::F) -> E::F {
     let (hi, lo) = ln2_parts(e);
     let kf = e.int_to_float(k);
     let z = e.mul(f, f);
-    if e.wide {
+    if e.wide() {
         let s = e.div(f, e.add(e.c(2.0), f));
         let w = e.mul(s, s);
         let r = e.mul(w, e.poly(w, &LOG_F64));
@@ -58,14 +56,14 @@ fn log_kernel<'ctx>(e: &Em<'_, 'ctx>, k: I<'ctx>, f: F<'ctx>, c: F<'ctx>) -> F<'
 }
 
 /// `log(x)`: `log(0) = -inf`, `log(x < 0) = NaN`, `log(inf) = inf`.
-pub(super) fn log<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>) -> F<'ctx> {
+pub(crate) fn log<E: Emit>(e: &E, x: E::F) -> E::F {
     let (k, m) = decompose(e, x);
     let r = log_kernel(e, k, e.sub(m, e.c(1.0)), e.c(0.0));
     finish_log(e, x, r, e.c(0.0))
 }
 
 /// Special values of log at `x` (`zero` is where the result is -inf).
-fn finish_log<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>, r: F<'ctx>, zero: F<'ctx>) -> F<'ctx> {
+fn finish_log<E: Emit>(e: &E, x: E::F, r: E::F, zero: E::F) -> E::F {
     let r = e.sel(e.eq(x, e.inf()), x, r);
     let r = e.sel(e.eq(x, zero), e.neg(e.inf()), r);
     let r = e.sel(e.lt(x, zero), e.nan(), r);
@@ -74,7 +72,7 @@ fn finish_log<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>, r: F<'ctx>, zero: F<'ctx>) -> 
 
 /// `log1p(x) = log(u) + c/u` with `u = 1 + x` rounded and `c` its rounding error
 /// (exact, by two-sum).
-pub(super) fn log1p<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>) -> F<'ctx> {
+pub(crate) fn log1p<E: Emit>(e: &E, x: E::F) -> E::F {
     let (u, c) = e.two_sum(e.c(1.0), x);
     let (k, m) = decompose(e, u);
     let r = log_kernel(e, k, e.sub(m, e.c(1.0)), e.div(c, u));
@@ -84,9 +82,9 @@ pub(super) fn log1p<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>) -> F<'ctx> {
 }
 
 /// `pow(x, y)` with C99's special cases.
-pub(super) fn pow<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>, y: F<'ctx>) -> F<'ctx> {
+pub(crate) fn pow<E: Emit>(e: &E, x: E::F, y: E::F) -> E::F {
     let ax = e.abs(x);
-    let mag = if e.wide {
+    let mag = if e.wide() {
         pow_core_f64(e, ax, y)
     } else {
         let d = e.other();
@@ -99,7 +97,7 @@ pub(super) fn pow<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>, y: F<'ctx>) -> F<'ctx> {
 
 /// `|x|^y` for finite positive `ax` and finite `y`, in f64: double-word `log(ax)`,
 /// double-word product with `y`, then exp of the double-word.
-fn pow_core_f64<'ctx>(e: &Em<'_, 'ctx>, ax: F<'ctx>, y: F<'ctx>) -> F<'ctx> {
+fn pow_core_f64<E: Emit>(e: &E, ax: E::F, y: E::F) -> E::F {
     let (k, m) = decompose(e, ax);
     // s = (m - 1)/(m + 1) as a double-word: log(m) = 2 atanh(s).
     let f = e.sub(m, e.c(1.0));
@@ -141,7 +139,7 @@ fn pow_core_f64<'ctx>(e: &Em<'_, 'ctx>, ax: F<'ctx>, y: F<'ctx>) -> F<'ctx> {
 
 /// C99 pow's special cases around `mag = |x|^y` (valid for finite nonzero `x` and
 /// finite `y`).
-fn pow_specials<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>, y: F<'ctx>, mag: F<'ctx>) -> F<'ctx> {
+fn pow_specials<E: Emit>(e: &E, x: E::F, y: E::F, mag: E::F) -> E::F {
     let ax = e.abs(x);
     let ay = e.abs(y);
     // Integer and odd-integer tests: above 2^p every float is an even integer; below,
@@ -150,28 +148,28 @@ fn pow_specials<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>, y: F<'ctx>, mag: F<'ctx>) ->
     let two_p = e.c(2f64.powi(p as i32));
     let below = e.lt(ay, two_p);
     let t = e.sel(below, e.add(ay, two_p), ay);
-    let is_int = e.or(e.not(below), e.eq(e.sub(t, two_p), ay));
-    let low_bit = e.icmp(IntPredicate::NE, e.and(e.bits(t), e.ci(1)), e.ci(0));
-    let odd = e.and(e.and(is_int, low_bit), e.lt(ay, e.add(two_p, two_p)));
+    let is_int = e.bor(e.bnot(below), e.eq(e.sub(t, two_p), ay));
+    let low_bit = e.icmp(ICmp::Ne, e.and(e.bits(t), e.ci(1)), e.ci(0));
+    let odd = e.band(e.band(is_int, low_bit), e.lt(ay, e.add(two_p, two_p)));
     let neg = e.sign_bit(x);
-    let flip = e.and(neg, odd);
+    let flip = e.band(neg, odd);
 
     let r = e.sel(flip, e.neg(mag), mag);
     // Negative base, non-integer exponent.
-    let r = e.sel(e.and(e.lt(x, e.c(0.0)), e.not(is_int)), e.nan(), r);
+    let r = e.sel(e.band(e.lt(x, e.c(0.0)), e.bnot(is_int)), e.nan(), r);
     // x = ±0 or ±inf: 0 or inf, signed for odd y.
     let y_pos = e.gt(y, e.c(0.0));
     let x_inf = e.eq(ax, e.inf());
-    let zero_or_inf = e.or(x_inf, e.eq(ax, e.c(0.0)));
-    let big = e.icmp(IntPredicate::EQ, x_inf, y_pos);
+    let zero_or_inf = e.bor(x_inf, e.eq(ax, e.c(0.0)));
+    let big = e.beq(x_inf, y_pos);
     let edge = e.sel(big, e.inf(), e.c(0.0));
     let r = e.sel(zero_or_inf, e.sel(flip, e.neg(edge), edge), r);
     // y = ±inf: 1 for |x| = 1, else 0 or inf.
-    let big = e.icmp(IntPredicate::EQ, e.gt(ax, e.c(1.0)), y_pos);
+    let big = e.beq(e.gt(ax, e.c(1.0)), y_pos);
     let edge = e.sel(e.eq(ax, e.c(1.0)), e.c(1.0), e.sel(big, e.inf(), e.c(0.0)));
     let r = e.sel(e.eq(ay, e.inf()), edge, r);
     // NaN in, NaN out, except pow(1, y) = pow(x, ±0) = 1.
-    let r = e.sel(e.or(e.is_nan(x), e.is_nan(y)), e.add(x, y), r);
-    let one = e.or(e.eq(x, e.c(1.0)), e.eq(y, e.c(0.0)));
+    let r = e.sel(e.bor(e.is_nan(x), e.is_nan(y)), e.add(x, y), r);
+    let one = e.bor(e.eq(x, e.c(1.0)), e.eq(y, e.c(0.0)));
     e.sel(one, e.c(1.0), r)
 }

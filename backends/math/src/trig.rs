@@ -14,10 +14,8 @@
 //! `(min - max)/(min + max)` when `t > tan(pi/8)`, evaluates one odd polynomial and
 //! adds the quadrant's multiple of `pi/4` in two parts. f32 is computed in f64.
 
-use inkwell::IntPredicate;
-
-use super::coeffs::{ATAN_F32, ATAN_F64, COS_F32, COS_F64, SIN_F32, SIN_F64};
-use super::emit::{B, Em, F, I};
+use crate::coeffs::{ATAN_F32, ATAN_F64, COS_F32, COS_F64, SIN_F32, SIN_F64};
+use crate::emit::{Emit, ICmp};
 
 const FRAC_2_PI: f64 = std::f64::consts::FRAC_2_PI;
 /// pi/2 in four parts of 26, 26, 26 and 53 bits (f32 arguments).
@@ -32,15 +30,15 @@ const PIO2_3T: f64 = 8.4784276603689e-32;
 const HUGE_N: f64 = 1125899906842624.0; // 2^50
 
 /// The reduced argument (in f64) as `hi + lo`, and the quadrant `n mod 4`.
-struct Reduced<'ctx> {
-    hi: F<'ctx>,
-    lo: F<'ctx>,
-    q: I<'ctx>,
+struct Reduced<E: Emit> {
+    hi: E::F,
+    lo: E::F,
+    q: E::I,
 }
 
 /// `x = n pi/2 + hi + lo` for an f64 `x` (an f32 argument widened when `f32_arg`,
 /// with `lo = 0`). `d` is the f64 emitter.
-fn reduce<'ctx>(d: &Em<'_, 'ctx>, x: F<'ctx>, f32_arg: bool) -> Reduced<'ctx> {
+fn reduce<E: Emit>(d: &E, x: E::F, f32_arg: bool) -> Reduced<E> {
     let t = d.mul(x, d.c(FRAC_2_PI));
     let huge = d.lt(d.c(HUGE_N), d.abs(t));
     let (n, ni) = d.round_int(d.clamp(t, -HUGE_N, HUGE_N));
@@ -62,7 +60,7 @@ fn reduce<'ctx>(d: &Em<'_, 'ctx>, x: F<'ctx>, f32_arg: bool) -> Reduced<'ctx> {
         (y0, y1)
     };
     // NaN stays NaN (huge is false for NaN).
-    let finite_huge = d.and(huge, d.lt(d.abs(x), d.inf()));
+    let finite_huge = d.band(huge, d.lt(d.abs(x), d.inf()));
     let hi = d.sel(finite_huge, zero, hi);
     // sin, cos and tan of ±inf are NaN.
     let hi = d.sel(d.eq(d.abs(x), d.inf()), d.nan(), hi);
@@ -70,7 +68,7 @@ fn reduce<'ctx>(d: &Em<'_, 'ctx>, x: F<'ctx>, f32_arg: bool) -> Reduced<'ctx> {
 }
 
 /// sin and cos of the reduced argument, in f64.
-fn kernels<'ctx>(d: &Em<'_, 'ctx>, r: &Reduced<'ctx>, f32_arg: bool) -> (F<'ctx>, F<'ctx>) {
+fn kernels<E: Emit>(d: &E, r: &Reduced<E>, f32_arg: bool) -> (E::F, E::F) {
     let (x, y) = (r.hi, r.lo);
     let z = d.mul(x, x);
     if f32_arg {
@@ -91,8 +89,8 @@ fn kernels<'ctx>(d: &Em<'_, 'ctx>, r: &Reduced<'ctx>, f32_arg: bool) -> (F<'ctx>
     (s, c)
 }
 
-fn bit_set<'ctx>(d: &Em<'_, 'ctx>, q: I<'ctx>, bit: i64) -> B<'ctx> {
-    d.icmp(IntPredicate::NE, d.and(q, d.ci(bit)), d.ci(0))
+fn bit_set<E: Emit>(d: &E, q: E::I, bit: i64) -> E::B {
+    d.icmp(ICmp::Ne, d.and(q, d.ci(bit)), d.ci(0))
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -102,9 +100,9 @@ enum Trig {
     Tan,
 }
 
-fn trig<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>, which: Trig) -> F<'ctx> {
-    let f32_arg = !e.wide;
-    let d = if e.wide { *e } else { e.other() };
+fn trig<E: Emit>(e: &E, x: E::F, which: Trig) -> E::F {
+    let f32_arg = !e.wide();
+    let d = if e.wide() { *e } else { e.other() };
     let xd = if f32_arg { e.ext(x) } else { x };
     let r = reduce(&d, xd, f32_arg);
     let (s, c) = kernels(&d, &r, f32_arg);
@@ -125,15 +123,15 @@ fn trig<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>, which: Trig) -> F<'ctx> {
     if f32_arg { d.trunc(res) } else { res }
 }
 
-pub(super) fn sin<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>) -> F<'ctx> {
+pub(crate) fn sin<E: Emit>(e: &E, x: E::F) -> E::F {
     trig(e, x, Trig::Sin)
 }
 
-pub(super) fn cos<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>) -> F<'ctx> {
+pub(crate) fn cos<E: Emit>(e: &E, x: E::F) -> E::F {
     trig(e, x, Trig::Cos)
 }
 
-pub(super) fn tan<'ctx>(e: &Em<'_, 'ctx>, x: F<'ctx>) -> F<'ctx> {
+pub(crate) fn tan<E: Emit>(e: &E, x: E::F) -> E::F {
     trig(e, x, Trig::Tan)
 }
 
@@ -144,12 +142,12 @@ const FRAC_3PI_4: (f64, f64) = (2.356194490192345, 9.184850993605148e-17);
 const TAN_PI_8: f64 = 0.41421356237309503;
 
 /// `atan2(y, x)` with C99's special cases (signed zeros, infinities).
-pub(super) fn atan2<'ctx>(e: &Em<'_, 'ctx>, y: F<'ctx>, x: F<'ctx>) -> F<'ctx> {
-    let d = if e.wide { *e } else { e.other() };
-    let (yd, xd) = if e.wide { (y, x) } else { (e.ext(y), e.ext(x)) };
+pub(crate) fn atan2<E: Emit>(e: &E, y: E::F, x: E::F) -> E::F {
+    let d = if e.wide() { *e } else { e.other() };
+    let (yd, xd) = if e.wide() { (y, x) } else { (e.ext(y), e.ext(x)) };
     let (ax, ay) = (d.abs(xd), d.abs(yd));
     // Both infinite: the ratio is 1.
-    let both_inf = d.and(d.eq(ax, d.inf()), d.eq(ay, d.inf()));
+    let both_inf = d.band(d.eq(ax, d.inf()), d.eq(ay, d.inf()));
     let ax = d.sel(both_inf, d.c(1.0), ax);
     let ay = d.sel(both_inf, d.c(1.0), ay);
     let swap = d.gt(ay, ax);
@@ -162,13 +160,13 @@ pub(super) fn atan2<'ctx>(e: &Em<'_, 'ctx>, y: F<'ctx>, x: F<'ctx>) -> F<'ctx> {
     let num = d.sel(big, d.sub(mn, mx), mn);
     let den = d.sel(big, d.add(mn, mx), mx);
     let a = d.sel(d.eq(mx, d.c(0.0)), d.c(0.0), d.div(num, den));
-    let coeffs: &[f64] = if e.wide { &ATAN_F64 } else { &ATAN_F32 };
+    let coeffs: &[f64] = if e.wide() { &ATAN_F64 } else { &ATAN_F32 };
     let a2 = d.mul(a, a);
     let t = d.mla(d.mul(a2, a), d.poly(a2, coeffs), a);
     // The angle is k + t or k - t for k a multiple of pi/4 chosen by the quadrant.
     let xneg = d.sign_bit(xd);
-    let t = d.sel(d.xor(swap, xneg), d.neg(t), t);
-    let pick = |c: B<'ctx>, a: (f64, f64), b: (f64, f64)| (d.sel(c, d.c(a.0), d.c(b.0)), d.sel(c, d.c(a.1), d.c(b.1)));
+    let t = d.sel(d.bxor(swap, xneg), d.neg(t), t);
+    let pick = |c: E::B, a: (f64, f64), b: (f64, f64)| (d.sel(c, d.c(a.0), d.c(b.0)), d.sel(c, d.c(a.1), d.c(b.1)));
     let small_k = {
         let (h, l) = pick(xneg, PI, (0.0, 0.0));
         let (sh, sl) = pick(swap, FRAC_PI_2, (0.0, 0.0));
@@ -179,6 +177,6 @@ pub(super) fn atan2<'ctx>(e: &Em<'_, 'ctx>, y: F<'ctx>, x: F<'ctx>) -> F<'ctx> {
     let kl = d.sel(big, big_k.1, small_k.1);
     let res = d.add(kh, d.add(kl, t));
     let res = d.copysign(res, yd);
-    let res = d.sel(d.or(d.is_nan(xd), d.is_nan(yd)), d.add(xd, yd), res);
-    if e.wide { res } else { d.trunc(res) }
+    let res = d.sel(d.bor(d.is_nan(xd), d.is_nan(yd)), d.add(xd, yd), res);
+    if e.wide() { res } else { d.trunc(res) }
 }

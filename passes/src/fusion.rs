@@ -46,8 +46,18 @@ use crate::options::FusionConfig;
 use crate::pass::{FusionNote, Pass, PassContext, Result};
 use crate::schedule::sequential_computations;
 
+/// The fusion pass, for one backend's [`FusionConfig`] (what its code
+/// generators accept).
 #[derive(Debug, Default)]
-pub struct Fusion;
+pub struct Fusion {
+    config: FusionConfig,
+}
+
+impl Fusion {
+    pub fn new(config: FusionConfig) -> Fusion {
+        Fusion { config }
+    }
+}
 
 impl Pass for Fusion {
     fn name(&self) -> &'static str {
@@ -55,7 +65,7 @@ impl Pass for Fusion {
     }
 
     fn run(&mut self, module: &mut Module, cx: &mut PassContext) -> Result<bool> {
-        let config = cx.options.fusion.clone();
+        let config = self.config.clone();
         let mut names = NameUniquer::new(module);
         let mut changed = false;
         for cid in sequential_computations(module) {

@@ -13,10 +13,11 @@ use crate::reshape_mover::ReshapeMover;
 use crate::tuple_simplifier::TupleSimplifier;
 use crate::while_loop_simplifier::WhileLoopSimplifier;
 
-/// Inline calls, simplify to a fixed point, put dots in canonical form, then fuse.
-/// (The simplifier would fold the canonicalizer's transposes back into the dots, so
-/// it does not run after it.)
-pub fn default_pipeline(_options: &Options) -> Pipeline {
+/// Inline calls, simplify to a fixed point, put dots in canonical form, then fuse
+/// as `options.fusion` allows (a backend's capabilities). (The simplifier would
+/// fold the canonicalizer's transposes back into the dots, so it does not run
+/// after it.)
+pub fn default_pipeline(options: &Options) -> Pipeline {
     let simplify = Pipeline::new("simplify")
         .with(AlgebraicSimplifier)
         .with(ConstantFolding)
@@ -31,7 +32,7 @@ pub fn default_pipeline(_options: &Options) -> Pipeline {
         .with(DotCanonicalizer)
         .with(Cse)
         .with(Dce)
-        .with(Fusion)
+        .with(Fusion::new(options.fusion.clone()))
 }
 
 /// Names of every pass `pass_by_name` knows.
@@ -57,10 +58,36 @@ pub fn pass_by_name(name: &str) -> Option<Box<dyn Pass>> {
         "dot-canonicalizer" => Box::new(DotCanonicalizer),
         "cse" => Box::new(Cse),
         "dce" => Box::new(Dce),
-        "fusion" => Box::new(Fusion),
+        "fusion" => Box::new(Fusion::default()),
         "call-inliner" => Box::new(CallInliner),
         "tuple-simplifier" => Box::new(TupleSimplifier),
         "constant-folding" => Box::new(ConstantFolding),
         _ => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::PassContext;
+
+    /// The pipeline fuses what the options allow: a dot's relu epilogue joins
+    /// the dot in an output fusion only when the backend runs epilogues.
+    #[test]
+    fn fusion_follows_the_options() {
+        let text = "HloModule m\nENTRY e {\n  a = f32[4,3] parameter(0)\n  b = f32[3,5] parameter(1)\n  \
+            d = f32[4,5] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n  \
+            z = f32[] constant(0)\n  zb = f32[4,5] broadcast(z), dimensions={}\n  \
+            ROOT r = f32[4,5] maximum(d, zb)\n}\n";
+        let optimized = |options: Options| {
+            let mut m = smelt_hlo::parse_module(text).unwrap();
+            default_pipeline(&options).run_on(&mut m, &mut PassContext::new(Options::default())).unwrap();
+            smelt_hlo::print_module(&m)
+        };
+        assert!(optimized(Options::default()).contains("kind=kOutput"));
+        let mut no_epilogues = Options::default();
+        no_epilogues.fusion.dot_epilogue = false;
+        let text = optimized(no_epilogues);
+        assert!(!text.contains("kind=kOutput"), "{text}");
+    }
 }

@@ -392,7 +392,9 @@ impl Attrs {
             O::Parameter => AttrsKind::Parameter,
             O::Constant => AttrsKind::Constant,
             O::Iota => AttrsKind::Iota,
-            O::Broadcast | O::Transpose | O::Reverse | O::Reduce | O::Map => AttrsKind::Dimensions,
+            O::Broadcast | O::Transpose | O::Reverse | O::Reduce | O::Map | O::GetDimensionSize => {
+                AttrsKind::Dimensions
+            }
             O::Concatenate => AttrsKind::Concatenate,
             O::Compare => AttrsKind::Compare,
             O::Slice => AttrsKind::Slice,

@@ -172,6 +172,7 @@ opcodes! {
     AddDependency = "add-dependency", Fixed(2), 0;
     PartitionId = "partition-id", Fixed(0), 0;
     ReplicaId = "replica-id", Fixed(0), 0;
+    GetDimensionSize = "get-dimension-size", Fixed(1), 0;
 }
 
 impl Opcode {

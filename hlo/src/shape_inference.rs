@@ -483,6 +483,7 @@ pub fn infer_shape(
         O::AfterAll => infer_after_all(operands),
         O::AddDependency => infer_add_dependency(operands[0], operands[1]),
         O::PartitionId | O::ReplicaId => Ok(Shape::scalar(DType::U32)),
+        O::GetDimensionSize => infer_get_dimension_size(operands[0], attrs.dimensions()),
     }
 }
 
@@ -758,6 +759,17 @@ pub fn infer_transpose(x: &Shape, permutation: &[i64]) -> Result<Shape> {
     let axes = distinct_axes(op, "transpose dimension", permutation, a.rank())?;
     let dims: Dims = axes.iter().map(|&i| a.dims[i]).collect();
     finish(op, ArrayShape::new(a.dtype, dims))
+}
+
+/// `get-dimension-size`: the size of one dimension of the operand, as `s32[]`
+/// (shapes are static, so it is a constant of the operand's shape).
+pub fn infer_get_dimension_size(x: &Shape, dims: &[i64]) -> Result<Shape> {
+    let op = Opcode::GetDimensionSize;
+    let a = array(op, "operand", x)?;
+    match dims {
+        [d] if usize::try_from(*d).is_ok_and(|d| d < a.rank()) => Ok(Shape::scalar(DType::S32)),
+        _ => err(op, format!("dimensions={dims:?} must name one dimension of {x}")),
+    }
 }
 
 pub fn infer_reverse(x: &Shape, dims: &[i64]) -> Result<Shape> {

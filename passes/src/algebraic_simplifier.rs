@@ -15,7 +15,7 @@
 //!   dimension, broadcast of a broadcast, data movement of a scalar broadcast, full
 //!   slices, slice of a slice, zero pads, single-operand concatenates, full-range
 //!   and constant-index dynamic slices, full-size dynamic-update-slices, no-op
-//!   reverses;
+//!   reverses; `get-dimension-size` of a static shape becomes its constant;
 //! - a transpose feeding a dot, folded into the dot's dimension numbers when the
 //!   result dimension order allows;
 //! - reductions: over a unit or empty domain, and of a broadcast over exactly the
@@ -113,6 +113,7 @@ const RULES: &[Rule] = &[
     pad_zero,
     concatenate_single,
     reverse_noop,
+    dimension_size,
     dynamic_slice_full,
     dynamic_slice_constant,
     dynamic_update_slice_full,
@@ -589,6 +590,17 @@ fn reverse_noop(s: &mut Simp<'_>, id: InstId) -> Option<InstId> {
     let x = inst.operands[0];
     let dims = s.rw.dims(x);
     inst.attrs.dimensions().iter().all(|&d| dims.get(d as usize).is_some_and(|&n| n <= 1)).then_some(x)
+}
+
+/// `get-dimension-size(x)` -> the constant size (shapes are static).
+fn dimension_size(s: &mut Simp<'_>, id: InstId) -> Option<InstId> {
+    let inst = s.rw.inst(id);
+    if inst.opcode != Opcode::GetDimensionSize {
+        return None;
+    }
+    let d = usize::try_from(*inst.attrs.dimensions().first()?).ok()?;
+    let n = i32::try_from(*s.rw.dims(inst.operands[0]).get(d)?).ok()?;
+    Some(s.rw.constant(Array::from_vec([0i64; 0], vec![n])))
 }
 
 /// A dynamic slice as large as its operand -> the operand (starts clamp to 0).

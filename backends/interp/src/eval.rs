@@ -558,6 +558,13 @@ impl<'m> Evaluator<'m> {
                 batchnorm::grad(&arrays(ops)?, *epsilon, *feature_index)
             }
             (O::PartitionId, _) | (O::ReplicaId, _) => a(Scalar::U32(0).to_array()),
+            (O::GetDimensionSize, Attrs::Dimensions(d)) => {
+                let x = arr(ops, 0)?;
+                match d.first().and_then(|&d| usize::try_from(d).ok()).and_then(|d| x.dims.get(d)) {
+                    Some(&n) => a(Scalar::S32(n as i32).to_array()),
+                    None => invalid!("get-dimension-size of dimension {d:?} of {}", x.shape()),
+                }
+            }
             (O::AfterAll, _) => match &inst.shape {
                 // Tokens are not modelled; an empty tuple stands in where one was declared.
                 Shape::Tuple(t) if t.is_empty() => Ok(Literal::Tuple(Vec::new())),

@@ -511,3 +511,18 @@ fn with_nan(a: &Array, i: usize) -> Array {
     }
     a
 }
+
+#[test]
+fn get_dimension_size_is_the_static_size() {
+    let hlo = "HloModule g\n\nENTRY main {\n  x = f32[3,7] parameter(0)\n  \
+               n = s32[] get-dimension-size(x), dimensions={1}\n  \
+               m = s32[] get-dimension-size(x), dimensions={0}\n  \
+               ROOT t = (s32[], s32[]) tuple(n, m)\n}\n";
+    let x = f32s(&[3, 7], &[0.0; 21]);
+    check_hlo(hlo, &[x], 0.0);
+    // A dimension the operand does not have is a verifier error naming the op.
+    let bad = hlo.replace("dimensions={0}", "dimensions={2}");
+    let m = smelt_hlo::parse_module(&bad).expect("parses");
+    let e = smelt_hlo::verify(&m).err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(e.contains("get-dimension-size"), "{e}");
+}

@@ -261,6 +261,12 @@ impl<'m, 'c> Emitter<'m, 'c> {
             }
             (O::Copy | O::OptimizationBarrier | O::AddDependency, _) => self.emit(ctx, inst.operands[0], leaf, idx, lv),
             (O::PartitionId | O::ReplicaId, _) => Ok(self.scopes[lv].int(t, 0)),
+            (O::GetDimensionSize, Attrs::Dimensions(d)) => {
+                let dims = self.operand_dims(ctx, inst, 0)?;
+                let n = d.first().and_then(|&d| usize::try_from(d).ok()).and_then(|d| dims.get(d));
+                let n = n.ok_or_else(|| ierr("get-dimension-size dimension out of range".into()))?;
+                Ok(self.scopes[lv].int(t, *n as i128))
+            }
             (O::Convert, _) => {
                 let x = self.operand(ctx, inst, 0, idx, lv)?;
                 Ok(self.scopes[lv].convert(x, t))

@@ -55,3 +55,14 @@ impl From<smelt_kernel::InvalidProgram> for CpuError {
         CpuError::InvalidProgram(e.to_string())
     }
 }
+
+impl From<smelt_kernel::ArgumentError> for CpuError {
+    fn from(e: smelt_kernel::ArgumentError) -> CpuError {
+        match e {
+            smelt_kernel::ArgumentError::Count { expected, got } => CpuError::ArgumentCount { expected, got },
+            smelt_kernel::ArgumentError::Mismatch { index, expected, got } => {
+                CpuError::Argument { index, expected, got }
+            }
+        }
+    }
+}

@@ -277,11 +277,6 @@ impl std::fmt::Debug for Executable {
     }
 }
 
-fn describe(t: &ArrayType) -> String {
-    let dims: Vec<String> = t.dims.iter().map(|d| d.to_string()).collect();
-    format!("{}[{}]", t.dtype, dims.join(","))
-}
-
 impl Executable {
     pub(crate) fn new(
         name: &str,
@@ -388,15 +383,7 @@ impl Executable {
     /// [`Executable::run`] on views of caller-owned memory (no copies unless
     /// the program writes a parameter in place).
     pub fn run_views(&self, args: &[ArrayView<'_>]) -> Result<Vec<Array>> {
-        if args.len() != self.params.len() {
-            return Err(CpuError::ArgumentCount { expected: self.params.len(), got: args.len() });
-        }
-        for (i, (a, t)) in args.iter().zip(&self.params).enumerate() {
-            if a.dtype() != t.dtype || a.dims() != t.dims.as_slice() {
-                let got = ArrayType { dtype: a.dtype(), dims: a.dims().to_vec() };
-                return Err(CpuError::Argument { index: i, expected: describe(t), got: describe(&got) });
-            }
-        }
+        smelt_kernel::check_arguments(&self.params, args.iter().map(|a| (a.dtype(), a.dims())))?;
         let mut guard = match self.state.lock() {
             Ok(g) => g,
             Err(e) => e.into_inner(),

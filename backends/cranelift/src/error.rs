@@ -43,3 +43,14 @@ impl From<smelt_kernel::InvalidProgram> for CraneliftError {
         CraneliftError::InvalidProgram(e.to_string())
     }
 }
+
+impl From<smelt_kernel::ArgumentError> for CraneliftError {
+    fn from(e: smelt_kernel::ArgumentError) -> CraneliftError {
+        match e {
+            smelt_kernel::ArgumentError::Count { expected, got } => CraneliftError::ArgumentCount { expected, got },
+            smelt_kernel::ArgumentError::Mismatch { index, expected, got } => {
+                CraneliftError::Argument { index, expected, got }
+            }
+        }
+    }
+}

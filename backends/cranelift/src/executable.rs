@@ -88,11 +88,6 @@ impl std::fmt::Debug for Executable {
     }
 }
 
-fn describe(t: &ArrayType) -> String {
-    let dims: Vec<String> = t.dims.iter().map(|d| d.to_string()).collect();
-    format!("{}[{}]", t.dtype, dims.join(","))
-}
-
 fn words(bytes: usize) -> Vec<u64> {
     vec![0u64; bytes.div_ceil(8)]
 }
@@ -247,15 +242,7 @@ impl Executable {
     /// the program writes a parameter in place).
     pub fn run_views(&self, args: &[ArrayView<'_>]) -> Result<Vec<Array>> {
         let params = &self.program.params;
-        if args.len() != params.len() {
-            return Err(CraneliftError::ArgumentCount { expected: params.len(), got: args.len() });
-        }
-        for (i, (a, t)) in args.iter().zip(params).enumerate() {
-            if a.dtype() != t.dtype || a.dims() != t.dims.as_slice() {
-                let got = ArrayType { dtype: a.dtype(), dims: a.dims().to_vec() };
-                return Err(CraneliftError::Argument { index: i, expected: describe(t), got: describe(&got) });
-            }
-        }
+        smelt_kernel::check_arguments(params, args.iter().map(|a| (a.dtype(), a.dims())))?;
         let mut outs: Vec<Array> = self.program.results.iter().map(|t| Array::zeros(t.dtype, &t.dims)).collect();
         let mut guard = match self.state.lock() {
             Ok(g) => g,

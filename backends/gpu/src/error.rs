@@ -68,3 +68,14 @@ impl From<smelt_kernel::InvalidProgram> for GpuError {
         GpuError::InvalidProgram(e.to_string())
     }
 }
+
+impl From<smelt_kernel::ArgumentError> for GpuError {
+    fn from(e: smelt_kernel::ArgumentError) -> GpuError {
+        match e {
+            smelt_kernel::ArgumentError::Count { expected, got } => GpuError::ArgumentCount { expected, got },
+            smelt_kernel::ArgumentError::Mismatch { index, expected, got } => {
+                GpuError::Argument { index, expected, got }
+            }
+        }
+    }
+}

@@ -172,11 +172,6 @@ fn align(n: usize) -> usize {
     n.div_ceil(256) * 256
 }
 
-fn describe(t: &ArrayType) -> String {
-    let dims: Vec<String> = t.dims.iter().map(|d| d.to_string()).collect();
-    format!("{}[{}]", t.dtype, dims.join(","))
-}
-
 impl Executable {
     pub(crate) fn new(program: Program, module: &DeviceModule) -> Result<Executable> {
         let device = Device::get()?;
@@ -231,16 +226,8 @@ impl Executable {
 
     fn check_args<A: Borrow<Array>>(&self, args: &[A]) -> Result<()> {
         let params = &self.program.params;
-        if args.len() != params.len() {
-            return Err(GpuError::ArgumentCount { expected: params.len(), got: args.len() });
-        }
-        for (i, (a, t)) in args.iter().map(Borrow::borrow).zip(params).enumerate() {
-            if a.dtype() != t.dtype || a.dims.as_slice() != t.dims.as_slice() {
-                let got = ArrayType { dtype: a.dtype(), dims: a.dims.to_vec() };
-                return Err(GpuError::Argument { index: i, expected: describe(t), got: describe(&got) });
-            }
-        }
-        Ok(())
+        let args = args.iter().map(Borrow::borrow).map(|a| (a.dtype(), a.dims.as_slice()));
+        Ok(smelt_kernel::check_arguments(params, args)?)
     }
 
     /// Device buffers for the parameters (holding `args`) and the results.

@@ -10,6 +10,7 @@
 //! arithmetic and op semantics are derived once, here. Programs print (`Display`)
 //! in a readable text form for dumps and debugging.
 
+mod args;
 pub mod eval;
 pub mod ir;
 pub mod lower;
@@ -21,6 +22,7 @@ mod verify;
 #[cfg(test)]
 mod tests;
 
+pub use args::{ArgumentError, check_arguments};
 pub use ir::*;
 pub use lower::builder::Builder;
 pub use lower::{LowerError, lower, lower_module};

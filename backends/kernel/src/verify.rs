@@ -73,7 +73,7 @@ pub fn verify(program: &Program) -> std::result::Result<VerifiedProgram<'_>, Inv
     }
     for (i, c) in program.constants.iter().enumerate() {
         if c.ty.checked_byte_size() != Some(c.bytes.len()) {
-            return Err(err(format!("constant {i}"), format!("{} bytes for {}", c.bytes.len(), name(&c.ty))));
+            return Err(err(format!("constant {i}"), format!("{} bytes for {}", c.bytes.len(), &c.ty)));
         }
     }
     for (i, k) in program.kernels.iter().enumerate() {
@@ -84,11 +84,6 @@ pub fn verify(program: &Program) -> std::result::Result<VerifiedProgram<'_>, Inv
     Ok(VerifiedProgram(program))
 }
 
-fn name(t: &ArrayType) -> String {
-    let dims: Vec<String> = t.dims.iter().map(i64::to_string).collect();
-    format!("{}[{}]", t.dtype, dims.join(","))
-}
-
 /// An index space whose points can be counted in an `i64`.
 fn extent(dims: &[i64], what: &str) -> Result<()> {
     let count = dims.iter().try_fold(1i64, |n, &d| if d < 0 { None } else { n.checked_mul(d) });
@@ -97,7 +92,7 @@ fn extent(dims: &[i64], what: &str) -> Result<()> {
 
 /// `t` has a size in bytes (no negative dimension, no overflow).
 fn sized(t: &ArrayType) -> Result<()> {
-    t.checked_byte_size().map(|_| ()).ok_or_else(|| format!("{} has no size in bytes", name(t)))
+    t.checked_byte_size().map(|_| ()).ok_or_else(|| format!("{} has no size in bytes", t))
 }
 
 fn check(ok: bool, message: impl FnOnce() -> String) -> Result<()> {
@@ -135,9 +130,7 @@ impl Verifier<'_> {
             Step::Copy { src, dst } => {
                 self.buffer(src)?;
                 self.buffer(dst)?;
-                check(src.ty.byte_size() == dst.ty.byte_size(), || {
-                    format!("copy of {} into {}", name(&src.ty), name(&dst.ty))
-                })?;
+                check(src.ty.byte_size() == dst.ty.byte_size(), || format!("copy of {} into {}", &src.ty, &dst.ty))?;
             }
             Step::ParallelCopy { moves } => self.moves(moves)?,
             Step::Dot(d) => self.dot(d)?,
@@ -145,7 +138,7 @@ impl Verifier<'_> {
             Step::While { cond, pred, body, update } => {
                 self.buffer(pred)?;
                 check(pred.ty.dtype == DType::Pred && pred.ty.element_count() == 1, || {
-                    format!("the loop predicate is {}, not a pred scalar", name(&pred.ty))
+                    format!("the loop predicate is {}, not a pred scalar", &pred.ty)
                 })?;
                 self.moves(update)?;
                 self.steps(cond, &format!("{place} condition step")).map_err(StepError::nested)?;
@@ -154,7 +147,7 @@ impl Verifier<'_> {
             Step::Conditional { index, branches } => {
                 self.buffer(index)?;
                 check(matches!(index.ty.dtype, DType::Pred | DType::S32) && index.ty.element_count() == 1, || {
-                    format!("the branch index is {}, not a pred or s32 scalar", name(&index.ty))
+                    format!("the branch index is {}, not a pred or s32 scalar", &index.ty)
                 })?;
                 check(!branches.is_empty(), || "a conditional without branches".into())?;
                 check(index.ty.dtype != DType::Pred || branches.len() == 2, || {
@@ -176,9 +169,7 @@ impl Verifier<'_> {
         for (src, dst) in moves {
             self.buffer(src)?;
             self.buffer(dst)?;
-            check(src.ty.byte_size() == dst.ty.byte_size(), || {
-                format!("move of {} into {}", name(&src.ty), name(&dst.ty))
-            })?;
+            check(src.ty.byte_size() == dst.ty.byte_size(), || format!("move of {} into {}", &src.ty, &dst.ty))?;
         }
         Ok(())
     }
@@ -196,11 +187,9 @@ impl Verifier<'_> {
         };
         match room {
             None => Err(format!("{what} buffer {:?} does not exist", b.buffer)),
-            Some(room) if room < size => Err(format!(
-                "{} ({size} bytes) does not fit in {what} buffer {:?} ({room} bytes)",
-                name(&b.ty),
-                b.buffer
-            )),
+            Some(room) if room < size => {
+                Err(format!("{} ({size} bytes) does not fit in {what} buffer {:?} ({room} bytes)", &b.ty, b.buffer))
+            }
             Some(_) => Ok(()),
         }
     }
@@ -220,13 +209,7 @@ impl Verifier<'_> {
             || {
                 format!(
                     "dot of {} and {} into {} does not fit batch {}, m {}, n {}, k {}",
-                    name(&d.lhs.ty),
-                    name(&d.rhs.ty),
-                    name(&d.out.ty),
-                    d.batch,
-                    d.m,
-                    d.n,
-                    d.k
+                    &d.lhs.ty, &d.rhs.ty, &d.out.ty, d.batch, d.m, d.n, d.k
                 )
             },
         )?;
@@ -246,9 +229,7 @@ impl Verifier<'_> {
         check(count == Some(c.out.ty.element_count()), || {
             format!(
                 "convolution of {} by {} gives {natural:?}, which {} does not hold",
-                name(&c.input.ty),
-                name(&c.kernel.ty),
-                name(&c.out.ty)
+                &c.input.ty, &c.kernel.ty, &c.out.ty
             )
         })?;
         self.epilogue(&c.epilogue, &c.out)
@@ -263,7 +244,7 @@ impl Verifier<'_> {
             return Err(format!("epilogue kernel '{}' is not a loop kernel", k.name));
         };
         check(k.outputs.len() == 1 && k.outputs[0] == out.ty && space == &out.ty.dims, || {
-            format!("epilogue kernel '{}' does not compute {}", k.name, name(&out.ty))
+            format!("epilogue kernel '{}' does not compute {}", k.name, &out.ty)
         })?;
         check(k.inputs.first() == Some(&out.ty), || {
             format!("epilogue kernel '{}' does not take the product as input 0", k.name)
@@ -297,7 +278,7 @@ impl From<String> for StepError {
 fn operands(declared: &[ArrayType], given: &[BufRef], what: &str) -> Result<()> {
     check(declared.len() == given.len(), || format!("{} {what}s given for {}", given.len(), declared.len()))?;
     for (i, (t, b)) in declared.iter().zip(given).enumerate() {
-        check(*t == b.ty, || format!("{what} {i} is {}, declared {}", name(&b.ty), name(t)))?;
+        check(*t == b.ty, || format!("{what} {i} is {}, declared {}", &b.ty, t))?;
     }
     Ok(())
 }
@@ -320,7 +301,7 @@ fn kernel(k: &Kernel) -> Result<()> {
     let outs = |space: &[i64], n: usize| -> Result<()> {
         check(k.outputs.len() == n, || format!("{} outputs declared, the body stores {n}", k.outputs.len()))?;
         for (i, o) in k.outputs.iter().enumerate() {
-            check(o.dims == space, || format!("output {i} is {}, not shaped like the space {space:?}", name(o)))?;
+            check(o.dims == space, || format!("output {i} is {}, not shaped like the space {space:?}", o))?;
         }
         Ok(())
     };
@@ -359,14 +340,14 @@ fn kernel(k: &Kernel) -> Result<()> {
                 let t =
                     k.outputs.get(o).ok_or_else(|| format!("result {r} goes to output {o}, which does not exist"))?;
                 check(t.dims == kept && t.dtype == graph.dtype(init[r]), || {
-                    format!("result {r} is stored into {}, not {}[{kept:?}]", name(t), graph.dtype(init[r]))
+                    format!("result {r} is stored into {}, not {}[{kept:?}]", t, graph.dtype(init[r]))
                 })?;
             }
             for &(o, n) in extra {
                 let t = k.outputs.get(o).ok_or_else(|| format!("extra output {o} does not exist"))?;
                 roots(graph, &[n])?;
                 check(t.dims == *space && t.dtype == graph.dtype(n), || {
-                    format!("extra output {o} is {}, not {}{space:?}", name(t), graph.dtype(n))
+                    format!("extra output {o} is {}, not {}{space:?}", t, graph.dtype(n))
                 })?;
             }
             reducer_ok(reducer, graph, init, values)
@@ -392,12 +373,10 @@ fn kernel(k: &Kernel) -> Result<()> {
             let out = k.outputs.first().filter(|_| k.outputs.len() == 1).ok_or("an update-slice has one output")?;
             check(k.inputs.first() == Some(out), || "input 0 of an update-slice is not typed as its output".into())?;
             check(start.len() == out.dims.len() && space.len() == out.dims.len(), || {
-                format!("a rank-{} update of {} at {} start indices", space.len(), name(out), start.len())
+                format!("a rank-{} update of {} at {} start indices", space.len(), out, start.len())
             })?;
             check(start.iter().all(|&s| graph.dtype(s) == DType::S64), || "start indices are not s64".into())?;
-            check(graph.dtype(*value) == out.dtype, || {
-                format!("a {} value stored into {}", graph.dtype(*value), name(out))
-            })
+            check(graph.dtype(*value) == out.dtype, || format!("a {} value stored into {}", graph.dtype(*value), out))
         }
         KernelBody::Scatter { space, graph, target, in_bounds, values, combiner } => {
             graph_ok(graph, scope(space.len()))?;
@@ -422,7 +401,7 @@ fn kernel(k: &Kernel) -> Result<()> {
                 "sort takes n inputs to n outputs".into()
             })?;
             for (a, b) in k.inputs.iter().zip(&k.outputs) {
-                check(a == b && a.dims == *dims, || format!("sort of {} into {} over {dims:?}", name(a), name(b)))?;
+                check(a == b && a.dims == *dims, || format!("sort of {} into {} over {dims:?}", a, b))?;
             }
             let pairs: Vec<DType> = k.inputs.iter().flat_map(|t| [t.dtype, t.dtype]).collect();
             function(comparator, &pairs, &[DType::Pred], "comparator")
@@ -434,7 +413,7 @@ fn kernel(k: &Kernel) -> Result<()> {
             check(init.dims.is_empty() && out == operand, || "select-and-scatter's init or output is mistyped".into())?;
             let windows = crate::ir::WindowSpec::output_dims(window, &operand.dims);
             check(windows.as_deref() == Some(&source.dims[..]), || {
-                format!("the source {} does not have one element per window of {}", name(source), name(operand))
+                format!("the source {} does not have one element per window of {}", source, operand)
             })?;
             let t = operand.dtype;
             function(select, &[t, t], &[DType::Pred], "select")?;
@@ -445,7 +424,7 @@ fn kernel(k: &Kernel) -> Result<()> {
                 return Err("rng-bit-generator takes a state and gives a state and bits".into());
             };
             check(state.dtype == DType::U64 && state.dims.len() == 1 && new_state == state, || {
-                format!("the state is {}, not u64[n]", name(state))
+                format!("the state is {}, not u64[n]", state)
             })?;
             check(bits.dtype != DType::Pred, || "random bits cannot be pred".into())
         }
@@ -474,7 +453,7 @@ fn function(f: &ScalarFn, params: &[DType], results: &[DType], what: &str) -> Re
 fn stores(graph: &Graph, roots_: &[NodeId], outputs: &[ArrayType]) -> Result<()> {
     roots(graph, roots_)?;
     for (i, (&r, o)) in roots_.iter().zip(outputs).enumerate() {
-        check(graph.dtype(r) == o.dtype, || format!("a {} value stored into output {i}, {}", graph.dtype(r), name(o)))?;
+        check(graph.dtype(r) == o.dtype, || format!("a {} value stored into output {i}, {}", graph.dtype(r), o))?;
     }
     Ok(())
 }
@@ -536,7 +515,7 @@ fn node_ok(graph: &Graph, i: usize, node: &Node, scope: Scope<'_>) -> Result<()>
         Node::Load { input, index } => {
             let a =
                 scope.inputs.get(*input).ok_or_else(|| format!("load of input {input} of {}", scope.inputs.len()))?;
-            check(index.len() == a.dims.len(), || format!("{} indices into {}", index.len(), name(a)))?;
+            check(index.len() == a.dims.len(), || format!("{} indices into {}", index.len(), a))?;
             check(index.iter().all(|n| ty(n) == DType::S64), || "load indices are not s64".into())?;
             same(a.dtype)
         }

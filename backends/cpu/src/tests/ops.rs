@@ -15,7 +15,7 @@ use super::*;
 
 const N: i64 = 32;
 
-fn float_values() -> Vec<f64> {
+pub(crate) fn float_values() -> Vec<f64> {
     vec![
         0.0,
         -0.0,

@@ -41,11 +41,6 @@ pub(crate) fn invalid<T>(place: &str, message: impl Into<String>) -> EResult<T> 
     Err(EvalError::Invalid { place: place.to_string(), message: message.into() })
 }
 
-fn type_name(ty: &ArrayType) -> String {
-    let dims: Vec<String> = ty.dims.iter().map(|d| d.to_string()).collect();
-    format!("{}[{}]", ty.dtype, dims.join(","))
-}
-
 /// Runs `program` on `params` (flattened entry parameter leaves); returns the
 /// flattened entry result leaves.
 pub fn run(program: &Program, params: &[Array]) -> Result<Vec<Array>, EvalError> {
@@ -64,7 +59,7 @@ pub fn run(program: &Program, params: &[Array]) -> Result<Vec<Array>, EvalError>
     for (index, (p, ty)) in params.iter().zip(&program.params).enumerate() {
         if p.dtype() != ty.dtype || p.dims.as_slice() != ty.dims.as_slice() {
             let got = ArrayType { dtype: p.dtype(), dims: p.dims.to_vec() };
-            return Err(EvalError::ParamType { index, expected: type_name(ty), got: type_name(&got) });
+            return Err(EvalError::ParamType { index, expected: ty.to_string(), got: got.to_string() });
         }
         mem.params.push(p.data.to_le_bytes());
     }
@@ -351,7 +346,7 @@ pub(crate) fn run_kernel(k: &Kernel, inputs: &[View], outputs: &[View], mem: &mu
     }
     for (v, t) in inputs.iter().zip(&k.inputs).chain(outputs.iter().zip(&k.outputs)) {
         if v.ty != *t {
-            return invalid(&place, format!("buffer of type {} where {} is declared", type_name(&v.ty), type_name(t)));
+            return invalid(&place, format!("buffer of type {} where {} is declared", v.ty.to_string(), t.to_string()));
         }
     }
     match &k.body {

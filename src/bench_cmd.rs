@@ -1,0 +1,245 @@
+//! `smelt bench`: compile each case, time its runs, and report the figures
+//! `compare.py` reads (the `--json` contract), a per-step profile or the
+//! machine's streaming bandwidth.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{Result, anyhow};
+use smelt::case::{self, Case};
+use smelt::engine::{self, Compiled};
+use smelt::hlo::{Array, Literal};
+
+use crate::{Backend, PipelineName, load_verified, pipeline_for};
+
+/// What `bench` times: an engine, or a `smelt-jit` executable (`--cache-stats`).
+enum Timed {
+    Engine(Box<Compiled>),
+    Jit(std::sync::Arc<smelt::jit::Executable>),
+}
+
+impl Timed {
+    fn run(&self, args: &[Literal]) -> Result<Vec<Array>> {
+        match self {
+            Timed::Engine(c) => Ok(c.run(args)?),
+            Timed::Jit(exe) => {
+                let leaves: Vec<&smelt::jit::Buffer> =
+                    args.iter().flat_map(Literal::leaves).map(smelt::jit::Buffer::from_array_ref).collect();
+                Ok(exe.run(&leaves)?.into_iter().map(smelt::jit::Buffer::into_array).collect())
+            }
+        }
+    }
+
+    fn reset_profile(&self) {
+        if let Timed::Engine(c) = self {
+            c.reset_profile();
+        }
+    }
+
+    fn profile(&self) -> Option<Vec<smelt_cpu::StepProfile>> {
+        match self {
+            Timed::Engine(c) => c.profile(),
+            Timed::Jit(_) => None,
+        }
+    }
+}
+
+/// Timings of one case.
+struct BenchResult {
+    compile_ms: f64,
+    /// The compile time's phases (not for JIT compiles).
+    times: Option<engine::CompileTimes>,
+    /// Bytes of the arguments plus bytes of the results: what one run must at
+    /// least read and write.
+    bytes: usize,
+    run_ms: Vec<f64>,
+    /// Per-step times over the timed runs (with `--profile`).
+    profile: Option<Vec<smelt_cpu::StepProfile>>,
+}
+
+fn bench_case(
+    dir: &Path,
+    backend: Backend,
+    pipeline: Option<PipelineName>,
+    runs: Option<usize>,
+    time_s: f64,
+    profile: bool,
+    jit: Option<&smelt::jit::Client>,
+) -> Result<BenchResult> {
+    let case = Case::load(dir)?;
+    let t0 = Instant::now();
+    let module = load_verified(&case.module_path)?;
+    let params = module.entry().param_shapes();
+    let mut times = None;
+    let compiled = match jit {
+        Some(client) => Timed::Jit(client.compile(&module, &smelt::jit::CompileOptions::default())?),
+        None => {
+            let (c, t) = Compiled::timed(module, backend.engine(), pipeline_for(pipeline, backend), profile)?;
+            times = Some(t);
+            Timed::Engine(Box::new(c))
+        }
+    };
+    let compile_ms = t0.elapsed().as_secs_f64() * 1e3;
+    let args = if case.inputs.is_empty() { smelt::inputs::random_inputs(&params) } else { case.load_inputs()? };
+    // Warm up: first-touch page faults, caches, thread pool start.
+    for _ in 0..2 {
+        compiled.run(&args)?;
+    }
+    let results: usize = compiled.run(&args)?.iter().map(|a| a.shape().byte_size()).sum();
+    let bytes = results + args.iter().map(|a| a.shape().byte_size()).sum::<usize>();
+    compiled.reset_profile();
+    if let Timed::Engine(c) = &compiled
+        && let Compiled::Gpu(exe) = c.as_ref()
+    {
+        // Device-resident runs, arguments uploaded once (as XLA's harness does).
+        let leaves: Vec<&Array> = args.iter().flat_map(Literal::leaves).collect();
+        // The same stopping rule as the host loop below.
+        let run_ms = exe
+            .time_device_until(&leaves, |t| match runs {
+                Some(n) => t.len() >= n.max(1),
+                None => t.len() >= 3 && t.iter().sum::<f64>() >= time_s || t.len() >= 100_000,
+            })?
+            .into_iter()
+            .map(|s| s * 1e3)
+            .collect();
+        return Ok(BenchResult { compile_ms, times, bytes, run_ms, profile: None });
+    }
+    let mut run_ms = Vec::new();
+    let start = Instant::now();
+    loop {
+        let t = Instant::now();
+        compiled.run(&args)?;
+        run_ms.push(t.elapsed().as_secs_f64() * 1e3);
+        let done = match runs {
+            Some(n) => run_ms.len() >= n.max(1),
+            None => run_ms.len() >= 3 && start.elapsed().as_secs_f64() >= time_s || run_ms.len() >= 100_000,
+        };
+        if done {
+            break;
+        }
+    }
+    Ok(BenchResult { compile_ms, times, bytes, run_ms, profile: compiled.profile() })
+}
+
+pub(crate) fn cmd_bench(
+    paths: &[PathBuf],
+    backend: Backend,
+    pipeline: Option<PipelineName>,
+    json: bool,
+    runs: Option<usize>,
+    time_s: f64,
+    profile: bool,
+    jit: Option<&smelt::jit::Client>,
+) -> Result<ExitCode> {
+    let cases = case::find_cases(paths)?;
+    let mut failed = 0;
+    if !json {
+        println!(
+            "{:<28} {:>12} {:>12} {:>12} {:>12} {:>7} {:>8}",
+            "case", "compile ms", "median ms", "min ms", "max ms", "runs", "GB/s"
+        );
+    }
+    for dir in &cases {
+        let name = dir
+            .canonicalize()
+            .ok()
+            .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .unwrap_or_else(|| dir.display().to_string());
+        let bench = || bench_case(dir, backend, pipeline, runs, time_s, profile, jit);
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(bench))
+            .unwrap_or_else(|_| Err(anyhow!("internal compiler error (panic); please report it")));
+        match outcome {
+            Ok(r) => {
+                let mut sorted = r.run_ms.clone();
+                sorted.sort_by(f64::total_cmp);
+                let median = sorted[sorted.len() / 2];
+                let (min, max) = (sorted[0], sorted[sorted.len() - 1]);
+                let gb_per_s = r.bytes as f64 / (median * 1e-3) / 1e9;
+                if json {
+                    let line = serde_json::json!({
+                        "case": name,
+                        "backend": backend.engine().name(),
+                        "compile_ms": r.compile_ms,
+                        "compile_phases_ms": r.times.map(|t| serde_json::json!({
+                            "middle_end": t.middle_end_ms,
+                            "lower": t.lower_ms,
+                            "codegen": t.codegen_ms,
+                        })),
+                        "run_ms": {"median": median, "min": min, "max": max},
+                        "runs": sorted.len(),
+                        "bytes": r.bytes,
+                        "gb_per_s": gb_per_s,
+                    });
+                    println!("{line}");
+                } else {
+                    println!(
+                        "{name:<28} {:>12.3} {median:>12.4} {min:>12.4} {max:>12.4} {:>7} {gb_per_s:>8.2}",
+                        r.compile_ms,
+                        sorted.len()
+                    );
+                }
+                if let Some(steps) = &r.profile {
+                    print_profile(steps, sorted.len(), json);
+                }
+            }
+            Err(e) => {
+                failed += 1;
+                let message = format!("{e:#}");
+                if json {
+                    println!(
+                        "{}",
+                        serde_json::json!({"case": name, "backend": backend.engine().name(), "error": message})
+                    );
+                } else {
+                    println!("{name:<28} error: {message}");
+                }
+                eprintln!("error: {name}: {message}");
+            }
+        }
+    }
+    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// Measures and prints the machine's streaming bandwidth (`--stream`).
+pub(crate) fn print_stream(json: bool) {
+    let bw = smelt::stream::triad(64 << 20, 10);
+    let gb_per_s = bw.bytes_per_s / 1e9;
+    if json {
+        let line =
+            serde_json::json!({"stream_triad_gb_per_s": gb_per_s, "threads": bw.threads, "elements": bw.elements});
+        println!("{line}");
+    } else {
+        println!(
+            "stream triad: {gb_per_s:.2} GB/s ({} threads, 3 x {} MiB of f32)",
+            bw.threads,
+            (bw.elements * 4) >> 20
+        );
+    }
+}
+
+/// Per-step times of `--profile`, busiest first (to stderr with `--json`, whose
+/// stdout is a contract).
+fn print_profile(steps: &[smelt_cpu::StepProfile], runs: usize, json: bool) {
+    let runs = runs.max(1) as f64;
+    let total: f64 = steps.iter().map(|s| s.total_ms).sum::<f64>().max(1e-12);
+    let mut order: Vec<&smelt_cpu::StepProfile> = steps.iter().collect();
+    order.sort_by(|a, b| b.total_ms.total_cmp(&a.total_ms));
+    let mut lines = vec![format!("  {:>10} {:>6} {:>7}  step", "ms/run", "share", "calls")];
+    for s in order {
+        lines.push(format!(
+            "  {:>10.4} {:>5.1}% {:>7}  {}",
+            s.total_ms / runs,
+            100.0 * s.total_ms / total,
+            (s.calls as f64 / runs).round(),
+            s.label
+        ));
+    }
+    for l in lines {
+        if json {
+            eprintln!("{l}");
+        } else {
+            println!("{l}");
+        }
+    }
+}

@@ -12,12 +12,12 @@ use models::bert::{self, Bert};
 use smelt_jit::graph::{Graph, Session, SessionOptions};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let backend = models::backend_arg()?;
+    let backend = models::backend_arg();
     let sizes = Bert { batch: 4, seq: 64, hidden: 256, heads: 4, ffn: 1024 };
     let mut g = Graph::new();
     bert::build(&mut g, sizes)?;
-    println!("BERT layer {sizes:?}: {} graph nodes, backend {}", g.len(), backend.name());
-    let session = Session::new(g, SessionOptions { backend, ..Default::default() });
+    println!("BERT layer {sizes:?}: {} graph nodes, backend {backend}", g.len());
+    let session = Session::new(g, SessionOptions { backend: backend.to_string(), ..Default::default() })?;
     let inputs = bert::inputs(sizes);
     let feeds: Vec<(&str, _)> = inputs.iter().map(|(n, a)| (*n, a.clone())).collect();
     let fetches = ["last_hidden_state"];

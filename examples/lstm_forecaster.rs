@@ -12,12 +12,12 @@ use models::lstm::{self, Forecaster, VARIABLES};
 use smelt_jit::graph::{Graph, Session, SessionOptions};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let backend = models::backend_arg()?;
+    let backend = models::backend_arg();
     let f = Forecaster { batch: 16, steps: 48, hidden: 64, horizon: 6 };
     let mut g = Graph::new();
     lstm::build(&mut g, f)?;
-    println!("forecaster {f:?}: {} graph nodes, backend {}", g.len(), backend.name());
-    let session = Session::new(g, SessionOptions { backend, ..Default::default() });
+    println!("forecaster {f:?}: {} graph nodes, backend {backend}", g.len());
+    let session = Session::new(g, SessionOptions { backend: backend.to_string(), ..Default::default() })?;
     let fetches = ["forecast"];
     let t = Instant::now();
     let out = session.run(&[("series", lstm::series(f, 0))], &fetches)?;

@@ -75,7 +75,7 @@ fn bench_case(
     let compiled = match jit {
         Some(client) => Timed::Jit(client.compile(&module, &smelt::jit::CompileOptions::default())?),
         None => {
-            let (c, t) = Compiled::timed(module, backend.engine(), pipeline_for(pipeline, backend), profile)?;
+            let (c, t) = Compiled::timed(module, backend.name(), pipeline_for(pipeline, backend), profile)?;
             times = Some(t);
             Timed::Engine(Box::new(c))
         }
@@ -90,7 +90,7 @@ fn bench_case(
     let bytes = results + args.iter().map(|a| a.shape().byte_size()).sum::<usize>();
     compiled.reset_profile();
     if let Timed::Engine(c) = &compiled
-        && let Compiled::Gpu(exe) = c.as_ref()
+        && let Some(exe) = c.executable().and_then(|e| e.as_any().downcast_ref::<smelt::gpu::Executable>())
     {
         // Device-resident runs, arguments uploaded once (as XLA's harness does).
         let leaves: Vec<&Array> = args.iter().flat_map(Literal::leaves).collect();
@@ -159,7 +159,7 @@ pub(crate) fn cmd_bench(
                 if json {
                     let line = serde_json::json!({
                         "case": name,
-                        "backend": backend.engine().name(),
+                        "backend": backend.name(),
                         "compile_ms": r.compile_ms,
                         "compile_phases_ms": r.times.map(|t| serde_json::json!({
                             "middle_end": t.middle_end_ms,
@@ -187,10 +187,7 @@ pub(crate) fn cmd_bench(
                 failed += 1;
                 let message = format!("{e:#}");
                 if json {
-                    println!(
-                        "{}",
-                        serde_json::json!({"case": name, "backend": backend.engine().name(), "error": message})
-                    );
+                    println!("{}", serde_json::json!({"case": name, "backend": backend.name(), "error": message}));
                 } else {
                     println!("{name:<28} error: {message}");
                 }

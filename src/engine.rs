@@ -1,47 +1,31 @@
 //! One interface over every backend: compile a module once, run it many times.
 //! `smelt run`, `check` and `bench` and the tests go through it, so each backend
-//! is exercised the same way.
+//! is exercised the same way. Backends are found by name: `interp` (the
+//! reference interpreter on the module itself) or a compiled backend of
+//! `smelt_jit::registry`, whose capabilities set the pipeline's fusion.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use smelt_hlo::{Array, Literal, Module};
+use smelt_kernel::{Backend, BackendError, BackendOptions, Executable, StepProfile};
 use smelt_passes::{Options, PassContext};
 
-/// Where a module runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Backend {
-    /// The reference interpreter.
-    Interp,
-    /// LLVM-compiled native code for this CPU, run in process.
-    Cpu,
-    /// Cranelift-compiled native code: compiles in a fraction of LLVM's time.
-    Cranelift,
-    /// PTX for an NVIDIA GPU, run through the CUDA driver (device 0).
-    Gpu,
-    /// The GPU backend's kernels and step driver on the host simulator
-    /// (`smelt_gpu::sim`): no GPU needed, slow; for testing.
-    GpuSim,
+/// The name of the reference interpreter, which runs modules as written
+/// (every other backend name is a compiled backend of the registry).
+pub const INTERP: &str = "interp";
+
+/// Every backend name the engine takes: the interpreter, then the registry's.
+pub fn backend_names() -> Vec<&'static str> {
+    let mut names = vec![INTERP];
+    names.extend(smelt_jit::registry().names());
+    names
 }
 
-impl Backend {
-    pub fn name(self) -> &'static str {
-        match self {
-            Backend::Interp => "interp",
-            Backend::Cpu => "cpu",
-            Backend::Cranelift => "cranelift",
-            Backend::Gpu => "gpu",
-            Backend::GpuSim => "gpu-sim",
-        }
-    }
-
-    /// The pipeline a backend runs when none is named: compiled backends need the
-    /// fused, canonical module the default pipeline produces.
-    pub fn default_pipeline(self) -> Pipeline {
-        match self {
-            Backend::Interp => Pipeline::None,
-            Backend::Cpu | Backend::Cranelift | Backend::Gpu | Backend::GpuSim => Pipeline::Default,
-        }
-    }
+/// The pipeline a backend runs when none is named: compiled backends need the
+/// fused, canonical module the default pipeline produces.
+pub fn default_pipeline(backend: &str) -> Pipeline {
+    if backend == INTERP { Pipeline::None } else { Pipeline::Default }
 }
 
 /// Which middle end runs before the backend.
@@ -64,15 +48,8 @@ pub enum EngineError {
     #[error(transparent)]
     Verify(#[from] smelt_kernel::InvalidProgram),
     #[error(transparent)]
-    Cpu(#[from] smelt_cpu::CpuError),
-    #[error(transparent)]
-    Cranelift(#[from] smelt_cranelift::CraneliftError),
-    #[error(transparent)]
-    Gpu(#[from] smelt_gpu::GpuError),
+    Backend(#[from] smelt_kernel::BackendError),
 }
-
-/// Blocks per launch in the GPU simulator (grid-stride loops cover the rest).
-const SIM_MAX_GRID: u32 = 3;
 
 /// Runs `pipeline` over `module` in place.
 pub fn optimize(module: &mut Module, pipeline: Pipeline, cx: &mut PassContext) -> Result<(), EngineError> {
@@ -84,6 +61,18 @@ pub fn optimize(module: &mut Module, pipeline: Pipeline, cx: &mut PassContext) -
         }
     }
     Ok(())
+}
+
+/// The compiled backend named `name`, if it can run here.
+pub fn backend(name: &str) -> Result<Arc<dyn Backend>, EngineError> {
+    let backend = smelt_jit::registry().get(name).map_err(|e| match e {
+        BackendError::Unknown { name, .. } => BackendError::Unknown { name, known: backend_names().join(", ") },
+        e => e,
+    })?;
+    if let Some(why) = backend.unavailable() {
+        return Err(BackendError::Unavailable { backend: backend.name(), why }.into());
+    }
+    Ok(backend)
 }
 
 /// Where one compilation's time went, in milliseconds.
@@ -100,25 +89,24 @@ pub struct CompileTimes {
 /// A module compiled for a backend.
 #[derive(Debug)]
 pub enum Compiled {
-    Interp(Module),
-    Cpu(smelt_cpu::Executable),
-    Cranelift(Box<smelt_cranelift::Executable>),
-    Gpu(Box<smelt_gpu::Executable>),
-    /// The lowered program; each run simulates it.
-    GpuSim(Box<smelt_kernel::Program>),
+    /// The interpreter on the (optimized) module.
+    Interp(Box<Module>),
+    /// A compiled backend's executable.
+    Program(Arc<dyn Executable>),
 }
 
 impl Compiled {
-    /// Optimizes (per `pipeline`) and compiles a verified module.
-    pub fn new(module: Module, backend: Backend, pipeline: Pipeline) -> Result<Compiled, EngineError> {
+    /// Optimizes (per `pipeline`) and compiles a verified module for the
+    /// backend named `backend` ([`backend_names`]).
+    pub fn new(module: Module, backend: &str, pipeline: Pipeline) -> Result<Compiled, EngineError> {
         Compiled::with_profile(module, backend, pipeline, false)
     }
 
-    /// As [`Compiled::new`]; with `profile`, compiled backends time every step
+    /// As [`Compiled::new`]; with `profile`, backends that can time every step
     /// ([`Compiled::profile`]).
     pub fn with_profile(
         module: Module,
-        backend: Backend,
+        backend: &str,
         pipeline: Pipeline,
         profile: bool,
     ) -> Result<Compiled, EngineError> {
@@ -128,63 +116,48 @@ impl Compiled {
     /// As [`Compiled::with_profile`], also returning where compile time went.
     pub fn timed(
         mut module: Module,
-        backend: Backend,
+        backend: &str,
         pipeline: Pipeline,
         profile: bool,
     ) -> Result<(Compiled, CompileTimes), EngineError> {
         let ms = |t: Instant| t.elapsed().as_secs_f64() * 1e3;
+        let target = if backend == INTERP { None } else { Some(self::backend(backend)?) };
+        let mut options = Options::default();
+        if let Some(b) = &target {
+            options.fusion = b.capabilities().fusion;
+        }
         let t = Instant::now();
-        optimize(&mut module, pipeline, &mut PassContext::new(Options::default()))?;
+        optimize(&mut module, pipeline, &mut PassContext::new(options))?;
         let mut times = CompileTimes { middle_end_ms: ms(t), ..CompileTimes::default() };
-        let lower = |module: &Module, times: &mut CompileTimes| -> Result<smelt_kernel::Program, EngineError> {
-            let t = Instant::now();
-            let program = smelt_kernel::lower_module(module)?;
-            times.lower_ms = ms(t);
-            Ok(program)
+        let Some(target) = target else {
+            return Ok((Compiled::Interp(Box::new(module)), times));
         };
-        let compiled = match backend {
-            Backend::Interp => Compiled::Interp(module),
-            Backend::Cpu => {
-                let program = lower(&module, &mut times)?;
-                let t = Instant::now();
-                let options = smelt_cpu::CompileOptions { profile, ..Default::default() };
-                let exe = smelt_cpu::compile(&smelt_kernel::verify(&program)?, &options)?;
-                times.codegen_ms = ms(t);
-                Compiled::Cpu(exe)
-            }
-            Backend::Cranelift => {
-                let program = lower(&module, &mut times)?;
-                let t = Instant::now();
-                let exe = smelt_cranelift::compile(
-                    &smelt_kernel::verify(&program)?,
-                    &smelt_cranelift::CompileOptions::default(),
-                )?;
-                times.codegen_ms = ms(t);
-                Compiled::Cranelift(Box::new(exe))
-            }
-            Backend::Gpu => {
-                let program = lower(&module, &mut times)?;
-                let t = Instant::now();
-                let exe = smelt_gpu::compile(&smelt_kernel::verify(&program)?, &smelt_gpu::CompileOptions::default())?;
-                times.codegen_ms = ms(t);
-                Compiled::Gpu(Box::new(exe))
-            }
-            Backend::GpuSim => Compiled::GpuSim(Box::new(lower(&module, &mut times)?)),
-        };
-        Ok((compiled, times))
+        let t = Instant::now();
+        let program = smelt_kernel::lower_module(&module)?;
+        times.lower_ms = ms(t);
+        let t = Instant::now();
+        let options = BackendOptions { profile, ..BackendOptions::default() };
+        let exe = target.compile(&smelt_kernel::verify(&program)?, &options)?;
+        times.codegen_ms = ms(t);
+        Ok((Compiled::Program(exe), times))
+    }
+
+    /// The backend's executable (None for the interpreter).
+    pub fn executable(&self) -> Option<&Arc<dyn Executable>> {
+        match self {
+            Compiled::Interp(_) => None,
+            Compiled::Program(exe) => Some(exe),
+        }
     }
 
     /// Per-step times since the last reset, for a backend compiled with profiling.
-    pub fn profile(&self) -> Option<Vec<smelt_cpu::StepProfile>> {
-        match self {
-            Compiled::Interp(_) | Compiled::Cranelift(_) | Compiled::Gpu(_) | Compiled::GpuSim(_) => None,
-            Compiled::Cpu(exe) => exe.profile(),
-        }
+    pub fn profile(&self) -> Option<Vec<StepProfile>> {
+        self.executable()?.profile()
     }
 
     /// Restarts the per-step times.
     pub fn reset_profile(&self) {
-        if let Compiled::Cpu(exe) = self {
+        if let Some(exe) = self.executable() {
             exe.reset_profile();
         }
     }
@@ -193,21 +166,9 @@ impl Compiled {
     pub fn run(&self, args: &[Literal]) -> Result<Vec<Array>, EngineError> {
         match self {
             Compiled::Interp(module) => Ok(smelt_interp::evaluate(module, args)?.into_leaves()),
-            Compiled::Cpu(exe) => {
+            Compiled::Program(exe) => {
                 let leaves: Vec<&Array> = args.iter().flat_map(Literal::leaves).collect();
                 Ok(exe.run_refs(&leaves)?)
-            }
-            Compiled::Cranelift(exe) => {
-                let leaves: Vec<&Array> = args.iter().flat_map(Literal::leaves).collect();
-                Ok(exe.run_refs(&leaves)?)
-            }
-            Compiled::Gpu(exe) => {
-                let leaves: Vec<&Array> = args.iter().flat_map(Literal::leaves).collect();
-                Ok(exe.run_refs(&leaves)?)
-            }
-            Compiled::GpuSim(program) => {
-                let leaves: Vec<Array> = args.iter().flat_map(Literal::leaves).cloned().collect();
-                Ok(smelt_gpu::sim::simulate(&smelt_kernel::verify(program)?, &leaves, SIM_MAX_GRID)?)
             }
         }
     }

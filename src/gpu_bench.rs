@@ -11,17 +11,24 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
-use smelt::engine::{Backend, Compiled, Pipeline};
+use smelt::engine::{Compiled, Pipeline};
 use smelt::hlo::{Array, ArrayData};
 
 const CHAIN: &str = include_str!("../benches/elementwise_chain/module.hlo");
 
-fn compile_gpu(text: &str) -> Result<Box<smelt::gpu::Executable>> {
-    let module = smelt::hlo::parse_module(text).context("benchmark module")?;
-    match Compiled::new(module, Backend::Gpu, Pipeline::Default)? {
-        Compiled::Gpu(exe) => Ok(exe),
-        _ => bail!("not a GPU executable"),
+/// The compiled module and the GPU executable inside it (for device timers).
+struct GpuModule(Compiled);
+
+impl GpuModule {
+    fn exe(&self) -> Result<&smelt::gpu::Executable> {
+        let exe = self.0.executable().and_then(|e| e.as_any().downcast_ref::<smelt::gpu::Executable>());
+        exe.context("not a GPU executable")
     }
+}
+
+fn compile_gpu(text: &str) -> Result<GpuModule> {
+    let module = smelt::hlo::parse_module(text).context("benchmark module")?;
+    Ok(GpuModule(Compiled::new(module, "gpu", Pipeline::Default)?))
 }
 
 fn filled(dims: &[i64], v: f32) -> Array {
@@ -50,7 +57,8 @@ pub fn run(gib: f64, gemm: i64, runs: usize, json: Option<&Path>) -> Result<Exit
         .join("\n");
     eprintln!("gpu-bench: compiling the elementwise chain over 3 x {:.2} GiB", bytes / (1u64 << 30) as f64);
     let t = std::time::Instant::now();
-    let chain = compile_gpu(&text)?;
+    let chain_module = compile_gpu(&text)?;
+    let chain = chain_module.exe()?;
     let chain_compile_ms = t.elapsed().as_secs_f64() * 1e3;
     eprintln!("gpu-bench: device {}", chain.device());
     let args = [filled(&dims, 1.5), filled(&dims, 2.0), filled(&dims, -0.5)];
@@ -66,7 +74,8 @@ pub fn run(gib: f64, gemm: i64, runs: usize, json: Option<&Path>) -> Result<Exit
         "HloModule sgemm\nENTRY main {{\n  a = f32[{g},{g}]{{1,0}} parameter(0)\n  b = f32[{g},{g}]{{1,0}} parameter(1)\n  ROOT c = f32[{g},{g}]{{1,0}} dot(a, b), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}\n}}\n"
     );
     eprintln!("gpu-bench: {g}^3 f32 GEMM");
-    let sgemm = compile_gpu(&text)?;
+    let sgemm_module = compile_gpu(&text)?;
+    let sgemm = sgemm_module.exe()?;
     let args = [filled(&[g, g], 0.5), filled(&[g, g], 0.25)];
     let smelt_s = sgemm.time_device(&args, runs)?;
     let cublas_s = smelt::gpu::bench::cublas_sgemm_seconds(g, runs)?;

@@ -6,6 +6,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::OnceLock;
 use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow, bail};
@@ -31,19 +32,24 @@ struct Cli {
     command: Command,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum Backend {
-    /// The reference interpreter.
-    Interp,
-    /// LLVM-compiled native code for this CPU.
-    Cpu,
-    /// Cranelift-compiled native code (fast compiles).
-    Cranelift,
-    /// NVIDIA GPU: PTX through LLVM NVPTX, run through the CUDA driver.
-    Gpu,
-    /// The GPU backend's kernels on a host simulator of CUDA's execution model
-    /// (no GPU needed; slow; for testing).
-    GpuSim,
+/// A backend by name: the interpreter or a compiled backend of the registry
+/// (`smelt::engine::backend_names`), checked and listed by clap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Backend(&'static str);
+
+impl ValueEnum for Backend {
+    fn value_variants<'a>() -> &'a [Self] {
+        static ALL: OnceLock<Vec<Backend>> = OnceLock::new();
+        ALL.get_or_init(|| engine::backend_names().into_iter().map(Backend).collect())
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        let help = match smelt::jit::registry().get(self.0) {
+            Ok(b) => b.description(),
+            Err(_) => "the reference interpreter",
+        };
+        Some(clap::builder::PossibleValue::new(self.0).help(help))
+    }
 }
 
 /// The machine code is generated for.
@@ -288,34 +294,17 @@ enum Command {
 }
 
 impl Backend {
-    fn engine(self) -> engine::Backend {
-        match self {
-            Backend::Interp => engine::Backend::Interp,
-            Backend::Cpu => engine::Backend::Cpu,
-            Backend::Cranelift => engine::Backend::Cranelift,
-            Backend::Gpu => engine::Backend::Gpu,
-            Backend::GpuSim => engine::Backend::GpuSim,
-        }
+    fn name(self) -> &'static str {
+        self.0
     }
-}
 
-impl Backend {
     /// Whether this machine can run the backend at all (one clear error up
     /// front rather than one per case).
     fn available(self) -> Result<()> {
-        if self == Backend::Gpu && !smelt::gpu::driver_available() {
-            bail!("{}", smelt::gpu::GpuError::NoDriver);
+        if self.0 != engine::INTERP {
+            engine::backend(self.0)?;
         }
         Ok(())
-    }
-
-    fn jit(self) -> Result<smelt::jit::Backend> {
-        Ok(match self {
-            Backend::Interp => smelt::jit::Backend::Interp,
-            Backend::Cpu => smelt::jit::Backend::Cpu,
-            Backend::Cranelift => smelt::jit::Backend::Cranelift,
-            Backend::Gpu | Backend::GpuSim => bail!("the JIT (and --cache-stats) serves the CPU backends only"),
-        })
     }
 }
 
@@ -330,7 +319,7 @@ impl PipelineName {
 
 /// The named pipeline, or the backend's own when none is named.
 fn pipeline_for(pipeline: Option<PipelineName>, backend: Backend) -> engine::Pipeline {
-    pipeline.map_or(backend.engine().default_pipeline(), PipelineName::engine)
+    pipeline.map_or(engine::default_pipeline(backend.name()), PipelineName::engine)
 }
 
 fn main() -> ExitCode {
@@ -375,8 +364,8 @@ fn main() -> ExitCode {
             if stream {
                 bench_cmd::print_stream(json);
             }
-            let jit = match cache_stats.then(|| backend.jit()).transpose() {
-                Ok(b) => b.map(smelt::jit::Client::new),
+            let jit = match cache_stats.then(|| smelt::jit::Client::new(backend.name())).transpose() {
+                Ok(client) => client,
                 Err(e) => {
                     eprintln!("error: {e:#}");
                     return ExitCode::from(1);
@@ -527,7 +516,7 @@ fn cmd_run(
     let t0 = Instant::now();
     let module = load_verified(&module_path)?;
     let params = module.entry().param_shapes();
-    let compiled = Compiled::new(module, backend.engine(), pipeline_for(pipeline, backend))?;
+    let compiled = Compiled::new(module, backend.name(), pipeline_for(pipeline, backend))?;
     let load_ms = t0.elapsed().as_secs_f64() * 1e3;
     // The case's reference outputs apply when its own inputs are used.
     let mut reference = None;
@@ -558,7 +547,7 @@ fn cmd_run(
             }
         }
     }
-    println!("compile {load_ms:.2} ms, run {run_ms:.2} ms (backend {})", backend.engine().name());
+    println!("compile {load_ms:.2} ms, run {run_ms:.2} ms (backend {})", backend.name());
     if let Some((case, want)) = reference {
         let files = case.outputs.iter().filter_map(|o| o.path.file_name()).map(|f| f.to_string_lossy());
         let files = files.collect::<Vec<_>>().join(", ");
@@ -625,7 +614,7 @@ fn check_all(cases: &[PathBuf], check: impl Fn(&Path) -> Result<()>) -> bool {
 fn check_case(dir: &Path, backend: Backend, pipeline: Option<PipelineName>) -> Result<()> {
     let case = Case::load(dir)?;
     let module = load_verified(&case.module_path)?;
-    let compiled = Compiled::new(module, backend.engine(), pipeline_for(pipeline, backend))?;
+    let compiled = Compiled::new(module, backend.name(), pipeline_for(pipeline, backend))?;
     let args = case.load_inputs()?;
     let want = case.load_expected()?;
     if want.is_empty() {
@@ -647,9 +636,8 @@ fn cmd_compile(
 ) -> Result<ExitCode> {
     let mut module = load_verified(path)?;
     engine::optimize(&mut module, engine::Pipeline::Default, &mut PassContext::new(Options::default()))?;
-    let bytes = match backend {
-        Backend::Interp => bail!("the interpreter generates no code; use --backend cpu"),
-        Backend::Cpu => {
+    let bytes = match backend.name() {
+        "cpu" => {
             let program = smelt::kernel::lower_module(&module)?;
             let options = smelt::cpu::CompileOptions { triple: target, cpu, features, ..Default::default() };
             let what = match emit {
@@ -663,7 +651,7 @@ fn cmd_compile(
             };
             smelt::cpu::emit(&smelt::kernel::verify(&program)?, &options, what)?
         }
-        Backend::Cranelift => {
+        "cranelift" => {
             let program = smelt::kernel::lower_module(&module)?;
             let options = smelt::cranelift::CompileOptions::default();
             match emit {
@@ -674,7 +662,7 @@ fn cmd_compile(
                 _ => bail!("the Cranelift backend emits kernel or clif"),
             }
         }
-        Backend::Gpu | Backend::GpuSim => {
+        "gpu" | "gpu-sim" => {
             let program = smelt::kernel::lower_module(&module)?;
             let options = smelt::gpu::CompileOptions { sm, ..Default::default() };
             let what = match emit {
@@ -688,6 +676,8 @@ fn cmd_compile(
                 .map_err(|e| anyhow!("{}: {e}", path.display()))?
                 .into_bytes()
         }
+        engine::INTERP => bail!("the interpreter generates no code; use --backend cpu"),
+        other => bail!("backend {other} emits no code here"),
     };
     write_output(output, &bytes, emit == EmitKind::Obj)
 }

@@ -28,7 +28,7 @@ fn load_graph(path: &Path) -> Result<Graph> {
 }
 
 fn session(graph: Graph, backend: Backend) -> Result<Session> {
-    Ok(Session::new(graph, SessionOptions { backend: backend.jit()?, ..SessionOptions::default() }))
+    Ok(Session::new(graph, SessionOptions { backend: backend.name().to_string(), ..SessionOptions::default() })?)
 }
 
 /// The graph's inputs: `--input NAME=FILE` where given, else `<NAME>.npy` beside the model.
@@ -200,7 +200,7 @@ pub fn cmd_onnx_check(paths: &[PathBuf], backend: Backend) -> Result<bool> {
 pub fn cmd_graph_dump(model: &Path, output: Option<&Path>) -> Result<()> {
     let model = model_path(model);
     let graph = load_graph(&model)?;
-    let session = session(graph, Backend::Interp)?;
+    let session = session(graph, Backend(smelt::engine::INTERP))?;
     let outputs = session.graph().outputs.clone();
     let fetches: Vec<&str> = outputs.iter().map(String::as_str).collect();
     let dot = session.dot(&fetches).map_err(|e| anyhow!("{}: {e}", model.display()))?;

@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use models::bert::{self, Bert};
 use smelt_jit::graph::{Graph, Session, SessionOptions};
-use smelt_jit::{Array, Backend, Buffer, Client, ClientOptions, CompileOptions};
+use smelt_jit::{Array, Buffer, Client, ClientOptions, CompileOptions};
 
 const SIZES: Bert = Bert { batch: 4, seq: 64, hidden: 256, heads: 4, ffn: 1024 };
 const FETCHES: [&str; 1] = ["last_hidden_state"];
@@ -27,9 +27,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let runs: usize = std::env::args().skip(1).find_map(|a| a.parse().ok()).unwrap_or(300);
     let mut g = Graph::new();
     bert::build(&mut g, SIZES)?;
-    let client = Client::with_options(Backend::Cpu, ClientOptions { no_disk_cache: true, ..Default::default() });
+    let client = Client::with_options("cpu", ClientOptions { no_disk_cache: true, ..Default::default() })?;
     let session =
-        Session::with_client(g, SessionOptions { backend: Backend::Cpu, ..Default::default() }, client.clone());
+        Session::with_client(g, SessionOptions { backend: "cpu".into(), ..Default::default() }, client.clone());
     let inputs = bert::inputs(SIZES);
     session.run(&inputs, &FETCHES)?;
     let clusters = session.clusters(&FETCHES)?;

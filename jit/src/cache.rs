@@ -15,9 +15,9 @@ use std::collections::HashMap;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Condvar, Mutex};
 
-use crate::client::Counters;
 use crate::executable::Executable;
 use crate::key::Key;
+use crate::stats::Counters;
 use crate::{JitError, lock};
 
 type Outcome = Result<Arc<Executable>, JitError>;
@@ -74,7 +74,7 @@ impl Drop for FlightGuard<'_> {
     fn drop(&mut self) {
         if !self.done {
             lock(&self.cache.state).map.remove(&self.key);
-            self.flight.complete(Err(JitError::Cpu("compilation panicked".into())));
+            self.flight.complete(Err(JitError::Internal("compilation panicked".into())));
         }
     }
 }

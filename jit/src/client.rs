@@ -28,38 +28,78 @@ use smelt_kernel::Program;
 use crate::buffer::Buffer;
 use crate::cache::Cache;
 use crate::disk::{DiskCache, Lookup};
-use crate::executable::{Engine, Executable, Starter, Upgrade};
+use crate::executable::{Engine, Executable, Starter, Upgrade, backend_error};
 use crate::key::{self, ArgType, Key};
 use crate::policy::{Family, Policy};
+use crate::stats::{Counters, Stats};
 use crate::{JitError, lock};
 
-/// Which compiler a client uses.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Backend {
-    /// The reference interpreter: no compilation, slow runs.
-    Interp,
-    /// LLVM (`smelt-cpu`): slow compilation, fast runs. Uses the persistent cache.
-    Cpu,
-    /// Cranelift (`smelt-cranelift`, the `cranelift` feature): fast compilation.
-    Cranelift,
-    /// Both: the first launches run on the baseline tier (Cranelift) while LLVM
-    /// compiles on a background thread; later launches run on the LLVM code.
-    #[default]
-    Tiered,
+/// The backend name of a client that interprets (no compilation, slow runs).
+pub const INTERP: &str = "interp";
+
+/// The backend name of a client that compiles on two tiers: the first
+/// launches run on the baseline (Cranelift) while LLVM compiles on a
+/// background thread; later launches run on the LLVM code.
+pub const TIERED: &str = "tiered";
+
+/// Every backend name a client takes: [`INTERP`], [`TIERED`], then the
+/// registry's compiled backends.
+pub fn backend_names() -> Vec<&'static str> {
+    let mut names = vec![INTERP, TIERED];
+    names.extend(crate::registry().names());
+    names
 }
 
-impl Backend {
-    pub fn name(self) -> &'static str {
+/// The name of the backend whose code the persistent cache keeps (LLVM
+/// object code) and the LLVM tier of [`TIERED`] runs.
+const LLVM: &str = "cpu";
+
+/// How a client compiles.
+#[derive(Clone)]
+enum Plan {
+    Interp,
+    Tiered,
+    Compiled(Arc<dyn smelt_kernel::Backend>),
+}
+
+impl Plan {
+    fn of(name: &str) -> Result<Plan, JitError> {
+        Ok(match name {
+            INTERP => Plan::Interp,
+            TIERED => Plan::Tiered,
+            _ => {
+                let b = crate::registry().get(name).map_err(|e| {
+                    JitError::Unavailable(match e {
+                        smelt_kernel::BackendError::Unknown { name, .. } => {
+                            format!("unknown backend '{name}' (known: {})", backend_names().join(", "))
+                        }
+                        e => e.to_string(),
+                    })
+                })?;
+                Plan::Compiled(b)
+            }
+        })
+    }
+
+    fn name(&self) -> &'static str {
         match self {
-            Backend::Interp => "interp",
-            Backend::Cpu => "cpu",
-            Backend::Cranelift => "cranelift",
-            Backend::Tiered => "tiered",
+            Plan::Interp => INTERP,
+            Plan::Tiered => TIERED,
+            Plan::Compiled(b) => b.name(),
+        }
+    }
+
+    /// Whether its code is LLVM code the persistent cache can hold.
+    fn wants_llvm(&self) -> bool {
+        match self {
+            Plan::Interp => false,
+            Plan::Tiered => true,
+            Plan::Compiled(b) => b.name() == LLVM,
         }
     }
 }
 
-/// The first tier of [`Backend::Tiered`].
+/// The first tier of a [`TIERED`] client.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Baseline {
     /// Cranelift code (falls back to a synchronous LLVM compile when Cranelift
@@ -78,12 +118,12 @@ pub struct CompileOptions {
     pub opt_level: u8,
     /// Whether compiled code may run large kernels on the thread pool.
     pub parallel: bool,
-    /// With [`Backend::Tiered`]: run the baseline tier while LLVM compiles in
+    /// With [`TIERED`]: run the baseline tier while LLVM compiles in
     /// the background (true), or compile with LLVM before returning (false).
     pub tiered: bool,
-    /// With [`Backend::Tiered`]: what runs before the LLVM code is ready.
+    /// With [`TIERED`]: what runs before the LLVM code is ready.
     pub baseline: Baseline,
-    /// With [`Backend::Tiered`]: do not start the background LLVM compilation
+    /// With [`TIERED`]: do not start the background LLVM compilation
     /// until [`Executable::start_upgrade`] (deterministic tier tests, or
     /// callers who choose when the compile thread may compete for the CPU).
     pub defer_upgrade: bool,
@@ -126,91 +166,8 @@ impl Default for ClientOptions {
     }
 }
 
-/// The client's counters, updated atomically.
-#[derive(Debug, Default)]
-pub(crate) struct Counters {
-    pub hits: AtomicU64,
-    pub waits: AtomicU64,
-    pub misses: AtomicU64,
-    pub compiles: AtomicU64,
-    pub compile_ns: AtomicU64,
-    pub background_compiles: AtomicU64,
-    pub background_failures: AtomicU64,
-    pub disk_hits: AtomicU64,
-    pub disk_writes: AtomicU64,
-    pub disk_errors: AtomicU64,
-    pub evictions: AtomicU64,
-    pub interpreted: AtomicU64,
-    pub megamorphic_fallbacks: AtomicU64,
-    pub baseline_fallbacks: AtomicU64,
-}
-
-/// A snapshot of a client's counters ([`Client::stats`]).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Stats {
-    /// Requests served without compiling (in-memory hits, including requests
-    /// that waited for a concurrent compilation of the same key, and
-    /// [`Function`] launches that found their executable).
-    pub hits: u64,
-    /// Of the hits, those that waited for a compilation in flight.
-    pub waits: u64,
-    /// Requests that found nothing in memory.
-    pub misses: u64,
-    /// Compilations run in the foreground (a miss that hit the disk, or fell
-    /// back to the interpreter, compiles nothing).
-    pub compiles: u64,
-    /// Foreground compile time, summed.
-    pub compile_time: Duration,
-    /// Background LLVM compilations finished (tiered) and failed.
-    pub background_compiles: u64,
-    pub background_failures: u64,
-    /// Persistent cache: entries loaded, entries written, entries rejected
-    /// (truncated, corrupt, mismatched) or unwritable.
-    pub disk_hits: u64,
-    pub disk_writes: u64,
-    pub disk_errors: u64,
-    /// Executables dropped from the in-memory cache for capacity.
-    pub evictions: u64,
-    /// Launches that ran on the interpreter.
-    pub interpreted: u64,
-    /// Executables made for a megamorphic family (interpreted, not compiled).
-    pub megamorphic_fallbacks: u64,
-    /// Tiered compilations whose Cranelift baseline was unavailable or failed
-    /// (compiled with LLVM in the foreground instead).
-    pub baseline_fallbacks: u64,
-    /// Program families found megamorphic so far.
-    pub megamorphic_families: usize,
-    /// Executables in the in-memory cache now.
-    pub cached: usize,
-}
-
-impl std::fmt::Display for Stats {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        writeln!(
-            f,
-            "jit cache: {} hits ({} waited), {} misses, {} cached, {} evicted",
-            self.hits, self.waits, self.misses, self.cached, self.evictions
-        )?;
-        writeln!(
-            f,
-            "compiles: {} in {:.1} ms, {} in the background ({} failed), {} baseline fallbacks",
-            self.compiles,
-            self.compile_time.as_secs_f64() * 1e3,
-            self.background_compiles,
-            self.background_failures,
-            self.baseline_fallbacks
-        )?;
-        writeln!(f, "disk: {} hits, {} writes, {} rejected", self.disk_hits, self.disk_writes, self.disk_errors)?;
-        write!(
-            f,
-            "policy: {} interpreted launches, {} megamorphic fallbacks in {} families",
-            self.interpreted, self.megamorphic_fallbacks, self.megamorphic_families
-        )
-    }
-}
-
 struct Inner {
-    backend: Backend,
+    plan: Plan,
     options: ClientOptions,
     cache: Cache,
     disk: Option<DiskCache>,
@@ -245,7 +202,7 @@ pub struct Client {
 
 impl std::fmt::Debug for Client {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Client").field("backend", &self.inner.backend).finish_non_exhaustive()
+        f.debug_struct("Client").field("backend", &self.inner.plan.name()).finish_non_exhaustive()
     }
 }
 
@@ -258,20 +215,22 @@ fn log_bad_entry(path: &std::path::Path, why: &str) {
 }
 
 impl Client {
-    /// A client with default options (the persistent cache per `$SMELT_CACHE_DIR`).
-    pub fn new(backend: Backend) -> Client {
+    /// A client for the backend named `backend` (one of [`backend_names`]),
+    /// with default options (the persistent cache per `$SMELT_CACHE_DIR`).
+    pub fn new(backend: &str) -> Result<Client, JitError> {
         Client::with_options(backend, ClientOptions::default())
     }
 
-    pub fn with_options(backend: Backend, options: ClientOptions) -> Client {
+    pub fn with_options(backend: &str, options: ClientOptions) -> Result<Client, JitError> {
+        let plan = Plan::of(backend)?;
         let dir = match (&options.cache_dir, options.no_disk_cache) {
             (_, true) => None,
             (Some(d), false) => Some(d.clone()),
             (None, false) => std::env::var_os("SMELT_CACHE_DIR").filter(|d| !d.is_empty()).map(PathBuf::from),
         };
-        Client {
+        Ok(Client {
             inner: Arc::new(Inner {
-                backend,
+                plan,
                 cache: Cache::new(options.capacity),
                 disk: dir.as_deref().map(DiskCache::new),
                 options,
@@ -279,11 +238,12 @@ impl Client {
                 families: Mutex::default(),
                 background: Arc::default(),
             }),
-        }
+        })
     }
 
-    pub fn backend(&self) -> Backend {
-        self.inner.backend
+    /// The backend's name.
+    pub fn backend(&self) -> &'static str {
+        self.inner.plan.name()
     }
 
     /// The persistent cache's folder, if there is one.
@@ -360,7 +320,7 @@ impl Client {
     fn config_text(&self, o: &CompileOptions) -> String {
         format!(
             "backend={} opt={} parallel={} tiered={} baseline={:?}",
-            self.inner.backend.name(),
+            self.inner.plan.name(),
             o.opt_level,
             o.parallel,
             o.tiered,
@@ -381,44 +341,55 @@ impl Client {
         let exe =
             |engine, upgrade| Executable::new(module, sig.clone(), engine, upgrade, family.clone(), counters.clone());
         let interp = || Engine::Interp(Box::new(module.clone()));
-        if inner.backend != Backend::Interp && !family.admit(&inner.options.policy) {
+        if !matches!(inner.plan, Plan::Interp) && !family.admit(&inner.options.policy) {
             counters.megamorphic_fallbacks.fetch_add(1, Ordering::Relaxed);
             return Ok(exe(interp(), None));
         }
-        let wants_llvm = matches!(inner.backend, Backend::Cpu | Backend::Tiered);
-        if wants_llvm && let Some(loaded) = self.disk_load(&llvm_key) {
-            return Ok(exe(Engine::Llvm(loaded), None));
+        if inner.plan.wants_llvm()
+            && let Some(loaded) = self.disk_load(&llvm_key)
+        {
+            return Ok(exe(Engine::Compiled(Arc::new(loaded)), None));
         }
         let start = Instant::now();
-        let result = match inner.backend {
-            Backend::Interp => Ok(exe(interp(), None)),
-            backend => optimize_and_lower(module).and_then(|program| {
+        let backend_options =
+            smelt_kernel::BackendOptions { opt_level: options.opt_level, parallel: options.parallel, profile: false };
+        let cpu_options = smelt_cpu::CompileOptions {
+            opt_level: options.opt_level,
+            parallel: options.parallel,
+            ..Default::default()
+        };
+        let llvm = |program: &Program| -> Result<Engine, JitError> {
+            Ok(Engine::Compiled(Arc::new(self.compile_llvm(program, &cpu_options, &llvm_key)?)))
+        };
+        let result = match &inner.plan {
+            Plan::Interp => Ok(exe(interp(), None)),
+            plan => optimize_and_lower(module).and_then(|program| {
                 let kernels = program.kernels.len();
                 let exe = |engine, upgrade| exe(engine, upgrade).with_kernels(kernels);
-                let cpu_options = smelt_cpu::CompileOptions {
-                    opt_level: options.opt_level,
-                    parallel: options.parallel,
-                    ..Default::default()
-                };
-                match backend {
-                    Backend::Cranelift => Ok(exe(compile_cranelift(&program, options)?, None)),
-                    Backend::Tiered => {
+                match plan {
+                    Plan::Compiled(b) if b.name() == LLVM => Ok(exe(llvm(&program)?, None)),
+                    Plan::Compiled(b) => Ok(exe(compile_on(b.as_ref(), &program, &backend_options)?, None)),
+                    _ => {
                         let baseline = match (options.tiered, options.baseline) {
                             (false, _) => None,
                             (true, Baseline::Interp) => Some(interp()),
-                            (true, Baseline::Cranelift) => match compile_cranelift(&program, options) {
-                                Ok(engine) => Some(engine),
-                                Err(_) => {
-                                    counters.baseline_fallbacks.fetch_add(1, Ordering::Relaxed);
-                                    None
+                            (true, Baseline::Cranelift) => {
+                                let cranelift = crate::registry().get("cranelift").ok();
+                                match cranelift.map(|b| compile_on(b.as_ref(), &program, &backend_options)) {
+                                    Some(Ok(engine)) => Some(engine),
+                                    _ => {
+                                        counters.baseline_fallbacks.fetch_add(1, Ordering::Relaxed);
+                                        None
+                                    }
                                 }
-                            },
+                            }
                         };
                         match baseline {
-                            None => Ok(exe(Engine::Llvm(self.compile_llvm(&program, &cpu_options, &llvm_key)?), None)),
+                            None => Ok(exe(llvm(&program)?, None)),
                             Some(engine) => {
                                 let upgrade = Upgrade::new();
-                                let start = self.upgrade_starter(program, cpu_options, llvm_key, upgrade.clone());
+                                let start =
+                                    self.upgrade_starter(program, cpu_options.clone(), llvm_key, upgrade.clone());
                                 if options.defer_upgrade {
                                     upgrade.defer(start);
                                 } else {
@@ -428,7 +399,6 @@ impl Client {
                             }
                         }
                     }
-                    _ => Ok(exe(Engine::Llvm(self.compile_llvm(&program, &cpu_options, &llvm_key)?), None)),
                 }
             }),
         };
@@ -510,7 +480,7 @@ impl Client {
 }
 
 /// What changes LLVM code: the key of persistent cache entries, shared by
-/// `Backend::Cpu` and the LLVM tier of `Backend::Tiered`.
+/// the `cpu` backend and the LLVM tier of [`TIERED`].
 fn llvm_config(o: &CompileOptions) -> String {
     format!("llvm object={} opt={} parallel={}", smelt_cpu::OBJECT_FORMAT_VERSION, o.opt_level, o.parallel)
 }
@@ -534,30 +504,30 @@ fn compile_llvm(
     counters: &Counters,
 ) -> Result<smelt_cpu::Executable, JitError> {
     let program = smelt_kernel::verify(program).map_err(|e| JitError::Lower(e.to_string()))?;
-    let object = smelt_cpu::compile_to_object(&program, options).map_err(|e| JitError::Cpu(e.to_string()))?;
+    let object = smelt_cpu::compile_to_object(&program, options).map_err(|e| backend_error(LLVM, e))?;
     if let Some(disk) = disk {
         match disk.store(key, &object.to_bytes()) {
             Ok(()) => counters.disk_writes.fetch_add(1, Ordering::Relaxed),
             Err(_) => counters.disk_errors.fetch_add(1, Ordering::Relaxed),
         };
     }
-    smelt_cpu::load(&object).map_err(|e| JitError::Cpu(e.to_string()))
+    smelt_cpu::load(&object).map_err(|e| backend_error(LLVM, e))
 }
 
-#[cfg(feature = "cranelift")]
-fn compile_cranelift(program: &Program, options: &CompileOptions) -> Result<Engine, JitError> {
-    let o = smelt_cranelift::CompileOptions {
-        optimize: options.opt_level > 0,
-        parallel: options.parallel,
-        ..Default::default()
-    };
+/// Compiles a lowered program with a registered backend.
+fn compile_on(
+    backend: &dyn smelt_kernel::Backend,
+    program: &Program,
+    options: &smelt_kernel::BackendOptions,
+) -> Result<Engine, JitError> {
+    if let Some(why) = backend.unavailable() {
+        return Err(JitError::Unavailable(format!("backend '{}' is not available: {why}", backend.name())));
+    }
     let program = smelt_kernel::verify(program).map_err(|e| JitError::Lower(e.to_string()))?;
-    smelt_cranelift::compile(&program, &o).map(Engine::Cranelift).map_err(|e| JitError::Cranelift(e.to_string()))
-}
-
-#[cfg(not(feature = "cranelift"))]
-fn compile_cranelift(_: &Program, _: &CompileOptions) -> Result<Engine, JitError> {
-    Err(JitError::Unavailable("cranelift"))
+    backend
+        .compile(&program, options)
+        .map(Engine::Compiled)
+        .map_err(|e| crate::executable::backend_error(backend.name(), e))
 }
 
 enum Source {

@@ -18,24 +18,19 @@ pub enum JitError {
     /// Lowering to the kernel form failed (often: an operation no backend renders).
     #[error("lowering: {0}")]
     Lower(String),
-    /// The LLVM backend failed to compile or run the program.
-    #[error("cpu backend: {0}")]
-    Cpu(String),
-    /// The Cranelift backend failed to compile or run the program.
-    #[error("cranelift backend: {0}")]
-    Cranelift(String),
+    /// A backend failed to compile or run the program.
+    #[error("{backend} backend: {message}")]
+    Backend { backend: &'static str, message: String },
     /// The interpreter failed.
     #[error("interpreter: {0}")]
     Interp(String),
-    /// The backend was not built into this binary (the `cranelift` feature).
-    #[error("backend {0} is not available in this build")]
-    Unavailable(&'static str),
-    /// Wrong number of arguments to a run.
-    #[error("expected {expected} arguments, got {got}")]
-    ArgumentCount { expected: usize, got: usize },
-    /// An argument of the wrong element type or shape.
-    #[error("argument {index}: expected {expected}, got {got}")]
-    Argument { index: usize, expected: String, got: String },
+    /// No such backend, or one this build or machine lacks (the `cranelift`
+    /// feature, a GPU driver).
+    #[error("{0}")]
+    Unavailable(String),
+    /// Arguments of the wrong number, element type or shape.
+    #[error(transparent)]
+    Arguments(#[from] smelt_kernel::ArgumentError),
     /// A buffer built from host data that does not fit its shape, or read as
     /// the wrong element type.
     #[error("buffer: {0}")]
@@ -43,6 +38,9 @@ pub enum JitError {
     /// A graph cluster could not be lowered to HLO (`graph`).
     #[error("graph: {0}")]
     Graph(String),
+    /// A compilation panicked (a bug; the cache forgets the key).
+    #[error("internal error: {0}")]
+    Internal(String),
     /// The background compilation failed or was not ready in time.
     #[error("optimized tier: {0}")]
     Tier(String),

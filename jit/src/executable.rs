@@ -20,21 +20,23 @@ use smallvec::SmallVec;
 use smelt_hlo::{Array, ArrayView, Literal, Module, Shape};
 
 use crate::buffer::Buffer;
-use crate::client::Counters;
 use crate::key::ArgType;
 use crate::policy::Family;
+use crate::stats::Counters;
 use crate::{JitError, lock};
 
 /// Where a run executes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Tier {
-    /// The reference interpreter (`Backend::Interp`, an interpreted baseline, or
-    /// a megamorphic family's fallback).
+    /// The reference interpreter (the `interp` backend, an interpreted
+    /// baseline, or a megamorphic family's fallback).
     Interp,
     /// Cranelift-compiled code (fast to compile).
     Cranelift,
     /// LLVM-compiled code (`smelt-cpu`, fast to run).
     Llvm,
+    /// GPU code (`gpu`, or its host simulator `gpu-sim`).
+    Gpu,
 }
 
 impl Tier {
@@ -43,6 +45,16 @@ impl Tier {
             Tier::Interp => "interp",
             Tier::Cranelift => "cranelift",
             Tier::Llvm => "llvm",
+            Tier::Gpu => "gpu",
+        }
+    }
+
+    /// The tier of a registered backend's code.
+    fn of_backend(name: &str) -> Tier {
+        match name {
+            "cranelift" => Tier::Cranelift,
+            "gpu" | "gpu-sim" => Tier::Gpu,
+            _ => Tier::Llvm,
         }
     }
 
@@ -51,6 +63,7 @@ impl Tier {
             Tier::Interp => 1,
             Tier::Cranelift => 2,
             Tier::Llvm => 3,
+            Tier::Gpu => 4,
         }
     }
 
@@ -59,33 +72,29 @@ impl Tier {
             1 => Some(Tier::Interp),
             2 => Some(Tier::Cranelift),
             3 => Some(Tier::Llvm),
+            4 => Some(Tier::Gpu),
             _ => None,
         }
     }
 }
 
 /// What actually runs a program.
-// One engine per executable: the variants' sizes do not matter, and boxing the
-// compiled ones would add a load to every run.
-#[allow(clippy::large_enum_variant)]
 pub(crate) enum Engine {
     /// The interpreter on the verified module as given (no pipeline).
     Interp(Box<Module>),
-    Llvm(smelt_cpu::Executable),
-    #[cfg(feature = "cranelift")]
-    Cranelift(smelt_cranelift::Executable),
+    /// A registered backend's executable.
+    Compiled(Arc<dyn smelt_kernel::Executable>),
 }
 
 impl Engine {
     fn tier(&self) -> Tier {
         match self {
             Engine::Interp(_) => Tier::Interp,
-            Engine::Llvm(_) => Tier::Llvm,
-            #[cfg(feature = "cranelift")]
-            Engine::Cranelift(_) => Tier::Cranelift,
+            Engine::Compiled(exe) => Tier::of_backend(exe.backend()),
         }
     }
 
+    /// Runs on arguments already checked against the signature.
     fn run(&self, args: &[ArrayView<'_>], param_shapes: &[Shape]) -> Result<Vec<Array>, JitError> {
         match self {
             Engine::Interp(module) => {
@@ -94,11 +103,14 @@ impl Engine {
                     .map(Literal::into_leaves)
                     .map_err(|e| JitError::Interp(e.to_string()))
             }
-            Engine::Llvm(exe) => exe.run_views(args).map_err(|e| JitError::Cpu(e.to_string())),
-            #[cfg(feature = "cranelift")]
-            Engine::Cranelift(exe) => exe.run_views(args).map_err(|e| JitError::Cranelift(e.to_string())),
+            Engine::Compiled(exe) => exe.execute(args).map_err(|e| backend_error(exe.backend(), e)),
         }
     }
+}
+
+/// A backend's error as the JIT reports it.
+pub(crate) fn backend_error(backend: &'static str, e: impl std::fmt::Display) -> JitError {
+    JitError::Backend { backend, message: e.to_string() }
 }
 
 /// Regroups flattened leaves into the entry's (possibly tuple) parameters
@@ -130,7 +142,7 @@ pub(crate) type Starter = Box<dyn FnOnce() + Send>;
 
 /// The LLVM tier of a tiered executable, filled in by a background thread.
 pub(crate) struct Upgrade {
-    ready: OnceLock<smelt_cpu::Executable>,
+    ready: OnceLock<Arc<dyn smelt_kernel::Executable>>,
     state: Mutex<UpgradeState>,
     cv: Condvar,
     /// With `CompileOptions::defer_upgrade`: the compilation not started yet.
@@ -155,7 +167,7 @@ impl Upgrade {
     pub(crate) fn finish(&self, result: Result<smelt_cpu::Executable, JitError>) {
         let state = match result {
             Ok(exe) => {
-                let _ = self.ready.set(exe);
+                let _ = self.ready.set(Arc::new(exe));
                 UpgradeState::Done
             }
             Err(e) => UpgradeState::Failed(e.to_string()),
@@ -253,20 +265,12 @@ impl Executable {
     /// [`Executable::run`] on views of memory the caller owns (a NumPy array,
     /// say): compiled tiers read the arguments in place, without a copy.
     pub fn run_views(&self, args: &[ArrayView<'_>]) -> Result<Vec<Buffer>, JitError> {
-        if args.len() != self.params.len() {
-            return Err(JitError::ArgumentCount { expected: self.params.len(), got: args.len() });
-        }
-        for (index, (a, t)) in args.iter().zip(&self.params).enumerate() {
-            if a.dtype() != t.dtype || a.dims() != t.dims.as_slice() {
-                let got = ArgType { dtype: a.dtype(), dims: a.dims().to_vec() }.to_string();
-                return Err(JitError::Argument { index, expected: t.to_string(), got });
-            }
-        }
+        smelt_kernel::check_arguments(&self.params, args.iter().map(|a| (a.dtype(), a.dims())))?;
         let engine_tier;
         let outs = match self.upgrade.as_ref().and_then(|u| u.ready.get()) {
             Some(exe) => {
                 engine_tier = Tier::Llvm;
-                exe.run_views(args).map_err(|e| JitError::Cpu(e.to_string()))?
+                exe.execute(args).map_err(|e| backend_error(exe.backend(), e))?
             }
             None => {
                 engine_tier = self.first.tier();

@@ -43,18 +43,9 @@ impl fmt::Debug for Key {
     }
 }
 
-/// One flattened argument's element type and dimensions.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct ArgType {
-    pub dtype: DType,
-    pub dims: Vec<i64>,
-}
-
-impl fmt::Display for ArgType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}[{}]", self.dtype, crate::buffer::dims_text(&self.dims))
-    }
-}
+/// One flattened argument's element type and dimensions: the kernel form's
+/// array type, which compiled executables check arguments against.
+pub use smelt_kernel::ArrayType as ArgType;
 
 /// The flattened argument types of a module's entry computation: its
 /// *signature*.

@@ -1,10 +1,10 @@
 //! smelt's embedding API: compile HLO modules once, run them many times.
 //!
 //! ```no_run
-//! use smelt_jit::{Backend, Buffer, Client, CompileOptions};
+//! use smelt_jit::{Buffer, Client, CompileOptions};
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let module = smelt_hlo::parse_module(&std::fs::read_to_string("module.hlo")?)?;
-//! let client = Client::new(Backend::Tiered);
+//! let client = Client::new("tiered")?;
 //! let exe = client.compile(&module, &CompileOptions::default())?;
 //! let x = Buffer::from_slice(&[4], &[1.0f32, 2.0, 3.0, 4.0])?;
 //! let outputs = exe.run(&[&x, &x])?;
@@ -12,7 +12,8 @@
 //! # Ok(()) }
 //! ```
 //!
-//! A [`Client`] owns the caches for one [`Backend`]: an in-memory LRU keyed by
+//! A [`Client`] owns the caches for one backend ([`INTERP`], [`TIERED`], or a
+//! compiled backend of the [`registry`] by name): an in-memory LRU keyed by
 //! a fingerprint of the module's canonical text (names and metadata ignored),
 //! argument types, backend, options, host CPU and smelt version, with single
 //! flight (concurrent requests for one key compile once); an opt-in persistent
@@ -23,7 +24,8 @@
 //! instead). [`Function`] is the launch handle whose cache hit is a hash-map
 //! lookup on the argument types. `docs/jit.md` describes all of it.
 //!
-//! Code map: `client` (the client, options, counters, [`Function`]), `key`
+//! Code map: `client` (the client, options, [`Function`]), `registry` (the
+//! compiled backends by name), `stats` (counters), `key`
 //! (canonical text, fingerprints), `cache` (LRU and single flight), `disk`
 //! (the persistent cache's files), `executable` (tiers), `policy`
 //! (megamorphic families), `buffer` (host arrays), `error`.
@@ -38,15 +40,20 @@ pub mod graph;
 pub mod key;
 pub mod onnx;
 mod policy;
+mod registry;
+mod stats;
 
 pub use buffer::Buffer;
-pub use client::{Backend, Baseline, Client, ClientOptions, CompileOptions, Function, Stats};
+pub use client::{Baseline, Client, ClientOptions, CompileOptions, Function, INTERP, TIERED, backend_names};
 pub use disk::FORMAT_VERSION as DISK_FORMAT_VERSION;
 pub use error::JitError;
 pub use executable::{Executable, Tier};
 pub use key::ArgType;
 pub use policy::Policy;
+pub use registry::registry;
 pub use smelt_hlo::{Array, DType, Element};
+pub use smelt_kernel::ArgumentError;
+pub use stats::Stats;
 
 /// Locks a mutex, ignoring poisoning: every critical section here leaves its
 /// data consistent, so a panic elsewhere is no reason to fail.

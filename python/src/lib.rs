@@ -21,7 +21,6 @@
 //!   `SMELT_CACHE_DIR`).
 
 use std::path::PathBuf;
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -33,7 +32,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use smelt::hlo::{Array, ArrayData, ArrayView, DType, Module};
 use smelt::jit::graph::{Dim, Session, SessionOptions};
-use smelt::jit::{ArgType, Backend, Client, CompileOptions, JitError};
+use smelt::jit::{ArgType, Client, CompileOptions, JitError};
 
 /// Freed output blocks are kept for the next run's outputs, as in the CLI
 /// (`smelt::alloc`): a fresh output otherwise faults in new pages every call.
@@ -88,7 +87,7 @@ fn jit_error(e: &JitError) -> PyErr {
     let kind = match e {
         JitError::Verify(_) => ErrorKind::Input,
         JitError::Lower(_) | JitError::Unavailable(_) => ErrorKind::Unsupported,
-        JitError::ArgumentCount { .. } | JitError::Argument { .. } | JitError::Buffer(_) => ErrorKind::Shape,
+        JitError::Arguments(_) | JitError::Buffer(_) => ErrorKind::Shape,
         _ => ErrorKind::Other,
     };
     raise(kind, e.to_string())
@@ -114,30 +113,21 @@ fn onnx_error(origin: &str, e: &smelt::jit::onnx::OnnxError) -> PyErr {
     raise(kind, format!("{origin}: {e}"))
 }
 
-/// One process-wide client per backend.
-fn client(backend: Backend) -> &'static Client {
-    static CLIENTS: [OnceLock<Client>; 4] = [OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new()];
-    let slot = match backend {
-        Backend::Interp => 0,
-        Backend::Cpu => 1,
-        Backend::Cranelift => 2,
-        Backend::Tiered => 3,
-    };
-    CLIENTS[slot].get_or_init(|| Client::new(backend))
-}
+/// The process-wide clients, one per backend name, made on first use.
+static CLIENTS: Mutex<Vec<&'static Client>> = Mutex::new(Vec::new());
 
-fn parse_backend(name: &str) -> PyResult<Backend> {
-    Ok(match name {
-        "interp" => Backend::Interp,
-        "cpu" => Backend::Cpu,
-        "cranelift" => Backend::Cranelift,
-        "tiered" => Backend::Tiered,
-        other => {
-            return Err(pyo3::exceptions::PyValueError::new_err(format!(
-                "unknown backend '{other}' (expected 'interp', 'cpu', 'cranelift' or 'tiered')"
-            )));
-        }
-    })
+/// The process-wide client for the backend named `name` (a ValueError for a
+/// name no client takes).
+fn client(name: &str) -> PyResult<&'static Client> {
+    let mut clients = CLIENTS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(c) = clients.iter().find(|c| c.backend() == name) {
+        return Ok(c);
+    }
+    let c = Client::new(name).map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+    // Leaked on purpose: process-wide, joined at exit by `_shutdown`.
+    let c: &'static Client = Box::leak(Box::new(c));
+    clients.push(c);
+    Ok(c)
 }
 
 /// NumPy functions and dtypes looked up once.
@@ -339,7 +329,7 @@ fn load_module(text: &str, origin: &str) -> PyResult<Module> {
 #[pyclass(frozen, module = "smelt._smelt")]
 struct Executable {
     exe: Arc<smelt::jit::Executable>,
-    backend: Backend,
+    backend: &'static str,
     results: Vec<ArgType>,
     descrs: Vec<Py<PyArrayDescr>>,
     compile_ms: f64,
@@ -436,7 +426,7 @@ impl Executable {
     #[getter]
     fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
-        d.set_item("backend", self.backend.name())?;
+        d.set_item("backend", self.backend)?;
         d.set_item("tier", self.exe.tier().map(|t| t.name()))?;
         d.set_item("next_tier", self.exe.next_tier().name())?;
         d.set_item("tiered", self.exe.is_tiered())?;
@@ -466,7 +456,7 @@ impl Executable {
 
     fn __repr__(&self) -> String {
         let params: Vec<String> = self.exe.params().iter().map(ToString::to_string).collect();
-        format!("<smelt.Executable {}({}) backend={}>", self.exe.name(), params.join(", "), self.backend.name())
+        format!("<smelt.Executable {}({}) backend={}>", self.exe.name(), params.join(", "), self.backend)
     }
 }
 
@@ -477,9 +467,8 @@ impl Executable {
 #[pyfunction]
 #[pyo3(signature = (hlo, backend = "tiered"))]
 fn compile(py: Python<'_>, hlo: &Bound<'_, PyAny>, backend: &str) -> PyResult<Executable> {
-    let backend = parse_backend(backend)?;
+    let client = client(backend)?;
     let (text, origin) = hlo_source(hlo)?;
-    let client = client(backend);
     let start = Instant::now();
     let result = py.detach(|| -> PyResult<_> {
         let module = load_module(&text, &origin)?;
@@ -500,7 +489,7 @@ fn compile(py: Python<'_>, hlo: &Bound<'_, PyAny>, backend: &str) -> PyResult<Ex
     let descrs = exe.params().iter().map(|t| Ok(numpy_dtype(py, t.dtype)?.unbind())).collect::<PyResult<_>>()?;
     Ok(Executable {
         exe,
-        backend,
+        backend: client.backend(),
         results,
         descrs,
         compile_ms,
@@ -516,7 +505,7 @@ fn compile(py: Python<'_>, hlo: &Bound<'_, PyAny>, backend: &str) -> PyResult<Ex
 #[pyfunction]
 #[pyo3(signature = (backend = "tiered"))]
 fn cache_stats<'py>(py: Python<'py>, backend: &str) -> PyResult<Bound<'py, PyDict>> {
-    let s = client(parse_backend(backend)?).stats();
+    let s = client(backend)?.stats();
     let d = PyDict::new(py);
     d.set_item("hits", s.hits)?;
     d.set_item("misses", s.misses)?;
@@ -538,8 +527,8 @@ fn cache_stats<'py>(py: Python<'py>, backend: &str) -> PyResult<Bound<'py, PyDic
 #[pyfunction]
 fn _shutdown(py: Python<'_>) {
     py.detach(|| {
-        for b in [Backend::Interp, Backend::Cpu, Backend::Cranelift, Backend::Tiered] {
-            client(b).wait_background();
+        for c in CLIENTS.lock().unwrap_or_else(|e| e.into_inner()).iter() {
+            c.wait_background();
         }
     });
 }
@@ -598,7 +587,7 @@ impl OnnxSession {
     #[new]
     #[pyo3(signature = (model, backend = "tiered"))]
     fn new(py: Python<'_>, model: &Bound<'_, PyAny>, backend: &str) -> PyResult<OnnxSession> {
-        let backend = parse_backend(backend)?;
+        let client = client(backend)?;
         let (bytes, origin) = if let Ok(b) = model.cast::<PyBytes>() {
             (b.as_bytes().to_vec(), "<bytes>".to_string())
         } else {
@@ -613,8 +602,8 @@ impl OnnxSession {
             let proto = smelt::jit::onnx::decode(&bytes).map_err(|e| onnx_error(&origin, &e))?;
             let graph = smelt::jit::onnx::import(&proto).map_err(|e| onnx_error(&origin, &e))?;
             let (inputs, outputs) = smelt::jit::onnx::declared_io(&proto).map_err(|e| onnx_error(&origin, &e))?;
-            let options = SessionOptions { backend, ..SessionOptions::default() };
-            let session = Session::with_client(graph, options, client(backend).clone());
+            let options = SessionOptions { backend: backend.to_string(), ..SessionOptions::default() };
+            let session = Session::with_client(graph, options, client.clone());
             Ok(OnnxSession { session, inputs, outputs, lock: Mutex::new(()) })
         })
     }

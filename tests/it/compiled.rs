@@ -2,11 +2,11 @@
 //! corpus, through the same engine `smelt check --backend cpu|cranelift` uses.
 
 use smelt::case::{Case, compare_outputs};
-use smelt::engine::{Backend, Compiled, Pipeline};
+use smelt::engine::{Compiled, Pipeline};
 
 use crate::common::corpus_cases;
 
-fn corpus_on(backend: Backend) {
+fn corpus_on(backend: &str) {
     let mut failures = Vec::new();
     for dir in corpus_cases() {
         let case = Case::load(&dir).unwrap();
@@ -20,15 +20,15 @@ fn corpus_on(backend: Backend) {
             failures.push(format!("{}: {e}", case.name));
         }
     }
-    assert!(failures.is_empty(), "{} cases failed on {}:\n{}", failures.len(), backend.name(), failures.join("\n"));
+    assert!(failures.is_empty(), "{} cases failed on {}:\n{}", failures.len(), backend, failures.join("\n"));
 }
 
 #[test]
 fn every_corpus_case_matches_xla_on_the_cpu_backend() {
-    corpus_on(Backend::Cpu);
+    corpus_on("cpu");
 }
 
 #[test]
 fn every_corpus_case_matches_xla_on_the_cranelift_backend() {
-    corpus_on(Backend::Cranelift);
+    corpus_on("cranelift");
 }

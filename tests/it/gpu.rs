@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use smelt::case::{Case, compare_outputs};
-use smelt::engine::{Backend, Compiled, Pipeline};
+use smelt::engine::{Compiled, Pipeline};
 use smelt::gpu::plan::{self, Strategy};
 use smelt_hlo::{Array, Literal};
 
@@ -155,7 +155,7 @@ fn every_corpus_case_matches_xla_on_the_gpu_or_says_why() {
     if !smelt::gpu::driver_available() {
         let case = Case::load(&corpus_cases()[0]).unwrap();
         let module = smelt_hlo::parse_module(&std::fs::read_to_string(&case.module_path).unwrap()).unwrap();
-        let e = Compiled::new(module, Backend::Gpu, Pipeline::Default).expect_err("no CUDA driver here");
+        let e = Compiled::new(module, "gpu", Pipeline::Default).expect_err("no CUDA driver here");
         assert!(e.to_string().contains("no CUDA driver found"), "{e}");
         eprintln!("skipping GPU execution: no CUDA driver on this machine");
         return;
@@ -164,7 +164,7 @@ fn every_corpus_case_matches_xla_on_the_gpu_or_says_why() {
     for dir in corpus_cases() {
         let case = Case::load(&dir).unwrap();
         let module = smelt_hlo::parse_module(&std::fs::read_to_string(&case.module_path).unwrap()).unwrap();
-        let outcome = Compiled::new(module, Backend::Gpu, Pipeline::Default)
+        let outcome = Compiled::new(module, "gpu", Pipeline::Default)
             .map_err(|e| e.to_string())
             .and_then(|c| c.run(&case.load_inputs().unwrap()).map_err(|e| e.to_string()))
             .and_then(|got| compare_outputs(&case, &got, &case.load_expected().unwrap()));

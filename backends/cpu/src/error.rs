@@ -1,7 +1,7 @@
 //! The CPU backend's one error type.
 //!
 //! Errors split into what the input can cause (a program using an operation the
-//! backend does not render, arguments of the wrong shape) and what only a bug can
+//! backend does not render) and what only a bug can
 //! cause (LLVM rejecting the module we built, the JIT failing to link it); the
 //! latter name themselves as internal errors.
 
@@ -24,10 +24,6 @@ pub enum CpuError {
     /// Serialized compiled code that cannot be read (see `CompiledObject::from_bytes`).
     #[error("invalid compiled object: {0}")]
     InvalidObject(String),
-    #[error("expected {expected} arguments, got {got}")]
-    ArgumentCount { expected: usize, got: usize },
-    #[error("parameter {index}: expected {expected}, got {got}")]
-    Argument { index: usize, expected: String, got: String },
 }
 
 impl From<BuilderError> for CpuError {
@@ -53,16 +49,5 @@ pub(crate) use {invalid, unsupported};
 impl From<smelt_kernel::InvalidProgram> for CpuError {
     fn from(e: smelt_kernel::InvalidProgram) -> CpuError {
         CpuError::InvalidProgram(e.to_string())
-    }
-}
-
-impl From<smelt_kernel::ArgumentError> for CpuError {
-    fn from(e: smelt_kernel::ArgumentError) -> CpuError {
-        match e {
-            smelt_kernel::ArgumentError::Count { expected, got } => CpuError::ArgumentCount { expected, got },
-            smelt_kernel::ArgumentError::Mismatch { index, expected, got } => {
-                CpuError::Argument { index, expected, got }
-            }
-        }
     }
 }

@@ -6,7 +6,8 @@
 //! and `smelt_parallel_for` mapped to [`crate::runtime`]. The LLVM module and
 //! context are gone by then; the executable keeps only the JIT.
 //!
-//! [`Executable::run`] checks the arguments, allocates the outputs and calls
+//! A run (`smelt_kernel::Executable::execute`, once the trait has checked the
+//! arguments) allocates the outputs and calls
 //! `smelt_run` on a temp arena allocated once per executable (runs on one
 //! executable take turns on it through a mutex). Outputs the program writes in
 //! full (most of them: see `codegen::run::fully_written`) are not zeroed first;
@@ -14,7 +15,6 @@
 //! (donated buffers) are copied into buffers owned by the executable first, so
 //! the caller's arrays are never modified.
 
-use std::borrow::Borrow;
 use std::ffi::{CStr, CString, c_char};
 use std::sync::Mutex;
 
@@ -29,9 +29,8 @@ use llvm_sys::orc2::{
     LLVMOrcCSymbolMapPair, LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess, LLVMOrcDefinitionGeneratorRef,
     LLVMOrcExecutorAddress, LLVMOrcJITDylibAddGenerator, LLVMOrcJITDylibDefine,
 };
-use smallvec::SmallVec;
 use smelt_hlo::{Array, ArrayView, with_data};
-use smelt_kernel::ArrayType;
+use smelt_kernel::{ArrayType, BackendError, StepProfile};
 
 use crate::error::{CpuError, Result};
 
@@ -240,19 +239,6 @@ struct State {
 // SAFETY: the raw pointers are scratch space rewritten by every run before use.
 unsafe impl Send for State {}
 
-/// Time spent in one step of a program compiled with profiling, over every run
-/// since the executable was made or its profile was reset.
-#[derive(Clone, Debug, PartialEq)]
-pub struct StepProfile {
-    /// What the step is: `k3 reduce_fusion (reduce 64x128x512 over [2])`,
-    /// `copy 4096 bytes`, `dot b=1 m=64 n=64 k=64`, ...
-    pub label: String,
-    /// Total milliseconds (the time since the previous step ended).
-    pub total_ms: f64,
-    /// How many times the step ran.
-    pub calls: u64,
-}
-
 /// The profiler's counters in the JIT's memory and what their slots time.
 struct Profile {
     counters: usize,
@@ -353,37 +339,36 @@ impl Executable {
     pub fn name(&self) -> &str {
         &self.name
     }
+}
 
-    /// The flattened parameters it takes.
-    pub fn params(&self) -> &[ArrayType] {
+impl smelt_kernel::Executable for Executable {
+    fn backend(&self) -> &'static str {
+        "cpu"
+    }
+
+    fn params(&self) -> &[ArrayType] {
         &self.params
     }
 
-    /// The flattened results it returns.
-    pub fn results(&self) -> &[ArrayType] {
+    fn results(&self) -> &[ArrayType] {
         &self.results
     }
 
-    /// Runs the program on `args` (one array per flattened parameter) and
-    /// returns the flattened results.
-    pub fn run(&self, args: &[Array]) -> Result<Vec<Array>> {
-        self.run_any(args)
+    fn profile(&self) -> Option<Vec<StepProfile>> {
+        Executable::profile(self)
     }
 
-    /// [`Executable::run`] on borrowed arrays.
-    pub fn run_refs(&self, args: &[&Array]) -> Result<Vec<Array>> {
-        self.run_any(args)
+    fn reset_profile(&self) {
+        Executable::reset_profile(self)
     }
 
-    fn run_any<A: Borrow<Array>>(&self, args: &[A]) -> Result<Vec<Array>> {
-        let views: SmallVec<[ArrayView<'_>; 8]> = args.iter().map(|a| ArrayView::from(a.borrow())).collect();
-        self.run_views(&views)
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
     }
 
-    /// [`Executable::run`] on views of caller-owned memory (no copies unless
-    /// the program writes a parameter in place).
-    pub fn run_views(&self, args: &[ArrayView<'_>]) -> Result<Vec<Array>> {
-        smelt_kernel::check_arguments(&self.params, args.iter().map(|a| (a.dtype(), a.dims())))?;
+    /// Runs on views of caller-owned memory (no copies unless the program
+    /// writes a parameter in place).
+    fn execute(&self, args: &[ArrayView<'_>]) -> Result<Vec<Array>, BackendError> {
         let mut guard = match self.state.lock() {
             Ok(g) => g,
             Err(e) => e.into_inner(),
@@ -424,7 +409,7 @@ impl Executable {
         // and the private parameter copies.
         let rc = unsafe { (self.entry)(st.params.as_ptr(), st.results.as_ptr(), temp) };
         if rc != 0 {
-            return Err(CpuError::Jit(format!("smelt_run returned {rc}")));
+            return Err(BackendError::backend(CpuError::Jit(format!("smelt_run returned {rc}"))));
         }
         for (o, t) in outs.iter_mut().zip(&self.results) {
             let n = t.element_count();

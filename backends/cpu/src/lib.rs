@@ -7,7 +7,8 @@
 //! Pipeline: [`compile`] builds one LLVM module for a [`Program`] (`codegen`),
 //! optimizes it with the new pass manager (`default<O3>`) for the host CPU and
 //! all its features, emits an object file and links it into an ORC JIT
-//! (`executable`); [`Executable::run`] executes it. [`emit`] stops at any stage
+//! (`executable`), which runs it through `smelt_kernel::Executable`; [`CpuBackend`] is
+//! the backend registered as `cpu`. [`emit`] stops at any stage
 //! and returns the text or bytes (`smelt compile --emit llvm|llvm-opt|asm|obj`).
 //!
 //! The library routines that the kernel form leaves to the backend (`DotStep`,
@@ -50,9 +51,10 @@ use smelt_kernel::Program;
 use smelt_kernel::VerifiedProgram;
 
 pub use error::CpuError;
-pub use executable::{Executable, StepProfile};
+pub use executable::Executable;
 pub use object::{CompiledObject, FORMAT_VERSION as OBJECT_FORMAT_VERSION};
 pub use routine::RoutineError;
+pub use smelt_kernel::StepProfile;
 
 /// How to compile.
 #[derive(Clone, Debug)]
@@ -75,6 +77,39 @@ pub struct CompileOptions {
 impl Default for CompileOptions {
     fn default() -> Self {
         CompileOptions { opt_level: 3, triple: None, cpu: None, features: None, parallel: true, profile: false }
+    }
+}
+
+/// The CPU backend in the registry (`cpu`): LLVM at the options' level.
+#[derive(Debug, Default)]
+pub struct CpuBackend;
+
+impl smelt_kernel::Backend for CpuBackend {
+    fn name(&self) -> &'static str {
+        "cpu"
+    }
+
+    fn description(&self) -> &'static str {
+        "LLVM-compiled native code for this CPU, run in process"
+    }
+
+    fn capabilities(&self) -> smelt_kernel::Capabilities {
+        smelt_kernel::Capabilities { profiling: true, ..Default::default() }
+    }
+
+    fn compile(
+        &self,
+        program: &VerifiedProgram<'_>,
+        options: &smelt_kernel::BackendOptions,
+    ) -> Result<std::sync::Arc<dyn smelt_kernel::Executable>, smelt_kernel::BackendError> {
+        let options = CompileOptions {
+            opt_level: options.opt_level,
+            parallel: options.parallel,
+            profile: options.profile,
+            ..Default::default()
+        };
+        let exe = compile(program, &options).map_err(smelt_kernel::BackendError::backend)?;
+        Ok(std::sync::Arc::new(exe))
     }
 }
 

@@ -1,7 +1,7 @@
 //! The Cranelift backend's one error type.
 //!
 //! As in the CPU backend, errors split into what the input can cause (an
-//! operation this backend does not render, arguments of the wrong shape) and
+//! operation this backend does not render) and
 //! what only a bug can cause (Cranelift rejecting a function we built).
 
 #[derive(Debug, thiserror::Error)]
@@ -15,10 +15,6 @@ pub enum CraneliftError {
     /// Cranelift rejected a function or failed to finalize the code (a bug here).
     #[error("internal error in Cranelift code generation: {0}")]
     Codegen(String),
-    #[error("expected {expected} arguments, got {got}")]
-    ArgumentCount { expected: usize, got: usize },
-    #[error("parameter {index}: expected {expected}, got {got}")]
-    Argument { index: usize, expected: String, got: String },
     /// A library routine failed at run time (a shape it cannot handle).
     #[error("run time: {0}")]
     Run(String),
@@ -41,16 +37,5 @@ pub(crate) use {invalid, unsupported};
 impl From<smelt_kernel::InvalidProgram> for CraneliftError {
     fn from(e: smelt_kernel::InvalidProgram) -> CraneliftError {
         CraneliftError::InvalidProgram(e.to_string())
-    }
-}
-
-impl From<smelt_kernel::ArgumentError> for CraneliftError {
-    fn from(e: smelt_kernel::ArgumentError) -> CraneliftError {
-        match e {
-            smelt_kernel::ArgumentError::Count { expected, got } => CraneliftError::ArgumentCount { expected, got },
-            smelt_kernel::ArgumentError::Mismatch { index, expected, got } => {
-                CraneliftError::Argument { index, expected, got }
-            }
-        }
     }
 }

@@ -9,7 +9,6 @@
 //! arena bases. Parameters the program writes (donated buffers) are copied to
 //! buffers the executable owns first, so callers' arrays are never modified.
 
-use std::borrow::Borrow;
 use std::ffi::c_void;
 use std::sync::Mutex;
 
@@ -211,38 +210,29 @@ impl Executable {
     pub fn name(&self) -> &str {
         &self.program.name
     }
+}
 
-    /// Flattened entry parameters.
-    pub fn params(&self) -> &[ArrayType] {
+impl smelt_kernel::Executable for Executable {
+    fn backend(&self) -> &'static str {
+        "cranelift"
+    }
+
+    fn params(&self) -> &[ArrayType] {
         &self.program.params
     }
 
-    /// Flattened entry results.
-    pub fn results(&self) -> &[ArrayType] {
+    fn results(&self) -> &[ArrayType] {
         &self.program.results
     }
 
-    /// Runs the program on `args` (one array per flattened parameter) and
-    /// returns the flattened results.
-    pub fn run(&self, args: &[Array]) -> Result<Vec<Array>> {
-        self.run_any(args)
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
     }
 
-    /// [`Executable::run`] on borrowed arrays.
-    pub fn run_refs(&self, args: &[&Array]) -> Result<Vec<Array>> {
-        self.run_any(args)
-    }
-
-    fn run_any<A: Borrow<Array>>(&self, args: &[A]) -> Result<Vec<Array>> {
-        let views: SmallVec<[ArrayView<'_>; 8]> = args.iter().map(|a| ArrayView::from(a.borrow())).collect();
-        self.run_views(&views)
-    }
-
-    /// [`Executable::run`] on views of caller-owned memory (no copies unless
-    /// the program writes a parameter in place).
-    pub fn run_views(&self, args: &[ArrayView<'_>]) -> Result<Vec<Array>> {
+    /// Runs on views of caller-owned memory (no copies unless the program
+    /// writes a parameter in place).
+    fn execute(&self, args: &[ArrayView<'_>]) -> std::result::Result<Vec<Array>, smelt_kernel::BackendError> {
         let params = &self.program.params;
-        smelt_kernel::check_arguments(params, args.iter().map(|a| (a.dtype(), a.dims())))?;
         let mut outs: Vec<Array> = self.program.results.iter().map(|t| Array::zeros(t.dtype, &t.dims)).collect();
         let mut guard = match self.state.lock() {
             Ok(g) => g,
@@ -255,7 +245,7 @@ impl Executable {
             match st.copies.get_mut(i).and_then(|c| c.as_mut()) {
                 Some(copy) => {
                     let dst = copy.as_mut_ptr().cast::<u8>();
-                    // SAFETY: the argument holds its type's bytes (checked above)
+                    // SAFETY: the argument holds its type's bytes (checked by the trait)
                     // and the copy was sized for them.
                     unsafe { std::ptr::copy_nonoverlapping(src, dst, params[i].byte_size()) };
                     param_ptrs.push(dst);
@@ -270,10 +260,12 @@ impl Executable {
             temp: st.arena.as_mut_ptr().cast(),
             scratch: st.scratch.as_mut_ptr().cast(),
         };
-        self.steps(&self.program.steps, &mem)?;
+        self.steps(&self.program.steps, &mem).map_err(smelt_kernel::BackendError::backend)?;
         Ok(outs)
     }
+}
 
+impl Executable {
     fn steps(&self, steps: &[Step], mem: &Mem) -> Result<()> {
         for s in steps {
             match s {

@@ -9,8 +9,10 @@
 //! precompiled routines of `smelt_runtime::routines` (matrix products through
 //! the `gemm` crate, convolutions as patches times kernels, merge sorts and
 //! select-and-scatter with comparators compiled here). Nothing is interpreted:
-//! every scalar operation of every kernel is Cranelift code or a call to a
-//! runtime scalar helper (transcendental functions, f16/bf16 rounding).
+//! every scalar operation of every kernel is Cranelift code (transcendental
+//! functions from `smelt-math`, as on the LLVM tier) or a call to a runtime
+//! scalar helper (f16/bf16 rounding, `fmod`). [`CraneliftBackend`] is the
+//! backend registered as `cranelift`.
 //!
 //! The tier exists for compile time: no LLVM, no generated GEMM. Its kernels
 //! are plain loop nests with each value computed at the outermost loop it
@@ -46,6 +48,30 @@ impl Default for CompileOptions {
 /// Compiles `program` for the host CPU and loads it into the process.
 pub fn compile(program: &VerifiedProgram<'_>, options: &CompileOptions) -> Result<Executable, CraneliftError> {
     executable::Executable::new(program, options)
+}
+
+/// The Cranelift backend in the registry (`cranelift`): fast compiles, slower code.
+#[derive(Debug, Default)]
+pub struct CraneliftBackend;
+
+impl smelt_kernel::Backend for CraneliftBackend {
+    fn name(&self) -> &'static str {
+        "cranelift"
+    }
+
+    fn description(&self) -> &'static str {
+        "Cranelift-compiled native code: compiles in a fraction of LLVM's time"
+    }
+
+    fn compile(
+        &self,
+        program: &VerifiedProgram<'_>,
+        options: &smelt_kernel::BackendOptions,
+    ) -> Result<std::sync::Arc<dyn smelt_kernel::Executable>, smelt_kernel::BackendError> {
+        let options = CompileOptions { optimize: options.opt_level > 0, parallel: options.parallel, simd: true };
+        let exe = compile(program, &options).map_err(smelt_kernel::BackendError::backend)?;
+        Ok(std::sync::Arc::new(exe))
+    }
 }
 
 /// Renders `program`'s kernels and scalar functions as Cranelift IR text (after

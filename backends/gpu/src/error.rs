@@ -26,10 +26,8 @@ pub enum GpuError {
     /// LLVM rejected the module or failed to emit PTX (a bug here).
     #[error("internal error in NVPTX code generation: {0}")]
     Llvm(String),
-    #[error("expected {expected} arguments, got {got}")]
-    ArgumentCount { expected: usize, got: usize },
-    #[error("parameter {index}: expected {expected}, got {got}")]
-    Argument { index: usize, expected: String, got: String },
+    #[error(transparent)]
+    Arguments(#[from] smelt_kernel::ArgumentError),
 }
 
 impl From<smelt_cpu::CpuError> for GpuError {
@@ -66,16 +64,5 @@ pub type Result<T, E = GpuError> = std::result::Result<T, E>;
 impl From<smelt_kernel::InvalidProgram> for GpuError {
     fn from(e: smelt_kernel::InvalidProgram) -> GpuError {
         GpuError::InvalidProgram(e.to_string())
-    }
-}
-
-impl From<smelt_kernel::ArgumentError> for GpuError {
-    fn from(e: smelt_kernel::ArgumentError) -> GpuError {
-        match e {
-            smelt_kernel::ArgumentError::Count { expected, got } => GpuError::ArgumentCount { expected, got },
-            smelt_kernel::ArgumentError::Mismatch { index, expected, got } => {
-                GpuError::Argument { index, expected, got }
-            }
-        }
     }
 }

@@ -7,7 +7,7 @@
 use std::borrow::Borrow;
 use std::sync::Arc;
 
-use smelt_hlo::{Array, ArrayData};
+use smelt_hlo::{Array, ArrayData, ArrayView};
 use smelt_kernel::{ArrayType, BufRef, Buffer, DotStep, Program, Step};
 
 use crate::codegen::{DeviceKernel, DeviceModule};
@@ -206,56 +206,23 @@ impl Executable {
         self.device.describe()
     }
 
-    pub fn params(&self) -> &[ArrayType] {
-        &self.program.params
-    }
-
-    pub fn results(&self) -> &[ArrayType] {
-        &self.program.results
-    }
-
-    /// Runs the program on `args` (one array per flattened parameter): copies
-    /// them to the device, runs every step, copies the results back.
-    pub fn run(&self, args: &[Array]) -> Result<Vec<Array>> {
-        self.run_any(args)
-    }
-
-    pub fn run_refs(&self, args: &[&Array]) -> Result<Vec<Array>> {
-        self.run_any(args)
-    }
-
-    fn check_args<A: Borrow<Array>>(&self, args: &[A]) -> Result<()> {
+    fn check_args(&self, args: &[ArrayView<'_>]) -> Result<()> {
         let params = &self.program.params;
-        let args = args.iter().map(Borrow::borrow).map(|a| (a.dtype(), a.dims.as_slice()));
-        Ok(smelt_kernel::check_arguments(params, args)?)
+        Ok(smelt_kernel::check_arguments(params, args.iter().map(|a| (a.dtype(), a.dims())))?)
     }
 
     /// Device buffers for the parameters (holding `args`) and the results.
-    fn upload<A: Borrow<Array>>(&self, args: &[A]) -> Result<(Vec<DeviceBuffer>, Vec<DeviceBuffer>)> {
+    fn upload(&self, args: &[ArrayView<'_>]) -> Result<(Vec<DeviceBuffer>, Vec<DeviceBuffer>)> {
         let mut params = Vec::with_capacity(args.len());
-        for (a, t) in args.iter().map(Borrow::borrow).zip(&self.program.params) {
+        for (a, t) in args.iter().zip(&self.program.params) {
             let b = self.device.alloc(t.byte_size())?;
-            b.upload(&a.data.to_le_bytes())?;
+            // Host memory is little-endian, as the device's.
+            b.upload(a.bytes())?;
             params.push(b);
         }
         let results =
             self.program.results.iter().map(|t| self.device.alloc(t.byte_size())).collect::<Result<Vec<_>>>()?;
         Ok((params, results))
-    }
-
-    fn run_any<A: Borrow<Array>>(&self, args: &[A]) -> Result<Vec<Array>> {
-        self.check_args(args)?;
-        let _guard = self.device.lock.lock().unwrap_or_else(|e| e.into_inner());
-        self.device.bind()?;
-        let (params, results) = self.upload(args)?;
-        self.driver(&params, &results, |d| d.run())?;
-        let mut out = Vec::with_capacity(results.len());
-        for (b, t) in results.iter().zip(&self.program.results) {
-            let mut bytes = vec![0u8; t.byte_size()];
-            b.download(&mut bytes)?;
-            out.push(Array::new(&t.dims, ArrayData::from_le_bytes(t.dtype, &bytes)));
-        }
-        Ok(out)
     }
 
     /// Seconds of each of `runs` runs of the steps alone, with `args` copied
@@ -273,10 +240,11 @@ impl Executable {
         args: &[A],
         mut done: impl FnMut(&[f64]) -> bool,
     ) -> Result<Vec<f64>> {
-        self.check_args(args)?;
+        let args: Vec<ArrayView<'_>> = args.iter().map(|a| ArrayView::from(a.borrow())).collect();
+        self.check_args(&args)?;
         let _guard = self.device.lock.lock().unwrap_or_else(|e| e.into_inner());
         self.device.bind()?;
-        let (params, results) = self.upload(args)?;
+        let (params, results) = self.upload(&args)?;
         // Parameters the program overwrites (donated buffers) are restored
         // from pristine copies before each run, outside the timing.
         let mut pristine = Vec::new();
@@ -333,6 +301,43 @@ impl Executable {
             params: &params,
             results: &results,
         })
+    }
+}
+
+impl smelt_kernel::Executable for Executable {
+    fn backend(&self) -> &'static str {
+        "gpu"
+    }
+
+    fn params(&self) -> &[ArrayType] {
+        &self.program.params
+    }
+
+    fn results(&self) -> &[ArrayType] {
+        &self.program.results
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+
+    /// Copies the arguments to the device, runs every step, copies the
+    /// results back.
+    fn execute(&self, args: &[ArrayView<'_>]) -> std::result::Result<Vec<Array>, smelt_kernel::BackendError> {
+        let run = || -> Result<Vec<Array>> {
+            let _guard = self.device.lock.lock().unwrap_or_else(|e| e.into_inner());
+            self.device.bind()?;
+            let (params, results) = self.upload(args)?;
+            self.driver(&params, &results, |d| d.run())?;
+            let mut out = Vec::with_capacity(results.len());
+            for (b, t) in results.iter().zip(&self.program.results) {
+                let mut bytes = vec![0u8; t.byte_size()];
+                b.download(&mut bytes)?;
+                out.push(Array::new(&t.dims, ArrayData::from_le_bytes(t.dtype, &bytes)));
+            }
+            Ok(out)
+        };
+        run().map_err(smelt_kernel::BackendError::backend)
     }
 }
 

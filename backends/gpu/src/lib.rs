@@ -15,6 +15,9 @@
 //! one device arena laid out by buffer assignment, with f32/f64/f16/bf16 products
 //! through cuBLAS.
 //!
+//! [`GpuBackend`] (`gpu`) and [`GpuSimBackend`] (`gpu-sim`) are the two
+//! backends this crate registers.
+//!
 //! The CUDA libraries are loaded at run time (`cudarc`'s dynamic loading), so
 //! this crate builds and its tests run on machines without CUDA; there,
 //! [`compile`] fails with [`GpuError::NoDriver`]. [`sim::simulate`] runs the
@@ -129,4 +132,88 @@ pub fn compile(program: &VerifiedProgram<'_>, options: &CompileOptions) -> Resul
 /// Whether a CUDA driver library can be loaded on this machine.
 pub fn driver_available() -> bool {
     runtime::driver_present()
+}
+
+/// The GPU backend in the registry (`gpu`): PTX on device 0.
+#[derive(Debug, Default)]
+pub struct GpuBackend;
+
+impl smelt_kernel::Backend for GpuBackend {
+    fn name(&self) -> &'static str {
+        "gpu"
+    }
+
+    fn description(&self) -> &'static str {
+        "PTX for an NVIDIA GPU, run through the CUDA driver (device 0)"
+    }
+
+    fn unavailable(&self) -> Option<String> {
+        (!driver_available()).then(|| GpuError::NoDriver.to_string())
+    }
+
+    fn compile(
+        &self,
+        program: &VerifiedProgram<'_>,
+        options: &smelt_kernel::BackendOptions,
+    ) -> Result<std::sync::Arc<dyn smelt_kernel::Executable>, smelt_kernel::BackendError> {
+        let options = CompileOptions { opt_level: options.opt_level, ..Default::default() };
+        Ok(std::sync::Arc::new(compile(program, &options).map_err(smelt_kernel::BackendError::backend)?))
+    }
+}
+
+/// The GPU backend's kernels and step driver on the host simulator
+/// ([`sim::simulate`]), registered as `gpu-sim`: no GPU needed, slow; for
+/// testing. Each run builds and simulates the program anew.
+#[derive(Debug, Default)]
+pub struct GpuSimBackend;
+
+/// Blocks per launch in `gpu-sim` (grid-stride loops cover the rest).
+const SIM_MAX_GRID: u32 = 3;
+
+impl smelt_kernel::Backend for GpuSimBackend {
+    fn name(&self) -> &'static str {
+        "gpu-sim"
+    }
+
+    fn description(&self) -> &'static str {
+        "the GPU backend's kernels and driver on a host simulator: no GPU needed, slow"
+    }
+
+    fn compile(
+        &self,
+        program: &VerifiedProgram<'_>,
+        _options: &smelt_kernel::BackendOptions,
+    ) -> Result<std::sync::Arc<dyn smelt_kernel::Executable>, smelt_kernel::BackendError> {
+        Ok(std::sync::Arc::new(SimExecutable { program: Program::clone(program) }))
+    }
+}
+
+/// A program for `gpu-sim`: simulated on every run.
+#[derive(Debug)]
+struct SimExecutable {
+    program: Program,
+}
+
+impl smelt_kernel::Executable for SimExecutable {
+    fn backend(&self) -> &'static str {
+        "gpu-sim"
+    }
+
+    fn params(&self) -> &[smelt_kernel::ArrayType] {
+        &self.program.params
+    }
+
+    fn results(&self) -> &[smelt_kernel::ArrayType] {
+        &self.program.results
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+
+    fn execute(&self, args: &[smelt_hlo::ArrayView<'_>]) -> Result<Vec<smelt_hlo::Array>, smelt_kernel::BackendError> {
+        let args: Vec<smelt_hlo::Array> = args.iter().map(smelt_hlo::ArrayView::to_array).collect();
+        let program = smelt_kernel::verify(&self.program)?;
+        sim::simulate(&program, &args, SIM_MAX_GRID).map_err(smelt_kernel::BackendError::backend)
+    }
 }

@@ -36,9 +36,7 @@ use crate::runtime::{CublasCall, Gemm, gemm_types};
 /// Runs `program` on `args` in the simulator with grids of at most
 /// `max_grid` blocks; returns the flattened results.
 pub fn simulate(program: &VerifiedProgram<'_>, args: &[Array], max_grid: u32) -> Result<Vec<Array>> {
-    if args.len() != program.params.len() {
-        return Err(GpuError::ArgumentCount { expected: program.params.len(), got: args.len() });
-    }
+    smelt_kernel::check_arguments(&program.params, args.iter().map(|a| (a.dtype(), a.dims.as_slice())))?;
     let prepared = crate::elemental::prepare(program, true)?;
     let tm = smelt_cpu::jit::host_target_machine().map_err(|e| GpuError::Llvm(e.to_string()))?;
     let cx = Context::create();
@@ -71,13 +69,6 @@ pub fn simulate(program: &VerifiedProgram<'_>, args: &[Array], max_grid: u32) ->
     };
     let mut params: Vec<Vec<u128>> = Vec::with_capacity(args.len());
     for (a, t) in args.iter().zip(&prepared.params) {
-        if a.dtype() != t.dtype || a.dims.as_slice() != t.dims.as_slice() {
-            return Err(GpuError::Argument {
-                index: params.len(),
-                expected: format!("{}{:?}", t.dtype, t.dims),
-                got: format!("{}{:?}", a.dtype(), a.dims.as_slice()),
-            });
-        }
         params.push(buffer(t.byte_size(), Some(&a.data.to_le_bytes())));
     }
     let mut results: Vec<Vec<u128>> = prepared.results.iter().map(|t| buffer(t.byte_size(), None)).collect();

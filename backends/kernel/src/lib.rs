@@ -4,13 +4,15 @@
 //! elemental kernels (loop nests whose bodies are scalar expression graphs);
 //! [`lower`](mod@lower) turns an optimized, scheduled module into a program;
 //! [`verify`] checks a program and gives the [`VerifiedProgram`] every backend
-//! takes; [`eval`] runs a program directly, slowly, to test the lowering
+//! takes; [`backend`] is the interface every compiled backend implements and
+//! the registry they are found in by name; [`eval`] runs a program directly, slowly, to test the lowering
 //! against the interpreter; [`ranges`] splits loop dimensions where concatenations and pads
 //! change operand, so each piece is an affine loop. LLVM, Cranelift and PTX codegen render the same programs, so index
 //! arithmetic and op semantics are derived once, here. Programs print (`Display`)
 //! in a readable text form for dumps and debugging.
 
 mod args;
+pub mod backend;
 pub mod eval;
 pub mod ir;
 pub mod lower;
@@ -23,6 +25,7 @@ mod verify;
 mod tests;
 
 pub use args::{ArgumentError, check_arguments};
+pub use backend::{Backend, BackendError, BackendOptions, Capabilities, Executable, Registry, StepProfile};
 pub use ir::*;
 pub use lower::builder::Builder;
 pub use lower::{LowerError, lower, lower_module};

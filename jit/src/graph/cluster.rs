@@ -165,10 +165,9 @@ mod tests {
     use smelt_hlo::{Array, DType};
 
     use super::super::{Dim, Graph, Session, SessionOptions};
-    use crate::Backend;
 
     fn options() -> SessionOptions {
-        SessionOptions { backend: Backend::Cranelift, min_cluster_size: 1, ..Default::default() }
+        SessionOptions { backend: "cranelift".into(), min_cluster_size: 1, ..Default::default() }
     }
 
     fn f32s(dims: &[i64], v: &[f32]) -> Array {
@@ -193,7 +192,7 @@ mod tests {
         let h = g.host_callback("h", &[a], 1, double).unwrap()[0];
         let c = g.op("Add", "c", &[a, h], vec![]).unwrap();
         let _ = c;
-        let s = Session::new(g, options());
+        let s = Session::new(g, options()).unwrap();
         let clusters = s.clusters(&["c"]).unwrap();
         assert_eq!(clusters.len(), 2, "{clusters:?}");
         assert!(clusters.iter().all(|c| c.nodes.len() == 1));
@@ -211,7 +210,7 @@ mod tests {
         let nz = g.op("NonZero", "nz", &[sum], vec![]).unwrap();
         let back = g.op("Cast", "back", &[nz], vec![("to", super::super::Attr::Int(1))]).unwrap();
         let _ = g.op("Add", "y", &[back, back], vec![]).unwrap();
-        let s = Session::new(g, options());
+        let s = Session::new(g, options()).unwrap();
         let ops = ops_of(&s, &["y"]);
         assert_eq!(ops, vec![vec!["Relu".to_string(), "Add".into()], vec!["Cast".into(), "Add".into()]]);
         let out = s.run(&[("x", f32s(&[5], &[1.0, -1.0, 0.0, 3.0, 2.0]))], &["y"]).unwrap();
@@ -229,7 +228,7 @@ mod tests {
         let a = g.op("Relu", "a", &[x], vec![]).unwrap();
         let _ = g.op("Add", "wanted", &[a, x], vec![]).unwrap();
         let _ = g.op("Add", "other", &[unfed, x], vec![]).unwrap();
-        let s = Session::new(g, options());
+        let s = Session::new(g, options()).unwrap();
         let out = s.run(&[("x", f32s(&[2], &[-2.0, 3.0]))], &["wanted"]).unwrap();
         assert_eq!(out[0].values::<f32>().unwrap(), &[-2.0, 6.0]);
         let clusters = s.clusters(&["wanted"]).unwrap();
@@ -247,7 +246,7 @@ mod tests {
         let x = g.placeholder("x", DType::F32, vec![Dim::Symbolic("N".into()), Dim::Fixed(2)]).unwrap();
         let r = g.op("Relu", "r", &[x], vec![]).unwrap();
         let _ = g.op("Add", "y", &[r, x], vec![]).unwrap();
-        let s = Session::new(g, options());
+        let s = Session::new(g, options()).unwrap();
         let run = |n: i64| {
             let v: Vec<f32> = (0..2 * n).map(|i| i as f32 - 3.0).collect();
             s.run(&[("x", Array::from_vec([n, 2], v))], &["y"]).unwrap()
@@ -273,7 +272,7 @@ mod tests {
         let acc = g.variable("acc", f32s(&[2], &[1.0, 2.0])).unwrap();
         let next = g.op("Add", "next", &[acc, step], vec![]).unwrap();
         let _ = g.assign("update", acc, next).unwrap();
-        let s = Session::new(g, options());
+        let s = Session::new(g, options()).unwrap();
         for _ in 0..3 {
             s.run(&[("step", f32s(&[2], &[0.5, -1.0]))], &["update"]).unwrap();
         }
@@ -290,10 +289,10 @@ mod tests {
         let b = g.op("Neg", "b", &[a], vec![]).unwrap();
         let _ = g.op("Abs", "c", &[b], vec![]).unwrap();
         g.set_compile(b.node, false);
-        let s = Session::new(g.clone(), SessionOptions { min_cluster_size: 2, ..options() });
+        let s = Session::new(g.clone(), SessionOptions { min_cluster_size: 2, ..options() }).unwrap();
         assert!(s.clusters(&["c"]).unwrap().is_empty(), "single-op clusters are below the minimum");
         g.set_compile(a.node, true);
-        let s = Session::new(g, SessionOptions { min_cluster_size: 2, ..options() });
+        let s = Session::new(g, SessionOptions { min_cluster_size: 2, ..options() }).unwrap();
         assert_eq!(ops_of(&s, &["c"]), vec![vec!["Relu".to_string()]]);
         let out = s.run(&[("x", f32s(&[3], &[-1.0, 2.0, -3.0]))], &["c"]).unwrap();
         assert_eq!(out[0].values::<f32>().unwrap(), &[0.0, 2.0, 0.0]);

@@ -48,6 +48,9 @@ pub enum GraphError {
     /// A host callback returned an error.
     #[error("host callback '{node}': {message}")]
     Callback { node: String, message: String },
+    /// The session's backend is unknown or unavailable.
+    #[error("{0}")]
+    Backend(String),
 }
 
 impl GraphError {

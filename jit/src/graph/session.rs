@@ -20,13 +20,13 @@ use smelt_hlo::Array;
 use super::cluster::{find_clusters, spec};
 use super::lower::{ClusterSpec, eval_node, lower_cluster};
 use super::{Dim, Graph, GraphError, NodeId, NodeKind, Result, Value};
-use crate::{Backend, Buffer, Client, CompileOptions, Function, JitError, lock};
+use crate::{Buffer, Client, CompileOptions, Function, JitError, TIERED, lock};
 
 /// How a session compiles.
 #[derive(Clone, Debug)]
 pub struct SessionOptions {
-    /// The JIT backend clusters compile for.
-    pub backend: Backend,
+    /// The JIT backend clusters compile for (a name of `crate::backend_names`).
+    pub backend: String,
     /// Clusters with fewer ops run op by op instead (unless a node is marked
     /// "compile this").
     pub min_cluster_size: usize,
@@ -36,7 +36,7 @@ pub struct SessionOptions {
 
 impl Default for SessionOptions {
     fn default() -> Self {
-        SessionOptions { backend: Backend::Tiered, min_cluster_size: 2, compile: CompileOptions::default() }
+        SessionOptions { backend: TIERED.to_string(), min_cluster_size: 2, compile: CompileOptions::default() }
     }
 }
 
@@ -96,9 +96,10 @@ fn cluster_error(index: usize, e: impl ToString) -> GraphError {
 }
 
 impl Session {
-    pub fn new(graph: Graph, options: SessionOptions) -> Session {
-        let client = Client::new(options.backend);
-        Session::with_client(graph, options, client)
+    /// A session with a client of its own; fails when the backend is unknown.
+    pub fn new(graph: Graph, options: SessionOptions) -> Result<Session> {
+        let client = Client::new(&options.backend).map_err(|e| GraphError::Backend(e.to_string()))?;
+        Ok(Session::with_client(graph, options, client))
     }
 
     /// A session whose clusters compile through `client` (sharing its caches).

@@ -5,7 +5,7 @@
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let graph = smelt_jit::onnx::load("model.onnx")?;
 //! let outputs: Vec<String> = graph.outputs.clone();
-//! let session = Session::new(graph, SessionOptions::default());
+//! let session = Session::new(graph, SessionOptions::default())?;
 //! let x = smelt_jit::Array::zeros(smelt_jit::DType::F32, [8, 64]);
 //! let fetches: Vec<&str> = outputs.iter().map(String::as_str).collect();
 //! let results = session.run(&[("x", x)], &fetches)?;

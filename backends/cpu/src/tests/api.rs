@@ -77,7 +77,7 @@ fn arguments_are_checked_by_name() {
     };
     let good = f32s(&[4], &[1.0; 4]);
     match exe.run(std::slice::from_ref(&good)) {
-        Err(CpuError::ArgumentCount { expected: 2, got: 1 }) => {}
+        Err(smelt_kernel::BackendError::Arguments(smelt_kernel::ArgumentError::Count { expected: 2, got: 1 })) => {}
         other => panic!("{other:?}"),
     }
     let e = exe.run(&[good.clone(), f32s(&[2, 2], &[1.0; 4])]).err().map(|e| e.to_string()).unwrap_or_default();

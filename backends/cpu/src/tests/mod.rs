@@ -25,6 +25,8 @@ use smelt_kernel::{
 };
 
 use crate::{CompileOptions, CpuError, Emit, Executable};
+// The run methods every backend's executable has.
+use smelt_kernel::Executable as _;
 
 /// Builds graphs with their node types.
 #[derive(Default)]
@@ -193,7 +195,8 @@ pub(crate) fn run_with(p: &Program, args: &[Array], o: &CompileOptions) -> Vec<A
     };
     let verified = smelt_kernel::verify(p).unwrap_or_else(|e| panic!("{e}"));
     let clif = smelt_cranelift::compile(&verified, &smelt_cranelift::CompileOptions::default())
-        .and_then(|e| e.run(args))
+        .unwrap_or_else(|e| panic!("Cranelift: {e}"))
+        .run(args)
         .unwrap_or_else(|e| panic!("Cranelift: {e}"));
     let want = smelt_kernel::eval::run(p, args).unwrap_or_else(|e| panic!("kernel evaluator: {e}"));
     assert_eq!(clif.len(), got.len());

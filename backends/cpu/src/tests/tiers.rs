@@ -126,8 +126,13 @@ fn llvm_and_cranelift_agree_to_the_bit_on_every_elementwise_operation() {
                 (Some(u), _) => format!("{u:?} on {t}"),
                 (_, b) => format!("{b:?} on {t}").replace("Some(", "").replace(')', ""),
             };
-            let llvm = crate::compile(&verified, &llvm_options).and_then(|e| e.run(&[x.clone(), y.clone()]));
-            let clif = smelt_cranelift::compile(&verified, &clif_options).and_then(|e| e.run(&[x.clone(), y.clone()]));
+            let args = [x.clone(), y.clone()];
+            let llvm = crate::compile(&verified, &llvm_options)
+                .map_err(|e| e.to_string())
+                .and_then(|e| e.run(&args).map_err(|e| e.to_string()));
+            let clif = smelt_cranelift::compile(&verified, &clif_options)
+                .map_err(|e| e.to_string())
+                .and_then(|e| e.run(&args).map_err(|e| e.to_string()));
             let (llvm, clif) = match (llvm, clif) {
                 (Ok(l), Ok(c)) => (l, c),
                 (l, c) => panic!("{what}: LLVM {:?}, Cranelift {:?}", l.err(), c.err()),

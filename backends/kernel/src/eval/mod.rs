@@ -346,7 +346,7 @@ pub(crate) fn run_kernel(k: &Kernel, inputs: &[View], outputs: &[View], mem: &mu
     }
     for (v, t) in inputs.iter().zip(&k.inputs).chain(outputs.iter().zip(&k.outputs)) {
         if v.ty != *t {
-            return invalid(&place, format!("buffer of type {} where {} is declared", v.ty.to_string(), t.to_string()));
+            return invalid(&place, format!("buffer of type {} where {} is declared", v.ty, t));
         }
     }
     match &k.body {

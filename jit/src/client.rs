@@ -89,6 +89,16 @@ impl Plan {
         }
     }
 
+    /// What the program is optimized for: the backend's capabilities (for
+    /// [`TIERED`], the LLVM tier's; the baseline runs the same program).
+    fn capabilities(&self) -> smelt_kernel::Capabilities {
+        match self {
+            Plan::Interp => smelt_kernel::Capabilities::default(),
+            Plan::Tiered => crate::registry().get(LLVM).map(|b| b.capabilities()).unwrap_or_default(),
+            Plan::Compiled(b) => b.capabilities(),
+        }
+    }
+
     /// Whether its code is LLVM code the persistent cache can hold.
     fn wants_llvm(&self) -> bool {
         match self {
@@ -363,7 +373,7 @@ impl Client {
         };
         let result = match &inner.plan {
             Plan::Interp => Ok(exe(interp(), None)),
-            plan => optimize_and_lower(module).and_then(|program| {
+            plan => optimize_and_lower(module, plan.capabilities().fusion).and_then(|program| {
                 let kernels = program.kernels.len();
                 let exe = |engine, upgrade| exe(engine, upgrade).with_kernels(kernels);
                 match plan {
@@ -486,11 +496,11 @@ fn llvm_config(o: &CompileOptions) -> String {
 }
 
 /// The default pipeline and lowering to the kernel form.
-fn optimize_and_lower(module: &Module) -> Result<Program, JitError> {
-    use smelt_passes::options::Options;
+fn optimize_and_lower(module: &Module, fusion: smelt_passes::FusionConfig) -> Result<Program, JitError> {
+    let options = smelt_passes::Options { fusion, ..Default::default() };
     let mut module = module.clone();
-    let mut cx = smelt_passes::pass::PassContext::new(Options::default());
-    smelt_passes::default_pipeline(&Options::default())
+    let mut cx = smelt_passes::pass::PassContext::new(options.clone());
+    smelt_passes::default_pipeline(&options)
         .run_on(&mut module, &mut cx)
         .map_err(|e| JitError::Passes(e.to_string()))?;
     smelt_kernel::lower_module(&module).map_err(|e| JitError::Lower(e.to_string()))

@@ -1,5 +1,6 @@
 //! The compiled backends (LLVM and Cranelift) against XLA's outputs on the whole
-//! corpus, through the same engine `smelt check --backend cpu|cranelift` uses.
+//! corpus, through the same engine `smelt check --backend cpu|cranelift` uses;
+//! every backend of the registry against the interpreter on one program.
 
 use smelt::case::{Case, compare_outputs};
 use smelt::engine::{Compiled, Pipeline};
@@ -31,4 +32,37 @@ fn every_corpus_case_matches_xla_on_the_cpu_backend() {
 #[test]
 fn every_corpus_case_matches_xla_on_the_cranelift_backend() {
     corpus_on("cranelift");
+}
+
+/// Every backend of the registry, by the name the CLI and the JIT use, runs
+/// one program and agrees with the interpreter; those that cannot run here say
+/// why instead; names it does not hold are errors listing the ones it does.
+#[test]
+fn every_registered_backend_is_found_by_name_and_agrees_with_the_interpreter() {
+    let text = "HloModule m\n\nENTRY e {\n  x = f32[6] parameter(0)\n  y = f32[6] parameter(1)\n  \
+                m = f32[6] multiply(x, y)\n  ROOT t = f32[6] tanh(m)\n}\n";
+    let module = smelt_hlo::parse_module(text).unwrap();
+    let args = smelt::inputs::random_inputs(&module.entry().param_shapes());
+    let want = Compiled::new(module.clone(), smelt::engine::INTERP, Pipeline::None).unwrap().run(&args).unwrap();
+    let names = smelt::jit::registry().names();
+    assert_eq!(smelt::engine::backend_names()[1..], names[..]);
+    let mut ran = 0;
+    for backend in smelt::jit::registry().iter() {
+        match (backend.unavailable(), Compiled::new(module.clone(), backend.name(), Pipeline::Default)) {
+            (None, Ok(c)) => {
+                let got = c.run(&args).unwrap();
+                assert_eq!(c.executable().map(|e| e.backend()), Some(backend.name()));
+                let (g, w) = (got[0].values::<f32>().unwrap(), want[0].values::<f32>().unwrap());
+                for (a, b) in g.iter().zip(w) {
+                    assert!((a - b).abs() <= 1e-6, "{}: {a} vs {b}", backend.name());
+                }
+                ran += 1;
+            }
+            (Some(why), Err(e)) => assert!(e.to_string().contains(&why), "{}: {e}", backend.name()),
+            (why, other) => panic!("{}: unavailable {why:?} but compile gave {other:?}", backend.name()),
+        }
+    }
+    assert!(ran >= 3, "cpu, cranelift and gpu-sim run everywhere");
+    let e = Compiled::new(module, "tpu", Pipeline::Default).unwrap_err().to_string();
+    assert_eq!(e, format!("unknown backend 'tpu' (known: {})", smelt::engine::backend_names().join(", ")));
 }

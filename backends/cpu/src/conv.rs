@@ -487,8 +487,18 @@ fn build<'ctx>(
         return Ok(f);
     }
     match strategy {
-        ConvStrategy::Depthwise => c.depthwise(module, target, &ir, [input, kernel, out, epi, ectx])?,
-        ConvStrategy::Direct => c.direct(module, target, &ir, [input, kernel, out, epi, ectx])?,
+        // The kernel as [tap][f], tasks of output rows.
+        ConvStrategy::Depthwise => {
+            let layout = ([g.gs, g.f, 0, 1], g.taps * g.f);
+            let args = [input, kernel, out, epi, ectx];
+            c.row_tasks(module, target, &ir, args, layout, ("dw", g.f * g.taps), Conv::depthwise_task)?
+        }
+        // The kernel as [run][tap][z][j], tasks of output rows.
+        ConvStrategy::Direct => {
+            let layout = ([g.taps * g.cg * g.gs, g.cg * g.gs, g.gs, 1], g.runs * g.taps * g.cg * g.gs);
+            let args = [input, kernel, out, epi, ectx];
+            c.row_tasks(module, target, &ir, args, layout, ("direct", g.f * g.taps * g.cg), Conv::direct_task)?
+        }
         ConvStrategy::Im2colGemm => c.im2col(module, target, &ir, [input, kernel, out, epi, ectx])?,
     }
     ir.ret()?;
@@ -562,70 +572,150 @@ impl Conv<'_> {
         f
     }
 
-    fn depthwise<'ctx>(
+    /// Hands `tasks` tasks of `grain` to the pool (or runs them inline): the
+    /// five pointers (input, prepared kernel, output, epilogue and its context)
+    /// go into the context slots of a task function named `suffix`, which
+    /// `body` fills in.
+    fn share_tasks<'ctx>(
+        &self,
+        module: &Module<'ctx>,
+        target: &TargetMachine,
+        ir: &Ir<'_, 'ctx>,
+        ptrs: [PointerValue<'ctx>; 5],
+        suffix: &str,
+        (tasks, grain): (i64, i64),
+        body: impl FnOnce(FunctionValue<'ctx>) -> R<()>,
+    ) -> R<()> {
+        let s = Slots::alloc(ir, SLOTS)?;
+        for (slot, p) in [S_IN, S_KER, S_OUT, S_EPI, S_ECTX].into_iter().zip(ptrs) {
+            s.set_ptr(ir, slot, p)?;
+        }
+        let task = self.task_function(module, target, suffix);
+        body(task)?;
+        run_tasks(ir, task, s.ptr, ir.c(tasks), ir.c(grain), self.inline(ir))
+    }
+
+    /// A task function's builder, its rows `lo..hi` and its five pointers
+    /// (see [`Conv::share_tasks`]).
+    fn task_entry<'a, 'ctx>(
+        module: &'a Module<'ctx>,
+        f: FunctionValue<'ctx>,
+    ) -> R<(Ir<'a, 'ctx>, IntValue<'ctx>, IntValue<'ctx>, [PointerValue<'ctx>; 5])> {
+        let ir = Ir::new(module, f);
+        let s = Slots::at(ir.param_ptr(0), SLOTS);
+        let (lo, hi) = (ir.param_int(1), ir.param_int(2));
+        let mut ptrs = [ir.ptrt().const_null(); 5];
+        for (p, slot) in ptrs.iter_mut().zip([S_IN, S_KER, S_OUT, S_EPI, S_ECTX]) {
+            *p = s.get_ptr(&ir, slot)?;
+        }
+        Ok((ir, lo, hi, ptrs))
+    }
+
+    /// The widest power-of-two vector of the compute type, at most `n` lanes.
+    fn vector_width(&self, n: i64) -> i64 {
+        let lanes = Blocking::new(self.isa, self.ct).lanes as i64;
+        let mut vl = 1;
+        while vl * 2 <= lanes.min(n) {
+            vl *= 2;
+        }
+        vl
+    }
+
+    /// Per-tap input offsets and validity for up to `ROWS` output rows at a
+    /// time (`[row][tap]` tables the direct strategies read in their tap loops).
+    fn tap_tables<'ctx>(&self, ir: &Ir<'_, 'ctx>) -> R<TapTables<'ctx>> {
+        let n = (TapTables::ROWS * self.g.taps) as u32;
+        let offs = ir.alloca(ir.i64t().array_type(n).into())?;
+        let oks = ir.alloca(ir.cx.bool_type().array_type(n).into())?;
+        let (out_b, out_sp) = out_layout(self.spec);
+        Ok(TapTables { offs, oks, out_b, out_sp })
+    }
+
+    /// Fills the tables for output rows `r0..r0 + rows`: element offsets into
+    /// the input (batch base included) and whether each tap reads inside it.
+    fn fill_tap_tables<'ctx>(&self, ir: &Ir<'_, 'ctx>, t: &TapTables<'ctx>, r0: IntValue<'ctx>, rows: i64) -> R<()> {
+        let g = &self.g;
+        for q in 0..rows {
+            let (obt, os) = g.decode_row(ir, ir.add(r0, ir.c(q))?, t.out_b, &t.out_sp)?;
+            let base = ir.mul(obt, ir.c(g.in_strides[g.in_b]))?;
+            ir.for_range(ir.c(0), ir.c(g.taps), 1, |tap| {
+                let ks = g.decode_tap(ir, tap)?;
+                let (valid, off) = g.input_offset(ir, &os, &ks)?;
+                let slot = ir.add(ir.c(q * g.taps), tap)?;
+                ir.store(ir.gep(ir.i64t().into(), t.offs, slot)?, ir.add(base, off)?.into(), 8)?;
+                ir.store(ir.gep(ir.cx.bool_type().into(), t.oks, slot)?, valid.into(), 1)
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Row `q`'s offset and validity for tap `tap` from the tables.
+    fn tap_entry<'ctx>(
+        &self,
+        ir: &Ir<'_, 'ctx>,
+        t: &TapTables<'ctx>,
+        q: i64,
+        tap: IntValue<'ctx>,
+    ) -> R<(IntValue<'ctx>, IntValue<'ctx>)> {
+        let slot = ir.add(ir.c(q * self.g.taps), tap)?;
+        let off = ir.load(ir.i64t().into(), ir.gep(ir.i64t().into(), t.offs, slot)?, 8)?.into_int_value();
+        let ok = ir.load(ir.cx.bool_type().into(), ir.gep(ir.cx.bool_type().into(), t.oks, slot)?, 1)?;
+        Ok((off, ok.into_int_value()))
+    }
+
+    /// Runs `group` over `lo..hi` in groups of `ROWS` rows, then single rows,
+    /// and calls the epilogue on the task's rows.
+    fn row_groups<'ctx>(
+        &self,
+        ir: &Ir<'_, 'ctx>,
+        (lo, hi): (IntValue<'ctx>, IntValue<'ctx>),
+        (epi, ectx): (PointerValue<'ctx>, PointerValue<'ctx>),
+        group: impl Fn(IntValue<'ctx>, i64) -> R<()>,
+    ) -> R<()> {
+        const ROWS: i64 = TapTables::ROWS;
+        let span = ir.sub(hi, lo)?;
+        let rmain = ir.add(lo, ir.sub(span, ir.rem(span, ir.c(ROWS))?)?)?;
+        ir.for_range(lo, rmain, ROWS, |r| group(r, ROWS))?;
+        ir.for_range(rmain, hi, 1, |r| group(r, 1))?;
+        call_epilogue(ir, epi, ectx, [ir.c(0), lo, hi, ir.c(0), ir.c(self.g.f)])
+    }
+
+    /// Gathers the kernel into `layout` (strides for [`Conv::gather_kernel`]
+    /// and the element count) and shares the output rows between tasks of
+    /// `task`, in grains of about 16K multiply-adds (`work` per row).
+    fn row_tasks<'ctx>(
         &self,
         module: &Module<'ctx>,
         target: &TargetMachine,
         ir: &Ir<'_, 'ctx>,
         args: [PointerValue<'ctx>; 5],
+        (strides, elems): ([i64; 4], i64),
+        (suffix, work): (&str, i64),
+        task: fn(&Self, &Module<'ctx>, FunctionValue<'ctx>) -> R<()>,
     ) -> R<()> {
-        let g = &self.g;
-        let spec = self.spec;
-        let kb = spec.kernel.byte_size() as i64;
-        // Kernel as [tap][f].
-        let kc = ir.alloc(ir.c(g.taps * g.f * kb))?;
-        self.gather_kernel(ir, args[1], kc, [g.gs, g.f, 0, 1])?;
-        let s = Slots::alloc(ir, SLOTS)?;
-        s.set_ptr(ir, S_IN, args[0])?;
-        s.set_ptr(ir, S_KER, kc)?;
-        s.set_ptr(ir, S_OUT, args[2])?;
-        s.set_ptr(ir, S_EPI, args[3])?;
-        s.set_ptr(ir, S_ECTX, args[4])?;
-        let task = self.task_function(module, target, "dw");
-        self.depthwise_task(module, task)?;
-        let grain = (16384 / (g.f * g.taps).max(1)).max(1);
-        run_tasks(ir, task, s.ptr, ir.c(g.rows), ir.c(grain), self.inline(ir))?;
-        ir.free(kc)
+        let kernel = ir.alloc(ir.c(elems * self.spec.kernel.byte_size() as i64))?;
+        self.gather_kernel(ir, args[1], kernel, strides)?;
+        let grain = (16384 / work.max(1)).max(1);
+        let ptrs = [args[0], kernel, args[2], args[3], args[4]];
+        self.share_tasks(module, target, ir, ptrs, suffix, (self.g.rows, grain), |f| task(self, module, f))?;
+        ir.free(kernel)
     }
 
     fn depthwise_task<'ctx>(&self, module: &Module<'ctx>, f: FunctionValue<'ctx>) -> R<()> {
         let g = &self.g;
         let spec = self.spec;
         let ct = self.ct;
-        let ir = Ir::new(module, f);
-        let s = Slots::at(ir.param_ptr(0), SLOTS);
-        let (lo, hi) = (ir.param_int(1), ir.param_int(2));
-        let (input, kc, out) = (s.get_ptr(&ir, S_IN)?, s.get_ptr(&ir, S_KER)?, s.get_ptr(&ir, S_OUT)?);
-        let (epi, ectx) = (s.get_ptr(&ir, S_EPI)?, s.get_ptr(&ir, S_ECTX)?);
-        let lanes = Blocking::new(self.isa, ct).lanes as i64;
-        let mut vl = 1;
-        while vl * 2 <= lanes.min(g.f) {
-            vl *= 2;
-        }
+        let (ir, lo, hi, [input, kc, out, epi, ectx]) = Self::task_entry(module, f)?;
+        let vl = self.vector_width(g.f);
         let fmain = g.f - g.f % vl;
         let mult = g.f_per_fg;
         let (imem, kmem, omem) = (ir.mem_ty(spec.input, 0), ir.mem_ty(spec.kernel, 0), ir.mem_ty(spec.out, 0));
         let (ib, kb, ob) = (spec.input.byte_size() as u32, spec.kernel.byte_size() as u32, spec.out.byte_size() as u32);
-        // Input offsets and validity of every tap, for up to ROWS rows at a time.
-        const ROWS: i64 = 4;
-        let offs = ir.alloca(ir.i64t().array_type((ROWS * g.taps) as u32).into())?;
-        let oks = ir.alloca(ir.cx.bool_type().array_type((ROWS * g.taps) as u32).into())?;
-        let (out_b, out_sp) = out_layout(spec);
+        let tables = self.tap_tables(&ir)?;
         // `rows` consecutive output rows from `r0`: independent accumulators per row
         // hide the FMA latency of the tap loop.
         let group = |r0: IntValue<'ctx>, rows: i64| -> R<()> {
-            for q in 0..rows {
-                let r = ir.add(r0, ir.c(q))?;
-                let (obt, os) = g.decode_row(&ir, r, out_b, &out_sp)?;
-                let base = ir.mul(obt, ir.c(g.in_strides[g.in_b]))?;
-                ir.for_range(ir.c(0), ir.c(g.taps), 1, |t| {
-                    let ks = g.decode_tap(&ir, t)?;
-                    let (valid, off) = g.input_offset(&ir, &os, &ks)?;
-                    let slot = ir.add(ir.c(q * g.taps), t)?;
-                    ir.store(ir.gep(ir.i64t().into(), offs, slot)?, ir.add(base, off)?.into(), 8)?;
-                    ir.store(ir.gep(ir.cx.bool_type().into(), oks, slot)?, valid.into(), 1)
-                })?;
-            }
+            self.fill_tap_tables(&ir, &tables, r0, rows)?;
             // One chunk of `n` output features from `f0` for every row.
             let chunk = |f0: IntValue<'ctx>, n: u32| -> R<()> {
                 let zero = ir.zero(ct, if n == 1 { 0 } else { n });
@@ -638,11 +728,7 @@ impl Conv<'_> {
                     let w = ir.load(wty, ir.gep(kmem, kc, ir.add(ir.mul(t, ir.c(g.f))?, f0)?)?, kb)?;
                     let w = ir.to_ct(w, spec.kernel, ct)?;
                     for (q, &acc) in accs.iter().enumerate() {
-                        let slot = ir.add(ir.c(q as i64 * g.taps), t)?;
-                        let off = ir.load(ir.i64t().into(), ir.gep(ir.i64t().into(), offs, slot)?, 8)?.into_int_value();
-                        let valid = ir
-                            .load(ir.cx.bool_type().into(), ir.gep(ir.cx.bool_type().into(), oks, slot)?, 1)?
-                            .into_int_value();
+                        let (off, valid) = self.tap_entry(&ir, &tables, q as i64, t)?;
                         let x = if mult == 1 || n == 1 {
                             let c0 = if mult == 1 { f0 } else { ir.div(f0, ir.c(mult))? };
                             let ty = ir.mem_ty(spec.input, if n == 1 { 0 } else { n });
@@ -674,37 +760,8 @@ impl Conv<'_> {
             ir.for_range(ir.c(0), ir.c(fmain), vl, |f0| chunk(f0, vl as u32))?;
             ir.for_range(ir.c(fmain), ir.c(g.f), 1, |f0| chunk(f0, 1))
         };
-        let span = ir.sub(hi, lo)?;
-        let rmain = ir.add(lo, ir.sub(span, ir.rem(span, ir.c(ROWS))?)?)?;
-        ir.for_range(lo, rmain, ROWS, |r| group(r, ROWS))?;
-        ir.for_range(rmain, hi, 1, |r| group(r, 1))?;
-        call_epilogue(&ir, epi, ectx, [ir.c(0), lo, hi, ir.c(0), ir.c(g.f)])?;
+        self.row_groups(&ir, (lo, hi), (epi, ectx), group)?;
         ir.ret()
-    }
-
-    fn direct<'ctx>(
-        &self,
-        module: &Module<'ctx>,
-        target: &TargetMachine,
-        ir: &Ir<'_, 'ctx>,
-        args: [PointerValue<'ctx>; 5],
-    ) -> R<()> {
-        let g = &self.g;
-        let kb = self.spec.kernel.byte_size() as i64;
-        // Kernel as [run][tap][z][j].
-        let kmat = ir.alloc(ir.c(g.runs * g.taps * g.cg * g.gs * kb))?;
-        self.gather_kernel(ir, args[1], kmat, [g.taps * g.cg * g.gs, g.cg * g.gs, g.gs, 1])?;
-        let s = Slots::alloc(ir, SLOTS)?;
-        s.set_ptr(ir, S_IN, args[0])?;
-        s.set_ptr(ir, S_KER, kmat)?;
-        s.set_ptr(ir, S_OUT, args[2])?;
-        s.set_ptr(ir, S_EPI, args[3])?;
-        s.set_ptr(ir, S_ECTX, args[4])?;
-        let task = self.task_function(module, target, "direct");
-        self.direct_task(module, task)?;
-        let grain = (16384 / (g.f * g.taps * g.cg).max(1)).max(1);
-        run_tasks(ir, task, s.ptr, ir.c(g.rows), ir.c(grain), self.inline(ir))?;
-        ir.free(kmat)
     }
 
     /// Rows in groups of four; per run of output features, vectors over the run
@@ -714,38 +771,17 @@ impl Conv<'_> {
         let g = &self.g;
         let spec = self.spec;
         let ct = self.ct;
-        let ir = Ir::new(module, f);
-        let s = Slots::at(ir.param_ptr(0), SLOTS);
-        let (lo, hi) = (ir.param_int(1), ir.param_int(2));
-        let (input, kmat, out) = (s.get_ptr(&ir, S_IN)?, s.get_ptr(&ir, S_KER)?, s.get_ptr(&ir, S_OUT)?);
-        let (epi, ectx) = (s.get_ptr(&ir, S_EPI)?, s.get_ptr(&ir, S_ECTX)?);
-        let lanes = Blocking::new(self.isa, ct).lanes as i64;
-        let mut vl = 1;
-        while vl * 2 <= lanes.min(g.gs) {
-            vl *= 2;
-        }
+        let (ir, lo, hi, [input, kmat, out, epi, ectx]) = Self::task_entry(module, f)?;
+        let vl = self.vector_width(g.gs);
         // Chunks of the run: (first column, width), widths of `vl` then single columns.
         let mut chunks: Vec<(i64, u32)> = (0..g.gs / vl).map(|c| (c * vl, vl as u32)).collect();
         chunks.extend((g.gs - g.gs % vl..g.gs).map(|j| (j, 1)));
         let (imem, kmem, omem) = (ir.mem_ty(spec.input, 0), ir.mem_ty(spec.kernel, 0), ir.mem_ty(spec.out, 0));
         let (ib, kb, ob) = (spec.input.byte_size() as u32, spec.kernel.byte_size() as u32, spec.out.byte_size() as u32);
-        const ROWS: i64 = 4;
-        let offs = ir.alloca(ir.i64t().array_type((ROWS * g.taps) as u32).into())?;
-        let oks = ir.alloca(ir.cx.bool_type().array_type((ROWS * g.taps) as u32).into())?;
-        let (out_b, out_sp) = out_layout(spec);
+        let tables = self.tap_tables(&ir)?;
         let fstride = ir.c(g.in_strides[g.in_f]);
         let group = |r0: IntValue<'ctx>, rows: i64| -> R<()> {
-            for q in 0..rows {
-                let (obt, os) = g.decode_row(&ir, ir.add(r0, ir.c(q))?, out_b, &out_sp)?;
-                let base = ir.mul(obt, ir.c(g.in_strides[g.in_b]))?;
-                ir.for_range(ir.c(0), ir.c(g.taps), 1, |t| {
-                    let ks = g.decode_tap(&ir, t)?;
-                    let (valid, off) = g.input_offset(&ir, &os, &ks)?;
-                    let slot = ir.add(ir.c(q * g.taps), t)?;
-                    ir.store(ir.gep(ir.i64t().into(), offs, slot)?, ir.add(base, off)?.into(), 8)?;
-                    ir.store(ir.gep(ir.cx.bool_type().into(), oks, slot)?, valid.into(), 1)
-                })?;
-            }
+            self.fill_tap_tables(&ir, &tables, r0, rows)?;
             ir.for_range(ir.c(0), ir.c(g.runs), 1, |run| {
                 let f_start = ir.mul(run, ir.c(g.gs))?;
                 let fg = ir.div(f_start, ir.c(g.f_per_fg))?;
@@ -764,11 +800,8 @@ impl Conv<'_> {
                     ir.for_range(ir.c(0), ir.c(g.taps), 1, |t| {
                         let mut taps = Vec::new();
                         for q in 0..rows {
-                            let slot = ir.add(ir.c(q * g.taps), t)?;
-                            let off = ir.load(ir.i64t().into(), ir.gep(ir.i64t().into(), offs, slot)?, 8)?;
-                            let ok =
-                                ir.load(ir.cx.bool_type().into(), ir.gep(ir.cx.bool_type().into(), oks, slot)?, 1)?;
-                            taps.push((ir.add(off.into_int_value(), chan)?, ok.into_int_value()));
+                            let (off, ok) = self.tap_entry(&ir, &tables, q, t)?;
+                            taps.push((ir.add(off, chan)?, ok));
                         }
                         let kt = ir.add(krun, ir.mul(t, ir.c(g.cg * g.gs))?)?;
                         ir.for_range(ir.c(0), ir.c(g.cg), 1, |z| {
@@ -798,11 +831,7 @@ impl Conv<'_> {
                 Ok(())
             })
         };
-        let span = ir.sub(hi, lo)?;
-        let rmain = ir.add(lo, ir.sub(span, ir.rem(span, ir.c(ROWS))?)?)?;
-        ir.for_range(lo, rmain, ROWS, |r| group(r, ROWS))?;
-        ir.for_range(rmain, hi, 1, |r| group(r, 1))?;
-        call_epilogue(&ir, epi, ectx, [ir.c(0), lo, hi, ir.c(0), ir.c(g.f)])?;
+        self.row_groups(&ir, (lo, hi), (epi, ectx), group)?;
         ir.ret()
     }
 
@@ -955,17 +984,12 @@ impl Conv<'_> {
         let omem = ir.mem_ty(spec.out, 0);
         let ob = spec.out.byte_size() as i64;
         let target_c = if direct { args[2] } else { ir.alloc(ir.c(g.rows * g.f * ob))? };
-        let s = Slots::alloc(ir, SLOTS)?;
-        s.set_ptr(ir, S_IN, args[0])?;
-        s.set_ptr(ir, S_KER, bpack)?;
-        s.set_ptr(ir, S_OUT, target_c)?;
-        let null = ir.ptrt().const_null();
-        s.set_ptr(ir, S_EPI, if direct { args[3] } else { null })?;
-        s.set_ptr(ir, S_ECTX, args[4])?;
-        let task = self.task_function(module, target, "gemm");
-        self.im2col_task(module, task, &parts, kdim, npad, nkb, kcb)?;
-        let row_blocks = cdiv(g.rows, blk.mc);
-        run_tasks(ir, task, s.ptr, ir.c(row_blocks * g.runs), ir.c(1), self.inline(ir))?;
+        let epi = if direct { args[3] } else { ir.ptrt().const_null() };
+        let ptrs = [args[0], bpack, target_c, epi, args[4]];
+        let tasks = cdiv(g.rows, blk.mc) * g.runs;
+        self.share_tasks(module, target, ir, ptrs, "gemm", (tasks, 1), |task| {
+            self.im2col_task(module, task, &parts, kdim, npad, nkb, kcb)
+        })?;
         if !direct {
             // Scatter [rows, F] into the output's layout, then one epilogue block.
             let (out_b, out_sp) = out_layout(spec);
@@ -1002,11 +1026,7 @@ impl Conv<'_> {
         let ct = self.ct;
         let blk = parts.blk;
         let mr = blk.mr as i64;
-        let ir = Ir::new(module, f);
-        let s = Slots::at(ir.param_ptr(0), SLOTS);
-        let (lo, hi) = (ir.param_int(1), ir.param_int(2));
-        let (input, bpack, c) = (s.get_ptr(&ir, S_IN)?, s.get_ptr(&ir, S_KER)?, s.get_ptr(&ir, S_OUT)?);
-        let (epi, ectx) = (s.get_ptr(&ir, S_EPI)?, s.get_ptr(&ir, S_ECTX)?);
+        let (ir, lo, hi, [input, bpack, c, epi, ectx]) = Self::task_entry(module, f)?;
         let ctt = ct.ty(ir.cx);
         let imem = ir.mem_ty(spec.input, 0);
         let omem = ir.mem_ty(spec.out, 0);
@@ -1106,6 +1126,20 @@ impl Conv<'_> {
 }
 
 /// The output's batch and spatial dimension indices.
+/// The direct strategies' per-tap tables (see [`Conv::tap_tables`]).
+struct TapTables<'ctx> {
+    offs: PointerValue<'ctx>,
+    oks: PointerValue<'ctx>,
+    out_b: usize,
+    out_sp: Vec<usize>,
+}
+
+impl TapTables<'_> {
+    /// Output rows per group: independent accumulators per row hide the
+    /// latency of the multiply-adds in the tap loop.
+    const ROWS: i64 = 4;
+}
+
 fn out_layout(spec: &ConvSpec) -> (usize, Vec<usize>) {
     (spec.dims.output_batch as usize, spec.dims.output_spatial.iter().map(|&d| d as usize).collect())
 }

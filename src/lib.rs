@@ -2,7 +2,7 @@
 //!
 //! This facade re-exports the workspace crates under short names and holds the
 //! pieces the CLI and the tests share: case folders and output comparison
-//! ([`case`]), deterministic inputs ([`inputs`]), the streaming-bandwidth yardstick
+//! ([`case`]), the streaming-bandwidth yardstick
 //! ([`stream`]) and the allocator the binary runs with ([`alloc`]).
 
 pub use smelt_aot as aot;
@@ -18,6 +18,5 @@ pub use smelt_passes as passes;
 pub mod alloc;
 pub mod case;
 pub mod engine;
-pub mod inputs;
 pub mod stream;
 pub mod viz;

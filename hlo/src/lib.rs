@@ -18,6 +18,7 @@ pub mod literal;
 pub mod module;
 pub mod npy;
 pub mod opcode;
+pub mod random;
 pub mod shape;
 pub mod shape_inference;
 pub mod text;

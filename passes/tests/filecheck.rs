@@ -33,7 +33,7 @@ use std::path::{Path, PathBuf};
 use smelt_passes::{Options, PassContext, Pipeline};
 
 mod common;
-use common::Rng;
+use smelt_hlo::random::SplitMix as Rng;
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     for e in std::fs::read_dir(dir).unwrap() {
@@ -180,7 +180,7 @@ fn run_file(path: &Path) -> Result<(), String> {
 fn lowered_results(module: &smelt_hlo::Module, program: &smelt_kernel::Program) -> Result<(), String> {
     for trial in 0..8 {
         let mut rng = Rng::new(trial + 1);
-        let args = rng.args(module);
+        let args = common::edge_args(&mut rng, module);
         let want = common::run(module, &args).map_err(|e| format!("interpreter: {e}"))?;
         let leaves: Vec<smelt_hlo::Array> = args.iter().flat_map(|a| a.leaves().into_iter().cloned()).collect();
         let got = smelt_kernel::eval::run(program, &leaves).map_err(|e| format!("kernel evaluator: {e}"))?;
@@ -201,7 +201,7 @@ fn same_results(before: &smelt_hlo::Module, after: &smelt_hlo::Module) -> Result
     const TRIALS: u64 = 24;
     for trial in 0..TRIALS {
         let mut rng = Rng::new(trial + 1);
-        let args = rng.args(before);
+        let args = common::edge_args(&mut rng, before);
         let want = common::run(before, &args).map_err(|e| format!("before the passes: {e}"))?;
         let got = common::run(after, &args).map_err(|e| format!("after the passes: {e}"))?;
         if !common::same(&want, &got) {
@@ -260,7 +260,7 @@ fn default_pipeline_on_corpus() {
             failures.push(format!("{name}: the entry result changed from {before} to {after}"));
         }
         let mut rng = Rng::new(7);
-        let args = rng.args(&original);
+        let args = common::edge_args(&mut rng, &original);
         let Ok(want) = common::run(&original, &args) else {
             continue;
         };
@@ -319,10 +319,10 @@ fn dot_canonicalizer_on_random_dots() {
 /// HLO text of one random s32 dot.
 fn random_dot(rng: &mut Rng) -> String {
     // Dimension kinds: batch, contracting, lhs free, rhs free; sizes 1 to 3.
-    let nb = rng.below(3) as usize;
-    let nc = rng.below(3) as usize;
-    let nl = rng.below(3) as usize;
-    let nr = rng.below(3) as usize;
+    let nb = rng.below(3);
+    let nc = rng.below(3);
+    let nl = rng.below(3);
+    let nr = rng.below(3);
     let mut size = || 1 + rng.below(3) as i64;
     let batch: Vec<i64> = (0..nb).map(|_| size()).collect();
     let contracting: Vec<i64> = (0..nc).map(|_| size()).collect();
@@ -334,7 +334,7 @@ fn random_dot(rng: &mut Rng) -> String {
         dims.extend((0..nc).map(|i| (1, i)));
         dims.extend((0..free).map(|i| (2, i)));
         for i in (1..dims.len()).rev() {
-            dims.swap(i, rng.below(i as u64 + 1) as usize);
+            dims.swap(i, rng.below(i + 1));
         }
         dims
     };
@@ -353,7 +353,7 @@ fn random_dot(rng: &mut Rng) -> String {
     // Contracting pairs in a random order.
     let mut pairs: Vec<usize> = (0..nc).collect();
     for i in (1..pairs.len()).rev() {
-        pairs.swap(i, rng.below(i as u64 + 1) as usize);
+        pairs.swap(i, rng.below(i + 1));
     }
     let list = |v: Vec<usize>| v.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(",");
     let shape = |dims: &[i64]| {
@@ -430,14 +430,14 @@ fn random_program(rng: &mut Rng) -> String {
     ];
     for _ in 0..14 {
         let pick = rng.below(10);
-        let (t, sh) = (rng.below(3) as usize, rng.below(3) as usize);
+        let (t, sh) = (rng.below(3), rng.below(3));
         let ty = |t: usize, sh: usize| format!("{}{}", TYPES[t], SHAPES[sh]);
         let same: Vec<usize> = (0..values.len()).filter(|&i| values[i].1 == t && values[i].2 == sh).collect();
-        let any = |rng: &mut Rng, v: &[usize]| v[rng.below(v.len() as u64) as usize];
+        let any = |rng: &mut Rng, v: &[usize]| v[rng.below(v.len())];
         match pick {
             // A splat of an interesting constant.
             0 | 1 => {
-                let c = constants[t][rng.below(constants[t].len() as u64) as usize];
+                let c = constants[t][rng.below(constants[t].len())];
                 let (cn, bn) = (fresh("c"), fresh("b"));
                 body += &format!("  {cn} = {}[] constant({c})\n", TYPES[t]);
                 body += &format!("  {bn} = {} broadcast({cn}), dimensions={{}}\n", ty(t, sh));
@@ -447,7 +447,7 @@ fn random_program(rng: &mut Rng) -> String {
             2 | 3 => {
                 let v = any(rng, &(0..values.len()).collect::<Vec<_>>());
                 let (name, vt, vs) = values[v].clone();
-                let to = (vs + 1 + rng.below(2) as usize) % 3;
+                let to = (vs + 1 + rng.below(2)) % 3;
                 let out = fresh("m");
                 if vs != 2 && to != 2 && rng.below(2) == 0 {
                     body += &format!("  {out} = {} transpose({name}), dimensions={{1,0}}\n", ty(vt, to));
@@ -464,7 +464,7 @@ fn random_program(rng: &mut Rng) -> String {
                     1 => &["negate", "not", "abs"],
                     _ => &["not"],
                 };
-                let op = ops[rng.below(ops.len() as u64) as usize];
+                let op = ops[rng.below(ops.len())];
                 let out = fresh("u");
                 body += &format!("  {out} = {} {op}({v})\n", ty(t, sh));
                 values.push((out, t, sh));
@@ -472,7 +472,7 @@ fn random_program(rng: &mut Rng) -> String {
             // A conversion.
             5 if !same.is_empty() => {
                 let v = values[any(rng, &same)].0.clone();
-                let to = rng.below(3) as usize;
+                let to = rng.below(3);
                 let out = fresh("v");
                 body += &format!("  {out} = {} convert({v})\n", ty(to, sh));
                 values.push((out, to, sh));
@@ -481,7 +481,7 @@ fn random_program(rng: &mut Rng) -> String {
             6 if !same.is_empty() && t != 2 => {
                 let (a, b) = (values[any(rng, &same)].0.clone(), values[any(rng, &same)].0.clone());
                 let dirs = ["EQ", "NE", "LT", "LE", "GT", "GE"];
-                let d = dirs[rng.below(6) as usize];
+                let d = dirs[rng.below(6)];
                 let (pn, sn) = (fresh("q"), fresh("s"));
                 body += &format!("  {pn} = pred{} compare({a}, {b}), direction={d}\n", SHAPES[sh]);
                 body += &format!("  {sn} = {} select({pn}, {a}, {b})\n", ty(t, sh));
@@ -509,7 +509,7 @@ fn random_program(rng: &mut Rng) -> String {
                     ],
                     _ => &["and", "or", "xor", "maximum", "minimum"],
                 };
-                let op = ops[rng.below(ops.len() as u64) as usize];
+                let op = ops[rng.below(ops.len())];
                 let out = fresh("e");
                 body += &format!("  {out} = {} {op}({a}, {b})\n", ty(t, sh));
                 values.push((out, t, sh));

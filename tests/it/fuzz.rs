@@ -4,7 +4,7 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use smelt::inputs::SplitMix;
+use smelt::hlo::random::SplitMix;
 use smelt_hlo::{parse_module, verify};
 
 use crate::common::corpus_hlo_files;

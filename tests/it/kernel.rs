@@ -142,7 +142,7 @@ fn mutated_optimized_modules_never_panic_the_lowering() {
             if program.temp_bytes > 1 << 24 || program.params.iter().any(|t| t.byte_size() > 1 << 24) {
                 continue;
             }
-            let args = smelt::inputs::random_inputs(&m.entry().param_shapes());
+            let args = smelt::hlo::random::random_inputs(&m.entry().param_shapes());
             let limits = smelt_interp::Options { max_while_iterations: Some(1000) };
             let Ok(want) = smelt_interp::evaluate_with(&m, m.entry, &args, &limits) else { continue };
             let flat: Vec<Array> = args.into_iter().flat_map(Literal::into_leaves).collect();

@@ -49,17 +49,10 @@ fn grids_cover_every_item_once() {
     assert_eq!(Strategy::Serial.launch(), Launch { grid: 1, block: 1 });
 }
 
-/// A small deterministic generator (xorshift).
+/// `n` deterministic pseudo-random words.
 fn values(n: usize, seed: u64) -> Vec<u64> {
-    let mut s = seed | 1;
-    (0..n)
-        .map(|_| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        })
-        .collect()
+    let mut rng = smelt_hlo::random::SplitMix::new(seed);
+    (0..n).map(|_| rng.next_u64()).collect()
 }
 
 /// The row strategy's fold (strided partials, then the shuffle and shared

@@ -5,11 +5,11 @@
 //! reference interpreter. A few tests pin down the shape of the lowered program
 //! (kernel bodies, patterns, copies) and the errors for what cannot be lowered.
 
-use smelt_hlo::{Array, ArrayData, DType, Literal, Module, parse_module};
+use smelt_hlo::{Array, Literal, Module, parse_module};
 use smelt_passes::{Options, PassContext};
 
-use crate::ir::{FnPattern, KernelBody, Node, Program, Scalar, Step};
-use crate::{LowerError, eval, lower_module, sem};
+use crate::ir::{FnPattern, KernelBody, Node, Program, Step};
+use crate::{LowerError, eval, lower_module};
 
 fn module(text: &str) -> Module {
     parse_module(text).unwrap_or_else(|e| panic!("{}", e.render("test")))
@@ -22,60 +22,9 @@ fn optimized(text: &str) -> Module {
     m
 }
 
-/// A small deterministic generator (xorshift).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// Mostly small values, sometimes an edge value of the type.
-    fn scalar(&mut self, t: DType) -> Scalar {
-        let r = self.next();
-        if t.is_float() {
-            let specials = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -0.0, 0.0, 1.0, 0.5, 65504.0];
-            let v = if r.is_multiple_of(10) {
-                specials[(r / 10 % specials.len() as u64) as usize]
-            } else {
-                ((r >> 8) % 2001) as f64 / 250.0 - 4.0
-            };
-            sem::convert(Scalar::Float(DType::F64, v), t)
-        } else if t == DType::Pred {
-            Scalar::Int(t, (r & 1) as i128)
-        } else {
-            let v = if r.is_multiple_of(8) {
-                [i64::MIN as i128, i64::MAX as i128, -1, 0, u64::MAX as i128][(r / 8 % 5) as usize]
-            } else {
-                ((r >> 8) % 26) as i128 - 5
-            };
-            Scalar::Int(t, sem::wrap(t, v))
-        }
-    }
-
-    fn array(&mut self, t: DType, dims: &[i64]) -> Array {
-        let n: i64 = dims.iter().product();
-        let mut bytes = vec![0u8; n as usize * t.byte_size()];
-        for chunk in bytes.chunks_exact_mut(t.byte_size()) {
-            sem::write(self.scalar(t), chunk);
-        }
-        Array::new(dims, ArrayData::from_le_bytes(t, &bytes))
-    }
-}
-
-/// Arguments for the entry parameters (tuple parameters get tuples).
+/// Edge-heavy arguments for the entry parameters (tuple parameters get tuples).
 fn arguments(m: &Module, seed: u64) -> Vec<Literal> {
-    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
-    fn make(s: &smelt_hlo::Shape, rng: &mut Rng) -> Literal {
-        match s {
-            smelt_hlo::Shape::Array(a) => Literal::Array(rng.array(a.dtype, &a.dims)),
-            smelt_hlo::Shape::Tuple(t) => Literal::Tuple(t.iter().map(|e| make(e, rng)).collect()),
-        }
-    }
-    m.entry().param_shapes().iter().map(|s| make(s, &mut rng)).collect()
+    smelt_hlo::random::SplitMix::new(seed).edge_args(&m.entry().param_shapes())
 }
 
 /// Equal bit for bit, except that any NaN equals any NaN.

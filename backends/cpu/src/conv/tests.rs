@@ -127,7 +127,7 @@ unsafe extern "C" fn epilogue(ctx: *mut c_void, b: i64, r0: i64, r1: i64, f0: i6
 }
 
 fn values(rng: &mut Rng, d: DType, n: usize, exact: bool) -> Vec<f64> {
-    (0..n).map(|_| if exact || !d.is_float() { rng.int(-3, 3) as f64 } else { round_to(d, rng.float()) }).collect()
+    (0..n).map(|_| if exact || !d.is_float() { rng.int_in(-3, 3) as f64 } else { round_to(d, rng.unit()) }).collect()
 }
 
 /// Checks the default strategy of every spec, and with `every_strategy` each
@@ -150,7 +150,7 @@ fn check(specs: &[ConvSpec], runtime: Runtime, exact: bool, every_strategy: bool
         }
     }
     let ee = jit::engine(&module, &tm, runtime).unwrap();
-    let mut rng = Rng(0x1234_5678_9abc_def1);
+    let mut rng = Rng::new(0x1234_5678_9abc_def1);
     let (mut nonzero, mut total) = (0, 0);
     for (spec, symbol, strategy) in runs {
         let f: ConvFn = unsafe { std::mem::transmute(ee.get_function_address(&symbol).unwrap()) };
@@ -288,25 +288,25 @@ fn corpus_shapes() {
 fn shuffled(rng: &mut Rng, n: usize) -> Vec<i64> {
     let mut v: Vec<i64> = (0..n as i64).collect();
     for i in (1..n).rev() {
-        v.swap(i, rng.int(0, i as i64) as usize);
+        v.swap(i, rng.int_in(0, i as i64) as usize);
     }
     v
 }
 
 /// A random valid convolution (small enough for the naive reference).
 fn random_spec(rng: &mut Rng, depthwise: bool) -> ConvSpec {
-    let s = rng.int(1, 3) as usize;
+    let s = rng.int_in(1, 3) as usize;
     let rank = s + 2;
     let (g, bg, cg) = if depthwise {
-        (rng.int(1, 4), 1, 1)
-    } else if rng.int(0, 3) == 0 {
-        (1, rng.int(2, 3), rng.int(1, 3))
+        (rng.int_in(1, 4), 1, 1)
+    } else if rng.int_in(0, 3) == 0 {
+        (1, rng.int_in(2, 3), rng.int_in(1, 3))
     } else {
-        (rng.int(1, 3), 1, rng.int(1, 4))
+        (rng.int_in(1, 3), 1, rng.int_in(1, 4))
     };
     let c = g * cg;
-    let f = g * bg * rng.int(1, 3);
-    let n = bg * rng.int(1, 2);
+    let f = g * bg * rng.int_in(1, 3);
+    let n = bg * rng.int_in(1, 2);
     let (pi, pk, po) = if depthwise {
         // Features minor in input and output.
         let mut a = shuffled(rng, rank - 1);
@@ -333,21 +333,21 @@ fn random_spec(rng: &mut Rng, depthwise: bool) -> ConvSpec {
     let mut window = Vec::new();
     let budget = if s == 3 { 3 } else { 6 };
     for k in 0..s {
-        let len = rng.int(2, budget);
-        let size = rng.int(1, 3);
+        let len = rng.int_in(2, budget);
+        let size = rng.int_in(1, 3);
         input_dims[pi[2 + k] as usize] = len;
         kernel_dims[pk[2 + k] as usize] = size;
         window.push(WindowSpec {
             size,
-            stride: rng.int(1, 2),
-            pad_low: rng.int(-1, 2),
-            pad_high: rng.int(-1, 2),
-            window_dilation: rng.int(1, 2),
-            base_dilation: if rng.int(0, 3) == 0 { 2 } else { 1 },
+            stride: rng.int_in(1, 2),
+            pad_low: rng.int_in(-1, 2),
+            pad_high: rng.int_in(-1, 2),
+            window_dilation: rng.int_in(1, 2),
+            base_dilation: if rng.int_in(0, 3) == 0 { 2 } else { 1 },
         });
     }
     let dt = [DType::F32, DType::F32, DType::F32, DType::F64, DType::F16, DType::Bf16, DType::S8, DType::S32]
-        [rng.int(0, 7) as usize];
+        [rng.int_in(0, 7) as usize];
     let out = if dt == DType::S8 { DType::S32 } else { dt };
     ConvSpec {
         input: dt,
@@ -366,7 +366,7 @@ fn random_spec(rng: &mut Rng, depthwise: bool) -> ConvSpec {
             output_feature: po[1],
             output_spatial: po[2..].iter().copied().collect(),
         },
-        window_reversal: (0..s).map(|_| rng.int(0, 1) == 1).collect(),
+        window_reversal: (0..s).map(|_| rng.int_in(0, 1) == 1).collect(),
         window,
         feature_group_count: g,
         batch_group_count: bg,
@@ -375,7 +375,7 @@ fn random_spec(rng: &mut Rng, depthwise: bool) -> ConvSpec {
 
 #[test]
 fn random_configurations() {
-    let mut rng = Rng(0xfeed_beef_0bad_cafe);
+    let mut rng = Rng::new(0xfeed_beef_0bad_cafe);
     let mut specs = Vec::new();
     let mut depthwise = 0;
     while specs.len() < 60 {

@@ -15,24 +15,8 @@ use crate::jit::{self, Runtime};
 pub(crate) type EpiFn = unsafe extern "C" fn(*mut c_void, i64, i64, i64, i64, i64);
 type GemmFn = unsafe extern "C" fn(*const u8, *const u8, *mut u8, i64, i64, i64, i64, Option<EpiFn>, *mut c_void);
 
-/// xorshift64*: deterministic test data.
-pub(crate) struct Rng(pub u64);
-
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    /// Uniform in `lo..=hi`.
-    pub fn int(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + (self.next() % (hi - lo + 1) as u64) as i64
-    }
-    pub fn float(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-    }
-}
+/// Deterministic test data.
+pub(crate) use smelt_hlo::random::SplitMix as Rng;
 
 /// Stores `v` (already representable) as `d`'s little-endian bytes.
 pub(crate) fn encode(d: DType, vals: &[f64]) -> Vec<u8> {
@@ -80,11 +64,11 @@ pub(crate) fn round_to(d: DType, v: f64) -> f64 {
 fn random_values(rng: &mut Rng, d: DType, n: usize, exact: bool) -> Vec<f64> {
     (0..n)
         .map(|_| match d {
-            DType::S8 => rng.int(-128, 127) as f64,
-            DType::S32 if !exact => rng.int(i32::MIN as i64, i32::MAX as i64) as f64,
-            d if d.is_unsigned_int() => rng.int(0, 5) as f64,
-            d if d.is_float() && !exact => round_to(d, rng.float()),
-            _ => rng.int(-3, 3) as f64,
+            DType::S8 => rng.int_in(-128, 127) as f64,
+            DType::S32 if !exact => rng.int_in(i32::MIN as i64, i32::MAX as i64) as f64,
+            d if d.is_unsigned_int() => rng.int_in(0, 5) as f64,
+            d if d.is_float() && !exact => round_to(d, rng.unit()),
+            _ => rng.int_in(-3, 3) as f64,
         })
         .collect()
 }
@@ -211,7 +195,7 @@ fn all_transpositions(lhs: DType, rhs: DType, out: DType) -> Vec<GemmSpec> {
 }
 
 fn check_specs(specs: &[GemmSpec], runtime: Runtime, exact: bool, shapes: &[(usize, usize, usize, usize)]) {
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
     with_gemms(specs, runtime, |fns| {
         for (spec, &f) in specs.iter().zip(fns) {
             for &(batch, m, n, k) in shapes {

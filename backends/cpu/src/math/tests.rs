@@ -281,24 +281,12 @@ fn reference(op: MathOp, x: f64, y: f64) -> f64 {
     }
 }
 
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
+use smelt_hlo::random::SplitMix as Rng;
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * ((self.next() >> 11) as f64 / (1u64 << 53) as f64)
-    }
-    /// `±2^u` for `u` uniform in `[lo, hi]` (random sign when `signed`).
-    fn log_uniform(&mut self, lo: f64, hi: f64, signed: bool) -> f64 {
-        let v = self.uniform(lo, hi).exp2();
-        if signed && self.next() & 1 == 1 { -v } else { v }
-    }
+/// `±2^u` for `u` uniform in `[lo, hi]` (random sign when `signed`).
+fn log_uniform(rng: &mut Rng, lo: f64, hi: f64, signed: bool) -> f64 {
+    let v = rng.uniform(lo, hi).exp2();
+    if signed && rng.next_u64() & 1 == 1 { -v } else { v }
 }
 
 fn specials() -> Vec<f64> {
@@ -389,17 +377,17 @@ fn points<T: Float>(op: MathOp, rng: &mut Rng) -> Vec<(T, T)> {
     // Magnitudes over the whole exponent range.
     let (elo, ehi) = if w { (-1074.0, 1023.9) } else { (-149.0, 127.9) };
     for _ in 0..n {
-        let x = rng.log_uniform(elo, ehi, true);
+        let x = log_uniform(rng, elo, ehi, true);
         let y = match op {
-            MathOp::Pow => rng.log_uniform(-8.0, 8.0, true),
-            _ => rng.log_uniform(elo, ehi, true),
+            MathOp::Pow => log_uniform(rng, -8.0, 8.0, true),
+            _ => log_uniform(rng, elo, ehi, true),
         };
         xs.push((x, y));
-        xs.push((rng.log_uniform(-30.0, 8.0, true), rng.log_uniform(-30.0, 8.0, true)));
+        xs.push((log_uniform(rng, -30.0, 8.0, true), log_uniform(rng, -30.0, 8.0, true)));
     }
     // Random bit patterns (NaNs, infinities and subnormals included).
     for _ in 0..n / 4 {
-        xs.push((T::from_bits64(rng.next()).to_f64(), T::from_bits64(rng.next()).to_f64()));
+        xs.push((T::from_bits64(rng.next_u64()).to_f64(), T::from_bits64(rng.next_u64()).to_f64()));
     }
     let sp = specials();
     for &a in &sp {
@@ -465,7 +453,7 @@ fn accuracy_against_libm() {
     let mut failures = Vec::new();
     println!("{:<9} {:>4} {:>10} {:>10}   worst input (host)", "op", "type", "host ulp", "generic");
     for op in MathOp::ALL {
-        let mut rng = Rng(0x5eed_0000 + op as u64);
+        let mut rng = Rng::new(0x5eed_0000 + op as u64);
         check_type::<f32>(op, &engines, &mut rng, &mut failures);
         check_type::<f64>(op, &engines, &mut rng, &mut failures);
     }
@@ -590,10 +578,10 @@ fn trig_beyond_the_exact_reduction() {
     let ctx = Context::create();
     let engine =
         build_module(&ctx, &host_machine(true)).create_jit_execution_engine(OptimizationLevel::Aggressive).unwrap();
-    let mut rng = Rng(7);
+    let mut rng = Rng::new(7);
     for wide in [false, true] {
         let bound = trig_accurate_bound(wide);
-        let xs: Vec<f64> = (0..20_000).map(|_| rng.log_uniform(bound.log2(), 45.0, true)).collect();
+        let xs: Vec<f64> = (0..20_000).map(|_| log_uniform(&mut rng, bound.log2(), 45.0, true)).collect();
         for op in [MathOp::Sin, MathOp::Cos] {
             let (got, xs): (Vec<f64>, Vec<f64>) = if wide {
                 (run::<f64>(&engine, op, &xs.iter().map(|&x| (x, 0.0)).collect::<Vec<_>>()), xs.clone())

@@ -145,24 +145,11 @@ fn bad_programs_are_errors_not_panics() {
     assert!(matches!(compile(&p, &CompileOptions::default()), Err(CpuError::InvalidProgram(_))));
 }
 
-/// A small deterministic generator for the mutation test.
-struct Rng(u64);
+use smelt_hlo::random::SplitMix as Rng;
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-
-    fn dim(&mut self) -> i64 {
-        [-1, 0, 1, 2, 3, 7, 1 << 40, i64::MAX][self.below(8)]
-    }
+/// A dimension for the mutation test: often invalid or absurd.
+fn dim(r: &mut Rng) -> i64 {
+    [-1, 0, 1, 2, 3, 7, 1 << 40, i64::MAX][r.below(8)]
 }
 
 fn mutate_graph(g: &mut Graph, r: &mut Rng) {
@@ -216,7 +203,7 @@ fn mutate(p: &mut Program, r: &mut Rng) {
         }
         1 if nk > 0 => {
             let k = &mut p.kernels[r.below(nk)];
-            let d = r.dim();
+            let d = dim(r);
             match &mut k.body {
                 KernelBody::Loop { space, .. } | KernelBody::Reduce { space, .. } if !space.is_empty() => {
                     let j = r.below(space.len());
@@ -246,7 +233,7 @@ fn mutate(p: &mut Program, r: &mut Rng) {
                         t.dtype = DType::ALL[r.below(13)];
                     } else {
                         let j = r.below(t.dims.len());
-                        t.dims[j] = r.dim();
+                        t.dims[j] = dim(r);
                     }
                 }
             }
@@ -268,7 +255,7 @@ fn mutate(p: &mut Program, r: &mut Rng) {
             if let Some(t) = p.params.first_mut()
                 && !t.dims.is_empty()
             {
-                t.dims[0] = r.dim();
+                t.dims[0] = dim(r);
             }
         }
     }
@@ -322,7 +309,7 @@ fn mutated_programs_are_errors_not_panics() {
         outputs: vec![at(DType::U64, &[2]), at(DType::U32, &[5])],
         body: KernelBody::RngBitGenerator { algorithm: smelt_hlo::attrs::RngAlgorithm::ThreeFry },
     }));
-    let mut r = Rng(0x9e3779b97f4a7c15);
+    let mut r = Rng::new(0x9e3779b97f4a7c15);
     let o = CompileOptions::default();
     let mut errors = 0;
     for n in 0..400 {

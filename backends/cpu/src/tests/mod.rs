@@ -291,13 +291,8 @@ pub(crate) fn assert_close(what: &str, got: &Array, want: &Array, rel: f64) {
 /// zeros) for floats; small integers otherwise.
 pub(crate) fn inputs(t: DType, dims: &[i64], seed: u64) -> Array {
     let n: i64 = dims.iter().product();
-    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut next = move || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        s
-    };
+    let mut rng = smelt_hlo::random::SplitMix::new(seed);
+    let mut next = move || rng.next_u64();
     let specials = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -0.0, 0.0];
     let v: Vec<f64> = (0..n)
         .map(|_| {

@@ -34,6 +34,7 @@ pub fn prepare(program: &Program, use_cublas: bool) -> Result<Program> {
     let mut kernels = std::mem::take(&mut p.kernels);
     p.steps = rewrite(&program.steps, &mut kernels, use_cublas)?;
     p.kernels = kernels;
+    smelt_kernel::legalize(&mut p);
     smelt_kernel::verify(&p).map_err(|e| GpuError::InvalidProgram(format!("as prepared for the GPU: {e}")))?;
     Ok(p)
 }

@@ -57,23 +57,39 @@ impl Scalar {
 }
 
 /// Declares a kernel operation enum with its HLO opcode, one row a variant:
-/// the one table between the two.
+/// the one table between the two. Rows of the `unchecked` block are kernel-only
+/// forms of an opcode that assume their operands are in its safe range
+/// (`legalize` makes them so); they compute the opcode on those operands.
 macro_rules! kernel_ops {
-    ($(#[$doc:meta])* $name:ident { $($variant:ident = $opcode:ident,)* }) => {
+    ($(#[$doc:meta])* $name:ident {
+        $($variant:ident = $opcode:ident,)*
+    } $(unchecked { $($(#[$udoc:meta])* $unchecked:ident = $uopcode:ident,)* })?) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum $name {
             $($variant,)*
+            $($($(#[$udoc])* $unchecked,)*)?
         }
 
         impl $name {
-            /// Every operation, in declaration order.
+            /// Every operation with HLO's own semantics, in declaration order.
             pub const ALL: &[$name] = &[$($name::$variant,)*];
 
-            /// The HLO opcode this operation computes.
+            /// The HLO opcode this operation computes (on safe operands, for
+            /// an unchecked form).
             pub fn opcode(self) -> Opcode {
                 match self {
                     $($name::$variant => Opcode::$opcode,)*
+                    $($($name::$unchecked => Opcode::$uopcode,)*)?
+                }
+            }
+
+            /// Whether this is an unchecked form (operands assumed in range).
+            #[allow(clippy::match_like_matches_macro)]
+            pub fn is_unchecked(self) -> bool {
+                match self {
+                    $($($name::$unchecked => true,)*)?
+                    _ => false,
                 }
             }
 
@@ -138,6 +154,17 @@ kernel_ops! {
         Shl = ShiftLeft,
         ShrArithmetic = ShiftRightArithmetic,
         ShrLogical = ShiftRightLogical,
+    }
+    unchecked {
+        /// Integer division by a divisor that is not 0, and not -1 with the
+        /// type's minimum as dividend.
+        DivUnchecked = Divide,
+        /// Integer remainder, with the same divisors as [`BinaryOp::DivUnchecked`].
+        RemUnchecked = Remainder,
+        /// Shifts by an amount below the type's bit width.
+        ShlUnchecked = ShiftLeft,
+        ShrArithmeticUnchecked = ShiftRightArithmetic,
+        ShrLogicalUnchecked = ShiftRightLogical,
     }
 }
 

@@ -173,6 +173,25 @@ pub(crate) fn binary(op: BinaryOp, a: Scalar, b: Scalar) -> SemResult<Scalar> {
     interp::binary(op.opcode(), value(a), value(b)).map(scalar).ok_or_else(|| unsupported(op, a.dtype()))
 }
 
+/// Whether an unchecked operation's operands are in its range: a divisor
+/// that is not 0 (nor -1 under a signed minimum), a shift amount below the
+/// width. Checked operations are in range everywhere.
+pub(crate) fn in_range(op: BinaryOp, a: Scalar, b: Scalar) -> bool {
+    let (Scalar::Int(t, x), Scalar::Int(_, y)) = (a, b) else {
+        return true;
+    };
+    let bits = t.bit_width() as i128;
+    match op {
+        BinaryOp::DivUnchecked | BinaryOp::RemUnchecked => {
+            y != 0 && !(t.is_signed_int() && x == -(1i128 << (bits - 1)) && y == -1)
+        }
+        BinaryOp::ShlUnchecked | BinaryOp::ShrArithmeticUnchecked | BinaryOp::ShrLogicalUnchecked => {
+            (0..bits).contains(&y)
+        }
+        _ => true,
+    }
+}
+
 pub(crate) fn compare(dir: ComparisonDirection, ty: Option<CompareType>, a: Scalar, b: Scalar) -> SemResult<bool> {
     same_type("compare", a, b)?;
     Value::compare(dir, ty, value(a), value(b)).ok_or_else(|| unsupported("compare", a.dtype()))

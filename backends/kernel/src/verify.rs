@@ -525,6 +525,10 @@ fn node_ok(graph: &Graph, i: usize, node: &Node, scope: Scope<'_>) -> Result<()>
         }
         Node::Binary { op, a, b } => {
             sem::binary(*op, zero(ty(a)), zero(ty(b)))?;
+            check(!crate::legalize::needs(*op, ty(a)), || {
+                format!("{op:?} on {} is not legalized (smelt_kernel::legalize makes its edge cases explicit)", ty(a))
+            })?;
+            check(!op.is_unchecked() || ty(a).is_int(), || format!("{op:?} on {}", ty(a)))?;
             same(ty(a))
         }
         Node::Compare { direction, compare_type, a, b } => {

@@ -73,7 +73,16 @@ fn node_cost(n: &Node) -> f64 {
         Node::Load { .. } => 2.0,
         // Library calls and long-latency instructions.
         Node::Unary { op, .. } if transcendental(*op) => 10.0,
-        Node::Binary { op: BinaryOp::Div | BinaryOp::Rem | BinaryOp::Pow | BinaryOp::Atan2, .. } => 10.0,
+        Node::Binary {
+            op:
+                BinaryOp::Div
+                | BinaryOp::Rem
+                | BinaryOp::DivUnchecked
+                | BinaryOp::RemUnchecked
+                | BinaryOp::Pow
+                | BinaryOp::Atan2,
+            ..
+        } => 10.0,
         _ => 1.0,
     }
 }

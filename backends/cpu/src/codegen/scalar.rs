@@ -4,12 +4,10 @@
 //! f32 (f16, bf16, f32) or f64 and round back to their own type after every
 //! operation, as `backends/interp/src/num.rs` does; bf16 is kept as its `i16` bits
 //! and rounded with integer code, because x86's `vcvtneps2bf16` flushes
-//! subnormals. Integer edge cases follow `backends/interp/src/edge.rs`: `x / 0 =
-//! -1` (all ones), `INT_MIN / -1 = INT_MIN`, `x % 0 = x`, shift amounts read as
-//! unsigned with out-of-range shifts giving 0 or the sign fill, integer `power`
-//! by six squaring steps. Divisors and shift amounts are made safe before the
-//! instruction, so nothing here is undefined behaviour or traps, and every
-//! value can be computed speculatively.
+//! subnormals. Integer division, remainder, shifts and `power` arrive
+//! legalized (`smelt_kernel::legalize`): the unchecked forms with divisors and
+//! shift amounts already in range, so each is one instruction, nothing here is
+//! undefined behaviour or traps, and every value can be computed speculatively.
 //!
 //! Conversions follow `Elem::from_cast`: through an exact f64 for floats,
 //! saturating float-to-int with NaN to 0, wrapping int-to-int, `!= 0` to pred.
@@ -368,12 +366,7 @@ impl<'ctx> Cg<'ctx, '_> {
     ) -> Result<BasicValueEnum<'ctx>> {
         let b = &self.b;
         let ty = x.get_type();
-        let bits = ty.get_bit_width() as u64;
         let signed = d.is_signed_int();
-        let zero = ty.const_zero();
-        let one = ty.const_int(1, false);
-        let ones = ty.const_all_ones();
-        let eq = |p: IntValue<'ctx>, q: IntValue<'ctx>| b.build_int_compare(IntPredicate::EQ, p, q, "");
         Ok(match op {
             BinaryOp::Add => b.build_int_add(x, y, "")?.into(),
             BinaryOp::Sub => b.build_int_sub(x, y, "")?.into(),
@@ -381,35 +374,14 @@ impl<'ctx> Cg<'ctx, '_> {
             BinaryOp::And => b.build_and(x, y, "")?.into(),
             BinaryOp::Or => b.build_or(x, y, "")?.into(),
             BinaryOp::Xor => b.build_xor(x, y, "")?.into(),
-            BinaryOp::Div => {
-                let by_zero = eq(y, zero)?;
-                if signed {
-                    let min = ty.const_int(1u64 << (bits - 1), false);
-                    let ovf = b.build_and(eq(x, min)?, eq(y, ones)?, "")?;
-                    let bad = b.build_or(by_zero, ovf, "")?;
-                    let safe = b.build_select(bad, one, y, "")?.into_int_value();
-                    let q = b.build_int_signed_div(x, safe, "")?;
-                    b.build_select(by_zero, ones, q, "")?
-                } else {
-                    let safe = b.build_select(by_zero, one, y, "")?.into_int_value();
-                    let q = b.build_int_unsigned_div(x, safe, "")?;
-                    b.build_select(by_zero, ones, q, "")?
-                }
-            }
-            BinaryOp::Rem => {
-                let by_zero = eq(y, zero)?;
-                if signed {
-                    // x % -1 is 0 for every x, so a divisor of -1 may become 1 (avoids INT_MIN % -1).
-                    let bad = b.build_or(by_zero, eq(y, ones)?, "")?;
-                    let safe = b.build_select(bad, one, y, "")?.into_int_value();
-                    let r = b.build_int_signed_rem(x, safe, "")?;
-                    b.build_select(by_zero, x, r, "")?
-                } else {
-                    let safe = b.build_select(by_zero, one, y, "")?.into_int_value();
-                    let r = b.build_int_unsigned_rem(x, safe, "")?;
-                    b.build_select(by_zero, x, r, "")?
-                }
-            }
+            // Operands in range: `smelt_kernel::legalize` put the selects around.
+            BinaryOp::DivUnchecked if signed => b.build_int_signed_div(x, y, "")?.into(),
+            BinaryOp::DivUnchecked => b.build_int_unsigned_div(x, y, "")?.into(),
+            BinaryOp::RemUnchecked if signed => b.build_int_signed_rem(x, y, "")?.into(),
+            BinaryOp::RemUnchecked => b.build_int_unsigned_rem(x, y, "")?.into(),
+            BinaryOp::ShlUnchecked => b.build_left_shift(x, y, "")?.into(),
+            BinaryOp::ShrLogicalUnchecked => b.build_right_shift(x, y, false, "")?.into(),
+            BinaryOp::ShrArithmeticUnchecked => b.build_right_shift(x, y, true, "")?.into(),
             BinaryOp::Max => {
                 let name = if signed { "llvm.smax" } else { "llvm.umax" };
                 self.intrinsic(name, &[ty.into()], &[x.into(), y.into()])?
@@ -418,43 +390,12 @@ impl<'ctx> Cg<'ctx, '_> {
                 let name = if signed { "llvm.smin" } else { "llvm.umin" };
                 self.intrinsic(name, &[ty.into()], &[x.into(), y.into()])?
             }
-            BinaryOp::Shl | BinaryOp::ShrLogical | BinaryOp::ShrArithmetic => {
-                let big = b.build_int_compare(IntPredicate::UGE, y, ty.const_int(bits, false), "")?;
-                let amount = b.build_and(y, ty.const_int(bits - 1, false), "")?;
-                match op {
-                    BinaryOp::Shl => {
-                        let s = b.build_left_shift(x, amount, "")?;
-                        b.build_select(big, zero, s, "")?
-                    }
-                    BinaryOp::ShrLogical => {
-                        let s = b.build_right_shift(x, amount, false, "")?;
-                        b.build_select(big, zero, s, "")?
-                    }
-                    _ => {
-                        let a = b.build_select(big, ty.const_int(bits - 1, false), amount, "")?.into_int_value();
-                        b.build_right_shift(x, a, true, "")?.into()
-                    }
-                }
-            }
-            BinaryOp::Pow => {
-                // Six squaring steps over the exponent's low bits, as XLA CPU unrolls.
-                let mut acc = one;
-                let mut base = x;
-                let mut e = y;
-                for _ in 0..6 {
-                    let bit = b.build_and(e, one, "")?;
-                    let set = b.build_int_compare(IntPredicate::NE, bit, zero, "")?;
-                    let m = b.build_int_mul(acc, base, "")?;
-                    acc = b.build_select(set, m, acc, "")?.into_int_value();
-                    base = b.build_int_mul(base, base, "")?;
-                    e = b.build_right_shift(e, one, false, "")?;
-                }
-                // A negative exponent (bits read as signed): 1 for base 1, else 0.
-                let neg = b.build_int_compare(IntPredicate::SLT, y, zero, "")?;
-                let base_one = eq(x, one)?;
-                let neg_r = b.build_select(base_one, one, zero, "")?.into_int_value();
-                b.build_select(neg, neg_r, acc, "")?
-            }
+            BinaryOp::Div
+            | BinaryOp::Rem
+            | BinaryOp::Shl
+            | BinaryOp::ShrLogical
+            | BinaryOp::ShrArithmetic
+            | BinaryOp::Pow => invalid!("{op:?} on {d} is not legalized"),
             BinaryOp::Atan2 => unsupported!("atan2 on {d}"),
         })
     }

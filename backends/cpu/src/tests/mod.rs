@@ -165,12 +165,20 @@ pub(crate) fn one_kernel(k: Kernel) -> Program {
 
 /// Verifies and compiles `p`, as every caller of the backend does.
 pub(crate) fn compile(p: &Program, o: &CompileOptions) -> Result<Executable, CpuError> {
-    crate::compile(&smelt_kernel::verify(p)?, o)
+    crate::compile(&smelt_kernel::verify(&legalized(p))?, o)
+}
+
+/// `p` with XLA's integer edge cases made explicit, as lowering leaves every
+/// program (tests build programs by hand).
+pub(crate) fn legalized(p: &Program) -> Program {
+    let mut p = p.clone();
+    smelt_kernel::legalize(&mut p);
+    p
 }
 
 /// Verifies `p` and emits one stage of its compilation.
 pub(crate) fn emit(p: &Program, o: &CompileOptions, what: Emit) -> Result<Vec<u8>, CpuError> {
-    crate::emit(&smelt_kernel::verify(p)?, o, what)
+    crate::emit(&smelt_kernel::verify(&legalized(p))?, o, what)
 }
 
 pub(crate) fn run(p: &Program, args: &[Array]) -> Vec<Array> {
@@ -193,7 +201,8 @@ pub(crate) fn run_with(p: &Program, args: &[Array], o: &CompileOptions) -> Vec<A
         Ok(r) => r,
         Err(e) => panic!("run failed: {e}"),
     };
-    let verified = smelt_kernel::verify(p).unwrap_or_else(|e| panic!("{e}"));
+    let legal = legalized(p);
+    let verified = smelt_kernel::verify(&legal).unwrap_or_else(|e| panic!("{e}"));
     let clif = smelt_cranelift::compile(&verified, &smelt_cranelift::CompileOptions::default())
         .unwrap_or_else(|e| panic!("Cranelift: {e}"))
         .run(args)

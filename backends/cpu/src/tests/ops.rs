@@ -122,57 +122,6 @@ fn values(t: DType) -> (Array, Array) {
     (array_of(t, &[N], &v), array_of(t, &[N], &w))
 }
 
-fn unary_name(op: UnaryOp) -> &'static str {
-    use UnaryOp as U;
-    match op {
-        U::Abs => "abs",
-        U::Cbrt => "cbrt",
-        U::Ceil => "ceil",
-        U::Clz => "count-leading-zeros",
-        U::Cos => "cosine",
-        U::Erf => "erf",
-        U::Exp => "exponential",
-        U::Expm1 => "exponential-minus-one",
-        U::Floor => "floor",
-        U::IsFinite => "is-finite",
-        U::Log => "log",
-        U::Log1p => "log-plus-one",
-        U::Logistic => "logistic",
-        U::Neg => "negate",
-        U::Not => "not",
-        U::Popcnt => "popcnt",
-        U::RoundNearestAfz => "round-nearest-afz",
-        U::RoundNearestEven => "round-nearest-even",
-        U::Rsqrt => "rsqrt",
-        U::Sign => "sign",
-        U::Sin => "sine",
-        U::Sqrt => "sqrt",
-        U::Tan => "tan",
-        U::Tanh => "tanh",
-    }
-}
-
-fn binary_name(op: BinaryOp) -> &'static str {
-    use BinaryOp as B;
-    match op {
-        B::Add => "add",
-        B::Sub => "subtract",
-        B::Mul => "multiply",
-        B::Div => "divide",
-        B::Rem => "remainder",
-        B::Max => "maximum",
-        B::Min => "minimum",
-        B::Pow => "power",
-        B::Atan2 => "atan2",
-        B::And => "and",
-        B::Or => "or",
-        B::Xor => "xor",
-        B::Shl => "shift-left",
-        B::ShrArithmetic => "shift-right-arithmetic",
-        B::ShrLogical => "shift-right-logical",
-    }
-}
-
 fn unary_ops(t: DType) -> Vec<UnaryOp> {
     use UnaryOp as U;
     match t {
@@ -290,7 +239,7 @@ fn check_type(t: DType) {
     for op in unary_ops(t) {
         let o = b.un(op, x);
         let rt = b.g.types[o.0 as usize];
-        hlo += &format!("  o{} = {}[{N}] {}(x)\n", outs.len(), rt.name(), unary_name(op));
+        hlo += &format!("  o{} = {}[{N}] {}(x)\n", outs.len(), rt.name(), op.opcode().name());
         shapes.push(format!("{}[{N}]", rt.name()));
         names.push(format!("{op:?}"));
         tol.push(if transcendental_u(op) { tolerance(t) } else { 0.0 });
@@ -298,7 +247,7 @@ fn check_type(t: DType) {
     }
     for op in binary_ops(t) {
         let o = b.bin(op, x, y);
-        hlo += &format!("  o{} = {ty} {}(x, y)\n", outs.len(), binary_name(op));
+        hlo += &format!("  o{} = {ty} {}(x, y)\n", outs.len(), op.opcode().name());
         shapes.push(ty.clone());
         names.push(format!("{op:?}"));
         tol.push(if matches!(op, BinaryOp::Pow | BinaryOp::Atan2) { tolerance(t) } else { 0.0 });

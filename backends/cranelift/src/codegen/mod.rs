@@ -120,7 +120,6 @@ struct ModuleCx {
 /// type; the rest are listed.
 fn helper_signature(name: &str, sig: &mut Signature) -> Result<()> {
     let (params, ret): (&[cranelift_codegen::ir::Type], cranelift_codegen::ir::Type) = match name {
-        "smelt_rt_ipow" => (&[types::I64, types::I64, types::I32, types::I32], types::I64),
         "smelt_rt_f64_to_f16" | "smelt_rt_f64_to_bf16" => (&[types::F64], types::F32),
         "smelt_rt_f16_from_bits" => (&[types::I32], types::F32),
         "smelt_rt_f16_to_bits" => (&[types::F32], types::I32),

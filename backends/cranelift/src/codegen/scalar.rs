@@ -24,7 +24,7 @@ use smelt_math::MathOp;
 
 use super::Fx;
 use super::math::ClifEm;
-use crate::error::{Result, unsupported};
+use crate::error::{Result, invalid, unsupported};
 
 /// The register type values of `t` live in.
 pub(crate) fn clif_type(t: DType) -> Type {
@@ -237,7 +237,9 @@ impl Fx<'_, '_> {
                     self.b.ins().imul(a, b)
                 }
             }
-            BinaryOp::Div | BinaryOp::Rem => self.int_div_rem(op == BinaryOp::Div, signed, ty, a, b),
+            BinaryOp::DivUnchecked | BinaryOp::RemUnchecked => {
+                self.int_div_rem(op == BinaryOp::DivUnchecked, signed, ty, a, b)
+            }
             BinaryOp::Max | BinaryOp::Min => {
                 let cc = match (op == BinaryOp::Max, signed) {
                     (true, true) => IntCC::SignedGreaterThan,
@@ -251,40 +253,24 @@ impl Fx<'_, '_> {
             BinaryOp::And => self.b.ins().band(a, b),
             BinaryOp::Or => self.b.ins().bor(a, b),
             BinaryOp::Xor => self.b.ins().bxor(a, b),
-            BinaryOp::Shl | BinaryOp::ShrLogical | BinaryOp::ShrArithmetic => {
-                // Amounts are read as unsigned; out-of-range ones give 0 or the sign fill.
-                let in_range = self.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, b, w);
-                let (shifted, fill) = match op {
-                    BinaryOp::Shl => (self.b.ins().ishl(a, b), self.b.ins().iconst(ty, 0)),
-                    BinaryOp::ShrLogical => (self.b.ins().ushr(a, b), self.b.ins().iconst(ty, 0)),
-                    _ => (self.b.ins().sshr(a, b), self.b.ins().sshr_imm_s(a, w - 1)),
-                };
-                self.b.ins().select(in_range, shifted, fill)
-            }
-            BinaryOp::Pow => {
-                let ext = |fx: &mut Self, v| {
-                    if w == 64 {
-                        v
-                    } else if signed {
-                        fx.b.ins().sextend(types::I64, v)
-                    } else {
-                        fx.b.ins().uextend(types::I64, v)
-                    }
-                };
-                let (x, y) = (ext(self, a), ext(self, b));
-                let bits = self.b.ins().iconst(types::I32, w);
-                let sg = self.b.ins().iconst(types::I32, signed as i64);
-                let r = self.call("smelt_rt_ipow", &[x, y, bits, sg])?;
-                if w == 64 { r } else { self.b.ins().ireduce(ty, r) }
-            }
+            // Amounts below the width: `smelt_kernel::legalize` put the selects around.
+            BinaryOp::ShlUnchecked => self.b.ins().ishl(a, b),
+            BinaryOp::ShrLogicalUnchecked => self.b.ins().ushr(a, b),
+            BinaryOp::ShrArithmeticUnchecked => self.b.ins().sshr(a, b),
+            BinaryOp::Div
+            | BinaryOp::Rem
+            | BinaryOp::Shl
+            | BinaryOp::ShrLogical
+            | BinaryOp::ShrArithmetic
+            | BinaryOp::Pow => invalid!("{op:?} on {t} is not legalized"),
             BinaryOp::Atan2 => unsupported!("Atan2 on {t}"),
         })
     }
 
-    /// XLA's integer division and remainder: `x / 0 = -1`, `x % 0 = x`, and
-    /// `MIN / -1 = MIN`, `MIN % -1 = 0` (no traps).
+    /// Integer division and remainder of legalized operands (the divisor is
+    /// not 0, nor -1 under a minimum dividend).
     fn int_div_rem(&mut self, div: bool, signed: bool, ty: Type, a: Value, b: Value) -> Value {
-        // Narrow types divide in 32 bits, where MIN / -1 cannot overflow.
+        // Narrow types divide in 32 bits.
         let (wa, wb, wty) = if ty.bits() < 32 {
             let ext = |fx: &mut Self, v| {
                 if signed { fx.b.ins().sextend(types::I32, v) } else { fx.b.ins().uextend(types::I32, v) }
@@ -293,32 +279,11 @@ impl Fx<'_, '_> {
         } else {
             (a, b, ty)
         };
-        let zero = self.b.ins().icmp_imm_s(IntCC::Equal, wb, 0);
-        let one = self.b.ins().iconst(wty, 1);
-        let r = if signed {
-            let minus_one = self.b.ins().icmp_imm_s(IntCC::Equal, wb, -1);
-            let unsafe_divisor = self.b.ins().bor(zero, minus_one);
-            let d = self.b.ins().select(unsafe_divisor, one, wb);
-            if div {
-                let q = self.b.ins().sdiv(wa, d);
-                let n = self.b.ins().ineg(wa);
-                let q = self.b.ins().select(minus_one, n, q);
-                let all_ones = self.b.ins().iconst(wty, -1);
-                self.b.ins().select(zero, all_ones, q)
-            } else {
-                let r = self.b.ins().srem(wa, d);
-                self.b.ins().select(zero, wa, r)
-            }
-        } else {
-            let d = self.b.ins().select(zero, one, wb);
-            if div {
-                let q = self.b.ins().udiv(wa, d);
-                let all_ones = self.b.ins().iconst(wty, -1);
-                self.b.ins().select(zero, all_ones, q)
-            } else {
-                let r = self.b.ins().urem(wa, d);
-                self.b.ins().select(zero, wa, r)
-            }
+        let r = match (signed, div) {
+            (true, true) => self.b.ins().sdiv(wa, wb),
+            (true, false) => self.b.ins().srem(wa, wb),
+            (false, true) => self.b.ins().udiv(wa, wb),
+            (false, false) => self.b.ins().urem(wa, wb),
         };
         if wty != ty { self.b.ins().ireduce(ty, r) } else { r }
     }

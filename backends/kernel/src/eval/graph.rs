@@ -98,7 +98,14 @@ impl<'g> GraphEval<'g> {
                     }
                 }
                 Node::Unary { op, x } => sem::unary(*op, v(x)).map_err(sem_err)?,
-                Node::Binary { op, a, b } => sem::binary(*op, v(a), v(b)).map_err(sem_err)?,
+                Node::Binary { op, a, b } => {
+                    if op.is_unchecked() && !sem::in_range(*op, v(a), v(b)) {
+                        // What a machine would trap on or leave undefined: a
+                        // legalization bug, caught here rather than on a backend.
+                        return invalid(place, format!("{op:?} of {:?} and {:?}: operands out of range", v(a), v(b)));
+                    }
+                    sem::binary(*op, v(a), v(b)).map_err(sem_err)?
+                }
                 Node::Compare { direction, compare_type, a, b } => {
                     let r = sem::compare(*direction, *compare_type, v(a), v(b)).map_err(sem_err)?;
                     Scalar::Int(smelt_hlo::DType::Pred, r as i128)

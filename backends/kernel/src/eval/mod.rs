@@ -42,10 +42,13 @@ pub(crate) fn invalid<T>(place: &str, message: impl Into<String>) -> EResult<T> 
 }
 
 /// Runs `program` on `params` (flattened entry parameter leaves); returns the
-/// flattened entry result leaves.
+/// flattened entry result leaves. Runs the program as backends see it,
+/// legalized (hand-built programs need not be).
 pub fn run(program: &Program, params: &[Array]) -> Result<Vec<Array>, EvalError> {
+    let mut legal = program.clone();
+    crate::legalize(&mut legal);
     let program =
-        crate::verify(program).map_err(|e| EvalError::Invalid { place: e.place, message: e.message })?.program();
+        crate::verify(&legal).map_err(|e| EvalError::Invalid { place: e.place, message: e.message })?.program();
     if params.len() != program.params.len() {
         return Err(EvalError::ParamCount { expected: program.params.len(), got: params.len() });
     }

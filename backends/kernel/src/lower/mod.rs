@@ -24,7 +24,7 @@
 pub mod builder;
 mod elemental;
 mod kernels;
-mod prune;
+pub(crate) mod prune;
 mod scalar_fn;
 
 use smelt_hlo::{Attrs, CompId, Computation, InstId, Instruction, Module, Opcode, Verified, VerifyError};
@@ -75,7 +75,7 @@ pub fn lower(module: &Verified<'_>, schedule: &Schedule, buffers: &BufferAssignm
     let mut lw = Lowerer { module, schedule, buffers, consts: ConstTable::default(), kernels: Vec::new(), param_base };
     let mut steps = lw.sequence(module.entry)?;
     steps.extend(lw.entry_result_copies(&results)?);
-    Ok(Program {
+    let mut program = Program {
         name: module.name.clone(),
         params,
         results,
@@ -83,7 +83,10 @@ pub fn lower(module: &Verified<'_>, schedule: &Schedule, buffers: &BufferAssignm
         constants: lw.consts.data,
         kernels: lw.kernels,
         steps,
-    })
+    };
+    // Graphs the kernel builders did not prune (prune legalizes) are legalized here.
+    crate::legalize::legalize(&mut program);
+    Ok(program)
 }
 
 /// Verifies, schedules, assigns buffers and lowers a module that has already been

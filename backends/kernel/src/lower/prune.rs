@@ -4,7 +4,8 @@
 //! simplified away, values of a reduction body that hoisting moved out). Backends
 //! render every node of a graph, so each kernel graph, reduction body and scalar
 //! function is pruned to its roots and renumbered, keeping ids in dependency
-//! order.
+//! order. Copying a graph is also where XLA's integer edge cases are made
+//! explicit (`crate::legalize::expand`).
 
 use crate::ir::{Graph, InlineReduce, Node, NodeId, ScalarFn};
 
@@ -62,6 +63,10 @@ fn prune_in(graph: &Graph, roots: &[NodeId], outer: &[Option<NodeId>]) -> (Graph
                     body,
                     reducer: prune_fn(&r.reducer),
                 }))
+            }
+            Node::Binary { op, a, b } if crate::legalize::needs(*op, graph.types[i]) => {
+                map[i] = Some(crate::legalize::expand(&mut out, *op, graph.types[i], m(a), m(b)));
+                continue;
             }
             _ => node.map_operands(|n| at(&map, n)),
         };

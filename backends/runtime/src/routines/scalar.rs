@@ -1,5 +1,5 @@
 //! Scalar helpers Cranelift-compiled kernels call for what the ISA has no
-//! instruction for: round-half-away, fmod, f16/bf16 rounding, integer powers.
+//! instruction for: round-half-away, fmod, f16/bf16 rounding.
 //! (Transcendental functions are not here: every tier emits the math library,
 //! `smelt_math`, inline.)
 //!
@@ -10,7 +10,7 @@
 
 use half::{bf16, f16};
 use smelt_hlo::Opcode;
-use smelt_interp::scalar::{XlaInt, float_binary, float_unary};
+use smelt_interp::scalar::{float_binary, float_unary};
 
 macro_rules! unary {
     ($($name:ident: $t:ty => $op:ident;)*) => {$(
@@ -76,28 +76,6 @@ pub extern "C" fn smelt_rt_f16_to_bits(x: f32) -> u32 {
     f16::from_f32(x).to_bits() as u32
 }
 
-/// `base ** exponent` for an integer type of `bits` bits, as the interpreter
-/// computes it ([`XlaInt::xla_pow`]). Operands arrive sign- or zero-extended
-/// per `signed`, and so does the result.
-#[unsafe(no_mangle)]
-pub extern "C" fn smelt_rt_ipow(base: i64, exponent: i64, bits: u32, signed: u32) -> i64 {
-    macro_rules! pow_as {
-        ($t:ty) => {
-            (base as $t).xla_pow(exponent as $t) as i64
-        };
-    }
-    match (bits, signed != 0) {
-        (8, true) => pow_as!(i8),
-        (8, false) => pow_as!(u8),
-        (16, true) => pow_as!(i16),
-        (16, false) => pow_as!(u16),
-        (32, true) => pow_as!(i32),
-        (32, false) => pow_as!(u32),
-        (_, false) => pow_as!(u64),
-        (_, true) => pow_as!(i64),
-    }
-}
-
 /// Every helper by symbol name, for a JIT's symbol table.
 pub fn symbols() -> Vec<(&'static str, *const u8)> {
     macro_rules! table {
@@ -114,23 +92,12 @@ pub fn symbols() -> Vec<(&'static str, *const u8)> {
         smelt_rt_f64_to_bf16,
         smelt_rt_f16_from_bits,
         smelt_rt_f16_to_bits,
-        smelt_rt_ipow,
     ]
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn integer_powers_match_xla() {
-        assert_eq!(smelt_rt_ipow(3, 64, 32, 1), 1);
-        assert_eq!(smelt_rt_ipow(1, -5, 32, 1), 1);
-        assert_eq!(smelt_rt_ipow(2, -1, 32, 1), 0);
-        assert_eq!(smelt_rt_ipow(2, 7, 8, 1), -128);
-        assert_eq!(smelt_rt_ipow(3, 5, 8, 0), 243);
-        assert_eq!(smelt_rt_ipow(3, 200, 8, 0), 0);
-    }
 
     #[test]
     fn half_rounding() {

@@ -103,6 +103,24 @@ pub(crate) fn expand(g: &mut Graph, op: BinaryOp, t: DType, a: NodeId, b: NodeId
     let bits = t.bit_width() as i128;
     let signed = t.is_signed_int();
     let all_ones = if signed { -1 } else { (1i128 << bits) - 1 };
+    // A constant divisor or amount (index arithmetic, shifts by literals)
+    // needs no selects: the result is the unchecked operation, or a constant.
+    if let Node::Const(Scalar::Int(_, y)) = g.nodes[b.0 as usize] {
+        let shift = (0..bits).contains(&y);
+        let unchecked = match op {
+            BinaryOp::Div | BinaryOp::Rem if y != 0 && !(signed && y == -1) => {
+                Some(if op == BinaryOp::Div { BinaryOp::DivUnchecked } else { BinaryOp::RemUnchecked })
+            }
+            BinaryOp::Rem if y == 0 => return a,
+            BinaryOp::Shl if shift => Some(BinaryOp::ShlUnchecked),
+            BinaryOp::ShrLogical if shift => Some(BinaryOp::ShrLogicalUnchecked),
+            BinaryOp::ShrArithmetic if shift => Some(BinaryOp::ShrArithmeticUnchecked),
+            _ => None,
+        };
+        if let Some(op) = unchecked {
+            return At { g, t }.bin(op, a, b);
+        }
+    }
     let mut at = At { g, t };
     match op {
         BinaryOp::Div | BinaryOp::Rem => {
@@ -256,6 +274,23 @@ mod tests {
                 let program = crate::lower_module(&module).unwrap();
                 let got = crate::eval::run(&program, &args).unwrap_or_else(|e| panic!("{op} on {t}: {e}"));
                 assert_eq!(got, want, "{op} on {t}");
+                // Constant divisors and amounts take the short path.
+                for &c in &edges {
+                    let text = format!(
+                        "HloModule m\nENTRY e {{\n  x = {t}[{n}] parameter(0)\n  c = {t}[] constant({c})\n  \
+                         y = {t}[{n}] broadcast(c), dimensions={{}}\n  ROOT o = {t}[{n}] {op}(x, y)\n}}\n"
+                    );
+                    let mut module = parse_module(&text).unwrap();
+                    let want =
+                        smelt_interp::evaluate(&module, &[Literal::Array(args[0].clone())]).unwrap().into_leaves();
+                    // Fused, the divisor is a constant node of the kernel graph.
+                    let options = smelt_passes::Options::default();
+                    let mut cx = smelt_passes::PassContext::new(options.clone());
+                    smelt_passes::default_pipeline(&options).run_on(&mut module, &mut cx).unwrap();
+                    let program = crate::lower_module(&module).unwrap();
+                    let got = crate::eval::run(&program, &args[..1]).unwrap_or_else(|e| panic!("{op} {c} on {t}: {e}"));
+                    assert_eq!(got, want, "{op} by {c} on {t}");
+                }
             }
         }
     }

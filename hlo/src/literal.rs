@@ -238,6 +238,27 @@ impl ArrayData {
         }
     }
 
+    /// Values of type `dtype` from f64s: floats rounded to nearest, integers
+    /// through `i64` (truncated, then wrapped to the type), pred as `!= 0`.
+    pub fn from_f64(dtype: DType, values: impl IntoIterator<Item = f64>) -> ArrayData {
+        let v = values.into_iter();
+        match dtype {
+            DType::Pred => ArrayData::Pred(v.map(|x| x != 0.0).collect()),
+            DType::S8 => ArrayData::S8(v.map(|x| x as i64 as i8).collect()),
+            DType::S16 => ArrayData::S16(v.map(|x| x as i64 as i16).collect()),
+            DType::S32 => ArrayData::S32(v.map(|x| x as i64 as i32).collect()),
+            DType::S64 => ArrayData::S64(v.map(|x| x as i64).collect()),
+            DType::U8 => ArrayData::U8(v.map(|x| x as i64 as u8).collect()),
+            DType::U16 => ArrayData::U16(v.map(|x| x as i64 as u16).collect()),
+            DType::U32 => ArrayData::U32(v.map(|x| x as i64 as u32).collect()),
+            DType::U64 => ArrayData::U64(v.map(|x| x as i64 as u64).collect()),
+            DType::F16 => ArrayData::F16(v.map(f16::from_f64).collect()),
+            DType::Bf16 => ArrayData::Bf16(v.map(bf16::from_f64).collect()),
+            DType::F32 => ArrayData::F32(v.map(|x| x as f32).collect()),
+            DType::F64 => ArrayData::F64(v.collect()),
+        }
+    }
+
     /// Element `i` as f64 (for printing and slow generic paths).
     pub fn get_f64(&self, i: usize) -> f64 {
         with_data!(self, v => v[i].to_f64())

@@ -105,25 +105,14 @@ impl SplitMix {
 /// integers in [0, 8) (small enough to be valid indices and shift amounts),
 /// pred at random.
 pub fn random_array(shape: &ArrayShape, seed: u64) -> Array {
-    let n = shape.element_count();
     let mut rng = SplitMix::new(seed);
-    let small = |rng: &mut SplitMix| rng.next_u64() % 8;
-    let data = match shape.dtype {
-        DType::Pred => ArrayData::Pred((0..n).map(|_| rng.next_u64() & 1 == 1).collect()),
-        DType::S8 => ArrayData::S8((0..n).map(|_| small(&mut rng) as i8).collect()),
-        DType::S16 => ArrayData::S16((0..n).map(|_| small(&mut rng) as i16).collect()),
-        DType::S32 => ArrayData::S32((0..n).map(|_| small(&mut rng) as i32).collect()),
-        DType::S64 => ArrayData::S64((0..n).map(|_| small(&mut rng) as i64).collect()),
-        DType::U8 => ArrayData::U8((0..n).map(|_| small(&mut rng) as u8).collect()),
-        DType::U16 => ArrayData::U16((0..n).map(|_| small(&mut rng) as u16).collect()),
-        DType::U32 => ArrayData::U32((0..n).map(|_| small(&mut rng) as u32).collect()),
-        DType::U64 => ArrayData::U64((0..n).map(|_| small(&mut rng)).collect()),
-        DType::F16 => ArrayData::F16((0..n).map(|_| f16::from_f64(rng.unit())).collect()),
-        DType::Bf16 => ArrayData::Bf16((0..n).map(|_| bf16::from_f64(rng.unit())).collect()),
-        DType::F32 => ArrayData::F32((0..n).map(|_| rng.unit() as f32).collect()),
-        DType::F64 => ArrayData::F64((0..n).map(|_| rng.unit()).collect()),
-    };
-    Array { dims: shape.dims.clone(), data }
+    let dtype = shape.dtype;
+    let values = (0..shape.element_count()).map(|_| match dtype {
+        DType::Pred => (rng.next_u64() & 1) as f64,
+        t if t.is_int() => (rng.next_u64() % 8) as f64,
+        _ => rng.unit(),
+    });
+    Array { dims: shape.dims.clone(), data: ArrayData::from_f64(dtype, values) }
 }
 
 /// [`random_array`] for every parameter shape, each leaf with its own seed.

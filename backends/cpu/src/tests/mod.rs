@@ -16,7 +16,6 @@ mod scans;
 mod steps;
 mod tiers;
 
-use half::{bf16, f16};
 use smelt_hlo::attrs::{CompareType, ComparisonDirection};
 use smelt_hlo::{Array, ArrayData, DType, Literal};
 use smelt_kernel::{
@@ -247,22 +246,7 @@ pub(crate) fn f32s(dims: &[i64], v: &[f32]) -> Array {
 
 /// An array of `dtype` from f64 values (converted as Rust's `as` does; pred is `!= 0`).
 pub(crate) fn array_of(dtype: DType, dims: &[i64], v: &[f64]) -> Array {
-    let data = match dtype {
-        DType::Pred => ArrayData::Pred(v.iter().map(|&x| x != 0.0).collect()),
-        DType::S8 => ArrayData::S8(v.iter().map(|&x| x as i64 as i8).collect()),
-        DType::S16 => ArrayData::S16(v.iter().map(|&x| x as i64 as i16).collect()),
-        DType::S32 => ArrayData::S32(v.iter().map(|&x| x as i64 as i32).collect()),
-        DType::S64 => ArrayData::S64(v.iter().map(|&x| x as i64).collect()),
-        DType::U8 => ArrayData::U8(v.iter().map(|&x| x as i64 as u8).collect()),
-        DType::U16 => ArrayData::U16(v.iter().map(|&x| x as i64 as u16).collect()),
-        DType::U32 => ArrayData::U32(v.iter().map(|&x| x as i64 as u32).collect()),
-        DType::U64 => ArrayData::U64(v.iter().map(|&x| x as i64 as u64).collect()),
-        DType::F16 => ArrayData::F16(v.iter().map(|&x| f16::from_f64(x)).collect()),
-        DType::Bf16 => ArrayData::Bf16(v.iter().map(|&x| bf16::from_f64(x)).collect()),
-        DType::F32 => ArrayData::F32(v.iter().map(|&x| x as f32).collect()),
-        DType::F64 => ArrayData::F64(v.to_vec()),
-    };
-    Array::new(dims, data)
+    Array::new(dims, ArrayData::from_f64(dtype, v.iter().copied()))
 }
 
 /// Element `i` as f64 (NaN stays NaN).

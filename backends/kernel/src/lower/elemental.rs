@@ -86,14 +86,6 @@ pub(crate) fn array_type(a: &ArrayShape) -> ArrayType {
     ArrayType { dtype: a.dtype, dims: a.dims.to_vec() }
 }
 
-fn unary_op(op: Opcode) -> Option<UnaryOp> {
-    UnaryOp::of_opcode(op)
-}
-
-pub(crate) fn binary_op(op: Opcode) -> Option<BinaryOp> {
-    BinaryOp::of_opcode(op)
-}
-
 /// The unsigned integer type of `bytes` bytes.
 fn uint_of(bytes: usize) -> DType {
     match bytes {
@@ -296,15 +288,13 @@ impl<'m, 'c> Emitter<'m, 'c> {
                 let hi = self.operand(ctx, inst, 2, hidx, lv)?;
                 self.scopes[lv].clamp(lo, x, hi).map_err(ierr)
             }
-            (op, _) if unary_op(op).is_some() => {
+            (op, _) if let Some(op) = UnaryOp::of_opcode(op) => {
                 let x = self.operand(ctx, inst, 0, idx, lv)?;
-                let op = unary_op(op).ok_or_else(|| ierr("not a unary op".into()))?;
                 self.scopes[lv].unary(op, x).map_err(|e| unsupported(comp, inst, e))
             }
-            (op, _) if binary_op(op).is_some() => {
+            (op, _) if let Some(op) = BinaryOp::of_opcode(op) => {
                 let a = self.operand(ctx, inst, 0, idx, lv)?;
                 let b = self.operand(ctx, inst, 1, idx, lv)?;
-                let op = binary_op(op).ok_or_else(|| ierr("not a binary op".into()))?;
                 self.scopes[lv].binary(op, a, b).map_err(|e| unsupported(comp, inst, e))
             }
             (O::Broadcast, Attrs::Dimensions(dims)) => {

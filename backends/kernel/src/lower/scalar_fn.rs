@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use smelt_hlo::{Array, Attrs, CompId, Computation, InstId, Module, Opcode};
 
-use super::elemental::{Binding, Emitter, binary_op};
+use super::elemental::{Binding, Emitter};
 use super::prune::prune_fn;
 use super::{LResult, internal, unsupported};
 use crate::ir::{ArrayType, BinaryOp, ConstData, FnPattern, ScalarFn};
@@ -165,7 +165,7 @@ pub(crate) fn pattern(comp: &Computation) -> Option<FnPattern> {
             };
             Some(FnPattern::LessThan { descending, compare_type: *compare_type })
         }
-        (op, _) if comp.num_params() == 2 && (pair == (0, 1) || pair == (1, 0)) => match binary_op(op)? {
+        (op, _) if comp.num_params() == 2 && (pair == (0, 1) || pair == (1, 0)) => match BinaryOp::of_opcode(op)? {
             op @ (BinaryOp::Add | BinaryOp::Mul | BinaryOp::Max | BinaryOp::Min | BinaryOp::And | BinaryOp::Or) => {
                 Some(FnPattern::Binary(op))
             }

@@ -10,6 +10,8 @@
 //!   computed in f32 and rounded after every operation);
 //! - `graph`: expression graphs (loads through index arithmetic, inline
 //!   reductions, scalar functions such as reducers and comparators);
+//! - `launch`: where each kernel runs (launch shapes, the cost model, loop
+//!   levels, reduction and scan task geometry), read by the emitters below;
 //! - `kernels`: the loop nest of each kernel kind, one function per kernel and
 //!   buffer-aliasing pattern (`kernel_N(ptr bufs, i64 begin, i64 end)`);
 //! - `reduce`, `scan`, `sort`, `rng`: the reduction, scan, sort and random-bit
@@ -22,6 +24,7 @@
 
 mod graph;
 mod kernels;
+mod launch;
 mod reduce;
 mod rng;
 mod run;
@@ -49,7 +52,8 @@ use smelt_kernel::Program;
 use crate::error::{CpuError, Result};
 
 pub use graph::{Env, Io, as_int};
-pub use kernels::{LaunchShape, Slot, launch_shape, loop_is_flat, node_levels, par_dim, par_extent, param};
+pub use kernels::{Slot, param};
+pub use launch::{LaunchShape, launch_shape, loop_is_flat, node_levels, par_dim, par_extent};
 pub(crate) use run::PROFILE_COUNTERS;
 #[cfg(test)]
 pub(crate) use run::fully_written;

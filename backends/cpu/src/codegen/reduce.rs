@@ -22,21 +22,15 @@ use smelt_hlo::DType;
 use smelt_kernel::{Kernel, KernelBody};
 
 use super::graph::{Env, Io};
+use super::launch::column_block;
 use super::{Cg, count, strides};
 use crate::error::{Result, invalid};
-
-/// Kept elements per block in column order: about 16 KiB of accumulators, so
-/// they stay in L1 while each input row streams through in long runs.
-pub(crate) fn column_block(acc_types: &[DType]) -> i64 {
-    let bytes: usize = acc_types.iter().map(|t| t.byte_size()).sum::<usize>().max(1);
-    ((16384 / bytes) as i64).clamp(256, 4096) & !63
-}
 
 /// The validated parts of a reduction kernel.
 struct Plan {
     rank: usize,
     kept: Vec<usize>,
-    /// Which kept dimension is split across tasks (see `kernels::par_dim`).
+    /// Which kept dimension is split across tasks (see `launch::par_dim`).
     par: usize,
     reduced: Vec<usize>,
     space_strides: Vec<i64>,
@@ -89,7 +83,7 @@ impl<'ctx> Cg<'ctx, '_> {
         }
         let plan = Plan {
             rank,
-            par: super::kernels::par_dim(&kept_dims),
+            par: super::launch::par_dim(&kept_dims),
             space_strides: strides(space),
             kept_strides: strides(&kept_dims),
             kept,

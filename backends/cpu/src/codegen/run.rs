@@ -35,7 +35,8 @@ use smelt_hlo::DType;
 use smelt_kernel::{BufRef, Buffer, ConvStep, DotStep, KernelBody, KernelId, Step};
 
 use super::graph::{Env, Io};
-use super::kernels::{LaunchShape, Slot, launch_shape, param};
+use super::kernels::{Slot, param};
+use super::launch::{LaunchShape, launch_shape};
 use super::{Cg, ModuleInfo, count};
 use crate::conv::{ConvSpec, conv_function};
 use crate::error::{CpuError, Result, invalid};

@@ -19,7 +19,7 @@
 //!   add's few cycles, a log-add-exp's dozens), and reading a column of rows
 //!   directly would gather from addresses a power of two apart.
 //!
-//! Either way the parallel dimension is the task index (see [`scan_launch`]).
+//! Either way the parallel dimension is the task index (see `launch::scan_launch`).
 //! Both orders compute the recurrence `out[j] = reducer(out[j -/+ 1], v[j])`,
 //! which for a reverse scan reassociates a float sum or product (the kernel
 //! form allows it: reverse scans have one commutative, associative reducer).
@@ -29,74 +29,9 @@ use smelt_hlo::DType;
 use smelt_kernel::{Graph, Kernel, KernelBody, NodeId, ScalarFn};
 
 use super::graph::{Env, Io};
-use super::kernels::{LaunchShape, graph_cost};
+use super::launch::{COLUMN_BLOCK, Geom, TILE_STEPS, row_block};
 use super::{Cg, count};
 use crate::error::{Result, invalid};
-
-/// Elements of the dimensions after the axis per column-order task.
-const COLUMN_BLOCK: i64 = 512;
-/// Rows per row-order task: enough side by side to cover the latency of an
-/// expensive reducer (a log-add-exp chain is long), fewer when there are few
-/// rows so that tasks remain to share.
-fn row_block(rows: i64) -> i64 {
-    if rows >= 512 { 64 } else { 16 }
-}
-/// Steps along the axis per row-order tile.
-const TILE_STEPS: i64 = 32;
-
-/// The shape of a scan: `outer` rows of `n` steps of `inner` contiguous elements.
-#[derive(Clone, Copy, Debug)]
-struct Geom {
-    outer: i64,
-    n: i64,
-    inner: i64,
-}
-
-impl Geom {
-    fn of(space: &[i64], axis: usize) -> Option<Geom> {
-        let n = *space.get(axis)?;
-        Some(Geom { outer: count(&space[..axis]), n, inner: count(&space[axis + 1..]) })
-    }
-
-    fn column_order(&self) -> bool {
-        self.inner > 1
-    }
-
-    /// Column order: blocks per outer index.
-    fn blocks(&self) -> i64 {
-        let b = COLUMN_BLOCK.min(self.inner).max(1);
-        (self.inner + b - 1) / b
-    }
-
-    /// Tasks of the parallel dimension (0 when there is nothing to compute).
-    fn tasks(&self) -> i64 {
-        if self.n <= 0 || self.outer <= 0 || self.inner <= 0 {
-            0
-        } else if self.column_order() {
-            self.outer * self.blocks()
-        } else {
-            let rb = row_block(self.outer);
-            (self.outer + rb - 1) / rb
-        }
-    }
-
-    /// Points one task computes (at most).
-    fn points_per_task(&self) -> i64 {
-        if self.column_order() { COLUMN_BLOCK.min(self.inner) * self.n } else { row_block(self.outer) * self.n }
-    }
-}
-
-/// The launch of a scan kernel: one iteration per task.
-pub(crate) fn scan_launch(k: &Kernel) -> Result<LaunchShape> {
-    let KernelBody::Scan { space, axis, graph, reducer, .. } = &k.body else {
-        invalid!("kernel {} is not a scan", k.name);
-    };
-    let Some(g) = Geom::of(space, *axis) else {
-        invalid!("kernel {}: scan axis {axis} outside a space of rank {}", k.name, space.len());
-    };
-    let per_point = graph_cost(graph) + graph_cost(&reducer.graph) + 2.0;
-    Ok(LaunchShape { n: g.tasks(), cost: g.points_per_task() as f64 * per_point, parallel: true, min_grain: 1 })
-}
 
 impl<'ctx> Cg<'ctx, '_> {
     pub(crate) fn emit_scan_kernel(

@@ -29,7 +29,7 @@ use inkwell::{AddressSpace, GlobalVisibility, IntPredicate};
 use smelt_kernel::VerifiedProgram;
 use smelt_kernel::{ArrayType, Program};
 
-use crate::codegen::ModuleInfo;
+use crate::driver::ModuleInfo;
 use crate::error::{CpuError, Result};
 use crate::{CompileOptions, optimized_module_with, target_machine};
 

@@ -34,20 +34,25 @@ impl From<BuilderError> for CpuError {
 
 pub type Result<T, E = CpuError> = std::result::Result<T, E>;
 
-/// Returns early with [`CpuError::Unsupported`].
-macro_rules! unsupported {
-    ($($t:tt)*) => { return Err($crate::error::CpuError::Unsupported(format!($($t)*))) };
-}
-
 /// Returns early with [`CpuError::InvalidProgram`].
 macro_rules! invalid {
     ($($t:tt)*) => { return Err($crate::error::CpuError::InvalidProgram(format!($($t)*))) };
 }
 
-pub(crate) use {invalid, unsupported};
+pub(crate) use invalid;
 
 impl From<smelt_kernel::InvalidProgram> for CpuError {
     fn from(e: smelt_kernel::InvalidProgram) -> CpuError {
         CpuError::InvalidProgram(e.to_string())
+    }
+}
+
+impl From<smelt_llvm::LlvmError> for CpuError {
+    fn from(e: smelt_llvm::LlvmError) -> CpuError {
+        match e {
+            smelt_llvm::LlvmError::Unsupported(m) => CpuError::Unsupported(m),
+            smelt_llvm::LlvmError::InvalidProgram(m) => CpuError::InvalidProgram(m),
+            smelt_llvm::LlvmError::Llvm(m) => CpuError::Llvm(m),
+        }
     }
 }

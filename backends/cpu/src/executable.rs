@@ -10,7 +10,7 @@
 //! arguments) allocates the outputs and calls
 //! `smelt_run` on a temp arena allocated once per executable (runs on one
 //! executable take turns on it through a mutex). Outputs the program writes in
-//! full (most of them: see `codegen::run::fully_written`) are not zeroed first;
+//! full (most of them: see `driver::fully_written`) are not zeroed first;
 //! their vectors get their length once the program has stored every element. Parameters the program writes
 //! (donated buffers) are copied into buffers owned by the executable first, so
 //! the caller's arrays are never modified.
@@ -269,7 +269,7 @@ impl Executable {
         params: Vec<ArrayType>,
         results: Vec<ArrayType>,
         object: &[u8],
-        info: &crate::codegen::ModuleInfo,
+        info: &crate::driver::ModuleInfo,
     ) -> Result<Executable> {
         let (jit, addr) = Jit::load(object)?;
         if std::env::var_os("SMELT_PERF_MAP").is_some() {
@@ -278,10 +278,10 @@ impl Executable {
         let profile = if info.profile_labels.is_empty() {
             None
         } else {
-            let name = CString::new(crate::codegen::PROFILE_COUNTERS).map_err(|e| CpuError::Jit(e.to_string()))?;
+            let name = CString::new(crate::driver::PROFILE_COUNTERS).map_err(|e| CpuError::Jit(e.to_string()))?;
             Some(Profile { counters: jit.lookup(&name)?, labels: info.profile_labels.clone() })
         };
-        // SAFETY: `smelt_run` has exactly this signature (see `codegen::run`).
+        // SAFETY: `smelt_run` has exactly this signature (see `driver`).
         let entry = unsafe { std::mem::transmute::<usize, RunFn>(addr) };
         let copies = params
             .iter()
@@ -314,7 +314,7 @@ impl Executable {
                 .enumerate()
                 .map(|(i, label)| {
                     // SAFETY: the counters global holds `1 + 2 * labels` u64s
-                    // (see `codegen::run`), alive as long as the JIT.
+                    // (see `driver`), alive as long as the JIT.
                     let (ns, calls) = unsafe { (*c.add(1 + 2 * i), *c.add(2 + 2 * i)) };
                     StepProfile { label: label.clone(), total_ms: ns as f64 / 1e6, calls }
                 })

@@ -26,13 +26,11 @@
 //! (JIT helpers for routine tests and benchmarks), `error`.
 
 pub mod aot;
-pub mod codegen;
 pub mod conv;
+mod driver;
 mod error;
 mod executable;
 pub mod gemm;
-pub mod jit;
-pub mod math;
 mod object;
 pub mod routine;
 pub mod runtime;
@@ -55,6 +53,7 @@ pub use executable::Executable;
 pub use object::{CompiledObject, FORMAT_VERSION as OBJECT_FORMAT_VERSION};
 pub use routine::RoutineError;
 pub use smelt_kernel::StepProfile;
+pub use smelt_llvm::{codegen, jit, math};
 
 /// How to compile.
 #[derive(Clone, Debug)]
@@ -174,7 +173,7 @@ pub fn emit(program: &VerifiedProgram<'_>, options: &CompileOptions, what: Emit)
     let cx = Context::create();
     let tm = target_machine(options)?;
     if what == Emit::LlvmIr {
-        let (module, _) = codegen::build_module(&cx, program, &target_attrs(options, &tm), &tm)?;
+        let (module, _) = driver::build_module(&cx, program, &target_attrs(options, &tm), &tm)?;
         prepare(&module, &tm);
         return Ok(module.print_to_string().to_bytes().to_vec());
     }
@@ -260,7 +259,7 @@ fn optimized_module<'ctx>(
     program: &Program,
     options: &CompileOptions,
     tm: &TargetMachine,
-) -> Result<(Module<'ctx>, codegen::ModuleInfo), CpuError> {
+) -> Result<(Module<'ctx>, driver::ModuleInfo), CpuError> {
     optimized_module_with(cx, program, options, tm, &mut |_, _| Ok(()))
 }
 
@@ -271,9 +270,9 @@ pub(crate) fn optimized_module_with<'ctx>(
     program: &Program,
     options: &CompileOptions,
     tm: &TargetMachine,
-    extend: &mut dyn FnMut(&Module<'ctx>, &codegen::ModuleInfo) -> Result<(), CpuError>,
-) -> Result<(Module<'ctx>, codegen::ModuleInfo), CpuError> {
-    let (module, info) = codegen::build_module(cx, program, &target_attrs(options, tm), tm)?;
+    extend: &mut dyn FnMut(&Module<'ctx>, &driver::ModuleInfo) -> Result<(), CpuError>,
+) -> Result<(Module<'ctx>, driver::ModuleInfo), CpuError> {
+    let (module, info) = driver::build_module(cx, program, &target_attrs(options, tm), tm)?;
     prepare(&module, tm);
     extend(&module, &info)?;
     let pbo = PassBuilderOptions::create();

@@ -1,7 +1,7 @@
 //! Compiled programs as data: [`CompiledObject`] is the object file LLVM emitted
 //! plus everything [`crate::Executable`] needs to load it without the program
 //! (its name, flattened parameter and result types, and the codegen facts of
-//! `codegen::ModuleInfo`).
+//! `driver::ModuleInfo`).
 //!
 //! It exists so compiled code can outlive the process: `smelt-jit`'s persistent
 //! cache stores [`CompiledObject::to_bytes`] and a later process calls
@@ -16,7 +16,7 @@
 use smelt_hlo::DType;
 use smelt_kernel::ArrayType;
 
-use crate::codegen::ModuleInfo;
+use crate::driver::ModuleInfo;
 use crate::error::{CpuError, Result};
 
 /// Version of the [`CompiledObject::to_bytes`] layout; bump on any change.

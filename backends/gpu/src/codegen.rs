@@ -6,7 +6,7 @@
 //! or `smelt_kN_state` (random bits) for a second launch. With
 //! [`Flavor::HostSim`] the same entries are generated for the host simulator. Scalar code
 //! (every node of every expression graph, reducers, comparators, the math
-//! polynomials) comes from the CPU backend's emitter (`smelt_cpu::codegen`),
+//! polynomials) comes from the shared LLVM emitter (`smelt_llvm::codegen`),
 //! which writes target-neutral LLVM IR; this module adds what is GPU-specific:
 //! thread and block indices, grid-stride loops, warp shuffles, shared memory
 //! and barriers. The module is optimized at O3 for `sm_XX` and printed as PTX
@@ -22,9 +22,9 @@ use inkwell::targets::{CodeModel, FileType, InitializationConfig, RelocMode, Tar
 use inkwell::types::{BasicMetadataTypeEnum, BasicTypeEnum};
 use inkwell::values::{BasicMetadataValueEnum, BasicValueEnum, FunctionValue, IntValue, PointerValue};
 use inkwell::{AddressSpace, IntPredicate, OptimizationLevel};
-use smelt_cpu::codegen::{Cg, Env, Io, Slot, TargetAttrs, param};
 use smelt_hlo::DType;
 use smelt_kernel::{InlineReduce, Kernel, KernelBody, KernelId, Node, NodeId, Program, ScalarFn, Step};
+use smelt_llvm::codegen::{Cg, Env, Io, Slot, TargetAttrs, param};
 
 use crate::error::{GpuError, Result};
 use crate::plan::{
@@ -174,7 +174,7 @@ pub(crate) fn emit_module<'ctx>(
     flavor: Flavor,
     tm: &TargetMachine,
 ) -> Result<(inkwell::module::Module<'ctx>, Vec<Option<DeviceKernel>>, SharedSizes)> {
-    smelt_cpu::codegen::check_sizes(program)?;
+    smelt_llvm::codegen::check_sizes(program)?;
     // NVPTX has FMA: the math library's multiply-adds fuse.
     let mut cg = Cg::new(cx, program, &TargetAttrs { fused_mla: true, ..TargetAttrs::default() }, tm);
     cg.module.set_triple(&tm.get_triple());
@@ -482,7 +482,7 @@ impl<'ctx> DeviceCg<'_, 'ctx, '_> {
 
     /// Opens a grid-stride loop over `[0, n)`: thread-level (`per_thread`) or
     /// block-level (one index per block).
-    fn grid_loop(&self, n: i64, per_thread: bool, name: &str) -> Result<smelt_cpu::codegen::Loop<'ctx>> {
+    fn grid_loop(&self, n: i64, per_thread: bool, name: &str) -> Result<smelt_llvm::codegen::Loop<'ctx>> {
         let b = &self.cg.b;
         let (start, step) = if per_thread {
             let (ctaid, ntid, tid, nctaid) =
@@ -496,7 +496,7 @@ impl<'ctx> DeviceCg<'_, 'ctx, '_> {
     }
 
     /// A block-stride loop over `[0, n)` (thread `t` takes `t`, `t + ntid`, ...).
-    fn block_loop(&self, n: i64, name: &str) -> Result<smelt_cpu::codegen::Loop<'ctx>> {
+    fn block_loop(&self, n: i64, name: &str) -> Result<smelt_llvm::codegen::Loop<'ctx>> {
         let (tid, ntid) = (self.sreg("tid.x")?, self.sreg("ntid.x")?);
         Ok(self.cg.loop_begin_dyn(tid, self.i64c(n), ntid, name)?)
     }
@@ -574,7 +574,7 @@ impl<'ctx> DeviceCg<'_, 'ctx, '_> {
                 // The update lands at start + index (starts are clamped into range).
                 let mut target = Vec::with_capacity(idx.len());
                 for (&i, &s) in idx.iter().zip(start) {
-                    let s = smelt_cpu::codegen::as_int(self.cg.value(&env, s)?, "a start index")?;
+                    let s = smelt_llvm::codegen::as_int(self.cg.value(&env, s)?, "a start index")?;
                     target.push(self.cg.b.build_int_add(s, i, "")?);
                 }
                 let off = self.offset(&target, &out.dims)?;
@@ -635,7 +635,7 @@ impl<'ctx> DeviceCg<'_, 'ctx, '_> {
             }
             (Strategy::Outer { .. } | Strategy::Sort { .. } | Strategy::Rng { .. } | Strategy::Serial, _) => {
                 let serial = matches!(strategy, Strategy::Serial);
-                let n = smelt_cpu::codegen::launch_shape(k)?.n;
+                let n = smelt_llvm::codegen::launch_shape(k)?.n;
                 let slots: Vec<Slot> = k
                     .inputs
                     .iter()

@@ -30,13 +30,13 @@ pub enum GpuError {
     Arguments(#[from] smelt_kernel::ArgumentError),
 }
 
-impl From<smelt_cpu::CpuError> for GpuError {
-    fn from(e: smelt_cpu::CpuError) -> Self {
-        use smelt_cpu::CpuError as C;
+impl From<smelt_llvm::LlvmError> for GpuError {
+    fn from(e: smelt_llvm::LlvmError) -> Self {
+        use smelt_llvm::LlvmError as L;
         match e {
-            C::Unsupported(m) => GpuError::Unsupported(m),
-            C::InvalidProgram(m) => GpuError::InvalidProgram(m),
-            other => GpuError::Llvm(other.to_string()),
+            L::Unsupported(m) => GpuError::Unsupported(m),
+            L::InvalidProgram(m) => GpuError::InvalidProgram(m),
+            L::Llvm(m) => GpuError::Llvm(m),
         }
     }
 }

@@ -8,7 +8,7 @@
 //! shared memory, thread-per-output column reductions, two-launch split
 //! reductions, thread-per-line scans, the CPU backend's kernel bodies for
 //! sorts and the rest); `codegen`
-//! renders one NVPTX module for `sm_XX` with the CPU backend's scalar emitter
+//! renders one NVPTX module for `sm_XX` with the shared LLVM emitter (`smelt-llvm`)
 //! and prints it as PTX. [`emit_ptx`] stops there and needs no GPU;
 //! [`compile`] also loads the module on device 0 and returns an
 //! [`Executable`], whose host-side driver runs the steps on one stream over

@@ -270,7 +270,7 @@ pub fn row_statistics(graph: &Graph, rank: usize) -> Result<Vec<NodeId>> {
     if rank == 0 {
         return Ok(Vec::new());
     }
-    let levels = smelt_cpu::codegen::node_levels(graph, 0);
+    let levels = smelt_llvm::codegen::node_levels(graph, 0);
     Ok(graph
         .nodes
         .iter()
@@ -357,7 +357,7 @@ pub fn choose(k: &Kernel) -> Result<Strategy> {
             }) {
                 Strategy::RowLoop { rows: count(&space[..space.len() - 1]), cols }
             } else {
-                Strategy::Outer { iterations: smelt_cpu::codegen::launch_shape(k)?.n }
+                Strategy::Outer { iterations: smelt_llvm::codegen::launch_shape(k)?.n }
             }
         }
         KernelBody::Reduce { space, reduced, graph, init, reducer, .. } => {
@@ -399,8 +399,8 @@ pub fn choose(k: &Kernel) -> Result<Strategy> {
             let max_threads = (SORT_HEAP_BUDGET / len.saturating_mul(per_element).max(1)).max(1);
             Strategy::Sort { slices: count(dims) / len, max_threads }
         }
-        KernelBody::RngBitGenerator { .. } => Strategy::Rng { iterations: smelt_cpu::codegen::launch_shape(k)?.n },
-        _ => Strategy::Outer { iterations: smelt_cpu::codegen::launch_shape(k)?.n },
+        KernelBody::RngBitGenerator { .. } => Strategy::Rng { iterations: smelt_llvm::codegen::launch_shape(k)?.n },
+        _ => Strategy::Outer { iterations: smelt_llvm::codegen::launch_shape(k)?.n },
     })
 }
 

@@ -38,10 +38,10 @@ use crate::runtime::{CublasCall, Gemm, gemm_types};
 pub fn simulate(program: &VerifiedProgram<'_>, args: &[Array], max_grid: u32) -> Result<Vec<Array>> {
     smelt_kernel::check_arguments(&program.params, args.iter().map(|a| (a.dtype(), a.dims.as_slice())))?;
     let prepared = crate::elemental::prepare(program, true)?;
-    let tm = smelt_cpu::jit::host_target_machine().map_err(|e| GpuError::Llvm(e.to_string()))?;
+    let tm = smelt_llvm::jit::host_target_machine().map_err(|e| GpuError::Llvm(e.to_string()))?;
     let cx = Context::create();
     let (module, kernels, sizes) = codegen::emit_module(&cx, &prepared, Flavor::HostSim, &tm)?;
-    let ee = smelt_cpu::jit::engine(&module, &tm, smelt_cpu::jit::Runtime::Serial)
+    let ee = smelt_llvm::jit::engine(&module, &tm, smelt_llvm::jit::Runtime::Serial)
         .map_err(|e| GpuError::Llvm(e.to_string()))?;
     let externs: [(&str, usize); 4] = [
         ("smelt_sim_sreg", sim_sreg as *const () as usize),

@@ -511,7 +511,7 @@ fn outputs_written_in_full_are_known_statically() {
             Step::Copy { src: x, dst: r(4, &[2]) },
         ],
     );
-    assert_eq!(crate::codegen::fully_written(&p), [true, false, true, false, true]);
+    assert_eq!(crate::driver::fully_written(&p), [true, false, true, false, true]);
     let out = run(&p, &[f32s(&[2], &[1.0, 2.0]), Array::scalar(0i32)]);
     assert_eq!(out[0].values::<f32>().unwrap_or(&[]), &[2.0, 3.0]);
     assert_eq!(out[1].values::<f32>().unwrap_or(&[]), &[2.0, 3.0]);

@@ -6,8 +6,8 @@
 //! The emitters live in submodules:
 //!
 //! - `scalar`: every unary, binary, compare, convert and bitcast operation with
-//!   the interpreter's exact semantics (integer edge cases, NaN rules, f16/bf16
-//!   computed in f32 and rounded after every operation);
+//!   the interpreter's exact semantics (NaN rules, f16/bf16 computed in f32 and
+//!   rounded after every operation; integer edge cases arrive legalized);
 //! - `graph`: expression graphs (loads through index arithmetic, inline
 //!   reductions, scalar functions such as reducers and comparators);
 //! - `launch`: where each kernel runs (launch shapes, the cost model, loop
@@ -15,19 +15,20 @@
 //! - `kernels`: the loop nest of each kernel kind, one function per kernel and
 //!   buffer-aliasing pattern (`kernel_N(ptr bufs, i64 begin, i64 end)`);
 //! - `reduce`, `scan`, `sort`, `rng`: the reduction, scan, sort and random-bit
-//!   kernels;
-//! - `run`: `smelt_run`, which executes the program's steps.
+//!   kernels.
+//!
+//! The CPU backend's step driver (`smelt_cpu`'s `driver.rs`) and the GPU
+//! backend's launch strategies put these bodies into their functions.
 //!
 //! Before anything is emitted, [`check_sizes`] rejects negative or absurd
 //! sizes, and emission checks every value's type where it is used, so a
-//! malformed program is a [`CpuError::InvalidProgram`], never a panic.
+//! malformed program is a [`LlvmError::InvalidProgram`], never a panic.
 
 mod graph;
 mod kernels;
 mod launch;
 mod reduce;
 mod rng;
-mod run;
 mod scalar;
 mod scan;
 mod sort;
@@ -49,48 +50,11 @@ use inkwell::{AddressSpace, IntPredicate};
 use smelt_hlo::DType;
 use smelt_kernel::Program;
 
-use crate::error::{CpuError, Result};
+use crate::error::{LlvmError, Result};
 
 pub use graph::{Env, Io, as_int};
 pub use kernels::{Slot, param};
 pub use launch::{LaunchShape, launch_shape, loop_is_flat, node_levels, par_dim, par_extent};
-pub(crate) use run::PROFILE_COUNTERS;
-#[cfg(test)]
-pub(crate) use run::fully_written;
-
-/// What the executable needs to know about the module beyond its code.
-#[derive(Clone, Debug, Default)]
-pub struct ModuleInfo {
-    /// Bytes of the temporary arena: the program's temporaries, then scratch
-    /// space this backend adds (staging for parallel copies).
-    pub arena_bytes: usize,
-    /// Parameters the program writes (the executable hands it private copies).
-    pub written_params: Vec<bool>,
-    /// Results some top-level step writes in full (see `run::fully_written`):
-    /// the executable need not initialize them.
-    pub written_results: Vec<bool>,
-    /// The module's exported functions (`smelt_run`, `kernel_N`), for symbol maps.
-    pub functions: Vec<String>,
-    /// With profiling: what each slot of `smelt_profile_counters` times (one
-    /// per kernel, copy, dot or convolution step, in program order).
-    pub profile_labels: Vec<String>,
-}
-
-/// Builds the LLVM module for `program`.
-pub(crate) fn build_module<'ctx>(
-    cx: &'ctx Context,
-    program: &Program,
-    target: &TargetAttrs,
-    tm: &TargetMachine,
-) -> Result<(Module<'ctx>, ModuleInfo)> {
-    check_sizes(program)?;
-    let mut cg = Cg::new(cx, program, target, tm);
-    let info = cg.emit_program()?;
-    if let Err(e) = cg.module.verify() {
-        return Err(CpuError::Llvm(format!("the generated module does not verify: {e}")));
-    }
-    Ok((cg.module, info))
-}
 
 /// Target attributes stamped on every function so the optimizer's cost models
 /// and instruction selection see the same CPU.
@@ -164,13 +128,6 @@ pub struct Cg<'ctx, 'p> {
     helpers: HashMap<String, FunctionValue<'ctx>>,
     /// Kernel functions by kernel and buffer-aliasing pattern.
     variants: HashMap<(u32, Vec<Slot>), FunctionValue<'ctx>>,
-    /// Scratch bytes after the program's temporaries (staging for parallel copies).
-    pub scratch_bytes: usize,
-    /// Parameters some step writes.
-    pub written_params: Vec<bool>,
-    /// With profiling: the counters global and the labels of its slots so far.
-    profile_counters: Option<PointerValue<'ctx>>,
-    profile_labels: Vec<String>,
 }
 
 impl<'ctx, 'p> Cg<'ctx, 'p> {
@@ -201,10 +158,6 @@ impl<'ctx, 'p> Cg<'ctx, 'p> {
             fns: Vec::new(),
             helpers: HashMap::new(),
             variants: HashMap::new(),
-            scratch_bytes: 0,
-            written_params: vec![false; program.params.len()],
-            profile_counters: None,
-            profile_labels: Vec::new(),
         }
     }
 
@@ -289,7 +242,7 @@ impl<'ctx, 'p> Cg<'ctx, 'p> {
     /// block) and returns to where the builder was before.
     pub fn end_fn(&mut self) -> Result<()> {
         let Some(s) = self.fns.pop() else {
-            return Err(CpuError::Llvm("end_fn without begin_fn".into()));
+            return Err(LlvmError::Llvm("end_fn without begin_fn".into()));
         };
         s.alloca_builder.position_at_end(s.allocas);
         s.alloca_builder.build_unconditional_branch(s.start)?;
@@ -301,7 +254,7 @@ impl<'ctx, 'p> Cg<'ctx, 'p> {
     }
 
     pub fn cur_fn(&self) -> Result<FunctionValue<'ctx>> {
-        self.fns.last().map(|s| s.func).ok_or_else(|| CpuError::Llvm("no function under construction".into()))
+        self.fns.last().map(|s| s.func).ok_or_else(|| LlvmError::Llvm("no function under construction".into()))
     }
 
     /// A new block in the current function.
@@ -311,7 +264,7 @@ impl<'ctx, 'p> Cg<'ctx, 'p> {
 
     /// A stack slot in the current function's entry block.
     pub fn alloca(&self, ty: impl BasicType<'ctx>, name: &str) -> Result<PointerValue<'ctx>> {
-        let s = self.fns.last().ok_or_else(|| CpuError::Llvm("alloca outside a function".into()))?;
+        let s = self.fns.last().ok_or_else(|| LlvmError::Llvm("alloca outside a function".into()))?;
         Ok(s.alloca_builder.build_alloca(ty, name)?)
     }
 
@@ -365,10 +318,10 @@ impl<'ctx, 'p> Cg<'ctx, 'p> {
         types: &[BasicTypeEnum<'ctx>],
         args: &[BasicMetadataValueEnum<'ctx>],
     ) -> Result<BasicValueEnum<'ctx>> {
-        let i = Intrinsic::find(name).ok_or_else(|| CpuError::Llvm(format!("no intrinsic {name}")))?;
+        let i = Intrinsic::find(name).ok_or_else(|| LlvmError::Llvm(format!("no intrinsic {name}")))?;
         let f =
-            i.get_declaration(&self.module, types).ok_or_else(|| CpuError::Llvm(format!("bad intrinsic {name}")))?;
-        self.call(f, args)?.ok_or_else(|| CpuError::Llvm(format!("intrinsic {name} returns nothing")))
+            i.get_declaration(&self.module, types).ok_or_else(|| LlvmError::Llvm(format!("bad intrinsic {name}")))?;
+        self.call(f, args)?.ok_or_else(|| LlvmError::Llvm(format!("intrinsic {name} returns nothing")))
     }
 
     // ---- loops ----
@@ -376,7 +329,7 @@ impl<'ctx, 'p> Cg<'ctx, 'p> {
     /// Opens `for (i = lo; i < hi; i += step)`; the builder moves into the body.
     /// Close it with [`Cg::loop_end`].
     pub fn loop_begin(&self, lo: IntValue<'ctx>, hi: IntValue<'ctx>, step: i64, name: &str) -> Result<Loop<'ctx>> {
-        let pre = self.b.get_insert_block().ok_or_else(|| CpuError::Llvm("loop outside a block".into()))?;
+        let pre = self.b.get_insert_block().ok_or_else(|| LlvmError::Llvm("loop outside a block".into()))?;
         let header = self.block(&format!("{name}.head"))?;
         let body = self.block(&format!("{name}.body"))?;
         let exit = self.block(&format!("{name}.exit"))?;
@@ -424,7 +377,7 @@ impl<'ctx, 'p> Cg<'ctx, 'p> {
 
     /// Closes a loop; returns its latch branch.
     fn close_loop(&self, l: Loop<'ctx>) -> Result<inkwell::values::InstructionValue<'ctx>> {
-        let cur = self.b.get_insert_block().ok_or_else(|| CpuError::Llvm("loop end outside a block".into()))?;
+        let cur = self.b.get_insert_block().ok_or_else(|| LlvmError::Llvm("loop end outside a block".into()))?;
         let next = self.b.build_int_nsw_add(l.index, l.step, "")?;
         let latch = self.b.build_unconditional_branch(l.header)?;
         l.phi.add_incoming(&[(&next, cur)]);
@@ -510,7 +463,7 @@ impl<'ctx, 'p> Cg<'ctx, 'p> {
     pub fn load_at(&self, p: PointerValue<'ctx>, d: DType) -> Result<BasicValueEnum<'ctx>> {
         let v = self.b.build_load(self.mem_type(d), p, "")?;
         if let Some(i) = v.as_instruction_value() {
-            i.set_alignment(d.byte_size() as u32).map_err(|e| CpuError::Llvm(e.to_string()))?;
+            i.set_alignment(d.byte_size() as u32).map_err(|e| LlvmError::Llvm(e.to_string()))?;
         }
         if d == DType::Pred {
             let z = self.t.i8.const_zero();
@@ -533,12 +486,12 @@ impl<'ctx, 'p> Cg<'ctx, 'p> {
 
     pub fn store_at(&self, p: PointerValue<'ctx>, d: DType, v: BasicValueEnum<'ctx>) -> Result<()> {
         if v.get_type() != self.reg_type(d) {
-            return Err(CpuError::InvalidProgram(format!("a value of LLVM type {} stored as {d}", v.get_type())));
+            return Err(LlvmError::InvalidProgram(format!("a value of LLVM type {} stored as {d}", v.get_type())));
         }
         let v: BasicValueEnum<'ctx> =
             if d == DType::Pred { self.b.build_int_z_extend(v.into_int_value(), self.t.i8, "")?.into() } else { v };
         let s = self.b.build_store(p, v)?;
-        s.set_alignment(d.byte_size() as u32).map_err(|e| CpuError::Llvm(e.to_string()))?;
+        s.set_alignment(d.byte_size() as u32).map_err(|e| LlvmError::Llvm(e.to_string()))?;
         Ok(())
     }
 

@@ -14,13 +14,13 @@ use inkwell::module::Module;
 use inkwell::passes::PassBuilderOptions;
 use inkwell::targets::{CodeModel, InitializationConfig, RelocMode, Target, TargetMachine};
 
-use crate::routine::RoutineError;
+use crate::LlvmError;
 
 /// A target machine for the host CPU with all its features, at O3.
-pub fn host_target_machine() -> Result<TargetMachine, RoutineError> {
-    Target::initialize_native(&InitializationConfig::default()).map_err(RoutineError::Llvm)?;
+pub fn host_target_machine() -> Result<TargetMachine, LlvmError> {
+    Target::initialize_native(&InitializationConfig::default()).map_err(LlvmError::Llvm)?;
     let triple = TargetMachine::get_default_triple();
-    let target = Target::from_triple(&triple).map_err(|e| RoutineError::Llvm(e.to_string()))?;
+    let target = Target::from_triple(&triple).map_err(|e| LlvmError::Llvm(e.to_string()))?;
     let cpu = TargetMachine::get_host_cpu_name().to_string();
     let features = TargetMachine::get_host_cpu_features().to_string();
     target
@@ -32,7 +32,7 @@ pub fn host_target_machine() -> Result<TargetMachine, RoutineError> {
             RelocMode::Default,
             CodeModel::JITDefault,
         )
-        .ok_or_else(|| RoutineError::Llvm("no target machine for the host".into()))
+        .ok_or_else(|| LlvmError::Llvm("no target machine for the host".into()))
 }
 
 /// Gives `module` the target's triple and data layout (before generating code).
@@ -42,11 +42,9 @@ pub fn prepare_module(module: &Module<'_>, target: &TargetMachine) {
 }
 
 /// Verifies `module` and runs LLVM's `default<O3>` pipeline on it.
-pub fn optimize(module: &Module<'_>, target: &TargetMachine) -> Result<(), RoutineError> {
-    module.verify().map_err(|e| RoutineError::Llvm(e.to_string()))?;
-    module
-        .run_passes("default<O3>", target, PassBuilderOptions::create())
-        .map_err(|e| RoutineError::Llvm(e.to_string()))
+pub fn optimize(module: &Module<'_>, target: &TargetMachine) -> Result<(), LlvmError> {
+    module.verify().map_err(|e| LlvmError::Llvm(e.to_string()))?;
+    module.run_passes("default<O3>", target, PassBuilderOptions::create()).map_err(|e| LlvmError::Llvm(e.to_string()))
 }
 
 /// Which `smelt_parallel_for` a JIT-compiled module gets.
@@ -66,11 +64,11 @@ pub fn engine<'ctx>(
     module: &Module<'ctx>,
     target: &TargetMachine,
     runtime: Runtime,
-) -> Result<ExecutionEngine<'ctx>, RoutineError> {
+) -> Result<ExecutionEngine<'ctx>, LlvmError> {
     optimize(module, target)?;
     let ee = module
         .create_jit_execution_engine(OptimizationLevel::Aggressive)
-        .map_err(|e| RoutineError::Llvm(e.to_string()))?;
+        .map_err(|e| LlvmError::Llvm(e.to_string()))?;
     if let Some(f) = module.get_function("smelt_parallel_for") {
         let addr = match runtime {
             Runtime::Serial => parallel_for_serial as *const () as usize,

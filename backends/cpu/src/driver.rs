@@ -32,15 +32,49 @@ use inkwell::IntPredicate;
 use inkwell::module::Linkage;
 use inkwell::values::{BasicMetadataValueEnum, FunctionValue, IntValue, PointerValue};
 use smelt_hlo::DType;
-use smelt_kernel::{BufRef, Buffer, ConvStep, DotStep, KernelBody, KernelId, Step};
+use smelt_kernel::{BufRef, Buffer, ConvStep, DotStep, KernelBody, KernelId, Program, Step};
 
-use super::graph::{Env, Io};
-use super::kernels::{Slot, param};
-use super::launch::{LaunchShape, launch_shape};
-use super::{Cg, ModuleInfo, count};
 use crate::conv::{ConvSpec, conv_function};
 use crate::error::{CpuError, Result, invalid};
 use crate::gemm::{GemmSpec, gemm_function};
+use inkwell::context::Context;
+use inkwell::module::Module;
+use inkwell::targets::TargetMachine;
+use smelt_llvm::codegen::{Cg, Env, Io, LaunchShape, Slot, TargetAttrs, count, launch_shape, param};
+
+/// What the executable needs to know about the module beyond its code.
+#[derive(Clone, Debug, Default)]
+pub struct ModuleInfo {
+    /// Bytes of the temporary arena: the program's temporaries, then scratch
+    /// space this backend adds (staging for parallel copies).
+    pub arena_bytes: usize,
+    /// Parameters the program writes (the executable hands it private copies).
+    pub written_params: Vec<bool>,
+    /// Results some top-level step writes in full (see [`fully_written`]):
+    /// the executable need not initialize them.
+    pub written_results: Vec<bool>,
+    /// The module's exported functions (`smelt_run`, `kernel_N`), for symbol maps.
+    pub functions: Vec<String>,
+    /// With profiling: what each slot of `smelt_profile_counters` times (one
+    /// per kernel, copy, dot or convolution step, in program order).
+    pub profile_labels: Vec<String>,
+}
+
+/// Builds the LLVM module for `program`.
+pub(crate) fn build_module<'ctx>(
+    cx: &'ctx Context,
+    program: &Program,
+    target: &TargetAttrs,
+    tm: &TargetMachine,
+) -> Result<(Module<'ctx>, ModuleInfo)> {
+    smelt_llvm::codegen::check_sizes(program)?;
+    let mut cg = Cg::new(cx, program, target, tm);
+    let info = Driver::new(&mut cg).emit_program()?;
+    if let Err(e) = cg.module.verify() {
+        return Err(CpuError::Llvm(format!("the generated module does not verify: {e}")));
+    }
+    Ok((cg.module, info))
+}
 
 /// Launches with less work than this (scalar operations) run on the calling thread.
 pub(crate) const PARALLEL_WORK: f64 = 200_000.0;
@@ -100,7 +134,47 @@ fn buffer_align(r: &BufRef) -> u32 {
     }
 }
 
-impl<'ctx> Cg<'ctx, '_> {
+/// The step driver's view of the emitter: `Cg` plus what only `smelt_run`
+/// needs (scratch space, written parameters, profiling counters).
+struct Driver<'a, 'ctx, 'p> {
+    cg: &'a mut Cg<'ctx, 'p>,
+    /// Scratch bytes after the program's temporaries (staging for parallel copies).
+    scratch_bytes: usize,
+    /// Parameters some step writes.
+    written_params: Vec<bool>,
+    /// With profiling: the counters global and the labels of its slots so far.
+    profile_counters: Option<PointerValue<'ctx>>,
+    profile_labels: Vec<String>,
+}
+
+impl<'ctx, 'p> std::ops::Deref for Driver<'_, 'ctx, 'p> {
+    type Target = Cg<'ctx, 'p>;
+
+    fn deref(&self) -> &Cg<'ctx, 'p> {
+        self.cg
+    }
+}
+
+impl<'ctx, 'p> std::ops::DerefMut for Driver<'_, 'ctx, 'p> {
+    fn deref_mut(&mut self) -> &mut Cg<'ctx, 'p> {
+        self.cg
+    }
+}
+
+impl<'a, 'ctx, 'p> Driver<'a, 'ctx, 'p> {
+    fn new(cg: &'a mut Cg<'ctx, 'p>) -> Self {
+        let params = cg.program.params.len();
+        Driver {
+            cg,
+            scratch_bytes: 0,
+            written_params: vec![false; params],
+            profile_counters: None,
+            profile_labels: Vec::new(),
+        }
+    }
+}
+
+impl<'ctx> Driver<'_, 'ctx, '_> {
     pub(crate) fn emit_program(&mut self) -> Result<ModuleInfo> {
         let program = self.program;
         let mut consts = Vec::with_capacity(program.constants.len());
@@ -202,7 +276,7 @@ impl<'ctx> Cg<'ctx, '_> {
                 self.while_test(&w, v)?;
                 self.emit_steps(rc, body)?;
                 self.emit_parallel_copy(rc, update)?;
-                self.while_end(w)
+                Ok(self.while_end(w)?)
             }
             Step::Conditional { index, branches } => self.emit_conditional(rc, index, branches),
         }
@@ -243,13 +317,13 @@ impl<'ctx> Cg<'ctx, '_> {
     fn buf_ptr(&self, rc: &RunCx<'ctx>, r: &BufRef) -> Result<PointerValue<'ctx>> {
         self.check_buf(r)?;
         match r.buffer {
-            Buffer::Param(n) => self.load_ptr(rc.params, n as u64),
-            Buffer::Result(n) => self.load_ptr(rc.results, n as u64),
+            Buffer::Param(n) => Ok(self.load_ptr(rc.params, n as u64)?),
+            Buffer::Result(n) => Ok(self.load_ptr(rc.results, n as u64)?),
             Buffer::Const(n) => match rc.consts.get(n as usize) {
                 Some(&p) => Ok(p),
                 None => invalid!("constant {n} out of range"),
             },
-            Buffer::Temp(off) => self.byte_offset(rc.temp, self.i64c(off as i64)),
+            Buffer::Temp(off) => Ok(self.byte_offset(rc.temp, self.i64c(off as i64))?),
         }
     }
 
@@ -357,7 +431,7 @@ impl<'ctx> Cg<'ctx, '_> {
             d => invalid!("conditional index of type {d} with {n} branches"),
         };
         let join = self.block("cond.join")?;
-        let blocks: Vec<_> = (0..n).map(|b| self.block(&format!("branch{b}"))).collect::<Result<_>>()?;
+        let blocks: Vec<_> = (0..n).map(|b| self.block(&format!("branch{b}"))).collect::<Result<_, _>>()?;
         let cases: Vec<(IntValue<'ctx>, _)> =
             blocks.iter().enumerate().take(n - 1).map(|(b, &bb)| (self.i64c(b as i64), bb)).collect();
         self.b.build_switch(i, blocks[n - 1], &cases)?;

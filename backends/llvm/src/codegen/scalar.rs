@@ -24,7 +24,7 @@ use smelt_hlo::attrs::{CompareType, ComparisonDirection};
 use smelt_kernel::{BinaryOp, Scalar, UnaryOp};
 
 use super::Cg;
-use crate::error::{CpuError, Result, invalid, unsupported};
+use crate::error::{LlvmError, Result, invalid, unsupported};
 use crate::math::{MathOp, math_function};
 
 /// A value on its way through `convert` (the interpreter's `Cast`).
@@ -133,7 +133,7 @@ impl<'ctx> Cg<'ctx, '_> {
     /// f64 to its high 32 bits first).
     fn f64_to_bf16(&mut self, v: FloatValue<'ctx>) -> Result<IntValue<'ctx>> {
         let f = self.f64_to_bf16_fn()?;
-        let r = self.call(f, &[v.into()])?.ok_or_else(|| CpuError::Llvm("f64_to_bf16 returns nothing".into()))?;
+        let r = self.call(f, &[v.into()])?.ok_or_else(|| LlvmError::Llvm("f64_to_bf16 returns nothing".into()))?;
         Ok(r.into_int_value())
     }
 
@@ -148,7 +148,7 @@ impl<'ctx> Cg<'ctx, '_> {
         self.internal_inline(f);
         self.set_helper(NAME, f);
         self.begin_fn(f);
-        let x = f.get_nth_param(0).ok_or_else(|| CpuError::Llvm("missing parameter".into()))?.into_float_value();
+        let x = f.get_nth_param(0).ok_or_else(|| LlvmError::Llvm("missing parameter".into()))?.into_float_value();
         let b = &self.b;
         let i32t = self.t.i32;
         let c = |v: i64| i32t.const_int(v as u64, true);
@@ -339,7 +339,7 @@ impl<'ctx> Cg<'ctx, '_> {
                 let r = bl.build_float_add(x, y, "")?;
                 if reassoc && let Some(i) = r.as_instruction() {
                     i.set_fast_math_flags(inkwell::values::FastMathFlags::AllowReassoc)
-                        .map_err(|e| CpuError::Llvm(e.to_string()))?;
+                        .map_err(|e| LlvmError::Llvm(e.to_string()))?;
                 }
                 r
             }
@@ -618,11 +618,11 @@ impl<'ctx> Cg<'ctx, '_> {
     /// `op(args...)` through the vectorizable math library (`crate::math`).
     fn math(&mut self, op: MathOp, args: &[FloatValue<'ctx>]) -> Result<FloatValue<'ctx>> {
         let Some(&x) = args.first() else {
-            return Err(CpuError::Llvm(format!("{op:?} without arguments")));
+            return Err(LlvmError::Llvm(format!("{op:?} without arguments")));
         };
         let f = math_function(&self.module, op, x.get_type(), self.target.fused_mla);
         let vals: Vec<_> = args.iter().map(|&a| a.into()).collect();
-        let r = self.call(f, &vals)?.ok_or_else(|| CpuError::Llvm(format!("{op:?} returns nothing")))?;
+        let r = self.call(f, &vals)?.ok_or_else(|| LlvmError::Llvm(format!("{op:?} returns nothing")))?;
         Ok(r.into_float_value())
     }
 }

@@ -318,10 +318,10 @@ impl<'ctx> Cg<'ctx, '_> {
     /// Calls a void intrinsic without arguments.
     pub fn intrinsic_void(&self, name: &str) -> Result<()> {
         let i = inkwell::intrinsics::Intrinsic::find(name)
-            .ok_or_else(|| crate::error::CpuError::Llvm(format!("no intrinsic {name}")))?;
+            .ok_or_else(|| crate::error::LlvmError::Llvm(format!("no intrinsic {name}")))?;
         let f = i
             .get_declaration(&self.module, &[])
-            .ok_or_else(|| crate::error::CpuError::Llvm(format!("bad intrinsic {name}")))?;
+            .ok_or_else(|| crate::error::LlvmError::Llvm(format!("bad intrinsic {name}")))?;
         self.call(f, &[])?;
         Ok(())
     }

@@ -26,7 +26,7 @@ use smelt_kernel::ranges::Fold;
 use smelt_kernel::{BinaryOp, FnPattern, Graph, InlineReduce, Node, NodeId, ScalarFn};
 
 use super::Cg;
-use crate::error::{CpuError, Result, invalid};
+use crate::error::{LlvmError, Result, invalid};
 
 /// Innermost reduction extents longer than this are summed in chunks of this
 /// many elements (float add reducers only).
@@ -223,7 +223,7 @@ impl<'ctx> Cg<'ctx, '_> {
             .get(id.0 as usize)
             .copied()
             .flatten()
-            .ok_or_else(|| CpuError::Llvm(format!("node {} used before it was emitted", id.0)))
+            .ok_or_else(|| LlvmError::Llvm(format!("node {} used before it was emitted", id.0)))
     }
 
     fn emit_node(&mut self, env: &mut Env<'_, 'ctx>, io: &[Io<'ctx>], id: NodeId) -> Result<BasicValueEnum<'ctx>> {

@@ -31,7 +31,7 @@ use smelt_kernel::{Graph, Kernel, KernelBody, KernelId, NodeId, ScalarFn, Window
 use super::graph::{Env, Io, as_int};
 use super::launch::{TILE, loop_space, node_levels, par_dim, par_extent, transposes};
 use super::{Cg, count};
-use crate::error::{CpuError, Result, invalid};
+use crate::error::{LlvmError, Result, invalid};
 
 /// What one kernel launch guarantees about one buffer pointer.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -611,5 +611,5 @@ impl<'ctx> Cg<'ctx, '_> {
 }
 
 pub fn param<'ctx>(f: FunctionValue<'ctx>, i: u32) -> Result<BasicValueEnum<'ctx>> {
-    f.get_nth_param(i).ok_or_else(|| CpuError::Llvm(format!("missing parameter {i}")))
+    f.get_nth_param(i).ok_or_else(|| LlvmError::Llvm(format!("missing parameter {i}")))
 }

@@ -6,7 +6,7 @@
 //! strategy per kernel (coalesced elementwise grids, shared-memory transpose
 //! tiles, block-per-row reductions and row statistics with warp shuffles and
 //! shared memory, thread-per-output column reductions, two-launch split
-//! reductions, thread-per-line scans, the CPU backend's kernel bodies for
+//! reductions, thread-per-line scans, `smelt-llvm`'s kernel bodies for
 //! sorts and the rest); `codegen`
 //! renders one NVPTX module for `sm_XX` with the shared LLVM emitter (`smelt-llvm`)
 //! and prints it as PTX. [`emit_ptx`] stops there and needs no GPU;

@@ -4,8 +4,6 @@
 //! interpreter, the passes and the backends (NaN, infinities, signed zeros,
 //! integer limits). The same seed always gives the same values.
 
-use half::{bf16, f16};
-
 use crate::{Array, ArrayData, ArrayShape, DType, Literal, Shape};
 
 /// SplitMix64: tiny, fast, and good enough for test data and fuzzing.
@@ -65,25 +63,21 @@ impl SplitMix {
     /// An array of edge-heavy values ([`SplitMix::edge_float`], [`SplitMix::edge_int`]).
     pub fn edge_array(&mut self, dtype: DType, dims: &[i64]) -> Array {
         let n = dims.iter().map(|&d| d.max(0) as usize).product();
-        macro_rules! ints {
-            ($t:ty, $v:ident) => {
-                ArrayData::$v((0..n).map(|_| self.edge_int(<$t>::MIN as i128, <$t>::MAX as i128) as $t).collect())
+        let data = if dtype.is_int() {
+            // Through the bytes: 64-bit limits are not exact in f64.
+            let bits = dtype.bit_width() as u32;
+            let (min, max) = if dtype.is_signed_int() {
+                (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+            } else {
+                (0, (1i128 << bits) - 1)
             };
-        }
-        let data = match dtype {
-            DType::Pred => ArrayData::Pred((0..n).map(|_| self.next_u64() >> 8 & 1 == 1).collect()),
-            DType::S8 => ints!(i8, S8),
-            DType::S16 => ints!(i16, S16),
-            DType::S32 => ints!(i32, S32),
-            DType::S64 => ints!(i64, S64),
-            DType::U8 => ints!(u8, U8),
-            DType::U16 => ints!(u16, U16),
-            DType::U32 => ints!(u32, U32),
-            DType::U64 => ints!(u64, U64),
-            DType::F16 => ArrayData::F16((0..n).map(|_| f16::from_f64(self.edge_float())).collect()),
-            DType::Bf16 => ArrayData::Bf16((0..n).map(|_| bf16::from_f64(self.edge_float())).collect()),
-            DType::F32 => ArrayData::F32((0..n).map(|_| self.edge_float() as f32).collect()),
-            DType::F64 => ArrayData::F64((0..n).map(|_| self.edge_float()).collect()),
+            let w = dtype.byte_size();
+            let bytes: Vec<u8> = (0..n).flat_map(|_| self.edge_int(min, max).to_le_bytes()[..w].to_vec()).collect();
+            ArrayData::from_le_bytes(dtype, &bytes)
+        } else if dtype == DType::Pred {
+            ArrayData::from_f64(dtype, (0..n).map(|_| (self.next_u64() >> 8 & 1) as f64))
+        } else {
+            ArrayData::from_f64(dtype, (0..n).map(|_| self.edge_float()))
         };
         Array::new(dims, data)
     }

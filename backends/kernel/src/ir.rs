@@ -161,7 +161,8 @@ kernel_ops! {
         DivUnchecked = Divide,
         /// Integer remainder, with the same divisors as [`BinaryOp::DivUnchecked`].
         RemUnchecked = Remainder,
-        /// Shifts by an amount below the type's bit width.
+        /// Shifts by the amount modulo the type's bit width (the machines' own
+        /// rule; the HLO opcode's result for amounts below the width).
         ShlUnchecked = ShiftLeft,
         ShrArithmeticUnchecked = ShiftRightArithmetic,
         ShrLogicalUnchecked = ShiftRightLogical,

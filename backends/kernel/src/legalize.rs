@@ -8,7 +8,9 @@
 //! division by zero traps, and out-of-range shifts are undefined. So before a
 //! program reaches a backend, every such operation becomes selects and
 //! compares around the *unchecked* forms (`BinaryOp::DivUnchecked`, ...), whose
-//! operands the selects keep in range; `power` becomes multiplies and selects.
+//! operands the selects keep in range (unchecked shifts take their amount
+//! modulo the width, as x86, AArch64 and Cranelift do, so a shift needs one
+//! select); `power` becomes multiplies and selects.
 //! The LLVM, Cranelift and PTX renderers then emit one plain instruction per
 //! unchecked operation and cannot drift apart, and `verify` rejects programs
 //! that still hold the checked forms on integers.
@@ -154,19 +156,20 @@ pub(crate) fn expand(g: &mut Graph, op: BinaryOp, t: DType, a: NodeId, b: NodeId
             }
         }
         BinaryOp::Shl | BinaryOp::ShrLogical | BinaryOp::ShrArithmetic => {
+            // The unchecked shifts take the amount modulo the width (the
+            // machines' own rule), so only amounts past it need a select.
             let past = at.unsigned_at_least(b, bits);
-            let mask = at.int(bits - 1);
-            let amount = at.bin(BinaryOp::And, b, mask);
             match op {
                 BinaryOp::ShrArithmetic => {
                     // Past the width: shift by width - 1, which fills with the sign.
-                    let amount = at.select(past, mask, amount);
+                    let last = at.int(bits - 1);
+                    let amount = at.select(past, last, b);
                     at.bin(BinaryOp::ShrArithmeticUnchecked, a, amount)
                 }
                 _ => {
                     let unchecked =
                         if op == BinaryOp::Shl { BinaryOp::ShlUnchecked } else { BinaryOp::ShrLogicalUnchecked };
-                    let shifted = at.bin(unchecked, a, amount);
+                    let shifted = at.bin(unchecked, a, b);
                     let zero = at.int(0);
                     at.select(past, zero, shifted)
                 }

@@ -170,12 +170,20 @@ pub(crate) fn unary(op: UnaryOp, x: Scalar) -> SemResult<Scalar> {
 
 pub(crate) fn binary(op: BinaryOp, a: Scalar, b: Scalar) -> SemResult<Scalar> {
     same_type(op, a, b)?;
+    // Unchecked shifts take the amount modulo the width.
+    let b = match (op, b) {
+        (
+            BinaryOp::ShlUnchecked | BinaryOp::ShrArithmeticUnchecked | BinaryOp::ShrLogicalUnchecked,
+            Scalar::Int(t, y),
+        ) => Scalar::Int(t, wrap(t, y & (t.bit_width() as i128 - 1))),
+        _ => b,
+    };
     interp::binary(op.opcode(), value(a), value(b)).map(scalar).ok_or_else(|| unsupported(op, a.dtype()))
 }
 
 /// Whether an unchecked operation's operands are in its range: a divisor
-/// that is not 0 (nor -1 under a signed minimum), a shift amount below the
-/// width. Checked operations are in range everywhere.
+/// that is not 0 (nor -1 under a signed minimum). Unchecked shifts and checked
+/// operations are in range everywhere.
 pub(crate) fn in_range(op: BinaryOp, a: Scalar, b: Scalar) -> bool {
     let (Scalar::Int(t, x), Scalar::Int(_, y)) = (a, b) else {
         return true;
@@ -184,9 +192,6 @@ pub(crate) fn in_range(op: BinaryOp, a: Scalar, b: Scalar) -> bool {
     match op {
         BinaryOp::DivUnchecked | BinaryOp::RemUnchecked => {
             y != 0 && !(t.is_signed_int() && x == -(1i128 << (bits - 1)) && y == -1)
-        }
-        BinaryOp::ShlUnchecked | BinaryOp::ShrArithmeticUnchecked | BinaryOp::ShrLogicalUnchecked => {
-            (0..bits).contains(&y)
         }
         _ => true,
     }

@@ -253,7 +253,7 @@ impl Fx<'_, '_> {
             BinaryOp::And => self.b.ins().band(a, b),
             BinaryOp::Or => self.b.ins().bor(a, b),
             BinaryOp::Xor => self.b.ins().bxor(a, b),
-            // Amounts below the width: `smelt_kernel::legalize` put the selects around.
+            // Cranelift takes the amount modulo the width, as the unchecked forms do.
             BinaryOp::ShlUnchecked => self.b.ins().ishl(a, b),
             BinaryOp::ShrLogicalUnchecked => self.b.ins().ushr(a, b),
             BinaryOp::ShrArithmeticUnchecked => self.b.ins().sshr(a, b),

@@ -379,9 +379,16 @@ impl<'ctx> Cg<'ctx, '_> {
             BinaryOp::DivUnchecked => b.build_int_unsigned_div(x, y, "")?.into(),
             BinaryOp::RemUnchecked if signed => b.build_int_signed_rem(x, y, "")?.into(),
             BinaryOp::RemUnchecked => b.build_int_unsigned_rem(x, y, "")?.into(),
-            BinaryOp::ShlUnchecked => b.build_left_shift(x, y, "")?.into(),
-            BinaryOp::ShrLogicalUnchecked => b.build_right_shift(x, y, false, "")?.into(),
-            BinaryOp::ShrArithmeticUnchecked => b.build_right_shift(x, y, true, "")?.into(),
+            // The amount modulo the width (an LLVM shift past it is poison; the
+            // mask folds into x86's and AArch64's shifts, which mask anyway).
+            BinaryOp::ShlUnchecked | BinaryOp::ShrLogicalUnchecked | BinaryOp::ShrArithmeticUnchecked => {
+                let amount = b.build_and(y, ty.const_int(ty.get_bit_width() as u64 - 1, false), "")?;
+                match op {
+                    BinaryOp::ShlUnchecked => b.build_left_shift(x, amount, "")?.into(),
+                    BinaryOp::ShrLogicalUnchecked => b.build_right_shift(x, amount, false, "")?.into(),
+                    _ => b.build_right_shift(x, amount, true, "")?.into(),
+                }
+            }
             BinaryOp::Max => {
                 let name = if signed { "llvm.smax" } else { "llvm.umax" };
                 self.intrinsic(name, &[ty.into()], &[x.into(), y.into()])?

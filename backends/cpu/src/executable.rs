@@ -298,9 +298,28 @@ impl Executable {
         Ok(Executable { name: name.to_string(), params, results, entry, state: Mutex::new(state), profile, _jit: jit })
     }
 
+    /// The program's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+impl smelt_kernel::Executable for Executable {
+    fn backend(&self) -> &'static str {
+        "cpu"
+    }
+
+    fn params(&self) -> &[ArrayType] {
+        &self.params
+    }
+
+    fn results(&self) -> &[ArrayType] {
+        &self.results
+    }
+
     /// Per-step times, when compiled with [`crate::CompileOptions::profile`]
     /// (None otherwise).
-    pub fn profile(&self) -> Option<Vec<StepProfile>> {
+    fn profile(&self) -> Option<Vec<StepProfile>> {
         let p = self.profile.as_ref()?;
         // Runs hold the state lock while they update the counters.
         let _guard = match self.state.lock() {
@@ -323,7 +342,7 @@ impl Executable {
     }
 
     /// Zeroes the per-step times.
-    pub fn reset_profile(&self) {
+    fn reset_profile(&self) {
         let Some(p) = &self.profile else {
             return;
         };
@@ -333,33 +352,6 @@ impl Executable {
         };
         // SAFETY: as in `profile`; no run is in progress while the lock is held.
         unsafe { std::ptr::write_bytes(p.counters as *mut u64, 0, 1 + 2 * p.labels.len()) };
-    }
-
-    /// The program's name.
-    pub fn name(&self) -> &str {
-        &self.name
-    }
-}
-
-impl smelt_kernel::Executable for Executable {
-    fn backend(&self) -> &'static str {
-        "cpu"
-    }
-
-    fn params(&self) -> &[ArrayType] {
-        &self.params
-    }
-
-    fn results(&self) -> &[ArrayType] {
-        &self.results
-    }
-
-    fn profile(&self) -> Option<Vec<StepProfile>> {
-        Executable::profile(self)
-    }
-
-    fn reset_profile(&self) {
-        Executable::reset_profile(self)
     }
 
     fn as_any(&self) -> &dyn std::any::Any {

@@ -15,7 +15,8 @@
 //! unchecked operation and cannot drift apart, and `verify` rejects programs
 //! that still hold the checked forms on integers.
 //!
-//! The lowering legalizes every graph it finishes (`prune` calls [`expand`]);
+//! The lowering legalizes every graph as it finishes it (every kernel graph
+//! and scalar function goes through `prune`, which calls [`expand`]);
 //! [`legalize`] does the same for programs built by hand.
 
 use smelt_hlo::DType;

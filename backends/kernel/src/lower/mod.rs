@@ -75,7 +75,7 @@ pub fn lower(module: &Verified<'_>, schedule: &Schedule, buffers: &BufferAssignm
     let mut lw = Lowerer { module, schedule, buffers, consts: ConstTable::default(), kernels: Vec::new(), param_base };
     let mut steps = lw.sequence(module.entry)?;
     steps.extend(lw.entry_result_copies(&results)?);
-    let mut program = Program {
+    Ok(Program {
         name: module.name.clone(),
         params,
         results,
@@ -83,10 +83,7 @@ pub fn lower(module: &Verified<'_>, schedule: &Schedule, buffers: &BufferAssignm
         constants: lw.consts.data,
         kernels: lw.kernels,
         steps,
-    };
-    // Graphs the kernel builders did not prune (prune legalizes) are legalized here.
-    crate::legalize::legalize(&mut program);
-    Ok(program)
+    })
 }
 
 /// Verifies, schedules, assigns buffers and lowers a module that has already been

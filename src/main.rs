@@ -452,7 +452,10 @@ fn cmd_opt(
     let mut module = load_verified(path)?;
     for name in &disabled {
         if smelt_passes::pass_by_name(name).is_none() {
-            bail!("unknown pass '{name}' in --disable-pass (known: {})", smelt_passes::pipeline::PASS_NAMES.join(", "));
+            bail!(
+                "unknown pass '{name}' in --disable-pass (known: {})",
+                smelt_passes::pipeline::pass_names().join(", ")
+            );
         }
     }
     let before = module.instruction_count();

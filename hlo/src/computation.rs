@@ -72,6 +72,11 @@ impl Computation {
         self.insts.iter().filter(|(_, i)| i.opcode == Opcode::Parameter).count()
     }
 
+    /// The instructions with `opcode`, collected, in arena order.
+    pub fn insts_with(&self, opcode: Opcode) -> Vec<InstId> {
+        self.insts.iter().filter(|(_, i)| i.opcode == opcode).map(|(id, _)| id).collect()
+    }
+
     /// Every live instruction, operands before users (and control predecessors
     /// before successors). Instructions are visited in id order, so a computation
     /// whose ids are already in dependency order comes back in id order. Instructions

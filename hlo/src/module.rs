@@ -90,6 +90,12 @@ impl Module {
         &mut self.comps[self.entry]
     }
 
+    /// The computations' ids, collected, so the module can be changed while
+    /// walking them.
+    pub fn comp_ids(&self) -> Vec<CompId> {
+        self.comps.ids().collect()
+    }
+
     pub fn add_computation(&mut self, comp: Computation) -> CompId {
         self.comps.alloc(comp)
     }

@@ -38,37 +38,23 @@
 use std::collections::HashMap;
 
 use smelt_hlo::attrs::{DotDims, SliceDim};
-use smelt_hlo::module::NameUniquer;
 use smelt_hlo::{Array, Attrs, CompId, DType, InstId, Module, Opcode};
 
-use crate::pass::{Pass, PassContext, Result};
-use crate::rewrite::{Rewriter, inverse, is_identity, splat, splat_literal, value};
+use crate::pass::{PassContext, Result, Rewrite};
+use crate::rewrite::{Rewriter, inverse, is_identity, rewrite_each, splat, splat_literal, value};
 
-#[derive(Debug, Default)]
 pub struct AlgebraicSimplifier;
 
 /// Sweeps over one computation before giving up on reaching a fixed point.
 const MAX_SWEEPS: usize = 32;
 
-impl Pass for AlgebraicSimplifier {
-    fn name(&self) -> &'static str {
-        "algebraic-simplifier"
-    }
+impl Rewrite for AlgebraicSimplifier {
+    const NAME: &'static str = "algebraic-simplifier";
 
-    fn run(&mut self, module: &mut Module, cx: &mut PassContext) -> Result<bool> {
+    fn rewrite(&mut self, module: &mut Module, cx: &mut PassContext) -> Result<bool> {
         let reducers = binary_reducers(module);
-        let mut names = NameUniquer::new(module);
-        let entry = module.entry;
-        let mut fired = 0;
-        let comp_ids: Vec<CompId> = module.comps.ids().collect();
-        for cid in comp_ids {
-            let rw = Rewriter::new(module.comp_mut(cid), &mut names, cid == entry);
-            fired += simplify_computation(&mut Simp { rw, reducers: &reducers });
-        }
-        if fired > 0 {
-            cx.count("algebraic_simplifications", fired as i64);
-        }
-        Ok(fired > 0)
+        let fired = rewrite_each(module, |rw| simplify_computation(&mut Simp { rw, reducers: &reducers }));
+        Ok(cx.counted("algebraic_simplifications", fired))
     }
 }
 

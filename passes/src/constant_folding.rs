@@ -11,24 +11,20 @@
 
 use smelt_hlo::{Attrs, CompId, Computation, InstId, Instruction, Literal, Module, Opcode};
 
-use crate::pass::{Pass, PassContext, Result};
+use crate::pass::{PassContext, Result, Rewrite};
 
-#[derive(Debug, Default)]
 pub struct ConstantFolding;
 
 /// Results up to this many elements are folded whatever their inputs' size.
 const SMALL_RESULT: usize = 64;
 
-impl Pass for ConstantFolding {
-    fn name(&self) -> &'static str {
-        "constant-folding"
-    }
+impl Rewrite for ConstantFolding {
+    const NAME: &'static str = "constant-folding";
 
-    fn run(&mut self, module: &mut Module, cx: &mut PassContext) -> Result<bool> {
+    fn rewrite(&mut self, module: &mut Module, cx: &mut PassContext) -> Result<bool> {
         let limit = cx.options.max_fold_elements;
         let mut folded = 0;
-        let comp_ids: Vec<CompId> = module.comps.ids().collect();
-        for cid in comp_ids {
+        for cid in module.comp_ids() {
             for id in module.comp(cid).post_order() {
                 let comp = module.comp(cid);
                 let inst = comp.inst(id);
@@ -46,10 +42,7 @@ impl Pass for ConstantFolding {
                 folded += 1;
             }
         }
-        if folded > 0 {
-            cx.count("constants_folded", folded);
-        }
-        Ok(folded > 0)
+        Ok(cx.counted("constants_folded", folded))
     }
 }
 

@@ -12,28 +12,21 @@ use std::collections::HashMap;
 
 use smelt_hlo::{CompId, InstId, Instruction, Module, Opcode};
 
-use crate::pass::{Pass, PassContext, Result};
+use crate::pass::{PassContext, Result, Rewrite};
 
-#[derive(Debug, Default)]
 pub struct Cse;
 
-impl Pass for Cse {
-    fn name(&self) -> &'static str {
-        "cse"
-    }
+impl Rewrite for Cse {
+    const NAME: &'static str = "cse";
 
-    fn run(&mut self, module: &mut Module, cx: &mut PassContext) -> Result<bool> {
-        let mut merged = 0;
+    fn rewrite(&mut self, module: &mut Module, cx: &mut PassContext) -> Result<bool> {
         let structures = structures(module);
-        let comp_ids: Vec<CompId> = module.comps.ids().collect();
-        for cid in comp_ids {
-            merged += cse_computation(module, cid, &structures);
-        }
-        if merged > 0 {
-            cx.count("cse_merged", merged as i64);
+        let merged = module.comp_ids().into_iter().map(|cid| cse_computation(module, cid, &structures)).sum();
+        let changed = cx.counted("cse_merged", merged);
+        if changed {
             module.compact();
         }
-        Ok(merged > 0)
+        Ok(changed)
     }
 }
 

@@ -8,17 +8,14 @@
 
 use smelt_hlo::{CompId, InstId, Module, Opcode, SecondaryMap};
 
-use crate::pass::{Pass, PassContext, Result};
+use crate::pass::{PassContext, Result, Rewrite};
 
-#[derive(Debug, Default)]
 pub struct Dce;
 
-impl Pass for Dce {
-    fn name(&self) -> &'static str {
-        "dce"
-    }
+impl Rewrite for Dce {
+    const NAME: &'static str = "dce";
 
-    fn run(&mut self, module: &mut Module, _cx: &mut PassContext) -> Result<bool> {
+    fn rewrite(&mut self, module: &mut Module, _cx: &mut PassContext) -> Result<bool> {
         let mut changed = false;
         let reachable = module.reachable_computations();
         let dead_comps: Vec<CompId> = module.comps.ids().filter(|c| !reachable.contains(c)).collect();
@@ -26,8 +23,7 @@ impl Pass for Dce {
             module.comps.remove(c);
             changed = true;
         }
-        let comp_ids: Vec<CompId> = module.comps.ids().collect();
-        for cid in comp_ids {
+        for cid in module.comp_ids() {
             changed |= remove_dead_instructions(module, cid);
         }
         if changed {

@@ -34,34 +34,21 @@
 //! Assumes a verified module. Instructions left unused are for DCE.
 
 use smelt_hlo::attrs::DotDims;
-use smelt_hlo::module::NameUniquer;
-use smelt_hlo::{Attrs, CompId, DType, Dims, InstId, Instruction, Module, Opcode};
+use smelt_hlo::{Attrs, DType, Dims, InstId, Instruction, Module, Opcode};
 
-use crate::pass::{Pass, PassContext, Result};
-use crate::rewrite::Rewriter;
+use crate::pass::{PassContext, Result, Rewrite};
+use crate::rewrite::{Rewriter, rewrite_each};
 
-#[derive(Debug, Default)]
 pub struct DotCanonicalizer;
 
-impl Pass for DotCanonicalizer {
-    fn name(&self) -> &'static str {
-        "dot-canonicalizer"
-    }
+impl Rewrite for DotCanonicalizer {
+    const NAME: &'static str = "dot-canonicalizer";
 
-    fn run(&mut self, module: &mut Module, cx: &mut PassContext) -> Result<bool> {
-        let mut names = NameUniquer::new(module);
-        let entry = module.entry;
-        let mut rewritten = 0;
-        let comp_ids: Vec<CompId> = module.comps.ids().collect();
-        for cid in comp_ids {
-            let mut rw = Rewriter::new(module.comp_mut(cid), &mut names, cid == entry);
-            let dots: Vec<InstId> = rw
-                .comp
-                .insts
-                .iter()
-                .filter(|(_, i)| i.opcode == Opcode::Dot && !is_canonical(rw.comp, i))
-                .map(|(id, _)| id)
-                .collect();
+    fn rewrite(&mut self, module: &mut Module, cx: &mut PassContext) -> Result<bool> {
+        let rewritten = rewrite_each(module, |mut rw| {
+            let mut dots = rw.comp.insts_with(Opcode::Dot);
+            dots.retain(|&id| !is_canonical(rw.comp, rw.comp.inst(id)));
+            let mut rewritten = 0;
             for id in dots {
                 rw.begin(id);
                 match canonicalize(&mut rw, id) {
@@ -70,11 +57,9 @@ impl Pass for DotCanonicalizer {
                     None => rw.discard_created(),
                 }
             }
-        }
-        if rewritten > 0 {
-            cx.count("dots_canonicalized", rewritten);
-        }
-        Ok(rewritten > 0)
+            rewritten
+        });
+        Ok(cx.counted("dots_canonicalized", rewritten))
     }
 }
 

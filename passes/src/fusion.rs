@@ -43,7 +43,7 @@ use smelt_hlo::module::NameUniquer;
 use smelt_hlo::{Attrs, CompId, Computation, InstId, Instruction, Module, Opcode, SecondaryMap, Shape};
 
 use crate::options::FusionConfig;
-use crate::pass::{FusionNote, Pass, PassContext, Result};
+use crate::pass::{FusionNote, PassContext, Result, Rewrite};
 use crate::schedule::sequential_computations;
 
 /// The fusion pass, for one backend's [`FusionConfig`] (what its code
@@ -59,12 +59,10 @@ impl Fusion {
     }
 }
 
-impl Pass for Fusion {
-    fn name(&self) -> &'static str {
-        "fusion"
-    }
+impl Rewrite for Fusion {
+    const NAME: &'static str = "fusion";
 
-    fn run(&mut self, module: &mut Module, cx: &mut PassContext) -> Result<bool> {
+    fn rewrite(&mut self, module: &mut Module, cx: &mut PassContext) -> Result<bool> {
         let config = self.config.clone();
         let mut names = NameUniquer::new(module);
         let mut changed = false;
@@ -84,7 +82,7 @@ impl Pass for Fusion {
             }
         }
         if changed {
-            crate::dce::Dce.run(module, cx)?;
+            crate::dce::Dce.rewrite(module, cx)?;
             module.compact();
             let fusions = count_fusions(module);
             cx.count("fusions", fusions as i64);

@@ -9,17 +9,14 @@
 use smelt_hlo::module::NameUniquer;
 use smelt_hlo::{CompId, Computation, InstId, Module, Opcode, SecondaryMap};
 
-use crate::pass::{Pass, PassContext, Result};
+use crate::pass::{PassContext, Result, Rewrite};
 
-#[derive(Debug, Default)]
 pub struct CallInliner;
 
-impl Pass for CallInliner {
-    fn name(&self) -> &'static str {
-        "call-inliner"
-    }
+impl Rewrite for CallInliner {
+    const NAME: &'static str = "call-inliner";
 
-    fn run(&mut self, module: &mut Module, cx: &mut PassContext) -> Result<bool> {
+    fn rewrite(&mut self, module: &mut Module, cx: &mut PassContext) -> Result<bool> {
         let mut names = NameUniquer::new(module);
         let mut inlined = 0;
         // Inlined bodies and copied control flow may contain calls themselves:
@@ -35,18 +32,13 @@ impl Pass for CallInliner {
                 break;
             }
             for cid in with_calls {
-                let calls: Vec<InstId> =
-                    module.comp(cid).insts.iter().filter(|(_, i)| i.opcode == Opcode::Call).map(|(id, _)| id).collect();
-                for call in calls {
+                for call in module.comp(cid).insts_with(Opcode::Call) {
                     inline_call(module, cid, call, &mut names);
                     inlined += 1;
                 }
             }
         }
-        if inlined > 0 {
-            cx.count("calls_inlined", inlined);
-        }
-        Ok(inlined > 0)
+        Ok(cx.counted("calls_inlined", inlined))
     }
 }
 

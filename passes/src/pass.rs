@@ -6,7 +6,8 @@
 //! it verifies after every pass when asked (a verifier failure after a pass is a
 //! compiler bug and is reported naming the pass), times each pass, skips disabled
 //! passes, and writes numbered dumps like XLA's `--xla_dump_to`. [`FixedPoint`]
-//! repeats a pass until nothing changes, up to an iteration cap.
+//! repeats a pass until nothing changes, up to an iteration cap. The passes
+//! themselves implement [`Rewrite`], which names them with a constant.
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::PathBuf;
@@ -72,6 +73,15 @@ impl PassContext {
         *self.counters.entry(name.to_string()).or_default() += by;
     }
 
+    /// Adds `rewrites` to counter `name` when there were any, and says whether
+    /// there were: the end of most rewrites' `run`.
+    pub fn counted(&mut self, name: &str, rewrites: usize) -> bool {
+        if rewrites > 0 {
+            self.count(name, rewrites as i64);
+        }
+        rewrites > 0
+    }
+
     fn dump(&mut self, module: &Module, what: &str) -> Result<()> {
         let Some(dir) = &self.dump_dir else {
             return Ok(());
@@ -95,6 +105,27 @@ pub trait Pass {
     /// True for passes that only run other passes (which dump and time themselves).
     fn is_container(&self) -> bool {
         false
+    }
+}
+
+/// A pass with a fixed name, as every pass of the default pipeline is; a
+/// blanket impl makes it a [`Pass`]. (Containers name themselves at run time and
+/// implement [`Pass`] directly.)
+pub trait Rewrite {
+    /// The kebab-case [`Pass::name`].
+    const NAME: &'static str;
+
+    /// [`Pass::run`]: rewrites `module`; returns whether anything changed.
+    fn rewrite(&mut self, module: &mut Module, cx: &mut PassContext) -> Result<bool>;
+}
+
+impl<R: Rewrite> Pass for R {
+    fn name(&self) -> &'static str {
+        R::NAME
+    }
+
+    fn run(&mut self, module: &mut Module, cx: &mut PassContext) -> Result<bool> {
+        self.rewrite(module, cx)
     }
 }
 

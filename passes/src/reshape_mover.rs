@@ -22,43 +22,26 @@
 
 use std::collections::HashMap;
 
-use smelt_hlo::module::NameUniquer;
 use smelt_hlo::shape_inference::infer_shape;
-use smelt_hlo::{Array, ArrayShape, CompId, Dims, InstId, Module, Opcode, Shape};
+use smelt_hlo::{Array, ArrayShape, Dims, InstId, Module, Opcode, Shape};
 
-use crate::pass::{Pass, PassContext, Result};
-use crate::rewrite::{Rewriter, splat};
+use crate::pass::{PassContext, Result, Rewrite};
+use crate::rewrite::{Rewriter, rewrite_each, splat};
 
-#[derive(Debug, Default)]
 pub struct ReshapeMover;
 
 /// Sweeps over one computation before giving up on reaching a fixed point.
 const MAX_SWEEPS: usize = 16;
 
-impl Pass for ReshapeMover {
-    fn name(&self) -> &'static str {
-        "reshape-mover"
-    }
+impl Rewrite for ReshapeMover {
+    const NAME: &'static str = "reshape-mover";
 
-    fn run(&mut self, module: &mut Module, cx: &mut PassContext) -> Result<bool> {
-        let mut names = NameUniquer::new(module);
-        let entry = module.entry;
-        let mut moved = 0;
-        let comp_ids: Vec<CompId> = module.comps.ids().collect();
-        for cid in comp_ids {
-            let mut rw = Rewriter::new(module.comp_mut(cid), &mut names, cid == entry);
-            for _ in 0..MAX_SWEEPS {
-                let n = sweep(&mut rw);
-                if n == 0 {
-                    break;
-                }
-                moved += n;
-            }
-        }
-        if moved > 0 {
-            cx.count("rearrangements_sunk", moved);
-        }
-        Ok(moved > 0)
+    fn rewrite(&mut self, module: &mut Module, cx: &mut PassContext) -> Result<bool> {
+        let moved = rewrite_each(module, |mut rw| {
+            let sweeps = (0..MAX_SWEEPS).map(|_| sweep(&mut rw));
+            sweeps.take_while(|&moved| moved > 0).sum()
+        });
+        Ok(cx.counted("rearrangements_sunk", moved))
     }
 }
 
@@ -108,7 +91,7 @@ fn trivially_rearranged(rw: &Rewriter<'_>, id: InstId) -> bool {
 /// Moving pays when the rearrangements read die: a candidate is dropped while one
 /// of its (non-trivial) rearranged operands has a user that is not a candidate (or
 /// is the root), as XLA's ReshapeMover does, so rearrangements are not duplicated.
-fn sweep(rw: &mut Rewriter<'_>) -> i64 {
+fn sweep(rw: &mut Rewriter<'_>) -> usize {
     let users = rw.comp.users();
     let order = rw.comp.post_order();
     let mut candidates: HashMap<InstId, Vec<InstId>> = order

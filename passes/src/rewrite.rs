@@ -11,7 +11,7 @@
 use smelt_hlo::attrs::{DotDims, SliceDim};
 use smelt_hlo::module::NameUniquer;
 use smelt_hlo::shape_inference as infer;
-use smelt_hlo::{Array, ArrayData, Attrs, Computation, DType, InstId, Instruction, Literal, Opcode, Shape};
+use smelt_hlo::{Array, ArrayData, Attrs, Computation, DType, InstId, Instruction, Literal, Module, Opcode, Shape};
 
 /// Builds and replaces instructions of one computation.
 pub struct Rewriter<'a> {
@@ -23,6 +23,18 @@ pub struct Rewriter<'a> {
     pub metadata: Option<String>,
     /// Instructions added since [`Rewriter::begin`].
     pub created: Vec<InstId>,
+}
+
+/// Runs `rewrite` with a rewriter on each computation of `module` in turn and
+/// sums what it returns (the rewrites made).
+pub fn rewrite_each(module: &mut Module, mut rewrite: impl FnMut(Rewriter<'_>) -> usize) -> usize {
+    let mut names = NameUniquer::new(module);
+    let entry = module.entry;
+    let mut rewrites = 0;
+    for cid in module.comp_ids() {
+        rewrites += rewrite(Rewriter::new(module.comp_mut(cid), &mut names, cid == entry));
+    }
+    rewrites
 }
 
 impl<'a> Rewriter<'a> {

@@ -6,22 +6,18 @@
 //! Preserves every result; the entry root keeps its shape, layout included. Assumes a
 //! verified module.
 
-use smelt_hlo::{Attrs, CompId, InstId, Module, Opcode};
+use smelt_hlo::{Attrs, InstId, Module, Opcode};
 
-use crate::pass::{Pass, PassContext, Result};
+use crate::pass::{PassContext, Result, Rewrite};
 
-#[derive(Debug, Default)]
 pub struct TupleSimplifier;
 
-impl Pass for TupleSimplifier {
-    fn name(&self) -> &'static str {
-        "tuple-simplifier"
-    }
+impl Rewrite for TupleSimplifier {
+    const NAME: &'static str = "tuple-simplifier";
 
-    fn run(&mut self, module: &mut Module, _cx: &mut PassContext) -> Result<bool> {
+    fn rewrite(&mut self, module: &mut Module, _cx: &mut PassContext) -> Result<bool> {
         let mut changed = false;
-        let comp_ids: Vec<CompId> = module.comps.ids().collect();
-        for cid in comp_ids {
+        for cid in module.comp_ids() {
             let is_entry = cid == module.entry;
             let comp = module.comp_mut(cid);
             for id in comp.post_order() {

@@ -29,25 +29,19 @@ use smelt_hlo::{
     ArrayData, Attrs, CompId, Computation, DType, InstId, Instruction, Module, Opcode, SecondaryMap, Shape,
 };
 
-use crate::pass::{Pass, PassContext, Result};
+use crate::pass::{PassContext, Result, Rewrite};
 use crate::rewrite::Rewriter;
 
-#[derive(Debug, Default)]
 pub struct WhileLoopSimplifier;
 
-impl Pass for WhileLoopSimplifier {
-    fn name(&self) -> &'static str {
-        "while-loop-simplifier"
-    }
+impl Rewrite for WhileLoopSimplifier {
+    const NAME: &'static str = "while-loop-simplifier";
 
-    fn run(&mut self, module: &mut Module, cx: &mut PassContext) -> Result<bool> {
+    fn rewrite(&mut self, module: &mut Module, cx: &mut PassContext) -> Result<bool> {
         let mut names = NameUniquer::new(module);
         let mut changed = false;
-        let comp_ids: Vec<CompId> = module.comps.ids().collect();
-        for cid in comp_ids {
-            let whiles: Vec<InstId> =
-                module.comp(cid).insts.iter().filter(|(_, i)| i.opcode == Opcode::While).map(|(id, _)| id).collect();
-            for w in whiles {
+        for cid in module.comp_ids() {
+            for w in module.comp(cid).insts_with(Opcode::While) {
                 if !module.comp(cid).insts.contains(w) {
                     continue;
                 }

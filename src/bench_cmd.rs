@@ -90,7 +90,7 @@ fn bench_case(
     let bytes = results + args.iter().map(|a| a.shape().byte_size()).sum::<usize>();
     compiled.reset_profile();
     if let Timed::Engine(c) = &compiled
-        && let Some(exe) = c.executable().and_then(|e| e.as_any().downcast_ref::<smelt::gpu::Executable>())
+        && let Some(exe) = c.executable().and_then(|e| e.downcast_ref::<smelt::gpu::Executable>())
     {
         // Device-resident runs, arguments uploaded once (as XLA's harness does).
         let leaves: Vec<&Array> = args.iter().flat_map(Literal::leaves).collect();

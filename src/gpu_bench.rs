@@ -21,7 +21,7 @@ struct GpuModule(Compiled);
 
 impl GpuModule {
     fn exe(&self) -> Result<&smelt::gpu::Executable> {
-        let exe = self.0.executable().and_then(|e| e.as_any().downcast_ref::<smelt::gpu::Executable>());
+        let exe = self.0.executable().and_then(|e| e.downcast_ref::<smelt::gpu::Executable>());
         exe.context("not a GPU executable")
     }
 }

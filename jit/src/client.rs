@@ -473,10 +473,7 @@ impl Client {
             });
             match spawned {
                 Ok(handle) => {
-                    let mut running = match background.lock() {
-                        Ok(g) => g,
-                        Err(e) => e.into_inner(),
-                    };
+                    let mut running = background.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
                     running.retain(|h| !h.is_finished());
                     running.push(handle);
                 }

@@ -305,16 +305,8 @@ impl Executable {
 }
 
 impl smelt_kernel::Executable for Executable {
-    fn backend(&self) -> &'static str {
-        "cpu"
-    }
-
-    fn params(&self) -> &[ArrayType] {
-        &self.params
-    }
-
-    fn results(&self) -> &[ArrayType] {
-        &self.results
+    fn signature(&self) -> smelt_kernel::Signature<'_> {
+        smelt_kernel::Signature { backend: "cpu", params: &self.params, results: &self.results }
     }
 
     /// Per-step times, when compiled with [`crate::CompileOptions::profile`]
@@ -322,10 +314,7 @@ impl smelt_kernel::Executable for Executable {
     fn profile(&self) -> Option<Vec<StepProfile>> {
         let p = self.profile.as_ref()?;
         // Runs hold the state lock while they update the counters.
-        let _guard = match self.state.lock() {
-            Ok(g) => g,
-            Err(e) => e.into_inner(),
-        };
+        let _guard = self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let c = p.counters as *const u64;
         Some(
             p.labels
@@ -346,25 +335,16 @@ impl smelt_kernel::Executable for Executable {
         let Some(p) = &self.profile else {
             return;
         };
-        let _guard = match self.state.lock() {
-            Ok(g) => g,
-            Err(e) => e.into_inner(),
-        };
+        let _guard = self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         // SAFETY: as in `profile`; no run is in progress while the lock is held.
         unsafe { std::ptr::write_bytes(p.counters as *mut u64, 0, 1 + 2 * p.labels.len()) };
     }
 
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
-    }
 
     /// Runs on views of caller-owned memory (no copies unless the program
     /// writes a parameter in place).
     fn execute(&self, args: &[ArrayView<'_>]) -> Result<Vec<Array>, BackendError> {
-        let mut guard = match self.state.lock() {
-            Ok(g) => g,
-            Err(e) => e.into_inner(),
-        };
+        let mut guard = self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let st = &mut *guard;
         let mut outs: Vec<Array> = self
             .results

@@ -96,11 +96,7 @@ impl smelt_kernel::Backend for CpuBackend {
         smelt_kernel::Capabilities { profiling: true, ..Default::default() }
     }
 
-    fn compile(
-        &self,
-        program: &VerifiedProgram<'_>,
-        options: &smelt_kernel::BackendOptions,
-    ) -> Result<std::sync::Arc<dyn smelt_kernel::Executable>, smelt_kernel::BackendError> {
+    fn compile(&self, program: &VerifiedProgram<'_>, options: &smelt_kernel::BackendOptions) -> smelt_kernel::CompileResult {
         let options = CompileOptions {
             opt_level: options.opt_level,
             parallel: options.parallel,

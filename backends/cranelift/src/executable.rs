@@ -15,7 +15,7 @@ use std::sync::Mutex;
 use cranelift_jit::JITModule;
 use smallvec::SmallVec;
 use smelt_hlo::{Array, ArrayView, DType, with_data};
-use smelt_kernel::{ArrayType, BufRef, Buffer, ConvStep, DotStep, Kernel, KernelBody, Program, Step};
+use smelt_kernel::{BufRef, Buffer, ConvStep, DotStep, Kernel, KernelBody, Program, Step};
 use smelt_runtime::pool;
 use smelt_runtime::routines::conv::{ConvSpec, ConvWindow, conv};
 use smelt_runtime::routines::dot::{DotShape, dot};
@@ -213,20 +213,8 @@ impl Executable {
 }
 
 impl smelt_kernel::Executable for Executable {
-    fn backend(&self) -> &'static str {
-        "cranelift"
-    }
-
-    fn params(&self) -> &[ArrayType] {
-        &self.program.params
-    }
-
-    fn results(&self) -> &[ArrayType] {
-        &self.program.results
-    }
-
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
+    fn signature(&self) -> smelt_kernel::Signature<'_> {
+        smelt_kernel::Signature::of("cranelift", &self.program)
     }
 
     /// Runs on views of caller-owned memory (no copies unless the program
@@ -234,10 +222,7 @@ impl smelt_kernel::Executable for Executable {
     fn execute(&self, args: &[ArrayView<'_>]) -> std::result::Result<Vec<Array>, smelt_kernel::BackendError> {
         let params = &self.program.params;
         let mut outs: Vec<Array> = self.program.results.iter().map(|t| Array::zeros(t.dtype, &t.dims)).collect();
-        let mut guard = match self.state.lock() {
-            Ok(g) => g,
-            Err(e) => e.into_inner(),
-        };
+        let mut guard = self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let st = &mut *guard;
         let mut param_ptrs = Vec::with_capacity(args.len());
         for (i, a) in args.iter().enumerate() {

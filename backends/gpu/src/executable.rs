@@ -8,7 +8,7 @@ use std::borrow::Borrow;
 use std::sync::Arc;
 
 use smelt_hlo::{Array, ArrayData, ArrayView};
-use smelt_kernel::{ArrayType, BufRef, Buffer, DotStep, Program, Step};
+use smelt_kernel::{BufRef, Buffer, DotStep, Program, Step};
 
 use crate::codegen::{DeviceKernel, DeviceModule};
 use crate::error::{GpuError, Result};
@@ -305,20 +305,8 @@ impl Executable {
 }
 
 impl smelt_kernel::Executable for Executable {
-    fn backend(&self) -> &'static str {
-        "gpu"
-    }
-
-    fn params(&self) -> &[ArrayType] {
-        &self.program.params
-    }
-
-    fn results(&self) -> &[ArrayType] {
-        &self.program.results
-    }
-
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
+    fn signature(&self) -> smelt_kernel::Signature<'_> {
+        smelt_kernel::Signature::of("gpu", &self.program)
     }
 
     /// Copies the arguments to the device, runs every step, copies the

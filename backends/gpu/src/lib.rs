@@ -151,11 +151,7 @@ impl smelt_kernel::Backend for GpuBackend {
         (!driver_available()).then(|| GpuError::NoDriver.to_string())
     }
 
-    fn compile(
-        &self,
-        program: &VerifiedProgram<'_>,
-        options: &smelt_kernel::BackendOptions,
-    ) -> Result<std::sync::Arc<dyn smelt_kernel::Executable>, smelt_kernel::BackendError> {
+    fn compile(&self, program: &VerifiedProgram<'_>, options: &smelt_kernel::BackendOptions) -> smelt_kernel::CompileResult {
         let options = CompileOptions { opt_level: options.opt_level, ..Default::default() };
         Ok(std::sync::Arc::new(compile(program, &options).map_err(smelt_kernel::BackendError::backend)?))
     }
@@ -179,11 +175,7 @@ impl smelt_kernel::Backend for GpuSimBackend {
         "the GPU backend's kernels and driver on a host simulator: no GPU needed, slow"
     }
 
-    fn compile(
-        &self,
-        program: &VerifiedProgram<'_>,
-        _options: &smelt_kernel::BackendOptions,
-    ) -> Result<std::sync::Arc<dyn smelt_kernel::Executable>, smelt_kernel::BackendError> {
+    fn compile(&self, program: &VerifiedProgram<'_>, _options: &smelt_kernel::BackendOptions) -> smelt_kernel::CompileResult {
         Ok(std::sync::Arc::new(SimExecutable { program: Program::clone(program) }))
     }
 }
@@ -195,20 +187,8 @@ struct SimExecutable {
 }
 
 impl smelt_kernel::Executable for SimExecutable {
-    fn backend(&self) -> &'static str {
-        "gpu-sim"
-    }
-
-    fn params(&self) -> &[smelt_kernel::ArrayType] {
-        &self.program.params
-    }
-
-    fn results(&self) -> &[smelt_kernel::ArrayType] {
-        &self.program.results
-    }
-
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
+    fn signature(&self) -> smelt_kernel::Signature<'_> {
+        smelt_kernel::Signature::of("gpu-sim", &self.program)
     }
 
     fn execute(&self, args: &[smelt_hlo::ArrayView<'_>]) -> Result<Vec<smelt_hlo::Array>, smelt_kernel::BackendError> {

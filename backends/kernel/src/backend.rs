@@ -6,8 +6,8 @@
 //! accepts) is in its [`Capabilities`]. An executable checks its arguments
 //! against its parameters in one place ([`Executable::run_views`]) and hands
 //! checked views to the backend's [`Executable::execute`]. Code that wants a
-//! backend's own extras (the GPU's device timers) downcasts through
-//! [`Executable::as_any`].
+//! backend's own extras (the GPU's device timers) downcasts with
+//! `<dyn Executable>::downcast_ref`.
 
 use std::any::Any;
 use std::sync::Arc;
@@ -90,12 +90,11 @@ pub trait Backend: Send + Sync {
         None
     }
 
-    fn compile(
-        &self,
-        program: &VerifiedProgram<'_>,
-        options: &BackendOptions,
-    ) -> Result<Arc<dyn Executable>, BackendError>;
+    fn compile(&self, program: &VerifiedProgram<'_>, options: &BackendOptions) -> CompileResult;
 }
+
+/// What [`Backend::compile`] returns.
+pub type CompileResult = Result<Arc<dyn Executable>, BackendError>;
 
 /// Time spent in one step of a program compiled with profiling, over every run
 /// since the executable was made or its profile was reset.
@@ -110,16 +109,54 @@ pub struct StepProfile {
     pub calls: u64,
 }
 
+/// What an executable takes and returns, and which backend made it.
+#[derive(Clone, Copy, Debug)]
+pub struct Signature<'a> {
+    /// The backend's [`Backend::name`].
+    pub backend: &'static str,
+    /// The flattened parameters.
+    pub params: &'a [ArrayType],
+    /// The flattened results.
+    pub results: &'a [ArrayType],
+}
+
+impl Signature<'_> {
+    /// The signature of `program` as compiled by `backend`.
+    pub fn of<'a>(backend: &'static str, program: &'a crate::Program) -> Signature<'a> {
+        Signature { backend, params: &program.params, results: &program.results }
+    }
+}
+
+/// Any `'static` type as [`Any`], so executables can be downcast without each
+/// writing the conversion.
+pub trait AsAny: Any {
+    fn as_any(&self) -> &dyn Any;
+}
+
+impl<T: Any> AsAny for T {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
 /// A compiled program, ready to run; shareable between threads.
-pub trait Executable: Send + Sync + std::fmt::Debug {
+pub trait Executable: AsAny + Send + Sync + std::fmt::Debug {
+    fn signature(&self) -> Signature<'_>;
+
     /// The backend that compiled it.
-    fn backend(&self) -> &'static str;
+    fn backend(&self) -> &'static str {
+        self.signature().backend
+    }
 
     /// The flattened parameters it takes.
-    fn params(&self) -> &[ArrayType];
+    fn params(&self) -> &[ArrayType] {
+        self.signature().params
+    }
 
     /// The flattened results it returns.
-    fn results(&self) -> &[ArrayType];
+    fn results(&self) -> &[ArrayType] {
+        self.signature().results
+    }
 
     /// Runs on arguments already checked against [`Executable::params`].
     fn execute(&self, args: &[ArrayView<'_>]) -> Result<Vec<Array>, BackendError>;
@@ -131,9 +168,6 @@ pub trait Executable: Send + Sync + std::fmt::Debug {
 
     /// Restarts the per-step times.
     fn reset_profile(&self) {}
-
-    /// The concrete executable, for a backend's own extras.
-    fn as_any(&self) -> &dyn Any;
 
     /// Runs on views of caller-owned memory (one per flattened parameter)
     /// after checking them; returns the flattened results.
@@ -152,6 +186,13 @@ pub trait Executable: Send + Sync + std::fmt::Debug {
     fn run(&self, args: &[Array]) -> Result<Vec<Array>, BackendError> {
         let views: SmallVec<[ArrayView<'_>; 8]> = args.iter().map(ArrayView::from).collect();
         self.run_views(&views)
+    }
+}
+
+impl dyn Executable {
+    /// The concrete executable, for a backend's own extras.
+    pub fn downcast_ref<E: Executable>(&self) -> Option<&E> {
+        self.as_any().downcast_ref()
     }
 }
 

@@ -26,7 +26,9 @@ mod verify;
 mod tests;
 
 pub use args::{ArgumentError, check_arguments};
-pub use backend::{Backend, BackendError, BackendOptions, Capabilities, Executable, Registry, StepProfile};
+pub use backend::{
+    Backend, BackendError, BackendOptions, Capabilities, CompileResult, Executable, Registry, Signature, StepProfile,
+};
 pub use ir::*;
 pub use legalize::legalize;
 pub use lower::builder::Builder;

@@ -96,6 +96,18 @@ fn uint_of(bytes: usize) -> DType {
     }
 }
 
+/// What a reduce or reduce-window of `n` inputs starts from.
+struct Head {
+    n: usize,
+    /// The first input's dimensions.
+    src: Vec<i64>,
+    /// The init values (operands `n..2n`), at the reduction's level.
+    init: Vec<NodeId>,
+    /// The reducer's computation, and that as a scalar function.
+    to_apply: CompId,
+    reducer: ScalarFn,
+}
+
 impl<'m, 'c> Emitter<'m, 'c> {
     /// An emitter for a graph over an index space of `extents`.
     pub(crate) fn new(module: &'m Module, consts: &'c mut ConstTable, extents: &[i64]) -> Emitter<'m, 'c> {
@@ -785,10 +797,9 @@ impl<'m, 'c> Emitter<'m, 'c> {
         idx: &[NodeId],
         lv: usize,
     ) -> LResult<Vec<NodeId>> {
+        let Head { n, src, init, reducer, .. } = self.reduction_head(ctx, inst, lv)?;
         let comp = self.contexts[ctx].comp;
         let ierr = |e: &str| internal(comp, inst, e.to_string());
-        let n = inst.operands.len() / 2;
-        let src = self.operand_dims(ctx, inst, 0)?;
         let mut reduced: Vec<usize> = dims.iter().filter_map(|&d| usize::try_from(d).ok()).collect();
         reduced.sort_unstable();
         if reduced.iter().any(|&d| d >= src.len()) {
@@ -798,12 +809,6 @@ impl<'m, 'c> Emitter<'m, 'c> {
         if kept.len() != idx.len() {
             return Err(ierr("reduce index rank mismatch"));
         }
-        let mut init = Vec::with_capacity(n);
-        for j in 0..n {
-            init.push(self.operand(ctx, inst, n + j, &[], lv)?);
-        }
-        let to_apply = inst.to_apply().ok_or_else(|| ierr("reduce without a computation"))?;
-        let reducer = self.scalar_fn(to_apply)?;
         let window: Vec<i64> = reduced.iter().map(|&d| src[d]).collect();
         let body = self.open_scope(&window);
         let mut bidx = Vec::with_capacity(src.len());
@@ -820,9 +825,7 @@ impl<'m, 'c> Emitter<'m, 'c> {
         for j in 0..n {
             values.push(self.operand(ctx, inst, j, &bidx, body)?);
         }
-        let graph = self.close_scope();
-        let dtypes: Vec<DType> = inst.shape.leaves().iter().map(|a| a.dtype).collect();
-        Ok(self.scopes[lv].reduce(InlineReduce { window, init, body: graph, values, reducer }, &dtypes))
+        Ok(self.close_reduction(inst, lv, window, init, values, reducer))
     }
 
     fn emit_reduce_window(
@@ -833,19 +836,12 @@ impl<'m, 'c> Emitter<'m, 'c> {
         idx: &[NodeId],
         lv: usize,
     ) -> LResult<Vec<NodeId>> {
+        let Head { n, src, init, to_apply, reducer } = self.reduction_head(ctx, inst, lv)?;
         let comp = self.contexts[ctx].comp;
         let ierr = |e: &str| internal(comp, inst, e.to_string());
-        let n = inst.operands.len() / 2;
-        let src = self.operand_dims(ctx, inst, 0)?;
         if w.dims.len() != src.len() || idx.len() != src.len() {
             return Err(ierr("window rank mismatch"));
         }
-        let mut init = Vec::with_capacity(n);
-        for j in 0..n {
-            init.push(self.operand(ctx, inst, n + j, &[], lv)?);
-        }
-        let to_apply = inst.to_apply().ok_or_else(|| ierr("reduce-window without a computation"))?;
-        let reducer = self.scalar_fn(to_apply)?;
         let window: Vec<i64> = w.dims.iter().map(|d| d.size).collect();
         let body = self.open_scope(&window);
         let mut valid = self.scopes[body].pred(true);
@@ -904,9 +900,37 @@ impl<'m, 'c> Emitter<'m, 'c> {
             values.push(valid);
             (values, self.guarded_fn(to_apply)?)
         };
-        let graph = self.close_scope();
+        Ok(self.close_reduction(inst, lv, window, init, values, reducer))
+    }
+
+    /// What a reduce or reduce-window starts from (see [`Head`]).
+    fn reduction_head(&mut self, ctx: usize, inst: &Instruction, lv: usize) -> LResult<Head> {
+        let n = inst.operands.len() / 2;
+        let src = self.operand_dims(ctx, inst, 0)?;
+        let mut init = Vec::with_capacity(n);
+        for j in 0..n {
+            init.push(self.operand(ctx, inst, n + j, &[], lv)?);
+        }
+        let comp = self.contexts[ctx].comp;
+        let what = format!("{} without a computation", inst.opcode);
+        let to_apply = inst.to_apply().ok_or_else(|| internal(comp, inst, what))?;
+        Ok(Head { n, src, init, to_apply, reducer: self.scalar_fn(to_apply)? })
+    }
+
+    /// Closes the scope of a reduction's body and adds the reduction at level
+    /// `lv`, typed as `inst`'s results.
+    fn close_reduction(
+        &mut self,
+        inst: &Instruction,
+        lv: usize,
+        window: Vec<i64>,
+        init: Vec<NodeId>,
+        values: Vec<NodeId>,
+        reducer: ScalarFn,
+    ) -> Vec<NodeId> {
+        let body = self.close_scope();
         let dtypes: Vec<DType> = inst.shape.leaves().iter().map(|a| a.dtype).collect();
-        Ok(self.scopes[lv].reduce(InlineReduce { window, init, body: graph, values, reducer }, &dtypes))
+        self.scopes[lv].reduce(InlineReduce { window, init, body, values, reducer }, &dtypes)
     }
 
     /// The scalar function of computation `cid` (reducer, comparator, combiner).

@@ -19,6 +19,7 @@ pub mod module;
 pub mod npy;
 pub mod opcode;
 pub mod random;
+pub mod reducers;
 pub mod shape;
 pub mod shape_inference;
 pub mod text;

@@ -5,6 +5,7 @@
 //! reference interpreter. A few tests pin down the shape of the lowered program
 //! (kernel bodies, patterns, copies) and the errors for what cannot be lowered.
 
+use smelt_hlo::reducers::{ADD, LOGADDEXP, MAX, MUL, OR};
 use smelt_hlo::{Array, Literal, Module, parse_module};
 use smelt_passes::{Options, PassContext};
 
@@ -91,8 +92,6 @@ fn kernels(p: &Program) -> impl Iterator<Item = &KernelBody> {
     p.kernels.iter().map(|k| &k.body)
 }
 
-const ADD: &str = "add {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n  ROOT s = f32[] add(x, y)\n}\n";
-const MAX: &str = "max {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n  ROOT m = f32[] maximum(x, y)\n}\n";
 
 #[test]
 fn float_elementwise() {
@@ -427,12 +426,7 @@ argmax {{
   k = s32[] select(first, i, j)
   ROOT t = (f32[], s32[]) tuple(v, k)
 }}
-or {{
-  x = pred[] parameter(0)
-  y = pred[] parameter(1)
-  ROOT o = pred[] or(x, y)
-}}
-ENTRY e {{
+{OR}ENTRY e {{
   x = f32[4,5,6] parameter(0)
   z = f32[] constant(0)
   ninf = f32[] constant(-inf)
@@ -467,19 +461,7 @@ ENTRY e {{
 fn reduce_windows_skip_padding_whatever_the_reducer() {
     let text = format!(
         r#"HloModule m
-{ADD}{MAX}
-logaddexp {{
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  m = f32[] maximum(a, b)
-  d = f32[] subtract(a, b)
-  ad = f32[] abs(d)
-  n = f32[] negate(ad)
-  e = f32[] exponential(n)
-  l = f32[] log-plus-one(e)
-  ROOT r = f32[] add(m, l)
-}}
-ENTRY e {{
+{ADD}{MAX}{LOGADDEXP}ENTRY e {{
   x = f32[2,7,5] parameter(0)
   ninf = f32[] constant(-inf)
   one = f32[] constant(1)
@@ -842,18 +824,7 @@ fn what_cannot_be_lowered_is_an_error_naming_the_instruction() {
 
 #[test]
 fn hand_written_fusions_of_every_kind() {
-    let text = r#"HloModule m
-max {
-  x = f32[] parameter(0)
-  y = f32[] parameter(1)
-  ROOT m = f32[] maximum(x, y)
-}
-or {
-  x = pred[] parameter(0)
-  y = pred[] parameter(1)
-  ROOT o = pred[] or(x, y)
-}
-out_multi {
+    let text = ["HloModule m\n", MAX, OR, r#"out_multi {
   a = f32[4,3] parameter(0)
   b = f32[3,5] parameter(1)
   y = f32[4,5] parameter(2)
@@ -899,11 +870,12 @@ ENTRY e {
   d = f32[6,5] fusion(o, u, i), kind=kLoop, calls=dus
   ROOT r = (f32[4,5], f32[4], pred[4], f32[4,5], f32[6,5], f32[6,5]) tuple(e, m, any, n, d, o)
 }
-"#;
-    check(text);
+"#]
+    .concat();
+    check(&text);
     // As written: the output fusion's second output is a kernel of its own, the
     // two reductions and the negation one Reduce kernel, the update in place.
-    let raw = module(text);
+    let raw = module(&text);
     let program = agree(&raw, &arguments(&raw, 7)).unwrap_or_else(|e| panic!("{e}"));
     assert!(program.steps.iter().any(|s| matches!(s, Step::Dot(d) if d.epilogue.is_some())));
     assert!(kernels(&program).any(|k| matches!(k, KernelBody::Reduce { reduce_outputs, extra, .. }
@@ -935,31 +907,18 @@ fn scans(p: &Program) -> Vec<(usize, bool)> {
         .collect()
 }
 
-const LOGADDEXP: &str = "logaddexp {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  m = f32[] maximum(a, b)
-  d = f32[] subtract(a, b)
-  ad = f32[] abs(d)
-  n = f32[] negate(ad)
-  e = f32[] exponential(n)
-  l = f32[] log-plus-one(e)
-  ROOT r = f32[] add(m, l)
-}
-";
 
 #[test]
 fn cumulative_reduce_windows_become_scans_along_every_axis() {
     // cumsum, cumprod, cummax and cumlogsumexp forward along each axis of a
     // rank-3 array, and an s32 cumsum: each is one scan kernel, bit for bit the
     // interpreter's windows (edge values included).
-    let mul = "mul {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n  ROOT m = f32[] multiply(x, y)\n}\n";
     let iadd = "iadd {\n  x = s32[] parameter(0)\n  y = s32[] parameter(1)\n  ROOT s = s32[] add(x, y)\n}\n";
     let windows = ["size=3x1x1 pad=2_0x0_0x0_0", "size=1x5x1 pad=0_0x4_0x0_0", "size=1x1x7 pad=0_0x0_0x6_0"];
     for (axis, w) in windows.iter().enumerate() {
         let text = format!(
             r#"HloModule m
-{ADD}{MAX}{mul}{iadd}{LOGADDEXP}
+{ADD}{MAX}{MUL}{iadd}{LOGADDEXP}
 ENTRY e {{
   x = f32[3,5,7] parameter(0)
   i = s32[3,5,7] parameter(1)

@@ -583,6 +583,7 @@ fn reduce_ok(graph: &Graph, i: usize, r: &InlineReduce, scope: Scope<'_>) -> Res
 #[cfg(test)]
 mod tests {
     use smelt_hlo::parse_module;
+    use smelt_hlo::reducers::{ADD, LT};
 
     use super::*;
     use crate::ir::{BinaryOp, Buffer, KernelId, UnaryOp};
@@ -606,17 +607,8 @@ body {
   y = f32[5] exponential(x)
   ROOT t = (s32[], f32[5]) tuple(j, y)
 }
-add {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT c = f32[] add(a, b)
-}
-lt {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT c = pred[] compare(a, b), direction=LT
-}
-ENTRY e {
+"#;
+        let entry = r#"ENTRY e {
   a = f32[4,3] parameter(0)
   b = f32[3,5] parameter(1)
   d = f32[4,5] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
@@ -633,7 +625,8 @@ ENTRY e {
   ROOT out = (f32[4,5], f32[4], f32[5]) tuple(relu, s, wv)
 }
 "#;
-        let m = parse_module(text).unwrap_or_else(|e| panic!("{}", e.render("test")));
+        let text = [text, ADD, LT, entry].concat();
+        let m = parse_module(&text).unwrap_or_else(|e| panic!("{}", e.render("test")));
         let mut m = m;
         let mut cx = smelt_passes::PassContext::new(smelt_passes::Options::default());
         smelt_passes::default_pipeline(&smelt_passes::Options::default()).run_on(&mut m, &mut cx).unwrap();

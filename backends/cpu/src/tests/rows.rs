@@ -2,24 +2,9 @@
 //! max and the sum computed once per row, hoisted out of the loop over the row)
 //! and long float max/min reductions in partial lanes, against the interpreter.
 
-use super::*;
+use smelt_hlo::reducers::{ADD, MAX, MIN};
 
-const MAX_SUM: &str = "max {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT m = f32[] maximum(a, b)
-}
-min {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT m = f32[] minimum(a, b)
-}
-sum {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT s = f32[] add(a, b)
-}
-";
+use super::*;
 
 /// A softmax over the last axis of `dims` as one fusion, with a masked copy
 /// (`select(m, -inf, x)`, the masked max goes through lanes), and a second output
@@ -34,7 +19,7 @@ fn row_softmax(dims: &[i64]) -> String {
     let keep = keep.join(",");
     format!(
         "HloModule m
-{MAX_SUM}
+{ADD}{MAX}{MIN}
 soft {{
   x = {full} parameter(0)
   m = {mask} parameter(1)
@@ -47,7 +32,7 @@ soft {{
   bmax = {full} broadcast(rmax), dimensions={{{keep}}}
   d = {full} subtract(xm, bmax)
   e = {full} exponential(d)
-  rsum = {row} reduce(e, zero), dimensions={{{last}}}, to_apply=sum
+  rsum = {row} reduce(e, zero), dimensions={{{last}}}, to_apply=add
   bsum = {full} broadcast(rsum), dimensions={{{keep}}}
   out = {full} divide(e, bsum)
   rmin = {row} reduce(x, pinf), dimensions={{{last}}}, to_apply=min
@@ -86,7 +71,7 @@ fn long_max_and_min_reductions_are_exact_in_lanes() {
     // interpreter's, whatever the order the lanes take them in.
     let hlo = format!(
         "HloModule m
-{MAX_SUM}
+{ADD}{MAX}{MIN}
 ENTRY e {{
   x = f32[9,517] parameter(0)
   y = f64[3,4,300] parameter(1)

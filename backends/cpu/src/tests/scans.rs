@@ -4,6 +4,8 @@
 //! products, maxima, a log-add-exp reducer, integers, half precision, pred, a
 //! variadic running argmax, and fused producers.
 
+use smelt_hlo::reducers::{ADD, LOGADDEXP, MUL};
+
 use super::*;
 
 /// Lowers `hlo`, checks it has `scans` scan kernels, runs it on the CPU and
@@ -107,27 +109,16 @@ fn reverse_scans_match_where_the_order_does_not_matter() {
 fn log_add_exp_and_variadic_scans() {
     // cumlogsumexp: the CPU's exp and log1p differ from the interpreter's by an
     // ulp or so, which accumulates along the axis.
-    let lse = "HloModule m
-lse {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  m = f32[] maximum(a, b)
-  d = f32[] subtract(a, b)
-  ad = f32[] abs(d)
-  n = f32[] negate(ad)
-  e = f32[] exponential(n)
-  l = f32[] log-plus-one(e)
-  ROOT r = f32[] add(m, l)
-}
-ENTRY e {
+    let lse = ["HloModule m\n", LOGADDEXP, "ENTRY e {
   x = f32[70,90] parameter(0)
   ninf = f32[] constant(-inf)
-  a = f32[70,90] reduce-window(x, ninf), window={size=1x90 pad=0_0x89_0}, to_apply=lse
-  b = f32[70,90] reduce-window(x, ninf), window={size=70x1 pad=69_0x0_0}, to_apply=lse
+  a = f32[70,90] reduce-window(x, ninf), window={size=1x90 pad=0_0x89_0}, to_apply=logaddexp
+  b = f32[70,90] reduce-window(x, ninf), window={size=70x1 pad=69_0x0_0}, to_apply=logaddexp
   ROOT r = (f32[70,90], f32[70,90]) tuple(a, b)
 }
-";
-    check_scans(lse, &[inputs(DType::F32, &[70, 90], 3)], 2, 1e-5);
+"]
+    .concat();
+    check_scans(&lse, &[inputs(DType::F32, &[70, 90], 3)], 2, 1e-5);
     // A running argmax along each axis: value and index advance together.
     let argmax = "HloModule m
 argmax {
@@ -157,18 +148,7 @@ ENTRY e {
 #[test]
 fn fused_producers_compute_inside_the_scan() {
     // cumprod(1 + x / 20) and cumsum(exp(x)) as input fusions.
-    let hlo = "HloModule m
-add {
-  x = f32[] parameter(0)
-  y = f32[] parameter(1)
-  ROOT s = f32[] add(x, y)
-}
-mul {
-  x = f32[] parameter(0)
-  y = f32[] parameter(1)
-  ROOT s = f32[] multiply(x, y)
-}
-prod {
+    let hlo = ["HloModule m\n", ADD, MUL, "prod {
   p = f32[33,130] parameter(0)
   twenty = f32[] constant(20)
   t = f32[33,130] broadcast(twenty), dimensions={}
@@ -190,8 +170,9 @@ ENTRY e {
   b = f32[33,130] fusion(x), kind=kInput, calls=sum
   ROOT r = (f32[33,130], f32[33,130]) tuple(a, b)
 }
-";
+"]
+    .concat();
     let x = inputs(DType::F32, &[33, 130], 9);
     let finite: Vec<f64> = (0..x.len()).map(|i| if get(&x, i).is_finite() { get(&x, i) } else { 1.0 }).collect();
-    check_scans(hlo, &[array_of(DType::F32, &[33, 130], &finite)], 2, 1e-5);
+    check_scans(&hlo, &[array_of(DType::F32, &[33, 130], &finite)], 2, 1e-5);
 }

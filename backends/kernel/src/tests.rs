@@ -5,7 +5,7 @@
 //! reference interpreter. A few tests pin down the shape of the lowered program
 //! (kernel bodies, patterns, copies) and the errors for what cannot be lowered.
 
-use smelt_hlo::reducers::{ADD, LOGADDEXP, MAX, MUL, OR};
+use smelt_hlo::reducers::{ADD, LOGADDEXP, LT, MAX, MUL, OR};
 use smelt_hlo::{Array, Literal, Module, parse_module};
 use smelt_passes::{Options, PassContext};
 
@@ -594,13 +594,7 @@ ENTRY e {
 #[test]
 fn sorts_with_recognized_and_general_comparators() {
     let program = check(
-        r#"HloModule m
-lt {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT r = pred[] compare(a, b), direction=LT
-}
-gt_total {
+        &["HloModule m\n", LT, r#"gt_total {
   a = f32[] parameter(0)
   b = f32[] parameter(1)
   c = s32[] parameter(2)
@@ -624,7 +618,8 @@ ENTRY e {
   u0 = f32[4,9] get-tuple-element(u), index=0
   ROOT r = (f32[4,9], s32[4,9], f32[4,9]) tuple(s, t1, u0)
 }
-"#,
+"#]
+        .concat(),
     );
     let patterns: Vec<Option<FnPattern>> = kernels(&program)
         .filter_map(|k| if let KernelBody::Sort { comparator, .. } = k { Some(comparator.pattern) } else { None })
@@ -636,26 +631,21 @@ ENTRY e {
 
 #[test]
 fn select_and_scatter_routes_gradients() {
-    check(
+    check(&format!(
         r#"HloModule m
-ge {
+ge {{
   a = f32[] parameter(0)
   b = f32[] parameter(1)
   ROOT r = pred[] compare(a, b), direction=GE
-}
-add {
-  x = f32[] parameter(0)
-  y = f32[] parameter(1)
-  ROOT s = f32[] add(x, y)
-}
-ENTRY e {
+}}
+{ADD}ENTRY e {{
   x = f32[2,7,7,3] parameter(0)
   g = f32[2,4,4,3] parameter(1)
   z = f32[] constant(0)
-  ROOT r = f32[2,7,7,3] select-and-scatter(x, g, z), window={size=1x3x3x1 stride=1x2x2x1 pad=0_0x1_1x1_1x0_0}, select=ge, scatter=add
-}
-"#,
-    );
+  ROOT r = f32[2,7,7,3] select-and-scatter(x, g, z), window={{size=1x3x3x1 stride=1x2x2x1 pad=0_0x1_1x1_1x0_0}}, select=ge, scatter=add
+}}
+"#
+    ));
 }
 
 #[test]

@@ -19,15 +19,19 @@
 use inkwell::IntPredicate;
 use inkwell::values::{BasicValueEnum, IntValue, PointerValue};
 use smelt_hlo::DType;
-use smelt_kernel::{Kernel, KernelBody};
+use smelt_kernel::{Graph, Kernel, KernelBody, NodeId, ScalarFn};
 
 use super::graph::{Env, Io};
 use super::launch::column_block;
-use super::{Cg, count, strides};
+use super::{Cg, Loop, count, strides};
 use crate::error::{Result, invalid};
 
 /// The validated parts of a reduction kernel.
-struct Plan {
+struct Plan<'k> {
+    space: &'k [i64],
+    graph: &'k Graph,
+    values: &'k [NodeId],
+    reducer: &'k ScalarFn,
     rank: usize,
     kept: Vec<usize>,
     /// Which kept dimension is split across tasks (see `launch::par_dim`).
@@ -82,6 +86,10 @@ impl<'ctx> Cg<'ctx, '_> {
             }
         }
         let plan = Plan {
+            space,
+            graph,
+            values,
+            reducer,
             rank,
             par: super::launch::par_dim(&kept_dims),
             space_strides: strides(space),
@@ -91,8 +99,7 @@ impl<'ctx> Cg<'ctx, '_> {
             acc_types,
         };
         let outs: Vec<Io<'ctx>> = reduce_outputs.iter().map(|&o| io[ni + o].clone()).collect();
-        let extras: Vec<(Io<'ctx>, smelt_kernel::NodeId)> =
-            extra.iter().map(|&(o, nd)| (io[ni + o].clone(), nd)).collect();
+        let extras: Vec<(Io<'ctx>, NodeId)> = extra.iter().map(|&(o, nd)| (io[ni + o].clone(), nd)).collect();
 
         // Initial values do not depend on loop indices: emit them once.
         let mut env0 = Env::new(graph);
@@ -101,15 +108,15 @@ impl<'ctx> Cg<'ctx, '_> {
 
         let column = column_ok && rank > 0 && plan.kept.last() == Some(&(rank - 1)) && !plan.reduced.is_empty();
         if column {
-            self.emit_column_order(space, graph, values, reducer, &plan, &outs, &extras, &inits, io, begin, end)
+            self.emit_column_order(&plan, &outs, &extras, &inits, io, begin, end)
         } else {
-            self.emit_row_order(space, graph, values, reducer, &plan, &outs, &extras, &inits, io, begin, end)
+            self.emit_row_order(&plan, &outs, &extras, &inits, io, begin, end)
         }
     }
 
     /// Row-major offset into the kept layout of the kept indices in `idx`
     /// (indexed by space dimension; missing ones are skipped).
-    fn kept_offset(&self, plan: &Plan, idx: &[Option<IntValue<'ctx>>]) -> Result<IntValue<'ctx>> {
+    fn kept_offset(&self, plan: &Plan<'_>, idx: &[Option<IntValue<'ctx>>]) -> Result<IntValue<'ctx>> {
         let mut off = self.i64c(0);
         for (j, &d) in plan.kept.iter().enumerate() {
             if let Some(i) = idx[d] {
@@ -120,7 +127,33 @@ impl<'ctx> Cg<'ctx, '_> {
         Ok(off)
     }
 
-    fn full_offset(&self, plan: &Plan, idx: &[IntValue<'ctx>]) -> Result<IntValue<'ctx>> {
+    /// Opens the loops over the first `n` kept dimensions and returns the
+    /// index of each space dimension (those not yet set are `None`) with the
+    /// open loops. Kept dimensions before the parallel one are 0, the parallel
+    /// one runs over the task range and the rest over their extents.
+    fn kept_loops(
+        &self,
+        plan: &Plan<'_>,
+        n: usize,
+        begin: IntValue<'ctx>,
+        end: IntValue<'ctx>,
+    ) -> Result<(Vec<Option<IntValue<'ctx>>>, Vec<Loop<'ctx>>)> {
+        let mut idx = vec![None; plan.rank];
+        let mut loops = Vec::new();
+        for (j, &d) in plan.kept[..n].iter().enumerate() {
+            if j < plan.par {
+                idx[d] = Some(self.i64c(0));
+                continue;
+            }
+            let (lo, hi) = if j == plan.par { (begin, end) } else { (self.i64c(0), self.i64c(plan.space[d])) };
+            let l = self.loop_begin(lo, hi, 1, &format!("k{d}"))?;
+            idx[d] = Some(l.index);
+            loops.push(l);
+        }
+        Ok((idx, loops))
+    }
+
+    fn full_offset(&self, plan: &Plan<'_>, idx: &[IntValue<'ctx>]) -> Result<IntValue<'ctx>> {
         let mut off = self.i64c(0);
         for (d, &i) in idx.iter().enumerate() {
             let t = self.b.build_int_mul(i, self.i64c(plan.space_strides[d]), "")?;
@@ -132,55 +165,37 @@ impl<'ctx> Cg<'ctx, '_> {
     /// Emits the values (and stores the extra outputs) at the full index `idx`.
     fn reduce_point(
         &mut self,
-        graph: &smelt_kernel::Graph,
-        values: &[smelt_kernel::NodeId],
-        extras: &[(Io<'ctx>, smelt_kernel::NodeId)],
-        plan: &Plan,
-        space: &[i64],
+        plan: &Plan<'_>,
+        extras: &[(Io<'ctx>, NodeId)],
         io: &[Io<'ctx>],
         idx: &[IntValue<'ctx>],
     ) -> Result<Vec<BasicValueEnum<'ctx>>> {
         let off = self.full_offset(plan, idx)?;
-        let mut env = Env::with_indices(graph, idx.to_vec());
-        env.identity = Some((off, space.to_vec()));
-        let mut roots = values.to_vec();
+        let mut env = Env::with_indices(plan.graph, idx.to_vec());
+        env.identity = Some((off, plan.space.to_vec()));
+        let mut roots = plan.values.to_vec();
         roots.extend(extras.iter().map(|e| e.1));
         self.emit_nodes(&mut env, io, &roots)?;
         for (o, node) in extras {
             let v = self.value(&env, *node)?;
             self.store_elem(o.ptr, o.dtype, off, v)?;
         }
-        values.iter().map(|&v| self.value(&env, v)).collect()
+        plan.values.iter().map(|&v| self.value(&env, v)).collect()
     }
 
     fn emit_row_order(
         &mut self,
-        space: &[i64],
-        graph: &smelt_kernel::Graph,
-        values: &[smelt_kernel::NodeId],
-        reducer: &smelt_kernel::ScalarFn,
-        plan: &Plan,
+        plan: &Plan<'_>,
         outs: &[Io<'ctx>],
-        extras: &[(Io<'ctx>, smelt_kernel::NodeId)],
+        extras: &[(Io<'ctx>, NodeId)],
         inits: &[BasicValueEnum<'ctx>],
         io: &[Io<'ctx>],
         begin: IntValue<'ctx>,
         end: IntValue<'ctx>,
     ) -> Result<()> {
-        let mut idx: Vec<Option<IntValue<'ctx>>> = vec![None; plan.rank];
-        let mut loops = Vec::new();
+        let (idx, mut loops) = self.kept_loops(plan, plan.kept.len(), begin, end)?;
         if plan.kept.is_empty() {
             loops.push(self.loop_begin(begin, end, 1, "k0")?);
-        }
-        for (j, &d) in plan.kept.iter().enumerate() {
-            if j < plan.par {
-                idx[d] = Some(self.i64c(0));
-                continue;
-            }
-            let (lo, hi) = if j == plan.par { (begin, end) } else { (self.i64c(0), self.i64c(space[d])) };
-            let l = self.loop_begin(lo, hi, 1, &format!("k{d}"))?;
-            idx[d] = Some(l.index);
-            loops.push(l);
         }
         let ko = self.kept_offset(plan, &idx)?;
         let mut accs: Vec<PointerValue<'ctx>> = Vec::with_capacity(inits.len());
@@ -190,8 +205,8 @@ impl<'ctx> Cg<'ctx, '_> {
             accs.push(a);
         }
         let lo: Vec<IntValue<'ctx>> = plan.reduced.iter().map(|_| self.i64c(0)).collect();
-        let hi: Vec<IntValue<'ctx>> = plan.reduced.iter().map(|&d| self.i64c(space[d])).collect();
-        let inner = plan.reduced.last().map(|&d| space[d]);
+        let hi: Vec<IntValue<'ctx>> = plan.reduced.iter().map(|&d| self.i64c(plan.space[d])).collect();
+        let inner = plan.reduced.last().map(|&d| plan.space[d]);
         let kept_idx = idx.clone();
         let mut body = |cg: &mut Cg<'ctx, '_>, ridx: &[IntValue<'ctx>]| -> Result<Vec<BasicValueEnum<'ctx>>> {
             let mut full = Vec::with_capacity(plan.rank);
@@ -205,9 +220,9 @@ impl<'ctx> Cg<'ctx, '_> {
                     },
                 }
             }
-            cg.reduce_point(graph, values, extras, plan, space, io, &full)
+            cg.reduce_point(plan, extras, io, &full)
         };
-        self.reduce_box(&lo, &hi, inner, &accs, &plan.acc_types, reducer, io, &mut body)?;
+        self.reduce_box(&lo, &hi, inner, &accs, &plan.acc_types, plan.reducer, io, &mut body)?;
         for ((&a, &t), o) in accs.iter().zip(&plan.acc_types).zip(outs) {
             let v = self.b.build_load(self.reg_type(t), a, "")?;
             self.store_elem(o.ptr, o.dtype, ko, v)?;
@@ -217,13 +232,9 @@ impl<'ctx> Cg<'ctx, '_> {
 
     fn emit_column_order(
         &mut self,
-        space: &[i64],
-        graph: &smelt_kernel::Graph,
-        values: &[smelt_kernel::NodeId],
-        reducer: &smelt_kernel::ScalarFn,
-        plan: &Plan,
+        plan: &Plan<'_>,
         outs: &[Io<'ctx>],
-        extras: &[(Io<'ctx>, smelt_kernel::NodeId)],
+        extras: &[(Io<'ctx>, NodeId)],
         inits: &[BasicValueEnum<'ctx>],
         io: &[Io<'ctx>],
         begin: IntValue<'ctx>,
@@ -231,20 +242,9 @@ impl<'ctx> Cg<'ctx, '_> {
     ) -> Result<()> {
         let inner = plan.rank - 1;
         let m = plan.kept.len();
-        let mut idx: Vec<Option<IntValue<'ctx>>> = vec![None; plan.rank];
-        let mut loops = Vec::new();
-        for (j, &d) in plan.kept[..m - 1].iter().enumerate() {
-            if j < plan.par {
-                idx[d] = Some(self.i64c(0));
-                continue;
-            }
-            let (lo, hi) = if j == plan.par { (begin, end) } else { (self.i64c(0), self.i64c(space[d])) };
-            let l = self.loop_begin(lo, hi, 1, &format!("k{d}"))?;
-            idx[d] = Some(l.index);
-            loops.push(l);
-        }
+        let (mut idx, loops) = self.kept_loops(plan, m - 1, begin, end)?;
         let ko = self.kept_offset(plan, &idx)?;
-        let (lo, hi) = if plan.par == m - 1 { (begin, end) } else { (self.i64c(0), self.i64c(space[inner])) };
+        let (lo, hi) = if plan.par == m - 1 { (begin, end) } else { (self.i64c(0), self.i64c(plan.space[inner])) };
         let block = column_block(&plan.acc_types);
         let blocks = self.loop_begin(lo, hi, block, "blk")?;
         let jb = blocks.index;
@@ -261,21 +261,21 @@ impl<'ctx> Cg<'ctx, '_> {
         // Reduced dimensions outside, the kept block inside.
         let mut rloops = Vec::with_capacity(plan.reduced.len());
         for &d in &plan.reduced {
-            let l = self.loop_begin(self.i64c(0), self.i64c(space[d]), 1, &format!("r{d}"))?;
+            let l = self.loop_begin(self.i64c(0), self.i64c(plan.space[d]), 1, &format!("r{d}"))?;
             idx[d] = Some(l.index);
             rloops.push(l);
         }
         let jl = self.loop_begin(jb, je, 1, "col")?;
         idx[inner] = Some(jl.index);
         let full: Vec<IntValue<'ctx>> = idx.iter().map(|i| i.unwrap_or_else(|| self.i64c(0))).collect();
-        let vals = self.reduce_point(graph, values, extras, plan, space, io, &full)?;
+        let vals = self.reduce_point(plan, extras, io, &full)?;
         let o = self.b.build_int_add(ko, jl.index, "")?;
         let mut args = Vec::with_capacity(2 * outs.len());
         for out in outs {
             args.push(self.load_elem(out.ptr, out.dtype, o)?);
         }
         args.extend(vals);
-        let new = self.apply_fn(reducer, &args, io, false)?;
+        let new = self.apply_fn(plan.reducer, &args, io, false)?;
         for (out, v) in outs.iter().zip(new) {
             self.store_elem(out.ptr, out.dtype, o, v)?;
         }

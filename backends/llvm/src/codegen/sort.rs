@@ -55,10 +55,8 @@ impl<'ctx> Cg<'ctx, '_> {
             // Nothing to reorder: copy through (outputs may be other buffers).
             return self.sort_copy_through(k, io, begin, end, dims, dimension);
         }
-        let st = strides(dims);
-        let stride = st[dimension];
-        let outer_dims: Vec<i64> = dims.iter().enumerate().filter(|&(d, _)| d != dimension).map(|(_, &x)| x).collect();
-        let outer_strides: Vec<i64> = st.iter().enumerate().filter(|&(d, _)| d != dimension).map(|(_, &x)| x).collect();
+        let stride = strides(dims)[dimension];
+        let (outer_dims, outer_strides) = outer_layout(dims, dimension);
         let dtypes: Vec<DType> = k.inputs.iter().map(|t| t.dtype).collect();
         let multi = n_ops > 1;
         if len >= RADIX_MIN
@@ -106,25 +104,15 @@ impl<'ctx> Cg<'ctx, '_> {
         self.loop_end(cl)?;
 
         // Merge passes, ping-ponging between the A and B buffers.
-        let src_k = self.alloca(self.t.ptr, "src.k")?;
-        let dst_k = self.alloca(self.t.ptr, "dst.k")?;
-        let src_p = self.alloca(self.t.ptr, "src.p")?;
-        let dst_p = self.alloca(self.t.ptr, "dst.p")?;
+        let bufs = self.ping_pong([copies[0], keys_b, perm_a, perm_b])?;
         let width = self.alloca(self.t.i64, "width")?;
-        self.b.build_store(src_k, copies[0])?;
-        self.b.build_store(dst_k, keys_b)?;
-        self.b.build_store(src_p, perm_a)?;
-        self.b.build_store(dst_p, perm_b)?;
         self.b.build_store(width, self.i64c(1))?;
         let pass = self.while_begin("pass")?;
         let w = self.b.build_load(self.t.i64, width, "")?.into_int_value();
         let more = self.b.build_int_compare(IntPredicate::SLT, w, lenv, "")?;
         self.while_test(&pass, more)?;
         let w = self.b.build_load(self.t.i64, width, "")?.into_int_value();
-        let sk = self.b.build_load(self.t.ptr, src_k, "")?.into_pointer_value();
-        let dk = self.b.build_load(self.t.ptr, dst_k, "")?.into_pointer_value();
-        let sp = self.b.build_load(self.t.ptr, src_p, "")?.into_pointer_value();
-        let dp = self.b.build_load(self.t.ptr, dst_p, "")?.into_pointer_value();
+        let [sk, dk, sp, dp] = self.ping_pong_load(&bufs)?;
         let w2 = self.b.build_int_add(w, w, "")?;
         let runs = self.loop_begin_dyn(self.i64c(0), lenv, w2, "run")?;
         let lo = runs.index;
@@ -189,16 +177,12 @@ impl<'ctx> Cg<'ctx, '_> {
         let ov = self.copy_run(sk, dk, sp, dp, dtypes[0], multi, lv, mid, ov)?;
         self.copy_run(sk, dk, sp, dp, dtypes[0], multi, rv, hi, ov)?;
         self.loop_end(runs)?;
-        self.b.build_store(src_k, dk)?;
-        self.b.build_store(dst_k, sk)?;
-        self.b.build_store(src_p, dp)?;
-        self.b.build_store(dst_p, sp)?;
+        self.ping_pong_set(&bufs, [dk, sk, dp, sp])?;
         self.b.build_store(width, w2)?;
         self.while_end(pass)?;
 
         // Write back through the sorted order.
-        let sk = self.b.build_load(self.t.ptr, src_k, "")?.into_pointer_value();
-        let sp = self.b.build_load(self.t.ptr, src_p, "")?.into_pointer_value();
+        let (sk, sp) = self.ping_pong_sorted(&bufs)?;
         let ni = k.inputs.len();
         let wl = self.loop_begin(self.i64c(0), lenv, 1, "out")?;
         let dst = self.b.build_int_mul(wl.index, self.i64c(stride), "")?;
@@ -235,6 +219,43 @@ impl<'ctx> Cg<'ctx, '_> {
         let free = self.function("free", None, &[self.t.ptr.into()]);
         self.call(free, &[mem.into()])?;
         Ok(())
+    }
+
+    /// Slots for the buffers a sort's passes ping-pong between, holding
+    /// `[keys A, keys B, permutation A, permutation B]`: A is the first source.
+    fn ping_pong(&self, [keys_a, keys_b, perm_a, perm_b]: [PointerValue<'ctx>; 4]) -> Result<PingPong<'ctx>> {
+        let bufs = PingPong {
+            src_k: self.alloca(self.t.ptr, "src.k")?,
+            dst_k: self.alloca(self.t.ptr, "dst.k")?,
+            src_p: self.alloca(self.t.ptr, "src.p")?,
+            dst_p: self.alloca(self.t.ptr, "dst.p")?,
+        };
+        self.ping_pong_set(&bufs, [keys_a, keys_b, perm_a, perm_b])?;
+        Ok(bufs)
+    }
+
+    /// Makes `[source keys, destination keys, source permutation, destination
+    /// permutation]` the buffers of the next pass.
+    fn ping_pong_set(&self, bufs: &PingPong<'ctx>, [sk, dk, sp, dp]: [PointerValue<'ctx>; 4]) -> Result<()> {
+        self.b.build_store(bufs.src_k, sk)?;
+        self.b.build_store(bufs.dst_k, dk)?;
+        self.b.build_store(bufs.src_p, sp)?;
+        self.b.build_store(bufs.dst_p, dp)?;
+        Ok(())
+    }
+
+    /// The buffers of this pass, in [`Self::ping_pong_set`]'s order.
+    fn ping_pong_load(&self, bufs: &PingPong<'ctx>) -> Result<[PointerValue<'ctx>; 4]> {
+        let load =
+            |slot| -> Result<PointerValue<'ctx>> { Ok(self.b.build_load(self.t.ptr, slot, "")?.into_pointer_value()) };
+        Ok([load(bufs.src_k)?, load(bufs.dst_k)?, load(bufs.src_p)?, load(bufs.dst_p)?])
+    }
+
+    /// The sorted keys and permutation after the last pass.
+    fn ping_pong_sorted(&self, bufs: &PingPong<'ctx>) -> Result<(PointerValue<'ctx>, PointerValue<'ctx>)> {
+        let sk = self.b.build_load(self.t.ptr, bufs.src_k, "")?.into_pointer_value();
+        let sp = self.b.build_load(self.t.ptr, bufs.src_p, "")?.into_pointer_value();
+        Ok((sk, sp))
     }
 
     /// The offset of the first element of slice `i` (row-major over the other dimensions).
@@ -295,17 +316,8 @@ impl<'ctx> Cg<'ctx, '_> {
         let ni = k.inputs.len();
         // Iterations are slices; a slice of length <= 1 is one element.
         let l = self.loop_begin(begin, end, 1, "slice")?;
-        let st = strides(dims);
-        let outer: Vec<usize> = (0..dims.len()).filter(|&d| d != dimension).collect();
-        let mut rest = l.index;
-        let mut off = self.i64c(0);
-        for &d in outer.iter().rev() {
-            let e = self.i64c(dims[d].max(1));
-            let i = self.b.build_int_signed_rem(rest, e, "")?;
-            rest = self.b.build_int_signed_div(rest, e, "")?;
-            let t = self.b.build_int_mul(i, self.i64c(st[d]), "")?;
-            off = self.b.build_int_add(off, t, "")?;
-        }
+        let (outer_dims, outer_strides) = outer_layout(dims, dimension);
+        let off = self.slice_base(l.index, &outer_dims, &outer_strides)?;
         if len == 1 {
             for j in 0..ni {
                 let v = self.load_elem(io[j].ptr, io[j].dtype, off)?;
@@ -447,17 +459,10 @@ impl<'ctx> Cg<'ctx, '_> {
             self.store_elem(hist, DType::S64, slot, c.into())?;
         }
         self.loop_end(l)?;
-        let src_k = self.alloca(self.t.ptr, "src.k")?;
-        let dst_k = self.alloca(self.t.ptr, "dst.k")?;
-        let src_p = self.alloca(self.t.ptr, "src.p")?;
-        let dst_p = self.alloca(self.t.ptr, "dst.p")?;
-        self.b.build_store(src_k, keys_a)?;
-        self.b.build_store(dst_k, keys_b)?;
-        self.b.build_store(src_p, perm_a)?;
-        self.b.build_store(dst_p, perm_b)?;
+        let bufs = self.ping_pong([keys_a, keys_b, perm_a, perm_b])?;
         for p in 0..passes {
             let hp = self.byte_offset(hist, self.i64c(p as i64 * 256 * 8))?;
-            let sk = self.b.build_load(self.t.ptr, src_k, "")?.into_pointer_value();
+            let sk = self.b.build_load(self.t.ptr, bufs.src_k, "")?.into_pointer_value();
             let first = self.load_elem(sk, key_t, self.i64c(0))?.into_int_value();
             let d0 = self.radix_digit(first, p)?;
             let c0 = self.load_elem(hp, DType::S64, d0)?.into_int_value();
@@ -472,10 +477,7 @@ impl<'ctx> Cg<'ctx, '_> {
             self.store_elem(hp, DType::S64, bl.index, s.into())?;
             self.b.build_store(sum, self.b.build_int_add(s, c, "")?)?;
             self.loop_end(bl)?;
-            let sk = self.b.build_load(self.t.ptr, src_k, "")?.into_pointer_value();
-            let dk = self.b.build_load(self.t.ptr, dst_k, "")?.into_pointer_value();
-            let sp = self.b.build_load(self.t.ptr, src_p, "")?.into_pointer_value();
-            let dp = self.b.build_load(self.t.ptr, dst_p, "")?.into_pointer_value();
+            let [sk, dk, sp, dp] = self.ping_pong_load(&bufs)?;
             let l = self.loop_begin(self.i64c(0), lenv, 1, "scatter")?;
             let kv = self.load_elem(sk, key_t, l.index)?.into_int_value();
             let dgt = self.radix_digit(kv, p)?;
@@ -487,15 +489,11 @@ impl<'ctx> Cg<'ctx, '_> {
                 self.store_elem(dp, DType::S64, pos, pv)?;
             }
             self.loop_end(l)?;
-            self.b.build_store(src_k, dk)?;
-            self.b.build_store(dst_k, sk)?;
-            self.b.build_store(src_p, dp)?;
-            self.b.build_store(dst_p, sp)?;
+            self.ping_pong_set(&bufs, [dk, sk, dp, sp])?;
             self.if_end(join)?;
         }
         // Out, through the sorted keys (and permutation).
-        let sk = self.b.build_load(self.t.ptr, src_k, "")?.into_pointer_value();
-        let sp = self.b.build_load(self.t.ptr, src_p, "")?.into_pointer_value();
+        let (sk, sp) = self.ping_pong_sorted(&bufs)?;
         let l = self.loop_begin(self.i64c(0), lenv, 1, "out")?;
         let dst = self.b.build_int_add(base, self.b.build_int_mul(l.index, self.i64c(stride), "")?, "")?;
         let kv = self.load_elem(sk, key_t, l.index)?.into_int_value();
@@ -512,6 +510,21 @@ impl<'ctx> Cg<'ctx, '_> {
         self.loop_end(sl)?;
         self.scratch_free(mem)
     }
+}
+
+/// Stack slots holding the buffers a sort pass reads from and writes to.
+struct PingPong<'ctx> {
+    src_k: PointerValue<'ctx>,
+    dst_k: PointerValue<'ctx>,
+    src_p: PointerValue<'ctx>,
+    dst_p: PointerValue<'ctx>,
+}
+
+/// The extents and row-major strides of the dimensions other than `dimension`.
+fn outer_layout(dims: &[i64], dimension: usize) -> (Vec<i64>, Vec<i64>) {
+    let st = strides(dims);
+    let outer = |v: &[i64]| v.iter().enumerate().filter(|&(d, _)| d != dimension).map(|(_, &x)| x).collect();
+    (outer(dims), outer(&st))
 }
 
 fn round8(x: i64) -> i64 {

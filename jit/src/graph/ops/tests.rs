@@ -11,6 +11,7 @@ use crate::graph::lower::eval_node;
 use crate::graph::{Attr, Dim, Graph, Node, NodeKind, Session, SessionOptions, Value};
 
 /// One op input: fed at run time, a graph constant, or omitted.
+#[derive(Clone)]
 enum In {
     Feed(Array),
     Const(Array),
@@ -354,24 +355,27 @@ fn affine(x: &[f32], w: &[f32], b: &[f32], batch: usize, k: usize, n: usize) -> 
     (0..batch * n).map(|i| b[i % n] + (0..k).map(|p| x[(i / n) * k + p] * w[(i % n) * k + p]).sum::<f32>()).collect()
 }
 
+/// Random X, W, R, B and initial H of a one-direction recurrence with `gates`
+/// gates (sequence 2, batch 2, input 3, hidden 2), seeded from `seed` on, and
+/// them as an op's inputs (no sequence lengths).
+fn recurrence(gates: i64, seed: u64) -> ([Array; 5], Vec<In>) {
+    let arrays = [
+        rand(&[2, 2, 3], seed),
+        rand(&[1, 2 * gates, 3], seed + 1),
+        rand(&[1, 2 * gates, 2], seed + 2),
+        rand(&[1, 4 * gates], seed + 3),
+        rand(&[1, 2, 2], seed + 4),
+    ];
+    let [x, w, r, b, h0] = arrays.clone();
+    (arrays, vec![In::Feed(x), In::Const(w), In::Const(r), In::Const(b), In::Absent, In::Feed(h0)])
+}
+
 #[test]
 fn lstm_matches_the_onnx_equations() {
     let (seq, batch, inp, hid) = (2usize, 2usize, 3usize, 2usize);
-    let x = rand(&[2, 2, 3], 21);
-    let w = rand(&[1, 8, 3], 22);
-    let r = rand(&[1, 8, 2], 23);
-    let b = rand(&[1, 16], 24);
-    let h0 = rand(&[1, 2, 2], 25);
+    let ([x, w, r, b, h0], mut ins) = recurrence(4, 21);
     let c0 = rand(&[1, 2, 2], 26);
-    let ins = vec![
-        In::Feed(x.clone()),
-        In::Const(w.clone()),
-        In::Const(r.clone()),
-        In::Const(b.clone()),
-        In::Absent,
-        In::Feed(h0.clone()),
-        In::Feed(c0.clone()),
-    ];
+    ins.push(In::Feed(c0.clone()));
     let outs = run("LSTM", ins, vec![("hidden_size", Attr::Int(2))], 3);
     let (xv, wv, rv, bv) = (vals(&x), vals(&w), vals(&r), vals(&b));
     let bias: Vec<f32> = (0..8).map(|i| bv[i] + bv[8 + i]).collect();
@@ -401,20 +405,9 @@ fn lstm_matches_the_onnx_equations() {
 #[test]
 fn gru_matches_the_onnx_equations() {
     let (seq, batch, inp, hid) = (2usize, 2usize, 3usize, 2usize);
-    let x = rand(&[2, 2, 3], 31);
-    let w = rand(&[1, 6, 3], 32);
-    let r = rand(&[1, 6, 2], 33);
-    let b = rand(&[1, 12], 34);
-    let h0 = rand(&[1, 2, 2], 35);
+    let ([x, w, r, b, h0], ins) = recurrence(3, 31);
     for lbr in [0, 1] {
-        let ins = vec![
-            In::Feed(x.clone()),
-            In::Const(w.clone()),
-            In::Const(r.clone()),
-            In::Const(b.clone()),
-            In::Absent,
-            In::Feed(h0.clone()),
-        ];
+        let ins = ins.clone();
         let attrs = vec![("hidden_size", Attr::Int(2)), ("linear_before_reset", Attr::Int(lbr))];
         let outs = run("GRU", ins, attrs, 2);
         let (xv, wv, rv, bv) = (vals(&x), vals(&w), vals(&r), vals(&b));

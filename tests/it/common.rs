@@ -1,4 +1,5 @@
-//! Shared helpers: where the corpus is and how to list it.
+//! Shared helpers: where the corpus is, how to list it, and how to mutate its
+//! text for fuzzing.
 
 use std::path::{Path, PathBuf};
 
@@ -23,5 +24,48 @@ pub fn corpus_hlo_files() -> Vec<PathBuf> {
         .into_iter()
         .flat_map(|c| [c.join("module.hlo"), c.join("module.opt.hlo")])
         .filter(|p| p.is_file())
+        .collect()
+}
+
+/// One mutant of an HLO text: integer `range` of `text` replaced by `replacement`.
+pub struct Mutant {
+    pub text: String,
+    pub range: std::ops::Range<usize>,
+    pub replacement: &'static str,
+}
+
+/// `count` mutants of `text`, each with one integer (a dimension, an attribute
+/// value, a parameter number, a constant element; not the digits of a
+/// fraction) replaced by one of `replacements`, both drawn from `rng`.
+pub fn integer_mutants(
+    text: &str,
+    replacements: &[&'static str],
+    count: usize,
+    rng: &mut smelt_hlo::random::SplitMix,
+) -> Vec<Mutant> {
+    let bytes = text.as_bytes();
+    let mut numbers = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i].is_ascii_digit() && (i == 0 || !bytes[i - 1].is_ascii_alphanumeric() && bytes[i - 1] != b'.') {
+            let start = i;
+            while i < bytes.len() && bytes[i].is_ascii_digit() {
+                i += 1;
+            }
+            numbers.push(start..i);
+        } else {
+            i += 1;
+        }
+    }
+    if numbers.is_empty() {
+        return Vec::new();
+    }
+    (0..count)
+        .map(|_| {
+            let range = numbers[rng.below(numbers.len())].clone();
+            let replacement = replacements[rng.below(replacements.len())];
+            let text = format!("{}{replacement}{}", &text[..range.start], &text[range.end..]);
+            Mutant { text, range, replacement }
+        })
         .collect()
 }

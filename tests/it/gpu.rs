@@ -10,6 +10,7 @@ use std::process::Command;
 use smelt::case::{Case, compare_outputs};
 use smelt::engine::{Compiled, Pipeline};
 use smelt::gpu::plan::{self, Strategy};
+use smelt_hlo::reducers::{ADD, MAX};
 use smelt_hlo::{Array, Literal};
 
 use crate::common::corpus_cases;
@@ -178,59 +179,55 @@ fn every_corpus_case_matches_xla_on_the_gpu_or_says_why() {
 /// Programs big enough for the split reductions and transpose tiles (the
 /// corpus cases at test size are too small for them), and a random-bit
 /// generator (whose new state is a second launch).
-const LARGE: [(&str, &str, &str); 4] = [
+const LARGE: [(&str, &str, &[&str]); 4] = [
     (
         "rng",
         "rng_state",
-        r#"HloModule rng_state
+        &[r#"HloModule rng_state
 ENTRY main {
   s = u64[2]{0} parameter(0)
   ROOT r = (u64[2]{0}, u32[64,128]{1,0}) rng-bit-generator(s), algorithm=rng_three_fry
 }
-"#,
+"#],
     ),
     (
         "split-row-reduce",
         "full_sum",
-        r#"HloModule full_sum
-add {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT s = f32[] add(a, b)
-}
-ENTRY main {
+        &[
+            "HloModule full_sum\n",
+            ADD,
+            r#"ENTRY main {
   x = f32[1048576]{0} parameter(0)
   z = f32[] constant(0)
   ROOT r = f32[] reduce(x, z), dimensions={0}, to_apply=add
 }
 "#,
+        ],
     ),
     (
         "split-column-reduce",
         "column_max",
-        r#"HloModule column_max
-mx {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT s = f32[] maximum(a, b)
-}
-ENTRY main {
+        &[
+            "HloModule column_max\n",
+            MAX,
+            r#"ENTRY main {
   x = f32[262144,4]{1,0} parameter(0)
   z = f32[] constant(-inf)
-  ROOT r = f32[4]{0} reduce(x, z), dimensions={0}, to_apply=mx
+  ROOT r = f32[4]{0} reduce(x, z), dimensions={0}, to_apply=max
 }
 "#,
+        ],
     ),
     (
         "transpose",
         "transpose_square",
-        r#"HloModule transpose_square
+        &[r#"HloModule transpose_square
 ENTRY main {
   x = f32[512,256]{1,0} parameter(0)
   t = f32[256,512]{1,0} transpose(x), dimensions={1,0}
   ROOT m = f32[256,512]{1,0} multiply(t, t)
 }
-"#,
+"#],
     ),
 ];
 
@@ -240,7 +237,7 @@ ENTRY main {
 fn large_shapes_get_split_and_tiled_strategies_that_assemble_and_compute() {
     let ptxas = ptxas();
     for (strategy, name, text) in LARGE {
-        let module = smelt_hlo::parse_module(text).unwrap();
+        let module = smelt_hlo::parse_module(&text.concat()).unwrap();
         let program = lower(module.clone());
         let prepared = smelt::gpu::elemental::prepare(&program, true).unwrap();
         let names: Vec<&str> = prepared.kernels.iter().map(|k| plan::choose(k).unwrap().name()).collect();

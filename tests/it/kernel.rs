@@ -13,7 +13,7 @@ use smelt::case::{Case, compare_outputs};
 use smelt_hlo::{Array, Literal, parse_module};
 use smelt_passes::{Options, PassContext};
 
-use crate::common::corpus_cases;
+use crate::common::{Mutant, corpus_cases, integer_mutants};
 
 fn run_case(dir: &Path) -> Result<(), String> {
     let case = Case::load(dir).map_err(|e| e.to_string())?;
@@ -90,13 +90,7 @@ fn unoptimized_corpus_modules_lower_or_are_refused() {
 #[test]
 fn mutated_optimized_modules_never_panic_the_lowering() {
     const REPLACEMENTS: [&str; 7] = ["0", "1", "2", "-1", "3", "5", "1000000"];
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut rng = smelt_hlo::random::SplitMix::new(0x9e37_79b9_7f4a_7c15);
     let (mut verified, mut lowered, mut compared) = (0, 0, 0);
     let mut failures = Vec::new();
     for dir in &corpus_cases() {
@@ -106,24 +100,7 @@ fn mutated_optimized_modules_never_panic_the_lowering() {
         let mut cx = PassContext::new(Options::default());
         smelt_passes::default_pipeline(&Options::default()).run_on(&mut module, &mut cx).unwrap();
         let text = smelt_hlo::print_module(&module);
-        let bytes = text.as_bytes();
-        let mut numbers = Vec::new();
-        let mut i = 0;
-        while i < bytes.len() {
-            if bytes[i].is_ascii_digit() && (i == 0 || !bytes[i - 1].is_ascii_alphanumeric() && bytes[i - 1] != b'.') {
-                let start = i;
-                while i < bytes.len() && bytes[i].is_ascii_digit() {
-                    i += 1;
-                }
-                numbers.push(start..i);
-            } else {
-                i += 1;
-            }
-        }
-        for _ in 0..40 {
-            let range = numbers[next() as usize % numbers.len()].clone();
-            let replacement = REPLACEMENTS[next() as usize % REPLACEMENTS.len()];
-            let mutated = format!("{}{replacement}{}", &text[..range.start], &text[range.end..]);
+        for Mutant { text: mutated, range, replacement } in integer_mutants(&text, &REPLACEMENTS, 40, &mut rng) {
             let Ok(m) = parse_module(&mutated) else { continue };
             if smelt_hlo::verify(&m).is_err() {
                 continue;

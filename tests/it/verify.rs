@@ -3,7 +3,7 @@
 
 use smelt_hlo::{parse_module, verify};
 
-use crate::common::corpus_hlo_files;
+use crate::common::{Mutant, corpus_hlo_files, integer_mutants};
 
 #[test]
 fn every_corpus_file_verifies() {
@@ -28,35 +28,11 @@ fn every_corpus_file_verifies() {
 fn mutated_corpus_modules_never_panic() {
     const REPLACEMENTS: [&str; 8] =
         ["0", "1", "2", "-1", "7", "1000000000000000000", "9223372036854775807", "-9223372036854775808"];
-    let mut seed = 0x2545_f491_4f6c_dd1du64;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut rng = smelt_hlo::random::SplitMix::new(0x2545_f491_4f6c_dd1d);
     let (mut parsed, mut rejected) = (0, 0);
     for path in corpus_hlo_files() {
         let text = std::fs::read_to_string(&path).unwrap();
-        // Byte ranges of the integers in the text.
-        let bytes = text.as_bytes();
-        let mut numbers = Vec::new();
-        let mut i = 0;
-        while i < bytes.len() {
-            if bytes[i].is_ascii_digit() && (i == 0 || !bytes[i - 1].is_ascii_alphanumeric()) {
-                let start = i;
-                while i < bytes.len() && bytes[i].is_ascii_digit() {
-                    i += 1;
-                }
-                numbers.push(start..i);
-            } else {
-                i += 1;
-            }
-        }
-        for _ in 0..40 {
-            let range = numbers[next() as usize % numbers.len()].clone();
-            let replacement = REPLACEMENTS[next() as usize % REPLACEMENTS.len()];
-            let mutated = format!("{}{replacement}{}", &text[..range.start], &text[range.end..]);
+        for Mutant { text: mutated, range, replacement } in integer_mutants(&text, &REPLACEMENTS, 40, &mut rng) {
             let outcome = std::panic::catch_unwind(|| parse_module(&mutated).ok().map(|m| verify(&m).is_ok()));
             match outcome {
                 Ok(Some(ok)) => {

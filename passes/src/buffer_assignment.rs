@@ -301,11 +301,6 @@ pub fn assign_buffers(module: &Module, schedule: &Schedule) -> BufferAssignment 
     }
 
     // 3. Kinds of the sets formed so far: parameters, constants, temporaries.
-    #[derive(Clone, Copy, PartialEq, Debug)]
-    enum Kind {
-        Param(u32, u32),
-        Constant(CompId, InstId),
-    }
     let entry = module.entry;
     let mut kind_of_root: HashMap<usize, Kind> = HashMap::new();
     for (i, k) in keys.iter().enumerate() {
@@ -340,25 +335,23 @@ pub fn assign_buffers(module: &Module, schedule: &Schedule) -> BufferAssignment 
     //     reads that state leaf for the last time before the result is first
     //     written (or in the very instruction that writes it in place), so the
     //     state is updated where it lies instead of copied back every iteration.
+    let loops = LoopAliasing {
+        module,
+        comp_users: &comp_users,
+        times: &times,
+        index: &index,
+        keys: &keys,
+        kinds: &kind_of_root,
+    };
     for &(c, id) in &callers {
         let w = module.comp(c).inst(id);
         if w.opcode == Opcode::While {
-            alias_init_with_state(module, &comp_users, &times, &index, &keys, &mut uf, &kind_of_root, (c, id));
+            alias_init_with_state(&loops, &mut uf, (c, id));
         }
         if w.opcode == Opcode::While
             && let Some(&body) = w.called.get(1)
         {
-            alias_body_results_with_state(
-                module,
-                &comp_users,
-                &times,
-                &index,
-                &keys,
-                &mut uf,
-                &kind_of_root,
-                (c, id),
-                body,
-            );
+            alias_body_results_with_state(&loops, &mut uf, (c, id), body);
         }
     }
     let n = keys.len();
@@ -485,6 +478,28 @@ pub fn assign_buffers(module: &Module, schedule: &Schedule) -> BufferAssignment 
     BufferAssignment { sets, set_of, temp_bytes: arena, output_copies, donated_outputs, times }
 }
 
+/// A set whose storage is fixed: a parameter leaf (parameter, leaf) or a constant.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Kind {
+    Param(u32, u32),
+    Constant(CompId, InstId),
+}
+
+/// What step 4a of [`assign_buffers`] reads while it joins the sets of while
+/// loops' values.
+#[derive(Clone, Copy)]
+struct LoopAliasing<'a> {
+    module: &'a Module,
+    comp_users: &'a HashMap<CompId, smelt_hlo::computation::UseMap>,
+    /// Each instruction's (start, end) in the schedule.
+    times: &'a HashMap<(CompId, InstId), (usize, usize)>,
+    /// Each value's position in `keys`.
+    index: &'a HashMap<ValueKey, usize>,
+    keys: &'a [ValueKey],
+    /// The sets whose storage is fixed (parameters, constants, outputs): never joined.
+    kinds: &'a HashMap<usize, Kind>,
+}
+
 /// Step 4a of [`assign_buffers`] for the initial state of while loop `(comp,
 /// inst)`: joins the set of each initial value (an array leaf of the while's
 /// operand) to the set of its state leaf when nothing reads that value (or
@@ -492,17 +507,8 @@ pub fn assign_buffers(module: &Module, schedule: &Schedule) -> BufferAssignment 
 /// starts on it where it lies instead of copying it in. Parameters and
 /// constants keep their storage, and a value that starts several state leaves
 /// lends it to the first only.
-#[allow(clippy::too_many_arguments)]
-fn alias_init_with_state(
-    module: &Module,
-    comp_users: &HashMap<CompId, smelt_hlo::computation::UseMap>,
-    times: &HashMap<(CompId, InstId), (usize, usize)>,
-    index: &HashMap<ValueKey, usize>,
-    keys: &[ValueKey],
-    uf: &mut UnionFind,
-    kinds: &HashMap<usize, impl Sized>,
-    (wc, wid): (CompId, InstId),
-) {
+fn alias_init_with_state(loops: &LoopAliasing<'_>, uf: &mut UnionFind, (wc, wid): (CompId, InstId)) {
+    let LoopAliasing { module, comp_users, times, index, keys, kinds } = *loops;
     let w = module.comp(wc).inst(wid);
     let (Some(&operand), Some(&(loop_start, _))) = (w.operands.first(), times.get(&(wc, wid))) else {
         return;
@@ -549,18 +555,13 @@ fn alias_init_with_state(
 /// last read of the state leaf, or exactly at it by an instruction that reads
 /// the state elementwise (in place). A state leaf that the body passes on to
 /// another result leaf is read by the body's root, so it keeps its storage.
-#[allow(clippy::too_many_arguments)]
 fn alias_body_results_with_state(
-    module: &Module,
-    comp_users: &HashMap<CompId, smelt_hlo::computation::UseMap>,
-    times: &HashMap<(CompId, InstId), (usize, usize)>,
-    index: &HashMap<ValueKey, usize>,
-    keys: &[ValueKey],
+    loops: &LoopAliasing<'_>,
     uf: &mut UnionFind,
-    kinds: &HashMap<usize, impl Sized>,
     (wc, wid): (CompId, InstId),
     body: CompId,
 ) {
+    let LoopAliasing { module, comp_users, times, index, keys, kinds } = *loops;
     let bc = module.comp(body);
     let root = bc.root_inst();
     if root.opcode != Opcode::Tuple {

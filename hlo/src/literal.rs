@@ -7,7 +7,8 @@
 
 use std::fmt;
 
-use half::{bf16, f16};
+// Public for `dtype_table!`, whose table names them.
+pub use half::{bf16, f16};
 
 use crate::dtype::DType;
 use crate::shape::{ArrayShape, Dims, Shape};
@@ -31,25 +32,28 @@ pub enum ArrayData {
     F64(Vec<f64>),
 }
 
+/// Calls the macro `$m` with `$args`, then `;` and the element-type table: each
+/// [`DType`] variant (also the name of its [`ArrayData`] variant) with its storage
+/// type. Per-type matches are written once, as a repetition over this table.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! dtype_table {
+    ([$($m:tt)*] $($args:tt)*) => {
+        $($m)*! { $($args)*;
+            Pred bool, S8 i8, S16 i16, S32 i32, S64 i64, U8 u8, U16 u16, U32 u32, U64 u64,
+            F16 $crate::literal::f16, Bf16 $crate::literal::bf16, F32 f32, F64 f64
+        }
+    };
+}
+
 /// Runs `$body` with `$v` bound to the typed vector inside an [`ArrayData`].
 #[macro_export]
 macro_rules! with_data {
     ($data:expr, $v:ident => $body:expr) => {
-        match $data {
-            $crate::literal::ArrayData::Pred($v) => $body,
-            $crate::literal::ArrayData::S8($v) => $body,
-            $crate::literal::ArrayData::S16($v) => $body,
-            $crate::literal::ArrayData::S32($v) => $body,
-            $crate::literal::ArrayData::S64($v) => $body,
-            $crate::literal::ArrayData::U8($v) => $body,
-            $crate::literal::ArrayData::U16($v) => $body,
-            $crate::literal::ArrayData::U32($v) => $body,
-            $crate::literal::ArrayData::U64($v) => $body,
-            $crate::literal::ArrayData::F16($v) => $body,
-            $crate::literal::ArrayData::Bf16($v) => $body,
-            $crate::literal::ArrayData::F32($v) => $body,
-            $crate::literal::ArrayData::F64($v) => $body,
-        }
+        $crate::dtype_table!([$crate::with_data] @arms ($data, $v => $body))
+    };
+    (@arms ($data:expr, $v:ident => $body:expr); $($var:ident $t:ty),*) => {
+        match $data { $( $crate::literal::ArrayData::$var($v) => $body, )* }
     };
 }
 
@@ -58,20 +62,25 @@ macro_rules! with_data {
 #[macro_export]
 macro_rules! map_data {
     ($data:expr, $v:ident => $body:expr) => {
-        match $data {
-            $crate::literal::ArrayData::Pred($v) => $crate::literal::ArrayData::Pred($body),
-            $crate::literal::ArrayData::S8($v) => $crate::literal::ArrayData::S8($body),
-            $crate::literal::ArrayData::S16($v) => $crate::literal::ArrayData::S16($body),
-            $crate::literal::ArrayData::S32($v) => $crate::literal::ArrayData::S32($body),
-            $crate::literal::ArrayData::S64($v) => $crate::literal::ArrayData::S64($body),
-            $crate::literal::ArrayData::U8($v) => $crate::literal::ArrayData::U8($body),
-            $crate::literal::ArrayData::U16($v) => $crate::literal::ArrayData::U16($body),
-            $crate::literal::ArrayData::U32($v) => $crate::literal::ArrayData::U32($body),
-            $crate::literal::ArrayData::U64($v) => $crate::literal::ArrayData::U64($body),
-            $crate::literal::ArrayData::F16($v) => $crate::literal::ArrayData::F16($body),
-            $crate::literal::ArrayData::Bf16($v) => $crate::literal::ArrayData::Bf16($body),
-            $crate::literal::ArrayData::F32($v) => $crate::literal::ArrayData::F32($body),
-            $crate::literal::ArrayData::F64($v) => $crate::literal::ArrayData::F64($body),
+        $crate::dtype_table!([$crate::map_data] @arms ($data, $v => $body))
+    };
+    (@arms ($data:expr, $v:ident => $body:expr); $($var:ident $t:ty),*) => {
+        match $data { $( $crate::literal::ArrayData::$var($v) => $crate::literal::ArrayData::$var($body), )* }
+    };
+}
+
+/// Runs `$body` with `$T` bound to the storage type of a [`DType`].
+#[macro_export]
+macro_rules! with_dtype {
+    ($d:expr, $T:ident => $body:expr) => {
+        $crate::dtype_table!([$crate::with_dtype] @arms ($d, $T => $body))
+    };
+    (@arms ($d:expr, $T:ident => $body:expr); $($var:ident $t:ty),*) => {
+        match $d {
+            $( $crate::dtype::DType::$var => {
+                type $T = $t;
+                $body
+            } )*
         }
     };
 }
@@ -198,21 +207,10 @@ impl PartialEq for ArrayData {
 
 impl ArrayData {
     pub fn dtype(&self) -> DType {
-        match self {
-            ArrayData::Pred(_) => DType::Pred,
-            ArrayData::S8(_) => DType::S8,
-            ArrayData::S16(_) => DType::S16,
-            ArrayData::S32(_) => DType::S32,
-            ArrayData::S64(_) => DType::S64,
-            ArrayData::U8(_) => DType::U8,
-            ArrayData::U16(_) => DType::U16,
-            ArrayData::U32(_) => DType::U32,
-            ArrayData::U64(_) => DType::U64,
-            ArrayData::F16(_) => DType::F16,
-            ArrayData::Bf16(_) => DType::Bf16,
-            ArrayData::F32(_) => DType::F32,
-            ArrayData::F64(_) => DType::F64,
+        fn of<T: Element>(_: &[T]) -> DType {
+            T::DTYPE
         }
+        with_data!(self, v => of(v))
     }
 
     pub fn len(&self) -> usize {
@@ -221,21 +219,7 @@ impl ArrayData {
 
     /// `n` zeros (false for pred) of type `dtype`.
     pub fn zeros(dtype: DType, n: usize) -> ArrayData {
-        match dtype {
-            DType::Pred => ArrayData::Pred(vec![false; n]),
-            DType::S8 => ArrayData::S8(vec![0; n]),
-            DType::S16 => ArrayData::S16(vec![0; n]),
-            DType::S32 => ArrayData::S32(vec![0; n]),
-            DType::S64 => ArrayData::S64(vec![0; n]),
-            DType::U8 => ArrayData::U8(vec![0; n]),
-            DType::U16 => ArrayData::U16(vec![0; n]),
-            DType::U32 => ArrayData::U32(vec![0; n]),
-            DType::U64 => ArrayData::U64(vec![0; n]),
-            DType::F16 => ArrayData::F16(vec![f16::ZERO; n]),
-            DType::Bf16 => ArrayData::Bf16(vec![bf16::ZERO; n]),
-            DType::F32 => ArrayData::F32(vec![0.0; n]),
-            DType::F64 => ArrayData::F64(vec![0.0; n]),
-        }
+        with_dtype!(dtype, T => T::wrap(vec![T::default(); n]))
     }
 
     /// Values of type `dtype` from f64s: floats rounded to nearest, integers
@@ -279,24 +263,7 @@ impl ArrayData {
     /// Reads `bytes.len() / byte_size` elements of `dtype` from little-endian bytes.
     pub fn from_le_bytes(dtype: DType, bytes: &[u8]) -> ArrayData {
         let size = dtype.byte_size();
-        fn read<T: Element>(bytes: &[u8], size: usize) -> ArrayData {
-            T::wrap(bytes.chunks_exact(size).map(T::read_le).collect())
-        }
-        match dtype {
-            DType::Pred => read::<bool>(bytes, size),
-            DType::S8 => read::<i8>(bytes, size),
-            DType::S16 => read::<i16>(bytes, size),
-            DType::S32 => read::<i32>(bytes, size),
-            DType::S64 => read::<i64>(bytes, size),
-            DType::U8 => read::<u8>(bytes, size),
-            DType::U16 => read::<u16>(bytes, size),
-            DType::U32 => read::<u32>(bytes, size),
-            DType::U64 => read::<u64>(bytes, size),
-            DType::F16 => read::<f16>(bytes, size),
-            DType::Bf16 => read::<bf16>(bytes, size),
-            DType::F32 => read::<f32>(bytes, size),
-            DType::F64 => read::<f64>(bytes, size),
-        }
+        with_dtype!(dtype, T => T::wrap(bytes.chunks_exact(size).map(T::read_le).collect()))
     }
 }
 

@@ -20,11 +20,10 @@
 //! The verifier never panics, whatever the module holds (dangling ids included).
 
 use std::collections::{HashMap, HashSet};
-use std::fmt::Write as _;
 use std::ops::Deref;
 
 use crate::computation::Computation;
-use crate::id::SecondaryMap;
+use crate::id::{Id, SecondaryMap};
 use crate::instruction::{CompId, InstId, Instruction};
 use crate::module::Module;
 use crate::opcode::Opcode;
@@ -149,99 +148,80 @@ fn check_structure(m: &Module, c: &Computation) -> Result<()> {
     check_acyclic(c)
 }
 
-/// Depth-first search over operands and control predecessors; a dependency on an
-/// instruction still on the stack closes a cycle.
+/// No instruction may depend on itself through operands and control predecessors.
 fn check_acyclic(c: &Computation) -> Result<()> {
-    #[derive(Clone, Copy, PartialEq)]
-    enum Mark {
-        New,
-        Open,
-        Done,
-    }
     let deps = |id: InstId| {
         let inst = &c.insts[id];
         inst.operands.iter().chain(&inst.extras.control_predecessors).copied().collect::<Vec<_>>()
     };
-    let mut mark = SecondaryMap::with_default(c.insts.capacity(), Mark::New);
-    for start in c.insts.ids() {
-        if mark[start] != Mark::New {
-            continue;
+    match find_cycle(c.insts.capacity(), c.insts.ids(), deps) {
+        Some(cycle) => {
+            let path = cycle.iter().map(|&s| format!("'{}'", c.insts[s].name)).collect::<Vec<_>>().join(" <- ");
+            Err(comp_err(c, format!("instructions form a cycle: {path} (each uses the next)")))
         }
-        let mut stack: Vec<(InstId, Vec<InstId>, usize)> = vec![(start, deps(start), 0)];
-        mark[start] = Mark::Open;
-        while let Some((id, ds, next)) = stack.last_mut() {
-            let Some(&dep) = ds.get(*next) else {
-                mark[*id] = Mark::Done;
-                stack.pop();
-                continue;
-            };
-            *next += 1;
-            match mark[dep] {
-                Mark::Done => {}
-                Mark::New => {
-                    mark[dep] = Mark::Open;
-                    stack.push((dep, deps(dep), 0));
-                }
-                Mark::Open => {
-                    let from = stack.iter().position(|(s, _, _)| *s == dep).unwrap_or(0);
-                    let mut path = String::new();
-                    for (s, _, _) in &stack[from..] {
-                        let _ = write!(path, "'{}' <- ", c.insts[*s].name);
-                    }
-                    let _ = write!(path, "'{}'", c.insts[dep].name);
-                    return Err(comp_err(c, format!("instructions form a cycle: {path} (each uses the next)")));
-                }
-            }
-        }
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// No computation may call itself, directly or through others.
 fn check_call_graph(m: &Module) -> Result<()> {
+    let callees = |id: CompId| -> Vec<CompId> {
+        let mut seen = HashSet::new();
+        m.comps[id].insts.iter().flat_map(|(_, inst)| inst.called.iter().copied()).filter(|c| seen.insert(*c)).collect()
+    };
+    match find_cycle(m.comps.capacity(), m.comps.ids(), callees) {
+        Some(cycle) => {
+            let path = cycle.iter().map(|&s| format!("'{}'", m.comps[s].name)).collect::<Vec<_>>().join(" -> ");
+            let last = cycle[cycle.len() - 1];
+            Err(comp_err(&m.comps[last], format!("recursive call chain {path}")))
+        }
+        None => Ok(()),
+    }
+}
+
+/// Depth-first search from each of `ids` along `next`; an edge to an id still on
+/// the stack closes a cycle, returned from that id round to itself (`a, b, a`).
+fn find_cycle<T>(
+    capacity: usize,
+    ids: impl Iterator<Item = Id<T>>,
+    next: impl Fn(Id<T>) -> Vec<Id<T>>,
+) -> Option<Vec<Id<T>>> {
     #[derive(Clone, Copy, PartialEq)]
     enum Mark {
         New,
         Open,
         Done,
     }
-    let callees = |id: CompId| -> Vec<CompId> {
-        let mut seen = HashSet::new();
-        m.comps[id].insts.iter().flat_map(|(_, inst)| inst.called.iter().copied()).filter(|c| seen.insert(*c)).collect()
-    };
-    let mut mark = SecondaryMap::with_default(m.comps.capacity(), Mark::New);
-    for start in m.comps.ids() {
+    let mut mark = SecondaryMap::with_default(capacity, Mark::New);
+    for start in ids {
         if mark[start] != Mark::New {
             continue;
         }
-        let mut stack: Vec<(CompId, Vec<CompId>, usize)> = vec![(start, callees(start), 0)];
+        let mut stack: Vec<(Id<T>, Vec<Id<T>>, usize)> = vec![(start, next(start), 0)];
         mark[start] = Mark::Open;
-        while let Some((id, cs, next)) = stack.last_mut() {
-            let Some(&callee) = cs.get(*next) else {
+        while let Some((id, succs, i)) = stack.last_mut() {
+            let Some(&succ) = succs.get(*i) else {
                 mark[*id] = Mark::Done;
                 stack.pop();
                 continue;
             };
-            *next += 1;
-            match mark[callee] {
+            *i += 1;
+            match mark[succ] {
                 Mark::Done => {}
                 Mark::New => {
-                    mark[callee] = Mark::Open;
-                    stack.push((callee, callees(callee), 0));
+                    mark[succ] = Mark::Open;
+                    stack.push((succ, next(succ), 0));
                 }
                 Mark::Open => {
-                    let from = stack.iter().position(|(s, _, _)| *s == callee).unwrap_or(0);
-                    let mut path = String::new();
-                    for (s, _, _) in &stack[from..] {
-                        let _ = write!(path, "'{}' -> ", m.comps[*s].name);
-                    }
-                    let _ = write!(path, "'{}'", m.comps[callee].name);
-                    return Err(comp_err(&m.comps[callee], format!("recursive call chain {path}")));
+                    let from = stack.iter().position(|(s, _, _)| *s == succ).unwrap_or(0);
+                    let mut cycle: Vec<Id<T>> = stack[from..].iter().map(|(s, _, _)| *s).collect();
+                    cycle.push(succ);
+                    return Some(cycle);
                 }
             }
         }
     }
-    Ok(())
+    None
 }
 
 /// The declared shape is well formed and agrees with shape inference.

@@ -81,6 +81,17 @@ fn normalize(x: &[f64], mean: &[f64], var: &[f64], scale: &[f64], offset: &[f64]
         .collect()
 }
 
+/// The result tuple of training and grad: `full` shaped like `x`, then two
+/// per-feature vectors, all of `x`'s element type.
+fn outputs(x: &Array, full: &[f64], per_feature: [&[f64]; 2]) -> Literal {
+    let dt = x.dtype();
+    let mut out = vec![Literal::Array(Array { dims: x.dims.clone(), data: to_dtype(full, dt) })];
+    for v in per_feature {
+        out.push(Literal::Array(Array { dims: [v.len() as i64].into_iter().collect(), data: to_dtype(v, dt) }));
+    }
+    Literal::Tuple(out)
+}
+
 pub(crate) fn inference(ops: &[&Array], epsilon: f32, feature_index: i64) -> KResult<Array> {
     let [x, scale, offset, mean, var] = ops else {
         invalid!("batch-norm-inference takes 5 operands");
@@ -98,13 +109,7 @@ pub(crate) fn training(ops: &[&Array], epsilon: f32, feature_index: i64) -> KRes
     let xs = floats(x);
     let (mean, var) = moments(&xs, c, stride, n);
     let y = normalize(&xs, &mean, &var, &floats(scale), &floats(offset), epsilon as f64, stride);
-    let dt = x.dtype();
-    let vec1 = |v: &[f64]| Literal::Array(Array { dims: [c as i64].into_iter().collect(), data: to_dtype(v, dt) });
-    Ok(Literal::Tuple(vec![
-        Literal::Array(Array { dims: x.dims.clone(), data: to_dtype(&y, dt) }),
-        vec1(&mean),
-        vec1(&var),
-    ]))
+    Ok(outputs(x, &y, [&mean, &var]))
 }
 
 /// Gradients with respect to operand, scale and offset:
@@ -141,13 +146,7 @@ pub(crate) fn grad(ops: &[&Array], epsilon: f32, feature_index: i64) -> KResult<
         })
         .collect();
     let gscale: Vec<f64> = (0..c).map(|f| sum_dy_xc[f] / (va[f] + eps).sqrt()).collect();
-    let dt = x.dtype();
-    let vec1 = |v: &[f64]| Literal::Array(Array { dims: [c as i64].into_iter().collect(), data: to_dtype(v, dt) });
-    Ok(Literal::Tuple(vec![
-        Literal::Array(Array { dims: x.dims.clone(), data: to_dtype(&gx, dt) }),
-        vec1(&gscale),
-        vec1(&sum_dy),
-    ]))
+    Ok(outputs(x, &gx, [&gscale, &sum_dy]))
 }
 
 #[cfg(test)]

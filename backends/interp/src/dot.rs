@@ -12,50 +12,30 @@ use smelt_hlo::{Array, ArrayData, DType, Element, with_data};
 
 use crate::error::{KResult, invalid};
 use crate::index::{Odometer, adims, check_dim_list, count, make, strides};
-use crate::num::{Cast, Elem};
+use crate::num::Elem;
 use crate::value::with_dtype;
 
-/// An accumulator type for products.
-pub(crate) trait Acc: Copy + Default + Send {
-    fn from_cast(c: Cast) -> Self;
-    fn to_cast(self) -> Cast;
+/// An accumulator type for products; values enter and leave it through
+/// [`Elem::cast`] and [`Elem::from_cast`].
+pub(crate) trait Acc: Elem {
     /// `self + a * b`, rounding the product and the sum separately.
     fn mul_add(self, a: Self, b: Self) -> Self;
 }
 
-impl Acc for f32 {
-    fn from_cast(c: Cast) -> Self {
-        <f32 as Elem>::from_cast(c)
-    }
-    fn to_cast(self) -> Cast {
-        Cast::Float(self as f64)
-    }
-    #[inline]
-    fn mul_add(self, a: Self, b: Self) -> Self {
-        self + a * b
-    }
+macro_rules! float_acc {
+    ($($t:ty),*) => {$(
+        impl Acc for $t {
+            #[inline]
+            fn mul_add(self, a: Self, b: Self) -> Self {
+                self + a * b
+            }
+        }
+    )*};
 }
 
-impl Acc for f64 {
-    fn from_cast(c: Cast) -> Self {
-        <f64 as Elem>::from_cast(c)
-    }
-    fn to_cast(self) -> Cast {
-        Cast::Float(self)
-    }
-    #[inline]
-    fn mul_add(self, a: Self, b: Self) -> Self {
-        self + a * b
-    }
-}
+float_acc!(f32, f64);
 
 impl Acc for i64 {
-    fn from_cast(c: Cast) -> Self {
-        <i64 as Elem>::from_cast(c)
-    }
-    fn to_cast(self) -> Cast {
-        Cast::Int(self as i128)
-    }
     #[inline]
     fn mul_add(self, a: Self, b: Self) -> Self {
         self.wrapping_add(a.wrapping_mul(b))
@@ -88,7 +68,7 @@ pub(crate) fn to_acc<A: Acc>(data: &ArrayData) -> Vec<A> {
 /// Converts accumulators to the result type.
 pub(crate) fn from_acc<A: Acc>(v: &[A], to: DType) -> ArrayData {
     with_dtype!(to, T => {
-        let out: Vec<T> = v.iter().map(|&a| <T as Elem>::from_cast(a.to_cast())).collect();
+        let out: Vec<T> = v.iter().map(|&a| <T as Elem>::from_cast(a.cast())).collect();
         <T as Element>::wrap(out)
     })
 }

@@ -207,15 +207,18 @@ pub(crate) fn reduce_precision(a: &Array, exponent_bits: i64, mantissa_bits: i64
         invalid!("reduce-precision needs exponent_bits >= 1 and mantissa_bits >= 0");
     }
     let (e, m) = (exponent_bits as u32, mantissa_bits as u32);
+    // Each float type with its bits type and its mantissa and exponent widths.
     // A NaN stays NaN unless no mantissa bits are left to hold it.
     macro_rules! go {
-        ($v:expr, $total:expr, $sm:expr, $se:expr, $to:expr, $from:expr, $nan:expr, $inf:expr) => {
+        ($v:expr, $t:ty, $bits:ty, $sm:expr, $se:expr) => {
             $v.iter()
-                .map(|&x| {
-                    if $nan(x) {
-                        if m > 0 { x } else { $inf }
+                .map(|&x: &$t| {
+                    if x.is_nan() {
+                        if m > 0 { x } else { <$t>::INFINITY }
                     } else {
-                        $from(reduce_precision_bits($to(x), $total, $sm, $se, e, m))
+                        let r = reduce_precision_bits(u64::from(x.to_bits()), <$bits>::BITS, $sm, $se, e, m);
+                        // The result keeps within the type's width.
+                        <$t>::from_bits(r as $bits)
                     }
                 })
                 .collect()
@@ -223,39 +226,10 @@ pub(crate) fn reduce_precision(a: &Array, exponent_bits: i64, mantissa_bits: i64
     }
     use half::{bf16, f16};
     let data = match &a.data {
-        ArrayData::F16(v) => ArrayData::F16(go!(
-            v,
-            16,
-            10,
-            5,
-            |x: f16| x.to_bits() as u64,
-            |b: u64| f16::from_bits(b as u16),
-            |x: f16| x.is_nan(),
-            f16::INFINITY
-        )),
-        ArrayData::Bf16(v) => ArrayData::Bf16(go!(
-            v,
-            16,
-            7,
-            8,
-            |x: bf16| x.to_bits() as u64,
-            |b: u64| bf16::from_bits(b as u16),
-            |x: bf16| x.is_nan(),
-            bf16::INFINITY
-        )),
-        ArrayData::F32(v) => ArrayData::F32(go!(
-            v,
-            32,
-            23,
-            8,
-            |x: f32| x.to_bits() as u64,
-            |b: u64| f32::from_bits(b as u32),
-            |x: f32| x.is_nan(),
-            f32::INFINITY
-        )),
-        ArrayData::F64(v) => {
-            ArrayData::F64(go!(v, 64, 52, 11, |x: f64| x.to_bits(), f64::from_bits, |x: f64| x.is_nan(), f64::INFINITY))
-        }
+        ArrayData::F16(v) => ArrayData::F16(go!(v, f16, u16, 10, 5)),
+        ArrayData::Bf16(v) => ArrayData::Bf16(go!(v, bf16, u16, 7, 8)),
+        ArrayData::F32(v) => ArrayData::F32(go!(v, f32, u32, 23, 8)),
+        ArrayData::F64(v) => ArrayData::F64(go!(v, f64, u64, 52, 11)),
         other => unsupported!("reduce-precision on {}", other.dtype()),
     };
     Ok(Array { dims: a.dims.clone(), data })

@@ -136,6 +136,16 @@ fn arrays<'a>(ops: &[&'a Literal]) -> KResult<Vec<&'a Array>> {
     (0..ops.len()).map(|i| arr(ops, i)).collect()
 }
 
+/// A reduction's operands split into its inputs and their init values (the
+/// second half).
+fn inputs_and_inits<'a>(mut all: Vec<&'a Array>, op: &str) -> KResult<(Vec<&'a Array>, Vec<&'a Array>)> {
+    if !all.len().is_multiple_of(2) {
+        invalid!("{op} needs as many init values as inputs");
+    }
+    let inits = all.split_off(all.len() / 2);
+    Ok((all, inits))
+}
+
 /// The shapes of a literal and a declared shape agree (layouts aside).
 fn matches_shape(value: &Literal, shape: &Shape) -> bool {
     match (value, shape) {
@@ -483,20 +493,12 @@ impl<'m> Evaluator<'m> {
                 a(conv::convolution(arr(ops, 0)?, arr(ops, 1)?, c, array_shape(inst)?.dtype)?)
             }
             (O::Reduce, Attrs::Dimensions(d)) => {
-                let all = arrays(ops)?;
-                let n = all.len() / 2;
-                if all.len() % 2 != 0 {
-                    invalid!("reduce needs as many init values as inputs");
-                }
-                reduce::reduce(self, self.called(inst, 0)?, &all[..n], &all[n..], d)
+                let (inputs, inits) = inputs_and_inits(arrays(ops)?, "reduce")?;
+                reduce::reduce(self, self.called(inst, 0)?, &inputs, &inits, d)
             }
             (O::ReduceWindow, Attrs::Window(w)) => {
-                let all = arrays(ops)?;
-                let n = all.len() / 2;
-                if all.len() % 2 != 0 {
-                    invalid!("reduce-window needs as many init values as inputs");
-                }
-                reduce::reduce_window(self, self.called(inst, 0)?, &all[..n], &all[n..], w)
+                let (inputs, inits) = inputs_and_inits(arrays(ops)?, "reduce-window")?;
+                reduce::reduce_window(self, self.called(inst, 0)?, &inputs, &inits, w)
             }
             (O::SelectAndScatter, Attrs::Window(w)) => a(reduce::select_and_scatter(
                 self,

@@ -267,7 +267,10 @@ pub(crate) trait Elem: Element {
     fn unary(op: Opcode, x: Self) -> Self;
     fn binary(op: Opcode, x: Self, y: Self) -> Self;
     fn compare(dir: ComparisonDirection, ty: Option<CompareType>, x: Self, y: Self) -> bool;
-    fn is_finite(self) -> bool;
+    /// Integers and pred are always finite.
+    fn is_finite(self) -> bool {
+        true
+    }
     fn cast(self) -> Cast;
     fn from_cast(c: Cast) -> Self;
 }
@@ -433,9 +436,6 @@ macro_rules! int_elem {
                     _ => ordered(dir, x, y),
                 }
             }
-            fn is_finite(self) -> bool {
-                true
-            }
             #[inline]
             fn cast(self) -> Cast {
                 Cast::Int(self as i128)
@@ -491,9 +491,6 @@ impl Elem for bool {
     #[inline]
     fn compare(dir: ComparisonDirection, _ty: Option<CompareType>, x: Self, y: Self) -> bool {
         ordered(dir, x as u8, y as u8)
-    }
-    fn is_finite(self) -> bool {
-        true
     }
     #[inline]
     fn cast(self) -> Cast {

@@ -37,13 +37,25 @@ fn check_operands(inputs: &[&Array], inits: &[&Array]) -> KResult<Vec<DType>> {
     Ok(dtypes)
 }
 
-/// The reducer's fast op, if it has one that applies to `dtypes`.
+/// The reducer's fast op, if it has one that applies to `dtypes`; its signature
+/// is checked as on the general path.
 fn fast_op(ev: &Evaluator<'_>, comp: CompId, dtypes: &[DType]) -> KResult<Option<Opcode>> {
     let c = ev.comp(comp).map_err(Fail::from)?;
-    Ok(match (dtypes, simple_binary(c)) {
-        ([d], Some(op)) if binary_ok(*d, op) => Some(op),
-        _ => None,
-    })
+    let op = match (dtypes, simple_binary(c)) {
+        ([d], Some(op)) if binary_ok(*d, op) => op,
+        _ => return Ok(None),
+    };
+    // Validate the reducer's signature even on the fast path.
+    Applier::new(ev, comp, &[dtypes[0], dtypes[0]], &[dtypes[0]])?;
+    Ok(Some(op))
+}
+
+/// The value of the scalar `init`, typed like `_like`.
+fn typed_init<T: Element>(_like: &[T], init: &Array) -> KResult<T> {
+    match T::unwrap(&init.data) {
+        Some(i) => Ok(i[0]),
+        None => invalid!("init type mismatch"),
+    }
 }
 
 /// Typed fold of `offsets` (relative to `base`) with a fast op.
@@ -141,13 +153,8 @@ pub(crate) fn reduce(
     let init_scalars: Vec<Scalar> = inits.iter().map(|i| Scalar::get(&i.data, 0)).collect();
 
     if let Some(op) = fast_op(ev, comp, &dtypes)? {
-        // Validate the reducer's signature even on the fast path.
-        Applier::new(ev, comp, &[dtypes[0], dtypes[0]], &[dtypes[0]])?;
         let data = with_data!(&inputs[0].data, v => {
-            let init = match Element::unwrap(&inits[0].data) {
-                Some(i) => i[0],
-                None => invalid!("init type mismatch"),
-            };
+            let init = typed_init(v, inits[0])?;
             let out: Vec<_> = outer.iter().map(|&b| fold(op, v, init, b, &inner)).collect();
             Element::wrap(out)
         });
@@ -267,12 +274,8 @@ pub(crate) fn reduce_window(
     let mut it = Odometer::new(&geom.out_dims);
 
     if let Some(op) = fast_op(ev, comp, &dtypes)? {
-        Applier::new(ev, comp, &[dtypes[0], dtypes[0]], &[dtypes[0]])?;
         let data = with_data!(&inputs[0].data, v => {
-            let init = match Element::unwrap(&inits[0].data) {
-                Some(i) => i[0],
-                None => invalid!("init type mismatch"),
-            };
+            let init = typed_init(v, inits[0])?;
             let mut out = Vec::with_capacity(n_out);
             while let Some(o) = it.next() {
                 geom.offsets(o, &mut per_dim, &mut buf);

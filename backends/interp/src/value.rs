@@ -7,96 +7,28 @@
 
 use half::{bf16, f16};
 use smelt_hlo::attrs::{CompareType, ComparisonDirection};
-use smelt_hlo::{Array, ArrayData, DType, Literal, Opcode};
+use smelt_hlo::{Array, ArrayData, DType, Element, Literal, Opcode, with_data};
 
 use crate::error::{KResult, invalid};
 use crate::num::{Cast, Elem};
 
-/// Runs `$body` with `$T` bound to the storage type of a [`DType`].
-macro_rules! with_dtype {
-    ($d:expr, $T:ident => $body:expr) => {
-        match $d {
-            smelt_hlo::DType::Pred => {
-                type $T = bool;
-                $body
-            }
-            smelt_hlo::DType::S8 => {
-                type $T = i8;
-                $body
-            }
-            smelt_hlo::DType::S16 => {
-                type $T = i16;
-                $body
-            }
-            smelt_hlo::DType::S32 => {
-                type $T = i32;
-                $body
-            }
-            smelt_hlo::DType::S64 => {
-                type $T = i64;
-                $body
-            }
-            smelt_hlo::DType::U8 => {
-                type $T = u8;
-                $body
-            }
-            smelt_hlo::DType::U16 => {
-                type $T = u16;
-                $body
-            }
-            smelt_hlo::DType::U32 => {
-                type $T = u32;
-                $body
-            }
-            smelt_hlo::DType::U64 => {
-                type $T = u64;
-                $body
-            }
-            smelt_hlo::DType::F16 => {
-                type $T = half::f16;
-                $body
-            }
-            smelt_hlo::DType::Bf16 => {
-                type $T = half::bf16;
-                $body
-            }
-            smelt_hlo::DType::F32 => {
-                type $T = f32;
-                $body
-            }
-            smelt_hlo::DType::F64 => {
-                type $T = f64;
-                $body
-            }
-        }
-    };
-}
+pub(crate) use smelt_hlo::with_dtype;
 
 /// Matches two `ArrayData` of the same element type, binding their vectors;
 /// `$body` is the result. Falls to `$other` when the types differ.
 macro_rules! zip_data {
-    ($a:expr, $b:expr, $x:ident, $y:ident => $body:expr, else $other:expr) => {{
-        use smelt_hlo::ArrayData as D;
+    ($a:expr, $b:expr, $x:ident, $y:ident => $body:expr, else $other:expr) => {
+        smelt_hlo::dtype_table!([$crate::value::zip_data] @arms ($a, $b, $x, $y => $body, else $other))
+    };
+    (@arms ($a:expr, $b:expr, $x:ident, $y:ident => $body:expr, else $other:expr); $($var:ident $t:ty),*) => {
         match ($a, $b) {
-            (D::Pred($x), D::Pred($y)) => $body,
-            (D::S8($x), D::S8($y)) => $body,
-            (D::S16($x), D::S16($y)) => $body,
-            (D::S32($x), D::S32($y)) => $body,
-            (D::S64($x), D::S64($y)) => $body,
-            (D::U8($x), D::U8($y)) => $body,
-            (D::U16($x), D::U16($y)) => $body,
-            (D::U32($x), D::U32($y)) => $body,
-            (D::U64($x), D::U64($y)) => $body,
-            (D::F16($x), D::F16($y)) => $body,
-            (D::Bf16($x), D::Bf16($y)) => $body,
-            (D::F32($x), D::F32($y)) => $body,
-            (D::F64($x), D::F64($y)) => $body,
+            $( (smelt_hlo::ArrayData::$var($x), smelt_hlo::ArrayData::$var($y)) => $body, )*
             _ => $other,
         }
-    }};
+    };
 }
 
-pub(crate) use {with_dtype, zip_data};
+pub(crate) use zip_data;
 
 /// One element of any type: the interpreter's scalar value, public as
 /// [`crate::scalar::Value`].
@@ -117,88 +49,38 @@ pub enum Scalar {
     F64(f64),
 }
 
-/// Runs `$body` with `$x` bound to the typed value inside a [`Scalar`], wrapping
-/// the result back into the same variant.
-macro_rules! map_scalar {
-    ($s:expr, $x:ident => $body:expr) => {
-        match $s {
-            Scalar::Pred($x) => Scalar::Pred($body),
-            Scalar::S8($x) => Scalar::S8($body),
-            Scalar::S16($x) => Scalar::S16($body),
-            Scalar::S32($x) => Scalar::S32($body),
-            Scalar::S64($x) => Scalar::S64($body),
-            Scalar::U8($x) => Scalar::U8($body),
-            Scalar::U16($x) => Scalar::U16($body),
-            Scalar::U32($x) => Scalar::U32($body),
-            Scalar::U64($x) => Scalar::U64($body),
-            Scalar::F16($x) => Scalar::F16($body),
-            Scalar::Bf16($x) => Scalar::Bf16($body),
-            Scalar::F32($x) => Scalar::F32($body),
-            Scalar::F64($x) => Scalar::F64($body),
+/// `Scalar::from(x)` for every storage type.
+macro_rules! scalar_from {
+    (; $($var:ident $t:ty),*) => {$(
+        impl From<$t> for Scalar {
+            #[inline]
+            fn from(x: $t) -> Scalar {
+                Scalar::$var(x)
+            }
         }
-    };
+    )*};
 }
 
-/// Like `map_scalar!`, but `$body` is the result as is.
+smelt_hlo::dtype_table!([scalar_from]);
+
+/// Runs `$body` with `$x` bound to the typed value inside a [`Scalar`].
 macro_rules! with_scalar {
     ($s:expr, $x:ident => $body:expr) => {
-        match $s {
-            Scalar::Pred($x) => $body,
-            Scalar::S8($x) => $body,
-            Scalar::S16($x) => $body,
-            Scalar::S32($x) => $body,
-            Scalar::S64($x) => $body,
-            Scalar::U8($x) => $body,
-            Scalar::U16($x) => $body,
-            Scalar::U32($x) => $body,
-            Scalar::U64($x) => $body,
-            Scalar::F16($x) => $body,
-            Scalar::Bf16($x) => $body,
-            Scalar::F32($x) => $body,
-            Scalar::F64($x) => $body,
-        }
+        smelt_hlo::dtype_table!([with_scalar] @arms ($s, $x => $body))
+    };
+    (@arms ($s:expr, $x:ident => $body:expr); $($var:ident $t:ty),*) => {
+        match $s { $( Scalar::$var($x) => $body, )* }
     };
 }
 
-/// Two scalars of the same type: `Some(variant($body))`, else `None`.
+/// Two scalars of the same type: `Some($body)`, else `None`.
 macro_rules! zip_scalar {
     ($a:expr, $b:expr, $x:ident, $y:ident => $body:expr) => {
-        match ($a, $b) {
-            (Scalar::Pred($x), Scalar::Pred($y)) => Some(Scalar::Pred($body)),
-            (Scalar::S8($x), Scalar::S8($y)) => Some(Scalar::S8($body)),
-            (Scalar::S16($x), Scalar::S16($y)) => Some(Scalar::S16($body)),
-            (Scalar::S32($x), Scalar::S32($y)) => Some(Scalar::S32($body)),
-            (Scalar::S64($x), Scalar::S64($y)) => Some(Scalar::S64($body)),
-            (Scalar::U8($x), Scalar::U8($y)) => Some(Scalar::U8($body)),
-            (Scalar::U16($x), Scalar::U16($y)) => Some(Scalar::U16($body)),
-            (Scalar::U32($x), Scalar::U32($y)) => Some(Scalar::U32($body)),
-            (Scalar::U64($x), Scalar::U64($y)) => Some(Scalar::U64($body)),
-            (Scalar::F16($x), Scalar::F16($y)) => Some(Scalar::F16($body)),
-            (Scalar::Bf16($x), Scalar::Bf16($y)) => Some(Scalar::Bf16($body)),
-            (Scalar::F32($x), Scalar::F32($y)) => Some(Scalar::F32($body)),
-            (Scalar::F64($x), Scalar::F64($y)) => Some(Scalar::F64($body)),
-            _ => None,
-        }
+        smelt_hlo::dtype_table!([zip_scalar] @arms ($a, $b, $x, $y => $body))
     };
-}
-
-/// Like `zip_scalar!`, but `$body` is the (optional) result as is.
-macro_rules! zip_scalar_any {
-    ($a:expr, $b:expr, $x:ident, $y:ident => $body:expr) => {
+    (@arms ($a:expr, $b:expr, $x:ident, $y:ident => $body:expr); $($var:ident $t:ty),*) => {
         match ($a, $b) {
-            (Scalar::Pred($x), Scalar::Pred($y)) => Some($body),
-            (Scalar::S8($x), Scalar::S8($y)) => Some($body),
-            (Scalar::S16($x), Scalar::S16($y)) => Some($body),
-            (Scalar::S32($x), Scalar::S32($y)) => Some($body),
-            (Scalar::S64($x), Scalar::S64($y)) => Some($body),
-            (Scalar::U8($x), Scalar::U8($y)) => Some($body),
-            (Scalar::U16($x), Scalar::U16($y)) => Some($body),
-            (Scalar::U32($x), Scalar::U32($y)) => Some($body),
-            (Scalar::U64($x), Scalar::U64($y)) => Some($body),
-            (Scalar::F16($x), Scalar::F16($y)) => Some($body),
-            (Scalar::Bf16($x), Scalar::Bf16($y)) => Some($body),
-            (Scalar::F32($x), Scalar::F32($y)) => Some($body),
-            (Scalar::F64($x), Scalar::F64($y)) => Some($body),
+            $( (Scalar::$var($x), Scalar::$var($y)) => Some($body), )*
             _ => None,
         }
     };
@@ -206,82 +88,33 @@ macro_rules! zip_scalar_any {
 
 impl Scalar {
     pub fn dtype(self) -> DType {
-        match self {
-            Scalar::Pred(_) => DType::Pred,
-            Scalar::S8(_) => DType::S8,
-            Scalar::S16(_) => DType::S16,
-            Scalar::S32(_) => DType::S32,
-            Scalar::S64(_) => DType::S64,
-            Scalar::U8(_) => DType::U8,
-            Scalar::U16(_) => DType::U16,
-            Scalar::U32(_) => DType::U32,
-            Scalar::U64(_) => DType::U64,
-            Scalar::F16(_) => DType::F16,
-            Scalar::Bf16(_) => DType::Bf16,
-            Scalar::F32(_) => DType::F32,
-            Scalar::F64(_) => DType::F64,
+        fn of<T: Element>(_: T) -> DType {
+            T::DTYPE
         }
+        with_scalar!(self, x => of(x))
     }
 
     /// Element `i` of `data` (in range by the caller's construction).
     #[inline]
     pub(crate) fn get(data: &ArrayData, i: usize) -> Scalar {
-        match data {
-            ArrayData::Pred(v) => Scalar::Pred(v[i]),
-            ArrayData::S8(v) => Scalar::S8(v[i]),
-            ArrayData::S16(v) => Scalar::S16(v[i]),
-            ArrayData::S32(v) => Scalar::S32(v[i]),
-            ArrayData::S64(v) => Scalar::S64(v[i]),
-            ArrayData::U8(v) => Scalar::U8(v[i]),
-            ArrayData::U16(v) => Scalar::U16(v[i]),
-            ArrayData::U32(v) => Scalar::U32(v[i]),
-            ArrayData::U64(v) => Scalar::U64(v[i]),
-            ArrayData::F16(v) => Scalar::F16(v[i]),
-            ArrayData::Bf16(v) => Scalar::Bf16(v[i]),
-            ArrayData::F32(v) => Scalar::F32(v[i]),
-            ArrayData::F64(v) => Scalar::F64(v[i]),
-        }
+        with_data!(data, v => Scalar::from(v[i]))
     }
 
     /// Stores into element `i` of `data`; false if the types differ.
     #[inline]
     pub(crate) fn set(self, data: &mut ArrayData, i: usize) -> bool {
-        match (data, self) {
-            (ArrayData::Pred(v), Scalar::Pred(x)) => v[i] = x,
-            (ArrayData::S8(v), Scalar::S8(x)) => v[i] = x,
-            (ArrayData::S16(v), Scalar::S16(x)) => v[i] = x,
-            (ArrayData::S32(v), Scalar::S32(x)) => v[i] = x,
-            (ArrayData::S64(v), Scalar::S64(x)) => v[i] = x,
-            (ArrayData::U8(v), Scalar::U8(x)) => v[i] = x,
-            (ArrayData::U16(v), Scalar::U16(x)) => v[i] = x,
-            (ArrayData::U32(v), Scalar::U32(x)) => v[i] = x,
-            (ArrayData::U64(v), Scalar::U64(x)) => v[i] = x,
-            (ArrayData::F16(v), Scalar::F16(x)) => v[i] = x,
-            (ArrayData::Bf16(v), Scalar::Bf16(x)) => v[i] = x,
-            (ArrayData::F32(v), Scalar::F32(x)) => v[i] = x,
-            (ArrayData::F64(v), Scalar::F64(x)) => v[i] = x,
-            _ => return false,
-        }
-        true
+        with_scalar!(self, x => match Element::unwrap_mut(data) {
+            Some(v) => {
+                v[i] = x;
+                true
+            }
+            None => false,
+        })
     }
 
     /// `n` copies of this value.
     pub(crate) fn splat(self, n: usize) -> ArrayData {
-        match self {
-            Scalar::Pred(x) => ArrayData::Pred(vec![x; n]),
-            Scalar::S8(x) => ArrayData::S8(vec![x; n]),
-            Scalar::S16(x) => ArrayData::S16(vec![x; n]),
-            Scalar::S32(x) => ArrayData::S32(vec![x; n]),
-            Scalar::S64(x) => ArrayData::S64(vec![x; n]),
-            Scalar::U8(x) => ArrayData::U8(vec![x; n]),
-            Scalar::U16(x) => ArrayData::U16(vec![x; n]),
-            Scalar::U32(x) => ArrayData::U32(vec![x; n]),
-            Scalar::U64(x) => ArrayData::U64(vec![x; n]),
-            Scalar::F16(x) => ArrayData::F16(vec![x; n]),
-            Scalar::Bf16(x) => ArrayData::Bf16(vec![x; n]),
-            Scalar::F32(x) => ArrayData::F32(vec![x; n]),
-            Scalar::F64(x) => ArrayData::F64(vec![x; n]),
-        }
+        with_scalar!(self, x => Element::wrap(vec![x; n]))
     }
 
     /// A rank-0 array holding this value.
@@ -294,21 +127,7 @@ impl Scalar {
     }
 
     pub fn from_cast(dtype: DType, c: Cast) -> Scalar {
-        match dtype {
-            DType::Pred => Scalar::Pred(Elem::from_cast(c)),
-            DType::S8 => Scalar::S8(Elem::from_cast(c)),
-            DType::S16 => Scalar::S16(Elem::from_cast(c)),
-            DType::S32 => Scalar::S32(Elem::from_cast(c)),
-            DType::S64 => Scalar::S64(Elem::from_cast(c)),
-            DType::U8 => Scalar::U8(Elem::from_cast(c)),
-            DType::U16 => Scalar::U16(Elem::from_cast(c)),
-            DType::U32 => Scalar::U32(Elem::from_cast(c)),
-            DType::U64 => Scalar::U64(Elem::from_cast(c)),
-            DType::F16 => Scalar::F16(Elem::from_cast(c)),
-            DType::Bf16 => Scalar::Bf16(Elem::from_cast(c)),
-            DType::F32 => Scalar::F32(Elem::from_cast(c)),
-            DType::F64 => Scalar::F64(Elem::from_cast(c)),
-        }
+        with_dtype!(dtype, T => Scalar::from(<T as Elem>::from_cast(c)))
     }
 
     /// The value of a pred scalar.
@@ -329,19 +148,19 @@ impl Scalar {
 
     /// Little-endian bytes of the value.
     pub(crate) fn le_bytes(self, out: &mut Vec<u8>) {
-        with_scalar!(self, x => smelt_hlo::Element::write_le(x, out))
+        with_scalar!(self, x => Element::write_le(x, out))
     }
 
     pub fn unary(op: Opcode, x: Scalar) -> Scalar {
-        map_scalar!(x, v => Elem::unary(op, v))
+        with_scalar!(x, v => Scalar::from(Elem::unary(op, v)))
     }
 
     pub fn binary(op: Opcode, x: Scalar, y: Scalar) -> Option<Scalar> {
-        zip_scalar!(x, y, a, b => Elem::binary(op, a, b))
+        zip_scalar!(x, y, a, b => Scalar::from(Elem::binary(op, a, b)))
     }
 
     pub fn compare(dir: ComparisonDirection, ty: Option<CompareType>, x: Scalar, y: Scalar) -> Option<bool> {
-        zip_scalar_any!(x, y, a, b => Elem::compare(dir, ty, a, b))
+        zip_scalar!(x, y, a, b => Elem::compare(dir, ty, a, b))
     }
 
     pub fn is_finite(self) -> bool {
@@ -352,21 +171,21 @@ impl Scalar {
     /// have one type.
     pub fn clamp(lo: Scalar, x: Scalar, hi: Scalar) -> Option<Scalar> {
         macro_rules! zip3 {
-            ($($v:ident),*) => {
+            (; $($v:ident $t:ty),*) => {
                 match (lo, x, hi) {
                     $((Scalar::$v(l), Scalar::$v(v), Scalar::$v(h)) => Some(Scalar::$v(crate::num::clamp(l, v, h))),)*
                     _ => None,
                 }
             };
         }
-        zip3!(Pred, S8, S16, S32, S64, U8, U16, U32, U64, F16, Bf16, F32, F64)
+        smelt_hlo::dtype_table!([zip3])
     }
 
     /// The value's bits, little end first, in the low `bit_width` bits (pred: 0 or 1).
     pub fn to_bits(self) -> u64 {
         let mut bytes = [0u8; 8];
         let mut v = Vec::with_capacity(8);
-        with_scalar!(self, x => smelt_hlo::Element::write_le(x, &mut v));
+        with_scalar!(self, x => Element::write_le(x, &mut v));
         bytes[..v.len()].copy_from_slice(&v);
         u64::from_le_bytes(bytes)
     }
@@ -390,9 +209,9 @@ pub(crate) fn binary_ok(dtype: DType, op: Opcode) -> bool {
 
 /// Converts every element to `to` (XLA `convert`).
 pub(crate) fn convert_data(data: &ArrayData, to: DType) -> ArrayData {
-    smelt_hlo::with_data!(data, v => with_dtype!(to, T => {
+    with_data!(data, v => with_dtype!(to, T => {
         let out: Vec<T> = v.iter().map(|&x| T::from_cast(Elem::cast(x))).collect();
-        <T as smelt_hlo::Element>::wrap(out)
+        <T as Element>::wrap(out)
     }))
 }
 

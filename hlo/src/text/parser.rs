@@ -314,13 +314,22 @@ impl<'a> Parser<'a> {
 
     /// `{1,2,3}` (possibly empty).
     fn int_list(&mut self, what: &str) -> Result<Dims> {
+        self.braced(what, |p| p.int(what))
+    }
+
+    /// `{item, item, ...}` (possibly empty), each item read by `item`.
+    fn braced<T, C: Default + Extend<T>>(
+        &mut self,
+        what: &str,
+        mut item: impl FnMut(&mut Self) -> Result<T>,
+    ) -> Result<C> {
         self.expect(b'{', &format!("to open {what}"))?;
-        let mut out = Dims::new();
+        let mut out = C::default();
         if self.eat(b'}') {
             return Ok(out);
         }
         loop {
-            out.push(self.int(what)?);
+            out.extend(Some(item(self)?));
             if self.eat(b'}') {
                 return Ok(out);
             }
@@ -814,39 +823,19 @@ impl<'a> Parser<'a> {
 
     /// `{[0:4], [1:5:2]}`.
     fn slice_spec(&mut self) -> Result<Vec<SliceDim>> {
-        self.expect(b'{', "to open slice")?;
-        let mut out = Vec::new();
-        if self.eat(b'}') {
-            return Ok(out);
-        }
-        loop {
-            self.expect(b'[', "to open a slice dimension")?;
-            let start = self.int("slice start")?;
-            self.expect(b':', "in slice dimension")?;
-            let limit = self.int("slice limit")?;
-            let stride = if self.eat(b':') { self.int("slice stride")? } else { 1 };
-            self.expect(b']', "to close a slice dimension")?;
-            out.push(SliceDim { start, limit, stride });
-            if self.eat(b'}') {
-                return Ok(out);
-            }
-            self.expect(b',', "or '}' in slice")?;
-        }
+        self.braced("slice", |p| {
+            p.expect(b'[', "to open a slice dimension")?;
+            let start = p.int("slice start")?;
+            p.expect(b':', "in slice dimension")?;
+            let limit = p.int("slice limit")?;
+            let stride = if p.eat(b':') { p.int("slice stride")? } else { 1 };
+            p.expect(b']', "to close a slice dimension")?;
+            Ok(SliceDim { start, limit, stride })
+        })
     }
 
     fn name_list(&mut self, what: &str) -> Result<Vec<String>> {
-        self.expect(b'{', &format!("to open {what}"))?;
-        let mut out = Vec::new();
-        if self.eat(b'}') {
-            return Ok(out);
-        }
-        loop {
-            out.push(self.ident(what)?);
-            if self.eat(b'}') {
-                return Ok(out);
-            }
-            self.expect(b',', &format!("or '}}' in {what}"))?;
-        }
+        self.braced(what, |p| p.ident(what))
     }
 
     /// Braced text; returns the inside without the outer braces.
@@ -940,16 +929,21 @@ impl<'a> Parser<'a> {
 
     // ---- instructions, computations, module ---------------------------------
 
-    fn instruction(&mut self) -> Result<RawInst> {
+    /// A name after an optional `keyword` (`ROOT`, `ENTRY`): whether the keyword
+    /// was there, where the name starts, and the name.
+    fn marked_name(&mut self, keyword: &str, what: &str) -> Result<(bool, usize, String)> {
         self.skip_ws();
-        let mut is_root = false;
-        if self.peek_ident() == Some("ROOT") {
-            self.ident("ROOT")?;
-            is_root = true;
+        let marked = self.peek_ident() == Some(keyword);
+        if marked {
+            self.ident(keyword)?;
         }
         self.skip_ws();
         let pos = self.pos;
-        let name = self.ident("an instruction name")?;
+        Ok((marked, pos, self.ident(what)?))
+    }
+
+    fn instruction(&mut self) -> Result<RawInst> {
+        let (is_root, pos, name) = self.marked_name("ROOT", "an instruction name")?;
         self.expect(b'=', &format!("after instruction name '{name}'"))?;
         let shape = self.shape()?;
         self.skip_ws();
@@ -1232,15 +1226,7 @@ impl<'a> Parser<'a> {
     }
 
     fn computation(&mut self) -> Result<RawComp> {
-        self.skip_ws();
-        let mut is_entry = false;
-        if self.peek_ident() == Some("ENTRY") {
-            self.ident("ENTRY")?;
-            is_entry = true;
-        }
-        self.skip_ws();
-        let pos = self.pos;
-        let name = self.ident("a computation name")?;
+        let (is_entry, pos, name) = self.marked_name("ENTRY", "a computation name")?;
         // Optional signature `(p: shape, ...) -> shape`, informational only.
         if self.eat(b'(') {
             if !self.eat(b')') {

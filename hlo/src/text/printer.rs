@@ -139,17 +139,7 @@ fn write_instruction(
     match &inst.attrs {
         Attrs::Parameter(n) => write!(out, "{n}")?,
         Attrs::Constant(lit) => write!(out, "{lit}")?,
-        _ => {
-            for (i, &op) in inst.operands.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                match comp.insts.get(op) {
-                    Some(operand) => out.push_str(&operand.name),
-                    None => write!(out, "<removed {op:?}>")?,
-                }
-            }
-        }
+        _ => write_inst_names(out, comp, &inst.operands)?,
     }
     out.push(')');
     write_op_attrs(out, inst)?;
@@ -168,15 +158,7 @@ fn write_instruction(
     }
     if !e.control_predecessors.is_empty() {
         out.push_str(", control-predecessors={");
-        for (i, &p) in e.control_predecessors.iter().enumerate() {
-            if i > 0 {
-                out.push_str(", ");
-            }
-            match comp.insts.get(p) {
-                Some(pred) => out.push_str(&pred.name),
-                None => write!(out, "<removed {p:?}>")?,
-            }
-        }
+        write_inst_names(out, comp, &e.control_predecessors)?;
         out.push('}');
     }
     if !options.skip_tooling_attributes {
@@ -283,6 +265,21 @@ fn write_op_attrs(out: &mut String, inst: &Instruction) -> fmt::Result {
             write!(out, ", epsilon={eps}, feature_index={feature_index}")?
         }
         Attrs::TopK { k, largest } => write!(out, ", k={k}, largest={largest}")?,
+    }
+    Ok(())
+}
+
+/// The names of `ids`, comma separated; an id with no instruction prints as
+/// `<removed #n>`.
+fn write_inst_names(out: &mut String, comp: &Computation, ids: &[InstId]) -> fmt::Result {
+    for (i, &id) in ids.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        match comp.insts.get(id) {
+            Some(inst) => out.push_str(&inst.name),
+            None => write!(out, "<removed {id:?}>")?,
+        }
     }
     Ok(())
 }

@@ -55,6 +55,19 @@ macro_rules! read_as {
     }};
 }
 
+/// Writes `f(x)` for every `x` of `v` to consecutive `T`s at `p`.
+///
+/// # Safety
+/// `p` points to `v.len()` writable, aligned `T`s.
+#[inline]
+unsafe fn store<A: Copy, T>(v: &[A], p: *mut u8, f: impl Fn(A) -> T) {
+    let p = p.cast::<T>();
+    for (i, &x) in v.iter().enumerate() {
+        // SAFETY: the caller's contract.
+        unsafe { *p.add(i) = f(x) };
+    }
+}
+
 /// Writes float accumulators as type `t`: floats round once, integers saturate
 /// (NaN gives 0), pred is `x != 0`, as `convert` defines them.
 macro_rules! write_float {
@@ -63,23 +76,19 @@ macro_rules! write_float {
         // SAFETY (for every arm): the caller of `write` guarantees room for `v`.
         unsafe {
             match $t {
-                DType::Pred => v.iter().enumerate().for_each(|(i, &x)| *p.add(i) = (x != 0.0) as u8),
-                DType::U8 => v.iter().enumerate().for_each(|(i, &x)| *p.add(i) = x as u8),
-                DType::S8 => v.iter().enumerate().for_each(|(i, &x)| *p.cast::<i8>().add(i) = x as i8),
-                DType::S16 => v.iter().enumerate().for_each(|(i, &x)| *p.cast::<i16>().add(i) = x as i16),
-                DType::U16 => v.iter().enumerate().for_each(|(i, &x)| *p.cast::<u16>().add(i) = x as u16),
-                DType::S32 => v.iter().enumerate().for_each(|(i, &x)| *p.cast::<i32>().add(i) = x as i32),
-                DType::U32 => v.iter().enumerate().for_each(|(i, &x)| *p.cast::<u32>().add(i) = x as u32),
-                DType::S64 => v.iter().enumerate().for_each(|(i, &x)| *p.cast::<i64>().add(i) = x as i64),
-                DType::U64 => v.iter().enumerate().for_each(|(i, &x)| *p.cast::<u64>().add(i) = x as u64),
-                DType::F16 => {
-                    v.iter().enumerate().for_each(|(i, &x)| *p.cast::<f16>().add(i) = f16::from_f64(x as f64))
-                }
-                DType::Bf16 => {
-                    v.iter().enumerate().for_each(|(i, &x)| *p.cast::<bf16>().add(i) = bf16::from_f64(x as f64))
-                }
-                DType::F32 => v.iter().enumerate().for_each(|(i, &x)| *p.cast::<f32>().add(i) = x as f32),
-                DType::F64 => v.iter().enumerate().for_each(|(i, &x)| *p.cast::<f64>().add(i) = x as f64),
+                DType::Pred => store(v, p, |x| (x != 0.0) as u8),
+                DType::U8 => store(v, p, |x| x as u8),
+                DType::S8 => store(v, p, |x| x as i8),
+                DType::S16 => store(v, p, |x| x as i16),
+                DType::U16 => store(v, p, |x| x as u16),
+                DType::S32 => store(v, p, |x| x as i32),
+                DType::U32 => store(v, p, |x| x as u32),
+                DType::S64 => store(v, p, |x| x as i64),
+                DType::U64 => store(v, p, |x| x as u64),
+                DType::F16 => store(v, p, |x| f16::from_f64(x as f64)),
+                DType::Bf16 => store(v, p, |x| bf16::from_f64(x as f64)),
+                DType::F32 => store(v, p, |x| x as f32),
+                DType::F64 => store(v, p, |x| x as f64),
             }
         }
     }};
@@ -114,19 +123,15 @@ impl Acc for i64 {
         // SAFETY (for every arm): the caller guarantees room for `v`.
         unsafe {
             match t {
-                DType::Pred => v.iter().enumerate().for_each(|(i, &x)| *p.add(i) = (x != 0) as u8),
-                DType::U8 | DType::S8 => v.iter().enumerate().for_each(|(i, &x)| *p.add(i) = x as u8),
-                DType::S16 | DType::U16 => v.iter().enumerate().for_each(|(i, &x)| *p.cast::<u16>().add(i) = x as u16),
-                DType::S32 | DType::U32 => v.iter().enumerate().for_each(|(i, &x)| *p.cast::<u32>().add(i) = x as u32),
-                DType::S64 | DType::U64 => v.iter().enumerate().for_each(|(i, &x)| *p.cast::<i64>().add(i) = x),
-                DType::F16 => {
-                    v.iter().enumerate().for_each(|(i, &x)| *p.cast::<f16>().add(i) = f16::from_f64(x as f64))
-                }
-                DType::Bf16 => {
-                    v.iter().enumerate().for_each(|(i, &x)| *p.cast::<bf16>().add(i) = bf16::from_f64(x as f64))
-                }
-                DType::F32 => v.iter().enumerate().for_each(|(i, &x)| *p.cast::<f32>().add(i) = x as f32),
-                DType::F64 => v.iter().enumerate().for_each(|(i, &x)| *p.cast::<f64>().add(i) = x as f64),
+                DType::Pred => store(v, p, |x| (x != 0) as u8),
+                DType::U8 | DType::S8 => store(v, p, |x| x as u8),
+                DType::S16 | DType::U16 => store(v, p, |x| x as u16),
+                DType::S32 | DType::U32 => store(v, p, |x| x as u32),
+                DType::S64 | DType::U64 => store(v, p, |x| x),
+                DType::F16 => store(v, p, |x| f16::from_f64(x as f64)),
+                DType::Bf16 => store(v, p, |x| bf16::from_f64(x as f64)),
+                DType::F32 => store(v, p, |x| x as f32),
+                DType::F64 => store(v, p, |x| x as f64),
             }
         }
     }

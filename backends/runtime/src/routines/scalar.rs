@@ -40,28 +40,26 @@ binary! {
     smelt_rt_fmod_f64: f64 => Remainder;
 }
 
-/// An f32 rounded to the nearest f16, widened back.
-#[unsafe(no_mangle)]
-pub extern "C" fn smelt_rt_round_f16(x: f32) -> f32 {
-    f16::from_f32(x).to_f32()
+/// Helpers that round to a 16-bit float type once, then widen to f32.
+macro_rules! round_to_half {
+    ($($(#[$doc:meta])* $name:ident: $t:ty => $half:ident::$from:ident;)*) => {$(
+        $(#[$doc])*
+        #[unsafe(no_mangle)]
+        pub extern "C" fn $name(x: $t) -> f32 {
+            $half::$from(x).to_f32()
+        }
+    )*};
 }
 
-/// An f32 rounded to the nearest bf16, widened back.
-#[unsafe(no_mangle)]
-pub extern "C" fn smelt_rt_round_bf16(x: f32) -> f32 {
-    bf16::from_f32(x).to_f32()
-}
-
-/// An f64 rounded to the nearest f16 (once), widened to f32.
-#[unsafe(no_mangle)]
-pub extern "C" fn smelt_rt_f64_to_f16(x: f64) -> f32 {
-    f16::from_f64(x).to_f32()
-}
-
-/// An f64 rounded to the nearest bf16 (once), widened to f32.
-#[unsafe(no_mangle)]
-pub extern "C" fn smelt_rt_f64_to_bf16(x: f64) -> f32 {
-    bf16::from_f64(x).to_f32()
+round_to_half! {
+    /// An f32 rounded to the nearest f16, widened back.
+    smelt_rt_round_f16: f32 => f16::from_f32;
+    /// An f32 rounded to the nearest bf16, widened back.
+    smelt_rt_round_bf16: f32 => bf16::from_f32;
+    /// An f64 rounded to the nearest f16 (once), widened to f32.
+    smelt_rt_f64_to_f16: f64 => f16::from_f64;
+    /// An f64 rounded to the nearest bf16 (once), widened to f32.
+    smelt_rt_f64_to_bf16: f64 => bf16::from_f64;
 }
 
 /// The f16 with bit pattern `bits` (low 16 bits), widened to f32.

@@ -36,6 +36,7 @@
 //! module whose calls are inlined; leaves it compacted.
 
 use std::collections::HashSet;
+use std::ops::ControlFlow;
 
 use smallvec::SmallVec;
 use smelt_hlo::attrs::FusionKind;
@@ -559,7 +560,25 @@ impl Fuser<'_> {
         if c.opcode != Opcode::Fusion {
             return c.operands.iter().enumerate().any(|(k, &o)| o == producer && test(comp, c, k));
         }
-        let body = self.module.comp(c.called[0]);
+        self.walk_paths(consumer, producer, false, |body, id, user| {
+            let hit = user.operands.iter().enumerate().any(|(k, &o)| o == id && test(body, user, k));
+            if hit { ControlFlow::Break(true) } else { ControlFlow::Continue(true) }
+        })
+    }
+
+    /// Walks the paths `producer`'s values take through consumer fusion
+    /// `consumer`'s body, from its parameters: `at_use(body, value, user)` for
+    /// each use says whether to follow the user (`Continue(true)`), not to
+    /// (`Continue(false)`), or to end the walk with an answer (`Break`);
+    /// `otherwise` is the answer when the walk ends by itself.
+    fn walk_paths(
+        &self,
+        consumer: InstId,
+        producer: InstId,
+        otherwise: bool,
+        mut at_use: impl FnMut(&Computation, InstId, &Instruction) -> ControlFlow<bool, bool>,
+    ) -> bool {
+        let body = self.module.comp(self.comp().inst(consumer).called[0]);
         let users = body.users_any_order();
         let mut stack = self.params_for(consumer, producer);
         let mut seen = HashSet::new();
@@ -568,14 +587,14 @@ impl Fuser<'_> {
                 continue;
             }
             for &u in &users[id] {
-                let ui = body.inst(u);
-                if ui.operands.iter().enumerate().any(|(k, &o)| o == id && test(body, ui, k)) {
-                    return true;
+                match at_use(body, id, body.inst(u)) {
+                    ControlFlow::Break(answer) => return answer,
+                    ControlFlow::Continue(true) => stack.push(u),
+                    ControlFlow::Continue(false) => {}
                 }
-                stack.push(u);
             }
         }
-        false
+        otherwise
     }
 
     /// Within the consumer (a fusion or a single op), is each element of `producer`
@@ -608,27 +627,17 @@ impl Fuser<'_> {
         if c.opcode != Opcode::Fusion {
             return row_broadcast(comp, c);
         }
-        let body = self.module.comp(c.called[0]);
-        let users = body.users_any_order();
-        let mut stack = self.params_for(consumer, producer);
-        let mut seen = HashSet::new();
-        while let Some(id) = stack.pop() {
-            if !seen.insert(id) {
-                continue;
+        self.walk_paths(consumer, producer, true, |body, id, ui| {
+            let n = ui.operands.len();
+            let reduce_input = ui.opcode == Opcode::Reduce && ui.operands[..n / 2].contains(&id);
+            if ui.opcode.is_elementwise() && ui.shape.same_type(&body.inst(id).shape) {
+                ControlFlow::Continue(true)
+            } else if !(reduce_input || ui.opcode == Opcode::Tuple || row_broadcast(body, ui)) {
+                ControlFlow::Break(false)
+            } else {
+                ControlFlow::Continue(false)
             }
-            let shape = &body.inst(id).shape;
-            for &u in &users[id] {
-                let ui = body.inst(u);
-                let n = ui.operands.len();
-                let reduce_input = ui.opcode == Opcode::Reduce && ui.operands[..n / 2].contains(&id);
-                if ui.opcode.is_elementwise() && ui.shape.same_type(shape) {
-                    stack.push(u);
-                } else if !(reduce_input || ui.opcode == Opcode::Tuple || row_broadcast(body, ui)) {
-                    return false;
-                }
-            }
-        }
-        true
+        })
     }
 
     /// Does the consumer read some element of `producer` more than once?

@@ -323,13 +323,9 @@ fn scan_kernel(
     let mut em = Emitter::new(module, &mut lw.consts, &plan.space);
     let ctx = em.context(spec.body, spec.bindings.clone(), 0);
     let idx = em.indices(plan.space.len());
-    let (mut init, mut values, mut outputs) = (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n));
-    for j in 0..n {
-        init.push(em.emit(ctx, inst.operands[n + j], 0, &[], 0)?);
-        values.push(em.emit(ctx, inst.operands[j], 0, &idx, 0)?);
-        let at = outs.iter().position(|&o| o == (plan.rw, j)).ok_or_else(|| internal(body, inst, "result"))?;
-        outputs.push(out_bufs[at].clone());
-    }
+    let (mut init, mut values) = (Vec::with_capacity(n), Vec::with_capacity(n));
+    let at = accumulators(&mut em, ctx, body, plan.rw, outs, &idx, (&mut init, &mut values))?;
+    let outputs: Vec<BufRef> = at.into_iter().map(|a| out_bufs[a].clone()).collect();
     let (graph, inputs) = em.finish();
     let graph = {
         let mut roots: Vec<&mut NodeId> = init.iter_mut().chain(values.iter_mut()).collect();
@@ -398,6 +394,29 @@ fn reduce_plan(body: &Computation, outs: &[(InstId, usize)]) -> Option<ReducePla
     Some(ReducePlan { space, reduced, reduces })
 }
 
+/// Emits the accumulators of reduction `r` (a reduce or scan of `n` inputs):
+/// its init values at no index and its inputs at `idx`, appended to `init` and
+/// `values`. Returns where each of its results is in `outs`.
+fn accumulators(
+    em: &mut Emitter<'_, '_>,
+    ctx: usize,
+    body: &Computation,
+    r: InstId,
+    outs: &[(InstId, usize)],
+    idx: &[NodeId],
+    (init, values): (&mut Vec<NodeId>, &mut Vec<NodeId>),
+) -> LResult<Vec<usize>> {
+    let inst = body.inst(r);
+    let n = inst.operands.len() / 2;
+    let mut at = Vec::with_capacity(n);
+    for j in 0..n {
+        init.push(em.emit(ctx, inst.operands[n + j], 0, &[], 0)?);
+        values.push(em.emit(ctx, inst.operands[j], 0, idx, 0)?);
+        at.push(outs.iter().position(|&o| o == (r, j)).ok_or_else(|| internal(body, inst, "result"))?);
+    }
+    Ok(at)
+}
+
 fn reduce_kernel(
     lw: &mut Lowerer<'_>,
     spec: &Spec<'_>,
@@ -421,14 +440,7 @@ fn reduce_kernel(
     let (mut init, mut values, mut reduce_outputs): (Vec<NodeId>, Vec<NodeId>, Vec<usize>) =
         (Vec::new(), Vec::new(), Vec::new());
     for &r in &plan.reduces {
-        let inst = body.inst(r);
-        let n = inst.operands.len() / 2;
-        for j in 0..n {
-            init.push(em.emit(ctx, inst.operands[n + j], 0, &[], 0)?);
-            values.push(em.emit(ctx, inst.operands[j], 0, &idx, 0)?);
-            let at = outs.iter().position(|&o| o == (r, j)).ok_or_else(|| internal(body, inst, "result"))?;
-            reduce_outputs.push(at);
-        }
+        reduce_outputs.extend(accumulators(&mut em, ctx, body, r, outs, &idx, (&mut init, &mut values))?);
     }
     let mut extra = Vec::new();
     for (k, &(id, leaf)) in outs.iter().enumerate() {

@@ -17,9 +17,7 @@ pub const INTERP: &str = "interp";
 
 /// Every backend name the engine takes: the interpreter, then the registry's.
 pub fn backend_names() -> Vec<&'static str> {
-    let mut names = vec![INTERP];
-    names.extend(smelt_jit::registry().names());
-    names
+    smelt_jit::registry().names_beside(&[INTERP])
 }
 
 /// The pipeline a backend runs when none is named: compiled backends need the
@@ -65,10 +63,7 @@ pub fn optimize(module: &mut Module, pipeline: Pipeline, cx: &mut PassContext) -
 
 /// The compiled backend named `name`, if it can run here.
 pub fn backend(name: &str) -> Result<Arc<dyn Backend>, EngineError> {
-    let backend = smelt_jit::registry().get(name).map_err(|e| match e {
-        BackendError::Unknown { name, .. } => BackendError::Unknown { name, known: backend_names().join(", ") },
-        e => e,
-    })?;
+    let backend = smelt_jit::registry().get_beside(name, &[INTERP])?;
     if let Some(why) = backend.unavailable() {
         return Err(BackendError::Unavailable { backend: backend.name(), why }.into());
     }

@@ -45,9 +45,7 @@ pub const TIERED: &str = "tiered";
 /// Every backend name a client takes: [`INTERP`], [`TIERED`], then the
 /// registry's compiled backends.
 pub fn backend_names() -> Vec<&'static str> {
-    let mut names = vec![INTERP, TIERED];
-    names.extend(crate::registry().names());
-    names
+    crate::registry().names_beside(&[INTERP, TIERED])
 }
 
 /// The name of the backend whose code the persistent cache keeps (LLVM
@@ -68,14 +66,9 @@ impl Plan {
             INTERP => Plan::Interp,
             TIERED => Plan::Tiered,
             _ => {
-                let b = crate::registry().get(name).map_err(|e| {
-                    JitError::Unavailable(match e {
-                        smelt_kernel::BackendError::Unknown { name, .. } => {
-                            format!("unknown backend '{name}' (known: {})", backend_names().join(", "))
-                        }
-                        e => e.to_string(),
-                    })
-                })?;
+                let b = crate::registry()
+                    .get_beside(name, &[INTERP, TIERED])
+                    .map_err(|e| JitError::Unavailable(e.to_string()))?;
                 Plan::Compiled(b)
             }
         })

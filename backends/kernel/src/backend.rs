@@ -207,15 +207,26 @@ impl Registry {
     }
 
     pub fn get(&self, name: &str) -> Result<Arc<dyn Backend>, BackendError> {
+        self.get_beside(name, &[])
+    }
+
+    /// [`Registry::get`] for a caller that also knows the backends `also`
+    /// (the interpreter, say), which its error then lists too.
+    pub fn get_beside(&self, name: &str, also: &[&'static str]) -> Result<Arc<dyn Backend>, BackendError> {
         self.backends
             .iter()
             .find(|b| b.name() == name)
             .cloned()
-            .ok_or_else(|| BackendError::Unknown { name: name.to_string(), known: self.names().join(", ") })
+            .ok_or_else(|| BackendError::Unknown { name: name.to_string(), known: self.names_beside(also).join(", ") })
     }
 
     pub fn names(&self) -> Vec<&'static str> {
-        self.backends.iter().map(|b| b.name()).collect()
+        self.names_beside(&[])
+    }
+
+    /// `also`, then the registered backends' names.
+    pub fn names_beside(&self, also: &[&'static str]) -> Vec<&'static str> {
+        also.iter().copied().chain(self.backends.iter().map(|b| b.name())).collect()
     }
 
     pub fn iter(&self) -> impl Iterator<Item = &Arc<dyn Backend>> {

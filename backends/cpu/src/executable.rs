@@ -193,26 +193,12 @@ fn write_perf_map(jit: &Jit, functions: &[String]) {
 /// the program overwrites; [`Executable::run`] sets the length after the run.
 /// pred arrays are always zeroed (not every byte is a valid `bool`).
 fn output(t: &ArrayType, written: bool) -> Array {
-    use smelt_hlo::{ArrayData as D, DType};
+    use smelt_hlo::DType;
     let n = t.element_count();
     if !written || t.dtype == DType::Pred || n == 0 {
         return Array::zeros(t.dtype, &t.dims);
     }
-    let data = match t.dtype {
-        DType::Pred => D::Pred(Vec::with_capacity(n)),
-        DType::S8 => D::S8(Vec::with_capacity(n)),
-        DType::S16 => D::S16(Vec::with_capacity(n)),
-        DType::S32 => D::S32(Vec::with_capacity(n)),
-        DType::S64 => D::S64(Vec::with_capacity(n)),
-        DType::U8 => D::U8(Vec::with_capacity(n)),
-        DType::U16 => D::U16(Vec::with_capacity(n)),
-        DType::U32 => D::U32(Vec::with_capacity(n)),
-        DType::U64 => D::U64(Vec::with_capacity(n)),
-        DType::F16 => D::F16(Vec::with_capacity(n)),
-        DType::Bf16 => D::Bf16(Vec::with_capacity(n)),
-        DType::F32 => D::F32(Vec::with_capacity(n)),
-        DType::F64 => D::F64(Vec::with_capacity(n)),
-    };
+    let data = smelt_hlo::with_dtype!(t.dtype, T => <T as smelt_hlo::Element>::wrap(Vec::with_capacity(n)));
     Array { dims: smelt_hlo::Dims::from_slice(&t.dims), data }
 }
 

@@ -148,13 +148,9 @@ fn reduce(
     place: &str,
 ) -> EResult<Vec<Scalar>> {
     let mut accs: Vec<Scalar> = r.init.iter().map(|n| vals[n.0 as usize]).collect();
-    let mut args = Vec::with_capacity(accs.len() + r.values.len());
     for_each_index(&r.window, |w| {
         re.body.eval(Env { index: w, ..env }, None, place)?;
-        args.clear();
-        args.extend_from_slice(&accs);
-        args.extend(r.values.iter().map(|&n| re.body.value(n)));
-        re.reducer.call(&args, &mut accs, place)
+        re.reducer.fold(&mut accs, r.values.iter().map(|&n| re.body.value(n)), place)
     })?;
     Ok(accs)
 }
@@ -163,11 +159,29 @@ fn reduce(
 pub(crate) struct FnEval<'g> {
     f: &'g ScalarFn,
     g: GraphEval<'g>,
+    /// The arguments of [`FnEval::fold`]'s call.
+    args: Vec<Scalar>,
 }
 
 impl<'g> FnEval<'g> {
     pub(crate) fn new(f: &'g ScalarFn) -> FnEval<'g> {
-        FnEval { f, g: GraphEval::new(&f.graph) }
+        FnEval { f, g: GraphEval::new(&f.graph), args: Vec::new() }
+    }
+
+    /// Folds one point into a reducer's accumulators: `accs = f(accs..., values...)`.
+    pub(crate) fn fold(
+        &mut self,
+        accs: &mut Vec<Scalar>,
+        values: impl IntoIterator<Item = Scalar>,
+        place: &str,
+    ) -> EResult<()> {
+        let mut args = std::mem::take(&mut self.args);
+        args.clear();
+        args.extend_from_slice(accs);
+        args.extend(values);
+        let folded = self.call(&args, accs, place);
+        self.args = args;
+        folded
     }
 
     /// Applies the function; `out` receives its outputs.
@@ -229,7 +243,6 @@ pub(crate) fn run(
             let mut f = FnEval::new(reducer);
             let mut full = vec![0i64; space.len()];
             let mut accs = Vec::new();
-            let mut args = Vec::new();
             for_each_index(&kept_space, |k| {
                 for (p, &d) in kept.iter().enumerate() {
                     full[d] = k[p];
@@ -249,10 +262,7 @@ pub(crate) fn run(
                         full[d] = r[p];
                     }
                     g.eval(Env { index: &full, params: &[], outer: &[], mem: Some(&*mem), inputs }, None, place)?;
-                    args.clear();
-                    args.extend_from_slice(&accs);
-                    args.extend(values.iter().map(|&n| g.value(n)));
-                    f.call(&args, &mut accs, place)?;
+                    f.fold(&mut accs, values.iter().map(|&n| g.value(n)), place)?;
                     for &(o, n) in extra {
                         match outputs.get(o) {
                             Some(view) => view.write(mem, &full, g.value(n))?,
@@ -285,7 +295,6 @@ pub(crate) fn run(
             let mut f = FnEval::new(reducer);
             let mut full = vec![0i64; space.len()];
             let mut accs = Vec::new();
-            let mut args = Vec::new();
             // The row's values, position by position.
             let mut row: Vec<Vec<Scalar>> = Vec::with_capacity(n.max(0) as usize);
             for_each_index(&rows, |r| {
@@ -310,10 +319,7 @@ pub(crate) fn run(
                         accs.clone_from(&start);
                     }
                     for k in window {
-                        args.clear();
-                        args.extend_from_slice(&accs);
-                        args.extend_from_slice(&row[k as usize]);
-                        f.call(&args, &mut accs, place)?;
+                        f.fold(&mut accs, row[k as usize].iter().copied(), place)?;
                     }
                     full[*axis] = j;
                     for (view, &acc) in outputs.iter().zip(&accs) {

@@ -3,8 +3,9 @@
 //!
 //! `cargo run --release -p smelt-cpu --example conv_bench [-- SECONDS_PER_SHAPE]`
 
+mod common;
+
 use std::ffi::c_void;
-use std::time::{Duration, Instant};
 
 use inkwell::context::Context;
 use smelt_cpu::conv::{ConvSpec, ConvStrategy, conv_function_using, conv_strategy, conv_strategy_applies};
@@ -129,15 +130,7 @@ fn time(ee: &inkwell::execution_engine::ExecutionEngine<'_>, name: &str, spec: &
             f(x.as_ptr(), w.as_ptr(), y.as_mut_ptr(), std::ptr::null(), std::ptr::null_mut())
         };
         run(&mut y);
-        let mut best = Duration::MAX;
-        let start = Instant::now();
-        let mut reps = 0;
-        while reps < 5 || start.elapsed().as_secs_f64() < seconds {
-            let t = Instant::now();
-            run(&mut y);
-            best = best.min(t.elapsed());
-            reps += 1;
-        }
+        let best = common::best_time(5, seconds, || run(&mut y));
         let us = best.as_secs_f64() * 1e6;
         (us, flops / us / 1e3)
     }

@@ -5,8 +5,10 @@
 //! `cargo run --release -p smelt-cpu --example gemm_bench [-- SECONDS_PER_SHAPE [asm]]`
 //! (`SMELT_BENCH_SERIAL=1`: one thread; `SMELT_BENCH_ONLY=label`: one shape.)
 
+mod common;
+
 use std::ffi::c_void;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use inkwell::context::Context;
 use inkwell::targets::FileType;
@@ -78,15 +80,7 @@ fn main() {
         };
         run(&mut c);
         let flops = 2.0 * (batch * m * n * k) as f64;
-        let mut best = Duration::MAX;
-        let start = Instant::now();
-        let mut reps = 0;
-        while reps < 3 || start.elapsed().as_secs_f64() < seconds {
-            let t = Instant::now();
-            run(&mut c);
-            best = best.min(t.elapsed());
-            reps += 1;
-        }
+        let best = common::best_time(3, seconds, || run(&mut c));
         println!("| {label} | {:.1} |", flops / best.as_secs_f64() / 1e9);
     }
 }

@@ -49,9 +49,10 @@ use smelt_hlo::DType;
 use smelt_hlo::attrs::ConvDims;
 use smelt_kernel::ir::{ConvStep, WindowSpec};
 
-use crate::gemm::{Blocking, Parts};
+use crate::gemm::{Blocking, Parts, depth_flags};
 use crate::routine::{
-    Ct, INLINE_WORK, Ir, Isa, R, RoutineError, Slots, call_epilogue, run_tasks, set_target_attrs, task_type,
+    Ct, INLINE_WORK, Ir, Isa, R, RoutineError, Slots, call_epilogue, run_tasks, set_target_attrs, task_entry,
+    task_function,
 };
 
 /// A convolution with every shape known.
@@ -449,23 +450,14 @@ fn build<'ctx>(
     name: String,
 ) -> Result<FunctionValue<'ctx>, RoutineError> {
     let g = Geom::new(spec)?;
-    let ct = Ct::for_output(spec.out)?;
-    for d in [spec.input, spec.kernel] {
-        if !ct.accepts(d) {
-            return Err(RoutineError::Unsupported(format!(
-                "convolution of {} operands with a {} result",
-                d.name(),
-                spec.out.name()
-            )));
-        }
-    }
+    let ct = Ct::for_product("convolution", [spec.input, spec.kernel], spec.out)?;
     let isa = Isa::of(target);
     let cx = module.get_context();
     let p = cx.ptr_type(Default::default());
     let ty = cx.void_type().fn_type(&[p.into(), p.into(), p.into(), p.into(), p.into()], false);
     let f = module.add_function(&name, ty, Some(Linkage::External));
     set_target_attrs(cx, f, target, isa);
-    let c = Conv { spec, g, ct, isa, name: name.clone() };
+    let c = Conv { module, target, spec, g, ct, isa, name: name.clone() };
     let ir = Ir::new(module, f);
     let (input, kernel, out, epi, ectx) =
         (ir.param_ptr(0), ir.param_ptr(1), ir.param_ptr(2), ir.param_ptr(3), ir.param_ptr(4));
@@ -491,21 +483,23 @@ fn build<'ctx>(
         ConvStrategy::Depthwise => {
             let layout = ([g.gs, g.f, 0, 1], g.taps * g.f);
             let args = [input, kernel, out, epi, ectx];
-            c.row_tasks(module, target, &ir, args, layout, ("dw", g.f * g.taps), Conv::depthwise_task)?
+            c.row_tasks(&ir, args, layout, ("dw", g.f * g.taps), Conv::depthwise_task)?
         }
         // The kernel as [run][tap][z][j], tasks of output rows.
         ConvStrategy::Direct => {
             let layout = ([g.taps * g.cg * g.gs, g.cg * g.gs, g.gs, 1], g.runs * g.taps * g.cg * g.gs);
             let args = [input, kernel, out, epi, ectx];
-            c.row_tasks(module, target, &ir, args, layout, ("direct", g.f * g.taps * g.cg), Conv::direct_task)?
+            c.row_tasks(&ir, args, layout, ("direct", g.f * g.taps * g.cg), Conv::direct_task)?
         }
-        ConvStrategy::Im2colGemm => c.im2col(module, target, &ir, [input, kernel, out, epi, ectx])?,
+        ConvStrategy::Im2colGemm => c.im2col(&ir, [input, kernel, out, epi, ectx])?,
     }
     ir.ret()?;
     Ok(f)
 }
 
-struct Conv<'s> {
+struct Conv<'s, 'ctx> {
+    module: &'s Module<'ctx>,
+    target: &'s TargetMachine,
     spec: &'s ConvSpec,
     g: Geom,
     ct: Ct,
@@ -521,9 +515,9 @@ const S_EPI: u32 = 3;
 const S_ECTX: u32 = 4;
 const SLOTS: u32 = 5;
 
-impl Conv<'_> {
+impl<'s, 'ctx> Conv<'s, 'ctx> {
     /// Whether the whole convolution is too little work to share between threads.
-    fn inline<'ctx>(&self, ir: &Ir<'_, 'ctx>) -> IntValue<'ctx> {
+    fn inline(&self, ir: &Ir<'_, 'ctx>) -> IntValue<'ctx> {
         let g = &self.g;
         let work = g.rows.saturating_mul(g.f).saturating_mul(g.taps).saturating_mul(g.cg);
         ir.cx.bool_type().const_int((work < INLINE_WORK) as u64, false)
@@ -532,7 +526,7 @@ impl Conv<'_> {
     /// Copies the kernel into a canonical layout: element (run, tap, z, j) at
     /// `run*s[0] + tap*s[1] + z*s[2] + j*s[3]`, window reversal applied, in the
     /// kernel's own element type.
-    fn gather_kernel<'ctx>(
+    fn gather_kernel(
         &self,
         ir: &Ir<'_, 'ctx>,
         kernel: PointerValue<'ctx>,
@@ -565,21 +559,12 @@ impl Conv<'_> {
         })
     }
 
-    fn task_function<'ctx>(&self, module: &Module<'ctx>, target: &TargetMachine, suffix: &str) -> FunctionValue<'ctx> {
-        let cx = module.get_context();
-        let f = module.add_function(&format!("{}_{suffix}", self.name), task_type(cx), Some(Linkage::Internal));
-        set_target_attrs(cx, f, target, self.isa);
-        f
-    }
-
     /// Hands `tasks` tasks of `grain` to the pool (or runs them inline): the
     /// five pointers (input, prepared kernel, output, epilogue and its context)
     /// go into the context slots of a task function named `suffix`, which
     /// `body` fills in.
-    fn share_tasks<'ctx>(
+    fn share_tasks(
         &self,
-        module: &Module<'ctx>,
-        target: &TargetMachine,
         ir: &Ir<'_, 'ctx>,
         ptrs: [PointerValue<'ctx>; 5],
         suffix: &str,
@@ -590,20 +575,18 @@ impl Conv<'_> {
         for (slot, p) in [S_IN, S_KER, S_OUT, S_EPI, S_ECTX].into_iter().zip(ptrs) {
             s.set_ptr(ir, slot, p)?;
         }
-        let task = self.task_function(module, target, suffix);
+        let task = task_function(self.module, self.target, self.isa, &format!("{}_{suffix}", self.name));
         body(task)?;
         run_tasks(ir, task, s.ptr, ir.c(tasks), ir.c(grain), self.inline(ir))
     }
 
     /// A task function's builder, its rows `lo..hi` and its five pointers
     /// (see [`Conv::share_tasks`]).
-    fn task_entry<'a, 'ctx>(
-        module: &'a Module<'ctx>,
+    fn task_entry(
+        &self,
         f: FunctionValue<'ctx>,
-    ) -> R<(Ir<'a, 'ctx>, IntValue<'ctx>, IntValue<'ctx>, [PointerValue<'ctx>; 5])> {
-        let ir = Ir::new(module, f);
-        let s = Slots::at(ir.param_ptr(0), SLOTS);
-        let (lo, hi) = (ir.param_int(1), ir.param_int(2));
+    ) -> R<(Ir<'s, 'ctx>, IntValue<'ctx>, IntValue<'ctx>, [PointerValue<'ctx>; 5])> {
+        let (ir, s, lo, hi) = task_entry(self.module, f, SLOTS);
         let mut ptrs = [ir.ptrt().const_null(); 5];
         for (p, slot) in ptrs.iter_mut().zip([S_IN, S_KER, S_OUT, S_EPI, S_ECTX]) {
             *p = s.get_ptr(&ir, slot)?;
@@ -623,7 +606,7 @@ impl Conv<'_> {
 
     /// Per-tap input offsets and validity for up to `ROWS` output rows at a
     /// time (`[row][tap]` tables the direct strategies read in their tap loops).
-    fn tap_tables<'ctx>(&self, ir: &Ir<'_, 'ctx>) -> R<TapTables<'ctx>> {
+    fn tap_tables(&self, ir: &Ir<'_, 'ctx>) -> R<TapTables<'ctx>> {
         let n = (TapTables::ROWS * self.g.taps) as u32;
         let offs = ir.alloca(ir.i64t().array_type(n).into())?;
         let oks = ir.alloca(ir.cx.bool_type().array_type(n).into())?;
@@ -633,7 +616,7 @@ impl Conv<'_> {
 
     /// Fills the tables for output rows `r0..r0 + rows`: element offsets into
     /// the input (batch base included) and whether each tap reads inside it.
-    fn fill_tap_tables<'ctx>(&self, ir: &Ir<'_, 'ctx>, t: &TapTables<'ctx>, r0: IntValue<'ctx>, rows: i64) -> R<()> {
+    fn fill_tap_tables(&self, ir: &Ir<'_, 'ctx>, t: &TapTables<'ctx>, r0: IntValue<'ctx>, rows: i64) -> R<()> {
         let g = &self.g;
         for q in 0..rows {
             let (obt, os) = g.decode_row(ir, ir.add(r0, ir.c(q))?, t.out_b, &t.out_sp)?;
@@ -650,7 +633,7 @@ impl Conv<'_> {
     }
 
     /// Row `q`'s offset and validity for tap `tap` from the tables.
-    fn tap_entry<'ctx>(
+    fn tap_entry(
         &self,
         ir: &Ir<'_, 'ctx>,
         t: &TapTables<'ctx>,
@@ -665,7 +648,7 @@ impl Conv<'_> {
 
     /// Runs `group` over `lo..hi` in groups of `ROWS` rows, then single rows,
     /// and calls the epilogue on the task's rows.
-    fn row_groups<'ctx>(
+    fn row_groups(
         &self,
         ir: &Ir<'_, 'ctx>,
         (lo, hi): (IntValue<'ctx>, IntValue<'ctx>),
@@ -683,29 +666,27 @@ impl Conv<'_> {
     /// Gathers the kernel into `layout` (strides for [`Conv::gather_kernel`]
     /// and the element count) and shares the output rows between tasks of
     /// `task`, in grains of about 16K multiply-adds (`work` per row).
-    fn row_tasks<'ctx>(
+    fn row_tasks(
         &self,
-        module: &Module<'ctx>,
-        target: &TargetMachine,
         ir: &Ir<'_, 'ctx>,
         args: [PointerValue<'ctx>; 5],
         (strides, elems): ([i64; 4], i64),
         (suffix, work): (&str, i64),
-        task: fn(&Self, &Module<'ctx>, FunctionValue<'ctx>) -> R<()>,
+        task: fn(&Self, FunctionValue<'ctx>) -> R<()>,
     ) -> R<()> {
         let kernel = ir.alloc(ir.c(elems * self.spec.kernel.byte_size() as i64))?;
         self.gather_kernel(ir, args[1], kernel, strides)?;
         let grain = (16384 / work.max(1)).max(1);
         let ptrs = [args[0], kernel, args[2], args[3], args[4]];
-        self.share_tasks(module, target, ir, ptrs, suffix, (self.g.rows, grain), |f| task(self, module, f))?;
+        self.share_tasks(ir, ptrs, suffix, (self.g.rows, grain), |f| task(self, f))?;
         ir.free(kernel)
     }
 
-    fn depthwise_task<'ctx>(&self, module: &Module<'ctx>, f: FunctionValue<'ctx>) -> R<()> {
+    fn depthwise_task(&self, f: FunctionValue<'ctx>) -> R<()> {
         let g = &self.g;
         let spec = self.spec;
         let ct = self.ct;
-        let (ir, lo, hi, [input, kc, out, epi, ectx]) = Self::task_entry(module, f)?;
+        let (ir, lo, hi, [input, kc, out, epi, ectx]) = self.task_entry(f)?;
         let vl = self.vector_width(g.f);
         let fmain = g.f - g.f % vl;
         let mult = g.f_per_fg;
@@ -767,11 +748,11 @@ impl Conv<'_> {
     /// Rows in groups of four; per run of output features, vectors over the run
     /// (broadcast input values times kernel vectors) summed over taps and the
     /// group's input features.
-    fn direct_task<'ctx>(&self, module: &Module<'ctx>, f: FunctionValue<'ctx>) -> R<()> {
+    fn direct_task(&self, f: FunctionValue<'ctx>) -> R<()> {
         let g = &self.g;
         let spec = self.spec;
         let ct = self.ct;
-        let (ir, lo, hi, [input, kmat, out, epi, ectx]) = Self::task_entry(module, f)?;
+        let (ir, lo, hi, [input, kmat, out, epi, ectx]) = self.task_entry(f)?;
         let vl = self.vector_width(g.gs);
         // Chunks of the run: (first column, width), widths of `vl` then single columns.
         let mut chunks: Vec<(i64, u32)> = (0..g.gs / vl).map(|c| (c * vl, vl as u32)).collect();
@@ -839,7 +820,7 @@ impl Conv<'_> {
     /// `mr` rows and per tap, `lanes` features of each row are loaded as one vector
     /// (zeros for padding and for rows past `mc`), and `lanes x lanes` blocks are
     /// transposed into the panel's `k`-major order.
-    fn gather_panels<'ctx>(
+    fn gather_panels(
         &self,
         ir: &Ir<'_, 'ctx>,
         input: PointerValue<'ctx>,
@@ -930,17 +911,11 @@ impl Conv<'_> {
         })
     }
 
-    fn im2col<'ctx>(
-        &self,
-        module: &Module<'ctx>,
-        target: &TargetMachine,
-        ir: &Ir<'_, 'ctx>,
-        args: [PointerValue<'ctx>; 5],
-    ) -> R<()> {
+    fn im2col(&self, ir: &Ir<'_, 'ctx>, args: [PointerValue<'ctx>; 5]) -> R<()> {
         let g = &self.g;
         let spec = self.spec;
         let ct = self.ct;
-        let parts = Parts::get(module, target, self.isa, ct, spec.input, spec.kernel, spec.out)?;
+        let parts = Parts::get(self.module, self.target, self.isa, ct, spec.input, spec.kernel, spec.out)?;
         let blk = parts.blk;
         let nr = blk.nr() as i64;
         let kdim = g.taps * g.cg;
@@ -987,9 +962,7 @@ impl Conv<'_> {
         let epi = if direct { args[3] } else { ir.ptrt().const_null() };
         let ptrs = [args[0], bpack, target_c, epi, args[4]];
         let tasks = cdiv(g.rows, blk.mc) * g.runs;
-        self.share_tasks(module, target, ir, ptrs, "gemm", (tasks, 1), |task| {
-            self.im2col_task(module, task, &parts, kdim, npad, nkb, kcb)
-        })?;
+        self.share_tasks(ir, ptrs, "gemm", (tasks, 1), |task| self.im2col_task(task, &parts, kdim, npad, nkb, kcb))?;
         if !direct {
             // Scatter [rows, F] into the output's layout, then one epilogue block.
             let (out_b, out_sp) = out_layout(spec);
@@ -1011,9 +984,8 @@ impl Conv<'_> {
         ir.free(bpack)
     }
 
-    fn im2col_task<'ctx>(
+    fn im2col_task(
         &self,
-        module: &Module<'ctx>,
         f: FunctionValue<'ctx>,
         parts: &Parts<'ctx>,
         kdim: i64,
@@ -1026,7 +998,7 @@ impl Conv<'_> {
         let ct = self.ct;
         let blk = parts.blk;
         let mr = blk.mr as i64;
-        let (ir, lo, hi, [input, bpack, c, epi, ectx]) = Self::task_entry(module, f)?;
+        let (ir, lo, hi, [input, bpack, c, epi, ectx]) = self.task_entry(f)?;
         let ctt = ct.ty(ir.cx);
         let imem = ir.mem_ty(spec.input, 0);
         let omem = ir.mem_ty(spec.out, 0);
@@ -1092,31 +1064,13 @@ impl Conv<'_> {
                             ir.store(ir.gep(ctt, apack, d)?, ir.zero(ct, 0), ct.bytes())
                         })
                     })?;
-                    let accumulate = ir.b.build_int_z_extend(ir.cmp(IntPredicate::SGT, p, ir.c(0))?, ir.i64t(), "")?;
-                    let last = ir.b.build_int_z_extend(ir.cmp(IntPredicate::EQ, p, ir.c(nkb - 1))?, ir.i64t(), "")?;
+                    let (accumulate, last) = depth_flags(&ir, p, ir.c(nkb))?;
                     let bblock = ir.gep(ctt, brun, ir.add(ir.mul(k0, ir.c(npad))?, ir.mul(jc, kc)?)?)?;
                     let col = ir.add(f_start, jc)?;
                     let cblock = ir.gep(omem, c, ir.add(ir.mul(r0, ir.c(g.f))?, col)?)?;
-                    ir.call(
-                        parts.macro_kernel,
-                        &[
-                            mc.into(),
-                            nc.into(),
-                            kc.into(),
-                            apack.into(),
-                            bblock.into(),
-                            cblock.into(),
-                            ir.c(g.f).into(),
-                            accumulate.into(),
-                            epi.into(),
-                            ectx.into(),
-                            ir.c(0).into(),
-                            r0.into(),
-                            col.into(),
-                            last.into(),
-                        ],
-                    )?;
-                    Ok(())
+                    let sizes = [mc, nc, kc, ir.c(g.f)];
+                    let at = [ir.c(0), r0, col];
+                    parts.call_macro(&ir, sizes, [apack, bblock, cblock], (accumulate, last), (epi, ectx), at)
                 })
             })
         })?;

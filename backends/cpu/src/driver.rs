@@ -556,18 +556,7 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
         let null = self.t.ptr.const_null();
         let (epi, ctx) = match &d.epilogue {
             None => (null, null),
-            Some((kid, bufs)) => {
-                let mut inputs = vec![d.out.clone()];
-                inputs.extend(bufs.iter().cloned());
-                let f = self.block_epilogue_fn(*kid, &inputs, &d.out, d.m, d.n)?;
-                let arr = self.alloca_array(self.t.ptr, inputs.len() as u32 + 1, "epi.bufs")?;
-                for (i, r) in inputs.iter().enumerate() {
-                    let p = self.buf_ptr(rc, r)?;
-                    self.store_ptr(arr, i as u64, p)?;
-                }
-                self.store_ptr(arr, inputs.len() as u64, out)?;
-                (f.as_global_value().as_pointer_value(), arr)
-            }
+            Some((kid, bufs)) => self.routine_epilogue(rc, (*kid, bufs), (&d.out, out), d.m, d.n)?,
         };
         let spec = GemmSpec {
             lhs: d.lhs.ty.dtype,
@@ -590,6 +579,29 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
         ];
         self.call(gemm, &args)?;
         Ok(())
+    }
+
+    /// What a routine gets to run epilogue kernel `kid` (its inputs: the routine's
+    /// output `out` at `out_ptr`, then `bufs`) on its `[m, n]` output blocks:
+    /// [`Self::block_epilogue_fn`] and its buffer array {`out`, `bufs`..., `out`}.
+    fn routine_epilogue(
+        &mut self,
+        rc: &RunCx<'ctx>,
+        (kid, bufs): (KernelId, &[BufRef]),
+        (out, out_ptr): (&BufRef, PointerValue<'ctx>),
+        m: i64,
+        n: i64,
+    ) -> Result<(PointerValue<'ctx>, PointerValue<'ctx>)> {
+        let mut inputs = vec![out.clone()];
+        inputs.extend(bufs.iter().cloned());
+        let f = self.block_epilogue_fn(kid, &inputs, out, m, n)?;
+        let arr = self.alloca_array(self.t.ptr, inputs.len() as u32 + 1, "epi.bufs")?;
+        for (i, r) in inputs.iter().enumerate() {
+            let p = self.buf_ptr(rc, r)?;
+            self.store_ptr(arr, i as u64, p)?;
+        }
+        self.store_ptr(arr, inputs.len() as u64, out_ptr)?;
+        Ok((f.as_global_value().as_pointer_value(), arr))
     }
 
     /// The block epilogue of a dot: `void(ptr bufs, i64 b, i64 i0, i64 i1, i64
@@ -739,18 +751,9 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
         let in_tile = rank > 0 && feature == Some(rank - 1);
         let (epi, ctx) = match &c.epilogue {
             Some((kid, bufs)) if in_tile => {
-                let mut inputs = vec![c.out.clone()];
-                inputs.extend(bufs.iter().cloned());
                 let features = c.out.ty.dims[rank - 1];
                 let rows = if features == 0 { 0 } else { count(&c.out.ty.dims) / features };
-                let f = self.block_epilogue_fn(*kid, &inputs, &c.out, rows, features)?;
-                let arr = self.alloca_array(self.t.ptr, inputs.len() as u32 + 1, "epi.bufs")?;
-                for (i, r) in inputs.iter().enumerate() {
-                    let p = self.buf_ptr(rc, r)?;
-                    self.store_ptr(arr, i as u64, p)?;
-                }
-                self.store_ptr(arr, inputs.len() as u64, out)?;
-                (f.as_global_value().as_pointer_value(), arr)
+                self.routine_epilogue(rc, (*kid, bufs), (&c.out, out), rows, features)?
             }
             _ => (null, null),
         };

@@ -40,11 +40,12 @@ use inkwell::IntPredicate;
 use inkwell::module::{Linkage, Module};
 use inkwell::targets::TargetMachine;
 use inkwell::types::BasicType;
-use inkwell::values::{BasicValueEnum, FunctionValue, IntValue};
+use inkwell::values::{BasicValueEnum, FunctionValue, IntValue, PointerValue};
 use smelt_hlo::DType;
 
 use crate::routine::{
-    Ct, INLINE_WORK, Ir, Isa, R, RoutineError, Slots, call_epilogue, enum_attr, run_tasks, set_target_attrs, task_type,
+    Ct, INLINE_WORK, Ir, Isa, R, RoutineError, Slots, call_epilogue, enum_attr, run_tasks, set_target_attrs,
+    task_entry, task_function,
 };
 
 /// What a generated matrix multiply computes. Operands are dense row-major
@@ -149,16 +150,7 @@ pub fn gemm_function<'ctx>(
     if let Some(f) = module.get_function(&name) {
         return Ok(f);
     }
-    let ct = Ct::for_output(spec.out)?;
-    for d in [spec.lhs, spec.rhs] {
-        if !ct.accepts(d) {
-            return Err(RoutineError::Unsupported(format!(
-                "dot of {} operands with a {} result",
-                d.name(),
-                spec.out.name()
-            )));
-        }
-    }
+    let ct = Ct::for_product("dot", [spec.lhs, spec.rhs], spec.out)?;
     let isa = Isa::of(target);
     let parts = Parts::get(module, target, isa, ct, spec.lhs, spec.rhs, spec.out)?;
     build_driver(module, target, isa, spec, &name, &parts)
@@ -196,6 +188,37 @@ impl<'ctx> Parts<'ctx> {
         let ukernel = ukernel_function(module, target, isa, &blk, out)?;
         let macro_kernel = macro_function(module, target, isa, &blk, out, ukernel)?;
         Ok(Parts { blk, pack_a, pack_b, macro_kernel })
+    }
+
+    /// Calls [`Parts::macro_kernel`]: `[mc, nc, kc, ldc]`, the packed blocks and
+    /// C, the [`depth_flags`], the epilogue and its context, and `[eb, ei0, ej0]`.
+    pub fn call_macro(
+        &self,
+        ir: &Ir<'_, 'ctx>,
+        [mc, nc, kc, ldc]: [IntValue<'ctx>; 4],
+        [ap, bp, c]: [PointerValue<'ctx>; 3],
+        (accumulate, last): (IntValue<'ctx>, IntValue<'ctx>),
+        (epi, ectx): (PointerValue<'ctx>, PointerValue<'ctx>),
+        [eb, ei0, ej0]: [IntValue<'ctx>; 3],
+    ) -> R<()> {
+        let args = [
+            mc.into(),
+            nc.into(),
+            kc.into(),
+            ap.into(),
+            bp.into(),
+            c.into(),
+            ldc.into(),
+            accumulate.into(),
+            epi.into(),
+            ectx.into(),
+            eb.into(),
+            ei0.into(),
+            ej0.into(),
+            last.into(),
+        ];
+        ir.call(self.macro_kernel, &args)?;
+        Ok(())
     }
 }
 
@@ -561,7 +584,8 @@ fn macro_function<'ctx>(
 
 // ---- driver ----------------------------------------------------------------------
 
-// Slots of the context the driver hands to its tasks.
+// Slots of the context the driver hands to its tasks. The first eight, up to
+// `S_ECTX`, are the matrix-vector tasks' too (see [`set_operands`]).
 const S_A: u32 = 0;
 const S_B: u32 = 1;
 const S_C: u32 = 2;
@@ -587,6 +611,23 @@ const S_SW: u32 = 20;
 const S_PBS: u32 = 21;
 const SLOTS: u32 = 22;
 
+/// Stores the operands, their sizes and the epilogue in slots `S_A` to `S_ECTX`.
+fn set_operands<'ctx>(
+    ir: &Ir<'_, 'ctx>,
+    s: &Slots<'ctx>,
+    [a, b, c, epi, ectx]: [PointerValue<'ctx>; 5],
+    [m, n, k]: [IntValue<'ctx>; 3],
+) -> R<()> {
+    s.set_ptr(ir, S_A, a)?;
+    s.set_ptr(ir, S_B, b)?;
+    s.set_ptr(ir, S_C, c)?;
+    s.set(ir, S_M, m)?;
+    s.set(ir, S_N, n)?;
+    s.set(ir, S_K, k)?;
+    s.set_ptr(ir, S_EPI, epi)?;
+    s.set_ptr(ir, S_ECTX, ectx)
+}
+
 fn build_driver<'ctx>(
     module: &Module<'ctx>,
     target: &TargetMachine,
@@ -603,8 +644,9 @@ fn build_driver<'ctx>(
     let ty = cx.void_type().fn_type(&[p, p, p, i, i, i, i, p, p], false);
     let f = module.add_function(name, ty, Some(Linkage::External));
     set_target_attrs(cx, f, target, isa);
-    let pack_task = pack_task_function(module, target, isa, spec, name, parts)?;
-    let compute_task = compute_task_function(module, target, isa, spec, name, parts)?;
+    let tasks = Tasks { module, target, isa, spec, name, ct };
+    let pack_task = pack_task_function(&tasks, parts)?;
+    let compute_task = compute_task_function(&tasks, parts)?;
     for (idx, nm) in ["a", "b", "c", "batch", "m", "n", "k", "epilogue", "epilogue_ctx"].iter().enumerate() {
         if let Some(v) = f.get_nth_param(idx as u32) {
             v.set_name(nm);
@@ -645,7 +687,7 @@ fn build_driver<'ctx>(
         dead_block(&ir)
     })?;
 
-    gemv::emit(module, target, isa, spec, name, &ir, [a, b, c, epi, ectx], [batch, m, n, k])?;
+    gemv::emit(&tasks, &ir, [a, b, c, epi, ectx], [batch, m, n, k])?;
     let npad = ir.mul(ir.ceil_div(n, ir.c(nr))?, ir.c(nr))?;
     let full_depth = crate::routine::mem_type(ir.cx, spec.out) != ct.ty(ir.cx);
     let (nkb, kcb, ncb) = if full_depth {
@@ -667,14 +709,7 @@ fn build_driver<'ctx>(
     let bgroup = ir.select(whole, ir.clamp(ir.div(budget, per_batch)?, ir.c(1), batch)?, ir.c(1))?;
     let bpack = ir.alloc(ir.mul(ir.mul(bgroup, per_batch)?, ir.c(ct.bytes() as i64))?)?;
     let s = Slots::alloc(&ir, SLOTS)?;
-    s.set_ptr(&ir, S_A, a)?;
-    s.set_ptr(&ir, S_B, b)?;
-    s.set_ptr(&ir, S_C, c)?;
-    s.set(&ir, S_M, m)?;
-    s.set(&ir, S_N, n)?;
-    s.set(&ir, S_K, k)?;
-    s.set_ptr(&ir, S_EPI, epi)?;
-    s.set_ptr(&ir, S_ECTX, ectx)?;
+    set_operands(&ir, &s, [a, b, c, epi, ectx], [m, n, k])?;
     s.set_ptr(&ir, S_BPACK, bpack)?;
     s.set(&ir, S_PBS, per_batch)?;
     s.set(&ir, S_NKB, nkb)?;
@@ -733,6 +768,18 @@ fn dead_block(ir: &Ir<'_, '_>) -> R<()> {
     Ok(())
 }
 
+/// The macro kernel's `accumulate` and `last` arguments (0 or 1) for depth
+/// block `pb` of `nkb`.
+pub(crate) fn depth_flags<'ctx>(
+    ir: &Ir<'_, 'ctx>,
+    pb: IntValue<'ctx>,
+    nkb: IntValue<'ctx>,
+) -> R<(IntValue<'ctx>, IntValue<'ctx>)> {
+    let accumulate = ir.b.build_int_z_extend(ir.cmp(IntPredicate::SGT, pb, ir.c(0))?, ir.i64t(), "")?;
+    let last = ir.b.build_int_z_extend(ir.cmp(IntPredicate::EQ, pb, ir.sub(nkb, ir.c(1))?)?, ir.i64t(), "")?;
+    Ok((accumulate, last))
+}
+
 /// Row and depth strides of an operand's micro-panels: `(rs, ks)` such that
 /// element (row, kk) is at `row * rs + kk * ks`.
 fn strides<'ctx>(
@@ -744,20 +791,30 @@ fn strides<'ctx>(
     if rows_minor { (ir.c(1), rows) } else { (depth, ir.c(1)) }
 }
 
-fn pack_task_function<'ctx>(
-    module: &Module<'ctx>,
-    target: &TargetMachine,
+/// What the task functions of one product are generated from.
+struct Tasks<'m, 'ctx> {
+    module: &'m Module<'ctx>,
+    target: &'m TargetMachine,
     isa: Isa,
-    spec: &GemmSpec,
-    name: &str,
-    parts: &Parts<'ctx>,
-) -> R<FunctionValue<'ctx>> {
-    let cx = module.get_context();
-    let f = module.add_function(&format!("{name}_pack"), task_type(cx), Some(Linkage::Internal));
-    set_target_attrs(cx, f, target, isa);
-    let ir = Ir::new(module, f);
-    let s = Slots::at(ir.param_ptr(0), SLOTS);
-    let (lo, hi) = (ir.param_int(1), ir.param_int(2));
+    spec: &'m GemmSpec,
+    /// The driver's symbol, which task names extend.
+    name: &'m str,
+    ct: Ct,
+}
+
+impl<'m, 'ctx> Tasks<'m, 'ctx> {
+    /// Task function `{name}_{suffix}` with a context of `slots` slots, and the
+    /// start of its body: the builder, the context and the range `lo..hi`.
+    fn start(&self, suffix: &str, slots: u32) -> (FunctionValue<'ctx>, Ir<'m, 'ctx>, Slots<'ctx>, [IntValue<'ctx>; 2]) {
+        let f = task_function(self.module, self.target, self.isa, &format!("{}_{suffix}", self.name));
+        let (ir, s, lo, hi) = task_entry(self.module, f, slots);
+        (f, ir, s, [lo, hi])
+    }
+}
+
+fn pack_task_function<'ctx>(tasks: &Tasks<'_, 'ctx>, parts: &Parts<'ctx>) -> R<FunctionValue<'ctx>> {
+    let spec = tasks.spec;
+    let (f, ir, s, [lo, hi]) = tasks.start("pack", SLOTS);
     let ct = parts.blk.ct;
     let nr = parts.blk.nr() as i64;
     let (b, bpack, b0) = (s.get_ptr(&ir, S_B)?, s.get_ptr(&ir, S_BPACK)?, s.get(&ir, S_B0)?);
@@ -796,20 +853,9 @@ fn pack_task_function<'ctx>(
     Ok(f)
 }
 
-fn compute_task_function<'ctx>(
-    module: &Module<'ctx>,
-    target: &TargetMachine,
-    isa: Isa,
-    spec: &GemmSpec,
-    name: &str,
-    parts: &Parts<'ctx>,
-) -> R<FunctionValue<'ctx>> {
-    let cx = module.get_context();
-    let f = module.add_function(&format!("{name}_task"), task_type(cx), Some(Linkage::Internal));
-    set_target_attrs(cx, f, target, isa);
-    let ir = Ir::new(module, f);
-    let s = Slots::at(ir.param_ptr(0), SLOTS);
-    let (lo, hi) = (ir.param_int(1), ir.param_int(2));
+fn compute_task_function<'ctx>(tasks: &Tasks<'_, 'ctx>, parts: &Parts<'ctx>) -> R<FunctionValue<'ctx>> {
+    let spec = tasks.spec;
+    let (f, ir, s, [lo, hi]) = tasks.start("task", SLOTS);
     let blk = parts.blk;
     let ct = blk.ct;
     let ctt = ct.ty(ir.cx);
@@ -844,9 +890,7 @@ fn compute_task_function<'ctx>(
             ir.for_range(ir.c(0), nkb, 1, |pb| {
                 let k0 = ir.mul(pb, kcb)?;
                 let kc = ir.min(kcb, ir.sub(k, k0)?)?;
-                let accumulate = ir.b.build_int_z_extend(ir.cmp(IntPredicate::SGT, pb, ir.c(0))?, ir.i64t(), "")?;
-                let last =
-                    ir.b.build_int_z_extend(ir.cmp(IntPredicate::EQ, pb, ir.sub(nkb, ir.c(1))?)?, ir.i64t(), "")?;
+                let (accumulate, last) = depth_flags(&ir, pb, nkb)?;
                 let bblock = ir.gep(ctt, bmat, ir.add(ir.mul(k0, npad)?, ir.mul(jc, kc)?)?)?;
                 ir.for_step(i_start, i_end, mc, |ic| {
                     let mcc = ir.min(mc, ir.sub(i_end, ic)?)?;
@@ -859,26 +903,8 @@ fn compute_task_function<'ctx>(
                         Ok(())
                     })?;
                     let cblock = ir.gep(omem, cmat, ir.add(ir.mul(ic, n)?, jc)?)?;
-                    ir.call(
-                        parts.macro_kernel,
-                        &[
-                            mcc.into(),
-                            nc.into(),
-                            kc.into(),
-                            apack.into(),
-                            bblock.into(),
-                            cblock.into(),
-                            n.into(),
-                            accumulate.into(),
-                            epi.into(),
-                            ectx.into(),
-                            bi.into(),
-                            ic.into(),
-                            ir.add(slab0, jc)?.into(),
-                            last.into(),
-                        ],
-                    )?;
-                    Ok(())
+                    let (sizes, at) = ([mcc, nc, kc, n], [bi, ic, ir.add(slab0, jc)?]);
+                    parts.call_macro(&ir, sizes, [apack, bblock, cblock], (accumulate, last), (epi, ectx), at)
                 })
             })
         })

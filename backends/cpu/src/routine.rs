@@ -18,7 +18,9 @@ use inkwell::intrinsics::Intrinsic;
 use inkwell::module::{Linkage, Module};
 use inkwell::targets::TargetMachine;
 use inkwell::types::{BasicType, BasicTypeEnum, FunctionType, VectorType};
-use inkwell::values::{BasicMetadataValueEnum, BasicValue, BasicValueEnum, FunctionValue, IntValue, PointerValue};
+use inkwell::values::{
+    BasicMetadataValueEnum, BasicValue, BasicValueEnum, FunctionValue, IntMathValue, IntValue, PointerValue,
+};
 use smelt_hlo::DType;
 
 /// Errors of the routine generators: a spec they cannot implement, or LLVM refusing
@@ -127,6 +129,22 @@ impl Ct {
             d if d.is_float() => self.is_float(),
             _ => true,
         }
+    }
+
+    /// The accumulator type of a `what` (a dot, a convolution) of operands `ins`
+    /// with an `out` result, or why there is none.
+    pub fn for_product(what: &str, ins: [DType; 2], out: DType) -> R<Ct> {
+        let ct = Ct::for_output(out)?;
+        for d in ins {
+            if !ct.accepts(d) {
+                return Err(RoutineError::Unsupported(format!(
+                    "{what} of {} operands with a {} result",
+                    d.name(),
+                    out.name()
+                )));
+            }
+        }
+        Ok(ct)
     }
 }
 
@@ -445,26 +463,24 @@ impl<'a, 'ctx> Ir<'a, 'ctx> {
     fn ibin(&self, op: &str, a: BasicValueEnum<'ctx>, b: BasicValueEnum<'ctx>) -> R<BasicValueEnum<'ctx>> {
         use BasicValueEnum::*;
         Ok(match (a, b) {
-            (IntValue(x), IntValue(y)) => match op {
-                "and" => self.b.build_and(x, y, "")?.into(),
-                "or" => self.b.build_or(x, y, "")?.into(),
-                "xor" => self.b.build_xor(x, y, "")?.into(),
-                "add" => self.b.build_int_add(x, y, "")?.into(),
-                "sub" => self.b.build_int_sub(x, y, "")?.into(),
-                "shl" => self.b.build_left_shift(x, y, "")?.into(),
-                _ => self.b.build_right_shift(x, y, false, "")?.into(),
-            },
-            (VectorValue(x), VectorValue(y)) => match op {
-                "and" => self.b.build_and(x, y, "")?.into(),
-                "or" => self.b.build_or(x, y, "")?.into(),
-                "xor" => self.b.build_xor(x, y, "")?.into(),
-                "add" => self.b.build_int_add(x, y, "")?.into(),
-                "sub" => self.b.build_int_sub(x, y, "")?.into(),
-                "shl" => self.b.build_left_shift(x, y, "")?.into(),
-                _ => self.b.build_right_shift(x, y, false, "")?.into(),
-            },
+            (IntValue(x), IntValue(y)) => self.int_op(op, x, y)?,
+            (VectorValue(x), VectorValue(y)) => self.int_op(op, x, y)?,
             _ => return Err(RoutineError::Llvm(format!("integer op {op} on mismatched values"))),
         })
+    }
+
+    /// [`Ir::ibin`] on two integer scalars or two integer vectors.
+    fn int_op<T: IntMathValue<'ctx>>(&self, op: &str, x: T, y: T) -> R<BasicValueEnum<'ctx>> {
+        let v = match op {
+            "and" => self.b.build_and(x, y, "")?,
+            "or" => self.b.build_or(x, y, "")?,
+            "xor" => self.b.build_xor(x, y, "")?,
+            "add" => self.b.build_int_add(x, y, "")?,
+            "sub" => self.b.build_int_sub(x, y, "")?,
+            "shl" => self.b.build_left_shift(x, y, "")?,
+            _ => self.b.build_right_shift(x, y, false, "")?,
+        };
+        Ok(v.as_basic_value_enum())
     }
 
     fn icmp_v(&self, p: IntPredicate, a: BasicValueEnum<'ctx>, b: BasicValueEnum<'ctx>) -> R<BasicValueEnum<'ctx>> {
@@ -833,6 +849,32 @@ impl<'ctx> Slots<'ctx> {
 pub(crate) fn task_type<'ctx>(cx: ContextRef<'ctx>) -> FunctionType<'ctx> {
     let p = cx.ptr_type(AddressSpace::default());
     cx.void_type().fn_type(&[p.into(), cx.i64_type().into(), cx.i64_type().into()], false)
+}
+
+/// Adds an internal task function `name` (of [`task_type`]) shaped for `isa`.
+pub(crate) fn task_function<'ctx>(
+    module: &Module<'ctx>,
+    target: &TargetMachine,
+    isa: Isa,
+    name: &str,
+) -> FunctionValue<'ctx> {
+    let cx = module.get_context();
+    let f = module.add_function(name, task_type(cx), Some(Linkage::Internal));
+    set_target_attrs(cx, f, target, isa);
+    f
+}
+
+/// Starts the body of task function `f`: its builder, its context of `slots`
+/// slots and its range `lo..hi`.
+pub(crate) fn task_entry<'a, 'ctx>(
+    module: &'a Module<'ctx>,
+    f: FunctionValue<'ctx>,
+    slots: u32,
+) -> (Ir<'a, 'ctx>, Slots<'ctx>, IntValue<'ctx>, IntValue<'ctx>) {
+    let ir = Ir::new(module, f);
+    let s = Slots::at(ir.param_ptr(0), slots);
+    let (lo, hi) = (ir.param_int(1), ir.param_int(2));
+    (ir, s, lo, hi)
 }
 
 /// The type of epilogue callbacks: `void (ptr ctx, i64 b, i64 i0, i64 i1, i64 j0, i64 j1)`.

@@ -4,7 +4,6 @@
 //! groups, dtypes), with the epilogue contract checked on every call.
 
 use std::ffi::c_void;
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 use inkwell::context::Context;
 use smelt_hlo::DType;
@@ -12,7 +11,7 @@ use smelt_hlo::attrs::ConvDims;
 use smelt_kernel::ir::WindowSpec;
 
 use super::{ConvSpec, ConvStrategy, conv_function, conv_function_using, conv_strategy, conv_strategy_applies};
-use crate::gemm::tests::{Rng, decode, encode, round_to};
+use crate::gemm::tests::{Rng, Visits, decode, encode, round_to};
 use crate::jit::{self, Runtime};
 
 type ConvFn = unsafe extern "C" fn(*const u8, *const u8, *mut u8, Option<crate::gemm::tests::EpiFn>, *mut c_void);
@@ -95,33 +94,21 @@ fn reference(spec: &ConvSpec, x: &[f64], w: &[f64]) -> Vec<f64> {
 }
 
 struct EpiCheck {
-    out: *const u8,
-    dtype: DType,
-    expected: Vec<f64>,
-    tolerance: f64,
+    seen: Visits,
     /// Output linear index of (row, feature).
     index: Box<dyn Fn(i64, i64) -> usize>,
     rows: i64,
     f: i64,
-    visits: Vec<AtomicU32>,
-    bad: AtomicBool,
 }
 
 unsafe extern "C" fn epilogue(ctx: *mut c_void, b: i64, r0: i64, r1: i64, f0: i64, f1: i64) {
     let e = unsafe { &*(ctx as *const EpiCheck) };
     if b != 0 || r0 < 0 || r1 > e.rows || f0 < 0 || f1 > e.f || r0 >= r1 || f0 >= f1 {
-        e.bad.store(true, Ordering::Relaxed);
-        return;
+        return e.seen.reject();
     }
-    let size = e.dtype.byte_size();
     for r in r0..r1 {
         for f in f0..f1 {
-            let i = (e.index)(r, f);
-            e.visits[i].fetch_add(1, Ordering::Relaxed);
-            let got = decode(e.dtype, unsafe { std::slice::from_raw_parts(e.out.add(i * size), size) })[0];
-            if (got - e.expected[i]).abs() > e.tolerance * e.expected[i].abs().max(1.0) {
-                e.bad.store(true, Ordering::Relaxed);
-            }
+            unsafe { e.seen.visit((e.index)(r, f)) };
         }
     }
 }
@@ -177,17 +164,8 @@ fn check(specs: &[ConvSpec], runtime: Runtime, exact: bool, every_strategy: bool
             i as usize
         };
         let tolerance = if exact { 0.0 } else { 1e-5 * ((want.len() + 1) as f64).ln().max(1.0) };
-        let chk = EpiCheck {
-            out: ob.as_ptr(),
-            dtype: spec.out,
-            expected: want.clone(),
-            tolerance,
-            index: Box::new(index),
-            rows,
-            f: fcount,
-            visits: (0..want.len()).map(|_| AtomicU32::new(0)).collect(),
-            bad: AtomicBool::new(false),
-        };
+        let seen = Visits::new(ob.as_ptr(), spec.out, want.clone(), tolerance);
+        let chk = EpiCheck { seen, index: Box::new(index), rows, f: fcount };
         unsafe { f(xb.as_ptr(), wb.as_ptr(), ob.as_mut_ptr(), Some(epilogue), &chk as *const EpiCheck as *mut c_void) };
         let got = decode(spec.out, &ob);
         nonzero += want.iter().filter(|v| **v != 0.0).count();
@@ -198,10 +176,7 @@ fn check(specs: &[ConvSpec], runtime: Runtime, exact: bool, every_strategy: bool
                 "{spec:?} ({strategy:?}): element {i} of {od:?} is {g}, expected {e}"
             );
         }
-        assert!(!chk.bad.load(Ordering::Relaxed), "{spec:?} ({strategy:?}): epilogue saw a bad or unfinished block");
-        for (i, v) in chk.visits.iter().enumerate() {
-            assert_eq!(v.load(Ordering::Relaxed), 1, "{spec:?} ({strategy:?}): epilogue visits of element {i}");
-        }
+        chk.seen.assert_once(&format!("{spec:?} ({strategy:?})"));
     }
     (nonzero, total)
 }

@@ -11,14 +11,12 @@
 //! pass adds the partial sums. The epilogue runs once per output chunk.
 
 use inkwell::IntPredicate;
-use inkwell::module::{Linkage, Module};
-use inkwell::targets::TargetMachine;
 use inkwell::types::BasicType;
 use inkwell::values::{BasicValueEnum, FunctionValue, IntValue, PointerValue};
 use smelt_hlo::DType;
 
-use super::{Blocking, GemmSpec, dead_block};
-use crate::routine::{Ct, INLINE_WORK, Ir, Isa, R, Slots, call_epilogue, run_tasks, set_target_attrs, task_type};
+use super::{Blocking, GemmSpec, S_A, S_B, S_C, S_ECTX, S_EPI, S_K, S_M, S_N, Tasks, dead_block, set_operands};
+use crate::routine::{Ct, INLINE_WORK, Ir, R, Slots, call_epilogue, run_tasks};
 
 /// Which operand is the vector.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -29,14 +27,7 @@ enum Side {
     M1,
 }
 
-const S_A: u32 = 0;
-const S_B: u32 = 1;
-const S_C: u32 = 2;
-const S_M: u32 = 3;
-const S_N: u32 = 4;
-const S_K: u32 = 5;
-const S_EPI: u32 = 6;
-const S_ECTX: u32 = 7;
+// Slots after the operands' (`S_A` to `S_ECTX`, shared with the GEMM driver).
 const S_CHUNK: u32 = 8;
 const S_NCHUNKS: u32 = 9;
 const S_KSPLIT: u32 = 10;
@@ -60,31 +51,19 @@ fn is_axpy(spec: &GemmSpec, side: Side) -> bool {
 
 /// Emits `if (n == 1 || m == 1) { ...; return; }` into the driver.
 pub(super) fn emit<'ctx>(
-    module: &Module<'ctx>,
-    target: &TargetMachine,
-    isa: Isa,
-    spec: &GemmSpec,
-    name: &str,
+    tasks: &Tasks<'_, 'ctx>,
     ir: &Ir<'_, 'ctx>,
     ptrs: [PointerValue<'ctx>; 5],
     sizes: [IntValue<'ctx>; 4],
 ) -> R<()> {
-    let ct = Ct::for_output(spec.out)?;
-    let [a, b, c, epi, ectx] = ptrs;
+    let (spec, ct) = (tasks.spec, tasks.ct);
     let [batch, m, n, k] = sizes;
     let is_n1 = ir.cmp(IntPredicate::EQ, n, ir.c(1))?;
     let is_m1 = ir.cmp(IntPredicate::EQ, m, ir.c(1))?;
     let any = ir.b.build_or(is_n1, is_m1, "")?;
     let launch = |side: Side| -> R<()> {
         let s = Slots::alloc(ir, SLOTS)?;
-        s.set_ptr(ir, S_A, a)?;
-        s.set_ptr(ir, S_B, b)?;
-        s.set_ptr(ir, S_C, c)?;
-        s.set(ir, S_M, m)?;
-        s.set(ir, S_N, n)?;
-        s.set(ir, S_K, k)?;
-        s.set_ptr(ir, S_EPI, epi)?;
-        s.set_ptr(ir, S_ECTX, ectx)?;
+        set_operands(ir, &s, ptrs, [m, n, k])?;
         let rows = if side == Side::N1 { m } else { n };
         let total = ir.mul(ir.mul(batch, rows)?, k)?;
         let inline = ir.cmp(IntPredicate::SLT, total, ir.c(INLINE_WORK))?;
@@ -101,9 +80,9 @@ pub(super) fn emit<'ctx>(
             s.set(ir, S_KSPLIT, ksplit)?;
             s.set(ir, S_KCHUNK, kchunk)?;
             s.set_ptr(ir, S_PART, part)?;
-            let partial = axpy_task(module, target, isa, spec, name, ct, side)?;
+            let partial = axpy_task(tasks, side)?;
             run(partial, ir.mul(ir.mul(batch, nchunks)?, ksplit)?)?;
-            let sum = sum_task(module, target, isa, spec, name, ct, side)?;
+            let sum = sum_task(tasks, side)?;
             run(sum, ir.mul(batch, nchunks)?)?;
             ir.free(part)
         } else {
@@ -113,7 +92,7 @@ pub(super) fn emit<'ctx>(
             let nchunks = ir.ceil_div(rows, chunk)?;
             s.set(ir, S_CHUNK, chunk)?;
             s.set(ir, S_NCHUNKS, nchunks)?;
-            run(dots_task(module, target, isa, spec, name, ct, side)?, ir.mul(batch, nchunks)?)
+            run(dots_task(tasks, side)?, ir.mul(batch, nchunks)?)
         }
     };
     ir.if_(any, || {
@@ -127,24 +106,49 @@ fn suffix(side: Side) -> &'static str {
     if side == Side::N1 { "n1" } else { "m1" }
 }
 
-fn new_task<'ctx>(module: &Module<'ctx>, target: &TargetMachine, isa: Isa, name: &str) -> FunctionValue<'ctx> {
-    let cx = module.get_context();
-    let f = module.add_function(name, task_type(cx), Some(Linkage::Internal));
-    set_target_attrs(cx, f, target, isa);
-    f
+/// A side's matrix and vector (pointers and element types) and its output count.
+struct Operands<'ctx> {
+    mat: PointerValue<'ctx>,
+    md: DType,
+    vec: PointerValue<'ctx>,
+    vd: DType,
+    rows: IntValue<'ctx>,
 }
 
-/// The matrix and vector (pointers and types) and the output count of a side.
-fn operands<'ctx>(
+impl<'ctx> Operands<'ctx> {
+    fn read(ir: &Ir<'_, 'ctx>, s: &Slots<'ctx>, spec: &GemmSpec, side: Side) -> R<Operands<'ctx>> {
+        let (mat, md, vec, vd, rows) = match side {
+            Side::N1 => (S_A, spec.lhs, S_B, spec.rhs, S_M),
+            Side::M1 => (S_B, spec.rhs, S_A, spec.lhs, S_N),
+        };
+        Ok(Operands { mat: s.get_ptr(ir, mat)?, md, vec: s.get_ptr(ir, vec)?, vd, rows: s.get(ir, rows)? })
+    }
+
+    /// The matrix and the vector of batch element `bi`, of depth `k`.
+    fn batch(
+        &self,
+        ir: &Ir<'_, 'ctx>,
+        bi: IntValue<'ctx>,
+        k: IntValue<'ctx>,
+    ) -> R<(PointerValue<'ctx>, PointerValue<'ctx>)> {
+        let mmat = ir.gep(ir.mem_ty(self.md, 0), self.mat, ir.mul(bi, ir.mul(self.rows, k)?)?)?;
+        let mvec = ir.gep(ir.mem_ty(self.vd, 0), self.vec, ir.mul(bi, k)?)?;
+        Ok((mmat, mvec))
+    }
+}
+
+/// Batch element and outputs `r0..r1` of task `t` of the chunks of `chunk` of
+/// `rows` outputs (`nchunks` per batch element).
+fn chunk_of<'ctx>(
     ir: &Ir<'_, 'ctx>,
-    s: &Slots<'ctx>,
-    spec: &GemmSpec,
-    side: Side,
-) -> R<(PointerValue<'ctx>, DType, PointerValue<'ctx>, DType, IntValue<'ctx>)> {
-    Ok(match side {
-        Side::N1 => (s.get_ptr(ir, S_A)?, spec.lhs, s.get_ptr(ir, S_B)?, spec.rhs, s.get(ir, S_M)?),
-        Side::M1 => (s.get_ptr(ir, S_B)?, spec.rhs, s.get_ptr(ir, S_A)?, spec.lhs, s.get(ir, S_N)?),
-    })
+    t: IntValue<'ctx>,
+    (chunk, nchunks): (IntValue<'ctx>, IntValue<'ctx>),
+    rows: IntValue<'ctx>,
+) -> R<(IntValue<'ctx>, IntValue<'ctx>, IntValue<'ctx>)> {
+    let bi = ir.div(t, nchunks)?;
+    let r0 = ir.mul(ir.rem(t, nchunks)?, chunk)?;
+    let r1 = ir.min(rows, ir.add(r0, chunk)?)?;
+    Ok((bi, r0, r1))
 }
 
 fn epilogue<'ctx>(
@@ -163,31 +167,27 @@ fn epilogue<'ctx>(
     }
 }
 
-/// Tasks over (batch, chunk of outputs): dot products written straight to C.
-fn dots_task<'ctx>(
-    module: &Module<'ctx>,
-    target: &TargetMachine,
-    isa: Isa,
-    spec: &GemmSpec,
-    name: &str,
-    ct: Ct,
+/// Task function `{name}_{kind}_{side}` and the start of its body.
+fn start<'m, 'ctx>(
+    tasks: &Tasks<'m, 'ctx>,
+    kind: &str,
     side: Side,
-) -> R<FunctionValue<'ctx>> {
-    let f = new_task(module, target, isa, &format!("{name}_dots_{}", suffix(side)));
-    let ir = Ir::new(module, f);
-    let s = Slots::at(ir.param_ptr(0), SLOTS);
-    let (lo, hi) = (ir.param_int(1), ir.param_int(2));
+) -> (FunctionValue<'ctx>, Ir<'m, 'ctx>, Slots<'ctx>, [IntValue<'ctx>; 2]) {
+    tasks.start(&format!("{kind}_{}", suffix(side)), SLOTS)
+}
+
+/// Tasks over (batch, chunk of outputs): dot products written straight to C.
+fn dots_task<'ctx>(tasks: &Tasks<'_, 'ctx>, side: Side) -> R<FunctionValue<'ctx>> {
+    let spec = tasks.spec;
+    let (f, ir, s, [lo, hi]) = start(tasks, "dots", side);
     let k = s.get(&ir, S_K)?;
     let (chunk, nchunks, c) = (s.get(&ir, S_CHUNK)?, s.get(&ir, S_NCHUNKS)?, s.get_ptr(&ir, S_C)?);
-    let (mat, md, vec, vd, rows) = operands(&ir, &s, spec, side)?;
-    let g = Gemv { ir: &ir, ct, lanes: Blocking::new(isa, ct).lanes, md, vd, out: spec.out };
+    let ops = Operands::read(&ir, &s, spec, side)?;
+    let g = Gemv::new(&ir, tasks, &ops);
     ir.for_range(lo, hi, 1, |t| {
-        let bi = ir.div(t, nchunks)?;
-        let r0 = ir.mul(ir.rem(t, nchunks)?, chunk)?;
-        let r1 = ir.min(rows, ir.add(r0, chunk)?)?;
-        let mmat = ir.gep(ir.mem_ty(md, 0), mat, ir.mul(bi, ir.mul(rows, k)?)?)?;
-        let mvec = ir.gep(ir.mem_ty(vd, 0), vec, ir.mul(bi, k)?)?;
-        let mout = ir.gep(ir.mem_ty(spec.out, 0), c, ir.mul(bi, rows)?)?;
+        let (bi, r0, r1) = chunk_of(&ir, t, (chunk, nchunks), ops.rows)?;
+        let (mmat, mvec) = ops.batch(&ir, bi, k)?;
+        let mout = ir.gep(ir.mem_ty(spec.out, 0), c, ir.mul(bi, ops.rows)?)?;
         g.dots(mmat, mvec, mout, k, r0, r1)?;
         epilogue(&ir, &s, side, bi, r0, r1)
     })?;
@@ -196,66 +196,40 @@ fn dots_task<'ctx>(
 }
 
 /// Tasks over (batch, chunk of outputs, slice of k): partial sums of the axpy form.
-fn axpy_task<'ctx>(
-    module: &Module<'ctx>,
-    target: &TargetMachine,
-    isa: Isa,
-    spec: &GemmSpec,
-    name: &str,
-    ct: Ct,
-    side: Side,
-) -> R<FunctionValue<'ctx>> {
-    let f = new_task(module, target, isa, &format!("{name}_axpy_{}", suffix(side)));
-    let ir = Ir::new(module, f);
-    let s = Slots::at(ir.param_ptr(0), SLOTS);
-    let (lo, hi) = (ir.param_int(1), ir.param_int(2));
+fn axpy_task<'ctx>(tasks: &Tasks<'_, 'ctx>, side: Side) -> R<FunctionValue<'ctx>> {
+    let (f, ir, s, [lo, hi]) = start(tasks, "axpy", side);
     let k = s.get(&ir, S_K)?;
     let (chunk, nchunks) = (s.get(&ir, S_CHUNK)?, s.get(&ir, S_NCHUNKS)?);
     let (ksplit, kchunk, part) = (s.get(&ir, S_KSPLIT)?, s.get(&ir, S_KCHUNK)?, s.get_ptr(&ir, S_PART)?);
-    let (mat, md, vec, vd, rows) = operands(&ir, &s, spec, side)?;
-    let g = Gemv { ir: &ir, ct, lanes: Blocking::new(isa, ct).lanes, md, vd, out: spec.out };
+    let ops = Operands::read(&ir, &s, tasks.spec, side)?;
+    let g = Gemv::new(&ir, tasks, &ops);
     ir.for_range(lo, hi, 1, |t| {
         let ks = ir.rem(t, ksplit)?;
         let rest = ir.div(t, ksplit)?;
-        let bi = ir.div(rest, nchunks)?;
-        let r0 = ir.mul(ir.rem(rest, nchunks)?, chunk)?;
-        let r1 = ir.min(rows, ir.add(r0, chunk)?)?;
+        let (bi, r0, r1) = chunk_of(&ir, rest, (chunk, nchunks), ops.rows)?;
         let k0 = ir.mul(ks, kchunk)?;
         let k1 = ir.min(k, ir.add(k0, kchunk)?)?;
-        let mmat = ir.gep(ir.mem_ty(md, 0), mat, ir.mul(bi, ir.mul(rows, k)?)?)?;
-        let mvec = ir.gep(ir.mem_ty(vd, 0), vec, ir.mul(bi, k)?)?;
+        let (mmat, mvec) = ops.batch(&ir, bi, k)?;
         let slot = ir.add(ir.mul(bi, ksplit)?, ks)?;
-        let pout = ir.gep(ct.ty(ir.cx), part, ir.mul(slot, rows)?)?;
-        g.axpy(mmat, mvec, pout, k0, k1, rows, r0, r1)
+        let pout = ir.gep(tasks.ct.ty(ir.cx), part, ir.mul(slot, ops.rows)?)?;
+        g.axpy(mmat, mvec, pout, k0, k1, ops.rows, r0, r1)
     })?;
     ir.ret()?;
     Ok(f)
 }
 
 /// Tasks over (batch, chunk of outputs): partial sums added, stored, epilogue.
-fn sum_task<'ctx>(
-    module: &Module<'ctx>,
-    target: &TargetMachine,
-    isa: Isa,
-    spec: &GemmSpec,
-    name: &str,
-    ct: Ct,
-    side: Side,
-) -> R<FunctionValue<'ctx>> {
-    let f = new_task(module, target, isa, &format!("{name}_axpy_sum_{}", suffix(side)));
-    let ir = Ir::new(module, f);
-    let s = Slots::at(ir.param_ptr(0), SLOTS);
-    let (lo, hi) = (ir.param_int(1), ir.param_int(2));
+fn sum_task<'ctx>(tasks: &Tasks<'_, 'ctx>, side: Side) -> R<FunctionValue<'ctx>> {
+    let (spec, ct) = (tasks.spec, tasks.ct);
+    let (f, ir, s, [lo, hi]) = start(tasks, "axpy_sum", side);
     let (chunk, nchunks, c) = (s.get(&ir, S_CHUNK)?, s.get(&ir, S_NCHUNKS)?, s.get_ptr(&ir, S_C)?);
     let (ksplit, part) = (s.get(&ir, S_KSPLIT)?, s.get_ptr(&ir, S_PART)?);
-    let (_, _, _, _, rows) = operands(&ir, &s, spec, side)?;
+    let rows = Operands::read(&ir, &s, spec, side)?.rows;
     let ctt = ct.ty(ir.cx);
     let omem = ir.mem_ty(spec.out, 0);
     let acc = ir.alloca(ctt)?;
     ir.for_range(lo, hi, 1, |t| {
-        let bi = ir.div(t, nchunks)?;
-        let r0 = ir.mul(ir.rem(t, nchunks)?, chunk)?;
-        let r1 = ir.min(rows, ir.add(r0, chunk)?)?;
+        let (bi, r0, r1) = chunk_of(&ir, t, (chunk, nchunks), rows)?;
         ir.for_range(r0, r1, 1, |r| {
             ir.store(acc, ir.zero(ct, 0), ct.bytes())?;
             ir.for_range(ir.c(0), ksplit, 1, |ks| {
@@ -281,7 +255,13 @@ struct Gemv<'i, 'a, 'ctx> {
     out: DType,
 }
 
-impl<'ctx> Gemv<'_, '_, 'ctx> {
+impl<'i, 'a, 'ctx> Gemv<'i, 'a, 'ctx> {
+    /// The loops over `ops` in task body `ir`.
+    fn new(ir: &'i Ir<'a, 'ctx>, tasks: &Tasks<'_, 'ctx>, ops: &Operands<'ctx>) -> Self {
+        let (ct, out) = (tasks.ct, tasks.spec.out);
+        Gemv { ir, ct, lanes: Blocking::new(tasks.isa, ct).lanes, md: ops.md, vd: ops.vd, out }
+    }
+
     /// `n` lanes (0: a scalar) of `d` at element `at` of `p`, converted.
     fn load(&self, d: DType, p: PointerValue<'ctx>, at: IntValue<'ctx>, n: u32) -> R<BasicValueEnum<'ctx>> {
         let ir = self.ir;

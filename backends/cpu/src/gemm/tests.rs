@@ -110,34 +110,65 @@ fn wrap(d: DType, v: i64) -> f64 {
     }
 }
 
-/// What the epilogue callback checks: blocks are final and visited once.
-struct EpiCheck {
-    c: *const u8,
-    out: DType,
+/// What epilogue callbacks check of the output elements (at `out`, of `dtype`):
+/// each is visited once, with its final value.
+pub(crate) struct Visits {
+    out: *const u8,
+    dtype: DType,
     expected: Vec<f64>,
     tolerance: f64,
+    counts: Vec<AtomicU32>,
+    bad: AtomicBool,
+}
+
+impl Visits {
+    pub(crate) fn new(out: *const u8, dtype: DType, expected: Vec<f64>, tolerance: f64) -> Visits {
+        let counts = (0..expected.len()).map(|_| AtomicU32::new(0)).collect();
+        Visits { out, dtype, expected, tolerance, counts, bad: AtomicBool::new(false) }
+    }
+
+    /// Notes a block that is empty or outside the output.
+    pub(crate) fn reject(&self) {
+        self.bad.store(true, Ordering::Relaxed);
+    }
+
+    /// Counts a visit of element `i` and checks its value.
+    ///
+    /// # Safety
+    /// `out` still points at the output.
+    pub(crate) unsafe fn visit(&self, i: usize) {
+        self.counts[i].fetch_add(1, Ordering::Relaxed);
+        let size = self.dtype.byte_size();
+        let bytes = unsafe { std::slice::from_raw_parts(self.out.add(i * size), size) };
+        if !close(decode(self.dtype, bytes)[0], self.expected[i], self.tolerance) {
+            self.reject();
+        }
+    }
+
+    /// Asserts that every block was valid and final and every element visited once.
+    pub(crate) fn assert_once(&self, what: &str) {
+        assert!(!self.bad.load(Ordering::Relaxed), "{what}: epilogue saw a bad or unfinished block");
+        for (i, v) in self.counts.iter().enumerate() {
+            assert_eq!(v.load(Ordering::Relaxed), 1, "{what}: epilogue visits of element {i}");
+        }
+    }
+}
+
+/// What the epilogue callback checks: blocks are final and visited once.
+struct EpiCheck {
+    seen: Visits,
     m: i64,
     n: i64,
-    visits: Vec<AtomicU32>,
-    bad: AtomicBool,
 }
 
 unsafe extern "C" fn epilogue(ctx: *mut c_void, b: i64, i0: i64, i1: i64, j0: i64, j1: i64) {
     let e = unsafe { &*(ctx as *const EpiCheck) };
     if i0 < 0 || i1 > e.m || j0 < 0 || j1 > e.n || i0 >= i1 || j0 >= j1 {
-        e.bad.store(true, Ordering::Relaxed);
-        return;
+        return e.seen.reject();
     }
-    let size = e.out.byte_size();
     for i in i0..i1 {
         for j in j0..j1 {
-            let idx = ((b * e.m + i) * e.n + j) as usize;
-            e.visits[idx].fetch_add(1, Ordering::Relaxed);
-            let bytes = unsafe { std::slice::from_raw_parts(e.c.add(idx * size), size) };
-            let got = decode(e.out, bytes)[0];
-            if !close(got, e.expected[idx], e.tolerance) {
-                e.bad.store(true, Ordering::Relaxed);
-            }
+            unsafe { e.seen.visit(((b * e.m + i) * e.n + j) as usize) };
         }
     }
 }
@@ -210,14 +241,9 @@ fn check_specs(specs: &[GemmSpec], runtime: Runtime, exact: bool, shapes: &[(usi
                     (false, _) => 1e-5 * (k as f64).sqrt().max(1.0),
                 };
                 let check = EpiCheck {
-                    c: cb.as_ptr(),
-                    out: spec.out,
-                    expected: want.clone(),
-                    tolerance,
+                    seen: Visits::new(cb.as_ptr(), spec.out, want.clone(), tolerance),
                     m: m as i64,
                     n: n as i64,
-                    visits: (0..batch * m * n).map(|_| AtomicU32::new(0)).collect(),
-                    bad: AtomicBool::new(false),
                 };
                 unsafe {
                     f(
@@ -237,10 +263,7 @@ fn check_specs(specs: &[GemmSpec], runtime: Runtime, exact: bool, shapes: &[(usi
                 for (idx, (&g, &w)) in got.iter().zip(&want).enumerate() {
                     assert!(close(g, w, tolerance), "{what}: element {idx} is {g}, expected {w}");
                 }
-                assert!(!check.bad.load(Ordering::Relaxed), "{what}: epilogue saw a block before it was final");
-                for (idx, v) in check.visits.iter().enumerate() {
-                    assert_eq!(v.load(Ordering::Relaxed), 1, "{what}: epilogue visits of element {idx}");
-                }
+                check.seen.assert_once(&what);
                 // Without an epilogue the result is the same.
                 let mut cb2 = encode(spec.out, &vec![-5.0; batch * m * n]);
                 unsafe {

@@ -58,6 +58,15 @@ struct BenchResult {
     profile: Option<Vec<smelt_cpu::StepProfile>>,
 }
 
+/// Whether `done` timed runs taking `elapsed_s` are enough: `runs` of them if
+/// given, else at least 3 and `time_s` seconds (at most 100,000 runs).
+fn enough_runs(runs: Option<usize>, time_s: f64, done: usize, elapsed_s: f64) -> bool {
+    match runs {
+        Some(n) => done >= n.max(1),
+        None => done >= 3 && elapsed_s >= time_s || done >= 100_000,
+    }
+}
+
 fn bench_case(
     dir: &Path,
     backend: Backend,
@@ -94,12 +103,8 @@ fn bench_case(
     {
         // Device-resident runs, arguments uploaded once (as XLA's harness does).
         let leaves: Vec<&Array> = args.iter().flat_map(Literal::leaves).collect();
-        // The same stopping rule as the host loop below.
         let run_ms = exe
-            .time_device_until(&leaves, |t| match runs {
-                Some(n) => t.len() >= n.max(1),
-                None => t.len() >= 3 && t.iter().sum::<f64>() >= time_s || t.len() >= 100_000,
-            })?
+            .time_device_until(&leaves, |t| enough_runs(runs, time_s, t.len(), t.iter().sum()))?
             .into_iter()
             .map(|s| s * 1e3)
             .collect();
@@ -111,11 +116,7 @@ fn bench_case(
         let t = Instant::now();
         compiled.run(&args)?;
         run_ms.push(t.elapsed().as_secs_f64() * 1e3);
-        let done = match runs {
-            Some(n) => run_ms.len() >= n.max(1),
-            None => run_ms.len() >= 3 && start.elapsed().as_secs_f64() >= time_s || run_ms.len() >= 100_000,
-        };
-        if done {
+        if enough_runs(runs, time_s, run_ms.len(), start.elapsed().as_secs_f64()) {
             break;
         }
     }

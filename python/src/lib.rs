@@ -251,31 +251,19 @@ fn prepare_arg<'py>(
 /// A result moved into a NumPy array of its dims.
 fn to_numpy<'py>(py: Python<'py>, a: Array) -> PyResult<Bound<'py, PyAny>> {
     let dims: Vec<usize> = a.dims.iter().map(|&d| d.max(0) as usize).collect();
-    macro_rules! arr {
-        ($v:expr) => {
-            PyArray1::from_vec(py, $v).reshape(dims)?.into_any()
-        };
+    // NumPy has no bfloat16 of its own: bf16 goes out as its u16 bits, viewed as
+    // ml_dtypes' bfloat16 where that is installed.
+    let (data, bf16) = match a.data {
+        ArrayData::Bf16(v) => (ArrayData::U16(half::vec::HalfFloatVecExt::reinterpret_into(v)), true),
+        data => (data, false),
+    };
+    let array = smelt::hlo::with_data!(data, v => PyArray1::from_vec(py, v).reshape(dims)?.into_any());
+    if !bf16 {
+        return Ok(array);
     }
-    Ok(match a.data {
-        ArrayData::Pred(v) => arr!(v),
-        ArrayData::S8(v) => arr!(v),
-        ArrayData::S16(v) => arr!(v),
-        ArrayData::S32(v) => arr!(v),
-        ArrayData::S64(v) => arr!(v),
-        ArrayData::U8(v) => arr!(v),
-        ArrayData::U16(v) => arr!(v),
-        ArrayData::U32(v) => arr!(v),
-        ArrayData::U64(v) => arr!(v),
-        ArrayData::F16(v) => arr!(v),
-        ArrayData::F32(v) => arr!(v),
-        ArrayData::F64(v) => arr!(v),
-        ArrayData::Bf16(v) => {
-            let bits = arr!(half::vec::HalfFloatVecExt::reinterpret_into(v));
-            match &numpy_cache(py)?.bfloat16 {
-                Some(bf) => bits.call_method1("view", (bf.bind(py),))?,
-                None => bits,
-            }
-        }
+    Ok(match &numpy_cache(py)?.bfloat16 {
+        Some(bf) => array.call_method1("view", (bf.bind(py),))?,
+        None => array,
     })
 }
 

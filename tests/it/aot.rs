@@ -192,9 +192,9 @@ fn check_case(dir: &Path, target: &Target) -> Result<(), String> {
     compare_outputs(&case, &got, &expected)
 }
 
-/// Checks `cases` on `target`, two workers pulling from one list; returns the
-/// failures, one line each.
-fn check_all(cases: &[PathBuf], target: &Target) -> Vec<String> {
+/// Checks `cases` on `target`, two workers pulling from one list, and fails
+/// listing every failed case (`how` says how they ran).
+fn check_all(cases: &[PathBuf], target: &Target, how: &str) {
     let next = AtomicUsize::new(0);
     let failures = Mutex::new(Vec::new());
     std::thread::scope(|s| {
@@ -214,33 +214,24 @@ fn check_all(cases: &[PathBuf], target: &Target) -> Vec<String> {
     });
     let mut failures = failures.into_inner().unwrap();
     failures.sort();
-    failures
-}
-
-#[test]
-fn every_corpus_case_matches_xla_through_a_self_contained_aot_object() {
-    let cases = corpus_cases();
-    let failures = check_all(&cases, &HOST);
     assert!(
         failures.is_empty(),
-        "{} of {} cases failed through smelt aot on the host:\n{}",
+        "{} of {} cases failed through {how}:\n{}",
         failures.len(),
         cases.len(),
         failures.join("\n")
     );
+}
+
+#[test]
+fn every_corpus_case_matches_xla_through_a_self_contained_aot_object() {
+    check_all(&corpus_cases(), &HOST, "smelt aot on the host");
 }
 
 #[test]
 fn threaded_aot_objects_match_xla() {
     let cases: Vec<PathBuf> = THREADED_CASES.iter().map(|c| corpus_dir().join(c)).collect();
-    let failures = check_all(&cases, &HOST_THREADED);
-    assert!(
-        failures.is_empty(),
-        "{} of {} cases failed through smelt aot --threads 2:\n{}",
-        failures.len(),
-        cases.len(),
-        failures.join("\n")
-    );
+    check_all(&cases, &HOST_THREADED, "smelt aot --threads 2");
 }
 
 /// Why the AArch64 part cannot run here, if it cannot.
@@ -262,15 +253,7 @@ fn every_corpus_case_matches_xla_as_an_aarch64_object_under_qemu() {
         eprintln!("skipping the AArch64 AOT cases: {why}");
         return;
     }
-    let cases = corpus_cases();
-    let failures = check_all(&cases, &AARCH64);
-    assert!(
-        failures.is_empty(),
-        "{} of {} cases failed through smelt aot --target aarch64-unknown-linux-gnu under qemu:\n{}",
-        failures.len(),
-        cases.len(),
-        failures.join("\n")
-    );
+    check_all(&corpus_cases(), &AARCH64, "smelt aot --target aarch64-unknown-linux-gnu under qemu");
 }
 
 /// `--rust` bindings compile, link the object and give XLA's answer: a tiny

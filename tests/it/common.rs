@@ -18,6 +18,27 @@ pub fn corpus_cases() -> Vec<PathBuf> {
     cases
 }
 
+/// Runs `check` on every corpus case (there are 44), printing those that take
+/// over 2 s, and fails listing every failure as `<case><suffix>: <error>`.
+pub fn check_every_case(suffix: &str, check: impl Fn(&Path) -> Result<(), String>) {
+    let cases = corpus_cases();
+    assert_eq!(cases.len(), 44, "the corpus has 44 cases");
+    let mut failures = Vec::new();
+    for case in &cases {
+        let name = case.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let start = std::time::Instant::now();
+        let outcome = check(case);
+        let secs = start.elapsed().as_secs_f64();
+        if secs > 2.0 {
+            eprintln!("{name}{suffix}: {secs:.1}s");
+        }
+        if let Err(e) = outcome {
+            failures.push(format!("{name}{suffix}: {e}"));
+        }
+    }
+    assert!(failures.is_empty(), "{} of {} cases fail:\n{}", failures.len(), cases.len(), failures.join("\n"));
+}
+
 /// Every HLO text file of the corpus (module.hlo and module.opt.hlo of each case).
 pub fn corpus_hlo_files() -> Vec<PathBuf> {
     corpus_cases()

@@ -4,11 +4,10 @@
 //! together, each with its first mismatch.
 
 use std::path::Path;
-use std::time::Instant;
 
 use smelt_hlo::{Array, DType, Literal, npy, parse_module};
 
-use crate::common::corpus_cases;
+use crate::common::{check_every_case, corpus_cases};
 
 fn dtype_of(v: &serde_json::Value) -> Result<DType, String> {
     let name = v["dtype"].as_str().ok_or("dtype missing in case.json")?;
@@ -81,23 +80,7 @@ fn check_case(case: &Path, file: &str) -> Result<(), String> {
 }
 
 fn check_corpus(file: &str) {
-    let cases = corpus_cases();
-    assert_eq!(cases.len(), 44, "the corpus has 44 cases");
-    let mut failures = Vec::new();
-    for case in &cases {
-        let start = Instant::now();
-        let outcome = check_case(case, file);
-        let name = case.file_name().map(|n| n.to_string_lossy().into_owned());
-        let name = name.unwrap_or_default();
-        let secs = start.elapsed().as_secs_f64();
-        if secs > 2.0 {
-            eprintln!("{name}/{file}: {secs:.1}s");
-        }
-        if let Err(e) = outcome {
-            failures.push(format!("{name}/{file}: {e}"));
-        }
-    }
-    assert!(failures.is_empty(), "{} of {} cases fail:\n{}", failures.len(), cases.len(), failures.join("\n"));
+    check_every_case(&format!("/{file}"), |case| check_case(case, file));
 }
 
 #[test]

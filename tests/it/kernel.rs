@@ -7,7 +7,6 @@
 //! over all cases and reported together, each with its case, output and index.
 
 use std::path::Path;
-use std::time::Instant;
 
 use smelt::case::{Case, compare_outputs};
 use smelt_hlo::{Array, Literal, parse_module};
@@ -31,22 +30,7 @@ fn run_case(dir: &Path) -> Result<(), String> {
 
 #[test]
 fn every_corpus_case_runs_in_the_kernel_form() {
-    let cases = corpus_cases();
-    assert_eq!(cases.len(), 44, "the corpus has 44 cases");
-    let mut failures = Vec::new();
-    for dir in &cases {
-        let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        let start = Instant::now();
-        let outcome = run_case(dir);
-        let secs = start.elapsed().as_secs_f64();
-        if secs > 2.0 {
-            eprintln!("{name}: {secs:.1}s");
-        }
-        if let Err(e) = outcome {
-            failures.push(format!("{name}: {e}"));
-        }
-    }
-    assert!(failures.is_empty(), "{} of {} cases fail:\n{}", failures.len(), cases.len(), failures.join("\n"));
+    crate::common::check_every_case("", run_case);
 }
 
 /// Every corpus module as JAX wrote it (no pipeline: calls, unfused

@@ -3,7 +3,7 @@
 //! import errors and the `onnx-run` / `onnx-check` / `graph-dump` commands.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 use smelt::case::compare;
 use smelt::hlo::{Array, npy};
@@ -161,8 +161,14 @@ fn import_keeps_exporter_names_and_symbolic_dims() {
     assert!(node.outputs.iter().any(String::is_empty), "Y_c is omitted: {:?}", node.outputs);
 }
 
-fn smelt(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_smelt")).args(args).output().expect("run smelt")
+/// Runs `smelt args`, asserts that it exits with `code`, and returns its stdout
+/// and stderr.
+fn smelt(args: &[&str], code: i32) -> (String, String) {
+    let o = Command::new(env!("CARGO_BIN_EXE_smelt")).args(args).output().expect("run smelt");
+    let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(code), "smelt {}:\n{stdout}{stderr}", args.join(" "));
+    (stdout, stderr)
 }
 
 #[test]
@@ -172,19 +178,20 @@ fn cli_onnx_run_writes_one_npy_per_output() {
     let model = case.join("model.onnx");
     let x = format!("x={}", case.join("x.npy").display());
     let out = tmp.path().join("out");
-    let o = smelt(&[
-        "onnx-run",
-        model.to_str().unwrap(),
-        "--input",
-        &x,
-        "--out-dir",
-        out.to_str().unwrap(),
-        "--backend",
-        "cranelift",
-        "--clusters",
-    ]);
-    let stdout = String::from_utf8_lossy(&o.stdout);
-    assert!(o.status.success(), "{}{}", stdout, String::from_utf8_lossy(&o.stderr));
+    let (stdout, _) = smelt(
+        &[
+            "onnx-run",
+            model.to_str().unwrap(),
+            "--input",
+            &x,
+            "--out-dir",
+            out.to_str().unwrap(),
+            "--backend",
+            "cranelift",
+            "--clusters",
+        ],
+        0,
+    );
     assert!(stdout.contains("wrote 2 outputs"), "{stdout}");
     assert!(stdout.contains("cluster 0:"), "{stdout}");
     let c = load_case("mlp");
@@ -202,18 +209,14 @@ fn cli_onnx_check_passes_a_case_and_fails_a_wrong_one() {
     for f in ["model.onnx", "x.npy", "case.json", "expected/logits.npy", "expected/probs.npy"] {
         std::fs::copy(onnx_dir().join("mlp").join(f), dst.join(f)).unwrap();
     }
-    let o = smelt(&["onnx-check", dst.to_str().unwrap(), "--backend", "cranelift"]);
-    let stdout = String::from_utf8_lossy(&o.stdout);
-    assert!(o.status.success(), "{stdout}{}", String::from_utf8_lossy(&o.stderr));
+    let (stdout, _) = smelt(&["onnx-check", dst.to_str().unwrap(), "--backend", "cranelift"], 0);
     assert_eq!(stdout, "PASS mlp\n1 passed, 0 failed\n");
     let mut probs = npy::read(&dst.join("expected/probs.npy"), None).unwrap();
     if let smelt::hlo::ArrayData::F32(v) = &mut probs.data {
         v[3] += 0.5;
     }
     npy::write(&dst.join("expected/probs.npy"), &probs).unwrap();
-    let o = smelt(&["onnx-check", dst.to_str().unwrap(), "--backend", "cranelift"]);
-    let stdout = String::from_utf8_lossy(&o.stdout);
-    assert_eq!(o.status.code(), Some(1), "{stdout}");
+    let (stdout, _) = smelt(&["onnx-check", dst.to_str().unwrap(), "--backend", "cranelift"], 1);
     assert!(stdout.starts_with("FAIL mlp: output 'probs': index [0, 3]"), "{stdout}");
 }
 
@@ -226,18 +229,14 @@ fn cli_errors_name_the_place() {
     let model = tmp.path().join("bad.onnx");
     std::fs::write(&model, onnx::encode(&m)).unwrap();
     for cmd in ["onnx-run", "graph-dump"] {
-        let o = smelt(&[cmd, model.to_str().unwrap()]);
-        let stderr = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(1), "{cmd}: {stderr}");
+        let (_, stderr) = smelt(&[cmd, model.to_str().unwrap()], 1);
         assert!(stderr.contains(&format!("node '{name}': op type 'NotAnOp' is not supported")), "{cmd}: {stderr}");
         assert!(!stderr.contains("panicked"), "{stderr}");
     }
     // A graph input with neither --input nor <name>.npy beside the model.
     let model = tmp.path().join("mlp.onnx");
     std::fs::copy(onnx_dir().join("mlp/model.onnx"), &model).unwrap();
-    let o = smelt(&["onnx-run", model.to_str().unwrap()]);
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    let (_, stderr) = smelt(&["onnx-run", model.to_str().unwrap()], 1);
     assert!(stderr.contains("graph input 'x': no --input x=FILE.npy"), "{stderr}");
 }
 
@@ -246,8 +245,7 @@ fn cli_graph_dump_draws_clusters() {
     let tmp = tempfile::tempdir().unwrap();
     let dot = tmp.path().join("g.dot");
     let model = onnx_dir().join("mixed_host_ops/model.onnx");
-    let o = smelt(&["graph-dump", model.to_str().unwrap(), "-o", dot.to_str().unwrap()]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    smelt(&["graph-dump", model.to_str().unwrap(), "-o", dot.to_str().unwrap()], 0);
     let text = std::fs::read_to_string(&dot).unwrap();
     assert!(text.starts_with("digraph smelt {"), "{text}");
     assert!(text.contains("subgraph cluster_0"), "{text}");

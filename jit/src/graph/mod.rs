@@ -146,6 +146,19 @@ pub struct Node {
     pub compile: Option<bool>,
 }
 
+/// `fn name(&self, attr) -> Option<type>` per line: the attribute's value when it
+/// is of that kind (None when it is absent or of another kind).
+macro_rules! attr_getters {
+    ($($f:ident -> $t:ty = $kind:ident;)*) => {$(
+        pub fn $f(&self, name: &str) -> Option<$t> {
+            match self.attrs.get(name) {
+                Some(Attr::$kind(v)) => Some(v),
+                _ => None,
+            }
+        }
+    )*};
+}
+
 impl Node {
     pub fn attr(&self, name: &str) -> Option<&Attr> {
         self.attrs.get(name)
@@ -166,39 +179,12 @@ impl Node {
         }
     }
 
-    pub fn ints(&self, name: &str) -> Option<&[i64]> {
-        match self.attrs.get(name) {
-            Some(Attr::Ints(v)) => Some(v),
-            _ => None,
-        }
-    }
-
-    pub fn floats(&self, name: &str) -> Option<&[f32]> {
-        match self.attrs.get(name) {
-            Some(Attr::Floats(v)) => Some(v),
-            _ => None,
-        }
-    }
-
-    pub fn string(&self, name: &str) -> Option<&str> {
-        match self.attrs.get(name) {
-            Some(Attr::String(v)) => Some(v),
-            _ => None,
-        }
-    }
-
-    pub fn strings(&self, name: &str) -> Option<&[String]> {
-        match self.attrs.get(name) {
-            Some(Attr::Strings(v)) => Some(v),
-            _ => None,
-        }
-    }
-
-    pub fn tensor(&self, name: &str) -> Option<&Array> {
-        match self.attrs.get(name) {
-            Some(Attr::Tensor(v)) => Some(v),
-            _ => None,
-        }
+    attr_getters! {
+        ints -> &[i64] = Ints;
+        floats -> &[f32] = Floats;
+        string -> &str = String;
+        strings -> &[String] = Strings;
+        tensor -> &Array = Tensor;
     }
 }
 

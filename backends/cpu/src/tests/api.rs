@@ -5,14 +5,11 @@ use crate::{CompileOptions, CpuError, Emit, Executable};
 
 /// `out = x * 2 + y` over f32[n].
 fn axpy(n: i64) -> Program {
-    let mut b = Gb::new();
-    let i = b.index(0);
-    let x = b.load(0, &[i], DType::F32);
-    let y = b.load(1, &[i], DType::F32);
-    let two = b.float(DType::F32, 2.0);
-    let m = b.bin(BinaryOp::Mul, x, two);
-    let o = b.bin(BinaryOp::Add, m, y);
-    one_kernel(loop_kernel(vec![at(DType::F32, &[n]), at(DType::F32, &[n])], &[n], b.g, vec![o]))
+    one_kernel(xy_kernel(DType::F32, n, |b, x, y| {
+        let two = b.float(DType::F32, 2.0);
+        let m = b.bin(BinaryOp::Mul, x, two);
+        vec![b.bin(BinaryOp::Add, m, y)]
+    }))
 }
 
 fn text(p: &Program, what: Emit) -> String {
@@ -265,25 +262,7 @@ fn mutate(p: &mut Program, r: &mut Rng) {
 fn mutated_programs_are_errors_not_panics() {
     let mut seeds = vec![axpy(8)];
     // A reduction with an inline reduction inside, a two-operand sort, random bits.
-    let mut g = Gb::new();
-    let (i, j) = (g.index(0), g.index(1));
-    let x = g.load(0, &[i, j], DType::F32);
-    let z = g.float(DType::F32, 0.0);
-    seeds.push(one_kernel(Kernel {
-        name: "r".into(),
-        inputs: vec![at(DType::F32, &[4, 6])],
-        outputs: vec![at(DType::F32, &[6])],
-        body: KernelBody::Reduce {
-            space: vec![4, 6],
-            reduced: vec![0],
-            graph: g.g,
-            init: vec![z],
-            values: vec![x],
-            reducer: binary_fn(BinaryOp::Add, DType::F32),
-            reduce_outputs: vec![0],
-            extra: vec![],
-        },
-    }));
+    seeds.push(sum2d(4, 6, 0, DType::F32));
     let mut c = Gb::new();
     let (a, b) = (c.param(0, DType::S32), c.param(1, DType::S32));
     let lt = c.cmp(ComparisonDirection::Lt, None, a, b);
@@ -330,12 +309,7 @@ fn mutated_programs_are_errors_not_panics() {
 #[test]
 fn profiles_count_every_step_of_every_run() {
     // Two kernel launches and a copy, each timed on every run.
-    let mut g = Gb::new();
-    let x = g.load(0, &[], DType::F32);
-    let two = g.float(DType::F32, 2.0);
-    let o = g.bin(BinaryOp::Mul, x, two);
-    let k = loop_kernel(vec![at(DType::F32, &[])], &[], g.g, vec![o]);
-    let mut p = one_kernel(k);
+    let mut p = one_kernel(scalar_op(DType::F32, &[], BinaryOp::Mul, 2.0));
     let t = BufRef { buffer: Buffer::Result(0), ty: at(DType::F32, &[]) };
     p.steps.push(Step::Kernel { kernel: KernelId(0), inputs: vec![t.clone()], outputs: vec![t.clone()] });
     p.steps.push(Step::Copy { src: t.clone(), dst: t });

@@ -16,6 +16,15 @@ fn comparator(params: Vec<DType>, on: usize, dir: ComparisonDirection, ct: Optio
     ScalarFn { params, graph: b.g, outputs: vec![o], pattern }
 }
 
+/// In `g`, the result of reducing `value` (a node of `body`, over a 1-D
+/// `window`) from `init` with `reducer`.
+fn inline_reduce(g: &mut Gb, window: i64, init: NodeId, body: Gb, value: NodeId, reducer: ScalarFn) -> NodeId {
+    let t = g.ty(init);
+    let reduce = InlineReduce { window: vec![window], init: vec![init], body: body.g, values: vec![value], reducer };
+    let red = g.push(Node::Reduce(Box::new(reduce)), t);
+    g.push(Node::ReduceResult { reduce: red, index: 0 }, t)
+}
+
 #[test]
 fn broadcast_transpose_and_iota_loops() {
     // out[i, j] = b[j, i] + a[j] + (10 * i + j), over [3, 5].
@@ -46,11 +55,7 @@ fn broadcast_transpose_and_iota_loops() {
 
 #[test]
 fn scalar_and_empty_spaces() {
-    let mut g = Gb::new();
-    let x = g.load(0, &[], DType::S32);
-    let one = g.int(DType::S32, 1);
-    let o = g.bin(BinaryOp::Add, x, one);
-    let k = loop_kernel(vec![at(DType::S32, &[])], &[], g.g, vec![o]);
+    let k = scalar_op(DType::S32, &[], BinaryOp::Add, 1.0);
     let r = run(&one_kernel(k), &[Array::scalar(41i32)]);
     assert_eq!(r[0].values::<i32>().unwrap_or(&[]), &[42]);
     // Zero-sized: nothing runs, nothing breaks.
@@ -76,17 +81,7 @@ fn inline_window_reduction_with_clamped_indices() {
     let nine = body.idx(9);
     let p = body.bin(BinaryOp::Min, p, nine);
     let v = body.load(0, &[p], DType::F32);
-    let red = g.push(
-        Node::Reduce(Box::new(InlineReduce {
-            window: vec![3],
-            init: vec![init],
-            body: body.g,
-            values: vec![v],
-            reducer: binary_fn(BinaryOp::Max, DType::F32),
-        })),
-        DType::F32,
-    );
-    let o = g.push(Node::ReduceResult { reduce: red, index: 0 }, DType::F32);
+    let o = inline_reduce(&mut g, 3, init, body, v, binary_fn(BinaryOp::Max, DType::F32));
     let k = loop_kernel(vec![at(DType::F32, &[10])], &[10], g.g, vec![o]);
     let x = [3.0, 1.0, 4.0, 1.0, 5.0, 9.0, 2.0, 6.0, 5.0, 3.0f32];
     let r = run(&one_kernel(k), &[f32s(&[10], &x)]);
@@ -103,17 +98,7 @@ fn long_inline_float_sums_stay_accurate() {
     let init = g.float(DType::F32, 0.0);
     let w = body.index(0);
     let v = body.load(0, &[w], DType::F32);
-    let red = g.push(
-        Node::Reduce(Box::new(InlineReduce {
-            window: vec![n],
-            init: vec![init],
-            body: body.g,
-            values: vec![v],
-            reducer: binary_fn(BinaryOp::Add, DType::F32),
-        })),
-        DType::F32,
-    );
-    let o = g.push(Node::ReduceResult { reduce: red, index: 0 }, DType::F32);
+    let o = inline_reduce(&mut g, n, init, body, v, binary_fn(BinaryOp::Add, DType::F32));
     let mut k = loop_kernel(vec![at(DType::F32, &[n])], &[], g.g, vec![o]);
     k.outputs = vec![at(DType::F32, &[])];
     let x = vec![0.1f32; n as usize];
@@ -121,64 +106,6 @@ fn long_inline_float_sums_stay_accurate() {
     let got = r[0].values::<f32>().unwrap_or(&[0.0])[0] as f64;
     let want = 0.1f32 as f64 * n as f64;
     assert!(((got - want) / want).abs() < 1e-5, "sum {got} vs {want}");
-}
-
-/// A reduction kernel of `values` over `reduced` dims of `space`.
-fn reduce_kernel(
-    inputs: Vec<ArrayType>,
-    space: &[i64],
-    reduced: &[usize],
-    g: Gb,
-    init: Vec<NodeId>,
-    values: Vec<NodeId>,
-    reducer: ScalarFn,
-    extra: Vec<(usize, NodeId)>,
-) -> Kernel {
-    let kept: Vec<i64> = (0..space.len()).filter(|d| !reduced.contains(d)).map(|d| space[d]).collect();
-    let mut outputs: Vec<ArrayType> = init.iter().map(|&i| at(g.g.types[i.0 as usize], &kept)).collect();
-    let reduce_outputs = (0..init.len()).collect();
-    let extra: Vec<(usize, NodeId)> = extra
-        .into_iter()
-        .map(|(_, n)| {
-            outputs.push(at(g.g.types[n.0 as usize], space));
-            (outputs.len() - 1, n)
-        })
-        .collect();
-    Kernel {
-        name: "r".into(),
-        inputs,
-        outputs,
-        body: KernelBody::Reduce {
-            space: space.to_vec(),
-            reduced: reduced.to_vec(),
-            graph: g.g,
-            init,
-            values,
-            reducer,
-            reduce_outputs,
-            extra,
-        },
-    }
-}
-
-/// Sum of x over `reduced` of a 2-D [r, c] f32 input; returns (program, input).
-fn sum2d(r: i64, c: i64, reduced: usize, t: DType) -> Program {
-    let mut g = Gb::new();
-    let i = g.index(0);
-    let j = g.index(1);
-    let x = g.load(0, &[i, j], t);
-    let z = g.float(t, 0.0);
-    let k = reduce_kernel(
-        vec![at(t, &[r, c])],
-        &[r, c],
-        &[reduced],
-        g,
-        vec![z],
-        vec![x],
-        binary_fn(BinaryOp::Add, t),
-        vec![],
-    );
-    one_kernel(k)
 }
 
 fn wavy(n: usize) -> Vec<f32> {
@@ -424,6 +351,17 @@ fn scatter_adds_in_order_and_skips_out_of_bounds() {
     assert_eq!(r[0].values::<f32>().unwrap_or(&[]), &[11.0, 2.0, 63.0, 4.0, 55.0]);
 }
 
+/// A sort of operands of `types`, all over `dims`, along `dimension`.
+fn sort_kernel(types: &[DType], dims: &[i64], dimension: usize, stable: bool, comparator: ScalarFn) -> Kernel {
+    let operands: Vec<ArrayType> = types.iter().map(|&t| at(t, dims)).collect();
+    Kernel {
+        name: "sort".into(),
+        inputs: operands.clone(),
+        outputs: operands,
+        body: KernelBody::Sort { dims: dims.to_vec(), dimension, stable, comparator },
+    }
+}
+
 const LT_TOTAL_F32: &str = "cmp {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT c = pred[] compare(a, b), direction=LT, type=TOTALORDER\n}\n";
 
 #[test]
@@ -434,17 +372,8 @@ fn sort_one_operand_against_the_interpreter() {
     }
     let x = f32s(&[3, 50], &v);
     // Along the last dimension, total order (the LessThan fast path).
-    let k = Kernel {
-        name: "sort".into(),
-        inputs: vec![at(DType::F32, &[3, 50])],
-        outputs: vec![at(DType::F32, &[3, 50])],
-        body: KernelBody::Sort {
-            dims: vec![3, 50],
-            dimension: 1,
-            stable: false,
-            comparator: comparator(vec![DType::F32; 2], 0, ComparisonDirection::Lt, Some(CompareType::TotalOrder)),
-        },
-    };
+    let lt = comparator(vec![DType::F32; 2], 0, ComparisonDirection::Lt, Some(CompareType::TotalOrder));
+    let k = sort_kernel(&[DType::F32], &[3, 50], 1, false, lt);
     let got = run(&one_kernel(k), std::slice::from_ref(&x));
     let hlo = format!(
         "HloModule s\n{LT_TOTAL_F32}ENTRY main {{\n  x = f32[3,50] parameter(0)\n  ROOT s = f32[3,50] sort(x), dimensions={{1}}, to_apply=cmp\n}}\n"
@@ -454,17 +383,8 @@ fn sort_one_operand_against_the_interpreter() {
 
     // Along the first (strided) dimension, descending with plain float GT (NaNs unordered).
     let x = f32s(&[50, 3], &v);
-    let k = Kernel {
-        name: "sort".into(),
-        inputs: vec![at(DType::F32, &[50, 3])],
-        outputs: vec![at(DType::F32, &[50, 3])],
-        body: KernelBody::Sort {
-            dims: vec![50, 3],
-            dimension: 0,
-            stable: true,
-            comparator: unpatterned(comparator(vec![DType::F32; 2], 0, ComparisonDirection::Gt, None)),
-        },
-    };
+    let gt = unpatterned(comparator(vec![DType::F32; 2], 0, ComparisonDirection::Gt, None));
+    let k = sort_kernel(&[DType::F32], &[50, 3], 0, true, gt);
     let got = run(&one_kernel(k), std::slice::from_ref(&x));
     let hlo = "HloModule s\ncmp {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT c = pred[] compare(a, b), direction=GT\n}\nENTRY main {\n  x = f32[50,3] parameter(0)\n  ROOT s = f32[50,3] sort(x), dimensions={0}, to_apply=cmp\n}\n";
     assert_eq!(got[0].data.to_le_bytes(), interp(hlo, &[x])[0].data.to_le_bytes());
@@ -478,22 +398,8 @@ fn sort_several_operands_stably() {
     let vals: Vec<i32> = (0..200).collect();
     let args = [f32s(&[200], &keys), Array::from_vec([200], vals)];
     for on in [0usize, 1] {
-        let k = Kernel {
-            name: "sort".into(),
-            inputs: vec![at(DType::F32, &[200]), at(DType::S32, &[200])],
-            outputs: vec![at(DType::F32, &[200]), at(DType::S32, &[200])],
-            body: KernelBody::Sort {
-                dims: vec![200],
-                dimension: 0,
-                stable: true,
-                comparator: comparator(
-                    vec![DType::F32, DType::F32, DType::S32, DType::S32],
-                    on,
-                    ComparisonDirection::Lt,
-                    None,
-                ),
-            },
-        };
+        let lt = comparator(vec![DType::F32, DType::F32, DType::S32, DType::S32], on, ComparisonDirection::Lt, None);
+        let k = sort_kernel(&[DType::F32, DType::S32], &[200], 0, true, lt);
         let got = run(&one_kernel(k), &args);
         let (pa, pb) = if on == 0 { ("a0", "b0") } else { ("a1", "b1") };
         let hlo = format!(
@@ -519,17 +425,8 @@ fn radix_sorts_match_the_interpreter() {
         for (dir, name) in [(ComparisonDirection::Lt, "LT"), (ComparisonDirection::Gt, "GT")] {
             let ct = if t.is_float() { Some(CompareType::TotalOrder) } else { None };
             let ctn = if t.is_float() { ", type=TOTALORDER" } else { "" };
-            let k = Kernel {
-                name: "sort".into(),
-                inputs: vec![at(t, &[n, rows]), at(DType::S32, &[n, rows])],
-                outputs: vec![at(t, &[n, rows]), at(DType::S32, &[n, rows])],
-                body: KernelBody::Sort {
-                    dims: vec![n, rows],
-                    dimension: 0,
-                    stable: true,
-                    comparator: comparator(vec![t, t, DType::S32, DType::S32], 0, dir, ct),
-                },
-            };
+            let cmp = comparator(vec![t, t, DType::S32, DType::S32], 0, dir, ct);
+            let k = sort_kernel(&[t, DType::S32], &[n, rows], 0, true, cmp);
             let args = [array_of(t, &[n, rows], &v), Array::from_vec([n, rows], (0..(n * rows) as i32).collect())];
             let got = run(&one_kernel(k), &args);
             let tn = t.name();
@@ -541,17 +438,7 @@ fn radix_sorts_match_the_interpreter() {
                 assert_eq!(g.data.to_le_bytes(), w.data.to_le_bytes(), "{t} {name}");
             }
             // One operand: keys only.
-            let k = Kernel {
-                name: "sort".into(),
-                inputs: vec![at(t, &[rows, n])],
-                outputs: vec![at(t, &[rows, n])],
-                body: KernelBody::Sort {
-                    dims: vec![rows, n],
-                    dimension: 1,
-                    stable: true,
-                    comparator: comparator(vec![t, t], 0, dir, ct),
-                },
-            };
+            let k = sort_kernel(&[t], &[rows, n], 1, true, comparator(vec![t, t], 0, dir, ct));
             let x = array_of(t, &[rows, n], &v);
             let got = run(&one_kernel(k), std::slice::from_ref(&x));
             let hlo = format!(
@@ -566,17 +453,8 @@ fn radix_sorts_match_the_interpreter() {
 fn large_sort_matches_a_stable_total_order_sort() {
     let n = 100_000usize;
     let v: Vec<f32> = (0..n).map(|i| (((i as u64 * 2654435761) % 1_000_003) as f32 - 500_000.0) * 1e-3).collect();
-    let k = Kernel {
-        name: "sort".into(),
-        inputs: vec![at(DType::F32, &[n as i64])],
-        outputs: vec![at(DType::F32, &[n as i64])],
-        body: KernelBody::Sort {
-            dims: vec![n as i64],
-            dimension: 0,
-            stable: false,
-            comparator: comparator(vec![DType::F32; 2], 0, ComparisonDirection::Lt, Some(CompareType::TotalOrder)),
-        },
-    };
+    let lt = comparator(vec![DType::F32; 2], 0, ComparisonDirection::Lt, Some(CompareType::TotalOrder));
+    let k = sort_kernel(&[DType::F32], &[n as i64], 0, false, lt);
     let got = run(&one_kernel(k), &[f32s(&[n as i64], &v)]);
     let mut want = v.clone();
     want.sort_by(f32::total_cmp);

@@ -135,7 +135,85 @@ pub(crate) fn loop_kernel(inputs: Vec<ArrayType>, space: &[i64], g: Graph, outpu
     }
 }
 
-/// A program running `k` once on parameters (its inputs) into results (its outputs).
+/// `out = x op c` over `dims` (a loop kernel with one input).
+pub(crate) fn scalar_op(t: DType, dims: &[i64], op: BinaryOp, c: f64) -> Kernel {
+    let mut g = Gb::new();
+    let idx: Vec<NodeId> = (0..dims.len()).map(|d| g.index(d)).collect();
+    let x = g.load(0, &idx, t);
+    let k = if t.is_float() { g.float(t, c) } else { g.int(t, c as i128) };
+    let o = g.bin(op, x, k);
+    loop_kernel(vec![at(t, dims)], dims, g.g, vec![o])
+}
+
+/// A loop kernel over `[n]` with two inputs of `t`, whose results `outputs`
+/// builds from their elements `x` and `y`.
+pub(crate) fn xy_kernel(t: DType, n: i64, outputs: impl FnOnce(&mut Gb, NodeId, NodeId) -> Vec<NodeId>) -> Kernel {
+    let mut b = Gb::new();
+    let i = b.index(0);
+    let x = b.load(0, &[i], t);
+    let y = b.load(1, &[i], t);
+    let outs = outputs(&mut b, x, y);
+    loop_kernel(vec![at(t, &[n]), at(t, &[n])], &[n], b.g, outs)
+}
+
+/// A reduction kernel of `values` over `reduced` dims of `space`.
+pub(crate) fn reduce_kernel(
+    inputs: Vec<ArrayType>,
+    space: &[i64],
+    reduced: &[usize],
+    g: Gb,
+    init: Vec<NodeId>,
+    values: Vec<NodeId>,
+    reducer: ScalarFn,
+    extra: Vec<(usize, NodeId)>,
+) -> Kernel {
+    let kept: Vec<i64> = (0..space.len()).filter(|d| !reduced.contains(d)).map(|d| space[d]).collect();
+    let mut outputs: Vec<ArrayType> = init.iter().map(|&i| at(g.g.types[i.0 as usize], &kept)).collect();
+    let reduce_outputs = (0..init.len()).collect();
+    let extra: Vec<(usize, NodeId)> = extra
+        .into_iter()
+        .map(|(_, n)| {
+            outputs.push(at(g.g.types[n.0 as usize], space));
+            (outputs.len() - 1, n)
+        })
+        .collect();
+    Kernel {
+        name: "r".into(),
+        inputs,
+        outputs,
+        body: KernelBody::Reduce {
+            space: space.to_vec(),
+            reduced: reduced.to_vec(),
+            graph: g.g,
+            init,
+            values,
+            reducer,
+            reduce_outputs,
+            extra,
+        },
+    }
+}
+
+/// The program summing a 2-D [r, c] input of `t` over dimension `reduced`.
+pub(crate) fn sum2d(r: i64, c: i64, reduced: usize, t: DType) -> Program {
+    let mut g = Gb::new();
+    let i = g.index(0);
+    let j = g.index(1);
+    let x = g.load(0, &[i, j], t);
+    let z = if t.is_float() { g.float(t, 0.0) } else { g.int(t, 0) };
+    let k = reduce_kernel(
+        vec![at(t, &[r, c])],
+        &[r, c],
+        &[reduced],
+        g,
+        vec![z],
+        vec![x],
+        binary_fn(BinaryOp::Add, t),
+        vec![],
+    );
+    one_kernel(k)
+}
+
 /// A program running one kernel from parameters to results. Update-slice and
 /// scatter kernels update their outputs in place, so (as the lowering does) the
 /// program first copies parameter `j` into result `j` for each output.

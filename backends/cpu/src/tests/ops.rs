@@ -223,65 +223,70 @@ fn dir_name(d: ComparisonDirection) -> &'static str {
     }
 }
 
+/// A kernel's outputs so far, with the HLO lines computing them, their shapes,
+/// names and tolerances.
+#[derive(Default)]
+struct Outputs {
+    nodes: Vec<NodeId>,
+    hlo: String,
+    shapes: Vec<String>,
+    names: Vec<String>,
+    tol: Vec<f64>,
+}
+
+impl Outputs {
+    /// Adds `node` as the next output, `o<k> = <shape> <rhs>` in HLO.
+    fn add(&mut self, node: NodeId, shape: String, rhs: &str, name: String, tol: f64) {
+        self.hlo += &format!("  o{} = {shape} {rhs}\n", self.nodes.len());
+        self.nodes.push(node);
+        self.shapes.push(shape);
+        self.names.push(name);
+        self.tol.push(tol);
+    }
+}
+
 /// Runs every operation on `t` both ways and compares.
 fn check_type(t: DType) {
     use ComparisonDirection as D;
     let ty = format!("{}[{N}]", t.name());
-    let mut hlo = format!("HloModule ops\n\nENTRY main {{\n  x = {ty} parameter(0)\n  y = {ty} parameter(1)\n");
     let mut b = Gb::new();
     let i = b.index(0);
     let x = b.load(0, &[i], t);
     let y = b.load(1, &[i], t);
-    let mut outs = Vec::new();
-    let mut names = Vec::new();
-    let mut shapes = Vec::new();
-    let mut tol = Vec::new();
+    let mut outs = Outputs::default();
     for op in unary_ops(t) {
         let o = b.un(op, x);
         let rt = b.g.types[o.0 as usize];
-        hlo += &format!("  o{} = {}[{N}] {}(x)\n", outs.len(), rt.name(), op.opcode().name());
-        shapes.push(format!("{}[{N}]", rt.name()));
-        names.push(format!("{op:?}"));
-        tol.push(if transcendental_u(op) { tolerance(t) } else { 0.0 });
-        outs.push(o);
+        let tol = if transcendental_u(op) { tolerance(t) } else { 0.0 };
+        outs.add(o, format!("{}[{N}]", rt.name()), &format!("{}(x)", op.opcode().name()), format!("{op:?}"), tol);
     }
     for op in binary_ops(t) {
         let o = b.bin(op, x, y);
-        hlo += &format!("  o{} = {ty} {}(x, y)\n", outs.len(), op.opcode().name());
-        shapes.push(ty.clone());
-        names.push(format!("{op:?}"));
-        tol.push(if matches!(op, BinaryOp::Pow | BinaryOp::Atan2) { tolerance(t) } else { 0.0 });
-        outs.push(o);
+        let tol = if matches!(op, BinaryOp::Pow | BinaryOp::Atan2) { tolerance(t) } else { 0.0 };
+        outs.add(o, ty.clone(), &format!("{}(x, y)", op.opcode().name()), format!("{op:?}"), tol);
     }
     for ct in compare_types(t) {
         for d in [D::Eq, D::Ne, D::Lt, D::Le, D::Gt, D::Ge] {
             let o = b.cmp(d, ct, x, y);
-            hlo += &format!("  o{} = pred[{N}] compare(x, y), direction={}{}\n", outs.len(), dir_name(d), ct_name(ct));
-            shapes.push(format!("pred[{N}]"));
-            names.push(format!("compare {d:?} {ct:?}"));
-            tol.push(0.0);
-            outs.push(o);
+            let rhs = format!("compare(x, y), direction={}{}", dir_name(d), ct_name(ct));
+            outs.add(o, format!("pred[{N}]"), &rhs, format!("compare {d:?} {ct:?}"), 0.0);
         }
     }
     // select, clamp (scalar-free: elementwise bounds).
     let p = b.cmp(D::Lt, None, x, y);
     let s = b.select(p, x, y);
-    hlo += &format!("  p = pred[{N}] compare(x, y), direction=LT\n  o{} = {ty} select(p, x, y)\n", outs.len());
-    shapes.push(ty.clone());
-    names.push("select".into());
-    tol.push(0.0);
-    outs.push(s);
+    outs.hlo += &format!("  p = pred[{N}] compare(x, y), direction=LT\n");
+    outs.add(s, ty.clone(), "select(p, x, y)", "select".into(), 0.0);
     if t != DType::Pred {
         let c = b.clamp(y, x, y);
-        hlo += &format!("  o{} = {ty} clamp(y, x, y)\n", outs.len());
-        shapes.push(ty.clone());
-        names.push("clamp".into());
-        tol.push(0.0);
-        outs.push(c);
+        outs.add(c, ty.clone(), "clamp(y, x, y)", "clamp".into(), 0.0);
     }
-    let tuple: Vec<String> = (0..outs.len()).map(|k| format!("o{k}")).collect();
-    hlo += &format!("  ROOT t = ({}) tuple({})\n}}\n", shapes.join(", "), tuple.join(", "));
-    let k = loop_kernel(vec![at(t, &[N]), at(t, &[N])], &[N], b.g, outs);
+    let Outputs { nodes, hlo: lines, shapes, names, tol } = outs;
+    let hlo = format!(
+        "HloModule ops\n\nENTRY main {{\n  x = {ty} parameter(0)\n  y = {ty} parameter(1)\n{lines}{}",
+        tuple_root(&shapes)
+    );
+    let k = loop_kernel(vec![at(t, &[N]), at(t, &[N])], &[N], b.g, nodes);
     let (xa, ya) = values(t);
     let got = run(&one_kernel(k), &[xa.clone(), ya.clone()]);
     let want = interp(&hlo, &[xa.clone(), ya]);
@@ -330,23 +335,40 @@ fn pred_ops_match_the_interpreter() {
     check_type(DType::Pred);
 }
 
-/// Every conversion from `from` (all 13 targets) in one kernel.
-fn check_converts(from: DType) {
-    let ty = format!("{}[{N}]", from.name());
-    let mut hlo = format!("HloModule cv\n\nENTRY main {{\n  x = {ty} parameter(0)\n");
+/// The HLO root returning `o0, o1, ...` (of `shapes`) as a tuple, and the end
+/// of the entry computation.
+fn tuple_root(shapes: &[String]) -> String {
+    let names: Vec<String> = (0..shapes.len()).map(|k| format!("o{k}")).collect();
+    format!("  ROOT t = ({}) tuple({})\n}}\n", shapes.join(", "), names.join(", "))
+}
+
+/// `op` (HLO `opcode`) from `from` to each of `targets` in one loop kernel over
+/// `[N]`, and the equivalent HLO module `name` returning the results as a tuple.
+fn casts(
+    name: &str,
+    from: DType,
+    targets: &[DType],
+    opcode: &str,
+    op: fn(&mut Gb, NodeId, DType) -> NodeId,
+) -> (Kernel, String) {
+    let mut hlo = format!("HloModule {name}\n\nENTRY main {{\n  x = {}[{N}] parameter(0)\n", from.name());
     let mut b = Gb::new();
     let i = b.index(0);
     let x = b.load(0, &[i], from);
     let mut outs = Vec::new();
     let mut shapes = Vec::new();
-    for to in DType::ALL {
-        outs.push(b.convert(x, to));
-        hlo += &format!("  o{} = {}[{N}] convert(x)\n", outs.len() - 1, to.name());
+    for &to in targets {
+        outs.push(op(&mut b, x, to));
+        hlo += &format!("  o{} = {}[{N}] {opcode}(x)\n", outs.len() - 1, to.name());
         shapes.push(format!("{}[{N}]", to.name()));
     }
-    let tuple: Vec<String> = (0..outs.len()).map(|k| format!("o{k}")).collect();
-    hlo += &format!("  ROOT t = ({}) tuple({})\n}}\n", shapes.join(", "), tuple.join(", "));
-    let k = loop_kernel(vec![at(from, &[N])], &[N], b.g, outs);
+    hlo += &tuple_root(&shapes);
+    (loop_kernel(vec![at(from, &[N])], &[N], b.g, outs), hlo)
+}
+
+/// Every conversion from `from` (all 13 targets) in one kernel.
+fn check_converts(from: DType) {
+    let (k, hlo) = casts("cv", from, &DType::ALL, "convert", Gb::convert);
     let (mut xa, _) = values(from);
     if from.is_float() {
         // Values that round differently through f64, f32 and the half types.
@@ -386,21 +408,7 @@ fn bitcasts_match_the_interpreter() {
         if from == DType::Pred || targets.is_empty() {
             continue;
         }
-        let ty = format!("{}[{N}]", from.name());
-        let mut hlo = format!("HloModule bc\n\nENTRY main {{\n  x = {ty} parameter(0)\n");
-        let mut b = Gb::new();
-        let i = b.index(0);
-        let x = b.load(0, &[i], from);
-        let mut outs = Vec::new();
-        let mut shapes = Vec::new();
-        for &to in &targets {
-            outs.push(b.bitcast(x, to));
-            hlo += &format!("  o{} = {}[{N}] bitcast-convert(x)\n", outs.len() - 1, to.name());
-            shapes.push(format!("{}[{N}]", to.name()));
-        }
-        let tuple: Vec<String> = (0..outs.len()).map(|k| format!("o{k}")).collect();
-        hlo += &format!("  ROOT t = ({}) tuple({})\n}}\n", shapes.join(", "), tuple.join(", "));
-        let k = loop_kernel(vec![at(from, &[N])], &[N], b.g, outs);
+        let (k, hlo) = casts("bc", from, &targets, "bitcast-convert", Gb::bitcast);
         let (xa, _) = values(from);
         let got = run(&one_kernel(k), std::slice::from_ref(&xa));
         let want = interp(&hlo, &[xa]);
@@ -414,15 +422,9 @@ fn bitcasts_match_the_interpreter() {
 #[test]
 fn named_edge_cases() {
     // A few of edge.rs's cases spelled out, so a failure names the rule.
-    let mut b = Gb::new();
-    let i = b.index(0);
-    let x = b.load(0, &[i], DType::S32);
-    let y = b.load(1, &[i], DType::S32);
-    let div = b.bin(BinaryOp::Div, x, y);
-    let rem = b.bin(BinaryOp::Rem, x, y);
-    let shl = b.bin(BinaryOp::Shl, x, y);
-    let sra = b.bin(BinaryOp::ShrArithmetic, x, y);
-    let k = loop_kernel(vec![at(DType::S32, &[4]), at(DType::S32, &[4])], &[4], b.g, vec![div, rem, shl, sra]);
+    let k = xy_kernel(DType::S32, 4, |b, x, y| {
+        [BinaryOp::Div, BinaryOp::Rem, BinaryOp::Shl, BinaryOp::ShrArithmetic].map(|op| b.bin(op, x, y)).to_vec()
+    });
     let xs = Array::from_vec([4], vec![7i32, i32::MIN, -7, -1]);
     let ys = Array::from_vec([4], vec![0i32, -1, 32, -1]);
     let r = run(&one_kernel(k), &[xs, ys]);
@@ -432,14 +434,9 @@ fn named_edge_cases() {
     assert_eq!(r[3].values::<i32>().unwrap_or(&[]), &[7, -1, -1, -1], "arithmetic shifts fill with the sign");
 
     // max/min: NaN propagates, -0 < +0; float -> int saturates, NaN -> 0.
-    let mut b = Gb::new();
-    let i = b.index(0);
-    let x = b.load(0, &[i], DType::F32);
-    let y = b.load(1, &[i], DType::F32);
-    let mx = b.bin(BinaryOp::Max, x, y);
-    let mn = b.bin(BinaryOp::Min, x, y);
-    let cv = b.convert(x, DType::S32);
-    let k = loop_kernel(vec![at(DType::F32, &[3]), at(DType::F32, &[3])], &[3], b.g, vec![mx, mn, cv]);
+    let k = xy_kernel(DType::F32, 3, |b, x, y| {
+        vec![b.bin(BinaryOp::Max, x, y), b.bin(BinaryOp::Min, x, y), b.convert(x, DType::S32)]
+    });
     let r = run(&one_kernel(k), &[f32s(&[3], &[f32::NAN, -0.0, 3e9]), f32s(&[3], &[1.0, 0.0, 1.0])]);
     let mx = r[0].values::<f32>().unwrap_or(&[]);
     let mn = r[1].values::<f32>().unwrap_or(&[]);

@@ -3,58 +3,50 @@
 
 use super::*;
 
+/// A module whose entry passes its parameters (`params`, each `name = type`)
+/// to one loop fusion: the fused computation's `body`, whose root is of type `ty`.
+fn loop_fusion(params: &[&str], ty: &str, body: &str) -> String {
+    let decls: String = params.iter().enumerate().map(|(i, p)| format!("  {p} parameter({i})\n")).collect();
+    let names: Vec<&str> = params.iter().map(|p| p.split(' ').next().unwrap_or_default()).collect();
+    format!(
+        "HloModule m\nfused {{\n{decls}{body}}}\nENTRY e {{\n{decls}  ROOT f = {ty} fusion({}), kind=kLoop, calls=fused\n}}\n",
+        names.join(", ")
+    )
+}
+
 #[test]
 fn concatenations_and_pads_along_the_innermost_dimension() {
+    let ab: &[&str] = &["a = f32[6,5]{1,0}", "b = f32[6,7]{1,0}"];
     let cases = [
         // Four gates side by side, each computed from its own operands.
-        "HloModule m
-fused {
-  a = f32[6,5]{1,0} parameter(0)
-  b = f32[6,7]{1,0} parameter(1)
-  e = f32[6,5]{1,0} exponential(a)
+        loop_fusion(
+            ab,
+            "f32[6,24]{1,0}",
+            "  e = f32[6,5]{1,0} exponential(a)
   n = f32[6,7]{1,0} negate(b)
   ROOT c = f32[6,24]{1,0} concatenate(e, n, a, n), dimensions={1}
-}
-ENTRY e {
-  a = f32[6,5]{1,0} parameter(0)
-  b = f32[6,7]{1,0} parameter(1)
-  ROOT f = f32[6,24]{1,0} fusion(a, b), kind=kLoop, calls=fused
-}
 ",
+        ),
         // Padding on both sides with interior padding, then a concatenation.
-        "HloModule m
-fused {
-  a = f32[6,5]{1,0} parameter(0)
-  b = f32[6,7]{1,0} parameter(1)
-  z = f32[] constant(-1)
+        loop_fusion(
+            ab,
+            "f32[6,21]{1,0}",
+            "  z = f32[] constant(-1)
   p = f32[6,14]{1,0} pad(a, z), padding=0_0x2_3_1
   ROOT c = f32[6,21]{1,0} concatenate(p, b), dimensions={1}
-}
-ENTRY e {
-  a = f32[6,5]{1,0} parameter(0)
-  b = f32[6,7]{1,0} parameter(1)
-  ROOT f = f32[6,21]{1,0} fusion(a, b), kind=kLoop, calls=fused
-}
 ",
+        ),
         // A slice at a dynamic offset beside a static one (clamped indices).
-        "HloModule m
-fused {
-  a = f32[6,5]{1,0} parameter(0)
-  b = f32[6,7]{1,0} parameter(1)
-  i = s32[] parameter(2)
-  z = s32[] constant(0)
+        loop_fusion(
+            &[ab[0], ab[1], "i = s32[]"],
+            "f32[6,8]{1,0}",
+            "  z = s32[] constant(0)
   d = f32[6,3]{1,0} dynamic-slice(b, z, i), dynamic_slice_sizes={6,3}
   ROOT c = f32[6,8]{1,0} concatenate(d, a), dimensions={1}
-}
-ENTRY e {
-  a = f32[6,5]{1,0} parameter(0)
-  b = f32[6,7]{1,0} parameter(1)
-  i = s32[] parameter(2)
-  ROOT f = f32[6,8]{1,0} fusion(a, b, i), kind=kLoop, calls=fused
-}
 ",
+        ),
     ];
-    for hlo in cases {
+    for hlo in &cases {
         let mut args = vec![inputs(DType::F32, &[6, 5], 1), inputs(DType::F32, &[6, 7], 2)];
         let starts: &[f64] = if hlo.contains("s32[] parameter(2)") { &[-2.0, 3.0, 9.0] } else { &[0.0] };
         for &start in starts {

@@ -11,16 +11,6 @@ fn buf(buffer: Buffer, t: DType, dims: &[i64]) -> BufRef {
     BufRef { buffer, ty: at(t, dims) }
 }
 
-/// `out = x op c` over `dims` (a loop kernel with one input).
-fn scalar_op(t: DType, dims: &[i64], op: BinaryOp, c: f64) -> Kernel {
-    let mut g = Gb::new();
-    let idx: Vec<NodeId> = (0..dims.len()).map(|d| g.index(d)).collect();
-    let x = g.load(0, &idx, t);
-    let k = if t.is_float() { g.float(t, c) } else { g.int(t, c as i128) };
-    let o = g.bin(op, x, k);
-    loop_kernel(vec![at(t, dims)], dims, g.g, vec![o])
-}
-
 fn launch(k: usize, inputs: Vec<BufRef>, outputs: Vec<BufRef>) -> Step {
     Step::Kernel { kernel: KernelId(k as u32), inputs, outputs }
 }
@@ -152,12 +142,7 @@ fn conditionals_pick_a_branch_and_clamp_the_index() {
 
 #[test]
 fn constants_are_read_from_globals() {
-    let mut g = Gb::new();
-    let i = g.index(0);
-    let x = g.load(0, &[i], DType::F32);
-    let c = g.load(1, &[i], DType::F32);
-    let o = g.bin(BinaryOp::Add, x, c);
-    let k = loop_kernel(vec![at(DType::F32, &[3]), at(DType::F32, &[3])], &[3], g.g, vec![o]);
+    let k = xy_kernel(DType::F32, 3, |b, x, c| vec![b.bin(BinaryOp::Add, x, c)]);
     let bytes: Vec<u8> = [0.5f32, 1.5, 2.5].iter().flat_map(|v| v.to_le_bytes()).collect();
     let mut p = program(
         vec![at(DType::F32, &[3])],
@@ -305,46 +290,25 @@ fn convolutions_against_the_interpreter() {
         batch_groups: i64,
         reversal: [bool; 2],
     }
+    // Two input features, one group of each kind, no reversal unless a case says.
+    let plain = |window, spec, out_hw| Case {
+        window,
+        spec,
+        in_c: 2,
+        k_in: 2,
+        groups: 1,
+        out_hw,
+        batch_groups: 1,
+        reversal: [false; 2],
+    };
     let cases = [
+        plain("size=3x3 pad=1_1x1_1", [(3, 1, 1, 1, 1, 1); 2], [5, 5]),
+        plain("size=3x3 stride=2x2 pad=1_1x0_0 lhs_dilate=2x1", [(3, 2, 1, 1, 1, 2), (3, 2, 0, 0, 1, 1)], [5, 2]),
+        Case { in_c: 4, groups: 2, ..plain("size=2x2 rhs_dilate=2x2", [(2, 1, 0, 0, 2, 1); 2], [3, 3]) },
         Case {
-            window: "size=3x3 pad=1_1x1_1",
-            spec: [(3, 1, 1, 1, 1, 1); 2],
-            in_c: 2,
-            k_in: 2,
-            groups: 1,
-            out_hw: [5, 5],
-            batch_groups: 1,
-            reversal: [false; 2],
-        },
-        Case {
-            window: "size=3x3 stride=2x2 pad=1_1x0_0 lhs_dilate=2x1",
-            spec: [(3, 2, 1, 1, 1, 2), (3, 2, 0, 0, 1, 1)],
-            in_c: 2,
-            k_in: 2,
-            groups: 1,
-            out_hw: [5, 2],
-            batch_groups: 1,
-            reversal: [false; 2],
-        },
-        Case {
-            window: "size=2x2 rhs_dilate=2x2",
-            spec: [(2, 1, 0, 0, 2, 1); 2],
-            in_c: 4,
-            k_in: 2,
-            groups: 2,
-            out_hw: [3, 3],
-            batch_groups: 1,
-            reversal: [false; 2],
-        },
-        Case {
-            window: "size=3x2 rhs_reversal=1x0",
-            spec: [(3, 1, 0, 0, 1, 1), (2, 1, 0, 0, 1, 1)],
-            in_c: 2,
-            k_in: 2,
-            groups: 1,
-            out_hw: [3, 4],
             batch_groups: 2,
             reversal: [true, false],
+            ..plain("size=3x2 rhs_reversal=1x0", [(3, 1, 0, 0, 1, 1), (2, 1, 0, 0, 1, 1)], [3, 4])
         },
     ];
     for c in cases {
@@ -445,28 +409,9 @@ fn large_launches_split_across_threads() {
     assert!(r[0].values::<f32>().unwrap_or(&[]).iter().zip(&x).all(|(g, w)| *g == w + 1.0));
     for reduced in [0usize, 1] {
         let (rows, cols) = (1024i64, 4096i64);
-        let mut g = Gb::new();
-        let (i, j) = (g.index(0), g.index(1));
-        let v = g.load(0, &[i, j], DType::S32);
-        let z = g.int(DType::S32, 0);
         let kept: i64 = if reduced == 0 { cols } else { rows };
-        let k = Kernel {
-            name: "sum".into(),
-            inputs: vec![at(DType::S32, &[rows, cols])],
-            outputs: vec![at(DType::S32, &[kept])],
-            body: KernelBody::Reduce {
-                space: vec![rows, cols],
-                reduced: vec![reduced],
-                graph: g.g,
-                init: vec![z],
-                values: vec![v],
-                reducer: binary_fn(BinaryOp::Add, DType::S32),
-                reduce_outputs: vec![0],
-                extra: vec![],
-            },
-        };
         let xs: Vec<i32> = (0..rows * cols).map(|e| (e % 7) as i32).collect();
-        let r = run(&one_kernel(k), &[Array::from_vec([rows, cols], xs.clone())]);
+        let r = run(&sum2d(rows, cols, reduced, DType::S32), &[Array::from_vec([rows, cols], xs.clone())]);
         let got = r[0].values::<i32>().unwrap_or(&[]);
         for o in 0..kept as usize {
             let want: i32 = if reduced == 0 {

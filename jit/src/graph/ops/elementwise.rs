@@ -26,15 +26,7 @@ fn cmp(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>], dir: Dir) -> R
     Ok(vec![compare(cx, node, dir, a, b)?])
 }
 
-macro_rules! unary_rules {
-    ($($f:ident => $op:ident;)*) => {$(
-        pub fn $f(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
-            one(cx, node, inputs, Opcode::$op)
-        }
-    )*};
-}
-
-unary_rules! {
+rules_via!(one, Opcode {
     neg => Negate;
     abs => Abs;
     exp => Exp;
@@ -50,17 +42,9 @@ unary_rules! {
     sin => Sine;
     cos => Cosine;
     not => Not;
-}
+});
 
-macro_rules! binary_rules {
-    ($($f:ident => $op:ident;)*) => {$(
-        pub fn $f(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
-            two(cx, node, inputs, Opcode::$op)
-        }
-    )*};
-}
-
-binary_rules! {
+rules_via!(two, Opcode {
     add => Add;
     sub => Subtract;
     mul => Multiply;
@@ -68,23 +52,15 @@ binary_rules! {
     and => And;
     or => Or;
     xor => Xor;
-}
+});
 
-macro_rules! compare_rules {
-    ($($f:ident => $dir:ident;)*) => {$(
-        pub fn $f(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
-            cmp(cx, node, inputs, Dir::$dir)
-        }
-    )*};
-}
-
-compare_rules! {
+rules_via!(cmp, Dir {
     equal => Eq;
     less => Lt;
     less_equal => Le;
     greater => Gt;
     greater_equal => Ge;
-}
+});
 
 /// `Pow(X, Y)`: the exponent may have another type; it is converted to X's.
 pub fn pow(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {

@@ -5,6 +5,16 @@
 //! Semantics are ONNX's (opsets 13 to 21) with numpy-style broadcasting; the
 //! Rust Graph API uses the same names and attributes.
 
+/// One lowering rule per `name => Variant;`, each calling the shared rule
+/// `via(cx, node, inputs, Enum::Variant)`.
+macro_rules! rules_via {
+    ($via:ident, $enum:ident { $($f:ident => $v:ident;)* }) => {$(
+        pub fn $f(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+            $via(cx, node, inputs, $enum::$v)
+        }
+    )*};
+}
+
 mod elementwise;
 mod host;
 mod nn;

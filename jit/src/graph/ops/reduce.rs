@@ -61,15 +61,7 @@ fn reduction(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>], kind: Ki
     }
 }
 
-macro_rules! reduction_rules {
-    ($($f:ident => $kind:ident;)*) => {$(
-        pub fn $f(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
-            reduction(cx, node, inputs, Kind::$kind)
-        }
-    )*};
-}
-
-reduction_rules! {
+rules_via!(reduction, Kind {
     reduce_sum => Sum;
     reduce_mean => Mean;
     reduce_max => Max;
@@ -77,7 +69,7 @@ reduction_rules! {
     reduce_prod => Prod;
     reduce_sum_square => SumSquare;
     reduce_l2 => L2;
-}
+});
 
 /// `ArgMax`/`ArgMin`: the extreme value along `axis`, then the first (or,
 /// with `select_last_index=1`, last) position holding it, as s64.

@@ -46,6 +46,15 @@ fn float_minmax(f: &ScalarFn, acc: &[DType]) -> Option<(BinaryOp, f64)> {
     .filter(|_| f.params.len() == 2 && f.outputs.len() == 1)
 }
 
+/// What one task of a kernel covers: the kernel's buffers and the range
+/// `begin..end` of the index space (launch positions) it runs.
+#[derive(Clone, Copy)]
+pub struct Task<'a, 'ctx> {
+    pub io: &'a [Io<'ctx>],
+    pub begin: IntValue<'ctx>,
+    pub end: IntValue<'ctx>,
+}
+
 /// A buffer a kernel reads or writes, as seen inside the kernel function.
 #[derive(Clone, Debug)]
 pub struct Io<'ctx> {

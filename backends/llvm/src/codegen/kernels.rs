@@ -28,7 +28,7 @@ use smelt_hlo::DType;
 use smelt_kernel::ranges;
 use smelt_kernel::{Graph, Kernel, KernelBody, KernelId, NodeId, ScalarFn, WindowSpec};
 
-use super::graph::{Env, Io, as_int};
+use super::graph::{Env, Io, Task, as_int};
 use super::launch::{TILE, loop_space, node_levels, par_dim, par_extent, transposes};
 use super::{Cg, count};
 use crate::error::{LlvmError, Result, invalid};
@@ -133,25 +133,19 @@ impl<'ctx> Cg<'ctx, '_> {
             }),
             _ => false,
         };
-        self.emit_kernel_body(k, &io, begin, end, column_ok)?;
+        self.emit_kernel_body(k, Task { io: &io, begin, end }, column_ok)?;
         self.b.build_return(None)?;
         self.end_fn()?;
         Ok(body)
     }
 
-    fn emit_kernel_body(
-        &mut self,
-        k: &Kernel,
-        io: &[Io<'ctx>],
-        begin: IntValue<'ctx>,
-        end: IntValue<'ctx>,
-        column_ok: bool,
-    ) -> Result<()> {
+    fn emit_kernel_body(&mut self, k: &Kernel, task: Task<'_, 'ctx>, column_ok: bool) -> Result<()> {
+        let Task { io, begin, end } = task;
         let ni = k.inputs.len();
         match &k.body {
-            KernelBody::Loop { space, graph, outputs } => self.emit_loop(k, space, graph, outputs, io, begin, end),
-            KernelBody::Reduce { .. } => self.emit_reduce_kernel(k, io, begin, end, column_ok),
-            KernelBody::Scan { .. } => self.emit_scan_kernel(k, io, begin, end),
+            KernelBody::Loop { space, graph, outputs } => self.emit_loop(k, space, graph, outputs, task),
+            KernelBody::Reduce { .. } => self.emit_reduce_kernel(k, task, column_ok),
+            KernelBody::Scan { .. } => self.emit_scan_kernel(k, task),
             KernelBody::UpdateSlice { space, graph, start, value } => {
                 self.emit_update_slice(space, graph, start, *value, io, ni, begin, end)
             }
@@ -159,12 +153,12 @@ impl<'ctx> Cg<'ctx, '_> {
                 self.emit_scatter(space, graph, target, *in_bounds, values, combiner, io, ni, begin, end)
             }
             KernelBody::Sort { dims, dimension, comparator, .. } => {
-                self.emit_sort(k, dims, *dimension, comparator, io, begin, end)
+                self.emit_sort(k, dims, *dimension, comparator, task)
             }
             KernelBody::SelectAndScatter { window, select, scatter } => {
                 self.emit_select_and_scatter(k, window, select, scatter, io)
             }
-            KernelBody::RngBitGenerator { algorithm } => self.emit_rng(k, *algorithm, io, begin, end),
+            KernelBody::RngBitGenerator { algorithm } => self.emit_rng(k, *algorithm, task),
         }
     }
 
@@ -370,10 +364,9 @@ impl<'ctx> Cg<'ctx, '_> {
         space: &[i64],
         graph: &Graph,
         outputs: &[NodeId],
-        io: &[Io<'ctx>],
-        begin: IntValue<'ctx>,
-        end: IntValue<'ctx>,
+        task: Task<'_, 'ctx>,
     ) -> Result<()> {
+        let Task { io, begin, end } = task;
         let ni = k.inputs.len();
         if outputs.len() != k.outputs.len() {
             invalid!("kernel {}: {} output values for {} outputs", k.name, outputs.len(), k.outputs.len());

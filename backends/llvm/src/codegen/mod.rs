@@ -52,7 +52,7 @@ use smelt_kernel::Program;
 
 use crate::error::{LlvmError, Result};
 
-pub use graph::{Env, Io, as_int};
+pub use graph::{Env, Io, Task, as_int};
 pub use kernels::{Slot, param};
 pub use launch::{LaunchShape, launch_shape, loop_is_flat, node_levels, par_dim, par_extent};
 

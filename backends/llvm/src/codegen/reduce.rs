@@ -21,7 +21,7 @@ use inkwell::values::{BasicValueEnum, IntValue, PointerValue};
 use smelt_hlo::DType;
 use smelt_kernel::{Graph, Kernel, KernelBody, NodeId, ScalarFn};
 
-use super::graph::{Env, Io};
+use super::graph::{Env, Io, Task};
 use super::launch::column_block;
 use super::{Cg, Loop, count, strides};
 use crate::error::{Result, invalid};
@@ -44,14 +44,8 @@ struct Plan<'k> {
 }
 
 impl<'ctx> Cg<'ctx, '_> {
-    pub(crate) fn emit_reduce_kernel(
-        &mut self,
-        k: &Kernel,
-        io: &[Io<'ctx>],
-        begin: IntValue<'ctx>,
-        end: IntValue<'ctx>,
-        column_ok: bool,
-    ) -> Result<()> {
+    pub(crate) fn emit_reduce_kernel(&mut self, k: &Kernel, task: Task<'_, 'ctx>, column_ok: bool) -> Result<()> {
+        let Task { io, .. } = task;
         let KernelBody::Reduce { space, reduced, graph, init, values, reducer, reduce_outputs, extra } = &k.body else {
             invalid!("kernel {} is not a reduction", k.name);
         };
@@ -108,9 +102,9 @@ impl<'ctx> Cg<'ctx, '_> {
 
         let column = column_ok && rank > 0 && plan.kept.last() == Some(&(rank - 1)) && !plan.reduced.is_empty();
         if column {
-            self.emit_column_order(&plan, &outs, &extras, &inits, io, begin, end)
+            self.emit_column_order(&plan, &outs, &extras, &inits, task)
         } else {
-            self.emit_row_order(&plan, &outs, &extras, &inits, io, begin, end)
+            self.emit_row_order(&plan, &outs, &extras, &inits, task)
         }
     }
 
@@ -189,10 +183,9 @@ impl<'ctx> Cg<'ctx, '_> {
         outs: &[Io<'ctx>],
         extras: &[(Io<'ctx>, NodeId)],
         inits: &[BasicValueEnum<'ctx>],
-        io: &[Io<'ctx>],
-        begin: IntValue<'ctx>,
-        end: IntValue<'ctx>,
+        task: Task<'_, 'ctx>,
     ) -> Result<()> {
+        let Task { io, begin, end } = task;
         let (idx, mut loops) = self.kept_loops(plan, plan.kept.len(), begin, end)?;
         if plan.kept.is_empty() {
             loops.push(self.loop_begin(begin, end, 1, "k0")?);
@@ -236,10 +229,9 @@ impl<'ctx> Cg<'ctx, '_> {
         outs: &[Io<'ctx>],
         extras: &[(Io<'ctx>, NodeId)],
         inits: &[BasicValueEnum<'ctx>],
-        io: &[Io<'ctx>],
-        begin: IntValue<'ctx>,
-        end: IntValue<'ctx>,
+        task: Task<'_, 'ctx>,
     ) -> Result<()> {
+        let Task { io, begin, end } = task;
         let inner = plan.rank - 1;
         let m = plan.kept.len();
         let (mut idx, loops) = self.kept_loops(plan, m - 1, begin, end)?;

@@ -14,7 +14,7 @@ use smelt_hlo::DType;
 use smelt_hlo::attrs::RngAlgorithm;
 use smelt_kernel::Kernel;
 
-use super::graph::Io;
+use super::graph::Task;
 use super::{Cg, count, strides};
 use crate::error::{Result, invalid, unsupported};
 
@@ -196,14 +196,8 @@ impl<'ctx> Cg<'ctx, '_> {
         self.store_elem(out, d, off, v.into())
     }
 
-    pub(crate) fn emit_rng(
-        &mut self,
-        k: &Kernel,
-        algorithm: RngAlgorithm,
-        io: &[Io<'ctx>],
-        begin: IntValue<'ctx>,
-        end: IntValue<'ctx>,
-    ) -> Result<()> {
+    pub(crate) fn emit_rng(&mut self, k: &Kernel, algorithm: RngAlgorithm, task: Task<'_, 'ctx>) -> Result<()> {
+        let Task { io, begin, end } = task;
         let p = rng_plan(algorithm, k)?;
         let (state, out) = (io[0].ptr, io[2].ptr);
         let (key, lo, hi) = self.rng_state(&p, state)?;

@@ -28,19 +28,14 @@ use inkwell::values::{BasicValueEnum, IntValue, PointerValue};
 use smelt_hlo::DType;
 use smelt_kernel::{Graph, Kernel, KernelBody, NodeId, ScalarFn};
 
-use super::graph::{Env, Io};
+use super::graph::{Env, Io, Task};
 use super::launch::{COLUMN_BLOCK, Geom, TILE_STEPS, row_block};
 use super::{Cg, count};
 use crate::error::{Result, invalid};
 
 impl<'ctx> Cg<'ctx, '_> {
-    pub(crate) fn emit_scan_kernel(
-        &mut self,
-        k: &Kernel,
-        io: &[Io<'ctx>],
-        begin: IntValue<'ctx>,
-        end: IntValue<'ctx>,
-    ) -> Result<()> {
+    pub(crate) fn emit_scan_kernel(&mut self, k: &Kernel, task: Task<'_, 'ctx>) -> Result<()> {
+        let Task { io, .. } = task;
         let KernelBody::Scan { space, axis, reverse, graph, init, values, reducer } = &k.body else {
             invalid!("kernel {} is not a scan", k.name);
         };
@@ -64,9 +59,9 @@ impl<'ctx> Cg<'ctx, '_> {
         let inits: Vec<BasicValueEnum<'ctx>> = init.iter().map(|&i| self.value(&env0, i)).collect::<Result<_>>()?;
         let s = Scan { space, axis: *axis, reverse: *reverse, graph, values, reducer, geom: g, acc_types: &acc_types };
         if g.column_order() {
-            self.scan_columns(&s, &outs, &inits, io, begin, end)
+            self.scan_columns(&s, &outs, &inits, task)
         } else {
-            self.scan_rows(&s, &outs, &inits, io, begin, end)
+            self.scan_rows(&s, &outs, &inits, task)
         }
     }
 
@@ -117,10 +112,9 @@ impl<'ctx> Cg<'ctx, '_> {
         s: &Scan<'_>,
         outs: &[Io<'ctx>],
         inits: &[BasicValueEnum<'ctx>],
-        io: &[Io<'ctx>],
-        begin: IntValue<'ctx>,
-        end: IntValue<'ctx>,
+        task: Task<'_, 'ctx>,
     ) -> Result<()> {
+        let Task { io, begin, end } = task;
         let g = s.geom;
         let block = COLUMN_BLOCK.min(g.inner);
         let blocks = self.i64c(g.blocks());
@@ -168,10 +162,9 @@ impl<'ctx> Cg<'ctx, '_> {
         s: &Scan<'_>,
         outs: &[Io<'ctx>],
         inits: &[BasicValueEnum<'ctx>],
-        io: &[Io<'ctx>],
-        begin: IntValue<'ctx>,
-        end: IntValue<'ctx>,
+        task: Task<'_, 'ctx>,
     ) -> Result<()> {
+        let Task { io, begin, end } = task;
         let g = s.geom;
         let rb = row_block(g.outer);
         let value_types: Vec<DType> = s.values.iter().map(|&v| s.graph.dtype(v)).collect();

@@ -25,7 +25,7 @@ use smelt_hlo::DType;
 use smelt_hlo::attrs::CompareType;
 use smelt_kernel::{FnPattern, Kernel, ScalarFn};
 
-use super::graph::Io;
+use super::graph::Task;
 use super::{Cg, count, strides};
 use crate::error::{Result, invalid};
 
@@ -36,10 +36,9 @@ impl<'ctx> Cg<'ctx, '_> {
         dims: &[i64],
         dimension: usize,
         cmp: &ScalarFn,
-        io: &[Io<'ctx>],
-        begin: IntValue<'ctx>,
-        end: IntValue<'ctx>,
+        task: Task<'_, 'ctx>,
     ) -> Result<()> {
+        let Task { io, begin, end } = task;
         let n_ops = k.inputs.len();
         if n_ops == 0 || k.outputs.len() != n_ops {
             invalid!("sort kernel {} with {} inputs and {} outputs", k.name, n_ops, k.outputs.len());
@@ -53,7 +52,7 @@ impl<'ctx> Cg<'ctx, '_> {
         let len = dims[dimension];
         if len <= 1 || count(dims) == 0 {
             // Nothing to reorder: copy through (outputs may be other buffers).
-            return self.sort_copy_through(k, io, begin, end, dims, dimension);
+            return self.sort_copy_through(k, task, dims, dimension);
         }
         let stride = strides(dims)[dimension];
         let (outer_dims, outer_strides) = outer_layout(dims, dimension);
@@ -62,7 +61,7 @@ impl<'ctx> Cg<'ctx, '_> {
         if len >= RADIX_MIN
             && let Some(key) = radix_key(cmp, dtypes[0])
         {
-            return self.emit_radix_sort(k, &dtypes, key, len, stride, &outer_dims, &outer_strides, io, begin, end);
+            return self.emit_radix_sort(k, &dtypes, key, len, stride, &outer_dims, &outer_strides, task);
         }
 
         // Scratch: operand copies (operand 0's is key buffer A), key buffer B,
@@ -303,15 +302,8 @@ impl<'ctx> Cg<'ctx, '_> {
     }
 
     /// A sort with nothing to reorder copies each operand to its output.
-    fn sort_copy_through(
-        &self,
-        k: &Kernel,
-        io: &[Io<'ctx>],
-        begin: IntValue<'ctx>,
-        end: IntValue<'ctx>,
-        dims: &[i64],
-        dimension: usize,
-    ) -> Result<()> {
+    fn sort_copy_through(&self, k: &Kernel, task: Task<'_, 'ctx>, dims: &[i64], dimension: usize) -> Result<()> {
+        let Task { io, begin, end } = task;
         let len = dims.get(dimension).copied().unwrap_or(1).max(0);
         let ni = k.inputs.len();
         // Iterations are slices; a slice of length <= 1 is one element.
@@ -395,10 +387,9 @@ impl<'ctx> Cg<'ctx, '_> {
         stride: i64,
         outer_dims: &[i64],
         outer_strides: &[i64],
-        io: &[Io<'ctx>],
-        begin: IntValue<'ctx>,
-        end: IntValue<'ctx>,
+        task: Task<'_, 'ctx>,
     ) -> Result<()> {
+        let Task { io, begin, end } = task;
         let n_ops = dtypes.len();
         let multi = n_ops > 1;
         let key_t = match key.bits {

@@ -27,7 +27,12 @@ use super::{Cg, Loop, count, strides};
 use crate::error::{Result, invalid};
 
 /// The validated parts of a reduction kernel.
-struct Plan<'k> {
+struct Plan<'k, 'ctx> {
+    /// The reduce outputs (one per accumulator), the extra outputs with the
+    /// nodes they store, and the accumulators' initial values.
+    outs: &'k [Io<'ctx>],
+    extras: &'k [(Io<'ctx>, NodeId)],
+    inits: &'k [BasicValueEnum<'ctx>],
     space: &'k [i64],
     graph: &'k Graph,
     values: &'k [NodeId],
@@ -79,7 +84,18 @@ impl<'ctx> Cg<'ctx, '_> {
                 _ => invalid!("kernel {}: extra output {o} does not match the space", k.name),
             }
         }
+        let outs: Vec<Io<'ctx>> = reduce_outputs.iter().map(|&o| io[ni + o].clone()).collect();
+        let extras: Vec<(Io<'ctx>, NodeId)> = extra.iter().map(|&(o, nd)| (io[ni + o].clone(), nd)).collect();
+
+        // Initial values do not depend on loop indices: emit them once.
+        let mut env0 = Env::new(graph);
+        self.emit_nodes(&mut env0, io, init)?;
+        let inits: Vec<BasicValueEnum<'ctx>> = init.iter().map(|&i| self.value(&env0, i)).collect::<Result<_>>()?;
+
         let plan = Plan {
+            outs: &outs,
+            extras: &extras,
+            inits: &inits,
             space,
             graph,
             values,
@@ -92,25 +108,13 @@ impl<'ctx> Cg<'ctx, '_> {
             reduced: red,
             acc_types,
         };
-        let outs: Vec<Io<'ctx>> = reduce_outputs.iter().map(|&o| io[ni + o].clone()).collect();
-        let extras: Vec<(Io<'ctx>, NodeId)> = extra.iter().map(|&(o, nd)| (io[ni + o].clone(), nd)).collect();
-
-        // Initial values do not depend on loop indices: emit them once.
-        let mut env0 = Env::new(graph);
-        self.emit_nodes(&mut env0, io, init)?;
-        let inits: Vec<BasicValueEnum<'ctx>> = init.iter().map(|&i| self.value(&env0, i)).collect::<Result<_>>()?;
-
         let column = column_ok && rank > 0 && plan.kept.last() == Some(&(rank - 1)) && !plan.reduced.is_empty();
-        if column {
-            self.emit_column_order(&plan, &outs, &extras, &inits, task)
-        } else {
-            self.emit_row_order(&plan, &outs, &extras, &inits, task)
-        }
+        if column { self.emit_column_order(&plan, task) } else { self.emit_row_order(&plan, task) }
     }
 
     /// Row-major offset into the kept layout of the kept indices in `idx`
     /// (indexed by space dimension; missing ones are skipped).
-    fn kept_offset(&self, plan: &Plan<'_>, idx: &[Option<IntValue<'ctx>>]) -> Result<IntValue<'ctx>> {
+    fn kept_offset(&self, plan: &Plan<'_, 'ctx>, idx: &[Option<IntValue<'ctx>>]) -> Result<IntValue<'ctx>> {
         let mut off = self.i64c(0);
         for (j, &d) in plan.kept.iter().enumerate() {
             if let Some(i) = idx[d] {
@@ -127,7 +131,7 @@ impl<'ctx> Cg<'ctx, '_> {
     /// one runs over the task range and the rest over their extents.
     fn kept_loops(
         &self,
-        plan: &Plan<'_>,
+        plan: &Plan<'_, 'ctx>,
         n: usize,
         begin: IntValue<'ctx>,
         end: IntValue<'ctx>,
@@ -147,7 +151,7 @@ impl<'ctx> Cg<'ctx, '_> {
         Ok((idx, loops))
     }
 
-    fn full_offset(&self, plan: &Plan<'_>, idx: &[IntValue<'ctx>]) -> Result<IntValue<'ctx>> {
+    fn full_offset(&self, plan: &Plan<'_, 'ctx>, idx: &[IntValue<'ctx>]) -> Result<IntValue<'ctx>> {
         let mut off = self.i64c(0);
         for (d, &i) in idx.iter().enumerate() {
             let t = self.b.build_int_mul(i, self.i64c(plan.space_strides[d]), "")?;
@@ -159,8 +163,7 @@ impl<'ctx> Cg<'ctx, '_> {
     /// Emits the values (and stores the extra outputs) at the full index `idx`.
     fn reduce_point(
         &mut self,
-        plan: &Plan<'_>,
-        extras: &[(Io<'ctx>, NodeId)],
+        plan: &Plan<'_, 'ctx>,
         io: &[Io<'ctx>],
         idx: &[IntValue<'ctx>],
     ) -> Result<Vec<BasicValueEnum<'ctx>>> {
@@ -168,24 +171,17 @@ impl<'ctx> Cg<'ctx, '_> {
         let mut env = Env::with_indices(plan.graph, idx.to_vec());
         env.identity = Some((off, plan.space.to_vec()));
         let mut roots = plan.values.to_vec();
-        roots.extend(extras.iter().map(|e| e.1));
+        roots.extend(plan.extras.iter().map(|e| e.1));
         self.emit_nodes(&mut env, io, &roots)?;
-        for (o, node) in extras {
+        for (o, node) in plan.extras {
             let v = self.value(&env, *node)?;
             self.store_elem(o.ptr, o.dtype, off, v)?;
         }
         plan.values.iter().map(|&v| self.value(&env, v)).collect()
     }
 
-    fn emit_row_order(
-        &mut self,
-        plan: &Plan<'_>,
-        outs: &[Io<'ctx>],
-        extras: &[(Io<'ctx>, NodeId)],
-        inits: &[BasicValueEnum<'ctx>],
-        task: Task<'_, 'ctx>,
-    ) -> Result<()> {
-        let Task { io, begin, end } = task;
+    fn emit_row_order(&mut self, plan: &Plan<'_, 'ctx>, task: Task<'_, 'ctx>) -> Result<()> {
+        let (Task { io, begin, end }, outs, inits) = (task, plan.outs, plan.inits);
         let (idx, mut loops) = self.kept_loops(plan, plan.kept.len(), begin, end)?;
         if plan.kept.is_empty() {
             loops.push(self.loop_begin(begin, end, 1, "k0")?);
@@ -213,7 +209,7 @@ impl<'ctx> Cg<'ctx, '_> {
                     },
                 }
             }
-            cg.reduce_point(plan, extras, io, &full)
+            cg.reduce_point(plan, io, &full)
         };
         self.reduce_box(&lo, &hi, inner, &accs, &plan.acc_types, plan.reducer, io, &mut body)?;
         for ((&a, &t), o) in accs.iter().zip(&plan.acc_types).zip(outs) {
@@ -223,15 +219,8 @@ impl<'ctx> Cg<'ctx, '_> {
         self.close_loops(loops)
     }
 
-    fn emit_column_order(
-        &mut self,
-        plan: &Plan<'_>,
-        outs: &[Io<'ctx>],
-        extras: &[(Io<'ctx>, NodeId)],
-        inits: &[BasicValueEnum<'ctx>],
-        task: Task<'_, 'ctx>,
-    ) -> Result<()> {
-        let Task { io, begin, end } = task;
+    fn emit_column_order(&mut self, plan: &Plan<'_, 'ctx>, task: Task<'_, 'ctx>) -> Result<()> {
+        let (Task { io, begin, end }, outs, inits) = (task, plan.outs, plan.inits);
         let inner = plan.rank - 1;
         let m = plan.kept.len();
         let (mut idx, loops) = self.kept_loops(plan, m - 1, begin, end)?;
@@ -260,7 +249,7 @@ impl<'ctx> Cg<'ctx, '_> {
         let jl = self.loop_begin(jb, je, 1, "col")?;
         idx[inner] = Some(jl.index);
         let full: Vec<IntValue<'ctx>> = idx.iter().map(|i| i.unwrap_or_else(|| self.i64c(0))).collect();
-        let vals = self.reduce_point(plan, extras, io, &full)?;
+        let vals = self.reduce_point(plan, io, &full)?;
         let o = self.b.build_int_add(ko, jl.index, "")?;
         let mut args = Vec::with_capacity(2 * outs.len());
         for out in outs {

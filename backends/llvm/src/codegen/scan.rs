@@ -57,16 +57,23 @@ impl<'ctx> Cg<'ctx, '_> {
         let mut env0 = Env::new(graph);
         self.emit_nodes(&mut env0, io, init)?;
         let inits: Vec<BasicValueEnum<'ctx>> = init.iter().map(|&i| self.value(&env0, i)).collect::<Result<_>>()?;
-        let s = Scan { space, axis: *axis, reverse: *reverse, graph, values, reducer, geom: g, acc_types: &acc_types };
-        if g.column_order() {
-            self.scan_columns(&s, &outs, &inits, task)
-        } else {
-            self.scan_rows(&s, &outs, &inits, task)
-        }
+        let s = Scan {
+            outs: &outs,
+            inits: &inits,
+            space,
+            axis: *axis,
+            reverse: *reverse,
+            graph,
+            values,
+            reducer,
+            geom: g,
+            acc_types: &acc_types,
+        };
+        if g.column_order() { self.scan_columns(&s, task) } else { self.scan_rows(&s, task) }
     }
 
     /// The axis position of step `step` (counting from the end when reversed).
-    fn scan_position(&self, s: &Scan<'_>, step: IntValue<'ctx>) -> Result<IntValue<'ctx>> {
+    fn scan_position(&self, s: &Scan<'_, 'ctx>, step: IntValue<'ctx>) -> Result<IntValue<'ctx>> {
         if s.reverse { Ok(self.b.build_int_sub(self.i64c(s.geom.n - 1), step, "")?) } else { Ok(step) }
     }
 
@@ -74,7 +81,7 @@ impl<'ctx> Cg<'ctx, '_> {
     /// (flattened) index `i`, whose row-major offset is `off`.
     fn scan_values(
         &mut self,
-        s: &Scan<'_>,
+        s: &Scan<'_, 'ctx>,
         io: &[Io<'ctx>],
         (o, j, i): (IntValue<'ctx>, IntValue<'ctx>, IntValue<'ctx>),
         off: IntValue<'ctx>,
@@ -107,14 +114,8 @@ impl<'ctx> Cg<'ctx, '_> {
         Ok(idx)
     }
 
-    fn scan_columns(
-        &mut self,
-        s: &Scan<'_>,
-        outs: &[Io<'ctx>],
-        inits: &[BasicValueEnum<'ctx>],
-        task: Task<'_, 'ctx>,
-    ) -> Result<()> {
-        let Task { io, begin, end } = task;
+    fn scan_columns(&mut self, s: &Scan<'_, 'ctx>, task: Task<'_, 'ctx>) -> Result<()> {
+        let (Task { io, begin, end }, outs, inits) = (task, s.outs, s.inits);
         let g = s.geom;
         let block = COLUMN_BLOCK.min(g.inner);
         let blocks = self.i64c(g.blocks());
@@ -157,14 +158,8 @@ impl<'ctx> Cg<'ctx, '_> {
         self.loop_end(task)
     }
 
-    fn scan_rows(
-        &mut self,
-        s: &Scan<'_>,
-        outs: &[Io<'ctx>],
-        inits: &[BasicValueEnum<'ctx>],
-        task: Task<'_, 'ctx>,
-    ) -> Result<()> {
-        let Task { io, begin, end } = task;
+    fn scan_rows(&mut self, s: &Scan<'_, 'ctx>, task: Task<'_, 'ctx>) -> Result<()> {
+        let (Task { io, begin, end }, outs, inits) = (task, s.outs, s.inits);
         let g = s.geom;
         let rb = row_block(g.outer);
         let value_types: Vec<DType> = s.values.iter().map(|&v| s.graph.dtype(v)).collect();
@@ -274,7 +269,10 @@ impl<'ctx> Cg<'ctx, '_> {
 }
 
 /// What the scan emitters share.
-struct Scan<'k> {
+struct Scan<'k, 'ctx> {
+    /// The outputs, one per accumulator, and the accumulators' initial values.
+    outs: &'k [Io<'ctx>],
+    inits: &'k [BasicValueEnum<'ctx>],
     space: &'k [i64],
     axis: usize,
     reverse: bool,

@@ -190,6 +190,19 @@ fn operands(env: &Env<'_, '_>, io: &[Io<'_>], id: NodeId) -> Result<Vec<NodeId>>
 }
 
 impl<'ctx> Cg<'ctx, '_> {
+    /// The initial values `init` of a reduction's accumulators, emitted once
+    /// ahead of its loops (they do not depend on loop indices).
+    pub fn initial_values(
+        &mut self,
+        graph: &Graph,
+        io: &[Io<'ctx>],
+        init: &[NodeId],
+    ) -> Result<Vec<BasicValueEnum<'ctx>>> {
+        let mut env = Env::new(graph);
+        self.emit_nodes(&mut env, io, init)?;
+        init.iter().map(|&i| self.value(&env, i)).collect()
+    }
+
     /// Emits every node `roots` need that `env` does not hold yet. The graph
     /// is verified ([`smelt_kernel::verify`]): one type per node, roots in
     /// range, operands before their users, operand types as the node needs.

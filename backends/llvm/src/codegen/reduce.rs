@@ -87,10 +87,7 @@ impl<'ctx> Cg<'ctx, '_> {
         let outs: Vec<Io<'ctx>> = reduce_outputs.iter().map(|&o| io[ni + o].clone()).collect();
         let extras: Vec<(Io<'ctx>, NodeId)> = extra.iter().map(|&(o, nd)| (io[ni + o].clone(), nd)).collect();
 
-        // Initial values do not depend on loop indices: emit them once.
-        let mut env0 = Env::new(graph);
-        self.emit_nodes(&mut env0, io, init)?;
-        let inits: Vec<BasicValueEnum<'ctx>> = init.iter().map(|&i| self.value(&env0, i)).collect::<Result<_>>()?;
+        let inits = self.initial_values(graph, io, init)?;
 
         let plan = Plan {
             outs: &outs,

@@ -53,10 +53,7 @@ impl<'ctx> Cg<'ctx, '_> {
             }
         }
         let outs: Vec<Io<'ctx>> = io[k.inputs.len()..].to_vec();
-        // Initial values do not depend on loop indices: emit them once.
-        let mut env0 = Env::new(graph);
-        self.emit_nodes(&mut env0, io, init)?;
-        let inits: Vec<BasicValueEnum<'ctx>> = init.iter().map(|&i| self.value(&env0, i)).collect::<Result<_>>()?;
+        let inits = self.initial_values(graph, io, init)?;
         let s = Scan {
             outs: &outs,
             inits: &inits,

@@ -69,7 +69,7 @@ pub fn compile_aot(
     threads: usize,
 ) -> Result<AotObject> {
     if !is_c_identifier(name) {
-        return Err(CpuError::Unsupported(format!(
+        return Err(CpuError::unsupported(format!(
             "'{name}' is not a C identifier (letters, digits, _; not starting with a digit or __)"
         )));
     }
@@ -88,7 +88,7 @@ pub fn compile_aot(
     })?;
     let object = tm
         .write_to_memory_buffer(&module, FileType::Object)
-        .map_err(|e| CpuError::Llvm(e.to_string()))?
+        .map_err(|e| CpuError::llvm(e.to_string()))?
         .as_slice()
         .to_vec();
     Ok(AotObject {
@@ -106,12 +106,12 @@ pub fn compile_aot(
 fn basic(call: inkwell::values::CallSiteValue<'_>) -> Result<inkwell::values::BasicValueEnum<'_>> {
     match call.try_as_basic_value() {
         inkwell::values::ValueKind::Basic(v) => Ok(v),
-        inkwell::values::ValueKind::Instruction(_) => Err(CpuError::Llvm("a call that returns nothing".into())),
+        inkwell::values::ValueKind::Instruction(_) => Err(CpuError::llvm("a call that returns nothing")),
     }
 }
 
 fn llvm<T>(r: std::result::Result<T, inkwell::builder::BuilderError>) -> Result<T> {
-    r.map_err(|e| CpuError::Llvm(format!("AOT entry: {e}")))
+    r.map_err(|e| CpuError::llvm(format!("AOT entry: {e}")))
 }
 
 fn sizes_global<'ctx>(module: &Module<'ctx>, name: &str, sizes: &[u64]) -> GlobalValue<'ctx> {
@@ -131,7 +131,7 @@ fn entry(module: &Module<'_>, program: &Program, info: &ModuleInfo, name: &str) 
     let cx = module.get_context();
     let (i32t, i64t, ptr) = (cx.i32_type(), cx.i64_type(), cx.ptr_type(AddressSpace::default()));
     let Some(run) = module.get_function("smelt_run") else {
-        return Err(CpuError::Llvm("the module has no smelt_run".into()));
+        return Err(CpuError::llvm("the module has no smelt_run"));
     };
     // Scratch: the program's arena, then private copies of written parameters.
     let mut temp = info.arena_bytes.next_multiple_of(TEMP_ALIGN);
@@ -166,7 +166,7 @@ fn entry(module: &Module<'_>, program: &Program, info: &ModuleInfo, name: &str) 
         f.get_nth_param(2).map(|p| p.into_pointer_value()),
     );
     let (Some(args), Some(results), Some(scratch)) = (args, results, scratch) else {
-        return Err(CpuError::Llvm("AOT entry parameters".into()));
+        return Err(CpuError::llvm("AOT entry parameters"));
     };
     let n = program.params.len().max(1) as u32;
     let params = llvm(b.build_alloca(ptr.array_type(n), "params"))?;
@@ -180,7 +180,7 @@ fn entry(module: &Module<'_>, program: &Program, info: &ModuleInfo, name: &str) 
             // SAFETY: the copy lies inside the caller's scratch (`temp_bytes`).
             let dst = llvm(unsafe { b.build_gep(cx.i8_type(), scratch, &[off], "copy") })?;
             llvm(b.build_memcpy(dst, TEMP_ALIGN as u32, arg, 1, i64t.const_int(bytes as u64, false)))
-                .map_err(|e| CpuError::Llvm(format!("AOT entry: {e}")))?;
+                .map_err(|e| CpuError::llvm(format!("AOT entry: {e}")))?;
             arg = dst;
         }
         // SAFETY: as above.
@@ -194,7 +194,7 @@ fn entry(module: &Module<'_>, program: &Program, info: &ModuleInfo, name: &str) 
             let slot = llvm(unsafe { b.build_gep(ptr, results, &[idx], "result_slot") })?;
             let out = llvm(b.build_load(ptr, slot, "result"))?.into_pointer_value();
             llvm(b.build_memset(out, 1, cx.i8_type().const_zero(), i64t.const_int(t.byte_size() as u64, false)))
-                .map_err(|e| CpuError::Llvm(format!("AOT entry: {e}")))?;
+                .map_err(|e| CpuError::llvm(format!("AOT entry: {e}")))?;
         }
     }
     let call = llvm(b.build_call(run, &[params.into(), results.into(), scratch.into()], "rc"))?;
@@ -249,7 +249,7 @@ fn half_conversions(module: &Module<'_>) -> Result<()> {
 
     if let Some(f) = weak_fn(module, "__extendhfsf2", f32t.fn_type(&[f16t.into()], false)) {
         b.position_at_end(cx.append_basic_block(f, "entry"));
-        let x = f.get_nth_param(0).ok_or_else(|| CpuError::Llvm("half parameter".into()))?;
+        let x = f.get_nth_param(0).ok_or_else(|| CpuError::llvm("half parameter"))?;
         let h = llvm(b.build_bit_cast(x, i16t, "h"))?.into_int_value();
         let h = llvm(b.build_int_z_extend(h, i32t, "h32"))?;
         let sign = llvm(b.build_left_shift(llvm(b.build_and(h, c32(0x8000), "s"))?, c32(16), "sign"))?;
@@ -287,7 +287,7 @@ fn half_conversions(module: &Module<'_>) -> Result<()> {
             (0x7f80_0000u64, 0x477f_f000u64, 0x3880_0000u64, (127u64 - 15) << 10)
         };
         b.position_at_end(cx.append_basic_block(f, "entry"));
-        let x = f.get_nth_param(0).ok_or_else(|| CpuError::Llvm("float parameter".into()))?;
+        let x = f.get_nth_param(0).ok_or_else(|| CpuError::llvm("float parameter"))?;
         let bits = llvm(b.build_bit_cast(x, it, "bits"))?.into_int_value();
         let sign = llvm(b.build_and(bits, c(sign_mask), "s"))?;
         let sign = llvm(b.build_right_shift(sign, c(if wide { 48 } else { 16 }), false, "sign"))?;
@@ -306,7 +306,7 @@ fn half_conversions(module: &Module<'_>) -> Result<()> {
         let scaled = llvm(b.build_float_mul(fv, ftype.const_float(16_777_216.0), "scaled"))?;
         let roundeven = inkwell::intrinsics::Intrinsic::find("llvm.roundeven")
             .and_then(|i| i.get_declaration(module, &[ftype.into()]))
-            .ok_or_else(|| CpuError::Llvm("llvm.roundeven".into()))?;
+            .ok_or_else(|| CpuError::llvm("llvm.roundeven"))?;
         let rounded = basic(llvm(b.build_call(roundeven, &[scaled.into()], "re"))?)?.into_float_value();
         let sub = llvm(b.build_float_to_unsigned_int(rounded, it, "sub"))?;
         let is_nan = llvm(b.build_int_compare(IntPredicate::UGT, ax, c(inf_bits), "isnan"))?;
@@ -361,7 +361,7 @@ fn parallel_for(module: &Module<'_>, threads: usize) -> Result<()> {
     let body = module.add_function("smelt_parallel_job", ptr.fn_type(&[ptr.into()], false), Some(Linkage::Internal));
     let b = cx.create_builder();
     b.position_at_end(cx.append_basic_block(body, "entry"));
-    let jp = body.get_nth_param(0).ok_or_else(|| CpuError::Llvm("job".into()))?.into_pointer_value();
+    let jp = body.get_nth_param(0).ok_or_else(|| CpuError::llvm("job"))?.into_pointer_value();
     let task = load_field(&b, job, jp, 0, ptr.into())?.into_pointer_value();
     let tctx = load_field(&b, job, jp, 1, ptr.into())?;
     let begin = load_field(&b, job, jp, 2, i64t.into())?;
@@ -373,7 +373,7 @@ fn parallel_for(module: &Module<'_>, threads: usize) -> Result<()> {
     let serial = cx.append_basic_block(f, "serial");
     let fork = cx.append_basic_block(f, "fork");
     b.position_at_end(entry);
-    let p = |k| f.get_nth_param(k).ok_or_else(|| CpuError::Llvm("parallel_for parameter".into()));
+    let p = |k| f.get_nth_param(k).ok_or_else(|| CpuError::llvm("parallel_for parameter"));
     let (task, tctx, n, grain) = (p(0)?.into_pointer_value(), p(1)?, p(2)?.into_int_value(), p(3)?.into_int_value());
     let one = i64t.const_int(1, false);
     let grain =

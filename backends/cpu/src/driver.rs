@@ -71,7 +71,7 @@ pub(crate) fn build_module<'ctx>(
     let mut cg = Cg::new(cx, program, target, tm);
     let info = Driver::new(&mut cg).emit_program()?;
     if let Err(e) = cg.module.verify() {
-        return Err(CpuError::Llvm(format!("the generated module does not verify: {e}")));
+        return Err(CpuError::llvm(format!("the generated module does not verify: {e}")));
     }
     Ok((cg.module, info))
 }
@@ -244,7 +244,7 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
     fn emit_steps(&mut self, rc: &RunCx<'ctx>, steps: &[Step]) -> Result<()> {
         for (i, s) in steps.iter().enumerate() {
             self.emit_step(rc, s).map_err(|e| match e {
-                CpuError::InvalidProgram(m) => CpuError::InvalidProgram(format!("step {i}: {m}")),
+                CpuError::Codegen(smelt_llvm::LlvmError::InvalidProgram(m)) => CpuError::invalid(format!("step {i}: {m}")),
                 e => e,
             })?;
             if self.profile_counters.is_some()
@@ -565,7 +565,7 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
             lhs_transposed: d.lhs_transposed,
             rhs_transposed: d.rhs_transposed,
         };
-        let gemm = gemm_function(&self.module, self.tm, &spec).map_err(|e| CpuError::Unsupported(e.to_string()))?;
+        let gemm = gemm_function(&self.module, self.tm, &spec).map_err(|e| CpuError::unsupported(e.to_string()))?;
         let args: Vec<BasicMetadataValueEnum<'ctx>> = vec![
             lhs.into(),
             rhs.into(),
@@ -734,11 +734,11 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
         }
         self.note_write(&c.out)?;
         let spec = ConvSpec::from_step(c);
-        let out_dims = spec.output_dims().map_err(|e| CpuError::Unsupported(e.to_string()))?;
+        let out_dims = spec.output_dims().map_err(|e| CpuError::unsupported(e.to_string()))?;
         if out_dims != c.out.ty.dims {
             invalid!("convolution output {:?} does not match its operands ({out_dims:?})", c.out.ty.dims);
         }
-        let f = conv_function(&self.module, self.tm, &spec).map_err(|e| CpuError::Unsupported(e.to_string()))?;
+        let f = conv_function(&self.module, self.tm, &spec).map_err(|e| CpuError::unsupported(e.to_string()))?;
         let input = self.buf_ptr(rc, &c.input)?;
         let kernel = self.buf_ptr(rc, &c.kernel)?;
         let out = self.buf_ptr(rc, &c.out)?;

@@ -1,23 +1,20 @@
 //! The CPU backend's one error type.
 //!
 //! Errors split into what the input can cause (a program using an operation the
-//! backend does not render) and what only a bug can
-//! cause (LLVM rejecting the module we built, the JIT failing to link it); the
-//! latter name themselves as internal errors.
+//! backend does not render) and what only a bug can cause (LLVM rejecting the
+//! module we built, the JIT failing to link it); the latter name themselves as
+//! internal errors. Code generation errors are the LLVM emitter's own
+//! ([`LlvmError`]), shared with the GPU backend.
 
 use inkwell::builder::BuilderError;
+use smelt_llvm::LlvmError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum CpuError {
-    /// The program uses something this backend does not implement.
-    #[error("unsupported by the CPU backend: {0}")]
-    Unsupported(String),
-    /// The program is malformed (a buffer out of range, types that disagree).
-    #[error("invalid program: {0}")]
-    InvalidProgram(String),
-    /// LLVM rejected the module or failed to optimize or emit it (a bug here).
-    #[error("internal error in LLVM code generation: {0}")]
-    Llvm(String),
+    /// What the LLVM code generator reports: a program it does not render, a
+    /// malformed program, or LLVM rejecting the module built (a bug here).
+    #[error(transparent)]
+    Codegen(#[from] LlvmError),
     /// The JIT failed to create, link or look up code (a bug or a broken LLVM).
     #[error("JIT: {0}")]
     Jit(String),
@@ -26,33 +23,40 @@ pub enum CpuError {
     InvalidObject(String),
 }
 
+impl CpuError {
+    /// [`LlvmError::Unsupported`].
+    pub(crate) fn unsupported(message: impl Into<String>) -> CpuError {
+        LlvmError::Unsupported(message.into()).into()
+    }
+
+    /// [`LlvmError::InvalidProgram`].
+    pub(crate) fn invalid(message: impl Into<String>) -> CpuError {
+        LlvmError::InvalidProgram(message.into()).into()
+    }
+
+    /// [`LlvmError::Llvm`].
+    pub(crate) fn llvm(message: impl Into<String>) -> CpuError {
+        LlvmError::Llvm(message.into()).into()
+    }
+}
+
 impl From<BuilderError> for CpuError {
     fn from(e: BuilderError) -> Self {
-        CpuError::Llvm(format!("IR builder: {e}"))
+        LlvmError::from(e).into()
     }
 }
 
 pub type Result<T, E = CpuError> = std::result::Result<T, E>;
 
-/// Returns early with [`CpuError::InvalidProgram`].
+/// Returns early with [`LlvmError::InvalidProgram`].
 macro_rules! invalid {
-    ($($t:tt)*) => { return Err($crate::error::CpuError::InvalidProgram(format!($($t)*))) };
+    ($($t:tt)*) => { return Err($crate::error::CpuError::invalid(format!($($t)*))) };
 }
 
 pub(crate) use invalid;
 
 impl From<smelt_kernel::InvalidProgram> for CpuError {
     fn from(e: smelt_kernel::InvalidProgram) -> CpuError {
-        CpuError::InvalidProgram(e.to_string())
-    }
-}
-
-impl From<smelt_llvm::LlvmError> for CpuError {
-    fn from(e: smelt_llvm::LlvmError) -> CpuError {
-        match e {
-            smelt_llvm::LlvmError::Unsupported(m) => CpuError::Unsupported(m),
-            smelt_llvm::LlvmError::InvalidProgram(m) => CpuError::InvalidProgram(m),
-            smelt_llvm::LlvmError::Llvm(m) => CpuError::Llvm(m),
-        }
+        CpuError::invalid(e.to_string())
     }
 }

@@ -130,12 +130,12 @@ pub fn compile(program: &VerifiedProgram<'_>, options: &CompileOptions) -> Resul
 /// needs, without loading it ([`load`] does).
 pub fn compile_to_object(program: &VerifiedProgram<'_>, options: &CompileOptions) -> Result<CompiledObject, CpuError> {
     if options.triple.as_deref().is_some_and(|t| t != TargetMachine::get_default_triple().as_str().to_string_lossy()) {
-        return Err(CpuError::Unsupported("JIT compilation for a triple other than the host's".into()));
+        return Err(CpuError::unsupported("JIT compilation for a triple other than the host's"));
     }
     let cx = Context::create();
     let tm = target_machine(options)?;
     let (module, info) = optimized_module(&cx, program, options, &tm)?;
-    let object = tm.write_to_memory_buffer(&module, FileType::Object).map_err(|e| CpuError::Llvm(e.to_string()))?;
+    let object = tm.write_to_memory_buffer(&module, FileType::Object).map_err(|e| CpuError::llvm(e.to_string()))?;
     Ok(CompiledObject {
         name: program.name.clone(),
         params: program.params.clone(),
@@ -178,12 +178,12 @@ pub fn emit(program: &VerifiedProgram<'_>, options: &CompileOptions, what: Emit)
         Emit::LlvmIr | Emit::OptimizedLlvmIr => module.print_to_string().to_bytes().to_vec(),
         Emit::Assembly => tm
             .write_to_memory_buffer(&module, FileType::Assembly)
-            .map_err(|e| CpuError::Llvm(e.to_string()))?
+            .map_err(|e| CpuError::llvm(e.to_string()))?
             .as_slice()
             .to_vec(),
         Emit::Object => tm
             .write_to_memory_buffer(&module, FileType::Object)
-            .map_err(|e| CpuError::Llvm(e.to_string()))?
+            .map_err(|e| CpuError::llvm(e.to_string()))?
             .as_slice()
             .to_vec(),
     })
@@ -199,7 +199,7 @@ pub(crate) fn init_llvm() -> Result<(), CpuError> {
         Ok(())
     })
     .clone()
-    .map_err(CpuError::Llvm)
+    .map_err(CpuError::llvm)
 }
 
 pub(crate) fn target_machine(options: &CompileOptions) -> Result<TargetMachine, CpuError> {
@@ -218,7 +218,7 @@ pub(crate) fn target_machine(options: &CompileOptions) -> Result<TargetMachine, 
         None if is_host && options.cpu.is_none() => TargetMachine::get_host_cpu_features().to_string(),
         None => String::new(),
     };
-    let target = Target::from_triple(&triple).map_err(|e| CpuError::Llvm(e.to_string()))?;
+    let target = Target::from_triple(&triple).map_err(|e| CpuError::llvm(e.to_string()))?;
     let level = match options.opt_level {
         0 => OptimizationLevel::None,
         1 => OptimizationLevel::Less,
@@ -227,7 +227,7 @@ pub(crate) fn target_machine(options: &CompileOptions) -> Result<TargetMachine, 
     };
     target
         .create_target_machine(&triple, &cpu, &features, level, RelocMode::PIC, CodeModel::Default)
-        .ok_or_else(|| CpuError::Llvm(format!("no target machine for {triple} ({cpu})")))
+        .ok_or_else(|| CpuError::llvm(format!("no target machine for {triple} ({cpu})")))
 }
 
 fn target_attrs(options: &CompileOptions, tm: &TargetMachine) -> codegen::TargetAttrs {
@@ -278,6 +278,6 @@ pub(crate) fn optimized_module_with<'ctx>(
     pbo.set_loop_interleaving(vectorize);
     pbo.set_loop_unrolling(options.opt_level >= 2);
     let passes = format!("default<O{}>", options.opt_level.min(3));
-    module.run_passes(&passes, tm, pbo).map_err(|e| CpuError::Llvm(e.to_string()))?;
+    module.run_passes(&passes, tm, pbo).map_err(|e| CpuError::llvm(e.to_string()))?;
     Ok((module, info))
 }

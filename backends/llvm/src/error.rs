@@ -10,7 +10,7 @@ use inkwell::builder::BuilderError;
 #[derive(Debug, thiserror::Error)]
 pub enum LlvmError {
     /// The program uses something the LLVM renderer does not implement.
-    #[error("unsupported: {0}")]
+    #[error("unsupported by the LLVM code generator: {0}")]
     Unsupported(String),
     /// The program is malformed (a buffer out of range, types that disagree).
     #[error("invalid program: {0}")]

@@ -1,6 +1,8 @@
 //! The public API: argument checks, emission, vectorization, options, errors.
 
 use super::*;
+use smelt_llvm::LlvmError;
+
 use crate::{CompileOptions, CpuError, Emit, Executable};
 
 /// `out = x * 2 + y` over f32[n].
@@ -63,7 +65,7 @@ fn emits_every_stage() {
         Ok(obj) => assert_eq!(&obj[..4], b"\x7fELF"),
         Err(e) => panic!("{e}"),
     }
-    assert!(matches!(compile(&p, &o), Err(CpuError::Unsupported(_))));
+    assert!(matches!(compile(&p, &o), Err(CpuError::Codegen(LlvmError::Unsupported(_)))));
 }
 
 #[test]
@@ -114,32 +116,32 @@ fn executables_run_from_many_threads() {
 fn bad_programs_are_errors_not_panics() {
     let mut p = axpy(4);
     p.steps = vec![Step::Kernel { kernel: KernelId(3), inputs: vec![], outputs: vec![] }];
-    assert!(matches!(compile(&p, &CompileOptions::default()), Err(CpuError::InvalidProgram(_))));
+    assert!(matches!(compile(&p, &CompileOptions::default()), Err(CpuError::Codegen(LlvmError::InvalidProgram(_)))));
     let mut p = axpy(4);
     if let Step::Kernel { inputs, .. } = &mut p.steps[0] {
         inputs[0].buffer = Buffer::Temp(1024);
     }
-    assert!(matches!(compile(&p, &CompileOptions::default()), Err(CpuError::InvalidProgram(_))));
+    assert!(matches!(compile(&p, &CompileOptions::default()), Err(CpuError::Codegen(LlvmError::InvalidProgram(_)))));
     let mut p = axpy(4);
     p.steps.push(Step::Copy {
         src: BufRef { buffer: Buffer::Param(0), ty: at(DType::F32, &[4]) },
         dst: BufRef { buffer: Buffer::Result(0), ty: at(DType::F32, &[2]) },
     });
-    assert!(matches!(compile(&p, &CompileOptions::default()), Err(CpuError::InvalidProgram(_))));
+    assert!(matches!(compile(&p, &CompileOptions::default()), Err(CpuError::Codegen(LlvmError::InvalidProgram(_)))));
     // popcnt on a float breaks the type rules: the verifier refuses it.
     let mut b = Gb::new();
     let i = b.index(0);
     let x = b.load(0, &[i], DType::F32);
     let o = b.un(UnaryOp::Popcnt, x);
     let p = one_kernel(loop_kernel(vec![at(DType::F32, &[4])], &[4], b.g, vec![o]));
-    assert!(matches!(compile(&p, &CompileOptions::default()), Err(CpuError::InvalidProgram(_))));
+    assert!(matches!(compile(&p, &CompileOptions::default()), Err(CpuError::Codegen(LlvmError::InvalidProgram(_)))));
     // A node that refers forward.
     let mut b = Gb::new();
     let i = b.index(0);
     b.push(Node::Unary { op: UnaryOp::Neg, x: NodeId(5) }, DType::F32);
     let x = b.load(0, &[i], DType::F32);
     let p = one_kernel(loop_kernel(vec![at(DType::F32, &[4])], &[4], b.g, vec![NodeId(1), x]));
-    assert!(matches!(compile(&p, &CompileOptions::default()), Err(CpuError::InvalidProgram(_))));
+    assert!(matches!(compile(&p, &CompileOptions::default()), Err(CpuError::Codegen(LlvmError::InvalidProgram(_)))));
 }
 
 use smelt_hlo::random::SplitMix as Rng;

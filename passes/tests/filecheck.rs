@@ -291,12 +291,7 @@ fn dot_canonicalizer_on_random_dots() {
     let mut rewritten = 0;
     for case in 0..300 {
         let text = random_dot(&mut rng);
-        let original = smelt_hlo::parse_module(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
-        let mut module = original.clone();
-        let mut cx = PassContext::new(Options::default());
-        cx.verify_each = true;
-        let mut pipeline = Pipeline::new("dots").with_boxed(smelt_passes::pass_by_name("dot-canonicalizer").unwrap());
-        let changed = pipeline.run_on(&mut module, &mut cx).unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
+        let (module, changed) = passes_keep_results(case, &text, &["dot-canonicalizer"]);
         rewritten += usize::from(changed);
         let entry = module.entry();
         for (_, inst) in entry.insts.iter() {
@@ -309,11 +304,27 @@ fn dot_canonicalizer_on_random_dots() {
                 );
             }
         }
-        if let Err(e) = same_results(&original, &module) {
-            panic!("case {case}: {e}\n{text}\n{}", smelt_hlo::print_module(&module));
-        }
     }
     assert!(rewritten >= 150, "only {rewritten} of 300 random dots were rewritten");
+}
+
+/// Runs the passes `names` in order on random case `case` (HLO `text`),
+/// verifying after each, and checks that the results stay the same; returns
+/// the module after and whether it changed.
+fn passes_keep_results(case: usize, text: &str, names: &[&str]) -> (smelt_hlo::Module, bool) {
+    let original = smelt_hlo::parse_module(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let mut module = original.clone();
+    let mut cx = PassContext::new(Options::default());
+    cx.verify_each = true;
+    let mut pipeline = Pipeline::new("random");
+    for name in names {
+        pipeline = pipeline.with_boxed(smelt_passes::pass_by_name(name).unwrap());
+    }
+    let changed = pipeline.run_on(&mut module, &mut cx).unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
+    if let Err(e) = same_results(&original, &module) {
+        panic!("case {case}: {e}\n{text}\n{}", smelt_hlo::print_module(&module));
+    }
+    (module, changed)
 }
 
 /// HLO text of one random s32 dot.
@@ -386,21 +397,9 @@ fn simplifiers_on_random_programs() {
     let mut changed_cases = 0;
     for case in 0..200 {
         let text = random_program(&mut rng);
-        let original = smelt_hlo::parse_module(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
-        let mut module = original.clone();
-        let mut cx = PassContext::new(Options::default());
-        cx.verify_each = true;
-        let mut pipeline = Pipeline::new("simplify");
-        for _ in 0..3 {
-            for name in ["algebraic-simplifier", "reshape-mover", "cse", "dce"] {
-                pipeline = pipeline.with_boxed(smelt_passes::pass_by_name(name).unwrap());
-            }
-        }
-        let changed = pipeline.run_on(&mut module, &mut cx).unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
+        let simplify = ["algebraic-simplifier", "reshape-mover", "cse", "dce"];
+        let (_, changed) = passes_keep_results(case, &text, &simplify.repeat(3));
         changed_cases += usize::from(changed);
-        if let Err(e) = same_results(&original, &module) {
-            panic!("case {case}: {e}\n{text}\n{}", smelt_hlo::print_module(&module));
-        }
     }
     assert!(changed_cases >= 150, "only {changed_cases} of 200 programs changed");
 }

@@ -293,18 +293,23 @@ fn absurd_sizes_are_refused_not_allocated() {
     assert!(e.contains("more than the interpreter's limit"), "{e}");
 }
 
+/// Makes the root of computation `f` (changed by `edit` first) call `f`.
+fn call_itself(m: &mut Module, edit: impl FnOnce(&mut smelt_hlo::Instruction)) {
+    let f = m.find_computation("f").unwrap();
+    let comp = m.comp_mut(f);
+    let root = comp.root;
+    let inst = comp.inst_mut(root);
+    edit(inst);
+    inst.called = [f].into_iter().collect();
+}
+
 #[test]
 fn recursion_is_bounded() {
     let mut m = module(
         "HloModule m\nf {\n  x = f32[] parameter(0)\n  ROOT r = f32[] negate(x)\n}\nENTRY main {\n  a = f32[] parameter(0)\n  ROOT c = f32[] call(a), to_apply=f\n}\n",
     );
     // Make `f` call itself.
-    let f = m.find_computation("f").unwrap();
-    let comp = m.comp_mut(f);
-    let root = comp.root;
-    let inst = comp.inst_mut(root);
-    inst.opcode = smelt_hlo::Opcode::Call;
-    inst.called = [f].into_iter().collect();
+    call_itself(&mut m, |root| root.opcode = smelt_hlo::Opcode::Call);
     let e = evaluate(&m, &[Array::scalar(1.0f32).into()]).unwrap_err();
     assert!(matches!(e, InterpError::TooDeep { .. }), "{e}");
 }
@@ -315,10 +320,7 @@ fn recursion_through_a_reducer_is_bounded() {
         "HloModule m\nadd {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n  ROOT s = f32[] add(x, y)\n}\nf {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n  b = f32[1] broadcast(x), dimensions={}\n  ROOT r = f32[] reduce(b, y), dimensions={0}, to_apply=add\n}\nENTRY main {\n  a = f32[2] parameter(0)\n  z = f32[] constant(0)\n  ROOT r = f32[] reduce(a, z), dimensions={0}, to_apply=f\n}\n",
     );
     // Make `f` reduce with itself.
-    let f = m.find_computation("f").unwrap();
-    let comp = m.comp_mut(f);
-    let root = comp.root;
-    comp.inst_mut(root).called = [f].into_iter().collect();
+    call_itself(&mut m, |_| {});
     let e = evaluate(&m, &[f32s(&[2], &[1.0, 2.0])]).unwrap_err();
     assert!(matches!(e, InterpError::TooDeep { .. }), "{e}");
     // A called computation that is not in the module is an error at the caller.

@@ -67,15 +67,21 @@ fn enough_runs(runs: Option<usize>, time_s: f64, done: usize, elapsed_s: f64) ->
     }
 }
 
-fn bench_case(
-    dir: &Path,
-    backend: Backend,
-    pipeline: Option<PipelineName>,
-    runs: Option<usize>,
-    time_s: f64,
-    profile: bool,
-    jit: Option<&smelt::jit::Client>,
-) -> Result<BenchResult> {
+/// How `smelt bench` compiles and times each case.
+#[derive(Clone, Copy)]
+pub(crate) struct BenchSettings {
+    pub backend: Backend,
+    /// The middle end (default: the backend's).
+    pub pipeline: Option<PipelineName>,
+    /// Timed runs per case (default: as many as fit in `time_s`).
+    pub runs: Option<usize>,
+    pub time_s: f64,
+    /// Time every step (`--profile`).
+    pub profile: bool,
+}
+
+fn bench_case(dir: &Path, settings: &BenchSettings, jit: Option<&smelt::jit::Client>) -> Result<BenchResult> {
+    let BenchSettings { backend, pipeline, runs, time_s, profile } = *settings;
     let case = Case::load(dir)?;
     let t0 = Instant::now();
     let module = load_verified(&case.module_path)?;
@@ -125,14 +131,11 @@ fn bench_case(
 
 pub(crate) fn cmd_bench(
     paths: &[PathBuf],
-    backend: Backend,
-    pipeline: Option<PipelineName>,
+    settings: &BenchSettings,
     json: bool,
-    runs: Option<usize>,
-    time_s: f64,
-    profile: bool,
     jit: Option<&smelt::jit::Client>,
 ) -> Result<ExitCode> {
+    let backend = settings.backend;
     let cases = case::find_cases(paths)?;
     let mut failed = 0;
     if !json {
@@ -147,7 +150,7 @@ pub(crate) fn cmd_bench(
             .ok()
             .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
             .unwrap_or_else(|| dir.display().to_string());
-        let bench = || bench_case(dir, backend, pipeline, runs, time_s, profile, jit);
+        let bench = || bench_case(dir, settings, jit);
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(bench))
             .unwrap_or_else(|_| Err(anyhow!("internal compiler error (panic); please report it")));
         match outcome {

@@ -371,7 +371,8 @@ fn main() -> ExitCode {
                     return ExitCode::from(1);
                 }
             };
-            let code = bench_cmd::cmd_bench(&paths, backend, pipeline, json, runs, time_s, profile, jit.as_ref());
+            let settings = bench_cmd::BenchSettings { backend, pipeline, runs, time_s, profile };
+            let code = bench_cmd::cmd_bench(&paths, &settings, json, jit.as_ref());
             if let Some(client) = jit {
                 // stdout is a contract with --json.
                 if json { eprintln!("{}", client.stats()) } else { println!("{}", client.stats()) }

@@ -287,12 +287,7 @@ fn default_pipeline_on_corpus() {
 /// is canonical, and the results are the same (s32, so sums are exact in any order).
 #[test]
 fn dot_canonicalizer_on_random_dots() {
-    let mut rng = Rng::new(2024);
-    let mut rewritten = 0;
-    for case in 0..300 {
-        let text = random_dot(&mut rng);
-        let (module, changed) = passes_keep_results(case, &text, &["dot-canonicalizer"]);
-        rewritten += usize::from(changed);
+    let rewritten = random_cases(2024, 300, random_dot, &["dot-canonicalizer"], |case, module| {
         let entry = module.entry();
         for (_, inst) in entry.insts.iter() {
             if inst.opcode == smelt_hlo::Opcode::Dot {
@@ -300,12 +295,34 @@ fn dot_canonicalizer_on_random_dots() {
                     smelt_passes::dot_canonicalizer::is_canonical(entry, inst),
                     "case {case}: not canonical: {}\n{}",
                     inst.name,
-                    smelt_hlo::print_module(&module)
+                    smelt_hlo::print_module(module)
                 );
             }
         }
-    }
+    });
     assert!(rewritten >= 150, "only {rewritten} of 300 random dots were rewritten");
+}
+
+/// Runs the passes `names` in order on `count` random modules from `generate`
+/// (seeded with `seed`), verifying after each pass; checks that every module's
+/// results stay the same and hands the module after to `check`. Returns how
+/// many modules changed.
+fn random_cases(
+    seed: u64,
+    count: usize,
+    generate: fn(&mut Rng) -> String,
+    names: &[&str],
+    mut check: impl FnMut(usize, &smelt_hlo::Module),
+) -> usize {
+    let mut rng = Rng::new(seed);
+    let mut changed = 0;
+    for case in 0..count {
+        let text = generate(&mut rng);
+        let (module, case_changed) = passes_keep_results(case, &text, names);
+        changed += usize::from(case_changed);
+        check(case, &module);
+    }
+    changed
 }
 
 /// Runs the passes `names` in order on random case `case` (HLO `text`),
@@ -393,14 +410,8 @@ fn random_dot(rng: &mut Rng) -> String {
 /// simplification passes: every result must stay the same, bit for bit.
 #[test]
 fn simplifiers_on_random_programs() {
-    let mut rng = Rng::new(99);
-    let mut changed_cases = 0;
-    for case in 0..200 {
-        let text = random_program(&mut rng);
-        let simplify = ["algebraic-simplifier", "reshape-mover", "cse", "dce"];
-        let (_, changed) = passes_keep_results(case, &text, &simplify.repeat(3));
-        changed_cases += usize::from(changed);
-    }
+    let simplify = ["algebraic-simplifier", "reshape-mover", "cse", "dce"];
+    let changed_cases = random_cases(99, 200, random_program, &simplify.repeat(3), |_, _| {});
     assert!(changed_cases >= 150, "only {changed_cases} of 200 programs changed");
 }
 

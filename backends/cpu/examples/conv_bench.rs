@@ -10,7 +10,6 @@ use std::ffi::c_void;
 use inkwell::context::Context;
 use smelt_cpu::conv::{ConvSpec, ConvStrategy, conv_function_using, conv_strategy, conv_strategy_applies};
 use smelt_cpu::jit::{self, Runtime};
-use smelt_hlo::DType;
 use smelt_hlo::attrs::ConvDims;
 use smelt_kernel::ir::WindowSpec;
 
@@ -18,28 +17,18 @@ type ConvFn = unsafe extern "C" fn(*const f32, *const f32, *mut f32, *const c_vo
 
 fn nhwc(input: [i64; 4], kernel: [i64; 4], size: i64, stride: i64, pad: (i64, i64), groups: i64) -> ConvSpec {
     let w = WindowSpec { size, stride, pad_low: pad.0, pad_high: pad.1, window_dilation: 1, base_dilation: 1 };
-    ConvSpec {
-        input: DType::F32,
-        kernel: DType::F32,
-        out: DType::F32,
-        input_dims: input.to_vec(),
-        kernel_dims: kernel.to_vec(),
-        dims: ConvDims {
-            input_batch: 0,
-            input_feature: 3,
-            input_spatial: [1, 2].into_iter().collect(),
-            kernel_input_feature: 2,
-            kernel_output_feature: 3,
-            kernel_spatial: [0, 1].into_iter().collect(),
-            output_batch: 0,
-            output_feature: 3,
-            output_spatial: [1, 2].into_iter().collect(),
-        },
-        window: vec![w; 2],
-        window_reversal: vec![false; 2],
-        feature_group_count: groups,
-        batch_group_count: 1,
-    }
+    let dims = ConvDims {
+        input_batch: 0,
+        input_feature: 3,
+        input_spatial: [1, 2].into_iter().collect(),
+        kernel_input_feature: 2,
+        kernel_output_feature: 3,
+        kernel_spatial: [0, 1].into_iter().collect(),
+        output_batch: 0,
+        output_feature: 3,
+        output_spatial: [1, 2].into_iter().collect(),
+    };
+    ConvSpec::f32(&input, &kernel, dims, vec![w; 2], groups)
 }
 
 fn main() {

@@ -72,6 +72,29 @@ pub struct ConvSpec {
 }
 
 impl ConvSpec {
+    /// An f32 convolution with `feature_groups` feature groups, no window
+    /// reversal and no batch groups.
+    pub fn f32(
+        input_dims: &[i64],
+        kernel_dims: &[i64],
+        dims: ConvDims,
+        window: Vec<WindowSpec>,
+        feature_groups: i64,
+    ) -> ConvSpec {
+        ConvSpec {
+            input: DType::F32,
+            kernel: DType::F32,
+            out: DType::F32,
+            input_dims: input_dims.to_vec(),
+            kernel_dims: kernel_dims.to_vec(),
+            dims,
+            window_reversal: vec![false; window.len()],
+            window,
+            feature_group_count: feature_groups,
+            batch_group_count: 1,
+        }
+    }
+
     /// The spec of a kernel-form convolution step (its epilogue aside).
     pub fn from_step(step: &ConvStep) -> ConvSpec {
         ConvSpec {

@@ -204,18 +204,7 @@ fn win(size: i64, stride: i64, pad: (i64, i64), rhs_dil: i64, lhs_dil: i64) -> W
 }
 
 fn spec(labels: &str, input: &[i64], kernel: &[i64], window: Vec<WindowSpec>, groups: i64) -> ConvSpec {
-    ConvSpec {
-        input: DType::F32,
-        kernel: DType::F32,
-        out: DType::F32,
-        input_dims: input.to_vec(),
-        kernel_dims: kernel.to_vec(),
-        dims: dims(labels),
-        window_reversal: vec![false; window.len()],
-        window,
-        feature_group_count: groups,
-        batch_group_count: 1,
-    }
+    ConvSpec::f32(input, kernel, dims(labels), window, groups)
 }
 
 /// The convolutions of `tests/corpus/{conv2d_nhwc,conv_depthwise,conv2d_grad,cnn_forward,convlstm_cell}`.

@@ -70,28 +70,23 @@ pub(crate) fn float_to_bits(t: DType, v: f64) -> u64 {
     match t {
         DType::F64 => v.to_bits(),
         DType::F32 => f64_to_f32(v).to_bits() as u64,
-        DType::F16 => {
-            if v.is_nan() {
-                let b = f64_to_f32(v).to_bits();
-                let payload = ((b >> 13) & 0x3ff) as u16;
-                let payload = if payload == 0 { 0x200 } else { payload };
-                (((b >> 16) as u16 & 0x8000) | 0x7c00 | payload) as u64
-            } else {
-                f16::from_f64(v).to_bits() as u64
-            }
-        }
-        DType::Bf16 => {
-            if v.is_nan() {
-                let b = f64_to_f32(v).to_bits();
-                let payload = ((b >> 16) & 0x7f) as u16;
-                let payload = if payload == 0 { 0x40 } else { payload };
-                (((b >> 16) as u16 & 0x8000) | 0x7f80 | payload) as u64
-            } else {
-                bf16::from_f64(v).to_bits() as u64
-            }
-        }
+        DType::F16 if v.is_nan() => narrow_nan(v, 10),
+        DType::F16 => f16::from_f64(v).to_bits() as u64,
+        DType::Bf16 if v.is_nan() => narrow_nan(v, 7),
+        DType::Bf16 => bf16::from_f64(v).to_bits() as u64,
         _ => 0,
     }
+}
+
+/// NaN `v` (as an f32) narrowed to a 16-bit float with `mantissa` mantissa
+/// bits (f16: 10, bf16: 7): its sign and the top bits of its payload, quieted
+/// when those are all zero, so a NaN stays a NaN.
+fn narrow_nan(v: f64, mantissa: u32) -> u64 {
+    let b = f64_to_f32(v).to_bits();
+    let mask = (1u32 << mantissa) - 1;
+    let payload = (b >> (23 - mantissa)) & mask;
+    let payload = if payload == 0 { 1 << (mantissa - 1) } else { payload };
+    u64::from(((b >> 16) & 0x8000) | (0x7fff & !mask) | payload)
 }
 
 /// The value of float type `t` with the given bits.

@@ -74,7 +74,7 @@ impl PassContext {
     }
 
     /// Adds `rewrites` to counter `name` when there were any, and says whether
-    /// there were: the end of most rewrites' `run`.
+    /// there were: the end of most passes' `rewrite`.
     pub fn counted(&mut self, name: &str, rewrites: usize) -> bool {
         if rewrites > 0 {
             self.count(name, rewrites as i64);

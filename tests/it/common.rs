@@ -56,19 +56,22 @@ pub struct Mutant {
 }
 
 /// `count` mutants of `text`, each with one integer (a dimension, an attribute
-/// value, a parameter number, a constant element; not the digits of a
-/// fraction) replaced by one of `replacements`, both drawn from `rng`.
+/// value, a parameter number, a constant element; the digits of a fraction
+/// too when `fractions`) replaced by one of `replacements`, both drawn from `rng`.
 pub fn integer_mutants(
     text: &str,
     replacements: &[&'static str],
     count: usize,
+    fractions: bool,
     rng: &mut smelt_hlo::random::SplitMix,
 ) -> Vec<Mutant> {
     let bytes = text.as_bytes();
     let mut numbers = Vec::new();
     let mut i = 0;
     while i < bytes.len() {
-        if bytes[i].is_ascii_digit() && (i == 0 || !bytes[i - 1].is_ascii_alphanumeric() && bytes[i - 1] != b'.') {
+        if bytes[i].is_ascii_digit()
+            && (i == 0 || !bytes[i - 1].is_ascii_alphanumeric() && (fractions || bytes[i - 1] != b'.'))
+        {
             let start = i;
             while i < bytes.len() && bytes[i].is_ascii_digit() {
                 i += 1;

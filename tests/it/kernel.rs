@@ -84,7 +84,7 @@ fn mutated_optimized_modules_never_panic_the_lowering() {
         let mut cx = PassContext::new(Options::default());
         smelt_passes::default_pipeline(&Options::default()).run_on(&mut module, &mut cx).unwrap();
         let text = smelt_hlo::print_module(&module);
-        for Mutant { text: mutated, range, replacement } in integer_mutants(&text, &REPLACEMENTS, 40, &mut rng) {
+        for Mutant { text: mutated, range, replacement } in integer_mutants(&text, &REPLACEMENTS, 40, false, &mut rng) {
             let Ok(m) = parse_module(&mutated) else { continue };
             if smelt_hlo::verify(&m).is_err() {
                 continue;

@@ -32,7 +32,7 @@ fn mutated_corpus_modules_never_panic() {
     let (mut parsed, mut rejected) = (0, 0);
     for path in corpus_hlo_files() {
         let text = std::fs::read_to_string(&path).unwrap();
-        for Mutant { text: mutated, range, replacement } in integer_mutants(&text, &REPLACEMENTS, 40, &mut rng) {
+        for Mutant { text: mutated, range, replacement } in integer_mutants(&text, &REPLACEMENTS, 40, true, &mut rng) {
             let outcome = std::panic::catch_unwind(|| parse_module(&mutated).ok().map(|m| verify(&m).is_ok()));
             match outcome {
                 Ok(Some(ok)) => {

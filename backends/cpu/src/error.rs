@@ -15,6 +15,10 @@ pub enum CpuError {
     /// malformed program, or LLVM rejecting the module built (a bug here).
     #[error(transparent)]
     Codegen(#[from] LlvmError),
+    /// The program or the options need something this backend itself does not
+    /// do (a routine shape, JIT for another target).
+    #[error("unsupported by the CPU backend: {0}")]
+    Unsupported(String),
     /// The JIT failed to create, link or look up code (a bug or a broken LLVM).
     #[error("JIT: {0}")]
     Jit(String),
@@ -24,9 +28,9 @@ pub enum CpuError {
 }
 
 impl CpuError {
-    /// [`LlvmError::Unsupported`].
+    /// [`CpuError::Unsupported`].
     pub(crate) fn unsupported(message: impl Into<String>) -> CpuError {
-        LlvmError::Unsupported(message.into()).into()
+        CpuError::Unsupported(message.into())
     }
 
     /// [`LlvmError::InvalidProgram`].

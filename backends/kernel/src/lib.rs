@@ -29,6 +29,8 @@ pub use args::{ArgumentError, check_arguments};
 pub use backend::{
     Backend, BackendError, BackendOptions, Capabilities, CompileResult, Executable, Registry, Signature, StepProfile,
 };
+/// An integer wrapped into integer type `t`, as every backend computes it.
+pub use sem::wrap as wrap_integer;
 pub use ir::*;
 pub use legalize::legalize;
 pub use lower::builder::Builder;

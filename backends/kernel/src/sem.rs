@@ -20,7 +20,7 @@ use crate::ir::{BinaryOp, Scalar, UnaryOp};
 pub(crate) type SemResult<T> = Result<T, String>;
 
 /// `v` wrapped into integer type `t` (pred: nonzero is 1).
-pub(crate) fn wrap(t: DType, v: i128) -> i128 {
+pub fn wrap(t: DType, v: i128) -> i128 {
     match t {
         DType::Pred => (v != 0) as i128,
         DType::S8 => v as i8 as i128,

@@ -2,8 +2,8 @@
 //!
 //! What the input can cause (a program using something no LLVM-based backend
 //! renders, a malformed program) is told apart from what only a bug can cause
-//! (LLVM rejecting the IR built here). The CPU and GPU backends map it into
-//! their own enums.
+//! (LLVM rejecting the IR built here). The CPU backend wraps it, the GPU
+//! backend maps it into its own enum.
 
 use inkwell::builder::BuilderError;
 

@@ -99,15 +99,7 @@ fn reference(spec: &GemmSpec, a: &[f64], b: &[f64], batch: usize, m: usize, n: u
 
 /// An integer wrapped to `d`'s width, as f64 (exact for widths up to 32 bits).
 fn wrap(d: DType, v: i64) -> f64 {
-    match d {
-        DType::S8 => v as i8 as f64,
-        DType::U8 => v as u8 as f64,
-        DType::S16 => v as i16 as f64,
-        DType::U16 => v as u16 as f64,
-        DType::S32 => v as i32 as f64,
-        DType::U32 => v as u32 as f64,
-        _ => v as f64,
-    }
+    smelt_kernel::wrap_integer(d, v.into()) as f64
 }
 
 /// What epilogue callbacks check of the output elements (at `out`, of `dtype`):

@@ -1943,17 +1943,7 @@ mod tests {
     }
 
     fn nhwc() -> ConvDims {
-        ConvDims {
-            input_batch: 0,
-            input_feature: 3,
-            input_spatial: [1, 2].into_iter().collect(),
-            kernel_input_feature: 2,
-            kernel_output_feature: 3,
-            kernel_spatial: [0, 1].into_iter().collect(),
-            output_batch: 0,
-            output_feature: 3,
-            output_spatial: [1, 2].into_iter().collect(),
-        }
+        ConvDims::from_labels("b01f_01io->b01f").unwrap()
     }
 
     #[test]

@@ -17,17 +17,7 @@ type ConvFn = unsafe extern "C" fn(*const f32, *const f32, *mut f32, *const c_vo
 
 fn nhwc(input: [i64; 4], kernel: [i64; 4], size: i64, stride: i64, pad: (i64, i64), groups: i64) -> ConvSpec {
     let w = WindowSpec { size, stride, pad_low: pad.0, pad_high: pad.1, window_dilation: 1, base_dilation: 1 };
-    let dims = ConvDims {
-        input_batch: 0,
-        input_feature: 3,
-        input_spatial: [1, 2].into_iter().collect(),
-        kernel_input_feature: 2,
-        kernel_output_feature: 3,
-        kernel_spatial: [0, 1].into_iter().collect(),
-        output_batch: 0,
-        output_feature: 3,
-        output_spatial: [1, 2].into_iter().collect(),
-    };
+    let dims = ConvDims::from_labels("b01f_01io->b01f").expect("NHWC labels");
     ConvSpec::f32(&input, &kernel, dims, vec![w; 2], groups)
 }
 

@@ -775,50 +775,7 @@ impl<'a> Parser<'a> {
         }
         self.pos = end;
         let text = &self.src[start..end];
-        let bad = |msg: &str| self.err_at(start, format!("bad dim_labels '{text}': {msg}"));
-        let (lhs_kernel, out) = text.split_once("->").ok_or_else(|| bad("expected lhs_rhs->out"))?;
-        let (lhs, kernel) = lhs_kernel.split_once('_').ok_or_else(|| bad("expected lhs_rhs->out"))?;
-        if lhs.len() != kernel.len() || lhs.len() != out.len() || lhs.len() < 2 {
-            return Err(bad("the three label strings must have the same length, at least 2"));
-        }
-        let nspatial = lhs.len() - 2;
-        let labels = |s: &str, a: char, b_: char| -> Option<(i64, i64, Dims)> {
-            let mut first = None;
-            let mut second = None;
-            let mut spatial = vec![None; nspatial];
-            for (i, c) in s.chars().enumerate() {
-                if c == a && first.is_none() {
-                    first = Some(i as i64);
-                } else if c == b_ && second.is_none() {
-                    second = Some(i as i64);
-                } else if let Some(d) = c.to_digit(10) {
-                    let slot = spatial.get_mut(d as usize)?;
-                    if slot.is_some() {
-                        return None;
-                    }
-                    *slot = Some(i as i64);
-                } else {
-                    return None;
-                }
-            }
-            let spatial: Option<Dims> = spatial.into_iter().collect();
-            Some((first?, second?, spatial?))
-        };
-        let (ib, if_, isp) = labels(lhs, 'b', 'f').ok_or_else(|| bad("input labels need b, f and spatial digits"))?;
-        let (ki, ko, ksp) =
-            labels(kernel, 'i', 'o').ok_or_else(|| bad("kernel labels need i, o and spatial digits"))?;
-        let (ob, of, osp) = labels(out, 'b', 'f').ok_or_else(|| bad("output labels need b, f and spatial digits"))?;
-        Ok(ConvDims {
-            input_batch: ib,
-            input_feature: if_,
-            input_spatial: isp,
-            kernel_input_feature: ki,
-            kernel_output_feature: ko,
-            kernel_spatial: ksp,
-            output_batch: ob,
-            output_feature: of,
-            output_spatial: osp,
-        })
+        ConvDims::from_labels(text).map_err(|msg| self.err_at(start, format!("bad dim_labels '{text}': {msg}")))
     }
 
     /// `{[0:4], [1:5:2]}`.

@@ -182,21 +182,7 @@ fn check(specs: &[ConvSpec], runtime: Runtime, exact: bool, every_strategy: bool
 }
 
 fn dims(labels: &str) -> ConvDims {
-    // "b01f_01io->b01f"
-    let parts: Vec<&str> = labels.split(['_', '-', '>']).filter(|s| !s.is_empty()).collect();
-    let find = |s: &str, c: char| s.find(c).unwrap() as i64;
-    let spatial = |s: &str| (0..s.len() - 2).map(|k| find(s, char::from_digit(k as u32, 10).unwrap())).collect();
-    ConvDims {
-        input_batch: find(parts[0], 'b'),
-        input_feature: find(parts[0], 'f'),
-        input_spatial: spatial(parts[0]),
-        kernel_input_feature: find(parts[1], 'i'),
-        kernel_output_feature: find(parts[1], 'o'),
-        kernel_spatial: spatial(parts[1]),
-        output_batch: find(parts[2], 'b'),
-        output_feature: find(parts[2], 'f'),
-        output_spatial: spatial(parts[2]),
-    }
+    ConvDims::from_labels(labels).unwrap()
 }
 
 fn win(size: i64, stride: i64, pad: (i64, i64), rhs_dil: i64, lhs_dil: i64) -> WindowSpec {

@@ -18,7 +18,7 @@ fn main() -> anyhow::Result<()> {
     let backend = args.next().unwrap_or_else(|| smelt::jit::TIERED.to_string());
     let text = std::fs::read_to_string(&path).with_context(|| format!("reading {path}"))?;
     let module = smelt::hlo::parse_module(&text).map_err(|e| anyhow::anyhow!("{path}: {e}"))?;
-    let inputs: Vec<Buffer> = smelt::hlo::random::random_inputs(&module.entry().param_shapes())
+    let inputs: Vec<Buffer> = smelt::hlo::random::random_inputs(&module.entry().param_shapes())?
         .into_iter()
         .flat_map(Literal::into_leaves)
         .map(Buffer::from)

@@ -96,7 +96,7 @@ fn bench_case(dir: &Path, settings: &BenchSettings, jit: Option<&smelt::jit::Cli
         }
     };
     let compile_ms = t0.elapsed().as_secs_f64() * 1e3;
-    let args = if case.inputs.is_empty() { smelt::hlo::random::random_inputs(&params) } else { case.load_inputs()? };
+    let args = if case.inputs.is_empty() { smelt::hlo::random::random_inputs(&params)? } else { case.load_inputs()? };
     // Warm up: first-touch page faults, caches, thread pool start.
     for _ in 0..2 {
         compiled.run(&args)?;

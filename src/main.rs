@@ -532,7 +532,7 @@ fn cmd_run(
         }
         case.load_inputs()?
     } else {
-        smelt::hlo::random::random_inputs(&params)
+        smelt::hlo::random::random_inputs(&params)?
     };
     let t1 = Instant::now();
     let outputs = compiled.run(&args)?;

@@ -9,6 +9,7 @@
 //! It depends on nothing heavy and builds in seconds.
 
 pub mod attrs;
+pub mod budget;
 pub mod builder;
 pub mod computation;
 pub mod dtype;

@@ -110,7 +110,16 @@ pub fn random_array(shape: &ArrayShape, seed: u64) -> Array {
 }
 
 /// [`random_array`] for every parameter shape, each leaf with its own seed.
-pub fn random_inputs(params: &[Shape]) -> Vec<Literal> {
+///
+/// The parameters' buffers are checked against the memory budget first
+/// ([`crate::budget`]): together they must fit.
+pub fn random_inputs(params: &[Shape]) -> Result<Vec<Literal>, crate::budget::BudgetError> {
+    let bytes = params.iter().flat_map(Shape::leaves).map(|a| crate::budget::array_bytes(&a.dims, a.dtype.byte_size()));
+    let total = bytes.fold(0u128, u128::saturating_add);
+    crate::budget::check(total, || {
+        let shapes: Vec<String> = params.iter().map(|s| s.to_string()).collect();
+        format!("the parameters ({})", shapes.join(", "))
+    })?;
     fn fill(shape: &Shape, seed: &mut u64) -> Literal {
         match shape {
             Shape::Array(a) => {
@@ -121,7 +130,7 @@ pub fn random_inputs(params: &[Shape]) -> Vec<Literal> {
         }
     }
     let mut seed = 0;
-    params.iter().map(|s| fill(s, &mut seed)).collect()
+    Ok(params.iter().map(|s| fill(s, &mut seed)).collect())
 }
 
 #[cfg(test)]

@@ -361,3 +361,53 @@ fn gpu_commands_without_a_driver_say_so() {
         assert!(stderr(&o).contains("no CUDA driver found"), "{args:?}: {}", stderr(&o));
     }
 }
+
+/// Programs whose buffers cannot fit are refused before anything is allocated,
+/// on every backend, with exit 1 and an error naming the sizes; the budget is
+/// the machine's available memory unless SMELT_MAX_MEMORY sets it.
+#[test]
+fn programs_too_large_for_the_memory_budget_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let huge_parameter = write(
+        "negate.hlo",
+        "HloModule m\nENTRY e {\n  p = f32[1000000000000,1000000] parameter(0)\n  ROOT n = f32[1000000000000,1000000] negate(p)\n}\n",
+    );
+    let huge_result =
+        write("iota.hlo", "HloModule m\nENTRY e {\n  ROOT i = s32[100000,100000,100] iota(), iota_dimension=0\n}\n");
+    for backend in smelt::engine::backend_names().into_iter().filter(|&b| b != "gpu") {
+        for path in [&huge_parameter, &huge_result] {
+            let o = smelt(&["run", path, "--backend", backend]);
+            let e = stderr(&o);
+            assert_eq!(o.status.code(), Some(1), "{backend} {path}: {e}");
+            assert!(e.contains("memory budget") || e.contains("interpreter's limit"), "{backend} {path}: {e}");
+        }
+    }
+    // 4 MiB of parameters and as much of results: refused under a 6M budget,
+    // run under 64M.
+    let mib = write(
+        "mib.hlo",
+        "HloModule m\nENTRY e {\n  p = f32[1024,1024] parameter(0)\n  ROOT n = f32[1024,1024] negate(p)\n}\n",
+    );
+    let run = |budget: &str, backend: &str| {
+        Command::new(env!("CARGO_BIN_EXE_smelt"))
+            .args(["run", &mib, "--backend", backend])
+            .env("SMELT_MAX_MEMORY", budget)
+            .output()
+            .expect("run smelt")
+    };
+    for backend in ["interp", "cpu"] {
+        let o = run("6M", backend);
+        assert_eq!(o.status.code(), Some(1), "{backend}: {}", stderr(&o));
+        assert!(stderr(&o).contains("memory budget of 6291456 bytes (set by SMELT_MAX_MEMORY)"), "{}", stderr(&o));
+        let o = run("64M", backend);
+        assert!(o.status.success(), "{backend}: {}", stderr(&o));
+    }
+    let o = run("lots", "cpu");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("SMELT_MAX_MEMORY=\"lots\" is not a size"), "{}", stderr(&o));
+}

@@ -246,7 +246,7 @@ proptest! {
             eprintln!("PROP {}", ops.join(" "));
         }
         smelt_hlo::verify(&module).map_err(|e| TestCaseError::fail(e.to_string()))?;
-        let args = smelt::hlo::random::random_inputs(&module.entry().param_shapes());
+        let args = smelt::hlo::random::random_inputs(&module.entry().param_shapes()).unwrap();
         let want = smelt_interp::evaluate(&module, &args).unwrap().into_leaves();
         // The GPU backend without a GPU: its prepared program (every product as
         // an elemental kernel) through the kernel evaluator, and its PTX.

@@ -29,6 +29,9 @@ pub enum InterpError {
         "instruction '{inst}' ({opcode}) of computation '{comp}' would produce {elements} elements, more than the interpreter's limit of {limit}"
     )]
     TooLarge { comp: String, inst: String, opcode: Opcode, elements: u128, limit: usize },
+    /// The parameters and result do not fit in the memory budget.
+    #[error(transparent)]
+    OverBudget(#[from] smelt_hlo::budget::BudgetError),
     /// Calls nest deeper than the interpreter allows (usually a computation that
     /// calls itself, which verified modules never do).
     #[error("calls nest deeper than {limit} levels at instruction '{inst}' of computation '{comp}'")]

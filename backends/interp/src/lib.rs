@@ -38,7 +38,7 @@ mod shape_ops;
 mod sort;
 mod value;
 
-use smelt_hlo::{CompId, InstId, Literal, Module};
+use smelt_hlo::{CompId, InstId, Literal, Module, Shape, budget};
 
 pub use error::InterpError;
 pub use sort::merge_sort;
@@ -110,6 +110,12 @@ pub fn evaluate_with(
     args: &[Literal],
     options: &Options,
 ) -> Result<Literal, InterpError> {
+    // The arguments and the result, against the memory budget, as every
+    // compiled backend checks its programs.
+    let c = module.comp(comp);
+    let shapes = c.params().into_iter().chain([c.root]).map(|id| &c.inst(id).shape);
+    let bytes = shapes.flat_map(Shape::leaves).map(|a| budget::array_bytes(&a.dims, a.dtype.byte_size()));
+    budget::check(bytes.fold(0, u128::saturating_add), || format!("the parameters and result of computation '{}'", c.name))?;
     let refs: Vec<&Literal> = args.iter().collect();
     eval::Evaluator::new(module, options).call(comp, &refs)
 }

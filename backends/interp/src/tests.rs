@@ -288,8 +288,16 @@ fn unsupported_types_and_bad_shapes_are_located_errors() {
 
 #[test]
 fn absurd_sizes_are_refused_not_allocated() {
+    // A result that cannot fit: refused by the memory budget before evaluating.
     let text = "HloModule m\nENTRY main {\n  c = f32[] constant(1)\n  ROOT b = f32[100000,100000,100] broadcast(c), dimensions={}\n}\n";
     let e = error(text, &[]);
+    assert!(e.contains("the parameters and result of computation 'main'") && e.contains("memory budget"), "{e}");
+    // An intermediate value that large: refused by the interpreter's own limit.
+    let text = format!(
+        "HloModule m\n{}ENTRY main {{\n  c = f32[] constant(1)\n  b = f32[100000,100000,100] broadcast(c), dimensions={{}}\n  ROOT r = f32[] reduce(b, c), dimensions={{0,1,2}}, to_apply=add\n}}\n",
+        smelt_hlo::reducers::ADD
+    );
+    let e = error(&text, &[]);
     assert!(e.contains("more than the interpreter's limit"), "{e}");
 }
 

@@ -76,6 +76,7 @@ pub fn verify(program: &Program) -> std::result::Result<VerifiedProgram<'_>, Inv
             return Err(err(format!("constant {i}"), format!("{} bytes for {}", c.bytes.len(), &c.ty)));
         }
     }
+    within_budget(program).map_err(|e| err("memory".into(), e.to_string()))?;
     for (i, k) in program.kernels.iter().enumerate() {
         kernel(k).map_err(|m| err(format!("kernel {i} '{}'", k.name), m))?;
     }
@@ -91,6 +92,18 @@ fn extent(dims: &[i64], what: &str) -> Result<()> {
 }
 
 /// `t` has a size in bytes (no negative dimension, no overflow).
+/// The parameters, results and temporaries a run holds at once, against the
+/// memory budget (constants are already in memory).
+fn within_budget(program: &Program) -> std::result::Result<(), smelt_hlo::budget::BudgetError> {
+    let arrays = program.params.iter().chain(&program.results);
+    let bytes = arrays.map(|t| smelt_hlo::budget::array_bytes(&t.dims, t.dtype.byte_size()));
+    let total = bytes.fold(program.temp_bytes as u128, u128::saturating_add);
+    smelt_hlo::budget::check(total, || {
+        let results: Vec<String> = program.results.iter().map(|t| t.to_string()).collect();
+        format!("the buffers of a run (results {}, {} temporary bytes)", results.join(", "), program.temp_bytes)
+    })
+}
+
 fn sized(t: &ArrayType) -> Result<()> {
     t.checked_byte_size().map(|_| ()).ok_or_else(|| format!("{} has no size in bytes", t))
 }

@@ -14,7 +14,8 @@ pub const MIN: &str = "min {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)
 /// `or`: pred disjunction.
 pub const OR: &str = "or {\n  x = pred[] parameter(0)\n  y = pred[] parameter(1)\n  ROOT o = pred[] or(x, y)\n}\n";
 /// `lt`: the f32 less-than comparator of an ascending sort.
-pub const LT: &str = "lt {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n  ROOT c = pred[] compare(x, y), direction=LT\n}\n";
+pub const LT: &str =
+    "lt {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n  ROOT c = pred[] compare(x, y), direction=LT\n}\n";
 /// `logaddexp`: `log(exp(a) + exp(b))` as `max(a, b) + log1p(exp(-|a - b|))`,
 /// the reducer of a cumulative logsumexp.
 pub const LOGADDEXP: &str = "logaddexp {

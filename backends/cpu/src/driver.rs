@@ -244,7 +244,9 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
     fn emit_steps(&mut self, rc: &RunCx<'ctx>, steps: &[Step]) -> Result<()> {
         for (i, s) in steps.iter().enumerate() {
             self.emit_step(rc, s).map_err(|e| match e {
-                CpuError::Codegen(smelt_llvm::LlvmError::InvalidProgram(m)) => CpuError::invalid(format!("step {i}: {m}")),
+                CpuError::Codegen(smelt_llvm::LlvmError::InvalidProgram(m)) => {
+                    CpuError::invalid(format!("step {i}: {m}"))
+                }
                 e => e,
             })?;
             if self.profile_counters.is_some()

@@ -326,7 +326,6 @@ impl smelt_kernel::Executable for Executable {
         unsafe { std::ptr::write_bytes(p.counters as *mut u64, 0, 1 + 2 * p.labels.len()) };
     }
 
-
     /// Runs on views of caller-owned memory (no copies unless the program
     /// writes a parameter in place).
     fn execute(&self, args: &[ArrayView<'_>]) -> Result<Vec<Array>, BackendError> {

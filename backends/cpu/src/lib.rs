@@ -96,7 +96,11 @@ impl smelt_kernel::Backend for CpuBackend {
         smelt_kernel::Capabilities { profiling: true, ..Default::default() }
     }
 
-    fn compile(&self, program: &VerifiedProgram<'_>, options: &smelt_kernel::BackendOptions) -> smelt_kernel::CompileResult {
+    fn compile(
+        &self,
+        program: &VerifiedProgram<'_>,
+        options: &smelt_kernel::BackendOptions,
+    ) -> smelt_kernel::CompileResult {
         let options = CompileOptions {
             opt_level: options.opt_level,
             parallel: options.parallel,

@@ -63,7 +63,11 @@ impl smelt_kernel::Backend for CraneliftBackend {
         "Cranelift-compiled native code: compiles in a fraction of LLVM's time"
     }
 
-    fn compile(&self, program: &VerifiedProgram<'_>, options: &smelt_kernel::BackendOptions) -> smelt_kernel::CompileResult {
+    fn compile(
+        &self,
+        program: &VerifiedProgram<'_>,
+        options: &smelt_kernel::BackendOptions,
+    ) -> smelt_kernel::CompileResult {
         let options = CompileOptions { optimize: options.opt_level > 0, parallel: options.parallel, simd: true };
         let exe = compile(program, &options).map_err(smelt_kernel::BackendError::backend)?;
         Ok(std::sync::Arc::new(exe))

@@ -151,7 +151,11 @@ impl smelt_kernel::Backend for GpuBackend {
         (!driver_available()).then(|| GpuError::NoDriver.to_string())
     }
 
-    fn compile(&self, program: &VerifiedProgram<'_>, options: &smelt_kernel::BackendOptions) -> smelt_kernel::CompileResult {
+    fn compile(
+        &self,
+        program: &VerifiedProgram<'_>,
+        options: &smelt_kernel::BackendOptions,
+    ) -> smelt_kernel::CompileResult {
         let options = CompileOptions { opt_level: options.opt_level, ..Default::default() };
         Ok(std::sync::Arc::new(compile(program, &options).map_err(smelt_kernel::BackendError::backend)?))
     }
@@ -175,7 +179,11 @@ impl smelt_kernel::Backend for GpuSimBackend {
         "the GPU backend's kernels and driver on a host simulator: no GPU needed, slow"
     }
 
-    fn compile(&self, program: &VerifiedProgram<'_>, _options: &smelt_kernel::BackendOptions) -> smelt_kernel::CompileResult {
+    fn compile(
+        &self,
+        program: &VerifiedProgram<'_>,
+        _options: &smelt_kernel::BackendOptions,
+    ) -> smelt_kernel::CompileResult {
         Ok(std::sync::Arc::new(SimExecutable { program: Program::clone(program) }))
     }
 }

@@ -115,7 +115,9 @@ pub fn evaluate_with(
     let c = module.comp(comp);
     let shapes = c.params().into_iter().chain([c.root]).map(|id| &c.inst(id).shape);
     let bytes = shapes.flat_map(Shape::leaves).map(|a| budget::array_bytes(&a.dims, a.dtype.byte_size()));
-    budget::check(bytes.fold(0, u128::saturating_add), || format!("the parameters and result of computation '{}'", c.name))?;
+    budget::check(bytes.fold(0, u128::saturating_add), || {
+        format!("the parameters and result of computation '{}'", c.name)
+    })?;
     let refs: Vec<&Literal> = args.iter().collect();
     eval::Evaluator::new(module, options).call(comp, &refs)
 }

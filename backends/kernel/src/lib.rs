@@ -29,10 +29,10 @@ pub use args::{ArgumentError, check_arguments};
 pub use backend::{
     Backend, BackendError, BackendOptions, Capabilities, CompileResult, Executable, Registry, Signature, StepProfile,
 };
-/// An integer wrapped into integer type `t`, as every backend computes it.
-pub use sem::wrap as wrap_integer;
 pub use ir::*;
 pub use legalize::legalize;
 pub use lower::builder::Builder;
 pub use lower::{LowerError, lower, lower_module};
+/// An integer wrapped into integer type `t`, as every backend computes it.
+pub use sem::wrap as wrap_integer;
 pub use verify::{InvalidProgram, VerifiedProgram, verify};

@@ -92,7 +92,6 @@ fn kernels(p: &Program) -> impl Iterator<Item = &KernelBody> {
     p.kernels.iter().map(|k| &k.body)
 }
 
-
 #[test]
 fn float_elementwise() {
     let unary = [
@@ -594,7 +593,10 @@ ENTRY e {
 #[test]
 fn sorts_with_recognized_and_general_comparators() {
     let program = check(
-        &["HloModule m\n", LT, r#"gt_total {
+        &[
+            "HloModule m\n",
+            LT,
+            r#"gt_total {
   a = f32[] parameter(0)
   b = f32[] parameter(1)
   c = s32[] parameter(2)
@@ -618,7 +620,8 @@ ENTRY e {
   u0 = f32[4,9] get-tuple-element(u), index=0
   ROOT r = (f32[4,9], s32[4,9], f32[4,9]) tuple(s, t1, u0)
 }
-"#]
+"#,
+        ]
         .concat(),
     );
     let patterns: Vec<Option<FnPattern>> = kernels(&program)
@@ -814,7 +817,11 @@ fn what_cannot_be_lowered_is_an_error_naming_the_instruction() {
 
 #[test]
 fn hand_written_fusions_of_every_kind() {
-    let text = ["HloModule m\n", MAX, OR, r#"out_multi {
+    let text = [
+        "HloModule m\n",
+        MAX,
+        OR,
+        r#"out_multi {
   a = f32[4,3] parameter(0)
   b = f32[3,5] parameter(1)
   y = f32[4,5] parameter(2)
@@ -860,7 +867,8 @@ ENTRY e {
   d = f32[6,5] fusion(o, u, i), kind=kLoop, calls=dus
   ROOT r = (f32[4,5], f32[4], pred[4], f32[4,5], f32[6,5], f32[6,5]) tuple(e, m, any, n, d, o)
 }
-"#]
+"#,
+    ]
     .concat();
     check(&text);
     // As written: the output fusion's second output is a kernel of its own, the
@@ -896,7 +904,6 @@ fn scans(p: &Program) -> Vec<(usize, bool)> {
         .filter_map(|k| if let KernelBody::Scan { axis, reverse, .. } = k { Some((*axis, *reverse)) } else { None })
         .collect()
 }
-
 
 #[test]
 fn cumulative_reduce_windows_become_scans_along_every_axis() {

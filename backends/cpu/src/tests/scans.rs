@@ -109,14 +109,18 @@ fn reverse_scans_match_where_the_order_does_not_matter() {
 fn log_add_exp_and_variadic_scans() {
     // cumlogsumexp: the CPU's exp and log1p differ from the interpreter's by an
     // ulp or so, which accumulates along the axis.
-    let lse = ["HloModule m\n", LOGADDEXP, "ENTRY e {
+    let lse = [
+        "HloModule m\n",
+        LOGADDEXP,
+        "ENTRY e {
   x = f32[70,90] parameter(0)
   ninf = f32[] constant(-inf)
   a = f32[70,90] reduce-window(x, ninf), window={size=1x90 pad=0_0x89_0}, to_apply=logaddexp
   b = f32[70,90] reduce-window(x, ninf), window={size=70x1 pad=69_0x0_0}, to_apply=logaddexp
   ROOT r = (f32[70,90], f32[70,90]) tuple(a, b)
 }
-"]
+",
+    ]
     .concat();
     check_scans(&lse, &[inputs(DType::F32, &[70, 90], 3)], 2, 1e-5);
     // A running argmax along each axis: value and index advance together.
@@ -148,7 +152,11 @@ ENTRY e {
 #[test]
 fn fused_producers_compute_inside_the_scan() {
     // cumprod(1 + x / 20) and cumsum(exp(x)) as input fusions.
-    let hlo = ["HloModule m\n", ADD, MUL, "prod {
+    let hlo = [
+        "HloModule m\n",
+        ADD,
+        MUL,
+        "prod {
   p = f32[33,130] parameter(0)
   twenty = f32[] constant(20)
   t = f32[33,130] broadcast(twenty), dimensions={}
@@ -170,7 +178,8 @@ ENTRY e {
   b = f32[33,130] fusion(x), kind=kInput, calls=sum
   ROOT r = (f32[33,130], f32[33,130]) tuple(a, b)
 }
-"]
+",
+    ]
     .concat();
     let x = inputs(DType::F32, &[33, 130], 9);
     let finite: Vec<f64> = (0..x.len()).map(|i| if get(&x, i).is_finite() { get(&x, i) } else { 1.0 }).collect();

@@ -12,6 +12,9 @@
 //! does not say.
 
 use std::fmt;
+use std::sync::OnceLock;
+
+use crate::dtype::DType;
 
 /// The environment variable that sets the budget.
 pub const ENV: &str = "SMELT_MAX_MEMORY";
@@ -56,6 +59,16 @@ pub fn memory_budget() -> Result<(u64, Origin), BudgetError> {
     })
 }
 
+/// Checks that arrays of the given dimensions and element types fit in the
+/// budget together; `what` names them (called only for the error).
+pub fn check_arrays<'a>(
+    arrays: impl IntoIterator<Item = (&'a [i64], DType)>,
+    what: impl FnOnce() -> String,
+) -> Result<(), BudgetError> {
+    let total = arrays.into_iter().map(|(dims, t)| array_bytes(dims, t.byte_size())).fold(0, u128::saturating_add);
+    check(total, what)
+}
+
 /// Checks that `bytes` fit in the budget; `what` names the buffer (called only
 /// for the error).
 pub fn check(bytes: u128, what: impl FnOnce() -> String) -> Result<(), BudgetError> {
@@ -89,8 +102,14 @@ fn parse_size(text: &str) -> Option<u64> {
     (value.is_finite() && value >= 0.0).then_some((value * scale) as u64)
 }
 
-/// `MemAvailable` of `/proc/meminfo`, in bytes.
+/// `MemAvailable` of `/proc/meminfo`, in bytes, as it was when first asked for
+/// (read once per process: checks run on every compile and interpreter call).
 fn available_memory() -> Option<u64> {
+    static AVAILABLE: OnceLock<Option<u64>> = OnceLock::new();
+    *AVAILABLE.get_or_init(read_available_memory)
+}
+
+fn read_available_memory() -> Option<u64> {
     let info = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;

@@ -114,9 +114,8 @@ pub fn random_array(shape: &ArrayShape, seed: u64) -> Array {
 /// The parameters' buffers are checked against the memory budget first
 /// ([`crate::budget`]): together they must fit.
 pub fn random_inputs(params: &[Shape]) -> Result<Vec<Literal>, crate::budget::BudgetError> {
-    let bytes = params.iter().flat_map(Shape::leaves).map(|a| crate::budget::array_bytes(&a.dims, a.dtype.byte_size()));
-    let total = bytes.fold(0u128, u128::saturating_add);
-    crate::budget::check(total, || {
+    let leaves = params.iter().flat_map(Shape::leaves).map(|a| (&a.dims[..], a.dtype));
+    crate::budget::check_arrays(leaves, || {
         let shapes: Vec<String> = params.iter().map(|s| s.to_string()).collect();
         format!("the parameters ({})", shapes.join(", "))
     })?;

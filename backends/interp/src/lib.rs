@@ -114,10 +114,8 @@ pub fn evaluate_with(
     // compiled backend checks its programs.
     let c = module.comp(comp);
     let shapes = c.params().into_iter().chain([c.root]).map(|id| &c.inst(id).shape);
-    let bytes = shapes.flat_map(Shape::leaves).map(|a| budget::array_bytes(&a.dims, a.dtype.byte_size()));
-    budget::check(bytes.fold(0, u128::saturating_add), || {
-        format!("the parameters and result of computation '{}'", c.name)
-    })?;
+    let leaves = shapes.flat_map(Shape::leaves).map(|a| (&a.dims[..], a.dtype));
+    budget::check_arrays(leaves, || format!("the parameters and result of computation '{}'", c.name))?;
     let refs: Vec<&Literal> = args.iter().collect();
     eval::Evaluator::new(module, options).call(comp, &refs)
 }

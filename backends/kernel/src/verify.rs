@@ -91,19 +91,18 @@ fn extent(dims: &[i64], what: &str) -> Result<()> {
     check(count.is_some(), || format!("the {what} {dims:?} has no point count"))
 }
 
-/// `t` has a size in bytes (no negative dimension, no overflow).
 /// The parameters, results and temporaries a run holds at once, against the
 /// memory budget (constants are already in memory).
 fn within_budget(program: &Program) -> std::result::Result<(), smelt_hlo::budget::BudgetError> {
-    let arrays = program.params.iter().chain(&program.results);
-    let bytes = arrays.map(|t| smelt_hlo::budget::array_bytes(&t.dims, t.dtype.byte_size()));
-    let total = bytes.fold(program.temp_bytes as u128, u128::saturating_add);
-    smelt_hlo::budget::check(total, || {
+    let arrays = program.params.iter().chain(&program.results).map(|t| (&t.dims[..], t.dtype));
+    let temporaries = (&[program.temp_bytes as i64][..], DType::U8);
+    smelt_hlo::budget::check_arrays(arrays.chain([temporaries]), || {
         let results: Vec<String> = program.results.iter().map(|t| t.to_string()).collect();
         format!("the buffers of a run (results {}, {} temporary bytes)", results.join(", "), program.temp_bytes)
     })
 }
 
+/// `t` has a size in bytes (no negative dimension, no overflow).
 fn sized(t: &ArrayType) -> Result<()> {
     t.checked_byte_size().map(|_| ()).ok_or_else(|| format!("{} has no size in bytes", t))
 }

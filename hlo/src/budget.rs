@@ -8,8 +8,8 @@
 //!
 //! The budget is `SMELT_MAX_MEMORY` when set (bytes, or a number with a `K`,
 //! `M`, `G` or `T` suffix, powers of 1024), else the memory the system reports
-//! available (`MemAvailable` in `/proc/meminfo`), else 1 TiB where the system
-//! does not say.
+//! available when first asked (`MemAvailable` in `/proc/meminfo`), else 1 TiB
+//! where the system does not say.
 
 use std::fmt;
 use std::sync::OnceLock;

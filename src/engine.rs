@@ -47,6 +47,8 @@ pub enum EngineError {
     Verify(#[from] smelt_kernel::InvalidProgram),
     #[error(transparent)]
     Backend(#[from] smelt_kernel::BackendError),
+    #[error(transparent)]
+    OverBudget(#[from] smelt_hlo::budget::BudgetError),
 }
 
 /// Runs `pipeline` over `module` in place.
@@ -122,7 +124,8 @@ impl Compiled {
             options.fusion = b.capabilities().fusion;
         }
         let t = Instant::now();
-        optimize(&mut module, pipeline, &mut PassContext::new(options))?;
+        let mut cx = PassContext::new(options);
+        optimize(&mut module, pipeline, &mut cx)?;
         let mut times = CompileTimes { middle_end_ms: ms(t), ..CompileTimes::default() };
         let Some(target) = target else {
             return Ok((Compiled::Interp(Box::new(module)), times));
@@ -131,8 +134,13 @@ impl Compiled {
         let program = smelt_kernel::lower_module(&module)?;
         times.lower_ms = ms(t);
         let t = Instant::now();
-        let options = BackendOptions { profile, ..BackendOptions::default() };
+        let deadline = match cx.deadline {
+            Some(d) => d,
+            None => smelt_hlo::budget::CompileBudget::from_env()?.start(),
+        };
+        let options = BackendOptions { profile, deadline, ..BackendOptions::default() };
         let exe = target.compile(&smelt_kernel::verify(&program)?, &options)?;
+        deadline.check(|| format!("the {} backend", target.name()))?;
         times.codegen_ms = ms(t);
         Ok((Compiled::Program(exe), times))
     }

@@ -23,6 +23,7 @@ use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
 use smelt_hlo::Module;
+use smelt_hlo::budget::{Deadline, Limits};
 use smelt_kernel::Program;
 
 use crate::buffer::Buffer;
@@ -161,11 +162,15 @@ pub struct ClientOptions {
     pub no_disk_cache: bool,
     /// The recompilation policy.
     pub policy: Policy,
+    /// The memory and compile budgets compilations are checked against. None:
+    /// the environment's (`SMELT_MAX_MEMORY`, `SMELT_MAX_INSTRUCTIONS`,
+    /// `SMELT_MAX_KERNEL_OPS`, `SMELT_COMPILE_TIMEOUT`), read at each compile.
+    pub limits: Option<Limits>,
 }
 
 impl Default for ClientOptions {
     fn default() -> Self {
-        ClientOptions { capacity: 256, cache_dir: None, no_disk_cache: false, policy: Policy::default() }
+        ClientOptions { capacity: 256, cache_dir: None, no_disk_cache: false, policy: Policy::default(), limits: None }
     }
 }
 
@@ -354,31 +359,42 @@ impl Client {
             return Ok(exe(Engine::Compiled(Arc::new(loaded)), None));
         }
         let start = Instant::now();
-        let backend_options =
-            smelt_kernel::BackendOptions { opt_level: options.opt_level, parallel: options.parallel, profile: false };
+        let limits = match inner.options.limits {
+            Some(l) => l,
+            None => Limits::from_env().map_err(|e| JitError::OverBudget(e.to_string()))?,
+        };
+        let deadline = limits.compile.start();
+        let backend_options = smelt_kernel::BackendOptions {
+            opt_level: options.opt_level,
+            parallel: options.parallel,
+            profile: false,
+            deadline,
+        };
         let cpu_options = smelt_cpu::CompileOptions {
             opt_level: options.opt_level,
             parallel: options.parallel,
+            deadline,
             ..Default::default()
         };
         let llvm = |program: &Program| -> Result<Engine, JitError> {
-            Ok(Engine::Compiled(Arc::new(self.compile_llvm(program, &cpu_options, &llvm_key)?)))
+            Ok(Engine::Compiled(Arc::new(self.compile_llvm(program, &cpu_options, &limits, &llvm_key)?)))
         };
+        let compile_on = |b: &dyn smelt_kernel::Backend, program: &Program| compile_on(b, program, &limits, &backend_options);
         let result = match &inner.plan {
             Plan::Interp => Ok(exe(interp(), None)),
-            plan => optimize_and_lower(module, plan.capabilities().fusion).and_then(|program| {
+            plan => optimize_and_lower(module, plan.capabilities().fusion, &limits, deadline).and_then(|program| {
                 let kernels = program.kernels.len();
                 let exe = |engine, upgrade| exe(engine, upgrade).with_kernels(kernels);
                 match plan {
                     Plan::Compiled(b) if b.name() == LLVM => Ok(exe(llvm(&program)?, None)),
-                    Plan::Compiled(b) => Ok(exe(compile_on(b.as_ref(), &program, &backend_options)?, None)),
+                    Plan::Compiled(b) => Ok(exe(compile_on(b.as_ref(), &program)?, None)),
                     _ => {
                         let baseline = match (options.tiered, options.baseline) {
                             (false, _) => None,
                             (true, Baseline::Interp) => Some(interp()),
                             (true, Baseline::Cranelift) => {
                                 let cranelift = crate::registry().get("cranelift").ok();
-                                match cranelift.map(|b| compile_on(b.as_ref(), &program, &backend_options)) {
+                                match cranelift.map(|b| compile_on(b.as_ref(), &program)) {
                                     Some(Ok(engine)) => Some(engine),
                                     _ => {
                                         counters.baseline_fallbacks.fetch_add(1, Ordering::Relaxed);
@@ -392,7 +408,7 @@ impl Client {
                             Some(engine) => {
                                 let upgrade = Upgrade::new();
                                 let start =
-                                    self.upgrade_starter(program, cpu_options.clone(), llvm_key, upgrade.clone());
+                                    self.upgrade_starter(program, cpu_options.clone(), limits, llvm_key, upgrade.clone());
                                 if options.defer_upgrade {
                                     upgrade.defer(start);
                                 } else {
@@ -437,16 +453,18 @@ impl Client {
         &self,
         program: &Program,
         options: &smelt_cpu::CompileOptions,
+        limits: &Limits,
         key: &Key,
     ) -> Result<smelt_cpu::Executable, JitError> {
-        compile_llvm(program, options, self.inner.disk.as_ref(), key, &self.inner.counters)
+        compile_llvm(program, options, limits, self.inner.disk.as_ref(), key, &self.inner.counters)
     }
 
     /// What compiles with LLVM on a new thread and hands the code to `upgrade`.
     fn upgrade_starter(
         &self,
         program: Program,
-        options: smelt_cpu::CompileOptions,
+        mut options: smelt_cpu::CompileOptions,
+        limits: Limits,
         key: Key,
         upgrade: Arc<Upgrade>,
     ) -> Starter {
@@ -457,7 +475,9 @@ impl Client {
             let spawned = std::thread::Builder::new().name("smelt-jit-llvm".into()).spawn({
                 let (upgrade, counters) = (upgrade.clone(), counters.clone());
                 move || {
-                    let result = compile_llvm(&program, &options, disk.as_ref(), &key, &counters);
+                    // The upgrade's own time limit, from when it starts (it may be deferred).
+                    options.deadline = limits.compile.start();
+                    let result = compile_llvm(&program, &options, &limits, disk.as_ref(), &key, &counters);
                     let counter =
                         if result.is_ok() { &counters.background_compiles } else { &counters.background_failures };
                     counter.fetch_add(1, Ordering::Relaxed);
@@ -485,11 +505,18 @@ fn llvm_config(o: &CompileOptions) -> String {
     format!("llvm object={} opt={} parallel={}", smelt_cpu::OBJECT_FORMAT_VERSION, o.opt_level, o.parallel)
 }
 
-/// The default pipeline and lowering to the kernel form.
-fn optimize_and_lower(module: &Module, fusion: smelt_passes::FusionConfig) -> Result<Program, JitError> {
+/// The default pipeline and lowering to the kernel form, within `limits`.
+fn optimize_and_lower(
+    module: &Module,
+    fusion: smelt_passes::FusionConfig,
+    limits: &Limits,
+    deadline: Deadline,
+) -> Result<Program, JitError> {
     let options = smelt_passes::Options { fusion, ..Default::default() };
     let mut module = module.clone();
     let mut cx = smelt_passes::pass::PassContext::new(options.clone());
+    cx.budget = Some(limits.compile);
+    cx.deadline = Some(deadline);
     smelt_passes::default_pipeline(&options)
         .run_on(&mut module, &mut cx)
         .map_err(|e| JitError::Passes(e.to_string()))?;
@@ -499,11 +526,12 @@ fn optimize_and_lower(module: &Module, fusion: smelt_passes::FusionConfig) -> Re
 fn compile_llvm(
     program: &Program,
     options: &smelt_cpu::CompileOptions,
+    limits: &Limits,
     disk: Option<&DiskCache>,
     key: &Key,
     counters: &Counters,
 ) -> Result<smelt_cpu::Executable, JitError> {
-    let program = smelt_kernel::verify(program).map_err(|e| JitError::Lower(e.to_string()))?;
+    let program = smelt_kernel::verify_within(program, limits).map_err(|e| JitError::Lower(e.to_string()))?;
     let object = smelt_cpu::compile_to_object(&program, options).map_err(|e| backend_error(LLVM, e))?;
     if let Some(disk) = disk {
         match disk.store(key, &object.to_bytes()) {
@@ -518,12 +546,13 @@ fn compile_llvm(
 fn compile_on(
     backend: &dyn smelt_kernel::Backend,
     program: &Program,
+    limits: &Limits,
     options: &smelt_kernel::BackendOptions,
 ) -> Result<Engine, JitError> {
     if let Some(why) = backend.unavailable() {
         return Err(JitError::Unavailable(format!("backend '{}' is not available: {why}", backend.name())));
     }
-    let program = smelt_kernel::verify(program).map_err(|e| JitError::Lower(e.to_string()))?;
+    let program = smelt_kernel::verify_within(program, limits).map_err(|e| JitError::Lower(e.to_string()))?;
     backend
         .compile(&program, options)
         .map(Engine::Compiled)

@@ -15,6 +15,10 @@ pub enum JitError {
     /// The middle end failed (a pass error).
     #[error("optimization pipeline: {0}")]
     Passes(String),
+    /// The memory or compile budget is malformed in the environment, or the
+    /// program is over it.
+    #[error("{0}")]
+    OverBudget(String),
     /// Lowering to the kernel form failed (often: an operation no backend renders).
     #[error("lowering: {0}")]
     Lower(String),

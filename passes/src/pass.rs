@@ -13,6 +13,7 @@ use std::collections::{BTreeMap, HashSet};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use smelt_hlo::budget::{CompileBudget, Deadline};
 use smelt_hlo::{Module, print_module, verify};
 
 use crate::options::Options;
@@ -30,6 +31,9 @@ pub enum PassError {
     /// A pass met something it cannot handle (names the instruction).
     #[error("{pass}: {message}")]
     Unsupported { pass: String, message: String },
+    /// The module or the compilation is over the compile budget.
+    #[error(transparent)]
+    OverBudget(#[from] smelt_hlo::budget::BudgetError),
 }
 
 pub type Result<T> = std::result::Result<T, PassError>;
@@ -62,6 +66,11 @@ pub struct PassContext {
     pub fusion_notes: Vec<FusionNote>,
     /// Counters passes report (`fusions`, `constants_folded`, ...).
     pub counters: BTreeMap<String, i64>,
+    /// The compile budget [`Pipeline::run_on`] checks (None: from the environment).
+    pub budget: Option<CompileBudget>,
+    /// When the compilation must finish, checked after every pass ([`Pipeline::run_on`]
+    /// starts it when unset; a caller that compiles further passes it on).
+    pub deadline: Option<Deadline>,
 }
 
 impl PassContext {
@@ -157,6 +166,12 @@ impl Pipeline {
     /// `0000.input.hlo` when dumps are on. This is the entry point for callers; a
     /// nested pipeline is run through [`Pass::run`].
     pub fn run_on(&mut self, module: &mut Module, cx: &mut PassContext) -> Result<bool> {
+        let budget = match cx.budget {
+            Some(b) => b,
+            None => CompileBudget::from_env()?,
+        };
+        budget.check_instructions(module.instruction_count(), || format!("module '{}'", module.name))?;
+        cx.deadline.get_or_insert_with(|| budget.start());
         verify(module).map_err(|e| PassError::InvalidInput(e.to_string()))?;
         cx.dump(module, "input")?;
         let changed = self.run(module, cx)?;
@@ -190,6 +205,9 @@ impl Pass for Pipeline {
                 cx.pass_order.push(name.to_string());
             }
             *cx.timings.entry(name.to_string()).or_default() += elapsed;
+            if let Some(deadline) = &cx.deadline {
+                deadline.check(|| format!("pass '{name}'"))?;
+            }
             if cx.verify_each {
                 verify(module)
                     .map_err(|e| PassError::BrokenByPass { pass: name.to_string(), message: e.to_string() })?;

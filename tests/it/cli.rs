@@ -411,3 +411,42 @@ fn programs_too_large_for_the_memory_budget_are_refused() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("SMELT_MAX_MEMORY=\"lots\" is not a size"), "{}", stderr(&o));
 }
+
+/// The compile budget: a module over the instruction limit, a kernel program
+/// over the node limit and a compilation past its time limit are refused by
+/// every compiled backend with the knob named; the interpreter, which does not
+/// compile, runs them.
+#[test]
+fn compilations_over_the_compile_budget_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::from("HloModule chain\nENTRY e {\n  v0 = f32[16] parameter(0)\n");
+    let ops = ["negate", "exponential", "tanh", "abs"];
+    for i in 1..2000 {
+        text += &format!("  v{i} = f32[16] {}(v{})\n", ops[i % 4], i - 1);
+    }
+    text += "  ROOT r = f32[16] negate(v1999)\n}\n";
+    let path = dir.path().join("chain.hlo");
+    std::fs::write(&path, text).unwrap();
+    let run = |backend: &str, var: &str, value: &str| {
+        Command::new(env!("CARGO_BIN_EXE_smelt"))
+            .args(["run", path.to_str().unwrap(), "--backend", backend])
+            .env(var, value)
+            .output()
+            .expect("run smelt")
+    };
+    let cases = [
+        ("SMELT_MAX_INSTRUCTIONS", "1000", "2001 instructions, more than the compile budget of 1000"),
+        ("SMELT_MAX_KERNEL_OPS", "100", "kernel nodes, more than the compile budget of 100"),
+        ("SMELT_COMPILE_TIMEOUT", "0.000001", "more than the compile budget of 0.0 ms"),
+        ("SMELT_COMPILE_TIMEOUT", "soon", "SMELT_COMPILE_TIMEOUT=\"soon\" is not a number"),
+    ];
+    for backend in smelt::engine::backend_names().into_iter().filter(|&b| b != "gpu" && b != "interp") {
+        for (var, value, message) in cases {
+            let o = run(backend, var, value);
+            assert_eq!(o.status.code(), Some(1), "{backend} {var}={value}: {}", stderr(&o));
+            assert!(stderr(&o).contains(message), "{backend} {var}={value}: {}", stderr(&o));
+        }
+    }
+    let o = run("interp", "SMELT_MAX_INSTRUCTIONS", "1000");
+    assert!(o.status.success(), "{}", stderr(&o));
+}

@@ -22,6 +22,9 @@ pub enum CpuError {
     /// The JIT failed to create, link or look up code (a bug or a broken LLVM).
     #[error("JIT: {0}")]
     Jit(String),
+    /// The compilation ran past its deadline.
+    #[error(transparent)]
+    OverBudget(#[from] smelt_hlo::budget::BudgetError),
     /// Serialized compiled code that cannot be read (see `CompiledObject::from_bytes`).
     #[error("invalid compiled object: {0}")]
     InvalidObject(String),

@@ -45,6 +45,7 @@ use inkwell::context::Context;
 use inkwell::module::Module;
 use inkwell::passes::PassBuilderOptions;
 use inkwell::targets::{CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine, TargetTriple};
+use smelt_hlo::budget::Deadline;
 use smelt_kernel::Program;
 use smelt_kernel::VerifiedProgram;
 
@@ -71,11 +72,22 @@ pub struct CompileOptions {
     /// Whether to time every step ([`Executable::profile`]); costs two clock
     /// reads per step.
     pub profile: bool,
+    /// When the compilation must finish (checked before and after LLVM's
+    /// optimization, which itself runs to the end).
+    pub deadline: Deadline,
 }
 
 impl Default for CompileOptions {
     fn default() -> Self {
-        CompileOptions { opt_level: 3, triple: None, cpu: None, features: None, parallel: true, profile: false }
+        CompileOptions {
+            opt_level: 3,
+            triple: None,
+            cpu: None,
+            features: None,
+            parallel: true,
+            profile: false,
+            deadline: Deadline::none(),
+        }
     }
 }
 
@@ -105,6 +117,7 @@ impl smelt_kernel::Backend for CpuBackend {
             opt_level: options.opt_level,
             parallel: options.parallel,
             profile: options.profile,
+            deadline: options.deadline,
             ..Default::default()
         };
         let exe = compile(program, &options).map_err(smelt_kernel::BackendError::backend)?;
@@ -273,6 +286,7 @@ pub(crate) fn optimized_module_with<'ctx>(
     extend: &mut dyn FnMut(&Module<'ctx>, &driver::ModuleInfo) -> Result<(), CpuError>,
 ) -> Result<(Module<'ctx>, driver::ModuleInfo), CpuError> {
     let (module, info) = driver::build_module(cx, program, &target_attrs(options, tm), tm)?;
+    options.deadline.check(|| "LLVM IR generation".into())?;
     prepare(&module, tm);
     extend(&module, &info)?;
     let pbo = PassBuilderOptions::create();
@@ -283,5 +297,6 @@ pub(crate) fn optimized_module_with<'ctx>(
     pbo.set_loop_unrolling(options.opt_level >= 2);
     let passes = format!("default<O{}>", options.opt_level.min(3));
     module.run_passes(&passes, tm, pbo).map_err(|e| CpuError::llvm(e.to_string()))?;
+    options.deadline.check(|| "LLVM optimization".into())?;
     Ok((module, info))
 }

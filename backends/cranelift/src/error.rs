@@ -15,6 +15,9 @@ pub enum CraneliftError {
     /// Cranelift rejected a function or failed to finalize the code (a bug here).
     #[error("internal error in Cranelift code generation: {0}")]
     Codegen(String),
+    /// The compilation ran past its deadline.
+    #[error(transparent)]
+    OverBudget(#[from] smelt_hlo::budget::BudgetError),
     /// A library routine failed at run time (a shape it cannot handle).
     #[error("run time: {0}")]
     Run(String),

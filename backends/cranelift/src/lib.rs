@@ -37,11 +37,13 @@ pub struct CompileOptions {
     pub parallel: bool,
     /// Whether elementwise f32 innermost loops may run on 128-bit vectors.
     pub simd: bool,
+    /// When the compilation must finish (checked after every kernel).
+    pub deadline: smelt_hlo::budget::Deadline,
 }
 
 impl Default for CompileOptions {
     fn default() -> Self {
-        CompileOptions { optimize: true, parallel: true, simd: true }
+        CompileOptions { optimize: true, parallel: true, simd: true, deadline: Default::default() }
     }
 }
 
@@ -68,7 +70,12 @@ impl smelt_kernel::Backend for CraneliftBackend {
         program: &VerifiedProgram<'_>,
         options: &smelt_kernel::BackendOptions,
     ) -> smelt_kernel::CompileResult {
-        let options = CompileOptions { optimize: options.opt_level > 0, parallel: options.parallel, simd: true };
+        let options = CompileOptions {
+            optimize: options.opt_level > 0,
+            parallel: options.parallel,
+            simd: true,
+            deadline: options.deadline,
+        };
         let exe = compile(program, &options).map_err(smelt_kernel::BackendError::backend)?;
         Ok(std::sync::Arc::new(exe))
     }

@@ -65,11 +65,13 @@ pub struct BackendOptions {
     pub parallel: bool,
     /// Time every step ([`Executable::profile`]); backends that cannot ignore it.
     pub profile: bool,
+    /// When the compilation must finish: backends check it between their stages.
+    pub deadline: smelt_hlo::budget::Deadline,
 }
 
 impl Default for BackendOptions {
     fn default() -> Self {
-        BackendOptions { opt_level: 3, parallel: true, profile: false }
+        BackendOptions { opt_level: 3, parallel: true, profile: false, deadline: Default::default() }
     }
 }
 

@@ -552,6 +552,20 @@ pub enum KernelBody {
     RngBitGenerator { algorithm: RngAlgorithm },
 }
 
+impl KernelBody {
+    /// The per-point value graph, for the bodies that have one.
+    pub fn graph(&self) -> Option<&Graph> {
+        match self {
+            KernelBody::Loop { graph, .. }
+            | KernelBody::Reduce { graph, .. }
+            | KernelBody::Scan { graph, .. }
+            | KernelBody::UpdateSlice { graph, .. }
+            | KernelBody::Scatter { graph, .. } => Some(graph),
+            KernelBody::Sort { .. } | KernelBody::SelectAndScatter { .. } | KernelBody::RngBitGenerator { .. } => None,
+        }
+    }
+}
+
 /// One dimension of a window (strides, padding, dilations) for routines that take
 /// windows directly.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -35,4 +35,4 @@ pub use lower::builder::Builder;
 pub use lower::{LowerError, lower, lower_module};
 /// An integer wrapped into integer type `t`, as every backend computes it.
 pub use sem::wrap as wrap_integer;
-pub use verify::{InvalidProgram, VerifiedProgram, verify};
+pub use verify::{InvalidProgram, VerifiedProgram, verify, verify_within};

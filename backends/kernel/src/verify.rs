@@ -28,6 +28,7 @@
 use std::ops::Deref;
 
 use smelt_hlo::DType;
+use smelt_hlo::budget::{Limits, MemoryBudget};
 
 use crate::ir::{
     ArrayType, BufRef, Buffer, ConvStep, DotStep, Graph, InlineReduce, Kernel, KernelBody, KernelId, Node, NodeId,
@@ -63,8 +64,19 @@ impl Deref for VerifiedProgram<'_> {
 
 type Result<T> = std::result::Result<T, String>;
 
-/// Checks `program` and returns the proof that it is well formed.
+/// Checks `program` against the budgets of the environment
+/// ([`Limits::from_env`]) and returns the proof that it is well formed.
 pub fn verify(program: &Program) -> std::result::Result<VerifiedProgram<'_>, InvalidProgram> {
+    let limits = Limits::from_env()
+        .map_err(|e| InvalidProgram { program: program.name.clone(), place: "budget".into(), message: e.to_string() })?;
+    verify_within(program, &limits)
+}
+
+/// Checks `program`, within `limits`, and returns the proof that it is well formed.
+pub fn verify_within<'p>(
+    program: &'p Program,
+    limits: &Limits,
+) -> std::result::Result<VerifiedProgram<'p>, InvalidProgram> {
     let err = |place: String, message: String| InvalidProgram { program: program.name.clone(), place, message };
     for (what, types) in [("parameter", &program.params), ("result", &program.results)] {
         for (i, t) in types.iter().enumerate() {
@@ -76,7 +88,9 @@ pub fn verify(program: &Program) -> std::result::Result<VerifiedProgram<'_>, Inv
             return Err(err(format!("constant {i}"), format!("{} bytes for {}", c.bytes.len(), &c.ty)));
         }
     }
-    within_budget(program).map_err(|e| err("memory".into(), e.to_string()))?;
+    within_budget(program, &limits.memory).map_err(|e| err("memory".into(), e.to_string()))?;
+    let nodes = program.kernels.iter().map(|k| k.body.graph().map_or(0, |g| g.nodes.len())).sum();
+    limits.compile.check_kernel_ops(nodes, || "its kernels".into()).map_err(|e| err("size".into(), e.to_string()))?;
     for (i, k) in program.kernels.iter().enumerate() {
         kernel(k).map_err(|m| err(format!("kernel {i} '{}'", k.name), m))?;
     }
@@ -93,10 +107,10 @@ fn extent(dims: &[i64], what: &str) -> Result<()> {
 
 /// The parameters, results and temporaries a run holds at once, against the
 /// memory budget (constants are already in memory).
-fn within_budget(program: &Program) -> std::result::Result<(), smelt_hlo::budget::BudgetError> {
+fn within_budget(program: &Program, budget: &MemoryBudget) -> std::result::Result<(), smelt_hlo::budget::BudgetError> {
     let arrays = program.params.iter().chain(&program.results).map(|t| (&t.dims[..], t.dtype));
     let temporaries = (&[program.temp_bytes as i64][..], DType::U8);
-    smelt_hlo::budget::check_arrays(arrays.chain([temporaries]), || {
+    budget.check_arrays(arrays.chain([temporaries]), || {
         let results: Vec<String> = program.results.iter().map(|t| t.to_string()).collect();
         format!("the buffers of a run (results {}, {} temporary bytes)", results.join(", "), program.temp_bytes)
     })

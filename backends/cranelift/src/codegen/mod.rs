@@ -95,6 +95,7 @@ pub(crate) fn build(program: &Program, options: &CompileOptions, want_clif: bool
             e => e,
         })?;
         kernels.push(compiled);
+        options.deadline.check(|| format!("Cranelift's kernel k{i} '{}'", k.name))?;
     }
     Ok(Built { module: cx.module, kernels, clif: cx.clif })
 }

@@ -291,6 +291,26 @@ enum Command {
         #[arg(short, long, value_name = "OUT.dot")]
         output: Option<PathBuf>,
     },
+    /// Inspect or empty the persistent JIT cache ($SMELT_CACHE_DIR, bounded by
+    /// $SMELT_CACHE_MAX, default 1G; least recently used entries go first).
+    Cache {
+        #[arg(value_enum)]
+        action: CacheAction,
+        /// The cache folder (default: $SMELT_CACHE_DIR).
+        #[arg(long)]
+        dir: Option<PathBuf>,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum CacheAction {
+    /// Entries, bytes and the bound.
+    Stats,
+    /// Remove every entry.
+    Clear,
 }
 
 impl Backend {
@@ -342,6 +362,7 @@ fn main() -> ExitCode {
         Command::GraphDump { model, output } => {
             onnx_cmd::cmd_graph_dump(&model, output.as_deref()).map(|()| ExitCode::SUCCESS)
         }
+        Command::Cache { action, dir, json } => cmd_cache(action, dir, json).map(|()| ExitCode::SUCCESS),
         Command::Opt { file, pipeline, dump_to, stats, explain_fusion, disabled, output } => {
             cmd_opt(&file, pipeline, dump_to, stats, explain_fusion, disabled, output.as_deref())
         }
@@ -727,4 +748,34 @@ fn write_output(output: Option<&Path>, bytes: &[u8], binary: bool) -> Result<Exi
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn cmd_cache(action: CacheAction, dir: Option<PathBuf>, json: bool) -> Result<()> {
+    let Some(dir) = dir.or_else(smelt::jit::DiskCache::dir_from_env) else {
+        bail!("no cache folder: pass --dir or set SMELT_CACHE_DIR");
+    };
+    let cache = smelt::jit::DiskCache::from_env(&dir)?;
+    let shown = dir.display();
+    match action {
+        CacheAction::Stats => {
+            let s = cache.stats().with_context(|| format!("reading the cache folder {shown}"))?;
+            if json {
+                let line = serde_json::json!({
+                    "dir": shown.to_string(), "entries": s.entries, "bytes": s.bytes, "max_bytes": s.max_bytes,
+                });
+                println!("{line}");
+            } else {
+                println!("{shown}: {} entries, {} bytes of at most {}", s.entries, s.bytes, s.max_bytes);
+            }
+        }
+        CacheAction::Clear => {
+            let removed = cache.clear().with_context(|| format!("clearing the cache folder {shown}"))?;
+            if json {
+                println!("{}", serde_json::json!({"dir": shown.to_string(), "removed": removed}));
+            } else {
+                println!("{shown}: removed {removed} entries");
+            }
+        }
+    }
+    Ok(())
 }

@@ -108,8 +108,7 @@ impl MemoryBudget {
         arrays: impl IntoIterator<Item = (&'a [i64], DType)>,
         what: impl FnOnce() -> String,
     ) -> Result<(), BudgetError> {
-        let total =
-            arrays.into_iter().map(|(dims, t)| array_bytes(dims, t.byte_size())).fold(0, u128::saturating_add);
+        let total = arrays.into_iter().map(|(dims, t)| array_bytes(dims, t.byte_size())).fold(0, u128::saturating_add);
         self.check(total, what)
     }
 }
@@ -149,7 +148,7 @@ pub fn array_bytes(dims: &[i64], element_bytes: usize) -> u128 {
 }
 
 /// `4096`, `512K`, `3G`, `1.5T` (powers of 1024; fractions allowed with a suffix).
-fn parse_size(text: &str) -> Option<u64> {
+pub fn parse_size(text: &str) -> Option<u64> {
     let t = text.trim();
     let (number, scale) = match t.char_indices().last()? {
         (i, c) if c.is_ascii_alphabetic() => {
@@ -184,7 +183,11 @@ impl Default for CompileBudget {
     /// 100,000 instructions (real models are tens of thousands), 1,000,000
     /// kernel nodes and 10 minutes.
     fn default() -> Self {
-        CompileBudget { max_instructions: 100_000, max_kernel_ops: 1_000_000, time_limit: Some(Duration::from_secs(600)) }
+        CompileBudget {
+            max_instructions: 100_000,
+            max_kernel_ops: 1_000_000,
+            time_limit: Some(Duration::from_secs(600)),
+        }
     }
 }
 

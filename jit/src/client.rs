@@ -160,6 +160,9 @@ pub struct ClientOptions {
     pub cache_dir: Option<PathBuf>,
     /// Ignore `$SMELT_CACHE_DIR` (and `cache_dir`): no persistent cache.
     pub no_disk_cache: bool,
+    /// The persistent cache's size bound in bytes (least recently used entries
+    /// are evicted beyond it). None: `$SMELT_CACHE_MAX`, else 1 GiB.
+    pub cache_max_bytes: Option<u64>,
     /// The recompilation policy.
     pub policy: Policy,
     /// The memory and compile budgets compilations are checked against. None:
@@ -170,7 +173,14 @@ pub struct ClientOptions {
 
 impl Default for ClientOptions {
     fn default() -> Self {
-        ClientOptions { capacity: 256, cache_dir: None, no_disk_cache: false, policy: Policy::default(), limits: None }
+        ClientOptions {
+            capacity: 256,
+            cache_dir: None,
+            no_disk_cache: false,
+            cache_max_bytes: None,
+            policy: Policy::default(),
+            limits: None,
+        }
     }
 }
 
@@ -234,13 +244,19 @@ impl Client {
         let dir = match (&options.cache_dir, options.no_disk_cache) {
             (_, true) => None,
             (Some(d), false) => Some(d.clone()),
-            (None, false) => std::env::var_os("SMELT_CACHE_DIR").filter(|d| !d.is_empty()).map(PathBuf::from),
+            (None, false) => DiskCache::dir_from_env(),
         };
         Ok(Client {
             inner: Arc::new(Inner {
                 plan,
                 cache: Cache::new(options.capacity),
-                disk: dir.as_deref().map(DiskCache::new),
+                disk: match dir {
+                    None => None,
+                    Some(dir) => Some(match options.cache_max_bytes {
+                        Some(max) => DiskCache::new(&dir, max),
+                        None => DiskCache::from_env(&dir)?,
+                    }),
+                },
                 options,
                 counters: Arc::default(),
                 families: Mutex::default(),
@@ -379,7 +395,8 @@ impl Client {
         let llvm = |program: &Program| -> Result<Engine, JitError> {
             Ok(Engine::Compiled(Arc::new(self.compile_llvm(program, &cpu_options, &limits, &llvm_key)?)))
         };
-        let compile_on = |b: &dyn smelt_kernel::Backend, program: &Program| compile_on(b, program, &limits, &backend_options);
+        let compile_on =
+            |b: &dyn smelt_kernel::Backend, program: &Program| compile_on(b, program, &limits, &backend_options);
         let result = match &inner.plan {
             Plan::Interp => Ok(exe(interp(), None)),
             plan => optimize_and_lower(module, plan.capabilities().fusion, &limits, deadline).and_then(|program| {
@@ -407,8 +424,13 @@ impl Client {
                             None => Ok(exe(llvm(&program)?, None)),
                             Some(engine) => {
                                 let upgrade = Upgrade::new();
-                                let start =
-                                    self.upgrade_starter(program, cpu_options.clone(), limits, llvm_key, upgrade.clone());
+                                let start = self.upgrade_starter(
+                                    program,
+                                    cpu_options.clone(),
+                                    limits,
+                                    llvm_key,
+                                    upgrade.clone(),
+                                );
                                 if options.defer_upgrade {
                                     upgrade.defer(start);
                                 } else {

@@ -20,12 +20,32 @@
 //! compiles afresh and overwrites it. Nothing read from disk is trusted before
 //! the checksum matches, and the key (which covers the smelt version and the
 //! host CPU's features) makes stale code unreachable.
+//!
+//! The folder is bounded: after every store, entries are evicted least
+//! recently used first (a hit sets the entry's modification time) until the
+//! folder holds at most its limit (`SMELT_CACHE_MAX`, default 1 GiB). Eviction
+//! runs under an exclusive lock on `<dir>/.lock`, so processes evict one at a
+//! time; it never breaks a reader, because a reader reads an entry whole
+//! through one open file, and removing a file leaves an open one readable (a
+//! reader that opens after the removal sees a miss and compiles). Temporary
+//! files of writers that died are removed once they are an hour old.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, SystemTime};
 
+use crate::JitError;
 use crate::key::Key;
+
+/// The environment variable that bounds the folder's size.
+pub const MAX_ENV: &str = "SMELT_CACHE_MAX";
+/// The folder's size bound when `SMELT_CACHE_MAX` is unset.
+pub const DEFAULT_MAX_BYTES: u64 = 1 << 30;
+const ENTRY_SUFFIX: &str = ".smeltc";
+const LOCK_FILE: &str = ".lock";
+/// A writer's temporary file this old belongs to a process that died.
+const STALE_TEMPORARY: Duration = Duration::from_secs(3600);
 
 const MAGIC: &[u8; 8] = b"SMELTJC\0";
 /// Version of the entry header; the payload has its own.
@@ -39,53 +59,185 @@ pub(crate) enum Lookup {
     Bad(String),
 }
 
+/// A persistent cache folder and its size bound.
 #[derive(Clone, Debug)]
-pub(crate) struct DiskCache {
+pub struct DiskCache {
     dir: PathBuf,
+    max_bytes: u64,
+}
+
+/// What a cache folder holds ([`DiskCache::stats`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DiskStats {
+    pub entries: usize,
+    pub bytes: u64,
+    pub max_bytes: u64,
 }
 
 impl DiskCache {
-    pub(crate) fn new(dir: &Path) -> DiskCache {
-        DiskCache { dir: dir.to_path_buf() }
+    /// The cache in `dir`, bounded by `max_bytes`.
+    pub fn new(dir: &Path, max_bytes: u64) -> DiskCache {
+        DiskCache { dir: dir.to_path_buf(), max_bytes }
     }
 
-    pub(crate) fn dir(&self) -> &Path {
+    /// The cache in `dir`, bounded by `SMELT_CACHE_MAX` (a size: bytes, or a
+    /// number with a K, M, G or T suffix), else [`DEFAULT_MAX_BYTES`].
+    pub fn from_env(dir: &Path) -> Result<DiskCache, JitError> {
+        Ok(DiskCache::new(dir, max_bytes_from_env()?))
+    }
+
+    /// `$SMELT_CACHE_DIR`, when set and not empty: the folder of the
+    /// persistent cache when a client is not given one.
+    pub fn dir_from_env() -> Option<PathBuf> {
+        std::env::var_os("SMELT_CACHE_DIR").filter(|d| !d.is_empty()).map(PathBuf::from)
+    }
+
+    pub fn dir(&self) -> &Path {
         &self.dir
     }
 
-    pub(crate) fn path(&self, key: &Key) -> PathBuf {
-        self.dir.join(format!("{}.smeltc", key.hex()))
+    pub fn max_bytes(&self) -> u64 {
+        self.max_bytes
     }
 
-    /// The payload stored under `key`, checked.
+    pub(crate) fn path(&self, key: &Key) -> PathBuf {
+        self.dir.join(format!("{}{ENTRY_SUFFIX}", key.hex()))
+    }
+
+    /// The payload stored under `key`, checked; a hit marks the entry used.
     pub(crate) fn load(&self, key: &Key) -> Lookup {
-        let bytes = match std::fs::read(self.path(key)) {
+        let path = self.path(key);
+        let bytes = match std::fs::read(&path) {
             Ok(b) => b,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Lookup::Miss,
             Err(e) => return Lookup::Bad(format!("unreadable: {e}")),
         };
         match decode(&bytes, key) {
-            Ok(payload) => Lookup::Hit(payload.to_vec()),
+            Ok(payload) => {
+                // Recency for eviction; a read-only folder just keeps the old order.
+                if let Ok(f) = std::fs::File::options().append(true).open(&path) {
+                    let _ = f.set_modified(SystemTime::now());
+                }
+                Lookup::Hit(payload.to_vec())
+            }
             Err(why) => Lookup::Bad(why),
         }
     }
 
-    /// Stores `payload` under `key` atomically (temporary file, then rename).
+    /// Stores `payload` under `key` atomically (temporary file, then rename),
+    /// then evicts down to the bound. An entry larger than the bound is not
+    /// stored.
     pub(crate) fn store(&self, key: &Key, payload: &[u8]) -> std::io::Result<()> {
         static SEQ: AtomicU64 = AtomicU64::new(0);
+        let entry = encode(key, payload);
+        if entry.len() as u64 > self.max_bytes {
+            return Ok(());
+        }
         std::fs::create_dir_all(&self.dir)?;
         let tmp =
             self.dir.join(format!(".{}.{}.{}.tmp", key.hex(), std::process::id(), SEQ.fetch_add(1, Ordering::Relaxed)));
         let result = (|| {
             let mut f = std::fs::File::create(&tmp)?;
-            f.write_all(&encode(key, payload))?;
+            f.write_all(&entry)?;
             f.sync_all()?;
             std::fs::rename(&tmp, self.path(key))
         })();
         if result.is_err() {
             let _ = std::fs::remove_file(&tmp);
+            return result;
         }
-        result
+        self.evict(self.max_bytes).map(|_| ())
+    }
+
+    /// Removes least recently used entries until the folder holds at most
+    /// `keep_bytes` of them; returns how many were removed.
+    fn evict(&self, keep_bytes: u64) -> std::io::Result<usize> {
+        let _lock = self.lock()?;
+        let mut entries = self.entries()?;
+        let mut total: u64 = entries.iter().map(|e| e.bytes).sum();
+        // Oldest first; the name breaks ties so that every process agrees.
+        entries.sort_by(|a, b| (a.used, &a.path).cmp(&(b.used, &b.path)));
+        let mut removed = 0;
+        for e in entries {
+            if total <= keep_bytes {
+                break;
+            }
+            match std::fs::remove_file(&e.path) {
+                Ok(()) => removed += 1,
+                Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
+                Err(err) => return Err(err),
+            }
+            total -= e.bytes;
+        }
+        Ok(removed)
+    }
+
+    /// What the folder holds now (an absent folder holds nothing).
+    pub fn stats(&self) -> std::io::Result<DiskStats> {
+        let entries = self.entries()?;
+        Ok(DiskStats {
+            entries: entries.len(),
+            bytes: entries.iter().map(|e| e.bytes).sum(),
+            max_bytes: self.max_bytes,
+        })
+    }
+
+    /// Removes every entry; returns how many there were.
+    pub fn clear(&self) -> std::io::Result<usize> {
+        self.evict(0)
+    }
+
+    /// An exclusive lock on the folder's lock file, held while the guard lives.
+    fn lock(&self) -> std::io::Result<std::fs::File> {
+        std::fs::create_dir_all(&self.dir)?;
+        let f = std::fs::File::options().create(true).truncate(false).write(true).open(self.dir.join(LOCK_FILE))?;
+        f.lock()?;
+        Ok(f)
+    }
+
+    /// The entries in the folder; removes writers' stale temporary files on the way.
+    fn entries(&self) -> std::io::Result<Vec<Entry>> {
+        let listing = match std::fs::read_dir(&self.dir) {
+            Ok(l) => l,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(e),
+        };
+        let now = SystemTime::now();
+        let mut out = Vec::new();
+        for item in listing {
+            let item = item?;
+            let name = item.file_name();
+            let name = name.to_string_lossy();
+            // Another process may remove a file between the listing and this.
+            let Ok(meta) = item.metadata() else { continue };
+            let used = meta.modified().unwrap_or(SystemTime::UNIX_EPOCH);
+            if name.starts_with('.') && name.ends_with(".tmp") {
+                if now.duration_since(used).is_ok_and(|age| age > STALE_TEMPORARY) {
+                    let _ = std::fs::remove_file(item.path());
+                }
+            } else if name.ends_with(ENTRY_SUFFIX) && meta.is_file() {
+                out.push(Entry { path: item.path(), bytes: meta.len(), used });
+            }
+        }
+        Ok(out)
+    }
+}
+
+struct Entry {
+    path: PathBuf,
+    bytes: u64,
+    used: SystemTime,
+}
+
+/// `SMELT_CACHE_MAX`, else [`DEFAULT_MAX_BYTES`].
+pub(crate) fn max_bytes_from_env() -> Result<u64, JitError> {
+    match std::env::var(MAX_ENV) {
+        Err(_) => Ok(DEFAULT_MAX_BYTES),
+        Ok(text) => smelt_hlo::budget::parse_size(&text).ok_or_else(|| {
+            JitError::Setting(format!(
+                "{MAX_ENV}={text:?} is not a size (bytes, or a number with a K, M, G or T suffix)"
+            ))
+        }),
     }
 }
 
@@ -132,6 +284,33 @@ pub(crate) fn decode<'a>(bytes: &'a [u8], key: &Key) -> Result<&'a [u8], String>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stores_evict_the_least_recently_used_entries_beyond_the_bound() {
+        let dir = tempfile::tempdir().unwrap();
+        let payload = vec![0u8; 1000];
+        let entry = encode(&Key([0; 32]), &payload).len() as u64;
+        let cache = DiskCache::new(dir.path(), 3 * entry);
+        let key = |i: u8| Key([i; 32]);
+        for i in 0..3 {
+            cache.store(&key(i), &payload).unwrap();
+            // Distinct, ordered modification times.
+            let f = std::fs::File::options().append(true).open(cache.path(&key(i))).unwrap();
+            f.set_modified(SystemTime::UNIX_EPOCH + Duration::from_secs(1000 + u64::from(i))).unwrap();
+        }
+        assert!(matches!(cache.load(&key(0)), Lookup::Hit(_)), "a hit makes entry 0 the most recent");
+        cache.store(&key(3), &payload).unwrap();
+        assert_eq!(cache.stats().unwrap(), DiskStats { entries: 3, bytes: 3 * entry, max_bytes: 3 * entry });
+        assert!(matches!(cache.load(&key(1)), Lookup::Miss), "entry 1 was the least recently used");
+        for i in [0, 2, 3] {
+            assert!(matches!(cache.load(&key(i)), Lookup::Hit(_)), "entry {i}");
+        }
+        let too_big = vec![0u8; 4 * 1000];
+        cache.store(&key(9), &too_big).unwrap();
+        assert!(matches!(cache.load(&key(9)), Lookup::Miss), "larger than the bound: not stored");
+        assert_eq!(cache.clear().unwrap(), 3);
+        assert_eq!(cache.stats().unwrap().entries, 0);
+    }
 
     #[test]
     fn entry_round_trip_and_every_truncation_or_flip_is_rejected() {

@@ -19,6 +19,9 @@ pub enum JitError {
     /// program is over it.
     #[error("{0}")]
     OverBudget(String),
+    /// An environment variable or option that is not a valid value.
+    #[error("{0}")]
+    Setting(String),
     /// Lowering to the kernel form failed (often: an operation no backend renders).
     #[error("lowering: {0}")]
     Lower(String),

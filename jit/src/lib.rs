@@ -27,7 +27,7 @@
 //! Code map: `client` (the client, options, [`Function`]), `registry` (the
 //! compiled backends by name), `stats` (counters), `key`
 //! (canonical text, fingerprints), `cache` (LRU and single flight), `disk`
-//! (the persistent cache's files), `executable` (tiers), `policy`
+//! (the persistent cache's files and their bound), `executable` (tiers), `policy`
 //! (megamorphic families), `buffer` (host arrays), `error`.
 
 mod buffer;
@@ -46,6 +46,7 @@ mod stats;
 pub use buffer::Buffer;
 pub use client::{Baseline, Client, ClientOptions, CompileOptions, Function, INTERP, TIERED, backend_names};
 pub use disk::FORMAT_VERSION as DISK_FORMAT_VERSION;
+pub use disk::{DiskCache, DiskStats};
 pub use error::JitError;
 pub use executable::{Executable, Tier};
 pub use key::ArgType;

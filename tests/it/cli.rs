@@ -450,3 +450,55 @@ fn compilations_over_the_compile_budget_are_refused() {
     let o = run("interp", "SMELT_MAX_INSTRUCTIONS", "1000");
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+/// The persistent cache's bound holds with four processes compiling different
+/// programs into one folder at once, cold and then warm (hits, evictions and
+/// recompiles interleaved), and `smelt cache stats|clear` report and empty it.
+#[test]
+fn the_disk_cache_stays_within_its_bound_under_concurrent_processes() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("cache");
+    let cases: Vec<String> = (1..=8)
+        .map(|i| {
+            let case = dir.path().join(format!("p{i}"));
+            std::fs::create_dir(&case).unwrap();
+            let n = 8 * i;
+            let text =
+                format!("HloModule p{i}\nENTRY e {{\n  p = f32[{n}] parameter(0)\n  ROOT n = f32[{n}] negate(p)\n}}\n");
+            std::fs::write(case.join("module.hlo"), text).unwrap();
+            case.to_str().unwrap().to_string()
+        })
+        .collect();
+    let bound = 4000;
+    let smelt_in_cache = |args: &[&str]| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_smelt"));
+        c.args(args).env("SMELT_CACHE_DIR", &cache).env("SMELT_CACHE_MAX", bound.to_string());
+        c
+    };
+    for round in ["cold", "warm"] {
+        let children: Vec<_> = cases
+            .chunks(2)
+            .map(|pair| {
+                let args = ["bench", &pair[0], &pair[1], "--backend", "cpu", "--cache-stats", "--runs", "1"];
+                smelt_in_cache(&args).stdout(std::process::Stdio::piped()).spawn().expect("spawn smelt")
+            })
+            .collect();
+        for child in children {
+            let o = child.wait_with_output().unwrap();
+            assert!(o.status.success(), "{round}: {}", stderr(&o));
+        }
+        let o = smelt_in_cache(&["cache", "stats", "--json"]).output().unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+        let stats: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let bytes = stats["bytes"].as_u64().unwrap();
+        assert!(bytes <= bound && stats["entries"].as_u64().unwrap() >= 1, "{round}: {stats}");
+        assert_eq!(stats["max_bytes"].as_u64(), Some(bound));
+    }
+    let o = smelt_in_cache(&["cache", "clear"]).output().unwrap();
+    assert!(o.status.success() && String::from_utf8_lossy(&o.stdout).contains("removed"), "{}", stderr(&o));
+    let o = smelt_in_cache(&["cache", "stats"]).output().unwrap();
+    assert!(String::from_utf8_lossy(&o.stdout).contains(": 0 entries, 0 bytes of at most 4000"));
+    let o = smelt_in_cache(&["cache", "stats"]).env("SMELT_CACHE_MAX", "big").output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("SMELT_CACHE_MAX=\"big\" is not a size"), "{}", stderr(&o));
+}

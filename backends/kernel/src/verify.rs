@@ -67,8 +67,11 @@ type Result<T> = std::result::Result<T, String>;
 /// Checks `program` against the budgets of the environment
 /// ([`Limits::from_env`]) and returns the proof that it is well formed.
 pub fn verify(program: &Program) -> std::result::Result<VerifiedProgram<'_>, InvalidProgram> {
-    let limits = Limits::from_env()
-        .map_err(|e| InvalidProgram { program: program.name.clone(), place: "budget".into(), message: e.to_string() })?;
+    let limits = Limits::from_env().map_err(|e| InvalidProgram {
+        program: program.name.clone(),
+        place: "budget".into(),
+        message: e.to_string(),
+    })?;
     verify_within(program, &limits)
 }
 

@@ -140,7 +140,6 @@ impl Compiled {
         };
         let options = BackendOptions { profile, deadline, ..BackendOptions::default() };
         let exe = target.compile(&smelt_kernel::verify(&program)?, &options)?;
-        deadline.check(|| format!("the {} backend", target.name()))?;
         times.codegen_ms = ms(t);
         Ok((Compiled::Program(exe), times))
     }

@@ -9,7 +9,7 @@
 //! 2. per computation: the root and every operand, control predecessor and called
 //!    computation exist; instruction names are unique; parameter numbers are
 //!    exactly `0..n`; there is no cycle;
-//! 3. the call graph has no recursion;
+//! 3. the call graph has no recursion and nests at most [`MAX_CALL_DEPTH`] levels;
 //! 4. per instruction: a well-formed declared shape, and what [`infer_shape`] checks
 //!    (operand count, attribute kind, called computations and their signatures,
 //!    operand shapes), ending with the declared shape agreeing with the inferred one
@@ -163,7 +163,19 @@ fn check_acyclic(c: &Computation) -> Result<()> {
     }
 }
 
-/// No computation may call itself, directly or through others.
+/// How many computations a chain of calls may hold, the entry included.
+/// Every walk over the call graph may recurse this deep (backends' code
+/// generation, buffer assignment, the interpreter); the bound keeps them within
+/// the native stack. Real programs nest a handful of levels.
+pub const MAX_CALL_DEPTH: usize = 64;
+
+/// The deepest call chain the optimizer takes: fusion wraps instructions in a
+/// computation of their own, one level below, so the pipeline keeps headroom
+/// under [`MAX_CALL_DEPTH`].
+pub const MAX_OPTIMIZER_CALL_DEPTH: usize = MAX_CALL_DEPTH - 2;
+
+/// No computation may call itself, directly or through others, and no chain of
+/// calls may be longer than [`MAX_CALL_DEPTH`].
 fn check_call_graph(m: &Module) -> Result<()> {
     let callees = |id: CompId| -> Vec<CompId> {
         let mut seen = HashSet::new();
@@ -175,8 +187,41 @@ fn check_call_graph(m: &Module) -> Result<()> {
             let last = cycle[cycle.len() - 1];
             Err(comp_err(&m.comps[last], format!("recursive call chain {path}")))
         }
-        None => Ok(()),
+        None => check_call_depth(m, MAX_CALL_DEPTH),
     }
+}
+
+/// Checks that no call chain holds more than `limit` computations; the longest
+/// is found by dynamic programming over callees-first order. Call on a module
+/// whose call graph is known to be acyclic (one that verifies).
+pub fn check_call_depth(m: &Module, limit: usize) -> Result<()> {
+    let mut depth = SecondaryMap::with_default(m.comps.capacity(), 0usize);
+    let mut next = SecondaryMap::with_default(m.comps.capacity(), None::<CompId>);
+    for id in m.computation_post_order() {
+        let deepest = m.callees(id).into_iter().filter(|&c| m.comps.contains(c)).max_by_key(|&c| depth[c]);
+        depth[id] = 1 + deepest.map_or(0, |c| depth[c]);
+        next[id] = deepest;
+    }
+    let Some((top, levels)) = m.comps.ids().map(|id| (id, depth[id])).max_by_key(|&(_, d)| d) else {
+        return Ok(());
+    };
+    if levels <= limit {
+        return Ok(());
+    }
+    let mut chain = vec![top];
+    while let Some(c) = next[*chain.last().unwrap_or(&top)] {
+        chain.push(c);
+    }
+    let name = |c: &CompId| format!("'{}'", m.comps[*c].name);
+    let head: Vec<String> = chain.iter().take(3).map(name).collect();
+    let tail: Vec<String> = chain.iter().skip(chain.len().saturating_sub(2).max(3)).map(name).collect();
+    let path = if chain.len() > 5 { format!("{} -> ... -> {}", head.join(" -> "), tail.join(" -> ")) } else {
+        chain.iter().map(name).collect::<Vec<_>>().join(" -> ")
+    };
+    Err(comp_err(
+        &m.comps[top],
+        format!("calls nest {levels} computations deep ({path}); at most {limit} are supported"),
+    ))
 }
 
 /// Depth-first search from each of `ids` along `next`; an edge to an id still on

@@ -39,20 +39,23 @@ fn mergeable(inst: &Instruction) -> bool {
 
 /// The identity of an instruction's computation, names and tooling attributes left
 /// out; called computations by their structure.
-fn key(inst: &Instruction, structures: &HashMap<CompId, String>) -> String {
+fn key(inst: &Instruction, structures: &HashMap<CompId, usize>) -> String {
     let mut operands: Vec<InstId> = inst.operands.to_vec();
     if inst.opcode.is_commutative() {
         operands.sort();
     }
-    let called: Vec<&str> = inst.called.iter().map(|c| structures.get(c).map_or("?", String::as_str)).collect();
+    let called: Vec<Option<usize>> = inst.called.iter().map(|c| structures.get(c).copied()).collect();
     format!("{:?}|{}|{:?}|{:?}|{:?}|{:?}", inst.opcode, inst.shape, operands, called, inst.attrs, inst.extras.unknown)
 }
 
-/// A text per computation that is equal for computations that compute the same
-/// thing the same way (instructions in post order, operands by position, names
-/// left out), callees first so callers can include them.
-fn structures(module: &Module) -> HashMap<CompId, String> {
-    let mut out: HashMap<CompId, String> = HashMap::new();
+/// A structure class per computation: equal for computations that compute the
+/// same thing the same way (instructions in post order, operands by position,
+/// names left out). Callees come first, and a caller's text names its callees by
+/// class number, so the texts stay as long as the computations themselves
+/// (nesting callee texts would grow them with the depth of the call graph).
+fn structures(module: &Module) -> HashMap<CompId, usize> {
+    let mut classes: HashMap<String, usize> = HashMap::new();
+    let mut out: HashMap<CompId, usize> = HashMap::new();
     for cid in module.computation_post_order() {
         let comp = module.comp(cid);
         let order = comp.post_order();
@@ -61,16 +64,17 @@ fn structures(module: &Module) -> HashMap<CompId, String> {
         for &id in &order {
             let inst = comp.inst(id);
             let operands: Vec<usize> = inst.operands.iter().map(|o| position[o]).collect();
-            let called: Vec<&str> = inst.called.iter().map(|c| out.get(c).map_or("?", String::as_str)).collect();
+            let called: Vec<Option<usize>> = inst.called.iter().map(|c| out.get(c).copied()).collect();
             let root = if id == comp.root { "ROOT " } else { "" };
             text.push_str(&format!("{root}{:?} {} {operands:?} {called:?} {:?};", inst.opcode, inst.shape, inst.attrs));
         }
-        out.insert(cid, format!("{{{text}}}"));
+        let next = classes.len();
+        out.insert(cid, *classes.entry(text).or_insert(next));
     }
     out
 }
 
-fn cse_computation(module: &mut Module, cid: CompId, structures: &HashMap<CompId, String>) -> usize {
+fn cse_computation(module: &mut Module, cid: CompId, structures: &HashMap<CompId, usize>) -> usize {
     let comp = module.comp_mut(cid);
     let mut seen: HashMap<String, InstId> = HashMap::new();
     let mut merged = 0;

@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 
 use smelt_hlo::budget::{CompileBudget, Deadline};
 use smelt_hlo::{Module, print_module, verify};
+use smelt_hlo::verifier::{MAX_OPTIMIZER_CALL_DEPTH, check_call_depth};
 
 use crate::options::Options;
 
@@ -173,6 +174,8 @@ impl Pipeline {
         budget.check_instructions(module.instruction_count(), || format!("module '{}'", module.name))?;
         cx.deadline.get_or_insert_with(|| budget.start());
         verify(module).map_err(|e| PassError::InvalidInput(e.to_string()))?;
+        check_call_depth(module, MAX_OPTIMIZER_CALL_DEPTH)
+            .map_err(|e| PassError::Unsupported { pass: "optimizer".into(), message: e.to_string() })?;
         cx.dump(module, "input")?;
         let changed = self.run(module, cx)?;
         // Always check the result, even when passes are not verified one by one.

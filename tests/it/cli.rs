@@ -451,6 +451,56 @@ fn compilations_over_the_compile_budget_are_refused() {
     assert!(o.status.success(), "{}", stderr(&o));
 }
 
+/// A chain of `levels` computations, each a `conditional` whose true branch is
+/// the next: the middle end used to take time exponential in the depth (CSE's
+/// structure keys nested the callees' text), and a deep chain overflowed walks.
+fn nested_conditionals(levels: usize) -> String {
+    let mut text = String::from("HloModule nested\nb0 {\n  p = f32[4] parameter(0)\n  ROOT n = f32[4] negate(p)\n}\n");
+    for i in 1..levels - 1 {
+        text += &format!(
+            "b{i} {{\n  p = f32[4] parameter(0)\n  c = pred[] constant(true)\n  ROOT r = f32[4] conditional(c, p, p), true_computation=b{}, false_computation=b0\n}}\n",
+            i - 1
+        );
+    }
+    text += &format!(
+        "ENTRY main {{\n  x = f32[4] parameter(0)\n  c = pred[] constant(true)\n  ROOT r = f32[4] conditional(c, x, x), true_computation=b{}, false_computation=b0\n}}\n",
+        levels - 2
+    );
+    text
+}
+
+#[test]
+fn deeply_nested_calls_run_up_to_the_bound_and_are_refused_beyond_it() {
+    use smelt::hlo::verifier::{MAX_CALL_DEPTH, MAX_OPTIMIZER_CALL_DEPTH};
+    let dir = tempfile::tempdir().unwrap();
+    let write = |levels: usize| {
+        let path = dir.path().join(format!("nested{levels}.hlo"));
+        std::fs::write(&path, nested_conditionals(levels)).unwrap();
+        path
+    };
+    let (deepest, too_deep) = (write(MAX_OPTIMIZER_CALL_DEPTH), write(2000));
+    let unoptimized = write(MAX_CALL_DEPTH);
+    let run = |path: &Path, backend: &str, extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_smelt"))
+            .args(["run", path.to_str().unwrap(), "--backend", backend])
+            .args(extra)
+            .output()
+            .expect("run smelt")
+    };
+    for backend in smelt::engine::backend_names().into_iter().filter(|&b| b != "gpu") {
+        let o = run(&deepest, backend, &[]);
+        assert!(o.status.success(), "{backend}: {}", stderr(&o));
+        let o = run(&unoptimized, backend, &["--pipeline", "none"]);
+        assert!(o.status.success(), "{backend} without the optimizer: {}", stderr(&o));
+        let o = run(&too_deep, backend, &[]);
+        assert_eq!(o.status.code(), Some(1), "{backend}: {}", stderr(&o));
+        assert!(stderr(&o).contains("calls nest 2000 computations deep ('main' -> 'b1998'"), "{backend}: {}", stderr(&o));
+    }
+    let o = run(&unoptimized, "cpu", &[]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains(&format!("at most {MAX_OPTIMIZER_CALL_DEPTH} are supported")), "{}", stderr(&o));
+}
+
 /// The persistent cache's bound holds with four processes compiling different
 /// programs into one folder at once, cold and then warm (hits, evictions and
 /// recompiles interleaved), and `smelt cache stats|clear` report and empty it.

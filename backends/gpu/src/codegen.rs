@@ -150,15 +150,18 @@ pub struct SharedSizes {
 
 /// Builds, optimizes and prints the module for a prepared program (see
 /// [`crate::elemental::prepare`]).
-pub fn build(program: &Program, sm: u32, opt_level: u8, keep_ir: bool) -> Result<DeviceModule> {
-    let tm = target_machine(sm, opt_level)?;
+pub fn build(program: &Program, options: &crate::CompileOptions, keep_ir: bool) -> Result<DeviceModule> {
+    let opt_level = options.opt_level;
+    let tm = target_machine(options.sm, opt_level)?;
     let cx = Context::create();
     let (module, kernels, _) = emit_module(&cx, program, Flavor::Ptx, &tm)?;
+    options.deadline.check(|| "NVPTX IR generation".into())?;
     let llvm = keep_ir.then(|| module.print_to_string().to_string());
     let passes = format!("default<O{}>", opt_level.min(3));
     module
         .run_passes(&passes, &tm, PassBuilderOptions::create())
         .map_err(|e| GpuError::Llvm(format!("optimizing: {e}")))?;
+    options.deadline.check(|| "NVPTX optimization".into())?;
     let llvm_opt = keep_ir.then(|| module.print_to_string().to_string());
     let buf = tm
         .write_to_memory_buffer(&module, FileType::Assembly)

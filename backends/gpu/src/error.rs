@@ -28,6 +28,9 @@ pub enum GpuError {
     Llvm(String),
     #[error(transparent)]
     Arguments(#[from] smelt_kernel::ArgumentError),
+    /// The compilation ran past its deadline.
+    #[error(transparent)]
+    OverBudget(#[from] smelt_hlo::budget::BudgetError),
 }
 
 impl From<smelt_llvm::LlvmError> for GpuError {

@@ -61,11 +61,14 @@ pub struct CompileOptions {
     /// Whether floating-point matrix products run through cuBLAS (otherwise they are
     /// elemental kernels like every other product).
     pub cublas: bool,
+    /// When the compilation must have finished (checked after LLVM IR
+    /// generation and after optimization).
+    pub deadline: smelt_hlo::budget::Deadline,
 }
 
 impl Default for CompileOptions {
     fn default() -> Self {
-        CompileOptions { sm: DEFAULT_SM, opt_level: 3, cublas: true }
+        CompileOptions { sm: DEFAULT_SM, opt_level: 3, cublas: true, deadline: smelt_hlo::budget::Deadline::none() }
     }
 }
 
@@ -95,7 +98,7 @@ pub fn emit(program: &VerifiedProgram<'_>, options: &CompileOptions, what: Emit)
         }
         return Ok(text);
     }
-    let m = codegen::build(&prepared, options.sm, options.opt_level, what != Emit::Ptx)?;
+    let m = codegen::build(&prepared, options, what != Emit::Ptx)?;
     Ok(match what {
         Emit::Llvm => m.llvm.unwrap_or_default(),
         Emit::LlvmOpt => m.llvm_opt.unwrap_or_default(),
@@ -111,7 +114,7 @@ pub fn emit_ptx(program: &VerifiedProgram<'_>, options: &CompileOptions) -> Resu
 /// The prepared program and its device module, with each kernel's launch plan.
 pub fn build(program: &VerifiedProgram<'_>, options: &CompileOptions) -> Result<(Program, DeviceModule), GpuError> {
     let prepared = elemental::prepare(program, options.cublas)?;
-    let m = codegen::build(&prepared, options.sm, options.opt_level, false)?;
+    let m = codegen::build(&prepared, options, false)?;
     Ok((prepared, m))
 }
 
@@ -156,7 +159,7 @@ impl smelt_kernel::Backend for GpuBackend {
         program: &VerifiedProgram<'_>,
         options: &smelt_kernel::BackendOptions,
     ) -> smelt_kernel::CompileResult {
-        let options = CompileOptions { opt_level: options.opt_level, ..Default::default() };
+        let options = CompileOptions { opt_level: options.opt_level, deadline: options.deadline, ..Default::default() };
         Ok(std::sync::Arc::new(compile(program, &options).map_err(smelt_kernel::BackendError::backend)?))
     }
 }

@@ -27,9 +27,10 @@ use crate::index::{adims, is_well_formed, make};
 use crate::value::{Scalar, as_array, scalar_of};
 use crate::{batchnorm, conv, dot, elementwise as ew, gather, reduce, rng, shape_ops, sort};
 
-/// How deeply calls may nest. Verified modules never recurse; this bounds the
+/// How deeply calls may nest: the verifier's bound on call chains (the entry
+/// is not a nested call). Verified modules never recurse; this bounds the
 /// native stack when an unverified one does.
-const MAX_DEPTH: usize = 48;
+const MAX_DEPTH: usize = smelt_hlo::verifier::MAX_CALL_DEPTH;
 
 pub(crate) struct Evaluator<'m> {
     module: &'m Module,

@@ -3,7 +3,8 @@
 //! This facade re-exports the workspace crates under short names and holds the
 //! pieces the CLI and the tests share: case folders and output comparison
 //! ([`case`]), the streaming-bandwidth yardstick
-//! ([`stream`]) and the allocator the binary runs with ([`alloc`]).
+//! ([`stream`]), the allocator the binary runs with ([`alloc`]) and the input
+//! doors the fuzzers drive ([`fuzz`]).
 
 pub use smelt_aot as aot;
 pub use smelt_cpu as cpu;
@@ -18,5 +19,6 @@ pub use smelt_passes as passes;
 pub mod alloc;
 pub mod case;
 pub mod engine;
+pub mod fuzz;
 pub mod stream;
 pub mod viz;

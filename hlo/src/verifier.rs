@@ -215,7 +215,9 @@ pub fn check_call_depth(m: &Module, limit: usize) -> Result<()> {
     let name = |c: &CompId| format!("'{}'", m.comps[*c].name);
     let head: Vec<String> = chain.iter().take(3).map(name).collect();
     let tail: Vec<String> = chain.iter().skip(chain.len().saturating_sub(2).max(3)).map(name).collect();
-    let path = if chain.len() > 5 { format!("{} -> ... -> {}", head.join(" -> "), tail.join(" -> ")) } else {
+    let path = if chain.len() > 5 {
+        format!("{} -> ... -> {}", head.join(" -> "), tail.join(" -> "))
+    } else {
         chain.iter().map(name).collect::<Vec<_>>().join(" -> ")
     };
     Err(comp_err(

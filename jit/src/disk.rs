@@ -242,7 +242,7 @@ pub(crate) fn max_bytes_from_env() -> Result<u64, JitError> {
 }
 
 /// Header and payload of an entry.
-pub(crate) fn encode(key: &Key, payload: &[u8]) -> Vec<u8> {
+pub fn encode(key: &Key, payload: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(HEADER + payload.len());
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
@@ -254,7 +254,7 @@ pub(crate) fn encode(key: &Key, payload: &[u8]) -> Vec<u8> {
 }
 
 /// The payload of an entry, if every header check passes.
-pub(crate) fn decode<'a>(bytes: &'a [u8], key: &Key) -> Result<&'a [u8], String> {
+pub fn decode<'a>(bytes: &'a [u8], key: &Key) -> Result<&'a [u8], String> {
     if bytes.len() < HEADER {
         return Err(format!("truncated header ({} bytes)", bytes.len()));
     }

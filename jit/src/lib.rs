@@ -46,7 +46,7 @@ mod stats;
 pub use buffer::Buffer;
 pub use client::{Baseline, Client, ClientOptions, CompileOptions, Function, INTERP, TIERED, backend_names};
 pub use disk::FORMAT_VERSION as DISK_FORMAT_VERSION;
-pub use disk::{DiskCache, DiskStats};
+pub use disk::{DiskCache, DiskStats, decode as decode_cache_entry, encode as encode_cache_entry};
 pub use error::JitError;
 pub use executable::{Executable, Tier};
 pub use key::ArgType;

@@ -201,7 +201,9 @@ pub fn assign_buffers(module: &Module, schedule: &Schedule) -> BufferAssignment 
         for &id in schedule.sequence(comp) {
             let start = *t;
             let inst = module.comp(comp).inst(id);
-            if depth < smelt_hlo::verifier::MAX_CALL_DEPTH && matches!(inst.opcode, Opcode::While | Opcode::Conditional | Opcode::Call) {
+            if depth < smelt_hlo::verifier::MAX_CALL_DEPTH
+                && matches!(inst.opcode, Opcode::While | Opcode::Conditional | Opcode::Call)
+            {
                 for &c in &inst.called {
                     *t += 1;
                     walk(module, schedule, c, t, times, spans, depth + 1);

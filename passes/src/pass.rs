@@ -14,8 +14,8 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use smelt_hlo::budget::{CompileBudget, Deadline};
-use smelt_hlo::{Module, print_module, verify};
 use smelt_hlo::verifier::{MAX_OPTIMIZER_CALL_DEPTH, check_call_depth};
+use smelt_hlo::{Module, print_module, verify};
 
 use crate::options::Options;
 

@@ -494,7 +494,11 @@ fn deeply_nested_calls_run_up_to_the_bound_and_are_refused_beyond_it() {
         assert!(o.status.success(), "{backend} without the optimizer: {}", stderr(&o));
         let o = run(&too_deep, backend, &[]);
         assert_eq!(o.status.code(), Some(1), "{backend}: {}", stderr(&o));
-        assert!(stderr(&o).contains("calls nest 2000 computations deep ('main' -> 'b1998'"), "{backend}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("calls nest 2000 computations deep ('main' -> 'b1998'"),
+            "{backend}: {}",
+            stderr(&o)
+        );
     }
     let o = run(&unoptimized, "cpu", &[]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));

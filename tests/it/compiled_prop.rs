@@ -230,11 +230,17 @@ fn agrees(
     Ok(())
 }
 
+fn env_number(var: &str) -> Option<u64> {
+    std::env::var(var).ok()?.parse().ok()
+}
+
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: 40,
+        // 40 programs per test run; SMELT_PROP_CASES and SMELT_PROP_SEED set a
+        // longer run (docs/reliability.md).
+        cases: env_number("SMELT_PROP_CASES").unwrap_or(40) as u32,
         failure_persistence: None,
-        rng_seed: proptest::test_runner::RngSeed::Fixed(0x5e1f),
+        rng_seed: proptest::test_runner::RngSeed::Fixed(env_number("SMELT_PROP_SEED").unwrap_or(0x5e1f)),
         ..ProptestConfig::default()
     })]
 

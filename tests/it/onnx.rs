@@ -172,6 +172,23 @@ fn smelt(args: &[&str], code: i32) -> (String, String) {
 }
 
 #[test]
+fn weights_over_the_memory_budget_are_refused_before_they_are_decoded() {
+    let model = onnx_dir().join("mlp/model.onnx");
+    let o = Command::new(env!("CARGO_BIN_EXE_smelt"))
+        .args(["onnx-run", model.to_str().unwrap(), "--backend", "interp"])
+        .env("SMELT_MAX_MEMORY", "16K")
+        .output()
+        .expect("run smelt");
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("(with the weights before it)")
+            && stderr.contains("more than the memory budget of 16384 bytes"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn cli_onnx_run_writes_one_npy_per_output() {
     let tmp = tempfile::tempdir().unwrap();
     let case = onnx_dir().join("mlp");

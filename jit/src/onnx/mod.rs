@@ -62,6 +62,9 @@ pub enum OnnxError {
     Decode(String),
     #[error("the model has no graph")]
     NoGraph,
+    /// The model's weights do not fit the memory budget.
+    #[error(transparent)]
+    OverBudget(#[from] smelt_hlo::budget::BudgetError),
     /// A missing or unsupported opset import.
     #[error("opset: {0}")]
     Opset(String),
@@ -133,7 +136,14 @@ pub fn import(model: &ModelProto) -> Result<Graph, OnnxError> {
     let g = model.graph.as_ref().ok_or(OnnxError::NoGraph)?;
     let mut graph = Graph::new();
     let mut initializers = HashSet::new();
+    // The weights together, against the memory budget, before each is decoded.
+    let budget = smelt_hlo::budget::MemoryBudget::from_env()?;
+    let mut weights: u128 = 0;
     for t in &g.initializer {
+        if let Ok(dtype) = tensor::dtype(t.data_type) {
+            weights = weights.saturating_add(smelt_hlo::budget::array_bytes(&t.dims, dtype.byte_size()));
+            budget.check(weights, || format!("initializer '{}' (with the weights before it)", t.name))?;
+        }
         let array = tensor::decode(t).map_err(|message| OnnxError::Tensor { tensor: t.name.clone(), message })?;
         graph.constant(&t.name, array)?;
         initializers.insert(t.name.as_str());

@@ -6,7 +6,7 @@ use smelt_hlo::builder::Reducer;
 use smelt_hlo::{Attrs, Dims, Opcode, Shape};
 
 use super::util::*;
-use crate::graph::lower::{LowerCx, Val};
+use crate::graph::lower::{LowerCx, Val, at};
 use crate::graph::{GraphError, Node, Result};
 
 fn dot_dims(lb: &[i64], rb: &[i64], lc: i64, rc: i64) -> DotDims {
@@ -116,6 +116,11 @@ fn spatial_pads(
     dilations: &[i64],
 ) -> Result<Vec<(i64, i64)>> {
     let n = in_dims.len();
+    for (name, values) in [("kernel_shape", kernel), ("strides", strides), ("dilations", dilations)] {
+        if values.iter().any(|&v| v < 1) {
+            return Err(GraphError::node(node, format!("{name} {values:?} must be positive")));
+        }
+    }
     let auto = node.string("auto_pad").unwrap_or("NOTSET");
     match auto {
         "NOTSET" => {
@@ -126,15 +131,18 @@ fn spatial_pads(
             Ok((0..n).map(|i| (pads[i], pads[n + i])).collect())
         }
         "VALID" => Ok(vec![(0, 0); n]),
-        "SAME_UPPER" | "SAME_LOWER" => Ok((0..n)
+        "SAME_UPPER" | "SAME_LOWER" => (0..n)
             .map(|i| {
-                let out = (in_dims[i] + strides[i] - 1) / strides[i];
-                let eff = (kernel[i] - 1) * dilations[i] + 1;
-                let total = ((out - 1) * strides[i] + eff - in_dims[i]).max(0);
+                // In i128: attributes and dims may be anything a model holds.
+                let (size, stride) = (i128::from(in_dims[i]), i128::from(strides[i]));
+                let out = (size + stride - 1) / stride;
+                let eff = (i128::from(kernel[i]) - 1) * i128::from(dilations[i]) + 1;
+                let total = i64::try_from(((out - 1) * stride + eff - size).max(0))
+                    .map_err(|_| GraphError::node(node, format!("the padding of spatial dimension {i} overflows")))?;
                 let small = total / 2;
-                if auto == "SAME_UPPER" { (small, total - small) } else { (total - small, small) }
+                Ok(if auto == "SAME_UPPER" { (small, total - small) } else { (total - small, small) })
             })
-            .collect()),
+            .collect(),
         other => Err(GraphError::unsupported(node, format!("auto_pad={other}"))),
     }
 }
@@ -178,7 +186,6 @@ pub fn conv(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result
     let dilations = spatial_attr(node, "dilations", ns, 1)?;
     let pads = spatial_pads(node, &x.dims[2..], &kernel, &strides, &dilations)?;
     let mut window = Window::default();
-    let mut out_dims = vec![x.dims[0], w.dims[0]];
     for i in 0..ns {
         let (lo, hi) = pads[i];
         window.dims.push(WindowDim {
@@ -190,9 +197,12 @@ pub fn conv(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result
             base_dilation: 1,
             reversal: false,
         });
-        let eff = (kernel[i] - 1) * dilations[i] + 1;
-        out_dims.push((x.dims[2 + i] + lo + hi - eff).div_euclid(strides[i]) + 1);
     }
+    // The window rule is the HLO one, checked against overflow.
+    let spatial_out =
+        at(node, smelt_hlo::shape_inference::window_output_dims(Opcode::Convolution, &x.dims[2..], &window))?;
+    let mut out_dims = vec![x.dims[0], w.dims[0]];
+    out_dims.extend(spatial_out.iter().copied());
     let spatial: Dims = (2..r as i64).collect();
     let dims = ConvDims {
         input_batch: 0,
@@ -241,16 +251,19 @@ fn pool_window(node: &Node, x: &Val, max: bool) -> Result<(Window, Vec<(i64, i64
             return Err(GraphError::unsupported(node, "ceil_mode=1 for average pooling"));
         }
         for i in 0..ns {
-            let (lo, hi) = pads[i];
-            let eff = (kernel[i] - 1) * dilations[i] + 1;
-            let span = x.dims[2 + i] + lo + hi - eff;
-            let mut out = (span + strides[i] - 1).div_euclid(strides[i]) + 1;
+            // In i128: attributes and dims may be anything a model holds.
+            let (lo, hi) = (i128::from(pads[i].0), i128::from(pads[i].1));
+            let (size, stride) = (i128::from(x.dims[2 + i]), i128::from(strides[i]));
+            let eff = (i128::from(kernel[i]) - 1) * i128::from(dilations[i]) + 1;
+            let span = size + lo + hi - eff;
+            let mut out = (span + stride - 1).div_euclid(stride) + 1;
             // The last window must start inside the input or its low padding.
-            if (out - 1) * strides[i] >= x.dims[2 + i] + lo {
+            if (out - 1) * stride >= size + lo {
                 out -= 1;
             }
-            let extra = ((out - 1) * strides[i] + eff - (x.dims[2 + i] + lo + hi)).max(0);
-            pads[i].1 += extra;
+            let extra = ((out - 1) * stride + eff - (size + lo + hi)).max(0);
+            pads[i].1 = i64::try_from(hi + extra)
+                .map_err(|_| GraphError::node(node, format!("the padding of spatial dimension {i} overflows")))?;
         }
     }
     if int_attr(node, "storage_order", 0) != 0 {

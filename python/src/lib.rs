@@ -237,7 +237,12 @@ fn prepare_arg<'py>(
         ));
     }
     let converted = numpy_cache(py)?.asarray.bind(py).call1((obj, descr, "C"))?;
-    let a = converted.cast_into::<PyUntypedArray>().map_err(PyErr::from)?;
+    let mut a = converted.cast_into::<PyUntypedArray>().map_err(PyErr::from)?;
+    // `asarray` keeps an array that already has the type and order, aligned or
+    // not; a copy is aligned.
+    if !a.is_aligned() {
+        a = a.call_method0("copy")?.cast_into::<PyUntypedArray>().map_err(PyErr::from)?;
+    }
     if !fits(&a) {
         let got: Vec<String> = a.shape().iter().map(usize::to_string).collect();
         return Err(raise(

@@ -40,6 +40,7 @@ def test_arguments_of_the_wrong_kind_raise(backend):
         exe(np.ones((2, 3), np.float32), np.ones((2, 3), np.float32))
 
 
+@pytest.mark.filterwarnings("ignore::PendingDeprecationWarning")  # np.matrix
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_layouts_and_flags_are_read_right(backend):
     exe = smelt.compile(NEG, backend=backend)

@@ -364,7 +364,7 @@ impl Client {
         let counters = &inner.counters;
         let exe =
             |engine, upgrade| Executable::new(module, sig.clone(), engine, upgrade, family.clone(), counters.clone());
-        let interp = || Engine::Interp(Box::new(module.clone()));
+        let interp = || Engine::Interp(Box::new(module.clone()), inner.options.limits.map(|l| l.memory));
         if !matches!(inner.plan, Plan::Interp) && !family.admit(&inner.options.policy) {
             counters.megamorphic_fallbacks.fetch_add(1, Ordering::Relaxed);
             return Ok(exe(interp(), None));

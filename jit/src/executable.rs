@@ -80,8 +80,9 @@ impl Tier {
 
 /// What actually runs a program.
 pub(crate) enum Engine {
-    /// The interpreter on the verified module as given (no pipeline).
-    Interp(Box<Module>),
+    /// The interpreter on the verified module as given (no pipeline), within
+    /// the client's memory budget (None: the environment's).
+    Interp(Box<Module>, Option<smelt_hlo::budget::MemoryBudget>),
     /// A registered backend's executable.
     Compiled(Arc<dyn smelt_kernel::Executable>),
 }
@@ -89,7 +90,7 @@ pub(crate) enum Engine {
 impl Engine {
     fn tier(&self) -> Tier {
         match self {
-            Engine::Interp(_) => Tier::Interp,
+            Engine::Interp(..) => Tier::Interp,
             Engine::Compiled(exe) => Tier::of_backend(exe.backend()),
         }
     }
@@ -97,9 +98,10 @@ impl Engine {
     /// Runs on arguments already checked against the signature.
     fn run(&self, args: &[ArrayView<'_>], param_shapes: &[Shape]) -> Result<Vec<Array>, JitError> {
         match self {
-            Engine::Interp(module) => {
+            Engine::Interp(module, memory) => {
                 let literals = rebuild_params(args, param_shapes)?;
-                smelt_interp::evaluate(module, &literals)
+                let options = smelt_interp::Options { memory: *memory, ..Default::default() };
+                smelt_interp::evaluate_with(module, module.entry, &literals, &options)
                     .map(Literal::into_leaves)
                     .map_err(|e| JitError::Interp(e.to_string()))
             }

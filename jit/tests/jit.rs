@@ -341,3 +341,23 @@ fn damaged_disk_entries_are_rebuilt() {
     run_and_check(&exe, 16);
     assert_eq!(t.stats().disk_hits, 1);
 }
+
+/// A client's own memory budget holds on every tier: compiled backends refuse
+/// the program when it is compiled, the interpreter when it runs.
+#[test]
+fn a_clients_memory_budget_bounds_every_backend() {
+    use smelt_hlo::budget::{CompileBudget, Limits, MemoryBudget};
+    let limits = Limits { memory: MemoryBudget::new(4096), compile: CompileBudget::default() };
+    let n = 2048; // two f32[2048] parameters and their sum: 24 KiB
+    for backend in ["interp", "cranelift", "cpu"] {
+        let options = ClientOptions { no_disk_cache: true, limits: Some(limits), ..Default::default() };
+        let c = Client::with_options(backend, options).unwrap();
+        let compile = CompileOptions { tiered: false, ..Default::default() };
+        let outcome = c.compile(&add_module(n, "m", false), &compile).and_then(|exe| {
+            let (a, b) = inputs(n);
+            exe.run(&[&a, &b])
+        });
+        let message = outcome.err().unwrap_or_else(|| panic!("{backend}: ran over its budget")).to_string();
+        assert!(message.contains("more than the memory budget of 4096 bytes"), "{backend}: {message}");
+    }
+}

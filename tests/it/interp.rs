@@ -133,7 +133,7 @@ fn mutate(inst: &mut smelt_hlo::Instruction, kind: usize) -> bool {
 /// every corpus module, optimized ones included).
 #[test]
 fn corrupted_corpus_modules_fail_cleanly() {
-    let options = smelt_interp::Options { max_while_iterations: Some(1000) };
+    let options = smelt_interp::Options { max_while_iterations: Some(1000), ..Default::default() };
     let mut panics = Vec::new();
     let mut seen = 0usize;
     for case in corpus_cases() {

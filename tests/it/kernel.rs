@@ -104,7 +104,7 @@ fn mutated_optimized_modules_never_panic_the_lowering() {
                 continue;
             }
             let Ok(args) = smelt::hlo::random::random_inputs(&m.entry().param_shapes()) else { continue };
-            let limits = smelt_interp::Options { max_while_iterations: Some(1000) };
+            let limits = smelt_interp::Options { max_while_iterations: Some(1000), ..Default::default() };
             let Ok(want) = smelt_interp::evaluate_with(&m, m.entry, &args, &limits) else { continue };
             let flat: Vec<Array> = args.into_iter().flat_map(Literal::into_leaves).collect();
             compared += 1;

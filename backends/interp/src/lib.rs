@@ -55,6 +55,9 @@ pub struct Options {
     /// Iterations any one `while` may run before evaluation fails with
     /// [`InterpError::IterationLimit`].
     pub max_while_iterations: Option<u64>,
+    /// The memory budget the arguments and result are checked against
+    /// (None: the environment's, [`budget::MemoryBudget::from_env`]).
+    pub memory: Option<budget::MemoryBudget>,
 }
 
 /// XLA's `rng-bit-generator` on concrete values: `(new state, bits of out's
@@ -115,7 +118,11 @@ pub fn evaluate_with(
     let c = module.comp(comp);
     let shapes = c.params().into_iter().chain([c.root]).map(|id| &c.inst(id).shape);
     let leaves = shapes.flat_map(Shape::leaves).map(|a| (&a.dims[..], a.dtype));
-    budget::check_arrays(leaves, || format!("the parameters and result of computation '{}'", c.name))?;
+    let what = || format!("the parameters and result of computation '{}'", c.name);
+    match options.memory {
+        Some(memory) => memory.check_arrays(leaves, what)?,
+        None => budget::check_arrays(leaves, what)?,
+    }
     let refs: Vec<&Literal> = args.iter().collect();
     eval::Evaluator::new(module, options).call(comp, &refs)
 }

@@ -167,7 +167,7 @@ fn while_loop_carries_a_tuple() {
 fn while_loops_can_be_given_an_iteration_limit() {
     let text = "HloModule m\ncond {\n  p = s32[] parameter(0)\n  ROOT t = pred[] constant(true)\n}\nbody {\n  p = s32[] parameter(0)\n  one = s32[] constant(1)\n  ROOT n = s32[] add(p, one)\n}\nENTRY main {\n  z = s32[] constant(0)\n  ROOT w.1 = s32[] while(z), condition=cond, body=body\n}\n";
     let m = module(text);
-    let options = crate::Options { max_while_iterations: Some(100) };
+    let options = crate::Options { max_while_iterations: Some(100), ..Default::default() };
     let e = crate::evaluate_with(&m, m.entry, &[], &options).unwrap_err();
     assert_eq!(e.to_string(), "while loop 'w.1' of computation 'main' ran more than 100 iterations");
 }

@@ -15,7 +15,7 @@ pub fn edge_args(rng: &mut SplitMix, m: &Module) -> Vec<Literal> {
 /// miscompiled loop (or a data-dependent loop given extreme inputs, such as the
 /// Collatz case) fails quickly instead of hanging.
 pub fn run(m: &Module, args: &[Literal]) -> Result<Literal, String> {
-    let options = smelt_interp::Options { max_while_iterations: Some(10_000) };
+    let options = smelt_interp::Options { max_while_iterations: Some(10_000), ..Default::default() };
     smelt_interp::evaluate_with(m, m.entry, args, &options).map_err(|e| e.to_string())
 }
 

@@ -85,3 +85,19 @@ def causal_attention(size):
         return jax.nn.softmax(s, axis=-1) @ v
 
     return Built(fn, (q, k, v))
+
+
+@case(UNSEEN, "Grouped-query attention in a sequence-first layout: batch axes in non-leading positions.", rtol=1e-4, atol=1e-5)
+def gqa_sequence_first(size):
+    rng = np.random.default_rng(911)
+    t, b, g, hpg, d = (16, 2, 2, 2, 8) if size == "test" else (512, 4, 2, 4, 32)
+    q = normal(rng, (t, b, g * hpg, d))
+    k, v = normal(rng, (t, b, g, d)), normal(rng, (t, b, g, d))
+
+    def fn(q, k, v):
+        q5 = q.reshape(t, b, g, hpg, d)
+        s = jnp.einsum("tbghd,sbgd->bghts", q5, k) / np.float32(np.sqrt(d))
+        p = jax.nn.softmax(s, axis=-1)
+        return jnp.einsum("bghts,sbgd->tbghd", p, v).reshape(t, b, g * hpg, d)
+
+    return Built(fn, (q, k, v))

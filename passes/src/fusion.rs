@@ -392,9 +392,14 @@ impl Fuser<'_> {
         if (p_row || row_fused(module, c)) && !loop_consumer(module, c) {
             return Err(Some("a fusion that broadcasts a row statistic only joins loop kernels".into()));
         }
+        let rows = reduced_dims(module, p).max(reduced_dims(module, c));
+        if (p_row || row_fused(module, c)) && !trailing_dims_minor(c, rows) {
+            return Err(Some("the result's layout does not keep the row statistic's dimensions innermost".into()));
+        }
         let by_rows = self.config.row_broadcasts
             && loop_consumer(module, c)
             && trailing_reductions(module, comp, p)
+            && trailing_dims_minor(c, rows)
             && self.reads_once_per_row(consumer, producer);
         if self.consumer_reuses(consumer, producer) && expensive(module, p) && !by_rows {
             return Err(Some("consumer reads producer elements more than once and the producer is expensive".into()));
@@ -1169,6 +1174,31 @@ fn trailing_reductions(module: &Module, comp: &Computation, inst: &Instruction) 
         }
         None => inst.opcode != Opcode::Reduce || trailing(comp, inst),
     }
+}
+
+/// The most dimensions any reduction in `inst` (itself, or in its fused
+/// computation) reduces.
+fn reduced_dims(module: &Module, inst: &Instruction) -> usize {
+    let dims = |i: &Instruction| if i.opcode == Opcode::Reduce { i.attrs.dimensions().len() } else { 0 };
+    match inst.called.first().filter(|_| inst.opcode == Opcode::Fusion) {
+        Some(&c) => module.comp(c).insts.iter().map(|(_, i)| dims(i)).max().unwrap_or(0),
+        None => dims(inst),
+    }
+}
+
+/// Does every array of `inst`'s result keep its last `k` dimensions physically
+/// innermost? A loop kernel walks its result in physical order, so a row
+/// statistic over trailing dimensions is computed once per row only when those
+/// dimensions are the inner loops; with another layout it would be recomputed
+/// for every element (a reduction's work per element: a cliff).
+fn trailing_dims_minor(inst: &Instruction, k: usize) -> bool {
+    inst.shape.leaves().iter().all(|a| {
+        let rank = a.dims.len();
+        let k = k.min(rank);
+        let mut minor: Vec<i64> = a.layout.minor_to_major.iter().take(k).copied().collect();
+        minor.sort_unstable();
+        a.layout.minor_to_major.len() != rank || minor.into_iter().eq((rank - k) as i64..rank as i64)
+    })
 }
 
 /// Does fusion `inst` broadcast a value computed by a reduction inside it (a

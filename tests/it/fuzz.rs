@@ -471,3 +471,28 @@ fn tokens_join_back_to_the_text() {
     let text = "  x.1 = f32[4,8]{1,0} add(a, b), metadata={op_name=\"a b\"}\n";
     assert_eq!(tokens(text).concat(), text);
 }
+
+/// Every input a fuzzer once crashed on (`tests/fuzz/<door>/`, one file each,
+/// named for the bug) goes through its door again.
+#[test]
+fn inputs_that_once_crashed_replay_cleanly() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz");
+    let doors: [(&str, fn(&[u8]) -> Reached); 4] = [
+        ("hlo_text", smelt::fuzz::hlo_text),
+        ("onnx_model", smelt::fuzz::onnx_model),
+        ("npy", smelt::fuzz::npy),
+        ("cache_entry", smelt::fuzz::cache_entry),
+    ];
+    let mut replayed = 0;
+    for (door, run) in doors {
+        let Ok(entries) = std::fs::read_dir(root.join(door)) else { continue };
+        for entry in entries {
+            let path = entry.unwrap().path();
+            let bytes = std::fs::read(&path).unwrap();
+            let outcome = catch_unwind(AssertUnwindSafe(|| run(&bytes)));
+            assert!(outcome.is_ok(), "{door}: {} panics again", path.display());
+            replayed += 1;
+        }
+    }
+    assert!(replayed >= 1, "no regression inputs under {}", root.display());
+}

@@ -60,6 +60,11 @@ impl<'m> LowerCx<'m> {
     pub fn val(&self, node: &Node, id: InstId) -> Result<Val> {
         let shape = self.b.shape(id).map_err(|e| GraphError::node(node, e.to_string()))?;
         let a = shape.as_array().ok_or_else(|| GraphError::node(node, "a tuple where an array was expected"))?;
+        // Every rule multiplies extents of its values: the nonzero ones must
+        // fit in 64 bits together, so that any product of some of them does.
+        if a.dims.iter().filter(|&&d| d != 0).try_fold(1i64, |n, &d| n.checked_mul(d)).is_none() {
+            return Err(GraphError::node(node, format!("shape {:?} has more elements than 64 bits count", a.dims)));
+        }
         Ok(Val { id, dtype: a.dtype, dims: a.dims.to_vec(), constant: None })
     }
 

@@ -36,14 +36,16 @@ pub fn reshape_op(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> 
         }
     }
     let total: i64 = x.dims.iter().product();
+    // The target comes from the model's data: its product may overflow.
+    let product = |d: &[i64]| d.iter().try_fold(1i64, |n, &e| n.checked_mul(e));
     if let Some(i) = infer {
-        let rest: i64 = dims.iter().product();
+        let rest = product(&dims).unwrap_or(0);
         if rest == 0 || total % rest != 0 {
             return Err(GraphError::node(node, format!("cannot reshape {:?} to {target:?}", x.dims)));
         }
         dims[i] = total / rest;
     }
-    if dims.iter().product::<i64>() != total {
+    if product(&dims) != Some(total) {
         return Err(GraphError::node(node, format!("cannot reshape {:?} to {target:?}", x.dims)));
     }
     Ok(vec![reshape(cx, node, x, &dims)?])

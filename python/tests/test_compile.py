@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import smelt
-from conftest import CORPUS, assert_close, case_json
+from conftest import CORPUS, assert_close, case_json, square_matmul_hlo
 
 
 @pytest.mark.parametrize("backend", ["interp", "cpu", "cranelift", "tiered"])
@@ -153,13 +153,7 @@ def test_runs_release_the_gil():
     import threading
 
     n = 512
-    text = f"""HloModule mm
-
-ENTRY main {{
-  a = f32[{n},{n}] parameter(0)
-  ROOT d = f32[{n},{n}] dot(a, a), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}
-}}
-"""
+    text = square_matmul_hlo(n)
     exe = smelt.compile(text, backend="interp")  # slow on purpose: seconds of native work
     a = np.full((n, n), 0.5, np.float32)
     done = threading.Event()

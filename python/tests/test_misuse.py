@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import smelt
+from conftest import square_matmul_hlo
 
 NEG = "HloModule neg\n\nENTRY main {\n  x = f32[2,3] parameter(0)\n  ROOT y = f32[2,3] negate(x)\n}\n"
 BACKENDS = ["interp", "cpu", "cranelift"]
@@ -79,13 +80,7 @@ def test_zero_sized_and_empty_programs():
 
 def test_arrays_changed_or_dropped_by_another_thread_during_runs():
     n = 256
-    text = f"""HloModule mm
-
-ENTRY main {{
-  a = f32[{n},{n}] parameter(0)
-  ROOT d = f32[{n},{n}] dot(a, a), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}
-}}
-"""
+    text = square_matmul_hlo(n)
     exe = smelt.compile(text, backend="interp")  # slow enough for the other thread to act
     shared = [np.full((n, n), 1.0, np.float32)]
     stop = threading.Event()
@@ -155,10 +150,7 @@ def test_calls_during_interpreter_shutdown_do_not_crash():
                         print("refused:", type(e).__name__, flush=True)
         keep = Last()
         # A daemon thread still running a program when the interpreter exits.
-        slow = smelt.compile(
-            "HloModule mm\\n\\nENTRY main {{\\n  a = f32[384,384] parameter(0)\\n"
-            "  ROOT d = f32[384,384] dot(a, a), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}\\n}}\\n",
-            backend="interp")
+        slow = smelt.compile({square_matmul_hlo(384)!r}, backend="interp")
         threading.Thread(target=lambda: slow(np.ones((384, 384), np.float32)), daemon=True).start()
         """
     )

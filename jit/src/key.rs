@@ -6,7 +6,10 @@
 //! attributes left out (`metadata`, `backend_config`, `frontend_attributes`,
 //! `sharding`, attributes smelt does not model on the module line): none of
 //! those change what a module computes, and JAX and TensorFlow change them
-//! from one trace to the next. The same program with other names or metadata
+//! from one trace to the next. Constants of more than
+//! `smelt_hlo::text::DIGEST_OVER_ELEMENTS` elements appear as a BLAKE3 digest
+//! of their bytes, so keying a model costs a hash of its weights, not a
+//! decimal rendering of each (that was most of an ONNX import's run). The same program with other names or metadata
 //! therefore has the same canonical text; a reordering of independent lines in
 //! the source text does not (instructions are numbered in post order, which
 //! follows source order among independent instructions), and costs one extra
@@ -24,7 +27,7 @@ use std::fmt;
 use std::sync::OnceLock;
 
 use smelt_hlo::text::{PrintOptions, print_module_with};
-use smelt_hlo::{DType, Module, Shape};
+use smelt_hlo::{DType, Literal, Module, Shape};
 
 /// A 32-byte BLAKE3 fingerprint.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -82,7 +85,29 @@ pub fn canonical_text(module: &Module) -> String {
             e.sharding = None;
         }
     }
-    print_module_with(&m, PrintOptions { skip_tooling_attributes: true })
+    print_module_with(&m, PrintOptions { skip_tooling_attributes: true, constant_digest: Some(constant_digest) })
+}
+
+/// A large constant in canonical text: `blake3:` and the digest of its shape
+/// and little-endian bytes (weights are hashed, not printed in decimal).
+fn constant_digest(lit: &Literal) -> String {
+    fn feed(h: &mut blake3::Hasher, lit: &Literal) {
+        match lit {
+            Literal::Array(a) => {
+                h.update(a.shape().to_string().as_bytes());
+                h.update(b"=");
+                h.update(&a.data.to_le_bytes());
+            }
+            Literal::Tuple(t) => {
+                h.update(b"(");
+                t.iter().for_each(|e| feed(h, e));
+                h.update(b")");
+            }
+        }
+    }
+    let mut h = blake3::Hasher::new();
+    feed(&mut h, lit);
+    format!("blake3:{}", h.finalize().to_hex())
 }
 
 /// `text` with the dimensions and layouts of every shape erased: `f32[4,8]{1,0}`
@@ -155,6 +180,22 @@ pub fn cache_key(canonical: &str, sig: &[ArgType], config: &str) -> Key {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn large_constants_are_keyed_by_their_bytes() {
+        let module = |last: &str| {
+            let values: Vec<String> = (0..99).map(|i| format!("{i}.5")).chain([last.to_string()]).collect();
+            let text = format!(
+                "HloModule m\nENTRY e {{\n  c = f32[100] constant({{{}}})\n  ROOT n = f32[100] negate(c)\n}}\n",
+                values.join(", ")
+            );
+            canonical_text(&smelt_hlo::parse_module(&text).unwrap())
+        };
+        let (a, again, other) = (module("7"), module("7.0"), module("7.25"));
+        assert!(a.contains("constant(blake3:") && !a.contains("98.5"), "{a}");
+        assert_eq!(a, again, "the same values must give the same key");
+        assert_ne!(a, other, "one changed element must change the key");
+    }
 
     #[test]
     fn erase_shapes_drops_dims_and_layouts() {

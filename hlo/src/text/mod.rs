@@ -6,4 +6,7 @@ mod parser;
 mod printer;
 
 pub use parser::{ParseError, parse_module, parse_shape};
-pub use printer::{PrintOptions, dims_text, print_computation, print_instruction, print_module, print_module_with};
+pub use printer::{
+    DIGEST_OVER_ELEMENTS, PrintOptions, dims_text, print_computation, print_instruction, print_module,
+    print_module_with,
+};

@@ -12,6 +12,7 @@ use std::fmt::{self, Write};
 use crate::attrs::{Attrs, Braced, PaddingText, SliceText};
 use crate::computation::Computation;
 use crate::instruction::{InstId, Instruction};
+use crate::literal::Literal;
 use crate::module::{ComputationLayout, Module};
 use crate::opcode::Opcode;
 use crate::shape::{Shape, write_list};
@@ -22,7 +23,16 @@ pub struct PrintOptions {
     /// Leave out metadata, backend_config, frontend_attributes and sharding (the
     /// form fingerprints use).
     pub skip_tooling_attributes: bool,
+    /// Print constants of more than [`DIGEST_OVER_ELEMENTS`] elements as this
+    /// function's text for them (a digest): the fingerprint form, which must
+    /// not cost a decimal rendering of every weight. Such text does not parse
+    /// back.
+    pub constant_digest: Option<fn(&Literal) -> String>,
 }
+
+/// Constants larger than this print as their digest under
+/// [`PrintOptions::constant_digest`].
+pub const DIGEST_OVER_ELEMENTS: usize = 64;
 
 /// Prints a module in canonical form.
 pub fn print_module(m: &Module) -> String {
@@ -121,6 +131,13 @@ fn write_computation(out: &mut String, m: &Module, comp: &Computation, options: 
     Ok(())
 }
 
+fn literal_elements(lit: &Literal) -> usize {
+    match lit {
+        Literal::Array(a) => a.len(),
+        Literal::Tuple(t) => t.iter().map(literal_elements).sum(),
+    }
+}
+
 /// Prints one instruction as it appears in a computation (no indentation, no `ROOT`).
 pub fn print_instruction(m: &Module, comp: &Computation, id: InstId) -> String {
     let mut out = String::new();
@@ -138,6 +155,9 @@ fn write_instruction(
     write!(out, "{} = {} {}(", inst.name, inst.shape, inst.opcode)?;
     match &inst.attrs {
         Attrs::Parameter(n) => write!(out, "{n}")?,
+        Attrs::Constant(lit) if options.constant_digest.is_some() && literal_elements(lit) > DIGEST_OVER_ELEMENTS => {
+            out.push_str(&options.constant_digest.map_or_else(String::new, |digest| digest(lit)))
+        }
         Attrs::Constant(lit) => write!(out, "{lit}")?,
         _ => write_inst_names(out, comp, &inst.operands)?,
     }

@@ -19,6 +19,8 @@ pub enum NpyError {
     Format { path: String, message: String },
     #[error("{path}: holds {found}, expected {expected}")]
     Type { path: String, found: String, expected: String },
+    #[error("{path}: {source}")]
+    Budget { path: String, source: crate::budget::BudgetError },
 }
 
 /// The numpy `descr` of a dtype as smelt writes it (bf16 as raw `<u2`).
@@ -148,8 +150,14 @@ pub fn from_bytes(bytes: &[u8], want: Option<DType>, path: &str) -> Result<Array
     Ok(Array { dims, data: ArrayData::from_le_bytes(dtype, &body[..need]) })
 }
 
+/// Reads a `.npy` file, first checking that the file and the array decoded
+/// from it (at most the file's size again) fit the memory budget.
 pub fn read(path: &Path, want: Option<DType>) -> Result<Array, NpyError> {
-    let bytes = std::fs::read(path).map_err(|source| NpyError::Io { path: path.display().to_string(), source })?;
+    let io = |source| NpyError::Io { path: path.display().to_string(), source };
+    let len = std::fs::metadata(path).map_err(io)?.len();
+    crate::budget::check(u128::from(len) * 2, || "reading it and the array it holds".to_string())
+        .map_err(|source| NpyError::Budget { path: path.display().to_string(), source })?;
+    let bytes = std::fs::read(path).map_err(io)?;
     from_bytes(&bytes, want, &path.display().to_string())
 }
 

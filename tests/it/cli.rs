@@ -407,6 +407,21 @@ fn programs_too_large_for_the_memory_budget_are_refused() {
         let o = run("64M", backend);
         assert!(o.status.success(), "{backend}: {}", stderr(&o));
     }
+    // An input file is checked before it is read: 4 MiB read and decoded
+    // does not fit 6M.
+    let input = dir.path().join("x.npy");
+    smelt_hlo::npy::write(&input, &smelt_hlo::Array::zeros(smelt_hlo::DType::F32, [1024, 1024])).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_smelt"))
+        .args(["run", &mib, "--backend", "interp", "--input", input.to_str().unwrap()])
+        .env("SMELT_MAX_MEMORY", "6M")
+        .output()
+        .expect("run smelt");
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("x.npy: reading it and the array it holds: 8388864 bytes, more than the memory budget"),
+        "{}",
+        stderr(&o)
+    );
     let o = run("lots", "cpu");
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("SMELT_MAX_MEMORY=\"lots\" is not a size"), "{}", stderr(&o));

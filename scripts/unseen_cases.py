@@ -6,7 +6,10 @@ Used with the corpus tools (`../shared/tools/corpus/`):
 
 Each leans on what the corpus has little of: transcendental functions in
 other mixes (erf GELU, sin/cos encodings, softplus, log-sigmoid), an RMS norm
-with SwiGLU, and an attention block whose softmax is masked.
+with SwiGLU, attention blocks (masked; grouped-query heads laid out sequence
+first), and loops over dynamic indices (row-by-row dynamic_update_slice, a
+scalar while_loop, a long sliding-window dynamic_slice loop). Their test-size
+forms live in tests/corpus/ too (see its README).
 """
 
 import numpy as np
@@ -101,3 +104,65 @@ def gqa_sequence_first(size):
         return jnp.einsum("bghts,sbgd->tbghd", p, v).reshape(t, b, g * hpg, d)
 
     return Built(fn, (q, k, v))
+
+
+@case(UNSEEN, "A fori_loop writing a buffer row by row with dynamic_update_slice, each row a "
+      "dynamic_slice of the input scaled by the step.", rtol=1e-5, atol=1e-6)
+def rowwise_fill_loop(size):
+    rng = np.random.default_rng(912)
+    r, c = (12, 8) if size == "test" else (2048, 128)
+    x = normal(rng, (r, c))
+
+    def fn(x):
+        def body(i, out):
+            row = jax.lax.dynamic_slice_in_dim(x, r - 1 - i, 1, axis=0)
+            return jax.lax.dynamic_update_slice_in_dim(out, jnp.tanh(row) * i.astype(jnp.float32), i, axis=0)
+        return jax.lax.fori_loop(0, r, body, jnp.zeros_like(x))
+
+    return Built(fn, (x,))
+
+
+@case(UNSEEN, "A while_loop on scalars: the integer square root by Newton's iteration, then a "
+      "count of its steps; a loop whose body is a handful of scalar instructions.", rtol=0, atol=0)
+def scalar_newton_isqrt(size):
+    n = np.int32(12345 if size == "test" else 2_000_000_000)
+
+    def fn(n):
+        def cond(s):
+            x, y, _ = s
+            return y < x
+
+        def body(s):
+            x, y, k = s
+            return y, (y + n // y) // 2, k + 1
+        x0 = n
+        x, _, k = jax.lax.while_loop(cond, body, (x0, (x0 + 1) // 2, jnp.int32(0)))
+        # Re-run as a counted loop of many tiny steps: a running xorshift of the root.
+        def mix(i, h):
+            h = h ^ (h << 13)
+            h = h ^ (h >> 17)
+            return h ^ (h << 5) ^ i.astype(jnp.uint32)
+        steps = 100 if size == "test" else 50_000
+        return x, k, jax.lax.fori_loop(0, steps, mix, x.astype(jnp.uint32))
+
+    return Built(fn, (n,))
+
+
+@case(UNSEEN, "A moving maximum and mean over a long signal: a fori_loop of many steps reading a "
+      "window with dynamic_slice and writing one element with dynamic_update_slice.", rtol=1e-5, atol=1e-5)
+def sliding_window_loop(size):
+    rng = np.random.default_rng(913)
+    n, w = (64, 5) if size == "test" else (32768, 7)
+    x = normal(rng, (n,))
+
+    def fn(x):
+        def body(i, s):
+            mx, mean = s
+            win = jax.lax.dynamic_slice(x, (i,), (w,))
+            mx = jax.lax.dynamic_update_slice(mx, jnp.max(win)[None], (i,))
+            mean = jax.lax.dynamic_update_slice(mean, jnp.mean(win)[None], (i,))
+            return mx, mean
+        init = (jnp.zeros(n - w + 1, x.dtype), jnp.zeros(n - w + 1, x.dtype))
+        return jax.lax.fori_loop(0, n - w + 1, body, init)
+
+    return Built(fn, (x,))

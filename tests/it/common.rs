@@ -18,11 +18,15 @@ pub fn corpus_cases() -> Vec<PathBuf> {
     cases
 }
 
-/// Runs `check` on every corpus case (there are 44), printing those that take
+/// The corpus: 44 cases from the shared corpus and 9 from
+/// `scripts/unseen_cases.py`.
+pub const CORPUS_CASES: usize = 53;
+
+/// Runs `check` on every corpus case ([`CORPUS_CASES`]), printing those that take
 /// over 2 s, and fails listing every failure as `<case><suffix>: <error>`.
 pub fn check_every_case(suffix: &str, check: impl Fn(&Path) -> Result<(), String>) {
     let cases = corpus_cases();
-    assert_eq!(cases.len(), 44, "the corpus has 44 cases");
+    assert_eq!(cases.len(), CORPUS_CASES, "the corpus has {CORPUS_CASES} cases");
     let mut failures = Vec::new();
     for case in &cases {
         let name = case.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();

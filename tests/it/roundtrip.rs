@@ -8,7 +8,7 @@ use crate::common::corpus_hlo_files;
 #[test]
 fn every_corpus_file_round_trips() {
     let files = corpus_hlo_files();
-    assert_eq!(files.len(), 88, "the corpus has 44 cases with two HLO files each");
+    assert_eq!(files.len(), 2 * crate::common::CORPUS_CASES, "every corpus case has two HLO files");
     for path in files {
         let text = std::fs::read_to_string(&path).unwrap();
         let parsed = parse_module(&text).unwrap_or_else(|e| panic!("{}", e.render(&path.display().to_string())));

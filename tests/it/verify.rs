@@ -8,7 +8,7 @@ use crate::common::{Mutant, corpus_hlo_files, integer_mutants};
 #[test]
 fn every_corpus_file_verifies() {
     let files = corpus_hlo_files();
-    assert_eq!(files.len(), 88, "the corpus has 44 cases with two HLO files each");
+    assert_eq!(files.len(), 2 * crate::common::CORPUS_CASES, "every corpus case has two HLO files");
     let mut failures = Vec::new();
     for path in files {
         let text = std::fs::read_to_string(&path).unwrap();

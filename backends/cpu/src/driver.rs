@@ -145,6 +145,8 @@ struct Driver<'a, 'ctx, 'p> {
     /// With profiling: the counters global and the labels of its slots so far.
     profile_counters: Option<PointerValue<'ctx>>,
     profile_labels: Vec<String>,
+    /// While loops around the steps being emitted.
+    loop_depth: u32,
 }
 
 impl<'ctx, 'p> std::ops::Deref for Driver<'_, 'ctx, 'p> {
@@ -170,6 +172,7 @@ impl<'a, 'ctx, 'p> Driver<'a, 'ctx, 'p> {
             written_params: vec![false; params],
             profile_counters: None,
             profile_labels: Vec::new(),
+            loop_depth: 0,
         }
     }
 }
@@ -268,6 +271,7 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
             Step::Conv(c) => self.emit_conv_step(rc, c),
             Step::While { cond, pred, body, update } => {
                 let w = self.while_begin("while")?;
+                self.loop_depth += 1;
                 self.emit_steps(rc, cond)?;
                 self.check_buf(pred)?;
                 if pred.ty.dtype != DType::Pred || pred.ty.element_count() != 1 {
@@ -278,6 +282,7 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
                 self.while_test(&w, v)?;
                 self.emit_steps(rc, body)?;
                 self.emit_parallel_copy(rc, update)?;
+                self.loop_depth -= 1;
                 Ok(self.while_end(w)?)
             }
             Step::Conditional { index, branches } => self.emit_conditional(rc, index, branches),
@@ -496,17 +501,38 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
         // In-place kernels (update-slice, scatter) start from their operands: the
         // lowering puts the copies that make that so before the launch.
         let slots = self.slots(inputs, outputs);
-        let f = self.kernel_fn(kid, slots)?;
-        let arr = self.alloca_array(self.t.ptr, ptrs.len() as u32, "bufs")?;
-        for (i, &p) in ptrs.iter().enumerate() {
-            self.store_ptr(arr, i as u64, p)?;
-        }
         let shape = launch_shape(k)?;
-        self.launch(f, arr, shape)?;
+        if self.loop_depth > 0 && self.serial(&shape) {
+            // In a loop, a kernel run on this thread is inlined into the
+            // driver: per-iteration scalar work costs no call, no pointer
+            // array, and LLVM optimizes across the kernels of one iteration.
+            // (Elsewhere a call costs nothing that matters, and inlining every
+            // kernel would grow one function past what LLVM optimizes quickly.)
+            if shape.n > 0 {
+                let body = self.kernel_body(kid, &slots)?;
+                let mut args: Vec<BasicMetadataValueEnum<'ctx>> = ptrs.iter().map(|&p| p.into()).collect();
+                args.push(self.i64c(0).into());
+                args.push(self.i64c(shape.n).into());
+                self.call(body, &args)?;
+            }
+        } else {
+            let f = self.kernel_fn(kid, slots)?;
+            let arr = self.alloca_array(self.t.ptr, ptrs.len() as u32, "bufs")?;
+            for (i, &p) in ptrs.iter().enumerate() {
+                self.store_ptr(arr, i as u64, p)?;
+            }
+            self.launch(f, arr, shape)?;
+        }
         if let KernelBody::RngBitGenerator { algorithm } = k.body {
             self.emit_rng_state(k, algorithm, ptrs[0], ptrs[inputs.len()])?;
         }
         Ok(())
+    }
+
+    /// Whether a launch of shape `s` runs on the calling thread: too little
+    /// work for the pool, or no pool.
+    fn serial(&self, s: &LaunchShape) -> bool {
+        !self.target.parallel || !s.parallel || s.n < 2 || s.n as f64 * s.cost < PARALLEL_WORK
     }
 
     /// Calls `f(ctx, 0, n)`, through the thread pool when the work is large.
@@ -514,9 +540,8 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
         if s.n <= 0 {
             return Ok(());
         }
-        let work = s.n as f64 * s.cost;
         let n = self.i64c(s.n);
-        if !self.target.parallel || !s.parallel || s.n < 2 || work < PARALLEL_WORK {
+        if self.serial(&s) {
             self.call(f, &[ctx.into(), self.i64c(0).into(), n.into()])?;
             return Ok(());
         }

@@ -433,16 +433,22 @@ fn named_edge_cases() {
     assert_eq!(r[2].values::<i32>().unwrap_or(&[]), &[7, 0, 0, 0], "shifts >= width give 0");
     assert_eq!(r[3].values::<i32>().unwrap_or(&[]), &[7, -1, -1, -1], "arithmetic shifts fill with the sign");
 
-    // max/min: NaN propagates, -0 < +0; float -> int saturates, NaN -> 0.
-    let k = xy_kernel(DType::F32, 3, |b, x, y| {
+    // max/min: NaN propagates from either side, -0 < +0 in either order;
+    // float -> int saturates, NaN -> 0.
+    let (inf, nan) = (f32::INFINITY, f32::NAN);
+    let xs = [nan, -0.0, 3e9, 0.0, -0.0, 0.0, -5.0, nan, 2.0, -inf];
+    let ys = [1.0, 0.0, 1.0, -0.0, -0.0, 0.0, nan, nan, -inf, -inf];
+    let n = xs.len() as i64;
+    let k = xy_kernel(DType::F32, n, |b, x, y| {
         vec![b.bin(BinaryOp::Max, x, y), b.bin(BinaryOp::Min, x, y), b.convert(x, DType::S32)]
     });
-    let r = run(&one_kernel(k), &[f32s(&[3], &[f32::NAN, -0.0, 3e9]), f32s(&[3], &[1.0, 0.0, 1.0])]);
-    let mx = r[0].values::<f32>().unwrap_or(&[]);
-    let mn = r[1].values::<f32>().unwrap_or(&[]);
-    assert!(mx[0].is_nan() && mn[0].is_nan());
-    assert!(mx[1] == 0.0 && mx[1].is_sign_positive() && mn[1].is_sign_negative());
-    assert_eq!(r[2].values::<i32>().unwrap_or(&[]), &[0, 0, i32::MAX]);
+    let r = run(&one_kernel(k), &[f32s(&[n], &xs), f32s(&[n], &ys)]);
+    let bits = |v: &[f32]| v.iter().map(|x| if x.is_nan() { u32::MAX } else { x.to_bits() }).collect::<Vec<_>>();
+    let max = [nan, 0.0, 3e9, 0.0, -0.0, 0.0, nan, nan, 2.0, -inf];
+    let min = [nan, -0.0, 1.0, -0.0, -0.0, 0.0, nan, nan, -inf, -inf];
+    assert_eq!(bits(r[0].values::<f32>().unwrap_or(&[])), bits(&max), "max");
+    assert_eq!(bits(r[1].values::<f32>().unwrap_or(&[])), bits(&min), "min");
+    assert_eq!(r[2].values::<i32>().unwrap_or(&[]), &[0, 0, i32::MAX, 0, 0, 0, -5, 0, 2, i32::MIN]);
 }
 
 /// `a` with element `i` replaced by NaN (floats only).

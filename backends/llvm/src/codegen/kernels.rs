@@ -44,20 +44,18 @@ pub struct Slot {
 }
 
 impl<'ctx> Cg<'ctx, '_> {
-    /// The function for kernel `kid` launched with buffers described by `slots`.
+    /// The entry point for kernel `kid` launched with buffers described by
+    /// `slots`: `void(ptr bufs, i64 begin, i64 end)`, the buffers' pointers in
+    /// an array (what `smelt_parallel_for` and the profiler call).
     pub fn kernel_fn(&mut self, kid: KernelId, slots: Vec<Slot>) -> Result<FunctionValue<'ctx>> {
         let key = (kid.0, slots.clone());
         if let Some(&f) = self.variants.get(&key) {
             return Ok(f);
         }
-        let n_variants = self.variants.keys().filter(|(id, _)| *id == kid.0).count();
-        let name =
-            if n_variants == 0 { format!("kernel_{}", kid.0) } else { format!("kernel_{}_{}", kid.0, n_variants) };
+        let body = self.kernel_body(kid, &slots)?;
+        let name = self.bodies[&key].0.clone();
         let nslots = slots.len();
-        let body = self.kernel_body_fn(kid, &slots, &name)?;
         let t = self.t;
-
-        // The exported entry point.
         let f = self.module.add_function(
             &name,
             t.void.fn_type(&[t.ptr.into(), t.i64.into(), t.i64.into()], false),
@@ -82,6 +80,23 @@ impl<'ctx> Cg<'ctx, '_> {
         self.end_fn()?;
         self.variants.insert(key, f);
         Ok(f)
+    }
+
+    /// The always-inlined body of kernel `kid` for buffers described by
+    /// `slots` (see [`Cg::kernel_body_fn`]), made once per kernel and slots.
+    /// A caller with the pointers at hand calls it directly; it is inlined
+    /// there.
+    pub fn kernel_body(&mut self, kid: KernelId, slots: &[Slot]) -> Result<FunctionValue<'ctx>> {
+        let key = (kid.0, slots.to_vec());
+        if let Some((_, f)) = self.bodies.get(&key) {
+            return Ok(*f);
+        }
+        let n_variants = self.bodies.keys().filter(|(id, _)| *id == kid.0).count();
+        let name =
+            if n_variants == 0 { format!("kernel_{}", kid.0) } else { format!("kernel_{}_{}", kid.0, n_variants) };
+        let body = self.kernel_body_fn(kid, slots, &name)?;
+        self.bodies.insert(key, (name, body));
+        Ok(body)
     }
 
     /// The internal, always-inlined body of kernel `kid`:

@@ -123,10 +123,16 @@ pub struct Cg<'ctx, 'p> {
     /// The machine the code is for (the GEMM and convolution generators size
     /// their tiles by its vector width).
     pub tm: &'p TargetMachine,
+    /// Whether `tm` is an x86 machine (float max/min are emitted from its
+    /// `maxss`-style compares and selects; see `scalar.rs`).
+    pub x86: bool,
     fns: Vec<FnState<'ctx>>,
     /// Helper functions by name (rounding helpers, generators, ...).
     helpers: HashMap<String, FunctionValue<'ctx>>,
-    /// Kernel functions by kernel and buffer-aliasing pattern.
+    /// Kernel bodies by kernel and buffer-aliasing pattern, with the name of
+    /// their entry point.
+    bodies: HashMap<(u32, Vec<Slot>), (String, FunctionValue<'ctx>)>,
+    /// Kernel entry points (`void(ptr bufs, i64 begin, i64 end)`), the same way.
     variants: HashMap<(u32, Vec<Slot>), FunctionValue<'ctx>>,
 }
 
@@ -154,9 +160,11 @@ impl<'ctx, 'p> Cg<'ctx, 'p> {
             t,
             program,
             target: target.clone(),
+            x86: tm.get_triple().as_str().to_string_lossy().starts_with("x86"),
             tm,
             fns: Vec::new(),
             helpers: HashMap::new(),
+            bodies: HashMap::new(),
             variants: HashMap::new(),
         }
     }

@@ -348,6 +348,7 @@ impl<'ctx> Cg<'ctx, '_> {
             BinaryOp::Div => bl.build_float_div(x, y, "")?,
             // C fmod, as Rust's `%`.
             BinaryOp::Rem => bl.build_float_rem(x, y, "")?,
+            BinaryOp::Max | BinaryOp::Min if self.x86 => self.x86_max_min(op == BinaryOp::Max, x, y, d)?,
             BinaryOp::Max => self.intrinsic("llvm.maximum", &[fty], &[x.into(), y.into()])?.into_float_value(),
             BinaryOp::Min => self.intrinsic("llvm.minimum", &[fty], &[x.into(), y.into()])?.into_float_value(),
             BinaryOp::Pow => self.math(MathOp::Pow, &[x, y])?,
@@ -355,6 +356,46 @@ impl<'ctx> Cg<'ctx, '_> {
             _ => unsupported!("{op:?} on {d}"),
         };
         self.round_calc(r, d)
+    }
+
+    /// NaN-propagating max or min with `-0 < +0` (what `llvm.maximum` and
+    /// `llvm.minimum` compute) from two compare-and-selects, which x86 does in
+    /// one `maxss`/`minss` each: `m1 = a > b ? a : b` and `m2 = b > a ? b : a`
+    /// are the same bits except for equal zeros and NaNs, where `m1 = b` and
+    /// `m2 = a`. Their bitwise OR is the min (the sign of -0 wins; a NaN's
+    /// exponent and mantissa bits survive); the max is the OR with the AND's
+    /// sign (+0 wins; a NaN stays one, whatever its sign). LLVM's own x86
+    /// expansion of `llvm.maximum` moves each value to an integer register
+    /// and back: 2-3x the latency in a reduction chain.
+    fn x86_max_min(&self, max: bool, a: FloatValue<'ctx>, b: FloatValue<'ctx>, d: DType) -> Result<FloatValue<'ctx>> {
+        // max(x, -inf) and min(x, +inf) are x, NaN or not: a reduction's
+        // first step (LLVM folds this for its intrinsics, not for the selects).
+        let identity = if max { f64::NEG_INFINITY } else { f64::INFINITY };
+        let is_identity = |v: FloatValue<'ctx>| v.get_constant().is_some_and(|(c, _)| c == identity);
+        if is_identity(b) {
+            return Ok(a);
+        }
+        if is_identity(a) {
+            return Ok(b);
+        }
+        let bl = &self.b;
+        let before = if max { FloatPredicate::OGT } else { FloatPredicate::OLT };
+        let c1 = bl.build_float_compare(before, a, b, "")?;
+        let m1 = bl.build_select(c1, a, b, "")?;
+        let c2 = bl.build_float_compare(before, b, a, "")?;
+        let m2 = bl.build_select(c2, b, a, "")?;
+        let ity = if d == DType::F64 { self.t.i64 } else { self.t.i32 };
+        let i1 = bl.build_bit_cast(m1, ity, "")?.into_int_value();
+        let i2 = bl.build_bit_cast(m2, ity, "")?.into_int_value();
+        let fty = a.get_type();
+        let or = bl.build_bit_cast(bl.build_or(i1, i2, "")?, fty, "")?.into_float_value();
+        if !max {
+            return Ok(or);
+        }
+        // The OR with the AND's sign; `copysign` keeps the bits in vector
+        // registers, where integer masks and selects would not, on x86.
+        let and = bl.build_bit_cast(bl.build_and(i1, i2, "")?, fty, "")?;
+        Ok(self.intrinsic("llvm.copysign", &[fty.into()], &[or.into(), and.into()])?.into_float_value())
     }
 
     fn int_binary(

@@ -157,8 +157,8 @@ enum Command {
         /// Print `name: value` statistics instead of the module.
         #[arg(long)]
         stats: bool,
-        /// Print `producer -> consumer: reason` for every declined fusion instead of
-        /// the module.
+        /// Print `producer -> consumer: reason` for every declined fusion, then
+        /// each fusion's modelled work fused and unfused, instead of the module.
         #[arg(long)]
         explain_fusion: bool,
         /// Skip a pass (repeatable); names as in the dumps.
@@ -505,6 +505,21 @@ fn cmd_opt(
     if explain_fusion {
         for n in &cx.fusion_notes {
             println!("{} -> {}: {}", n.producer, n.consumer, n.reason);
+        }
+        // What each fusion made costs against its instructions run unfused
+        // (smelt_passes::fusion_cost).
+        for (_, comp) in module.comps.iter() {
+            for (_, inst) in comp.insts.iter().filter(|(_, i)| i.opcode == smelt_hlo::Opcode::Fusion) {
+                if let Some(c) = smelt_passes::fusion_cost::fusion_cost(&module, inst) {
+                    println!(
+                        "{}: work {:.3e} fused, {:.3e} unfused ({:.2}x)",
+                        inst.name,
+                        c.fused,
+                        c.unfused,
+                        c.ratio()
+                    );
+                }
+            }
         }
     }
     if !stats && !explain_fusion && output.is_none() {

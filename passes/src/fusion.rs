@@ -43,6 +43,7 @@ use smelt_hlo::attrs::FusionKind;
 use smelt_hlo::module::NameUniquer;
 use smelt_hlo::{Attrs, CompId, Computation, InstId, Instruction, Module, Opcode, SecondaryMap, Shape};
 
+use crate::fusion_cost;
 use crate::options::FusionConfig;
 use crate::pass::{FusionNote, PassContext, Result, Rewrite};
 use crate::schedule::sequential_computations;
@@ -329,6 +330,51 @@ impl Fuser<'_> {
     /// Whether `producer` may fuse into `consumer`; `Err(None)` for pairs not worth
     /// explaining (the producer is a parameter, constant of the wrong kind, ...).
     fn decide(&self, producer: InstId, consumer: InstId) -> std::result::Result<Mode, Option<String>> {
+        let mode = self.decide_by_rules(producer, consumer)?;
+        self.check_cost(producer, consumer).map_err(Some)?;
+        Ok(mode)
+    }
+
+    /// The cost model's veto ([`fusion_cost`]): fusing must not make the
+    /// consumer's kernel do more than [`fusion_cost::MAX_COST_RATIO`] times
+    /// the work of the two run apart, as it would by evaluating the producer
+    /// many times per element (a reduction reached through a broadcast that
+    /// the kernel cannot hoist, a chain under a large window).
+    fn check_cost(&self, producer: InstId, consumer: InstId) -> std::result::Result<(), String> {
+        use fusion_cost::{MAX_COST_RATIO, Model, weight, work_per_element};
+        let module = &*self.module;
+        let comp = self.comp();
+        let (p, c) = (comp.inst(producer), comp.inst(consumer));
+        // The consumer's work as it stands and as its instructions would run
+        // unfused, and how often it reads the producer.
+        let (consumer, reads) = match (c.opcode, c.called.first()) {
+            (Opcode::Fusion, Some(&b)) => {
+                let body = module.comp(b);
+                let model = Model::of(body);
+                let reads =
+                    self.params_for(consumer, producer).iter().map(|&q| model.evaluations(q)).fold(0.0, f64::max);
+                (model.cost(body), reads)
+            }
+            _ => {
+                let model = Model::of_instruction(comp, consumer);
+                let work = model.evaluations(consumer) * weight(comp, c);
+                (fusion_cost::Cost { fused: work, unfused: work }, model.evaluations(producer))
+            }
+        };
+        let per_element = work_per_element(module, comp, p);
+        let elements = p.shape.as_array().map_or(1.0, |a| a.element_count() as f64);
+        let unfused = consumer.unfused + per_element * elements;
+        let fused = consumer.fused + per_element * reads;
+        if fused > MAX_COST_RATIO * unfused {
+            return Err(format!(
+                "fusing would do {:.1}x the work: the producer's {elements:.0} elements evaluated {reads:.0} times",
+                fused / unfused
+            ));
+        }
+        Ok(())
+    }
+
+    fn decide_by_rules(&self, producer: InstId, consumer: InstId) -> std::result::Result<Mode, Option<String>> {
         let module = &*self.module;
         let comp = self.comp();
         let p = comp.inst(producer);

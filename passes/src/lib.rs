@@ -14,6 +14,7 @@ pub mod cse;
 pub mod dce;
 pub mod dot_canonicalizer;
 pub mod fusion;
+pub mod fusion_cost;
 pub mod inline;
 pub mod options;
 pub mod pass;

@@ -1,6 +1,8 @@
-//! Property: the default pipeline preserves results. Random modules of
-//! elementwise, broadcast, reduce and dot instructions give the same interpreter
-//! results before and after optimization.
+//! Properties of the default pipeline on random modules of elementwise,
+//! broadcast, reduce and dot instructions: it preserves results (the same
+//! interpreter results before and after optimization), and no fusion it makes
+//! does more than `fusion_cost::MAX_COST_RATIO` times the work of its
+//! instructions run unfused (also over the corpus).
 
 use proptest::prelude::*;
 use smelt_hlo::attrs::DotDims;
@@ -143,5 +145,59 @@ proptest! {
             return Err(TestCaseError::fail(format!("{m}\nbefore:\n{}\nafter:\n{}",
                 smelt_hlo::print_module(&module), smelt_hlo::print_module(&optimized))));
         }
+    }
+}
+
+/// Every fusion of `module` optimized for the CPU backend (row fusion on)
+/// within the cost model's bound, or the first that is not.
+fn fusion_costs_within_bound(mut module: Module) -> Result<(), String> {
+    use smelt_passes::fusion_cost::{MAX_COST_RATIO, fusion_cost};
+    let mut cx = PassContext::new(Options::default());
+    smelt::engine::optimize(&mut module, smelt::engine::default_pipeline("cpu"), &mut cx).map_err(|e| e.to_string())?;
+    let mut fusions = 0;
+    for (_, comp) in module.comps.iter() {
+        for (_, inst) in comp.insts.iter().filter(|(_, i)| i.opcode == Opcode::Fusion) {
+            let cost = fusion_cost(&module, inst).ok_or_else(|| format!("{}: no body", inst.name))?;
+            fusions += 1;
+            if cost.ratio() > MAX_COST_RATIO {
+                return Err(format!(
+                    "{}: {:.2}x the unfused work ({cost:?})\n{}",
+                    inst.name,
+                    cost.ratio(),
+                    smelt_hlo::print_module(&module)
+                ));
+            }
+        }
+    }
+    if fusions == 0 && module.entry().insts.iter().any(|(_, i)| i.opcode.is_elementwise()) {
+        return Err("an optimized module with elementwise work has no fusion".into());
+    }
+    Ok(())
+}
+
+#[test]
+fn every_corpus_fusion_stays_within_the_cost_bound() {
+    let mut failures = Vec::new();
+    for case in crate::common::corpus_cases() {
+        let text = std::fs::read_to_string(case.join("module.hlo")).unwrap();
+        let module = smelt_hlo::parse_module(&text).unwrap();
+        if let Err(e) = fusion_costs_within_bound(module) {
+            failures.push(format!("{}: {e}", case.display()));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 400,
+        failure_persistence: None,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(0xc057),
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn fusions_never_multiply_work(steps in prop::collection::vec(step(), 1..48)) {
+        fusion_costs_within_bound(build(&steps)).map_err(TestCaseError::fail)?;
     }
 }

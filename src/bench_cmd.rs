@@ -220,22 +220,30 @@ pub(crate) fn print_stream(json: bool) {
 }
 
 /// Per-step times of `--profile`, busiest first (to stderr with `--json`, whose
-/// stdout is a contract).
+/// stdout is a contract); `!` marks a step far slower than its work allows on
+/// any machine (`smelt_kernel::work`), and a line after the table says why.
 fn print_profile(steps: &[smelt_cpu::StepProfile], runs: usize, json: bool) {
     let runs = runs.max(1) as f64;
     let total: f64 = steps.iter().map(|s| s.total_ms).sum::<f64>().max(1e-12);
     let mut order: Vec<&smelt_cpu::StepProfile> = steps.iter().collect();
     order.sort_by(|a, b| b.total_ms.total_cmp(&a.total_ms));
     let mut lines = vec![format!("  {:>10} {:>6} {:>7}  step", "ms/run", "share", "calls")];
+    let mut suspicious = Vec::new();
     for s in order {
+        let why = s.suspicious();
         lines.push(format!(
-            "  {:>10.4} {:>5.1}% {:>7}  {}",
+            "{} {:>10.4} {:>5.1}% {:>7}  {}",
+            if why.is_some() { "!" } else { " " },
             s.total_ms / runs,
             100.0 * s.total_ms / total,
             (s.calls as f64 / runs).round(),
             s.label
         ));
+        if let Some(why) = why {
+            suspicious.push(format!("  suspicious: {}: {why}", s.label));
+        }
     }
+    lines.extend(suspicious);
     for l in lines {
         if json {
             eprintln!("{l}");

@@ -66,3 +66,45 @@ fn every_registered_backend_is_found_by_name_and_agrees_with_the_interpreter() {
     let e = Compiled::new(module, "tpu", Pipeline::Default).unwrap_err().to_string();
     assert_eq!(e, format!("unknown backend 'tpu' (known: {})", smelt::engine::backend_names().join(", ")));
 }
+
+/// The regression guard against performance cliffs: no step of any corpus
+/// case, compiled for the CPU with profiling, takes far longer than its work
+/// allows on any machine (`smelt_kernel::work`). A flagged step must be
+/// flagged in three profiles in a row (so a preempted run on a shared machine
+/// does not fail the test).
+#[test]
+fn no_step_of_a_corpus_case_is_suspicious() {
+    let mut failures = Vec::new();
+    for dir in corpus_cases() {
+        let case = Case::load(&dir).unwrap();
+        let text = std::fs::read_to_string(&case.module_path).unwrap();
+        let module = smelt_hlo::parse_module(&text).unwrap();
+        let compiled = Compiled::with_profile(module, "cpu", Pipeline::Default, true).unwrap();
+        let inputs = case.load_inputs().unwrap();
+        compiled.run(&inputs).unwrap();
+        // (label, why) of the steps flagged in every profile so far.
+        let mut flagged: Option<Vec<(String, String)>> = None;
+        for _ in 0..3 {
+            compiled.reset_profile();
+            for _ in 0..20 {
+                compiled.run(&inputs).unwrap();
+            }
+            let profile = compiled.profile().expect("the cpu backend profiles");
+            assert!(!profile.is_empty(), "{}: no steps profiled", case.name);
+            let now = profile.iter().filter_map(|s| Some((s.label.clone(), s.suspicious()?)));
+            let still: Vec<(String, String)> = match &flagged {
+                None => now.collect(),
+                Some(before) => now.filter(|(l, _)| before.iter().any(|(b, _)| b == l)).collect(),
+            };
+            let done = still.is_empty();
+            flagged = Some(still);
+            if done {
+                break;
+            }
+        }
+        for (label, why) in flagged.unwrap_or_default() {
+            failures.push(format!("{}: {label}: {why}", case.name));
+        }
+    }
+    assert!(failures.is_empty(), "suspicious steps:\n{}", failures.join("\n"));
+}

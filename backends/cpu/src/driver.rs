@@ -58,6 +58,8 @@ pub struct ModuleInfo {
     /// With profiling: what each slot of `smelt_profile_counters` times (one
     /// per kernel, copy, dot or convolution step, in program order).
     pub profile_labels: Vec<String>,
+    /// With profiling: the work of each slot's step per call.
+    pub profile_work: Vec<smelt_kernel::StepWork>,
 }
 
 /// Builds the LLVM module for `program`.
@@ -145,6 +147,7 @@ struct Driver<'a, 'ctx, 'p> {
     /// With profiling: the counters global and the labels of its slots so far.
     profile_counters: Option<PointerValue<'ctx>>,
     profile_labels: Vec<String>,
+    profile_work: Vec<smelt_kernel::StepWork>,
     /// While loops around the steps being emitted.
     loop_depth: u32,
 }
@@ -172,6 +175,7 @@ impl<'a, 'ctx, 'p> Driver<'a, 'ctx, 'p> {
             written_params: vec![false; params],
             profile_counters: None,
             profile_labels: Vec::new(),
+            profile_work: Vec::new(),
             loop_depth: 0,
         }
     }
@@ -230,7 +234,16 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
                 .map(|f| f.get_name().to_string_lossy().into_owned())
                 .collect(),
             profile_labels: self.profile_labels.clone(),
+            profile_work: self.profile_work.clone(),
         })
+    }
+
+    /// With profiling on: a new counter slot for `label`, charged the time
+    /// since the last mark.
+    fn profile_slot(&mut self, label: String, work: smelt_kernel::StepWork) -> Result<()> {
+        self.profile_labels.push(label);
+        self.profile_work.push(work);
+        self.profile_mark(self.profile_labels.len() as i64 - 1)
     }
 
     /// With profiling on: charges the time since the last mark to `slot`.
@@ -255,8 +268,7 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
             if self.profile_counters.is_some()
                 && let Some(label) = step_label(self.program, s)
             {
-                self.profile_labels.push(label);
-                self.profile_mark(self.profile_labels.len() as i64 - 1)?;
+                self.profile_slot(label, smelt_kernel::StepWork::of(self.program, s))?;
             }
         }
         Ok(())
@@ -282,6 +294,13 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
                 self.while_test(&w, v)?;
                 self.emit_steps(rc, body)?;
                 self.emit_parallel_copy(rc, update)?;
+                if self.profile_counters.is_some() && !update.is_empty() {
+                    // The copies that carry the body's results into the loop
+                    // state, timed apart from the next iteration's first step.
+                    let moved = Step::ParallelCopy { moves: update.clone() };
+                    let label = format!("loop-state update: {}", step_label(self.program, &moved).unwrap_or_default());
+                    self.profile_slot(label, smelt_kernel::StepWork::of(self.program, &moved))?;
+                }
                 self.loop_depth -= 1;
                 Ok(self.while_end(w)?)
             }
@@ -876,7 +895,9 @@ fn count_timed(steps: &[Step]) -> usize {
     steps
         .iter()
         .map(|s| match s {
-            Step::While { cond, body, .. } => count_timed(cond) + count_timed(body),
+            Step::While { cond, body, update, .. } => {
+                count_timed(cond) + count_timed(body) + !update.is_empty() as usize
+            }
             Step::Conditional { branches, .. } => branches.iter().map(|b| count_timed(b)).sum(),
             _ => 1,
         })

@@ -229,6 +229,7 @@ unsafe impl Send for State {}
 struct Profile {
     counters: usize,
     labels: Vec<String>,
+    work: Vec<smelt_kernel::StepWork>,
 }
 
 /// A compiled program, ready to run.
@@ -265,7 +266,11 @@ impl Executable {
             None
         } else {
             let name = CString::new(crate::driver::PROFILE_COUNTERS).map_err(|e| CpuError::Jit(e.to_string()))?;
-            Some(Profile { counters: jit.lookup(&name)?, labels: info.profile_labels.clone() })
+            Some(Profile {
+                counters: jit.lookup(&name)?,
+                labels: info.profile_labels.clone(),
+                work: info.profile_work.clone(),
+            })
         };
         // SAFETY: `smelt_run` has exactly this signature (see `driver`).
         let entry = unsafe { std::mem::transmute::<usize, RunFn>(addr) };
@@ -310,7 +315,12 @@ impl smelt_kernel::Executable for Executable {
                     // SAFETY: the counters global holds `1 + 2 * labels` u64s
                     // (see `driver`), alive as long as the JIT.
                     let (ns, calls) = unsafe { (*c.add(1 + 2 * i), *c.add(2 + 2 * i)) };
-                    StepProfile { label: label.clone(), total_ms: ns as f64 / 1e6, calls }
+                    let work = p
+                        .work
+                        .get(i)
+                        .copied()
+                        .unwrap_or(smelt_kernel::StepWork { class: smelt_kernel::WorkClass::Other, units: 0.0 });
+                    StepProfile { label: label.clone(), total_ms: ns as f64 / 1e6, calls, work }
                 })
                 .collect(),
         )

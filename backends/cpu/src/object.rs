@@ -14,13 +14,13 @@
 //! of smelt is the caller's business (the cache key covers both).
 
 use smelt_hlo::DType;
-use smelt_kernel::ArrayType;
+use smelt_kernel::{ArrayType, StepWork, WorkClass};
 
 use crate::driver::ModuleInfo;
 use crate::error::{CpuError, Result};
 
 /// Version of the [`CompiledObject::to_bytes`] layout; bump on any change.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 /// An object file and what loading it needs.
 #[derive(Clone, Debug)]
@@ -51,6 +51,11 @@ impl CompiledObject {
         w.bools(&info.written_results);
         w.strs(&info.functions);
         w.strs(&info.profile_labels);
+        w.u64(info.profile_work.len() as u64);
+        for work in &info.profile_work {
+            w.u32(work_class_code(work.class));
+            w.u64(work.units.to_bits());
+        }
         w.0
     }
 
@@ -68,18 +73,51 @@ impl CompiledObject {
         let results = r.types()?;
         let object = r.bytes()?.to_vec();
         let arena_bytes = usize::try_from(r.u64()?).map_err(|_| bad("arena size"))?;
-        let info = ModuleInfo {
+        let mut info = ModuleInfo {
             arena_bytes,
             written_params: r.bools()?,
             written_results: r.bools()?,
             functions: r.strs()?,
             profile_labels: r.strs()?,
+            profile_work: Vec::new(),
         };
+        let works = r.u64()?;
+        if works > r.0.len() as u64 {
+            return Err(bad("step work count"));
+        }
+        for _ in 0..works {
+            let class = work_class_of(r.u32()?).ok_or_else(|| bad("step work class"))?;
+            info.profile_work.push(StepWork { class, units: f64::from_bits(r.u64()?) });
+        }
+        if info.profile_work.len() != info.profile_labels.len() {
+            return Err(bad("step profile"));
+        }
         if !r.0.is_empty() {
             return Err(bad("trailing bytes"));
         }
         Ok(CompiledObject { name, params, results, object, info })
     }
+}
+
+fn work_class_code(c: WorkClass) -> u32 {
+    match c {
+        WorkClass::Kernel => 0,
+        WorkClass::Copy => 1,
+        WorkClass::Product => 2,
+        WorkClass::Sort => 3,
+        WorkClass::Other => 4,
+    }
+}
+
+fn work_class_of(code: u32) -> Option<WorkClass> {
+    Some(match code {
+        0 => WorkClass::Kernel,
+        1 => WorkClass::Copy,
+        2 => WorkClass::Product,
+        3 => WorkClass::Sort,
+        4 => WorkClass::Other,
+        _ => return None,
+    })
 }
 
 fn bad(what: &str) -> CpuError {
@@ -201,7 +239,8 @@ mod tests {
                 written_params: vec![true],
                 written_results: vec![false],
                 functions: vec!["smelt_run".into()],
-                profile_labels: vec![],
+                profile_labels: vec!["k0 f (loop 4)".into()],
+                profile_work: vec![StepWork { class: WorkClass::Kernel, units: 4.0 }],
             },
         }
     }

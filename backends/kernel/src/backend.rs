@@ -109,6 +109,16 @@ pub struct StepProfile {
     pub total_ms: f64,
     /// How many times the step ran.
     pub calls: u64,
+    /// The step's work per call (see [`crate::work`]).
+    pub work: crate::StepWork,
+}
+
+impl StepProfile {
+    /// Why the step is far slower than its work allows on any machine, or
+    /// None ([`crate::StepWork::suspicious`]).
+    pub fn suspicious(&self) -> Option<String> {
+        self.work.suspicious(self.total_ms * 1e6, self.calls)
+    }
 }
 
 /// What an executable takes and returns, and which backend made it.

@@ -24,6 +24,7 @@ mod verify;
 
 #[cfg(test)]
 mod tests;
+pub mod work;
 
 pub use args::{ArgumentError, check_arguments};
 pub use backend::{
@@ -36,3 +37,4 @@ pub use lower::{LowerError, lower, lower_module};
 /// An integer wrapped into integer type `t`, as every backend computes it.
 pub use sem::wrap as wrap_integer;
 pub use verify::{InvalidProgram, VerifiedProgram, verify, verify_within};
+pub use work::{StepWork, WorkClass};

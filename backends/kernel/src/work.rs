@@ -1,0 +1,141 @@
+//! How much work a step does per call, for telling a slow step from a heavy
+//! one: `smelt bench --profile` flags a step whose time is far above what its
+//! work allows ([`StepWork::suspicious`]), the regression guard against
+//! performance cliffs (a kernel recomputing per element what it should hold,
+//! a loop paying microseconds per scalar iteration).
+//!
+//! Work is counted in units of a class: elements visited times operations per
+//! element for kernels (inline reductions count their windows), bytes for
+//! copies, multiply-adds for products, comparisons for sorts. The allowances
+//! are bounds orders of magnitude above any machine's norm (a kernel step may
+//! take 2 µs plus 50 ns per 16 operations of each element, a copy 2 ns per
+//! byte, a product 2 ns per multiply-add): a step over them is not slow for
+//! its machine, it is doing something wrong on any machine.
+
+use crate::ir::{Graph, KernelBody, Node, Program, Step};
+
+/// What kind of work a step does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WorkClass {
+    /// A loop, reduce, scan, update-slice or scatter kernel: operations per element.
+    Kernel,
+    /// A buffer copy: bytes.
+    Copy,
+    /// A dot or convolution: multiply-adds.
+    Product,
+    /// A sort: comparisons (n log2 n per sorted row).
+    Sort,
+    /// Work the model does not size (never flagged).
+    Other,
+}
+
+/// A step's work per call.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StepWork {
+    pub class: WorkClass,
+    pub units: f64,
+}
+
+/// Nanoseconds any call may take, whatever its work.
+const CALL_NS: f64 = 2000.0;
+
+impl StepWork {
+    /// The work of `step` of `program` (control flow has none of its own).
+    pub fn of(program: &Program, step: &Step) -> StepWork {
+        let product = |d: &[i64]| d.iter().map(|&x| x.max(0) as f64).product::<f64>();
+        let (class, units) = match step {
+            Step::Kernel { kernel, .. } => match program.kernels.get(kernel.0 as usize).map(|k| &k.body) {
+                Some(KernelBody::Sort { dims, dimension, .. }) => {
+                    let n = dims.get(*dimension).copied().unwrap_or(1).max(2) as f64;
+                    (WorkClass::Sort, product(dims) * n.log2())
+                }
+                Some(body) => match (body.graph(), body_space(body)) {
+                    (Some(g), Some(space)) => (WorkClass::Kernel, product(space) * graph_ops(g).max(1.0)),
+                    _ => (WorkClass::Other, 0.0),
+                },
+                None => (WorkClass::Other, 0.0),
+            },
+            Step::Copy { src, .. } => (WorkClass::Copy, src.ty.byte_size() as f64),
+            Step::ParallelCopy { moves } => (WorkClass::Copy, moves.iter().map(|(s, _)| s.ty.byte_size() as f64).sum()),
+            Step::Dot(d) => (WorkClass::Product, product(&[d.batch, d.m, d.n, d.k])),
+            Step::Conv(c) => {
+                let out = product(&c.out.ty.dims);
+                let kernel = product(&c.kernel.ty.dims);
+                let out_features = c.out.ty.dims.get(c.dims.output_feature as usize).copied().unwrap_or(1).max(1);
+                (WorkClass::Product, out * kernel / out_features as f64)
+            }
+            Step::While { .. } | Step::Conditional { .. } => (WorkClass::Other, 0.0),
+        };
+        StepWork { class, units }
+    }
+
+    /// Why `calls` calls taking `total_ns` in all are far slower than this
+    /// work allows, or None (see the module comment).
+    pub fn suspicious(&self, total_ns: f64, calls: u64) -> Option<String> {
+        if calls == 0 {
+            return None;
+        }
+        let per_unit = match self.class {
+            WorkClass::Kernel => 50.0 / 16.0,
+            WorkClass::Copy | WorkClass::Product => 2.0,
+            WorkClass::Sort => 20.0,
+            WorkClass::Other => return None,
+        };
+        let per_call = total_ns / calls as f64;
+        let allowed = CALL_NS + self.units * per_unit;
+        (per_call > allowed).then(|| {
+            format!(
+                "{per_call:.0} ns per call for {:.0} units of {:?} work: over the {allowed:.0} ns any machine needs",
+                self.units, self.class
+            )
+        })
+    }
+}
+
+fn body_space(body: &KernelBody) -> Option<&[i64]> {
+    match body {
+        KernelBody::Loop { space, .. }
+        | KernelBody::Reduce { space, .. }
+        | KernelBody::Scan { space, .. }
+        | KernelBody::UpdateSlice { space, .. }
+        | KernelBody::Scatter { space, .. } => Some(space),
+        _ => None,
+    }
+}
+
+/// Operations per point of a graph: its nodes, an inline reduction's body once
+/// per point of its window.
+fn graph_ops(g: &Graph) -> f64 {
+    g.nodes
+        .iter()
+        .map(|n| match n {
+            Node::Reduce(r) => r.window.iter().map(|&w| w.max(1) as f64).product::<f64>() * graph_ops(&r.body).max(1.0),
+            _ => 1.0,
+        })
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn steps_are_flagged_only_far_past_their_work() {
+        // 1,000 elements of 10 operations: 2 µs + 10,000 * 50/16 ns allowed.
+        let k = StepWork { class: WorkClass::Kernel, units: 10_000.0 };
+        assert!(k.suspicious(30_000.0 * 100.0, 100).is_none());
+        let why = k.suspicious(40_000.0 * 100.0, 100).expect("40 µs per call is over 33.25 µs");
+        assert!(why.contains("40000 ns per call for 10000 units of Kernel work"), "{why}");
+        // A scalar kernel in a loop: tens of ns is the norm, microseconds a cliff.
+        let scalar = StepWork { class: WorkClass::Kernel, units: 3.0 };
+        assert!(scalar.suspicious(50.0 * 65_536.0, 65_536).is_none());
+        assert!(scalar.suspicious(5_500.0 * 65_536.0, 65_536).is_some());
+        // Copies by the byte; work the model does not size, and steps that did
+        // not run, are never flagged.
+        let copy = StepWork { class: WorkClass::Copy, units: 262_144.0 };
+        assert!(copy.suspicious(100_000.0, 1).is_none());
+        assert!(copy.suspicious(1e7, 1).is_some());
+        assert!(StepWork { class: WorkClass::Other, units: 0.0 }.suspicious(1e12, 1).is_none());
+        assert!(k.suspicious(1e12, 0).is_none());
+    }
+}

@@ -938,7 +938,7 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         let g = &self.g;
         let spec = self.spec;
         let ct = self.ct;
-        let parts = Parts::get(self.module, self.target, self.isa, ct, spec.input, spec.kernel, spec.out)?;
+        let parts = Parts::get(self.module, self.target, self.isa, ct, (spec.input, spec.kernel, spec.out), false)?;
         let blk = parts.blk;
         let nr = blk.nr() as i64;
         let kdim = g.taps * g.cg;

@@ -89,9 +89,28 @@ pub(crate) struct Blocking {
     pub nc: i64,
     /// Rows of A packed at a time.
     pub mc: i64,
+    /// Packed as bf16 pairs along `k` for `vdpbf16ps` (see [`Blocking::pairs`]).
+    pub pairs: bool,
 }
 
 impl Blocking {
+    /// bf16 operands on a machine with AVX512-BF16: f32 accumulators in the
+    /// same tile, operands packed as bf16 pairs along `k` (a B row of the panel
+    /// is `NR` pairs, an A step `MR` pairs), two `k` per instruction. Depth
+    /// blocks have an even `KC`; an odd last block is padded with a zero.
+    pub fn pairs(isa: Isa) -> Blocking {
+        let f32 = Blocking::new(isa, Ct::F32);
+        let kc = 1024 / 2;
+        let nr = f32.nr() as i64;
+        let nc = ((512 * 1024 / (kc * 2)) / nr).max(1) * nr;
+        Blocking { kc, nc, pairs: true, ..f32 }
+    }
+
+    /// Bytes of one packed element.
+    pub fn packed_bytes(&self) -> i64 {
+        if self.pairs { 2 } else { self.ct.bytes() as i64 }
+    }
+
     pub fn new(isa: Isa, ct: Ct) -> Blocking {
         let lanes = (isa.vector_bits / (8 * ct.bytes())).max(1);
         let (mr, nv) = match (isa.registers, isa.vector_bits) {
@@ -105,7 +124,7 @@ impl Blocking {
         let kc = 1024 / ct.bytes() as i64;
         // B block of about 512 KiB, a whole number of micro-panels.
         let nc = ((512 * 1024 / (kc * ct.bytes() as i64)) / nr).max(1) * nr;
-        Blocking { ct, mr, nv, lanes, kc, nc, mc: 12 * mr as i64 }
+        Blocking { ct, mr, nv, lanes, kc, nc, mc: 12 * mr as i64, pairs: false }
     }
 
     pub fn nr(&self) -> u32 {
@@ -152,7 +171,8 @@ pub fn gemm_function<'ctx>(
     }
     let ct = Ct::for_product("dot", [spec.lhs, spec.rhs], spec.out)?;
     let isa = Isa::of(target);
-    let parts = Parts::get(module, target, isa, ct, spec.lhs, spec.rhs, spec.out)?;
+    let pairs = isa.bf16_pairs && spec.lhs == DType::Bf16 && spec.rhs == DType::Bf16 && ct == Ct::F32;
+    let parts = Parts::get(module, target, isa, ct, (spec.lhs, spec.rhs, spec.out), pairs)?;
     build_driver(module, target, isa, spec, &name, &parts)
 }
 
@@ -173,18 +193,26 @@ pub(crate) struct Parts<'ctx> {
 }
 
 impl<'ctx> Parts<'ctx> {
+    /// The parts for operands and result `(lhs, rhs, out)` accumulating in
+    /// `ct`; with `pairs`, bf16 operands packed for `vdpbf16ps`
+    /// ([`Blocking::pairs`]).
     pub fn get(
         module: &Module<'ctx>,
         target: &TargetMachine,
         isa: Isa,
         ct: Ct,
-        lhs: DType,
-        rhs: DType,
-        out: DType,
+        (lhs, rhs, out): (DType, DType, DType),
+        pairs: bool,
     ) -> R<Parts<'ctx>> {
-        let blk = Blocking::new(isa, ct);
-        let pack_a = pack_function(module, target, isa, &blk, lhs, blk.mr)?;
-        let pack_b = pack_function(module, target, isa, &blk, rhs, blk.nr())?;
+        let blk = if pairs { Blocking::pairs(isa) } else { Blocking::new(isa, ct) };
+        let (pack_a, pack_b) = if pairs {
+            (pack_pairs_function(module, target, isa, blk.mr)?, pack_pairs_function(module, target, isa, blk.nr())?)
+        } else {
+            (
+                pack_function(module, target, isa, &blk, lhs, blk.mr)?,
+                pack_function(module, target, isa, &blk, rhs, blk.nr())?,
+            )
+        };
         let ukernel = ukernel_function(module, target, isa, &blk, out)?;
         let macro_kernel = macro_function(module, target, isa, &blk, out, ukernel)?;
         Ok(Parts { blk, pack_a, pack_b, macro_kernel })
@@ -245,7 +273,12 @@ fn ukernel_function<'ctx>(
     out: DType,
 ) -> R<FunctionValue<'ctx>> {
     let (mr, nv, lanes, nr) = (blk.mr, blk.nv, blk.lanes, blk.nr());
-    let name = format!("smelt_gemm_ukernel_{}_{}_{mr}x{nr}", blk.ct.name(), out.name());
+    let name = format!(
+        "smelt_gemm_ukernel_{}_{}_{mr}x{nr}{}",
+        blk.ct.name(),
+        out.name(),
+        if blk.pairs { "_bf16x2" } else { "" }
+    );
     if let Some(f) = module.get_function(&name) {
         return Ok(f);
     }
@@ -309,15 +342,62 @@ fn ukernel_function<'ctx>(
         }
         Ok(())
     };
-    const UNROLL: i64 = 4;
-    let kmain = ir.sub(kc, ir.rem(kc, ir.c(UNROLL))?)?;
-    ir.for_range(ir.c(0), kmain, UNROLL, |k0| {
-        for u in 0..UNROLL {
-            step(ir.add(k0, ir.c(u))?)?;
+    // With pairs: one step per two k, `vdpbf16ps` on a broadcast A pair and
+    // `NV` vectors of B pairs.
+    let dp = if blk.pairs {
+        let i = inkwell::intrinsics::Intrinsic::find("llvm.x86.avx512bf16.dpbf16ps.512")
+            .ok_or_else(|| RoutineError::Llvm("no intrinsic llvm.x86.avx512bf16.dpbf16ps.512".into()))?;
+        Some(i.get_declaration(module, &[]).ok_or_else(|| RoutineError::Llvm("bad dpbf16ps declaration".into()))?)
+    } else {
+        None
+    };
+    let pair_step = |p: IntValue<'ctx>| -> R<()> {
+        let Some(dp) = dp else { return Ok(()) };
+        let pairs_t = inkwell::types::BasicTypeEnum::try_from(dp.get_type().get_param_types()[1])
+            .map_err(|_| RoutineError::Llvm("dpbf16ps takes a non-basic type".into()))?;
+        let (i16t, i32t) = (ir.cx.i16_type(), ir.cx.i32_type());
+        let bbase = ir.mul(p, ir.c(2 * nr as i64))?;
+        let mut bv = Vec::new();
+        for j in 0..nv {
+            let ptr = ir.gep(i16t.into(), bp, ir.add(bbase, ir.c((2 * j * lanes) as i64))?)?;
+            let v = ir.load(i16t.vec_type(2 * lanes).into(), ptr, 64)?;
+            bv.push(ir.b.build_bit_cast(v, pairs_t, "")?);
+        }
+        let abase = ir.mul(p, ir.c(mr as i64))?;
+        for r in 0..mr {
+            let ptr = ir.gep(i32t.into(), ap, ir.add(abase, ir.c(r as i64))?)?;
+            let a = ir.splat(ir.load(i32t.into(), ptr, 4)?, lanes)?;
+            let a = ir.b.build_bit_cast(a, pairs_t, "")?;
+            for j in 0..nv {
+                let slot = accs[(r * nv + j) as usize];
+                let acc = ir.load(vt.into(), slot, vbytes)?;
+                let v = ir
+                    .call(dp, &[acc.into(), a.into(), bv[j as usize].into()])?
+                    .ok_or_else(|| RoutineError::Llvm("dpbf16ps returns nothing".into()))?;
+                ir.store(slot, v, vbytes)?;
+            }
         }
         Ok(())
-    })?;
-    ir.for_range(kmain, kc, 1, &step)?;
+    };
+    const UNROLL: i64 = 4;
+    if blk.pairs {
+        let npairs = ir.div(ir.add(kc, ir.c(1))?, ir.c(2))?;
+        let pmain = ir.sub(npairs, ir.rem(npairs, ir.c(2))?)?;
+        ir.for_range(ir.c(0), pmain, 2, |p0| {
+            pair_step(p0)?;
+            pair_step(ir.add(p0, ir.c(1))?)
+        })?;
+        ir.for_range(pmain, npairs, 1, &pair_step)?;
+    } else {
+        let kmain = ir.sub(kc, ir.rem(kc, ir.c(UNROLL))?)?;
+        ir.for_range(ir.c(0), kmain, UNROLL, |k0| {
+            for u in 0..UNROLL {
+                step(ir.add(k0, ir.c(u))?)?;
+            }
+            Ok(())
+        })?;
+        ir.for_range(kmain, kc, 1, &step)?;
+    }
 
     // Stores: whole tiles straight from registers, tiles cut by the right edge
     // through a stack tile.
@@ -536,7 +616,12 @@ fn macro_function<'ctx>(
     ukernel: FunctionValue<'ctx>,
 ) -> R<FunctionValue<'ctx>> {
     let (mr, nr) = (blk.mr as i64, blk.nr() as i64);
-    let name = format!("smelt_gemm_macro_{}_{}_{mr}x{nr}", blk.ct.name(), out.name());
+    let name = format!(
+        "smelt_gemm_macro_{}_{}_{mr}x{nr}{}",
+        blk.ct.name(),
+        out.name(),
+        if blk.pairs { "_bf16x2" } else { "" }
+    );
     if let Some(f) = module.get_function(&name) {
         return Ok(f);
     }
@@ -556,16 +641,17 @@ fn macro_function<'ctx>(
     );
     let (epi, ectx, eb, ei0, ej0, last) =
         (ir.param_ptr(8), ir.param_ptr(9), ir.param_int(10), ir.param_int(11), ir.param_int(12), ir.param_int(13));
-    let ctt = blk.ct.ty(ir.cx);
+    let pt = packed_type(&ir, blk);
+    let kp = packed_depth(&ir, blk, kc)?;
     let omem = ir.mem_ty(out, 0);
     let is_last = ir.cmp(IntPredicate::NE, last, ir.c(0))?;
     ir.for_range(ir.c(0), mc, mr, |r0| {
         let rows = ir.min(ir.c(mr), ir.sub(mc, r0)?)?;
-        let a = ir.gep(ctt, ap, ir.mul(r0, kc)?)?;
+        let a = ir.gep(pt, ap, ir.mul(r0, kp)?)?;
         let crow = ir.gep(omem, c, ir.mul(r0, ldc)?)?;
         ir.for_range(ir.c(0), nc, nr, |j0| {
             let cols = ir.min(ir.c(nr), ir.sub(nc, j0)?)?;
-            let b = ir.gep(ctt, bp, ir.mul(j0, kc)?)?;
+            let b = ir.gep(pt, bp, ir.mul(j0, kp)?)?;
             let cp = ir.gep(omem, crow, j0)?;
             ir.call(
                 ukernel,
@@ -577,6 +663,98 @@ fn macro_function<'ctx>(
             let i0 = ir.add(ei0, r0)?;
             call_epilogue(&ir, epi, ectx, [eb, i0, ir.add(i0, rows)?, ej0, ir.add(ej0, nc)?])
         })
+    })?;
+    ir.ret()?;
+    Ok(f)
+}
+
+/// The element type of packed panels: the accumulator type, or bf16 bits
+/// (`i16`) when packed in pairs.
+fn packed_type<'ctx>(ir: &Ir<'_, 'ctx>, blk: &Blocking) -> inkwell::types::BasicTypeEnum<'ctx> {
+    if blk.pairs { ir.cx.i16_type().into() } else { blk.ct.ty(ir.cx) }
+}
+
+/// The packed depth of a block of depth `kc`: `kc`, rounded up to even when
+/// packed in pairs (the pad pair's second element is zero).
+fn packed_depth<'ctx>(ir: &Ir<'_, 'ctx>, blk: &Blocking, kc: IntValue<'ctx>) -> R<IntValue<'ctx>> {
+    if blk.pairs { ir.mul(ir.div(ir.add(kc, ir.c(1))?, ir.c(2))?, ir.c(2)) } else { Ok(kc) }
+}
+
+/// `void (ptr src, i64 rs, i64 ks, i64 rows, i64 kc, ptr dst)` for bf16 pairs:
+/// packs `p` rows (of which `rows` exist) of bf16 `src[r*rs + kk*ks]` as
+/// `dst[(kk / 2) * p + r]` pairs `(kk, kk + 1)`, zeros past `rows` and `kc`.
+fn pack_pairs_function<'ctx>(
+    module: &Module<'ctx>,
+    target: &TargetMachine,
+    isa: Isa,
+    p: u32,
+) -> R<FunctionValue<'ctx>> {
+    let name = format!("smelt_gemm_pack_bf16x2_{p}");
+    if let Some(f) = module.get_function(&name) {
+        return Ok(f);
+    }
+    let cx = module.get_context();
+    let (i, pt) = (cx.i64_type().into(), cx.ptr_type(Default::default()).into());
+    let f = internal_function(module, target, isa, &name, &[pt, i, i, i, i, pt]);
+    let ir = Ir::new(module, f);
+    let (sp, rs, ks, rows, kc, dst) =
+        (ir.param_ptr(0), ir.param_int(1), ir.param_int(2), ir.param_int(3), ir.param_int(4), ir.param_ptr(5));
+    let (i16t, i32t) = (ir.cx.i16_type(), ir.cx.i32_type());
+    let pl = p as i64;
+    let npairs = ir.div(ir.add(kc, ir.c(1))?, ir.c(2))?;
+    let full = ir.cmp(IntPredicate::EQ, rows, ir.c(pl))?;
+    let even = ir.cmp(IntPredicate::EQ, ir.rem(kc, ir.c(2))?, ir.c(0))?;
+    let k_unit = ir.cmp(IntPredicate::EQ, ks, ir.c(1))?;
+    let r_unit = ir.cmp(IntPredicate::EQ, rs, ir.c(1))?;
+    let whole = ir.b.build_and(full, even, "")?;
+    // Element by element: rows past `rows` and depth past `kc` are zero.
+    let scalar = || -> R<()> {
+        ir.for_range(ir.c(0), npairs, 1, |q| {
+            for r in 0..p {
+                for t in 0..2 {
+                    let kk = ir.add(ir.mul(q, ir.c(2))?, ir.c(t))?;
+                    let live = ir.b.build_and(
+                        ir.cmp(IntPredicate::SLT, ir.c(r as i64), rows)?,
+                        ir.cmp(IntPredicate::SLT, kk, kc)?,
+                        "",
+                    )?;
+                    let rr = ir.select(live, ir.c(r as i64), ir.c(0))?;
+                    let kr = ir.select(live, kk, ir.c(0))?;
+                    let at = ir.add(ir.mul(rr, rs)?, ir.mul(kr, ks)?)?;
+                    let v = ir.load(i16t.into(), ir.gep(i16t.into(), sp, at)?, 2)?;
+                    let v = ir.b.build_select(live, v, i16t.const_zero().into(), "")?;
+                    let d = ir.add(ir.mul(ir.add(ir.mul(q, ir.c(pl))?, ir.c(r as i64))?, ir.c(2))?, ir.c(t))?;
+                    ir.store(ir.gep(i16t.into(), dst, d)?, v, 2)?;
+                }
+            }
+            Ok(())
+        })
+    };
+    // Rows along k (A as stored): each pair is one 32-bit word of the source.
+    let words = || -> R<()> {
+        ir.for_range(ir.c(0), npairs, 1, |q| {
+            for r in 0..p {
+                let at = ir.add(ir.mul(ir.c(r as i64), rs)?, ir.mul(q, ir.c(2))?)?;
+                let v = ir.load(i32t.into(), ir.gep(i16t.into(), sp, at)?, 2)?;
+                ir.store(ir.gep(i32t.into(), dst, ir.add(ir.mul(q, ir.c(pl))?, ir.c(r as i64))?)?, v, 4)?;
+            }
+            Ok(())
+        })
+    };
+    // Rows contiguous across (B as stored): two rows of `p` values interleaved.
+    let interleave = || -> R<()> {
+        let vt = i16t.vec_type(p);
+        let mask: Vec<Option<u32>> = (0..p).flat_map(|r| [Some(r), Some(p + r)]).collect();
+        ir.for_range(ir.c(0), npairs, 1, |q| {
+            let k0 = ir.mul(q, ir.c(2))?;
+            let lo = ir.load(vt.into(), ir.gep(i16t.into(), sp, ir.mul(k0, ks)?)?, 2)?;
+            let hi = ir.load(vt.into(), ir.gep(i16t.into(), sp, ir.mul(ir.add(k0, ir.c(1))?, ks)?)?, 2)?;
+            let v = ir.shuffle(lo, hi, &mask)?;
+            ir.store(ir.gep(i16t.into(), dst, ir.mul(q, ir.c(2 * pl))?)?, v, 2)
+        })
+    };
+    ir.if_else(ir.b.build_and(whole, k_unit, "")?, words, || {
+        ir.if_else(ir.b.build_and(whole, r_unit, "")?, interleave, scalar)
     })?;
     ir.ret()?;
     Ok(f)
@@ -690,24 +868,31 @@ fn build_driver<'ctx>(
     gemv::emit(&tasks, &ir, [a, b, c, epi, ectx], [batch, m, n, k])?;
     let npad = ir.mul(ir.ceil_div(n, ir.c(nr))?, ir.c(nr))?;
     let full_depth = crate::routine::mem_type(ir.cx, spec.out) != ct.ty(ir.cx);
+    let pb_bytes = blk.packed_bytes();
     let (nkb, kcb, ncb) = if full_depth {
         // Results rounded once: one block over all of k, B blocks of ~512 KiB.
-        let cols = ir.div(ir.c(FULL_DEPTH_BLOCK_BYTES / ct.bytes() as i64), k)?;
+        let cols = ir.div(ir.c(FULL_DEPTH_BLOCK_BYTES / pb_bytes), k)?;
         let ncb = ir.clamp(ir.mul(ir.div(cols, ir.c(nr))?, ir.c(nr))?, ir.c(nr), ir.c(blk.nc))?;
         (ir.c(1), k, ncb)
+    } else if blk.pairs {
+        // Blocks of even depth, so that pairs never straddle two.
+        let nkb = ir.ceil_div(k, ir.c(blk.kc))?;
+        let kcb = packed_depth(&ir, &blk, ir.ceil_div(k, nkb)?)?;
+        (ir.ceil_div(k, kcb)?, kcb, ir.c(blk.nc))
     } else {
         let nkb = ir.ceil_div(k, ir.c(blk.kc))?;
         (nkb, ir.ceil_div(k, nkb)?, ir.c(blk.nc))
     };
     // Packed B stays within the budget: whole matrices for as many batch elements
     // as fit, else one matrix in slabs of columns.
-    let budget = ir.c(PACK_BUDGET_BYTES / ct.bytes() as i64);
-    let slab = ir.clamp(ir.mul(ir.div(ir.div(budget, k)?, ir.c(nr))?, ir.c(nr))?, ir.c(nr), npad)?;
+    let budget = ir.c(PACK_BUDGET_BYTES / pb_bytes);
+    let kp = packed_depth(&ir, &blk, k)?;
+    let slab = ir.clamp(ir.mul(ir.div(ir.div(budget, kp)?, ir.c(nr))?, ir.c(nr))?, ir.c(nr), npad)?;
     let nslabs = ir.ceil_div(npad, slab)?;
-    let per_batch = ir.mul(k, slab)?;
+    let per_batch = ir.mul(kp, slab)?;
     let whole = ir.cmp(IntPredicate::EQ, nslabs, ir.c(1))?;
     let bgroup = ir.select(whole, ir.clamp(ir.div(budget, per_batch)?, ir.c(1), batch)?, ir.c(1))?;
-    let bpack = ir.alloc(ir.mul(ir.mul(bgroup, per_batch)?, ir.c(ct.bytes() as i64))?)?;
+    let bpack = ir.alloc(ir.mul(ir.mul(bgroup, per_batch)?, ir.c(pb_bytes))?)?;
     let s = Slots::alloc(&ir, SLOTS)?;
     set_operands(&ir, &s, [a, b, c, epi, ectx], [m, n, k])?;
     s.set_ptr(&ir, S_BPACK, bpack)?;
@@ -815,7 +1000,6 @@ impl<'m, 'ctx> Tasks<'m, 'ctx> {
 fn pack_task_function<'ctx>(tasks: &Tasks<'_, 'ctx>, parts: &Parts<'ctx>) -> R<FunctionValue<'ctx>> {
     let spec = tasks.spec;
     let (f, ir, s, [lo, hi]) = tasks.start("pack", SLOTS);
-    let ct = parts.blk.ct;
     let nr = parts.blk.nr() as i64;
     let (b, bpack, b0) = (s.get_ptr(&ir, S_B)?, s.get_ptr(&ir, S_BPACK)?, s.get(&ir, S_B0)?);
     let (n, k, npad, nkb, kcb, njp) = (
@@ -829,7 +1013,7 @@ fn pack_task_function<'ctx>(tasks: &Tasks<'_, 'ctx>, parts: &Parts<'ctx>) -> R<F
     // B's rows in panel terms are its columns j: contiguous unless transposed.
     let (rs, ks) = strides(&ir, !spec.rhs_transposed, n, k);
     let rhs_t = ir.mem_ty(spec.rhs, 0);
-    let ctt = ct.ty(ir.cx);
+    let pt = packed_type(&ir, &parts.blk);
     let (slab0, pbs) = (s.get(&ir, S_J0)?, s.get(&ir, S_PBS)?);
     ir.for_range(lo, hi, 1, |t| {
         let jp = ir.rem(t, njp)?;
@@ -844,8 +1028,9 @@ fn pack_task_function<'ctx>(tasks: &Tasks<'_, 'ctx>, parts: &Parts<'ctx>) -> R<F
         let mat = ir.mul(ir.add(b0, bb)?, ir.mul(k, n)?)?;
         let at = ir.add(mat, ir.add(ir.mul(col, rs)?, ir.mul(k0, ks)?)?)?;
         let src = ir.gep(rhs_t, b, at)?;
-        let d = ir.add(ir.mul(bb, pbs)?, ir.add(ir.mul(k0, npad)?, ir.mul(j0, kc)?)?)?;
-        let dst = ir.gep(ctt, bpack, d)?;
+        let kp = packed_depth(&ir, &parts.blk, kc)?;
+        let d = ir.add(ir.mul(bb, pbs)?, ir.add(ir.mul(k0, npad)?, ir.mul(j0, kp)?)?)?;
+        let dst = ir.gep(pt, bpack, d)?;
         ir.call(parts.pack_b, &[src.into(), rs.into(), ks.into(), rows.into(), kc.into(), dst.into()])?;
         Ok(())
     })?;
@@ -857,8 +1042,7 @@ fn compute_task_function<'ctx>(tasks: &Tasks<'_, 'ctx>, parts: &Parts<'ctx>) -> 
     let spec = tasks.spec;
     let (f, ir, s, [lo, hi]) = tasks.start("task", SLOTS);
     let blk = parts.blk;
-    let ct = blk.ct;
-    let ctt = ct.ty(ir.cx);
+    let pt = packed_type(&ir, &blk);
     let (a, c, bpack) = (s.get_ptr(&ir, S_A)?, s.get_ptr(&ir, S_C)?, s.get_ptr(&ir, S_BPACK)?);
     let (m, n, k, b0) = (s.get(&ir, S_M)?, s.get(&ir, S_N)?, s.get(&ir, S_K)?, s.get(&ir, S_B0)?);
     let (npad, nkb, kcb, ncb) = (s.get(&ir, S_NPAD)?, s.get(&ir, S_NKB)?, s.get(&ir, S_KCB)?, s.get(&ir, S_NCB)?);
@@ -872,7 +1056,7 @@ fn compute_task_function<'ctx>(tasks: &Tasks<'_, 'ctx>, parts: &Parts<'ctx>) -> 
     let omem = ir.mem_ty(spec.out, 0);
     let mc = ir.c(blk.mc);
     let mr = blk.mr as i64;
-    let apack = ir.alloc(ir.mul(ir.mul(mc, kcb)?, ir.c(ct.bytes() as i64))?)?;
+    let apack = ir.alloc(ir.mul(ir.mul(mc, packed_depth(&ir, &blk, kcb)?)?, ir.c(blk.packed_bytes()))?)?;
     ir.for_range(lo, hi, 1, |t| {
         let ni = ir.rem(t, tn)?;
         let mi = ir.rem(ir.div(t, tn)?, tm)?;
@@ -884,21 +1068,22 @@ fn compute_task_function<'ctx>(tasks: &Tasks<'_, 'ctx>, parts: &Parts<'ctx>) -> 
         let j_end = ir.min(sw, ir.add(j_start, nt)?)?;
         let amat = ir.gep(lhs_t, a, ir.mul(bi, ir.mul(m, k)?)?)?;
         let cmat = ir.gep(omem, c, ir.add(ir.mul(bi, ir.mul(m, n)?)?, slab0)?)?;
-        let bmat = ir.gep(ctt, bpack, ir.mul(bb, pbs)?)?;
+        let bmat = ir.gep(pt, bpack, ir.mul(bb, pbs)?)?;
         ir.for_step(j_start, j_end, ncb, |jc| {
             let nc = ir.min(ncb, ir.sub(j_end, jc)?)?;
             ir.for_range(ir.c(0), nkb, 1, |pb| {
                 let k0 = ir.mul(pb, kcb)?;
                 let kc = ir.min(kcb, ir.sub(k, k0)?)?;
                 let (accumulate, last) = depth_flags(&ir, pb, nkb)?;
-                let bblock = ir.gep(ctt, bmat, ir.add(ir.mul(k0, npad)?, ir.mul(jc, kc)?)?)?;
+                let kp = packed_depth(&ir, &blk, kc)?;
+                let bblock = ir.gep(pt, bmat, ir.add(ir.mul(k0, npad)?, ir.mul(jc, kp)?)?)?;
                 ir.for_step(i_start, i_end, mc, |ic| {
                     let mcc = ir.min(mc, ir.sub(i_end, ic)?)?;
                     ir.for_range(ir.c(0), mcc, mr, |r0| {
                         let rows = ir.min(ir.c(mr), ir.sub(mcc, r0)?)?;
                         let at = ir.add(ir.mul(ir.add(ic, r0)?, rs)?, ir.mul(k0, ks)?)?;
                         let src = ir.gep(lhs_t, amat, at)?;
-                        let dst = ir.gep(ctt, apack, ir.mul(r0, kc)?)?;
+                        let dst = ir.gep(pt, apack, ir.mul(r0, kp)?)?;
                         ir.call(parts.pack_a, &[src.into(), rs.into(), ks.into(), rows.into(), kc.into(), dst.into()])?;
                         Ok(())
                     })?;

@@ -50,10 +50,13 @@ pub struct Isa {
     pub vector_bits: u32,
     /// Number of vector registers.
     pub registers: u32,
+    /// AVX512-BF16's `vdpbf16ps` (bf16 pairs multiplied exactly, added into f32).
+    pub bf16_pairs: bool,
 }
 
 impl Isa {
-    /// Reads the target's triple and feature string: AVX-512 (32 x 512 bits), AVX2
+    /// Reads the target's triple and feature string: AVX-512 (32 x 512 bits,
+    /// with or without BF16), AVX2
     /// (16 x 256), NEON (32 x 128) and SSE-level x86 or anything else (16 x 128).
     pub fn of(target: &TargetMachine) -> Isa {
         let triple = target.get_triple();
@@ -61,13 +64,13 @@ impl Isa {
         let features = target.get_feature_string().to_string_lossy().into_owned();
         let has = |f: &str| features.split(',').any(|x| x == format!("+{f}"));
         if triple.starts_with("aarch64") || triple.starts_with("arm64") {
-            Isa { vector_bits: 128, registers: 32 }
+            Isa { vector_bits: 128, registers: 32, bf16_pairs: false }
         } else if has("avx512f") {
-            Isa { vector_bits: 512, registers: 32 }
+            Isa { vector_bits: 512, registers: 32, bf16_pairs: has("avx512bf16") }
         } else if has("avx2") || has("avx") {
-            Isa { vector_bits: 256, registers: 16 }
+            Isa { vector_bits: 256, registers: 16, bf16_pairs: false }
         } else {
-            Isa { vector_bits: 128, registers: 16 }
+            Isa { vector_bits: 128, registers: 16, bf16_pairs: false }
         }
     }
 }

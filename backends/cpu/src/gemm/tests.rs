@@ -304,6 +304,28 @@ fn f16_and_bf16() {
     check_specs(&specs, Runtime::TwoThreads, true, SHAPES);
     // Random values: rounding of non-trivial values.
     check_specs(&specs[..1], Runtime::Serial, false, &[(1, 7, 19, 5), (2, 30, 40, 50)]);
+    // Depths over one block, odd ones too (bf16 pairs pad the last block's
+    // last pair), for bf16 into both result types.
+    let deep = [(1, 30, 40, 1025), (2, 13, 50, 777), (1, 25, 33, 1024)];
+    check_specs(&specs[4..], Runtime::TwoThreads, true, &deep);
+    check_specs(&specs[8..], Runtime::TwoThreads, false, &deep);
+}
+
+/// bf16 products use `vdpbf16ps` where the host has AVX512-BF16, and the
+/// f32 microkernel elsewhere.
+#[test]
+fn bf16_products_use_the_bf16_instructions_where_the_host_has_them() {
+    let cx = Context::create();
+    let module = cx.create_module("bf16");
+    let tm = jit::host_target_machine().unwrap();
+    jit::prepare_module(&module, &tm);
+    let spec =
+        GemmSpec { lhs: DType::Bf16, rhs: DType::Bf16, out: DType::F32, lhs_transposed: false, rhs_transposed: false };
+    gemm_function(&module, &tm, &spec).unwrap();
+    let ir = module.print_to_string().to_string();
+    let host = crate::routine::Isa::of(&tm).bf16_pairs;
+    assert_eq!(ir.contains("llvm.x86.avx512bf16.dpbf16ps.512"), host, "host has AVX512-BF16: {host}");
+    assert_eq!(ir.contains("smelt_gemm_pack_bf16x2_"), host);
 }
 
 #[test]

@@ -46,6 +46,23 @@ fn elementwise_kernels_vectorize() {
     assert!(ir.contains("x float>"), "no vector code:\n{ir}");
 }
 
+/// An output that needs an integer division runs in a loop of its own, so
+/// the kernel's other outputs still vectorize (x86 has no vector division).
+#[test]
+fn integer_division_does_not_keep_other_outputs_scalar() {
+    let k = xy_kernel(DType::S32, 4096, |b, x, y| vec![b.bin(BinaryOp::Add, x, y), b.bin(BinaryOp::Div, x, y)]);
+    let ir = text(&one_kernel(k.clone()), Emit::OptimizedLlvmIr);
+    assert!(ir.contains("add <16 x i32>") || ir.contains("add <8 x i32>") || ir.contains("add nsw <16 x i32>"), "{ir}");
+    let xs: Vec<i32> = (0..4096).map(|i| i * 7 - 9000).collect();
+    let ys: Vec<i32> = (0..4096).map(|i| if i % 5 == 0 { 0 } else { i % 13 - 6 }).collect();
+    let r = run(&one_kernel(k), &[Array::from_vec([4096], xs.clone()), Array::from_vec([4096], ys.clone())]);
+    let sums: Vec<i32> = xs.iter().zip(&ys).map(|(a, b)| a.wrapping_add(*b)).collect();
+    // XLA's rule: x / 0 = -1.
+    let quotients: Vec<i32> = xs.iter().zip(&ys).map(|(a, b)| if *b == 0 { -1 } else { a.wrapping_div(*b) }).collect();
+    assert_eq!(r[0].values::<i32>().unwrap_or(&[]), sums.as_slice());
+    assert_eq!(r[1].values::<i32>().unwrap_or(&[]), quotients.as_slice());
+}
+
 #[test]
 fn emits_every_stage() {
     let p = axpy(64);

@@ -26,7 +26,7 @@ use inkwell::types::BasicMetadataTypeEnum;
 use inkwell::values::{BasicMetadataValueEnum, BasicValueEnum, FunctionValue, IntValue, PointerValue};
 use smelt_hlo::DType;
 use smelt_kernel::ranges;
-use smelt_kernel::{Graph, Kernel, KernelBody, KernelId, NodeId, ScalarFn, WindowSpec};
+use smelt_kernel::{BinaryOp, Graph, Kernel, KernelBody, KernelId, Node, NodeId, ScalarFn, WindowSpec};
 
 use super::graph::{Env, Io, Task, as_int};
 use super::launch::{TILE, loop_space, node_levels, par_dim, par_extent, transposes};
@@ -394,6 +394,42 @@ impl<'ctx> Cg<'ctx, '_> {
                 invalid!("kernel {}: an output value's type differs from the output's {}", k.name, t.dtype);
             }
         }
+        // Outputs that need an integer division are computed in a loop of
+        // their own: x86 has no vector integer division, and one such output
+        // would keep the vectorizer off every other output of the kernel.
+        let divides = |o: &NodeId| {
+            let live = graph.live(std::slice::from_ref(o));
+            graph.nodes.iter().enumerate().any(|(i, n)| {
+                live[i]
+                    && matches!(n, Node::Binary { op: BinaryOp::DivUnchecked | BinaryOp::RemUnchecked, .. })
+                    && graph.types.get(i).is_some_and(|t| !t.is_float())
+            })
+        };
+        let (slow, fast): (Vec<usize>, Vec<usize>) = (0..outputs.len()).partition(|&j| divides(&outputs[j]));
+        if !slow.is_empty() && !fast.is_empty() && !space.is_empty() {
+            for group in [fast, slow] {
+                let sub_outputs: Vec<NodeId> = group.iter().map(|&j| outputs[j]).collect();
+                let mut sub_io: Vec<Io<'ctx>> = io[..ni].to_vec();
+                sub_io.extend(group.iter().map(|&j| io[ni + j].clone()));
+                let sub = Kernel { outputs: group.iter().map(|&j| k.outputs[j].clone()).collect(), ..k.clone() };
+                self.emit_loop_outputs(&sub, space, graph, &sub_outputs, Task { io: &sub_io, begin, end })?;
+            }
+            return Ok(());
+        }
+        self.emit_loop_outputs(k, space, graph, outputs, task)
+    }
+
+    /// [`Cg::emit_loop`] for a set of outputs computed in one loop nest.
+    fn emit_loop_outputs(
+        &mut self,
+        k: &Kernel,
+        space: &[i64],
+        graph: &Graph,
+        outputs: &[NodeId],
+        task: Task<'_, 'ctx>,
+    ) -> Result<()> {
+        let Task { io, begin, end } = task;
+        let ni = k.inputs.len();
         let flat = loop_space(k, space, graph, outputs);
         let tiled = !space.is_empty() && flat.len() == space.len() && transposes(graph, space);
         if !space.is_empty() && flat.len() == space.len() && !tiled {

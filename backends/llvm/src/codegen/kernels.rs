@@ -397,16 +397,9 @@ impl<'ctx> Cg<'ctx, '_> {
         // Outputs that need an integer division are computed in a loop of
         // their own: x86 has no vector integer division, and one such output
         // would keep the vectorizer off every other output of the kernel.
-        let divides = |o: &NodeId| {
-            let live = graph.live(std::slice::from_ref(o));
-            graph.nodes.iter().enumerate().any(|(i, n)| {
-                live[i]
-                    && matches!(n, Node::Binary { op: BinaryOp::DivUnchecked | BinaryOp::RemUnchecked, .. })
-                    && graph.types.get(i).is_some_and(|t| !t.is_float())
-            })
-        };
-        let (slow, fast): (Vec<usize>, Vec<usize>) = (0..outputs.len()).partition(|&j| divides(&outputs[j]));
-        if !slow.is_empty() && !fast.is_empty() && !space.is_empty() {
+        let (slow, fast): (Vec<usize>, Vec<usize>) =
+            (0..outputs.len()).partition(|&j| needs_integer_division(graph, outputs[j]));
+        if self.x86 && !slow.is_empty() && !fast.is_empty() && !space.is_empty() {
             for group in [fast, slow] {
                 let sub_outputs: Vec<NodeId> = group.iter().map(|&j| outputs[j]).collect();
                 let mut sub_io: Vec<Io<'ctx>> = io[..ni].to_vec();
@@ -656,4 +649,15 @@ impl<'ctx> Cg<'ctx, '_> {
 
 pub fn param<'ctx>(f: FunctionValue<'ctx>, i: u32) -> Result<BasicValueEnum<'ctx>> {
     f.get_nth_param(i).ok_or_else(|| LlvmError::Llvm(format!("missing parameter {i}")))
+}
+
+/// Whether `value` depends on an integer division or remainder (x86 has no
+/// vector form; loops split such outputs from the rest so the rest vectorize).
+fn needs_integer_division(graph: &Graph, value: NodeId) -> bool {
+    let live = graph.live(std::slice::from_ref(&value));
+    graph.nodes.iter().enumerate().any(|(i, n)| {
+        live[i]
+            && matches!(n, Node::Binary { op: BinaryOp::DivUnchecked | BinaryOp::RemUnchecked, .. })
+            && graph.types.get(i).is_some_and(|t| !t.is_float())
+    })
 }

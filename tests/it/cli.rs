@@ -183,7 +183,15 @@ fn opt_prints_stats_explanations_and_dumps() {
     }
     let o = smelt(&["opt", bert, "--explain-fusion"]);
     assert!(o.status.success());
-    assert!(stdout(&o).lines().all(|l| l.contains(" -> ") && l.contains(": ")), "{}", stdout(&o));
+    // Declined fusions as `producer -> consumer: reason`, then each fusion's
+    // modelled work, `name: work F fused, U unfused (Rx)`.
+    let explained = stdout(&o);
+    let (notes, work): (Vec<&str>, Vec<&str>) = explained.lines().partition(|l| l.contains(" -> "));
+    assert!(!notes.is_empty() && notes.iter().all(|l| l.contains(": ")), "{explained}");
+    assert!(!work.is_empty(), "{explained}");
+    for l in work {
+        assert!(l.contains(": work ") && l.contains(" fused, ") && l.ends_with("x)"), "{l}");
+    }
     let dir = tempfile::tempdir().unwrap();
     let o = smelt(&[
         "opt",

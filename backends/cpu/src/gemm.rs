@@ -470,6 +470,32 @@ fn gcd(a: u32, b: u32) -> u32 {
 
 /// `void (ptr src, i64 rs, i64 ks, i64 rows, i64 kc, ptr dst)`: packs `rows <= p`
 /// rows (zero-padded to `p`) of depth `kc` into `dst[kk * p + r]`.
+/// A packing routine `void (ptr src, i64 rs, i64 ks, i64 rows, i64 kc, ptr dst)`
+/// named `name`, started: the function, a builder in it, its pointers
+/// `[src, dst]` and integers `[rs, ks, rows, kc]`; or the function, when the
+/// module already has it.
+#[allow(clippy::type_complexity)]
+fn pack_begin<'m, 'ctx>(
+    module: &'m Module<'ctx>,
+    target: &TargetMachine,
+    isa: Isa,
+    name: &str,
+) -> std::result::Result<
+    (FunctionValue<'ctx>, Ir<'m, 'ctx>, [PointerValue<'ctx>; 2], [IntValue<'ctx>; 4]),
+    FunctionValue<'ctx>,
+> {
+    if let Some(f) = module.get_function(name) {
+        return Err(f);
+    }
+    let cx = module.get_context();
+    let (i, pt) = (cx.i64_type().into(), cx.ptr_type(Default::default()).into());
+    let f = internal_function(module, target, isa, name, &[pt, i, i, i, i, pt]);
+    let ir = Ir::new(module, f);
+    let ptrs = [ir.param_ptr(0), ir.param_ptr(5)];
+    let ints = [ir.param_int(1), ir.param_int(2), ir.param_int(3), ir.param_int(4)];
+    Ok((f, ir, ptrs, ints))
+}
+
 fn pack_function<'ctx>(
     module: &Module<'ctx>,
     target: &TargetMachine,
@@ -480,15 +506,10 @@ fn pack_function<'ctx>(
 ) -> R<FunctionValue<'ctx>> {
     let ct = blk.ct;
     let name = format!("smelt_gemm_pack_{}_{}_{p}", src.name(), ct.name());
-    if let Some(f) = module.get_function(&name) {
-        return Ok(f);
-    }
-    let cx = module.get_context();
-    let (i, pt) = (cx.i64_type().into(), cx.ptr_type(Default::default()).into());
-    let f = internal_function(module, target, isa, &name, &[pt, i, i, i, i, pt]);
-    let ir = Ir::new(module, f);
-    let (sp, rs, ks, rows, kc, dst) =
-        (ir.param_ptr(0), ir.param_int(1), ir.param_int(2), ir.param_int(3), ir.param_int(4), ir.param_ptr(5));
+    let (f, ir, [sp, dst], [rs, ks, rows, kc]) = match pack_begin(module, target, isa, &name) {
+        Ok(started) => started,
+        Err(existing) => return Ok(existing),
+    };
     let lanes = blk.lanes;
     let smem = ir.mem_ty(src, 0);
     let ctt = ct.ty(ir.cx);
@@ -690,15 +711,10 @@ fn pack_pairs_function<'ctx>(
     p: u32,
 ) -> R<FunctionValue<'ctx>> {
     let name = format!("smelt_gemm_pack_bf16x2_{p}");
-    if let Some(f) = module.get_function(&name) {
-        return Ok(f);
-    }
-    let cx = module.get_context();
-    let (i, pt) = (cx.i64_type().into(), cx.ptr_type(Default::default()).into());
-    let f = internal_function(module, target, isa, &name, &[pt, i, i, i, i, pt]);
-    let ir = Ir::new(module, f);
-    let (sp, rs, ks, rows, kc, dst) =
-        (ir.param_ptr(0), ir.param_int(1), ir.param_int(2), ir.param_int(3), ir.param_int(4), ir.param_ptr(5));
+    let (f, ir, [sp, dst], [rs, ks, rows, kc]) = match pack_begin(module, target, isa, &name) {
+        Ok(started) => started,
+        Err(existing) => return Ok(existing),
+    };
     let (i16t, i32t) = (ir.cx.i16_type(), ir.cx.i32_type());
     let pl = p as i64;
     let npairs = ir.div(ir.add(kc, ir.c(1))?, ir.c(2))?;

@@ -1093,7 +1093,7 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
                     let cblock = ir.gep(omem, c, ir.add(ir.mul(r0, ir.c(g.f))?, col)?)?;
                     let sizes = [mc, nc, kc, ir.c(g.f)];
                     let at = [ir.c(0), r0, col];
-                    parts.call_macro(&ir, sizes, [apack, bblock, cblock], (accumulate, last), (epi, ectx), at)
+                    parts.call_macro(&ir, sizes, [apack, bblock, cblock], (accumulate, last), (epi, ectx), at, None)
                 })
             })
         })?;

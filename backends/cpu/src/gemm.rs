@@ -13,7 +13,14 @@
 //!   `k`) and B into `NR`-column micro-panels, converting to the accumulator type
 //!   and padding edges with zeros, so the microkernel reads both sequentially.
 //!   Panels whose source runs along `k` are transposed in registers (`lanes x
-//!   lanes` shuffles), the others are copied a row at a time.
+//!   lanes` shuffles), the others are copied a row at a time. When all of A is
+//!   one tile of rows (`m <= MR`: a few rows through a layer's weights), every
+//!   B panel is used once: full panels of a B stored along its columns are
+//!   then read in place (the microkernel takes B's row stride), and only the
+//!   edge panel is packed.
+//! - **bf16 pairs**: on AVX512-BF16, bf16 operands are packed as pairs along
+//!   `k` for a `vdpbf16ps` microkernel with the same f32 tile
+//!   ([`Blocking::pairs`]).
 //! - **Cache blocking**: `KC` (depth) keeps an A micro-panel (`MR x KC`, 12 KiB for
 //!   f32) in L1 while the microkernel sweeps the B micro-panels of a `KC x NC`
 //!   block (512 KiB, half of Zen 4's L2); `MC` rows of A are packed at a time.
@@ -228,7 +235,9 @@ impl<'ctx> Parts<'ctx> {
         (accumulate, last): (IntValue<'ctx>, IntValue<'ctx>),
         (epi, ectx): (PointerValue<'ctx>, PointerValue<'ctx>),
         [eb, ei0, ej0]: [IntValue<'ctx>; 3],
+        direct: Option<(PointerValue<'ctx>, IntValue<'ctx>, IntValue<'ctx>)>,
     ) -> R<()> {
+        let (bsrc, ldsrc, cols) = direct.unwrap_or((ir.ptrt().const_null(), ir.c(0), ir.c(0)));
         let args = [
             mc.into(),
             nc.into(),
@@ -244,6 +253,9 @@ impl<'ctx> Parts<'ctx> {
             ei0.into(),
             ej0.into(),
             last.into(),
+            bsrc.into(),
+            ldsrc.into(),
+            cols.into(),
         ];
         ir.call(self.macro_kernel, &args)?;
         Ok(())
@@ -284,8 +296,8 @@ fn ukernel_function<'ctx>(
     }
     let cx = module.get_context();
     let (i, p) = (cx.i64_type().into(), cx.ptr_type(Default::default()).into());
-    // (kc, a, b, c, ldc, mr, nr, accumulate)
-    let f = internal_function(module, target, isa, &name, &[i, p, p, p, i, i, i, i]);
+    // (kc, a, b, c, ldc, mr, nr, accumulate, ldb)
+    let f = internal_function(module, target, isa, &name, &[i, p, p, p, i, i, i, i, i]);
     let ir = Ir::new(module, f);
     let ct = blk.ct;
     let ctt = ct.ty(ir.cx);
@@ -301,8 +313,6 @@ fn ukernel_function<'ctx>(
         ir.param_int(7),
     );
     let vbytes = lanes * ct.bytes();
-    // Packed B panels start 64-byte aligned and step by whole vectors.
-    let balign = gcd(64, vbytes);
     let mut accs = Vec::new();
     for _ in 0..(mr * nv) {
         let a = ir.alloca(vt.into())?;
@@ -321,12 +331,15 @@ fn ukernel_function<'ctx>(
             off += 64;
         }
     }
+    // B's rows are `ldb` apart: `NR` in a packed panel, the matrix's row
+    // length when the macro kernel reads a panel in place (then unaligned).
+    let ldb = ir.param_int(8);
     let step = |kk: IntValue<'ctx>| -> R<()> {
-        let bbase = ir.mul(kk, ir.c(nr as i64))?;
+        let bbase = ir.mul(kk, ldb)?;
         let mut bv = Vec::new();
         for j in 0..nv {
             let ptr = ir.gep(ctt, bp, ir.add(bbase, ir.c((j * lanes) as i64))?)?;
-            bv.push(ir.load(vt.into(), ptr, balign)?);
+            bv.push(ir.load(vt.into(), ptr, ct.bytes())?);
         }
         let abase = ir.mul(kk, ir.c(mr as i64))?;
         for r in 0..mr {
@@ -460,10 +473,6 @@ fn ukernel_function<'ctx>(
     )?;
     ir.ret()?;
     Ok(f)
-}
-
-fn gcd(a: u32, b: u32) -> u32 {
-    if b == 0 { a } else { gcd(b, a % b) }
 }
 
 // ---- packing -------------------------------------------------------------------
@@ -648,8 +657,11 @@ fn macro_function<'ctx>(
     }
     let cx = module.get_context();
     let (i, p) = (cx.i64_type().into(), cx.ptr_type(Default::default()).into());
-    let f = internal_function(module, target, isa, &name, &[i, i, i, p, p, p, i, i, p, p, i, i, i, i]);
+    let f = internal_function(module, target, isa, &name, &[i, i, i, p, p, p, i, i, p, p, i, i, i, i, p, i, i]);
     let ir = Ir::new(module, f);
+    // Panels `j0` with `j0 + NR <= direct` are read in place from `bsrc`
+    // (rows `ldsrc` apart) instead of from the packed block.
+    let (bsrc, ldsrc, direct) = (ir.param_ptr(14), ir.param_int(15), ir.param_int(16));
     let (mc, nc, kc, ap, bp, c, ldc, accf) = (
         ir.param_int(0),
         ir.param_int(1),
@@ -672,11 +684,24 @@ fn macro_function<'ctx>(
         let crow = ir.gep(omem, c, ir.mul(r0, ldc)?)?;
         ir.for_range(ir.c(0), nc, nr, |j0| {
             let cols = ir.min(ir.c(nr), ir.sub(nc, j0)?)?;
-            let b = ir.gep(pt, bp, ir.mul(j0, kp)?)?;
+            let packed = ir.gep(pt, bp, ir.mul(j0, kp)?)?;
+            let in_place = ir.cmp(IntPredicate::SLE, ir.add(j0, ir.c(nr))?, direct)?;
+            let b = ir.b.build_select(in_place, ir.gep(pt, bsrc, j0)?, packed, "")?.into_pointer_value();
+            let ldb = ir.select(in_place, ldsrc, ir.c(nr))?;
             let cp = ir.gep(omem, crow, j0)?;
             ir.call(
                 ukernel,
-                &[kc.into(), a.into(), b.into(), cp.into(), ldc.into(), rows.into(), cols.into(), accf.into()],
+                &[
+                    kc.into(),
+                    a.into(),
+                    b.into(),
+                    cp.into(),
+                    ldc.into(),
+                    rows.into(),
+                    cols.into(),
+                    accf.into(),
+                    ldb.into(),
+                ],
             )?;
             Ok(())
         })?;
@@ -687,6 +712,15 @@ fn macro_function<'ctx>(
     })?;
     ir.ret()?;
     Ok(f)
+}
+
+/// Whether this product may read B's full panels in place, unpacked: when
+/// all of A is one microkernel tile of rows (`m <= MR`, decided at run time),
+/// each B panel is used once, and packing it would copy all of B for nothing
+/// (a batch of a few rows through a layer's weights). B must be stored along
+/// its columns in the accumulator type.
+fn reads_b_in_place(spec: &GemmSpec, blk: &Blocking, cx: inkwell::context::ContextRef<'_>) -> bool {
+    !blk.pairs && !spec.rhs_transposed && crate::routine::mem_type(cx, spec.rhs) == blk.ct.ty(cx)
 }
 
 /// The element type of packed panels: the accumulator type, or bf16 bits
@@ -803,7 +837,9 @@ const S_NT: u32 = 18;
 const S_J0: u32 = 19;
 const S_SW: u32 = 20;
 const S_PBS: u32 = 21;
-const SLOTS: u32 = 22;
+/// Nonzero when B's full panels are read in place (see [`reads_b_in_place`]).
+const S_DIRECT: u32 = 22;
+const SLOTS: u32 = 23;
 
 /// Stores the operands, their sizes and the epilogue in slots `S_A` to `S_ECTX`.
 fn set_operands<'ctx>(
@@ -916,6 +952,12 @@ fn build_driver<'ctx>(
     s.set(&ir, S_NKB, nkb)?;
     s.set(&ir, S_KCB, kcb)?;
     s.set(&ir, S_NCB, ncb)?;
+    let direct = if reads_b_in_place(spec, &blk, ir.cx) {
+        ir.b.build_int_z_extend(ir.cmp(IntPredicate::SLE, m, ir.c(blk.mr as i64))?, ir.i64t(), "")?
+    } else {
+        ir.c(0)
+    };
+    s.set(&ir, S_DIRECT, direct)?;
     let total = ir.mul(ir.mul(ir.mul(batch, m)?, n)?, k)?;
     let inline = ir.cmp(IntPredicate::SLT, total, ir.c(INLINE_WORK))?;
     let (mr, mtiles) = (ir.c(blk.mr as i64), ir.ceil_div(m, ir.c(blk.mr as i64))?);
@@ -1031,6 +1073,7 @@ fn pack_task_function<'ctx>(tasks: &Tasks<'_, 'ctx>, parts: &Parts<'ctx>) -> R<F
     let rhs_t = ir.mem_ty(spec.rhs, 0);
     let pt = packed_type(&ir, &parts.blk);
     let (slab0, pbs) = (s.get(&ir, S_J0)?, s.get(&ir, S_PBS)?);
+    let direct = s.get(&ir, S_DIRECT)?;
     ir.for_range(lo, hi, 1, |t| {
         let jp = ir.rem(t, njp)?;
         let pb = ir.rem(ir.div(t, njp)?, nkb)?;
@@ -1047,8 +1090,13 @@ fn pack_task_function<'ctx>(tasks: &Tasks<'_, 'ctx>, parts: &Parts<'ctx>) -> R<F
         let kp = packed_depth(&ir, &parts.blk, kc)?;
         let d = ir.add(ir.mul(bb, pbs)?, ir.add(ir.mul(k0, npad)?, ir.mul(j0, kp)?)?)?;
         let dst = ir.gep(pt, bpack, d)?;
-        ir.call(parts.pack_b, &[src.into(), rs.into(), ks.into(), rows.into(), kc.into(), dst.into()])?;
-        Ok(())
+        // Full panels read in place are not packed.
+        let full = ir.cmp(IntPredicate::EQ, rows, ir.c(nr))?;
+        let in_place = ir.b.build_and(full, ir.cmp(IntPredicate::NE, direct, ir.c(0))?, "")?;
+        ir.if_(ir.b.build_not(in_place, "")?, || {
+            ir.call(parts.pack_b, &[src.into(), rs.into(), ks.into(), rows.into(), kc.into(), dst.into()])?;
+            Ok(())
+        })
     })?;
     ir.ret()?;
     Ok(f)
@@ -1060,6 +1108,8 @@ fn compute_task_function<'ctx>(tasks: &Tasks<'_, 'ctx>, parts: &Parts<'ctx>) -> 
     let blk = parts.blk;
     let pt = packed_type(&ir, &blk);
     let (a, c, bpack) = (s.get_ptr(&ir, S_A)?, s.get_ptr(&ir, S_C)?, s.get_ptr(&ir, S_BPACK)?);
+    let (b, direct) = (s.get_ptr(&ir, S_B)?, s.get(&ir, S_DIRECT)?);
+    let rhs_t = ir.mem_ty(spec.rhs, 0);
     let (m, n, k, b0) = (s.get(&ir, S_M)?, s.get(&ir, S_N)?, s.get(&ir, S_K)?, s.get(&ir, S_B0)?);
     let (npad, nkb, kcb, ncb) = (s.get(&ir, S_NPAD)?, s.get(&ir, S_NKB)?, s.get(&ir, S_KCB)?, s.get(&ir, S_NCB)?);
     // The current slab of columns: its first column, width, and packed B's stride.
@@ -1105,7 +1155,13 @@ fn compute_task_function<'ctx>(tasks: &Tasks<'_, 'ctx>, parts: &Parts<'ctx>) -> 
                     })?;
                     let cblock = ir.gep(omem, cmat, ir.add(ir.mul(ic, n)?, jc)?)?;
                     let (sizes, at) = ([mcc, nc, kc, n], [bi, ic, ir.add(slab0, jc)?]);
-                    parts.call_macro(&ir, sizes, [apack, bblock, cblock], (accumulate, last), (epi, ectx), at)
+                    // In place: B's block at row k0, column slab0 + jc; its
+                    // panels are full up to column n.
+                    let col = ir.add(slab0, jc)?;
+                    let bsrc = ir.gep(rhs_t, b, ir.add(ir.mul(bi, ir.mul(k, n)?)?, ir.add(ir.mul(k0, n)?, col)?)?)?;
+                    let cols = ir.select(ir.cmp(IntPredicate::NE, direct, ir.c(0))?, ir.sub(n, col)?, ir.c(0))?;
+                    let in_place = Some((bsrc, n, cols));
+                    parts.call_macro(&ir, sizes, [apack, bblock, cblock], (accumulate, last), (epi, ectx), at, in_place)
                 })
             })
         })

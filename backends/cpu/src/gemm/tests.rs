@@ -286,6 +286,9 @@ fn f32_serial_exact() {
 fn f32_two_threads_random() {
     let mut shapes = SHAPES.to_vec();
     shapes.extend([(1, 150, 200, 600), (4, 64, 64, 64), (1, 257, 129, 255)]);
+    // A few rows (B's full panels read in place, the edge panel packed), over
+    // several depth blocks and column slabs.
+    shapes.extend([(2, 7, 100, 600), (1, 12, 64, 1025), (3, 3, 33, 70), (1, 2, 32, 5)]);
     check_specs(&all_transpositions(DType::F32, DType::F32, DType::F32), Runtime::TwoThreads, false, &shapes);
 }
 

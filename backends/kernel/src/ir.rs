@@ -553,16 +553,22 @@ pub enum KernelBody {
 }
 
 impl KernelBody {
-    /// The per-point value graph, for the bodies that have one.
-    pub fn graph(&self) -> Option<&Graph> {
+    /// The per-point value graph and the space it is evaluated over, for the
+    /// bodies that have them.
+    pub fn graph_and_space(&self) -> Option<(&Graph, &[i64])> {
         match self {
-            KernelBody::Loop { graph, .. }
-            | KernelBody::Reduce { graph, .. }
-            | KernelBody::Scan { graph, .. }
-            | KernelBody::UpdateSlice { graph, .. }
-            | KernelBody::Scatter { graph, .. } => Some(graph),
+            KernelBody::Loop { graph, space, .. }
+            | KernelBody::Reduce { graph, space, .. }
+            | KernelBody::Scan { graph, space, .. }
+            | KernelBody::UpdateSlice { graph, space, .. }
+            | KernelBody::Scatter { graph, space, .. } => Some((graph, space)),
             KernelBody::Sort { .. } | KernelBody::SelectAndScatter { .. } | KernelBody::RngBitGenerator { .. } => None,
         }
+    }
+
+    /// The per-point value graph, for the bodies that have one.
+    pub fn graph(&self) -> Option<&Graph> {
+        self.graph_and_space().map(|(g, _)| g)
     }
 }
 

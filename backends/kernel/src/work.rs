@@ -49,9 +49,9 @@ impl StepWork {
                     let n = dims.get(*dimension).copied().unwrap_or(1).max(2) as f64;
                     (WorkClass::Sort, product(dims) * n.log2())
                 }
-                Some(body) => match (body.graph(), body_space(body)) {
-                    (Some(g), Some(space)) => (WorkClass::Kernel, product(space) * graph_ops(g).max(1.0)),
-                    _ => (WorkClass::Other, 0.0),
+                Some(body) => match body.graph_and_space() {
+                    Some((g, space)) => (WorkClass::Kernel, product(space) * graph_ops(g).max(1.0)),
+                    None => (WorkClass::Other, 0.0),
                 },
                 None => (WorkClass::Other, 0.0),
             },
@@ -89,17 +89,6 @@ impl StepWork {
                 self.units, self.class
             )
         })
-    }
-}
-
-fn body_space(body: &KernelBody) -> Option<&[i64]> {
-    match body {
-        KernelBody::Loop { space, .. }
-        | KernelBody::Reduce { space, .. }
-        | KernelBody::Scan { space, .. }
-        | KernelBody::UpdateSlice { space, .. }
-        | KernelBody::Scatter { space, .. } => Some(space),
-        _ => None,
     }
 }
 

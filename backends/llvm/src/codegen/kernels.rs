@@ -394,39 +394,48 @@ impl<'ctx> Cg<'ctx, '_> {
                 invalid!("kernel {}: an output value's type differs from the output's {}", k.name, t.dtype);
             }
         }
+        // The loop nest's shape is the kernel's, as its launch shape reads it
+        // (the task range means the same to every loop emitted below).
+        let flat = loop_space(k, space, graph, outputs);
+        if io.len() != ni + outputs.len() {
+            invalid!("kernel {}: {} buffers for {ni} inputs and {} outputs", k.name, io.len(), outputs.len());
+        }
+        let (inputs, outs) = io.split_at(ni);
         // Outputs that need an integer division are computed in a loop of
         // their own: x86 has no vector integer division, and one such output
         // would keep the vectorizer off every other output of the kernel.
-        let (slow, fast): (Vec<usize>, Vec<usize>) =
-            (0..outputs.len()).partition(|&j| needs_integer_division(graph, outputs[j]));
-        if self.x86 && !slow.is_empty() && !fast.is_empty() && !space.is_empty() {
-            for group in [fast, slow] {
-                let sub_outputs: Vec<NodeId> = group.iter().map(|&j| outputs[j]).collect();
-                let mut sub_io: Vec<Io<'ctx>> = io[..ni].to_vec();
-                sub_io.extend(group.iter().map(|&j| io[ni + j].clone()));
-                let sub = Kernel { outputs: group.iter().map(|&j| k.outputs[j].clone()).collect(), ..k.clone() };
-                self.emit_loop_outputs(&sub, space, graph, &sub_outputs, Task { io: &sub_io, begin, end })?;
+        if self.x86 && !space.is_empty() {
+            let (slow, fast): (Vec<usize>, Vec<usize>) =
+                (0..outputs.len()).partition(|&j| needs_integer_division(graph, outputs[j]));
+            if !slow.is_empty() && !fast.is_empty() {
+                for group in [fast, slow] {
+                    let values: Vec<NodeId> = group.iter().map(|&j| outputs[j]).collect();
+                    let group_outs: Vec<Io<'ctx>> = group.iter().map(|&j| outs[j].clone()).collect();
+                    self.emit_loop_nest(space, &flat, graph, &values, inputs, &group_outs, begin, end)?;
+                }
+                return Ok(());
             }
-            return Ok(());
         }
-        self.emit_loop_outputs(k, space, graph, outputs, task)
+        self.emit_loop_nest(space, &flat, graph, outputs, inputs, outs, begin, end)
     }
 
-    /// [`Cg::emit_loop`] for a set of outputs computed in one loop nest.
-    fn emit_loop_outputs(
+    /// One loop nest of a loop kernel over `space` (or `flat`, its flattened
+    /// form when the kernel runs flat), storing `values` into `outs`.
+    #[allow(clippy::too_many_arguments)]
+    fn emit_loop_nest(
         &mut self,
-        k: &Kernel,
         space: &[i64],
+        flat: &[i64],
         graph: &Graph,
-        outputs: &[NodeId],
-        task: Task<'_, 'ctx>,
+        values: &[NodeId],
+        inputs: &[Io<'ctx>],
+        outs: &[Io<'ctx>],
+        begin: IntValue<'ctx>,
+        end: IntValue<'ctx>,
     ) -> Result<()> {
-        let Task { io, begin, end } = task;
-        let ni = k.inputs.len();
-        let flat = loop_space(k, space, graph, outputs);
         let tiled = !space.is_empty() && flat.len() == space.len() && transposes(graph, space);
         if !space.is_empty() && flat.len() == space.len() && !tiled {
-            return self.emit_loop_hoisting(space, graph, outputs, io, &io[ni..], begin, end);
+            return self.emit_loop_hoisting(space, graph, values, inputs, outs, begin, end);
         }
         let (loops, idx, off) = if space.is_empty() {
             // A scalar: one iteration of a dummy dimension.
@@ -435,14 +444,13 @@ impl<'ctx> Cg<'ctx, '_> {
         } else if tiled {
             self.open_space_tiled(space, begin, end)?
         } else {
-            self.open_space(&flat, begin, end)?
+            self.open_space(flat, begin, end)?
         };
         let mut env = Env::with_indices(graph, if flat.len() == space.len() { idx } else { Vec::new() });
         env.identity = Some((off, space.to_vec()));
-        self.emit_nodes(&mut env, io, outputs)?;
-        for (j, &o) in outputs.iter().enumerate() {
+        self.emit_nodes(&mut env, inputs, values)?;
+        for (&o, out) in values.iter().zip(outs) {
             let v = self.value(&env, o)?;
-            let out = &io[ni + j];
             self.store_elem(out.ptr, out.dtype, off, v)?;
         }
         self.close_loops(loops)

@@ -294,7 +294,10 @@ fn bench_profile_and_compile_emit_kernel() {
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(out.contains("ms/run"), "{out}");
-    assert_eq!(out.lines().filter(|l| l.contains("(scan 16x32 along")).count(), 7, "{out}");
+    // One table row per step (a `suspicious:` line after the table may name
+    // one again: with two runs a step's first touch can be slow).
+    let rows = out.lines().filter(|l| l.contains("(scan 16x32 along") && !l.contains("suspicious:"));
+    assert_eq!(rows.count(), 7, "{out}");
     let o = smelt(&[
         "bench",
         case("layernorm").to_str().unwrap(),

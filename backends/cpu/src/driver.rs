@@ -90,6 +90,45 @@ struct RunCx<'ctx> {
     results: PointerValue<'ctx>,
     temp: PointerValue<'ctx>,
     consts: Vec<PointerValue<'ctx>>,
+    /// Temporaries kept in stack slots of `smelt_run` (see [`stack_temps`]), by offset.
+    stack: std::collections::HashMap<usize, PointerValue<'ctx>>,
+}
+
+/// Temporaries of at most this many bytes live in stack slots of `smelt_run`.
+const STACK_TEMP_BYTES: usize = 64;
+
+/// The temporaries `smelt_run` keeps in its own stack slots instead of the
+/// arena, as `(offset, bytes)`: the small ones (at most [`STACK_TEMP_BYTES`])
+/// that no other buffer of the program overlaps. Loop counters and the scalars
+/// a loop carries are such buffers; where every step that touches one is
+/// inlined into `smelt_run` (kernels inside loops), LLVM keeps it in a
+/// register instead of storing and reloading it each iteration.
+fn stack_temps(program: &Program) -> Vec<(usize, usize)> {
+    let mut refs = Vec::new();
+    for s in &program.steps {
+        s.for_each_buf(&mut |r| {
+            if let Buffer::Temp(off) = r.buffer
+                && r.ty.byte_size() > 0
+            {
+                refs.push((off, r.ty.byte_size()));
+            }
+        });
+    }
+    refs.sort_unstable();
+    refs.dedup();
+    // Sorted by offset, a region overlaps an earlier one when the furthest end
+    // before it passes its start, and a later one when the next starts inside it.
+    let mut out = Vec::new();
+    let mut end_before = 0usize;
+    for (i, &(off, n)) in refs.iter().enumerate() {
+        let clear_before = i == 0 || end_before <= off;
+        let clear_after = refs.get(i + 1).is_none_or(|&(next, _)| next >= off + n);
+        if n <= STACK_TEMP_BYTES && clear_before && clear_after {
+            out.push((off, n));
+        }
+        end_before = end_before.max(off + n);
+    }
+    out
 }
 
 /// Where a buffer's bytes are, for overlap tests.
@@ -204,11 +243,16 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
         );
         self.stamp(f);
         self.begin_fn(f);
+        let mut stack = std::collections::HashMap::new();
+        for (off, n) in stack_temps(program) {
+            stack.insert(off, self.stack_slot(n, &format!("temp{off}"))?);
+        }
         let rc = RunCx {
             params: param(f, 0)?.into_pointer_value(),
             results: param(f, 1)?.into_pointer_value(),
             temp: param(f, 2)?.into_pointer_value(),
             consts,
+            stack,
         };
         if self.target.profile {
             let slots = count_timed(&program.steps);
@@ -349,8 +393,20 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
                 Some(&p) => Ok(p),
                 None => invalid!("constant {n} out of range"),
             },
-            Buffer::Temp(off) => Ok(self.byte_offset(rc.temp, self.i64c(off as i64))?),
+            Buffer::Temp(off) => match rc.stack.get(&off) {
+                Some(&p) => Ok(p),
+                None => Ok(self.byte_offset(rc.temp, self.i64c(off as i64))?),
+            },
         }
+    }
+
+    /// A 64-byte aligned stack slot of `bytes` bytes in `smelt_run`'s entry block.
+    fn stack_slot(&self, bytes: usize, name: &str) -> Result<PointerValue<'ctx>> {
+        let p = self.alloca_array(self.t.i8, bytes as u32, name)?;
+        if let Some(i) = p.as_instruction() {
+            i.set_alignment(64).map_err(|e| CpuError::llvm(e.to_string()))?;
+        }
+        Ok(p)
     }
 
     /// `dst = src` for `bytes` bytes (memmove when they may overlap).
@@ -398,29 +454,34 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
             self.check_buf(s)?;
             self.note_write(d)?;
         }
-        // Sources another move overwrites are staged in scratch first.
+        // Sources another move overwrites are staged first: small ones in a
+        // stack slot, the others in scratch space.
         let base = scratch_base(self.program.temp_bytes);
-        let mut staged: Vec<Option<usize>> = vec![None; moves.len()];
+        let mut staged: Vec<Option<PointerValue<'ctx>>> = vec![None; moves.len()];
         let mut used = 0usize;
         for (i, (s, _)) in moves.iter().enumerate() {
             if moves.iter().enumerate().any(|(j, (_, d))| j != i && overlap(s, d)) {
-                staged[i] = Some(base + used);
-                used += s.ty.byte_size().div_ceil(64) * 64;
+                let bytes = s.ty.byte_size();
+                staged[i] = Some(if bytes <= STACK_TEMP_BYTES {
+                    self.stack_slot(bytes, "staged")?
+                } else {
+                    let p = self.byte_offset(rc.temp, self.i64c((base + used) as i64))?;
+                    used += bytes.div_ceil(64) * 64;
+                    p
+                });
             }
         }
         self.scratch_bytes = self.scratch_bytes.max(used);
         for (i, (s, _)) in moves.iter().enumerate() {
-            if let Some(off) = staged[i] {
+            if let Some(dp) = staged[i] {
                 let sp = self.buf_ptr(rc, s)?;
-                let dp = self.byte_offset(rc.temp, self.i64c(off as i64))?;
                 self.copy_bytes(dp, 64, sp, buffer_align(s), s.ty.byte_size(), false)?;
             }
         }
         for (i, (s, d)) in moves.iter().enumerate() {
             let dp = self.buf_ptr(rc, d)?;
             match staged[i] {
-                Some(off) => {
-                    let sp = self.byte_offset(rc.temp, self.i64c(off as i64))?;
+                Some(sp) => {
                     self.copy_bytes(dp, buffer_align(d), sp, 64, s.ty.byte_size(), false)?;
                 }
                 None if identical(s, d) => {}

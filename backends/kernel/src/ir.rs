@@ -764,6 +764,37 @@ pub enum Step {
     },
 }
 
+impl Step {
+    /// Calls `f` on every buffer this step names, nested steps included.
+    pub fn for_each_buf(&self, f: &mut dyn FnMut(&BufRef)) {
+        let epilogue = |e: &Option<(KernelId, Vec<BufRef>)>, f: &mut dyn FnMut(&BufRef)| {
+            e.iter().flat_map(|(_, bufs)| bufs).for_each(&mut *f)
+        };
+        match self {
+            Step::Kernel { inputs, outputs, .. } => inputs.iter().chain(outputs).for_each(f),
+            Step::Copy { src, dst } => [src, dst].into_iter().for_each(f),
+            Step::ParallelCopy { moves } => moves.iter().flat_map(|(s, d)| [s, d]).for_each(f),
+            Step::Dot(d) => {
+                [&d.lhs, &d.rhs, &d.out].into_iter().for_each(&mut *f);
+                epilogue(&d.epilogue, f);
+            }
+            Step::Conv(c) => {
+                [&c.input, &c.kernel, &c.out].into_iter().for_each(&mut *f);
+                epilogue(&c.epilogue, f);
+            }
+            Step::While { cond, pred, body, update } => {
+                f(pred);
+                update.iter().flat_map(|(s, d)| [s, d]).for_each(&mut *f);
+                cond.iter().chain(body).for_each(|s| s.for_each_buf(f));
+            }
+            Step::Conditional { index, branches } => {
+                f(index);
+                branches.iter().flatten().for_each(|s| s.for_each_buf(f));
+            }
+        }
+    }
+}
+
 /// Read-only data.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ConstData {

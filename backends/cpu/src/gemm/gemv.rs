@@ -1,9 +1,13 @@
-//! Matrix-vector products: the GEMM driver's path for `n == 1` or `m == 1`.
+//! Matrix-vector products: the GEMM driver's path for `n == 1` or `m == 1`,
+//! and for skinny products (`n <= SKINNY_N`, more than `MR` rows of an A that
+//! runs along `k`).
 //!
 //! Packing and a `MR x NR` tile would waste all but one row or column of every
 //! tile, so these products stream the matrix once instead. Either the matrix's
-//! rows run along `k` (dot products: four rows at a time, vectorized over `k`,
-//! reduced by a shuffle tree) or along the output (axpy: four vectors of outputs
+//! rows run along `k` (dot products: four rows at a time against up to four
+//! vectors, vectorized over `k`, reduced by a shuffle tree; a skinny product's
+//! `n` columns of B are its vectors, transposed first when B runs along `n`)
+//! or along the output (axpy: four vectors of outputs
 //! at a time, one broadcast of the vector element per `k`). Dot-product tasks are
 //! chunks of 64-aligned outputs sized to about 64K multiply-adds. Axpy tasks own
 //! 4096 outputs (their accumulators stay in cache while whole matrix rows stream
@@ -33,7 +37,16 @@ const S_NCHUNKS: u32 = 9;
 const S_KSPLIT: u32 = 10;
 const S_KCHUNK: u32 = 11;
 const S_PART: u32 = 12;
-const SLOTS: u32 = 13;
+/// B transposed for a skinny product (null when not needed), freed at the end.
+const S_BT: u32 = 13;
+const SLOTS: u32 = 14;
+
+/// Products with at most this many columns (and more rows than a tile holds)
+/// take the dot-product form: a tile of `NR` columns would leave most lanes idle
+/// and A would be packed for a handful of columns.
+const SKINNY_N: i64 = 16;
+/// Vectors each group of four matrix rows is multiplied with at once.
+const DOT_COLS: u32 = 4;
 
 /// Outputs per axpy task: the accumulators (16 KiB of f32) stay in L1/L2 while
 /// matrix rows stream through in runs of four pages.
@@ -58,12 +71,41 @@ pub(super) fn emit<'ctx>(
 ) -> R<()> {
     let (spec, ct) = (tasks.spec, tasks.ct);
     let [batch, m, n, k] = sizes;
-    let is_n1 = ir.cmp(IntPredicate::EQ, n, ir.c(1))?;
+    let mut is_n1 = ir.cmp(IntPredicate::EQ, n, ir.c(1))?;
+    if !spec.lhs_transposed {
+        let mr = ir.c(Blocking::new(tasks.isa, ct).mr as i64);
+        let skinny =
+            ir.b.build_and(ir.cmp(IntPredicate::SLE, n, ir.c(SKINNY_N))?, ir.cmp(IntPredicate::SGT, m, mr)?, "")?;
+        is_n1 = ir.b.build_or(is_n1, skinny, "")?;
+    }
     let is_m1 = ir.cmp(IntPredicate::EQ, m, ir.c(1))?;
     let any = ir.b.build_or(is_n1, is_m1, "")?;
     let launch = |side: Side| -> R<()> {
         let s = Slots::alloc(ir, SLOTS)?;
         set_operands(ir, &s, ptrs, [m, n, k])?;
+        s.set(ir, S_BT, ir.c(0))?;
+        if side == Side::N1 && !spec.rhs_transposed {
+            // A skinny B `[k, n]` becomes `n` vectors along k.
+            let many = ir.cmp(IntPredicate::SGT, n, ir.c(1))?;
+            ir.if_(many, || {
+                let (b, bmem) = (ptrs[1], ir.mem_ty(spec.rhs, 0));
+                let bytes = spec.rhs.byte_size() as u32;
+                let bt = ir.alloc(ir.mul(ir.mul(ir.mul(batch, n)?, k)?, ir.c(bytes as i64))?)?;
+                ir.for_range(ir.c(0), batch, 1, |bi| {
+                    let base = ir.mul(ir.mul(bi, n)?, k)?;
+                    ir.for_range(ir.c(0), k, 1, |kk| {
+                        ir.for_range(ir.c(0), n, 1, |j| {
+                            let from = ir.add(base, ir.add(ir.mul(kk, n)?, j)?)?;
+                            let to = ir.add(base, ir.add(ir.mul(j, k)?, kk)?)?;
+                            let v = ir.load(bmem, ir.gep(bmem, b, from)?, bytes)?;
+                            ir.store(ir.gep(bmem, bt, to)?, v, bytes)
+                        })
+                    })
+                })?;
+                s.set_ptr(ir, S_B, bt)?;
+                s.set_ptr(ir, S_BT, bt)
+            })?;
+        }
         let rows = if side == Side::N1 { m } else { n };
         let total = ir.mul(ir.mul(batch, rows)?, k)?;
         let inline = ir.cmp(IntPredicate::SLT, total, ir.c(INLINE_WORK))?;
@@ -87,12 +129,14 @@ pub(super) fn emit<'ctx>(
             ir.free(part)
         } else {
             // About 64K multiply-adds per task, 64-row aligned.
-            let chunk = ir.div(ir.c(1 << 16), ir.max(k, ir.c(1))?)?;
+            let cols = if side == Side::N1 { n } else { ir.c(1) };
+            let chunk = ir.div(ir.c(1 << 16), ir.max(ir.mul(k, cols)?, ir.c(1))?)?;
             let chunk = ir.mul(ir.ceil_div(ir.max(chunk, ir.c(64))?, ir.c(64))?, ir.c(64))?;
             let nchunks = ir.ceil_div(rows, chunk)?;
             s.set(ir, S_CHUNK, chunk)?;
             s.set(ir, S_NCHUNKS, nchunks)?;
-            run(dots_task(tasks, side)?, ir.mul(batch, nchunks)?)
+            run(dots_task(tasks, side)?, ir.mul(batch, nchunks)?)?;
+            ir.free(s.get_ptr(ir, S_BT)?)
         }
     };
     ir.if_(any, || {
@@ -106,13 +150,15 @@ fn suffix(side: Side) -> &'static str {
     if side == Side::N1 { "n1" } else { "m1" }
 }
 
-/// A side's matrix and vector (pointers and element types) and its output count.
+/// A side's matrix and vectors (pointers and element types), its output rows
+/// and its vectors per batch element (the columns of a skinny product, else 1).
 struct Operands<'ctx> {
     mat: PointerValue<'ctx>,
     md: DType,
     vec: PointerValue<'ctx>,
     vd: DType,
     rows: IntValue<'ctx>,
+    cols: IntValue<'ctx>,
 }
 
 impl<'ctx> Operands<'ctx> {
@@ -121,10 +167,11 @@ impl<'ctx> Operands<'ctx> {
             Side::N1 => (S_A, spec.lhs, S_B, spec.rhs, S_M),
             Side::M1 => (S_B, spec.rhs, S_A, spec.lhs, S_N),
         };
-        Ok(Operands { mat: s.get_ptr(ir, mat)?, md, vec: s.get_ptr(ir, vec)?, vd, rows: s.get(ir, rows)? })
+        let cols = if side == Side::N1 { s.get(ir, S_N)? } else { ir.c(1) };
+        Ok(Operands { mat: s.get_ptr(ir, mat)?, md, vec: s.get_ptr(ir, vec)?, vd, rows: s.get(ir, rows)?, cols })
     }
 
-    /// The matrix and the vector of batch element `bi`, of depth `k`.
+    /// The matrix and the vectors of batch element `bi`, of depth `k`.
     fn batch(
         &self,
         ir: &Ir<'_, 'ctx>,
@@ -132,7 +179,7 @@ impl<'ctx> Operands<'ctx> {
         k: IntValue<'ctx>,
     ) -> R<(PointerValue<'ctx>, PointerValue<'ctx>)> {
         let mmat = ir.gep(ir.mem_ty(self.md, 0), self.mat, ir.mul(bi, ir.mul(self.rows, k)?)?)?;
-        let mvec = ir.gep(ir.mem_ty(self.vd, 0), self.vec, ir.mul(bi, k)?)?;
+        let mvec = ir.gep(ir.mem_ty(self.vd, 0), self.vec, ir.mul(ir.mul(bi, self.cols)?, k)?)?;
         Ok((mmat, mvec))
     }
 }
@@ -162,7 +209,7 @@ fn epilogue<'ctx>(
     let (epi, ectx) = (s.get_ptr(ir, S_EPI)?, s.get_ptr(ir, S_ECTX)?);
     let (zero, one) = (ir.c(0), ir.c(1));
     match side {
-        Side::N1 => call_epilogue(ir, epi, ectx, [bi, r0, r1, zero, one]),
+        Side::N1 => call_epilogue(ir, epi, ectx, [bi, r0, r1, zero, s.get(ir, S_N)?]),
         Side::M1 => call_epilogue(ir, epi, ectx, [bi, zero, one, r0, r1]),
     }
 }
@@ -187,8 +234,8 @@ fn dots_task<'ctx>(tasks: &Tasks<'_, 'ctx>, side: Side) -> R<FunctionValue<'ctx>
     ir.for_range(lo, hi, 1, |t| {
         let (bi, r0, r1) = chunk_of(&ir, t, (chunk, nchunks), ops.rows)?;
         let (mmat, mvec) = ops.batch(&ir, bi, k)?;
-        let mout = ir.gep(ir.mem_ty(spec.out, 0), c, ir.mul(bi, ops.rows)?)?;
-        g.dots(mmat, mvec, mout, k, r0, r1)?;
+        let mout = ir.gep(ir.mem_ty(spec.out, 0), c, ir.mul(ir.mul(bi, ops.rows)?, ops.cols)?)?;
+        g.dots(mmat, mvec, mout, [k, ops.cols], r0, r1)?;
         epilogue(&ir, &s, side, bi, r0, r1)
     })?;
     ir.ret()?;
@@ -288,46 +335,63 @@ impl<'i, 'a, 'ctx> Gemv<'i, 'a, 'ctx> {
         Ok(ir.b.build_extract_element(v.into_vector_value(), ir.cx.i32_type().const_zero(), "")?)
     }
 
-    /// `out[r] = sum_k mat[r * k + kk] * vec[kk]` for `r` in `r0..r1`.
+    /// `out[r * cols + j] = sum_k mat[r * k + kk] * vec[j * k + kk]` for `r` in
+    /// `r0..r1` and `j` in `0..cols`.
     fn dots(
         &self,
         mat: PointerValue<'ctx>,
         vec: PointerValue<'ctx>,
         out: PointerValue<'ctx>,
-        k: IntValue<'ctx>,
+        [k, cols]: [IntValue<'ctx>; 2],
         r0: IntValue<'ctx>,
         r1: IntValue<'ctx>,
     ) -> R<()> {
         let ir = self.ir;
         let (ct, l) = (self.ct, self.lanes);
         let kmain = ir.sub(k, ir.rem(k, ir.c(l as i64))?)?;
-        let group = |r: IntValue<'ctx>, rows: u32| -> R<()> {
+        // Rows `r..r + rows` against vectors `j..j + width`.
+        let tile = |r: IntValue<'ctx>, rows: u32, j: IntValue<'ctx>, width: u32| -> R<()> {
             let vt = ir.vec(ct, l);
-            let accs: Vec<_> = (0..rows).map(|_| ir.alloca(vt.into())).collect::<R<_>>()?;
+            let accs: Vec<_> = (0..rows * width).map(|_| ir.alloca(vt.into())).collect::<R<_>>()?;
             for &a in &accs {
                 ir.store(a, ir.zero(ct, l), 1)?;
             }
+            let vrow = |c: u32| ir.mul(ir.add(j, ir.c(c as i64))?, k);
+            let mrow = |g: u32| ir.mul(ir.add(r, ir.c(g as i64))?, k);
             ir.for_range(ir.c(0), kmain, l as i64, |kk| {
-                let v = self.load(self.vd, vec, kk, l)?;
-                for (g, &a) in accs.iter().enumerate() {
-                    let row = ir.mul(ir.add(r, ir.c(g as i64))?, k)?;
-                    let x = self.load(self.md, mat, ir.add(row, kk)?, l)?;
-                    ir.store(a, ir.mul_add(ct, x, v, ir.load(vt.into(), a, 1)?)?, 1)?;
+                let vs: Vec<_> =
+                    (0..width).map(|c| self.load(self.vd, vec, ir.add(vrow(c)?, kk)?, l)).collect::<R<_>>()?;
+                for g in 0..rows {
+                    let x = self.load(self.md, mat, ir.add(mrow(g)?, kk)?, l)?;
+                    for (c, &v) in vs.iter().enumerate() {
+                        let a = accs[(g * width) as usize + c];
+                        ir.store(a, ir.mul_add(ct, x, v, ir.load(vt.into(), a, 1)?)?, 1)?;
+                    }
                 }
                 Ok(())
             })?;
-            for (g, &a) in accs.iter().enumerate() {
-                let rg = ir.add(r, ir.c(g as i64))?;
-                let sum = ir.alloca(ct.ty(ir.cx))?;
-                ir.store(sum, self.hsum(ir.load(vt.into(), a, 1)?)?, 1)?;
-                ir.for_range(kmain, k, 1, |kk| {
-                    let x = self.load(self.md, mat, ir.add(ir.mul(rg, k)?, kk)?, 0)?;
-                    let v = self.load(self.vd, vec, kk, 0)?;
-                    ir.store(sum, ir.mul_add(ct, x, v, ir.load(ct.ty(ir.cx), sum, 1)?)?, 1)
-                })?;
-                self.store(out, rg, ir.load(ct.ty(ir.cx), sum, 1)?)?;
+            for g in 0..rows {
+                for c in 0..width {
+                    let a = accs[(g * width + c) as usize];
+                    let sum = ir.alloca(ct.ty(ir.cx))?;
+                    ir.store(sum, self.hsum(ir.load(vt.into(), a, 1)?)?, 1)?;
+                    let (mr, vr) = (mrow(g)?, vrow(c)?);
+                    ir.for_range(kmain, k, 1, |kk| {
+                        let x = self.load(self.md, mat, ir.add(mr, kk)?, 0)?;
+                        let v = self.load(self.vd, vec, ir.add(vr, kk)?, 0)?;
+                        ir.store(sum, ir.mul_add(ct, x, v, ir.load(ct.ty(ir.cx), sum, 1)?)?, 1)
+                    })?;
+                    let at = ir.add(ir.mul(ir.add(r, ir.c(g as i64))?, cols)?, ir.add(j, ir.c(c as i64))?)?;
+                    self.store(out, at, ir.load(ct.ty(ir.cx), sum, 1)?)?;
+                }
             }
             Ok(())
+        };
+        let group = |r: IntValue<'ctx>, rows: u32| -> R<()> {
+            let w = DOT_COLS as i64;
+            let jmain = ir.sub(cols, ir.rem(cols, ir.c(w))?)?;
+            ir.for_range(ir.c(0), jmain, w, |j| tile(r, rows, j, DOT_COLS))?;
+            ir.for_range(jmain, cols, 1, |j| tile(r, rows, j, 1))
         };
         let span = ir.sub(r1, r0)?;
         let rmain = ir.add(r0, ir.sub(span, ir.rem(span, ir.c(4))?)?)?;

@@ -186,6 +186,13 @@ const SHAPES: &[(usize, usize, usize, usize)] = &[
     (1, 25, 70, 300),
     (1, 300, 40, 20),
     (1, 20, 600, 10),
+    // Skinny products (a few columns, more rows than a tile): the dot-product
+    // form, columns in groups of four and single ones, depths off the vector width.
+    (2, 70, 5, 37),
+    (1, 45, 16, 100),
+    (3, 29, 2, 17),
+    (1, 33, 10, 200),
+    (1, 13, 17, 40),
     (2, 3, 4, 0),
     (1, 0, 5, 5),
     (0, 4, 4, 4),

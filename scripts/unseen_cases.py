@@ -7,8 +7,11 @@ Used with the corpus tools (`../shared/tools/corpus/`):
 Each leans on what the corpus has little of: transcendental functions in
 other mixes (erf GELU, sin/cos encodings, softplus, log-sigmoid), an RMS norm
 with SwiGLU, attention blocks (masked; grouped-query heads laid out sequence
-first), and loops over dynamic indices (row-by-row dynamic_update_slice, a
-scalar while_loop, a long sliding-window dynamic_slice loop). Their test-size
+first), loops over dynamic indices (row-by-row dynamic_update_slice, a
+scalar while_loop, a long sliding-window dynamic_slice loop), an Adam
+optimizer step, bf16 and integer elementwise chains, rounding conversions,
+an embedding bag (gather then segment sum), and nested loops with a
+conditional inside. Their test-size
 forms live in tests/corpus/ too (see its README).
 """
 
@@ -16,7 +19,7 @@ import numpy as np
 import jax
 import jax.numpy as jnp
 
-from cases import Built, Registry, case, normal
+from cases import Built, Registry, case, dense, glorot, normal, softmax_xent
 
 UNSEEN = Registry("unseen")
 
@@ -164,5 +167,140 @@ def sliding_window_loop(size):
             return mx, mean
         init = (jnp.zeros(n - w + 1, x.dtype), jnp.zeros(n - w + 1, x.dtype))
         return jax.lax.fori_loop(0, n - w + 1, body, init)
+
+    return Built(fn, (x,))
+
+
+@case(UNSEEN, "One Adam step on a two-layer MLP: value_and_grad of a cross-entropy loss, then the "
+      "first and second moment updates with bias correction over the parameter tree.",
+      rtol=1e-4, atol=1e-5)
+def adam_step(size):
+    rng = np.random.default_rng(914)
+    B, D, H = (8, 16, 32) if size == "test" else (128, 512, 1024)
+    params = {"w1": glorot(rng, D, H), "b1": np.zeros((H,), np.float32),
+              "w2": glorot(rng, H, 10), "b2": np.zeros((10,), np.float32)}
+    m = {k: normal(rng, v.shape, 1e-3) for k, v in params.items()}
+    v = {k: np.abs(normal(rng, v.shape, 1e-4)) for k, v in params.items()}
+    x = normal(rng, (B, D))
+    y = rng.integers(0, 10, B, dtype=np.int32)
+    t = np.int32(7)
+
+    def fn(params, m, v, t, x, y):
+        def loss_fn(p):
+            return softmax_xent(dense(jax.nn.relu(dense(x, p["w1"], p["b1"])), p["w2"], p["b2"]), y, 10)
+        loss, g = jax.value_and_grad(loss_fn)(params)
+        b1, b2, lr, eps = 0.9, 0.999, 1e-3, 1e-8
+        tf = (t + 1).astype(jnp.float32)
+        m = jax.tree_util.tree_map(lambda m, g: b1 * m + (1 - b1) * g, m, g)
+        v = jax.tree_util.tree_map(lambda v, g: b2 * v + (1 - b2) * g * g, v, g)
+        c1, c2 = 1 - b1 ** tf, 1 - b2 ** tf
+        params = jax.tree_util.tree_map(
+            lambda p, m, v: p - lr * (m / c1) / (jnp.sqrt(v / c2) + eps), params, m, v)
+        return params, m, v, loss
+
+    return Built(fn, (params, m, v, t, x, y))
+
+
+@case(UNSEEN, "A bf16 elementwise chain: multiply-add, tanh, exp, rsqrt, clamp and a select in bf16, "
+      "a row sum accumulated in f32.", rtol=2e-2, atol=2e-2)
+def bf16_chain(size):
+    rng = np.random.default_rng(915)
+    shape = (8, 64) if size == "test" else (2048, 1024)
+    x, y, z = (normal(rng, shape).astype(jnp.bfloat16) for _ in range(3))
+
+    def fn(x, y, z):
+        a = x * y + z
+        b = jnp.tanh(a) * jnp.exp(-jnp.abs(z)) + jax.lax.rsqrt(x * x + jnp.bfloat16(1))
+        c = jnp.clip(jnp.where(a > 0, b, a * jnp.bfloat16(0.25)), -3, 3)
+        return c, jnp.sum(c.astype(jnp.float32), axis=1)
+
+    return Built(fn, (x, y, z))
+
+
+@case(UNSEEN, "An integer hashing chain on u32 and s32: a murmur3-style finalizer, rotations built "
+      "from shifts, a remainder by a constant, popcount and count-leading-zeros, and a bucket "
+      "histogram by comparisons.", rtol=0, atol=0)
+def int_hash_mix(size):
+    rng = np.random.default_rng(916)
+    n = 256 if size == "test" else 1 << 21
+    a = rng.integers(0, 2 ** 32, n, dtype=np.uint32)
+    b = rng.integers(-2 ** 31, 2 ** 31, n, dtype=np.int64).astype(np.int32)
+
+    def fn(a, b):
+        h = a ^ (a >> 16)
+        h = h * np.uint32(0x85EBCA6B)
+        h = h ^ (h >> 13)
+        h = h * np.uint32(0xC2B2AE35)
+        h = h ^ (h >> 16)
+        rot = (h << 7) | (h >> 25)
+        bucket = (rot % np.uint32(1000)).astype(jnp.int32)
+        mixed = (b ^ bucket) + jax.lax.population_count(b) - jax.lax.clz(b | 1)
+        small = jnp.where(mixed > 0, mixed >> 3, -((-mixed) >> 3))
+        counts = jnp.sum((bucket[:, None] < jnp.array([250, 500, 750], jnp.int32)).astype(jnp.int32), axis=0)
+        return h, rot, small, counts
+
+    return Built(fn, (a, b))
+
+
+@case(UNSEEN, "Rounding conversions: f32 rounded half to even, floored and ceiled into s32, "
+      "saturated into u8 and s8, f32 to f16 and bf16 and back, s32 to f32.", rtol=0, atol=0)
+def convert_rounding_mix(size):
+    rng = np.random.default_rng(917)
+    n = 512 if size == "test" else 1 << 22
+    x = normal(rng, (n,), 300.0)
+    x[:8] = [0.5, 1.5, 2.5, -0.5, -1.5, 1e9, -1e9, 0.0]
+    i = rng.integers(-2 ** 24, 2 ** 24, n, dtype=np.int32)
+
+    def fn(x, i):
+        r = jnp.round(x).astype(jnp.int32)
+        f = jnp.floor(x).astype(jnp.int32)
+        c = jnp.ceil(x).astype(jnp.int32)
+        u8 = jnp.clip(x, 0, 255).astype(jnp.uint8)
+        s8 = jnp.clip(jnp.round(x / 4), -128, 127).astype(jnp.int8)
+        h = x.astype(jnp.float16).astype(jnp.float32)
+        bf = x.astype(jnp.bfloat16).astype(jnp.float32)
+        return r, f, c, u8, s8, h, bf, i.astype(jnp.float32) * 0.5
+
+    return Built(fn, (x, i))
+
+
+@case(UNSEEN, "An embedding bag: rows gathered by token ids, summed per bag with segment_sum over "
+      "sorted bag ids, divided by the bag sizes.", rtol=1e-5, atol=1e-5)
+def embedding_bag(size):
+    rng = np.random.default_rng(918)
+    V, D, T, NB = (50, 8, 40, 6) if size == "test" else (20000, 128, 65536, 4096)
+    table = normal(rng, (V, D))
+    ids = rng.integers(0, V, T, dtype=np.int32)
+    bags = np.sort(rng.integers(0, NB, T)).astype(np.int32)
+
+    def fn(table, ids, bags):
+        rows = jnp.take(table, ids, axis=0)
+        sums = jax.ops.segment_sum(rows, bags, num_segments=NB, indices_are_sorted=True)
+        counts = jax.ops.segment_sum(jnp.ones_like(bags, jnp.float32), bags, num_segments=NB)
+        return sums / jnp.maximum(counts, 1.0)[:, None]
+
+    return Built(fn, (table, ids, bags))
+
+
+@case(UNSEEN, "Nested control flow: a fori_loop whose body runs a data-dependent while_loop and a "
+      "lax.cond on a small vector state.", rtol=1e-5, atol=1e-5)
+def nested_loops_cond(size):
+    rng = np.random.default_rng(919)
+    n, steps = (16, 10) if size == "test" else (256, 2000)
+    x = normal(rng, (n,))
+
+    def fn(x):
+        def outer(i, s):
+            def cond(c):
+                v, k = c
+                return (jnp.max(jnp.abs(v)) > 1.0) & (k < 8)
+
+            def halve(c):
+                v, k = c
+                return v * 0.5, k + 1
+            s, k = jax.lax.while_loop(cond, halve, (s, jnp.int32(0)))
+            s = jax.lax.cond(k % 2 == 0, lambda s: jnp.sin(s) + 0.1 * s, lambda s: s * 1.5 + 0.01, s)
+            return jnp.roll(s, 1) * 0.9 + s * 0.2
+        return jax.lax.fori_loop(0, steps, outer, x)
 
     return Built(fn, (x,))

@@ -20,7 +20,7 @@ pub fn corpus_cases() -> Vec<PathBuf> {
 
 /// The corpus: 44 cases from the shared corpus and 9 from
 /// `scripts/unseen_cases.py`.
-pub const CORPUS_CASES: usize = 53;
+pub const CORPUS_CASES: usize = 59;
 
 /// Runs `check` on every corpus case ([`CORPUS_CASES`]), printing those that take
 /// over 2 s, and fails listing every failure as `<case><suffix>: <error>`.

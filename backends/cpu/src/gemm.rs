@@ -147,7 +147,7 @@ const TASK_WORK_SHIFT: u32 = 21;
 /// A multiple of common thread counts: equal shares for 2, 4, 8 or 16 threads.
 const MAX_TASKS: i64 = 16;
 /// Fewest microkernel rows a task gets when rows are split (`MC`).
-const MIN_TASK_ROW_TILES: i64 = 12;
+const MIN_TASK_ROW_TILES: i64 = 6;
 /// Bytes of B block for results that keep the whole depth in one block.
 const FULL_DEPTH_BLOCK_BYTES: i64 = 512 * 1024;
 

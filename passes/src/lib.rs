@@ -10,6 +10,7 @@
 pub mod algebraic_simplifier;
 pub mod buffer_assignment;
 pub mod constant_folding;
+pub mod conv_phases;
 pub mod cse;
 pub mod dce;
 pub mod dot_canonicalizer;

@@ -2,6 +2,7 @@
 
 use crate::algebraic_simplifier::AlgebraicSimplifier;
 use crate::constant_folding::ConstantFolding;
+use crate::conv_phases::ConvPhases;
 use crate::cse::Cse;
 use crate::dce::Dce;
 use crate::dot_canonicalizer::DotCanonicalizer;
@@ -13,8 +14,9 @@ use crate::reshape_mover::ReshapeMover;
 use crate::tuple_simplifier::TupleSimplifier;
 use crate::while_loop_simplifier::WhileLoopSimplifier;
 
-/// Inline calls, simplify to a fixed point, put dots in canonical form, then fuse
-/// as `options.fusion` allows (a backend's capabilities). (The simplifier would
+/// Inline calls, simplify to a fixed point, put dots in canonical form, split
+/// convolutions over a dilated base by output phase, then fuse as
+/// `options.fusion` allows (a backend's capabilities). (The simplifier would
 /// fold the canonicalizer's transposes back into the dots, so it does not run
 /// after it.)
 pub fn default_pipeline(options: &Options) -> Pipeline {
@@ -30,6 +32,7 @@ pub fn default_pipeline(options: &Options) -> Pipeline {
         .with(CallInliner)
         .with(FixedPoint::new("simplify-fixpoint", simplify, 8))
         .with(DotCanonicalizer)
+        .with(ConvPhases)
         .with(Cse)
         .with(Dce)
         .with(Fusion::new(options.fusion.clone()))
@@ -37,11 +40,12 @@ pub fn default_pipeline(options: &Options) -> Pipeline {
 
 /// Every pass on its own, in its default configuration: what `pass_by_name`
 /// looks names up in.
-fn every_pass() -> [Box<dyn Pass>; 10] {
+fn every_pass() -> [Box<dyn Pass>; 11] {
     [
         Box::new(AlgebraicSimplifier),
         Box::new(CallInliner),
         Box::new(ConstantFolding),
+        Box::new(ConvPhases),
         Box::new(Cse),
         Box::new(Dce),
         Box::new(DotCanonicalizer),

@@ -842,7 +842,9 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
         self.note_write(&c.out)?;
         let spec = ConvSpec::from_step(c);
         let out_dims = spec.output_dims().map_err(|e| CpuError::unsupported(e.to_string()))?;
-        if out_dims != c.out.ty.dims {
+        // `out` may carry the dims of an epilogue's reshape: the same elements
+        // in the same row-major order.
+        if count(&out_dims) != count(&c.out.ty.dims) {
             invalid!("convolution output {:?} does not match its operands ({out_dims:?})", c.out.ty.dims);
         }
         let f = conv_function(&self.module, self.tm, &spec).map_err(|e| CpuError::unsupported(e.to_string()))?;
@@ -853,13 +855,13 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
         // The routine calls the epilogue per block of the output seen as [rows,
         // features], which is the output's row-major order when the feature
         // dimension is the last one; otherwise the epilogue runs afterwards.
-        let rank = c.out.ty.dims.len();
+        let rank = out_dims.len();
         let feature = usize::try_from(c.dims.output_feature).ok();
         let in_tile = rank > 0 && feature == Some(rank - 1);
         let (epi, ctx) = match &c.epilogue {
             Some((kid, bufs)) if in_tile => {
-                let features = c.out.ty.dims[rank - 1];
-                let rows = if features == 0 { 0 } else { count(&c.out.ty.dims) / features };
+                let features = out_dims[rank - 1];
+                let rows = if features == 0 { 0 } else { count(&out_dims) / features };
                 self.routine_epilogue(rc, (*kid, bufs), (&c.out, out), rows, features)?
             }
             _ => (null, null),

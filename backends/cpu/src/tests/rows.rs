@@ -60,7 +60,13 @@ fn row_statistics_are_computed_once_per_row() {
         let m = inputs(DType::S32, dims, 4);
         let mask: Vec<f64> = (0..m.len()).map(|i| (get(&m, i) > 5.0) as i32 as f64).collect();
         // exp differs from the interpreter's by an ulp or so.
-        check_hlo(&hlo, &[x, array_of(DType::Pred, dims, &mask)], 1e-5);
+        let program = check_hlo(&hlo, &[x, array_of(DType::Pred, dims, &mask)], 1e-5);
+        // The exp the sum computes per element is kept in a row buffer for
+        // the division (unexpanded IR: one call of exp, in the sum's loop).
+        let ir = super::emit(&program, &CompileOptions::default(), crate::Emit::LlvmIr).unwrap();
+        let ir = String::from_utf8_lossy(&ir);
+        assert!(ir.contains("%row = alloca"), "no row buffer in\n{ir}");
+        assert_eq!(ir.matches("call float @smelt.math.exp.f32").count(), 1, "{ir}");
     }
 }
 

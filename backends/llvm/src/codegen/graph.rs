@@ -88,6 +88,10 @@ pub struct Env<'g, 'ctx> {
     /// How nodes fold on the current piece of a split dimension (see
     /// [`smelt_kernel::ranges`]); empty: as written.
     pub folds: Vec<Fold>,
+    /// Inline reductions (by node) over one dimension whose value at each
+    /// point is also stored, at the point's index, in a row buffer of this
+    /// element type: `(the body's value node, buffer, dtype)`.
+    pub materialize: HashMap<u32, (NodeId, PointerValue<'ctx>, DType)>,
 }
 
 impl<'g, 'ctx> Env<'g, 'ctx> {
@@ -101,6 +105,7 @@ impl<'g, 'ctx> Env<'g, 'ctx> {
             outer: HashMap::new(),
             identity: None,
             folds: Vec::new(),
+            materialize: HashMap::new(),
         }
     }
 
@@ -326,7 +331,8 @@ impl<'ctx> Cg<'ctx, '_> {
                 self.bitcast(xv, g.dtype(*x), *to)?
             }
             Node::Reduce(r) => {
-                let results = self.emit_inline_reduce(env, io, r)?;
+                let row = env.materialize.get(&id.0).copied();
+                let results = self.emit_inline_reduce(env, io, r, row)?;
                 let first = results.first().copied().unwrap_or_else(|| self.t.i1.const_zero().into());
                 env.reduce_results.insert(id.0, results);
                 first
@@ -346,6 +352,7 @@ impl<'ctx> Cg<'ctx, '_> {
         env: &mut Env<'_, 'ctx>,
         io: &[Io<'ctx>],
         r: &InlineReduce,
+        row: Option<(NodeId, PointerValue<'ctx>, DType)>,
     ) -> Result<Vec<BasicValueEnum<'ctx>>> {
         // One value per accumulator, plus (reduce-window over padding with a reducer
         // that does not ignore the init value) a validity flag the reducer reads;
@@ -370,6 +377,9 @@ impl<'ctx> Cg<'ctx, '_> {
             let mut e = Env::with_indices(&r.body, idx.to_vec());
             e.outer = outer.clone();
             cg.emit_nodes(&mut e, io, &r.values)?;
+            if let (Some((v, buf, d)), [i]) = (row, idx) {
+                cg.store_elem(buf, d, *i, cg.value(&e, v)?)?;
+            }
             r.values.iter().map(|&v| cg.value(&e, v)).collect()
         };
         self.reduce_box(&lo, &hi, r.window.last().copied(), &accs, &acc_types, &r.reducer, io, &mut body)?;

@@ -254,6 +254,21 @@ impl<'ctx> Cg<'ctx, '_> {
         let last = space.len() - 1;
         let splits = if last > par { ranges::split_points(graph, last, space[last]) } else { Vec::new() };
         let mut env = Env::new(graph);
+        // Row values a row statistic computes that the elements need again
+        // (a softmax's exp) are kept from the statistic's loop.
+        let mut rows = Vec::new();
+        if last > par && splits.is_empty() {
+            for (reduce, value, elem) in row_reuse(graph, space, &levels, &needed) {
+                let d = graph.dtype(elem);
+                let bytes = (space[last] as u64 * d.byte_size().max(1) as u64) as u32;
+                let buf = self.alloca(self.t.i8.array_type(bytes), "row")?;
+                if let Some(i) = buf.as_instruction() {
+                    i.set_alignment(64).map_err(|e| LlvmError::Llvm(e.to_string()))?;
+                }
+                env.materialize.insert(reduce.0, (value, buf, d));
+                rows.push((elem, buf, d));
+            }
+        }
         // Leading unit dimensions are the constant 0; what depends on nothing
         // else goes before the loops (level `par`, by `node_levels`'s numbering,
         // is the first loop's body).
@@ -272,6 +287,11 @@ impl<'ctx> Cg<'ctx, '_> {
             loops.push(l);
             if d + 1 == space.len() {
                 env.identity = Some((off, space.to_vec()));
+                let at = env.indices[d];
+                for &(elem, buf, dt) in &rows {
+                    let v = self.load_elem(buf, dt, at)?;
+                    env.bind(elem, v);
+                }
             }
             let here = at_level(d);
             self.emit_nodes(&mut env, io, &here)?;
@@ -668,4 +688,72 @@ fn needs_integer_division(graph: &Graph, value: NodeId) -> bool {
             && matches!(n, Node::Binary { op: BinaryOp::DivUnchecked | BinaryOp::RemUnchecked, .. })
             && graph.types.get(i).is_some_and(|t| !t.is_float())
     })
+}
+
+/// Rows of at most this many elements keep a row statistic's values for reuse.
+const ROW_REUSE_MAX: i64 = 8192;
+
+/// Row statistics whose per-element value the elements compute again: `(the
+/// inline reduction, its body's value node, the equal node of the loop graph)`
+/// for reductions over exactly the innermost dimension, emitted per row,
+/// whose value costs enough to be worth a store and a load (see
+/// `launch::node_cost`), when the loop graph needs the same expression of the
+/// same element at its innermost level. The expressions are equal when the
+/// body's nodes, with its window index read as the loop's innermost index and
+/// its `Outer` nodes as what they name, are nodes of the loop graph.
+fn row_reuse(graph: &Graph, space: &[i64], levels: &[usize], needed: &[bool]) -> Vec<(NodeId, NodeId, NodeId)> {
+    let last = space.len() - 1;
+    let Some(index_last) = graph.nodes.iter().position(|n| *n == Node::Index(last)) else {
+        return Vec::new();
+    };
+    if space[last] > ROW_REUSE_MAX {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (i, n) in graph.nodes.iter().enumerate() {
+        let Node::Reduce(r) = n else {
+            continue;
+        };
+        let [value] = r.values[..] else {
+            continue;
+        };
+        if !needed[i] || levels[i] >= last || r.window[..] != [space[last]] {
+            continue;
+        }
+        let live = r.body.live(&[value]);
+        let cost: f64 =
+            r.body.nodes.iter().zip(&live).filter(|(_, l)| **l).map(|(n, _)| super::launch::node_cost(n)).sum();
+        if cost < 8.0 {
+            continue;
+        }
+        let mut same: Vec<Option<NodeId>> = vec![None; r.body.nodes.len()];
+        for (j, b) in r.body.nodes.iter().enumerate() {
+            if !live[j] {
+                continue;
+            }
+            same[j] = match b {
+                Node::Outer(k) => Some(*k),
+                Node::Index(0) => Some(NodeId(index_last as u32)),
+                Node::Index(_) | Node::Param(_) | Node::Reduce(_) => None,
+                b if b.operands().iter().all(|o| same.get(o.0 as usize).is_some_and(|s| s.is_some())) => {
+                    let mapped = b.map_operands(|o| same[o.0 as usize].unwrap_or(o));
+                    let ty = r.body.dtype(NodeId(j as u32));
+                    graph
+                        .nodes
+                        .iter()
+                        .enumerate()
+                        .position(|(k, g)| *g == mapped && graph.dtype(NodeId(k as u32)) == ty)
+                        .map(|k| NodeId(k as u32))
+                }
+                _ => None,
+            };
+        }
+        if let Some(elem) = same[value.0 as usize]
+            && needed[elem.0 as usize]
+            && levels[elem.0 as usize] == last
+        {
+            out.push((NodeId(i as u32), value, elem));
+        }
+    }
+    out
 }

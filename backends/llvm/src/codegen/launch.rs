@@ -34,7 +34,7 @@ pub(crate) fn graph_cost(g: &Graph) -> f64 {
 }
 
 /// Scalar operations to evaluate one node once.
-fn node_cost(n: &Node) -> f64 {
+pub(super) fn node_cost(n: &Node) -> f64 {
     match n {
         Node::Reduce(r) => 1.0 + count(&r.window) as f64 * (graph_cost(&r.body) + 1.0),
         Node::Load { .. } => 2.0,

@@ -99,7 +99,7 @@ const STACK_TEMP_BYTES: usize = 64;
 
 /// The temporaries `smelt_run` keeps in its own stack slots instead of the
 /// arena, as `(offset, bytes)`: the small ones (at most [`STACK_TEMP_BYTES`])
-/// that no other buffer of the program overlaps. Loop counters and the scalars
+/// that no buffer of the program starting elsewhere overlaps. Loop counters and the scalars
 /// a loop carries are such buffers; where every step that touches one is
 /// inlined into `smelt_run` (kernels inside loops), LLVM keeps it in a
 /// register instead of storing and reloading it each iteration.
@@ -114,8 +114,10 @@ fn stack_temps(program: &Program) -> Vec<(usize, usize)> {
             }
         });
     }
-    refs.sort_unstable();
-    refs.dedup();
+    // Buffers that start at the same offset share one slot as large as the
+    // largest (a loop's predicate and a counter that reuses its bytes).
+    refs.sort_unstable_by_key(|&(off, n)| (off, std::cmp::Reverse(n)));
+    refs.dedup_by_key(|r| r.0);
     // Sorted by offset, a region overlaps an earlier one when the furthest end
     // before it passes its start, and a later one when the next starts inside it.
     let mut out = Vec::new();

@@ -174,6 +174,16 @@ pub fn as_int<'ctx>(v: BasicValueEnum<'ctx>, what: &str) -> Result<IntValue<'ctx
     }
 }
 
+/// Reductions over at most this many points are unrolled ([`Cg::reduce_unrolled`]).
+pub(crate) const UNROLL_POINTS: i64 = 16;
+
+/// Whether a reduction over `extents` whose body has `nodes` nodes is unrolled:
+/// a few points, and not more than about a thousand nodes of code in all.
+pub(crate) fn unrolls(extents: &[i64], nodes: usize) -> bool {
+    let points = super::count(extents);
+    points > 0 && points <= UNROLL_POINTS && points as usize * nodes.max(1) <= 1024
+}
+
 /// Whether `f` is a float add that may reassociate for `acc` types.
 pub(crate) fn is_float_sum(f: &ScalarFn, acc: &[DType]) -> bool {
     matches!(f.pattern, Some(FnPattern::Binary(BinaryOp::Add)))
@@ -364,13 +374,7 @@ impl<'ctx> Cg<'ctx, '_> {
                 outer.insert(*o, self.value(env, *o)?);
             }
         }
-        let mut accs = Vec::with_capacity(r.init.len());
-        for (&i, &t) in r.init.iter().zip(&acc_types) {
-            let a = self.alloca(self.reg_type(t), "acc")?;
-            let iv = self.value(env, i)?;
-            self.b.build_store(a, iv)?;
-            accs.push(a);
-        }
+        let init: Vec<BasicValueEnum<'ctx>> = r.init.iter().map(|&i| self.value(env, i)).collect::<Result<_>>()?;
         let lo = vec![self.i64c(0); r.window.len()];
         let hi: Vec<IntValue<'ctx>> = r.window.iter().map(|&w| self.i64c(w)).collect();
         let mut body = |cg: &mut Cg<'ctx, '_>, idx: &[IntValue<'ctx>]| -> Result<Vec<BasicValueEnum<'ctx>>> {
@@ -382,12 +386,50 @@ impl<'ctx> Cg<'ctx, '_> {
             }
             r.values.iter().map(|&v| cg.value(&e, v)).collect()
         };
+        if unrolls(&r.window, r.body.nodes.len()) {
+            return self.reduce_unrolled(&r.window, init, &acc_types, &r.reducer, io, &mut body);
+        }
+        let mut accs = Vec::with_capacity(init.len());
+        for (&iv, &t) in init.iter().zip(&acc_types) {
+            let a = self.alloca(self.reg_type(t), "acc")?;
+            self.b.build_store(a, iv)?;
+            accs.push(a);
+        }
         self.reduce_box(&lo, &hi, r.window.last().copied(), &accs, &acc_types, &r.reducer, io, &mut body)?;
         let mut out = Vec::with_capacity(accs.len());
         for (&a, &t) in accs.iter().zip(&acc_types) {
             out.push(self.b.build_load(self.reg_type(t), a, "")?);
         }
         Ok(out)
+    }
+
+    /// Combines `values` at every point of the box `extents` (row-major), from
+    /// the accumulators' values `init`, as straight-line code (see [`unrolls`]):
+    /// the accumulators stay values, so a first combine with the reducer's
+    /// identity folds away (a float max from -inf). The same combines in the
+    /// same order as [`Cg::reduce_box`].
+    pub fn reduce_unrolled(
+        &mut self,
+        extents: &[i64],
+        init: Vec<BasicValueEnum<'ctx>>,
+        acc_types: &[DType],
+        reducer: &ScalarFn,
+        io: &[Io<'ctx>],
+        body: &mut dyn FnMut(&mut Cg<'ctx, '_>, &[IntValue<'ctx>]) -> Result<Vec<BasicValueEnum<'ctx>>>,
+    ) -> Result<Vec<BasicValueEnum<'ctx>>> {
+        let sum = is_float_sum(reducer, acc_types);
+        let mut acc = init;
+        for p in 0..super::count(extents) {
+            let mut idx = vec![self.i64c(0); extents.len()];
+            let mut rest = p;
+            for d in (0..extents.len()).rev() {
+                idx[d] = self.i64c(rest % extents[d]);
+                rest /= extents[d];
+            }
+            acc.extend(body(self, &idx)?);
+            acc = self.apply_fn(reducer, &acc, io, sum)?;
+        }
+        Ok(acc)
     }
 
     /// Combines `values` at every point of the box `[lo, hi)` (row-major) into

@@ -184,6 +184,8 @@ impl<'ctx> Cg<'ctx, '_> {
             loops.push(self.loop_begin(begin, end, 1, "k0")?);
         }
         let ko = self.kept_offset(plan, &idx)?;
+        let extents: Vec<i64> = plan.reduced.iter().map(|&d| plan.space[d]).collect();
+        let unrolled = super::graph::unrolls(&extents, plan.graph.nodes.len());
         let mut accs: Vec<PointerValue<'ctx>> = Vec::with_capacity(inits.len());
         for (&v, &t) in inits.iter().zip(&plan.acc_types) {
             let a = self.alloca(self.reg_type(t), "acc")?;
@@ -208,6 +210,14 @@ impl<'ctx> Cg<'ctx, '_> {
             }
             cg.reduce_point(plan, io, &full)
         };
+        if unrolled {
+            let results =
+                self.reduce_unrolled(&extents, inits.to_vec(), &plan.acc_types, plan.reducer, io, &mut body)?;
+            for (v, o) in results.into_iter().zip(outs) {
+                self.store_elem(o.ptr, o.dtype, ko, v)?;
+            }
+            return self.close_loops(loops);
+        }
         self.reduce_box(&lo, &hi, inner, &accs, &plan.acc_types, plan.reducer, io, &mut body)?;
         for ((&a, &t), o) in accs.iter().zip(&plan.acc_types).zip(outs) {
             let v = self.b.build_load(self.reg_type(t), a, "")?;

@@ -478,3 +478,38 @@ fn get_dimension_size_is_the_static_size() {
     let e = smelt_hlo::verify(&m).err().map(|e| e.to_string()).unwrap_or_default();
     assert!(e.contains("get-dimension-size"), "{e}");
 }
+
+/// 8- and 16-bit quotients and remainders go through float divisions: every
+/// pair of 8-bit operands, and 16-bit ones at the edges and spread over the
+/// range, give the integer results (x / 0 = all ones, x % 0 = x, MIN / -1 =
+/// MIN, MIN % -1 = 0).
+#[test]
+fn narrow_integer_division_is_exact() {
+    fn check<T: smelt_hlo::Element + Copy + PartialEq + std::fmt::Debug>(
+        t: DType,
+        pairs: &[(T, T)],
+        want: impl Fn(T, T) -> (T, T),
+    ) {
+        let n = pairs.len() as i64;
+        let k = xy_kernel(t, n, |b, x, y| [BinaryOp::Div, BinaryOp::Rem].map(|op| b.bin(op, x, y)).to_vec());
+        let xs = Array::from_vec([n], pairs.iter().map(|p| p.0).collect());
+        let ys = Array::from_vec([n], pairs.iter().map(|p| p.1).collect());
+        let r = run(&one_kernel(k), &[xs, ys]);
+        let (q, m) = (r[0].values::<T>().unwrap_or(&[]), r[1].values::<T>().unwrap_or(&[]));
+        for (i, &(x, y)) in pairs.iter().enumerate() {
+            assert_eq!((q[i], m[i]), want(x, y), "{t}: {x:?} / {y:?}");
+        }
+    }
+    let s8: Vec<(i8, i8)> = (0..=u16::MAX).map(|v| ((v >> 8) as u8 as i8, v as u8 as i8)).collect();
+    check(DType::S8, &s8, |x, y| if y == 0 { (-1, x) } else { (x.wrapping_div(y), x.wrapping_rem(y)) });
+    let u8s: Vec<(u8, u8)> = (0..=u16::MAX).map(|v| ((v >> 8) as u8, v as u8)).collect();
+    check(DType::U8, &u8s, |x, y| if y == 0 { (u8::MAX, x) } else { (x / y, x % y) });
+    let edges = [0u16, 1, 2, 3, 7, 255, 256, 1000, 32767, 32768, 32769, 65534, 65535];
+    let mut u16s: Vec<(u16, u16)> = edges.iter().flat_map(|&x| edges.iter().map(move |&y| (x, y))).collect();
+    u16s.extend(
+        (0..60_000u32).map(|i| ((i.wrapping_mul(40503) >> 3) as u16, (i.wrapping_mul(2654435761) >> 20) as u16)),
+    );
+    check(DType::U16, &u16s, |x, y| if y == 0 { (u16::MAX, x) } else { (x / y, x % y) });
+    let s16: Vec<(i16, i16)> = u16s.iter().map(|&(x, y)| (x as i16, y as i16)).collect();
+    check(DType::S16, &s16, |x, y| if y == 0 { (-1, x) } else { (x.wrapping_div(y), x.wrapping_rem(y)) });
+}

@@ -48,8 +48,13 @@ pub(crate) fn expm1_poly<E: Emit>(e: &E, red: &Reduced<E>) -> E::F {
 /// `exp(x)`: overflows to inf, underflows through the subnormals (rounded once) to 0.
 pub(crate) fn exp<E: Emit>(e: &E, x: E::F) -> E::F {
     // Beyond these the result is inf or 0 anyway; the clamp keeps n in ldexp's range.
-    let xc = if e.wide() { e.clamp(x, -746.0, 710.0) } else { e.clamp(x, -104.0, 89.0) };
-    exp_reduced(e, xc, None)
+    let (lo, hi) = if e.wide() { (-746.0, 710.0) } else { (-104.0, 89.0) };
+    // Below `lo` (a masked -inf, say) the result is 0: such lanes compute exp(0)
+    // and take 0, rather than multiplying their way down through the
+    // subnormals, which x86 cores do in slow microcode.
+    let under = e.lt(x, e.c(lo));
+    let xc = e.clamp(e.sel(under, e.c(0.0), x), lo, hi);
+    e.sel(under, e.c(0.0), exp_reduced(e, xc, None))
 }
 
 /// `exp(x + lo)` for `x` already clamped to exp's range and a tiny correction `lo`.

@@ -567,12 +567,25 @@ impl<'ctx> Cg<'ctx, '_> {
         let new = self.binary(op, t, a, v, false)?;
         self.b.build_store(acc, new)?;
         self.loop_end(tail)?;
-        let fold = self.loop_begin(self.i64c(0), self.i64c(MINMAX_LANES), 1, "lanes.fold")?;
-        let part = self.b.build_load(ty, lane(self, fold.index)?, "")?;
+        // The partials fold pairwise (max and min are exact in any order): five
+        // levels of independent operations, not a chain of 32.
+        let mut parts = Vec::with_capacity(MINMAX_LANES as usize);
+        for k in 0..MINMAX_LANES {
+            parts.push(self.b.build_load(ty, lane(self, self.i64c(k))?, "")?);
+        }
+        while parts.len() > 1 {
+            let mut next = Vec::with_capacity(parts.len() / 2);
+            for pair in parts.chunks(2) {
+                next.push(match *pair {
+                    [x, y] => self.binary(op, t, x, y, false)?,
+                    _ => pair[0],
+                });
+            }
+            parts = next;
+        }
         let a = self.b.build_load(ty, acc, "")?;
-        let new = self.binary(op, t, a, part, false)?;
+        let new = self.binary(op, t, a, parts[0], false)?;
         self.b.build_store(acc, new)?;
-        self.loop_end(fold)?;
         for l in loops.into_iter().rev() {
             self.loop_end(l)?;
         }

@@ -479,9 +479,9 @@ fn get_dimension_size_is_the_static_size() {
     assert!(e.contains("get-dimension-size"), "{e}");
 }
 
-/// 8- and 16-bit quotients and remainders go through float divisions: every
-/// pair of 8-bit operands, and 16-bit ones at the edges and spread over the
-/// range, give the integer results (x / 0 = all ones, x % 0 = x, MIN / -1 =
+/// Quotients and remainders of up to 32 bits go through float divisions: every
+/// pair of 8-bit operands, and 16- and 32-bit ones at the edges and spread over
+/// the range, give the integer results (x / 0 = all ones, x % 0 = x, MIN / -1 =
 /// MIN, MIN % -1 = 0).
 #[test]
 fn narrow_integer_division_is_exact() {
@@ -512,4 +512,13 @@ fn narrow_integer_division_is_exact() {
     check(DType::U16, &u16s, |x, y| if y == 0 { (u16::MAX, x) } else { (x / y, x % y) });
     let s16: Vec<(i16, i16)> = u16s.iter().map(|&(x, y)| (x as i16, y as i16)).collect();
     check(DType::S16, &s16, |x, y| if y == 0 { (-1, x) } else { (x.wrapping_div(y), x.wrapping_rem(y)) });
+    let edges =
+        [0u32, 1, 2, 3, 7, 1 << 16, (1 << 24) + 1, 0x7fff_ffff, 0x8000_0000, 0x8000_0001, u32::MAX - 1, u32::MAX];
+    let mut u32s: Vec<(u32, u32)> = edges.iter().flat_map(|&x| edges.iter().map(move |&y| (x, y))).collect();
+    // Large dividends over divisors near a quotient's integer boundary, and spread pairs.
+    u32s.extend((1..2000u32).map(|y| (u32::MAX - y / 3, y)));
+    u32s.extend((0..100_000u32).map(|i| (i.wrapping_mul(2654435761), (i.wrapping_mul(40503) >> (i % 31)) | 1)));
+    check(DType::U32, &u32s, |x, y| if y == 0 { (u32::MAX, x) } else { (x / y, x % y) });
+    let s32: Vec<(i32, i32)> = u32s.iter().map(|&(x, y)| (x as i32, y as i32)).collect();
+    check(DType::S32, &s32, |x, y| if y == 0 { (-1, x) } else { (x.wrapping_div(y), x.wrapping_rem(y)) });
 }

@@ -686,8 +686,8 @@ fn needs_integer_division(graph: &Graph, value: NodeId) -> bool {
     graph.nodes.iter().enumerate().any(|(i, n)| {
         live[i]
             && matches!(n, Node::Binary { op: BinaryOp::DivUnchecked | BinaryOp::RemUnchecked, .. })
-            // 8- and 16-bit quotients go through float divisions, which vectorize.
-            && graph.types.get(i).is_some_and(|t| !t.is_float() && t.byte_size() > 2)
+            // Quotients of up to 32 bits go through float divisions, which vectorize.
+            && graph.types.get(i).is_some_and(|t| !t.is_float() && t.byte_size() > 4)
     })
 }
 

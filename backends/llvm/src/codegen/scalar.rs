@@ -398,13 +398,13 @@ impl<'ctx> Cg<'ctx, '_> {
         Ok(self.intrinsic("llvm.copysign", &[fty.into()], &[or.into(), and.into()])?.into_float_value())
     }
 
-    /// The truncated quotient of 8- and 16-bit integers (divisor nonzero, no
-    /// overflow), through a float division: f32 for 8 bits, f64 for 16. Exact:
-    /// a quotient that is not an integer lies at least `1/|y|` from one, far
-    /// more than the division's rounding error (`|x/y| 2^-24` in f32 with
-    /// `|x/y| < 2^8`, `2^-53` in f64 with `|x/y| < 2^16`). CPUs have no vector
-    /// integer division, and a scalar one per lane keeps the loop vectorizer off
-    /// the whole loop; the float division vectorizes.
+    /// The truncated quotient of integers of up to 32 bits (divisor nonzero, no
+    /// overflow), through a float division: f32 for 8 bits, f64 for 16 and 32.
+    /// Exact: a quotient that is not an integer lies at least `1/|y|` from one,
+    /// more than the division's rounding error `|x/y| 2^-p` (`p` = 24 or 53)
+    /// whenever `|x| < 2^p`. CPUs have no vector integer division, and a scalar
+    /// one per lane keeps the loop vectorizer off the whole loop; the float
+    /// division vectorizes.
     fn narrow_quotient(&self, x: IntValue<'ctx>, y: IntValue<'ctx>, signed: bool) -> Result<IntValue<'ctx>> {
         let b = &self.b;
         let ty = x.get_type();
@@ -415,14 +415,13 @@ impl<'ctx> Cg<'ctx, '_> {
             (b.build_unsigned_int_to_float(x, fty, "")?, b.build_unsigned_int_to_float(y, fty, "")?)
         };
         let q = b.build_float_div(fx, fy, "")?;
-        // Through i32: the quotient fits it whatever its sign (s8 -128 / -1 is
-        // ruled out by the caller, but a conversion straight to the narrow type
-        // would be poison where the caller's selects discard the lane anyway).
-        let wide = if signed {
-            b.build_float_to_signed_int(q, self.t.i32, "")?
-        } else {
-            b.build_float_to_unsigned_int(q, self.t.i32, "")?
-        };
+        // Through a wider integer that holds the quotient whatever its sign
+        // (MIN / -1 is ruled out by the caller, but a conversion straight to the
+        // narrow type would be poison where the caller's selects discard the
+        // lane anyway).
+        let via = if ty.get_bit_width() <= 16 { self.t.i32 } else { self.t.i64 };
+        let wide =
+            if signed { b.build_float_to_signed_int(q, via, "")? } else { b.build_float_to_unsigned_int(q, via, "")? };
         Ok(b.build_int_truncate(wide, ty, "")?)
     }
 
@@ -444,7 +443,7 @@ impl<'ctx> Cg<'ctx, '_> {
             BinaryOp::Or => b.build_or(x, y, "")?.into(),
             BinaryOp::Xor => b.build_xor(x, y, "")?.into(),
             // Operands in range: `smelt_kernel::legalize` put the selects around.
-            BinaryOp::DivUnchecked | BinaryOp::RemUnchecked if ty.get_bit_width() <= 16 => {
+            BinaryOp::DivUnchecked | BinaryOp::RemUnchecked if ty.get_bit_width() <= 32 => {
                 let q = self.narrow_quotient(x, y, signed)?;
                 if op == BinaryOp::DivUnchecked {
                     q.into()

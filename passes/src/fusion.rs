@@ -192,6 +192,27 @@ fn count_op(module: &Module, inst: &Instruction, op: Opcode) -> usize {
 
 /// Instructions that compute something: what the fusion size limit counts.
 /// Parameters, constants, broadcasts of scalars and tuple plumbing are free.
+/// Outputs of at least this many elements count as store streams
+/// ([`crate::FusionConfig::max_output_streams`]).
+pub const STREAM_ELEMENTS: usize = 1 << 16;
+
+/// Large arrays `inst` writes: a fusion's outputs (its root tuple's elements,
+/// or its root), or `inst` itself, of at least [`STREAM_ELEMENTS`] elements.
+fn output_streams(module: &Module, inst: &Instruction) -> usize {
+    let large = |s: &smelt_hlo::Shape| s.as_array().is_some_and(|a| a.element_count() >= STREAM_ELEMENTS);
+    if inst.opcode == Opcode::Fusion
+        && let Some(&c) = inst.called.first()
+    {
+        let body = module.comp(c);
+        let root = body.root_inst();
+        if root.opcode == Opcode::Tuple {
+            return root.operands.iter().filter(|&&o| large(&body.inst(o).shape)).count();
+        }
+        return usize::from(large(&root.shape));
+    }
+    usize::from(large(&inst.shape))
+}
+
 fn size_of(module: &Module, inst: &Instruction) -> usize {
     let computes = |i: &Instruction, body: &Computation| -> bool {
         let plumbing =
@@ -479,6 +500,12 @@ impl Fuser<'_> {
         }
         if root_is_producer {
             return Err(Some("expensive producer has other users and cannot become an extra output".into()));
+        }
+        if output_streams(module, c) + output_streams(module, p) > self.config.max_output_streams {
+            return Err(Some(format!(
+                "an extra output would make more than {} large outputs",
+                self.config.max_output_streams
+            )));
         }
         if self.iteration_shape(consumer).as_ref() != p.shape.as_array().map(|a| a.dims.to_vec()).as_ref() {
             return Err(Some("expensive producer has other users and the consumer iterates over another shape".into()));
@@ -978,6 +1005,8 @@ impl Fuser<'_> {
                             && !self.reaches(b, a)
                             && size_of(self.module, comp.inst(a)) + size_of(self.module, comp.inst(b))
                                 <= self.config.max_fusion_size
+                            && output_streams(self.module, comp.inst(a)) + output_streams(self.module, comp.inst(b))
+                                <= self.config.max_output_streams
                         {
                             pair = Some((a, b));
                             break 'search;

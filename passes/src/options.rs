@@ -20,6 +20,12 @@ pub struct FusionConfig {
     pub epilogue_ops: Vec<Opcode>,
     /// Fuse sibling fusions that read the same operands into one multi-output fusion.
     pub multi_output: bool,
+    /// Most large outputs (of at least `fusion::STREAM_ELEMENTS` elements) one
+    /// multi-output fusion writes: each is a store stream, and a core's store
+    /// bandwidth falls off past about ten of them (AMD EPYC Zen 5: 41 GB/s with
+    /// 10 outputs of one input, 28 with 14, 17.5 with 22), while a split only
+    /// reads the inputs again.
+    pub max_output_streams: usize,
     /// The backend computes a loop kernel's values that depend only on leading
     /// loop indices once per row (once per index of those dimensions), so an
     /// expensive producer that a consumer reads only through broadcasts along
@@ -41,6 +47,7 @@ impl Default for FusionConfig {
                 Clamp, Convert, Broadcast, Reshape, Constant, Sqrt, Rsqrt, Abs,
             ],
             multi_output: true,
+            max_output_streams: 8,
             row_broadcasts: true,
         }
     }

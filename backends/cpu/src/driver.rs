@@ -245,6 +245,7 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
         );
         self.stamp(f);
         self.begin_fn(f);
+        self.mark_straight_line();
         let mut stack = std::collections::HashMap::new();
         for (off, n) in stack_temps(program) {
             stack.insert(off, self.stack_slot(n, &format!("temp{off}"))?);

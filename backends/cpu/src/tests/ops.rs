@@ -522,3 +522,68 @@ fn narrow_integer_division_is_exact() {
     let s32: Vec<(i32, i32)> = u32s.iter().map(|&(x, y)| (x as i32, y as i32)).collect();
     check(DType::S32, &s32, |x, y| if y == 0 { (-1, x) } else { (x.wrapping_div(y), x.wrapping_rem(y)) });
 }
+
+/// Max and min outside every vectorizable loop (scalar kernels, a reduction
+/// to one element) take AVX512DQ's `vrange` where the CPU has it: every pair
+/// of edge values (NaN of both signs, zeros of both signs, infinities,
+/// subnormals) gives the interpreter's result, the sign of zero included.
+#[test]
+fn scalar_max_and_min_match_the_interpreter_on_edge_values() {
+    use smelt_hlo::reducers::{MAX, MIN};
+    let hlo = format!(
+        "HloModule m
+{MAX}{MIN}
+ENTRY e {{
+  p = f32[] parameter(0)
+  q = f32[] parameter(1)
+  mx = f32[] maximum(p, q)
+  mn = f32[] minimum(p, q)
+  rp = f32[1] reshape(p)
+  rq = f32[1] reshape(q)
+  w = f32[3] concatenate(rp, rq, rp), dimensions={{0}}
+  ninf = f32[] constant(-inf)
+  pinf = f32[] constant(inf)
+  rmx = f32[] reduce(w, ninf), dimensions={{0}}, to_apply=max
+  rmn = f32[] reduce(w, pinf), dimensions={{0}}, to_apply=min
+  pd = f64[] convert(p)
+  qd = f64[] convert(q)
+  dmx = f64[] maximum(pd, qd)
+  dmn = f64[] minimum(qd, pd)
+  ROOT t = (f32[], f32[], f32[], f32[], f64[], f64[]) tuple(mx, mn, rmx, rmn, dmx, dmn)
+}}
+"
+    );
+    let m = smelt_hlo::parse_module(&hlo).unwrap_or_else(|e| panic!("{e}"));
+    let program = smelt_kernel::lower_module(&m).unwrap_or_else(|e| panic!("{e}"));
+    let o = CompileOptions::default();
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx512dq") {
+        let asm =
+            String::from_utf8(emit(&program, &o, Emit::Assembly).unwrap_or_else(|e| panic!("{e}"))).unwrap_or_default();
+        assert!(asm.contains("vrangess") && asm.contains("vrangesd"), "{asm}");
+    }
+    let exe = compile(&program, &o).unwrap_or_else(|e| panic!("{e}"));
+    let values = [
+        f32::NAN,
+        f32::from_bits(0xffc0_0000),
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        1e-40,
+        -1e-40,
+        3.5,
+    ];
+    for &p in &values {
+        for &q in &values {
+            let args = [Array::from_vec([], vec![p]), Array::from_vec([], vec![q])];
+            let got = exe.run(&args).unwrap_or_else(|e| panic!("{e}"));
+            let want = interp(&hlo, &args);
+            for (k, (g, w)) in got.iter().zip(&want).enumerate() {
+                assert_close(&format!("result {k} for ({p:e}, {q:e})"), g, w, 0.0);
+            }
+        }
+    }
+}

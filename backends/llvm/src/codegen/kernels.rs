@@ -132,6 +132,7 @@ impl<'ctx> Cg<'ctx, '_> {
             }
         }
         self.begin_fn(body);
+        self.mark_straight_line();
         let mut io = Vec::with_capacity(nslots);
         for (i, ty) in k.inputs.iter().chain(&k.outputs).enumerate() {
             let p = param(body, i as u32)?.into_pointer_value();
@@ -459,7 +460,7 @@ impl<'ctx> Cg<'ctx, '_> {
         }
         let (loops, idx, off) = if space.is_empty() {
             // A scalar: one iteration of a dummy dimension.
-            let l = self.loop_begin(begin, end, 1, "d0")?;
+            let l = self.loop_begin_once(begin, end, "d0")?;
             (vec![l], Vec::new(), self.i64c(0))
         } else if tiled {
             self.open_space_tiled(space, begin, end)?

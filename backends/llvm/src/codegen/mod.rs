@@ -96,6 +96,12 @@ struct FnState<'ctx> {
     alloca_builder: Builder<'ctx>,
     /// Where the main builder was before this function began.
     resume: Option<BasicBlock<'ctx>>,
+    /// Counted loops open at the builder (see [`Cg::outside_vector_loops`]).
+    loop_depth: std::cell::Cell<u32>,
+    /// Whether code outside this function's own loops runs outside any
+    /// counted loop too (kernel bodies and `smelt_run`; not helpers, which are
+    /// inlined anywhere).
+    straight_line: bool,
 }
 
 /// A counted loop being emitted (see [`Cg::loop_begin`]).
@@ -105,6 +111,8 @@ pub struct Loop<'ctx> {
     phi: PhiValue<'ctx>,
     step: IntValue<'ctx>,
     pub index: IntValue<'ctx>,
+    /// Whether it counts as a loop the vectorizer may widen.
+    counted: bool,
 }
 
 /// A while loop being emitted (see [`Cg::while_begin`]).
@@ -126,6 +134,9 @@ pub struct Cg<'ctx, 'p> {
     /// Whether `tm` is an x86 machine (float max/min are emitted from its
     /// `maxss`-style compares and selects; see `scalar.rs`).
     pub x86: bool,
+    /// Whether the target has AVX512DQ's `vrange`: one instruction for a max
+    /// or min with `-0 < +0` (see `scalar.rs`).
+    pub x86_range: bool,
     fns: Vec<FnState<'ctx>>,
     /// Helper functions by name (rounding helpers, generators, ...).
     helpers: HashMap<String, FunctionValue<'ctx>>,
@@ -161,6 +172,8 @@ impl<'ctx, 'p> Cg<'ctx, 'p> {
             program,
             target: target.clone(),
             x86: tm.get_triple().as_str().to_string_lossy().starts_with("x86"),
+            x86_range: tm.get_triple().as_str().to_string_lossy().starts_with("x86")
+                && target.features.split(',').any(|f| f == "+avx512dq"),
             tm,
             fns: Vec::new(),
             helpers: HashMap::new(),
@@ -243,7 +256,33 @@ impl<'ctx, 'p> Cg<'ctx, 'p> {
         alloca_builder.position_at_end(allocas);
         let resume = self.b.get_insert_block();
         self.b.position_at_end(start);
-        self.fns.push(FnState { func: f, allocas, start, alloca_builder, resume });
+        self.fns.push(FnState {
+            func: f,
+            allocas,
+            start,
+            alloca_builder,
+            resume,
+            loop_depth: std::cell::Cell::new(0),
+            straight_line: false,
+        });
+    }
+
+    /// Declares that the function being emitted runs only where no counted
+    /// loop encloses it (a kernel body, `smelt_run`): code it emits outside
+    /// its own loops may then use instructions the loop vectorizer cannot
+    /// widen.
+    pub fn mark_straight_line(&mut self) {
+        if let Some(s) = self.fns.last_mut() {
+            s.straight_line = true;
+        }
+    }
+
+    /// Whether the builder is outside every counted loop, in a function that
+    /// runs outside them too: what it emits now is never loop-vectorized, so
+    /// target instructions that have no vector form in LLVM's loop vectorizer
+    /// cost nothing there.
+    pub fn outside_vector_loops(&self) -> bool {
+        self.fns.last().is_some_and(|s| s.straight_line && s.loop_depth.get() == 0)
     }
 
     /// Finishes the current function (the builder must have terminated its last
@@ -349,7 +388,22 @@ impl<'ctx, 'p> Cg<'ctx, 'p> {
         let more = self.b.build_int_compare(IntPredicate::SLT, index, hi, "")?;
         self.b.build_conditional_branch(more, body, exit)?;
         self.b.position_at_end(body);
-        Ok(Loop { header, exit, phi, step: self.i64c(step), index })
+        if let Some(s) = self.fns.last() {
+            s.loop_depth.set(s.loop_depth.get() + 1);
+        }
+        Ok(Loop { header, exit, phi, step: self.i64c(step), index, counted: true })
+    }
+
+    /// Like [`Cg::loop_begin`] for a range of at most one iteration (the
+    /// parallel range of a kernel with one output element): nothing in it is
+    /// vectorized, see [`Cg::outside_vector_loops`].
+    pub fn loop_begin_once(&self, lo: IntValue<'ctx>, hi: IntValue<'ctx>, name: &str) -> Result<Loop<'ctx>> {
+        let mut l = self.loop_begin(lo, hi, 1, name)?;
+        if let Some(s) = self.fns.last() {
+            s.loop_depth.set(s.loop_depth.get().saturating_sub(1));
+        }
+        l.counted = false;
+        Ok(l)
     }
 
     /// Closes a loop opened with [`Cg::loop_begin`]; the builder moves past it.
@@ -390,6 +444,9 @@ impl<'ctx, 'p> Cg<'ctx, 'p> {
         let latch = self.b.build_unconditional_branch(l.header)?;
         l.phi.add_incoming(&[(&next, cur)]);
         self.b.position_at_end(l.exit);
+        if let Some(s) = self.fns.last().filter(|_| l.counted) {
+            s.loop_depth.set(s.loop_depth.get().saturating_sub(1));
+        }
         Ok(latch)
     }
 

@@ -181,7 +181,7 @@ impl<'ctx> Cg<'ctx, '_> {
         let (Task { io, begin, end }, outs, inits) = (task, plan.outs, plan.inits);
         let (idx, mut loops) = self.kept_loops(plan, plan.kept.len(), begin, end)?;
         if plan.kept.is_empty() {
-            loops.push(self.loop_begin(begin, end, 1, "k0")?);
+            loops.push(self.loop_begin_once(begin, end, "k0")?);
         }
         let ko = self.kept_offset(plan, &idx)?;
         let extents: Vec<i64> = plan.reduced.iter().map(|&d| plan.space[d]).collect();

@@ -378,6 +378,9 @@ impl<'ctx> Cg<'ctx, '_> {
         if is_identity(a) {
             return Ok(b);
         }
+        if self.x86_range && self.outside_vector_loops() {
+            return self.x86_range_max_min(max, a, b, d);
+        }
         let bl = &self.b;
         let before = if max { FloatPredicate::OGT } else { FloatPredicate::OLT };
         let c1 = bl.build_float_compare(before, a, b, "")?;
@@ -396,6 +399,41 @@ impl<'ctx> Cg<'ctx, '_> {
         // registers, where integer masks and selects would not, on x86.
         let and = bl.build_bit_cast(bl.build_and(i1, i2, "")?, fty, "")?;
         Ok(self.intrinsic("llvm.copysign", &[fty.into()], &[or.into(), and.into()])?.into_float_value())
+    }
+
+    /// The same max or min from AVX512DQ's `vrangess`/`vrangesd`, which orders
+    /// `-0 < +0` but returns the other operand for a quiet NaN: where either
+    /// operand is NaN the result is `a + b` instead (a NaN: the first NaN
+    /// operand, quieted). Four instructions against the selects' five, and a
+    /// shorter chain; only where no loop vectorizer will see it (LLVM has no
+    /// vector form of the scalar intrinsic), see [`Cg::outside_vector_loops`].
+    fn x86_range_max_min(
+        &self,
+        max: bool,
+        a: FloatValue<'ctx>,
+        b: FloatValue<'ctx>,
+        d: DType,
+    ) -> Result<FloatValue<'ctx>> {
+        let bl = &self.b;
+        let fty = a.get_type();
+        let (lanes, name) =
+            if d == DType::F64 { (2, "llvm.x86.avx512.mask.range.sd") } else { (4, "llvm.x86.avx512.mask.range.ss") };
+        let vty = fty.vec_type(lanes);
+        let zero = self.t.i64.const_zero();
+        let va = bl.build_insert_element(vty.get_poison(), a, zero, "")?;
+        let vb = bl.build_insert_element(vty.get_poison(), b, zero, "")?;
+        // imm8 bits 1:0 select min (00) or max (01); bits 3:2 = 01 take the
+        // sign from the compare, which is what orders the zeros.
+        let imm = self.t.i32.const_int(if max { 0b0101 } else { 0b0100 }, false);
+        let all = self.t.i8.const_all_ones();
+        let current_rounding = self.t.i32.const_int(4, false);
+        let r = self
+            .intrinsic(name, &[], &[va.into(), vb.into(), va.into(), all.into(), imm.into(), current_rounding.into()])?
+            .into_vector_value();
+        let r = bl.build_extract_element(r, zero, "")?.into_float_value();
+        let nan = bl.build_float_compare(FloatPredicate::UNO, a, b, "")?;
+        let first_nan = bl.build_float_add(a, b, "")?;
+        Ok(bl.build_select(nan, first_nan, r, "")?.into_float_value())
     }
 
     /// The truncated quotient of integers of up to 32 bits (divisor nonzero, no

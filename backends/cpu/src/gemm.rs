@@ -21,9 +21,10 @@
 //! - **bf16 pairs**: on AVX512-BF16, bf16 operands are packed as pairs along
 //!   `k` for a `vdpbf16ps` microkernel with the same f32 tile
 //!   ([`Blocking::pairs`]).
-//! - **Cache blocking**: `KC` (depth) keeps an A micro-panel (`MR x KC`, 12 KiB for
-//!   f32) in L1 while the microkernel sweeps the B micro-panels of a `KC x NC`
-//!   block (512 KiB, half of Zen 4's L2); `MC` rows of A are packed at a time.
+//! - **Cache blocking**, from the host's cache sizes (`caches.rs`): `KC` (depth)
+//!   keeps an A micro-panel (`MR x KC`, 12 KiB for f32 of a 32 KiB L1d) in L1
+//!   while the microkernel sweeps the B micro-panels of a `KC x NC` block (half
+//!   the L2); `MC` rows of A are packed at a time.
 //!   `KC` is balanced over `k` so the last block is not a sliver.
 //! - **Threads**: all of B (for as many batch elements as fit in a 64 MiB budget,
 //!   or a slab of columns of one when a whole one does not) is packed first, one
@@ -107,9 +108,9 @@ impl Blocking {
     /// blocks have an even `KC`; an odd last block is padded with a zero.
     pub fn pairs(isa: Isa) -> Blocking {
         let f32 = Blocking::new(isa, Ct::F32);
-        let kc = 1024 / 2;
+        let kc = (depth_bytes(isa) / 2) & !1;
         let nr = f32.nr() as i64;
-        let nc = ((512 * 1024 / (kc * 2)) / nr).max(1) * nr;
+        let nc = ((b_block_bytes(isa) / (kc * 2)) / nr).max(1) * nr;
         Blocking { kc, nc, pairs: true, ..f32 }
     }
 
@@ -127,16 +128,27 @@ impl Blocking {
             _ => (4, 2),
         };
         let nr = (nv * lanes) as i64;
-        // One KiB of depth per row: A micro-panels of MR KiB stay in L1.
-        let kc = 1024 / ct.bytes() as i64;
-        // B block of about 512 KiB, a whole number of micro-panels.
-        let nc = ((512 * 1024 / (kc * ct.bytes() as i64)) / nr).max(1) * nr;
+        let kc = depth_bytes(isa) / ct.bytes() as i64;
+        // A B block of half the L2, a whole number of micro-panels.
+        let nc = ((b_block_bytes(isa) / (kc * ct.bytes() as i64)) / nr).max(1) * nr;
         Blocking { ct, mr, nv, lanes, kc, nc, mc: 12 * mr as i64, pairs: false }
     }
 
     pub fn nr(&self) -> u32 {
         self.nv * self.lanes
     }
+}
+
+/// Bytes of depth per packed row: 1 KiB per 32 KiB of L1d (an A micro-panel of
+/// `MR` rows takes 12 of 32 KiB with AVX-512, 18 of 48), a multiple of 64
+/// between 512 bytes and 4 KiB.
+fn depth_bytes(isa: Isa) -> i64 {
+    ((isa.caches.l1d / 32) as i64 & !63).clamp(512, 4096)
+}
+
+/// Bytes of a packed B block: half the L2, at least 128 KiB.
+fn b_block_bytes(isa: Isa) -> i64 {
+    ((isa.caches.l2 / 2) as i64).max(128 << 10)
 }
 
 /// Bytes of packed B per round of batch elements (one element may exceed it).
@@ -148,8 +160,6 @@ const TASK_WORK_SHIFT: u32 = 21;
 const MAX_TASKS: i64 = 16;
 /// Fewest microkernel rows a task gets when rows are split (`MC`).
 const MIN_TASK_ROW_TILES: i64 = 6;
-/// Bytes of B block for results that keep the whole depth in one block.
-const FULL_DEPTH_BLOCK_BYTES: i64 = 512 * 1024;
 
 /// Returns the function computing `spec`, generating it into `module` on first
 /// use (later calls find it by [`GemmSpec::symbol`]). The function has the C
@@ -922,8 +932,8 @@ fn build_driver<'ctx>(
     let full_depth = crate::routine::mem_type(ir.cx, spec.out) != ct.ty(ir.cx);
     let pb_bytes = blk.packed_bytes();
     let (nkb, kcb, ncb) = if full_depth {
-        // Results rounded once: one block over all of k, B blocks of ~512 KiB.
-        let cols = ir.div(ir.c(FULL_DEPTH_BLOCK_BYTES / pb_bytes), k)?;
+        // Results rounded once: one block over all of k, B blocks of half the L2.
+        let cols = ir.div(ir.c(b_block_bytes(isa) / pb_bytes), k)?;
         let ncb = ir.clamp(ir.mul(ir.div(cols, ir.c(nr))?, ir.c(nr))?, ir.c(nr), ir.c(blk.nc))?;
         (ir.c(1), k, ncb)
     } else if blk.pairs {

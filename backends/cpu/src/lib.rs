@@ -26,6 +26,7 @@
 //! (JIT helpers for routine tests and benchmarks), `error`.
 
 pub mod aot;
+pub mod caches;
 pub mod conv;
 mod driver;
 mod error;
@@ -169,15 +170,19 @@ pub fn load(object: &CompiledObject) -> Result<Executable, CpuError> {
     Executable::new(&object.name, object.params.clone(), object.results.clone(), &object.object, &object.info)
 }
 
-/// The host as code generation sees it: target triple, CPU name and LLVM's
-/// feature string (`+avx2,-avx512f,...`). Compiled code is only valid on a
-/// host with the same string, so caches of compiled code key on it.
+/// The host as code generation sees it: target triple, CPU name, LLVM's
+/// feature string (`+avx2,-avx512f,...`) and the cache sizes the blockings
+/// are derived from. Compiled code is only valid (or only as fast) on a host
+/// with the same string, so caches of compiled code key on it.
 pub fn host_target() -> String {
+    let c = caches::Caches::host();
     format!(
-        "{} {} {}",
+        "{} {} {} l1d={} l2={}",
         TargetMachine::get_default_triple().as_str().to_string_lossy(),
         TargetMachine::get_host_cpu_name(),
-        TargetMachine::get_host_cpu_features()
+        TargetMachine::get_host_cpu_features(),
+        c.l1d,
+        c.l2
     )
 }
 

@@ -23,6 +23,8 @@ use inkwell::values::{
 };
 use smelt_hlo::DType;
 
+pub use crate::caches::Caches;
+
 /// Errors of the routine generators: a spec they cannot implement, or LLVM refusing
 /// what they built (a bug).
 #[derive(Debug, thiserror::Error)]
@@ -52,6 +54,9 @@ pub struct Isa {
     pub registers: u32,
     /// AVX512-BF16's `vdpbf16ps` (bf16 pairs multiplied exactly, added into f32).
     pub bf16_pairs: bool,
+    /// The data caches: the host's when the target is the host, else
+    /// [`Caches::DEFAULT`].
+    pub caches: Caches,
 }
 
 impl Isa {
@@ -60,18 +65,22 @@ impl Isa {
     /// (16 x 256), NEON (32 x 128) and SSE-level x86 or anything else (16 x 128).
     pub fn of(target: &TargetMachine) -> Isa {
         let triple = target.get_triple();
+        let is_host = triple == TargetMachine::get_default_triple()
+            && target.get_cpu().to_str() == TargetMachine::get_host_cpu_name().to_str();
+        let caches = if is_host { Caches::host() } else { Caches::DEFAULT };
         let triple = triple.as_str().to_string_lossy();
         let features = target.get_feature_string().to_string_lossy().into_owned();
         let has = |f: &str| features.split(',').any(|x| x == format!("+{f}"));
-        if triple.starts_with("aarch64") || triple.starts_with("arm64") {
-            Isa { vector_bits: 128, registers: 32, bf16_pairs: false }
+        let (vector_bits, registers, bf16_pairs) = if triple.starts_with("aarch64") || triple.starts_with("arm64") {
+            (128, 32, false)
         } else if has("avx512f") {
-            Isa { vector_bits: 512, registers: 32, bf16_pairs: has("avx512bf16") }
+            (512, 32, has("avx512bf16"))
         } else if has("avx2") || has("avx") {
-            Isa { vector_bits: 256, registers: 16, bf16_pairs: false }
+            (256, 16, false)
         } else {
-            Isa { vector_bits: 128, registers: 16, bf16_pairs: false }
-        }
+            (128, 16, false)
+        };
+        Isa { vector_bits, registers, bf16_pairs, caches }
     }
 }
 

@@ -69,7 +69,16 @@ impl Rewrite for Fusion {
         let mut names = NameUniquer::new(module);
         let mut changed = false;
         for cid in sequential_computations(module) {
-            let mut f = Fuser { module: &mut *module, cid, config: &config, names: &mut names, notes: Vec::new() };
+            let control_edges = module.comp(cid).insts.iter().any(|(_, i)| !i.extras.control_predecessors.is_empty());
+            let mut f = Fuser {
+                module: &mut *module,
+                cid,
+                config: &config,
+                names: &mut names,
+                notes: Vec::new(),
+                control_edges,
+                users: None,
+            };
             changed |= f.output_fusions();
             changed |= f.producer_consumer();
             changed |= f.wrap_remaining();
@@ -249,11 +258,73 @@ struct Fuser<'a> {
     config: &'a FusionConfig,
     names: &'a mut NameUniquer,
     notes: Vec<FusionNote>,
+    /// Whether any instruction of the computation has control predecessors
+    /// (fusion only moves them): when none has, no decision scans for them.
+    control_edges: bool,
+    /// The users of every instruction (once per operand slot), kept up to
+    /// date by `fuse` while producer-consumer fusion runs: asking the
+    /// computation walks all of it, once per decision (quadratic in a long
+    /// chain). `None` outside that phase.
+    users: Option<Users>,
+}
+
+type Users = std::collections::HashMap<InstId, SmallVec<[InstId; 4]>>;
+
+/// Removes one occurrence of `id` from `list`.
+fn remove_one(list: &mut SmallVec<[InstId; 4]>, id: InstId) {
+    if let Some(k) = list.iter().position(|&u| u == id) {
+        list.remove(k);
+    }
 }
 
 impl Fuser<'_> {
     fn comp(&self) -> &Computation {
         self.module.comp(self.cid)
+    }
+
+    /// The users of `id`, from the maintained index when there is one.
+    fn users_of(&self, id: InstId) -> Vec<InstId> {
+        match &self.users {
+            Some(users) => {
+                let mut found: Vec<InstId> = users.get(&id).map(|u| u.to_vec()).unwrap_or_default();
+                #[cfg(debug_assertions)]
+                if self.comp().insts.len() < 2000 {
+                    let mut want = self.comp().users_of(id);
+                    want.sort();
+                    found.sort();
+                    assert_eq!(found, want, "fusion's users index is stale for {}", self.comp().inst(id).name);
+                }
+                found
+            }
+            None => self.comp().users_of(id),
+        }
+    }
+
+    fn index_users(&mut self) {
+        let comp = self.comp();
+        let mut users = Users::with_capacity(comp.insts.len());
+        for (id, inst) in comp.insts.iter() {
+            users.entry(id).or_default();
+            for &op in &inst.operands {
+                users.entry(op).or_default().push(id);
+            }
+        }
+        self.users = Some(users);
+    }
+
+    /// Records that `id`'s operands changed from `old` to its current ones.
+    fn reindex_operands(&mut self, id: InstId, old: &[InstId]) {
+        let new: Vec<InstId> = self.comp().inst(id).operands.to_vec();
+        if let Some(users) = &mut self.users {
+            for &o in old {
+                if let Some(list) = users.get_mut(&o) {
+                    remove_one(list, id);
+                }
+            }
+            for o in new {
+                users.entry(o).or_default().push(id);
+            }
+        }
     }
 
     fn note(&mut self, producer: InstId, consumer: InstId, reason: impl Into<String>) {
@@ -308,6 +379,7 @@ impl Fuser<'_> {
     /// Producer-consumer fusion, consumers from the root backwards.
     fn producer_consumer(&mut self) -> bool {
         let mut changed = false;
+        self.index_users();
         let order = self.comp().post_order();
         for &consumer in order.iter().rev() {
             if !self.comp().insts.contains(consumer) {
@@ -345,6 +417,7 @@ impl Fuser<'_> {
                 }
             }
         }
+        self.users = None;
         changed
     }
 
@@ -404,8 +477,9 @@ impl Fuser<'_> {
             return Err(None);
         }
         let has_control_edges = |id: InstId| {
-            !comp.inst(id).extras.control_predecessors.is_empty()
-                || comp.insts.iter().any(|(_, i)| i.extras.control_predecessors.contains(&id))
+            self.control_edges
+                && (!comp.inst(id).extras.control_predecessors.is_empty()
+                    || comp.insts.iter().any(|(_, i)| i.extras.control_predecessors.contains(&id)))
         };
         if has_control_edges(producer) || has_control_edges(consumer) {
             return Err(Some("control dependencies pin the instruction".into()));
@@ -477,7 +551,7 @@ impl Fuser<'_> {
         {
             return Err(Some("a reduction fuses only into consumers that read it elementwise".into()));
         }
-        let other_users: Vec<InstId> = comp.users_of(producer).into_iter().filter(|&u| u != consumer).collect();
+        let other_users: Vec<InstId> = self.users_of(producer).into_iter().filter(|&u| u != consumer).collect();
         let root_is_producer = comp.root == producer;
         if other_users.is_empty() && !root_is_producer {
             return Ok(Mode::Move);
@@ -530,7 +604,7 @@ impl Fuser<'_> {
         if contains_op(module, c, &[Opcode::Dot, Opcode::Convolution]) {
             return Err(Some("two contractions in one fusion".into()));
         }
-        if comp.users_of(producer).len() != 1 || comp.root == producer {
+        if self.users_of(producer).len() != 1 || comp.root == producer {
             return Err(Some("contraction result has other users".into()));
         }
         if !self.consumer_reads_elementwise(consumer, producer, false) {
@@ -791,6 +865,20 @@ impl Fuser<'_> {
         let fid = comp.add(fusion);
         comp.replace_all_uses(consumer, fid);
         comp.remove(consumer);
+        if let Some(users) = &mut self.users {
+            // The fusion reads each distinct operand once; the consumer may
+            // have read one several times.
+            let of_consumer = users.remove(&consumer).unwrap_or_default();
+            users.insert(fid, of_consumer);
+            for &op in &inst.operands {
+                if let Some(list) = users.get_mut(&op) {
+                    list.retain(|u| *u != consumer);
+                }
+            }
+            for &op in &operands {
+                users.entry(op).or_default().push(fid);
+            }
+        }
         self.set_kind(fid);
         fid
     }
@@ -882,12 +970,27 @@ impl Fuser<'_> {
             body.inst_mut(param).attrs = Attrs::Parameter(n);
         }
         let comp = self.module.comp_mut(self.cid);
-        comp.inst_mut(fid).operands = kept.iter().map(|&(_, o)| o).collect();
+        let old_operands = std::mem::replace(&mut comp.inst_mut(fid).operands, kept.iter().map(|&(_, o)| o).collect());
+        self.reindex_operands(fid, &old_operands);
         match mode {
             Mode::Move => {
-                comp.remove(producer);
+                self.module.comp_mut(self.cid).remove(producer);
+                if let Some(users) = &mut self.users {
+                    users.remove(&producer);
+                    for &o in &p.operands {
+                        if let Some(list) = users.get_mut(&o) {
+                            remove_one(list, producer);
+                        }
+                    }
+                }
             }
-            Mode::MultiOutput => self.add_extra_output(fid, body_id, producer, new_root),
+            Mode::MultiOutput => {
+                self.add_extra_output(fid, body_id, producer, new_root);
+                // It redirects users across the computation: index again.
+                if self.users.is_some() {
+                    self.index_users();
+                }
+            }
             Mode::Duplicate => {}
         }
         self.set_kind(fid);

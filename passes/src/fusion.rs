@@ -286,13 +286,13 @@ impl Fuser<'_> {
     fn users_of(&self, id: InstId) -> Vec<InstId> {
         match &self.users {
             Some(users) => {
-                let mut found: Vec<InstId> = users.get(&id).map(|u| u.to_vec()).unwrap_or_default();
+                let found: Vec<InstId> = users.get(&id).map(|u| u.to_vec()).unwrap_or_default();
                 #[cfg(debug_assertions)]
                 if self.comp().insts.len() < 2000 {
-                    let mut want = self.comp().users_of(id);
+                    let (mut got, mut want) = (found.clone(), self.comp().users_of(id));
+                    got.sort();
                     want.sort();
-                    found.sort();
-                    assert_eq!(found, want, "fusion's users index is stale for {}", self.comp().inst(id).name);
+                    assert_eq!(got, want, "fusion's users index is stale for {}", self.comp().inst(id).name);
                 }
                 found
             }

@@ -106,12 +106,12 @@ impl Blocking {
     /// same tile, operands packed as bf16 pairs along `k` (a B row of the panel
     /// is `NR` pairs, an A step `MR` pairs), two `k` per instruction. Depth
     /// blocks have an even `KC`; an odd last block is padded with a zero.
-    pub fn pairs(isa: Isa) -> Blocking {
-        let f32 = Blocking::new(isa, Ct::F32);
+    pub fn pairs(isa: Isa, ct: Ct) -> Blocking {
+        let base = Blocking::new(isa, ct);
         let kc = (depth_bytes(isa) / 2) & !1;
-        let nr = f32.nr() as i64;
+        let nr = base.nr() as i64;
         let nc = ((b_block_bytes(isa) / (kc * 2)) / nr).max(1) * nr;
-        Blocking { kc, nc, pairs: true, ..f32 }
+        Blocking { kc, nc, pairs: true, ..base }
     }
 
     /// Bytes of one packed element.
@@ -188,9 +188,18 @@ pub fn gemm_function<'ctx>(
     }
     let ct = Ct::for_product("dot", [spec.lhs, spec.rhs], spec.out)?;
     let isa = Isa::of(target);
-    let pairs = isa.bf16_pairs && spec.lhs == DType::Bf16 && spec.rhs == DType::Bf16 && ct == Ct::F32;
+    let pairs = pairs_for(isa, ct, spec.lhs, spec.rhs);
     let parts = Parts::get(module, target, isa, ct, (spec.lhs, spec.rhs, spec.out), pairs)?;
     build_driver(module, target, isa, spec, &name, &parts)
+}
+
+/// Whether products of `lhs` and `rhs` accumulating in `ct` run on a pair
+/// instruction: bf16 into f32 on AVX512-BF16, integers that fit s16 (s8, u8,
+/// s16) into wrapping i32 on AVX512-VNNI.
+fn pairs_for(isa: Isa, ct: Ct, lhs: DType, rhs: DType) -> bool {
+    let s16 = |d: DType| matches!(d, DType::S8 | DType::U8 | DType::S16);
+    (isa.bf16_pairs && lhs == DType::Bf16 && rhs == DType::Bf16 && ct == Ct::F32)
+        || (isa.int16_pairs && ct == Ct::I32 && s16(lhs) && s16(rhs))
 }
 
 /// The internal functions a GEMM driver (or a convolution) is built from.
@@ -211,8 +220,8 @@ pub(crate) struct Parts<'ctx> {
 
 impl<'ctx> Parts<'ctx> {
     /// The parts for operands and result `(lhs, rhs, out)` accumulating in
-    /// `ct`; with `pairs`, bf16 operands packed for `vdpbf16ps`
-    /// ([`Blocking::pairs`]).
+    /// `ct`; with `pairs`, operands packed as 16-bit pairs for `vdpbf16ps` or
+    /// `vpdpwssd` ([`Blocking::pairs`]).
     pub fn get(
         module: &Module<'ctx>,
         target: &TargetMachine,
@@ -221,9 +230,12 @@ impl<'ctx> Parts<'ctx> {
         (lhs, rhs, out): (DType, DType, DType),
         pairs: bool,
     ) -> R<Parts<'ctx>> {
-        let blk = if pairs { Blocking::pairs(isa) } else { Blocking::new(isa, ct) };
+        let blk = if pairs { Blocking::pairs(isa, ct) } else { Blocking::new(isa, ct) };
         let (pack_a, pack_b) = if pairs {
-            (pack_pairs_function(module, target, isa, blk.mr)?, pack_pairs_function(module, target, isa, blk.nr())?)
+            (
+                pack_pairs_function(module, target, isa, blk.mr, lhs)?,
+                pack_pairs_function(module, target, isa, blk.nr(), rhs)?,
+            )
         } else {
             (
                 pack_function(module, target, isa, &blk, lhs, blk.mr)?,
@@ -295,12 +307,8 @@ fn ukernel_function<'ctx>(
     out: DType,
 ) -> R<FunctionValue<'ctx>> {
     let (mr, nv, lanes, nr) = (blk.mr, blk.nv, blk.lanes, blk.nr());
-    let name = format!(
-        "smelt_gemm_ukernel_{}_{}_{mr}x{nr}{}",
-        blk.ct.name(),
-        out.name(),
-        if blk.pairs { "_bf16x2" } else { "" }
-    );
+    let name =
+        format!("smelt_gemm_ukernel_{}_{}_{mr}x{nr}{}", blk.ct.name(), out.name(), if blk.pairs { "_x2" } else { "" });
     if let Some(f) = module.get_function(&name) {
         return Ok(f);
     }
@@ -365,12 +373,14 @@ fn ukernel_function<'ctx>(
         }
         Ok(())
     };
-    // With pairs: one step per two k, `vdpbf16ps` on a broadcast A pair and
-    // `NV` vectors of B pairs.
+    // With pairs: one step per two k, `vdpbf16ps` (bf16 into f32) or
+    // `vpdpwssd` (s16 into i32) on a broadcast A pair and `NV` vectors of B
+    // pairs.
     let dp = if blk.pairs {
-        let i = inkwell::intrinsics::Intrinsic::find("llvm.x86.avx512bf16.dpbf16ps.512")
-            .ok_or_else(|| RoutineError::Llvm("no intrinsic llvm.x86.avx512bf16.dpbf16ps.512".into()))?;
-        Some(i.get_declaration(module, &[]).ok_or_else(|| RoutineError::Llvm("bad dpbf16ps declaration".into()))?)
+        let name = if blk.ct == Ct::I32 { "llvm.x86.avx512.vpdpwssd.512" } else { "llvm.x86.avx512bf16.dpbf16ps.512" };
+        let i = inkwell::intrinsics::Intrinsic::find(name)
+            .ok_or_else(|| RoutineError::Llvm(format!("no intrinsic {name}")))?;
+        Some(i.get_declaration(module, &[]).ok_or_else(|| RoutineError::Llvm(format!("bad {name} declaration")))?)
     } else {
         None
     };
@@ -656,12 +666,8 @@ fn macro_function<'ctx>(
     ukernel: FunctionValue<'ctx>,
 ) -> R<FunctionValue<'ctx>> {
     let (mr, nr) = (blk.mr as i64, blk.nr() as i64);
-    let name = format!(
-        "smelt_gemm_macro_{}_{}_{mr}x{nr}{}",
-        blk.ct.name(),
-        out.name(),
-        if blk.pairs { "_bf16x2" } else { "" }
-    );
+    let name =
+        format!("smelt_gemm_macro_{}_{}_{mr}x{nr}{}", blk.ct.name(), out.name(), if blk.pairs { "_x2" } else { "" });
     if let Some(f) = module.get_function(&name) {
         return Ok(f);
     }
@@ -745,21 +751,47 @@ fn packed_depth<'ctx>(ir: &Ir<'_, 'ctx>, blk: &Blocking, kc: IntValue<'ctx>) -> 
     if blk.pairs { ir.mul(ir.div(ir.add(kc, ir.c(1))?, ir.c(2))?, ir.c(2)) } else { Ok(kc) }
 }
 
-/// `void (ptr src, i64 rs, i64 ks, i64 rows, i64 kc, ptr dst)` for bf16 pairs:
-/// packs `p` rows (of which `rows` exist) of bf16 `src[r*rs + kk*ks]` as
+/// `void (ptr src, i64 rs, i64 ks, i64 rows, i64 kc, ptr dst)` for 16-bit
+/// pairs: packs `p` rows (of which `rows` exist) of `src[r*rs + kk*ks]` as
 /// `dst[(kk / 2) * p + r]` pairs `(kk, kk + 1)`, zeros past `rows` and `kc`.
+/// bf16 and s16 are copied as they are; s8 and u8 are widened to s16.
 fn pack_pairs_function<'ctx>(
     module: &Module<'ctx>,
     target: &TargetMachine,
     isa: Isa,
     p: u32,
+    src: DType,
 ) -> R<FunctionValue<'ctx>> {
-    let name = format!("smelt_gemm_pack_bf16x2_{p}");
+    let name = format!("smelt_gemm_pack_{}x2_{p}", src.name());
     let (f, ir, [sp, dst], [rs, ks, rows, kc]) = match pack_begin(module, target, isa, &name) {
         Ok(started) => started,
         Err(existing) => return Ok(existing),
     };
     let (i16t, i32t) = (ir.cx.i16_type(), ir.cx.i32_type());
+    let narrow = src.byte_size() == 1;
+    let st = if narrow { ir.cx.i8_type() } else { i16t };
+    // `n` source elements from `at` as 16-bit values (a scalar for n = 1).
+    let load16 = |at: IntValue<'ctx>, n: u32| -> R<BasicValueEnum<'ctx>> {
+        let ptr = ir.gep(st.into(), sp, at)?;
+        let ty: inkwell::types::BasicTypeEnum<'ctx> = if n == 1 { st.into() } else { st.vec_type(n).into() };
+        let v = ir.load(ty, ptr, src.byte_size() as u32)?;
+        if !narrow {
+            return Ok(v);
+        }
+        let wide: inkwell::types::BasicTypeEnum<'ctx> = if n == 1 { i16t.into() } else { i16t.vec_type(n).into() };
+        let signed = src != DType::U8;
+        Ok(match v {
+            BasicValueEnum::IntValue(x) => {
+                let w = wide.into_int_type();
+                if signed { ir.b.build_int_s_extend(x, w, "")? } else { ir.b.build_int_z_extend(x, w, "")? }.into()
+            }
+            BasicValueEnum::VectorValue(x) => {
+                let w = wide.into_vector_type();
+                if signed { ir.b.build_int_s_extend(x, w, "")? } else { ir.b.build_int_z_extend(x, w, "")? }.into()
+            }
+            other => other,
+        })
+    };
     let pl = p as i64;
     let npairs = ir.div(ir.add(kc, ir.c(1))?, ir.c(2))?;
     let full = ir.cmp(IntPredicate::EQ, rows, ir.c(pl))?;
@@ -781,7 +813,7 @@ fn pack_pairs_function<'ctx>(
                     let rr = ir.select(live, ir.c(r as i64), ir.c(0))?;
                     let kr = ir.select(live, kk, ir.c(0))?;
                     let at = ir.add(ir.mul(rr, rs)?, ir.mul(kr, ks)?)?;
-                    let v = ir.load(i16t.into(), ir.gep(i16t.into(), sp, at)?, 2)?;
+                    let v = load16(at, 1)?;
                     let v = ir.b.build_select(live, v, i16t.const_zero().into(), "")?;
                     let d = ir.add(ir.mul(ir.add(ir.mul(q, ir.c(pl))?, ir.c(r as i64))?, ir.c(2))?, ir.c(t))?;
                     ir.store(ir.gep(i16t.into(), dst, d)?, v, 2)?;
@@ -790,12 +822,16 @@ fn pack_pairs_function<'ctx>(
             Ok(())
         })
     };
-    // Rows along k (A as stored): each pair is one 32-bit word of the source.
+    // Rows along k (A as stored): each pair is two neighbouring source elements.
     let words = || -> R<()> {
         ir.for_range(ir.c(0), npairs, 1, |q| {
             for r in 0..p {
                 let at = ir.add(ir.mul(ir.c(r as i64), rs)?, ir.mul(q, ir.c(2))?)?;
-                let v = ir.load(i32t.into(), ir.gep(i16t.into(), sp, at)?, 2)?;
+                let v = if narrow {
+                    ir.b.build_bit_cast(load16(at, 2)?, i32t, "")?
+                } else {
+                    ir.load(i32t.into(), ir.gep(i16t.into(), sp, at)?, 2)?
+                };
                 ir.store(ir.gep(i32t.into(), dst, ir.add(ir.mul(q, ir.c(pl))?, ir.c(r as i64))?)?, v, 4)?;
             }
             Ok(())
@@ -803,12 +839,11 @@ fn pack_pairs_function<'ctx>(
     };
     // Rows contiguous across (B as stored): two rows of `p` values interleaved.
     let interleave = || -> R<()> {
-        let vt = i16t.vec_type(p);
         let mask: Vec<Option<u32>> = (0..p).flat_map(|r| [Some(r), Some(p + r)]).collect();
         ir.for_range(ir.c(0), npairs, 1, |q| {
             let k0 = ir.mul(q, ir.c(2))?;
-            let lo = ir.load(vt.into(), ir.gep(i16t.into(), sp, ir.mul(k0, ks)?)?, 2)?;
-            let hi = ir.load(vt.into(), ir.gep(i16t.into(), sp, ir.mul(ir.add(k0, ir.c(1))?, ks)?)?, 2)?;
+            let lo = load16(ir.mul(k0, ks)?, p)?;
+            let hi = load16(ir.mul(ir.add(k0, ir.c(1))?, ks)?, p)?;
             let v = ir.shuffle(lo, hi, &mask)?;
             ir.store(ir.gep(i16t.into(), dst, ir.mul(q, ir.c(2 * pl))?)?, v, 2)
         })

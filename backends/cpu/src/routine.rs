@@ -54,6 +54,9 @@ pub struct Isa {
     pub registers: u32,
     /// AVX512-BF16's `vdpbf16ps` (bf16 pairs multiplied exactly, added into f32).
     pub bf16_pairs: bool,
+    /// AVX512-VNNI's `vpdpwssd` (s16 pairs multiplied, added into i32 with
+    /// wrapping: exact for 8-bit and 16-bit integer products).
+    pub int16_pairs: bool,
     /// The data caches: the host's when the target is the host, else
     /// [`Caches::DEFAULT`].
     pub caches: Caches,
@@ -71,16 +74,17 @@ impl Isa {
         let triple = triple.as_str().to_string_lossy();
         let features = target.get_feature_string().to_string_lossy().into_owned();
         let has = |f: &str| features.split(',').any(|x| x == format!("+{f}"));
-        let (vector_bits, registers, bf16_pairs) = if triple.starts_with("aarch64") || triple.starts_with("arm64") {
-            (128, 32, false)
-        } else if has("avx512f") {
-            (512, 32, has("avx512bf16"))
-        } else if has("avx2") || has("avx") {
-            (256, 16, false)
-        } else {
-            (128, 16, false)
-        };
-        Isa { vector_bits, registers, bf16_pairs, caches }
+        let (vector_bits, registers, bf16_pairs, int16_pairs) =
+            if triple.starts_with("aarch64") || triple.starts_with("arm64") {
+                (128, 32, false, false)
+            } else if has("avx512f") {
+                (512, 32, has("avx512bf16"), has("avx512vnni"))
+            } else if has("avx2") || has("avx") {
+                (256, 16, false, false)
+            } else {
+                (128, 16, false, false)
+            };
+        Isa { vector_bits, registers, bf16_pairs, int16_pairs, caches }
     }
 }
 

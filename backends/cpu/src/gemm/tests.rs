@@ -339,6 +339,21 @@ fn bf16_products_use_the_bf16_instructions_where_the_host_has_them() {
 }
 
 #[test]
+fn small_integer_products_use_vnni_where_the_host_has_it() {
+    let cx = Context::create();
+    let module = cx.create_module("s8");
+    let tm = jit::host_target_machine().unwrap();
+    jit::prepare_module(&module, &tm);
+    let spec =
+        GemmSpec { lhs: DType::S8, rhs: DType::U8, out: DType::S32, lhs_transposed: false, rhs_transposed: true };
+    gemm_function(&module, &tm, &spec).unwrap();
+    let ir = module.print_to_string().to_string();
+    let host = crate::routine::Isa::of(&tm).int16_pairs;
+    assert_eq!(ir.contains("llvm.x86.avx512.vpdpwssd.512"), host, "host has AVX512-VNNI: {host}");
+    assert_eq!(ir.contains("smelt_gemm_pack_s8x2_") && ir.contains("smelt_gemm_pack_u8x2_"), host);
+}
+
+#[test]
 fn integers_accumulate_exactly() {
     let mut specs = all_transpositions(DType::S8, DType::S8, DType::S32);
     specs.extend(all_transpositions(DType::S32, DType::S32, DType::S32));
@@ -356,8 +371,12 @@ fn integers_accumulate_exactly() {
         lhs_transposed: false,
         rhs_transposed: true,
     });
+    specs.extend(all_transpositions(DType::U8, DType::S8, DType::S32));
     // `exact == false` gives s32 operands over the whole range, so products wrap.
     check_specs(&specs, Runtime::TwoThreads, false, SHAPES);
+    // Depths past one block and odd ones (the pair instructions' padded last pair).
+    let deep = [(1, 30, 40, 1025), (2, 13, 50, 777)];
+    check_specs(&specs[..4], Runtime::TwoThreads, false, &deep);
 }
 
 #[test]

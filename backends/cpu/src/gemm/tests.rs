@@ -321,36 +321,36 @@ fn f16_and_bf16() {
     check_specs(&specs[8..], Runtime::TwoThreads, false, &deep);
 }
 
-/// bf16 products use `vdpbf16ps` where the host has AVX512-BF16, and the
-/// f32 microkernel elsewhere.
+/// bf16 products use `vdpbf16ps` where the host has AVX512-BF16, and s8/u8
+/// ones `vpdpwssd` where it has AVX512-VNNI (operands packed in 16-bit pairs);
+/// the f32 or i32 microkernel elsewhere.
 #[test]
-fn bf16_products_use_the_bf16_instructions_where_the_host_has_them() {
-    let cx = Context::create();
-    let module = cx.create_module("bf16");
+fn pair_instructions_are_used_where_the_host_has_them() {
     let tm = jit::host_target_machine().unwrap();
-    jit::prepare_module(&module, &tm);
-    let spec =
-        GemmSpec { lhs: DType::Bf16, rhs: DType::Bf16, out: DType::F32, lhs_transposed: false, rhs_transposed: false };
-    gemm_function(&module, &tm, &spec).unwrap();
-    let ir = module.print_to_string().to_string();
-    let host = crate::routine::Isa::of(&tm).bf16_pairs;
-    assert_eq!(ir.contains("llvm.x86.avx512bf16.dpbf16ps.512"), host, "host has AVX512-BF16: {host}");
-    assert_eq!(ir.contains("smelt_gemm_pack_bf16x2_"), host);
-}
-
-#[test]
-fn small_integer_products_use_vnni_where_the_host_has_it() {
-    let cx = Context::create();
-    let module = cx.create_module("s8");
-    let tm = jit::host_target_machine().unwrap();
-    jit::prepare_module(&module, &tm);
-    let spec =
-        GemmSpec { lhs: DType::S8, rhs: DType::U8, out: DType::S32, lhs_transposed: false, rhs_transposed: true };
-    gemm_function(&module, &tm, &spec).unwrap();
-    let ir = module.print_to_string().to_string();
-    let host = crate::routine::Isa::of(&tm).int16_pairs;
-    assert_eq!(ir.contains("llvm.x86.avx512.vpdpwssd.512"), host, "host has AVX512-VNNI: {host}");
-    assert_eq!(ir.contains("smelt_gemm_pack_s8x2_") && ir.contains("smelt_gemm_pack_u8x2_"), host);
+    let isa = crate::routine::Isa::of(&tm);
+    let cases = [
+        (
+            DType::Bf16,
+            DType::Bf16,
+            DType::F32,
+            isa.bf16_pairs,
+            "llvm.x86.avx512bf16.dpbf16ps.512",
+            ["bf16x2_", "bf16x2_"],
+        ),
+        (DType::S8, DType::U8, DType::S32, isa.int16_pairs, "llvm.x86.avx512.vpdpwssd.512", ["s8x2_", "u8x2_"]),
+    ];
+    for (lhs, rhs, out, host, instruction, packs) in cases {
+        let cx = Context::create();
+        let module = cx.create_module("pairs");
+        jit::prepare_module(&module, &tm);
+        let spec = GemmSpec { lhs, rhs, out, lhs_transposed: false, rhs_transposed: true };
+        gemm_function(&module, &tm, &spec).unwrap();
+        let ir = module.print_to_string().to_string();
+        assert_eq!(ir.contains(instruction), host, "{lhs} x {rhs}: host has the instruction: {host}");
+        for pack in packs {
+            assert_eq!(ir.contains(&format!("smelt_gemm_pack_{pack}")), host, "{lhs} x {rhs}: {pack}");
+        }
+    }
 }
 
 #[test]

@@ -29,7 +29,7 @@ use inkwell::{AddressSpace, GlobalVisibility, IntPredicate};
 use smelt_kernel::VerifiedProgram;
 use smelt_kernel::{ArrayType, Program};
 
-use crate::driver::ModuleInfo;
+use crate::driver::{ModuleInfo, Routines};
 use crate::error::{CpuError, Result};
 use crate::{CompileOptions, optimized_module_with, target_machine};
 
@@ -79,7 +79,7 @@ pub fn compile_aot(
     let cx = Context::create();
     let tm = target_machine(&options)?;
     let mut temp_bytes = 0;
-    let (module, _) = optimized_module_with(&cx, program, &options, &tm, &mut |module, info| {
+    let (module, _) = optimized_module_with(&cx, program, &options, &tm, Routines::InModule, &mut |module, info| {
         temp_bytes = entry(module, program, info, name)?;
         half_conversions(module)?;
         parallel_for(module, threads)?;

@@ -36,7 +36,7 @@ use smelt_kernel::{BufRef, Buffer, ConvStep, DotStep, KernelBody, KernelId, Prog
 
 use crate::conv::{ConvSpec, conv_function};
 use crate::error::{CpuError, Result, invalid};
-use crate::gemm::{GemmSpec, gemm_function};
+use crate::gemm::{GemmSpec, gemm_function, gemm_type};
 use inkwell::context::Context;
 use inkwell::module::Module;
 use inkwell::targets::TargetMachine;
@@ -60,6 +60,18 @@ pub struct ModuleInfo {
     pub profile_labels: Vec<String>,
     /// With profiling: the work of each slot's step per call.
     pub profile_work: Vec<smelt_kernel::StepWork>,
+    /// GEMM routines the module declares without defining them
+    /// ([`Routines::Shared`]): objects from `routines.rs` must be linked beside it.
+    pub gemms: Vec<GemmSpec>,
+}
+
+/// Where the GEMM routines a module calls are defined.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Routines {
+    /// Generated into the module (AOT objects and `--emit` stand alone).
+    InModule,
+    /// Declared only; the JIT links the shared objects of `routines.rs`.
+    Shared,
 }
 
 /// Builds the LLVM module for `program`.
@@ -68,10 +80,11 @@ pub(crate) fn build_module<'ctx>(
     program: &Program,
     target: &TargetAttrs,
     tm: &TargetMachine,
+    routines: Routines,
 ) -> Result<(Module<'ctx>, ModuleInfo)> {
     smelt_llvm::codegen::check_sizes(program)?;
     let mut cg = Cg::new(cx, program, target, tm);
-    let info = Driver::new(&mut cg).emit_program()?;
+    let info = Driver::new(&mut cg, routines).emit_program()?;
     if let Err(e) = cg.module.verify() {
         return Err(CpuError::llvm(format!("the generated module does not verify: {e}")));
     }
@@ -191,6 +204,9 @@ struct Driver<'a, 'ctx, 'p> {
     profile_work: Vec<smelt_kernel::StepWork>,
     /// While loops around the steps being emitted.
     loop_depth: u32,
+    routines: Routines,
+    /// The GEMM routines declared so far ([`Routines::Shared`]).
+    gemms: Vec<GemmSpec>,
 }
 
 impl<'ctx, 'p> std::ops::Deref for Driver<'_, 'ctx, 'p> {
@@ -208,7 +224,7 @@ impl<'ctx, 'p> std::ops::DerefMut for Driver<'_, 'ctx, 'p> {
 }
 
 impl<'a, 'ctx, 'p> Driver<'a, 'ctx, 'p> {
-    fn new(cg: &'a mut Cg<'ctx, 'p>) -> Self {
+    fn new(cg: &'a mut Cg<'ctx, 'p>, routines: Routines) -> Self {
         let params = cg.program.params.len();
         Driver {
             cg,
@@ -218,6 +234,8 @@ impl<'a, 'ctx, 'p> Driver<'a, 'ctx, 'p> {
             profile_labels: Vec::new(),
             profile_work: Vec::new(),
             loop_depth: 0,
+            routines,
+            gemms: Vec::new(),
         }
     }
 }
@@ -280,6 +298,7 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
                 .filter(|f| f.get_linkage() == Linkage::External && f.count_basic_blocks() > 0)
                 .map(|f| f.get_name().to_string_lossy().into_owned())
                 .collect(),
+            gemms: self.gemms.clone(),
             profile_labels: self.profile_labels.clone(),
             profile_work: self.profile_work.clone(),
         })
@@ -675,7 +694,18 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
             lhs_transposed: d.lhs_transposed,
             rhs_transposed: d.rhs_transposed,
         };
-        let gemm = gemm_function(&self.module, self.tm, &spec).map_err(|e| CpuError::unsupported(e.to_string()))?;
+        let gemm = match self.routines {
+            Routines::InModule => {
+                gemm_function(&self.module, self.tm, &spec).map_err(|e| CpuError::unsupported(e.to_string()))?
+            }
+            Routines::Shared => {
+                if !self.gemms.contains(&spec) {
+                    self.gemms.push(spec);
+                }
+                let ty = gemm_type(self.module.get_context());
+                crate::routine::declare(&self.module, &spec.symbol(), ty)
+            }
+        };
         let args: Vec<BasicMetadataValueEnum<'ctx>> = vec![
             lhs.into(),
             rhs.into(),

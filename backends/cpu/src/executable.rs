@@ -104,8 +104,9 @@ impl Jit {
         Ok(addr as usize)
     }
 
-    /// Links `object` and returns the JIT and the address of `smelt_run`.
-    fn load(object: &[u8]) -> Result<(Jit, usize)> {
+    /// Links `objects` (the program's, then the routines it calls) and returns
+    /// the JIT and the address of `smelt_run`.
+    fn load(objects: &[&[u8]]) -> Result<(Jit, usize)> {
         crate::init_llvm()?;
         let mut raw: LLVMOrcLLJITRef = std::ptr::null_mut();
         // SAFETY: plain LLVM C API calls on objects created here; ownership
@@ -135,12 +136,14 @@ impl Jit {
                 LLVMOrcJITDylibDefine(jd, LLVMOrcAbsoluteSymbols(pairs.as_mut_ptr(), pairs.len())),
                 "defining the runtime",
             )?;
-            let buf = llvm_sys::core::LLVMCreateMemoryBufferWithMemoryRangeCopy(
-                object.as_ptr() as *const c_char,
-                object.len(),
-                c"smelt-object".as_ptr(),
-            );
-            check(LLVMOrcLLJITAddObjectFile(raw, jd, buf), "adding the object")?;
+            for object in objects {
+                let buf = llvm_sys::core::LLVMCreateMemoryBufferWithMemoryRangeCopy(
+                    object.as_ptr() as *const c_char,
+                    object.len(),
+                    c"smelt-object".as_ptr(),
+                );
+                check(LLVMOrcLLJITAddObjectFile(raw, jd, buf), "adding the object")?;
+            }
             let addr = jit.lookup(c"smelt_run")?;
             Ok((jit, addr))
         }
@@ -255,10 +258,10 @@ impl Executable {
         name: &str,
         params: Vec<ArrayType>,
         results: Vec<ArrayType>,
-        object: &[u8],
+        objects: &[&[u8]],
         info: &crate::driver::ModuleInfo,
     ) -> Result<Executable> {
-        let (jit, addr) = Jit::load(object)?;
+        let (jit, addr) = Jit::load(objects)?;
         if std::env::var_os("SMELT_PERF_MAP").is_some() {
             write_perf_map(&jit, &info.functions);
         }

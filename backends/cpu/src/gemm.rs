@@ -903,6 +903,12 @@ fn set_operands<'ctx>(
     s.set_ptr(ir, S_ECTX, ectx)
 }
 
+/// The C signature every GEMM function has (see [`gemm_function`]).
+pub(crate) fn gemm_type(cx: inkwell::context::ContextRef<'_>) -> inkwell::types::FunctionType<'_> {
+    let (i, p) = (cx.i64_type().into(), cx.ptr_type(Default::default()).into());
+    cx.void_type().fn_type(&[p, p, p, i, i, i, i, p, p], false)
+}
+
 fn build_driver<'ctx>(
     module: &Module<'ctx>,
     target: &TargetMachine,
@@ -915,9 +921,7 @@ fn build_driver<'ctx>(
     let blk = parts.blk;
     let ct = blk.ct;
     let nr = blk.nr() as i64;
-    let (i, p) = (cx.i64_type().into(), cx.ptr_type(Default::default()).into());
-    let ty = cx.void_type().fn_type(&[p, p, p, i, i, i, i, p, p], false);
-    let f = module.add_function(name, ty, Some(Linkage::External));
+    let f = module.add_function(name, gemm_type(cx), Some(Linkage::External));
     set_target_attrs(cx, f, target, isa);
     let tasks = Tasks { module, target, isa, spec, name, ct };
     let pack_task = pack_task_function(&tasks, parts)?;

@@ -34,6 +34,7 @@ mod executable;
 pub mod gemm;
 mod object;
 pub mod routine;
+pub mod routines;
 pub mod runtime;
 
 #[cfg(test)]
@@ -49,6 +50,8 @@ use inkwell::targets::{CodeModel, FileType, InitializationConfig, RelocMode, Tar
 use smelt_hlo::budget::Deadline;
 use smelt_kernel::Program;
 use smelt_kernel::VerifiedProgram;
+
+use crate::driver::Routines;
 
 pub use error::CpuError;
 pub use executable::Executable;
@@ -152,13 +155,20 @@ pub fn compile_to_object(program: &VerifiedProgram<'_>, options: &CompileOptions
     }
     let cx = Context::create();
     let tm = target_machine(options)?;
-    let (module, info) = optimized_module(&cx, program, options, &tm)?;
+    let (module, info) = optimized_module_with(&cx, program, options, &tm, Routines::Shared, &mut |_, _| Ok(()))?;
     let object = tm.write_to_memory_buffer(&module, FileType::Object).map_err(|e| CpuError::llvm(e.to_string()))?;
+    let dir = routines::cache_dir();
+    let mut objects = Vec::with_capacity(info.gemms.len());
+    for spec in &info.gemms {
+        objects.push(routines::gemm_object(spec, options, dir.as_deref())?.to_vec());
+        options.deadline.check(|| "GEMM routines".into())?;
+    }
     Ok(CompiledObject {
         name: program.name.clone(),
         params: program.params.clone(),
         results: program.results.clone(),
         object: object.as_slice().to_vec(),
+        routines: objects,
         info,
     })
 }
@@ -167,7 +177,9 @@ pub fn compile_to_object(program: &VerifiedProgram<'_>, options: &CompileOptions
 /// compiled for this CPU by this build of smelt (callers that keep objects
 /// across processes, like `smelt-jit`'s disk cache, key them on both).
 pub fn load(object: &CompiledObject) -> Result<Executable, CpuError> {
-    Executable::new(&object.name, object.params.clone(), object.results.clone(), &object.object, &object.info)
+    let mut objects: Vec<&[u8]> = vec![&object.object];
+    objects.extend(object.routines.iter().map(Vec::as_slice));
+    Executable::new(&object.name, object.params.clone(), object.results.clone(), &objects, &object.info)
 }
 
 /// The host as code generation sees it: target triple, CPU name, LLVM's
@@ -191,7 +203,7 @@ pub fn emit(program: &VerifiedProgram<'_>, options: &CompileOptions, what: Emit)
     let cx = Context::create();
     let tm = target_machine(options)?;
     if what == Emit::LlvmIr {
-        let (module, _) = driver::build_module(&cx, program, &target_attrs(options, &tm), &tm)?;
+        let (module, _) = driver::build_module(&cx, program, &target_attrs(options, &tm), &tm, Routines::InModule)?;
         prepare(&module, &tm);
         return Ok(module.print_to_string().to_bytes().to_vec());
     }
@@ -266,34 +278,43 @@ fn target_attrs(options: &CompileOptions, tm: &TargetMachine) -> codegen::Target
 }
 
 /// Stamps the module with the target's triple and data layout.
-fn prepare(module: &Module<'_>, tm: &TargetMachine) {
+pub(crate) fn prepare(module: &Module<'_>, tm: &TargetMachine) {
     module.set_triple(&tm.get_triple());
     module.set_data_layout(&tm.get_target_data().get_data_layout());
 }
 
-/// Builds and optimizes the module for `program`.
+/// Builds and optimizes the module for `program`, GEMM routines included.
 fn optimized_module<'ctx>(
     cx: &'ctx Context,
     program: &Program,
     options: &CompileOptions,
     tm: &TargetMachine,
 ) -> Result<(Module<'ctx>, driver::ModuleInfo), CpuError> {
-    optimized_module_with(cx, program, options, tm, &mut |_, _| Ok(()))
+    optimized_module_with(cx, program, options, tm, Routines::InModule, &mut |_, _| Ok(()))
 }
 
-/// [`optimized_module`], letting `extend` add to the module before it is
-/// optimized (the AOT entry point and its support code).
+/// [`optimized_module`] with the routines where `routines` says, letting
+/// `extend` add to the module before it is optimized (the AOT entry point and
+/// its support code).
 pub(crate) fn optimized_module_with<'ctx>(
     cx: &'ctx Context,
     program: &Program,
     options: &CompileOptions,
     tm: &TargetMachine,
+    routines: Routines,
     extend: &mut dyn FnMut(&Module<'ctx>, &driver::ModuleInfo) -> Result<(), CpuError>,
 ) -> Result<(Module<'ctx>, driver::ModuleInfo), CpuError> {
-    let (module, info) = driver::build_module(cx, program, &target_attrs(options, tm), tm)?;
+    let (module, info) = driver::build_module(cx, program, &target_attrs(options, tm), tm, routines)?;
     options.deadline.check(|| "LLVM IR generation".into())?;
     prepare(&module, tm);
     extend(&module, &info)?;
+    optimize(&module, tm, options)?;
+    options.deadline.check(|| "LLVM optimization".into())?;
+    Ok((module, info))
+}
+
+/// Runs LLVM's `default<ON>` pipeline on `module` for `tm`.
+pub(crate) fn optimize(module: &Module<'_>, tm: &TargetMachine, options: &CompileOptions) -> Result<(), CpuError> {
     let pbo = PassBuilderOptions::create();
     let vectorize = options.opt_level >= 2;
     pbo.set_loop_vectorization(vectorize);
@@ -301,7 +322,5 @@ pub(crate) fn optimized_module_with<'ctx>(
     pbo.set_loop_interleaving(vectorize);
     pbo.set_loop_unrolling(options.opt_level >= 2);
     let passes = format!("default<O{}>", options.opt_level.min(3));
-    module.run_passes(&passes, tm, pbo).map_err(|e| CpuError::llvm(e.to_string()))?;
-    options.deadline.check(|| "LLVM optimization".into())?;
-    Ok((module, info))
+    module.run_passes(&passes, tm, pbo).map_err(|e| CpuError::llvm(e.to_string()))
 }

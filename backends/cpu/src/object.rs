@@ -20,7 +20,7 @@ use crate::driver::ModuleInfo;
 use crate::error::{CpuError, Result};
 
 /// Version of the [`CompiledObject::to_bytes`] layout; bump on any change.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 
 /// An object file and what loading it needs.
 #[derive(Clone, Debug)]
@@ -33,6 +33,9 @@ pub struct CompiledObject {
     pub results: Vec<ArrayType>,
     /// The ELF (or host format) object defining `smelt_run`.
     pub object: Vec<u8>,
+    /// Objects of the shared GEMM routines `object` calls (`routines.rs`),
+    /// linked beside it.
+    pub routines: Vec<Vec<u8>>,
     pub(crate) info: ModuleInfo,
 }
 
@@ -45,6 +48,10 @@ impl CompiledObject {
         w.types(&self.params);
         w.types(&self.results);
         w.bytes(&self.object);
+        w.u64(self.routines.len() as u64);
+        for r in &self.routines {
+            w.bytes(r);
+        }
         let info = &self.info;
         w.u64(info.arena_bytes as u64);
         w.bools(&info.written_params);
@@ -72,6 +79,14 @@ impl CompiledObject {
         let params = r.types()?;
         let results = r.types()?;
         let object = r.bytes()?.to_vec();
+        let count = r.u64()?;
+        if count > r.0.len() as u64 {
+            return Err(bad("routine count"));
+        }
+        let mut routines = Vec::new();
+        for _ in 0..count {
+            routines.push(r.bytes()?.to_vec());
+        }
         let arena_bytes = usize::try_from(r.u64()?).map_err(|_| bad("arena size"))?;
         let mut info = ModuleInfo {
             arena_bytes,
@@ -80,6 +95,7 @@ impl CompiledObject {
             functions: r.strs()?,
             profile_labels: r.strs()?,
             profile_work: Vec::new(),
+            gemms: Vec::new(),
         };
         let works = r.u64()?;
         if works > r.0.len() as u64 {
@@ -95,7 +111,7 @@ impl CompiledObject {
         if !r.0.is_empty() {
             return Err(bad("trailing bytes"));
         }
-        Ok(CompiledObject { name, params, results, object, info })
+        Ok(CompiledObject { name, params, results, object, routines, info })
     }
 }
 
@@ -234,6 +250,7 @@ mod tests {
             params: vec![ArrayType { dtype: DType::F32, dims: vec![4, 2] }],
             results: vec![ArrayType { dtype: DType::Pred, dims: vec![] }],
             object: vec![1, 2, 3],
+            routines: vec![vec![4, 5], vec![6]],
             info: ModuleInfo {
                 arena_bytes: 64,
                 written_params: vec![true],
@@ -241,6 +258,7 @@ mod tests {
                 functions: vec!["smelt_run".into()],
                 profile_labels: vec!["k0 f (loop 4)".into()],
                 profile_work: vec![StepWork { class: WorkClass::Kernel, units: 4.0 }],
+                gemms: Vec::new(),
             },
         }
     }

@@ -1,0 +1,191 @@
+//! GEMM routines compiled once per machine, not once per program.
+//!
+//! A GEMM function depends only on its [`GemmSpec`] (element types and
+//! transposes), the CPU (ISA and caches) and the generator's code, never on
+//! the program: epilogues arrive as a function pointer. Generating and
+//! optimizing one took 0.5-2 s of every program that multiplies matrices, so
+//! JIT compilations declare the GEMM symbols they call and link objects from
+//! here instead: a process-wide map, backed by files in a per-machine folder
+//! (`SMELT_ROUTINE_CACHE`, else `$SMELT_CACHE_DIR/routines`, else
+//! `$XDG_CACHE_HOME/smelt/routines` or `~/.cache/smelt/routines`;
+//! `SMELT_ROUTINE_CACHE=off` keeps them in memory only).
+//!
+//! An entry's name is the BLAKE3 hash of what the code depends on: smelt's
+//! version, the generator's source (so a changed generator is never served an
+//! old object), LLVM's version, the host target string (triple, CPU,
+//! features, cache sizes) and the spec. Its content is a magic line, the
+//! payload's BLAKE3 hash and the payload; an entry that does not check out
+//! (truncated, corrupt, another format) is rebuilt and rewritten. Writers
+//! write a private temporary file and rename it into place, so processes
+//! racing to build one routine both succeed and readers never see half an
+//! entry. AOT objects and `smelt compile --emit` still generate the routines
+//! into their own module: they must stand alone.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use inkwell::context::Context;
+use inkwell::targets::{FileType, TargetMachine};
+
+use crate::error::{CpuError, Result};
+use crate::gemm::{GemmSpec, gemm_function};
+use crate::{CompileOptions, optimize, prepare, target_machine};
+
+const MAGIC: &[u8; 16] = b"smelt-routine-1\n";
+
+/// The source the generated routines are made from.
+const GENERATOR: &[&str] = &[
+    include_str!("gemm.rs"),
+    include_str!("gemm/gemv.rs"),
+    include_str!("routine.rs"),
+    include_str!("caches.rs"),
+    include_str!("routines.rs"),
+];
+
+/// Where routine objects persist, if anywhere.
+pub fn cache_dir() -> Option<PathBuf> {
+    let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+    if let Some(d) = env("SMELT_ROUTINE_CACHE") {
+        return (d != Path::new("off")).then_some(d);
+    }
+    if let Some(d) = env("SMELT_CACHE_DIR") {
+        return Some(d.join("routines"));
+    }
+    let base = env("XDG_CACHE_HOME").or_else(|| env("HOME").map(|h| h.join(".cache")))?;
+    Some(base.join("smelt").join("routines"))
+}
+
+/// The object defining `spec`'s GEMM for the host, from memory, the cache
+/// folder `dir` or a fresh build (which is then stored in both).
+pub(crate) fn gemm_object(spec: &GemmSpec, options: &CompileOptions, dir: Option<&Path>) -> Result<Arc<Vec<u8>>> {
+    static MEMORY: OnceLock<Mutex<HashMap<[u8; 32], Arc<Vec<u8>>>>> = OnceLock::new();
+    let key = key(spec, options);
+    let memory = MEMORY.get_or_init(Default::default);
+    if let Some(o) = memory.lock().map_err(|_| CpuError::Jit("routine cache lock poisoned".into()))?.get(&key) {
+        return Ok(o.clone());
+    }
+    let path = dir.map(|d| d.join(format!("{}.o", hex(&key))));
+    let object = match path.as_deref().and_then(read_entry) {
+        Some(o) => o,
+        None => {
+            let o = build(spec, options)?;
+            if let Some(p) = &path {
+                // A cache that cannot be written costs the next process a build, nothing more.
+                let _ = write_entry(p, &o);
+            }
+            o
+        }
+    };
+    let object = Arc::new(object);
+    memory.lock().map_err(|_| CpuError::Jit("routine cache lock poisoned".into()))?.insert(key, object.clone());
+    Ok(object)
+}
+
+fn key(spec: &GemmSpec, options: &CompileOptions) -> [u8; 32] {
+    let mut h = blake3::Hasher::new();
+    h.update(env!("CARGO_PKG_VERSION").as_bytes());
+    for s in GENERATOR {
+        h.update(&(s.len() as u64).to_le_bytes());
+        h.update(s.as_bytes());
+    }
+    let (major, minor, patch) = inkwell::support::get_llvm_version();
+    h.update(format!("llvm {major}.{minor}.{patch}").as_bytes());
+    h.update(crate::host_target().as_bytes());
+    h.update(&[options.opt_level]);
+    h.update(spec.symbol().as_bytes());
+    *h.finalize().as_bytes()
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn build(spec: &GemmSpec, options: &CompileOptions) -> Result<Vec<u8>> {
+    let cx = Context::create();
+    let tm: TargetMachine = target_machine(options)?;
+    let module = cx.create_module(&spec.symbol());
+    prepare(&module, &tm);
+    gemm_function(&module, &tm, spec).map_err(|e| CpuError::unsupported(e.to_string()))?;
+    optimize(&module, &tm, options)?;
+    let buf = tm.write_to_memory_buffer(&module, FileType::Object).map_err(|e| CpuError::llvm(e.to_string()))?;
+    Ok(buf.as_slice().to_vec())
+}
+
+/// The payload of a well-formed entry at `path`.
+fn read_entry(path: &Path) -> Option<Vec<u8>> {
+    let bytes = std::fs::read(path).ok()?;
+    let rest = bytes.strip_prefix(MAGIC.as_slice())?;
+    let (hash, payload) = rest.split_at_checked(32)?;
+    (blake3::hash(payload).as_bytes() == hash && !payload.is_empty()).then(|| payload.to_vec())
+}
+
+fn write_entry(path: &Path, payload: &[u8]) -> std::io::Result<()> {
+    let dir = path.parent().ok_or_else(|| std::io::Error::other("entry without a folder"))?;
+    std::fs::create_dir_all(dir)?;
+    let unique = format!(
+        ".tmp-{}-{:?}-{}",
+        std::process::id(),
+        std::thread::current().id(),
+        path.file_name().and_then(|n| n.to_str()).unwrap_or("entry")
+    );
+    let tmp = dir.join(unique.replace(['(', ')'], ""));
+    let mut bytes = Vec::with_capacity(MAGIC.len() + 32 + payload.len());
+    bytes.extend_from_slice(MAGIC);
+    bytes.extend_from_slice(blake3::hash(payload).as_bytes());
+    bytes.extend_from_slice(payload);
+    std::fs::write(&tmp, &bytes)?;
+    std::fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use smelt_hlo::DType;
+
+    fn spec(out: DType) -> GemmSpec {
+        GemmSpec { lhs: DType::F32, rhs: DType::F32, out, lhs_transposed: true, rhs_transposed: false }
+    }
+
+    fn fresh_dir(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("smelt-routines-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        d
+    }
+
+    #[test]
+    fn entries_are_checked_and_bad_ones_rebuilt() {
+        let dir = fresh_dir("check");
+        let o = CompileOptions::default();
+        let s = spec(DType::F32);
+        let built = build(&s, &o).unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.join("entry.o");
+        write_entry(&path, &built).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(read_entry(&path).as_deref(), Some(built.as_slice()));
+        // Truncated, corrupt or foreign entries are not loaded.
+        let bytes = std::fs::read(&path).unwrap_or_default();
+        std::fs::write(&path, &bytes[..bytes.len() / 2]).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(read_entry(&path), None);
+        let mut flipped = bytes.clone();
+        let last = flipped.len() - 1;
+        flipped[last] ^= 1;
+        std::fs::write(&path, &flipped).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(read_entry(&path), None);
+        std::fs::write(&path, b"not a routine").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(read_entry(&path), None);
+        // Another CPU or another spec is another key, so another file.
+        assert_ne!(key(&s, &o), key(&spec(DType::F64), &o));
+        // Threads racing to store one entry all succeed, and it checks out.
+        std::thread::scope(|sc| {
+            for _ in 0..4 {
+                sc.spawn(|| write_entry(&path, &built).unwrap_or_else(|e| panic!("{e}")));
+            }
+        });
+        assert_eq!(read_entry(&path).as_deref(), Some(built.as_slice()));
+        let leftovers = std::fs::read_dir(&dir).map(|r| r.count()).unwrap_or(0);
+        assert_eq!(leftovers, 1, "temporary files are renamed or removed");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}

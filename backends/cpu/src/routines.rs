@@ -83,17 +83,26 @@ pub(crate) fn gemm_object(spec: &GemmSpec, options: &CompileOptions, dir: Option
 }
 
 fn key(spec: &GemmSpec, options: &CompileOptions) -> [u8; 32] {
+    // What every key shares, hashed once per process: version, generator
+    // source, LLVM and the host.
+    static MACHINE: OnceLock<[u8; 32]> = OnceLock::new();
+    let machine = MACHINE.get_or_init(|| {
+        let mut h = blake3::Hasher::new();
+        h.update(env!("CARGO_PKG_VERSION").as_bytes());
+        for s in GENERATOR {
+            h.update(&(s.len() as u64).to_le_bytes());
+            h.update(s.as_bytes());
+        }
+        let (major, minor, patch) = inkwell::support::get_llvm_version();
+        h.update(format!("llvm {major}.{minor}.{patch}").as_bytes());
+        h.update(crate::host_target().as_bytes());
+        *h.finalize().as_bytes()
+    });
     let mut h = blake3::Hasher::new();
-    h.update(env!("CARGO_PKG_VERSION").as_bytes());
-    for s in GENERATOR {
-        h.update(&(s.len() as u64).to_le_bytes());
-        h.update(s.as_bytes());
-    }
-    let (major, minor, patch) = inkwell::support::get_llvm_version();
-    h.update(format!("llvm {major}.{minor}.{patch}").as_bytes());
-    h.update(crate::host_target().as_bytes());
-    h.update(&[options.opt_level]);
-    h.update(spec.symbol().as_bytes());
+    h.update(machine);
+    // The options that change the object (a CPU or features other than the host's).
+    let target = format!("{}|{:?}|{:?}|{}", options.opt_level, options.cpu, options.features, spec.symbol());
+    h.update(target.as_bytes());
     *h.finalize().as_bytes()
 }
 
@@ -177,6 +186,9 @@ mod tests {
         assert_eq!(read_entry(&path), None);
         // Another CPU or another spec is another key, so another file.
         assert_ne!(key(&s, &o), key(&spec(DType::F64), &o));
+        let other_cpu = CompileOptions { cpu: Some("x86-64".into()), ..CompileOptions::default() };
+        assert_ne!(key(&s, &o), key(&s, &other_cpu));
+        assert_eq!(key(&s, &o), key(&s, &CompileOptions::default()));
         // Threads racing to store one entry all succeed, and it checks out.
         std::thread::scope(|sc| {
             for _ in 0..4 {

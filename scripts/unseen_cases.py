@@ -10,8 +10,9 @@ with SwiGLU, attention blocks (masked; grouped-query heads laid out sequence
 first), loops over dynamic indices (row-by-row dynamic_update_slice, a
 scalar while_loop, a long sliding-window dynamic_slice loop), an Adam
 optimizer step, bf16 and integer elementwise chains, rounding conversions,
-an embedding bag (gather then segment sum), and nested loops with a
-conditional inside. Their test-size
+an embedding bag (gather then segment sum), nested loops with a
+conditional inside, and statistics over leading axes (batch norm, column
+softmax and scaling). Their test-size
 forms live in tests/corpus/ too (see its README).
 """
 
@@ -302,5 +303,43 @@ def nested_loops_cond(size):
             s = jax.lax.cond(k % 2 == 0, lambda s: jnp.sin(s) + 0.1 * s, lambda s: s * 1.5 + 0.01, s)
             return jnp.roll(s, 1) * 0.9 + s * 0.2
         return jax.lax.fori_loop(0, steps, outer, x)
+
+    return Built(fn, (x,))
+
+
+@case(UNSEEN, "Training-mode batch normalization: per-feature mean and variance over the batch axis "
+      "of a dense activation and over N, H, W of an NHWC image batch (reductions over leading axes "
+      "feeding elementwise consumers).", rtol=1e-4, atol=1e-5)
+def batch_stats_norm(size):
+    rng = np.random.default_rng(920)
+    (n, c), img = ((16, 8), (2, 4, 4, 3)) if size == "test" else ((8192, 512), (32, 64, 64, 64))
+    x, y = normal(rng, (n, c), 2.0), normal(rng, img)
+    gamma, beta = normal(rng, (c,)), normal(rng, (c,))
+
+    def fn(x, y, gamma, beta):
+        mu = x.mean(0)
+        var = ((x - mu) ** 2).mean(0)
+        xn = (x - mu) * jax.lax.rsqrt(var + 1e-5) * gamma + beta
+        m = y.mean((0, 1, 2))
+        v = y.var((0, 1, 2))
+        return xn, mu, var, (y - m) / jnp.sqrt(v + 1e-3)
+
+    return Built(fn, (x, y, gamma, beta))
+
+
+@case(UNSEEN, "Column statistics: softmax over the leading axis, a column L2 normalization and a "
+      "column max-abs scale (int8-style), each a reduction over axis 0 of a row-major matrix.",
+      rtol=1e-5, atol=1e-6)
+def column_softmax_scale(size):
+    rng = np.random.default_rng(921)
+    n, m = (12, 20) if size == "test" else (2048, 2048)
+    x = normal(rng, (n, m), 2.0)
+
+    def fn(x):
+        sm = jax.nn.softmax(x, axis=0)
+        l2 = x / jnp.sqrt(jnp.sum(x * x, axis=0) + 1e-6)
+        scale = 127.0 / jnp.max(jnp.abs(x), axis=0)
+        q = jnp.clip(jnp.round(x * scale), -127, 127).astype(jnp.int8)
+        return sm, l2, q
 
     return Built(fn, (x,))

@@ -269,8 +269,7 @@ fn target_attrs(options: &CompileOptions, tm: &TargetMachine) -> codegen::Target
     let triple = tm.get_triple().as_str().to_string_lossy().into_owned();
     codegen::TargetAttrs {
         cpu: tm.get_cpu().to_string(),
-        // AArch64 always has FMA; x86 has it where the features say so.
-        fused_mla: triple.starts_with("aarch64") || features.split(',').any(|f| f == "+fma"),
+        math: smelt_llvm::math::MathTarget::of(&triple, &features),
         features,
         parallel: options.parallel,
         profile: options.profile,

@@ -25,6 +25,7 @@ use inkwell::{AddressSpace, IntPredicate, OptimizationLevel};
 use smelt_hlo::DType;
 use smelt_kernel::{InlineReduce, Kernel, KernelBody, KernelId, Node, NodeId, Program, ScalarFn, Step};
 use smelt_llvm::codegen::{Cg, Env, Io, Slot, TargetAttrs, param};
+use smelt_llvm::math::MathTarget;
 
 use crate::error::{GpuError, Result};
 use crate::plan::{
@@ -179,7 +180,12 @@ pub(crate) fn emit_module<'ctx>(
 ) -> Result<(inkwell::module::Module<'ctx>, Vec<Option<DeviceKernel>>, SharedSizes)> {
     smelt_llvm::codegen::check_sizes(program)?;
     // NVPTX has FMA: the math library's multiply-adds fuse.
-    let mut cg = Cg::new(cx, program, &TargetAttrs { fused_mla: true, ..TargetAttrs::default() }, tm);
+    let mut cg = Cg::new(
+        cx,
+        program,
+        &TargetAttrs { math: MathTarget { fused: true, native_ldexp: false }, ..TargetAttrs::default() },
+        tm,
+    );
     cg.module.set_triple(&tm.get_triple());
     cg.module.set_data_layout(&tm.get_target_data().get_data_layout());
 

@@ -26,16 +26,46 @@ pub use smelt_math::MathOp;
 
 use emit::Em;
 
+/// What the target computes in one instruction, which the library then uses
+/// (the results are the same bits either way). Every module of one target
+/// passes the same.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MathTarget {
+    /// Multiply-adds are single FMAs (the target has them).
+    pub fused: bool,
+    /// `p * 2^n` is one instruction that rounds once (x86 AVX-512's
+    /// `vscalef`, which LLVM selects for `llvm.ldexp`): exp and the functions
+    /// built on it scale their result with it instead of two multiplications by
+    /// powers of two built from exponent bits.
+    pub native_ldexp: bool,
+}
+
+impl MathTarget {
+    /// The decision for an LLVM target: FMA on aarch64 and wherever `+fma` is
+    /// among the features; `vscalef` on x86 with `+avx512f`.
+    pub fn of(triple: &str, features: &str) -> MathTarget {
+        let has = |f: &str| features.split(',').any(|x| x == f);
+        MathTarget {
+            fused: triple.starts_with("aarch64") || has("+fma"),
+            native_ldexp: triple.starts_with("x86_64") && has("+avx512f"),
+        }
+    }
+}
+
 /// An `internal`, `alwaysinline`, branch-free (selects, no calls, no loops) function
 /// computing `op` on scalars of `ty` (f32 or f64); created once per module (cached by name).
-/// Pow and Atan2 take two arguments, the rest one. `fused`: multiply-adds are
-/// single FMAs (the target has them; every module of one target passes the
-/// same). After inlining into a loop, LLVM's loop vectorizer vectorizes calls to it.
+/// Pow and Atan2 take two arguments, the rest one; `target` says what the
+/// target does in one instruction. After inlining into a loop, LLVM's loop vectorizer vectorizes calls to it.
 ///
 /// # Panics
 ///
 /// If `ty` is neither `f32` nor `f64` (f16 and bf16 are computed in f32 by the caller).
-pub fn math_function<'ctx>(module: &Module<'ctx>, op: MathOp, ty: FloatType<'ctx>, fused: bool) -> FunctionValue<'ctx> {
+pub fn math_function<'ctx>(
+    module: &Module<'ctx>,
+    op: MathOp,
+    ty: FloatType<'ctx>,
+    target: MathTarget,
+) -> FunctionValue<'ctx> {
     let ctx = module.get_context();
     let wide = if ty == ctx.f64_type() {
         true
@@ -58,7 +88,7 @@ pub fn math_function<'ctx>(module: &Module<'ctx>, op: MathOp, ty: FloatType<'ctx
 
     let builder = ctx.create_builder();
     builder.position_at_end(ctx.append_basic_block(f, "entry"));
-    let e = Em::new(&builder, module, wide, fused);
+    let e = Em::new(&builder, module, wide, target);
     let arg = |i: u32| f.get_nth_param(i).expect("declared above").into_float_value();
     let result = smelt_math::build(&e, op, arg(0), if op.arity() == 2 { Some(arg(1)) } else { None });
     builder.build_return(Some(&result)).expect("builder is positioned");

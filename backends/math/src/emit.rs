@@ -187,10 +187,10 @@ pub trait Emit: Copy {
     /// `p * 2^n` for `n` from `-(bias + p + 2)` to `bias + 1` with a single rounding,
     /// in two exact-or-final steps so that subnormal results round once and large
     /// ones overflow to infinity.
+    /// A code generator whose target does this in one instruction (AVX-512's
+    /// `vscalef`) may override it; the result must be the same bits.
     fn ldexp(&self, p: Self::F, n: Self::I) -> Self::F {
-        let n1 = self.ashr(n, 1);
-        let n2 = self.isub(n, n1);
-        self.mul(self.mul(p, self.pow2(n1)), self.pow2(n2))
+        ldexp_in_two_steps(self, p, n)
     }
 
     /// `x` clamped to `[lo, hi]`; NaN passes through.
@@ -236,4 +236,12 @@ pub trait Emit: Copy {
         let e = self.add(e, self.mul(al, bh));
         (p, self.add(e, self.mul(al, bl)))
     }
+}
+
+/// [`Emit::ldexp`] from multiplications: `p * 2^(n/2) * 2^(n - n/2)`, the first
+/// exact for every `n` in range and the second the only rounding.
+pub fn ldexp_in_two_steps<E: Emit>(e: &E, p: E::F, n: E::I) -> E::F {
+    let n1 = e.ashr(n, 1);
+    let n2 = e.isub(n, n1);
+    e.mul(e.mul(p, e.pow2(n1)), e.pow2(n2))
 }

@@ -30,7 +30,7 @@ mod trig;
 
 use smelt_kernel::{BinaryOp, UnaryOp};
 
-pub use emit::{Emit, FCmp, ICmp};
+pub use emit::{Emit, FCmp, ICmp, ldexp_in_two_steps};
 
 /// A float function the library builds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

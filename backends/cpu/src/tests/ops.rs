@@ -527,6 +527,76 @@ fn narrow_integer_division_is_exact() {
 /// to one element) take AVX512DQ's `vrange` where the CPU has it: every pair
 /// of edge values (NaN of both signs, zeros of both signs, infinities,
 /// subnormals) gives the interpreter's result, the sign of zero included.
+/// Max and min against constant bounds (a clamp, `max(x, -127)`, `min(x, 6)`),
+/// which compile to one `maxps`/`minps` with the constant first when it is
+/// neither NaN nor a zero, against zero bounds (a ReLU, which must order the
+/// zeros) and a NaN bound, in a vector loop and on scalars, bit for bit.
+#[test]
+fn max_and_min_against_constants_match_the_interpreter() {
+    let values = [
+        f32::NAN,
+        f32::from_bits(0xffc0_0000),
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        6.0,
+        -127.0,
+        127.5,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        1e-40,
+        -1e-40,
+        3.5,
+        -200.0,
+        1e30,
+    ];
+    let n = values.len();
+    for dims in [format!("[{n}]"), "[]".to_string()] {
+        let hlo = format!(
+            "HloModule m
+ENTRY e {{
+  x = f32{dims} parameter(0)
+  lo = f32[] constant(-127)
+  hi = f32[] constant(6)
+  z = f32[] constant(0)
+  nz = f32[] constant(-0)
+  nan = f32[] constant(nan)
+  blo = f32{dims} broadcast(lo), dimensions={{}}
+  bhi = f32{dims} broadcast(hi), dimensions={{}}
+  bz = f32{dims} broadcast(z), dimensions={{}}
+  bnz = f32{dims} broadcast(nz), dimensions={{}}
+  bnan = f32{dims} broadcast(nan), dimensions={{}}
+  a = f32{dims} maximum(x, blo)
+  b = f32{dims} minimum(bhi, x)
+  c = f32{dims} maximum(x, bz)
+  d = f32{dims} minimum(x, bnz)
+  e = f32{dims} maximum(bnan, x)
+  f0 = f32{dims} maximum(x, blo)
+  f = f32{dims} minimum(f0, bhi)
+  ROOT t = (f32{dims}, f32{dims}, f32{dims}, f32{dims}, f32{dims}, f32{dims}) tuple(a, b, c, d, e, f)
+}}
+"
+        );
+        let m = smelt_hlo::parse_module(&hlo).unwrap_or_else(|e| panic!("{e}"));
+        let program = smelt_kernel::lower_module(&m).unwrap_or_else(|e| panic!("{e}"));
+        let exe = compile(&program, &CompileOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+        let inputs: Vec<Array> = if dims == "[]" {
+            values.iter().map(|&v| Array::from_vec([], vec![v])).collect()
+        } else {
+            vec![Array::from_vec([n as i64], values.to_vec())]
+        };
+        for x in inputs {
+            let args = [x];
+            let got = exe.run(&args).unwrap_or_else(|e| panic!("{e}"));
+            let want = interp(&hlo, &args);
+            for (k, (g, w)) in got.iter().zip(&want).enumerate() {
+                assert_close(&format!("result {k} of {dims}"), g, w, 0.0);
+            }
+        }
+    }
+}
+
 #[test]
 fn scalar_max_and_min_match_the_interpreter_on_edge_values() {
     use smelt_hlo::reducers::{MAX, MIN};

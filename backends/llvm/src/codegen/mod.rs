@@ -66,10 +66,10 @@ pub struct TargetAttrs {
     pub parallel: bool,
     /// Whether to time every step (see `run`).
     pub profile: bool,
-    /// Whether the math library's multiply-adds are single FMAs (the target
-    /// has them). The Cranelift tier decides the same way for the host, so both
-    /// tiers compute the same bits.
-    pub fused_mla: bool,
+    /// What the math library may use in one instruction: FMA (the Cranelift
+    /// tier decides the same way for the host, so both tiers compute the same
+    /// bits) and `vscalef` (the same bits either way).
+    pub math: crate::math::MathTarget,
 }
 
 /// LLVM types of the element types and a few others.

@@ -378,6 +378,17 @@ impl<'ctx> Cg<'ctx, '_> {
         if is_identity(a) {
             return Ok(b);
         }
+        // Against a constant that is neither NaN nor a zero, `c > x ? c : x` is
+        // the whole rule (x NaN: the compare fails and x is kept; no zeros to
+        // order): one `maxps`/`minps`, as a clamp's bounds are.
+        let plain = |v: FloatValue<'ctx>| v.get_constant().is_some_and(|(c, _)| !c.is_nan() && c != 0.0);
+        if plain(a) || plain(b) {
+            let (c, x) = if plain(b) { (b, a) } else { (a, b) };
+            let bl = &self.b;
+            let before = if max { FloatPredicate::OGT } else { FloatPredicate::OLT };
+            let keep = bl.build_float_compare(before, c, x, "")?;
+            return Ok(bl.build_select(keep, c, x, "")?.into_float_value());
+        }
         if self.x86_range && self.outside_vector_loops() {
             return self.x86_range_max_min(max, a, b, d);
         }
@@ -633,6 +644,48 @@ impl<'ctx> Cg<'ctx, '_> {
         })
     }
 
+    /// Float to integer, saturating: NaN -> 0, values beyond the integer range
+    /// -> its bounds, the rest truncated toward zero (XLA's rule, which the
+    /// interpreter defines). Written as compares and selects around a plain
+    /// conversion of an in-range value rather than `llvm.fpto[su]i.sat`, which
+    /// LLVM's x86 backend scalarizes lane by lane in vector loops; 8- and
+    /// 16-bit results convert through i32 (x86 has no narrower conversion).
+    fn float_to_int_saturating(&mut self, x: FloatValue<'ctx>, to: DType) -> Result<IntValue<'ctx>> {
+        let b = &self.b;
+        let ft = x.get_type();
+        let bits = to.bit_width() as u32;
+        let signed = to.is_signed_int();
+        // The range's bounds: `lo` and `hi + 1` are 0 or powers of two, exact in
+        // every float type that holds them.
+        let (lo, top) = if signed {
+            (-(2f64.powi(bits as i32 - 1)), 2f64.powi(bits as i32 - 1))
+        } else {
+            (0.0, 2f64.powi(bits as i32))
+        };
+        let ty = self.int_type_of(to);
+        let (min, max) = if signed {
+            (ty.const_int(1u64 << (bits - 1), false), ty.const_int((1u64 << (bits - 1)) - 1, false))
+        } else {
+            (ty.const_zero(), ty.const_all_ones())
+        };
+        let nan = b.build_float_compare(FloatPredicate::UNO, x, x, "")?;
+        let big = b.build_float_compare(FloatPredicate::OGE, x, ft.const_float(top), "")?;
+        let small = b.build_float_compare(FloatPredicate::OLT, x, ft.const_float(lo), "")?;
+        let out = b.build_or(b.build_or(nan, big, "")?, small, "")?;
+        let safe = b.build_select(out, ft.const_zero(), x, "")?.into_float_value();
+        let conv = if bits < 32 {
+            let wide = b.build_float_to_signed_int(safe, self.t.i32, "")?;
+            b.build_int_truncate(wide, ty, "")?
+        } else if signed {
+            b.build_float_to_signed_int(safe, ty, "")?
+        } else {
+            b.build_float_to_unsigned_int(safe, ty, "")?
+        };
+        let r = b.build_select(small, min, conv, "")?.into_int_value();
+        let r = b.build_select(big, max, r, "")?.into_int_value();
+        Ok(b.build_select(nan, ty.const_zero(), r, "")?.into_int_value())
+    }
+
     /// `convert` from `from` to `to`.
     pub fn convert(&mut self, x: BasicValueEnum<'ctx>, from: DType, to: DType) -> Result<BasicValueEnum<'ctx>> {
         if from == to {
@@ -662,11 +715,7 @@ impl<'ctx> Cg<'ctx, '_> {
                     v.into()
                 }
             }
-            (CastVal::Float(f), to) if is_int(to) => {
-                let name = if to.is_signed_int() { "llvm.fptosi.sat" } else { "llvm.fptoui.sat" };
-                let ty = self.int_type_of(to);
-                self.intrinsic(name, &[ty.into(), f.get_type().into()], &[f.into()])?
-            }
+            (CastVal::Float(f), to) if is_int(to) => self.float_to_int_saturating(f, to)?.into(),
             (CastVal::Int { v, signed }, DType::F32) => self.int_to_float(v, signed, self.t.f32)?.into(),
             (CastVal::Int { v, signed }, DType::F64) => self.int_to_float(v, signed, self.t.f64)?.into(),
             (CastVal::Int { v, signed }, DType::F16) => {
@@ -738,7 +787,7 @@ impl<'ctx> Cg<'ctx, '_> {
         let Some(&x) = args.first() else {
             return Err(LlvmError::Llvm(format!("{op:?} without arguments")));
         };
-        let f = math_function(&self.module, op, x.get_type(), self.target.fused_mla);
+        let f = math_function(&self.module, op, x.get_type(), self.target.math);
         let vals: Vec<_> = args.iter().map(|&a| a.into()).collect();
         let r = self.call(f, &vals)?.ok_or_else(|| LlvmError::Llvm(format!("{op:?} returns nothing")))?;
         Ok(r.into_float_value())

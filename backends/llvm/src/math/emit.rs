@@ -9,7 +9,9 @@ use inkwell::intrinsics::Intrinsic;
 use inkwell::module::Module;
 use inkwell::types::{FloatType, IntType};
 use inkwell::values::{FloatValue, IntValue};
-use smelt_math::{Emit, FCmp, ICmp};
+use smelt_math::{Emit, FCmp, ICmp, ldexp_in_two_steps};
+
+use super::MathTarget;
 
 /// The builder is positioned inside the function being built; failing that is a
 /// bug in this module, never input-driven.
@@ -24,15 +26,15 @@ pub(crate) struct Em<'a, 'ctx> {
     pub it: IntType<'ctx>,
     /// `f64` (else `f32`).
     pub wide: bool,
-    /// Whether multiply-adds fuse (the target has FMA).
-    pub fused: bool,
+    /// What the target does in one instruction.
+    pub target: MathTarget,
 }
 
 impl<'a, 'ctx> Em<'a, 'ctx> {
-    pub fn new(b: &'a Builder<'ctx>, m: &'a Module<'ctx>, wide: bool, fused: bool) -> Self {
+    pub fn new(b: &'a Builder<'ctx>, m: &'a Module<'ctx>, wide: bool, target: MathTarget) -> Self {
         let ctx = m.get_context();
         let (ft, it) = if wide { (ctx.f64_type(), ctx.i64_type()) } else { (ctx.f32_type(), ctx.i32_type()) };
-        Em { b, m, ft, it, wide, fused }
+        Em { b, m, ft, it, wide, target }
     }
 
     fn intrinsic(&self, name: &str, args: &[FloatValue<'ctx>]) -> FloatValue<'ctx> {
@@ -54,11 +56,11 @@ impl<'ctx> Emit for Em<'_, 'ctx> {
     }
 
     fn other(&self) -> Self {
-        Em::new(self.b, self.m, !self.wide, self.fused)
+        Em::new(self.b, self.m, !self.wide, self.target)
     }
 
     fn fused(&self) -> bool {
-        self.fused
+        self.target.fused
     }
 
     fn c(&self, v: f64) -> Self::F {
@@ -138,6 +140,20 @@ impl<'ctx> Emit for Em<'_, 'ctx> {
 
     fn not(&self, a: Self::I) -> Self::I {
         self.b.build_not(a, "").expect(POS)
+    }
+
+    fn ldexp(&self, p: Self::F, n: Self::I) -> Self::F {
+        if !self.target.native_ldexp {
+            return ldexp_in_two_steps(self, p, n);
+        }
+        // `llvm.ldexp` rounds once, as the two steps do; its exponent is an i32
+        // (every `n` the library passes fits).
+        let i32t = self.m.get_context().i32_type();
+        let n = if self.wide { self.b.build_int_truncate(n, i32t, "").expect(POS) } else { n };
+        let intrinsic = Intrinsic::find("llvm.ldexp").expect("LLVM knows llvm.ldexp");
+        let decl = intrinsic.get_declaration(self.m, &[self.ft.into(), i32t.into()]).expect("ldexp overload");
+        let call = self.b.build_call(decl, &[p.into(), n.into()], "").expect(POS);
+        call.try_as_basic_value().unwrap_basic().into_float_value()
     }
 
     fn bits(&self, a: Self::F) -> Self::I {

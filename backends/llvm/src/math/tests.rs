@@ -21,7 +21,7 @@ use inkwell::targets::{CodeModel, InitializationConfig, RelocMode, Target, Targe
 use inkwell::types::FloatType;
 use inkwell::values::{AnyValue, FunctionValue};
 
-use super::{MathOp, math_function};
+use super::{MathOp, MathTarget, math_function};
 
 type Kernel<T> = unsafe extern "C" fn(*const T, *const T, *mut T, u64);
 
@@ -31,7 +31,7 @@ fn add_loop<'ctx>(
     op: MathOp,
     ty: FloatType<'ctx>,
     name: &str,
-    fused: bool,
+    target: MathTarget,
 ) -> FunctionValue<'ctx> {
     let ctx = module.get_context();
     let ptr = ctx.ptr_type(AddressSpace::default());
@@ -45,7 +45,7 @@ fn add_loop<'ctx>(
     for i in 0..3 {
         f.add_attribute(AttributeLoc::Param(i), noalias);
     }
-    let math = math_function(module, op, ty, fused);
+    let math = math_function(module, op, ty, target);
     let b = ctx.create_builder();
     let (entry, body, exit) =
         (ctx.append_basic_block(f, "entry"), ctx.append_basic_block(f, "body"), ctx.append_basic_block(f, "exit"));
@@ -108,19 +108,24 @@ fn host_machine(host: bool) -> TargetMachine {
     }
 }
 
-/// A module with one loop per op and type, optimized at O3 for `tm`.
+/// A module with one loop per op and type, optimized at O3 for `tm`, using
+/// what the backend would for it.
 fn build_module<'ctx>(ctx: &'ctx Context, tm: &TargetMachine) -> Module<'ctx> {
+    let triple = tm.get_triple().as_str().to_string_lossy().into_owned();
+    let features = tm.get_feature_string().to_string_lossy().into_owned();
+    build_module_with(ctx, tm, MathTarget::of(&triple, &features))
+}
+
+/// The same with the target's one-instruction operations chosen by `target`.
+fn build_module_with<'ctx>(ctx: &'ctx Context, tm: &TargetMachine, target: MathTarget) -> Module<'ctx> {
     let module = ctx.create_module("math_tests");
     module.set_triple(&tm.get_triple());
     module.set_data_layout(&tm.get_target_data().get_data_layout());
     let cpu = tm.get_cpu().to_string();
     let features = tm.get_feature_string().to_string_lossy().into_owned();
-    // As the backend decides: FMA where the target has it.
-    let triple = tm.get_triple().as_str().to_string_lossy().into_owned();
-    let fused = triple.starts_with("aarch64") || features.split(',').any(|f| f == "+fma");
     for op in MathOp::ALL {
         for (wide, ty) in [(false, ctx.f32_type()), (true, ctx.f64_type())] {
-            let f = add_loop(&module, op, ty, &loop_name(op, wide), fused);
+            let f = add_loop(&module, op, ty, &loop_name(op, wide), target);
             // MCJIT compiles each function for the CPU its attributes name.
             f.add_attribute(AttributeLoc::Function, ctx.create_string_attribute("target-cpu", &cpu));
             f.add_attribute(AttributeLoc::Function, ctx.create_string_attribute("target-features", &features));
@@ -143,8 +148,8 @@ fn functions_are_straight_line_and_cached() {
     let module = ctx.create_module("m");
     for op in MathOp::ALL {
         for ty in [ctx.f32_type(), ctx.f64_type()] {
-            let f = math_function(&module, op, ty, false);
-            assert_eq!(math_function(&module, op, ty, false), f, "{op:?} is cached");
+            let f = math_function(&module, op, ty, MathTarget::default());
+            assert_eq!(math_function(&module, op, ty, MathTarget::default()), f, "{op:?} is cached");
             assert_eq!(f.count_basic_blocks(), 1, "{op:?} is one block");
             assert_eq!(f.count_params() as usize, op.arity());
             let ir = f.print_to_string().to_string();
@@ -479,6 +484,40 @@ fn check_type<T: Float>(op: MathOp, engines: &[ExecutionEngine<'_>], rng: &mut R
         }
     }
     println!("{row}   {where_}");
+}
+
+/// `vscalef` (one rounding of `p * 2^n`) and the two multiplications compute
+/// the same bits: every function, on the accuracy test's points (subnormal
+/// results, overflow and NaN included), with and without it, on the host.
+#[test]
+fn native_ldexp_computes_the_same_bits() {
+    let ctx = Context::create();
+    let tm = host_machine(true);
+    let triple = tm.get_triple().as_str().to_string_lossy().into_owned();
+    let features = tm.get_feature_string().to_string_lossy().into_owned();
+    let chosen = MathTarget::of(&triple, &features);
+    let with = build_module_with(&ctx, &tm, MathTarget { native_ldexp: true, ..chosen });
+    let without = build_module_with(&ctx, &tm, MathTarget { native_ldexp: false, ..chosen });
+    if features.split(',').any(|f| f == "+avx512f") {
+        let asm = tm.write_to_memory_buffer(&with, inkwell::targets::FileType::Assembly).unwrap();
+        let asm = String::from_utf8_lossy(asm.as_slice()).into_owned();
+        assert!(asm.contains("vscalefps") && asm.contains("vscalefpd"), "AVX-512 hosts scale with vscalef");
+    }
+    let engines = [with, without].map(|m| m.create_jit_execution_engine(OptimizationLevel::Aggressive).unwrap());
+    fn same<T: Float>(op: MathOp, engines: &[ExecutionEngine<'_>], rng: &mut Rng) {
+        let pts = points::<T>(op, rng);
+        let (a, b) = (run(&engines[0], op, &pts), run(&engines[1], op, &pts));
+        for ((p, x), y) in pts.iter().zip(&a).zip(&b) {
+            let equal = x == y || (x.to_f64().is_nan() && y.to_f64().is_nan());
+            let signs = x.to_f64().is_sign_negative() == y.to_f64().is_sign_negative() || x.to_f64().is_nan();
+            assert!(equal && signs, "{op:?} at {p:?}: {x:?} with vscalef, {y:?} without");
+        }
+    }
+    for op in MathOp::ALL {
+        let mut rng = Rng::new(0x1d_e000 + op as u64);
+        same::<f32>(op, &engines, &mut rng);
+        same::<f64>(op, &engines, &mut rng);
+    }
 }
 
 /// C99/IEEE special values, exactly (signed zeros included), for both types.

@@ -270,6 +270,15 @@ impl<'ctx> Cg<'ctx, '_> {
                 rows.push((elem, buf, d));
             }
         }
+        // A row kernel (a statistic over the innermost dimension, computed per
+        // row before the row's elements) walks each row in several passes and
+        // spends most of a row's time computing from cache; the rows ahead are
+        // prefetched so that their memory traffic overlaps that computing.
+        let row_kernel = last > par
+            && graph.nodes.iter().enumerate().any(
+                |(i, n)| matches!(n, Node::Reduce(r) if needed[i] && levels[i] < last && r.window[..] == [space[last]]),
+            );
+        let streams = if row_kernel { row_streams(graph, space, &needed, io, outs) } else { Vec::new() };
         // Leading unit dimensions are the constant 0; what depends on nothing
         // else goes before the loops (level `par`, by `node_levels`'s numbering,
         // is the first loop's body).
@@ -293,6 +302,9 @@ impl<'ctx> Cg<'ctx, '_> {
                     let v = self.load_elem(buf, dt, at)?;
                     env.bind(elem, v);
                 }
+            }
+            if d + 2 == space.len() && row_kernel {
+                self.prefetch_row(&streams, off, space[last])?;
             }
             let here = at_level(d);
             self.emit_nodes(&mut env, io, &here)?;
@@ -321,6 +333,36 @@ impl<'ctx> Cg<'ctx, '_> {
             env.forget(&inner);
         }
         self.close_loops(loops)
+    }
+
+    /// Prefetches row `row + ROWS_AHEAD` of each stream (rows of `width`
+    /// elements): one hint per cache line, for reading or for writing.
+    fn prefetch_row(
+        &self,
+        streams: &[(PointerValue<'ctx>, DType, bool)],
+        row: IntValue<'ctx>,
+        width: i64,
+    ) -> Result<()> {
+        if streams.is_empty() {
+            return Ok(());
+        }
+        let f = inkwell::intrinsics::Intrinsic::find("llvm.prefetch")
+            .and_then(|i| i.get_declaration(&self.module, &[self.t.ptr.into()]))
+            .ok_or_else(|| LlvmError::Llvm("llvm.prefetch not found".into()))?;
+        let i32c = |v: u64| self.t.i32.const_int(v, false);
+        for &(base, d, write) in streams {
+            let row_bytes = width * d.byte_size().max(1) as i64;
+            let ahead = self.b.build_int_add(row, self.i64c(ROWS_AHEAD), "")?;
+            let start = self.b.build_int_mul(ahead, self.i64c(row_bytes), "")?;
+            let l = self.loop_begin(self.i64c(0), self.i64c(row_bytes), CACHE_LINE, "prefetch")?;
+            let at = self.b.build_int_add(start, l.index, "")?;
+            // SAFETY: a prefetch is a hint that never faults; the address may
+            // lie past the buffer's end (the last rows of a task).
+            let p = unsafe { self.b.build_gep(self.t.i8, base, &[at], "")? };
+            self.call(f, &[p.into(), i32c(write as u64).into(), i32c(3).into(), i32c(1).into()])?;
+            self.loop_end(l)?;
+        }
+        Ok(())
     }
 
     /// Stores each output's value at element `off` of its buffer.
@@ -690,6 +732,43 @@ fn needs_integer_division(graph: &Graph, value: NodeId) -> bool {
             // Quotients of up to 32 bits go through float divisions, which vectorize.
             && graph.types.get(i).is_some_and(|t| !t.is_float() && t.byte_size() > 4)
     })
+}
+
+/// How far ahead a row kernel prefetches, in rows, and the line size it
+/// assumes (64 bytes on every x86 and most aarch64 cores; a smaller line only
+/// leaves some lines to the hardware prefetcher).
+const ROWS_AHEAD: i64 = 2;
+const CACHE_LINE: i64 = 64;
+
+/// The buffers a row kernel streams row by row: inputs the graph loads at the
+/// element's own index (read) and the outputs (written), when their shape is
+/// the iteration space's.
+fn row_streams<'ctx>(
+    graph: &Graph,
+    space: &[i64],
+    needed: &[bool],
+    io: &[Io<'ctx>],
+    outs: &[Io<'ctx>],
+) -> Vec<(PointerValue<'ctx>, DType, bool)> {
+    let identity = |index: &[NodeId]| {
+        index.len() == space.len()
+            && index.iter().enumerate().all(|(d, i)| graph.nodes.get(i.0 as usize) == Some(&Node::Index(d)))
+    };
+    let mut inputs: Vec<usize> = graph
+        .nodes
+        .iter()
+        .enumerate()
+        .filter_map(|(i, n)| match n {
+            Node::Load { input, index } if needed[i] && identity(index) => Some(*input),
+            _ => None,
+        })
+        .collect();
+    inputs.sort_unstable();
+    inputs.dedup();
+    let reads =
+        inputs.into_iter().filter_map(|k| io.get(k)).filter(|b| b.dims == space).map(|b| (b.ptr, b.dtype, false));
+    let writes = outs.iter().filter(|b| b.dims == space).map(|b| (b.ptr, b.dtype, true));
+    reads.chain(writes).collect()
 }
 
 /// Rows of at most this many elements keep a row statistic's values for reuse.

@@ -11,8 +11,9 @@ first), loops over dynamic indices (row-by-row dynamic_update_slice, a
 scalar while_loop, a long sliding-window dynamic_slice loop), an Adam
 optimizer step, bf16 and integer elementwise chains, rounding conversions,
 an embedding bag (gather then segment sum), nested loops with a
-conditional inside, and statistics over leading axes (batch norm, column
-softmax and scaling). Their test-size
+conditional inside, statistics over leading and middle axes (batch norm,
+column softmax and scaling, NCHW instance/group/channel norms, column
+argmax), and a dilated causal 1D convolution stack. Their test-size
 forms live in tests/corpus/ too (see its README).
 """
 
@@ -343,3 +344,73 @@ def column_softmax_scale(size):
         return sm, l2, q
 
     return Built(fn, (x,))
+
+
+@case(UNSEEN, "Normalizations of an NCHW image batch: instance norm (statistics over H, W), group "
+      "norm (over channel groups, H and W) and a channel norm over C (a reduction over a middle "
+      "axis), each with a per-channel affine.", rtol=1e-4, atol=1e-5)
+def nchw_norms(size):
+    rng = np.random.default_rng(922)
+    n, c, h, w = (2, 8, 4, 4) if size == "test" else (16, 64, 56, 56)
+    g = 4
+    x = normal(rng, (n, c, h, w), 1.5)
+    gamma, beta = normal(rng, (c,)), normal(rng, (c,))
+
+    def fn(x, gamma, beta):
+        aff = lambda y: y * gamma[None, :, None, None] + beta[None, :, None, None]
+        mu = x.mean((2, 3), keepdims=True)
+        inst = aff((x - mu) * jax.lax.rsqrt(x.var((2, 3), keepdims=True) + 1e-5))
+        xg = x.reshape(n, g, c // g, h, w)
+        gm = xg.mean((2, 3, 4), keepdims=True)
+        grp = aff(((xg - gm) * jax.lax.rsqrt(xg.var((2, 3, 4), keepdims=True) + 1e-5)).reshape(x.shape))
+        cm = x.mean(1, keepdims=True)
+        chan = (x - cm) / jnp.sqrt(((x - cm) ** 2).mean(1, keepdims=True) + 1e-5)
+        return inst, grp, chan
+
+    return Built(fn, (x, gamma, beta))
+
+
+@case(UNSEEN, "Column-wise selection: argmax and argmin over the leading axis, a one-hot of the "
+      "argmax, the values gathered back with take_along_axis, and a top-2 by masking.",
+      rtol=1e-6, atol=1e-6)
+def argmax_columns(size):
+    rng = np.random.default_rng(923)
+    n, m = (10, 12) if size == "test" else (2048, 2048)
+    x = normal(rng, (n, m))
+
+    def fn(x):
+        am = jnp.argmax(x, axis=0)
+        an = jnp.argmin(x, axis=0)
+        oh = jax.nn.one_hot(am, n, axis=0, dtype=jnp.float32)
+        best = jnp.take_along_axis(x, am[None, :], axis=0)[0]
+        second = jnp.max(jnp.where(oh > 0, -jnp.inf, x), axis=0)
+        return am, an, oh, best - second
+
+    return Built(fn, (x,))
+
+
+@case(UNSEEN, "A dilated causal 1D convolution stack on audio-like sequences (NWC): two dilations, "
+      "a depthwise layer and a gated linear unit, as in WaveNet-style models.", rtol=1e-4, atol=1e-4)
+def dilated_conv1d(size):
+    rng = np.random.default_rng(924)
+    b, t, c = (2, 32, 8) if size == "test" else (8, 16384, 64)
+    x = normal(rng, (b, t, c))
+    w1 = normal(rng, (3, c, 2 * c), 1.0 / np.sqrt(3 * c))
+    w2 = normal(rng, (3, 1, c), 0.5)
+    w3 = normal(rng, (2, c, c), 1.0 / np.sqrt(2 * c))
+
+    def conv(x, w, dil, groups=1):
+        k = w.shape[0]
+        x = jnp.pad(x, ((0, 0), ((k - 1) * dil, 0), (0, 0)))
+        return jax.lax.conv_general_dilated(x, w, (1,), "VALID", rhs_dilation=(dil,),
+                                            dimension_numbers=("NWC", "WIO", "NWC"),
+                                            feature_group_count=groups)
+
+    def fn(x, w1, w2, w3):
+        h = conv(x, w1, 2)
+        a, g = jnp.split(h, 2, axis=-1)
+        h = jnp.tanh(a) * jax.nn.sigmoid(g)
+        h = conv(h, w2, 4, groups=c)
+        return x + conv(jax.nn.relu(h), w3, 8)
+
+    return Built(fn, (x, w1, w2, w3))

@@ -657,3 +657,37 @@ ENTRY e {{
         }
     }
 }
+
+/// f16 arithmetic is rounded to f16 after every operation; computed in f32 and
+/// rounded, that is the same bits as native f16 arithmetic (one operation's
+/// exact result, rounded to f32 and then to f16, rounds as it would directly:
+/// f32 has more than twice f16's precision plus two bits). So LLVM narrows the
+/// chain to AVX512-FP16's `vaddph`/`vmulph` where the target has them (Intel
+/// Sapphire Rapids and later) and converts around f32 arithmetic elsewhere.
+/// Cross-compiled, so it checks both on any host.
+#[test]
+fn half_arithmetic_uses_avx512_fp16_where_the_target_has_it() {
+    let hlo = "HloModule h
+ENTRY e {
+  x = f16[4096] parameter(0)
+  y = f16[4096] parameter(1)
+  a = f16[4096] add(x, y)
+  m = f16[4096] multiply(a, x)
+  ROOT s = f16[4096] subtract(m, y)
+}
+";
+    let m = smelt_hlo::parse_module(hlo).unwrap_or_else(|e| panic!("{e}"));
+    let program = smelt_kernel::lower_module(&m).unwrap_or_else(|e| panic!("{e}"));
+    let asm_for = |cpu: &str| {
+        let o = CompileOptions {
+            triple: Some("x86_64-unknown-linux-gnu".into()),
+            cpu: Some(cpu.into()),
+            ..CompileOptions::default()
+        };
+        String::from_utf8(emit(&program, &o, Emit::Assembly).unwrap_or_else(|e| panic!("{e}"))).unwrap_or_default()
+    };
+    let spr = asm_for("sapphirerapids");
+    assert!(spr.contains("vaddph") && spr.contains("vmulph") && spr.contains("vsubph"), "{spr}");
+    let zen4 = asm_for("znver4");
+    assert!(!zen4.contains("vaddph") && zen4.contains("vcvtph2ps") && zen4.contains("vaddps"), "{zen4}");
+}

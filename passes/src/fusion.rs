@@ -435,6 +435,12 @@ impl Fuser<'_> {
     /// many times per element (a reduction reached through a broadcast that
     /// the kernel cannot hoist, a chain under a large window).
     fn check_cost(&self, producer: InstId, consumer: InstId) -> std::result::Result<(), String> {
+        /// Work per element from which a producer counts as expensive: one
+        /// transcendental or divide, or a reduction over 8 elements.
+        const EXPENSIVE_WORK: f64 = 8.0;
+        /// How many times such a producer's element may be evaluated: twice,
+        /// as row fusion computes a softmax's exp for the sum and the output.
+        const MAX_RECOMPUTATION: f64 = 2.0;
         use fusion_cost::{MAX_COST_RATIO, Model, weight, work_per_element};
         let module = &*self.module;
         let comp = self.comp();
@@ -457,6 +463,18 @@ impl Fuser<'_> {
         };
         let per_element = work_per_element(module, comp, p);
         let elements = p.shape.as_array().map_or(1.0, |a| a.element_count() as f64);
+        // An expensive producer (a reduction, a transcendental) recomputed many
+        // times per element is refused however much work the consumer does
+        // besides: a group norm's statistic, reached through a reshape that
+        // splits the channels, would be reduced again for every channel of its
+        // group (16x), which the consumer's own work would hide from the ratio
+        // below.
+        let redundancy = reads / elements.max(1.0);
+        if per_element >= EXPENSIVE_WORK && redundancy > MAX_RECOMPUTATION {
+            return Err(format!(
+                "fusing would evaluate each of the producer's {elements:.0} elements {redundancy:.1} times ({per_element:.0} work each)"
+            ));
+        }
         let unfused = consumer.unfused + per_element * elements;
         let fused = consumer.fused + per_element * reads;
         if fused > MAX_COST_RATIO * unfused {

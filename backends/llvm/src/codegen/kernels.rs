@@ -429,6 +429,11 @@ impl<'ctx> Cg<'ctx, '_> {
         Ok(self.b.build_select(lt, a, b, "")?.into_int_value())
     }
 
+    pub fn max_i64_of(&self, a: IntValue<'ctx>, b: IntValue<'ctx>) -> Result<IntValue<'ctx>> {
+        let gt = self.b.build_int_compare(inkwell::IntPredicate::SGT, a, b, "")?;
+        Ok(self.b.build_select(gt, a, b, "")?.into_int_value())
+    }
+
     pub fn close_loops(&self, loops: Vec<super::Loop<'ctx>>) -> Result<()> {
         for l in loops.into_iter().rev() {
             self.loop_end(l)?;

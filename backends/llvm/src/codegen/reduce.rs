@@ -19,6 +19,7 @@
 use inkwell::IntPredicate;
 use inkwell::values::{BasicValueEnum, IntValue, PointerValue};
 use smelt_hlo::DType;
+use smelt_kernel::ranges::{self, Fold};
 use smelt_kernel::{Graph, Kernel, KernelBody, NodeId, ScalarFn};
 
 use super::graph::{Env, Io, Task};
@@ -157,16 +158,20 @@ impl<'ctx> Cg<'ctx, '_> {
         Ok(off)
     }
 
-    /// Emits the values (and stores the extra outputs) at the full index `idx`.
+    /// Emits the values (and stores the extra outputs) at the full index `idx`,
+    /// with the graph specialized by `folds` (to a piece of the innermost
+    /// dimension; empty: as it is).
     fn reduce_point(
         &mut self,
         plan: &Plan<'_, 'ctx>,
         io: &[Io<'ctx>],
         idx: &[IntValue<'ctx>],
+        folds: Vec<Fold>,
     ) -> Result<Vec<BasicValueEnum<'ctx>>> {
         let off = self.full_offset(plan, idx)?;
         let mut env = Env::with_indices(plan.graph, idx.to_vec());
         env.identity = Some((off, plan.space.to_vec()));
+        env.folds = folds;
         let mut roots = plan.values.to_vec();
         roots.extend(plan.extras.iter().map(|e| e.1));
         self.emit_nodes(&mut env, io, &roots)?;
@@ -208,7 +213,7 @@ impl<'ctx> Cg<'ctx, '_> {
                     },
                 }
             }
-            cg.reduce_point(plan, io, &full)
+            cg.reduce_point(plan, io, &full, Vec::new())
         };
         if unrolled {
             let results =
@@ -253,21 +258,40 @@ impl<'ctx> Cg<'ctx, '_> {
             idx[d] = Some(l.index);
             rloops.push(l);
         }
-        let jl = self.loop_begin(jb, je, 1, "col")?;
-        idx[inner] = Some(jl.index);
-        let full: Vec<IntValue<'ctx>> = idx.iter().map(|i| i.unwrap_or_else(|| self.i64c(0))).collect();
-        let vals = self.reduce_point(plan, io, &full)?;
-        let o = self.b.build_int_add(ko, jl.index, "")?;
-        let mut args = Vec::with_capacity(2 * outs.len());
-        for out in outs {
-            args.push(self.load_elem(out.ptr, out.dtype, o)?);
+        // The columns run as one loop per piece of the innermost dimension
+        // that concatenations or pads switch along (`ranges::split_points`),
+        // each with the graph specialized to its piece: no selects between
+        // the pieces' operands, no clamped indices, loads that vectorize.
+        let mut bounds = vec![0];
+        bounds.extend(ranges::split_points(plan.graph, inner, plan.space[inner]));
+        bounds.push(plan.space[inner]);
+        for piece in bounds.windows(2) {
+            let folds = if bounds.len() > 2 {
+                ranges::specialize(plan.graph, plan.space, inner, piece[0], piece[1])
+            } else {
+                Vec::new()
+            };
+            let (plo, phi) = if bounds.len() > 2 {
+                (self.max_i64_of(jb, self.i64c(piece[0]))?, self.min_i64(je, self.i64c(piece[1]))?)
+            } else {
+                (jb, je)
+            };
+            let jl = self.loop_begin(plo, phi, 1, "col")?;
+            idx[inner] = Some(jl.index);
+            let full: Vec<IntValue<'ctx>> = idx.iter().map(|i| i.unwrap_or_else(|| self.i64c(0))).collect();
+            let vals = self.reduce_point(plan, io, &full, folds)?;
+            let o = self.b.build_int_add(ko, jl.index, "")?;
+            let mut args = Vec::with_capacity(2 * outs.len());
+            for out in outs {
+                args.push(self.load_elem(out.ptr, out.dtype, o)?);
+            }
+            args.extend(vals);
+            let new = self.apply_fn(plan.reducer, &args, io, false)?;
+            for (out, v) in outs.iter().zip(new) {
+                self.store_elem(out.ptr, out.dtype, o, v)?;
+            }
+            self.loop_end(jl)?;
         }
-        args.extend(vals);
-        let new = self.apply_fn(plan.reducer, &args, io, false)?;
-        for (out, v) in outs.iter().zip(new) {
-            self.store_elem(out.ptr, out.dtype, o, v)?;
-        }
-        self.loop_end(jl)?;
         self.close_loops(rloops)?;
         self.loop_end(blocks)?;
         self.close_loops(loops)

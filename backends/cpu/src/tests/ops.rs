@@ -527,30 +527,19 @@ fn narrow_integer_division_is_exact() {
 /// to one element) take AVX512DQ's `vrange` where the CPU has it: every pair
 /// of edge values (NaN of both signs, zeros of both signs, infinities,
 /// subnormals) gives the interpreter's result, the sign of zero included.
+/// NaNs of both signs, zeros of both signs, infinities and subnormals: where
+/// max and min have rules.
+const MAX_MIN_EDGES: [f32; 11] =
+    [f32::NAN, f32::from_bits(0xffc0_0000), 0.0, -0.0, 1.0, -1.0, f32::INFINITY, f32::NEG_INFINITY, 1e-40, -1e-40, 3.5];
+
 /// Max and min against constant bounds (a clamp, `max(x, -127)`, `min(x, 6)`),
 /// which compile to one `maxps`/`minps` with the constant first when it is
 /// neither NaN nor a zero, against zero bounds (a ReLU, which must order the
 /// zeros) and a NaN bound, in a vector loop and on scalars, bit for bit.
 #[test]
 fn max_and_min_against_constants_match_the_interpreter() {
-    let values = [
-        f32::NAN,
-        f32::from_bits(0xffc0_0000),
-        0.0,
-        -0.0,
-        1.0,
-        -1.0,
-        6.0,
-        -127.0,
-        127.5,
-        f32::INFINITY,
-        f32::NEG_INFINITY,
-        1e-40,
-        -1e-40,
-        3.5,
-        -200.0,
-        1e30,
-    ];
+    let mut values = MAX_MIN_EDGES.to_vec();
+    values.extend([6.0, -127.0, 127.5, -200.0, 1e30]);
     let n = values.len();
     for dims in [format!("[{n}]"), "[]".to_string()] {
         let hlo = format!(
@@ -584,7 +573,7 @@ ENTRY e {{
         let inputs: Vec<Array> = if dims == "[]" {
             values.iter().map(|&v| Array::from_vec([], vec![v])).collect()
         } else {
-            vec![Array::from_vec([n as i64], values.to_vec())]
+            vec![Array::from_vec([n as i64], values.clone())]
         };
         for x in inputs {
             let args = [x];
@@ -633,19 +622,7 @@ ENTRY e {{
         assert!(asm.contains("vrangess") && asm.contains("vrangesd"), "{asm}");
     }
     let exe = compile(&program, &o).unwrap_or_else(|e| panic!("{e}"));
-    let values = [
-        f32::NAN,
-        f32::from_bits(0xffc0_0000),
-        0.0,
-        -0.0,
-        1.0,
-        -1.0,
-        f32::INFINITY,
-        f32::NEG_INFINITY,
-        1e-40,
-        -1e-40,
-        3.5,
-    ];
+    let values = MAX_MIN_EDGES;
     for &p in &values {
         for &q in &values {
             let args = [Array::from_vec([], vec![p]), Array::from_vec([], vec![q])];

@@ -718,3 +718,46 @@ ENTRY e {{
         assert_eq!(get(&got[0], j), 300.0, "padding column {j}");
     }
 }
+
+/// A column reduction with one accumulator and a full-size extra output,
+/// wide enough for several tasks: the pool may split its columns (a task's
+/// minimum is not the whole column block), and the sums, taken in the
+/// interpreter's order whatever the split, and the extra output are the
+/// interpreter's bit for bit.
+#[test]
+fn column_reductions_split_across_tasks_match_the_interpreter() {
+    use smelt_hlo::reducers::ADD;
+    let hlo = format!(
+        "HloModule m
+{ADD}
+fused {{
+  x = f32[400,2048] parameter(0)
+  sq = f32[400,2048] multiply(x, x)
+  z = f32[] constant(0)
+  r = f32[2048] reduce(sq, z), dimensions={{0}}, to_apply=add
+  ROOT t = (f32[2048], f32[400,2048]) tuple(r, sq)
+}}
+
+ENTRY e {{
+  x = f32[400,2048] parameter(0)
+  ROOT f = (f32[2048], f32[400,2048]) fusion(x), kind=kInput, calls=fused
+}}
+"
+    );
+    let m = smelt_hlo::parse_module(&hlo).unwrap_or_else(|e| panic!("{e}"));
+    let program = smelt_kernel::lower_module(&m).unwrap_or_else(|e| panic!("{e}"));
+    let [k] = &program.kernels[..] else { panic!("one kernel, got {}", program.kernels.len()) };
+    let shape = smelt_llvm::codegen::launch_shape(k).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(shape.n, 2048, "parallel over the columns");
+    assert!(shape.min_grain <= shape.n / 4, "a task may take {} of {} columns", shape.min_grain, shape.n);
+    let exe = compile(&program, &CompileOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    let mut rng = smelt_hlo::random::SplitMix::new(78);
+    let v: Vec<f32> = (0..400 * 2048).map(|_| rng.uniform(-3.0, 3.0) as f32).collect();
+    let args = [Array::from_vec([400, 2048], v)];
+    let got = exe.run(&args).unwrap_or_else(|e| panic!("{e}"));
+    let want = interp(&hlo, &args);
+    assert_eq!(got.len(), 2);
+    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+        assert!(g == w, "output {i} differs from the interpreter");
+    }
+}

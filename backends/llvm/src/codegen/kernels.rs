@@ -343,6 +343,19 @@ impl<'ctx> Cg<'ctx, '_> {
         row: IntValue<'ctx>,
         width: i64,
     ) -> Result<()> {
+        let ahead = self.b.build_int_add(row, self.i64c(ROWS_AHEAD), "")?;
+        let first = self.b.build_int_mul(ahead, self.i64c(width), "")?;
+        self.prefetch_elements(streams, first, self.i64c(width))
+    }
+
+    /// Prefetches elements `first .. first + count` of each stream: one hint
+    /// per cache line, for reading or for writing.
+    pub(super) fn prefetch_elements(
+        &self,
+        streams: &[(PointerValue<'ctx>, DType, bool)],
+        first: IntValue<'ctx>,
+        count: IntValue<'ctx>,
+    ) -> Result<()> {
         if streams.is_empty() {
             return Ok(());
         }
@@ -351,10 +364,10 @@ impl<'ctx> Cg<'ctx, '_> {
             .ok_or_else(|| LlvmError::Llvm("llvm.prefetch not found".into()))?;
         let i32c = |v: u64| self.t.i32.const_int(v, false);
         for &(base, d, write) in streams {
-            let row_bytes = width * d.byte_size().max(1) as i64;
-            let ahead = self.b.build_int_add(row, self.i64c(ROWS_AHEAD), "")?;
-            let start = self.b.build_int_mul(ahead, self.i64c(row_bytes), "")?;
-            let l = self.loop_begin(self.i64c(0), self.i64c(row_bytes), CACHE_LINE, "prefetch")?;
+            let size = self.i64c(d.byte_size().max(1) as i64);
+            let start = self.b.build_int_mul(first, size, "")?;
+            let bytes = self.b.build_int_mul(count, size, "")?;
+            let l = self.loop_begin(self.i64c(0), bytes, CACHE_LINE, "prefetch")?;
             let at = self.b.build_int_add(start, l.index, "")?;
             // SAFETY: a prefetch is a hint that never faults; the address may
             // lie past the buffer's end (the last rows of a task).
@@ -742,13 +755,13 @@ fn needs_integer_division(graph: &Graph, value: NodeId) -> bool {
 /// How far ahead a row kernel prefetches, in rows, and the line size it
 /// assumes (64 bytes on every x86 and most aarch64 cores; a smaller line only
 /// leaves some lines to the hardware prefetcher).
-const ROWS_AHEAD: i64 = 2;
+pub(super) const ROWS_AHEAD: i64 = 2;
 const CACHE_LINE: i64 = 64;
 
 /// The buffers a row kernel streams row by row: inputs the graph loads at the
 /// element's own index (read) and the outputs (written), when their shape is
 /// the iteration space's.
-fn row_streams<'ctx>(
+pub(super) fn row_streams<'ctx>(
     graph: &Graph,
     space: &[i64],
     needed: &[bool],

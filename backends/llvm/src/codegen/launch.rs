@@ -188,10 +188,12 @@ pub fn launch_shape(k: &Kernel) -> Result<LaunchShape> {
             let kept: Vec<usize> = (0..space.len()).filter(|d| !reduced.contains(d)).collect();
             let kept_dims: Vec<i64> = kept.iter().map(|&d| space[d]).collect();
             let n = par_extent(&kept_dims);
-            // Parallel over the kept innermost dimension: whole column blocks per task.
+            // Parallel over the kept innermost dimension: runs of whole cache
+            // lines per task, at most a column block (a block as large as the
+            // columns would leave the other threads idle).
             let acc: Vec<_> = init.iter().filter_map(|i| graph.types.get(i.0 as usize).copied()).collect();
             let inner = kept.last() == Some(&space.len().wrapping_sub(1)) && contiguous(&kept_dims);
-            let min_grain = if inner { column_block(&acc) } else { 1 };
+            let min_grain = if inner { column_block(&acc).min(CONTIGUOUS_GRAIN) } else { 1 };
             LaunchShape { n, cost: per(count(space), n) * (graph_cost(graph) + 2.0), parallel: true, min_grain }
         }
         KernelBody::Scan { .. } => scan_launch(k)?,

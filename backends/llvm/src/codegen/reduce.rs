@@ -6,7 +6,8 @@
 //!   itself, a block of kept elements at a time so the block stays in L1. The
 //!   innermost loop reads the input contiguously and updates contiguous outputs:
 //!   it vectorizes with no reassociation at all, so each element is still summed
-//!   in the interpreter's order. Used when the outputs alias nothing else at
+//!   in the interpreter's order. The block's run of the row two ahead is
+//!   prefetched: runs are short, and hardware prefetchers lose them. Used when the outputs alias nothing else at
 //!   this launch (they are accumulators while the inputs are read).
 //! - Row order (otherwise, e.g. summing over the last dimension): for each kept
 //!   index, the accumulators live in registers while the reduced dimensions run
@@ -23,6 +24,7 @@ use smelt_kernel::ranges::{self, Fold};
 use smelt_kernel::{Graph, Kernel, KernelBody, NodeId, ScalarFn};
 
 use super::graph::{Env, Io, Task};
+use super::kernels::{ROWS_AHEAD, row_streams};
 use super::launch::column_block;
 use super::{Cg, Loop, count, strides};
 use crate::error::{Result, invalid};
@@ -239,6 +241,9 @@ impl<'ctx> Cg<'ctx, '_> {
         let ko = self.kept_offset(plan, &idx)?;
         let (lo, hi) = if plan.par == m - 1 { (begin, end) } else { (self.i64c(0), self.i64c(plan.space[inner])) };
         let block = column_block(&plan.acc_types);
+        let live = plan.graph.live(&[plan.values, &plan.extras.iter().map(|e| e.1).collect::<Vec<_>>()].concat());
+        let extra_outs: Vec<Io<'ctx>> = plan.extras.iter().map(|e| e.0.clone()).collect();
+        let streams = row_streams(plan.graph, plan.space, &live, io, &extra_outs);
         let blocks = self.loop_begin(lo, hi, block, "blk")?;
         let jb = blocks.index;
         let je = self.b.build_int_add(jb, self.i64c(block), "")?;
@@ -257,6 +262,18 @@ impl<'ctx> Cg<'ctx, '_> {
             let l = self.loop_begin(self.i64c(0), self.i64c(plan.space[d]), 1, &format!("r{d}"))?;
             idx[d] = Some(l.index);
             rloops.push(l);
+        }
+        // Each row's run of the block is short and the hardware prefetchers
+        // lose the stream at every jump to the next row, so the block's run
+        // `ROWS_AHEAD` rows further down the innermost reduced dimension is
+        // prefetched (inputs read at the element's index, extra outputs).
+        if let (Some(&d), false) = (plan.reduced.last(), streams.is_empty()) {
+            let at: Vec<IntValue<'ctx>> =
+                (0..plan.rank).map(|k| if k == inner { jb } else { idx[k].unwrap_or_else(|| self.i64c(0)) }).collect();
+            let here = self.full_offset(plan, &at)?;
+            let first = self.b.build_int_add(here, self.i64c(ROWS_AHEAD * plan.space_strides[d]), "")?;
+            let count = self.b.build_int_sub(je, jb, "")?;
+            self.prefetch_elements(&streams, first, count)?;
         }
         // The columns run as one loop per piece of the innermost dimension
         // that concatenations or pads switch along (`ranges::split_points`),

@@ -37,6 +37,7 @@ use smelt_kernel::{BufRef, Buffer, ConvStep, DotStep, KernelBody, KernelId, Prog
 use crate::conv::{ConvSpec, conv_function};
 use crate::error::{CpuError, Result, invalid};
 use crate::gemm::{GemmSpec, gemm_function, gemm_type};
+use crate::routines::Routine;
 use inkwell::context::Context;
 use inkwell::module::Module;
 use inkwell::targets::TargetMachine;
@@ -60,9 +61,9 @@ pub struct ModuleInfo {
     pub profile_labels: Vec<String>,
     /// With profiling: the work of each slot's step per call.
     pub profile_work: Vec<smelt_kernel::StepWork>,
-    /// GEMM routines the module declares without defining them
-    /// ([`Routines::Shared`]): objects from `routines.rs` must be linked beside it.
-    pub gemms: Vec<GemmSpec>,
+    /// GEMM and convolution routines the module declares without defining
+    /// them ([`Routines::Shared`]): objects from `routines.rs` must be linked beside it.
+    pub routines: Vec<Routine>,
 }
 
 /// Where the GEMM routines a module calls are defined.
@@ -205,8 +206,8 @@ struct Driver<'a, 'ctx, 'p> {
     /// While loops around the steps being emitted.
     loop_depth: u32,
     routines: Routines,
-    /// The GEMM routines declared so far ([`Routines::Shared`]).
-    gemms: Vec<GemmSpec>,
+    /// The routines declared so far ([`Routines::Shared`]).
+    shared: Vec<Routine>,
 }
 
 impl<'ctx, 'p> std::ops::Deref for Driver<'_, 'ctx, 'p> {
@@ -235,7 +236,7 @@ impl<'a, 'ctx, 'p> Driver<'a, 'ctx, 'p> {
             profile_work: Vec::new(),
             loop_depth: 0,
             routines,
-            gemms: Vec::new(),
+            shared: Vec::new(),
         }
     }
 }
@@ -298,7 +299,7 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
                 .filter(|f| f.get_linkage() == Linkage::External && f.count_basic_blocks() > 0)
                 .map(|f| f.get_name().to_string_lossy().into_owned())
                 .collect(),
-            gemms: self.gemms.clone(),
+            routines: self.shared.clone(),
             profile_labels: self.profile_labels.clone(),
             profile_work: self.profile_work.clone(),
         })
@@ -666,6 +667,16 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
         )
     }
 
+    /// Declares routine `r` (of type `ty`) for linking against its shared
+    /// object, noting it for `ModuleInfo::routines`.
+    fn declare_shared(&mut self, r: Routine, ty: inkwell::types::FunctionType<'ctx>) -> FunctionValue<'ctx> {
+        let f = crate::routine::declare(&self.module, &r.symbol(), ty);
+        if !self.shared.contains(&r) {
+            self.shared.push(r);
+        }
+        f
+    }
+
     fn emit_dot_step(&mut self, rc: &RunCx<'ctx>, d: &DotStep) -> Result<()> {
         let (b, m, n, k) = (d.batch, d.m, d.n, d.k);
         if [b, m, n, k].iter().any(|&x| x < 0) {
@@ -699,11 +710,8 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
                 gemm_function(&self.module, self.tm, &spec).map_err(|e| CpuError::unsupported(e.to_string()))?
             }
             Routines::Shared => {
-                if !self.gemms.contains(&spec) {
-                    self.gemms.push(spec);
-                }
                 let ty = gemm_type(self.module.get_context());
-                crate::routine::declare(&self.module, &spec.symbol(), ty)
+                self.declare_shared(Routine::Gemm(spec), ty)
             }
         };
         let args: Vec<BasicMetadataValueEnum<'ctx>> = vec![
@@ -880,7 +888,16 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
         if count(&out_dims) != count(&c.out.ty.dims) {
             invalid!("convolution output {:?} does not match its operands ({out_dims:?})", c.out.ty.dims);
         }
-        let f = conv_function(&self.module, self.tm, &spec).map_err(|e| CpuError::unsupported(e.to_string()))?;
+        let f = match self.routines {
+            Routines::InModule => {
+                conv_function(&self.module, self.tm, &spec).map_err(|e| CpuError::unsupported(e.to_string()))?
+            }
+            Routines::Shared => {
+                let p = self.t.ptr;
+                let ty = self.module.get_context().void_type().fn_type(&[p.into(); 5], false);
+                self.declare_shared(Routine::Conv(spec), ty)
+            }
+        };
         let input = self.buf_ptr(rc, &c.input)?;
         let kernel = self.buf_ptr(rc, &c.kernel)?;
         let out = self.buf_ptr(rc, &c.out)?;

@@ -155,14 +155,47 @@ pub fn compile_to_object(program: &VerifiedProgram<'_>, options: &CompileOptions
     }
     let cx = Context::create();
     let tm = target_machine(options)?;
-    let (module, info) = optimized_module_with(&cx, program, options, &tm, Routines::Shared, &mut |_, _| Ok(()))?;
-    let object = tm.write_to_memory_buffer(&module, FileType::Object).map_err(|e| CpuError::llvm(e.to_string()))?;
+    let (module, info) = driver::build_module(&cx, program, &target_attrs(options, &tm), &tm, Routines::Shared)?;
+    options.deadline.check(|| "LLVM IR generation".into())?;
+    prepare(&module, &tm);
+    // The routines the module calls come from the routine cache; those that
+    // must be built are built on other threads (each with its own LLVM
+    // context) while this one optimizes the module.
     let dir = routines::cache_dir();
-    let mut objects = Vec::with_capacity(info.gemms.len());
-    for spec in &info.gemms {
-        objects.push(routines::gemm_object(spec, options, dir.as_deref())?.to_vec());
-        options.deadline.check(|| "GEMM routines".into())?;
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let work = || -> Result<Vec<(usize, Vec<u8>)>, CpuError> {
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(spec) = info.routines.get(i) else { return Ok(done) };
+            done.push((i, routines::routine_object(spec, options, dir.as_deref())?.to_vec()));
+            options.deadline.check(|| "GEMM and convolution routines".into())?;
+        }
+    };
+    let helpers = std::thread::available_parallelism().map_or(1, |n| n.get()).saturating_sub(1).clamp(1, 8);
+    let (object, built) = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..helpers.min(info.routines.len())).map(|_| s.spawn(work)).collect();
+        let object = optimize(&module, &tm, options)
+            .and_then(|()| options.deadline.check(|| "LLVM optimization".into()).map_err(CpuError::from))
+            .and_then(|()| {
+                tm.write_to_memory_buffer(&module, FileType::Object).map_err(|e| CpuError::llvm(e.to_string()))
+            });
+        // This thread helps with what is left.
+        let mut built = vec![work()];
+        built.extend(
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|_| Err(CpuError::Jit("a routine build panicked".into())))),
+        );
+        (object, built)
+    });
+    let object = object?;
+    let mut objects: Vec<(usize, Vec<u8>)> = Vec::with_capacity(info.routines.len());
+    for b in built {
+        objects.extend(b?);
     }
+    objects.sort_by_key(|o| o.0);
+    let objects: Vec<Vec<u8>> = objects.into_iter().map(|o| o.1).collect();
     Ok(CompiledObject {
         name: program.name.clone(),
         params: program.params.clone(),

@@ -95,7 +95,7 @@ impl CompiledObject {
             functions: r.strs()?,
             profile_labels: r.strs()?,
             profile_work: Vec::new(),
-            gemms: Vec::new(),
+            routines: Vec::new(),
         };
         let works = r.u64()?;
         if works > r.0.len() as u64 {
@@ -258,7 +258,7 @@ mod tests {
                 functions: vec!["smelt_run".into()],
                 profile_labels: vec!["k0 f (loop 4)".into()],
                 profile_work: vec![StepWork { class: WorkClass::Kernel, units: 4.0 }],
-                gemms: Vec::new(),
+                routines: Vec::new(),
             },
         }
     }

@@ -1,11 +1,13 @@
-//! GEMM routines compiled once per machine, not once per program.
+//! GEMM and convolution routines compiled once per machine, not once per program.
 //!
 //! A GEMM function depends only on its [`GemmSpec`] (element types and
-//! transposes), the CPU (ISA and caches) and the generator's code, never on
-//! the program: epilogues arrive as a function pointer. Generating and
-//! optimizing one took 0.5-2 s of every program that multiplies matrices, so
-//! JIT compilations declare the GEMM symbols they call and link objects from
-//! here instead: a process-wide map, backed by files in a per-machine folder
+//! transposes), a convolution on its [`ConvSpec`] (element types, shapes,
+//! window), and both on the CPU (ISA and caches) and the generator's code,
+//! never on the rest of the program: epilogues arrive as a function pointer.
+//! Generating and optimizing one took 0.1-2 s of every program that multiplies
+//! matrices or convolves, so JIT compilations declare the routine symbols they
+//! call and link objects from here instead: a process-wide map, backed by
+//! files in a per-machine folder
 //! (`SMELT_ROUTINE_CACHE`, else `$SMELT_CACHE_DIR/routines`, else
 //! `$XDG_CACHE_HOME/smelt/routines` or `~/.cache/smelt/routines`;
 //! `SMELT_ROUTINE_CACHE=off` keeps them in memory only).
@@ -28,6 +30,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use inkwell::context::Context;
 use inkwell::targets::{FileType, TargetMachine};
 
+use crate::conv::{ConvSpec, conv_function};
 use crate::error::{CpuError, Result};
 use crate::gemm::{GemmSpec, gemm_function};
 use crate::{CompileOptions, optimize, prepare, target_machine};
@@ -38,6 +41,7 @@ const MAGIC: &[u8; 16] = b"smelt-routine-1\n";
 const GENERATOR: &[&str] = &[
     include_str!("gemm.rs"),
     include_str!("gemm/gemv.rs"),
+    include_str!("conv.rs"),
     include_str!("routine.rs"),
     include_str!("caches.rs"),
     include_str!("routines.rs"),
@@ -56,9 +60,43 @@ pub fn cache_dir() -> Option<PathBuf> {
     Some(base.join("smelt").join("routines"))
 }
 
-/// The object defining `spec`'s GEMM for the host, from memory, the cache
+/// One member of a routine family: what one cached object defines.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Routine {
+    Gemm(GemmSpec),
+    Conv(ConvSpec),
+}
+
+impl Routine {
+    /// The symbol the object defines and programs call.
+    pub(crate) fn symbol(&self) -> String {
+        match self {
+            Routine::Gemm(g) => g.symbol(),
+            Routine::Conv(c) => c.symbol(),
+        }
+    }
+
+    /// Everything the generated code depends on besides the machine: the
+    /// whole spec, not its symbol (a convolution's symbol is a short hash).
+    fn identity(&self) -> String {
+        match self {
+            Routine::Gemm(g) => format!("gemm {}", g.symbol()),
+            Routine::Conv(c) => format!("conv {c:?}"),
+        }
+    }
+
+    fn define(&self, module: &inkwell::module::Module<'_>, tm: &TargetMachine) -> Result<()> {
+        let made = match self {
+            Routine::Gemm(g) => gemm_function(module, tm, g).map(drop),
+            Routine::Conv(c) => conv_function(module, tm, c).map(drop),
+        };
+        made.map_err(|e| CpuError::unsupported(e.to_string()))
+    }
+}
+
+/// The object defining `routine` for the host, from memory, the cache
 /// folder `dir` or a fresh build (which is then stored in both).
-pub(crate) fn gemm_object(spec: &GemmSpec, options: &CompileOptions, dir: Option<&Path>) -> Result<Arc<Vec<u8>>> {
+pub(crate) fn routine_object(spec: &Routine, options: &CompileOptions, dir: Option<&Path>) -> Result<Arc<Vec<u8>>> {
     static MEMORY: OnceLock<Mutex<HashMap<[u8; 32], Arc<Vec<u8>>>>> = OnceLock::new();
     let key = key(spec, options);
     let memory = MEMORY.get_or_init(Default::default);
@@ -82,7 +120,7 @@ pub(crate) fn gemm_object(spec: &GemmSpec, options: &CompileOptions, dir: Option
     Ok(object)
 }
 
-fn key(spec: &GemmSpec, options: &CompileOptions) -> [u8; 32] {
+fn key(spec: &Routine, options: &CompileOptions) -> [u8; 32] {
     // What every key shares, hashed once per process: version, generator
     // source, LLVM and the host.
     static MACHINE: OnceLock<[u8; 32]> = OnceLock::new();
@@ -101,7 +139,7 @@ fn key(spec: &GemmSpec, options: &CompileOptions) -> [u8; 32] {
     let mut h = blake3::Hasher::new();
     h.update(machine);
     // The options that change the object (a CPU or features other than the host's).
-    let target = format!("{}|{:?}|{:?}|{}", options.opt_level, options.cpu, options.features, spec.symbol());
+    let target = format!("{}|{:?}|{:?}|{}", options.opt_level, options.cpu, options.features, spec.identity());
     h.update(target.as_bytes());
     *h.finalize().as_bytes()
 }
@@ -110,12 +148,12 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-fn build(spec: &GemmSpec, options: &CompileOptions) -> Result<Vec<u8>> {
+fn build(spec: &Routine, options: &CompileOptions) -> Result<Vec<u8>> {
     let cx = Context::create();
     let tm: TargetMachine = target_machine(options)?;
     let module = cx.create_module(&spec.symbol());
     prepare(&module, &tm);
-    gemm_function(&module, &tm, spec).map_err(|e| CpuError::unsupported(e.to_string()))?;
+    spec.define(&module, &tm)?;
     optimize(&module, &tm, options)?;
     let buf = tm.write_to_memory_buffer(&module, FileType::Object).map_err(|e| CpuError::llvm(e.to_string()))?;
     Ok(buf.as_slice().to_vec())
@@ -154,8 +192,8 @@ mod tests {
     use super::*;
     use smelt_hlo::DType;
 
-    fn spec(out: DType) -> GemmSpec {
-        GemmSpec { lhs: DType::F32, rhs: DType::F32, out, lhs_transposed: true, rhs_transposed: false }
+    fn spec(out: DType) -> Routine {
+        Routine::Gemm(GemmSpec { lhs: DType::F32, rhs: DType::F32, out, lhs_transposed: true, rhs_transposed: false })
     }
 
     fn fresh_dir(name: &str) -> PathBuf {
@@ -198,6 +236,28 @@ mod tests {
         assert_eq!(read_entry(&path).as_deref(), Some(built.as_slice()));
         let leftovers = std::fs::read_dir(&dir).map(|r| r.count()).unwrap_or(0);
         assert_eq!(leftovers, 1, "temporary files are renamed or removed");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// A convolution routine is cached under its whole spec: a cold build
+    /// stores it, a warm lookup (from the folder, as in a new process) reads
+    /// the same bytes, and a convolution of another shape is another entry.
+    #[test]
+    fn convolution_routines_are_cached_under_their_whole_spec() {
+        use smelt_hlo::attrs::ConvDims;
+        use smelt_kernel::ir::WindowSpec;
+        let dir = fresh_dir("conv");
+        let o = CompileOptions::default();
+        let dims = ConvDims::from_labels("b01f_01io->b01f").unwrap_or_else(|e| panic!("{e}"));
+        let w = WindowSpec { size: 3, stride: 1, pad_low: 1, pad_high: 1, window_dilation: 1, base_dilation: 1 };
+        let conv = |c: i64| Routine::Conv(ConvSpec::f32(&[1, 9, 7, c], &[3, 3, c, 5], dims.clone(), vec![w; 2], 1));
+        let (a, b) = (conv(3), conv(4));
+        assert_ne!(key(&a, &o), key(&b, &o));
+        let cold = routine_object(&a, &o, Some(&dir)).unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.join(format!("{}.o", hex(&key(&a, &o))));
+        assert_eq!(read_entry(&path).as_deref(), Some(cold.as_slice()), "the cold build is stored");
+        let rebuilt = build(&a, &o).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(rebuilt, *cold, "a rebuild makes the same object");
         std::fs::remove_dir_all(&dir).ok();
     }
 }

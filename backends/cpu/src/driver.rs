@@ -28,6 +28,8 @@
 //! `smelt_profile_counters` is an exported global of `1 + 2 * slots` `i64`s
 //! the executable reads back.
 
+use std::collections::HashMap;
+
 use inkwell::IntPredicate;
 use inkwell::module::Linkage;
 use inkwell::values::{BasicMetadataValueEnum, FunctionValue, IntValue, PointerValue};
@@ -208,6 +210,9 @@ struct Driver<'a, 'ctx, 'p> {
     routines: Routines,
     /// The routines declared so far ([`Routines::Shared`]).
     shared: Vec<Routine>,
+    /// Block epilogues made so far, by canonical kernel (`Cg::canonical_kernel`),
+    /// slots and output view: identical layers share one.
+    epilogues: HashMap<(u32, Vec<Slot>, i64, i64), FunctionValue<'ctx>>,
 }
 
 impl<'ctx, 'p> std::ops::Deref for Driver<'_, 'ctx, 'p> {
@@ -237,6 +242,7 @@ impl<'a, 'ctx, 'p> Driver<'a, 'ctx, 'p> {
             loop_depth: 0,
             routines,
             shared: Vec::new(),
+            epilogues: HashMap::new(),
         }
     }
 }
@@ -802,7 +808,11 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
         let mut all: Vec<BufRef> = inputs.to_vec();
         all.push(out.clone());
         let slots = self.slots(inputs, std::slice::from_ref(out));
-        let name = format!("epilogue_{}", kid.0);
+        let key = (self.canonical_kernel(kid).0, slots.clone(), m, n);
+        if let Some(&f) = self.epilogues.get(&key) {
+            return Ok(f);
+        }
+        let name = format!("epilogue_{}", key.0);
         let t = self.t;
         let f = self.module.add_function(
             &name,
@@ -857,6 +867,7 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
         self.loop_end(rows)?;
         self.b.build_return(None)?;
         self.end_fn()?;
+        self.epilogues.insert(key, f);
         Ok(f)
     }
 

@@ -347,3 +347,58 @@ fn profiles_count_every_step_of_every_run() {
     let plain = compile(&p, &CompileOptions::default()).unwrap_or_else(|e| panic!("{e}"));
     assert!(plain.profile().is_none());
 }
+
+/// Kernels identical but for their names (the layers of an unrolled network)
+/// share one function for one buffer-aliasing pattern, and so do identical
+/// dot epilogues; each use still computes its own operands, as the
+/// interpreter does.
+#[test]
+fn identical_kernels_and_epilogues_are_generated_once() {
+    let hlo = "HloModule m
+layer1 {
+  p = f32[8,16] parameter(0)
+  ROOT t = f32[8,16] tanh(p)
+}
+layer2 {
+  q = f32[8,16] parameter(0)
+  ROOT u = f32[8,16] tanh(q)
+}
+epi1 {
+  d = f32[8,16] parameter(0)
+  ROOT r = f32[8,16] exponential(d)
+}
+epi2 {
+  e = f32[8,16] parameter(0)
+  ROOT s = f32[8,16] exponential(e)
+}
+dot1 {
+  a = f32[8,4] parameter(0)
+  b = f32[4,16] parameter(1)
+  dt = f32[8,16] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ROOT x = f32[8,16] exponential(dt)
+}
+dot2 {
+  a2 = f32[8,4] parameter(0)
+  b2 = f32[4,16] parameter(1)
+  dt2 = f32[8,16] dot(a2, b2), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ROOT x2 = f32[8,16] exponential(dt2)
+}
+ENTRY e {
+  x = f32[8,16] parameter(0)
+  w = f32[4,16] parameter(1)
+  v = f32[8,4] parameter(2)
+  f1 = f32[8,16] fusion(x), kind=kLoop, calls=layer1
+  f2 = f32[8,16] fusion(x), kind=kLoop, calls=layer2
+  g1 = f32[8,16] fusion(v, w), kind=kOutput, calls=dot1
+  g2 = f32[8,16] fusion(v, w), kind=kOutput, calls=dot2
+  ROOT t = (f32[8,16], f32[8,16], f32[8,16], f32[8,16]) tuple(f1, f2, g1, g2)
+}
+";
+    let args = [inputs(DType::F32, &[8, 16], 1), inputs(DType::F32, &[4, 16], 2), inputs(DType::F32, &[8, 4], 3)];
+    let program = check_hlo(hlo, &args, 1e-6);
+    let ir = text(&program, Emit::LlvmIr);
+    let defined = |prefix: &str| ir.lines().filter(|l| l.starts_with("define") && l.contains(prefix)).count();
+    assert!(program.kernels.len() >= 4, "{} kernels", program.kernels.len());
+    assert_eq!(defined("@kernel_") - defined(".body("), 1, "one tanh kernel:\n{ir}");
+    assert_eq!(defined("@epilogue_"), 1, "one exp epilogue:\n{ir}");
+}

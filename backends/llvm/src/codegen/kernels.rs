@@ -1,4 +1,5 @@
-//! Kernel functions: one per kernel and buffer-aliasing pattern.
+//! Kernel functions: one per kernel and buffer-aliasing pattern, kernels
+//! identical but for their names counting as one (`Cg::canonical_kernel`).
 //!
 //! ABI: `void kernel_N(ptr bufs, i64 begin, i64 end)`. `bufs` holds one pointer
 //! per kernel input, then one per output; `[begin, end)` is a range of the
@@ -48,6 +49,7 @@ impl<'ctx> Cg<'ctx, '_> {
     /// `slots`: `void(ptr bufs, i64 begin, i64 end)`, the buffers' pointers in
     /// an array (what `smelt_parallel_for` and the profiler call).
     pub fn kernel_fn(&mut self, kid: KernelId, slots: Vec<Slot>) -> Result<FunctionValue<'ctx>> {
+        let kid = self.canonical_kernel(kid);
         let key = (kid.0, slots.clone());
         if let Some(&f) = self.variants.get(&key) {
             return Ok(f);
@@ -87,6 +89,7 @@ impl<'ctx> Cg<'ctx, '_> {
     /// A caller with the pointers at hand calls it directly; it is inlined
     /// there.
     pub fn kernel_body(&mut self, kid: KernelId, slots: &[Slot]) -> Result<FunctionValue<'ctx>> {
+        let kid = self.canonical_kernel(kid);
         let key = (kid.0, slots.to_vec());
         if let Some((_, f)) = self.bodies.get(&key) {
             return Ok(*f);

@@ -145,6 +145,22 @@ pub struct Cg<'ctx, 'p> {
     bodies: HashMap<(u32, Vec<Slot>), (String, FunctionValue<'ctx>)>,
     /// Kernel entry points (`void(ptr bufs, i64 begin, i64 end)`), the same way.
     variants: HashMap<(u32, Vec<Slot>), FunctionValue<'ctx>>,
+    /// Per kernel, the first kernel identical to it but for the name: kernels
+    /// share functions by it, so the layers of an unrolled network, lowered to
+    /// the same kernels, are generated and optimized once.
+    canonical: Vec<u32>,
+}
+
+/// [`Cg::canonical`] for `program`: kernels keyed by their buffer types and
+/// body (everything the generated code depends on), not their names.
+fn canonical_kernels(program: &Program) -> Vec<u32> {
+    let mut first: HashMap<String, u32> = HashMap::new();
+    let mut canonical = Vec::with_capacity(program.kernels.len());
+    for (i, k) in program.kernels.iter().enumerate() {
+        let key = format!("{:?}|{:?}|{:?}", k.inputs, k.outputs, k.body);
+        canonical.push(*first.entry(key).or_insert(i as u32));
+    }
+    canonical
 }
 
 impl<'ctx, 'p> Cg<'ctx, 'p> {
@@ -179,7 +195,13 @@ impl<'ctx, 'p> Cg<'ctx, 'p> {
             helpers: HashMap::new(),
             bodies: HashMap::new(),
             variants: HashMap::new(),
+            canonical: canonical_kernels(program),
         }
+    }
+
+    /// The kernel whose functions kernel `kid` uses ([`Cg::canonical`]).
+    pub fn canonical_kernel(&self, kid: smelt_kernel::KernelId) -> smelt_kernel::KernelId {
+        smelt_kernel::KernelId(self.canonical.get(kid.0 as usize).copied().unwrap_or(kid.0))
     }
 
     // ---- types ----

@@ -183,6 +183,37 @@ impl Computation {
         changed
     }
 
+    /// [`Computation::replace_all_uses`] looking only at `users` (and the root):
+    /// the caller knows every instruction that reads `old` as an operand or a
+    /// control predecessor (a use map that is still current), so a rewrite
+    /// costs its uses, not the computation's size.
+    pub fn replace_uses_in(&mut self, old: InstId, new: InstId, users: &[InstId]) -> bool {
+        if old == new {
+            return false;
+        }
+        let mut changed = false;
+        for &u in users {
+            let Some(inst) = self.insts.get_mut(u) else { continue };
+            for op in inst.operands.iter_mut().chain(inst.extras.control_predecessors.iter_mut()) {
+                if *op == old {
+                    *op = new;
+                    changed = true;
+                }
+            }
+        }
+        if self.root == old {
+            self.root = new;
+            changed = true;
+        }
+        changed
+    }
+
+    /// Whether any instruction has a control predecessor (use maps built from
+    /// operands then miss some uses).
+    pub fn has_control_edges(&self) -> bool {
+        self.insts.iter().any(|(_, i)| !i.extras.control_predecessors.is_empty())
+    }
+
     /// Removes an instruction. Callers make sure nothing uses it any more.
     pub fn remove(&mut self, id: InstId) -> Option<Instruction> {
         self.insts.remove(id)

@@ -115,7 +115,12 @@ const RULES: &[Rule] = &[
 fn simplify_computation(s: &mut Simp<'_>) -> usize {
     let mut fired = 0;
     for _ in 0..MAX_SWEEPS {
+        // The use map stays current for each instruction when it is visited:
+        // its users come after it in post order, so no rewrite before it
+        // adds or removes any (control edges are not in the map: with them,
+        // a replacement looks at every instruction).
         let users = s.rw.comp.users();
+        let exact_users = !s.rw.comp.has_control_edges();
         let mut changed = false;
         for id in s.rw.comp.post_order() {
             if !s.rw.comp.insts.contains(id) {
@@ -133,7 +138,7 @@ fn simplify_computation(s: &mut Simp<'_>) -> usize {
             for rule in RULES {
                 s.rw.begin(id);
                 match rule(s, id) {
-                    Some(new) if s.rw.replace(id, new) => {
+                    Some(new) if s.rw.replace_using(id, new, exact_users.then_some(&users[id][..])) => {
                         fired += 1;
                         changed = true;
                         break;

@@ -78,6 +78,9 @@ fn cse_computation(module: &mut Module, cid: CompId, structures: &HashMap<CompId
     let comp = module.comp_mut(cid);
     let mut seen: HashMap<String, InstId> = HashMap::new();
     let mut merged = 0;
+    // An instruction's users are visited after it (post order), so the use
+    // map is current for each instruction merged (control edges aside).
+    let users = (!comp.has_control_edges()).then(|| comp.users_any_order());
     for id in comp.post_order() {
         let inst = comp.inst(id);
         if !mergeable(inst) {
@@ -87,7 +90,10 @@ fn cse_computation(module: &mut Module, cid: CompId, structures: &HashMap<CompId
         match seen.entry(key(inst, structures)) {
             std::collections::hash_map::Entry::Occupied(first) => {
                 let first = *first.get();
-                comp.replace_all_uses(id, first);
+                match &users {
+                    Some(users) => comp.replace_uses_in(id, first, &users[id]),
+                    None => comp.replace_all_uses(id, first),
+                };
                 comp.remove(id);
                 merged += 1;
             }

@@ -143,6 +143,12 @@ impl<'a> Rewriter<'a> {
     /// the same layout. A replacement added since [`Rewriter::begin`] takes `old`'s
     /// layout. On refusal the instructions added since `begin` are removed.
     pub fn replace(&mut self, old: InstId, new: InstId) -> bool {
+        self.replace_using(old, new, None)
+    }
+
+    /// [`Rewriter::replace`] given every instruction that uses `old` (see
+    /// `Computation::replace_uses_in`), or `None` to look at all of them.
+    pub fn replace_using(&mut self, old: InstId, new: InstId, users: Option<&[InstId]>) -> bool {
         let old_shape = self.shape(old).clone();
         let ok = old != new && self.comp.insts.contains(new) && self.shape(new).same_type(&old_shape);
         if !ok {
@@ -156,7 +162,11 @@ impl<'a> Rewriter<'a> {
             self.discard_created();
             return false;
         }
-        if !self.comp.replace_all_uses(old, new) {
+        let replaced = match users {
+            Some(users) => self.comp.replace_uses_in(old, new, users),
+            None => self.comp.replace_all_uses(old, new),
+        };
+        if !replaced {
             self.discard_created();
             return false;
         }

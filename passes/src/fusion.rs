@@ -349,11 +349,12 @@ impl Fuser<'_> {
             .into_iter()
             .filter(|&id| matches!(self.comp().inst(id).opcode, Opcode::Dot | Opcode::Convolution))
             .collect();
+        self.index_users();
         for mut producer in contractions {
             loop {
                 let comp = self.comp();
-                let users = comp.users();
-                let [consumer] = users[producer].as_slice() else {
+                let users = self.users.as_ref().and_then(|u| u.get(&producer)).map_or(&[][..], |l| l.as_slice());
+                let [consumer] = users else {
                     break;
                 };
                 let consumer = *consumer;
@@ -373,6 +374,7 @@ impl Fuser<'_> {
                 }
             }
         }
+        self.users = None;
         changed
     }
 
@@ -886,7 +888,15 @@ impl Fuser<'_> {
         fusion.extras.control_predecessors = inst.extras.control_predecessors.clone();
         let comp = self.module.comp_mut(self.cid);
         let fid = comp.add(fusion);
-        comp.replace_all_uses(consumer, fid);
+        // With the use index (and no control edges, which it does not list),
+        // only the consumer's users change: no walk over the computation.
+        match (&self.users, self.control_edges) {
+            (Some(users), false) => {
+                let of_consumer = users.get(&consumer).cloned().unwrap_or_default();
+                comp.replace_uses_in(consumer, fid, &of_consumer)
+            }
+            _ => comp.replace_all_uses(consumer, fid),
+        };
         comp.remove(consumer);
         if let Some(users) = &mut self.users {
             // The fusion reads each distinct operand once; the consumer may
@@ -1109,18 +1119,25 @@ impl Fuser<'_> {
     /// shape into one multi-output fusion.
     fn siblings(&mut self) -> bool {
         let mut changed = false;
+        // Producers whose users had no pair to merge: a merge elsewhere makes a
+        // pair larger and more connected, never possible where it was not, so
+        // they are not searched again.
+        let mut searched: HashSet<InstId> = HashSet::new();
         loop {
             let comp = self.comp();
             let users = comp.users();
             let mut pair = None;
             'search: for id in comp.post_order() {
+                if searched.contains(&id) {
+                    continue;
+                }
                 let candidates: Vec<InstId> = {
                     let mut seen = HashSet::new();
                     users[id]
                         .iter()
                         .copied()
                         .filter(|u| seen.insert(*u))
-                        .filter(|&u| self.sibling_candidate(u))
+                        .filter(|&u| self.sibling_candidate(u, &users[u]))
                         .collect()
                 };
                 for (i, &a) in candidates.iter().enumerate() {
@@ -1139,6 +1156,7 @@ impl Fuser<'_> {
                         }
                     }
                 }
+                searched.insert(id);
             }
             let Some((a, b)) = pair else { return changed };
             self.merge_siblings(a, b);
@@ -1146,12 +1164,13 @@ impl Fuser<'_> {
         }
     }
 
-    fn sibling_candidate(&self, id: InstId) -> bool {
+    /// Whether fusion `id`, read by `users`, may merge with a sibling.
+    fn sibling_candidate(&self, id: InstId, users: &[InstId]) -> bool {
         let comp = self.comp();
         let inst = comp.inst(id);
         // A multi-output fusion must be read only through get-tuple-element.
-        let read_by_gte_only = !inst.shape.is_tuple()
-            || comp.insts.iter().all(|(_, i)| !i.operands.contains(&id) || i.opcode == Opcode::GetTupleElement);
+        let read_by_gte_only =
+            !inst.shape.is_tuple() || users.iter().all(|&u| comp.inst(u).opcode == Opcode::GetTupleElement);
         // Outputs are the root tuple's elements or the (array) root; a variadic
         // reduce root (argmax) has a tuple shape of its own and stays as it is.
         let outputs_ok = inst.called.first().is_some_and(|&c| {

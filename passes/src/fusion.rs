@@ -447,6 +447,16 @@ impl Fuser<'_> {
         let module = &*self.module;
         let comp = self.comp();
         let (p, c) = (comp.inst(producer), comp.inst(consumer));
+        // A consumer fusion of elementwise instructions over one shape reads
+        // each element of a producer of that shape once and does its own
+        // work once per element, fused or not: the ratio cannot grow (and
+        // the model would cost the whole body per decision, which made long
+        // chains quadratic).
+        if let (Opcode::Fusion, Some(&b), Some(a)) = (c.opcode, c.called.first(), p.shape.as_array())
+            && elementwise_over(module.comp(b), &a.dims)
+        {
+            return Ok(());
+        }
         // The consumer's work as it stands and as its instructions would run
         // unfused, and how often it reads the producer.
         let (consumer, reads) = match (c.opcode, c.called.first()) {
@@ -1457,6 +1467,15 @@ fn trailing_dims_minor(inst: &Instruction, k: usize) -> bool {
 /// Does fusion `inst` broadcast a value computed by a reduction inside it (a
 /// row statistic fused by [`FusionConfig::row_broadcasts`])? Such a fusion is
 /// a loop kernel that relies on computing the statistic once per row.
+/// Whether every instruction of `body` is a parameter or an elementwise
+/// operation with an array result of dimensions `dims` (its root included).
+fn elementwise_over(body: &Computation, dims: &[i64]) -> bool {
+    body.insts.iter().all(|(_, i)| {
+        (i.opcode == Opcode::Parameter || i.opcode.is_elementwise())
+            && i.shape.as_array().is_some_and(|a| a.dims[..] == *dims)
+    })
+}
+
 fn row_fused(module: &Module, inst: &Instruction) -> bool {
     let Some(&c) = inst.called.first().filter(|_| inst.opcode == Opcode::Fusion) else {
         return false;

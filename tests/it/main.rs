@@ -3,7 +3,8 @@
 //! Each module covers one contract: the text round trip over the corpus, corpus
 //! conformance of the interpreter and of the kernel form (lowering and its
 //! evaluator), `smelt aot` objects through their C ABI, the CLI's output and exit
-//! codes, and robustness of the parser and verifier against mutated input.
+//! codes, robustness of the parser and verifier against mutated input, and
+//! compile time that grows about linearly with the program (`scaling`).
 
 mod aot;
 mod cli;
@@ -17,4 +18,5 @@ mod kernel;
 mod onnx;
 mod pipeline_prop;
 mod roundtrip;
+mod scaling;
 mod verify;

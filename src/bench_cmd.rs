@@ -78,10 +78,12 @@ pub(crate) struct BenchSettings {
     pub time_s: f64,
     /// Time every step (`--profile`).
     pub profile: bool,
+    /// Print where compile time went (`--compile-profile`).
+    pub compile_profile: bool,
 }
 
 fn bench_case(dir: &Path, settings: &BenchSettings, jit: Option<&smelt::jit::Client>) -> Result<BenchResult> {
-    let BenchSettings { backend, pipeline, runs, time_s, profile } = *settings;
+    let BenchSettings { backend, pipeline, runs, time_s, profile, .. } = *settings;
     let case = Case::load(dir)?;
     let t0 = Instant::now();
     let module = load_verified(&case.module_path)?;
@@ -165,7 +167,7 @@ pub(crate) fn cmd_bench(
                         "case": name,
                         "backend": backend.name(),
                         "compile_ms": r.compile_ms,
-                        "compile_phases_ms": r.times.map(|t| serde_json::json!({
+                        "compile_phases_ms": r.times.as_ref().map(|t| serde_json::json!({
                             "middle_end": t.middle_end_ms,
                             "lower": t.lower_ms,
                             "codegen": t.codegen_ms,
@@ -182,6 +184,9 @@ pub(crate) fn cmd_bench(
                         r.compile_ms,
                         sorted.len()
                     );
+                }
+                if let (true, Some(t)) = (settings.compile_profile, &r.times) {
+                    print_compile_profile(t, json);
                 }
                 if let Some(steps) = &r.profile {
                     print_profile(steps, sorted.len(), json);
@@ -200,6 +205,29 @@ pub(crate) fn cmd_bench(
         }
     }
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// Where compile time went (`--compile-profile`; to stderr with `--json`):
+/// the three stages, the backend's phases, then the costliest ten of the
+/// passes and phases together.
+fn print_compile_profile(t: &engine::CompileTimes, json: bool) {
+    let mut lines = vec![format!(
+        "  compile: middle end {:.1} ms, lowering {:.1} ms, backend {:.1} ms",
+        t.middle_end_ms, t.lower_ms, t.codegen_ms
+    )];
+    for (name, ms) in &t.backend {
+        lines.push(format!("    backend {name}: {ms:.1} ms"));
+    }
+    let mut costliest: Vec<(String, f64)> = t.passes.iter().map(|(n, ms)| (format!("pass {n}"), *ms)).collect();
+    costliest.extend(t.backend.iter().map(|(n, ms)| (format!("backend {n}"), *ms)));
+    costliest.sort_by(|a, b| b.1.total_cmp(&a.1));
+    lines.push("  costliest:".into());
+    for (name, ms) in costliest.iter().take(10) {
+        lines.push(format!("  {ms:>10.2} ms  {name}"));
+    }
+    for l in lines {
+        if json { eprintln!("{l}") } else { println!("{l}") }
+    }
 }
 
 /// Measures and prints the machine's streaming bandwidth (`--stream`).

@@ -73,7 +73,7 @@ pub fn backend(name: &str) -> Result<Arc<dyn Backend>, EngineError> {
 }
 
 /// Where one compilation's time went, in milliseconds.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct CompileTimes {
     /// The pass pipeline (shared by every backend).
     pub middle_end_ms: f64,
@@ -81,6 +81,12 @@ pub struct CompileTimes {
     pub lower_ms: f64,
     /// The backend proper: code generation, optimization and loading.
     pub codegen_ms: f64,
+    /// The middle end pass by pass (names as in `smelt opt --dump-to`), in
+    /// pipeline order, each pass's runs summed.
+    pub passes: Vec<(String, f64)>,
+    /// The backend phase by phase, where it records them
+    /// (`Executable::compile_phases`).
+    pub backend: Vec<(String, f64)>,
 }
 
 /// A module compiled for a backend.
@@ -126,7 +132,8 @@ impl Compiled {
         let t = Instant::now();
         let mut cx = PassContext::new(options);
         optimize(&mut module, pipeline, &mut cx)?;
-        let mut times = CompileTimes { middle_end_ms: ms(t), ..CompileTimes::default() };
+        let passes = cx.pass_order.iter().map(|p| (p.clone(), cx.timings[p].as_secs_f64() * 1e3)).collect();
+        let mut times = CompileTimes { middle_end_ms: ms(t), passes, ..CompileTimes::default() };
         let Some(target) = target else {
             return Ok((Compiled::Interp(Box::new(module)), times));
         };
@@ -141,6 +148,7 @@ impl Compiled {
         let options = BackendOptions { profile, deadline, ..BackendOptions::default() };
         let exe = target.compile(&smelt_kernel::verify(&program)?, &options)?;
         times.codegen_ms = ms(t);
+        times.backend = exe.compile_phases();
         Ok((Compiled::Program(exe), times))
     }
 

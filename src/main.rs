@@ -240,6 +240,10 @@ enum Command {
         /// (milliseconds per run, busiest first); adds two clock reads per step.
         #[arg(long)]
         profile: bool,
+        /// Print where each case's compile time went: the middle end, lowering
+        /// and the backend's phases, then the ten costliest passes and phases.
+        #[arg(long)]
+        compile_profile: bool,
         /// Compile through a `smelt_jit::Client` (its in-memory cache, and the
         /// persistent one under $SMELT_CACHE_DIR; the default pipeline always)
         /// and print the client's cache statistics after the bench.
@@ -377,7 +381,18 @@ fn main() -> ExitCode {
             let TargetArgs { target, cpu, features } = target;
             cmd_compile(&file, backend, emit, target, cpu, features, sm, output.as_deref())
         }
-        Command::Bench { paths, backend, stream, pipeline, json, runs, time_s, profile, cache_stats } => {
+        Command::Bench {
+            paths,
+            backend,
+            stream,
+            pipeline,
+            json,
+            runs,
+            time_s,
+            profile,
+            compile_profile,
+            cache_stats,
+        } => {
             if let Err(e) = backend.available() {
                 eprintln!("error: {e:#}");
                 return ExitCode::from(1);
@@ -392,7 +407,7 @@ fn main() -> ExitCode {
                     return ExitCode::from(1);
                 }
             };
-            let settings = bench_cmd::BenchSettings { backend, pipeline, runs, time_s, profile };
+            let settings = bench_cmd::BenchSettings { backend, pipeline, runs, time_s, profile, compile_profile };
             let code = bench_cmd::cmd_bench(&paths, &settings, json, jit.as_ref());
             if let Some(client) = jit {
                 // stdout is a contract with --json.

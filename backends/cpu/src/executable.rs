@@ -243,6 +243,8 @@ pub struct Executable {
     entry: RunFn,
     state: Mutex<State>,
     profile: Option<Profile>,
+    /// Where compiling it went ([`crate::compile`] fills it in).
+    pub(crate) phases: Vec<(String, f64)>,
     // Dropped last: the code `entry` points into.
     _jit: Jit,
 }
@@ -289,7 +291,16 @@ impl Executable {
             params: Vec::with_capacity(params.len()),
             results: Vec::with_capacity(results.len()),
         };
-        Ok(Executable { name: name.to_string(), params, results, entry, state: Mutex::new(state), profile, _jit: jit })
+        Ok(Executable {
+            name: name.to_string(),
+            params,
+            results,
+            entry,
+            state: Mutex::new(state),
+            profile,
+            phases: Vec::new(),
+            _jit: jit,
+        })
     }
 
     /// The program's name.
@@ -305,6 +316,10 @@ impl smelt_kernel::Executable for Executable {
 
     /// Per-step times, when compiled with [`crate::CompileOptions::profile`]
     /// (None otherwise).
+    fn compile_phases(&self) -> Vec<(String, f64)> {
+        self.phases.clone()
+    }
+
     fn profile(&self) -> Option<Vec<StepProfile>> {
         let p = self.profile.as_ref()?;
         // Runs hold the state lock while they update the counters.

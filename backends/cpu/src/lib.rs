@@ -142,21 +142,40 @@ pub enum Emit {
     Object,
 }
 
-/// Compiles `program` for the host CPU and loads it into the process.
+/// Compiles `program` for the host CPU and loads it into the process; the
+/// executable's `compile_phases` say where the time went.
 pub fn compile(program: &VerifiedProgram<'_>, options: &CompileOptions) -> Result<Executable, CpuError> {
-    load(&compile_to_object(program, options)?)
+    let mut phases = Vec::new();
+    let object = compile_to_object_timed(program, options, &mut phases)?;
+    let t = std::time::Instant::now();
+    let mut exe = load(&object)?;
+    phases.push(("load and link".into(), t.elapsed().as_secs_f64() * 1e3));
+    exe.phases = phases;
+    Ok(exe)
 }
 
 /// Compiles `program` for the host CPU to an object file and what loading it
 /// needs, without loading it ([`load`] does).
 pub fn compile_to_object(program: &VerifiedProgram<'_>, options: &CompileOptions) -> Result<CompiledObject, CpuError> {
+    compile_to_object_timed(program, options, &mut Vec::new())
+}
+
+/// [`compile_to_object`], appending each phase's milliseconds to `phases`.
+fn compile_to_object_timed(
+    program: &VerifiedProgram<'_>,
+    options: &CompileOptions,
+    phases: &mut Vec<(String, f64)>,
+) -> Result<CompiledObject, CpuError> {
+    let ms = |t: std::time::Instant| t.elapsed().as_secs_f64() * 1e3;
     if options.triple.as_deref().is_some_and(|t| t != TargetMachine::get_default_triple().as_str().to_string_lossy()) {
         return Err(CpuError::unsupported("JIT compilation for a triple other than the host's"));
     }
+    let t = std::time::Instant::now();
     let cx = Context::create();
     let tm = target_machine(options)?;
     let (module, info) = driver::build_module(&cx, program, &target_attrs(options, &tm), &tm, Routines::Shared)?;
     options.deadline.check(|| "LLVM IR generation".into())?;
+    phases.push(("LLVM IR generation".into(), ms(t)));
     prepare(&module, &tm);
     // The routines the module calls come from the routine cache; those that
     // must be built are built on other threads (each with its own LLVM
@@ -175,18 +194,24 @@ pub fn compile_to_object(program: &VerifiedProgram<'_>, options: &CompileOptions
     let helpers = std::thread::available_parallelism().map_or(1, |n| n.get()).saturating_sub(1).clamp(1, 8);
     let (object, built) = std::thread::scope(|s| {
         let handles: Vec<_> = (0..helpers.min(info.routines.len())).map(|_| s.spawn(work)).collect();
-        let object = optimize(&module, &tm, options)
-            .and_then(|()| options.deadline.check(|| "LLVM optimization".into()).map_err(CpuError::from))
-            .and_then(|()| {
-                tm.write_to_memory_buffer(&module, FileType::Object).map_err(|e| CpuError::llvm(e.to_string()))
-            });
+        let t = std::time::Instant::now();
+        let optimized = optimize(&module, &tm, options)
+            .and_then(|()| options.deadline.check(|| "LLVM optimization".into()).map_err(CpuError::from));
+        phases.push(("LLVM optimization".into(), ms(t)));
+        let t = std::time::Instant::now();
+        let object = optimized.and_then(|()| {
+            tm.write_to_memory_buffer(&module, FileType::Object).map_err(|e| CpuError::llvm(e.to_string()))
+        });
+        phases.push(("machine code".into(), ms(t)));
         // This thread helps with what is left.
+        let t = std::time::Instant::now();
         let mut built = vec![work()];
         built.extend(
             handles
                 .into_iter()
                 .map(|h| h.join().unwrap_or_else(|_| Err(CpuError::Jit("a routine build panicked".into())))),
         );
+        phases.push((format!("GEMM/convolution routines ({}), after the module", info.routines.len()), ms(t)));
         (object, built)
     });
     let object = object?;

@@ -15,7 +15,8 @@
 //! An entry's name is the BLAKE3 hash of what the code depends on: smelt's
 //! version, the generator's source (so a changed generator is never served an
 //! old object), LLVM's version, the host target string (triple, CPU,
-//! features, cache sizes) and the spec. Its content is a magic line, the
+//! features, cache sizes), whether this is a unit-test build (whose routines
+//! use test-sized constants) and the spec. Its content is a magic line, the
 //! payload's BLAKE3 hash and the payload; an entry that does not check out
 //! (truncated, corrupt, another format) is rebuilt and rewritten. Writers
 //! write a private temporary file and rename it into place, so processes
@@ -134,6 +135,9 @@ fn key(spec: &Routine, options: &CompileOptions) -> [u8; 32] {
         let (major, minor, patch) = inkwell::support::get_llvm_version();
         h.update(format!("llvm {major}.{minor}.{patch}").as_bytes());
         h.update(crate::host_target().as_bytes());
+        // The unit tests generate routines with other constants (a small
+        // packing budget), and they share the user's cache folder.
+        h.update(if cfg!(test) { b"unit-test build" } else { b"library build  " });
         *h.finalize().as_bytes()
     });
     let mut h = blake3::Hasher::new();

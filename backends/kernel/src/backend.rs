@@ -181,6 +181,12 @@ pub trait Executable: AsAny + Send + Sync + std::fmt::Debug {
     /// Restarts the per-step times.
     fn reset_profile(&self) {}
 
+    /// Where the backend's compile time went, phase by phase in milliseconds
+    /// (for backends that record it; `smelt bench --compile-profile`).
+    fn compile_phases(&self) -> Vec<(String, f64)> {
+        Vec::new()
+    }
+
     /// Runs on views of caller-owned memory (one per flattened parameter)
     /// after checking them; returns the flattened results.
     fn run_views(&self, args: &[ArrayView<'_>]) -> Result<Vec<Array>, BackendError> {

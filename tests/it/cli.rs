@@ -321,6 +321,37 @@ fn bench_profile_and_compile_emit_kernel() {
 }
 
 #[test]
+fn bench_compile_profile_names_the_phases() {
+    let o =
+        smelt(&["bench", case("layernorm").to_str().unwrap(), "--backend", "cpu", "--runs", "1", "--compile-profile"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    for phase in
+        ["compile: middle end", "backend LLVM optimization", "backend machine code", "costliest:", "pass fusion"]
+    {
+        assert!(out.contains(phase), "no {phase:?} in\n{out}");
+    }
+    // The ten costliest, each with its milliseconds.
+    let costliest =
+        out.lines().skip_while(|l| !l.contains("costliest:")).skip(1).filter(|l| l.contains(" ms  ")).count();
+    assert_eq!(costliest, 10, "{out}");
+    // With --json, stdout stays one object per case.
+    let o = smelt(&[
+        "bench",
+        case("layernorm").to_str().unwrap(),
+        "--backend",
+        "cpu",
+        "--runs",
+        "1",
+        "--json",
+        "--compile-profile",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().count(), 1);
+    assert!(stderr(&o).contains("costliest:"));
+}
+
+#[test]
 fn compile_emits_ptx_for_the_gpu_without_one() {
     let path = case("layernorm").join("module.hlo");
     let dir = tempfile::tempdir().unwrap();

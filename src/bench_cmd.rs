@@ -80,6 +80,36 @@ pub(crate) struct BenchSettings {
     pub profile: bool,
     /// Print where compile time went (`--compile-profile`).
     pub compile_profile: bool,
+    /// Time the first result through the tiered JIT (`--first-result`).
+    pub first_result: bool,
+}
+
+/// The tiered JIT's first launch: compile, first run, LLVM code ready.
+#[derive(Clone, Copy, Debug)]
+struct FirstResult {
+    /// From compiling to the first run's results (Cranelift code).
+    first_ms: f64,
+    /// From compiling until the background LLVM code was ready.
+    llvm_ready_ms: f64,
+}
+
+/// Compiles `dir`'s module through a fresh `tiered` client without a disk
+/// cache, runs it once, then waits for the LLVM tier.
+fn first_result(dir: &Path) -> Result<FirstResult> {
+    let case = Case::load(dir)?;
+    let module = load_verified(&case.module_path)?;
+    let params = module.entry().param_shapes();
+    let args = if case.inputs.is_empty() { smelt::hlo::random::random_inputs(&params)? } else { case.load_inputs()? };
+    let leaves: Vec<&smelt::jit::Buffer> =
+        args.iter().flat_map(Literal::leaves).map(smelt::jit::Buffer::from_array_ref).collect();
+    let options = smelt::jit::ClientOptions { no_disk_cache: true, ..Default::default() };
+    let client = smelt::jit::Client::with_options(smelt::jit::TIERED, options)?;
+    let t = Instant::now();
+    let exe = client.compile(&module, &smelt::jit::CompileOptions::default())?;
+    exe.run(&leaves)?;
+    let first_ms = t.elapsed().as_secs_f64() * 1e3;
+    exe.wait_optimized(None)?;
+    Ok(FirstResult { first_ms, llvm_ready_ms: t.elapsed().as_secs_f64() * 1e3 })
 }
 
 fn bench_case(dir: &Path, settings: &BenchSettings, jit: Option<&smelt::jit::Client>) -> Result<BenchResult> {
@@ -162,6 +192,14 @@ pub(crate) fn cmd_bench(
                 let median = sorted[sorted.len() / 2];
                 let (min, max) = (sorted[0], sorted[sorted.len() - 1]);
                 let gb_per_s = r.bytes as f64 / (median * 1e-3) / 1e9;
+                let first = match settings.first_result.then(|| first_result(dir)).transpose() {
+                    Ok(f) => f,
+                    Err(e) => {
+                        eprintln!("error: {name}: first result through the tiered JIT: {e:#}");
+                        failed += 1;
+                        None
+                    }
+                };
                 if json {
                     let line = serde_json::json!({
                         "case": name,
@@ -177,12 +215,26 @@ pub(crate) fn cmd_bench(
                         "bytes": r.bytes,
                         "gb_per_s": gb_per_s,
                     });
+                    let mut line = line;
+                    if let Some(f) = first {
+                        line["first_result_ms"] =
+                            serde_json::json!({"tiered": f.first_ms, "llvm_ready": f.llvm_ready_ms});
+                    }
                     println!("{line}");
                 } else {
                     println!(
                         "{name:<28} {:>12.3} {median:>12.4} {min:>12.4} {max:>12.4} {:>7} {gb_per_s:>8.2}",
                         r.compile_ms,
                         sorted.len()
+                    );
+                }
+                if let (Some(f), false) = (first, json) {
+                    println!(
+                        "  first result: {:.1} ms through the tiered JIT (Cranelift), LLVM code ready at {:.1} ms; {} alone: {:.1} ms to compile",
+                        f.first_ms,
+                        f.llvm_ready_ms,
+                        backend.name(),
+                        r.compile_ms
                     );
                 }
                 if let (true, Some(t)) = (settings.compile_profile, &r.times) {

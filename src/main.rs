@@ -244,6 +244,11 @@ enum Command {
         /// and the backend's phases, then the ten costliest passes and phases.
         #[arg(long)]
         compile_profile: bool,
+        /// Also time the first result through the tiered JIT (`smelt_jit`'s
+        /// `tiered` client, no disk cache: Cranelift code at once, LLVM in
+        /// the background), and when the LLVM code was ready.
+        #[arg(long)]
+        first_result: bool,
         /// Compile through a `smelt_jit::Client` (its in-memory cache, and the
         /// persistent one under $SMELT_CACHE_DIR; the default pipeline always)
         /// and print the client's cache statistics after the bench.
@@ -391,6 +396,7 @@ fn main() -> ExitCode {
             time_s,
             profile,
             compile_profile,
+            first_result,
             cache_stats,
         } => {
             if let Err(e) = backend.available() {
@@ -407,7 +413,8 @@ fn main() -> ExitCode {
                     return ExitCode::from(1);
                 }
             };
-            let settings = bench_cmd::BenchSettings { backend, pipeline, runs, time_s, profile, compile_profile };
+            let settings =
+                bench_cmd::BenchSettings { backend, pipeline, runs, time_s, profile, compile_profile, first_result };
             let code = bench_cmd::cmd_bench(&paths, &settings, json, jit.as_ref());
             if let Some(client) = jit {
                 // stdout is a contract with --json.

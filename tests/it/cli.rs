@@ -352,6 +352,28 @@ fn bench_compile_profile_names_the_phases() {
 }
 
 #[test]
+fn bench_first_result_times_the_tiered_jit() {
+    let o = smelt(&[
+        "bench",
+        case("layernorm").to_str().unwrap(),
+        "--backend",
+        "cpu",
+        "--runs",
+        "1",
+        "--json",
+        "--first-result",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let l: serde_json::Value = serde_json::from_str(stdout(&o).lines().next().unwrap_or("")).unwrap();
+    let (first, ready) = (&l["first_result_ms"]["tiered"], &l["first_result_ms"]["llvm_ready"]);
+    assert!(first.as_f64().is_some_and(|f| f > 0.0), "{l}");
+    assert!(
+        ready.as_f64().unwrap_or(0.0) >= first.as_f64().unwrap_or(f64::MAX),
+        "LLVM is ready after the first result: {l}"
+    );
+}
+
+#[test]
 fn compile_emits_ptx_for_the_gpu_without_one() {
     let path = case("layernorm").join("module.hlo");
     let dir = tempfile::tempdir().unwrap();

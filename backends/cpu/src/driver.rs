@@ -66,6 +66,9 @@ pub struct ModuleInfo {
     /// GEMM and convolution routines the module declares without defining
     /// them ([`Routines::Shared`]): objects from `routines.rs` must be linked beside it.
     pub routines: Vec<Routine>,
+    /// Kernel entry points the module declares for other modules of the
+    /// program to define ([`build_module_with`]): kernel, slots, name.
+    pub remote_entries: Vec<(KernelId, Vec<Slot>, String)>,
 }
 
 /// Where the GEMM routines a module calls are defined.
@@ -85,13 +88,123 @@ pub(crate) fn build_module<'ctx>(
     tm: &TargetMachine,
     routines: Routines,
 ) -> Result<(Module<'ctx>, ModuleInfo)> {
+    build_module_with(cx, program, target, tm, routines, Vec::new())
+}
+
+/// [`build_module`], with the entry points of the kernels `remote` marks
+/// (per kernel, see [`kernel_shards`]) only declared: `ModuleInfo::remote_entries`
+/// lists them for [`build_kernel_module`].
+pub(crate) fn build_module_with<'ctx>(
+    cx: &'ctx Context,
+    program: &Program,
+    target: &TargetAttrs,
+    tm: &TargetMachine,
+    routines: Routines,
+    remote: Vec<bool>,
+) -> Result<(Module<'ctx>, ModuleInfo)> {
     smelt_llvm::codegen::check_sizes(program)?;
     let mut cg = Cg::new(cx, program, target, tm);
-    let info = Driver::new(&mut cg, routines).emit_program()?;
+    cg.remote = remote;
+    let mut info = Driver::new(&mut cg, routines).emit_program()?;
     if let Err(e) = cg.module.verify() {
         return Err(CpuError::llvm(format!("the generated module does not verify: {e}")));
     }
+    info.functions.extend(cg.remote_entries.iter().map(|e| e.2.clone()));
+    info.remote_entries = std::mem::take(&mut cg.remote_entries);
     Ok((cg.module, info))
+}
+
+/// A module defining the kernel entry points `entries` (from another module's
+/// `ModuleInfo::remote_entries`), for parallel code generation.
+pub(crate) fn build_kernel_module<'ctx>(
+    cx: &'ctx Context,
+    program: &Program,
+    target: &TargetAttrs,
+    tm: &TargetMachine,
+    entries: &[(KernelId, Vec<Slot>, String)],
+) -> Result<Module<'ctx>> {
+    let mut cg = Cg::new(cx, program, target, tm);
+    for (kid, slots, name) in entries {
+        cg.define_entry(*kid, slots.clone(), name)?;
+    }
+    if let Err(e) = cg.module.verify() {
+        return Err(CpuError::llvm(format!("a generated kernel module does not verify: {e}")));
+    }
+    Ok(cg.module)
+}
+
+/// Kernels of fewer LLVM instructions than this in all are not worth a second
+/// module: a module costs LLVM's fixed overhead.
+const SHARD_MIN_INSTRUCTIONS: usize = 400;
+
+/// The LLVM instructions of each kernel's functions (entry points and bodies,
+/// before optimization, with the helpers each calls, which are inlined into
+/// it: the math library) in `module`, a module [`build_module`] made for
+/// `program`, and of the rest (`smelt_run`, epilogues, their helpers).
+pub(crate) fn kernel_instructions(module: &Module<'_>, program: &Program) -> (Vec<usize>, usize) {
+    let kernel_of = |name: &str| {
+        name.strip_prefix("kernel_").and_then(|r| r.split(['_', '.']).next()).and_then(|d| d.parse::<usize>().ok())
+    };
+    let functions: Vec<_> = module.get_functions().collect();
+    let size_of =
+        |f: &FunctionValue<'_>| -> usize { f.get_basic_blocks().iter().map(|b| b.get_instructions().count()).sum() };
+    let sizes: std::collections::HashMap<String, usize> =
+        functions.iter().map(|f| (f.get_name().to_string_lossy().into_owned(), size_of(f))).collect();
+    let mut per_kernel = vec![0; program.kernels.len()];
+    let mut rest = 0;
+    for f in &functions {
+        let name = f.get_name().to_string_lossy();
+        if kernel_of(&name).is_none() && f.get_linkage() == Linkage::Internal && !name.starts_with("epilogue_") {
+            continue; // a helper: counted where it is called
+        }
+        let mut size = sizes.get(name.as_ref()).copied().unwrap_or(0);
+        let mut callees = std::collections::HashSet::new();
+        for b in f.get_basic_blocks() {
+            for i in b.get_instructions() {
+                if i.get_opcode() != inkwell::values::InstructionOpcode::Call {
+                    continue;
+                }
+                let callee = i.get_operand(i.get_num_operands().saturating_sub(1)).and_then(|o| match o {
+                    inkwell::values::Operand::Value(v) => Some(v),
+                    inkwell::values::Operand::Block(_) => None,
+                });
+                if let Some(c) = callee.map(|c| c.get_name().to_string_lossy().into_owned())
+                    && kernel_of(&c).is_none()
+                    && callees.insert(c.clone())
+                {
+                    size += sizes.get(&c).copied().unwrap_or(0);
+                }
+            }
+        }
+        match kernel_of(&name).and_then(|k| per_kernel.get_mut(k)) {
+            Some(w) => *w += size,
+            None => rest += size,
+        }
+    }
+    (per_kernel, rest)
+}
+
+/// Which of `shards` modules defines each kernel's entry points (0: the
+/// program's own module, with `smelt_run`): the kernels, largest first
+/// (`weights`: LLVM instructions, [`kernel_instructions`]), each to the least
+/// loaded module, the program's module starting with the rest of its code.
+pub(crate) fn kernel_shards(weights: &[usize], rest: usize, shards: usize) -> Vec<usize> {
+    let n = weights.len();
+    let total: usize = weights.iter().sum();
+    if shards < 2 || weights.iter().filter(|&&w| w > 0).count() < 2 || total < SHARD_MIN_INSTRUCTIONS {
+        return vec![0; n];
+    }
+    let mut load = vec![0usize; shards];
+    load[0] = rest;
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(weights[i]));
+    let mut shard = vec![0; n];
+    for i in order {
+        let s = (0..shards).min_by_key(|&s| load[s]).unwrap_or(0);
+        shard[i] = s;
+        load[s] += weights[i];
+    }
+    shard
 }
 
 /// Launches with less work than this (scalar operations) run on the calling thread.
@@ -306,6 +419,7 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
                 .map(|f| f.get_name().to_string_lossy().into_owned())
                 .collect(),
             routines: self.shared.clone(),
+            remote_entries: Vec::new(),
             profile_labels: self.profile_labels.clone(),
             profile_work: self.profile_work.clone(),
         })

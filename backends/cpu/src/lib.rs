@@ -4,7 +4,8 @@
 //! LLVM lives only in this crate (and the other LLVM-based backends): `smelt-hlo`,
 //! `smelt-passes` and `smelt-kernel` know nothing about it.
 //!
-//! Pipeline: [`compile`] builds one LLVM module for a [`Program`] (`codegen`),
+//! Pipeline: [`compile`] builds LLVM modules for a [`Program`] (`codegen`: the
+//! program's, and modules of its larger kernels compiled on other threads),
 //! optimizes it with the new pass manager (`default<O3>`) for the host CPU and
 //! all its features, emits an object file and links it into an ORC JIT
 //! (`executable`), which runs it through `smelt_kernel::Executable`; [`CpuBackend`] is
@@ -154,6 +155,10 @@ pub fn compile(program: &VerifiedProgram<'_>, options: &CompileOptions) -> Resul
     Ok(exe)
 }
 
+/// At most this many modules of kernels beside the program's own, compiled in
+/// parallel (at most one per core besides the calling thread's).
+const MAX_KERNEL_MODULES: usize = 3;
+
 /// Compiles `program` for the host CPU to an object file and what loading it
 /// needs, without loading it ([`load`] does).
 pub fn compile_to_object(program: &VerifiedProgram<'_>, options: &CompileOptions) -> Result<CompiledObject, CpuError> {
@@ -173,9 +178,45 @@ fn compile_to_object_timed(
     let t = std::time::Instant::now();
     let cx = Context::create();
     let tm = target_machine(options)?;
-    let (module, info) = driver::build_module(&cx, program, &target_attrs(options, &tm), &tm, Routines::Shared)?;
+    let attrs = target_attrs(options, &tm);
+    // Parallel code generation: the larger kernels' entry points go to
+    // modules of their own, built and compiled on other threads (each with
+    // its own LLVM context) while this one compiles `smelt_run` and the rest.
+    // The split is planned on a first build of the whole module (building IR
+    // costs a few milliseconds; optimizing it, the rest).
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let shard_of = if cores >= 2 && program.kernels.len() >= 2 {
+        let plan_cx = Context::create();
+        let (whole, _) = driver::build_module(&plan_cx, program, &attrs, &tm, Routines::Shared)?;
+        let (weights, rest) = driver::kernel_instructions(&whole, program);
+        driver::kernel_shards(&weights, rest, cores.min(MAX_KERNEL_MODULES + 1))
+    } else {
+        vec![0; program.kernels.len()]
+    };
+    let remote = shard_of.iter().map(|&s| s != 0).collect();
+    let (module, info) = driver::build_module_with(&cx, program, &attrs, &tm, Routines::Shared, remote)?;
     options.deadline.check(|| "LLVM IR generation".into())?;
     phases.push(("LLVM IR generation".into(), ms(t)));
+    let mut groups: Vec<Vec<(smelt_kernel::KernelId, Vec<codegen::Slot>, String)>> = Vec::new();
+    for e in &info.remote_entries {
+        let s = shard_of.get(e.0.0 as usize).copied().unwrap_or(1).max(1);
+        if groups.len() < s {
+            groups.resize(s, Vec::new());
+        }
+        groups[s - 1].push(e.clone());
+    }
+    groups.retain(|g| !g.is_empty());
+    let kernel_module =
+        |entries: &[(smelt_kernel::KernelId, Vec<codegen::Slot>, String)]| -> Result<Vec<u8>, CpuError> {
+            let cx = Context::create();
+            let tm = target_machine(options)?;
+            let module = driver::build_kernel_module(&cx, program, &attrs, &tm, entries)?;
+            prepare(&module, &tm);
+            optimize(&module, &tm, options)?;
+            let buf =
+                tm.write_to_memory_buffer(&module, FileType::Object).map_err(|e| CpuError::llvm(e.to_string()))?;
+            Ok(buf.as_slice().to_vec())
+        };
     prepare(&module, &tm);
     // The routines the module calls come from the routine cache; those that
     // must be built are built on other threads (each with its own LLVM
@@ -192,7 +233,8 @@ fn compile_to_object_timed(
         }
     };
     let helpers = std::thread::available_parallelism().map_or(1, |n| n.get()).saturating_sub(1).clamp(1, 8);
-    let (object, built) = std::thread::scope(|s| {
+    let (object, built, kernel_objects) = std::thread::scope(|s| {
+        let kernel_handles: Vec<_> = groups.iter().map(|g| s.spawn(|| kernel_module(g))).collect();
         let handles: Vec<_> = (0..helpers.min(info.routines.len())).map(|_| s.spawn(work)).collect();
         let t = std::time::Instant::now();
         let optimized = optimize(&module, &tm, options)
@@ -212,7 +254,13 @@ fn compile_to_object_timed(
                 .map(|h| h.join().unwrap_or_else(|_| Err(CpuError::Jit("a routine build panicked".into())))),
         );
         phases.push((format!("GEMM/convolution routines ({}), after the module", info.routines.len()), ms(t)));
-        (object, built)
+        let t = std::time::Instant::now();
+        let kernel_objects: Vec<Result<Vec<u8>, CpuError>> = kernel_handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|_| Err(CpuError::Jit("a kernel module's build panicked".into()))))
+            .collect();
+        phases.push((format!("kernel modules ({}), after the module", kernel_objects.len()), ms(t)));
+        (object, built, kernel_objects)
     });
     let object = object?;
     let mut objects: Vec<(usize, Vec<u8>)> = Vec::with_capacity(info.routines.len());
@@ -220,7 +268,10 @@ fn compile_to_object_timed(
         objects.extend(b?);
     }
     objects.sort_by_key(|o| o.0);
-    let objects: Vec<Vec<u8>> = objects.into_iter().map(|o| o.1).collect();
+    let mut objects: Vec<Vec<u8>> = objects.into_iter().map(|o| o.1).collect();
+    for k in kernel_objects {
+        objects.push(k?);
+    }
     Ok(CompiledObject {
         name: program.name.clone(),
         params: program.params.clone(),

@@ -96,6 +96,7 @@ impl CompiledObject {
             profile_labels: r.strs()?,
             profile_work: Vec::new(),
             routines: Vec::new(),
+            remote_entries: Vec::new(),
         };
         let works = r.u64()?;
         if works > r.0.len() as u64 {
@@ -259,6 +260,7 @@ mod tests {
                 profile_labels: vec!["k0 f (loop 4)".into()],
                 profile_work: vec![StepWork { class: WorkClass::Kernel, units: 4.0 }],
                 routines: Vec::new(),
+                remote_entries: Vec::new(),
             },
         }
     }

@@ -402,3 +402,52 @@ ENTRY e {
     assert_eq!(defined("@kernel_") - defined(".body("), 1, "one tanh kernel:\n{ir}");
     assert_eq!(defined("@epilogue_"), 1, "one exp epilogue:\n{ir}");
 }
+
+/// With two or more cores, a program's larger kernels are compiled in modules
+/// of their own on other threads, linked beside the program's: the results
+/// are the interpreter's all the same.
+#[test]
+fn kernels_compile_in_parallel_modules() {
+    let hlo = "HloModule m
+f1 {
+  p = f32[64,48] parameter(0)
+  e = f32[64,48] exponential(p)
+  t = f32[64,48] tanh(e)
+  u = f32[64,48] logistic(t)
+  ROOT v = f32[64,48] erf(u)
+}
+f2 {
+  q = f32[64,48] parameter(0)
+  l = f32[64,48] log-plus-one(q)
+  s = f32[64,48] sine(l)
+  m = f32[64,48] exponential-minus-one(s)
+  ROOT n = f32[64,48] cbrt(m)
+}
+f3 {
+  r = f32[64,48] parameter(0)
+  c = f32[64,48] cosine(r)
+  a = f32[64,48] atan2(c, r)
+  w = f32[64,48] tan(a)
+  ROOT z = f32[64,48] log-plus-one(w)
+}
+ENTRY e {
+  x = f32[64,48] parameter(0)
+  y = f32[64,48] abs(x)
+  a = f32[64,48] fusion(x), kind=kLoop, calls=f1
+  b = f32[64,48] fusion(y), kind=kLoop, calls=f2
+  c = f32[64,48] fusion(x), kind=kLoop, calls=f3
+  ROOT t = (f32[64,48], f32[64,48], f32[64,48]) tuple(a, b, c)
+}
+";
+    let args = [inputs(DType::F32, &[64, 48], 4)];
+    let program = check_hlo(hlo, &args, 1e-5);
+    let exe = compile(&program, &CompileOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    let phases = smelt_kernel::Executable::compile_phases(&exe);
+    let modules = phases
+        .iter()
+        .find_map(|(name, _)| name.strip_prefix("kernel modules (")?.split(')').next()?.parse::<usize>().ok());
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if cores >= 2 {
+        assert!(modules.is_some_and(|m| m >= 1), "no kernel module beside the program's: {phases:?}");
+    }
+}

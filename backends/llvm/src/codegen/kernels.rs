@@ -54,15 +54,20 @@ impl<'ctx> Cg<'ctx, '_> {
         if let Some(&f) = self.variants.get(&key) {
             return Ok(f);
         }
+        let t = self.t;
+        let entry_type = t.void.fn_type(&[t.ptr.into(), t.i64.into(), t.i64.into()], false);
+        if self.remote.get(kid.0 as usize) == Some(&true) {
+            // Defined by another module of the same program.
+            let name = self.entry_name(kid.0, &slots);
+            let f = self.module.add_function(&name, entry_type, Some(Linkage::External));
+            self.variants.insert(key, f);
+            self.remote_entries.push((kid, slots, name));
+            return Ok(f);
+        }
         let body = self.kernel_body(kid, &slots)?;
         let name = self.bodies[&key].0.clone();
         let nslots = slots.len();
-        let t = self.t;
-        let f = self.module.add_function(
-            &name,
-            t.void.fn_type(&[t.ptr.into(), t.i64.into(), t.i64.into()], false),
-            Some(Linkage::External),
-        );
+        let f = self.module.add_function(&name, entry_type, Some(Linkage::External));
         self.stamp(f);
         self.begin_fn(f);
         let bufs = param(f, 0)?.into_pointer_value();
@@ -94,9 +99,7 @@ impl<'ctx> Cg<'ctx, '_> {
         if let Some((_, f)) = self.bodies.get(&key) {
             return Ok(*f);
         }
-        let n_variants = self.bodies.keys().filter(|(id, _)| *id == kid.0).count();
-        let name =
-            if n_variants == 0 { format!("kernel_{}", kid.0) } else { format!("kernel_{}_{}", kid.0, n_variants) };
+        let name = self.entry_name(kid.0, slots);
         let body = self.kernel_body_fn(kid, slots, &name)?;
         self.bodies.insert(key, (name, body));
         Ok(body)

@@ -149,6 +149,16 @@ pub struct Cg<'ctx, 'p> {
     /// share functions by it, so the layers of an unrolled network, lowered to
     /// the same kernels, are generated and optimized once.
     canonical: Vec<u32>,
+    /// Entry-point names by canonical kernel and slots, in request order
+    /// (`kernel_N`, then `kernel_N_1`, ... for more aliasing patterns).
+    names: HashMap<(u32, Vec<Slot>), String>,
+    /// Per canonical kernel: whether its entry points are defined in another
+    /// module (parallel code generation, [`Cg::remote_entries`]); this module
+    /// only declares them. Empty: every kernel is defined here.
+    pub remote: Vec<bool>,
+    /// The entry points declared for another module to define: kernel, slots
+    /// and name, in the order requested.
+    pub remote_entries: Vec<(smelt_kernel::KernelId, Vec<Slot>, String)>,
 }
 
 /// [`Cg::canonical`] for `program`: kernels keyed by their buffer types and
@@ -196,7 +206,30 @@ impl<'ctx, 'p> Cg<'ctx, 'p> {
             bodies: HashMap::new(),
             variants: HashMap::new(),
             canonical: canonical_kernels(program),
+            names: HashMap::new(),
+            remote: Vec::new(),
+            remote_entries: Vec::new(),
         }
+    }
+
+    /// The entry-point name of canonical kernel `kid` with `slots`.
+    pub(crate) fn entry_name(&mut self, kid: u32, slots: &[Slot]) -> String {
+        let key = (kid, slots.to_vec());
+        if let Some(n) = self.names.get(&key) {
+            return n.clone();
+        }
+        let taken = self.names.keys().filter(|(id, _)| *id == kid).count();
+        let name = if taken == 0 { format!("kernel_{kid}") } else { format!("kernel_{kid}_{taken}") };
+        self.names.insert(key, name.clone());
+        name
+    }
+
+    /// Defines the entry point `name` of kernel `kid` with `slots` (a module of
+    /// kernels that another module's `remote_entries` declared).
+    pub fn define_entry(&mut self, kid: smelt_kernel::KernelId, slots: Vec<Slot>, name: &str) -> Result<()> {
+        let kid = self.canonical_kernel(kid);
+        self.names.insert((kid.0, slots.clone()), name.to_string());
+        self.kernel_fn(kid, slots).map(drop)
     }
 
     /// The kernel whose functions kernel `kid` uses ([`Cg::canonical`]).

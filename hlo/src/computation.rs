@@ -169,18 +169,17 @@ impl Computation {
         }
         let mut changed = false;
         for (_, inst) in self.insts.iter_mut() {
-            for op in inst.operands.iter_mut().chain(inst.extras.control_predecessors.iter_mut()) {
-                if *op == old {
-                    *op = new;
-                    changed = true;
-                }
-            }
+            changed |= redirect(inst, old, new);
         }
-        if self.root == old {
+        changed | self.redirect_root(old, new)
+    }
+
+    fn redirect_root(&mut self, old: InstId, new: InstId) -> bool {
+        let hit = self.root == old;
+        if hit {
             self.root = new;
-            changed = true;
         }
-        changed
+        hit
     }
 
     /// [`Computation::replace_all_uses`] looking only at `users` (and the root):
@@ -193,19 +192,11 @@ impl Computation {
         }
         let mut changed = false;
         for &u in users {
-            let Some(inst) = self.insts.get_mut(u) else { continue };
-            for op in inst.operands.iter_mut().chain(inst.extras.control_predecessors.iter_mut()) {
-                if *op == old {
-                    *op = new;
-                    changed = true;
-                }
+            if let Some(inst) = self.insts.get_mut(u) {
+                changed |= redirect(inst, old, new);
             }
         }
-        if self.root == old {
-            self.root = new;
-            changed = true;
-        }
-        changed
+        changed | self.redirect_root(old, new)
     }
 
     /// Whether any instruction has a control predecessor (use maps built from
@@ -242,4 +233,17 @@ impl Computation {
     pub fn find(&self, name: &str) -> Option<InstId> {
         self.insts.iter().find(|(_, i)| i.name == name).map(|(id, _)| id)
     }
+}
+
+/// Makes `inst`'s operands and control predecessors that are `old` refer to
+/// `new`; whether any did.
+fn redirect(inst: &mut Instruction, old: InstId, new: InstId) -> bool {
+    let mut changed = false;
+    for op in inst.operands.iter_mut().chain(inst.extras.control_predecessors.iter_mut()) {
+        if *op == old {
+            *op = new;
+            changed = true;
+        }
+    }
+    changed
 }

@@ -184,12 +184,40 @@ pub(crate) fn kernel_instructions(module: &Module<'_>, program: &Program) -> (Ve
     (per_kernel, rest)
 }
 
+/// Marks the kernels `steps` launch inside a while loop (`in_loop`: these
+/// steps are).
+fn mark_loop_kernels(steps: &[Step], in_loop: bool, marks: &mut [bool]) {
+    for step in steps {
+        match step {
+            Step::Kernel { kernel, .. } if in_loop => {
+                if let Some(m) = marks.get_mut(kernel.0 as usize) {
+                    *m = true;
+                }
+            }
+            Step::While { cond, body, .. } => {
+                mark_loop_kernels(cond, true, marks);
+                mark_loop_kernels(body, true, marks);
+            }
+            Step::Conditional { branches, .. } => {
+                for b in branches {
+                    mark_loop_kernels(b, in_loop, marks);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
 /// Which of `shards` modules defines each kernel's entry points (0: the
 /// program's own module, with `smelt_run`): the kernels, largest first
 /// (`weights`: LLVM instructions, [`kernel_instructions`]), each to the least
 /// loaded module, the program's module starting with the rest of its code.
-pub(crate) fn kernel_shards(weights: &[usize], rest: usize, shards: usize) -> Vec<usize> {
+pub(crate) fn kernel_shards(program: &Program, weights: &[usize], rest: usize, shards: usize) -> Vec<usize> {
     let n = weights.len();
+    // Kernels a loop runs stay beside `smelt_run`, where LLVM may inline them
+    // into the loop (a per-iteration call across modules costs).
+    let mut in_loops = vec![false; n];
+    mark_loop_kernels(&program.steps, false, &mut in_loops);
     let total: usize = weights.iter().sum();
     if shards < 2 || weights.iter().filter(|&&w| w > 0).count() < 2 || total < SHARD_MIN_INSTRUCTIONS {
         return vec![0; n];
@@ -200,6 +228,10 @@ pub(crate) fn kernel_shards(weights: &[usize], rest: usize, shards: usize) -> Ve
     order.sort_by_key(|&i| std::cmp::Reverse(weights[i]));
     let mut shard = vec![0; n];
     for i in order {
+        if in_loops[i] {
+            load[0] += weights[i];
+            continue;
+        }
         let s = (0..shards).min_by_key(|&s| load[s]).unwrap_or(0);
         shard[i] = s;
         load[s] += weights[i];

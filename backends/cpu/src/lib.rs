@@ -189,7 +189,7 @@ fn compile_to_object_timed(
         let plan_cx = Context::create();
         let (whole, _) = driver::build_module(&plan_cx, program, &attrs, &tm, Routines::Shared)?;
         let (weights, rest) = driver::kernel_instructions(&whole, program);
-        driver::kernel_shards(&weights, rest, cores.min(MAX_KERNEL_MODULES + 1))
+        driver::kernel_shards(program, &weights, rest, cores.min(MAX_KERNEL_MODULES + 1))
     } else {
         vec![0; program.kernels.len()]
     };

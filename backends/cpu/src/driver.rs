@@ -69,6 +69,8 @@ pub struct ModuleInfo {
     /// Kernel entry points the module declares for other modules of the
     /// program to define ([`build_module_with`]): kernel, slots, name.
     pub remote_entries: Vec<(KernelId, Vec<Slot>, String)>,
+    /// The kernel functions named in the module (`Cg::kernel_functions`).
+    pub kernel_functions: Vec<(u32, String)>,
 }
 
 /// Where the GEMM routines a module calls are defined.
@@ -140,11 +142,15 @@ const SHARD_MIN_INSTRUCTIONS: usize = 400;
 /// The LLVM instructions of each kernel's functions (entry points and bodies,
 /// before optimization, with the helpers each calls, which are inlined into
 /// it: the math library) in `module`, a module [`build_module`] made for
-/// `program`, and of the rest (`smelt_run`, epilogues, their helpers).
-pub(crate) fn kernel_instructions(module: &Module<'_>, program: &Program) -> (Vec<usize>, usize) {
-    let kernel_of = |name: &str| {
-        name.strip_prefix("kernel_").and_then(|r| r.split(['_', '.']).next()).and_then(|d| d.parse::<usize>().ok())
-    };
+/// `program` with `info`, and of the rest (`smelt_run`, epilogues, their
+/// helpers).
+pub(crate) fn kernel_instructions(module: &Module<'_>, program: &Program, info: &ModuleInfo) -> (Vec<usize>, usize) {
+    let owner: std::collections::HashMap<String, usize> = info
+        .kernel_functions
+        .iter()
+        .flat_map(|(kid, name)| [(name.clone(), *kid as usize), (format!("{name}.body"), *kid as usize)])
+        .collect();
+    let kernel_of = |name: &str| owner.get(name).copied();
     let functions: Vec<_> = module.get_functions().collect();
     let size_of =
         |f: &FunctionValue<'_>| -> usize { f.get_basic_blocks().iter().map(|b| b.get_instructions().count()).sum() };
@@ -452,6 +458,7 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
                 .collect(),
             routines: self.shared.clone(),
             remote_entries: Vec::new(),
+            kernel_functions: self.kernel_functions(),
             profile_labels: self.profile_labels.clone(),
             profile_work: self.profile_work.clone(),
         })

@@ -187,8 +187,8 @@ fn compile_to_object_timed(
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let shard_of = if cores >= 2 && program.kernels.len() >= 2 {
         let plan_cx = Context::create();
-        let (whole, _) = driver::build_module(&plan_cx, program, &attrs, &tm, Routines::Shared)?;
-        let (weights, rest) = driver::kernel_instructions(&whole, program);
+        let (whole, whole_info) = driver::build_module(&plan_cx, program, &attrs, &tm, Routines::Shared)?;
+        let (weights, rest) = driver::kernel_instructions(&whole, program, &whole_info);
         driver::kernel_shards(program, &weights, rest, cores.min(MAX_KERNEL_MODULES + 1))
     } else {
         vec![0; program.kernels.len()]

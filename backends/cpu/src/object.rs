@@ -97,6 +97,7 @@ impl CompiledObject {
             profile_work: Vec::new(),
             routines: Vec::new(),
             remote_entries: Vec::new(),
+            kernel_functions: Vec::new(),
         };
         let works = r.u64()?;
         if works > r.0.len() as u64 {
@@ -261,6 +262,7 @@ mod tests {
                 profile_work: vec![StepWork { class: WorkClass::Kernel, units: 4.0 }],
                 routines: Vec::new(),
                 remote_entries: Vec::new(),
+                kernel_functions: Vec::new(),
             },
         }
     }

@@ -448,7 +448,7 @@ impl<'ctx> Cg<'ctx, '_> {
         Ok(self.b.build_select(lt, a, b, "")?.into_int_value())
     }
 
-    pub fn max_i64_of(&self, a: IntValue<'ctx>, b: IntValue<'ctx>) -> Result<IntValue<'ctx>> {
+    pub fn max_i64(&self, a: IntValue<'ctx>, b: IntValue<'ctx>) -> Result<IntValue<'ctx>> {
         let gt = self.b.build_int_compare(inkwell::IntPredicate::SGT, a, b, "")?;
         Ok(self.b.build_select(gt, a, b, "")?.into_int_value())
     }

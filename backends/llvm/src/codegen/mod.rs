@@ -212,6 +212,12 @@ impl<'ctx, 'p> Cg<'ctx, 'p> {
         }
     }
 
+    /// The kernel functions named so far: canonical kernel and entry-point
+    /// name (its body is `NAME.body`).
+    pub fn kernel_functions(&self) -> Vec<(u32, String)> {
+        self.names.iter().map(|((kid, _), name)| (*kid, name.clone())).collect()
+    }
+
     /// The entry-point name of canonical kernel `kid` with `slots`.
     pub(crate) fn entry_name(&mut self, kid: u32, slots: &[Slot]) -> String {
         let key = (kid, slots.to_vec());

@@ -289,7 +289,7 @@ impl<'ctx> Cg<'ctx, '_> {
                 Vec::new()
             };
             let (plo, phi) = if bounds.len() > 2 {
-                (self.max_i64_of(jb, self.i64c(piece[0]))?, self.min_i64(je, self.i64c(piece[1]))?)
+                (self.max_i64(jb, self.i64c(piece[0]))?, self.min_i64(je, self.i64c(piece[1]))?)
             } else {
                 (jb, je)
             };

@@ -24,6 +24,7 @@ pub mod report;
 pub mod reshape_mover;
 pub mod rewrite;
 pub mod schedule;
+pub mod topk_decomposer;
 pub mod tuple_simplifier;
 pub mod while_loop_simplifier;
 

@@ -11,11 +11,13 @@ use crate::inline::CallInliner;
 use crate::options::Options;
 use crate::pass::{FixedPoint, Pass, Pipeline};
 use crate::reshape_mover::ReshapeMover;
+use crate::topk_decomposer::TopkDecomposer;
 use crate::tuple_simplifier::TupleSimplifier;
 use crate::while_loop_simplifier::WhileLoopSimplifier;
 
-/// Inline calls, simplify to a fixed point, put dots in canonical form, split
-/// convolutions over a dilated base by output phase, then fuse as
+/// Inline calls, decompose `topk` into a sort, simplify to a fixed point, put
+/// dots in canonical form, split convolutions over a dilated base by output
+/// phase, then fuse as
 /// `options.fusion` allows (a backend's capabilities). (The simplifier would
 /// fold the canonicalizer's transposes back into the dots, so it does not run
 /// after it.)
@@ -30,6 +32,7 @@ pub fn default_pipeline(options: &Options) -> Pipeline {
         .with(Dce);
     Pipeline::new("default")
         .with(CallInliner)
+        .with(TopkDecomposer)
         .with(FixedPoint::new("simplify-fixpoint", simplify, 8))
         .with(DotCanonicalizer)
         .with(ConvPhases)
@@ -40,7 +43,7 @@ pub fn default_pipeline(options: &Options) -> Pipeline {
 
 /// Every pass on its own, in its default configuration: what `pass_by_name`
 /// looks names up in.
-fn every_pass() -> [Box<dyn Pass>; 11] {
+fn every_pass() -> [Box<dyn Pass>; 12] {
     [
         Box::new(AlgebraicSimplifier),
         Box::new(CallInliner),
@@ -51,6 +54,7 @@ fn every_pass() -> [Box<dyn Pass>; 11] {
         Box::new(DotCanonicalizer),
         Box::new(Fusion::default()),
         Box::new(ReshapeMover),
+        Box::new(TopkDecomposer),
         Box::new(TupleSimplifier),
         Box::new(WhileLoopSimplifier),
     ]

@@ -108,3 +108,40 @@ fn no_step_of_a_corpus_case_is_suspicious() {
     }
     assert!(failures.is_empty(), "suspicious steps:\n{}", failures.join("\n"));
 }
+
+/// `topk` runs on every compiled backend, as written and optimized, and picks
+/// what the interpreter picks: NaN above +inf, -0 below +0, ties by the lower
+/// index, largest and smallest, floats and integers.
+#[test]
+fn topk_on_every_backend_matches_the_interpreter() {
+    let text = "HloModule m\n\nENTRY e {\n  x = f32[3,6] parameter(0)\n  y = s32[2,5] parameter(1)\n  \
+                a = (f32[3,4], s32[3,4]) topk(x), k=4, largest=true\n  \
+                b = (f32[3,2], s32[3,2]) topk(x), k=2, largest=false\n  \
+                c = (s32[2,3], s32[2,3]) topk(y), k=3, largest=true\n  \
+                ROOT t = ((f32[3,4], s32[3,4]), (f32[3,2], s32[3,2]), (s32[2,3], s32[2,3])) tuple(a, b, c)\n}\n";
+    let module = smelt_hlo::parse_module(text).unwrap();
+    let (nan, inf) = (f32::NAN, f32::INFINITY);
+    #[rustfmt::skip]
+    let x = vec![
+        1.0, nan, 3.0, 3.0, -1.0, inf,
+        -0.0, 0.0, -inf, 2.0, 0.0, -0.0,
+        5.0, 5.0, 5.0, 5.0, 5.0, -5.0,
+    ];
+    let y = vec![4, -7, 4, i32::MAX, i32::MIN, 0, 0, 0, -1, 1];
+    let args = vec![
+        smelt_hlo::Literal::Array(smelt_hlo::Array::from_vec([3, 6], x)),
+        smelt_hlo::Literal::Array(smelt_hlo::Array::from_vec([2, 5], y)),
+    ];
+    let want = Compiled::new(module.clone(), smelt::engine::INTERP, Pipeline::None).unwrap().run(&args).unwrap();
+    for backend in ["cpu", "cranelift", "gpu-sim"] {
+        for pipeline in [Pipeline::None, Pipeline::Default] {
+            let got = Compiled::new(module.clone(), backend, pipeline).unwrap().run(&args).unwrap();
+            assert_eq!(got.len(), want.len());
+            for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+                // Bit for bit: NaN, -0 and the order of ties included.
+                assert_eq!(g.dims, w.dims, "{backend} ({pipeline:?}): output {i}");
+                assert_eq!(g.data.to_le_bytes(), w.data.to_le_bytes(), "{backend} ({pipeline:?}): output {i}");
+            }
+        }
+    }
+}

@@ -88,9 +88,21 @@ pub fn lower(module: &Verified<'_>, schedule: &Schedule, buffers: &BufferAssignm
 
 /// Verifies, schedules, assigns buffers and lowers a module that has already been
 /// optimized (by `smelt_passes::default_pipeline`). Control flow that shares a
-/// computation with other control flow first gets a copy of its own.
+/// computation with other control flow first gets a copy of its own, and a
+/// module run as written has its `topk`s decomposed here (the kernel form
+/// sorts; `smelt_passes::topk_decomposer`).
 pub fn lower_module(module: &Module) -> Result<Program, LowerError> {
     smelt_hlo::verify(module)?;
+    let decomposed;
+    let module = if module.comps.iter().any(|(_, c)| !c.insts_with(Opcode::TopK).is_empty()) {
+        let mut m = module.clone();
+        smelt_passes::topk_decomposer::decompose_topk(&mut m);
+        smelt_hlo::verify(&m)?;
+        decomposed = m;
+        &decomposed
+    } else {
+        module
+    };
     let flat;
     let module = if shared_computations(module).is_empty() {
         module

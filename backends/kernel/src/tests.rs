@@ -802,7 +802,7 @@ fn what_cannot_be_lowered_is_an_error_naming_the_instruction() {
     assert!(matches!(e, LowerError::Unsupported { .. }));
     assert_eq!(
         e.to_string(),
-        "in computation 'e', instruction 'c' (custom-call): cannot lower this operation (expand or rewrite it before lowering)"
+        "in computation 'e', instruction 'c' (custom-call): cannot lower custom-call target \"foo\" (smelt implements no such target)"
     );
     let m = module(
         "HloModule m\nENTRY e {\n  v = f32[8] parameter(0)\n  w = f32[8] parameter(1)\n  ROOT d = f32[] dot(v, w), lhs_contracting_dims={0}, rhs_contracting_dims={0}\n}\n",

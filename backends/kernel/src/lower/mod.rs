@@ -328,8 +328,18 @@ impl<'m> Lowerer<'m> {
                 steps.extend(copies(out));
                 Ok(())
             }
-            O::CustomCall
-            | O::Rng
+            O::CustomCall => {
+                let target = match &inst.attrs {
+                    Attrs::CustomCall(c) => c.target.as_str(),
+                    _ => "",
+                };
+                Err(unsupported(
+                    comp,
+                    inst,
+                    format!("custom-call target \"{target}\" (smelt implements no such target)"),
+                ))
+            }
+            O::Rng
             | O::RngGetAndUpdateState
             | O::BatchNormGrad
             | O::BatchNormInference

@@ -194,6 +194,21 @@ def test_jax_arrays_in_and_out():
     np.testing.assert_array_equal(np.asarray(out), np.asarray(jax.jit(f)(x)))
 
 
+def test_lapack_custom_calls_run():
+    # jnp.linalg lowers to LAPACK custom calls on the CPU (getrf, potrf, trsm).
+    rng = np.random.default_rng(7)
+    a = rng.normal(size=(3, 4, 4)).astype(np.float32) + 4 * np.eye(4, dtype=np.float32)
+    b = rng.normal(size=(3, 4, 2)).astype(np.float32)
+
+    def f(a, b):
+        spd = a @ jnp.swapaxes(a, -1, -2)
+        return jnp.linalg.solve(a, b), jnp.linalg.det(a), jnp.linalg.cholesky(spd), jax.lax.top_k(b[..., 0], 2)[1]
+
+    got, want = smelt.jit(f)(a, b), jax.jit(f)(a, b)
+    for g, w in zip(jax.tree_util.tree_leaves(got), jax.tree_util.tree_leaves(want)):
+        np.testing.assert_allclose(np.asarray(g), np.asarray(w), rtol=1e-4, atol=1e-4)
+
+
 def test_errors_are_exceptions():
     def f(x):
         return jnp.linalg.eigh(x)[0]  # lowers to a LAPACK custom call smelt does not run

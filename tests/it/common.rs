@@ -18,9 +18,18 @@ pub fn corpus_cases() -> Vec<PathBuf> {
     cases
 }
 
-/// The corpus: 44 cases from the shared corpus and 20 from
-/// `scripts/unseen_cases.py`.
-pub const CORPUS_CASES: usize = 64;
+/// The corpus: 44 cases from the shared corpus, 20 from
+/// `scripts/unseen_cases.py` and 5 from `scripts/api_cases.py`.
+pub const CORPUS_CASES: usize = 69;
+
+/// The first custom-call target a case's `module.hlo` calls (from its
+/// `case.json`): such cases run on the host backends only, and the GPU
+/// backend and `smelt aot` must refuse them naming it.
+pub fn custom_call_target(case_dir: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(case_dir.join("case.json")).ok()?;
+    let json: serde_json::Value = serde_json::from_str(&text).ok()?;
+    json["custom_call_targets"]["module.hlo"].as_array()?.first()?.as_str().map(str::to_string)
+}
 
 /// Runs `check` on every corpus case ([`CORPUS_CASES`]), printing those that take
 /// over 2 s, and fails listing every failure as `<case><suffix>: <error>`.

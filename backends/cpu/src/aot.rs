@@ -59,6 +59,17 @@ pub fn is_c_identifier(name: &str) -> bool {
     first_ok && chars.all(|c| c.is_ascii_alphanumeric() || c == '_') && !name.starts_with("__")
 }
 
+/// The target of the first custom-call step, at any depth.
+fn first_custom_call(steps: &[smelt_kernel::Step]) -> Option<String> {
+    use smelt_kernel::Step;
+    steps.iter().find_map(|s| match s {
+        Step::CustomCall(c) => Some(c.call.target.clone()),
+        Step::While { cond, body, .. } => first_custom_call(cond).or_else(|| first_custom_call(body)),
+        Step::Conditional { branches, .. } => branches.iter().find_map(|b| first_custom_call(b)),
+        _ => None,
+    })
+}
+
 /// Compiles `program` into an object exporting `NAME_run` and its sizes.
 /// `options.triple`/`cpu`/`features` choose the target; `threads` > 1 makes
 /// large kernels run on that many pthreads.
@@ -71,6 +82,12 @@ pub fn compile_aot(
     if !is_c_identifier(name) {
         return Err(CpuError::unsupported(format!(
             "'{name}' is not a C identifier (letters, digits, _; not starting with a digit or __)"
+        )));
+    }
+    if let Some(target) = first_custom_call(&program.steps) {
+        return Err(CpuError::unsupported(format!(
+            "custom-call target \"{target}\": its routine is in smelt's runtime library (smelt_linalg), which \
+             self-contained AOT objects do not carry; run the program through the JIT (`smelt run`, Python) instead"
         )));
     }
     let mut options = options.clone();

@@ -507,6 +507,7 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
             Step::ParallelCopy { moves } => self.emit_parallel_copy(rc, moves),
             Step::Dot(d) => self.emit_dot_step(rc, d),
             Step::Conv(c) => self.emit_conv_step(rc, c),
+            Step::CustomCall(c) => self.emit_custom_call(rc, c),
             Step::While { cond, pred, body, update } => {
                 let w = self.while_begin("while")?;
                 self.loop_depth += 1;
@@ -1024,6 +1025,42 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
         Ok(f)
     }
 
+    /// `smelt_custom_call(spec, len, bufs)` (`smelt_runtime::custom_call`) on
+    /// the step's buffers; a failing call ends `smelt_run` with its status.
+    fn emit_custom_call(&mut self, rc: &RunCx<'ctx>, c: &smelt_kernel::CustomCallStep) -> Result<()> {
+        for b in &c.inputs {
+            self.check_buf(b)?;
+        }
+        for b in &c.outputs {
+            self.note_write(b)?;
+        }
+        let spec = c.call.spec();
+        let text = self.global_bytes("custom_call.spec", spec.as_bytes());
+        let all: Vec<&BufRef> = c.inputs.iter().chain(&c.outputs).collect();
+        let arr = self.alloca_array(self.t.ptr, all.len() as u32, "cc.bufs")?;
+        for (i, b) in all.iter().enumerate() {
+            let p = self.buf_ptr(rc, b)?;
+            self.store_ptr(arr, i as u64, p)?;
+        }
+        let t = self.t;
+        let f = self.function(
+            smelt_runtime::custom_call::CUSTOM_CALL_SYMBOL,
+            Some(t.i32.into()),
+            &[t.ptr.into(), t.i64.into(), t.ptr.into()],
+        );
+        let status = self
+            .call(f, &[text.into(), self.i64c(spec.len() as i64).into(), arr.into()])?
+            .ok_or_else(|| CpuError::invalid("smelt_custom_call returned nothing"))?
+            .into_int_value();
+        let failed = self.b.build_int_compare(inkwell::IntPredicate::NE, status, t.i32.const_zero(), "")?;
+        let (fail, ok) = (self.block("cc.fail")?, self.block("cc.ok")?);
+        self.b.build_conditional_branch(failed, fail, ok)?;
+        self.b.position_at_end(fail);
+        self.b.build_return(Some(&status))?;
+        self.b.position_at_end(ok);
+        Ok(())
+    }
+
     /// Row-major indices of the flat offset `x` in `dims`.
     fn decompose(&self, x: IntValue<'ctx>, dims: &[i64]) -> Result<Vec<IntValue<'ctx>>> {
         let mut idx = vec![self.i64c(0); dims.len()];
@@ -1124,6 +1161,7 @@ pub(crate) fn fully_written(p: &smelt_kernel::Program) -> Vec<bool> {
                     outputs.iter().for_each(&mut mark);
                 }
             }
+            Step::CustomCall(c) => c.outputs.iter().for_each(&mut mark),
             Step::Dot(_) | Step::Conv(_) | Step::While { .. } | Step::Conditional { .. } => {}
         }
     }
@@ -1163,6 +1201,7 @@ fn step_label(p: &smelt_kernel::Program, s: &Step) -> Option<String> {
         Step::ParallelCopy { moves } => format!("parallel copy of {} buffers", moves.len()),
         Step::Dot(d) => format!("dot b={} m={} n={} k={}", d.batch, d.m, d.n, d.k),
         Step::Conv(c) => format!("convolution -> {}", dims(&c.out.ty.dims)),
+        Step::CustomCall(c) => format!("custom-call {}", c.call.target),
         Step::While { .. } | Step::Conditional { .. } => return None,
     })
 }

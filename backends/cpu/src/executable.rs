@@ -131,6 +131,11 @@ impl Jit {
             let mut pairs = [
                 runtime_symbol(raw, crate::runtime::PARALLEL_FOR_SYMBOL, crate::runtime::parallel_for_address())?,
                 runtime_symbol(raw, crate::runtime::PROFILE_MARK_SYMBOL, crate::runtime::profile_mark_address())?,
+                runtime_symbol(
+                    raw,
+                    smelt_runtime::custom_call::CUSTOM_CALL_SYMBOL,
+                    smelt_runtime::custom_call::custom_call_address(),
+                )?,
             ];
             check(
                 LLVMOrcJITDylibDefine(jd, LLVMOrcAbsoluteSymbols(pairs.as_mut_ptr(), pairs.len())),

@@ -100,6 +100,7 @@ fn written(steps: &[Step], out: &mut Vec<Buffer>) {
             Step::ParallelCopy { moves } => out.extend(moves.iter().map(|m| m.1.buffer)),
             Step::Dot(d) => out.push(d.out.buffer),
             Step::Conv(c) => out.push(c.out.buffer),
+            Step::CustomCall(c) => out.extend(c.outputs.iter().map(|b| b.buffer)),
             Step::While { cond, body, update, .. } => {
                 written(cond, out);
                 written(body, out);
@@ -267,6 +268,7 @@ impl Executable {
                 Step::ParallelCopy { moves } => self.parallel_copy(moves, mem)?,
                 Step::Dot(d) => self.dot(d, mem)?,
                 Step::Conv(c) => self.conv(c, mem)?,
+                Step::CustomCall(c) => custom_call(c, mem)?,
                 Step::While { cond, pred, body, update } => loop {
                     self.steps(cond, mem)?;
                     // SAFETY: the predicate buffer holds one pred byte.
@@ -505,4 +507,19 @@ impl Executable {
         }
         Ok(())
     }
+}
+
+/// A library routine (`smelt_linalg`) on the step's buffers.
+fn custom_call(c: &smelt_kernel::CustomCallStep, mem: &Mem) -> Result<()> {
+    let mut inputs = Vec::with_capacity(c.inputs.len());
+    for b in &c.inputs {
+        // SAFETY: the verified program's buffers hold their types' bytes.
+        inputs.push(unsafe { std::slice::from_raw_parts(mem.at(b)? as *const u8, b.ty.byte_size()) });
+    }
+    let mut outputs = Vec::with_capacity(c.outputs.len());
+    for b in &c.outputs {
+        // SAFETY: as above; a call's results do not overlap its operands.
+        outputs.push(unsafe { std::slice::from_raw_parts_mut(mem.at(b)?, b.ty.byte_size()) });
+    }
+    c.call.run(&inputs, &mut outputs).map_err(|e| CraneliftError::Run(e.to_string()))
 }

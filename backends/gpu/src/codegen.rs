@@ -122,7 +122,7 @@ fn launched(steps: &[Step], out: &mut BTreeSet<u32>) {
                 launched(body, out);
             }
             Step::Conditional { branches, .. } => branches.iter().for_each(|b| launched(b, out)),
-            Step::Copy { .. } | Step::ParallelCopy { .. } => {}
+            Step::Copy { .. } | Step::ParallelCopy { .. } | Step::CustomCall(_) => {}
         }
     }
 }

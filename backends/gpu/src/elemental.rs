@@ -48,6 +48,12 @@ fn rewrite(steps: &[Step], kernels: &mut Vec<Kernel>, use_cublas: bool) -> Resul
                 let k = dot_kernel(d, epi)?;
                 push_kernel(kernels, k, [&d.lhs, &d.rhs], &d.epilogue, &d.out)
             }
+            Step::CustomCall(c) => {
+                return Err(GpuError::Unsupported(format!(
+                    "custom-call target \"{}\" (smelt runs its library routines on the host backends: interp, cpu, cranelift)",
+                    c.call.target
+                )));
+            }
             Step::Conv(c) => {
                 let epi = epilogue(kernels, &c.epilogue)?;
                 let k = conv_kernel(c, epi)?;

@@ -158,6 +158,7 @@ fn mark_written(steps: &[Step], written: &mut [bool]) {
             Step::ParallelCopy { moves } => moves.iter().for_each(|(_, d)| mark(d, written)),
             Step::Dot(d) => mark(&d.out, written),
             Step::Conv(c) => mark(&c.out, written),
+            Step::CustomCall(c) => c.outputs.iter().for_each(|b| mark(b, written)),
             Step::While { cond, body, update, .. } => {
                 update.iter().for_each(|(_, d)| mark(d, written));
                 mark_written(cond, written);
@@ -448,6 +449,7 @@ impl<M: Machine> Driver<'_, M> {
             Step::ParallelCopy { moves } => self.parallel_copy(moves),
             Step::Dot(d) => self.dot(d),
             Step::Conv(_) => Err(GpuError::InvalidProgram("a convolution step left after preparation".into())),
+            Step::CustomCall(_) => Err(GpuError::InvalidProgram("a custom-call step left after preparation".into())),
             Step::While { cond, pred, body, update } => loop {
                 self.steps(cond)?;
                 if self.read_scalar(pred)? == 0 {

@@ -17,7 +17,8 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use smelt_hlo::{
-    Array, ArrayShape, Attrs, CompId, Computation, DType, InstId, Instruction, Literal, Module, Opcode, Shape,
+    Array, ArrayData, ArrayShape, Attrs, CompId, Computation, DType, InstId, Instruction, Literal, Module, Opcode,
+    Shape,
 };
 
 use crate::Options;
@@ -573,11 +574,39 @@ impl<'m> Evaluator<'m> {
                 Shape::Tuple(t) if t.is_empty() => Ok(Literal::Tuple(Vec::new())),
                 _ => unsupported!("after-all (tokens are not modelled)"),
             },
-            (O::CustomCall, Attrs::CustomCall(c)) => {
-                unsupported!("custom-call target {:?}", c.target)
-            }
+            (O::CustomCall, Attrs::CustomCall(c)) if c.target == "TopK" => self.topk_custom_call(inst, arr(ops, 0)?),
+            (O::CustomCall, Attrs::CustomCall(c)) => custom_call(inst, &c.target, &arrays(ops)?),
             (op, attrs) => invalid!("{op} cannot carry {:?} attributes", attrs.kind()),
         }
+    }
+
+    /// XLA's `TopK` custom call: the first `k` of each row of `x` (the
+    /// results' last dimension) and their indices after a stable sort of
+    /// `(x, iota)` by its comparator of `(a, b, i, j)`.
+    fn topk_custom_call(&self, inst: &Instruction, x: &Array) -> KResult<Literal> {
+        let (Some(&cmp), Some(&n)) = (inst.called.first(), x.dims.last()) else {
+            invalid!("TopK needs a comparator and an operand of rank >= 1");
+        };
+        let k = match inst.shape.tuple_elements().first().and_then(|v| v.as_array()).and_then(|v| v.dims.last()) {
+            Some(&k) if (0..=n).contains(&k) => k,
+            _ => invalid!("TopK results {} do not fit an operand {}", inst.shape, x.shape()),
+        };
+        let last = x.dims.len() as i64 - 1;
+        let iota = shape_ops::iota(&ArrayShape::new(DType::S32, &x.dims), last)?;
+        let Literal::Tuple(sorted) = sort::sort(self, cmp, &[x, &iota], last)? else {
+            invalid!("TopK: the sort gave no tuple");
+        };
+        let rows = x.len().checked_div(n as usize).unwrap_or(0);
+        let picked: Vec<usize> = (0..rows).flat_map(|r| (0..k as usize).map(move |i| r * n as usize + i)).collect();
+        let mut dims = x.dims.clone();
+        if let Some(d) = dims.last_mut() {
+            *d = k;
+        }
+        let parts = sorted
+            .iter()
+            .map(|l| Ok(Literal::Array(Array::new(&dims[..], as_array(l, "a TopK result")?.data.gather(&picked)))))
+            .collect::<KResult<Vec<_>>>()?;
+        Ok(Literal::Tuple(parts))
     }
 
     /// `conditional`: a pred selects branch 0 (true) or 1 (false); an s32 index
@@ -657,4 +686,33 @@ fn take<'a>(slots: &mut [Option<Cow<'a, Literal>>], uses: &[u32], op: InstId) ->
         Some(l) => Ok(l.clone()),
         None => invalid!("operand not evaluated"),
     }
+}
+
+/// A custom call to one of the targets `smelt_linalg` implements.
+fn custom_call(inst: &Instruction, target: &str, ops: &[&Array]) -> KResult<Literal> {
+    let operands: Vec<(DType, &[i64])> = ops.iter().map(|a| (a.dtype(), &a.dims[..])).collect();
+    let leaves = inst.shape.leaves();
+    let results: Vec<(DType, &[i64])> = leaves.iter().map(|a| (a.dtype, &a.dims[..])).collect();
+    let call = match smelt_linalg::Call::new(target, inst.extras.backend_config.as_deref(), &operands, &results) {
+        Ok(c) => c,
+        Err(smelt_linalg::LinalgError::UnknownTarget(t)) => unsupported!("custom-call target {t:?}"),
+        Err(e) => invalid!("{e}"),
+    };
+    let inputs: Vec<Vec<u8>> = ops.iter().map(|a| a.data.to_le_bytes()).collect();
+    let mut outputs: Vec<Vec<u8>> = results
+        .iter()
+        .map(|(d, s)| vec![0u8; d.byte_size() * s.iter().map(|&x| x.max(0) as usize).product::<usize>()])
+        .collect();
+    let ins: Vec<&[u8]> = inputs.iter().map(|v| &v[..]).collect();
+    let mut outs: Vec<&mut [u8]> = outputs.iter_mut().map(|v| &mut v[..]).collect();
+    call.run(&ins, &mut outs).map_err(|e| Fail::Invalid(e.to_string()))?;
+    let mut arrays: Vec<Literal> = results
+        .iter()
+        .zip(&outputs)
+        .map(|((d, s), b)| Literal::Array(Array::new(*s, ArrayData::from_le_bytes(*d, b))))
+        .collect();
+    Ok(match &inst.shape {
+        Shape::Tuple(_) => Literal::Tuple(arrays),
+        _ => arrays.pop().unwrap_or(Literal::Tuple(Vec::new())),
+    })
 }

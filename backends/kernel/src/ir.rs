@@ -725,6 +725,16 @@ impl ConvStep {
     }
 }
 
+/// A call of a library routine (`smelt_linalg`'s LAPACK targets): reads
+/// `inputs` (the call's operands, in order) and writes all of `outputs` (its
+/// results). Backends run it through `smelt_linalg::Call::run`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CustomCallStep {
+    pub call: smelt_linalg::Call,
+    pub inputs: Vec<BufRef>,
+    pub outputs: Vec<BufRef>,
+}
+
 /// One step of a program.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Step {
@@ -745,6 +755,7 @@ pub enum Step {
     },
     Dot(Box<DotStep>),
     Conv(Box<ConvStep>),
+    CustomCall(Box<CustomCallStep>),
     /// Run `cond`, read the `pred` in `pred`; while true, run `body`, then the
     /// parallel copy `update` (body results into the loop state), then `cond` again.
     /// The state is in place when the step starts (the lowering copies the
@@ -782,6 +793,7 @@ impl Step {
                 [&c.input, &c.kernel, &c.out].into_iter().for_each(&mut *f);
                 epilogue(&c.epilogue, f);
             }
+            Step::CustomCall(c) => c.inputs.iter().chain(&c.outputs).for_each(f),
             Step::While { cond, pred, body, update } => {
                 f(pred);
                 update.iter().flat_map(|(s, d)| [s, d]).for_each(&mut *f);

@@ -212,6 +212,9 @@ fn steps(out: &mut String, steps_: &[Step], pad: usize) -> fmt::Result {
                 let epi = c.epilogue.as_ref().map_or(String::new(), |(k, b)| format!(" then k{} ({})", k.0, bufs(b)));
                 writeln!(out, "{sp}convolution {}, {} -> {} ({}){epi}", c.input, c.kernel, c.out, c.dims)?
             }
+            Step::CustomCall(c) => {
+                writeln!(out, "{sp}custom-call `{}` {} -> {}", c.call.spec(), bufs(&c.inputs), bufs(&c.outputs))?
+            }
             Step::While { cond, pred, body, update } => {
                 writeln!(out, "{sp}while {{")?;
                 steps(out, cond, pad + 2)?;

@@ -164,6 +164,18 @@ impl Verifier<'_> {
             Step::ParallelCopy { moves } => self.moves(moves)?,
             Step::Dot(d) => self.dot(d)?,
             Step::Conv(c) => self.conv(c)?,
+            Step::CustomCall(c) => {
+                let types = |bufs: &[BufRef]| -> Vec<(DType, Vec<i64>)> {
+                    bufs.iter().map(|b| (b.ty.dtype, b.ty.dims.to_vec())).collect()
+                };
+                for b in c.inputs.iter().chain(&c.outputs) {
+                    self.buffer(b)?;
+                }
+                check(
+                    types(&c.inputs) == c.call.operand_types() && types(&c.outputs) == c.call.result_types(),
+                    || format!("buffers that do not fit the call `{}`", c.call.spec()),
+                )?;
+            }
             Step::While { cond, pred, body, update } => {
                 self.buffer(pred)?;
                 check(pred.ty.dtype == DType::Pred && pred.ty.element_count() == 1, || {

@@ -64,7 +64,7 @@ impl StepWork {
                 let out_features = c.out.ty.dims.get(c.dims.output_feature as usize).copied().unwrap_or(1).max(1);
                 (WorkClass::Product, out * kernel / out_features as f64)
             }
-            Step::While { .. } | Step::Conditional { .. } => (WorkClass::Other, 0.0),
+            Step::CustomCall(_) | Step::While { .. } | Step::Conditional { .. } => (WorkClass::Other, 0.0),
         };
         StepWork { class, units }
     }

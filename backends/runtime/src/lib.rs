@@ -1,5 +1,7 @@
 //! What compiled smelt programs call at run time, shared by the backends.
 //!
+//! [`custom_call`]: `smelt_custom_call`, through which compiled code runs the
+//! library routines of `smelt_linalg`.
 //! [`pool`]: the persistent thread pool behind `smelt_parallel_for` and the step
 //! profiler's clock (LLVM- and Cranelift-compiled code call both).
 //! [`routines`]: precompiled library routines for the Cranelift tier (matrix
@@ -7,5 +9,6 @@
 //! and random bits) and the scalar helpers its generated code calls; these are
 //! ordinary compiled Rust, chosen so the fast tier never waits for LLVM.
 
+pub mod custom_call;
 pub mod pool;
 pub mod routines;

@@ -89,12 +89,17 @@ pub fn lower(module: &Verified<'_>, schedule: &Schedule, buffers: &BufferAssignm
 /// Verifies, schedules, assigns buffers and lowers a module that has already been
 /// optimized (by `smelt_passes::default_pipeline`). Control flow that shares a
 /// computation with other control flow first gets a copy of its own, and a
-/// module run as written has its `topk`s decomposed here (the kernel form
-/// sorts; `smelt_passes::topk_decomposer`).
+/// module run as written has its `topk`s (and XLA's `TopK` custom calls)
+/// decomposed here (the kernel form sorts; `smelt_passes::topk_decomposer`).
 pub fn lower_module(module: &Module) -> Result<Program, LowerError> {
     smelt_hlo::verify(module)?;
     let decomposed;
-    let module = if module.comps.iter().any(|(_, c)| !c.insts_with(Opcode::TopK).is_empty()) {
+    let topk = |c: &Computation| {
+        c.insts
+            .iter()
+            .any(|(_, i)| i.opcode == Opcode::TopK || matches!(&i.attrs, Attrs::CustomCall(cc) if cc.target == "TopK"))
+    };
+    let module = if module.comps.iter().any(|(_, c)| topk(c)) {
         let mut m = module.clone();
         smelt_passes::topk_decomposer::decompose_topk(&mut m);
         smelt_hlo::verify(&m)?;
@@ -333,11 +338,29 @@ impl<'m> Lowerer<'m> {
                     Attrs::CustomCall(c) => c.target.as_str(),
                     _ => "",
                 };
-                Err(unsupported(
-                    comp,
-                    inst,
-                    format!("custom-call target \"{target}\" (smelt implements no such target)"),
-                ))
+                let operands: Vec<(smelt_hlo::DType, &[i64])> = inst
+                    .operands
+                    .iter()
+                    .filter_map(|&o| comp.inst(o).shape.as_array().map(|a| (a.dtype, &a.dims[..])))
+                    .collect();
+                let leaves = inst.shape.leaves();
+                let results: Vec<(smelt_hlo::DType, &[i64])> = leaves.iter().map(|a| (a.dtype, &a.dims[..])).collect();
+                let call =
+                    match smelt_linalg::Call::new(target, inst.extras.backend_config.as_deref(), &operands, &results) {
+                        Ok(call) => call,
+                        Err(smelt_linalg::LinalgError::UnknownTarget(_)) => {
+                            return Err(unsupported(
+                                comp,
+                                inst,
+                                format!("custom-call target \"{target}\" (smelt implements no such target)"),
+                            ));
+                        }
+                        Err(e) => return Err(unsupported(comp, inst, e.to_string())),
+                    };
+                let inputs = inst.operands.iter().map(|&o| self.buf(cid, o, 0)).collect::<Result<Vec<_>, _>>()?;
+                let outputs = (0..results.len()).map(|i| self.buf(cid, id, i)).collect::<Result<Vec<_>, _>>()?;
+                steps.push(Step::CustomCall(Box::new(crate::ir::CustomCallStep { call, inputs, outputs })));
+                Ok(())
             }
             O::Rng
             | O::RngGetAndUpdateState

@@ -1,0 +1,540 @@
+//! The LAPACK custom-call targets JAX emits for linear algebra on the CPU.
+//!
+//! On the CPU, `jnp.linalg` and `jax.scipy.linalg` lower to typed-FFI custom
+//! calls (`custom_call_target="lapack_sgetrf_ffi"`, attributes in
+//! `backend_config`, batch dimensions leading). Their semantics are LAPACK's
+//! routines applied to each matrix of the batch, on the operands' *logical*
+//! matrices (the column-major layouts JAX asks for are layouts, and smelt
+//! computes on logical arrays), with LAPACK's output conventions: `getrf`'s
+//! 1-based row interchanges, `info` outputs, the untouched triangle of
+//! `potrf`. This crate is the one place those rules live: [`Call::new`]
+//! checks a call's operands, results and attributes (the registry of targets
+//! is [`Call::new`]'s match), [`Call::run`] computes it on little-endian
+//! row-major buffers, and [`Call::spec`] / [`Call::from_spec`] carry a checked
+//! call into compiled code as text. The interpreter, the kernel form's
+//! evaluator and the compiled host backends all run calls through here.
+//!
+//! The routines are the unblocked forms (LAPACK's `getf2`, `potf2`, `trsm`'s
+//! reference loops): the same results up to rounding as the blocked ones,
+//! with the same pivot choices (the first row of largest magnitude), for the
+//! small matrices these programs factor.
+
+use std::fmt;
+
+use smelt_hlo::DType;
+
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum LinalgError {
+    #[error("unsupported custom-call target \"{0}\"")]
+    UnknownTarget(String),
+    #[error("custom-call target \"{target}\": {message}")]
+    Invalid { target: String, message: String },
+}
+
+/// The element types the real LAPACK routines take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Real {
+    F32,
+    F64,
+}
+
+impl Real {
+    pub fn dtype(self) -> DType {
+        match self {
+            Real::F32 => DType::F32,
+            Real::F64 => DType::F64,
+        }
+    }
+}
+
+/// One matrix operation; dimensions are those of one matrix of the batch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Op {
+    /// `(a[m, n]) -> (lu[m, n], ipiv s32[min(m, n)], info s32)`: `P A = L U`.
+    Getrf { m: usize, n: usize },
+    /// `(a[n, n]) -> (factor[n, n], info s32)`: `A = L L^T` (or `U^T U`) in
+    /// the `lower` (upper) triangle; the other triangle keeps `a`'s values.
+    Potrf { n: usize, lower: bool },
+    /// `(a, b[m, n]) -> x[m, n]`: `op(A) X = B` (`left`) or `X op(A) = B`,
+    /// `A` triangular (`lower`), `op` a transpose when `trans`, a unit
+    /// diagonal when `unit`.
+    Trsm { m: usize, n: usize, left: bool, lower: bool, trans: bool, unit: bool },
+}
+
+/// A checked custom call: its target, element type, batch and operation.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Call {
+    pub target: String,
+    pub real: Real,
+    /// Leading batch dimensions.
+    pub batch: Vec<i64>,
+    pub op: Op,
+}
+
+impl Call {
+    /// Checks a custom call to `target` with `backend_config` (its `{key =
+    /// value : type, ...}` text) on operands and results of the given types.
+    pub fn new(
+        target: &str,
+        backend_config: Option<&str>,
+        operands: &[(DType, &[i64])],
+        results: &[(DType, &[i64])],
+    ) -> Result<Call, LinalgError> {
+        let bad = |message: String| LinalgError::Invalid { target: target.to_string(), message };
+        let (real, routine) = match target.strip_prefix("lapack_").and_then(|t| t.strip_suffix("_ffi")) {
+            Some(name) if name.len() > 1 => {
+                let real = match &name[..1] {
+                    "s" => Real::F32,
+                    "d" => Real::F64,
+                    "c" | "z" => return Err(bad("complex element types are not supported".into())),
+                    _ => return Err(LinalgError::UnknownTarget(target.to_string())),
+                };
+                (real, &name[1..])
+            }
+            _ => return Err(LinalgError::UnknownTarget(target.to_string())),
+        };
+        let config = parse_config(backend_config.unwrap_or("")).map_err(bad)?;
+        let char_attr = |key: &str, default: u8| -> Result<u8, LinalgError> {
+            match config.iter().find(|(k, _)| k == key) {
+                Some((_, v)) => u8::try_from(*v).map_err(|_| bad(format!("{key} = {v} is not a character"))),
+                None => Ok(default),
+            }
+        };
+        let Some(&(dtype, a)) = operands.first() else {
+            return Err(bad("needs an operand".into()));
+        };
+        if dtype != real.dtype() {
+            return Err(bad(format!("operand of {dtype} for a {} routine", real.dtype())));
+        }
+        let Some(rank) = a.len().checked_sub(2) else {
+            return Err(bad(format!("operand {a:?} is not a (batch of) matrices")));
+        };
+        let batch = a[..rank].to_vec();
+        let dim = |d: i64| usize::try_from(d).map_err(|_| bad(format!("negative dimension in {a:?}")));
+        let (rows, cols) = (dim(a[rank])?, dim(a[rank + 1])?);
+        let op = match routine {
+            "getrf" => Op::Getrf { m: rows, n: cols },
+            "potrf" => {
+                if rows != cols {
+                    return Err(bad(format!("potrf of a non-square matrix {a:?}")));
+                }
+                Op::Potrf { n: rows, lower: uplo(char_attr("uplo", b'L')?).map_err(bad)? }
+            }
+            "trsm" => {
+                let Some(&(bt, b)) = operands.get(1) else {
+                    return Err(bad("trsm needs a and b".into()));
+                };
+                if bt != dtype || b.len() != a.len() || b[..rank] != a[..rank] {
+                    return Err(bad(format!("b {bt}{b:?} does not match a {dtype}{a:?}")));
+                }
+                let (m, n) = (dim(b[rank])?, dim(b[rank + 1])?);
+                let left = match char_attr("side", b'L')? {
+                    b'L' => true,
+                    b'R' => false,
+                    c => return Err(bad(format!("side '{}'", c as char))),
+                };
+                let trans = match char_attr("trans_x", b'N')? {
+                    b'N' => false,
+                    b'T' | b'C' => true,
+                    c => return Err(bad(format!("trans_x '{}'", c as char))),
+                };
+                let unit = match char_attr("diag", b'N')? {
+                    b'N' => false,
+                    b'U' => true,
+                    c => return Err(bad(format!("diag '{}'", c as char))),
+                };
+                let k = if left { m } else { n };
+                if rows != k || cols != k {
+                    return Err(bad(format!("a {a:?} is not the {k}x{k} triangle b {b:?} needs")));
+                }
+                Op::Trsm { m, n, left, lower: uplo(char_attr("uplo", b'L')?).map_err(bad)?, trans, unit }
+            }
+            _ => return Err(LinalgError::UnknownTarget(target.to_string())),
+        };
+        let call = Call { target: target.to_string(), real, batch, op };
+        let (want_in, want_out) = (call.operand_types(), call.result_types());
+        let same = |got: &[(DType, &[i64])], want: &[(DType, Vec<i64>)]| {
+            got.len() == want.len() && got.iter().zip(want).all(|((d, s), (wd, ws))| d == wd && *s == &ws[..])
+        };
+        if !same(operands, &want_in) || !same(results, &want_out) {
+            return Err(bad(format!("takes {} and gives {}", types(&want_in), types(&want_out))));
+        }
+        Ok(call)
+    }
+
+    /// Matrices in the batch.
+    pub fn matrices(&self) -> usize {
+        self.batch.iter().map(|&d| d.max(0) as usize).product()
+    }
+
+    fn with_batch(&self, dtype: DType, dims: &[usize]) -> (DType, Vec<i64>) {
+        (dtype, self.batch.iter().copied().chain(dims.iter().map(|&d| d as i64)).collect())
+    }
+
+    /// The operands' element types and dimensions.
+    pub fn operand_types(&self) -> Vec<(DType, Vec<i64>)> {
+        let t = self.real.dtype();
+        match self.op {
+            Op::Getrf { m, n } => vec![self.with_batch(t, &[m, n])],
+            Op::Potrf { n, .. } => vec![self.with_batch(t, &[n, n])],
+            Op::Trsm { m, n, left, .. } => {
+                let k = if left { m } else { n };
+                vec![self.with_batch(t, &[k, k]), self.with_batch(t, &[m, n])]
+            }
+        }
+    }
+
+    /// The results' element types and dimensions.
+    pub fn result_types(&self) -> Vec<(DType, Vec<i64>)> {
+        let t = self.real.dtype();
+        match self.op {
+            Op::Getrf { m, n } => vec![
+                self.with_batch(t, &[m, n]),
+                self.with_batch(DType::S32, &[m.min(n)]),
+                self.with_batch(DType::S32, &[]),
+            ],
+            Op::Potrf { n, .. } => vec![self.with_batch(t, &[n, n]), self.with_batch(DType::S32, &[])],
+            Op::Trsm { m, n, .. } => vec![self.with_batch(t, &[m, n])],
+        }
+    }
+
+    /// Computes the call: `inputs` and `outputs` hold the operands and results
+    /// as little-endian row-major bytes, in order.
+    pub fn run(&self, inputs: &[&[u8]], outputs: &mut [&mut [u8]]) -> Result<(), LinalgError> {
+        let sizes = |ts: &[(DType, Vec<i64>)]| -> Vec<usize> {
+            ts.iter().map(|(d, s)| d.byte_size() * s.iter().map(|&x| x.max(0) as usize).product::<usize>()).collect()
+        };
+        let (want_in, want_out) = (sizes(&self.operand_types()), sizes(&self.result_types()));
+        let got_in: Vec<usize> = inputs.iter().map(|b| b.len()).collect();
+        let got_out: Vec<usize> = outputs.iter().map(|b| b.len()).collect();
+        if got_in != want_in || got_out != want_out {
+            return Err(LinalgError::Invalid {
+                target: self.target.clone(),
+                message: format!("buffers of {got_in:?} -> {got_out:?} bytes, not {want_in:?} -> {want_out:?}"),
+            });
+        }
+        match self.real {
+            Real::F32 => self.run_typed::<f32>(inputs, outputs),
+            Real::F64 => self.run_typed::<f64>(inputs, outputs),
+        }
+        Ok(())
+    }
+
+    fn run_typed<T: Float>(&self, inputs: &[&[u8]], outputs: &mut [&mut [u8]]) {
+        let count = self.matrices();
+        let a: Vec<T> = read(inputs[0]);
+        let per = a.len().checked_div(count).unwrap_or(0);
+        match self.op {
+            Op::Getrf { m, n } => {
+                let (mut lu, mut piv, mut info) = (a, Vec::new(), Vec::new());
+                for chunk in lu.chunks_mut(per.max(1)).take(count) {
+                    let (p, i) = getrf(chunk, m, n);
+                    piv.extend(p);
+                    info.push(i);
+                }
+                write(&lu, outputs[0]);
+                write(&piv, outputs[1]);
+                write(&info, outputs[2]);
+            }
+            Op::Potrf { n, lower } => {
+                let (mut f, mut info) = (a, Vec::new());
+                for chunk in f.chunks_mut(per.max(1)).take(count) {
+                    info.push(potrf(chunk, n, lower));
+                }
+                write(&f, outputs[0]);
+                write(&info, outputs[1]);
+            }
+            Op::Trsm { m, n, left, lower, trans, unit } => {
+                let mut b: Vec<T> = read(inputs[1]);
+                let k = if left { m } else { n };
+                for (i, x) in b.chunks_mut((m * n).max(1)).take(count).enumerate() {
+                    trsm(&a[i * k * k..(i + 1) * k * k], x, (m, n), (left, lower, trans, unit));
+                }
+                write(&b, outputs[0]);
+            }
+        }
+    }
+
+    /// The call as one line of text ([`Call::from_spec`] reads it back).
+    pub fn spec(&self) -> String {
+        self.to_string()
+    }
+
+    pub fn from_spec(spec: &str) -> Result<Call, LinalgError> {
+        let bad = |m: &str| LinalgError::Invalid { target: spec.to_string(), message: format!("bad call spec: {m}") };
+        let mut words = spec.split(' ');
+        let target = words.next().ok_or_else(|| bad("empty"))?.to_string();
+        let (mut batch, mut vals) = (Vec::new(), std::collections::HashMap::new());
+        for w in words {
+            let (k, v) = w.split_once('=').ok_or_else(|| bad(w))?;
+            if k == "batch" {
+                batch = v
+                    .split(',')
+                    .filter(|s| !s.is_empty())
+                    .map(|d| d.parse().map_err(|_| bad(w)))
+                    .collect::<Result<_, _>>()?;
+            } else {
+                vals.insert(k.to_string(), v.parse::<usize>().map_err(|_| bad(w))?);
+            }
+        }
+        let get = |k: &str| vals.get(k).copied().ok_or_else(|| bad(k));
+        let real = match target.as_bytes().get(7) {
+            Some(b's') => Real::F32,
+            Some(b'd') => Real::F64,
+            _ => return Err(bad("element type")),
+        };
+        let op = match target.get(8..).and_then(|t| t.strip_suffix("_ffi")) {
+            Some("getrf") => Op::Getrf { m: get("m")?, n: get("n")? },
+            Some("potrf") => Op::Potrf { n: get("n")?, lower: get("lower")? != 0 },
+            Some("trsm") => Op::Trsm {
+                m: get("m")?,
+                n: get("n")?,
+                left: get("left")? != 0,
+                lower: get("lower")? != 0,
+                trans: get("trans")? != 0,
+                unit: get("unit")? != 0,
+            },
+            _ => return Err(LinalgError::UnknownTarget(target)),
+        };
+        Ok(Call { target, real, batch, op })
+    }
+}
+
+impl fmt::Display for Call {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let batch: Vec<String> = self.batch.iter().map(|d| d.to_string()).collect();
+        write!(f, "{} batch={}", self.target, batch.join(","))?;
+        let b = |x: bool| u8::from(x);
+        match self.op {
+            Op::Getrf { m, n } => write!(f, " m={m} n={n}"),
+            Op::Potrf { n, lower } => write!(f, " n={n} lower={}", b(lower)),
+            Op::Trsm { m, n, left, lower, trans, unit } => {
+                write!(f, " m={m} n={n} left={} lower={} trans={} unit={}", b(left), b(lower), b(trans), b(unit))
+            }
+        }
+    }
+}
+
+fn uplo(c: u8) -> Result<bool, String> {
+    match c {
+        b'L' => Ok(true),
+        b'U' => Ok(false),
+        c => Err(format!("uplo '{}'", c as char)),
+    }
+}
+
+fn types(ts: &[(DType, Vec<i64>)]) -> String {
+    let each: Vec<String> = ts.iter().map(|(d, s)| format!("{d}{s:?}")).collect();
+    format!("({})", each.join(", "))
+}
+
+/// `{uplo = 76 : ui8, side = 76 : ui8}` as `[("uplo", 76), ("side", 76)]`.
+fn parse_config(text: &str) -> Result<Vec<(String, i64)>, String> {
+    let body = text.trim().trim_start_matches('{').trim_end_matches('}').trim();
+    let mut out = Vec::new();
+    for item in body.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let (key, rest) = item.split_once('=').ok_or_else(|| format!("backend_config item `{item}`"))?;
+        let value = rest.split(':').next().unwrap_or("").trim();
+        let value = value.parse::<i64>().map_err(|_| format!("backend_config value `{item}`"))?;
+        out.push((key.trim().to_string(), value));
+    }
+    Ok(out)
+}
+
+/// What the routines need of f32 and f64.
+trait Float:
+    Copy
+    + PartialOrd
+    + std::ops::Add<Output = Self>
+    + std::ops::Sub<Output = Self>
+    + std::ops::Mul<Output = Self>
+    + std::ops::Div<Output = Self>
+{
+    const ZERO: Self;
+    const ONE: Self;
+    const BYTES: usize;
+    fn abs(self) -> Self;
+    fn sqrt(self) -> Self;
+    fn is_nan(self) -> bool;
+    /// The smallest normal number (LAPACK's `sfmin` for these types).
+    fn min_positive() -> Self;
+    fn read(b: &[u8]) -> Self;
+    fn write(self, out: &mut [u8]);
+}
+
+macro_rules! float {
+    ($t:ty, $n:expr) => {
+        impl Float for $t {
+            const ZERO: Self = 0.0;
+            const ONE: Self = 1.0;
+            const BYTES: usize = $n;
+            fn abs(self) -> Self {
+                <$t>::abs(self)
+            }
+            fn sqrt(self) -> Self {
+                <$t>::sqrt(self)
+            }
+            fn is_nan(self) -> bool {
+                <$t>::is_nan(self)
+            }
+            fn min_positive() -> Self {
+                <$t>::MIN_POSITIVE
+            }
+            fn read(b: &[u8]) -> Self {
+                let mut a = [0u8; $n];
+                a.copy_from_slice(b);
+                <$t>::from_le_bytes(a)
+            }
+            fn write(self, out: &mut [u8]) {
+                out.copy_from_slice(&self.to_le_bytes());
+            }
+        }
+    };
+}
+float!(f32, 4);
+float!(f64, 8);
+
+fn read<T: Float>(bytes: &[u8]) -> Vec<T> {
+    bytes.chunks_exact(T::BYTES).map(T::read).collect()
+}
+
+/// Little-endian values into `out` (which has room for exactly them).
+trait Le: Copy {
+    fn put(self, out: &mut [u8]);
+    const SIZE: usize;
+}
+impl<T: Float> Le for T {
+    fn put(self, out: &mut [u8]) {
+        self.write(out)
+    }
+    const SIZE: usize = T::BYTES;
+}
+impl Le for i32 {
+    fn put(self, out: &mut [u8]) {
+        out.copy_from_slice(&self.to_le_bytes())
+    }
+    const SIZE: usize = 4;
+}
+
+fn write<T: Le>(values: &[T], out: &mut [u8]) {
+    for (v, o) in values.iter().zip(out.chunks_exact_mut(T::SIZE)) {
+        v.put(o);
+    }
+}
+
+/// `getf2` on the row-major `m x n` matrix `a`, in place: the 1-based row
+/// interchanges and `info` (the 1-based column of the first exactly zero
+/// pivot, 0 if none; the factorization goes on past it, as LAPACK's does).
+fn getrf<T: Float>(a: &mut [T], m: usize, n: usize) -> (Vec<i32>, i32) {
+    let mut piv = Vec::with_capacity(m.min(n));
+    let mut info = 0;
+    for j in 0..m.min(n) {
+        // The first row of largest magnitude (isamax: NaN is never larger).
+        let mut p = j;
+        for i in j + 1..m {
+            if a[i * n + j].abs() > a[p * n + j].abs() {
+                p = i;
+            }
+        }
+        piv.push(p as i32 + 1);
+        let d = a[p * n + j];
+        if d != T::ZERO {
+            if p != j {
+                for k in 0..n {
+                    a.swap(p * n + k, j * n + k);
+                }
+            }
+            // sgetf2: scale by the reciprocal unless that would overflow.
+            if d.abs() >= T::min_positive() {
+                let r = T::ONE / d;
+                for i in j + 1..m {
+                    a[i * n + j] = a[i * n + j] * r;
+                }
+            } else {
+                for i in j + 1..m {
+                    a[i * n + j] = a[i * n + j] / d;
+                }
+            }
+        } else if info == 0 {
+            info = j as i32 + 1;
+        }
+        for i in j + 1..m {
+            let l = a[i * n + j];
+            for k in j + 1..n {
+                a[i * n + k] = a[i * n + k] - l * a[j * n + k];
+            }
+        }
+    }
+    (piv, info)
+}
+
+/// `potf2` on the row-major `n x n` matrix `a`, in place, in the `lower`
+/// (upper) triangle; returns `info` (the 1-based order of the first leading
+/// minor that is not positive definite, where it stops; 0 if none).
+fn potrf<T: Float>(a: &mut [T], n: usize, lower: bool) -> i32 {
+    // Element (i, j) of the factor's triangle, seen as lower.
+    let at = |i: usize, j: usize| if lower { i * n + j } else { j * n + i };
+    for j in 0..n {
+        let mut d = a[at(j, j)];
+        for k in 0..j {
+            d = d - a[at(j, k)] * a[at(j, k)];
+        }
+        if d <= T::ZERO || d.is_nan() {
+            a[at(j, j)] = d;
+            return j as i32 + 1;
+        }
+        let d = d.sqrt();
+        a[at(j, j)] = d;
+        for i in j + 1..n {
+            let mut s = a[at(i, j)];
+            for k in 0..j {
+                s = s - a[at(i, k)] * a[at(j, k)];
+            }
+            a[at(i, j)] = s / d;
+        }
+    }
+    0
+}
+
+/// Solves `op(A) X = B` (`left`) or `X op(A) = B` for `X`, overwriting the
+/// row-major `m x n` matrix `b`; `a` is row-major `k x k`, only its `lower`
+/// (upper) triangle read, its diagonal taken as 1 when `unit`.
+fn trsm<T: Float>(a: &[T], b: &mut [T], (m, n): (usize, usize), (left, lower, trans, unit): (bool, bool, bool, bool)) {
+    let k = if left { m } else { n };
+    // op(A)[i][j]; only its triangle is read, which is lower when A's is
+    // lower and not transposed or upper and transposed.
+    let op = |i: usize, j: usize| if trans { a[j * k + i] } else { a[i * k + j] };
+    let low = lower != trans;
+    let diag = |i: usize| if unit { T::ONE } else { op(i, i) };
+    if left {
+        // Column by column: T x = b.
+        for c in 0..n {
+            let order: Vec<usize> = if low { (0..m).collect() } else { (0..m).rev().collect() };
+            for &i in &order {
+                let mut s = b[i * n + c];
+                let others: Box<dyn Iterator<Item = usize>> = if low { Box::new(0..i) } else { Box::new(i + 1..m) };
+                for j in others {
+                    s = s - op(i, j) * b[j * n + c];
+                }
+                b[i * n + c] = s / diag(i);
+            }
+        }
+    } else {
+        // Row by row: x T = b, so x[j] T[j][j] = b[j] - sum over the rest.
+        for r in 0..m {
+            let row = &mut b[r * n..(r + 1) * n];
+            let order: Vec<usize> = if low { (0..n).rev().collect() } else { (0..n).collect() };
+            for &j in &order {
+                let mut s = row[j];
+                let others: Box<dyn Iterator<Item = usize>> = if low { Box::new(j + 1..n) } else { Box::new(0..j) };
+                for i in others {
+                    s = s - row[i] * op(i, j);
+                }
+                row[j] = s / diag(j);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,225 @@
+//! Each routine against its defining identity, on random well-conditioned
+//! matrices, and the attribute and shape checks.
+
+use super::*;
+
+/// A deterministic stream of values in [-1, 1).
+fn values(n: usize, seed: u64) -> Vec<f64> {
+    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..n)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (s >> 11) as f64 / (1u64 << 52) as f64 - 1.0
+        })
+        .collect()
+}
+
+fn bytes(v: &[f64]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+fn floats(b: &[u8]) -> Vec<f64> {
+    read::<f64>(b)
+}
+
+fn ints(b: &[u8]) -> Vec<i32> {
+    b.chunks_exact(4).map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+}
+
+fn run(call: &Call, inputs: &[Vec<u8>]) -> Vec<Vec<u8>> {
+    let mut outs: Vec<Vec<u8>> = call
+        .result_types()
+        .iter()
+        .map(|(d, s)| vec![0u8; d.byte_size() * s.iter().product::<i64>() as usize])
+        .collect();
+    let ins: Vec<&[u8]> = inputs.iter().map(|v| &v[..]).collect();
+    let mut out_refs: Vec<&mut [u8]> = outs.iter_mut().map(|v| &mut v[..]).collect();
+    call.run(&ins, &mut out_refs).unwrap();
+    outs
+}
+
+#[test]
+fn getrf_factors_p_a_into_l_u_with_lapacks_interchanges() {
+    let (m, n) = (5, 4);
+    let a = values(2 * m * n, 1);
+    let call = Call::new(
+        "lapack_dgetrf_ffi",
+        Some("{}"),
+        &[(DType::F64, &[2, 5, 4])],
+        &[(DType::F64, &[2, 5, 4]), (DType::S32, &[2, 4]), (DType::S32, &[2])],
+    )
+    .unwrap();
+    let out = run(&call, &[bytes(&a)]);
+    let (lu, piv, info) = (floats(&out[0]), ints(&out[1]), ints(&out[2]));
+    assert_eq!(info, vec![0, 0]);
+    for b in 0..2 {
+        let mut pa = a[b * m * n..(b + 1) * m * n].to_vec();
+        for (j, &p) in piv[b * 4..(b + 1) * 4].iter().enumerate() {
+            let p = p as usize - 1;
+            assert!(p >= j && p < m, "interchange {p} at step {j}");
+            for k in 0..n {
+                pa.swap(j * n + k, p * n + k);
+            }
+        }
+        let f = &lu[b * m * n..(b + 1) * m * n];
+        for i in 0..m {
+            for j in 0..n {
+                let mut s = 0.0;
+                for k in 0..=i.min(j) {
+                    let l = if k == i { 1.0 } else { f[i * n + k] };
+                    s += l * f[k * n + j];
+                }
+                assert!((s - pa[i * n + j]).abs() < 1e-12, "({i}, {j}): {s} vs {}", pa[i * n + j]);
+            }
+        }
+        // Partial pivoting: every multiplier is at most 1 in magnitude.
+        assert!((0..m).all(|i| (0..i.min(n)).all(|j| f[i * n + j].abs() <= 1.0)));
+    }
+}
+
+#[test]
+fn getrf_reports_the_first_zero_pivot_and_goes_on() {
+    let a = [0.0, 1.0, 0.0, 2.0];
+    let call = Call::new(
+        "lapack_sgetrf_ffi",
+        None,
+        &[(DType::F32, &[2, 2])],
+        &[(DType::F32, &[2, 2]), (DType::S32, &[2]), (DType::S32, &[])],
+    )
+    .unwrap();
+    let input: Vec<u8> = a.iter().flat_map(|&x: &f64| (x as f32).to_le_bytes()).collect();
+    let out = run(&call, &[input]);
+    assert_eq!(ints(&out[1]), vec![1, 2]);
+    assert_eq!(ints(&out[2]), vec![1]);
+}
+
+fn spd(n: usize, seed: u64) -> Vec<f64> {
+    let g = values(n * n, seed);
+    let mut a = vec![0.0; n * n];
+    for i in 0..n {
+        for j in 0..n {
+            a[i * n + j] =
+                (0..n).map(|k| g[i * n + k] * g[j * n + k]).sum::<f64>() + if i == j { n as f64 } else { 0.0 };
+        }
+    }
+    a
+}
+
+#[test]
+fn potrf_factors_either_triangle_and_keeps_the_other() {
+    let n = 5;
+    let a = spd(n, 2);
+    for lower in [true, false] {
+        let config = if lower { "{uplo = 76 : ui8}" } else { "{uplo = 85 : ui8}" };
+        let call = Call::new(
+            "lapack_dpotrf_ffi",
+            Some(config),
+            &[(DType::F64, &[5, 5])],
+            &[(DType::F64, &[5, 5]), (DType::S32, &[])],
+        )
+        .unwrap();
+        let out = run(&call, &[bytes(&a)]);
+        let (f, info) = (floats(&out[0]), ints(&out[1]));
+        assert_eq!(info, vec![0]);
+        let l = |i: usize, j: usize| {
+            if j > i {
+                0.0
+            } else if lower {
+                f[i * n + j]
+            } else {
+                f[j * n + i]
+            }
+        };
+        for i in 0..n {
+            for j in 0..n {
+                let s: f64 = (0..n).map(|k| l(i, k) * l(j, k)).sum();
+                assert!((s - a[i * n + j]).abs() < 1e-12);
+                let untouched = if lower { j > i } else { j < i };
+                if untouched {
+                    assert_eq!(f[i * n + j], a[i * n + j]);
+                }
+            }
+        }
+    }
+    let mut not_pd = spd(n, 3);
+    not_pd[2 * n + 2] = -100.0;
+    let call =
+        Call::new("lapack_dpotrf_ffi", None, &[(DType::F64, &[5, 5])], &[(DType::F64, &[5, 5]), (DType::S32, &[])])
+            .unwrap();
+    assert_eq!(ints(&run(&call, &[bytes(&not_pd)])[1]), vec![3]);
+}
+
+#[test]
+fn trsm_solves_every_side_triangle_transpose_and_diagonal() {
+    let (m, n) = (4, 3);
+    let b = values(m * n, 4);
+    for left in [true, false] {
+        let k = if left { m } else { n };
+        let mut a = values(k * k, 5);
+        for i in 0..k {
+            a[i * k + i] += 4.0;
+        }
+        for (lower, trans, unit) in
+            [(true, false, false), (false, false, true), (true, true, true), (false, true, false)]
+        {
+            let ch = |c: char| c as u32;
+            let config = format!(
+                "{{diag = {} : ui8, side = {} : ui8, trans_x = {} : ui8, uplo = {} : ui8}}",
+                ch(if unit { 'U' } else { 'N' }),
+                ch(if left { 'L' } else { 'R' }),
+                ch(if trans { 'T' } else { 'N' }),
+                ch(if lower { 'L' } else { 'U' }),
+            );
+            let kk = [k as i64, k as i64];
+            let call = Call::new(
+                "lapack_dtrsm_ffi",
+                Some(&config),
+                &[(DType::F64, &kk), (DType::F64, &[4, 3])],
+                &[(DType::F64, &[4, 3])],
+            )
+            .unwrap();
+            let x = floats(&run(&call, &[bytes(&a), bytes(&b)])[0]);
+            // op(A) restricted to its triangle, as a full matrix.
+            let t = |i: usize, j: usize| {
+                let (r, c) = if trans { (j, i) } else { (i, j) };
+                if r == c {
+                    if unit { 1.0 } else { a[r * k + c] }
+                } else if (r > c) == lower {
+                    a[r * k + c]
+                } else {
+                    0.0
+                }
+            };
+            for i in 0..m {
+                for j in 0..n {
+                    let s: f64 = if left {
+                        (0..k).map(|p| t(i, p) * x[p * n + j]).sum()
+                    } else {
+                        (0..k).map(|p| x[i * n + p] * t(p, j)).sum()
+                    };
+                    assert!((s - b[i * n + j]).abs() < 1e-12, "{config}: ({i}, {j})");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn specs_round_trip_and_bad_calls_name_the_target() {
+    let call = Call::new(
+        "lapack_strsm_ffi",
+        Some("{diag = 85 : ui8, side = 82 : ui8, trans_x = 84 : ui8, uplo = 85 : ui8}"),
+        &[(DType::F32, &[2, 3, 3]), (DType::F32, &[2, 4, 3])],
+        &[(DType::F32, &[2, 4, 3])],
+    )
+    .unwrap();
+    assert_eq!(Call::from_spec(&call.spec()).unwrap(), call);
+    let e = Call::new("lapack_cgetrf_ffi", None, &[(DType::F32, &[2, 2])], &[]).unwrap_err();
+    assert_eq!(e.to_string(), "custom-call target \"lapack_cgetrf_ffi\": complex element types are not supported");
+    let e = Call::new("foo", None, &[], &[]).unwrap_err();
+    assert_eq!(e.to_string(), "unsupported custom-call target \"foo\"");
+    let e = Call::new("lapack_sgetrf_ffi", None, &[(DType::F32, &[2, 2])], &[(DType::F32, &[2, 2])]).unwrap_err();
+    assert!(e.to_string().contains("takes (f32[2, 2]) and gives (f32[2, 2], s32[2], s32[])"), "{e}");
+}

@@ -1,0 +1,113 @@
+"""Programs over the parts of the JAX API the corpus lacked: linear algebra
+through LAPACK custom calls and top-k selection.
+
+Used with the corpus tools (`../shared/tools/corpus/`), generated at test
+size into tests/corpus/ (see its README):
+
+    gen.py --cases-module scripts/api_cases.py --set api --out tests/corpus
+
+On the CPU, `jnp.linalg` and `jax.scipy.linalg` lower to typed-FFI LAPACK
+custom calls (`lapack_sgetrf_ffi`, `lapack_spotrf_ffi`, `lapack_strsm_ffi`);
+each case checks raw factors where LAPACK's conventions fix them (LU
+factors and pivots, Cholesky factors) and invariants besides (`p l u - a`,
+`l l^T - a`, residuals of solves). Inputs are well conditioned: a random
+matrix plus a multiple of the identity, or `g g^T + n I`.
+"""
+
+import numpy as np
+import jax
+import jax.numpy as jnp
+import jax.scipy.linalg as jsl
+
+from cases import Built, Registry, case, normal
+
+API = Registry("api")
+
+
+def well_conditioned(rng, batch, n):
+    return normal(rng, batch + (n, n)) + np.float32(n) * np.eye(n, dtype=np.float32)
+
+
+def spd(rng, batch, n):
+    g = normal(rng, batch + (n, n))
+    return g @ np.swapaxes(g, -1, -2) + np.float32(n) * np.eye(n, dtype=np.float32)
+
+
+@case(API, "jnp.linalg.inv, solve and det over a batch (LU through lapack_sgetrf_ffi, solves through lapack_strsm_ffi).",
+      rtol=1e-4, atol=1e-5)
+def linalg_lu_family(size):
+    rng = np.random.default_rng(1901)
+    batch, n = ((3,), 5) if size == "test" else ((64,), 32)
+    a, b = well_conditioned(rng, batch, n), normal(rng, batch + (n, 2))
+
+    def fn(a, b):
+        x = jnp.linalg.solve(a, b)
+        return jnp.linalg.inv(a), x, a @ x - b, jnp.linalg.det(a)
+
+    return Built(fn, (a, b))
+
+
+@case(API, "jnp.linalg.slogdet and the raw LU factors and pivots of jax.scipy.linalg.lu_factor.", rtol=1e-4, atol=1e-5)
+def linalg_lu_factors(size):
+    rng = np.random.default_rng(1902)
+    n = 6 if size == "test" else 64
+    a = normal(rng, (n, n))
+
+    def fn(a):
+        lu, piv = jsl.lu_factor(a)
+        p, l, u = jsl.lu(a)
+        sign, logdet = jnp.linalg.slogdet(a)
+        return lu, piv, p @ l @ u - a, sign, logdet
+
+    return Built(fn, (a,))
+
+
+@case(API, "Cholesky factors (lapack_spotrf_ffi, both triangles), cho_solve, and the reconstruction l l^T - a.",
+      rtol=1e-4, atol=1e-5)
+def linalg_cholesky(size):
+    rng = np.random.default_rng(1903)
+    batch, n = ((2,), 5) if size == "test" else ((32,), 48)
+    a, b = spd(rng, batch, n), normal(rng, batch + (n, 3))
+
+    def fn(a, b):
+        l = jnp.linalg.cholesky(a)
+        u = jsl.cholesky(a, lower=False)
+        x = jsl.cho_solve(jsl.cho_factor(a), b)
+        return l, u, l @ jnp.swapaxes(l, -1, -2) - a, x, a @ x - b
+
+    return Built(fn, (a, b))
+
+
+@case(API, "Triangular solves (lapack_strsm_ffi) of every side, triangle, transpose and diagonal kind.", rtol=1e-4,
+      atol=1e-5)
+def linalg_triangular(size):
+    rng = np.random.default_rng(1904)
+    n, m = (5, 3) if size == "test" else (64, 16)
+    a, b, c = well_conditioned(rng, (), n), normal(rng, (n, m)), normal(rng, (m, n))
+
+    def fn(a, b, c):
+        lower = jsl.solve_triangular(a, b, lower=True)
+        upper_t = jsl.solve_triangular(a, b, lower=False, trans=1)
+        unit = jsl.solve_triangular(a, b, lower=True, unit_diagonal=True)
+        right = jax.lax.linalg.triangular_solve(a, c, left_side=False, lower=False)
+        return lower, upper_t, unit, right, jnp.tril(a) @ lower - b
+
+    return Built(fn, (a, b, c))
+
+
+@case(API, "lax.top_k of rows with ties and NaN, and jnp.argpartition's smallest-k through it.", rtol=0, atol=0)
+def top_k_rows(size):
+    rng = np.random.default_rng(1905)
+    rows, n, k = (4, 9, 3) if size == "test" else (4096, 1024, 8)
+    x = np.round(normal(rng, (rows, n)) * 2) / 2  # many ties
+    x[0, 2] = np.nan
+    x[1, :] = 1.0
+    y = rng.integers(-5, 5, size=(rows, n)).astype(np.int32)
+
+    def fn(x, y):
+        v, i = jax.lax.top_k(x, k)
+        w, j = jax.lax.top_k(y, k)
+        smallest = jnp.sort(jnp.take_along_axis(x, jnp.argpartition(x, k, axis=-1)[:, :k], axis=-1), axis=-1)
+        return v, i, w, j, smallest
+
+    return Built(fn, (x, y))

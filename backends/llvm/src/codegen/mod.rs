@@ -724,6 +724,7 @@ fn check_steps(steps: &[smelt_kernel::Step]) -> Result<()> {
                     bufs.iter().try_for_each(buf)?;
                 }
             }
+            Step::CustomCall(c) => c.inputs.iter().chain(&c.outputs).try_for_each(buf)?,
             Step::While { cond, pred, body, update } => {
                 check_steps(cond)?;
                 buf(pred)?;

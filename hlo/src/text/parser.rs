@@ -803,7 +803,12 @@ impl<'a> Parser<'a> {
             return Err(self.err(format!("expected '{{', found {found}")));
         }
         let text = self.raw_value()?;
-        Ok(text[1..text.len() - 1].to_string())
+        // The value may go on past its closing brace (`{a}b`), and end inside
+        // a multi-byte character.
+        match text.strip_prefix('{').and_then(|t| t.strip_suffix('}')) {
+            Some(inside) => Ok(inside.to_string()),
+            None => Err(self.err(format!("expected one braced value, found `{text}`"))),
+        }
     }
 
     fn attr_value(&mut self, name: &str) -> Result<Value> {
@@ -1382,6 +1387,15 @@ impl<'a> Parser<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Text after a braced value's closing brace is an error, even when it
+    /// ends inside a multi-byte character (a fuzzer's bit flip found this).
+    #[test]
+    fn text_after_a_braced_value_is_an_error() {
+        let text = "HloModule m\nENTRY e {\n  ROOT x = f32[2]{0} parameter(0), metadata={op_name=\"a\"}\u{e9}\n}\n";
+        let e = crate::parse_module(text).unwrap_err().to_string();
+        assert!(e.contains("expected one braced value"), "{e}");
+    }
     use crate::text::print_module;
 
     const SMALL: &str = r#"HloModule m, entry_computation_layout={(f32[2,3]{1,0})->f32[2]{0}}

@@ -59,6 +59,21 @@ pub enum Op {
     /// `A` triangular (`lower`), `op` a transpose when `trans`, a unit
     /// diagonal when `unit`.
     Trsm { m: usize, n: usize, left: bool, lower: bool, trans: bool, unit: bool },
+    /// `(a[m, n]) -> (qr[m, n], tau[min(m, n)])`: Householder QR, `R` above
+    /// the diagonal and the reflectors' vectors below it (`geqrf`).
+    Geqrf { m: usize, n: usize },
+    /// `(qr[m, n], tau[k]) -> q[m, n]`: the first `n` columns of the product
+    /// of the `k` reflectors (`orgqr`), `k <= n <= m`.
+    Orgqr { m: usize, n: usize, k: usize },
+    /// `(a[n, n]) -> (v[n, n], w[n], info s32)`: eigenvalues of the symmetric
+    /// matrix whose `lower` (upper) triangle `a` holds, ascending, and the
+    /// eigenvectors as the columns of `v` when `vectors` (`syevd`).
+    Syevd { n: usize, lower: bool, vectors: bool },
+    /// `(a[m, n]) -> (a', s[k], u[m, uc], vt[vr, n], info s32)`, `k = min(m,
+    /// n)`: singular values descending and, by `mode` ('A' all, 'S' the first
+    /// `k`, 'N' none), the singular vectors (`gesdd`; `a'` is LAPACK's
+    /// workspace, zeros here).
+    Gesdd { m: usize, n: usize, mode: u8, uc: usize, vr: usize },
 }
 
 /// A checked custom call: its target, element type, batch and operation.
@@ -149,6 +164,45 @@ impl Call {
                 }
                 Op::Trsm { m, n, left, lower: uplo(char_attr("uplo", b'L')?).map_err(bad)?, trans, unit }
             }
+            "geqrf" => Op::Geqrf { m: rows, n: cols },
+            "orgqr" => {
+                let k = match operands.get(1) {
+                    Some((_, tau)) if tau.len() == rank + 1 => dim(tau[rank])?,
+                    _ => return Err(bad("orgqr needs the reflectors and their tau".into())),
+                };
+                if k > cols || cols > rows {
+                    return Err(bad(format!("orgqr of {a:?} with {k} reflectors")));
+                }
+                Op::Orgqr { m: rows, n: cols, k }
+            }
+            "syevd" => {
+                if rows != cols {
+                    return Err(bad(format!("syevd of a non-square matrix {a:?}")));
+                }
+                let vectors = match char_attr("mode", b'V')? {
+                    b'V' => true,
+                    b'N' => false,
+                    c => return Err(bad(format!("mode '{}'", c as char))),
+                };
+                Op::Syevd { n: rows, lower: uplo(char_attr("uplo", b'L')?).map_err(bad)?, vectors }
+            }
+            "gesdd" => {
+                let k = rows.min(cols);
+                let mode = char_attr("mode", b'A')?;
+                let (uc, vr) = match mode {
+                    b'A' => (rows, cols),
+                    b'S' => (k, k),
+                    // No vectors: the results keep whatever shape the call declares.
+                    b'N' => {
+                        let last = |i: usize, j: usize| {
+                            results.get(i).and_then(|r| r.1.get(rank + j)).and_then(|&d| usize::try_from(d).ok())
+                        };
+                        (last(2, 1).unwrap_or(0), last(3, 0).unwrap_or(0))
+                    }
+                    c => return Err(bad(format!("mode '{}'", c as char))),
+                };
+                Op::Gesdd { m: rows, n: cols, mode, uc, vr }
+            }
             _ => return Err(LinalgError::UnknownTarget(target.to_string())),
         };
         let call = Call { target: target.to_string(), real, batch, op };
@@ -181,6 +235,9 @@ impl Call {
                 let k = if left { m } else { n };
                 vec![self.with_batch(t, &[k, k]), self.with_batch(t, &[m, n])]
             }
+            Op::Geqrf { m, n } | Op::Gesdd { m, n, .. } => vec![self.with_batch(t, &[m, n])],
+            Op::Orgqr { m, n, k } => vec![self.with_batch(t, &[m, n]), self.with_batch(t, &[k])],
+            Op::Syevd { n, .. } => vec![self.with_batch(t, &[n, n])],
         }
     }
 
@@ -194,7 +251,18 @@ impl Call {
                 self.with_batch(DType::S32, &[]),
             ],
             Op::Potrf { n, .. } => vec![self.with_batch(t, &[n, n]), self.with_batch(DType::S32, &[])],
-            Op::Trsm { m, n, .. } => vec![self.with_batch(t, &[m, n])],
+            Op::Trsm { m, n, .. } | Op::Orgqr { m, n, .. } => vec![self.with_batch(t, &[m, n])],
+            Op::Geqrf { m, n } => vec![self.with_batch(t, &[m, n]), self.with_batch(t, &[m.min(n)])],
+            Op::Syevd { n, .. } => {
+                vec![self.with_batch(t, &[n, n]), self.with_batch(t, &[n]), self.with_batch(DType::S32, &[])]
+            }
+            Op::Gesdd { m, n, uc, vr, .. } => vec![
+                self.with_batch(t, &[m, n]),
+                self.with_batch(t, &[m.min(n)]),
+                self.with_batch(t, &[m, uc]),
+                self.with_batch(t, &[vr, n]),
+                self.with_batch(DType::S32, &[]),
+            ],
         }
     }
 
@@ -252,6 +320,49 @@ impl Call {
                 }
                 write(&b, outputs[0]);
             }
+            Op::Geqrf { m, n } => {
+                let (mut qr, mut taus) = (a, Vec::new());
+                for chunk in qr.chunks_mut(per.max(1)).take(count) {
+                    taus.extend(qr::geqrf(chunk, m, n));
+                }
+                write(&qr, outputs[0]);
+                write(&taus, outputs[1]);
+            }
+            Op::Orgqr { m, n, k } => {
+                let tau: Vec<T> = read(inputs[1]);
+                let mut q = a;
+                for (i, chunk) in q.chunks_mut(per.max(1)).take(count).enumerate() {
+                    qr::orgqr(chunk, m, n, &tau[i * k..(i + 1) * k]);
+                }
+                write(&q, outputs[0]);
+            }
+            Op::Syevd { n, lower, vectors } => {
+                let (mut v, mut w, mut info) = (Vec::new(), Vec::new(), Vec::new());
+                for chunk in a.chunks(per.max(1)).take(count) {
+                    let (vi, wi, ok) = eigen::syevd(chunk, n, lower, vectors);
+                    v.extend(vi);
+                    w.extend(wi);
+                    info.push(i32::from(!ok));
+                }
+                write(&v, outputs[0]);
+                write(&w, outputs[1]);
+                write(&info, outputs[2]);
+            }
+            Op::Gesdd { m, n, mode, uc, vr } => {
+                let (mut s, mut u, mut vt, mut info) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+                for chunk in a.chunks(per.max(1)).take(count) {
+                    let r = eigen::gesdd(chunk, m, n, mode != b'N', (uc, vr));
+                    s.extend(r.s);
+                    u.extend(r.u);
+                    vt.extend(r.vt);
+                    info.push(i32::from(!r.ok));
+                }
+                write(&vec![T::ZERO; count * m * n], outputs[0]);
+                write(&s, outputs[1]);
+                write(&u, outputs[2]);
+                write(&vt, outputs[3]);
+                write(&info, outputs[4]);
+            }
         }
     }
 
@@ -294,6 +405,16 @@ impl Call {
                 trans: get("trans")? != 0,
                 unit: get("unit")? != 0,
             },
+            Some("geqrf") => Op::Geqrf { m: get("m")?, n: get("n")? },
+            Some("orgqr") => Op::Orgqr { m: get("m")?, n: get("n")?, k: get("k")? },
+            Some("syevd") => Op::Syevd { n: get("n")?, lower: get("lower")? != 0, vectors: get("vectors")? != 0 },
+            Some("gesdd") => Op::Gesdd {
+                m: get("m")?,
+                n: get("n")?,
+                mode: u8::try_from(get("mode")?).map_err(|_| bad("mode"))?,
+                uc: get("uc")?,
+                vr: get("vr")?,
+            },
             _ => return Err(LinalgError::UnknownTarget(target)),
         };
         Ok(Call { target, real, batch, op })
@@ -311,6 +432,10 @@ impl fmt::Display for Call {
             Op::Trsm { m, n, left, lower, trans, unit } => {
                 write!(f, " m={m} n={n} left={} lower={} trans={} unit={}", b(left), b(lower), b(trans), b(unit))
             }
+            Op::Geqrf { m, n } => write!(f, " m={m} n={n}"),
+            Op::Orgqr { m, n, k } => write!(f, " m={m} n={n} k={k}"),
+            Op::Syevd { n, lower, vectors } => write!(f, " n={n} lower={} vectors={}", b(lower), b(vectors)),
+            Op::Gesdd { m, n, mode, uc, vr } => write!(f, " m={m} n={n} mode={mode} uc={uc} vr={vr}"),
         }
     }
 }
@@ -342,7 +467,7 @@ fn parse_config(text: &str) -> Result<Vec<(String, i64)>, String> {
 }
 
 /// What the routines need of f32 and f64.
-trait Float:
+pub(crate) trait Float:
     Copy
     + PartialOrd
     + std::ops::Add<Output = Self>
@@ -360,6 +485,8 @@ trait Float:
     fn min_positive() -> Self;
     fn read(b: &[u8]) -> Self;
     fn write(self, out: &mut [u8]);
+    fn to_f64(self) -> f64;
+    fn of_f64(x: f64) -> Self;
 }
 
 macro_rules! float {
@@ -388,13 +515,19 @@ macro_rules! float {
             fn write(self, out: &mut [u8]) {
                 out.copy_from_slice(&self.to_le_bytes());
             }
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+            fn of_f64(x: f64) -> Self {
+                x as $t
+            }
         }
     };
 }
 float!(f32, 4);
 float!(f64, 8);
 
-fn read<T: Float>(bytes: &[u8]) -> Vec<T> {
+pub(crate) fn read<T: Float>(bytes: &[u8]) -> Vec<T> {
     bytes.chunks_exact(T::BYTES).map(T::read).collect()
 }
 
@@ -536,5 +669,7 @@ fn trsm<T: Float>(a: &[T], b: &mut [T], (m, n): (usize, usize), (left, lower, tr
     }
 }
 
+mod eigen;
+mod qr;
 #[cfg(test)]
 mod tests;

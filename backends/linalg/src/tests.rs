@@ -223,3 +223,83 @@ fn specs_round_trip_and_bad_calls_name_the_target() {
     let e = Call::new("lapack_sgetrf_ffi", None, &[(DType::F32, &[2, 2])], &[(DType::F32, &[2, 2])]).unwrap_err();
     assert!(e.to_string().contains("takes (f32[2, 2]) and gives (f32[2, 2], s32[2], s32[])"), "{e}");
 }
+
+#[test]
+fn geqrf_and_orgqr_give_q_r_equal_to_a_with_orthonormal_q() {
+    let (m, n) = (6, 4);
+    let a = values(m * n, 6);
+    let qr =
+        Call::new("lapack_dgeqrf_ffi", None, &[(DType::F64, &[6, 4])], &[(DType::F64, &[6, 4]), (DType::F64, &[4])])
+            .unwrap();
+    let out = run(&qr, &[bytes(&a)]);
+    let (packed, tau) = (floats(&out[0]), floats(&out[1]));
+    // LAPACK's reflectors: tau in [1, 2] for a nonzero column.
+    assert!(tau.iter().all(|&t| (1.0..=2.0).contains(&t)), "{tau:?}");
+    let q =
+        Call::new("lapack_dorgqr_ffi", None, &[(DType::F64, &[6, 4]), (DType::F64, &[4])], &[(DType::F64, &[6, 4])])
+            .unwrap();
+    let q = floats(&run(&q, &[out[0].clone(), out[1].clone()])[0]);
+    let r = |i: usize, j: usize| if i <= j { packed[i * n + j] } else { 0.0 };
+    for i in 0..m {
+        for j in 0..n {
+            let s: f64 = (0..n).map(|p| q[i * n + p] * r(p, j)).sum();
+            assert!((s - a[i * n + j]).abs() < 1e-12, "qr ({i}, {j})");
+        }
+    }
+    for i in 0..n {
+        for j in 0..n {
+            let s: f64 = (0..m).map(|p| q[p * n + i] * q[p * n + j]).sum();
+            assert!((s - if i == j { 1.0 } else { 0.0 }).abs() < 1e-12, "q^T q ({i}, {j})");
+        }
+    }
+}
+
+#[test]
+fn syevd_and_gesdd_decompose_their_matrices() {
+    let n = 5;
+    let a = spd(n, 7);
+    let call = Call::new(
+        "lapack_dsyevd_ffi",
+        Some("{mode = 86 : ui8, uplo = 76 : ui8}"),
+        &[(DType::F64, &[5, 5])],
+        &[(DType::F64, &[5, 5]), (DType::F64, &[5]), (DType::S32, &[])],
+    )
+    .unwrap();
+    let out = run(&call, &[bytes(&a)]);
+    let (v, w) = (floats(&out[0]), floats(&out[1]));
+    assert!(w.windows(2).all(|p| p[0] <= p[1]), "ascending: {w:?}");
+    for i in 0..n {
+        for j in 0..n {
+            let av: f64 = (0..n).map(|p| a[i * n + p] * v[p * n + j]).sum();
+            assert!((av - w[j] * v[i * n + j]).abs() < 1e-9, "A v = v w at ({i}, {j})");
+        }
+    }
+    let (m, n) = (4, 6);
+    let b = values(m * n, 8);
+    for (mode, uc, vr) in [(b'A', 4, 6), (b'S', 4, 4)] {
+        let config = format!("{{mode = {mode} : ui8}}");
+        let (u_dims, vt_dims) = ([4, uc as i64], [vr as i64, 6]);
+        let call = Call::new(
+            "lapack_dgesdd_ffi",
+            Some(&config),
+            &[(DType::F64, &[4, 6])],
+            &[
+                (DType::F64, &[4, 6]),
+                (DType::F64, &[4]),
+                (DType::F64, &u_dims),
+                (DType::F64, &vt_dims),
+                (DType::S32, &[]),
+            ],
+        )
+        .unwrap();
+        let out = run(&call, &[bytes(&b)]);
+        let (s, u, vt) = (floats(&out[1]), floats(&out[2]), floats(&out[3]));
+        assert!(s.windows(2).all(|p| p[0] >= p[1]), "descending: {s:?}");
+        for i in 0..m {
+            for j in 0..n {
+                let x: f64 = (0..m).map(|p| u[i * uc + p] * s[p] * vt[p * n + j]).sum();
+                assert!((x - b[i * n + j]).abs() < 1e-9, "u s vt ({i}, {j}), mode {}", mode as char);
+            }
+        }
+    }
+}

@@ -1,0 +1,86 @@
+//! Householder QR with LAPACK's conventions (`geqr2`, `org2r`, `larfg`):
+//! `H = I - tau v v^T` with `v[0] = 1` implied, `beta = -sign(alpha) |(alpha,
+//! x)|`, `tau = (beta - alpha) / beta`, the rest of `v` stored below the
+//! diagonal; `tau = 0` (no reflection) where the column below is already 0.
+
+use crate::Float;
+
+/// `geqr2` on the row-major `m x n` matrix `a`, in place; returns `tau`.
+pub(crate) fn geqrf<T: Float>(a: &mut [T], m: usize, n: usize) -> Vec<T> {
+    let mut taus = Vec::with_capacity(m.min(n));
+    for j in 0..m.min(n) {
+        let tau = reflector(a, m, n, j);
+        taus.push(tau);
+        if tau != T::ZERO {
+            // A[j.., j+1..] -= tau v (v^T A[j.., j+1..]).
+            for c in j + 1..n {
+                let mut s = a[j * n + c];
+                for r in j + 1..m {
+                    s = s + a[r * n + j] * a[r * n + c];
+                }
+                let s = s * tau;
+                a[j * n + c] = a[j * n + c] - s;
+                for r in j + 1..m {
+                    a[r * n + c] = a[r * n + c] - s * a[r * n + j];
+                }
+            }
+        }
+    }
+    taus
+}
+
+/// `larfg` for column `j` from row `j` down: leaves `beta` on the diagonal
+/// and `v[1..]` below it; returns `tau`.
+fn reflector<T: Float>(a: &mut [T], m: usize, n: usize, j: usize) -> T {
+    let alpha = a[j * n + j].to_f64();
+    let xnorm = (j + 1..m).map(|r| a[r * n + j].to_f64().powi(2)).sum::<f64>().sqrt();
+    if xnorm == 0.0 {
+        return T::ZERO;
+    }
+    let beta = -alpha.signum() * alpha.hypot(xnorm);
+    let beta = if alpha == 0.0 { -alpha.hypot(xnorm) } else { beta };
+    let (beta, alpha) = (T::of_f64(beta), T::of_f64(alpha));
+    let tau = (beta - alpha) / beta;
+    let scale = T::ONE / (alpha - beta);
+    for r in j + 1..m {
+        a[r * n + j] = a[r * n + j] * scale;
+    }
+    a[j * n + j] = beta;
+    tau
+}
+
+/// `org2r`: overwrites the row-major `m x n` matrix `a` (the reflectors as
+/// `geqrf` left them, `tau.len()` of them) with the first `n` columns of
+/// `H_0 H_1 ... H_{k-1}`.
+pub(crate) fn orgqr<T: Float>(a: &mut [T], m: usize, n: usize, tau: &[T]) {
+    let k = tau.len();
+    // Columns k.. start as those of the identity.
+    for c in k..n {
+        for r in 0..m {
+            a[r * n + c] = if r == c { T::ONE } else { T::ZERO };
+        }
+    }
+    for i in (0..k).rev() {
+        // Apply H_i to A[i.., i+1..] from the left, v = (1, A[i+1.., i]).
+        if i + 1 < n {
+            a[i * n + i] = T::ONE;
+            for c in i + 1..n {
+                let mut s = T::ZERO;
+                for r in i..m {
+                    s = s + a[r * n + i] * a[r * n + c];
+                }
+                let s = s * tau[i];
+                for r in i..m {
+                    a[r * n + c] = a[r * n + c] - s * a[r * n + i];
+                }
+            }
+        }
+        for r in i + 1..m {
+            a[r * n + i] = T::ZERO - tau[i] * a[r * n + i];
+        }
+        a[i * n + i] = T::ONE - tau[i];
+        for r in 0..i {
+            a[r * n + i] = T::ZERO;
+        }
+    }
+}

@@ -111,3 +111,35 @@ def top_k_rows(size):
         return v, i, w, j, smallest
 
     return Built(fn, (x, y))
+
+
+@case(API, "QR (lapack_sgeqrf_ffi, lapack_sorgqr_ffi): raw Householder factors and tau, reduced and complete q, q r - a.",
+      rtol=1e-4, atol=1e-5)
+def linalg_qr(size):
+    rng = np.random.default_rng(1906)
+    batch, m, n = ((2,), 6, 4) if size == "test" else ((16,), 96, 64)
+    a = normal(rng, batch + (m, n))
+
+    def fn(a):
+        h, tau = jnp.linalg.qr(a, mode="raw")
+        q, r = jnp.linalg.qr(a)
+        qc, rc = jnp.linalg.qr(a, mode="complete")
+        return h, tau, q, r, q @ r - a, qc @ rc - a, jnp.swapaxes(qc, -1, -2) @ qc
+
+    return Built(fn, (a,))
+
+
+@case(API, "eigh (lapack_ssyevd_ffi) and svd (lapack_sgesdd_ffi) by their invariants: eigenvalues, singular values, "
+      "v diag(w) v^T - a, u s vt - a, pinv and matrix_rank.", rtol=1e-4, atol=1e-4)
+def linalg_eigh_svd(size):
+    rng = np.random.default_rng(1907)
+    n, m = (5, 7) if size == "test" else (64, 96)
+    s, a = spd(rng, (), n), normal(rng, (m, n))
+
+    def fn(s, a):
+        w, v = jnp.linalg.eigh(s)
+        u, sv, vt = jnp.linalg.svd(a, full_matrices=False)
+        return (w, (v * w) @ v.T - s, sv, (u * sv) @ vt - a, jnp.linalg.svd(a, compute_uv=False),
+                jnp.linalg.pinv(a) @ a, jnp.linalg.matrix_rank(a))
+
+    return Built(fn, (s, a))

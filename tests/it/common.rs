@@ -19,16 +19,26 @@ pub fn corpus_cases() -> Vec<PathBuf> {
 }
 
 /// The corpus: 44 cases from the shared corpus, 20 from
-/// `scripts/unseen_cases.py` and 5 from `scripts/api_cases.py`.
-pub const CORPUS_CASES: usize = 69;
+/// `scripts/unseen_cases.py` and 7 from `scripts/api_cases.py`.
+pub const CORPUS_CASES: usize = 71;
 
-/// The first custom-call target a case's `module.hlo` calls (from its
+/// The custom-call targets a case's `module.hlo` calls (from its
 /// `case.json`): such cases run on the host backends only, and the GPU
-/// backend and `smelt aot` must refuse them naming it.
-pub fn custom_call_target(case_dir: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(case_dir.join("case.json")).ok()?;
-    let json: serde_json::Value = serde_json::from_str(&text).ok()?;
-    json["custom_call_targets"]["module.hlo"].as_array()?.first()?.as_str().map(str::to_string)
+/// backend and `smelt aot` must refuse them naming one.
+pub fn custom_call_targets(case_dir: &Path) -> Vec<String> {
+    let Some(json) = std::fs::read_to_string(case_dir.join("case.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+    else {
+        return Vec::new();
+    };
+    let names = json["custom_call_targets"]["module.hlo"].as_array().cloned().unwrap_or_default();
+    names.iter().filter_map(|v| v.as_str().map(str::to_string)).collect()
+}
+
+/// Whether `error` refuses one of `targets` by name.
+pub fn names_a_target(error: &str, targets: &[String]) -> bool {
+    targets.iter().any(|t| error.contains(&format!("custom-call target \"{t}\"")))
 }
 
 /// Runs `check` on every corpus case ([`CORPUS_CASES`]), printing those that take

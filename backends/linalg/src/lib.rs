@@ -14,10 +14,12 @@
 //! call into compiled code as text. The interpreter, the kernel form's
 //! evaluator and the compiled host backends all run calls through here.
 //!
-//! The routines are the unblocked forms (LAPACK's `getf2`, `potf2`, `trsm`'s
-//! reference loops): the same results up to rounding as the blocked ones,
-//! with the same pivot choices (the first row of largest magnitude), for the
-//! small matrices these programs factor.
+//! LU, Cholesky, triangular solves and QR are the unblocked forms (LAPACK's
+//! `getf2`, `potf2`, `trsm`'s reference loops, `geqr2`/`org2r`, in `qr`):
+//! the same results up to rounding as the blocked ones, with the same pivot
+//! choices (the first row of largest magnitude) and reflectors, for the small
+//! matrices these programs factor. The symmetric eigendecomposition and the
+//! SVD go through `faer` (`eigen`).
 
 use std::fmt;
 
@@ -639,28 +641,31 @@ fn trsm<T: Float>(a: &[T], b: &mut [T], (m, n): (usize, usize), (left, lower, tr
     let op = |i: usize, j: usize| if trans { a[j * k + i] } else { a[i * k + j] };
     let low = lower != trans;
     let diag = |i: usize| if unit { T::ONE } else { op(i, i) };
+    // Unknowns in solving order; each depends on those solved before it.
+    let order = |len: usize, forward: bool| -> Vec<usize> {
+        if forward { (0..len).collect() } else { (0..len).rev().collect() }
+    };
     if left {
-        // Column by column: T x = b.
+        // Column by column: T x = b, forward for a lower T.
         for c in 0..n {
-            let order: Vec<usize> = if low { (0..m).collect() } else { (0..m).rev().collect() };
-            for &i in &order {
+            for i in order(m, low) {
+                let solved = if low { 0..i } else { i + 1..m };
                 let mut s = b[i * n + c];
-                let others: Box<dyn Iterator<Item = usize>> = if low { Box::new(0..i) } else { Box::new(i + 1..m) };
-                for j in others {
+                for j in solved {
                     s = s - op(i, j) * b[j * n + c];
                 }
                 b[i * n + c] = s / diag(i);
             }
         }
     } else {
-        // Row by row: x T = b, so x[j] T[j][j] = b[j] - sum over the rest.
+        // Row by row: x T = b, so x[j] T[j][j] = b[j] - the solved terms;
+        // backward for a lower T.
         for r in 0..m {
             let row = &mut b[r * n..(r + 1) * n];
-            let order: Vec<usize> = if low { (0..n).rev().collect() } else { (0..n).collect() };
-            for &j in &order {
+            for j in order(n, !low) {
+                let solved = if low { j + 1..n } else { 0..j };
                 let mut s = row[j];
-                let others: Box<dyn Iterator<Item = usize>> = if low { Box::new(j + 1..n) } else { Box::new(0..j) };
-                for i in others {
+                for i in solved {
                     s = s - row[i] * op(i, j);
                 }
                 row[j] = s / diag(j);

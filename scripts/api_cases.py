@@ -17,7 +17,6 @@ matrix plus a multiple of the identity, or `g g^T + n I`.
 import numpy as np
 import jax
 import jax.numpy as jnp
-import jax.scipy.linalg as jsl
 
 from cases import Built, Registry, case, normal
 
@@ -54,6 +53,8 @@ def linalg_lu_factors(size):
     a = normal(rng, (n, n))
 
     def fn(a):
+        import jax.scipy.linalg as jsl
+
         lu, piv = jsl.lu_factor(a)
         p, l, u = jsl.lu(a)
         sign, logdet = jnp.linalg.slogdet(a)
@@ -70,6 +71,8 @@ def linalg_cholesky(size):
     a, b = spd(rng, batch, n), normal(rng, batch + (n, 3))
 
     def fn(a, b):
+        import jax.scipy.linalg as jsl
+
         l = jnp.linalg.cholesky(a)
         u = jsl.cholesky(a, lower=False)
         x = jsl.cho_solve(jsl.cho_factor(a), b)
@@ -86,6 +89,8 @@ def linalg_triangular(size):
     a, b, c = well_conditioned(rng, (), n), normal(rng, (n, m)), normal(rng, (m, n))
 
     def fn(a, b, c):
+        import jax.scipy.linalg as jsl
+
         lower = jsl.solve_triangular(a, b, lower=True)
         upper_t = jsl.solve_triangular(a, b, lower=False, trans=1)
         unit = jsl.solve_triangular(a, b, lower=True, unit_diagonal=True)

@@ -218,28 +218,6 @@ impl Call {
         Ok(call)
     }
 
-    /// The call a custom-call instruction makes, its operands' shapes given
-    /// (the shapes and attributes every caller reads the same way).
-    pub fn of_instruction(inst: &smelt_hlo::Instruction, operands: &[&smelt_hlo::Shape]) -> Result<Call, LinalgError> {
-        let target = match &inst.attrs {
-            smelt_hlo::Attrs::CustomCall(c) => c.target.as_str(),
-            _ => "",
-        };
-        let ops: Vec<(DType, &[i64])> =
-            operands.iter().filter_map(|s| s.as_array()).map(|a| (a.dtype, &a.dims[..])).collect();
-        let leaves = inst.shape.leaves();
-        let results: Vec<(DType, &[i64])> = leaves.iter().map(|a| (a.dtype, &a.dims[..])).collect();
-        Call::new(target, inst.extras.backend_config.as_deref(), &ops, &results)
-    }
-
-    /// [`Call::run`] into fresh result buffers.
-    pub fn run_owned(&self, inputs: &[&[u8]]) -> Result<Vec<Vec<u8>>, LinalgError> {
-        let mut outputs: Vec<Vec<u8>> = self.result_types().iter().map(|t| vec![0u8; byte_size(t)]).collect();
-        let mut outs: Vec<&mut [u8]> = outputs.iter_mut().map(|v| &mut v[..]).collect();
-        self.run(inputs, &mut outs)?;
-        Ok(outputs)
-    }
-
     /// Matrices in the batch.
     pub fn matrices(&self) -> usize {
         self.batch.iter().map(|&d| d.max(0) as usize).product()
@@ -293,7 +271,9 @@ impl Call {
     /// Computes the call: `inputs` and `outputs` hold the operands and results
     /// as little-endian row-major bytes, in order.
     pub fn run(&self, inputs: &[&[u8]], outputs: &mut [&mut [u8]]) -> Result<(), LinalgError> {
-        let sizes = |ts: &[(DType, Vec<i64>)]| -> Vec<usize> { ts.iter().map(byte_size).collect() };
+        let sizes = |ts: &[(DType, Vec<i64>)]| -> Vec<usize> {
+            ts.iter().map(|(d, s)| d.byte_size() * s.iter().map(|&x| x.max(0) as usize).product::<usize>()).collect()
+        };
         let (want_in, want_out) = (sizes(&self.operand_types()), sizes(&self.result_types()));
         let got_in: Vec<usize> = inputs.iter().map(|b| b.len()).collect();
         let got_out: Vec<usize> = outputs.iter().map(|b| b.len()).collect();
@@ -460,11 +440,6 @@ impl fmt::Display for Call {
             Op::Gesdd { m, n, mode, uc, vr } => write!(f, " m={m} n={n} mode={mode} uc={uc} vr={vr}"),
         }
     }
-}
-
-/// Bytes of an array of `(dtype, dims)`.
-pub fn byte_size((dtype, dims): &(DType, Vec<i64>)) -> usize {
-    dtype.byte_size() * dims.iter().map(|&x| x.max(0) as usize).product::<usize>()
 }
 
 fn uplo(c: u8) -> Result<bool, String> {

@@ -29,7 +29,15 @@ fn ints(b: &[u8]) -> Vec<i32> {
 }
 
 fn run(call: &Call, inputs: &[Vec<u8>]) -> Vec<Vec<u8>> {
-    call.run_owned(&inputs.iter().map(|v| &v[..]).collect::<Vec<_>>()).unwrap()
+    let mut outs: Vec<Vec<u8>> = call
+        .result_types()
+        .iter()
+        .map(|(d, s)| vec![0u8; d.byte_size() * s.iter().product::<i64>() as usize])
+        .collect();
+    let ins: Vec<&[u8]> = inputs.iter().map(|v| &v[..]).collect();
+    let mut out_refs: Vec<&mut [u8]> = outs.iter_mut().map(|v| &mut v[..]).collect();
+    call.run(&ins, &mut out_refs).unwrap();
+    outs
 }
 
 #[test]

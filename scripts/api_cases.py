@@ -1,5 +1,6 @@
 """Programs over the parts of the JAX API the corpus lacked: linear algebra
-through LAPACK custom calls and top-k selection.
+through LAPACK custom calls, top-k selection, and subnormal values in XLA
+CPU's flush-to-zero floating-point environment.
 
 Used with the corpus tools (`../shared/tools/corpus/`), generated at test
 size into tests/corpus/ (see its README):
@@ -148,3 +149,49 @@ def linalg_eigh_svd(size):
                 jnp.linalg.pinv(a) @ a, jnp.linalg.matrix_rank(a))
 
     return Built(fn, (s, a))
+
+
+def subnormal_mix(rng, shape):
+    """f32 subnormals of both signs (the smallest, 1e-45, included), signed zeros,
+    the smallest normal, tiny normals whose products and differences underflow,
+    and ordinary values, shuffled."""
+    pool = np.array([1e-40, -1e-41, 1e-45, -1e-45, 5e-39, -5e-39, 3e-39, -8e-41, 0.0, -0.0,
+                     1.17549435e-38, -1.17549435e-38, 1.5e-38, 2e-38, 1e-30, -1e-20,
+                     1.0, -2.5, 0.5, 3.0, -0.75, 88.0, -90.0, 1e10], np.float32)
+    return rng.permutation(np.resize(pool, int(np.prod(shape)))).reshape(shape).astype(np.float32)
+
+
+@case(API, "Subnormal inputs and results through elementwise math: XLA CPU reads subnormals as zero and writes "
+      "subnormal results as zero (FTZ/DAZ), except sin, tan, tanh, expm1 and atan2 pass them through.",
+      rtol=1e-5, atol=0)
+def fpenv_subnormal_math(size):
+    rng = np.random.default_rng(1908)
+    shape = (4, 6) if size == "test" else (512, 1024)
+    x, y = subnormal_mix(rng, shape), subnormal_mix(rng, shape)
+
+    def fn(x, y):
+        return (jnp.log(x), jnp.sqrt(x), jax.lax.rsqrt(x), jnp.sign(x), jnp.floor(x), jnp.ceil(x), jnp.round(x),
+                1.0 / x, x * y, x + y, x - y, x / (y + 4.0), jnp.maximum(x, y), jnp.minimum(x, 0.0),
+                jnp.exp(x - 1.0), jnp.exp(-jnp.abs(y) * 100.0), jnp.tanh(x), jnp.sin(x), jnp.cos(x), jnp.tan(x),
+                jnp.expm1(x), jnp.log1p(x), jnp.arctan2(x, 2.0), jax.nn.sigmoid(x), jax.lax.erf(x),
+                jnp.abs(x), -x, jnp.where(x > 0, 1.0, jnp.where(x < 0, -1.0, 0.0)), x == 0.0,
+                jnp.fmod(x, 1.0), jnp.power(jnp.abs(x), 0.5))
+
+    return Built(fn, (x, y))
+
+
+@case(API, "Subnormals through reductions, products, scans and conversions (f32 to bf16 and f16 and back), "
+      "in XLA CPU's flush-to-zero environment.", rtol=1e-5, atol=0, strict=True)
+def fpenv_subnormal_reductions(size):
+    rng = np.random.default_rng(1909)
+    shape = (4, 6) if size == "test" else (256, 512)
+    x = subnormal_mix(rng, shape)
+    h = np.resize(np.array([1e-5, -3e-6, 6e-8, 1e-3, 0.0, 2.0, -1e-7, 0.25], np.float16), shape)
+
+    def fn(x, h):
+        return (jnp.sum(x, axis=1), jnp.max(x, axis=1), jnp.min(x, axis=0), jnp.sum(x * 1e30, axis=0),
+                x @ x.T, jnp.cumsum(x, axis=1), x.astype(jnp.bfloat16), (x * 1e10).astype(jnp.float16),
+                h.astype(jnp.float32), h * h, x.astype(jnp.bfloat16).astype(jnp.float32) * 2.0,
+                jnp.sort(x, axis=1), jnp.argmax(x, axis=1))
+
+    return Built(fn, (x, h))

@@ -524,7 +524,13 @@ impl Client {
 /// What changes LLVM code: the key of persistent cache entries, shared by
 /// the `cpu` backend and the LLVM tier of [`TIERED`].
 fn llvm_config(o: &CompileOptions) -> String {
-    format!("llvm object={} opt={} parallel={}", smelt_cpu::OBJECT_FORMAT_VERSION, o.opt_level, o.parallel)
+    format!(
+        "llvm object={} code={} opt={} parallel={}",
+        smelt_cpu::OBJECT_FORMAT_VERSION,
+        smelt_cpu::CODE_REVISION,
+        o.opt_level,
+        o.parallel
+    )
 }
 
 /// The default pipeline and lowering to the kernel form, within `limits`.

@@ -145,3 +145,171 @@ fn topk_on_every_backend_matches_the_interpreter() {
         }
     }
 }
+
+/// Subnormal operands and results on the host backends, every float unary and
+/// binary operation in f32 and f64, as written and optimized: what the
+/// interpreter's model of XLA CPU's FTZ/DAZ environment computes (see
+/// `smelt_interp`'s `edge` module). Zeros, subnormals, infinities, NaNs and
+/// predicates must match bit for bit; other values within the math library's
+/// accuracy.
+#[test]
+fn subnormals_flush_on_the_host_backends_as_the_interpreter_says() {
+    const UNARY: [&str; 20] = [
+        "abs",
+        "negate",
+        "sign",
+        "floor",
+        "ceil",
+        "round-nearest-afz",
+        "round-nearest-even",
+        "sqrt",
+        "rsqrt",
+        "cbrt",
+        "exponential",
+        "exponential-minus-one",
+        "log",
+        "log-plus-one",
+        "logistic",
+        "sine",
+        "cosine",
+        "tan",
+        "tanh",
+        "erf",
+    ];
+    const BINARY: [&str; 9] =
+        ["add", "subtract", "multiply", "divide", "remainder", "maximum", "minimum", "power", "atan2"];
+    let f32s: Vec<f32> = vec![
+        1e-40,
+        -1e-41,
+        1e-45,
+        -1e-45,
+        5e-39,
+        -5e-39,
+        0.0,
+        -0.0,
+        f32::MIN_POSITIVE,
+        -f32::MIN_POSITIVE,
+        1.5e-38,
+        2e-38,
+        1e-20,
+        -1e-30,
+        1.0,
+        -2.5,
+        0.5,
+        88.0,
+        -90.0,
+        1e10,
+        f32::INFINITY,
+        f32::NAN,
+        3e-39,
+        -8e-41,
+    ];
+    let f64s: Vec<f64> = vec![
+        1e-310,
+        -1e-315,
+        5e-324,
+        -5e-324,
+        2e-308,
+        -2e-308,
+        0.0,
+        -0.0,
+        f64::MIN_POSITIVE,
+        -f64::MIN_POSITIVE,
+        3e-308,
+        1e-200,
+        1e-160,
+        -1e-300,
+        1.0,
+        -2.5,
+        0.5,
+        700.0,
+        -745.0,
+        1e5,
+        f64::INFINITY,
+        f64::NAN,
+        1e-39,
+        -1e-40,
+    ];
+    let n = f32s.len();
+    let mut body = String::new();
+    let mut roots = Vec::new();
+    for t in ["f32", "f64"] {
+        let (x, y) = (format!("x{t}"), format!("y{t}"));
+        for op in UNARY {
+            body.push_str(&format!("  {op}.{t} = {t}[{n}] {op}({x})\n"));
+            roots.push((format!("{op}.{t}"), format!("{t}[{n}]")));
+        }
+        for op in BINARY {
+            body.push_str(&format!("  {op}.{t} = {t}[{n}] {op}({x}, {y})\n"));
+            roots.push((format!("{op}.{t}"), format!("{t}[{n}]")));
+        }
+        for dir in ["EQ", "LT", "GT"] {
+            body.push_str(&format!("  cmp{dir}.{t} = pred[{n}] compare({x}, {y}), direction={dir}\n"));
+            roots.push((format!("cmp{dir}.{t}"), format!("pred[{n}]")));
+        }
+        body.push_str(&format!(
+            "  zero.{t} = {t}[] constant(0)\n  sum.{t} = {t}[] reduce({x}, zero.{t}), dimensions={{0}}, to_apply=add.{t}.r\n"
+        ));
+        roots.push((format!("sum.{t}"), format!("{t}[]")));
+    }
+    for (from, to) in [("f32", "f64"), ("f64", "f32"), ("f32", "bf16"), ("f32", "f16"), ("f64", "bf16")] {
+        body.push_str(&format!("  cvt.{from}.{to} = {to}[{n}] convert(x{from})\n"));
+        roots.push((format!("cvt.{from}.{to}"), format!("{to}[{n}]")));
+    }
+    body.push_str(&format!("  b = bf16[{n}] convert(xf32)\n  cvt.bf16.f64 = f64[{n}] convert(b)\n"));
+    roots.push(("cvt.bf16.f64".into(), format!("f64[{n}]")));
+    let reducers: String = ["f32", "f64"]
+        .iter()
+        .map(|t| {
+            format!(
+                "add.{t}.r {{\n  a = {t}[] parameter(0)\n  b = {t}[] parameter(1)\n  ROOT s = {t}[] add(a, b)\n}}\n\n"
+            )
+        })
+        .collect();
+    let names: Vec<&str> = roots.iter().map(|r| r.0.as_str()).collect();
+    let types: Vec<&str> = roots.iter().map(|r| r.1.as_str()).collect();
+    let text = format!(
+        "HloModule subnormals\n\n{reducers}ENTRY e {{\n  xf32 = f32[{n}] parameter(0)\n  yf32 = f32[{n}] parameter(1)\n  \
+         xf64 = f64[{n}] parameter(2)\n  yf64 = f64[{n}] parameter(3)\n{body}  ROOT t = ({}) tuple({})\n}}\n",
+        types.join(", "),
+        names.join(", ")
+    );
+    let module = smelt_hlo::parse_module(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    // y: the values of x in another order, so every pair class meets.
+    let rot = |v: &[f32]| -> Vec<f32> { v.iter().cycle().skip(7).take(v.len()).copied().collect() };
+    let rot64 = |v: &[f64]| -> Vec<f64> { v.iter().cycle().skip(7).take(v.len()).copied().collect() };
+    let args = vec![
+        smelt_hlo::Literal::Array(smelt_hlo::Array::from_vec([n as i64], f32s.clone())),
+        smelt_hlo::Literal::Array(smelt_hlo::Array::from_vec([n as i64], rot(&f32s))),
+        smelt_hlo::Literal::Array(smelt_hlo::Array::from_vec([n as i64], f64s.clone())),
+        smelt_hlo::Literal::Array(smelt_hlo::Array::from_vec([n as i64], rot64(&f64s))),
+    ];
+    let want = Compiled::new(module.clone(), smelt::engine::INTERP, Pipeline::None).unwrap().run(&args).unwrap();
+    let close = |dtype: smelt_hlo::DType, g: f64, w: f64| -> bool {
+        let exact =
+            w == 0.0 || !w.is_finite() || w.abs() < f64::from(f32::MIN_POSITIVE) && dtype != smelt_hlo::DType::F64;
+        let exact = exact || (dtype == smelt_hlo::DType::F64 && w.abs() < f64::MIN_POSITIVE);
+        if exact {
+            g.to_bits() == w.to_bits() || (g.is_nan() && w.is_nan())
+        } else {
+            let tol = if dtype == smelt_hlo::DType::F64 { 1e-13 } else { 2e-6 };
+            (g - w).abs() <= tol * w.abs()
+        }
+    };
+    let mut failures = Vec::new();
+    for backend in ["cpu", "cranelift"] {
+        for pipeline in [Pipeline::None, Pipeline::Default] {
+            let got = Compiled::new(module.clone(), backend, pipeline).unwrap().run(&args).unwrap();
+            for ((g, w), name) in got.iter().zip(&want).zip(&names) {
+                let dtype = w.dtype();
+                for i in 0..w.len() {
+                    let (gv, wv) = (g.data.get_f64(i), w.data.get_f64(i));
+                    if !close(dtype, gv, wv) {
+                        failures.push(format!("{backend} ({pipeline:?}) {name}[{i}]: got {gv:e}, want {wv:e}"));
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures.join("\n"));
+}

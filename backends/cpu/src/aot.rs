@@ -5,7 +5,9 @@
 //! target LLVM knows, then:
 //! - adds `NAME_run(args, results, temp)`, which copies the parameters the
 //!   program writes (donated buffers) into the caller's scratch, zeroes results
-//!   the program does not write in full, and calls `smelt_run`;
+//!   the program does not write in full, and calls `smelt_run` with
+//!   subnormals flushed as XLA CPU runs (MXCSR FTZ/DAZ, AArch64 FPCR.FZ),
+//!   restoring the caller's state before it returns;
 //! - adds `NAME_arg_bytes`, `NAME_result_bytes` and `NAME_temp_bytes`;
 //! - makes every other symbol internal, so several AOT objects link together;
 //! - defines the half-precision conversions LLVM calls where the ISA has
@@ -96,8 +98,9 @@ pub fn compile_aot(
     let cx = Context::create();
     let tm = target_machine(&options)?;
     let mut temp_bytes = 0;
+    let triple = tm.get_triple().as_str().to_string_lossy().into_owned();
     let (module, _) = optimized_module_with(&cx, program, &options, &tm, Routines::InModule, &mut |module, info| {
-        temp_bytes = entry(module, program, info, name)?;
+        temp_bytes = entry(module, program, info, name, &triple)?;
         half_conversions(module)?;
         parallel_for(module, threads)?;
         internalize(module, name);
@@ -114,7 +117,7 @@ pub fn compile_aot(
         params: program.params.clone(),
         results: program.results.clone(),
         temp_bytes,
-        triple: tm.get_triple().as_str().to_string_lossy().into_owned(),
+        triple,
         cpu: tm.get_cpu().to_string(),
     })
 }
@@ -143,8 +146,61 @@ fn sizes_global<'ctx>(module: &Module<'ctx>, name: &str, sizes: &[u64]) -> Globa
     g
 }
 
+/// Sets XLA CPU's floating-point environment (subnormals flushed, as
+/// `smelt_runtime::fpenv` does for the JIT) on targets that have the control:
+/// MXCSR's FTZ and DAZ on x86-64, FPCR.FZ on AArch64. Returns what restores
+/// the caller's state. Threads the run creates inherit the mode (POSIX).
+fn enter_fpenv<'ctx>(module: &Module<'ctx>, b: &inkwell::builder::Builder<'ctx>, triple: &str) -> Result<FpEnv<'ctx>> {
+    let cx = module.get_context();
+    let (void, i32t, i64t, ptr) = (cx.void_type(), cx.i32_type(), cx.i64_type(), cx.ptr_type(AddressSpace::default()));
+    let intrinsic = |name: &str, ty| module.get_function(name).unwrap_or_else(|| module.add_function(name, ty, None));
+    if triple.starts_with("x86_64") {
+        let (st, ld) = (
+            intrinsic("llvm.x86.sse.stmxcsr", void.fn_type(&[ptr.into()], false)),
+            intrinsic("llvm.x86.sse.ldmxcsr", void.fn_type(&[ptr.into()], false)),
+        );
+        let saved = llvm(b.build_alloca(i32t, "mxcsr_saved"))?;
+        let flushing = llvm(b.build_alloca(i32t, "mxcsr_run"))?;
+        llvm(b.build_call(st, &[saved.into()], ""))?;
+        let word = llvm(b.build_load(i32t, saved, "mxcsr"))?.into_int_value();
+        let word = llvm(b.build_or(word, i32t.const_int((1 << 15) | (1 << 6), false), "ftz_daz"))?;
+        llvm(b.build_store(flushing, word))?;
+        llvm(b.build_call(ld, &[flushing.into()], ""))?;
+        Ok(FpEnv::Mxcsr { ld, saved })
+    } else if triple.starts_with("aarch64") {
+        let (get, set) = (
+            intrinsic("llvm.aarch64.get.fpcr", i64t.fn_type(&[], false)),
+            intrinsic("llvm.aarch64.set.fpcr", void.fn_type(&[i64t.into()], false)),
+        );
+        let saved = basic(llvm(b.build_call(get, &[], "fpcr"))?)?.into_int_value();
+        let word = llvm(b.build_or(saved, i64t.const_int(1 << 24, false), "fz"))?;
+        llvm(b.build_call(set, &[word.into()], ""))?;
+        Ok(FpEnv::Fpcr { set, saved })
+    } else {
+        Ok(FpEnv::Untouched)
+    }
+}
+
+/// How the AOT entry restores the caller's floating-point state.
+enum FpEnv<'ctx> {
+    Mxcsr { ld: inkwell::values::FunctionValue<'ctx>, saved: inkwell::values::PointerValue<'ctx> },
+    Fpcr { set: inkwell::values::FunctionValue<'ctx>, saved: inkwell::values::IntValue<'ctx> },
+    Untouched,
+}
+
+impl<'ctx> FpEnv<'ctx> {
+    fn restore(&self, b: &inkwell::builder::Builder<'ctx>) -> Result<()> {
+        match *self {
+            FpEnv::Mxcsr { ld, saved } => drop(llvm(b.build_call(ld, &[saved.into()], ""))?),
+            FpEnv::Fpcr { set, saved } => drop(llvm(b.build_call(set, &[saved.into()], ""))?),
+            FpEnv::Untouched => {}
+        }
+        Ok(())
+    }
+}
+
 /// Adds `NAME_run` and the size globals; returns the scratch size.
-fn entry(module: &Module<'_>, program: &Program, info: &ModuleInfo, name: &str) -> Result<usize> {
+fn entry(module: &Module<'_>, program: &Program, info: &ModuleInfo, name: &str, triple: &str) -> Result<usize> {
     let cx = module.get_context();
     let (i32t, i64t, ptr) = (cx.i32_type(), cx.i64_type(), cx.ptr_type(AddressSpace::default()));
     let Some(run) = module.get_function("smelt_run") else {
@@ -214,8 +270,10 @@ fn entry(module: &Module<'_>, program: &Program, info: &ModuleInfo, name: &str) 
                 .map_err(|e| CpuError::llvm(format!("AOT entry: {e}")))?;
         }
     }
+    let fpenv = enter_fpenv(module, &b, triple)?;
     let call = llvm(b.build_call(run, &[params.into(), results.into(), scratch.into()], "rc"))?;
     let rc = basic(call)?;
+    fpenv.restore(&b)?;
     llvm(b.build_return(Some(&rc)))?;
     Ok(temp_bytes)
 }

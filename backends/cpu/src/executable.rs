@@ -394,10 +394,13 @@ impl smelt_kernel::Executable for Executable {
             st.results.push(with_data!(&mut o.data, v => v.as_mut_ptr().cast::<u8>()));
         }
         let temp = st.arena.as_mut_ptr() as *mut u8;
+        // XLA CPU's floating-point environment for the run (restored after).
+        let fpenv = smelt_runtime::fpenv::FlushSubnormals::enter();
         // SAFETY: every pointer refers to a live buffer of the size and type the
         // program was compiled for; the program writes only results, the arena
         // and the private parameter copies.
         let rc = unsafe { (self.entry)(st.params.as_ptr(), st.results.as_ptr(), temp) };
+        drop(fpenv);
         if rc != 0 {
             return Err(BackendError::backend(CpuError::Jit(format!("smelt_run returned {rc}"))));
         }

@@ -57,6 +57,12 @@ use crate::driver::Routines;
 pub use error::CpuError;
 pub use executable::Executable;
 pub use object::{CompiledObject, FORMAT_VERSION as OBJECT_FORMAT_VERSION};
+
+/// Revision of what the generated code computes for a given program; part of
+/// persistent cache keys, so objects compiled by an older smelt whose results
+/// differ are not reused. Bump when code generation changes results (2: the
+/// FTZ/DAZ floating-point environment).
+pub const CODE_REVISION: u32 = 2;
 pub use routine::RoutineError;
 pub use smelt_kernel::StepProfile;
 pub use smelt_llvm::{codegen, jit, math};
@@ -378,7 +384,11 @@ fn target_attrs(options: &CompileOptions, tm: &TargetMachine) -> codegen::Target
     let triple = tm.get_triple().as_str().to_string_lossy().into_owned();
     codegen::TargetAttrs {
         cpu: tm.get_cpu().to_string(),
-        math: smelt_llvm::math::MathTarget::of(&triple, &features),
+        // Runs (JIT and AOT) set FTZ/DAZ (`smelt_runtime::fpenv`).
+        math: smelt_llvm::math::MathTarget {
+            flush_subnormals: true,
+            ..smelt_llvm::math::MathTarget::of(&triple, &features)
+        },
         features,
         parallel: options.parallel,
         profile: options.profile,
@@ -421,8 +431,11 @@ pub(crate) fn optimized_module_with<'ctx>(
     Ok((module, info))
 }
 
-/// Runs LLVM's `default<ON>` pipeline on `module` for `tm`.
+/// Runs LLVM's `default<ON>` pipeline on `module` for `tm`, the module's
+/// functions marked as running with subnormals flushed (every CPU run does,
+/// see `smelt_runtime::fpenv`).
 pub(crate) fn optimize(module: &Module<'_>, tm: &TargetMachine, options: &CompileOptions) -> Result<(), CpuError> {
+    smelt_llvm::math::denormal_preserve_sign(module);
     let pbo = PassBuilderOptions::create();
     let vectorize = options.opt_level >= 2;
     pbo.set_loop_vectorization(vectorize);

@@ -225,6 +225,9 @@ impl smelt_kernel::Executable for Executable {
         let mut outs: Vec<Array> = self.program.results.iter().map(|t| Array::zeros(t.dtype, &t.dims)).collect();
         let mut guard = self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let st = &mut *guard;
+        // XLA CPU's floating-point environment, for the kernels and the Rust
+        // routines alike (restored when this returns).
+        let _fpenv = smelt_runtime::fpenv::FlushSubnormals::enter();
         let mut param_ptrs = Vec::with_capacity(args.len());
         for (i, a) in args.iter().enumerate() {
             let src: *const u8 = a.as_ptr();

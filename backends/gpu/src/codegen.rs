@@ -183,7 +183,10 @@ pub(crate) fn emit_module<'ctx>(
     let mut cg = Cg::new(
         cx,
         program,
-        &TargetAttrs { math: MathTarget { fused: true, native_ldexp: false }, ..TargetAttrs::default() },
+        &TargetAttrs {
+            math: MathTarget { fused: true, native_ldexp: false, flush_subnormals: false },
+            ..TargetAttrs::default()
+        },
         tm,
     );
     cg.module.set_triple(&tm.get_triple());

@@ -183,7 +183,7 @@ impl ScalarProgram {
                     }
                 }
                 Op::Clamp(l, x, h) => Scalar::clamp(regs[l], regs[x], regs[h]).unwrap_or(regs[x]),
-                Op::Convert(to, a) => Scalar::from_cast(to, regs[a].cast()),
+                Op::Convert(to, a) => regs[a].convert(to),
                 Op::BitcastConvert(to, a) => {
                     let mut bytes = Vec::with_capacity(8);
                     regs[a].le_bytes(&mut bytes);

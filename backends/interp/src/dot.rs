@@ -27,7 +27,9 @@ macro_rules! float_acc {
         impl Acc for $t {
             #[inline]
             fn mul_add(self, a: Self, b: Self) -> Self {
-                self + a * b
+                use crate::num::Calc;
+                // XLA CPU's FTZ/DAZ (see `edge`): flushed operands and sums.
+                (self + a.flush() * b.flush()).flush()
             }
         }
     )*};

@@ -19,6 +19,33 @@
 //!   after every operation; `dot` and `convolution` accumulate f16/bf16 products
 //!   in f32 and round once at the end (see `num` and `dot`).
 //!
+//! Subnormals: XLA CPU runs its generated code with the FTZ and DAZ bits of
+//! MXCSR set (FPCR.FZ on AArch64), and smelt's compiled backends do the same
+//! (`smelt_runtime::fpenv`). The interpreter models the effect ([`Calc::flush`]):
+//! - every f32 and f64 arithmetic operation (the math functions, `compare`
+//!   other than TOTALORDER, `dot`, `convolution` and the reducers included)
+//!   reads a subnormal operand as the zero of its sign and writes a subnormal
+//!   result as the zero of its sign: `log(1e-40) = -inf`, `1e-40 > 0` is false,
+//!   `exp(-88) = 0`, `sqrt(-1e-40) = -0`. f16 and bf16 arithmetic runs in f32, so
+//!   bf16 subnormals (subnormal in f32 too) flush and f16 ones (normal in f32)
+//!   do not.
+//! - bit operations flush nothing: `abs`, `negate`, `copy`, `select`,
+//!   `bitcast-convert`, TOTALORDER compares, data movement, and the
+//!   conversions between f32 and f16/bf16 (done on the bits: `f32 1e-40` is
+//!   the bf16 subnormal `0x0001`). A conversion through the f32 <-> f64
+//!   instruction flushes ([`subnormal_convert`]).
+//! - `sine`, `tan`, `exponential-minus-one` and the f32 `tanh` return a
+//!   subnormal argument unchanged ([`returns_tiny_argument`]): XLA's
+//!   implementations pass tiny arguments through by a select before any
+//!   arithmetic reads them (measured with JAX 0.10.2: `sin(1e-40) = 1e-40`,
+//!   `tanh(1e-40) = 1e-40` in f32 and `0` in f64, `log1p(1e-40) = 0`).
+//!   `atan2` flushes (`atan2(5e-39, 2) = 0`; XLA's `atan2(y, 1)`, which
+//!   `jnp.arctan` lowers to, keeps `y` only because LLVM folds `y / 1`).
+//! Where XLA's own code reads the bits of a subnormal as if it were normal (its
+//! f32 `cbrt` returns -5.6e-16, its f32 `log` -103.97 on some vector lengths),
+//! smelt computes `f(±0)`. Constant folding does not flush (XLA's evaluator
+//! does not either).
+//!
 //! Integers (two's complement, wrapping add/sub/mul/negate/abs):
 //! - `x / 0 = -1` (all ones; `u::MAX` for unsigned), `INT_MIN / -1 = INT_MIN`.
 //! - `x % 0 = x`, `INT_MIN % -1 = 0`.
@@ -30,7 +57,32 @@
 //!   (XLA CPU unrolls six steps: any larger exponent overflows anyway); a negative
 //!   exponent (its bits read as signed) gives 1 for base 1 and 0 otherwise.
 
-use crate::num::Calc;
+use smelt_hlo::{DType, Opcode};
+
+use crate::num::{Calc, Cast};
+
+/// Whether float unary `op` returns a subnormal argument unchanged; `wide`:
+/// in f64.
+#[inline]
+pub fn returns_tiny_argument(op: Opcode, wide: bool) -> bool {
+    matches!(op, Opcode::Sine | Opcode::Tan | Opcode::Expm1) || (op == Opcode::Tanh && !wide)
+}
+
+/// `convert` from `from` to `to` of value `c`, in XLA CPU's floating-point
+/// environment: f32 (and bf16, widened on the bits) to f64, and f64 to f32,
+/// run the f32 <-> f64 instruction, which reads a subnormal f32 as zero and
+/// writes a subnormal f32 result as zero (tininess after rounding, as x86 and
+/// AArch64 detect it). Every other conversion is exact, done on the bits, or
+/// (f64 to f16) cannot produce an f32 subnormal's worth of value.
+#[inline]
+pub fn subnormal_convert(from: DType, to: DType, c: Cast) -> Cast {
+    let through_f64 = matches!((from, to), (DType::F32 | DType::Bf16, DType::F64) | (DType::F64, DType::F32));
+    match c {
+        Cast::Float(v) if through_f64 && (v as f32).is_subnormal() => Cast::Float(0.0f64.copysign(v)),
+        Cast::Float(v) if through_f64 && v.is_subnormal() => Cast::Float(0.0f64.copysign(v)),
+        c => c,
+    }
+}
 
 /// NaN-propagating maximum with `-0 < +0`.
 #[inline]

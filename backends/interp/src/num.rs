@@ -37,7 +37,14 @@ pub trait Calc:
 {
     const ZERO: Self;
     const ONE: Self;
+    /// f64 (the compute type of f64) rather than f32.
+    const WIDE: bool;
     fn is_nan(self) -> bool;
+    fn is_subnormal(self) -> bool;
+    /// A subnormal as the zero of its sign, anything else unchanged: what the
+    /// FTZ and DAZ modes XLA CPU runs with do to operands and results
+    /// (see [`crate::edge`]).
+    fn flush(self) -> Self;
     fn is_finite(self) -> bool;
     fn is_sign_negative(self) -> bool;
     fn abs(self) -> Self;
@@ -65,13 +72,22 @@ pub trait Calc:
 }
 
 macro_rules! calc {
-    ($t:ty, $bits:ty, $ubits:ty, $erf:path) => {
+    ($t:ty, $bits:ty, $ubits:ty, $erf:path, $wide:expr) => {
         impl Calc for $t {
             const ZERO: Self = 0.0;
             const ONE: Self = 1.0;
+            const WIDE: bool = $wide;
             #[inline]
             fn is_nan(self) -> bool {
                 <$t>::is_nan(self)
+            }
+            #[inline]
+            fn is_subnormal(self) -> bool {
+                <$t>::is_subnormal(self)
+            }
+            #[inline]
+            fn flush(self) -> Self {
+                if <$t>::is_subnormal(self) { (0.0 as $t).copysign(self) } else { self }
             }
             #[inline]
             fn is_finite(self) -> bool {
@@ -150,8 +166,8 @@ macro_rules! calc {
     };
 }
 
-calc!(f32, i32, u32, libm::erff);
-calc!(f64, i64, u64, libm::erf);
+calc!(f32, i32, u32, libm::erff, false);
+calc!(f64, i64, u64, libm::erf, true);
 
 /// Which float unary opcodes exist.
 fn float_unary_ok(op: Opcode) -> bool {
@@ -190,11 +206,21 @@ fn float_binary_ok(op: Opcode) -> bool {
     )
 }
 
-/// A float unary op in the compute type.
+/// A float unary op in the compute type, in XLA CPU's floating-point
+/// environment (subnormal operands and results flushed, see [`crate::edge`]).
 #[inline]
 pub fn float_unary<C: Calc>(op: Opcode, x: C) -> C {
     use Opcode as O;
     match op {
+        // Bit operations: nothing is flushed.
+        O::Abs => return x.abs(),
+        O::Negate => return -x,
+        O::Copy => return x,
+        _ if x.is_subnormal() && edge::returns_tiny_argument(op, C::WIDE) => return x,
+        _ => {}
+    }
+    let x = x.flush();
+    let y = match op {
         O::Abs => x.abs(),
         O::Cbrt => x.cbrt(),
         O::Ceil => x.ceil(),
@@ -217,14 +243,17 @@ pub fn float_unary<C: Calc>(op: Opcode, x: C) -> C {
         O::Tan => x.tan(),
         O::Tanh => x.tanh(),
         _ => x,
-    }
+    };
+    y.flush()
 }
 
-/// A float binary op in the compute type.
+/// A float binary op in the compute type, in XLA CPU's floating-point
+/// environment (subnormal operands and results flushed, see [`crate::edge`]).
 #[inline]
 pub fn float_binary<C: Calc>(op: Opcode, x: C, y: C) -> C {
     use Opcode as O;
-    match op {
+    let (x, y) = (x.flush(), y.flush());
+    let z = match op {
         O::Add => x + y,
         O::Subtract => x - y,
         O::Multiply => x * y,
@@ -237,7 +266,8 @@ pub fn float_binary<C: Calc>(op: Opcode, x: C, y: C) -> C {
         O::Power => x.powf(y),
         O::Atan2 => x.atan2(y),
         _ => x,
-    }
+    };
+    z.flush()
 }
 
 #[inline]
@@ -301,9 +331,10 @@ macro_rules! float_elem {
                 let up: fn($t) -> $c = $up;
                 let (a, b) = (up(x), up(y));
                 if ty == Some(CompareType::TotalOrder) {
+                    // An integer comparison of the bits: nothing is flushed.
                     ordered(dir, a.total_key(), b.total_key())
                 } else {
-                    ordered(dir, a, b)
+                    ordered(dir, a.flush(), b.flush())
                 }
             }
             #[inline]

@@ -28,7 +28,8 @@ pub fn binary(op: Opcode, x: Value, y: Value) -> Option<Value> {
 }
 
 /// `convert`: integers wrap, float to integer saturates (NaN gives 0), float
-/// narrowing rounds to nearest even, anything nonzero (NaN included) is true.
+/// narrowing rounds to nearest even, anything nonzero (NaN included) is true;
+/// between f64 and narrower floats, subnormal f32 values flush.
 pub fn convert(x: Value, to: DType) -> Value {
-    Value::from_cast(to, x.cast())
+    x.convert(to)
 }

@@ -130,6 +130,17 @@ impl Scalar {
         with_dtype!(dtype, T => Scalar::from(<T as Elem>::from_cast(c)))
     }
 
+    /// XLA's `convert` of this value to `to`: f32 and f16 to bf16 round the f32
+    /// bits to nearest even (an integer operation, so subnormals survive), and
+    /// conversions through f64 follow [`crate::edge::subnormal_convert`].
+    pub fn convert(self, to: DType) -> Scalar {
+        match (self, to) {
+            (Scalar::F32(x), DType::Bf16) => Scalar::Bf16(half::bf16::from_f32(x)),
+            (Scalar::F16(x), DType::Bf16) => Scalar::Bf16(half::bf16::from_f32(x.to_f32())),
+            _ => Scalar::from_cast(to, crate::edge::subnormal_convert(self.dtype(), to, self.cast())),
+        }
+    }
+
     /// The value of a pred scalar.
     pub(crate) fn as_pred(self) -> Option<bool> {
         match self {
@@ -209,10 +220,11 @@ pub(crate) fn binary_ok(dtype: DType, op: Opcode) -> bool {
 
 /// Converts every element to `to` (XLA `convert`).
 pub(crate) fn convert_data(data: &ArrayData, to: DType) -> ArrayData {
-    with_data!(data, v => with_dtype!(to, T => {
-        let out: Vec<T> = v.iter().map(|&x| T::from_cast(Elem::cast(x))).collect();
-        <T as Element>::wrap(out)
-    }))
+    let mut out = ArrayData::zeros(to, data.len());
+    for i in 0..data.len() {
+        Scalar::get(data, i).convert(to).set(&mut out, i);
+    }
+    out
 }
 
 /// The array inside a literal, or an error naming what it was.

@@ -38,6 +38,11 @@ pub struct MathTarget {
     /// built on it scale their result with it instead of two multiplications by
     /// powers of two built from exponent bits.
     pub native_ldexp: bool,
+    /// The code runs with subnormals flushed (FTZ and DAZ, XLA CPU's
+    /// environment, which the CPU backend's runs set): values made on the bits
+    /// (libm's `fmod`) are flushed explicitly, and every function is marked
+    /// with [`denormal_preserve_sign`] before optimization.
+    pub flush_subnormals: bool,
 }
 
 impl MathTarget {
@@ -48,6 +53,7 @@ impl MathTarget {
         MathTarget {
             fused: triple.starts_with("aarch64") || has("+fma"),
             native_ldexp: triple.starts_with("x86_64") && has("+avx512f"),
+            flush_subnormals: false,
         }
     }
 }
@@ -93,6 +99,19 @@ pub fn math_function<'ctx>(
     let result = smelt_math::build(&e, op, arg(0), if op.arity() == 2 { Some(arg(1)) } else { None });
     builder.build_return(Some(&result)).expect("builder is positioned");
     f
+}
+
+/// Marks every function defined in `module` as running with subnormal
+/// operands and results flushed to the zero of their sign
+/// ([`MathTarget::flush_subnormals`]), so LLVM neither folds nor rewrites a
+/// float comparison as if subnormals were nonzero (`x == 0` into a test of the
+/// bits, say). All of a module's functions get it: inlining needs the caller's
+/// and the callee's modes to agree.
+pub fn denormal_preserve_sign(module: &Module<'_>) {
+    let attr = module.get_context().create_string_attribute("denormal-fp-math", "preserve-sign,preserve-sign");
+    for f in module.get_functions().filter(|f| f.count_basic_blocks() > 0) {
+        f.add_attribute(AttributeLoc::Function, attr);
+    }
 }
 
 fn enum_attribute<'ctx>(module: &Module<'ctx>, name: &str, value: u64) -> Attribute {

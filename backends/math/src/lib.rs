@@ -133,7 +133,7 @@ impl MathOp {
 pub fn build<E: Emit>(e: &E, op: MathOp, x: E::F, y: Option<E::F>) -> E::F {
     // A unary function given no second argument gets NaN, never a panic.
     let y = || y.unwrap_or_else(|| e.nan());
-    match op {
+    let r = match op {
         MathOp::Exp => exp::exp(e, x),
         MathOp::Expm1 => exp::expm1(e, x),
         MathOp::Tanh => exp::tanh(e, x),
@@ -148,5 +148,17 @@ pub fn build<E: Emit>(e: &E, op: MathOp, x: E::F, y: Option<E::F>) -> E::F {
         MathOp::Erf => special::erf(e, x),
         MathOp::Rsqrt => special::rsqrt(e, x),
         MathOp::Cbrt => special::cbrt(e, x),
+    };
+    // XLA CPU's sin, tan, expm1 and f32 tanh return a
+    // subnormal argument as it is, where the floating-point environment would
+    // read it as zero (the interpreter's rule, `smelt_interp`'s `edge`). Under
+    // DAZ the comparison sees zero, so the select is the only thing that reads
+    // the argument's bits; without DAZ it returns `x`, the correctly rounded
+    // value for these functions anyway.
+    let tiny = |v: E::F| e.lt(e.abs(v), e.c(e.min_normal()));
+    match op {
+        MathOp::Sin | MathOp::Tan | MathOp::Expm1 => e.sel(tiny(x), x, r),
+        MathOp::Tanh if !e.wide() => e.sel(tiny(x), x, r),
+        _ => r,
     }
 }

@@ -76,8 +76,8 @@ pub(crate) fn log1p<E: Emit>(e: &E, x: E::F) -> E::F {
     let (u, c) = e.two_sum(e.c(1.0), x);
     let (k, m) = decompose(e, u);
     let r = log_kernel(e, k, e.sub(m, e.c(1.0)), e.div(c, u));
-    // -0 stays -0.
-    let r = e.sel(e.eq(x, e.c(0.0)), x, r);
+    // ±0 (and a subnormal, read as zero under DAZ) give the zero of x's sign.
+    let r = e.sel(e.eq(x, e.c(0.0)), e.copysign(e.c(0.0), x), r);
     finish_log(e, x, r, e.c(-1.0))
 }
 

@@ -2,6 +2,8 @@
 //!
 //! [`custom_call`]: `smelt_custom_call`, through which compiled code runs the
 //! library routines of `smelt_linalg`.
+//! [`fpenv`]: the floating-point environment programs run in (subnormals
+//! flushed, as XLA CPU runs).
 //! [`pool`]: the persistent thread pool behind `smelt_parallel_for` and the step
 //! profiler's clock (LLVM- and Cranelift-compiled code call both).
 //! [`routines`]: precompiled library routines for the Cranelift tier (matrix
@@ -10,5 +12,6 @@
 //! ordinary compiled Rust, chosen so the fast tier never waits for LLVM.
 
 pub mod custom_call;
+pub mod fpenv;
 pub mod pool;
 pub mod routines;

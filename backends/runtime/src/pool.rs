@@ -12,7 +12,8 @@
 //! chunks are claimed with a compare-and-swap on one word holding the job's
 //! epoch and the next chunk, so a worker that wakes late can never run a chunk
 //! of a job that has finished. Idle workers spin briefly (back-to-back kernel
-//! launches find them awake), then sleep on a condition variable.
+//! launches find them awake), then sleep on a condition variable. Workers run
+//! with subnormals flushed ([`crate::fpenv`]), as the callers' runs do.
 
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicI64, AtomicU64, AtomicUsize, Ordering};
@@ -97,6 +98,7 @@ fn pool() -> &'static Pool {
 }
 
 fn worker(p: &'static Pool) {
+    crate::fpenv::flush_subnormals_on_this_thread();
     let mut seen = 0u64;
     loop {
         let mut spins = 0u32;

@@ -187,15 +187,29 @@ impl Fx<'_, '_> {
             UnaryOp::Sign => {
                 let zero = self.fconst(t, 0.0);
                 let (one, minus_one) = (self.fconst(t, 1.0), self.fconst(t, -1.0));
-                let keep = self.b.ins().fcmp(FloatCC::UnorderedOrEqual, x, zero);
+                let nan = self.b.ins().fcmp(FloatCC::Unordered, x, x);
+                let is_zero = self.b.ins().fcmp(FloatCC::Equal, x, zero);
                 let pos = self.b.ins().fcmp(FloatCC::GreaterThan, x, zero);
                 let s = self.b.ins().select(pos, one, minus_one);
-                return Ok(self.b.ins().select(keep, x, s));
+                // Zeros (subnormals read as zero included) give the zero of x's sign.
+                let signed_zero = self.b.ins().fcopysign(zero, x);
+                let s = self.b.ins().select(is_zero, signed_zero, s);
+                return Ok(self.b.ins().select(nan, x, s));
             }
             UnaryOp::Sqrt => self.b.ins().sqrt(x),
             _ => unsupported!("{op:?} on {t}"),
         };
         self.round_to(t, r)
+    }
+
+    /// `r`, or the zero of its sign where `r` compares equal to zero: x86's
+    /// `fmax`/`fmin` lowering can pass a subnormal operand's bits through, which
+    /// the floating-point environment reads as zero (see `smelt_runtime::fpenv`).
+    fn flushed_zero(&mut self, t: DType, r: Value) -> Value {
+        let zero = self.fconst(t, 0.0);
+        let is_zero = self.b.ins().fcmp(FloatCC::Equal, r, zero);
+        let signed_zero = self.b.ins().fcopysign(zero, r);
+        self.b.ins().select(is_zero, signed_zero, r)
     }
 
     pub(crate) fn binary(&mut self, op: BinaryOp, t: DType, a: Value, b: Value) -> Result<Value> {
@@ -205,8 +219,14 @@ impl Fx<'_, '_> {
                 BinaryOp::Sub => self.b.ins().fsub(a, b),
                 BinaryOp::Mul => self.b.ins().fmul(a, b),
                 BinaryOp::Div => self.b.ins().fdiv(a, b),
-                BinaryOp::Max => return Ok(self.b.ins().fmax(a, b)),
-                BinaryOp::Min => return Ok(self.b.ins().fmin(a, b)),
+                BinaryOp::Max => {
+                    let r = self.b.ins().fmax(a, b);
+                    return Ok(self.flushed_zero(t, r));
+                }
+                BinaryOp::Min => {
+                    let r = self.b.ins().fmin(a, b);
+                    return Ok(self.flushed_zero(t, r));
+                }
                 BinaryOp::Rem => self.float_helper("fmod", t, &[a, b])?,
                 BinaryOp::Pow => self.math(MathOp::Pow, t, a, Some(b)),
                 BinaryOp::Atan2 => self.math(MathOp::Atan2, t, a, Some(b)),
@@ -394,6 +414,8 @@ impl Fx<'_, '_> {
                 (DType::F64, DType::F32) => self.b.ins().fdemote(types::F32, x),
                 (DType::F64, _) => self.half_from_f64(to, x)?,
                 (_, DType::F32) => x,
+                // On the bits, as the interpreter (an f64 detour would flush subnormals).
+                (_, DType::Bf16) => self.call1("smelt_rt_round_bf16", x)?,
                 _ => {
                     let d = self.b.ins().fpromote(types::F64, x);
                     self.half_from_f64(to, d)?

@@ -266,13 +266,14 @@ impl<'ctx> Cg<'ctx, '_> {
                 return Ok(self.b.build_float_compare(FloatPredicate::OLT, a, inf, "")?.into());
             }
             UnaryOp::Sign => {
+                // ±1 or, for zeros (subnormals read as zero included), the zero
+                // of x's sign: a select of constants, so nothing unflushed leaks.
                 let b = &self.b;
                 let nan = b.build_float_compare(FloatPredicate::UNO, v, v, "")?;
                 let zero = b.build_float_compare(FloatPredicate::OEQ, v, ty.const_zero(), "")?;
-                let keep = b.build_or(nan, zero, "")?;
-                let one = self.float_const(ty, 1.0);
-                let s = self.intrinsic("llvm.copysign", &[fty], &[one.into(), v.into()])?;
-                self.b.build_select(keep, v, s.into_float_value(), "")?.into_float_value()
+                let mag = b.build_select(zero, ty.const_zero(), self.float_const(ty, 1.0), "")?;
+                let s = self.intrinsic("llvm.copysign", &[fty], &[mag.into(), v.into()])?;
+                self.b.build_select(nan, v, s.into_float_value(), "")?.into_float_value()
             }
             UnaryOp::Cbrt => self.math(MathOp::Cbrt, &[v])?,
             UnaryOp::Cos => self.math(MathOp::Cos, &[v])?,
@@ -346,7 +347,13 @@ impl<'ctx> Cg<'ctx, '_> {
             BinaryOp::Sub => bl.build_float_sub(x, y, "")?,
             BinaryOp::Mul => bl.build_float_mul(x, y, "")?,
             BinaryOp::Div => bl.build_float_div(x, y, "")?,
-            // C fmod, as Rust's `%`.
+            // C fmod, as Rust's `%`. libm's fmod works on the bits, so under
+            // FTZ/DAZ its operands and result are flushed here.
+            BinaryOp::Rem if self.target.math.flush_subnormals => {
+                let (x, y) = (self.flushed_zero(x)?, self.flushed_zero(y)?);
+                let r = self.b.build_float_rem(x, y, "")?;
+                self.flushed_zero(r)?
+            }
             BinaryOp::Rem => bl.build_float_rem(x, y, "")?,
             BinaryOp::Max | BinaryOp::Min if self.x86 => self.x86_max_min(op == BinaryOp::Max, x, y, d)?,
             BinaryOp::Max => self.intrinsic("llvm.maximum", &[fty], &[x.into(), y.into()])?.into_float_value(),
@@ -356,6 +363,16 @@ impl<'ctx> Cg<'ctx, '_> {
             _ => unsupported!("{op:?} on {d}"),
         };
         self.round_calc(r, d)
+    }
+
+    /// `v`, or the zero of its sign where `v` compares equal to zero: under
+    /// DAZ a subnormal compares equal to zero, so a value made on the bits (by
+    /// a libm call) is flushed as an arithmetic instruction would flush it.
+    fn flushed_zero(&self, v: FloatValue<'ctx>) -> Result<FloatValue<'ctx>> {
+        let ty = v.get_type();
+        let zero = self.b.build_float_compare(FloatPredicate::OEQ, v, ty.const_zero(), "")?;
+        let signed_zero = self.intrinsic("llvm.copysign", &[ty.into()], &[ty.const_zero().into(), v.into()])?;
+        Ok(self.b.build_select(zero, signed_zero.into_float_value(), v, "")?.into_float_value())
     }
 
     /// NaN-propagating max or min with `-0 < +0` (what `llvm.maximum` and
@@ -745,10 +762,10 @@ impl<'ctx> Cg<'ctx, '_> {
                 let s = if f.get_type() == self.t.f64 { b.build_float_trunc(f, self.t.f32, "")? } else { f };
                 b.build_float_trunc(s, self.t.f16, "")?.into()
             }
-            (CastVal::Float(f), DType::Bf16) => {
-                let w = if f.get_type() == self.t.f64 { f } else { b.build_float_ext(f, self.t.f64, "")? };
-                self.f64_to_bf16(w)?.into()
-            }
+            // From f32 (and f16) on the bits, as the interpreter: no f64 detour,
+            // whose conversion would flush subnormals.
+            (CastVal::Float(f), DType::Bf16) if f.get_type() != self.t.f64 => self.f32_to_bf16(f)?.into(),
+            (CastVal::Float(f), DType::Bf16) => self.f64_to_bf16(f)?.into(),
             (_, to) => invalid!("convert from {from} to {to}"),
         })
     }

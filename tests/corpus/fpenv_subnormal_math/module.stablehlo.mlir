@@ -1,5 +1,5 @@
 module @jit_fn attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
-  func.func public @main(%arg0: tensor<4x6xf32>, %arg1: tensor<4x6xf32>) -> (tensor<4x6xf32> {jax.result_info = "result[0]"}, tensor<4x6xf32> {jax.result_info = "result[1]"}, tensor<4x6xf32> {jax.result_info = "result[2]"}, tensor<4x6xf32> {jax.result_info = "result[3]"}, tensor<4x6xf32> {jax.result_info = "result[4]"}, tensor<4x6xf32> {jax.result_info = "result[5]"}, tensor<4x6xf32> {jax.result_info = "result[6]"}, tensor<4x6xf32> {jax.result_info = "result[7]"}, tensor<4x6xf32> {jax.result_info = "result[8]"}, tensor<4x6xf32> {jax.result_info = "result[9]"}, tensor<4x6xf32> {jax.result_info = "result[10]"}, tensor<4x6xf32> {jax.result_info = "result[11]"}, tensor<4x6xf32> {jax.result_info = "result[12]"}, tensor<4x6xf32> {jax.result_info = "result[13]"}, tensor<4x6xf32> {jax.result_info = "result[14]"}, tensor<4x6xf32> {jax.result_info = "result[15]"}, tensor<4x6xf32> {jax.result_info = "result[16]"}, tensor<4x6xf32> {jax.result_info = "result[17]"}, tensor<4x6xf32> {jax.result_info = "result[18]"}, tensor<4x6xf32> {jax.result_info = "result[19]"}, tensor<4x6xf32> {jax.result_info = "result[20]"}, tensor<4x6xf32> {jax.result_info = "result[21]"}, tensor<4x6xf32> {jax.result_info = "result[22]"}, tensor<4x6xf32> {jax.result_info = "result[23]"}, tensor<4x6xf32> {jax.result_info = "result[24]"}, tensor<4x6xf32> {jax.result_info = "result[25]"}, tensor<4x6xf32> {jax.result_info = "result[26]"}, tensor<4x6xf32> {jax.result_info = "result[27]"}, tensor<4x6xi1> {jax.result_info = "result[28]"}, tensor<4x6xf32> {jax.result_info = "result[29]"}, tensor<4x6xf32> {jax.result_info = "result[30]"}) {
+  func.func public @main(%arg0: tensor<4x6xf32>, %arg1: tensor<4x6xf32>) -> (tensor<4x6xf32> {jax.result_info = "result[0]"}, tensor<4x6xf32> {jax.result_info = "result[1]"}, tensor<4x6xf32> {jax.result_info = "result[2]"}, tensor<4x6xf32> {jax.result_info = "result[3]"}, tensor<4x6xf32> {jax.result_info = "result[4]"}, tensor<4x6xf32> {jax.result_info = "result[5]"}, tensor<4x6xf32> {jax.result_info = "result[6]"}, tensor<4x6xf32> {jax.result_info = "result[7]"}, tensor<4x6xf32> {jax.result_info = "result[8]"}, tensor<4x6xf32> {jax.result_info = "result[9]"}, tensor<4x6xf32> {jax.result_info = "result[10]"}, tensor<4x6xf32> {jax.result_info = "result[11]"}, tensor<4x6xf32> {jax.result_info = "result[12]"}, tensor<4x6xf32> {jax.result_info = "result[13]"}, tensor<4x6xf32> {jax.result_info = "result[14]"}, tensor<4x6xf32> {jax.result_info = "result[15]"}, tensor<4x6xf32> {jax.result_info = "result[16]"}, tensor<4x6xf32> {jax.result_info = "result[17]"}, tensor<4x6xf32> {jax.result_info = "result[18]"}, tensor<4x6xf32> {jax.result_info = "result[19]"}, tensor<4x6xf32> {jax.result_info = "result[20]"}, tensor<4x6xf32> {jax.result_info = "result[21]"}, tensor<4x6xf32> {jax.result_info = "result[22]"}, tensor<4x6xf32> {jax.result_info = "result[23]"}, tensor<4x6xf32> {jax.result_info = "result[24]"}, tensor<4x6xf32> {jax.result_info = "result[25]"}, tensor<4x6xf32> {jax.result_info = "result[26]"}, tensor<4x6xi1> {jax.result_info = "result[27]"}, tensor<4x6xf32> {jax.result_info = "result[28]"}, tensor<4x6xf32> {jax.result_info = "result[29]"}) {
     %0 = stablehlo.log %arg0 : tensor<4x6xf32>
     %1 = stablehlo.sqrt %arg0 : tensor<4x6xf32>
     %2 = stablehlo.rsqrt %arg0 : tensor<4x6xf32>
@@ -48,30 +48,29 @@ module @jit_fn attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 
     %cst_6 = stablehlo.constant dense<1.000000e+00> : tensor<f32>
     %38 = stablehlo.broadcast_in_dim %cst_6, dims = [] : (tensor<f32>) -> tensor<4x6xf32>
     %39 = stablehlo.divide %38, %37 : tensor<4x6xf32>
-    %40 = chlo.erf %arg0 : tensor<4x6xf32> -> tensor<4x6xf32>
-    %41 = stablehlo.abs %arg0 : tensor<4x6xf32>
-    %42 = stablehlo.negate %arg0 : tensor<4x6xf32>
+    %40 = stablehlo.abs %arg0 : tensor<4x6xf32>
+    %41 = stablehlo.negate %arg0 : tensor<4x6xf32>
     %cst_7 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-    %43 = stablehlo.broadcast_in_dim %cst_7, dims = [] : (tensor<f32>) -> tensor<4x6xf32>
-    %44 = stablehlo.compare GT, %arg0, %43, FLOAT : (tensor<4x6xf32>, tensor<4x6xf32>) -> tensor<4x6xi1>
+    %42 = stablehlo.broadcast_in_dim %cst_7, dims = [] : (tensor<f32>) -> tensor<4x6xf32>
+    %43 = stablehlo.compare GT, %arg0, %42, FLOAT : (tensor<4x6xf32>, tensor<4x6xf32>) -> tensor<4x6xi1>
     %cst_8 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-    %45 = stablehlo.broadcast_in_dim %cst_8, dims = [] : (tensor<f32>) -> tensor<4x6xf32>
-    %46 = stablehlo.compare LT, %arg0, %45, FLOAT : (tensor<4x6xf32>, tensor<4x6xf32>) -> tensor<4x6xi1>
+    %44 = stablehlo.broadcast_in_dim %cst_8, dims = [] : (tensor<f32>) -> tensor<4x6xf32>
+    %45 = stablehlo.compare LT, %arg0, %44, FLOAT : (tensor<4x6xf32>, tensor<4x6xf32>) -> tensor<4x6xi1>
     %cst_9 = stablehlo.constant dense<-1.000000e+00> : tensor<f32>
     %cst_10 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-    %47 = call @_where(%46, %cst_9, %cst_10) : (tensor<4x6xi1>, tensor<f32>, tensor<f32>) -> tensor<4x6xf32>
+    %46 = call @_where(%45, %cst_9, %cst_10) : (tensor<4x6xi1>, tensor<f32>, tensor<f32>) -> tensor<4x6xf32>
     %cst_11 = stablehlo.constant dense<1.000000e+00> : tensor<f32>
-    %48 = call @_where_0(%44, %cst_11, %47) : (tensor<4x6xi1>, tensor<f32>, tensor<4x6xf32>) -> tensor<4x6xf32>
+    %47 = call @_where_0(%43, %cst_11, %46) : (tensor<4x6xi1>, tensor<f32>, tensor<4x6xf32>) -> tensor<4x6xf32>
     %cst_12 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-    %49 = stablehlo.broadcast_in_dim %cst_12, dims = [] : (tensor<f32>) -> tensor<4x6xf32>
-    %50 = stablehlo.compare EQ, %arg0, %49, FLOAT : (tensor<4x6xf32>, tensor<4x6xf32>) -> tensor<4x6xi1>
+    %48 = stablehlo.broadcast_in_dim %cst_12, dims = [] : (tensor<f32>) -> tensor<4x6xf32>
+    %49 = stablehlo.compare EQ, %arg0, %48, FLOAT : (tensor<4x6xf32>, tensor<4x6xf32>) -> tensor<4x6xi1>
     %cst_13 = stablehlo.constant dense<1.000000e+00> : tensor<f32>
-    %51 = call @fmod(%arg0, %cst_13) : (tensor<4x6xf32>, tensor<f32>) -> tensor<4x6xf32>
-    %52 = stablehlo.abs %arg0 : tensor<4x6xf32>
+    %50 = call @fmod(%arg0, %cst_13) : (tensor<4x6xf32>, tensor<f32>) -> tensor<4x6xf32>
+    %51 = stablehlo.abs %arg0 : tensor<4x6xf32>
     %cst_14 = stablehlo.constant dense<5.000000e-01> : tensor<f32>
-    %53 = stablehlo.broadcast_in_dim %cst_14, dims = [] : (tensor<f32>) -> tensor<4x6xf32>
-    %54 = stablehlo.power %52, %53 : tensor<4x6xf32>
-    return %0, %1, %2, %3, %4, %5, %6, %8, %9, %10, %11, %14, %15, %17, %20, %25, %26, %27, %28, %29, %30, %31, %33, %39, %40, %41, %42, %48, %50, %51, %54 : tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xi1>, tensor<4x6xf32>, tensor<4x6xf32>
+    %52 = stablehlo.broadcast_in_dim %cst_14, dims = [] : (tensor<f32>) -> tensor<4x6xf32>
+    %53 = stablehlo.power %51, %52 : tensor<4x6xf32>
+    return %0, %1, %2, %3, %4, %5, %6, %8, %9, %10, %11, %14, %15, %17, %20, %25, %26, %27, %28, %29, %30, %31, %33, %39, %40, %41, %47, %49, %50, %53 : tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xi1>, tensor<4x6xf32>, tensor<4x6xf32>
   }
   func.func private @round(%arg0: tensor<4x6xf32>) -> tensor<4x6xf32> {
     %0 = stablehlo.round_nearest_even %arg0 : tensor<4x6xf32>

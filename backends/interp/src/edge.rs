@@ -72,14 +72,18 @@ pub fn returns_tiny_argument(op: Opcode, wide: bool) -> bool {
 /// environment: f32 (and bf16, widened on the bits) to f64, and f64 to f32,
 /// run the f32 <-> f64 instruction, which reads a subnormal f32 as zero and
 /// writes a subnormal f32 result as zero (tininess after rounding, as x86 and
-/// AArch64 detect it). Every other conversion is exact, done on the bits, or
-/// (f64 to f16) cannot produce an f32 subnormal's worth of value.
+/// AArch64 detect it). A conversion to pred is `x != 0`, a compare, which
+/// reads an f32, bf16 or f64 subnormal as zero (an f16 one is normal in f32).
+/// Every other conversion is exact, done on the bits, or (f64 to f16) cannot
+/// produce an f32 subnormal's worth of value.
 #[inline]
 pub fn subnormal_convert(from: DType, to: DType, c: Cast) -> Cast {
-    let through_f64 = matches!((from, to), (DType::F32 | DType::Bf16, DType::F64) | (DType::F64, DType::F32));
+    let f32_subnormal =
+        matches!((from, to), (DType::F32 | DType::Bf16, DType::F64 | DType::Pred) | (DType::F64, DType::F32));
+    let f64_subnormal = matches!((from, to), (DType::F64, DType::F32 | DType::Pred));
     match c {
-        Cast::Float(v) if through_f64 && (v as f32).is_subnormal() => Cast::Float(0.0f64.copysign(v)),
-        Cast::Float(v) if through_f64 && v.is_subnormal() => Cast::Float(0.0f64.copysign(v)),
+        Cast::Float(v) if f32_subnormal && (v as f32).is_subnormal() => Cast::Float(0.0f64.copysign(v)),
+        Cast::Float(v) if f64_subnormal && v.is_subnormal() => Cast::Float(0.0f64.copysign(v)),
         c => c,
     }
 }

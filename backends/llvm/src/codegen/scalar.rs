@@ -355,9 +355,20 @@ impl<'ctx> Cg<'ctx, '_> {
                 self.flushed_zero(r)?
             }
             BinaryOp::Rem => bl.build_float_rem(x, y, "")?,
-            BinaryOp::Max | BinaryOp::Min if self.x86 => self.x86_max_min(op == BinaryOp::Max, x, y, d)?,
-            BinaryOp::Max => self.intrinsic("llvm.maximum", &[fty], &[x.into(), y.into()])?.into_float_value(),
-            BinaryOp::Min => self.intrinsic("llvm.minimum", &[fty], &[x.into(), y.into()])?.into_float_value(),
+            BinaryOp::Max | BinaryOp::Min => {
+                let r = if self.x86 {
+                    self.x86_max_min(op == BinaryOp::Max, x, y, d)?
+                } else {
+                    let name = if op == BinaryOp::Max { "llvm.maximum" } else { "llvm.minimum" };
+                    self.intrinsic(name, &[fty], &[x.into(), y.into()])?.into_float_value()
+                };
+                // In f32 and f64 the x86 `maxps`/`minps` (and LLVM's expansions
+                // elsewhere) write a subnormal operand as the zero it compared
+                // as under FTZ/DAZ; a bf16 result is rounded on the bits, so it
+                // is flushed here. (`llvm.canonicalize`, one multiply by 1,
+                // fails instruction selection on the SLP vectorizer's <2 x float>.)
+                if self.target.math.flush_subnormals && d == DType::Bf16 { self.flushed_zero(r)? } else { r }
+            }
             BinaryOp::Pow => self.math(MathOp::Pow, &[x, y])?,
             BinaryOp::Atan2 => self.math(MathOp::Atan2, &[x, y])?,
             _ => unsupported!("{op:?} on {d}"),

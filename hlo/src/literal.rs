@@ -508,7 +508,7 @@ pub fn format_element(data: &ArrayData, i: usize, scalar: bool) -> String {
 }
 
 impl fmt::Display for Array {
-    /// The constant syntax: `1`, `{1, 2}`, `{ { 1, 2 }, { 3, 4 } }`.
+    /// The constant syntax: `1`, `{1, 2}`, `{ { 1, 2 }, { 3, 4 } }`, `{ {1} }`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.dims.is_empty() {
             return f.write_str(&format_element(&self.data, 0, true));
@@ -517,8 +517,9 @@ impl fmt::Display for Array {
             let n = a.dims[dim] as usize;
             let inner = stride / n.max(1);
             let last = dim + 1 == a.dims.len();
-            // XLA pads braces with spaces in arrays of rank >= 2, at every level.
-            let spaced = a.dims.len() > 1;
+            // XLA pads braces with spaces in arrays of rank >= 2, at every level
+            // but an innermost one of at most one element (`{ {1} }`).
+            let spaced = a.dims.len() > 1 && !(last && n <= 1);
             f.write_str(if spaced { "{ " } else { "{" })?;
             for k in 0..n {
                 if k > 0 {

@@ -8,9 +8,9 @@
 //! element for kernels (inline reductions count their windows), bytes for
 //! copies, multiply-adds for products, comparisons for sorts. The allowances
 //! are bounds orders of magnitude above any machine's norm (a kernel step may
-//! take 2 µs plus 50 ns per 16 operations of each element, a copy 2 ns per
-//! byte, a product 2 ns per multiply-add): a step over them is not slow for
-//! its machine, it is doing something wrong on any machine.
+//! take 2 µs plus 50 ns per 16 operations of each element, a copy 2 µs plus 2 ns
+//! per byte, a product 10 µs plus 2 ns per multiply-add): a step over them is
+//! not slow for its machine, it is doing something wrong on any machine.
 
 use crate::ir::{Graph, KernelBody, Node, Program, Step};
 
@@ -38,6 +38,10 @@ pub struct StepWork {
 
 /// Nanoseconds any call may take, whatever its work.
 const CALL_NS: f64 = 2000.0;
+/// The same for a library routine (products, sorts): it packs its operands
+/// and may hand parts to the thread pool, a wake-up that alone takes
+/// microseconds on a loaded machine.
+const LIBRARY_CALL_NS: f64 = 10_000.0;
 
 impl StepWork {
     /// The work of `step` of `program` (control flow has none of its own).
@@ -75,14 +79,15 @@ impl StepWork {
         if calls == 0 {
             return None;
         }
-        let per_unit = match self.class {
-            WorkClass::Kernel => 50.0 / 16.0,
-            WorkClass::Copy | WorkClass::Product => 2.0,
-            WorkClass::Sort => 20.0,
+        let (per_unit, fixed) = match self.class {
+            WorkClass::Kernel => (50.0 / 16.0, CALL_NS),
+            WorkClass::Copy => (2.0, CALL_NS),
+            WorkClass::Product => (2.0, LIBRARY_CALL_NS),
+            WorkClass::Sort => (20.0, LIBRARY_CALL_NS),
             WorkClass::Other => return None,
         };
         let per_call = total_ns / calls as f64;
-        let allowed = CALL_NS + self.units * per_unit;
+        let allowed = fixed + self.units * per_unit;
         (per_call > allowed).then(|| {
             format!(
                 "{per_call:.0} ns per call for {:.0} units of {:?} work: over the {allowed:.0} ns any machine needs",
@@ -124,6 +129,10 @@ mod tests {
         let copy = StepWork { class: WorkClass::Copy, units: 262_144.0 };
         assert!(copy.suspicious(100_000.0, 1).is_none());
         assert!(copy.suspicious(1e7, 1).is_some());
+        // A tiny product pays its routine's fixed cost, not a cliff.
+        let outer = StepWork { class: WorkClass::Product, units: 768.0 };
+        assert!(outer.suspicious(4_800.0, 1).is_none());
+        assert!(outer.suspicious(50_000.0, 1).is_some());
         assert!(StepWork { class: WorkClass::Other, units: 0.0 }.suspicious(1e12, 1).is_none());
         assert!(k.suspicious(1e12, 0).is_none());
     }

@@ -151,6 +151,21 @@ def linalg_eigh_svd(size):
     return Built(fn, (s, a))
 
 
+@case(API, "Hessenberg reduction (jax.scipy.linalg.hessenberg: lapack_sgehrd_ffi, then lapack_sorgqr_ffi for q): "
+      "raw h, q h q^T - a and q^T q.", rtol=1e-4, atol=1e-4)
+def linalg_hessenberg(size):
+    rng = np.random.default_rng(1910)
+    batch, n = ((2,), 5) if size == "test" else ((8,), 64)
+    a = normal(rng, batch + (n, n))
+
+    def fn(a):
+        import jax.scipy.linalg as jsl
+        h, q = jax.vmap(lambda m: jsl.hessenberg(m, calc_q=True))(a)
+        return h, q @ h @ jnp.swapaxes(q, -1, -2) - a, jnp.swapaxes(q, -1, -2) @ q
+
+    return Built(fn, (a,))
+
+
 def subnormal_mix(rng, shape):
     """f32 subnormals of both signs (the smallest, 1e-45, included), signed zeros,
     the smallest normal, tiny normals whose products and differences underflow,

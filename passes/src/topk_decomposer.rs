@@ -40,6 +40,15 @@ impl Rewrite for TopkDecomposer {
     }
 }
 
+/// Whether `module` has a `topk` or a `TopK` custom call to rewrite.
+pub fn has_topk(module: &Module) -> bool {
+    module.comps.iter().flat_map(|(_, c)| c.insts.iter()).any(|(_, i)| is_topk(i))
+}
+
+fn is_topk(i: &smelt_hlo::Instruction) -> bool {
+    i.opcode == Opcode::TopK || matches!(&i.attrs, Attrs::CustomCall(c) if c.target == "TopK")
+}
+
 /// Rewrites every `topk` of `module`, and every `TopK` custom call (what
 /// XLA's own pipeline turns `topk` into: the same selection, its comparator
 /// of `(a, b, i, j)` given); returns how many.
@@ -49,8 +58,7 @@ pub fn decompose_topk(module: &mut Module) -> usize {
     let mut rewritten = 0;
     for cid in module.comp_ids() {
         let comp = module.comp(cid);
-        let mut found = comp.insts_with(Opcode::TopK);
-        found.extend(comp.insts_with(Opcode::CustomCall));
+        let found: Vec<InstId> = comp.insts.iter().filter(|(_, i)| is_topk(i)).map(|(id, _)| id).collect();
         for id in found {
             let inst = module.comp(cid).inst(id);
             let Some(x) = inst.operands.first().copied() else {

@@ -575,7 +575,7 @@ impl<'m> Evaluator<'m> {
                 _ => unsupported!("after-all (tokens are not modelled)"),
             },
             (O::CustomCall, Attrs::CustomCall(c)) if c.target == "TopK" => self.topk_custom_call(inst, arr(ops, 0)?),
-            (O::CustomCall, Attrs::CustomCall(c)) => custom_call(inst, &c.target, &arrays(ops)?),
+            (O::CustomCall, _) => custom_call(inst, &arrays(ops)?),
             (op, attrs) => invalid!("{op} cannot carry {:?} attributes", attrs.kind()),
         }
     }
@@ -689,27 +689,21 @@ fn take<'a>(slots: &mut [Option<Cow<'a, Literal>>], uses: &[u32], op: InstId) ->
 }
 
 /// A custom call to one of the targets `smelt_linalg` implements.
-fn custom_call(inst: &Instruction, target: &str, ops: &[&Array]) -> KResult<Literal> {
-    let operands: Vec<(DType, &[i64])> = ops.iter().map(|a| (a.dtype(), &a.dims[..])).collect();
-    let leaves = inst.shape.leaves();
-    let results: Vec<(DType, &[i64])> = leaves.iter().map(|a| (a.dtype, &a.dims[..])).collect();
-    let call = match smelt_linalg::Call::new(target, inst.extras.backend_config.as_deref(), &operands, &results) {
+fn custom_call(inst: &Instruction, ops: &[&Array]) -> KResult<Literal> {
+    let shapes: Vec<Shape> = ops.iter().map(|a| Shape::Array(a.shape())).collect();
+    let call = match smelt_linalg::Call::of_instruction(inst, &shapes.iter().collect::<Vec<_>>()) {
         Ok(c) => c,
         Err(smelt_linalg::LinalgError::UnknownTarget(t)) => unsupported!("custom-call target {t:?}"),
         Err(e) => invalid!("{e}"),
     };
     let inputs: Vec<Vec<u8>> = ops.iter().map(|a| a.data.to_le_bytes()).collect();
-    let mut outputs: Vec<Vec<u8>> = results
-        .iter()
-        .map(|(d, s)| vec![0u8; d.byte_size() * s.iter().map(|&x| x.max(0) as usize).product::<usize>()])
-        .collect();
-    let ins: Vec<&[u8]> = inputs.iter().map(|v| &v[..]).collect();
-    let mut outs: Vec<&mut [u8]> = outputs.iter_mut().map(|v| &mut v[..]).collect();
-    call.run(&ins, &mut outs).map_err(|e| Fail::Invalid(e.to_string()))?;
-    let mut arrays: Vec<Literal> = results
+    let outputs =
+        call.run_owned(&inputs.iter().map(|v| &v[..]).collect::<Vec<_>>()).map_err(|e| Fail::Invalid(e.to_string()))?;
+    let mut arrays: Vec<Literal> = call
+        .result_types()
         .iter()
         .zip(&outputs)
-        .map(|((d, s), b)| Literal::Array(Array::new(*s, ArrayData::from_le_bytes(*d, b))))
+        .map(|((d, s), b)| Literal::Array(Array::new(&s[..], ArrayData::from_le_bytes(*d, b))))
         .collect();
     Ok(match &inst.shape {
         Shape::Tuple(_) => Literal::Tuple(arrays),

@@ -14,8 +14,9 @@
 //! call into compiled code as text. The interpreter, the kernel form's
 //! evaluator and the compiled host backends all run calls through here.
 //!
-//! LU, Cholesky, triangular solves and QR are the unblocked forms (LAPACK's
-//! `getf2`, `potf2`, `trsm`'s reference loops, `geqr2`/`org2r`, in `qr`):
+//! LU, Cholesky, triangular solves, QR and the Hessenberg reduction are the
+//! unblocked forms (LAPACK's `getf2`, `potf2`, `trsm`'s reference loops,
+//! `geqr2`/`org2r` and `gehd2`, in `qr`):
 //! the same results up to rounding as the blocked ones, with the same pivot
 //! choices (the first row of largest magnitude) and reflectors, for the small
 //! matrices these programs factor. The symmetric eigendecomposition and the
@@ -76,6 +77,11 @@ pub enum Op {
     /// `k`, 'N' none), the singular vectors (`gesdd`; `a'` is LAPACK's
     /// workspace, zeros here).
     Gesdd { m: usize, n: usize, mode: u8, uc: usize, vr: usize },
+    /// `(a[n, n]) -> (h[n, n], tau[n - 1], info s32)`: the Hessenberg form
+    /// `Q^T A Q` above the first subdiagonal and the reflectors of `Q`
+    /// below it, reducing rows and columns `low..=high` (1-based, LAPACK's
+    /// `ilo`/`ihi`; `tau` is 0 outside them) (`gehrd`).
+    Gehrd { n: usize, low: usize, high: usize },
 }
 
 /// A checked custom call: its target, element type, batch and operation.
@@ -205,6 +211,21 @@ impl Call {
                 };
                 Op::Gesdd { m: rows, n: cols, mode, uc, vr }
             }
+            "gehrd" => {
+                if rows != cols {
+                    return Err(bad(format!("gehrd of a non-square matrix {a:?}")));
+                }
+                let int_attr = |key: &str, default: usize| match config.iter().find(|(k, _)| k == key) {
+                    Some((_, v)) => usize::try_from(*v).map_err(|_| bad(format!("{key} = {v}"))),
+                    None => Ok(default),
+                };
+                let (low, high) = (int_attr("low", 1)?, int_attr("high", rows)?);
+                // LAPACK: 1 <= ilo <= ihi <= n, or ilo = 1 and ihi = 0 when n = 0.
+                if low < 1 || high > rows || low > high.max(1) {
+                    return Err(bad(format!("low = {low}, high = {high} for a {rows}x{rows} matrix")));
+                }
+                Op::Gehrd { n: rows, low, high }
+            }
             _ => return Err(LinalgError::UnknownTarget(target.to_string())),
         };
         let call = Call { target: target.to_string(), real, batch, op };
@@ -216,6 +237,28 @@ impl Call {
             return Err(bad(format!("takes {} and gives {}", types(&want_in), types(&want_out))));
         }
         Ok(call)
+    }
+
+    /// The call a custom-call instruction makes, its operands' shapes given
+    /// (the shapes and attributes every caller reads the same way).
+    pub fn of_instruction(inst: &smelt_hlo::Instruction, operands: &[&smelt_hlo::Shape]) -> Result<Call, LinalgError> {
+        let target = match &inst.attrs {
+            smelt_hlo::Attrs::CustomCall(c) => c.target.as_str(),
+            _ => "",
+        };
+        let ops: Vec<(DType, &[i64])> =
+            operands.iter().filter_map(|s| s.as_array()).map(|a| (a.dtype, &a.dims[..])).collect();
+        let leaves = inst.shape.leaves();
+        let results: Vec<(DType, &[i64])> = leaves.iter().map(|a| (a.dtype, &a.dims[..])).collect();
+        Call::new(target, inst.extras.backend_config.as_deref(), &ops, &results)
+    }
+
+    /// [`Call::run`] into fresh result buffers.
+    pub fn run_owned(&self, inputs: &[&[u8]]) -> Result<Vec<Vec<u8>>, LinalgError> {
+        let mut outputs: Vec<Vec<u8>> = self.result_types().iter().map(|t| vec![0u8; byte_size(t)]).collect();
+        let mut outs: Vec<&mut [u8]> = outputs.iter_mut().map(|v| &mut v[..]).collect();
+        self.run(inputs, &mut outs)?;
+        Ok(outputs)
     }
 
     /// Matrices in the batch.
@@ -239,7 +282,7 @@ impl Call {
             }
             Op::Geqrf { m, n } | Op::Gesdd { m, n, .. } => vec![self.with_batch(t, &[m, n])],
             Op::Orgqr { m, n, k } => vec![self.with_batch(t, &[m, n]), self.with_batch(t, &[k])],
-            Op::Syevd { n, .. } => vec![self.with_batch(t, &[n, n])],
+            Op::Syevd { n, .. } | Op::Gehrd { n, .. } => vec![self.with_batch(t, &[n, n])],
         }
     }
 
@@ -265,15 +308,18 @@ impl Call {
                 self.with_batch(t, &[vr, n]),
                 self.with_batch(DType::S32, &[]),
             ],
+            Op::Gehrd { n, .. } => vec![
+                self.with_batch(t, &[n, n]),
+                self.with_batch(t, &[n.saturating_sub(1)]),
+                self.with_batch(DType::S32, &[]),
+            ],
         }
     }
 
     /// Computes the call: `inputs` and `outputs` hold the operands and results
     /// as little-endian row-major bytes, in order.
     pub fn run(&self, inputs: &[&[u8]], outputs: &mut [&mut [u8]]) -> Result<(), LinalgError> {
-        let sizes = |ts: &[(DType, Vec<i64>)]| -> Vec<usize> {
-            ts.iter().map(|(d, s)| d.byte_size() * s.iter().map(|&x| x.max(0) as usize).product::<usize>()).collect()
-        };
+        let sizes = |ts: &[(DType, Vec<i64>)]| -> Vec<usize> { ts.iter().map(byte_size).collect() };
         let (want_in, want_out) = (sizes(&self.operand_types()), sizes(&self.result_types()));
         let got_in: Vec<usize> = inputs.iter().map(|b| b.len()).collect();
         let got_out: Vec<usize> = outputs.iter().map(|b| b.len()).collect();
@@ -365,6 +411,15 @@ impl Call {
                 write(&vt, outputs[3]);
                 write(&info, outputs[4]);
             }
+            Op::Gehrd { n, low, high } => {
+                let (mut h, mut taus) = (a, Vec::new());
+                for chunk in h.chunks_mut(per.max(1)).take(count) {
+                    taus.extend(qr::gehrd(chunk, n, (low, high)));
+                }
+                write(&h, outputs[0]);
+                write(&taus, outputs[1]);
+                write(&vec![0i32; count], outputs[2]);
+            }
         }
     }
 
@@ -417,6 +472,7 @@ impl Call {
                 uc: get("uc")?,
                 vr: get("vr")?,
             },
+            Some("gehrd") => Op::Gehrd { n: get("n")?, low: get("low")?, high: get("high")? },
             _ => return Err(LinalgError::UnknownTarget(target)),
         };
         Ok(Call { target, real, batch, op })
@@ -438,8 +494,14 @@ impl fmt::Display for Call {
             Op::Orgqr { m, n, k } => write!(f, " m={m} n={n} k={k}"),
             Op::Syevd { n, lower, vectors } => write!(f, " n={n} lower={} vectors={}", b(lower), b(vectors)),
             Op::Gesdd { m, n, mode, uc, vr } => write!(f, " m={m} n={n} mode={mode} uc={uc} vr={vr}"),
+            Op::Gehrd { n, low, high } => write!(f, " n={n} low={low} high={high}"),
         }
     }
+}
+
+/// Bytes of an array of `(dtype, dims)`.
+pub fn byte_size((dtype, dims): &(DType, Vec<i64>)) -> usize {
+    dtype.byte_size() * dims.iter().map(|&x| x.max(0) as usize).product::<usize>()
 }
 
 fn uplo(c: u8) -> Result<bool, String> {

@@ -2,6 +2,7 @@
 //! `H = I - tau v v^T` with `v[0] = 1` implied, `beta = -sign(alpha) |(alpha,
 //! x)|`, `tau = (beta - alpha) / beta`, the rest of `v` stored below the
 //! diagonal; `tau = 0` (no reflection) where the column below is already 0.
+//! The Hessenberg reduction (`gehd2`) uses the same reflectors one row lower.
 
 use crate::Float;
 
@@ -9,7 +10,7 @@ use crate::Float;
 pub(crate) fn geqrf<T: Float>(a: &mut [T], m: usize, n: usize) -> Vec<T> {
     let mut taus = Vec::with_capacity(m.min(n));
     for j in 0..m.min(n) {
-        let tau = reflector(a, m, n, j);
+        let tau = reflector(a, n, (j, j), m);
         taus.push(tau);
         if tau != T::ZERO {
             // A[j.., j+1..] -= tau v (v^T A[j.., j+1..]).
@@ -29,11 +30,11 @@ pub(crate) fn geqrf<T: Float>(a: &mut [T], m: usize, n: usize) -> Vec<T> {
     taus
 }
 
-/// `larfg` for column `j` from row `j` down: leaves `beta` on the diagonal
-/// and `v[1..]` below it; returns `tau`.
-fn reflector<T: Float>(a: &mut [T], m: usize, n: usize, j: usize) -> T {
-    let alpha = a[j * n + j].to_f64();
-    let xnorm = (j + 1..m).map(|r| a[r * n + j].to_f64().powi(2)).sum::<f64>().sqrt();
+/// `larfg` on column `j` of the row-major matrix `a` (`n` columns), rows
+/// `i..end`: leaves `beta` at `(i, j)` and `v[1..]` below it; returns `tau`.
+fn reflector<T: Float>(a: &mut [T], n: usize, (i, j): (usize, usize), end: usize) -> T {
+    let alpha = a[i * n + j].to_f64();
+    let xnorm = (i + 1..end).map(|r| a[r * n + j].to_f64().powi(2)).sum::<f64>().sqrt();
     if xnorm == 0.0 {
         return T::ZERO;
     }
@@ -42,11 +43,50 @@ fn reflector<T: Float>(a: &mut [T], m: usize, n: usize, j: usize) -> T {
     let (beta, alpha) = (T::of_f64(beta), T::of_f64(alpha));
     let tau = (beta - alpha) / beta;
     let scale = T::ONE / (alpha - beta);
-    for r in j + 1..m {
+    for r in i + 1..end {
         a[r * n + j] = a[r * n + j] * scale;
     }
-    a[j * n + j] = beta;
+    a[i * n + j] = beta;
     tau
+}
+
+/// `gehd2` on the row-major `n x n` matrix `a`, in place, for the 1-based
+/// range `low..=high`; returns `tau[n - 1]`. Reflector `i` (rows `i + 1..high`,
+/// `v[0] = 1` implied at row `i + 1`) is applied from the right to rows
+/// `..high` and from the left to columns `i + 1..`.
+pub(crate) fn gehrd<T: Float>(a: &mut [T], n: usize, (low, high): (usize, usize)) -> Vec<T> {
+    let mut taus = vec![T::ZERO; n.saturating_sub(1)];
+    for i in low.saturating_sub(1)..high.saturating_sub(1) {
+        let tau = reflector(a, n, (i + 1, i), high);
+        taus[i] = tau;
+        if tau == T::ZERO {
+            continue;
+        }
+        let v = |a: &[T], k: usize| if k == i + 1 { T::ONE } else { a[k * n + i] };
+        // A[..high, i+1..high] -= tau (A v) v^T.
+        for r in 0..high {
+            let mut s = T::ZERO;
+            for k in i + 1..high {
+                s = s + a[r * n + k] * v(a, k);
+            }
+            let s = s * tau;
+            for k in i + 1..high {
+                a[r * n + k] = a[r * n + k] - s * v(a, k);
+            }
+        }
+        // A[i+1..high, i+1..] -= tau v (v^T A).
+        for c in i + 1..n {
+            let mut s = T::ZERO;
+            for k in i + 1..high {
+                s = s + v(a, k) * a[k * n + c];
+            }
+            let s = s * tau;
+            for k in i + 1..high {
+                a[k * n + c] = a[k * n + c] - s * v(a, k);
+            }
+        }
+    }
+    taus
 }
 
 /// `org2r`: overwrites the row-major `m x n` matrix `a` (the reflectors as

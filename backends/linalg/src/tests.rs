@@ -29,15 +29,7 @@ fn ints(b: &[u8]) -> Vec<i32> {
 }
 
 fn run(call: &Call, inputs: &[Vec<u8>]) -> Vec<Vec<u8>> {
-    let mut outs: Vec<Vec<u8>> = call
-        .result_types()
-        .iter()
-        .map(|(d, s)| vec![0u8; d.byte_size() * s.iter().product::<i64>() as usize])
-        .collect();
-    let ins: Vec<&[u8]> = inputs.iter().map(|v| &v[..]).collect();
-    let mut out_refs: Vec<&mut [u8]> = outs.iter_mut().map(|v| &mut v[..]).collect();
-    call.run(&ins, &mut out_refs).unwrap();
-    outs
+    call.run_owned(&inputs.iter().map(|v| &v[..]).collect::<Vec<_>>()).unwrap()
 }
 
 #[test]
@@ -302,4 +294,59 @@ fn syevd_and_gesdd_decompose_their_matrices() {
             }
         }
     }
+}
+
+#[test]
+fn gehrd_reduces_to_hessenberg_form_by_a_similarity() {
+    let n = 6;
+    let a = values(n * n, 9);
+    let call = Call::new(
+        "lapack_dgehrd_ffi",
+        Some("{high = 6 : i32, low = 1 : i32}"),
+        &[(DType::F64, &[6, 6])],
+        &[(DType::F64, &[6, 6]), (DType::F64, &[5]), (DType::S32, &[])],
+    )
+    .unwrap();
+    let out = run(&call, &[bytes(&a)]);
+    let (packed, tau) = (floats(&out[0]), floats(&out[1]));
+    assert_eq!(ints(&out[2]), [0]);
+    // Q = diag(1, orgqr(reflectors)), the reflectors below the subdiagonal
+    // of the first n - 1 columns, as jax.scipy.linalg.hessenberg builds it.
+    let m = n - 1;
+    let sub: Vec<f64> = (0..m).flat_map(|i| (0..m).map(move |j| (i, j))).map(|(i, j)| packed[(i + 1) * n + j]).collect();
+    let orgqr =
+        Call::new("lapack_dorgqr_ffi", None, &[(DType::F64, &[5, 5]), (DType::F64, &[5])], &[(DType::F64, &[5, 5])])
+            .unwrap();
+    let q_sub = floats(&run(&orgqr, &[bytes(&sub), bytes(&tau)])[0]);
+    let q = |i: usize, j: usize| match (i, j) {
+        (0, 0) => 1.0,
+        (0, _) | (_, 0) => 0.0,
+        _ => q_sub[(i - 1) * m + j - 1],
+    };
+    let h = |i: usize, j: usize| if i <= j + 1 { packed[i * n + j] } else { 0.0 };
+    for i in 0..n {
+        for j in 0..n {
+            let qhqt: f64 = (0..n).flat_map(|p| (0..n).map(move |r| (p, r))).map(|(p, r)| q(i, p) * h(p, r) * q(j, r)).sum();
+            assert!((qhqt - a[i * n + j]).abs() < 1e-12, "Q H Q^T ({i}, {j}): {qhqt} vs {}", a[i * n + j]);
+            let qtq: f64 = (0..n).map(|p| q(p, i) * q(p, j)).sum();
+            assert!((qtq - if i == j { 1.0 } else { 0.0 }).abs() < 1e-12, "Q^T Q ({i}, {j})");
+        }
+    }
+    // A restricted range leaves the rest alone: tau is 0 outside it.
+    let call = Call::new(
+        "lapack_dgehrd_ffi",
+        Some("{high = 4 : i32, low = 2 : i32}"),
+        &[(DType::F64, &[6, 6])],
+        &[(DType::F64, &[6, 6]), (DType::F64, &[5]), (DType::S32, &[])],
+    )
+    .unwrap();
+    let tau = floats(&run(&call, &[bytes(&a)])[1]);
+    assert!(tau[0] == 0.0 && tau[3] == 0.0 && tau[4] == 0.0 && tau[1] != 0.0, "{tau:?}");
+    let bad = Call::new(
+        "lapack_dgehrd_ffi",
+        Some("{high = 7 : i32, low = 1 : i32}"),
+        &[(DType::F64, &[6, 6])],
+        &[(DType::F64, &[6, 6]), (DType::F64, &[5]), (DType::S32, &[])],
+    );
+    assert!(matches!(bad, Err(LinalgError::Invalid { .. })), "{bad:?}");
 }

@@ -31,8 +31,7 @@ unsafe extern "C" fn smelt_custom_call(spec: *const u8, spec_len: i64, bufs: *co
 
 /// Runs `call` on the buffers `bufs` points to.
 fn run(call: &Call, bufs: *const *mut u8) -> Result<(), smelt_linalg::LinalgError> {
-    let bytes =
-        |t: &(smelt_hlo::DType, Vec<i64>)| t.0.byte_size() * t.1.iter().map(|&d| d.max(0) as usize).product::<usize>();
+    let bytes = smelt_linalg::byte_size;
     let (ins, outs) = (call.operand_types(), call.result_types());
     // SAFETY: the caller passes one pointer per operand and result.
     let ptrs = unsafe { std::slice::from_raw_parts(bufs, ins.len() + outs.len()) };

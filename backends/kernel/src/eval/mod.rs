@@ -268,12 +268,10 @@ impl<'p> Executor<'p> {
                 for b in &c.inputs {
                     inputs.push(mem.bytes(Place::Buf(b.buffer), b.ty.byte_size())?.to_vec());
                 }
-                let mut outputs: Vec<Vec<u8>> = c.outputs.iter().map(|b| vec![0u8; b.ty.byte_size()]).collect();
-                let ins: Vec<&[u8]> = inputs.iter().map(|v| &v[..]).collect();
-                let mut outs: Vec<&mut [u8]> = outputs.iter_mut().map(|v| &mut v[..]).collect();
-                if let Err(e) = c.call.run(&ins, &mut outs) {
-                    return invalid("custom-call", e.to_string());
-                }
+                let outputs = match c.call.run_owned(&inputs.iter().map(|v| &v[..]).collect::<Vec<_>>()) {
+                    Ok(o) => o,
+                    Err(e) => return invalid("custom-call", e.to_string()),
+                };
                 for (b, bytes) in c.outputs.iter().zip(outputs) {
                     mem.bytes_mut(Place::Buf(b.buffer), b.ty.byte_size())?.copy_from_slice(&bytes);
                 }

@@ -94,12 +94,7 @@ pub fn lower(module: &Verified<'_>, schedule: &Schedule, buffers: &BufferAssignm
 pub fn lower_module(module: &Module) -> Result<Program, LowerError> {
     smelt_hlo::verify(module)?;
     let decomposed;
-    let topk = |c: &Computation| {
-        c.insts
-            .iter()
-            .any(|(_, i)| i.opcode == Opcode::TopK || matches!(&i.attrs, Attrs::CustomCall(cc) if cc.target == "TopK"))
-    };
-    let module = if module.comps.iter().any(|(_, c)| topk(c)) {
+    let module = if smelt_passes::topk_decomposer::has_topk(module) {
         let mut m = module.clone();
         smelt_passes::topk_decomposer::decompose_topk(&mut m);
         smelt_hlo::verify(&m)?;
@@ -334,31 +329,18 @@ impl<'m> Lowerer<'m> {
                 Ok(())
             }
             O::CustomCall => {
-                let target = match &inst.attrs {
-                    Attrs::CustomCall(c) => c.target.as_str(),
-                    _ => "",
+                let shapes: Vec<&smelt_hlo::Shape> = inst.operands.iter().map(|&o| &comp.inst(o).shape).collect();
+                let call = match smelt_linalg::Call::of_instruction(inst, &shapes) {
+                    Ok(call) => call,
+                    Err(smelt_linalg::LinalgError::UnknownTarget(t)) => {
+                        let what = format!("custom-call target \"{t}\" (smelt implements no such target)");
+                        return Err(unsupported(comp, inst, what));
+                    }
+                    Err(e) => return Err(unsupported(comp, inst, e.to_string())),
                 };
-                let operands: Vec<(smelt_hlo::DType, &[i64])> = inst
-                    .operands
-                    .iter()
-                    .filter_map(|&o| comp.inst(o).shape.as_array().map(|a| (a.dtype, &a.dims[..])))
-                    .collect();
-                let leaves = inst.shape.leaves();
-                let results: Vec<(smelt_hlo::DType, &[i64])> = leaves.iter().map(|a| (a.dtype, &a.dims[..])).collect();
-                let call =
-                    match smelt_linalg::Call::new(target, inst.extras.backend_config.as_deref(), &operands, &results) {
-                        Ok(call) => call,
-                        Err(smelt_linalg::LinalgError::UnknownTarget(_)) => {
-                            return Err(unsupported(
-                                comp,
-                                inst,
-                                format!("custom-call target \"{target}\" (smelt implements no such target)"),
-                            ));
-                        }
-                        Err(e) => return Err(unsupported(comp, inst, e.to_string())),
-                    };
                 let inputs = inst.operands.iter().map(|&o| self.buf(cid, o, 0)).collect::<Result<Vec<_>, _>>()?;
-                let outputs = (0..results.len()).map(|i| self.buf(cid, id, i)).collect::<Result<Vec<_>, _>>()?;
+                let results = call.result_types().len();
+                let outputs = (0..results).map(|i| self.buf(cid, id, i)).collect::<Result<Vec<_>, _>>()?;
                 steps.push(Step::CustomCall(Box::new(crate::ir::CustomCallStep { call, inputs, outputs })));
                 Ok(())
             }

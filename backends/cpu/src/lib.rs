@@ -442,6 +442,6 @@ pub(crate) fn optimize(module: &Module<'_>, tm: &TargetMachine, options: &Compil
     pbo.set_loop_slp_vectorization(vectorize);
     pbo.set_loop_interleaving(vectorize);
     pbo.set_loop_unrolling(options.opt_level >= 2);
-    let passes = format!("default<O{}>", options.opt_level.min(3));
+    let passes = format!("default<O{}>,{}", options.opt_level.min(3), smelt_llvm::math::INLINE_VECTOR_VARIANTS);
     module.run_passes(&passes, tm, pbo).map_err(|e| CpuError::llvm(e.to_string()))
 }

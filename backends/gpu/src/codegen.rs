@@ -184,7 +184,7 @@ pub(crate) fn emit_module<'ctx>(
         cx,
         program,
         &TargetAttrs {
-            math: MathTarget { fused: true, native_ldexp: false, flush_subnormals: false },
+            math: MathTarget { fused: true, native_ldexp: false, flush_subnormals: false, vector_variants: false },
             ..TargetAttrs::default()
         },
         tm,

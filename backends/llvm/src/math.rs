@@ -43,6 +43,11 @@ pub struct MathTarget {
     /// (libm's `fmod`) are flushed explicitly, and every function is marked
     /// with [`denormal_preserve_sign`] before optimization.
     pub flush_subnormals: bool,
+    /// The rare path of a function (sin, cos and tan past the Cody-Waite
+    /// range) is a companion function behind a branch with vector variants
+    /// for the loop vectorizer (see [`math_function`]); else (the GPU, which
+    /// has no vectorizer) the companion is inlined, its branch intact.
+    pub vector_variants: bool,
 }
 
 impl MathTarget {
@@ -54,6 +59,7 @@ impl MathTarget {
             fused: triple.starts_with("aarch64") || has("+fma"),
             native_ldexp: triple.starts_with("x86_64") && has("+avx512f"),
             flush_subnormals: false,
+            vector_variants: triple.starts_with("x86_64") || triple.starts_with("aarch64"),
         }
     }
 }
@@ -96,9 +102,214 @@ pub fn math_function<'ctx>(
     builder.position_at_end(ctx.append_basic_block(f, "entry"));
     let e = Em::new(&builder, module, wide, target);
     let arg = |i: u32| f.get_nth_param(i).expect("declared above").into_float_value();
-    let result = smelt_math::build(&e, op, arg(0), if op.arity() == 2 { Some(arg(1)) } else { None });
+    let y = if op.arity() == 2 { Some(arg(1)) } else { None };
+    let result = match smelt_math::rare_bound(op, wide) {
+        None => smelt_math::build(&e, op, arg(0), y),
+        Some(bound) => {
+            let common = smelt_math::build_common(&e, op, arg(0), y);
+            let rare = rare_function(module, op, ty, target, &name, bound);
+            let call = builder.build_call(rare, &[arg(0).into(), common.into()], "").expect("builder is positioned");
+            call.try_as_basic_value().unwrap_basic().into_float_value()
+        }
+    };
     builder.build_return(Some(&result)).expect("builder is positioned");
     f
+}
+
+/// `NAME.rare(x, common)`: `common` (the function's common path, computed by
+/// the caller) unless `|x| >= bound`, else `NAME.exact(x)` (the exact
+/// straight-line function), behind a branch. A loop that calls it still
+/// vectorizes: with `target.vector_variants` neither is inlined, and the
+/// vector variants of `NAME.rare` (`.v2` to `.v16`, named to the vectorizers
+/// by the `vector-function-abi-variant` attribute) test all lanes at once and
+/// run `NAME.exact` on every lane only when one needs it, so a vector of
+/// common arguments costs a call, a compare and a branch. (The variants call
+/// `NAME.exact`, which has no variants, so the SLP vectorizer cannot turn
+/// their lanes back into a call of themselves.) Without, both are inlined
+/// like the others and the branch stays (no vectorizer undoes it).
+fn rare_function<'ctx>(
+    module: &Module<'ctx>,
+    op: MathOp,
+    ty: FloatType<'ctx>,
+    target: MathTarget,
+    name: &str,
+    bound: f64,
+) -> FunctionValue<'ctx> {
+    let ctx = module.get_context();
+    let wide = ty == ctx.f64_type();
+    let rare_name = format!("{name}.rare");
+    if let Some(f) = module.get_function(&rare_name) {
+        return f;
+    }
+    let inline = if target.vector_variants { "noinline" } else { "alwaysinline" };
+    let declare = |fname: &str, params: u32| {
+        let params = vec![ty.into(); params as usize];
+        let f = module.add_function(fname, ty.fn_type(&params, false), Some(Linkage::Internal));
+        for attr in [inline, "nounwind", "willreturn", "nofree", "nosync"] {
+            f.add_attribute(AttributeLoc::Function, enum_attribute(module, attr, 0));
+        }
+        f.add_attribute(AttributeLoc::Function, enum_attribute(module, "memory", 0));
+        f
+    };
+    let builder = ctx.create_builder();
+    let exact = declare(&format!("{name}.exact"), 1);
+    if target.vector_variants {
+        // Run only for rare arguments: not worth optimizing (or compiling
+        // slowly) in every program that calls the function.
+        exact.add_attribute(AttributeLoc::Function, enum_attribute(module, "optnone", 0));
+    }
+    builder.position_at_end(ctx.append_basic_block(exact, "entry"));
+    let e = Em::new(&builder, module, wide, target);
+    let x = exact.get_nth_param(0).expect("declared above").into_float_value();
+    let r = smelt_math::build(&e, op, x, None);
+    builder.build_return(Some(&r)).expect("builder is positioned");
+
+    let f = declare(&rare_name, 2);
+    let (entry, rare, common) =
+        (ctx.append_basic_block(f, "entry"), ctx.append_basic_block(f, "rare"), ctx.append_basic_block(f, "common"));
+    builder.position_at_end(entry);
+    let x = f.get_nth_param(0).expect("declared above").into_float_value();
+    let cond = smelt_math::rare_path(&e, op, x).expect("an op with a rare bound has a rare path");
+    builder.build_conditional_branch(cond, rare, common).expect("builder is positioned");
+    builder.position_at_end(rare);
+    let r = builder.build_call(exact, &[x.into()], "").expect("builder is positioned");
+    builder.build_return(Some(&r.try_as_basic_value().unwrap_basic())).expect("builder is positioned");
+    builder.position_at_end(common);
+    builder.build_return(Some(&f.get_nth_param(1).expect("declared above"))).expect("builder is positioned");
+    if target.vector_variants {
+        let mut variants = Vec::new();
+        for lanes in [2u32, 4, 8, 16] {
+            let v = vector_variant(module, &rare_name, exact, ty, lanes, bound);
+            let vname = v.get_name().to_str().expect("ASCII name").to_string();
+            variants.push(format!("_ZGV_LLVM_N{lanes}vv_{rare_name}({vname})"));
+        }
+        let attr = ctx.create_string_attribute("vector-function-abi-variant", &variants.join(","));
+        f.add_attribute(AttributeLoc::Function, attr);
+        keep_vector_variants(module);
+    }
+    f
+}
+
+/// `NAME.rare` over `lanes`-wide vectors (`NAME.rare.vN`): if no lane's `|x|`
+/// reaches `bound`, `common` as it is; else `exact` on every lane (through
+/// `NAME.exact.vN`), kept where `|x|` reaches it.
+fn vector_variant<'ctx>(
+    module: &Module<'ctx>,
+    rare_name: &str,
+    exact: FunctionValue<'ctx>,
+    ty: FloatType<'ctx>,
+    lanes: u32,
+    bound: f64,
+) -> FunctionValue<'ctx> {
+    let ctx = module.get_context();
+    let vt = ty.vec_type(lanes);
+    let f = module.add_function(
+        &format!("{rare_name}.v{lanes}"),
+        vt.fn_type(&[vt.into(), vt.into()], false),
+        Some(Linkage::Internal),
+    );
+    // No caller before the loop vectorizer's: [`INLINE_VECTOR_VARIANTS`] then
+    // inlines them into the vector loops, so the common case is a compare and
+    // a branch there, not a call that spills every vector register.
+    for attr in ["alwaysinline", "nounwind", "willreturn", "nofree", "nosync"] {
+        f.add_attribute(AttributeLoc::Function, enum_attribute(module, attr, 0));
+    }
+    f.add_attribute(AttributeLoc::Function, enum_attribute(module, "memory", 0));
+    const POS: &str = "builder is positioned";
+    let b = ctx.create_builder();
+    let (entry, rare, common) =
+        (ctx.append_basic_block(f, "entry"), ctx.append_basic_block(f, "rare"), ctx.append_basic_block(f, "common"));
+    b.position_at_end(entry);
+    let x = f.get_nth_param(0).expect("declared above").into_vector_value();
+    let fallback = f.get_nth_param(1).expect("declared above").into_vector_value();
+    let intrinsic = |name: &str, types: &[inkwell::types::BasicTypeEnum<'ctx>]| {
+        inkwell::intrinsics::Intrinsic::find(name)
+            .and_then(|i| i.get_declaration(module, types))
+            .expect("LLVM has its vector intrinsics")
+    };
+    let abs = b.build_call(intrinsic("llvm.fabs", &[vt.into()]), &[x.into()], "").expect(POS);
+    let abs = abs.try_as_basic_value().unwrap_basic().into_vector_value();
+    let splat = inkwell::types::VectorType::const_vector(&vec![ty.const_float(bound); lanes as usize]);
+    let hit = b.build_float_compare(inkwell::FloatPredicate::OGE, abs, splat, "").expect(POS);
+    let any = b.build_call(intrinsic("llvm.vector.reduce.or", &[hit.get_type().into()]), &[hit.into()], "").expect(POS);
+    let any = any.try_as_basic_value().unwrap_basic().into_int_value();
+    b.build_conditional_branch(any, rare, common).expect(POS);
+    b.position_at_end(common);
+    b.build_return(Some(&fallback)).expect(POS);
+    b.position_at_end(rare);
+    let lanes_exact = lane_by_lane(module, exact, vt);
+    let exact_lanes = b.build_call(lanes_exact, &[x.into()], "").expect(POS);
+    let exact_lanes = exact_lanes.try_as_basic_value().unwrap_basic().into_vector_value();
+    let out = b.build_select(hit, exact_lanes, fallback, "").expect(POS);
+    b.build_return(Some(&out)).expect(POS);
+    f
+}
+
+/// `NAME.exact.vN(x)`: `exact` on each lane of `x`, out of line so that the
+/// vector loop the variant is inlined into holds one call, not `N`.
+fn lane_by_lane<'ctx>(
+    module: &Module<'ctx>,
+    exact: FunctionValue<'ctx>,
+    vt: inkwell::types::VectorType<'ctx>,
+) -> FunctionValue<'ctx> {
+    const POS: &str = "builder is positioned";
+    let ctx = module.get_context();
+    let lanes = vt.get_size();
+    let name = format!("{}.v{lanes}", exact.get_name().to_str().expect("ASCII name"));
+    let f = module.add_function(&name, vt.fn_type(&[vt.into()], false), Some(Linkage::Internal));
+    for attr in ["noinline", "optnone", "nounwind", "willreturn", "nofree", "nosync"] {
+        f.add_attribute(AttributeLoc::Function, enum_attribute(module, attr, 0));
+    }
+    f.add_attribute(AttributeLoc::Function, enum_attribute(module, "memory", 0));
+    let b = ctx.create_builder();
+    b.position_at_end(ctx.append_basic_block(f, "entry"));
+    let x = f.get_nth_param(0).expect("declared above").into_vector_value();
+    let mut out = x;
+    for lane in 0..lanes {
+        let i = ctx.i32_type().const_int(lane as u64, false);
+        let xi = b.build_extract_element(x, i, "").expect(POS);
+        let r = b.build_call(exact, &[xi.into()], "").expect(POS);
+        out = b.build_insert_element(out, r.try_as_basic_value().unwrap_basic(), i, "").expect(POS);
+    }
+    b.build_return(Some(&out)).expect(POS);
+    f
+}
+
+/// The pass to run after the optimization pipeline of a module with vector
+/// variants: it inlines the calls the loop vectorizer made to them.
+pub const INLINE_VECTOR_VARIANTS: &str = "always-inline";
+
+/// The functions `f` (a [`math_function`]) calls that may stay calls: its
+/// rare path's companions and their vector variants. The caller gives them
+/// its target attributes.
+pub fn out_of_line<'ctx>(module: &Module<'ctx>, f: FunctionValue<'ctx>) -> Vec<FunctionValue<'ctx>> {
+    let Ok(name) = f.get_name().to_str() else { return Vec::new() };
+    let (rare, exact) = (format!("{name}.rare"), format!("{name}.exact"));
+    module
+        .get_functions()
+        .filter(|g| g.get_name().to_str().is_ok_and(|n| n.starts_with(&exact) || n.starts_with(&rare)))
+        .collect()
+}
+
+/// Lists every vector variant of the module in `llvm.compiler.used`, which
+/// keeps them from being deleted as unused before the loop vectorizer, their
+/// first user, runs (the list is made anew with each companion).
+fn keep_vector_variants(module: &Module<'_>) {
+    let ctx = module.get_context();
+    let variants: Vec<_> = module
+        .get_functions()
+        .filter(|f| f.get_name().to_str().is_ok_and(|n| n.starts_with("smelt.math.") && n.contains(".rare.v")))
+        .map(|f| f.as_global_value().as_pointer_value())
+        .collect();
+    if let Some(old) = module.get_global("llvm.compiler.used") {
+        // SAFETY: the list is this module's and nothing else refers to it.
+        unsafe { old.delete() };
+    }
+    let ptr = ctx.ptr_type(inkwell::AddressSpace::default());
+    let list = module.add_global(ptr.array_type(variants.len() as u32), None, "llvm.compiler.used");
+    list.set_linkage(Linkage::Appending);
+    list.set_section(Some("llvm.metadata"));
+    list.set_initializer(&ptr.const_array(&variants));
 }
 
 /// Marks every function defined in `module` as running with subnormal

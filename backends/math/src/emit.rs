@@ -1,7 +1,7 @@
 //! What a code generator provides to build the functions: a small straight-line
 //! emitter for scalar float code (arithmetic, compares, selects, integer views
-//! of the bits, and the few operations every target has inline). Nothing here
-//! emits a branch, a loop or a library call.
+//! of the bits, constant-table lookups, and the few operations every target
+//! has inline). Nothing here emits a branch, a loop or a library call.
 //!
 //! [`Emit`]'s required methods are one instruction each in any IR; the
 //! provided ones (polynomials, the shifter trick, `ldexp`, double-word
@@ -86,6 +86,13 @@ pub trait Emit: Copy {
     fn bor(&self, a: Self::B, b: Self::B) -> Self::B;
     fn bxor(&self, a: Self::B, b: Self::B) -> Self::B;
     fn bnot(&self, a: Self::B) -> Self::B;
+
+    /// `table[index]` rounded to this type, for `0 <= index < table.len()`
+    /// (the caller's guarantee): a constant table the code generator places
+    /// where its code reads it, one copy per `name` (a name always comes with
+    /// the same table). The only memory the library reads (the trigonometric
+    /// functions' Payne-Hanek reduction).
+    fn lookup(&self, name: &str, table: &'static [f64], index: Self::I) -> Self::F;
 
     /// `f32` -> `f64` (exact), from an `f32` emitter.
     fn ext(&self, a: Self::F) -> Self::F;

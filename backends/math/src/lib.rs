@@ -9,7 +9,10 @@
 //! renderer implement [`Emit`] over their own IR and call [`build`], so every
 //! tier emits the same operations in the same order and computes the same bits
 //! (with [`Emit::fused`] agreeing, which each decides from the host). After
-//! LLVM inlines a function into a loop, the loop still vectorizes.
+//! LLVM inlines a function into a loop, the loop still vectorizes. A rare
+//! path (sin, cos and tan of huge arguments) is computed by [`build`] for
+//! every argument; [`build_common`] and [`rare_path`] let a code generator put
+//! it behind a branch instead, so the common case does not pay for it.
 //!
 //! The special values (NaN, ±inf, ±0, subnormals, overflow and underflow) follow
 //! C99/IEEE 754 as the reference interpreter computes them with libm; the
@@ -129,8 +132,40 @@ impl MathOp {
 }
 
 /// Emits `op` on `x` (and `y`, the second argument of `Pow` and `Atan2`) at
-/// the emitter's position.
+/// the emitter's position, exact (within the function's accuracy) for every
+/// argument: straight-line code that also computes the rare path of an op
+/// that has one (see [`rare_bound`]) for every argument and selects.
 pub fn build<E: Emit>(e: &E, op: MathOp, x: E::F, y: Option<E::F>) -> E::F {
+    build_with(e, op, x, y, true)
+}
+
+/// [`build`] without the rare path: the same bits wherever [`rare_path`] is
+/// false, meaningless where it is true. A code generator that can branch
+/// emits this, and [`build`] behind a branch on [`rare_path`] (the CPU
+/// backend's vector variants, Cranelift's blocks), so the common case pays
+/// nothing for the rare one.
+pub fn build_common<E: Emit>(e: &E, op: MathOp, x: E::F, y: Option<E::F>) -> E::F {
+    build_with(e, op, x, y, false)
+}
+
+/// `|x|` from which `op` may need its rare path (in the argument's type,
+/// f64 when `wide`): sin, cos and tan past the Cody-Waite reduction's range
+/// (the Payne-Hanek reduction); None for ops without one. Just below where
+/// the rare path starts, so [`build_common`] equals [`build`] under it.
+pub fn rare_bound(op: MathOp, wide: bool) -> Option<f64> {
+    match op {
+        MathOp::Sin | MathOp::Cos | MathOp::Tan => Some(trig::rare_bound(wide)),
+        _ => None,
+    }
+}
+
+/// Whether `x` is at or past [`rare_bound`] (false for NaN); None for ops
+/// without a rare path.
+pub fn rare_path<E: Emit>(e: &E, op: MathOp, x: E::F) -> Option<E::B> {
+    rare_bound(op, e.wide()).map(|b| e.ge(e.abs(x), e.c(b)))
+}
+
+fn build_with<E: Emit>(e: &E, op: MathOp, x: E::F, y: Option<E::F>, exact: bool) -> E::F {
     // A unary function given no second argument gets NaN, never a panic.
     let y = || y.unwrap_or_else(|| e.nan());
     let r = match op {
@@ -141,9 +176,9 @@ pub fn build<E: Emit>(e: &E, op: MathOp, x: E::F, y: Option<E::F>) -> E::F {
         MathOp::Log => log::log(e, x),
         MathOp::Log1p => log::log1p(e, x),
         MathOp::Pow => log::pow(e, x, y()),
-        MathOp::Sin => trig::sin(e, x),
-        MathOp::Cos => trig::cos(e, x),
-        MathOp::Tan => trig::tan(e, x),
+        MathOp::Sin => trig::sin(e, x, exact),
+        MathOp::Cos => trig::cos(e, x, exact),
+        MathOp::Tan => trig::tan(e, x, exact),
         MathOp::Atan2 => trig::atan2(e, x, y()),
         MathOp::Erf => special::erf(e, x),
         MathOp::Rsqrt => special::rsqrt(e, x),

@@ -1,14 +1,19 @@
 //! sin, cos, tan and atan2.
 //!
-//! sin/cos/tan reduce `x = n pi/2 + r`, `|r| <= pi/4`, with `n` rounded by the
-//! shifter trick and `pi/2` split Cody-Waite style, then pick the sin or cos
-//! polynomial and the sign by `n mod 4`; tan divides the two. f32 is computed in
-//! f64 (pi/2 in parts of 26, 26, 26 and 53 bits: exact for `|x| < 2^27 pi/2`).
-//! f64 follows fdlibm: three 33-bit parts with a tail word (exact for
-//! `|x| < 2^20 pi/2`) and kernels that take the tail. Beyond those bounds the
-//! reduction error grows like `|x| 2^-53`; from `|x 2/pi| = 2^50` on the argument
-//! carries no information about its residue and the reduced argument is set to 0,
-//! so sin and cos return an arbitrary value in `[-1, 1]` (see docs/math.md).
+//! sin/cos/tan reduce `x = n pi/2 + r`, `|r| <= pi/4`, then pick the sin or cos
+//! polynomial and the sign by `n mod 4`; tan divides the two. For the common
+//! range `n` is rounded by the shifter trick and `pi/2` split Cody-Waite style:
+//! f32 is computed in f64 (pi/2 in parts of 26, 26, 26 and 53 bits: exact for
+//! `|x| < 2^27 pi/2`); f64 follows fdlibm, three 33-bit parts with a tail word
+//! (exact for `|x| < 2^20 pi/2`) and kernels that take the tail. Past
+//! `|x 2/pi| = 2^26` (f32) or `2^19` (f64) the Payne-Hanek reduction takes
+//! over: the bits of `2/pi` that matter for the argument's exponent come from
+//! a table (`reduction_table`, the one memory the library reads) and are
+//! multiplied out exactly, so every finite argument is reduced exactly, up to
+//! `f32::MAX` and `f64::MAX`. [`crate::build`] computes both reductions and
+//! selects; [`crate::build_common`] only the Cody-Waite one, for code
+//! generators that branch to the exact function on [`crate::rare_path`]
+//! (docs/math.md).
 //!
 //! atan2 reduces to `t = min/max` of the magnitudes, and further to
 //! `(min - max)/(min + max)` when `t > tan(pi/8)`, evaluates one odd polynomial and
@@ -26,8 +31,13 @@ const PIO2_2: f64 = 6.077100506303966e-11;
 const PIO2_2T: f64 = 2.0222662487959506e-21;
 const PIO2_3: f64 = 2.0222662487111665e-21;
 const PIO2_3T: f64 = 8.4784276603689e-32;
-/// Past this `|x 2/pi|` the reduction is meaningless (and the shifter trick invalid).
+/// The shifter trick's `n` is clamped here (the Cody-Waite result is not
+/// used past [`PAYNE_HANEK_F32`] and [`PAYNE_HANEK_F64`]).
 const HUGE_N: f64 = 1125899906842624.0; // 2^50
+/// From this `|x 2/pi|` on, the Payne-Hanek reduction is used (f32 arguments).
+const PAYNE_HANEK_F32: f64 = 67108864.0; // 2^26
+/// The same for f64 arguments.
+const PAYNE_HANEK_F64: f64 = 524288.0; // 2^19
 
 /// The reduced argument (in f64) as `hi + lo`, and the quadrant `n mod 4`.
 struct Reduced<E: Emit> {
@@ -38,9 +48,12 @@ struct Reduced<E: Emit> {
 
 /// `x = n pi/2 + hi + lo` for an f64 `x` (an f32 argument widened when `f32_arg`,
 /// with `lo = 0`). `d` is the f64 emitter.
-fn reduce<E: Emit>(d: &E, x: E::F, f32_arg: bool) -> Reduced<E> {
+/// With `exact`, the Payne-Hanek reduction is selected past its threshold;
+/// without, the Cody-Waite result stands (meaningless past [`rare_bound`]).
+fn reduce<E: Emit>(d: &E, x: E::F, f32_arg: bool, exact: bool) -> Reduced<E> {
     let t = d.mul(x, d.c(FRAC_2_PI));
-    let huge = d.lt(d.c(HUGE_N), d.abs(t));
+    // False for NaN, which stays NaN through the Cody-Waite path.
+    let huge = d.ge(d.abs(t), d.c(if f32_arg { PAYNE_HANEK_F32 } else { PAYNE_HANEK_F64 }));
     let (n, ni) = d.round_int(d.clamp(t, -HUGE_N, HUGE_N));
     let q = d.and(ni, d.ci(3));
     let zero = d.c(0.0);
@@ -59,12 +72,151 @@ fn reduce<E: Emit>(d: &E, x: E::F, f32_arg: bool) -> Reduced<E> {
         let y1 = d.sub(d.sub(r, y0), w);
         (y0, y1)
     };
-    // NaN stays NaN (huge is false for NaN).
-    let finite_huge = d.band(huge, d.lt(d.abs(x), d.inf()));
-    let hi = d.sel(finite_huge, zero, hi);
+    let (hi, lo, q) = if exact {
+        let far = reduce_huge(d, x, f32_arg);
+        (d.sel(huge, far.hi, hi), d.sel(huge, far.lo, lo), d.seli(huge, far.q, q))
+    } else {
+        (hi, lo, q)
+    };
     // sin, cos and tan of ±inf are NaN.
     let hi = d.sel(d.eq(d.abs(x), d.inf()), d.nan(), hi);
-    Reduced { hi, lo: d.sel(finite_huge, zero, lo), q }
+    Reduced { hi, lo, q }
+}
+
+/// The exponents `g` of [`reduction_table`]'s rows (`|x| = M 2^g`, `M` a 53-bit
+/// integer): from where the huge path starts (`|x| >= 2^19`) to `f64::MAX`'s.
+const G_MIN: i64 = -33;
+const G_MAX: i64 = 1023 - 52;
+/// The last row an f32 argument (widened) can reach.
+const G_MAX_F32: i64 = 127 - 52;
+/// Bits of `C_g` in each of a row's parts, from the `2^1` bit down.
+const PART_BITS: [i64; 5] = [26, 26, 53, 53, 53];
+
+/// 2/pi in binary, 1280 bits after the point (a constant of mathematics,
+/// computed with integer arithmetic from Machin's formula for pi).
+const FRAC_2_PI_HEX: &str = concat!(
+    "a2f9836e4e441529fc2757d1f534ddc0db6295993c439041fe5163abdebbc561",
+    "b7246e3a424dd2e006492eea09d1921cfe1deb1cb129a73ee88235f52ebb4484",
+    "e99c7026b45f7e413991d639835339f49c845f8bbdf9283b1ff897ffde05980f",
+    "ef2f118b5a0a6d1f6d367ecf27cb09b74f463f669e5fea2d7527bac7ebe5f17b",
+    "3d0739f78a5292ea6bfb5fb11f8d5d0856033046fc7b6babf0cfbc209af4361d",
+);
+
+/// Row `g - G_MIN` holds `C_g = (2^g 2/pi) mod 4` in [`PART_BITS`] parts,
+/// each exact in an f64: the fraction of `2/pi` an argument `M 2^g` needs,
+/// since `M 2^g 2/pi = M C_g (mod 4)` for an integer `M`.
+pub(crate) fn reduction_table() -> &'static [f64] {
+    static TABLE: std::sync::OnceLock<Vec<f64>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let digits: Vec<u8> = FRAC_2_PI_HEX.bytes().map(|c| (c as char).to_digit(16).expect("hex digit") as u8).collect();
+        // Bit b (weight 2^-b, b >= 1) of 2/pi; bits above the point are 0.
+        let bit = |b: i64| -> u64 {
+            if b < 1 {
+                return 0;
+            }
+            let b = (b - 1) as usize;
+            assert!(b < digits.len() * 4, "2/pi is tabulated to {} bits", digits.len() * 4);
+            ((digits[b / 4] >> (3 - b % 4)) & 1) as u64
+        };
+        let mut table = Vec::with_capacity(((G_MAX - G_MIN + 1) as usize) * PART_BITS.len());
+        for g in G_MIN..=G_MAX {
+            // The 2^1 bit of 2^g 2/pi is bit g - 1 of 2/pi.
+            let mut first = g - 1;
+            for &n in &PART_BITS {
+                let last = first + n - 1;
+                let int = (first..=last).fold(0u64, |acc, b| (acc << 1) | bit(b));
+                table.push(int as f64 * exp2i(g - last));
+                first = last + 1;
+            }
+        }
+        table
+    })
+}
+
+/// `2^k` for `k` in the normal range, exactly.
+fn exp2i(k: i64) -> f64 {
+    assert!((-1022..=1023).contains(&k), "2^{k} is not a normal f64");
+    f64::from_bits(((k + 1023) as u64) << 52)
+}
+
+/// `t - 4 round(t/4)` for `|t| < 2^53` (exact).
+fn mod4<E: Emit>(d: &E, t: E::F) -> E::F {
+    let (n, _) = d.round_int(d.mul(t, d.c(0.25)));
+    d.sub(t, d.mul(n, d.c(4.0)))
+}
+
+/// Payne-Hanek: `x = n pi/2 + hi + lo` for any finite f64 `x` with
+/// `|x| >= 2^19` (an f32 argument widened when `f32_arg`), from
+/// [`reduction_table`]'s row for `x`'s exponent. `|x| = M 2^g` with
+/// `M = Mh + Ml` (the top 27 and low 26 bits of the significand), and
+/// `M C_g = Ml c0 + Mh c1 + Ml c1 + M (c2 + c3 + c4) (mod 4)` (`Mh c0` is a
+/// multiple of 4); the first three products are exact and reduced mod 4
+/// exactly, `M c2` is a double-word product, so the fraction is right to
+/// about `2^-102` absolute, and `pi/2` times it is taken in double words.
+/// For other `x` the result is meaningless (the caller selects the
+/// Cody-Waite reduction there).
+fn reduce_huge<E: Emit>(d: &E, x: E::F, f32_arg: bool) -> Reduced<E> {
+    let a = d.abs(x);
+    let bits = d.bits(a);
+    let g = d.isub(d.lshr(bits, 52), d.ci(1023 + 52));
+    let g_max = if f32_arg { G_MAX_F32 } else { G_MAX };
+    let g = d.seli(d.icmp(ICmp::Slt, g, d.ci(G_MIN)), d.ci(G_MIN), g);
+    let g = d.seli(d.icmp(ICmp::Sgt, g, d.ci(g_max)), d.ci(g_max), g);
+    let rows = (g_max - G_MIN + 1) as usize;
+    let table = &reduction_table()[..rows * PART_BITS.len()];
+    let name = if f32_arg { "frac_2_pi_f32" } else { "frac_2_pi_f64" };
+    let row = d.imul(d.isub(g, d.ci(G_MIN)), d.ci(PART_BITS.len() as i64));
+    let part = |k: i64| d.lookup(name, table, d.iadd(row, d.ci(k)));
+    // M, Mh and Ml as integer-valued floats (scaling by 2^-g is exact).
+    let scale = d.pow2(d.isub(d.ci(0), g));
+    let ah = d.float_of(d.and(bits, d.ci(!((1i64 << 26) - 1))));
+    let (m, mh) = (d.mul(a, scale), d.mul(ah, scale));
+    // |Mh c1| < 2^29 and |Ml c0| < 2^28 on a 2^-24 grid: each exact, and so
+    // are their reductions mod 4 and the sum of those (|.| <= 4).
+    let mut b = mod4(d, d.mul(mh, part(1)));
+    if !f32_arg {
+        // An f32 significand has no low bits: Ml = 0.
+        let ml = d.mul(d.sub(a, ah), scale);
+        b = d.add(b, mod4(d, d.mul(ml, part(0))));
+        // |Ml c1| < 4 on a 2^-50 grid: the sum, below 8, stays exact.
+        b = d.add(b, d.mul(ml, part(1)));
+    }
+    let (n1f, n1) = d.round_int(b);
+    let b = d.sub(b, n1f);
+    let (p, pe) = d.two_prod(m, part(2));
+    let (s, t) = d.two_sum(b, p);
+    let (n2f, n2) = d.round_int(s);
+    // The fraction is s + t + pe + M c3 + M c4, every term but the last exact.
+    let s = d.sub(s, n2f);
+    let (fh, fl) = if f32_arg {
+        // An f32 argument comes no closer to a multiple of pi/2 than about
+        // 2^-31: an error of 2^-100 is far below its last bit.
+        d.two_sum(s, d.add(d.add(t, pe), d.mul(m, part(3))))
+    } else {
+        // An f64 comes within 2^-61 of one: the terms are summed with their
+        // rounding errors carried (Ogita, Rump and Oishi's Sum2), so the
+        // fraction is right to its own last bits however small it is.
+        let (p3, p3e) = d.two_prod(m, part(3));
+        let (mut acc, mut err) = (s, d.c(0.0));
+        for v in [t, pe, p3, p3e, d.mul(m, part(4))] {
+            let (sum, e) = d.two_sum(acc, v);
+            acc = sum;
+            err = d.add(err, e);
+        }
+        d.fast_two_sum(acc, err)
+    };
+    // (fh + fl) pi/2 in double words.
+    let (rh, re) = d.two_prod(fh, d.c(FRAC_PI_2.0));
+    let rl = d.add(re, d.add(d.mul(fh, d.c(FRAC_PI_2.1)), d.mul(fl, d.c(FRAC_PI_2.0))));
+    let (hi, lo) = d.fast_two_sum(rh, rl);
+    let q = d.and(d.iadd(n1, n2), d.ci(3));
+    // -|x| = (-n) pi/2 - r.
+    let neg = d.sign_bit(x);
+    Reduced {
+        hi: d.sel(neg, d.neg(hi), hi),
+        lo: d.sel(neg, d.neg(lo), lo),
+        q: d.seli(neg, d.and(d.isub(d.ci(0), q), d.ci(3)), q),
+    }
 }
 
 /// sin and cos of the reduced argument, in f64.
@@ -100,11 +252,11 @@ enum Trig {
     Tan,
 }
 
-fn trig<E: Emit>(e: &E, x: E::F, which: Trig) -> E::F {
+fn trig<E: Emit>(e: &E, x: E::F, which: Trig, exact: bool) -> E::F {
     let f32_arg = !e.wide();
     let d = if e.wide() { *e } else { e.other() };
     let xd = if f32_arg { e.ext(x) } else { x };
-    let r = reduce(&d, xd, f32_arg);
+    let r = reduce(&d, xd, f32_arg, exact);
     let (s, c) = kernels(&d, &r, f32_arg);
     let odd = bit_set(&d, r.q, 1);
     let res = match which {
@@ -123,16 +275,24 @@ fn trig<E: Emit>(e: &E, x: E::F, which: Trig) -> E::F {
     if f32_arg { d.trunc(res) } else { res }
 }
 
-pub(crate) fn sin<E: Emit>(e: &E, x: E::F) -> E::F {
-    trig(e, x, Trig::Sin)
+pub(crate) fn sin<E: Emit>(e: &E, x: E::F, exact: bool) -> E::F {
+    trig(e, x, Trig::Sin, exact)
 }
 
-pub(crate) fn cos<E: Emit>(e: &E, x: E::F) -> E::F {
-    trig(e, x, Trig::Cos)
+pub(crate) fn cos<E: Emit>(e: &E, x: E::F, exact: bool) -> E::F {
+    trig(e, x, Trig::Cos, exact)
 }
 
-pub(crate) fn tan<E: Emit>(e: &E, x: E::F) -> E::F {
-    trig(e, x, Trig::Tan)
+pub(crate) fn tan<E: Emit>(e: &E, x: E::F, exact: bool) -> E::F {
+    trig(e, x, Trig::Tan, exact)
+}
+
+/// `|x|` (f32 or f64 by `wide`) below which the Cody-Waite reduction is the
+/// one used: a relative 2^-20 under the Payne-Hanek thresholds on `|x 2/pi|`,
+/// so that no argument below it reaches them after the rounding of `x 2/pi`.
+pub(crate) fn rare_bound(wide: bool) -> f64 {
+    let n = if wide { PAYNE_HANEK_F64 } else { PAYNE_HANEK_F32 };
+    n * std::f64::consts::FRAC_PI_2 * (1.0 - 2f64.powi(-20))
 }
 
 const PI: (f64, f64) = (std::f64::consts::PI, 1.2246467991473532e-16);

@@ -217,4 +217,16 @@ impl Emit for ClifEm<'_, '_, '_> {
     fn trunc(&self, a: Value) -> Value {
         self.b.borrow_mut().ins().fdemote(types::F32, a)
     }
+
+    fn lookup(&self, _name: &str, table: &'static [f64], index: Value) -> Value {
+        let mut b = self.b.borrow_mut();
+        // The code runs in this process and is never saved, and the table
+        // lives as long as the process: its address is a constant.
+        let index = if self.wide { index } else { b.ins().uextend(types::I64, index) };
+        let offset = b.ins().ishl_imm_s(index, 3);
+        let base = b.ins().iconst(types::I64, table.as_ptr() as i64);
+        let at = b.ins().iadd(base, offset);
+        let v = b.ins().load(types::F64, MemFlagsData::trusted(), at, 0);
+        if self.wide { v } else { b.ins().fdemote(types::F32, v) }
+    }
 }

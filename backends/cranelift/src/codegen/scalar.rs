@@ -158,10 +158,30 @@ impl Fx<'_, '_> {
     }
 
     /// A function of the math library (`smelt_math`), inline: the same
-    /// operations the LLVM tiers emit. f16 and bf16 compute in f32.
+    /// operations the LLVM tiers emit. f16 and bf16 compute in f32. An op with
+    /// a rare path (sin, cos and tan of huge arguments) takes it behind a
+    /// branch, as the CPU backend's vector variants do.
     fn math(&mut self, op: MathOp, t: DType, x: Value, y: Option<Value>) -> Value {
+        let wide = t == DType::F64;
         let cell = RefCell::new(&mut self.b);
-        smelt_math::build(&ClifEm::new(&cell, t == DType::F64), op, x, y)
+        let em = ClifEm::new(&cell, wide);
+        let Some(rare) = smelt_math::rare_path(&em, op, x) else {
+            return smelt_math::build(&em, op, x, y);
+        };
+        let common = smelt_math::build_common(&em, op, x, y);
+        drop(cell);
+        let (exact, join) = (self.b.create_block(), self.b.create_block());
+        let ty = self.b.func.dfg.value_type(x);
+        self.b.append_block_param(join, ty);
+        self.b.ins().brif(rare, exact, &[], join, &[common.into()]);
+        self.b.switch_to_block(exact);
+        let r = {
+            let cell = RefCell::new(&mut self.b);
+            smelt_math::build(&ClifEm::new(&cell, wide), op, x, y)
+        };
+        self.b.ins().jump(join, &[r.into()]);
+        self.b.switch_to_block(join);
+        self.b.block_params(join)[0]
     }
 
     fn float_unary(&mut self, op: UnaryOp, t: DType, x: Value) -> Result<Value> {

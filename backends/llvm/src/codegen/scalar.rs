@@ -816,6 +816,11 @@ impl<'ctx> Cg<'ctx, '_> {
             return Err(LlvmError::Llvm(format!("{op:?} without arguments")));
         };
         let f = math_function(&self.module, op, x.get_type(), self.target.math);
+        // Functions not inlined are compiled for the kernel's target too (a
+        // vector variant's arguments pass in the caller's registers).
+        for helper in crate::math::out_of_line(&self.module, f) {
+            self.stamp(helper);
+        }
         let vals: Vec<_> = args.iter().map(|&a| a.into()).collect();
         let r = self.call(f, &vals)?.ok_or_else(|| LlvmError::Llvm(format!("{op:?} returns nothing")))?;
         Ok(r.into_float_value())

@@ -1,12 +1,13 @@
 //! The math library's emitter ([`smelt_math::Emit`]) over LLVM IR: one
 //! instruction (or intrinsic every target lowers inline: `llvm.fma`,
-//! `llvm.fabs`, `llvm.copysign`, `llvm.sqrt`) per primitive.
+//! `llvm.fabs`, `llvm.copysign`, `llvm.sqrt`) per primitive; tables are
+//! private constant globals of the module (a gather once vectorized).
 
 use inkwell::FloatPredicate;
 use inkwell::IntPredicate;
 use inkwell::builder::Builder;
 use inkwell::intrinsics::Intrinsic;
-use inkwell::module::Module;
+use inkwell::module::{Linkage, Module};
 use inkwell::types::{FloatType, IntType};
 use inkwell::values::{FloatValue, IntValue};
 use smelt_math::{Emit, FCmp, ICmp, ldexp_in_two_steps};
@@ -212,6 +213,34 @@ impl<'ctx> Emit for Em<'_, 'ctx> {
 
     fn bnot(&self, a: Self::B) -> Self::B {
         self.b.build_not(a, "").expect(POS)
+    }
+
+    fn lookup(&self, name: &str, table: &'static [f64], index: Self::I) -> Self::F {
+        let ctx = self.m.get_context();
+        let (f64t, i64t, i8t) = (ctx.f64_type(), ctx.i64_type(), ctx.i8_type());
+        let global_name = format!("smelt.table.{name}");
+        // The bytes, little-endian: one constant blob (LLVM handles an array of
+        // thousands of float constants far more slowly).
+        let global = self.m.get_global(&global_name).unwrap_or_else(|| {
+            let bytes: Vec<u8> = table.iter().flat_map(|v| v.to_le_bytes()).collect();
+            let init = ctx.const_string(&bytes, false);
+            let g = self.m.add_global(init.get_type(), None, &global_name);
+            g.set_initializer(&init);
+            g.set_constant(true);
+            g.set_linkage(Linkage::Private);
+            g.set_unnamed_addr(true);
+            g.set_alignment(8);
+            g
+        });
+        let index = if self.wide { index } else { self.b.build_int_z_extend(index, i64t, "").expect(POS) };
+        let offset = self.b.build_left_shift(index, i64t.const_int(3, false), "").expect(POS);
+        // SAFETY: the library keeps `index` within the table.
+        let at = unsafe { self.b.build_in_bounds_gep(i8t, global.as_pointer_value(), &[offset], "") }.expect(POS);
+        let v = self.b.build_load(f64t, at, "").expect(POS).into_float_value();
+        if let Some(i) = v.as_instruction() {
+            i.set_alignment(8).expect(POS);
+        }
+        if self.wide { v } else { self.b.build_float_trunc(v, self.ft, "").expect(POS) }
     }
 
     fn ext(&self, a: Self::F) -> Self::F {

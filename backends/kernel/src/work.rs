@@ -12,7 +12,7 @@
 //! per byte, a product 10 µs plus 2 ns per multiply-add): a step over them is
 //! not slow for its machine, it is doing something wrong on any machine.
 
-use crate::ir::{Graph, KernelBody, Node, Program, Step};
+use crate::ir::{Graph, KernelBody, Node, Program, Step, UnaryOp};
 
 /// What kind of work a step does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,12 +97,17 @@ impl StepWork {
     }
 }
 
-/// Operations per point of a graph: its nodes, an inline reduction's body once
-/// per point of its window.
+/// Operations sin, cos and tan may take: a huge argument's Payne-Hanek
+/// reduction runs lane by lane, a few hundred scalar operations (docs/math.md).
+const TRIG_OPS: f64 = 256.0;
+
+/// Operations per point of a graph: its nodes (sin, cos and tan [`TRIG_OPS`]),
+/// an inline reduction's body once per point of its window.
 fn graph_ops(g: &Graph) -> f64 {
     g.nodes
         .iter()
         .map(|n| match n {
+            Node::Unary { op: UnaryOp::Sin | UnaryOp::Cos | UnaryOp::Tan, .. } => TRIG_OPS,
             Node::Reduce(r) => r.window.iter().map(|&w| w.max(1) as f64).product::<f64>() * graph_ops(&r.body).max(1.0),
             _ => 1.0,
         })

@@ -210,3 +210,20 @@ def fpenv_subnormal_reductions(size):
                 jnp.sort(x, axis=1), jnp.argmax(x, axis=1))
 
     return Built(fn, (x, h))
+
+
+@case(API, "sin, cos and tan of f32 arguments over the whole exponent range (up to 3.4e38, the Payne-Hanek "
+      "reduction's domain) mixed with ordinary ones, and sin(x)^2 + cos(x)^2.", rtol=1e-5, atol=1e-6)
+def trig_huge_arguments(size):
+    rng = np.random.default_rng(1919)
+    shape = (8, 16) if size == "test" else (1024, 1024)
+    mag = np.exp2(rng.uniform(-4.0, 127.9, shape)) * rng.choice([-1.0, 1.0], shape)
+    ordinary = rng.uniform(-10.0, 10.0, shape)
+    x = np.where(rng.uniform(size=shape) < 0.75, mag, ordinary).astype(np.float32)
+    x.flat[:6] = [3.4028235e38, -3.4028235e38, 1e30, 2 ** 26 * 1.5707963, 8388607.5, 0.0]
+
+    def fn(x):
+        s, c = jnp.sin(x), jnp.cos(x)
+        return s, c, jnp.tan(x), s * s + c * c
+
+    return Built(fn, (x,))

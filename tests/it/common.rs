@@ -19,8 +19,8 @@ pub fn corpus_cases() -> Vec<PathBuf> {
 }
 
 /// The corpus: 44 cases from the shared corpus, 20 from
-/// `scripts/unseen_cases.py` and 9 from `scripts/api_cases.py`.
-pub const CORPUS_CASES: usize = 74;
+/// `scripts/unseen_cases.py` and 11 from `scripts/api_cases.py`.
+pub const CORPUS_CASES: usize = 75;
 
 /// Whether a case checks XLA CPU's floating-point environment (subnormals
 /// flushed; its name starts with `fpenv_`). The GPU backends compute with

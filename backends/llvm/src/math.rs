@@ -8,7 +8,9 @@
 //! that `smelt_math` writes through [`emit::Em`]. After inlining, a loop that calls
 //! it vectorizes for any target (AVX-512 on the host, NEON on aarch64). The GPU
 //! backend renders through the same code, and the Cranelift tier emits the same
-//! library inline, so every tier computes the same bits.
+//! library inline, so every tier computes the same bits. A function with a rare
+//! path (sin, cos and tan of huge arguments) keeps it in a companion behind a
+//! branch, with vector variants the vectorizer calls (`rare_function`).
 //!
 //! - `emit`: the emitter over LLVM IR.
 //! - `tests`: accuracy (the table in `docs/math.md`) and vectorization.
@@ -64,8 +66,11 @@ impl MathTarget {
     }
 }
 
-/// An `internal`, `alwaysinline`, branch-free (selects, no calls, no loops) function
+/// An `internal`, `alwaysinline`, branch-free (selects, no loops) function
 /// computing `op` on scalars of `ty` (f32 or f64); created once per module (cached by name).
+/// Its only call is, for an op with a rare path, to that path's companion
+/// (`rare_function`; give the companions the caller's target attributes,
+/// [`out_of_line`]).
 /// Pow and Atan2 take two arguments, the rest one; `target` says what the
 /// target does in one instruction. After inlining into a loop, LLVM's loop vectorizer vectorizes calls to it.
 ///

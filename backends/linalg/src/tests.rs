@@ -313,7 +313,8 @@ fn gehrd_reduces_to_hessenberg_form_by_a_similarity() {
     // Q = diag(1, orgqr(reflectors)), the reflectors below the subdiagonal
     // of the first n - 1 columns, as jax.scipy.linalg.hessenberg builds it.
     let m = n - 1;
-    let sub: Vec<f64> = (0..m).flat_map(|i| (0..m).map(move |j| (i, j))).map(|(i, j)| packed[(i + 1) * n + j]).collect();
+    let sub: Vec<f64> =
+        (0..m).flat_map(|i| (0..m).map(move |j| (i, j))).map(|(i, j)| packed[(i + 1) * n + j]).collect();
     let orgqr =
         Call::new("lapack_dorgqr_ffi", None, &[(DType::F64, &[5, 5]), (DType::F64, &[5])], &[(DType::F64, &[5, 5])])
             .unwrap();
@@ -326,7 +327,8 @@ fn gehrd_reduces_to_hessenberg_form_by_a_similarity() {
     let h = |i: usize, j: usize| if i <= j + 1 { packed[i * n + j] } else { 0.0 };
     for i in 0..n {
         for j in 0..n {
-            let qhqt: f64 = (0..n).flat_map(|p| (0..n).map(move |r| (p, r))).map(|(p, r)| q(i, p) * h(p, r) * q(j, r)).sum();
+            let qhqt: f64 =
+                (0..n).flat_map(|p| (0..n).map(move |r| (p, r))).map(|(p, r)| q(i, p) * h(p, r) * q(j, r)).sum();
             assert!((qhqt - a[i * n + j]).abs() < 1e-12, "Q H Q^T ({i}, {j}): {qhqt} vs {}", a[i * n + j]);
             let qtq: f64 = (0..n).map(|p| q(p, i) * q(p, j)).sum();
             assert!((qtq - if i == j { 1.0 } else { 0.0 }).abs() < 1e-12, "Q^T Q ({i}, {j})");

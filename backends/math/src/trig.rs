@@ -108,7 +108,8 @@ const FRAC_2_PI_HEX: &str = concat!(
 pub(crate) fn reduction_table() -> &'static [f64] {
     static TABLE: std::sync::OnceLock<Vec<f64>> = std::sync::OnceLock::new();
     TABLE.get_or_init(|| {
-        let digits: Vec<u8> = FRAC_2_PI_HEX.bytes().map(|c| (c as char).to_digit(16).expect("hex digit") as u8).collect();
+        let digits: Vec<u8> =
+            FRAC_2_PI_HEX.bytes().map(|c| (c as char).to_digit(16).expect("hex digit") as u8).collect();
         // Bit b (weight 2^-b, b >= 1) of 2/pi; bits above the point are 0.
         let bit = |b: i64| -> u64 {
             if b < 1 {

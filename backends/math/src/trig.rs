@@ -52,8 +52,6 @@ struct Reduced<E: Emit> {
 /// without, the Cody-Waite result stands (meaningless past [`rare_bound`]).
 fn reduce<E: Emit>(d: &E, x: E::F, f32_arg: bool, exact: bool) -> Reduced<E> {
     let t = d.mul(x, d.c(FRAC_2_PI));
-    // False for NaN, which stays NaN through the Cody-Waite path.
-    let huge = d.ge(d.abs(t), d.c(if f32_arg { PAYNE_HANEK_F32 } else { PAYNE_HANEK_F64 }));
     let (n, ni) = d.round_int(d.clamp(t, -HUGE_N, HUGE_N));
     let q = d.and(ni, d.ci(3));
     let zero = d.c(0.0);
@@ -73,6 +71,8 @@ fn reduce<E: Emit>(d: &E, x: E::F, f32_arg: bool, exact: bool) -> Reduced<E> {
         (y0, y1)
     };
     let (hi, lo, q) = if exact {
+        // False for NaN, which stays NaN through the Cody-Waite path.
+        let huge = d.ge(d.abs(t), d.c(if f32_arg { PAYNE_HANEK_F32 } else { PAYNE_HANEK_F64 }));
         let far = reduce_huge(d, x, f32_arg);
         (d.sel(huge, far.hi, hi), d.sel(huge, far.lo, lo), d.seli(huge, far.q, q))
     } else {

@@ -462,6 +462,11 @@ fn cmd_verify(path: &Path) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The element types of a result's leaves, as declared (complex ones included).
+fn module_result_types(shape: &Shape) -> Vec<smelt::hlo::DType> {
+    shape.leaves().iter().map(|a| a.dtype).collect()
+}
+
 /// Reads one input per entry parameter, checking shape and dtype.
 fn read_inputs(paths: &[PathBuf], params: &[Shape]) -> Result<Vec<Literal>> {
     if paths.len() != params.len() {
@@ -476,7 +481,8 @@ fn read_inputs(paths: &[PathBuf], params: &[Shape]) -> Result<Vec<Literal>> {
                 bail!("parameter {i} has tuple shape {shape}; pass tuple parameters through a case folder")
             };
             let array = npy::read(path, Some(want.dtype))?;
-            if array.dims != want.dims {
+            // A complex array is read as its parts (`smelt_hlo::complex`).
+            if array.dims != want.storage().dims {
                 bail!("{}: has shape {}, but parameter {i} is {want}", path.display(), array.shape());
             }
             Ok(Literal::Array(array))
@@ -578,6 +584,7 @@ fn cmd_run(
     let t0 = Instant::now();
     let module = load_verified(&module_path)?;
     let params = module.entry().param_shapes();
+    let result_shape = module.entry().result_shape().clone();
     let compiled = Compiled::new(module, backend.name(), pipeline_for(pipeline, backend))?;
     let load_ms = t0.elapsed().as_secs_f64() * 1e3;
     // The case's reference outputs apply when its own inputs are used.
@@ -598,8 +605,11 @@ fn cmd_run(
     match out_dir {
         Some(dir) => {
             std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+            // Complex results are their parts: written back as complex arrays.
+            let declared = module_result_types(&result_shape);
             for (k, out) in outputs.iter().enumerate() {
-                npy::write(&dir.join(format!("out{k}.npy")), out)?;
+                let dtype = declared.get(k).copied().unwrap_or(out.dtype());
+                npy::write_as(&dir.join(format!("out{k}.npy")), out, dtype)?;
             }
             println!("wrote {} outputs to {}", outputs.len(), dir.display());
         }

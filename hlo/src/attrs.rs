@@ -404,6 +404,37 @@ pub enum Attrs {
         k: i64,
         largest: bool,
     },
+    /// `fft_type=..., fft_length={...}`: the transform over the innermost
+    /// `lengths.len()` dimensions.
+    Fft {
+        kind: FftKind,
+        lengths: Dims,
+    },
+}
+
+/// XLA's `FftType`: complex to complex forward and inverse, real to complex and
+/// back (the inverse transforms are normalized by `1 / prod(fft_length)`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FftKind {
+    Fft,
+    Ifft,
+    Rfft,
+    Irfft,
+}
+
+impl FftKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            FftKind::Fft => "FFT",
+            FftKind::Ifft => "IFFT",
+            FftKind::Rfft => "RFFT",
+            FftKind::Irfft => "IRFFT",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<FftKind> {
+        [FftKind::Fft, FftKind::Ifft, FftKind::Rfft, FftKind::Irfft].into_iter().find(|k| k.name() == name)
+    }
 }
 
 /// Which [`Attrs`] variant an opcode carries.
@@ -433,6 +464,7 @@ pub enum AttrsKind {
     ReducePrecision,
     BatchNorm,
     TopK,
+    Fft,
 }
 
 impl Attrs {
@@ -464,6 +496,7 @@ impl Attrs {
             O::ReducePrecision => AttrsKind::ReducePrecision,
             O::BatchNormGrad | O::BatchNormInference | O::BatchNormTraining => AttrsKind::BatchNorm,
             O::TopK => AttrsKind::TopK,
+            O::Fft => AttrsKind::Fft,
             _ => AttrsKind::None,
         }
     }
@@ -494,6 +527,7 @@ impl Attrs {
             Attrs::ReducePrecision { .. } => AttrsKind::ReducePrecision,
             Attrs::BatchNorm { .. } => AttrsKind::BatchNorm,
             Attrs::TopK { .. } => AttrsKind::TopK,
+            Attrs::Fft { .. } => AttrsKind::Fft,
         }
     }
 

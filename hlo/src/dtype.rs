@@ -3,8 +3,13 @@
 use std::fmt;
 use std::str::FromStr;
 
-/// An array element type. The set is XLA's core numeric types; complex, 4-bit and
-/// 8-bit float types are not modelled and are rejected by the parser with a clear error.
+/// An array element type. The set is XLA's core numeric types; 4-bit and 8-bit
+/// float types are not modelled and are rejected by the parser with a clear error.
+///
+/// The complex types `c64` and `c128` are types of shapes only: no array holds
+/// complex elements. A complex value is stored as its component type with one more,
+/// innermost dimension of 2 (real part, then imaginary part), which is the same bytes
+/// as XLA's complex arrays (see [`DType::component`] and `crate::complex`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum DType {
     Pred,
@@ -20,9 +25,17 @@ pub enum DType {
     Bf16,
     F32,
     F64,
+    /// Complex with `f32` parts.
+    C64,
+    /// Complex with `f64` parts.
+    C128,
 }
 
 impl DType {
+    /// The complex types; [`DType::ALL`] lists the types arrays hold.
+    pub const COMPLEX: [DType; 2] = [DType::C64, DType::C128];
+
+    /// Every storage type (every type but the complex ones).
     pub const ALL: [DType; 13] = [
         DType::Pred,
         DType::S8,
@@ -54,6 +67,8 @@ impl DType {
             DType::Bf16 => "bf16",
             DType::F32 => "f32",
             DType::F64 => "f64",
+            DType::C64 => "c64",
+            DType::C128 => "c128",
         }
     }
 
@@ -63,7 +78,8 @@ impl DType {
             DType::Pred | DType::S8 | DType::U8 => 1,
             DType::S16 | DType::U16 | DType::F16 | DType::Bf16 => 2,
             DType::S32 | DType::U32 | DType::F32 => 4,
-            DType::S64 | DType::U64 | DType::F64 => 8,
+            DType::S64 | DType::U64 | DType::F64 | DType::C64 => 8,
+            DType::C128 => 16,
         }
     }
 
@@ -74,6 +90,29 @@ impl DType {
 
     pub fn is_float(self) -> bool {
         matches!(self, DType::F16 | DType::Bf16 | DType::F32 | DType::F64)
+    }
+
+    pub fn is_complex(self) -> bool {
+        matches!(self, DType::C64 | DType::C128)
+    }
+
+    /// The type of a complex type's real and imaginary parts (`f32` for `c64`);
+    /// every other type is its own component.
+    pub fn component(self) -> DType {
+        match self {
+            DType::C64 => DType::F32,
+            DType::C128 => DType::F64,
+            t => t,
+        }
+    }
+
+    /// The complex type whose parts are `self` (`c64` for `f32`), if any.
+    pub fn complex_of(self) -> Option<DType> {
+        match self {
+            DType::F32 => Some(DType::C64),
+            DType::F64 => Some(DType::C128),
+            _ => None,
+        }
     }
 
     pub fn is_signed_int(self) -> bool {
@@ -103,7 +142,7 @@ impl fmt::Display for DType {
 impl FromStr for DType {
     type Err = ();
     fn from_str(s: &str) -> Result<Self, ()> {
-        DType::ALL.iter().copied().find(|d| d.name() == s).ok_or(())
+        DType::ALL.iter().chain(&DType::COMPLEX).copied().find(|d| d.name() == s).ok_or(())
     }
 }
 
@@ -116,6 +155,10 @@ mod tests {
         for d in DType::ALL {
             assert_eq!(d.name().parse::<DType>(), Ok(d));
         }
-        assert!("c64".parse::<DType>().is_err());
+        for d in DType::COMPLEX {
+            assert_eq!(d.name().parse::<DType>(), Ok(d));
+            assert_eq!(d.component().complex_of(), Some(d));
+        }
+        assert!("f8e4m3".parse::<DType>().is_err());
     }
 }

@@ -11,6 +11,7 @@
 pub mod attrs;
 pub mod budget;
 pub mod builder;
+pub mod complex;
 pub mod computation;
 pub mod dtype;
 pub mod id;

@@ -69,7 +69,8 @@ macro_rules! map_data {
     };
 }
 
-/// Runs `$body` with `$T` bound to the storage type of a [`DType`].
+/// Runs `$body` with `$T` bound to the storage type of a [`DType`] (a complex
+/// type's component type: complex values are stored as their parts).
 #[macro_export]
 macro_rules! with_dtype {
     ($d:expr, $T:ident => $body:expr) => {
@@ -81,6 +82,15 @@ macro_rules! with_dtype {
                 type $T = $t;
                 $body
             } )*
+            // Complex values are stored as their parts.
+            $crate::dtype::DType::C64 => {
+                type $T = f32;
+                $body
+            }
+            $crate::dtype::DType::C128 => {
+                type $T = f64;
+                $body
+            }
         }
     };
 }
@@ -219,6 +229,8 @@ impl ArrayData {
 
     /// `n` zeros (false for pred) of type `dtype`.
     pub fn zeros(dtype: DType, n: usize) -> ArrayData {
+        // A complex element is stored as its two parts.
+        let n = if dtype.is_complex() { 2 * n } else { n };
         with_dtype!(dtype, T => T::wrap(vec![T::default(); n]))
     }
 
@@ -239,7 +251,9 @@ impl ArrayData {
             DType::F16 => ArrayData::F16(v.map(f16::from_f64).collect()),
             DType::Bf16 => ArrayData::Bf16(v.map(bf16::from_f64).collect()),
             DType::F32 => ArrayData::F32(v.map(|x| x as f32).collect()),
-            DType::F64 => ArrayData::F64(v.collect()),
+            DType::F64 | DType::C128 => ArrayData::F64(v.collect()),
+            // Complex values are given as their parts, real then imaginary.
+            DType::C64 => ArrayData::F32(v.map(|x| x as f32).collect()),
         }
     }
 
@@ -262,7 +276,7 @@ impl ArrayData {
 
     /// Reads `bytes.len() / byte_size` elements of `dtype` from little-endian bytes.
     pub fn from_le_bytes(dtype: DType, bytes: &[u8]) -> ArrayData {
-        let size = dtype.byte_size();
+        let size = dtype.component().byte_size();
         with_dtype!(dtype, T => T::wrap(bytes.chunks_exact(size).map(T::read_le).collect()))
     }
 }
@@ -510,35 +524,68 @@ pub fn format_element(data: &ArrayData, i: usize, scalar: bool) -> String {
 impl fmt::Display for Array {
     /// The constant syntax: `1`, `{1, 2}`, `{ { 1, 2 }, { 3, 4 } }`, `{ {1} }`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.dims.is_empty() {
-            return f.write_str(&format_element(&self.data, 0, true));
-        }
-        fn rec(f: &mut fmt::Formatter<'_>, a: &Array, dim: usize, offset: usize, stride: usize) -> fmt::Result {
-            let n = a.dims[dim] as usize;
-            let inner = stride / n.max(1);
-            let last = dim + 1 == a.dims.len();
-            // XLA pads braces with spaces in arrays of rank >= 2, at every level
-            // but an innermost one of at most one element (`{ {1} }`).
-            let spaced = a.dims.len() > 1 && !(last && n <= 1);
-            f.write_str(if spaced { "{ " } else { "{" })?;
-            for k in 0..n {
-                if k > 0 {
-                    f.write_str(", ")?;
-                }
-                if last {
-                    f.write_str(&format_element(&a.data, offset + k, false))?;
-                } else {
-                    rec(f, a, dim + 1, offset + k * inner, inner)?;
-                }
-            }
-            f.write_str(if spaced { " }" } else { "}" })
-        }
-        let total: usize = self.dims.iter().map(|&d| d as usize).product();
-        if total == 0 {
-            return f.write_str("{}");
-        }
-        rec(f, self, 0, 0, total)
+        write_array(f, self, false)
     }
+}
+
+/// An array that stores complex values as parts (innermost dimension 2), shown in
+/// the complex constant syntax: `(1, 0)`, `{(1, 0), (0, 1)}`.
+pub struct ComplexText<'a>(pub &'a Array);
+
+impl fmt::Display for ComplexText<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_array(f, self.0, self.0.dims.last() == Some(&2))
+    }
+}
+
+/// Writes `a` as constant text; `pairs`: its innermost dimension of 2 holds a
+/// complex element's parts.
+fn write_array(f: &mut fmt::Formatter<'_>, a: &Array, pairs: bool) -> fmt::Result {
+    let dims = if pairs { &a.dims[..a.dims.len() - 1] } else { &a.dims[..] };
+    let width = if pairs { 2 } else { 1 };
+    let element = |f: &mut fmt::Formatter<'_>, at: usize, scalar: bool| {
+        if pairs {
+            write!(f, "({}, {})", format_element(&a.data, at, scalar), format_element(&a.data, at + 1, scalar))
+        } else {
+            f.write_str(&format_element(&a.data, at, scalar))
+        }
+    };
+    if dims.is_empty() {
+        return element(f, 0, true);
+    }
+    let total: usize = dims.iter().map(|&d| d as usize).product();
+    if total == 0 {
+        return f.write_str("{}");
+    }
+    fn rec(
+        f: &mut fmt::Formatter<'_>,
+        dims: &[i64],
+        dim: usize,
+        offset: usize,
+        stride: usize,
+        width: usize,
+        element: &dyn Fn(&mut fmt::Formatter<'_>, usize, bool) -> fmt::Result,
+    ) -> fmt::Result {
+        let n = dims[dim] as usize;
+        let inner = stride / n.max(1);
+        let last = dim + 1 == dims.len();
+        // XLA pads braces with spaces in arrays of rank >= 2, at every level
+        // but an innermost one of at most one element (`{ {1} }`).
+        let spaced = dims.len() > 1 && !(last && n <= 1);
+        f.write_str(if spaced { "{ " } else { "{" })?;
+        for k in 0..n {
+            if k > 0 {
+                f.write_str(", ")?;
+            }
+            if last {
+                element(f, (offset + k) * width, false)?;
+            } else {
+                rec(f, dims, dim + 1, offset + k * inner, inner, width, element)?;
+            }
+        }
+        f.write_str(if spaced { " }" } else { "}" })
+    }
+    rec(f, dims, 0, 0, total, width, &element)
 }
 
 impl fmt::Display for Literal {

@@ -38,6 +38,8 @@ pub fn descr(dtype: DType) -> &'static str {
         DType::F16 => "<f2",
         DType::F32 => "<f4",
         DType::F64 => "<f8",
+        DType::C64 => "<c8",
+        DType::C128 => "<c16",
     }
 }
 
@@ -56,18 +58,30 @@ fn dtype_of_descr(descr: &str) -> Option<DType> {
         "f2" => DType::F16,
         "f4" => DType::F32,
         "f8" => DType::F64,
+        "c8" => DType::C64,
+        "c16" => DType::C128,
         _ => return None,
     })
 }
 
 /// Encodes an array as `.npy` bytes.
 pub fn to_bytes(a: &Array) -> Vec<u8> {
-    let shape = match a.dims.len() {
+    to_bytes_as(a, a.dtype())
+}
+
+/// Encodes an array of type `dtype` as `.npy` bytes: for a complex `dtype`, `a`
+/// holds the parts (its innermost dimension of 2) and the file a complex array;
+/// any other `dtype` is `a`'s own.
+pub fn to_bytes_as(a: &Array, dtype: DType) -> Vec<u8> {
+    let pairs = dtype.is_complex() && dtype.component() == a.dtype() && a.dims.last() == Some(&2);
+    let dtype = if pairs { dtype } else { a.dtype() };
+    let dims = if pairs { &a.dims[..a.dims.len() - 1] } else { &a.dims[..] };
+    let shape = match dims.len() {
         0 => "()".to_string(),
-        1 => format!("({},)", a.dims[0]),
-        _ => format!("({})", a.dims.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")),
+        1 => format!("({},)", dims[0]),
+        _ => format!("({})", dims.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")),
     };
-    let mut header = format!("{{'descr': '{}', 'fortran_order': False, 'shape': {shape}, }}", descr(a.dtype()));
+    let mut header = format!("{{'descr': '{}', 'fortran_order': False, 'shape': {shape}, }}", descr(dtype));
     // Magic (6) + version (2) + header length (2) + header, padded to 64 bytes with '\n' last.
     let unpadded = 10 + header.len() + 1;
     header.push_str(&" ".repeat((64 - unpadded % 64) % 64));
@@ -81,11 +95,18 @@ pub fn to_bytes(a: &Array) -> Vec<u8> {
 }
 
 pub fn write(path: &Path, a: &Array) -> Result<(), NpyError> {
-    std::fs::write(path, to_bytes(a)).map_err(|source| NpyError::Io { path: path.display().to_string(), source })
+    write_as(path, a, a.dtype())
+}
+
+/// Writes `a` as an array of type `dtype` ([`to_bytes_as`]).
+pub fn write_as(path: &Path, a: &Array, dtype: DType) -> Result<(), NpyError> {
+    std::fs::write(path, to_bytes_as(a, dtype))
+        .map_err(|source| NpyError::Io { path: path.display().to_string(), source })
 }
 
 /// Decodes `.npy` bytes. `want` is the element type the caller expects: a `uint16`
-/// file is read as bf16 when `want` is bf16; otherwise the file's type is kept.
+/// file is read as bf16 when `want` is bf16; otherwise the file's type is kept. A
+/// complex file gives its parts: `complex64[n]` reads as `f32[n, 2]`.
 pub fn from_bytes(bytes: &[u8], want: Option<DType>, path: &str) -> Result<Array, NpyError> {
     let fmt = |message: &str| NpyError::Format { path: path.to_string(), message: message.to_string() };
     if bytes.len() < 10 || &bytes[..6] != b"\x93NUMPY" {
@@ -147,7 +168,11 @@ pub fn from_bytes(bytes: &[u8], want: Option<DType>, path: &str) -> Result<Array
     if body.len() < need {
         return Err(fmt(&format!("data is truncated: {} bytes for {count} elements of {dtype}", body.len())));
     }
-    Ok(Array { dims, data: ArrayData::from_le_bytes(dtype, &body[..need]) })
+    let data = ArrayData::from_le_bytes(dtype, &body[..need]);
+    if dtype.is_complex() {
+        dims.push(2);
+    }
+    Ok(Array { dims, data })
 }
 
 /// Reads a `.npy` file, first checking that the file and the array decoded
@@ -173,6 +198,13 @@ mod tests {
             let back = from_bytes(&to_bytes(&a), Some(dtype), "t").unwrap();
             assert_eq!(back, a);
             assert_eq!(to_bytes(&a).len() % 64, (2 * 3 * dtype.byte_size()) % 64);
+        }
+        for dtype in DType::COMPLEX {
+            let parts = ArrayData::from_f64(dtype, (0..12).map(f64::from));
+            let a = Array::new([2, 3, 2], parts);
+            let bytes = to_bytes_as(&a, dtype);
+            assert!(String::from_utf8_lossy(&bytes[10..74]).contains("'shape': (2, 3)"));
+            assert_eq!(from_bytes(&bytes, Some(dtype), "t").unwrap(), a);
         }
         let s = Array::scalar(7i32);
         assert_eq!(from_bytes(&to_bytes(&s), None, "t").unwrap(), s);

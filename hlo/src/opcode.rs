@@ -109,10 +109,14 @@ opcodes! {
     Tan = "tan", Fixed(1), ELEMENTWISE | EXPENSIVE;
     Tanh = "tanh", Fixed(1), ELEMENTWISE | EXPENSIVE;
     Copy = "copy", Fixed(1), ELEMENTWISE | DATA_MOVEMENT;
+    // Complex numbers: parts in, parts out (`crate::complex` lowers them to real ops).
+    Real = "real", Fixed(1), ELEMENTWISE;
+    Imag = "imag", Fixed(1), ELEMENTWISE;
     // Binary elementwise.
     Add = "add", Fixed(2), ELEMENTWISE | COMMUTATIVE;
     And = "and", Fixed(2), ELEMENTWISE | COMMUTATIVE;
     Atan2 = "atan2", Fixed(2), ELEMENTWISE | EXPENSIVE;
+    Complex = "complex", Fixed(2), ELEMENTWISE;
     Compare = "compare", Fixed(2), ELEMENTWISE;
     Divide = "divide", Fixed(2), ELEMENTWISE | EXPENSIVE;
     Maximum = "maximum", Fixed(2), ELEMENTWISE | COMMUTATIVE;
@@ -155,6 +159,7 @@ opcodes! {
     SelectAndScatter = "select-and-scatter", Fixed(3), 0;
     Sort = "sort", AtLeast(1), 0;
     TopK = "topk", Fixed(1), 0;
+    Fft = "fft", Fixed(1), EXPENSIVE;
     // Random numbers.
     Rng = "rng", AtLeast(2), SIDE_EFFECT;
     RngBitGenerator = "rng-bit-generator", Fixed(1), 0;

@@ -123,7 +123,8 @@ pub fn random_inputs(params: &[Shape]) -> Result<Vec<Literal>, crate::budget::Bu
         match shape {
             Shape::Array(a) => {
                 *seed += 1;
-                Literal::Array(random_array(a, *seed))
+                // Complex values are stored (and passed) as their parts.
+                Literal::Array(random_array(&a.storage(), *seed))
             }
             Shape::Tuple(t) => Literal::Tuple(t.iter().map(|s| fill(s, seed)).collect()),
         }

@@ -75,6 +75,20 @@ impl ArrayShape {
         ArrayShape { dtype, dims: self.dims.clone(), layout: self.layout.clone() }
     }
 
+    /// The shape of the array that stores values of this shape: a complex shape's
+    /// parts (`c64[3]` is stored as `f32[3,2]`, the pair innermost); any other
+    /// shape is its own storage.
+    pub fn storage(&self) -> ArrayShape {
+        if !self.dtype.is_complex() {
+            return self.clone();
+        }
+        let mut dims = self.dims.clone();
+        dims.push(2);
+        let mut minor_to_major: Dims = smallvec::smallvec![self.dims.len() as i64];
+        minor_to_major.extend(self.layout.minor_to_major.iter().copied());
+        ArrayShape { dtype: self.dtype.component(), dims, layout: Layout { minor_to_major, extra: None } }
+    }
+
     /// Row-major strides in elements.
     pub fn strides(&self) -> Dims {
         let mut strides: Dims = smallvec::smallvec![1; self.dims.len()];
@@ -126,6 +140,19 @@ impl Shape {
             (Shape::Tuple(a), Shape::Tuple(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same_type(y)),
             _ => false,
         }
+    }
+
+    /// [`ArrayShape::storage`] of every leaf.
+    pub fn storage(&self) -> Shape {
+        match self {
+            Shape::Array(a) => Shape::Array(a.storage()),
+            Shape::Tuple(t) => Shape::Tuple(t.iter().map(Shape::storage).collect()),
+        }
+    }
+
+    /// Whether any leaf has a complex element type.
+    pub fn has_complex(&self) -> bool {
+        self.leaves().iter().any(|a| a.dtype.is_complex())
     }
 
     /// The array leaves in depth-first order (a flattened tuple).

@@ -27,8 +27,8 @@ use std::collections::HashSet;
 use std::fmt;
 
 use crate::attrs::{
-    Attrs, AttrsKind, Braced, CompareType, ConvAttrs, DotDims, GatherAttrs, PadDim, RngAlgorithm, RngDistribution,
-    ScatterAttrs, SliceDim, Window,
+    Attrs, AttrsKind, Braced, CompareType, ComparisonDirection, ConvAttrs, DotDims, FftKind, GatherAttrs, PadDim,
+    RngAlgorithm, RngDistribution, ScatterAttrs, SliceDim, Window,
 };
 use crate::computation::Computation;
 use crate::dtype::DType;
@@ -308,7 +308,11 @@ pub fn infer_shape(
             Ok(d.with_default_layout())
         }
         O::Constant => match attrs {
-            Attrs::Constant(lit) => infer_constant(lit),
+            // A complex constant's literal holds its parts.
+            Attrs::Constant(lit) => match (infer_constant(lit)?, declared) {
+                (s, Some(d)) if d.has_complex() && d.storage().same_type(&s) => Ok(d.with_default_layout()),
+                (s, _) => Ok(s),
+            },
             _ => Err(wrong_attrs()),
         },
         O::Iota => match attrs {
@@ -342,7 +346,14 @@ pub fn infer_shape(
         | O::Sqrt
         | O::Tan
         | O::Tanh
+        | O::Real
+        | O::Imag
         | O::Copy => infer_unary(op, operands[0]),
+        O::Complex => infer_complex(operands[0], operands[1]),
+        O::Fft => match attrs {
+            Attrs::Fft { kind, lengths } => infer_fft(operands[0], *kind, lengths),
+            _ => Err(wrong_attrs()),
+        },
         O::Convert => infer_convert(operands[0], declared_array(op, declared)?.dtype),
         O::BitcastConvert => infer_bitcast_convert(operands[0], declared_array(op, declared)?.dtype),
         O::ReducePrecision => match attrs {
@@ -367,7 +378,9 @@ pub fn infer_shape(
         | O::Subtract
         | O::Xor => infer_binary(op, operands[0], operands[1]),
         O::Compare => match attrs {
-            Attrs::Compare { compare_type, .. } => infer_compare(operands[0], operands[1], *compare_type),
+            Attrs::Compare { direction, compare_type } => {
+                infer_compare(operands[0], operands[1], *direction, *compare_type)
+            }
             _ => Err(wrong_attrs()),
         },
         O::Select => infer_select(operands[0], operands[1], operands[2]),
@@ -534,29 +547,33 @@ pub fn infer_unary(op: Opcode, x: &Shape) -> Result<Shape> {
     }
     let a = array(op, "operand", x)?;
     let float = |d: DType| d.is_float();
+    let float_or_complex = |d: DType| d.is_float() || d.is_complex();
     match op {
-        O::Ceil
-        | O::Floor
-        | O::RoundNearestAfz
-        | O::RoundNearestEven
-        | O::Cbrt
-        | O::Cosine
-        | O::Erf
-        | O::Exp
-        | O::Expm1
-        | O::Log
-        | O::Log1p
-        | O::Logistic
-        | O::Rsqrt
-        | O::Sine
-        | O::Sqrt
-        | O::Tan
-        | O::Tanh => dtype_class(op, "operand", a, float, "a floating-point type")?,
-        O::Abs | O::Sign => {
-            dtype_class(op, "operand", a, |d| d.is_float() || d.is_signed_int(), "a signed or floating-point type")?
+        O::Ceil | O::Floor | O::RoundNearestAfz | O::RoundNearestEven | O::Cbrt | O::Erf | O::Logistic => {
+            dtype_class(op, "operand", a, float, "a floating-point type")?
         }
-        O::Negate => {
-            dtype_class(op, "operand", a, |d| d.is_float() || d.is_int(), "an integer or floating-point type")?
+        O::Cosine | O::Exp | O::Expm1 | O::Log | O::Log1p | O::Rsqrt | O::Sine | O::Sqrt | O::Tan | O::Tanh => {
+            dtype_class(op, "operand", a, float_or_complex, "a floating-point or complex type")?
+        }
+        // The magnitude of a complex number is real.
+        O::Abs if a.dtype.is_complex() => return finish(op, ArrayShape::new(a.dtype.component(), &a.dims)),
+        O::Abs | O::Sign => dtype_class(
+            op,
+            "operand",
+            a,
+            |d| d.is_float() || d.is_signed_int() || d.is_complex(),
+            "a signed, floating-point or complex type",
+        )?,
+        O::Negate => dtype_class(
+            op,
+            "operand",
+            a,
+            |d| d.is_float() || d.is_int() || d.is_complex(),
+            "an integer, floating-point or complex type",
+        )?,
+        O::Real | O::Imag => {
+            dtype_class(op, "operand", a, float_or_complex, "a floating-point or complex type")?;
+            return finish(op, ArrayShape::new(a.dtype.component(), &a.dims));
         }
         O::Clz | O::Popcnt => dtype_class(op, "operand", a, DType::is_int, "an integer type")?,
         O::Not => dtype_class(op, "operand", a, DType::is_integral, "pred or an integer type")?,
@@ -569,10 +586,78 @@ pub fn infer_unary(op: Opcode, x: &Shape) -> Result<Shape> {
     finish(op, ArrayShape::new(a.dtype, &a.dims))
 }
 
-/// `convert` to `dtype`: any array type to any other.
+/// `convert` to `dtype`: any array type to any other, except complex to real
+/// (XLA leaves that undefined; programs take `real` first).
 pub fn infer_convert(x: &Shape, dtype: DType) -> Result<Shape> {
     let a = array(Opcode::Convert, "operand", x)?;
+    if a.dtype.is_complex() && !dtype.is_complex() {
+        return err(Opcode::Convert, format!("converting {} to {dtype} is not defined; take its real part", a.dtype));
+    }
     finish(Opcode::Convert, ArrayShape::new(dtype, &a.dims))
+}
+
+/// `complex(real, imag)`: f32 or f64 parts of identical shapes.
+pub fn infer_complex(re: &Shape, im: &Shape) -> Result<Shape> {
+    let op = Opcode::Complex;
+    let a = array(op, "operand 0", re)?;
+    array(op, "operand 1", im)?;
+    let Some(complex) = a.dtype.complex_of() else {
+        return err(op, format!("operand 0 has element type {}, expected f32 or f64", a.dtype));
+    };
+    same_type_or(op, "operand 1", im, &re.with_default_layout())?;
+    finish(op, ArrayShape::new(complex, &a.dims))
+}
+
+/// `fft` over the innermost `lengths.len()` (1 to 3) dimensions: FFT and IFFT
+/// keep a complex shape, RFFT takes a real one whose innermost dimensions are
+/// `lengths` and keeps `n / 2 + 1` of the last, IRFFT inverts that.
+pub fn infer_fft(x: &Shape, kind: FftKind, lengths: &[i64]) -> Result<Shape> {
+    let op = Opcode::Fft;
+    let a = array(op, "operand", x)?;
+    let l = lengths.len();
+    if !(1..=3).contains(&l) || a.rank() < l || lengths.iter().any(|&n| n < 0) {
+        return err(op, format!("fft_length {} does not fit an operand of rank {}", Braced(lengths), a.rank()));
+    }
+    let inner = &a.dims[a.rank() - l..];
+    let half = |n: i64| if n == 0 { 0 } else { n / 2 + 1 };
+    let mut dims = a.dims.clone();
+    let dtype = match kind {
+        FftKind::Fft | FftKind::Ifft => {
+            dtype_class(op, "operand", a, DType::is_complex, "a complex type")?;
+            if inner != lengths {
+                return err(
+                    op,
+                    format!("innermost dimensions {} differ from fft_length {}", Braced(inner), Braced(lengths)),
+                );
+            }
+            a.dtype
+        }
+        FftKind::Rfft => {
+            let Some(c) = a.dtype.complex_of() else {
+                return err(op, format!("RFFT of {}, expected f32 or f64", a.dtype));
+            };
+            if inner != lengths {
+                return err(
+                    op,
+                    format!("innermost dimensions {} differ from fft_length {}", Braced(inner), Braced(lengths)),
+                );
+            }
+            dims[a.rank() - 1] = half(lengths[l - 1]);
+            c
+        }
+        FftKind::Irfft => {
+            dtype_class(op, "operand", a, DType::is_complex, "a complex type")?;
+            if inner[..l - 1] != lengths[..l - 1] || inner[l - 1] != half(lengths[l - 1]) {
+                return err(
+                    op,
+                    format!("IRFFT of innermost dimensions {} for fft_length {}", Braced(inner), Braced(lengths)),
+                );
+            }
+            dims[a.rank() - 1] = lengths[l - 1];
+            a.dtype.component()
+        }
+    };
+    finish(op, ArrayShape::new(dtype, dims))
 }
 
 /// `bitcast-convert` to `dtype`. Equal widths keep the dimensions; a narrower
@@ -625,9 +710,16 @@ pub fn infer_binary(op: Opcode, lhs: &Shape, rhs: &Shape) -> Result<Shape> {
     array(op, "operand 1", rhs)?;
     match op {
         O::Add | O::Maximum | O::Minimum | O::Multiply => {}
-        O::Subtract | O::Divide | O::Remainder | O::Power => {
+        O::Subtract | O::Divide | O::Power => {
             dtype_class(op, "operand 0", a, |d| d != DType::Pred, "an integer or floating-point type")?
         }
+        O::Remainder => dtype_class(
+            op,
+            "operand 0",
+            a,
+            |d| d != DType::Pred && !d.is_complex(),
+            "an integer or floating-point type",
+        )?,
         O::Atan2 => dtype_class(op, "operand 0", a, DType::is_float, "a floating-point type")?,
         O::ShiftLeft | O::ShiftRightArithmetic | O::ShiftRightLogical => {
             dtype_class(op, "operand 0", a, DType::is_int, "an integer type")?
@@ -642,7 +734,12 @@ pub fn infer_binary(op: Opcode, lhs: &Shape, rhs: &Shape) -> Result<Shape> {
 /// `compare`: operands of identical type and dimensions, a pred result. An explicit
 /// comparison type must suit the element type (FLOAT or TOTALORDER for floats,
 /// SIGNED for signed integers, UNSIGNED for unsigned integers and pred).
-pub fn infer_compare(lhs: &Shape, rhs: &Shape, compare_type: Option<CompareType>) -> Result<Shape> {
+pub fn infer_compare(
+    lhs: &Shape,
+    rhs: &Shape,
+    direction: ComparisonDirection,
+    compare_type: Option<CompareType>,
+) -> Result<Shape> {
     let op = Opcode::Compare;
     let a = array(op, "operand 0", lhs)?;
     array(op, "operand 1", rhs)?;
@@ -656,6 +753,9 @@ pub fn infer_compare(lhs: &Shape, rhs: &Shape, compare_type: Option<CompareType>
         if !ok {
             return err(op, format!("comparison type {} does not suit {} operands", t.name(), a.dtype));
         }
+    }
+    if a.dtype.is_complex() && !matches!(direction, ComparisonDirection::Eq | ComparisonDirection::Ne) {
+        return err(op, format!("complex numbers are not ordered: {} of {} operands", direction.name(), a.dtype));
     }
     finish(op, ArrayShape::new(DType::Pred, &a.dims))
 }
@@ -1809,9 +1909,9 @@ mod tests {
             "error: and: operand 0 has element type f32, expected pred or an integer type"
         );
         assert_eq!(show(infer_binary(Opcode::Xor, &s("pred[2]"), &s("pred[2]"))), "pred[2]{0}");
-        assert_eq!(show(infer_compare(&f4, &f4, None)), "pred[4]{0}");
+        assert_eq!(show(infer_compare(&f4, &f4, ComparisonDirection::Lt, None)), "pred[4]{0}");
         assert_eq!(
-            show(infer_compare(&f4, &f4, Some(CompareType::Signed))),
+            show(infer_compare(&f4, &f4, ComparisonDirection::Lt, Some(CompareType::Signed))),
             "error: compare: comparison type SIGNED does not suit f32 operands"
         );
         assert_eq!(show(infer_unary(Opcode::IsFinite, &s("bf16[2,2]"))), "pred[2,2]{1,0}");
@@ -1821,7 +1921,7 @@ mod tests {
         );
         assert_eq!(
             show(infer_unary(Opcode::Abs, &s("u8[2]"))),
-            "error: abs: operand has element type u8, expected a signed or floating-point type"
+            "error: abs: operand has element type u8, expected a signed, floating-point or complex type"
         );
         assert_eq!(show(infer_unary(Opcode::Copy, &s("(f32[2]{0}, s32[])"))), "(f32[2]{0}, s32[])");
         assert_eq!(show(infer_select(&s("pred[4]"), &f4, &f4)), "f32[4]{0}");

@@ -9,6 +9,7 @@
 
 pub mod algebraic_simplifier;
 pub mod buffer_assignment;
+pub mod complex_lowering;
 pub mod constant_folding;
 pub mod conv_phases;
 pub mod cse;

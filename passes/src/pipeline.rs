@@ -1,6 +1,7 @@
 //! The default pipeline: the whole middle end on one screen.
 
 use crate::algebraic_simplifier::AlgebraicSimplifier;
+use crate::complex_lowering::ComplexLowering;
 use crate::constant_folding::ConstantFolding;
 use crate::conv_phases::ConvPhases;
 use crate::cse::Cse;
@@ -15,7 +16,7 @@ use crate::topk_decomposer::TopkDecomposer;
 use crate::tuple_simplifier::TupleSimplifier;
 use crate::while_loop_simplifier::WhileLoopSimplifier;
 
-/// Inline calls, decompose `topk` into a sort, simplify to a fixed point, put
+/// Store complex values as their parts, inline calls, decompose `topk` into a sort, simplify to a fixed point, put
 /// dots in canonical form, split convolutions over a dilated base by output
 /// phase, then fuse as
 /// `options.fusion` allows (a backend's capabilities). (The simplifier would
@@ -31,6 +32,7 @@ pub fn default_pipeline(options: &Options) -> Pipeline {
         .with(Cse)
         .with(Dce);
     Pipeline::new("default")
+        .with(ComplexLowering)
         .with(CallInliner)
         .with(TopkDecomposer)
         .with(FixedPoint::new("simplify-fixpoint", simplify, 8))
@@ -43,10 +45,11 @@ pub fn default_pipeline(options: &Options) -> Pipeline {
 
 /// Every pass on its own, in its default configuration: what `pass_by_name`
 /// looks names up in.
-fn every_pass() -> [Box<dyn Pass>; 12] {
+fn every_pass() -> [Box<dyn Pass>; 13] {
     [
         Box::new(AlgebraicSimplifier),
         Box::new(CallInliner),
+        Box::new(ComplexLowering),
         Box::new(ConstantFolding),
         Box::new(ConvPhases),
         Box::new(Cse),

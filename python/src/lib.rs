@@ -154,7 +154,8 @@ fn numpy_cache(py: Python<'_>) -> PyResult<&NumpyCache> {
 /// (ml_dtypes' stands in).
 fn numpy_kind(dtype: DType) -> Option<u8> {
     match dtype {
-        DType::Bf16 => None,
+        // Complex arrays cross the Python boundary as their parts (not yet supported).
+        DType::Bf16 | DType::C64 | DType::C128 => None,
         DType::Pred => Some(b'b'),
         d if d.is_float() => Some(b'f'),
         d if d.is_signed_int() => Some(b'i'),
@@ -542,6 +543,8 @@ fn onnx_type(dtype: Option<DType>) -> String {
         Some(DType::Bf16) => "bfloat16",
         Some(DType::F32) => "float",
         Some(DType::F64) => "double",
+        Some(DType::C64) => "complex64",
+        Some(DType::C128) => "complex128",
         None => "unknown",
     };
     format!("tensor({name})")

@@ -106,6 +106,7 @@ impl Ct {
             DType::S8 | DType::S16 | DType::S32 | DType::U8 | DType::U16 | DType::U32 => Ct::I32,
             DType::S64 | DType::U64 => Ct::I64,
             DType::Pred => return Err(RoutineError::Unsupported("pred products".into())),
+            DType::C64 | DType::C128 => return Err(RoutineError::Unsupported("complex products".into())),
         })
     }
 
@@ -171,8 +172,9 @@ pub(crate) fn mem_type<'ctx>(cx: ContextRef<'ctx>, d: DType) -> BasicTypeEnum<'c
         DType::S16 | DType::U16 | DType::F16 | DType::Bf16 => cx.i16_type().into(),
         DType::S32 | DType::U32 => cx.i32_type().into(),
         DType::S64 | DType::U64 => cx.i64_type().into(),
-        DType::F32 => cx.f32_type().into(),
-        DType::F64 => cx.f64_type().into(),
+        // Complex values reach no routine (`smelt_hlo::complex`); parts stand in.
+        DType::F32 | DType::C64 => cx.f32_type().into(),
+        DType::F64 | DType::C128 => cx.f64_type().into(),
     }
 }
 

@@ -39,6 +39,9 @@ pub enum InterpError {
     /// A while loop ran more iterations than [`crate::Options`] allow.
     #[error("while loop '{inst}' of computation '{comp}' ran more than {limit} iterations")]
     IterationLimit { comp: String, inst: String, limit: u64 },
+    /// Complex values the module computes with that smelt cannot lower to their parts.
+    #[error(transparent)]
+    Complex(#[from] smelt_hlo::complex::ComplexError),
     /// A computation id that is not in the module.
     #[error("computation #{0} is not in the module")]
     NoSuchComputation(usize),

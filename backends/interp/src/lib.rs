@@ -124,6 +124,13 @@ pub fn evaluate_with(
         None => budget::check_arrays(leaves, what)?,
     }
     let refs: Vec<&Literal> = args.iter().collect();
+    // Complex values are computed on as their parts (`smelt_hlo::complex`), and
+    // are passed and returned as such.
+    if smelt_hlo::complex::has_complex(module) {
+        let mut lowered = module.clone();
+        smelt_hlo::complex::lower(&mut lowered)?;
+        return eval::Evaluator::new(&lowered, options).call(comp, &refs);
+    }
     eval::Evaluator::new(module, options).call(comp, &refs)
 }
 

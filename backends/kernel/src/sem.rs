@@ -31,7 +31,7 @@ pub fn wrap(t: DType, v: i128) -> i128 {
         DType::U16 => v as u16 as i128,
         DType::U32 => v as u32 as i128,
         DType::U64 => v as u64 as i128,
-        DType::F16 | DType::Bf16 | DType::F32 | DType::F64 => v,
+        DType::F16 | DType::Bf16 | DType::F32 | DType::F64 | DType::C64 | DType::C128 => v,
     }
 }
 

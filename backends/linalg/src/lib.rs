@@ -26,6 +26,8 @@ use std::fmt;
 
 use smelt_hlo::DType;
 
+pub mod fft;
+
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum LinalgError {
     #[error("unsupported custom-call target \"{0}\"")]
@@ -82,6 +84,9 @@ pub enum Op {
     /// below it, reducing rows and columns `low..=high` (1-based, LAPACK's
     /// `ilo`/`ihi`; `tau` is 0 outside them) (`gehrd`).
     Gehrd { n: usize, low: usize, high: usize },
+    /// An FFT on complex values stored as parts (innermost dimension 2), over
+    /// the innermost `lengths.rank` dimensions ([`fft`]).
+    Fft { kind: fft::Kind, lengths: fft::Lengths },
 }
 
 /// A checked custom call: its target, element type, batch and operation.
@@ -104,6 +109,10 @@ impl Call {
         results: &[(DType, &[i64])],
     ) -> Result<Call, LinalgError> {
         let bad = |message: String| LinalgError::Invalid { target: target.to_string(), message };
+        if let Some(kind) = fft::Kind::of_target(target) {
+            let call = Call::fft(target, kind, backend_config, operands, results).map_err(bad)?;
+            return call.checked(operands, results);
+        }
         let (real, routine) = match target.strip_prefix("lapack_").and_then(|t| t.strip_suffix("_ffi")) {
             Some(name) if name.len() > 1 => {
                 let real = match &name[..1] {
@@ -228,15 +237,60 @@ impl Call {
             }
             _ => return Err(LinalgError::UnknownTarget(target.to_string())),
         };
-        let call = Call { target: target.to_string(), real, batch, op };
-        let (want_in, want_out) = (call.operand_types(), call.result_types());
+        Call { target: target.to_string(), real, batch, op }.checked(operands, results)
+    }
+
+    /// The call, if it takes `operands` and gives `results`.
+    fn checked(self, operands: &[(DType, &[i64])], results: &[(DType, &[i64])]) -> Result<Call, LinalgError> {
+        let (want_in, want_out) = (self.operand_types(), self.result_types());
         let same = |got: &[(DType, &[i64])], want: &[(DType, Vec<i64>)]| {
             got.len() == want.len() && got.iter().zip(want).all(|((d, s), (wd, ws))| d == wd && *s == &ws[..])
         };
         if !same(operands, &want_in) || !same(results, &want_out) {
-            return Err(bad(format!("takes {} and gives {}", types(&want_in), types(&want_out))));
+            let message = format!("takes {} and gives {}", types(&want_in), types(&want_out));
+            return Err(LinalgError::Invalid { target: self.target, message });
         }
-        Ok(call)
+        Ok(self)
+    }
+
+    /// An FFT target: the transformed lengths and the batch from the shapes
+    /// ([`Call::checked`] then checks them all).
+    fn fft(
+        target: &str,
+        kind: fft::Kind,
+        backend_config: Option<&str>,
+        operands: &[(DType, &[i64])],
+        results: &[(DType, &[i64])],
+    ) -> Result<Call, String> {
+        let config = parse_config(backend_config.unwrap_or(""))?;
+        let rank = match config.iter().find(|(k, _)| k == "fft_rank") {
+            Some(&(_, r @ 1..=3)) => r as usize,
+            Some((_, r)) => return Err(format!("fft_rank = {r}, expected 1 to 3")),
+            None => return Err("needs fft_rank in its backend_config".into()),
+        };
+        let (Some(&(dtype, a)), Some(&(_, r))) = (operands.first(), results.first()) else {
+            return Err("needs an operand and a result".into());
+        };
+        let real = match dtype {
+            DType::F32 => Real::F32,
+            DType::F64 => Real::F64,
+            t => return Err(format!("parts of type {t}, expected f32 or f64")),
+        };
+        // The dimensions that name the transformed lengths, and the pair dimension after them.
+        let (named, pair) = match kind {
+            fft::Kind::Fft | fft::Kind::Ifft => (a, 1),
+            fft::Kind::Rfft => (a, 0),
+            fft::Kind::Irfft => (r, 0),
+        };
+        let Some(batch_rank) = named.len().checked_sub(rank + pair) else {
+            return Err(format!("{named:?} has fewer than {} dimensions", rank + pair));
+        };
+        let mut n = [0usize; 3];
+        for (k, &d) in named[batch_rank..batch_rank + rank].iter().enumerate() {
+            n[k] = usize::try_from(d).map_err(|_| format!("negative dimension in {named:?}"))?;
+        }
+        let op = Op::Fft { kind, lengths: fft::Lengths { rank, n } };
+        Ok(Call { target: target.to_string(), real, batch: named[..batch_rank].to_vec(), op })
     }
 
     /// The call a custom-call instruction makes, its operands' shapes given
@@ -283,6 +337,18 @@ impl Call {
             Op::Geqrf { m, n } | Op::Gesdd { m, n, .. } => vec![self.with_batch(t, &[m, n])],
             Op::Orgqr { m, n, k } => vec![self.with_batch(t, &[m, n]), self.with_batch(t, &[k])],
             Op::Syevd { n, .. } | Op::Gehrd { n, .. } => vec![self.with_batch(t, &[n, n])],
+            Op::Fft { kind, lengths } => vec![self.fft_side(kind, lengths, true)],
+        }
+    }
+
+    /// An FFT's operand (`input`) or result: parts of a full or half spectrum, or reals.
+    fn fft_side(&self, kind: fft::Kind, lengths: fft::Lengths, input: bool) -> (DType, Vec<i64>) {
+        use fft::Kind as K;
+        let t = self.real.dtype();
+        match (kind, input) {
+            (K::Fft | K::Ifft, _) => self.with_batch(t, &[lengths.axes(), &[2]].concat()),
+            (K::Rfft, true) | (K::Irfft, false) => self.with_batch(t, lengths.axes()),
+            (K::Rfft, false) | (K::Irfft, true) => self.with_batch(t, &[&lengths.half_axes()[..], &[2]].concat()),
         }
     }
 
@@ -313,6 +379,7 @@ impl Call {
                 self.with_batch(t, &[n.saturating_sub(1)]),
                 self.with_batch(DType::S32, &[]),
             ],
+            Op::Fft { kind, lengths } => vec![self.fft_side(kind, lengths, false)],
         }
     }
 
@@ -329,9 +396,11 @@ impl Call {
                 message: format!("buffers of {got_in:?} -> {got_out:?} bytes, not {want_in:?} -> {want_out:?}"),
             });
         }
-        match self.real {
-            Real::F32 => self.run_typed::<f32>(inputs, outputs),
-            Real::F64 => self.run_typed::<f64>(inputs, outputs),
+        match (self.op, self.real) {
+            (Op::Fft { kind, lengths }, Real::F32) => run_fft::<f32>(kind, lengths, self.matrices(), inputs, outputs),
+            (Op::Fft { kind, lengths }, Real::F64) => run_fft::<f64>(kind, lengths, self.matrices(), inputs, outputs),
+            (_, Real::F32) => self.run_typed::<f32>(inputs, outputs),
+            (_, Real::F64) => self.run_typed::<f64>(inputs, outputs),
         }
         Ok(())
     }
@@ -411,6 +480,7 @@ impl Call {
                 write(&vt, outputs[3]);
                 write(&info, outputs[4]);
             }
+            Op::Fft { .. } => {}
             Op::Gehrd { n, low, high } => {
                 let (mut h, mut taus) = (a, Vec::new());
                 for chunk in h.chunks_mut(per.max(1)).take(count) {
@@ -446,6 +516,11 @@ impl Call {
             }
         }
         let get = |k: &str| vals.get(k).copied().ok_or_else(|| bad(k));
+        if let Some(kind) = fft::Kind::of_target(&target) {
+            let real = if get("bits")? == 64 { Real::F64 } else { Real::F32 };
+            let lengths = fft::Lengths { rank: get("rank")?, n: [get("n0")?, get("n1")?, get("n2")?] };
+            return Ok(Call { target, real, batch, op: Op::Fft { kind, lengths } });
+        }
         let real = match target.as_bytes().get(7) {
             Some(b's') => Real::F32,
             Some(b'd') => Real::F64,
@@ -495,8 +570,25 @@ impl fmt::Display for Call {
             Op::Syevd { n, lower, vectors } => write!(f, " n={n} lower={} vectors={}", b(lower), b(vectors)),
             Op::Gesdd { m, n, mode, uc, vr } => write!(f, " m={m} n={n} mode={mode} uc={uc} vr={vr}"),
             Op::Gehrd { n, low, high } => write!(f, " n={n} low={low} high={high}"),
+            Op::Fft { lengths: fft::Lengths { rank, n }, .. } => {
+                let bits = self.real.dtype().byte_size() * 8;
+                write!(f, " bits={bits} rank={rank} n0={} n1={} n2={}", n[0], n[1], n[2])
+            }
         }
     }
+}
+
+fn run_fft<T: Float + rustfft::FftNum>(
+    kind: fft::Kind,
+    lengths: fft::Lengths,
+    count: usize,
+    inputs: &[&[u8]],
+    outputs: &mut [&mut [u8]],
+) {
+    let x: Vec<T> = read(inputs[0]);
+    let mut y = vec![T::ZERO; outputs[0].len() / T::BYTES];
+    fft::run(kind, lengths, count, &x, &mut y);
+    write(&y, outputs[0]);
 }
 
 /// Bytes of an array of `(dtype, dims)`.

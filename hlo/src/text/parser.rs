@@ -433,8 +433,8 @@ impl<'a> Parser<'a> {
             Ok(d) => d,
             Err(()) => {
                 let msg = match ty.as_str() {
-                    "token" | "c64" | "c128" | "s4" | "u4" | "s2" | "u2" | "f8e4m3fn" | "f8e5m2" | "f8e4m3fnuz"
-                    | "f8e5m2fnuz" | "f8e4m3b11fnuz" | "f8e4m3" | "f8e3m4" | "opaque" => {
+                    "token" | "s4" | "u4" | "s2" | "u2" | "f8e4m3fn" | "f8e5m2" | "f8e4m3fnuz" | "f8e5m2fnuz"
+                    | "f8e4m3b11fnuz" | "f8e4m3" | "f8e3m4" | "opaque" => {
                         format!("element type '{ty}' is not supported by smelt")
                     }
                     _ => format!("expected a shape (element type such as f32), found '{ty}'"),
@@ -542,18 +542,44 @@ impl<'a> Parser<'a> {
             }
             Shape::Array(a) => {
                 let mut tokens: Vec<(usize, &'a str)> = Vec::with_capacity(a.element_count().min(1 << 20));
+                let complex = a.dtype.is_complex();
                 if a.dims.is_empty() {
-                    tokens.push(self.element_token()?);
+                    self.element(complex, &mut tokens)?;
                 } else {
-                    self.nested_elements(&a.dims, 0, &mut tokens)?;
+                    self.nested_elements(&a.dims, 0, complex, &mut tokens)?;
                 }
-                let data = self.convert_elements(a.dtype, &tokens)?;
-                Ok(Literal::Array(Array { dims: a.dims.clone(), data }))
+                // A complex constant is stored as its parts (`crate::complex`).
+                let data = self.convert_elements(a.dtype.component(), &tokens)?;
+                let mut dims = a.dims.clone();
+                if complex {
+                    dims.push(2);
+                }
+                Ok(Literal::Array(Array { dims, data }))
             }
         }
     }
 
-    fn nested_elements(&mut self, dims: &[i64], dim: usize, out: &mut Vec<(usize, &'a str)>) -> Result<()> {
+    /// One element: a number, or a complex number's `(real, imaginary)` pair.
+    fn element(&mut self, complex: bool, out: &mut Vec<(usize, &'a str)>) -> Result<()> {
+        if !complex {
+            out.push(self.element_token()?);
+            return Ok(());
+        }
+        self.skip_ws();
+        self.expect(b'(', "to open a complex constant element")?;
+        out.push(self.element_token()?);
+        self.expect(b',', "between a complex element's parts")?;
+        out.push(self.element_token()?);
+        self.expect(b')', "to close a complex constant element")
+    }
+
+    fn nested_elements(
+        &mut self,
+        dims: &[i64],
+        dim: usize,
+        complex: bool,
+        out: &mut Vec<(usize, &'a str)>,
+    ) -> Result<()> {
         let open = self.pos;
         if self.peek() != Some(b'{') {
             let found = self.describe_next();
@@ -568,9 +594,9 @@ impl<'a> Parser<'a> {
         if !self.eat(b'}') {
             loop {
                 if dim + 1 == dims.len() {
-                    out.push(self.element_token()?);
+                    self.element(complex, out)?;
                 } else {
-                    self.nested_elements(dims, dim + 1, out)?;
+                    self.nested_elements(dims, dim + 1, complex, out)?;
                 }
                 count += 1;
                 if self.eat(b'}') {
@@ -634,6 +660,7 @@ impl<'a> Parser<'a> {
             }};
         }
         Ok(match dtype {
+            DType::C64 | DType::C128 => return self.convert_elements(dtype.component(), tokens),
             DType::Pred => {
                 let mut v = Vec::with_capacity(tokens.len());
                 for &(pos, tok) in tokens {
@@ -829,7 +856,8 @@ impl<'a> Parser<'a> {
             | "inserted_window_dims"
             | "scatter_dims_to_operand_dims"
             | "input_batching_dims"
-            | "scatter_indices_batching_dims" => Value::Ints(self.int_list(name)?),
+            | "scatter_indices_batching_dims"
+            | "fft_length" => Value::Ints(self.int_list(name)?),
             "index"
             | "iota_dimension"
             | "index_vector_dim"
@@ -844,7 +872,7 @@ impl<'a> Parser<'a> {
                 let (pos, tok) = self.element_token()?;
                 Value::Float(tok.parse::<f64>().map_err(|_| self.err_at(pos, "epsilon must be a number"))?)
             }
-            "direction" | "type" | "kind" | "distribution" => Value::Ident(self.ident(name)?),
+            "direction" | "type" | "kind" | "distribution" | "fft_type" => Value::Ident(self.ident(name)?),
             "custom_call_target" => Value::Str(self.quoted()?),
             "slice" => Value::Slice(self.slice_spec()?),
             "padding" => Value::Padding(self.pad_spec(true)?),
@@ -1136,6 +1164,11 @@ impl<'a> Parser<'a> {
             }
             AttrsKind::TopK => {
                 *attrs = Attrs::TopK { k: req!("k", Int), largest: opt!("largest", Bool).unwrap_or(true) }
+            }
+            AttrsKind::Fft => {
+                let k = req!("fft_type", Ident);
+                let kind = FftKind::from_name(&k).ok_or_else(|| self.err_at(pos, format!("unknown fft_type '{k}'")))?;
+                *attrs = Attrs::Fft { kind, lengths: req!("fft_length", Ints) };
             }
         }
         // Called computations, by role.

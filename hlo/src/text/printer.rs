@@ -158,7 +158,12 @@ fn write_instruction(
         Attrs::Constant(lit) if options.constant_digest.is_some() && literal_elements(lit) > DIGEST_OVER_ELEMENTS => {
             out.push_str(&options.constant_digest.map_or_else(String::new, |digest| digest(lit)))
         }
-        Attrs::Constant(lit) => write!(out, "{lit}")?,
+        Attrs::Constant(lit) => match (&**lit, &inst.shape) {
+            (Literal::Array(a), Shape::Array(s)) if s.dtype.is_complex() => {
+                write!(out, "{}", crate::literal::ComplexText(a))?
+            }
+            _ => write!(out, "{lit}")?,
+        },
         _ => write_inst_names(out, comp, &inst.operands)?,
     }
     out.push(')');
@@ -285,6 +290,7 @@ fn write_op_attrs(out: &mut String, inst: &Instruction) -> fmt::Result {
             write!(out, ", epsilon={eps}, feature_index={feature_index}")?
         }
         Attrs::TopK { k, largest } => write!(out, ", k={k}, largest={largest}")?,
+        Attrs::Fft { kind, lengths } => write!(out, ", fft_type={}, fft_length={}", kind.name(), Braced(lengths))?,
     }
     Ok(())
 }

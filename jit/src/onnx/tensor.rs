@@ -67,6 +67,7 @@ fn typed(t: &TensorProto, dtype: DType) -> Result<ArrayData, String> {
         DType::Bf16 => ArrayData::Bf16(i32s.iter().map(|&v| bf16::from_bits(v as u16)).collect()),
         DType::U32 => ArrayData::U32(u64s.iter().map(|&v| v as u32).collect()),
         DType::U64 => ArrayData::U64(u64s.clone()),
+        DType::C64 | DType::C128 => return Err(format!("complex tensors ({dtype}) are not supported")),
     })
 }
 

@@ -31,6 +31,7 @@ pub(crate) fn encode(d: DType, vals: &[f64]) -> Vec<u8> {
             DType::S16 | DType::U16 => out.extend((v as i64 as u16).to_le_bytes()),
             DType::S32 | DType::U32 => out.extend((v as i64 as u32).to_le_bytes()),
             DType::S64 | DType::U64 => out.extend((v as i64).to_le_bytes()),
+            DType::C64 | DType::C128 => unreachable!("products of complex values are lowered to real ones"),
         }
     }
     out
@@ -52,6 +53,7 @@ pub(crate) fn decode(d: DType, bytes: &[u8]) -> Vec<f64> {
             DType::U32 => u32::from_le_bytes(b.try_into().unwrap()) as f64,
             DType::S64 => i64::from_le_bytes(b.try_into().unwrap()) as f64,
             DType::U64 => u64::from_le_bytes(b.try_into().unwrap()) as f64,
+            DType::C64 | DType::C128 => unreachable!("products of complex values are lowered to real ones"),
         })
         .collect()
 }

@@ -33,8 +33,9 @@ pub(crate) fn clif_type(t: DType) -> Type {
         DType::S16 | DType::U16 => types::I16,
         DType::S32 | DType::U32 => types::I32,
         DType::S64 | DType::U64 => types::I64,
-        DType::F16 | DType::Bf16 | DType::F32 => types::F32,
-        DType::F64 => types::F64,
+        // Complex types never reach code generation (`smelt_hlo::complex`); parts stand in.
+        DType::F16 | DType::Bf16 | DType::F32 | DType::C64 => types::F32,
+        DType::F64 | DType::C128 => types::F64,
     }
 }
 

@@ -46,6 +46,9 @@ pub enum LowerError {
     /// batch-norm, a dot not in canonical form, ...).
     #[error("in computation '{comp}', instruction '{inst}' ({op}): cannot lower {what}")]
     Unsupported { comp: String, inst: String, op: Opcode, what: String },
+    /// Complex values that cannot be lowered to their parts (names the instruction).
+    #[error("{0}")]
+    Complex(String),
     /// A broken assumption: a bug in the lowering or in the passes before it.
     #[error("internal error lowering computation '{comp}', instruction '{inst}' ({op}): {message}")]
     Internal { comp: String, inst: String, op: Opcode, message: String },
@@ -93,6 +96,17 @@ pub fn lower(module: &Verified<'_>, schedule: &Schedule, buffers: &BufferAssignm
 /// decomposed here (the kernel form sorts; `smelt_passes::topk_decomposer`).
 pub fn lower_module(module: &Module) -> Result<Program, LowerError> {
     smelt_hlo::verify(module)?;
+    // Complex values as their parts (what the pipeline's first pass does).
+    let parts;
+    let module = if smelt_hlo::complex::has_complex(module) {
+        let mut m = module.clone();
+        smelt_hlo::complex::lower(&mut m).map_err(|e| LowerError::Complex(e.to_string()))?;
+        smelt_hlo::verify(&m)?;
+        parts = m;
+        &parts
+    } else {
+        module
+    };
     let decomposed;
     let module = if smelt_passes::topk_decomposer::has_topk(module) {
         let mut m = module.clone();

@@ -257,6 +257,10 @@ impl<'ctx, 'p> Cg<'ctx, 'p> {
             DType::F16 => t.f16.into(),
             DType::F32 => t.f32.into(),
             DType::F64 => t.f64.into(),
+            // The kernel verifier refuses complex types (they are lowered to their
+            // parts first, `smelt_hlo::complex`): a part's type stands in.
+            DType::C64 => t.f32.into(),
+            DType::C128 => t.f64.into(),
         }
     }
 

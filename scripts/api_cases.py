@@ -1,11 +1,13 @@
 """Programs over the parts of the JAX API the corpus lacked: linear algebra
-through LAPACK custom calls, top-k selection, and subnormal values in XLA
-CPU's flush-to-zero floating-point environment.
+through LAPACK custom calls, top-k selection, subnormal values in XLA CPU's
+flush-to-zero floating-point environment, complex numbers (special values
+included) and FFTs.
 
 Used with the corpus tools (`../shared/tools/corpus/`), generated at test
 size into tests/corpus/ (see its README):
 
     gen.py --cases-module scripts/api_cases.py --set api --out tests/corpus
+    JAX_ENABLE_X64=1 gen.py --cases-module scripts/api_cases.py --set api64 --out tests/corpus
 
 On the CPU, `jnp.linalg` and `jax.scipy.linalg` lower to typed-FFI LAPACK
 custom calls (`lapack_sgetrf_ffi`, `lapack_spotrf_ffi`, `lapack_strsm_ffi`);
@@ -15,13 +17,23 @@ factors and pivots, Cholesky factors) and invariants besides (`p l u - a`,
 matrix plus a multiple of the identity, or `g g^T + n I`.
 """
 
+import os
+import sys
+
 import numpy as np
 import jax
 import jax.numpy as jnp
+from jax import lax
 
 from cases import Built, Registry, case, normal
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import complex_dtypes  # noqa: E402
+
+complex_dtypes.register()
+
 API = Registry("api")
+API64 = Registry("api64")  # f64 and c128 cases: generate with JAX_ENABLE_X64=1
 
 
 def well_conditioned(rng, batch, n):
@@ -227,3 +239,106 @@ def trig_huge_arguments(size):
         return s, c, jnp.tan(x), s * s + c * c
 
     return Built(fn, (x,))
+
+
+def special_grid(dtype):
+    """Every pair (re, im) of zeros of both signs, ordinary, tiny, huge, infinite
+    and NaN parts: the special cases of XLA's complex formulas."""
+    parts = np.array([0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 1e-3, 7.0, 1e30, -1e30, np.inf, -np.inf, np.nan], dtype)
+    re, im = np.meshgrid(parts, parts, indexing="ij")
+    return re.ravel(), im.ravel()
+
+
+def complex_ops(z, w):
+    """The elementwise complex operations XLA defines, on z and on z with w. Powers take
+    exponents without huge finite parts: z^w's angle is then d log|z| for a huge d,
+    whose cosine depends on the last bit of a logarithm."""
+    def tame(x):
+        return jnp.where(jnp.isfinite(x) & (jnp.abs(x) > 100), 3.0, x)
+
+    power = lax.pow(z, lax.complex(tame(lax.real(w)), tame(lax.imag(w))))
+    return (lax.abs(z), lax.sign(z), lax.exp(z), lax.expm1(z), lax.log(z), lax.log1p(z), lax.sqrt(z),
+            lax.rsqrt(z), lax.sin(z), lax.cos(z), lax.tan(z), lax.tanh(z), z * w, z / w, power,
+            z + w, z - w, -z, z == w, z != w, lax.real(z), lax.imag(z), jnp.conj(z),
+            z.astype(jnp.complex64) if z.dtype == jnp.complex128 else z.astype(jnp.complex128))
+
+
+@case(API, "Elementwise complex operations (abs, sign, exp, expm1, log, log1p, sqrt, rsqrt, trig, tanh, "
+      "multiply, divide, power, compare) on every pair of special parts: zeros, tiny, huge, inf, NaN.",
+      rtol=1e-5, atol=1e-6)
+def complex_special_values(size):
+    re, im = special_grid(np.float32)
+    if size != "test":
+        re, im = np.resize(re, 1 << 20), np.resize(im, 1 << 20)
+    order = np.random.default_rng(1930).permutation(re.size)
+
+    def fn(re, im, order):
+        z = lax.complex(re, im)
+        return complex_ops(z, z[order])
+
+    return Built(fn, (re, im, order.astype(np.int32)))
+
+
+@case(API, "Complex values through data movement, products and reductions: gather, scatter-add, dynamic "
+      "slices, pad, concatenate, transpose, select, sum, cumsum, batched einsum and convert.", rtol=1e-5, atol=1e-5)
+def complex_data_movement(size):
+    rng = np.random.default_rng(1931)
+    b, n = (2, 6) if size == "test" else (64, 128)
+    a, c = normal(rng, (b, n, n)), normal(rng, (b, n, n))
+    idx = rng.integers(0, n, (5,)).astype(np.int32)
+
+    def fn(a, c, idx):
+        z = lax.complex(a, c)
+        i = idx[0]
+        rows = z[:, idx, :]
+        scattered = jnp.zeros_like(z).at[:, idx, 1].add(z[:, 0, :5])
+        window = lax.dynamic_slice(z, (0, i, 1), (b, 2, 3))
+        updated = lax.dynamic_update_slice(z, window * 2j, (0, 1, i))
+        padded = jnp.pad(z, ((0, 0), (1, 2), (0, 1)), constant_values=1.5 - 0.5j)
+        stacked = jnp.concatenate([z, jnp.conj(z)], axis=1)
+        chosen = jnp.where(a > 0, z, z * 1j)
+        prod = jnp.einsum("bij,bjk->bik", z, jnp.swapaxes(z, 1, 2).conj())
+        mixed = jnp.einsum("bij,bjk->bik", z, a)
+        return (rows, scattered, window, updated, padded, stacked, jnp.transpose(z, (2, 0, 1)), chosen,
+                jnp.sum(z, axis=(0, 2)), jnp.sum(z * z), jnp.cumsum(z, axis=2), prod, mixed,
+                a.astype(jnp.complex64) + 1j, jnp.abs(prod), jnp.angle(z))
+
+    return Built(fn, (a, c, idx))
+
+
+@case(API, "jnp.fft: fft, ifft, rfft and irfft of even and odd lengths, 2-D and 3-D transforms over batches, "
+      "fftshift and round trips.", rtol=1e-4, atol=1e-4)
+def fft_family(size):
+    rng = np.random.default_rng(1932)
+    b, n = (3, 12) if size == "test" else (256, 1024)
+    x, y = normal(rng, (b, n)), normal(rng, (b, n))
+    v = normal(rng, (2, 4, 6, 5))
+
+    def fn(x, y, v):
+        z = lax.complex(x, y)
+        spectrum = jnp.fft.rfft(x)
+        return (jnp.fft.fft(z), jnp.fft.ifft(z), spectrum, jnp.fft.rfft(x[:, :n - 1]), jnp.fft.irfft(spectrum, n=n),
+                jnp.fft.irfft(spectrum, n=n - 1), jnp.fft.fft2(z.reshape(b, 3, n // 3)),
+                jnp.fft.rfftn(v, axes=(1, 2, 3)), jnp.fft.irfftn(jnp.fft.rfftn(v, axes=(2, 3)), s=(6, 5), axes=(2, 3)),
+                jnp.fft.fftshift(jnp.abs(jnp.fft.fft(z)), axes=1), jnp.fft.ifft(jnp.fft.fft(z)) - z,
+                jnp.fft.fft(z, axis=0))
+
+    return Built(fn, (x, y, v))
+
+
+@case(API64, "c128: elementwise complex operations on special parts, complex products and f64 FFTs "
+      "(generated with x64 on).", rtol=1e-12, atol=1e-12)
+def complex128_family(size):
+    rng = np.random.default_rng(1933)
+    re, im = special_grid(np.float64)
+    n = 10 if size == "test" else 4096
+    a = rng.standard_normal((4, n))
+    order = np.random.default_rng(1934).permutation(re.size)
+
+    def fn(re, im, order, a):
+        z = lax.complex(re, im)
+        c = lax.complex(a, a[::-1])
+        return complex_ops(z, z[order]) + (c @ c.T.conj(), jnp.fft.fft(c), jnp.fft.irfft(jnp.fft.rfft(a), n=n),
+                                           jnp.fft.rfft2(a))
+
+    return Built(fn, (re, im, order.astype(np.int64), a))

@@ -40,6 +40,7 @@ for both. Complex outputs are stored as c64 / c128 .npy files: importing
 this module teaches gen.py those dtype names (it has no complex entry).
 """
 
+import os
 import sys
 
 import numpy as np
@@ -53,17 +54,10 @@ SWEEP = Registry("sweep")
 SWEEP64 = Registry("sweep64")        # f64 cases: generate with JAX_ENABLE_X64=1
 
 
-def _register_complex_dtypes():
-    """gen.py maps numpy dtypes to XLA names and knows no complex type; add c64/c128 to every
-    loaded copy of it (the gen module, or __main__ when gen.py is the script)."""
-    for mod in (sys.modules.get("gen"), sys.modules.get("__main__")):
-        names = getattr(mod, "DTYPE_NAMES", None)
-        if isinstance(names, dict):
-            names.setdefault(np.dtype(np.complex64), "c64")
-            names.setdefault(np.dtype(np.complex128), "c128")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import complex_dtypes  # noqa: E402
 
-
-_register_complex_dtypes()
+complex_dtypes.register()
 
 LA = dict(rtol=1e-3, atol=1e-4)      # linalg tolerances
 

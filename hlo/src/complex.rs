@@ -73,7 +73,9 @@ pub fn lower(module: &mut Module) -> Result<bool> {
     let mut needed = Vec::new();
     for (_, comp) in module.comps.iter() {
         for (_, inst) in comp.insts.iter() {
-            if !matches!(inst.opcode, Opcode::Reduce | Opcode::Scatter) || !inst.shape.has_complex() {
+            if !matches!(inst.opcode, Opcode::Reduce | Opcode::ReduceWindow | Opcode::Scatter)
+                || !inst.shape.has_complex()
+            {
                 continue;
             }
             let (Some(callee), Some(a)) = (inst.to_apply(), inst.shape.leaves().first().copied()) else { continue };
@@ -272,6 +274,7 @@ impl<'m> Lowering<'m> {
             | O::Tuple
             | O::GetTupleElement
             | O::Call
+            | O::Fusion
             | O::While
             | O::Conditional
             | O::Copy
@@ -376,6 +379,26 @@ impl<'m> Lowering<'m> {
             }
             O::Dot => return self.bilinear(inst, &ops),
             O::Reduce => return self.reduce(inst, &ops),
+            O::ReduceWindow => {
+                // Each part on its own, from its part of the initial value.
+                if ops.len() != 2 {
+                    return unsupported("a reduce-window of several operands with complex values is not supported");
+                }
+                let out = self.logical(self.result_array(inst)?)?;
+                let (add, kind) = self.reducer(inst, out.t)?;
+                if kind != Combine::Add {
+                    return unsupported("complex values reduce only by adding");
+                }
+                let x = self.logical(self.operand_array(inst, 0)?)?;
+                let (xr, xi) = self.parts(ops[0], &x)?;
+                let (vr, vi) = self.parts(ops[1], &Logical { t: x.t, dims: Dims::new() })?;
+                let window = |l: &mut Self, v: InstId, init: InstId| -> Step<InstId> {
+                    Ok(l.b.add_instruction(O::ReduceWindow, &[v, init], inst.attrs.clone(), &[add], None)?)
+                };
+                let re = window(self, xr, vr)?;
+                let im = window(self, xi, vi)?;
+                self.pack(re, im, &out)?
+            }
             O::Fft => return self.fft(inst, &ops),
             O::Compare => {
                 let Attrs::Compare { direction, .. } = inst.attrs else { return unsupported("no direction") };

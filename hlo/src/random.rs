@@ -89,7 +89,11 @@ impl SplitMix {
 
     fn edge_literal(&mut self, shape: &Shape) -> Literal {
         match shape {
-            Shape::Array(a) => Literal::Array(self.edge_array(a.dtype, &a.dims)),
+            Shape::Array(a) => {
+                // Complex values are stored (and passed) as their parts.
+                let a = a.storage();
+                Literal::Array(self.edge_array(a.dtype, &a.dims))
+            }
             Shape::Tuple(t) => Literal::Tuple(t.iter().map(|e| self.edge_literal(e)).collect()),
         }
     }
@@ -99,6 +103,7 @@ impl SplitMix {
 /// integers in [0, 8) (small enough to be valid indices and shift amounts),
 /// pred at random.
 pub fn random_array(shape: &ArrayShape, seed: u64) -> Array {
+    let shape = &shape.storage();
     let mut rng = SplitMix::new(seed);
     let dtype = shape.dtype;
     let values = (0..shape.element_count()).map(|_| match dtype {
@@ -123,8 +128,7 @@ pub fn random_inputs(params: &[Shape]) -> Result<Vec<Literal>, crate::budget::Bu
         match shape {
             Shape::Array(a) => {
                 *seed += 1;
-                // Complex values are stored (and passed) as their parts.
-                Literal::Array(random_array(&a.storage(), *seed))
+                Literal::Array(random_array(a, *seed))
             }
             Shape::Tuple(t) => Literal::Tuple(t.iter().map(|s| fill(s, seed)).collect()),
         }

@@ -135,7 +135,7 @@ fn reads_operand_elementwise(module: &Module, inst: &Instruction, k: usize) -> b
             };
             fusion_param_read_elementwise(module, body, k as u32)
         }
-        Opcode::DynamicUpdateSlice => k == 0,
+        Opcode::DynamicUpdateSlice => k == 0 && inst.operands.get(1) != inst.operands.first(),
         op => op.is_elementwise() && op != Opcode::Copy,
     }
 }
@@ -152,10 +152,13 @@ fn fusion_param_read_elementwise(module: &Module, body: CompId, n: u32) -> bool 
     if comp.insts.iter().any(|(_, i)| matches!(i.opcode, Opcode::Dot | Opcode::Convolution)) {
         return false;
     }
-    // An in-place dynamic-update-slice fusion writes over the operand it updates.
+    // An in-place dynamic-update-slice fusion writes over the operand it
+    // updates, unless the update itself reads that operand (at other places).
     let root = comp.root_inst();
     if root.opcode == Opcode::DynamicUpdateSlice {
-        return root.operands.first() == Some(&param);
+        return root.operands.first() == Some(&param)
+            && comp.users_of(param) == [comp.root]
+            && root.operands.iter().filter(|&&o| o == param).count() == 1;
     }
     let root_shape = comp.result_shape();
     if root_shape.is_tuple() {
@@ -731,6 +734,25 @@ mod tests {
         assert_eq!(a.slot(key(&m, "r")), Some(Slot::Output { index: 0 }));
         assert_eq!(a.slot(key(&m, "p")), Some(Slot::Parameter { number: 0, leaf: 0 }));
         assert_eq!(a.temp_bytes, 1024);
+    }
+
+    /// A fused dynamic-update-slice whose update reads the operand it updates
+    /// (a window of it, moved) must not write over that operand.
+    #[test]
+    fn an_update_that_reads_its_operand_is_not_in_place() {
+        let fused = |update: &str| {
+            format!(
+                "HloModule m\n\nf {{\n  x = f32[8]{{0}} parameter(0)\n  u = f32[2]{{0}} parameter(1)\n  \
+                 i = s32[] parameter(2)\n  w = f32[2]{{0}} {update}\n  \
+                 ROOT d = f32[8]{{0}} dynamic-update-slice(x, w, i)\n}}\n\nENTRY e {{\n  \
+                 p = f32[8]{{0}} parameter(0)\n  q = f32[2]{{0}} parameter(1)\n  i = s32[] parameter(2)\n  \
+                 n = f32[8]{{0}} negate(p)\n  ROOT r = f32[8]{{0}} fusion(n, q, i), kind=kLoop, calls=f\n}}\n"
+            )
+        };
+        let (m, a) = assign(&fused("negate(u)"));
+        assert_eq!(a.slot(key(&m, "n")), a.slot(key(&m, "r")));
+        let (m, a) = assign(&fused("dynamic-slice(x, i), dynamic_slice_sizes={2}"));
+        assert_ne!(a.slot(key(&m, "n")), a.slot(key(&m, "r")));
     }
 
     #[test]

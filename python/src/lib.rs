@@ -154,8 +154,8 @@ fn numpy_cache(py: Python<'_>) -> PyResult<&NumpyCache> {
 /// (ml_dtypes' stands in).
 fn numpy_kind(dtype: DType) -> Option<u8> {
     match dtype {
-        // Complex arrays cross the Python boundary as their parts (not yet supported).
-        DType::Bf16 | DType::C64 | DType::C128 => None,
+        DType::Bf16 => None,
+        DType::C64 | DType::C128 => Some(b'c'),
         DType::Pred => Some(b'b'),
         d if d.is_float() => Some(b'f'),
         d if d.is_signed_int() => Some(b'i'),
@@ -324,6 +324,9 @@ fn load_module(text: &str, origin: &str) -> PyResult<Module> {
 struct Executable {
     exe: Arc<smelt::jit::Executable>,
     backend: &'static str,
+    /// The parameters as the module declares them (complex ones included;
+    /// the compiled program takes their parts).
+    declared: Vec<ArgType>,
     results: Vec<ArgType>,
     descrs: Vec<Py<PyArrayDescr>>,
     compile_ms: f64,
@@ -343,6 +346,16 @@ impl Executable {
         }
         let mut prepared = Vec::with_capacity(params.len());
         for (i, (obj, want)) in args.iter().zip(params).enumerate() {
+            let obj = match self.declared.get(i) {
+                // A complex argument goes in as its parts: a view of its
+                // C-ordered complex array with one more dimension of 2.
+                Some(d) if d.dtype.is_complex() => {
+                    let complex = numpy_cache(py)?.asarray.bind(py).call1((&obj, numpy_dtype(py, d.dtype)?, "C"))?;
+                    let parts = complex.call_method1("view", (numpy_dtype(py, d.dtype.component())?,))?;
+                    parts.call_method1("reshape", (PyTuple::new(py, &want.dims)?,))?
+                }
+                _ => obj,
+            };
             prepared.push(prepare_arg(py, i, &obj, want, self.descrs[i].bind(py))?);
         }
         Ok(prepared)
@@ -377,8 +390,16 @@ impl Executable {
         let outputs = outputs.map_err(|e| jit_error(&e))?;
         drop(prepared);
         let list = PyList::empty(py);
-        for o in outputs {
-            list.append(to_numpy(py, o.into_array())?)?;
+        for (o, declared) in outputs.into_iter().zip(&self.results) {
+            let array = to_numpy(py, o.into_array())?;
+            // Complex results come back as their parts: viewed as complex again.
+            let array = if declared.dtype.is_complex() {
+                let complex = array.call_method1("view", (numpy_dtype(py, declared.dtype)?,))?;
+                complex.call_method1("reshape", (PyTuple::new(py, &declared.dims)?,))?
+            } else {
+                array
+            };
+            list.append(array)?;
         }
         Ok(list)
     }
@@ -394,7 +415,7 @@ impl Executable {
     /// `(shape, dtype)` of each flattened parameter.
     #[getter]
     fn params<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyTuple>>> {
-        self.exe.params().iter().map(|t| describe(py, t)).collect()
+        self.declared.iter().map(|t| describe(py, t)).collect()
     }
 
     /// `(shape, dtype)` of each flattened result.
@@ -466,6 +487,12 @@ fn compile(py: Python<'_>, hlo: &Bound<'_, PyAny>, backend: &str) -> PyResult<Ex
     let start = Instant::now();
     let result = py.detach(|| -> PyResult<_> {
         let module = load_module(&text, &origin)?;
+        let declared: Vec<ArgType> = module
+            .entry()
+            .param_shapes()
+            .iter()
+            .flat_map(|s| s.leaves().into_iter().map(|a| ArgType { dtype: a.dtype, dims: a.dims.to_vec() }))
+            .collect();
         let results: Vec<ArgType> = module
             .entry()
             .result_shape()
@@ -476,14 +503,15 @@ fn compile(py: Python<'_>, hlo: &Bound<'_, PyAny>, backend: &str) -> PyResult<Ex
         let misses = client.stats().misses;
         let exe = client.compile(&module, &CompileOptions::default()).map_err(|e| jit_error(&e))?;
         let cache = if client.stats().misses > misses { "miss" } else { "hit" };
-        Ok((exe, results, cache))
+        Ok((exe, declared, results, cache))
     });
-    let (exe, results, cache) = result?;
+    let (exe, declared, results, cache) = result?;
     let compile_ms = start.elapsed().as_secs_f64() * 1e3;
     let descrs = exe.params().iter().map(|t| Ok(numpy_dtype(py, t.dtype)?.unbind())).collect::<PyResult<_>>()?;
     Ok(Executable {
         exe,
         backend: client.backend(),
+        declared,
         results,
         descrs,
         compile_ms,

@@ -40,6 +40,9 @@ def assert_close(got, want, rtol, atol, what=""):
     got, want = np.asarray(got), np.asarray(want)
     assert got.shape == want.shape, f"{what}: shape {got.shape} != {want.shape}"
     assert got.dtype == want.dtype, f"{what}: dtype {got.dtype} != {want.dtype}"
+    if want.dtype.kind == "c":
+        # Complex values part by part.
+        got, want = np.stack([got.real, got.imag], -1), np.stack([want.real, want.imag], -1)
     if want.dtype.kind in "fV" or want.dtype.name == "bfloat16":
         g, w = got.astype(np.float64), want.astype(np.float64)
         np.testing.assert_allclose(g, w, rtol=rtol, atol=atol, equal_nan=True, err_msg=what)

@@ -25,10 +25,13 @@ def build_case(name):
 
 @pytest.mark.parametrize("name", corpus_cases())
 def test_corpus_program_matches_jax_jit(name):
-    case, built = build_case(name)
-    donate = tuple(case["jit_options"].get("donate_argnums", ()))
-    ours = smelt.jit(built.fn, donate_argnums=donate)(*built.args)
-    theirs = jax.jit(built.fn, keep_unused=True, donate_argnums=donate)(*built.args)
+    # Cases with 64-bit inputs were generated with x64 on (the `api64` set).
+    x64 = any(i["dtype"] in ("f64", "s64", "u64", "c128") for i in case_json(name)["inputs"])
+    with jax.enable_x64(x64):
+        case, built = build_case(name)
+        donate = tuple(case["jit_options"].get("donate_argnums", ()))
+        ours = smelt.jit(built.fn, donate_argnums=donate)(*built.args)
+        theirs = jax.jit(built.fn, keep_unused=True, donate_argnums=donate)(*built.args)
     got, got_tree = jax.tree_util.tree_flatten(ours)
     want, want_tree = jax.tree_util.tree_flatten(theirs)
     assert got_tree == want_tree
@@ -193,6 +196,24 @@ def test_jax_arrays_in_and_out():
     out = smelt.jit(f, return_jax=True)(x)
     assert isinstance(out, jax.Array)
     np.testing.assert_array_equal(np.asarray(out), np.asarray(jax.jit(f)(x)))
+
+
+def test_complex_arguments_and_results():
+    """Complex arrays go in and come back as complex arrays (their parts inside)."""
+    z = (np.arange(6, dtype=np.float32) - 2.5).reshape(2, 3) * (1 - 0.5j)
+    z = z.astype(np.complex64)
+
+    def fn(z, x):
+        return z * z + x, jnp.abs(z), jnp.fft.fft(z)
+
+    x = np.float32(0.25)
+    got = smelt.jit(fn)(z, x)
+    want = jax.jit(fn)(z, x)
+    for g, w in zip(got, want):
+        assert_close(g, np.asarray(w), 1e-6, 1e-6, "complex")
+    exe = smelt.compile(jax.jit(fn).lower(z, x).compiler_ir("hlo").as_hlo_text())
+    assert exe.params[0] == ((2, 3), np.dtype(np.complex64))
+    assert exe.results[0] == ((2, 3), np.dtype(np.complex64))
 
 
 def test_lapack_custom_calls_run():

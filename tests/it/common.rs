@@ -19,8 +19,9 @@ pub fn corpus_cases() -> Vec<PathBuf> {
 }
 
 /// The corpus: 44 cases from the shared corpus, 20 from
-/// `scripts/unseen_cases.py` and 11 from `scripts/api_cases.py`.
-pub const CORPUS_CASES: usize = 75;
+/// `scripts/unseen_cases.py` and 15 from `scripts/api_cases.py` (sets `api`
+/// and, generated with x64 on, `api64`).
+pub const CORPUS_CASES: usize = 79;
 
 /// Whether a case checks XLA CPU's floating-point environment (subnormals
 /// flushed; its name starts with `fpenv_`). The GPU backends compute with
@@ -30,18 +31,26 @@ pub fn checks_cpu_fpenv(case_dir: &Path) -> bool {
     case_dir.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("fpenv_"))
 }
 
-/// The custom-call targets a case's `module.hlo` calls (from its
-/// `case.json`): such cases run on the host backends only, and the GPU
-/// backend and `smelt aot` must refuse them naming one.
+/// The library routines a case's `module.hlo` calls: its custom-call targets
+/// (from its `case.json`) and the `smelt_fft` targets its `fft`s become
+/// (`smelt_hlo::complex`). Such cases run on the host backends only, and the
+/// GPU backend and `smelt aot` must refuse them naming one.
 pub fn custom_call_targets(case_dir: &Path) -> Vec<String> {
-    let Some(json) = std::fs::read_to_string(case_dir.join("case.json"))
+    let json = std::fs::read_to_string(case_dir.join("case.json"))
         .ok()
         .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
-    else {
-        return Vec::new();
-    };
+        .unwrap_or_default();
     let names = json["custom_call_targets"]["module.hlo"].as_array().cloned().unwrap_or_default();
-    names.iter().filter_map(|v| v.as_str().map(str::to_string)).collect()
+    let mut targets: Vec<String> = names.iter().filter_map(|v| v.as_str().map(str::to_string)).collect();
+    let text = std::fs::read_to_string(case_dir.join("module.hlo")).unwrap_or_default();
+    for kind in text.split("fft_type=").skip(1).filter_map(|rest| rest.split([',', ' ', '\n']).next()) {
+        if let Some(kind) = smelt_hlo::attrs::FftKind::from_name(kind) {
+            targets.push(smelt_hlo::complex::fft_target(kind).to_string());
+        }
+    }
+    targets.sort();
+    targets.dedup();
+    targets
 }
 
 /// Whether `error` refuses one of `targets` by name.

@@ -342,3 +342,23 @@ def complex128_family(size):
                                            jnp.fft.rfft2(a))
 
     return Built(fn, (re, im, order.astype(np.int64), a))
+
+
+@case(API, "jnp.linalg.eig and lax.linalg.eig with left eigenvectors (lapack_sgeev_ffi): residuals "
+      "a v - v diag(w) and u^H a - diag(w) u^H, unit vectors, sorted eigenvalues and eigvals.", rtol=1e-4, atol=1e-4)
+def linalg_eig(size):
+    rng = np.random.default_rng(1935)
+    batch, n = ((2,), 5) if size == "test" else ((16,), 48)
+    a = normal(rng, batch + (n, n))
+
+    def fn(a):
+        w, v = jnp.linalg.eig(a)
+        wl, vl, vr = lax.linalg.eig(a, compute_left_eigenvectors=True, compute_right_eigenvectors=True)
+        right = a.astype(jnp.complex64) @ v - v * w[..., None, :]
+        left = jnp.swapaxes(vl.conj(), -1, -2) @ a.astype(jnp.complex64) - wl[..., :, None] * jnp.swapaxes(vl.conj(), -1, -2)
+        order = jnp.argsort(jnp.abs(w), axis=-1)
+        return (jnp.abs(right), jnp.abs(left), jnp.linalg.norm(v, axis=-2), jnp.linalg.norm(vr, axis=-2),
+                jnp.take_along_axis(jnp.abs(w), order, axis=-1), jnp.sort(jnp.linalg.eigvals(a), axis=-1),
+                jnp.sum(w, axis=-1) - jnp.trace(a, axis1=-2, axis2=-1))
+
+    return Built(fn, (a,))

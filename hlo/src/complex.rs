@@ -97,12 +97,29 @@ pub fn lower(module: &mut Module) -> Result<bool> {
         c.name = module.unique_name(&c.name);
         reducers.insert((kind, t), module.add_computation(c));
     }
+    // Comparators of sorts of complex values, on the parts.
+    let mut comparators: HashMap<CompId, CompId> = HashMap::new();
+    let sorts: Vec<CompId> = module
+        .comps
+        .iter()
+        .flat_map(|(_, c)| c.insts.iter().filter(|(_, i)| i.opcode == Opcode::Sort && touches_complex(c, i)))
+        .filter_map(|(_, i)| i.to_apply())
+        .collect();
+    for original in sorts {
+        if comparators.contains_key(&original) {
+            continue;
+        }
+        let mut c = comparator_on_parts(module, original)?;
+        c.name = module.unique_name(&c.name);
+        comparators.insert(original, module.add_computation(c));
+    }
+    let prepared = Prepared { reducers, comparators };
     for id in module.computation_post_order() {
         let comp = module.comp(id);
         if !comp.insts.iter().any(|(_, i)| touches_complex(comp, i)) {
             continue;
         }
-        let lowered = lower_computation(module, comp, &reducers)?;
+        let lowered = lower_computation(module, comp, &prepared)?;
         *module.comp_mut(id) = lowered;
     }
     if let Some(layout) = &mut module.config.entry_computation_layout {
@@ -147,16 +164,57 @@ fn combiner(kind: Combine, t: DType) -> std::result::Result<Computation, ShapeEr
     }
 }
 
-fn lower_computation(
-    module: &Module,
-    comp: &Computation,
-    reducers: &HashMap<(Combine, DType), CompId>,
-) -> Result<Computation> {
+/// The computations [`lower`] adds before rewriting any.
+struct Prepared {
+    /// Real combiners of reductions and scatters of complex values.
+    reducers: HashMap<(Combine, DType), CompId>,
+    /// Comparator of a sort of complex values -> the one taking their parts.
+    comparators: HashMap<CompId, CompId>,
+}
+
+/// A comparator taking each complex operand's parts as two operands (real,
+/// then imaginary; each as the pair `lhs, rhs`), calling `original` on the
+/// complex numbers they make.
+fn comparator_on_parts(module: &Module, original: CompId) -> Result<Computation> {
+    let comp = module.comp(original);
+    let fail = |source| ComplexError::Shape {
+        computation: comp.name.clone(),
+        instruction: comp.root_inst().name.clone(),
+        source,
+    };
+    let mut b = ComputationBuilder::with_computations(format!("{}_on_parts", comp.name), Some(&module.comps));
+    let mut args = Vec::new();
+    let mut next = 0u32;
+    let types: Vec<DType> = comp.param_shapes().iter().map(|s| s.as_array().map_or(DType::Pred, |a| a.dtype)).collect();
+    for pair in types.chunks(2) {
+        let t = pair[0];
+        if t.is_complex() {
+            let part = Shape::scalar(t.component());
+            let mut p = Vec::new();
+            for name in ["re_lhs", "re_rhs", "im_lhs", "im_rhs"] {
+                p.push(b.parameter(next, part.clone(), name).map_err(fail)?);
+                next += 1;
+            }
+            args.push(b.binary(Opcode::Complex, p[0], p[2]).map_err(fail)?);
+            args.push(b.binary(Opcode::Complex, p[1], p[3]).map_err(fail)?);
+        } else {
+            for name in ["lhs", "rhs"] {
+                args.push(b.parameter(next, Shape::scalar(t), name).map_err(fail)?);
+                next += 1;
+            }
+        }
+    }
+    let root = b.call(&args, original).map_err(fail)?;
+    b.build(root).map_err(fail)
+}
+
+fn lower_computation(module: &Module, comp: &Computation, prepared: &Prepared) -> Result<Computation> {
     let mut l = Lowering {
         b: ComputationBuilder::with_computations(comp.name.clone(), Some(&module.comps)),
         module,
         comp,
-        reducers,
+        reducers: &prepared.reducers,
+        comparators: &prepared.comparators,
         map: HashMap::new(),
     };
     for id in comp.post_order() {
@@ -205,6 +263,7 @@ struct Lowering<'m> {
     module: &'m Module,
     comp: &'m Computation,
     reducers: &'m HashMap<(Combine, DType), CompId>,
+    comparators: &'m HashMap<CompId, CompId>,
     /// Old instruction -> its lowered value (complex values as parts).
     map: HashMap<InstId, InstId>,
 }
@@ -274,6 +333,7 @@ impl<'m> Lowering<'m> {
             | O::Tuple
             | O::GetTupleElement
             | O::Call
+            | O::CustomCall
             | O::Fusion
             | O::While
             | O::Conditional
@@ -379,6 +439,7 @@ impl<'m> Lowering<'m> {
             }
             O::Dot => return self.bilinear(inst, &ops),
             O::Reduce => return self.reduce(inst, &ops),
+            O::Sort => return self.sort(inst, &ops),
             O::ReduceWindow => {
                 // Each part on its own, from its part of the initial value.
                 if ops.len() != 2 {
@@ -581,6 +642,49 @@ impl<'m> Lowering<'m> {
             Some(inst.shape.storage()),
         )?;
         Ok(id)
+    }
+
+    /// `sort` of complex values: each one's parts as two operands, compared
+    /// by the original comparator on the complex numbers they make.
+    fn sort(&mut self, inst: &Instruction, ops: &[InstId]) -> Step<InstId> {
+        let Some(&comparator) = inst.to_apply().and_then(|c| self.comparators.get(&c)) else {
+            return unsupported("no comparator on the parts was prepared");
+        };
+        let mut operands = Vec::new();
+        let mut shapes = Vec::new();
+        for (k, &v) in ops.iter().enumerate() {
+            let a = self.operand_array(inst, k)?;
+            if a.dtype.is_complex() {
+                let x = self.logical(a)?;
+                let (re, im) = self.parts(v, &x)?;
+                operands.extend([re, im]);
+                shapes.push(Some(x));
+            } else {
+                operands.push(v);
+                shapes.push(None);
+            }
+        }
+        let sorted = self.b.add_instruction(Opcode::Sort, &operands, inst.attrs.clone(), &[comparator], None)?;
+        let mut results = Vec::new();
+        let mut at = 0;
+        for x in &shapes {
+            let first = self.b.get_tuple_element(sorted, at)?;
+            match x {
+                Some(x) => {
+                    let second = self.b.get_tuple_element(sorted, at + 1)?;
+                    results.push(self.pack(first, second, x)?);
+                    at += 2;
+                }
+                None => {
+                    results.push(first);
+                    at += 1;
+                }
+            }
+        }
+        match results[..] {
+            [only] => self.named(inst, only),
+            _ => Ok(self.b.add_named_instruction(&inst.name, Opcode::Tuple, &results, Attrs::None, &[], None)?),
+        }
     }
 
     /// `fft` as a custom call on the parts, computed by `smelt-linalg`.
@@ -1136,6 +1240,21 @@ mod tests {
         assert_eq!(root.opcode, Opcode::CustomCall);
         assert_eq!(root.shape.to_string(), "f32[2,5,2]{2,1,0}");
         assert_eq!(root.extras.backend_config.as_deref(), Some("{fft_rank = 1 : i64}"));
+    }
+
+    #[test]
+    fn sorts_compare_complex_keys_through_their_parts() {
+        let m = lowered(
+            "HloModule t\n\nlt {\n  a = c64[] parameter(0)\n  b = c64[] parameter(1)\n  i = s32[] parameter(2)\n  \
+             j = s32[] parameter(3)\n  ra = f32[] real(a)\n  rb = f32[] real(b)\n  \
+             ROOT c = pred[] compare(ra, rb), direction=LT\n}\n\nENTRY e {\n  x = c64[5]{0} parameter(0)\n  \
+             k = s32[5]{0} iota(), iota_dimension=0\n  \
+             ROOT s = (c64[5]{0}, s32[5]{0}) sort(x, k), dimensions={0}, to_apply=lt\n}\n",
+        );
+        assert_eq!(m.entry().root_inst().shape.to_string(), "(f32[5,2]{1,0}, s32[5]{0})");
+        let sort = m.entry().insts.iter().find(|(_, i)| i.opcode == Opcode::Sort).unwrap().1;
+        assert_eq!(sort.operands.len(), 3);
+        assert_eq!(m.comp(sort.called[0]).num_params(), 6);
     }
 
     #[test]

@@ -51,11 +51,15 @@ impl fmt::Debug for Key {
 pub use smelt_kernel::ArrayType as ArgType;
 
 /// The flattened argument types of a module's entry computation: its
-/// *signature*.
+/// *signature* (a complex parameter is passed as its parts, `c64[3]` as
+/// `f32[3,2]`: `smelt_hlo::complex`).
 pub fn signature(module: &Module) -> Vec<ArgType> {
     fn walk(s: &Shape, out: &mut Vec<ArgType>) {
         match s {
-            Shape::Array(a) => out.push(ArgType { dtype: a.dtype, dims: a.dims.to_vec() }),
+            Shape::Array(a) => {
+                let a = a.storage();
+                out.push(ArgType { dtype: a.dtype, dims: a.dims.to_vec() })
+            }
             Shape::Tuple(t) => t.iter().for_each(|e| walk(e, out)),
         }
     }

@@ -84,6 +84,11 @@ pub enum Op {
     /// below it, reducing rows and columns `low..=high` (1-based, LAPACK's
     /// `ilo`/`ihi`; `tau` is 0 outside them) (`gehrd`).
     Gehrd { n: usize, low: usize, high: usize },
+    /// `(a[n, n]) -> (wr[n], wi[n], vl[n, n, 2], vr[n, n, 2], info s32)`:
+    /// eigenvalues of a general matrix as real and imaginary parts, and its
+    /// left (`left`) and right (`right`) eigenvectors as complex columns
+    /// stored as parts (`geev`).
+    Geev { n: usize, left: bool, right: bool },
     /// An FFT on complex values stored as parts (innermost dimension 2), over
     /// the innermost `lengths.rank` dimensions ([`fft`]).
     Fft { kind: fft::Kind, lengths: fft::Lengths },
@@ -220,6 +225,17 @@ impl Call {
                 };
                 Op::Gesdd { m: rows, n: cols, mode, uc, vr }
             }
+            "geev" => {
+                if rows != cols {
+                    return Err(bad(format!("geev of a non-square matrix {a:?}")));
+                }
+                let vectors = |key: &str| match char_attr(key, b'N')? {
+                    b'V' => Ok(true),
+                    b'N' => Ok(false),
+                    c => Err(bad(format!("{key} '{}'", c as char))),
+                };
+                Op::Geev { n: rows, left: vectors("compute_left")?, right: vectors("compute_right")? }
+            }
             "gehrd" => {
                 if rows != cols {
                     return Err(bad(format!("gehrd of a non-square matrix {a:?}")));
@@ -336,7 +352,7 @@ impl Call {
             }
             Op::Geqrf { m, n } | Op::Gesdd { m, n, .. } => vec![self.with_batch(t, &[m, n])],
             Op::Orgqr { m, n, k } => vec![self.with_batch(t, &[m, n]), self.with_batch(t, &[k])],
-            Op::Syevd { n, .. } | Op::Gehrd { n, .. } => vec![self.with_batch(t, &[n, n])],
+            Op::Syevd { n, .. } | Op::Gehrd { n, .. } | Op::Geev { n, .. } => vec![self.with_batch(t, &[n, n])],
             Op::Fft { kind, lengths } => vec![self.fft_side(kind, lengths, true)],
         }
     }
@@ -377,6 +393,13 @@ impl Call {
             Op::Gehrd { n, .. } => vec![
                 self.with_batch(t, &[n, n]),
                 self.with_batch(t, &[n.saturating_sub(1)]),
+                self.with_batch(DType::S32, &[]),
+            ],
+            Op::Geev { n, .. } => vec![
+                self.with_batch(t, &[n]),
+                self.with_batch(t, &[n]),
+                self.with_batch(t, &[n, n, 2]),
+                self.with_batch(t, &[n, n, 2]),
                 self.with_batch(DType::S32, &[]),
             ],
             Op::Fft { kind, lengths } => vec![self.fft_side(kind, lengths, false)],
@@ -481,6 +504,23 @@ impl Call {
                 write(&info, outputs[4]);
             }
             Op::Fft { .. } => {}
+            Op::Geev { n, left, right } => {
+                let (mut wr, mut wi, mut vl, mut vr, mut info) =
+                    (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+                for chunk in a.chunks(per.max(1)).take(count) {
+                    let r = eigen::geev(chunk, n, left, right);
+                    wr.extend(r.wr);
+                    wi.extend(r.wi);
+                    vl.extend(r.vl);
+                    vr.extend(r.vr);
+                    info.push(i32::from(!r.ok));
+                }
+                write(&wr, outputs[0]);
+                write(&wi, outputs[1]);
+                write(&vl, outputs[2]);
+                write(&vr, outputs[3]);
+                write(&info, outputs[4]);
+            }
             Op::Gehrd { n, low, high } => {
                 let (mut h, mut taus) = (a, Vec::new());
                 for chunk in h.chunks_mut(per.max(1)).take(count) {
@@ -548,6 +588,7 @@ impl Call {
                 vr: get("vr")?,
             },
             Some("gehrd") => Op::Gehrd { n: get("n")?, low: get("low")?, high: get("high")? },
+            Some("geev") => Op::Geev { n: get("n")?, left: get("left")? != 0, right: get("right")? != 0 },
             _ => return Err(LinalgError::UnknownTarget(target)),
         };
         Ok(Call { target, real, batch, op })
@@ -570,6 +611,7 @@ impl fmt::Display for Call {
             Op::Syevd { n, lower, vectors } => write!(f, " n={n} lower={} vectors={}", b(lower), b(vectors)),
             Op::Gesdd { m, n, mode, uc, vr } => write!(f, " m={m} n={n} mode={mode} uc={uc} vr={vr}"),
             Op::Gehrd { n, low, high } => write!(f, " n={n} low={low} high={high}"),
+            Op::Geev { n, left, right } => write!(f, " n={n} left={} right={}", b(left), b(right)),
             Op::Fft { lengths: fft::Lengths { rank, n }, .. } => {
                 let bits = self.real.dtype().byte_size() * 8;
                 write!(f, " bits={bits} rank={rank} n0={} n1={} n2={}", n[0], n[1], n[2])

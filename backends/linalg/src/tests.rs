@@ -352,3 +352,108 @@ fn gehrd_reduces_to_hessenberg_form_by_a_similarity() {
     );
     assert!(matches!(bad, Err(LinalgError::Invalid { .. })), "{bad:?}");
 }
+
+#[test]
+fn geev_gives_unit_eigenvectors_in_lapacks_order() {
+    let n = 6;
+    let a = values(n * n, 7);
+    let call = Call::new(
+        "lapack_dgeev_ffi",
+        Some("{compute_left = 86 : ui8, compute_right = 86 : ui8}"),
+        &[(DType::F64, &[6, 6])],
+        &[
+            (DType::F64, &[6]),
+            (DType::F64, &[6]),
+            (DType::F64, &[6, 6, 2]),
+            (DType::F64, &[6, 6, 2]),
+            (DType::S32, &[]),
+        ],
+    )
+    .unwrap();
+    let out = run(&call, &[bytes(&a)]);
+    let (wr, wi, vl, vr) = (floats(&out[0]), floats(&out[1]), floats(&out[2]), floats(&out[3]));
+    assert_eq!(ints(&out[4]), vec![0]);
+    let mut j = 0;
+    while j < n {
+        // A conjugate pair: consecutive, positive imaginary part first.
+        if wi[j] != 0.0 {
+            assert!(wi[j] > 0.0 && wi[j + 1] == -wi[j] && wr[j + 1] == wr[j], "pair at {j}: {wr:?} {wi:?}");
+            j += 2;
+        } else {
+            j += 1;
+        }
+    }
+    let at = |v: &[f64], i: usize, j: usize| (v[2 * (i * n + j)], v[2 * (i * n + j) + 1]);
+    for j in 0..n {
+        let (w_re, w_im) = (wr[j], wi[j]);
+        let mut norm = (0.0, 0.0);
+        for i in 0..n {
+            // (A v)_i - w v_i and (u^H A)_i - w u^H_i, u^H A = conj(A^T u).
+            let (mut av, mut ua) = ((0.0, 0.0), (0.0, 0.0));
+            for k in 0..n {
+                let (vr_re, vr_im) = at(&vr, k, j);
+                av = (av.0 + a[i * n + k] * vr_re, av.1 + a[i * n + k] * vr_im);
+                let (vl_re, vl_im) = at(&vl, k, j);
+                ua = (ua.0 + a[k * n + i] * vl_re, ua.1 - a[k * n + i] * vl_im);
+            }
+            let (v_re, v_im) = at(&vr, i, j);
+            assert!((av.0 - (w_re * v_re - w_im * v_im)).abs() < 1e-10, "right residual {j}");
+            assert!((av.1 - (w_re * v_im + w_im * v_re)).abs() < 1e-10, "right residual {j}");
+            let (u_re, u_im) = at(&vl, i, j);
+            let (uh_re, uh_im) = (u_re, -u_im);
+            assert!((ua.0 - (w_re * uh_re - w_im * uh_im)).abs() < 1e-10, "left residual {j}");
+            assert!((ua.1 - (w_re * uh_im + w_im * uh_re)).abs() < 1e-10, "left residual {j}");
+            norm.0 += v_re * v_re + v_im * v_im;
+            norm.1 += u_re * u_re + u_im * u_im;
+        }
+        assert!((norm.0 - 1.0).abs() < 1e-12 && (norm.1 - 1.0).abs() < 1e-12, "unit vectors {j}");
+    }
+}
+
+#[test]
+fn fft_targets_agree_with_the_defining_sums() {
+    let (rows, n) = (2usize, 6usize);
+    let x = values(rows * n, 9);
+    // RFFT of each row against sum x[t] e^(-2 pi i k t / n), k <= n / 2.
+    let rfft =
+        Call::new("smelt_rfft", Some("{fft_rank = 1 : i64}"), &[(DType::F64, &[2, 6])], &[(DType::F64, &[2, 4, 2])])
+            .unwrap();
+    let spectrum = floats(&run(&rfft, &[bytes(&x)])[0]);
+    for r in 0..rows {
+        for k in 0..=n / 2 {
+            let (mut re, mut im) = (0.0, 0.0);
+            for t in 0..n {
+                let angle = -2.0 * std::f64::consts::PI * (k * t) as f64 / n as f64;
+                re += x[r * n + t] * angle.cos();
+                im += x[r * n + t] * angle.sin();
+            }
+            let at = 2 * (r * (n / 2 + 1) + k);
+            assert!((spectrum[at] - re).abs() < 1e-12 && (spectrum[at + 1] - im).abs() < 1e-12, "row {r} k {k}");
+        }
+    }
+    // IRFFT inverts it, ignoring the imaginary parts of the first and the Nyquist entries.
+    let mut tampered = spectrum.clone();
+    tampered[1] = 5.0;
+    tampered[2 * (n / 2) + 1] = -3.0;
+    let irfft =
+        Call::new("smelt_irfft", Some("{fft_rank = 1 : i64}"), &[(DType::F64, &[2, 4, 2])], &[(DType::F64, &[2, 6])])
+            .unwrap();
+    let back = floats(&run(&irfft, &[bytes(&tampered)])[0]);
+    for (b, x) in back.iter().zip(&x) {
+        assert!((b - x).abs() < 1e-12);
+    }
+    // FFT then IFFT of complex values is the identity; a spec round-trips.
+    let z = values(2 * n, 11);
+    let fft = Call::new("smelt_fft", Some("{fft_rank = 1 : i64}"), &[(DType::F64, &[6, 2])], &[(DType::F64, &[6, 2])])
+        .unwrap();
+    let ifft =
+        Call::new("smelt_ifft", Some("{fft_rank = 1 : i64}"), &[(DType::F64, &[6, 2])], &[(DType::F64, &[6, 2])])
+            .unwrap();
+    let there = run(&fft, &[bytes(&z)]);
+    let back = floats(&run(&ifft, &[there[0].clone()])[0]);
+    for (b, z) in back.iter().zip(&z) {
+        assert!((b - z).abs() < 1e-12);
+    }
+    assert_eq!(Call::from_spec(&rfft.spec()).unwrap(), rfft);
+    assert!(Call::new("smelt_fft", Some("{}"), &[(DType::F64, &[6, 2])], &[(DType::F64, &[6, 2])]).is_err());
+}

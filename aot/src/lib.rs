@@ -74,6 +74,11 @@ pub fn compile(module: &Module, name: &str, options: &AotOptions) -> Result<AotO
         return Err(AotError::Threads);
     }
     smelt_hlo::verify(module).map_err(|e| AotError::Verify(e.to_string()))?;
+    let leaf_types = |shapes: Vec<smelt_hlo::Shape>| -> Vec<smelt_hlo::DType> {
+        shapes.iter().flat_map(|s| s.leaves().into_iter().map(|a| a.dtype)).collect()
+    };
+    let declared_params = leaf_types(module.entry().param_shapes());
+    let declared_results = leaf_types(vec![module.entry().result_shape().clone()]);
     let mut module = module.clone();
     let mut cx = smelt_passes::PassContext::new(smelt_passes::Options::default());
     smelt_passes::default_pipeline(&cx.options.clone()).run_on(&mut module, &mut cx)?;
@@ -87,12 +92,25 @@ pub fn compile(module: &Module, name: &str, options: &AotOptions) -> Result<AotO
         features: options.features.clone(),
         ..Default::default()
     };
-    Ok(smelt_cpu::aot::compile_aot(&smelt_kernel::verify(&program)?, name, &cpu_options, options.threads)?)
+    let mut obj = smelt_cpu::aot::compile_aot(&smelt_kernel::verify(&program)?, name, &cpu_options, options.threads)?;
+    obj.declared_params = declared_params;
+    obj.declared_results = declared_results;
+    Ok(obj)
 }
 
-fn describe(t: &ArrayType) -> String {
+/// `f32[3,2]`, or for a complex value stored as its parts `c64[3] as parts f32[3,2]`.
+fn describe(t: &ArrayType, declared: Option<&smelt_hlo::DType>) -> String {
     let dims: Vec<String> = t.dims.iter().map(|d| d.to_string()).collect();
-    format!("{}[{}]", t.dtype, dims.join(","))
+    let stored = format!("{}[{}]", t.dtype, dims.join(","));
+    match declared {
+        Some(d) if d.is_complex() => {
+            format!(
+                "{d}[{}] as parts {stored} (real, imaginary innermost)",
+                dims[..dims.len().saturating_sub(1)].join(",")
+            )
+        }
+        _ => stored,
+    }
 }
 
 /// The C header for an object.
@@ -109,11 +127,12 @@ pub fn header(obj: &AotObject, source: &str) -> String {
     let _ = writeln!(h, "#define {n}_NUM_RESULTS {}     /* results, tuple flattened in order */\n", obj.results.len());
     let _ = writeln!(h, "/* Arguments (dense, row-major; pred is one byte, f16/bf16 are 16-bit patterns):");
     for (i, t) in obj.params.iter().enumerate() {
-        let _ = writeln!(h, " *   args[{i}]: {} ({} bytes)", describe(t), t.byte_size());
+        let _ = writeln!(h, " *   args[{i}]: {} ({} bytes)", describe(t, obj.declared_params.get(i)), t.byte_size());
     }
     let _ = writeln!(h, " * Results:");
     for (j, t) in obj.results.iter().enumerate() {
-        let _ = writeln!(h, " *   results[{j}]: {} ({} bytes)", describe(t), t.byte_size());
+        let _ =
+            writeln!(h, " *   results[{j}]: {} ({} bytes)", describe(t, obj.declared_results.get(j)), t.byte_size());
     }
     let _ = writeln!(h, " */");
     let _ = writeln!(h, "extern const size_t {n}_arg_bytes[];     /* byte size of each argument buffer */");
@@ -149,13 +168,23 @@ pub fn rust_bindings(obj: &AotObject) -> String {
     let _ = writeln!(
         r,
         "/// Byte sizes of the arguments: {}.",
-        obj.params.iter().map(describe).collect::<Vec<_>>().join(", ")
+        obj.params
+            .iter()
+            .enumerate()
+            .map(|(i, t)| describe(t, obj.declared_params.get(i)))
+            .collect::<Vec<_>>()
+            .join(", ")
     );
     let _ = writeln!(r, "pub const ARG_BYTES: [usize; {}] = [{}];", obj.params.len(), sizes(&obj.params));
     let _ = writeln!(
         r,
         "/// Byte sizes of the results: {}.",
-        obj.results.iter().map(describe).collect::<Vec<_>>().join(", ")
+        obj.results
+            .iter()
+            .enumerate()
+            .map(|(j, t)| describe(t, obj.declared_results.get(j)))
+            .collect::<Vec<_>>()
+            .join(", ")
     );
     let _ = writeln!(r, "pub const RESULT_BYTES: [usize; {}] = [{}];", obj.results.len(), sizes(&obj.results));
     let _ = writeln!(

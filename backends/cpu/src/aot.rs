@@ -47,6 +47,10 @@ pub struct AotObject {
     /// Flattened entry parameters and results.
     pub params: Vec<ArrayType>,
     pub results: Vec<ArrayType>,
+    /// The element types the module declares for them: a complex one's
+    /// buffer holds its parts (`c64[3]` as `f32[3,2]`, `smelt_hlo::complex`).
+    pub declared_params: Vec<smelt_hlo::DType>,
+    pub declared_results: Vec<smelt_hlo::DType>,
     /// Scratch bytes the caller provides (`NAME_temp_bytes`).
     pub temp_bytes: usize,
     /// The target triple and CPU the code is for.
@@ -116,6 +120,8 @@ pub fn compile_aot(
         object,
         params: program.params.clone(),
         results: program.results.clone(),
+        declared_params: program.params.iter().map(|t| t.dtype).collect(),
+        declared_results: program.results.iter().map(|t| t.dtype).collect(),
         temp_bytes,
         triple,
         cpu: tm.get_cpu().to_string(),

@@ -362,3 +362,21 @@ def linalg_eig(size):
                 jnp.sum(w, axis=-1) - jnp.trace(a, axis1=-2, axis2=-1))
 
     return Built(fn, (a,))
+
+
+@case(API, "Convolutions and correlations of complex signals (jnp.convolve, jnp.correlate, lax.conv on c64).",
+      rtol=1e-5, atol=1e-5)
+def complex_convolution(size):
+    rng = np.random.default_rng(1936)
+    n, k = (16, 5) if size == "test" else (4096, 33)
+    x, y, h = normal(rng, (n,)), normal(rng, (n,)), normal(rng, (k,))
+    img = normal(rng, (1, 2, 9, 9))
+    ker = normal(rng, (3, 2, 3, 3))
+
+    def fn(x, y, h, img, ker):
+        z = lax.complex(x, y)
+        zi = lax.complex(img, img[:, ::-1])
+        conv = lax.conv_general_dilated(zi, ker.astype(jnp.complex64) * (1 - 1j), (1, 1), "SAME")
+        return jnp.convolve(z, h, mode="same"), jnp.correlate(z, z[:k], mode="valid"), jnp.convolve(x, z[:k]), conv
+
+    return Built(fn, (x, y, h, img, ker))

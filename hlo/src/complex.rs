@@ -19,7 +19,7 @@
 
 use std::collections::HashMap;
 
-use crate::attrs::{Attrs, ComparisonDirection as Dir, CustomCallAttrs, DotDims, FftKind, SliceDim};
+use crate::attrs::{Attrs, ComparisonDirection as Dir, CustomCallAttrs, FftKind, SliceDim};
 use crate::builder::{ComputationBuilder, Reducer, scalar_reducer};
 use crate::computation::Computation;
 use crate::dtype::DType;
@@ -437,7 +437,7 @@ impl<'m> Lowering<'m> {
                 let im = self.splat(0.0, &out)?;
                 self.pack(re, im, &out)?
             }
-            O::Dot => return self.bilinear(inst, &ops),
+            O::Dot | O::Convolution => return self.bilinear(inst, &ops),
             O::Reduce => return self.reduce(inst, &ops),
             O::Sort => return self.sort(inst, &ops),
             O::ReduceWindow => {
@@ -557,9 +557,8 @@ impl<'m> Lowering<'m> {
         Ok(self.b.constant(Literal::Array(Array::new([], ArrayData::zeros(t, 1))))?)
     }
 
-    /// `dot` of complex operands: four real products of the parts.
+    /// `dot` or `convolution` of complex operands: four real products of the parts.
     fn bilinear(&mut self, inst: &Instruction, ops: &[InstId]) -> Step<InstId> {
-        let Attrs::Dot(dims) = &inst.attrs else { return unsupported("dot without dimensions") };
         let (la, ra) = (self.operand_array(inst, 0)?, self.operand_array(inst, 1)?);
         let out = self.logical(self.result_array(inst)?)?;
         let split = |l: &mut Self, v: InstId, a: &ArrayShape| -> Step<(InstId, Option<InstId>)> {
@@ -573,8 +572,11 @@ impl<'m> Lowering<'m> {
         };
         let (ar, ai) = split(self, ops[0], la)?;
         let (br, bi) = split(self, ops[1], ra)?;
+        // The same product of real operands, giving the component type.
+        let real_shape = Shape::array(out.t, &out.dims);
         let dot = |l: &mut Self, x: InstId, y: InstId| -> Step<InstId> {
-            Ok(l.b.dot(x, y, DotDims::clone(dims), Some(out.t))?)
+            let attrs = inst.attrs.clone();
+            Ok(l.b.add_instruction(inst.opcode, &[x, y], attrs, &[], Some(real_shape.clone()))?)
         };
         let rr = dot(self, ar, br)?;
         let (re, im) = match (ai, bi) {

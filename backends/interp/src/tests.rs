@@ -357,3 +357,44 @@ fn mismatched_reducers_are_errors() {
     let e = error(text, &[f32s(&[3], &[1.0, 2.0, 3.0])]);
     assert!(e.contains("instruction 'r'"), "{e}");
 }
+
+/// Complex products (lowered to four real ones, `smelt_hlo::complex`) against
+/// complex arithmetic done here: a matrix-vector dot and a 1-D convolution.
+#[test]
+fn complex_dots_and_convolutions_multiply_complex_numbers() {
+    let text = "HloModule c\n\nENTRY e {\n  a = c64[2,3]{1,0} parameter(0)\n  x = c64[3]{0} parameter(1)\n  \
+        s = c64[1,1,5]{2,1,0} parameter(2)\n  k = c64[1,1,2]{2,1,0} parameter(3)\n  \
+        d = c64[2]{0} dot(a, x), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n  \
+        c = c64[1,1,4]{2,1,0} convolution(s, k), window={size=2}, dim_labels=bf0_oi0->bf0\n  \
+        ROOT t = (c64[2]{0}, c64[1,1,4]{2,1,0}) tuple(d, c)\n}\n";
+    // Parts, real then imaginary, innermost.
+    let a: Vec<f32> = (0..12).map(|i| i as f32 * 0.5 - 2.0).collect();
+    let x: Vec<f32> = (0..6).map(|i| 1.0 - i as f32 * 0.25).collect();
+    let s: Vec<f32> = (0..10).map(|i| (i as f32).sin()).collect();
+    let k = vec![0.5f32, -1.0, 2.0, 0.25];
+    let args = [f32s(&[2, 3, 2], &a), f32s(&[3, 2], &x), f32s(&[1, 1, 5, 2], &s), f32s(&[1, 1, 2, 2], &k)];
+    let out = tuple(run(text, &args).unwrap());
+    let mul = |p: (f32, f32), q: (f32, f32)| (p.0 * q.0 - p.1 * q.1, p.0 * q.1 + p.1 * q.0);
+    let at = |v: &[f32], i: usize| (v[2 * i], v[2 * i + 1]);
+    let mut want = Vec::new();
+    for r in 0..2 {
+        let mut acc = (0.0, 0.0);
+        for j in 0..3 {
+            let m = mul(at(&a, r * 3 + j), at(&x, j));
+            acc = (acc.0 + m.0, acc.1 + m.1);
+        }
+        want.extend([acc.0, acc.1]);
+    }
+    for o in 0..4 {
+        let mut acc = (0.0, 0.0);
+        for w in 0..2 {
+            let m = mul(at(&s, o + w), at(&k, w));
+            acc = (acc.0 + m.0, acc.1 + m.1);
+        }
+        want.extend([acc.0, acc.1]);
+    }
+    let got: Vec<f32> = vals_f32(&out[0]).into_iter().chain(vals_f32(&out[1])).collect();
+    for (g, w) in got.iter().zip(&want) {
+        assert!((g - w).abs() < 1e-5, "{got:?} != {want:?}");
+    }
+}

@@ -113,6 +113,11 @@ fn describe(t: &ArrayType, declared: Option<&smelt_hlo::DType>) -> String {
     }
 }
 
+/// [`describe`] of each buffer, comma-separated.
+fn describe_all(types: &[ArrayType], declared: &[smelt_hlo::DType]) -> String {
+    types.iter().enumerate().map(|(i, t)| describe(t, declared.get(i))).collect::<Vec<_>>().join(", ")
+}
+
 /// The C header for an object.
 pub fn header(obj: &AotObject, source: &str) -> String {
     let n = &obj.name;
@@ -165,27 +170,9 @@ pub fn rust_bindings(obj: &AotObject) -> String {
     let _ = writeln!(r, "//! Link the object (e.g. `cargo:rustc-link-arg={n}.o` from a build script).\n");
     let _ = writeln!(r, "unsafe extern \"C\" {{");
     let _ = writeln!(r, "    fn {n}_run(args: *const *const u8, results: *const *mut u8, temp: *mut u8) -> i32;\n}}\n");
-    let _ = writeln!(
-        r,
-        "/// Byte sizes of the arguments: {}.",
-        obj.params
-            .iter()
-            .enumerate()
-            .map(|(i, t)| describe(t, obj.declared_params.get(i)))
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
+    let _ = writeln!(r, "/// Byte sizes of the arguments: {}.", describe_all(&obj.params, &obj.declared_params));
     let _ = writeln!(r, "pub const ARG_BYTES: [usize; {}] = [{}];", obj.params.len(), sizes(&obj.params));
-    let _ = writeln!(
-        r,
-        "/// Byte sizes of the results: {}.",
-        obj.results
-            .iter()
-            .enumerate()
-            .map(|(j, t)| describe(t, obj.declared_results.get(j)))
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
+    let _ = writeln!(r, "/// Byte sizes of the results: {}.", describe_all(&obj.results, &obj.declared_results));
     let _ = writeln!(r, "pub const RESULT_BYTES: [usize; {}] = [{}];", obj.results.len(), sizes(&obj.results));
     let _ = writeln!(
         r,

@@ -116,26 +116,14 @@ impl<'m> ComputationBuilder<'m> {
         self.add_named(None, op, operands, attrs, called, declared)
     }
 
-    /// [`Self::add_instruction`] named `name` (made unique if taken).
-    pub fn add_named_instruction(
-        &mut self,
-        name: &str,
-        op: Opcode,
-        operands: &[InstId],
-        attrs: Attrs,
-        called: &[CompId],
-        declared: Option<Shape>,
-    ) -> Result<InstId> {
-        self.add_named(Some(name), op, operands, attrs, called, declared)
-    }
-
     /// The tooling attributes (metadata, backend_config, ...) of an instruction built so far.
     pub fn extras_mut(&mut self, id: InstId) -> Result<&mut crate::instruction::Extras> {
         self.comp.insts.get_mut(id).map(|i| &mut *i.extras).ok_or(ShapeError::UnknownInstruction { id })
     }
 
-    /// [`Self::add_instruction`] with a chosen name (made unique if taken).
-    fn add_named(
+    /// [`Self::add_instruction`] with a chosen name (made unique if taken), or
+    /// `opcode.N` for `None`.
+    pub fn add_named(
         &mut self,
         name: Option<&str>,
         op: Opcode,

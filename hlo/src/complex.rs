@@ -297,14 +297,8 @@ impl<'m> Lowering<'m> {
     /// Rebuilds `inst` on the lowered operands and callees, with its stored shape.
     fn same(&mut self, inst: &Instruction, attrs: Attrs, operands: &[InstId]) -> Step<InstId> {
         let called: Vec<CompId> = inst.called.to_vec();
-        let id = self.b.add_named_instruction(
-            &inst.name,
-            inst.opcode,
-            operands,
-            attrs,
-            &called,
-            Some(inst.shape.storage()),
-        )?;
+        let id =
+            self.b.add_named(Some(&inst.name), inst.opcode, operands, attrs, &called, Some(inst.shape.storage()))?;
         let extras = self.b.extras_mut(id)?;
         *extras = (*inst.extras).clone();
         extras.control_predecessors =
@@ -317,7 +311,7 @@ impl<'m> Lowering<'m> {
     fn named(&mut self, inst: &Instruction, value: InstId) -> Step<InstId> {
         let shape = self.b.shape(value)?.clone();
         // A reshape to the same shape is free and carries the old name.
-        let id = self.b.add_named_instruction(&inst.name, Opcode::Reshape, &[value], Attrs::None, &[], Some(shape))?;
+        let id = self.b.add_named(Some(&inst.name), Opcode::Reshape, &[value], Attrs::None, &[], Some(shape))?;
         Ok(id)
     }
 
@@ -635,8 +629,8 @@ impl<'m> Lowering<'m> {
         let (combiner, _) = self.reducer(inst, t)?;
         let mut s = s.clone();
         s.update_window_dims.push(updates.rank() as i64);
-        let id = self.b.add_named_instruction(
-            &inst.name,
+        let id = self.b.add_named(
+            Some(&inst.name),
             Opcode::Scatter,
             ops,
             Attrs::Scatter(s),
@@ -685,7 +679,7 @@ impl<'m> Lowering<'m> {
         }
         match results[..] {
             [only] => self.named(inst, only),
-            _ => Ok(self.b.add_named_instruction(&inst.name, Opcode::Tuple, &results, Attrs::None, &[], None)?),
+            _ => Ok(self.b.add_named(Some(&inst.name), Opcode::Tuple, &results, Attrs::None, &[], None)?),
         }
     }
 
@@ -693,14 +687,7 @@ impl<'m> Lowering<'m> {
     fn fft(&mut self, inst: &Instruction, ops: &[InstId]) -> Step<InstId> {
         let Attrs::Fft { kind, lengths } = &inst.attrs else { return unsupported("fft without attributes") };
         let attrs = Attrs::CustomCall(Box::new(CustomCallAttrs { target: fft_target(*kind).into(), raw: Vec::new() }));
-        let id = self.b.add_named_instruction(
-            &inst.name,
-            Opcode::CustomCall,
-            ops,
-            attrs,
-            &[],
-            Some(inst.shape.storage()),
-        )?;
+        let id = self.b.add_named(Some(&inst.name), Opcode::CustomCall, ops, attrs, &[], Some(inst.shape.storage()))?;
         self.b.extras_mut(id)?.backend_config = Some(format!("{{fft_rank = {} : i64}}", lengths.len()));
         Ok(id)
     }
@@ -908,33 +895,19 @@ impl Parts<'_, '_> {
         let (cf, df) = (self.one(ac, inf)?, self.one(ad, inf)?);
         let fin_den = self.and(cf, df)?;
         let case2 = self.and(inf_num, fin_den)?;
-        let (one, zero) = (self.c(1.0)?, self.c(0.0)?);
-        let t = self.sel(ai, one, zero)?;
-        let ar = self.copysign(t, a)?;
-        let t = self.sel(bi, one, zero)?;
-        let br = self.copysign(t, b)?;
-        let (x, y) = (self.mul_r(ar, c)?, self.mul_r(br, d)?);
-        let t = self.add(x, y)?;
-        let r2r = self.mul_r(inf, t)?;
-        let (x, y) = (self.mul_r(br, c)?, self.mul_r(ar, d)?);
-        let t = self.sub(x, y)?;
-        let r2i = self.mul_r(inf, t)?;
+        let zero = self.c(0.0)?;
+        let ar = self.unit_sign(a, ai)?;
+        let br = self.unit_sign(b, bi)?;
+        let (r2r, r2i) = self.scaled_product(inf, (ar, br), (c, d))?;
         // Infinite divisor, finite numerator.
         let (ci, di) = (self.is(ac, f64::INFINITY)?, self.is(ad, f64::INFINITY)?);
         let inf_den = self.or(ci, di)?;
         let (af, bf) = (self.one(aa, inf)?, self.one(ab, inf)?);
         let fin_num = self.and(af, bf)?;
         let case3 = self.and(inf_den, fin_num)?;
-        let t = self.sel(ci, one, zero)?;
-        let cr = self.copysign(t, c)?;
-        let t = self.sel(di, one, zero)?;
-        let dr = self.copysign(t, d)?;
-        let (x, y) = (self.mul_r(a, cr)?, self.mul_r(b, dr)?);
-        let t = self.add(x, y)?;
-        let r3r = self.mul_r(zero, t)?;
-        let (x, y) = (self.mul_r(b, cr)?, self.mul_r(a, dr)?);
-        let t = self.sub(x, y)?;
-        let r3i = self.mul_r(zero, t)?;
+        let cr = self.unit_sign(c, ci)?;
+        let dr = self.unit_sign(d, di)?;
+        let (r3r, r3i) = self.scaled_product(zero, (a, b), (cr, dr))?;
         let c3 = self.and(both_nan, case3)?;
         let re = self.sel(c3, r3r, er)?;
         let im = self.sel(c3, r3i, ei)?;
@@ -943,6 +916,23 @@ impl Parts<'_, '_> {
         let im = self.sel(c2, r2i, im)?;
         let c1 = self.and(both_nan, case1)?;
         Ok((self.sel(c1, r1.0, re)?, self.sel(c1, r1.1, im)?))
+    }
+
+    /// `copysign(1, x)` where `inf` holds, else `copysign(0, x)`.
+    fn unit_sign(&mut self, x: InstId, inf: InstId) -> Step<InstId> {
+        let (one, zero) = (self.c(1.0)?, self.c(0.0)?);
+        let t = self.sel(inf, one, zero)?;
+        self.copysign(t, x)
+    }
+
+    /// `(k (p c + q d), k (q c - p d))`: the repaired quotients' shape.
+    fn scaled_product(&mut self, k: InstId, (p, q): Pair, (c, d): Pair) -> Step<Pair> {
+        let (x, y) = (self.mul_r(p, c)?, self.mul_r(q, d)?);
+        let t = self.add(x, y)?;
+        let re = self.mul_r(k, t)?;
+        let (x, y) = (self.mul_r(q, c)?, self.mul_r(p, d)?);
+        let t = self.sub(x, y)?;
+        Ok((re, self.mul_r(k, t)?))
     }
 
     /// `z^w` (XLA's `EmitComplexPower`): `|z|^c e^(-d arg z)` at angle `c arg z + d log |z|`,

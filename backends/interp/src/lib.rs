@@ -8,6 +8,11 @@
 //! values stay typed (`Vec<f32>`, not boxed scalars), kernels run typed loops,
 //! and reducers/comparators compile to small scalar programs.
 //!
+//! Complex values are computed on as their parts: a module with `c64`/`c128`
+//! values is first rewritten by `smelt_hlo::complex::lower` (the one place
+//! complex semantics live, XLA CPU's formulas), and its complex arguments and
+//! results are passed as parts (`c64[3]` as `f32[3,2]`).
+//!
 //! The interpreter accepts any module, verified or not: malformed input (bad
 //! operand shapes, indices out of range, absurd sizes, recursion) is an
 //! [`InterpError`] naming the computation and instruction, never a panic or a

@@ -380,3 +380,20 @@ def complex_convolution(size):
         return jnp.convolve(z, h, mode="same"), jnp.correlate(z, z[:k], mode="valid"), jnp.convolve(x, z[:k]), conv
 
     return Built(fn, (x, y, h, img, ker))
+
+
+@case(API, "jax.scipy.linalg.schur of general matrices (lapack_sgees_ffi): z t z^T - a, z^T z - I, the zeros "
+      "below t's subdiagonal and its sorted diagonal.", rtol=1e-4, atol=1e-4)
+def linalg_schur(size):
+    rng = np.random.default_rng(1937)
+    batch, n = ((3,), 6) if size == "test" else ((16,), 48)
+    a = normal(rng, batch + (n, n))
+
+    def fn(a):
+        import jax.scipy.linalg as jsl
+        t, z = jax.vmap(jsl.schur)(a)
+        zt = jnp.swapaxes(z, -1, -2)
+        return (z @ t @ zt - a, zt @ z - jnp.eye(n, dtype=a.dtype), jnp.tril(t, -2),
+                jnp.sort(jnp.diagonal(t, axis1=-2, axis2=-1), axis=-1))
+
+    return Built(fn, (a,))

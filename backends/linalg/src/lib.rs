@@ -14,6 +14,9 @@
 //! call into compiled code as text. The interpreter, the kernel form's
 //! evaluator and the compiled host backends all run calls through here.
 //!
+//! The real Schur form (`gees`) is Francis' double-shift QR (`schur`); the
+//! FFT targets that complex lowering emits live in [`fft`].
+//!
 //! LU, Cholesky, triangular solves, QR and the Hessenberg reduction are the
 //! unblocked forms (LAPACK's `getf2`, `potf2`, `trsm`'s reference loops,
 //! `geqr2`/`org2r` and `gehd2`, in `qr`):
@@ -27,6 +30,7 @@ use std::fmt;
 use smelt_hlo::DType;
 
 pub mod fft;
+mod schur;
 
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum LinalgError {
@@ -89,6 +93,10 @@ pub enum Op {
     /// left (`left`) and right (`right`) eigenvectors as complex columns
     /// stored as parts (`geev`).
     Geev { n: usize, left: bool, right: bool },
+    /// `(a[n, n]) -> (t[n, n], z[n, n], wr[n], wi[n], sdim s32, info s32)`: the
+    /// real Schur form `a = z t z^T`, `z` when `vectors`, the eigenvalues off
+    /// `t`'s diagonal blocks (`gees`, unsorted: `sdim` is 0).
+    Gees { n: usize, vectors: bool },
     /// An FFT on complex values stored as parts (innermost dimension 2), over
     /// the innermost `lengths.rank` dimensions ([`fft`]).
     Fft { kind: fft::Kind, lengths: fft::Lengths },
@@ -236,6 +244,20 @@ impl Call {
                 };
                 Op::Geev { n: rows, left: vectors("compute_left")?, right: vectors("compute_right")? }
             }
+            "gees" => {
+                if rows != cols {
+                    return Err(bad(format!("gees of a non-square matrix {a:?}")));
+                }
+                if char_attr("sort", b'N')? != b'N' {
+                    return Err(bad("sorted Schur forms (sort != 'N') are not supported".into()));
+                }
+                let vectors = match char_attr("mode", b'V')? {
+                    b'V' => true,
+                    b'N' => false,
+                    c => return Err(bad(format!("mode '{}'", c as char))),
+                };
+                Op::Gees { n: rows, vectors }
+            }
             "gehrd" => {
                 if rows != cols {
                     return Err(bad(format!("gehrd of a non-square matrix {a:?}")));
@@ -352,7 +374,9 @@ impl Call {
             }
             Op::Geqrf { m, n } | Op::Gesdd { m, n, .. } => vec![self.with_batch(t, &[m, n])],
             Op::Orgqr { m, n, k } => vec![self.with_batch(t, &[m, n]), self.with_batch(t, &[k])],
-            Op::Syevd { n, .. } | Op::Gehrd { n, .. } | Op::Geev { n, .. } => vec![self.with_batch(t, &[n, n])],
+            Op::Syevd { n, .. } | Op::Gehrd { n, .. } | Op::Geev { n, .. } | Op::Gees { n, .. } => {
+                vec![self.with_batch(t, &[n, n])]
+            }
             Op::Fft { kind, lengths } => vec![self.fft_side(kind, lengths, true)],
         }
     }
@@ -400,6 +424,14 @@ impl Call {
                 self.with_batch(t, &[n]),
                 self.with_batch(t, &[n, n, 2]),
                 self.with_batch(t, &[n, n, 2]),
+                self.with_batch(DType::S32, &[]),
+            ],
+            Op::Gees { n, .. } => vec![
+                self.with_batch(t, &[n, n]),
+                self.with_batch(t, &[n, n]),
+                self.with_batch(t, &[n]),
+                self.with_batch(t, &[n]),
+                self.with_batch(DType::S32, &[]),
                 self.with_batch(DType::S32, &[]),
             ],
             Op::Fft { kind, lengths } => vec![self.fft_side(kind, lengths, false)],
@@ -504,6 +536,24 @@ impl Call {
                 write(&info, outputs[4]);
             }
             Op::Fft { .. } => {}
+            Op::Gees { n, vectors } => {
+                let (mut t, mut z, mut wr, mut wi, mut info) =
+                    (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+                for chunk in a.chunks(per.max(1)).take(count) {
+                    let r = schur::gees(chunk, n);
+                    t.extend(r.t);
+                    z.extend(if vectors { r.z } else { vec![T::ZERO; n * n] });
+                    wr.extend(r.wr);
+                    wi.extend(r.wi);
+                    info.push(r.info);
+                }
+                write(&t, outputs[0]);
+                write(&z, outputs[1]);
+                write(&wr, outputs[2]);
+                write(&wi, outputs[3]);
+                write(&vec![0i32; count], outputs[4]);
+                write(&info, outputs[5]);
+            }
             Op::Geev { n, left, right } => {
                 let (mut wr, mut wi, mut vl, mut vr, mut info) =
                     (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
@@ -588,6 +638,7 @@ impl Call {
                 vr: get("vr")?,
             },
             Some("gehrd") => Op::Gehrd { n: get("n")?, low: get("low")?, high: get("high")? },
+            Some("gees") => Op::Gees { n: get("n")?, vectors: get("vectors")? != 0 },
             Some("geev") => Op::Geev { n: get("n")?, left: get("left")? != 0, right: get("right")? != 0 },
             _ => return Err(LinalgError::UnknownTarget(target)),
         };
@@ -612,6 +663,7 @@ impl fmt::Display for Call {
             Op::Gesdd { m, n, mode, uc, vr } => write!(f, " m={m} n={n} mode={mode} uc={uc} vr={vr}"),
             Op::Gehrd { n, low, high } => write!(f, " n={n} low={low} high={high}"),
             Op::Geev { n, left, right } => write!(f, " n={n} left={} right={}", b(left), b(right)),
+            Op::Gees { n, vectors } => write!(f, " n={n} vectors={}", b(vectors)),
             Op::Fft { lengths: fft::Lengths { rank, n }, .. } => {
                 let bits = self.real.dtype().byte_size() * 8;
                 write!(f, " bits={bits} rank={rank} n0={} n1={} n2={}", n[0], n[1], n[2])

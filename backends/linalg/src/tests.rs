@@ -457,3 +457,55 @@ fn fft_targets_agree_with_the_defining_sums() {
     assert_eq!(Call::from_spec(&rfft.spec()).unwrap(), rfft);
     assert!(Call::new("smelt_fft", Some("{}"), &[(DType::F64, &[6, 2])], &[(DType::F64, &[6, 2])]).is_err());
 }
+
+#[test]
+fn gees_gives_an_orthogonal_z_and_a_standard_quasi_triangular_t() {
+    for (n, seed) in [(1, 3), (2, 4), (5, 5), (8, 6), (12, 7)] {
+        let a = values(n * n, seed);
+        let call = Call::new(
+            "lapack_dgees_ffi",
+            Some("{mode = 86 : ui8, sort = 78 : ui8}"),
+            &[(DType::F64, &[n as i64, n as i64])],
+            &[
+                (DType::F64, &[n as i64, n as i64]),
+                (DType::F64, &[n as i64, n as i64]),
+                (DType::F64, &[n as i64]),
+                (DType::F64, &[n as i64]),
+                (DType::S32, &[]),
+                (DType::S32, &[]),
+            ],
+        )
+        .unwrap();
+        let out = run(&call, &[bytes(&a)]);
+        let (t, z, wr, wi) = (floats(&out[0]), floats(&out[1]), floats(&out[2]), floats(&out[3]));
+        assert_eq!(ints(&out[5]), vec![0], "n = {n}");
+        for i in 0..n {
+            for j in 0..n {
+                // Z T Z^T = A and Z^T Z = I.
+                let ztz: f64 = (0..n)
+                    .flat_map(|k| (0..n).map(move |l| (k, l)))
+                    .map(|(k, l)| z[i * n + k] * t[k * n + l] * z[j * n + l])
+                    .sum();
+                assert!((ztz - a[i * n + j]).abs() < 1e-10, "n = {n}: reconstruction at ({i}, {j})");
+                let zz: f64 = (0..n).map(|k| z[k * n + i] * z[k * n + j]).sum();
+                assert!((zz - f64::from(u8::from(i == j))).abs() < 1e-12, "n = {n}: orthogonality");
+                if i > j + 1 {
+                    assert_eq!(t[i * n + j], 0.0, "n = {n}: below the subdiagonal");
+                }
+            }
+        }
+        let mut k = 0;
+        while k < n {
+            if k + 1 < n && t[(k + 1) * n + k] != 0.0 {
+                // A complex pair: equal diagonal, off-diagonal signs opposite, positive part first.
+                assert_eq!(t[k * n + k], t[(k + 1) * n + k + 1]);
+                assert!(t[k * n + k + 1] * t[(k + 1) * n + k] < 0.0 && wi[k] > 0.0 && wi[k + 1] == -wi[k]);
+                assert!(k + 2 >= n || t[(k + 2) * n + k + 1] == 0.0);
+                k += 2;
+            } else {
+                assert_eq!((wr[k], wi[k]), (t[k * n + k], 0.0));
+                k += 1;
+            }
+        }
+    }
+}

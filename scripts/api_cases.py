@@ -310,7 +310,7 @@ def complex_data_movement(size):
       "fftshift and round trips.", rtol=1e-4, atol=1e-4)
 def fft_family(size):
     rng = np.random.default_rng(1932)
-    b, n = (3, 12) if size == "test" else (256, 1024)
+    b, n = (3, 12) if size == "test" else (256, 1536)
     x, y = normal(rng, (b, n)), normal(rng, (b, n))
     v = normal(rng, (2, 4, 6, 5))
 

@@ -10,6 +10,12 @@ import numpy as np
 
 
 def register():
+    if "gen" not in sys.modules:
+        # compare.py imports gen only later, per case: import it now to teach it.
+        try:
+            import gen  # noqa: F401
+        except ImportError:
+            pass
     for mod in (sys.modules.get("gen"), sys.modules.get("__main__")):
         names = getattr(mod, "DTYPE_NAMES", None)
         if isinstance(names, dict):

@@ -34,6 +34,9 @@ use crate::shape_inference::ShapeError;
 pub enum ComplexError {
     #[error("{computation}: {instruction} ({opcode}): {message}")]
     Unsupported { computation: String, instruction: String, opcode: Opcode, message: String },
+    /// The module does not verify: its complex values are not lowered.
+    #[error("lowering complex values: {0}")]
+    Invalid(String),
     #[error("{computation}: {instruction}: lowering its complex values: {source}")]
     Shape { computation: String, instruction: String, source: ShapeError },
 }
@@ -69,6 +72,8 @@ pub fn lower(module: &mut Module) -> Result<bool> {
     if !has_complex(module) {
         return Ok(false);
     }
+    // The rewrite reads operands and attributes as the verifier guarantees them.
+    crate::verifier::verify(module).map_err(|e| ComplexError::Invalid(e.to_string()))?;
     // Real reducers for the reductions and scatters of complex values.
     let mut needed = Vec::new();
     for (_, comp) in module.comps.iter() {
@@ -232,7 +237,14 @@ fn lower_computation(module: &Module, comp: &Computation, prepared: &Prepared) -
         })?;
         l.map.insert(id, new);
     }
-    let root = l.map[&comp.root];
+    let Some(&root) = l.map.get(&comp.root) else {
+        return Err(ComplexError::Unsupported {
+            computation: comp.name.clone(),
+            instruction: "ROOT".into(),
+            opcode: Opcode::Tuple,
+            message: "the root is not an instruction of the computation".into(),
+        });
+    };
     let shape_error = |source| ComplexError::Shape {
         computation: comp.name.clone(),
         instruction: comp.root_inst().name.clone(),
@@ -316,7 +328,9 @@ impl<'m> Lowering<'m> {
     }
 
     fn instruction(&mut self, inst: &Instruction) -> Step<InstId> {
-        let ops: Vec<InstId> = inst.operands.iter().map(|o| self.map[o]).collect();
+        let Some(ops) = inst.operands.iter().map(|o| self.map.get(o).copied()).collect::<Option<Vec<InstId>>>() else {
+            return unsupported("an operand is not an instruction of the computation");
+        };
         if !touches_complex(self.comp, inst) {
             return self.same(inst, inst.attrs.clone(), &ops);
         }
@@ -1247,6 +1261,14 @@ mod tests {
         let sort = m.entry().insts.iter().find(|(_, i)| i.opcode == Opcode::Sort).unwrap().1;
         assert_eq!(sort.operands.len(), 3);
         assert_eq!(m.comp(sort.called[0]).num_params(), 6);
+    }
+
+    #[test]
+    fn malformed_modules_are_errors() {
+        let mut m =
+            parse_module("HloModule t\n\nENTRY e {\n  x = c64[3]{0} parameter(0)\n  ROOT n = c64[4]{0} negate(x)\n}\n")
+                .unwrap();
+        assert!(matches!(lower(&mut m), Err(ComplexError::Invalid(_))));
     }
 
     #[test]

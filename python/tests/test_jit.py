@@ -233,7 +233,8 @@ def test_lapack_custom_calls_run():
 
 def test_errors_are_exceptions():
     def f(x):
-        return jax.scipy.linalg.schur(x)[0]  # lowers to a LAPACK custom call smelt does not run (gees)
+        # The complex Schur form lowers to a LAPACK custom call smelt does not run (cgees).
+        return jax.scipy.linalg.schur(x, output="complex")[0]
 
     with pytest.raises(smelt.SmeltError) as e:
         smelt.jit(f)(np.eye(3, dtype=np.float32))
@@ -243,11 +244,11 @@ def test_errors_are_exceptions():
 
 
 def test_unsupported_operations_name_the_instruction():
-    # The Schur decomposition's LAPACK call has no routine yet (docs/python.md,
-    # Limits): an error naming the instruction and the target, not a crash.
-    pattern = r"instruction 'schur[.0-9]*' \(custom-call\).*lapack_sgees_ffi"
+    # The complex Schur decomposition's LAPACK call has no routine yet
+    # (docs/python.md, Limits): an error naming the instruction and the target, not a crash.
+    pattern = r"instruction 'schur[.0-9]*' \(custom-call\).*lapack_cgees_ffi"
     with pytest.raises(smelt.UnsupportedOperationError, match=pattern):
-        smelt.jit(lambda x: jax.scipy.linalg.schur(x)[0])(np.eye(4, dtype=np.float32) + 1)
+        smelt.jit(lambda x: jax.scipy.linalg.schur(x, output="complex")[0])(np.eye(4, dtype=np.float32) + 1)
 
 
 def test_explain_and_lower():

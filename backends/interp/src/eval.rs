@@ -694,6 +694,7 @@ fn custom_call(inst: &Instruction, ops: &[&Array]) -> KResult<Literal> {
     let call = match smelt_linalg::Call::of_instruction(inst, &shapes.iter().collect::<Vec<_>>()) {
         Ok(c) => c,
         Err(smelt_linalg::LinalgError::UnknownTarget(t)) => unsupported!("custom-call target {t:?}"),
+        Err(e @ smelt_linalg::LinalgError::Unsupported { .. }) => unsupported!("{e}"),
         Err(e) => invalid!("{e}"),
     };
     let inputs: Vec<Vec<u8>> = ops.iter().map(|a| a.data.to_le_bytes()).collect();

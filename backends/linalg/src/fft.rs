@@ -70,69 +70,94 @@ impl Lengths {
 }
 
 /// Runs `count` transforms on `input` (parts for a complex side, reals for a
-/// real one), writing `output` likewise.
-pub fn run<T: FftNum>(kind: Kind, lengths: Lengths, count: usize, input: &[T], output: &mut [T]) {
-    let mut planner = FftPlanner::<T>::new();
+/// real one), writing `output` likewise. All transforms of a batch go through
+/// each axis together: along the innermost axis as one contiguous run of
+/// `rustfft`'s batched `process`, along the others line by line.
+pub fn run<T: Planned>(kind: Kind, lengths: Lengths, count: usize, input: &[T], output: &mut [T]) {
+    T::with_planner(|planner| run_planned(planner, kind, lengths, count, input, output));
+}
+
+/// A float `rustfft` plans for, with a planner kept per thread: plans (Rader's
+/// and Bluestein's for awkward lengths cost milliseconds to make) are made
+/// once and reused by every later run.
+pub trait Planned: FftNum {
+    fn with_planner<R>(f: impl FnOnce(&mut FftPlanner<Self>) -> R) -> R;
+}
+
+macro_rules! planned {
+    ($t:ty, $cache:ident) => {
+        thread_local! {
+            static $cache: std::cell::RefCell<FftPlanner<$t>> = std::cell::RefCell::new(FftPlanner::new());
+        }
+        impl Planned for $t {
+            fn with_planner<R>(f: impl FnOnce(&mut FftPlanner<$t>) -> R) -> R {
+                $cache.with(|p| f(&mut p.borrow_mut()))
+            }
+        }
+    };
+}
+
+planned!(f32, PLANNER_F32);
+planned!(f64, PLANNER_F64);
+
+fn run_planned<T: FftNum>(
+    planner: &mut FftPlanner<T>,
+    kind: Kind,
+    lengths: Lengths,
+    count: usize,
+    input: &[T],
+    output: &mut [T],
+) {
     let full: Vec<usize> = lengths.axes().to_vec();
     let total: usize = full.iter().product();
-    let scale = T::from_f64(1.0 / total.max(1) as f64).unwrap_or_else(T::zero);
+    if total == 0 || count == 0 {
+        return;
+    }
+    let scale = T::from_f64(1.0 / total as f64).unwrap_or_else(T::zero);
+    // The batch as one more, leading axis that is not transformed.
+    let batched = |axes: &[usize]| -> Vec<usize> { std::iter::once(count).chain(axes.iter().copied()).collect() };
+    let rank = full.len();
     match kind {
         Kind::Fft | Kind::Ifft => {
             let dir = if kind == Kind::Fft { FftDirection::Forward } else { FftDirection::Inverse };
-            for (x, y) in
-                input.chunks_exact(2 * total.max(1)).zip(output.chunks_exact_mut(2 * total.max(1))).take(count)
-            {
-                let mut data = complex(x);
-                transform(&mut planner, &mut data, &full, full.len(), dir);
-                if kind == Kind::Ifft {
-                    data.iter_mut().for_each(|c| *c = *c * scale);
-                }
-                parts(&data, y);
+            let mut data = complex(&input[..2 * count * total]);
+            transform(planner, &mut data, &batched(&full), 1..rank + 1, dir);
+            if kind == Kind::Ifft {
+                data.iter_mut().for_each(|c| *c = *c * scale);
             }
+            parts(&data, output);
         }
         Kind::Rfft => {
             let half = lengths.half_axes();
-            let h = half.iter().product::<usize>();
-            for (x, y) in input.chunks_exact(total.max(1)).zip(output.chunks_exact_mut(2 * h.max(1))).take(count) {
-                if total == 0 {
-                    break;
-                }
-                let mut data: Vec<Complex<T>> = x.iter().map(|&r| Complex::new(r, T::zero())).collect();
-                transform(&mut planner, &mut data, &full, full.len(), FftDirection::Forward);
-                let (n_last, h_last) = (full[full.len() - 1], half[half.len() - 1]);
-                let kept: Vec<Complex<T>> =
-                    data.chunks_exact(n_last).flat_map(|row| row[..h_last].iter().copied()).collect();
-                parts(&kept, y);
-            }
+            let mut data: Vec<Complex<T>> =
+                input[..count * total].iter().map(|&r| Complex::new(r, T::zero())).collect();
+            transform(planner, &mut data, &batched(&full), 1..rank + 1, FftDirection::Forward);
+            let (n_last, h_last) = (full[rank - 1], half[rank - 1]);
+            let kept: Vec<Complex<T>> =
+                data.chunks_exact(n_last).flat_map(|row| row[..h_last].iter().copied()).collect();
+            parts(&kept, output);
         }
         Kind::Irfft => {
             let half = lengths.half_axes();
             let h = half.iter().product::<usize>();
-            let rank = full.len();
-            for (x, y) in input.chunks_exact(2 * h.max(1)).zip(output.chunks_exact_mut(total.max(1))).take(count) {
-                if total == 0 {
-                    break;
+            // The leading axes first, on the half spectrum as it is.
+            let mut data = complex(&input[..2 * count * h]);
+            transform(planner, &mut data, &batched(&half), 1..rank, FftDirection::Inverse);
+            // Then each row of the last axis, extended to its Hermitian whole.
+            let (n, hl) = (full[rank - 1], half[rank - 1]);
+            let mut rows = vec![Complex::new(T::zero(), T::zero()); data.len() / hl * n];
+            for (src, row) in data.chunks_exact(hl).zip(rows.chunks_exact_mut(n)) {
+                for k in 0..n {
+                    row[k] = if k < hl { src[k] } else { src[n - k].conj() };
                 }
-                // The leading axes first, on the half spectrum as it is.
-                let mut data = complex(x);
-                transform(&mut planner, &mut data, &half, rank - 1, FftDirection::Inverse);
-                // Then each row of the last axis, extended to its Hermitian whole.
-                let (n, hl) = (full[rank - 1], half[rank - 1]);
-                let inverse = planner.plan_fft(n, FftDirection::Inverse);
-                let mut row = vec![Complex::new(T::zero(), T::zero()); n];
-                for (src, dst) in data.chunks_exact(hl).zip(y.chunks_exact_mut(n)) {
-                    for k in 0..n {
-                        row[k] = if k < hl { src[k] } else { src[n - k].conj() };
-                    }
-                    row[0].im = T::zero();
-                    if n % 2 == 0 {
-                        row[n / 2].im = T::zero();
-                    }
-                    inverse.process(&mut row);
-                    for (d, c) in dst.iter_mut().zip(&row) {
-                        *d = c.re * scale;
-                    }
+                row[0].im = T::zero();
+                if n % 2 == 0 {
+                    row[n / 2].im = T::zero();
                 }
+            }
+            planner.plan_fft(n, FftDirection::Inverse).process(&mut rows);
+            for (d, c) in output.iter_mut().zip(&rows) {
+                *d = c.re * scale;
             }
         }
     }
@@ -149,22 +174,27 @@ fn parts<T: FftNum>(data: &[Complex<T>], out: &mut [T]) {
     }
 }
 
-/// Transforms `data` (row-major over `dims`) along its first `axes` axes, unscaled.
+/// Transforms `data` (row-major over `dims`) along the axes `axes`, unscaled.
 fn transform<T: FftNum>(
     planner: &mut FftPlanner<T>,
     data: &mut [Complex<T>],
     dims: &[usize],
-    axes: usize,
+    axes: std::ops::Range<usize>,
     dir: FftDirection,
 ) {
     let total: usize = dims.iter().product();
     if total == 0 {
         return;
     }
-    for axis in 0..axes {
+    for axis in axes {
         let n = dims[axis];
         let stride: usize = dims[axis + 1..].iter().product();
         let fft = planner.plan_fft(n, dir);
+        if stride == 1 {
+            // Consecutive rows: one batched call.
+            fft.process(data);
+            continue;
+        }
         let mut line = vec![Complex::new(T::zero(), T::zero()); n];
         for outer in 0..total / (n * stride) {
             for inner in 0..stride {

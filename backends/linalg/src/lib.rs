@@ -38,6 +38,10 @@ pub enum LinalgError {
     UnknownTarget(String),
     #[error("custom-call target \"{target}\": {message}")]
     Invalid { target: String, message: String },
+    /// A known target in a variant smelt does not implement (complex types,
+    /// sorted Schur forms).
+    #[error("custom-call target \"{target}\": {message} are not supported")]
+    Unsupported { target: String, message: String },
 }
 
 /// The element types the real LAPACK routines take.
@@ -131,7 +135,10 @@ impl Call {
                 let real = match &name[..1] {
                     "s" => Real::F32,
                     "d" => Real::F64,
-                    "c" | "z" => return Err(bad("complex element types are not supported".into())),
+                    "c" | "z" => {
+                        let message = "complex element types".into();
+                        return Err(LinalgError::Unsupported { target: target.to_string(), message });
+                    }
                     _ => return Err(LinalgError::UnknownTarget(target.to_string())),
                 };
                 (real, &name[1..])
@@ -249,7 +256,8 @@ impl Call {
                     return Err(bad(format!("gees of a non-square matrix {a:?}")));
                 }
                 if char_attr("sort", b'N')? != b'N' {
-                    return Err(bad("sorted Schur forms (sort != 'N') are not supported".into()));
+                    let message = "sorted Schur forms (sort != 'N')".into();
+                    return Err(LinalgError::Unsupported { target: target.to_string(), message });
                 }
                 let vectors = match char_attr("mode", b'V')? {
                     b'V' => true,
@@ -672,7 +680,7 @@ impl fmt::Display for Call {
     }
 }
 
-fn run_fft<T: Float + rustfft::FftNum>(
+fn run_fft<T: Float + fft::Planned>(
     kind: fft::Kind,
     lengths: fft::Lengths,
     count: usize,

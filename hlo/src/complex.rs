@@ -1001,6 +1001,8 @@ impl Parts<'_, '_> {
 
     /// `cos(x) - 1`, accurate near 0 (XLA's `EmitCosm1`).
     fn cosm1(&mut self, x: InstId) -> Step<InstId> {
+        // XLA's coefficients as it writes them (each rounds to the f64 it means).
+        #[allow(clippy::excessive_precision)]
         const P: [f64; 7] = [
             4.7377507964246204691685e-14,
             -1.1470284843425359765671e-11,

@@ -151,7 +151,7 @@ fn run_planned<T: FftNum>(
                     row[k] = if k < hl { src[k] } else { src[n - k].conj() };
                 }
                 row[0].im = T::zero();
-                if n % 2 == 0 {
+                if n.is_multiple_of(2) {
                     row[n / 2].im = T::zero();
                 }
             }

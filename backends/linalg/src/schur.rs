@@ -139,7 +139,7 @@ fn francis(h: &mut [f64], z: &mut [f64], n: usize) -> i32 {
             return hi as i32;
         }
         // The shifts: the trailing 2x2 block's eigenvalues, or LAPACK's exceptional ones.
-        let (s, t) = if iterations % 10 == 0 {
+        let (s, t) = if iterations.is_multiple_of(10) {
             let e = h[at(i, i - 1)].abs() + h[at(i - 1, i - 2)].abs();
             let h11 = 0.75 * e + h[at(i, i)];
             (2.0 * h11, h11 * h11 + 0.4375 * e * e)

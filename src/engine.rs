@@ -135,6 +135,8 @@ impl Compiled {
         let passes = cx.pass_order.iter().map(|p| (p.clone(), cx.timings[p].as_secs_f64() * 1e3)).collect();
         let mut times = CompileTimes { middle_end_ms: ms(t), passes, ..CompileTimes::default() };
         let Some(target) = target else {
+            // Complex values lowered once, not at every run (a no-op after the default pipeline).
+            smelt_hlo::complex::lower(&mut module).map_err(smelt_interp::InterpError::from)?;
             return Ok((Compiled::Interp(Box::new(module)), times));
         };
         let t = Instant::now();

@@ -364,10 +364,16 @@ impl Client {
         let counters = &inner.counters;
         let exe =
             |engine, upgrade| Executable::new(module, sig.clone(), engine, upgrade, family.clone(), counters.clone());
-        let interp = || Engine::Interp(Box::new(module.clone()), inner.options.limits.map(|l| l.memory));
+        // The interpreter tier runs the module with its complex values lowered
+        // once, here, not at every run.
+        let interp = || -> Result<Engine, JitError> {
+            let mut m = module.clone();
+            smelt_hlo::complex::lower(&mut m).map_err(|e| JitError::Interp(e.to_string()))?;
+            Ok(Engine::Interp(Box::new(m), inner.options.limits.map(|l| l.memory)))
+        };
         if !matches!(inner.plan, Plan::Interp) && !family.admit(&inner.options.policy) {
             counters.megamorphic_fallbacks.fetch_add(1, Ordering::Relaxed);
-            return Ok(exe(interp(), None));
+            return Ok(exe(interp()?, None));
         }
         if inner.plan.wants_llvm()
             && let Some(loaded) = self.disk_load(&llvm_key)
@@ -398,7 +404,7 @@ impl Client {
         let compile_on =
             |b: &dyn smelt_kernel::Backend, program: &Program| compile_on(b, program, &limits, &backend_options);
         let result = match &inner.plan {
-            Plan::Interp => Ok(exe(interp(), None)),
+            Plan::Interp => interp().map(|engine| exe(engine, None)),
             plan => optimize_and_lower(module, plan.capabilities().fusion, &limits, deadline).and_then(|program| {
                 let kernels = program.kernels.len();
                 let exe = |engine, upgrade| exe(engine, upgrade).with_kernels(kernels);
@@ -408,7 +414,7 @@ impl Client {
                     _ => {
                         let baseline = match (options.tiered, options.baseline) {
                             (false, _) => None,
-                            (true, Baseline::Interp) => Some(interp()),
+                            (true, Baseline::Interp) => Some(interp()?),
                             (true, Baseline::Cranelift) => {
                                 let cranelift = crate::registry().get("cranelift").ok();
                                 match cranelift.map(|b| compile_on(b.as_ref(), &program)) {

@@ -397,3 +397,118 @@ def linalg_schur(size):
                 jnp.sort(jnp.diagonal(t, axis1=-2, axis2=-1), axis=-1))
 
     return Built(fn, (a,))
+
+
+def complex_pair(rng, shape):
+    """Real and imaginary parts of a complex array (the program builds the complex value)."""
+    return normal(rng, shape), normal(rng, shape)
+
+
+@case(API, "Complex LU, Cholesky, triangular solves and QR (lapack_c{getrf,potrf,trsm,geqrf,ungqr}_ffi): raw factors, "
+      "pivots and tau where LAPACK fixes them, and the residuals p l u - a, l l^H - a, op(a) x - b, q r - a.",
+      rtol=1e-4, atol=1e-4)
+def linalg_complex_factors(size):
+    rng = np.random.default_rng(1940)
+    batch, n = ((2,), 5) if size == "test" else ((16,), 48)
+    (ar, ai), (br, bi) = complex_pair(rng, batch + (n, n)), complex_pair(rng, batch + (n, 2))
+
+    def fn(ar, ai, br, bi):
+        import jax.scipy.linalg as jsl
+        eye = jnp.eye(n, dtype=jnp.complex64)
+        a = lax.complex(ar, ai) + n * eye
+        b = lax.complex(br, bi)
+        h = a @ jnp.swapaxes(a.conj(), -1, -2) + n * eye
+        lu, piv = jax.vmap(jsl.lu_factor)(a)
+        x = jnp.linalg.solve(a, b)
+        l = jnp.linalg.cholesky(h)
+        u = jsl.cholesky(h, lower=False)
+        t_c = jax.vmap(lambda m, v: jsl.solve_triangular(m, v, lower=True, trans="C"))(a, b)
+        t_t = jax.vmap(lambda m, v: jsl.solve_triangular(m, v, lower=False, trans="T", unit_diagonal=True))(a, b)
+        raw, tau = jnp.linalg.qr(a, mode="raw")
+        q, r = jnp.linalg.qr(a)
+        lh = jnp.swapaxes(l.conj(), -1, -2)
+        return (lu, piv, x, a @ x - b, jnp.linalg.det(a), jnp.linalg.inv(a) @ a - eye, l, u, l @ lh - h,
+                t_c, jnp.swapaxes(jnp.tril(a).conj(), -1, -2) @ t_c - b, t_t, raw, tau, q, r, q @ r - a)
+
+    return Built(fn, (ar, ai, br, bi))
+
+
+@case(API, "Complex eigh, svd, eig, Schur, Hessenberg and sqrtm (lapack_c{heevd,gesdd,geev,gees,gehrd}_ffi) by their "
+      "invariants: eigenvalues and singular values, residuals, unitary factors, triangular t, sqrtm(a)^2 - a.",
+      rtol=1e-4, atol=2e-4)
+def linalg_complex_spectral(size):
+    rng = np.random.default_rng(1941)
+    batch, n = ((2,), 5) if size == "test" else ((8,), 32)
+    ar, ai = complex_pair(rng, batch + (n, n))
+    g = normal(rng, (n, n))
+
+    def fn(ar, ai, g):
+        import jax.scipy.linalg as jsl
+        eye = jnp.eye(n, dtype=jnp.complex64)
+        a = lax.complex(ar, ai)
+        adj = lambda m: jnp.swapaxes(m.conj(), -1, -2)
+        h = a + adj(a)
+        w, v = jnp.linalg.eigh(h)
+        u, s, vh = jnp.linalg.svd(a, full_matrices=False)
+        ew, ev = jnp.linalg.eig(a)
+        t, z = jax.vmap(lambda m: jsl.schur(m, output="complex"))(a)
+        hh, hq = jax.vmap(lambda m: jsl.hessenberg(m, calc_q=True))(a)
+        root = jsl.sqrtm(g @ g.T + n * np.eye(n, dtype=np.float32))
+        return (w, (v * w[..., None, :]) @ adj(v) - h, adj(v) @ v - eye, s, (u * s[..., None, :]) @ vh - a,
+                jnp.abs(a @ ev - ev * ew[..., None, :]), jnp.linalg.norm(ev, axis=-2),
+                jnp.sort(ew, axis=-1), z @ t @ adj(z) - a, adj(z) @ z - eye, jnp.tril(t, -1),
+                jnp.sort(jnp.diagonal(t, axis1=-2, axis2=-1), axis=-1),
+                hq @ hh @ adj(hq) - a, jnp.tril(hh, -2), root @ root - (g @ g.T + n * np.eye(n, dtype=np.float32)),
+                root)
+
+    return Built(fn, (ar, ai, g))
+
+
+@case(API, "Tridiagonal solves (lax.linalg.tridiagonal_solve: lapack_sgtsv_ffi and lapack_cgtsv_ffi) over a batch, "
+      "with small diagonals that force row interchanges, and their residuals.", rtol=1e-4, atol=1e-4)
+def linalg_tridiagonal(size):
+    rng = np.random.default_rng(1942)
+    batch, n, k = ((3,), 7, 2) if size == "test" else ((64,), 512, 4)
+    dl, du, b = normal(rng, batch + (n,)), normal(rng, batch + (n,)), normal(rng, batch + (n, k))
+    d = np.float32(0.1) * normal(rng, batch + (n,))
+    dl[..., 0] = 0
+    du[..., -1] = 0
+
+    def fn(dl, d, du, b):
+        x = lax.linalg.tridiagonal_solve(dl, d, du, b)
+        a = jnp.zeros(batch + (n, n), jnp.float32)
+        idx = jnp.arange(n)
+        a = a.at[..., idx, idx].set(d).at[..., idx[1:], idx[:-1]].set(dl[..., 1:]).at[..., idx[:-1], idx[1:]].set(du[..., :-1])
+        zc = lambda v: lax.complex(v, v[..., ::-1])
+        xc = lax.linalg.tridiagonal_solve(zc(dl) * jnp.array([0] + [1] * (n - 1), jnp.complex64), zc(d),
+                                          zc(du) * jnp.array([1] * (n - 1) + [0], jnp.complex64), zc(b))
+        return x, a @ x - b, xc
+
+    return Built(fn, (dl, d, du, b))
+
+
+@case(API64, "c128 and f64 linear algebra (lapack_z*_ffi, lapack_dgtsv_ffi): LU solve, Cholesky, QR, eigh, complex "
+      "Schur and tridiagonal solves (generated with x64 on).", rtol=1e-9, atol=1e-9)
+def linalg_complex128(size):
+    rng = np.random.default_rng(1943)
+    n = 6 if size == "test" else 48
+    ar, ai = rng.standard_normal((n, n)), rng.standard_normal((n, n))
+    b = rng.standard_normal((n, 2))
+
+    def fn(ar, ai, b):
+        import jax.scipy.linalg as jsl
+        eye = jnp.eye(n, dtype=jnp.complex128)
+        a = lax.complex(ar, ai) + n * eye
+        h = a @ a.T.conj() + n * eye
+        x = jnp.linalg.solve(a, b.astype(jnp.complex128))
+        l = jnp.linalg.cholesky(h)
+        q, r = jnp.linalg.qr(a)
+        w, v = jnp.linalg.eigh(h)
+        t, z = jsl.schur(a, output="complex")
+        dl = jnp.concatenate([jnp.zeros(1), ar[0, 1:]])
+        du = jnp.concatenate([ar[1, :-1], jnp.zeros(1)])
+        xt = lax.linalg.tridiagonal_solve(dl, 0.1 * ar[2], du, b)
+        return (x, a @ x - b, l, l @ l.T.conj() - h, q, r, q @ r - a, w, (v * w) @ v.T.conj() - h,
+                z @ t @ z.T.conj() - a, jnp.tril(t, -1), xt)
+
+    return Built(fn, (ar, ai, b))

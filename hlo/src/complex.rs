@@ -118,7 +118,25 @@ pub fn lower(module: &mut Module) -> Result<bool> {
         c.name = module.unique_name(&c.name);
         comparators.insert(original, module.add_computation(c));
     }
-    let prepared = Prepared { reducers, comparators };
+    // Combiners of reductions of complex values other than by adding (products):
+    // a variadic reduce of the parts, the combiner rebuilding the complex numbers.
+    let general: Vec<CompId> = module
+        .comps
+        .iter()
+        .flat_map(|(_, c)| c.insts.iter().filter(|(_, i)| i.opcode == Opcode::Reduce && i.shape.has_complex()))
+        .filter_map(|(_, i)| i.to_apply())
+        .filter(|&c| combine_of(module.comp(c)).is_none())
+        .collect();
+    let mut combiners: HashMap<CompId, CompId> = HashMap::new();
+    for original in general {
+        if combiners.contains_key(&original) {
+            continue;
+        }
+        let mut c = combiner_on_parts(module, original)?;
+        c.name = module.unique_name(&c.name);
+        combiners.insert(original, module.add_computation(c));
+    }
+    let prepared = Prepared { reducers, comparators, combiners };
     for id in module.computation_post_order() {
         let comp = module.comp(id);
         if !comp.insts.iter().any(|(_, i)| touches_complex(comp, i)) {
@@ -175,6 +193,9 @@ struct Prepared {
     reducers: HashMap<(Combine, DType), CompId>,
     /// Comparator of a sort of complex values -> the one taking their parts.
     comparators: HashMap<CompId, CompId>,
+    /// Combiner of a reduce of complex values other than by adding -> the one
+    /// taking their parts.
+    combiners: HashMap<CompId, CompId>,
 }
 
 /// A comparator taking each complex operand's parts as two operands (real,
@@ -213,6 +234,32 @@ fn comparator_on_parts(module: &Module, original: CompId) -> Result<Computation>
     b.build(root).map_err(fail)
 }
 
+/// A reduce combiner of one complex operand taking its parts as operands
+/// (`acc_re, acc_im, x_re, x_im`) and giving them as a tuple, calling
+/// `original` on the complex numbers they make.
+fn combiner_on_parts(module: &Module, original: CompId) -> Result<Computation> {
+    let comp = module.comp(original);
+    let fail = |source| ComplexError::Shape {
+        computation: comp.name.clone(),
+        instruction: comp.root_inst().name.clone(),
+        source,
+    };
+    let t = comp.param_shapes().first().and_then(|s| s.as_array()).map_or(DType::C64, |a| a.dtype);
+    let mut b = ComputationBuilder::with_computations(format!("{}_on_parts", comp.name), Some(&module.comps));
+    let part = Shape::scalar(t.component());
+    let mut p = Vec::new();
+    for (k, name) in ["acc_re", "acc_im", "re", "im"].into_iter().enumerate() {
+        p.push(b.parameter(k as u32, part.clone(), name).map_err(fail)?);
+    }
+    let acc = b.binary(Opcode::Complex, p[0], p[1]).map_err(fail)?;
+    let x = b.binary(Opcode::Complex, p[2], p[3]).map_err(fail)?;
+    let z = b.call(&[acc, x], original).map_err(fail)?;
+    let re = b.unary(Opcode::Real, z).map_err(fail)?;
+    let im = b.unary(Opcode::Imag, z).map_err(fail)?;
+    let root = b.tuple(&[re, im]).map_err(fail)?;
+    b.build(root).map_err(fail)
+}
+
 fn lower_computation(module: &Module, comp: &Computation, prepared: &Prepared) -> Result<Computation> {
     let mut l = Lowering {
         b: ComputationBuilder::with_computations(comp.name.clone(), Some(&module.comps)),
@@ -220,6 +267,7 @@ fn lower_computation(module: &Module, comp: &Computation, prepared: &Prepared) -
         comp,
         reducers: &prepared.reducers,
         comparators: &prepared.comparators,
+        combiners: &prepared.combiners,
         map: HashMap::new(),
     };
     for id in comp.post_order() {
@@ -276,6 +324,7 @@ struct Lowering<'m> {
     comp: &'m Computation,
     reducers: &'m HashMap<(Combine, DType), CompId>,
     comparators: &'m HashMap<CompId, CompId>,
+    combiners: &'m HashMap<CompId, CompId>,
     /// Old instruction -> its lowered value (complex values as parts).
     map: HashMap<InstId, InstId>,
 }
@@ -613,14 +662,26 @@ impl<'m> Lowering<'m> {
         }
     }
 
-    /// `reduce` of one complex operand by addition: the parts reduce apart, and
-    /// the initial value is added once.
+    /// `reduce` of one complex operand: by addition the parts reduce apart
+    /// and the initial value is added once; any other combiner (a product)
+    /// becomes a reduce of the two parts whose combiner rebuilds the complex
+    /// numbers.
     fn reduce(&mut self, inst: &Instruction, ops: &[InstId]) -> Step<InstId> {
         if ops.len() != 2 {
             return unsupported("a reduce of several operands with complex values is not supported");
         }
         let out = self.result_array(inst)?;
         let t = out.dtype.component();
+        if let Some(&combiner) = inst.to_apply().and_then(|c| self.combiners.get(&c)) {
+            let x = self.logical(self.operand_array(inst, 0)?)?;
+            let (re, im) = self.parts(ops[0], &x)?;
+            let scalar = Logical { t, dims: Dims::new() };
+            let (init_re, init_im) = self.parts(ops[1], &scalar)?;
+            let r = self.b.reduce(&[re, im], &[init_re, init_im], inst.attrs.dimensions(), combiner)?;
+            let (re, im) = (self.b.get_tuple_element(r, 0)?, self.b.get_tuple_element(r, 1)?);
+            let v = self.pack(re, im, &self.logical(out)?)?;
+            return self.named(inst, v);
+        }
         let (add, kind) = self.reducer(inst, t)?;
         if kind != Combine::Add {
             return unsupported("complex values reduce only by adding");
@@ -1263,6 +1324,21 @@ mod tests {
         let sort = m.entry().insts.iter().find(|(_, i)| i.opcode == Opcode::Sort).unwrap().1;
         assert_eq!(sort.operands.len(), 3);
         assert_eq!(m.comp(sort.called[0]).num_params(), 6);
+    }
+
+    #[test]
+    fn products_reduce_the_parts_together() {
+        let m = lowered(
+            "HloModule t\n\nmul {\n  a = c64[] parameter(0)\n  b = c64[] parameter(1)\n  \
+             ROOT m = c64[] multiply(a, b)\n}\n\nENTRY e {\n  x = c64[4,3]{1,0} parameter(0)\n  \
+             one = c64[] constant((1, 0))\n  ROOT r = c64[4]{0} reduce(x, one), dimensions={1}, to_apply=mul\n}\n",
+        );
+        assert_eq!(m.entry().root_inst().shape.to_string(), "f32[4,2]{1,0}");
+        let reduce = m.entry().insts.iter().find(|(_, i)| i.opcode == Opcode::Reduce).unwrap().1;
+        assert_eq!(reduce.operands.len(), 4, "re, im and their initial values");
+        let combiner = m.comp(reduce.called[0]);
+        assert_eq!(combiner.num_params(), 4);
+        assert_eq!(combiner.root_inst().shape.to_string(), "(f32[], f32[])");
     }
 
     #[test]

@@ -233,8 +233,8 @@ def test_lapack_custom_calls_run():
 
 def test_errors_are_exceptions():
     def f(x):
-        # The complex Schur form lowers to a LAPACK custom call smelt does not run (cgees).
-        return jax.scipy.linalg.schur(x, output="complex")[0]
+        # QR with column pivoting lowers to a LAPACK custom call smelt does not run (geqp3).
+        return jax.scipy.linalg.qr(x, pivoting=True)[0]
 
     with pytest.raises(smelt.SmeltError) as e:
         smelt.jit(f)(np.eye(3, dtype=np.float32))
@@ -244,11 +244,11 @@ def test_errors_are_exceptions():
 
 
 def test_unsupported_operations_name_the_instruction():
-    # The complex Schur decomposition's LAPACK call has no routine yet
-    # (docs/python.md, Limits): an error naming the instruction and the target, not a crash.
-    pattern = r"instruction 'schur[.0-9]*' \(custom-call\).*lapack_cgees_ffi"
+    # QR with column pivoting's LAPACK call has no routine yet (docs/python.md,
+    # Limits): an error naming the instruction and the target, not a crash.
+    pattern = r"instruction 'geqp3[.0-9]*' \(custom-call\).*lapack_sgeqp3_ffi"
     with pytest.raises(smelt.UnsupportedOperationError, match=pattern):
-        smelt.jit(lambda x: jax.scipy.linalg.schur(x, output="complex")[0])(np.eye(4, dtype=np.float32) + 1)
+        smelt.jit(lambda x: jax.scipy.linalg.qr(x, pivoting=True)[0])(np.eye(4, dtype=np.float32) + 1)
 
 
 def test_explain_and_lower():

@@ -14,20 +14,27 @@
 //! call into compiled code as text. The interpreter, the kernel form's
 //! evaluator and the compiled host backends all run calls through here.
 //!
-//! The real Schur form (`gees`) is Francis' double-shift QR (`schur`); the
-//! FFT targets that complex lowering emits live in [`fft`].
+//! Every routine takes real (`s`, `d`) and complex (`c`, `z`) elements; a
+//! complex array is stored as its parts (one more innermost dimension of 2,
+//! XLA's bytes), and the routines that do not need faer are written once
+//! over [`scalar::Scalar`]. The real Schur form (`gees`) is Francis'
+//! double-shift QR, the complex one single-shift QR (`schur`); the FFT
+//! targets that complex lowering emits live in [`fft`].
 //!
-//! LU, Cholesky, triangular solves, QR and the Hessenberg reduction are the
-//! unblocked forms (LAPACK's `getf2`, `potf2`, `trsm`'s reference loops,
-//! `geqr2`/`org2r` and `gehd2`, in `qr`):
-//! the same results up to rounding as the blocked ones, with the same pivot
-//! choices (the first row of largest magnitude) and reflectors, for the small
-//! matrices these programs factor. The symmetric eigendecomposition and the
-//! SVD go through `faer` (`eigen`).
+//! LU, Cholesky, triangular and tridiagonal solves, QR and the Hessenberg
+//! reduction are the unblocked forms (LAPACK's `getf2`, `potf2`, `trsm`'s
+//! reference loops, `gtsv`, `geqr2`/`org2r` and `gehd2`, in `qr`): the same
+//! results up to rounding as the blocked ones, with the same pivot choices
+//! (the first row of largest magnitude) and reflectors, for the small
+//! matrices these programs factor. The Hermitian eigendecomposition, the SVD
+//! and the general eigendecomposition go through `faer` (`eigen`).
 
 use std::fmt;
 
+use num_complex::Complex;
 use smelt_hlo::DType;
+
+use crate::scalar::Scalar;
 
 pub mod fft;
 mod schur;
@@ -38,13 +45,13 @@ pub enum LinalgError {
     UnknownTarget(String),
     #[error("custom-call target \"{target}\": {message}")]
     Invalid { target: String, message: String },
-    /// A known target in a variant smelt does not implement (complex types,
-    /// sorted Schur forms).
+    /// A known target in a variant smelt does not implement (sorted Schur
+    /// forms).
     #[error("custom-call target \"{target}\": {message} are not supported")]
     Unsupported { target: String, message: String },
 }
 
-/// The element types the real LAPACK routines take.
+/// The component types of the LAPACK routines' elements (`s`/`c` and `d`/`z`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Real {
     F32,
@@ -69,21 +76,22 @@ pub enum Op {
     /// the `lower` (upper) triangle; the other triangle keeps `a`'s values.
     Potrf { n: usize, lower: bool },
     /// `(a, b[m, n]) -> x[m, n]`: `op(A) X = B` (`left`) or `X op(A) = B`,
-    /// `A` triangular (`lower`), `op` a transpose when `trans`, a unit
-    /// diagonal when `unit`.
-    Trsm { m: usize, n: usize, left: bool, lower: bool, trans: bool, unit: bool },
+    /// `A` triangular (`lower`), `op` a transpose when `trans` (conjugated
+    /// when `conj`), a unit diagonal when `unit`.
+    Trsm { m: usize, n: usize, left: bool, lower: bool, trans: bool, conj: bool, unit: bool },
     /// `(a[m, n]) -> (qr[m, n], tau[min(m, n)])`: Householder QR, `R` above
     /// the diagonal and the reflectors' vectors below it (`geqrf`).
     Geqrf { m: usize, n: usize },
     /// `(qr[m, n], tau[k]) -> q[m, n]`: the first `n` columns of the product
-    /// of the `k` reflectors (`orgqr`), `k <= n <= m`.
+    /// of the `k` reflectors (`orgqr`, `ungqr`), `k <= n <= m`.
     Orgqr { m: usize, n: usize, k: usize },
-    /// `(a[n, n]) -> (v[n, n], w[n], info s32)`: eigenvalues of the symmetric
-    /// matrix whose `lower` (upper) triangle `a` holds, ascending, and the
-    /// eigenvectors as the columns of `v` when `vectors` (`syevd`).
+    /// `(a[n, n]) -> (v[n, n], w[n], info s32)`: eigenvalues (real) of the
+    /// symmetric (Hermitian) matrix whose `lower` (upper) triangle `a` holds,
+    /// ascending, and the eigenvectors as the columns of `v` when `vectors`
+    /// (`syevd`, `heevd`).
     Syevd { n: usize, lower: bool, vectors: bool },
     /// `(a[m, n]) -> (a', s[k], u[m, uc], vt[vr, n], info s32)`, `k = min(m,
-    /// n)`: singular values descending and, by `mode` ('A' all, 'S' the first
+    /// n)`: singular values (real) descending and, by `mode` ('A' all, 'S' the first
     /// `k`, 'N' none), the singular vectors (`gesdd`; `a'` is LAPACK's
     /// workspace, zeros here).
     Gesdd { m: usize, n: usize, mode: u8, uc: usize, vr: usize },
@@ -95,22 +103,33 @@ pub enum Op {
     /// `(a[n, n]) -> (wr[n], wi[n], vl[n, n, 2], vr[n, n, 2], info s32)`:
     /// eigenvalues of a general matrix as real and imaginary parts, and its
     /// left (`left`) and right (`right`) eigenvectors as complex columns
-    /// stored as parts (`geev`).
+    /// stored as parts (`geev`); a complex matrix's are `(w[n], vl[n, n],
+    /// vr[n, n], info)`, all complex.
     Geev { n: usize, left: bool, right: bool },
     /// `(a[n, n]) -> (t[n, n], z[n, n], wr[n], wi[n], sdim s32, info s32)`: the
     /// real Schur form `a = z t z^T`, `z` when `vectors`, the eigenvalues off
-    /// `t`'s diagonal blocks (`gees`, unsorted: `sdim` is 0).
+    /// `t`'s diagonal blocks (`gees`, unsorted: `sdim` is 0); for a complex
+    /// matrix `(t, z, w[n], sdim, info)`, `a = z t z^H`, `t` triangular.
     Gees { n: usize, vectors: bool },
+    /// `(dl[n], d[n], du[n], b[n, nrhs]) -> (dl', d', du', x[n, nrhs], info
+    /// s32)`: solves the tridiagonal system whose sub-, main and
+    /// superdiagonals are `dl[1..]`, `d` and `du[..n - 1]` by Gaussian
+    /// elimination with partial pivoting, leaving `U`'s diagonals in `d'`,
+    /// `du'` and `dl'[1..n - 1]` as LAPACK does (`gtsv`; JAX passes `dl + 1`).
+    Gtsv { n: usize, nrhs: usize },
     /// An FFT on complex values stored as parts (innermost dimension 2), over
     /// the innermost `lengths.rank` dimensions ([`fft`]).
     Fft { kind: fft::Kind, lengths: fft::Lengths },
 }
 
 /// A checked custom call: its target, element type, batch and operation.
+/// Complex elements (`c`, `z` targets) are stored as their parts: each
+/// complex array is a `real` one with one more innermost dimension of 2.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Call {
     pub target: String,
     pub real: Real,
+    pub complex: bool,
     /// Leading batch dimensions.
     pub batch: Vec<i64>,
     pub op: Op,
@@ -126,24 +145,13 @@ impl Call {
         results: &[(DType, &[i64])],
     ) -> Result<Call, LinalgError> {
         let bad = |message: String| LinalgError::Invalid { target: target.to_string(), message };
+        let original = operands;
         if let Some(kind) = fft::Kind::of_target(target) {
             let call = Call::fft(target, kind, backend_config, operands, results).map_err(bad)?;
             return call.checked(operands, results);
         }
-        let (real, routine) = match target.strip_prefix("lapack_").and_then(|t| t.strip_suffix("_ffi")) {
-            Some(name) if name.len() > 1 => {
-                let real = match &name[..1] {
-                    "s" => Real::F32,
-                    "d" => Real::F64,
-                    "c" | "z" => {
-                        let message = "complex element types".into();
-                        return Err(LinalgError::Unsupported { target: target.to_string(), message });
-                    }
-                    _ => return Err(LinalgError::UnknownTarget(target.to_string())),
-                };
-                (real, &name[1..])
-            }
-            _ => return Err(LinalgError::UnknownTarget(target.to_string())),
+        let Some((real, complex, routine)) = lapack_name(target) else {
+            return Err(LinalgError::UnknownTarget(target.to_string()));
         };
         let config = parse_config(backend_config.unwrap_or("")).map_err(bad)?;
         let char_attr = |key: &str, default: u8| -> Result<u8, LinalgError> {
@@ -152,11 +160,31 @@ impl Call {
                 None => Ok(default),
             }
         };
+        // Every operand of a complex routine is complex: its logical shape drops the pair.
+        let mut logical = Vec::with_capacity(operands.len());
+        for &(dtype, dims) in operands {
+            match dims.split_last() {
+                Some((2, front)) if complex => logical.push((dtype, front)),
+                _ if complex => return Err(bad(format!("operand {dtype}{dims:?} is not complex parts (innermost 2)"))),
+                _ => logical.push((dtype, dims)),
+            }
+        }
+        let operands = &logical[..];
         let Some(&(dtype, a)) = operands.first() else {
             return Err(bad("needs an operand".into()));
         };
         if dtype != real.dtype() {
             return Err(bad(format!("operand of {dtype} for a {} routine", real.dtype())));
+        }
+        if routine == "gtsv" {
+            // Diagonals [.., n] and right-hand sides [.., n, nrhs].
+            let (Some(&(_, b)), Some(rank)) = (operands.get(3), a.len().checked_sub(1)) else {
+                return Err(bad("gtsv needs dl, d, du and b".into()));
+            };
+            let dim = |d: Option<&i64>| d.and_then(|&d| usize::try_from(d).ok()).ok_or_else(|| bad(format!("b {b:?}")));
+            let op = Op::Gtsv { n: dim(a.get(rank))?, nrhs: dim(b.get(rank + 1))? };
+            return Call { target: target.to_string(), real, complex, batch: a[..rank].to_vec(), op }
+                .checked(original, results);
         }
         let Some(rank) = a.len().checked_sub(2) else {
             return Err(bad(format!("operand {a:?} is not a (batch of) matrices")));
@@ -185,9 +213,10 @@ impl Call {
                     b'R' => false,
                     c => return Err(bad(format!("side '{}'", c as char))),
                 };
-                let trans = match char_attr("trans_x", b'N')? {
-                    b'N' => false,
-                    b'T' | b'C' => true,
+                let (trans, conj) = match char_attr("trans_x", b'N')? {
+                    b'N' => (false, false),
+                    b'T' => (true, false),
+                    b'C' => (true, complex),
                     c => return Err(bad(format!("trans_x '{}'", c as char))),
                 };
                 let unit = match char_attr("diag", b'N')? {
@@ -199,10 +228,10 @@ impl Call {
                 if rows != k || cols != k {
                     return Err(bad(format!("a {a:?} is not the {k}x{k} triangle b {b:?} needs")));
                 }
-                Op::Trsm { m, n, left, lower: uplo(char_attr("uplo", b'L')?).map_err(bad)?, trans, unit }
+                Op::Trsm { m, n, left, lower: uplo(char_attr("uplo", b'L')?).map_err(bad)?, trans, conj, unit }
             }
             "geqrf" => Op::Geqrf { m: rows, n: cols },
-            "orgqr" => {
+            "orgqr" | "ungqr" => {
                 let k = match operands.get(1) {
                     Some((_, tau)) if tau.len() == rank + 1 => dim(tau[rank])?,
                     _ => return Err(bad("orgqr needs the reflectors and their tau".into())),
@@ -212,7 +241,7 @@ impl Call {
                 }
                 Op::Orgqr { m: rows, n: cols, k }
             }
-            "syevd" => {
+            "syevd" | "heevd" => {
                 if rows != cols {
                     return Err(bad(format!("syevd of a non-square matrix {a:?}")));
                 }
@@ -283,7 +312,7 @@ impl Call {
             }
             _ => return Err(LinalgError::UnknownTarget(target.to_string())),
         };
-        Call { target: target.to_string(), real, batch, op }.checked(operands, results)
+        Call { target: target.to_string(), real, complex, batch, op }.checked(original, results)
     }
 
     /// The call, if it takes `operands` and gives `results`.
@@ -336,7 +365,7 @@ impl Call {
             n[k] = usize::try_from(d).map_err(|_| format!("negative dimension in {named:?}"))?;
         }
         let op = Op::Fft { kind, lengths: fft::Lengths { rank, n } };
-        Ok(Call { target: target.to_string(), real, batch: named[..batch_rank].to_vec(), op })
+        Ok(Call { target: target.to_string(), real, complex: false, batch: named[..batch_rank].to_vec(), op })
     }
 
     /// The call a custom-call instruction makes, its operands' shapes given
@@ -370,20 +399,34 @@ impl Call {
         (dtype, self.batch.iter().copied().chain(dims.iter().map(|&d| d as i64)).collect())
     }
 
+    /// An array of the routine's elements: complex ones as parts.
+    fn elems(&self, dims: &[usize]) -> (DType, Vec<i64>) {
+        let pair: &[usize] = if self.complex { &[2] } else { &[] };
+        self.with_batch(self.real.dtype(), &[dims, pair].concat())
+    }
+
+    /// An array of reals (eigenvalues, singular values) of the component type.
+    fn reals(&self, dims: &[usize]) -> (DType, Vec<i64>) {
+        self.with_batch(self.real.dtype(), dims)
+    }
+
     /// The operands' element types and dimensions.
     pub fn operand_types(&self) -> Vec<(DType, Vec<i64>)> {
-        let t = self.real.dtype();
         match self.op {
-            Op::Getrf { m, n } => vec![self.with_batch(t, &[m, n])],
-            Op::Potrf { n, .. } => vec![self.with_batch(t, &[n, n])],
+            Op::Getrf { m, n } => vec![self.elems(&[m, n])],
+            Op::Potrf { n, .. } => vec![self.elems(&[n, n])],
             Op::Trsm { m, n, left, .. } => {
                 let k = if left { m } else { n };
-                vec![self.with_batch(t, &[k, k]), self.with_batch(t, &[m, n])]
+                vec![self.elems(&[k, k]), self.elems(&[m, n])]
             }
-            Op::Geqrf { m, n } | Op::Gesdd { m, n, .. } => vec![self.with_batch(t, &[m, n])],
-            Op::Orgqr { m, n, k } => vec![self.with_batch(t, &[m, n]), self.with_batch(t, &[k])],
+            Op::Geqrf { m, n } | Op::Gesdd { m, n, .. } => vec![self.elems(&[m, n])],
+            Op::Orgqr { m, n, k } => vec![self.elems(&[m, n]), self.elems(&[k])],
             Op::Syevd { n, .. } | Op::Gehrd { n, .. } | Op::Geev { n, .. } | Op::Gees { n, .. } => {
-                vec![self.with_batch(t, &[n, n])]
+                vec![self.elems(&[n, n])]
+            }
+            Op::Gtsv { n, nrhs } => {
+                let diagonal = self.elems(&[n]);
+                vec![diagonal.clone(), diagonal.clone(), diagonal, self.elems(&[n, nrhs])]
             }
             Op::Fft { kind, lengths } => vec![self.fft_side(kind, lengths, true)],
         }
@@ -402,46 +445,33 @@ impl Call {
 
     /// The results' element types and dimensions.
     pub fn result_types(&self) -> Vec<(DType, Vec<i64>)> {
-        let t = self.real.dtype();
+        let info = || self.with_batch(DType::S32, &[]);
         match self.op {
-            Op::Getrf { m, n } => vec![
-                self.with_batch(t, &[m, n]),
-                self.with_batch(DType::S32, &[m.min(n)]),
-                self.with_batch(DType::S32, &[]),
-            ],
-            Op::Potrf { n, .. } => vec![self.with_batch(t, &[n, n]), self.with_batch(DType::S32, &[])],
-            Op::Trsm { m, n, .. } | Op::Orgqr { m, n, .. } => vec![self.with_batch(t, &[m, n])],
-            Op::Geqrf { m, n } => vec![self.with_batch(t, &[m, n]), self.with_batch(t, &[m.min(n)])],
-            Op::Syevd { n, .. } => {
-                vec![self.with_batch(t, &[n, n]), self.with_batch(t, &[n]), self.with_batch(DType::S32, &[])]
+            Op::Getrf { m, n } => vec![self.elems(&[m, n]), self.with_batch(DType::S32, &[m.min(n)]), info()],
+            Op::Potrf { n, .. } => vec![self.elems(&[n, n]), info()],
+            Op::Trsm { m, n, .. } | Op::Orgqr { m, n, .. } => vec![self.elems(&[m, n])],
+            Op::Geqrf { m, n } => vec![self.elems(&[m, n]), self.elems(&[m.min(n)])],
+            Op::Syevd { n, .. } => vec![self.elems(&[n, n]), self.reals(&[n]), info()],
+            Op::Gesdd { m, n, uc, vr, .. } => {
+                vec![self.elems(&[m, n]), self.reals(&[m.min(n)]), self.elems(&[m, uc]), self.elems(&[vr, n]), info()]
             }
-            Op::Gesdd { m, n, uc, vr, .. } => vec![
-                self.with_batch(t, &[m, n]),
-                self.with_batch(t, &[m.min(n)]),
-                self.with_batch(t, &[m, uc]),
-                self.with_batch(t, &[vr, n]),
-                self.with_batch(DType::S32, &[]),
-            ],
-            Op::Gehrd { n, .. } => vec![
-                self.with_batch(t, &[n, n]),
-                self.with_batch(t, &[n.saturating_sub(1)]),
-                self.with_batch(DType::S32, &[]),
-            ],
-            Op::Geev { n, .. } => vec![
-                self.with_batch(t, &[n]),
-                self.with_batch(t, &[n]),
-                self.with_batch(t, &[n, n, 2]),
-                self.with_batch(t, &[n, n, 2]),
-                self.with_batch(DType::S32, &[]),
-            ],
-            Op::Gees { n, .. } => vec![
-                self.with_batch(t, &[n, n]),
-                self.with_batch(t, &[n, n]),
-                self.with_batch(t, &[n]),
-                self.with_batch(t, &[n]),
-                self.with_batch(DType::S32, &[]),
-                self.with_batch(DType::S32, &[]),
-            ],
+            Op::Gehrd { n, .. } => vec![self.elems(&[n, n]), self.elems(&[n.saturating_sub(1)]), info()],
+            Op::Geev { n, .. } if self.complex => {
+                vec![self.elems(&[n]), self.elems(&[n, n]), self.elems(&[n, n]), info()]
+            }
+            Op::Geev { n, .. } => {
+                vec![self.reals(&[n]), self.reals(&[n]), self.reals(&[n, n, 2]), self.reals(&[n, n, 2]), info()]
+            }
+            Op::Gees { n, .. } if self.complex => {
+                vec![self.elems(&[n, n]), self.elems(&[n, n]), self.elems(&[n]), info(), info()]
+            }
+            Op::Gees { n, .. } => {
+                vec![self.elems(&[n, n]), self.elems(&[n, n]), self.reals(&[n]), self.reals(&[n]), info(), info()]
+            }
+            Op::Gtsv { n, nrhs } => {
+                let diagonal = self.elems(&[n]);
+                vec![diagonal.clone(), diagonal.clone(), diagonal, self.elems(&[n, nrhs]), info()]
+            }
             Op::Fft { kind, lengths } => vec![self.fft_side(kind, lengths, false)],
         }
     }
@@ -459,18 +489,25 @@ impl Call {
                 message: format!("buffers of {got_in:?} -> {got_out:?} bytes, not {want_in:?} -> {want_out:?}"),
             });
         }
-        match (self.op, self.real) {
-            (Op::Fft { kind, lengths }, Real::F32) => run_fft::<f32>(kind, lengths, self.matrices(), inputs, outputs),
-            (Op::Fft { kind, lengths }, Real::F64) => run_fft::<f64>(kind, lengths, self.matrices(), inputs, outputs),
-            (_, Real::F32) => self.run_typed::<f32>(inputs, outputs),
-            (_, Real::F64) => self.run_typed::<f64>(inputs, outputs),
+        match (self.op, self.real, self.complex) {
+            (Op::Fft { kind, lengths }, Real::F32, _) => {
+                run_fft::<f32>(kind, lengths, self.matrices(), inputs, outputs)
+            }
+            (Op::Fft { kind, lengths }, Real::F64, _) => {
+                run_fft::<f64>(kind, lengths, self.matrices(), inputs, outputs)
+            }
+            (_, Real::F32, false) => self.run_typed::<f32>(inputs, outputs),
+            (_, Real::F64, false) => self.run_typed::<f64>(inputs, outputs),
+            (_, Real::F32, true) => self.run_typed::<Complex<f32>>(inputs, outputs),
+            (_, Real::F64, true) => self.run_typed::<Complex<f64>>(inputs, outputs),
         }
         Ok(())
     }
 
-    fn run_typed<T: Float>(&self, inputs: &[&[u8]], outputs: &mut [&mut [u8]]) {
+    /// Every routine but the FFTs, on elements `S` (real or complex).
+    fn run_typed<S: Scalar>(&self, inputs: &[&[u8]], outputs: &mut [&mut [u8]]) {
         let count = self.matrices();
-        let a: Vec<T> = read(inputs[0]);
+        let a: Vec<S> = scalar::read(inputs[0]);
         let per = a.len().checked_div(count).unwrap_or(0);
         match self.op {
             Op::Getrf { m, n } => {
@@ -492,11 +529,11 @@ impl Call {
                 write(&f, outputs[0]);
                 write(&info, outputs[1]);
             }
-            Op::Trsm { m, n, left, lower, trans, unit } => {
-                let mut b: Vec<T> = read(inputs[1]);
+            Op::Trsm { m, n, left, lower, trans, conj, unit } => {
+                let mut b: Vec<S> = scalar::read(inputs[1]);
                 let k = if left { m } else { n };
                 for (i, x) in b.chunks_mut((m * n).max(1)).take(count).enumerate() {
-                    trsm(&a[i * k * k..(i + 1) * k * k], x, (m, n), (left, lower, trans, unit));
+                    trsm(&a[i * k * k..(i + 1) * k * k], x, (m, n), (left, lower, trans, conj, unit));
                 }
                 write(&b, outputs[0]);
             }
@@ -509,12 +546,21 @@ impl Call {
                 write(&taus, outputs[1]);
             }
             Op::Orgqr { m, n, k } => {
-                let tau: Vec<T> = read(inputs[1]);
+                let tau: Vec<S> = scalar::read(inputs[1]);
                 let mut q = a;
                 for (i, chunk) in q.chunks_mut(per.max(1)).take(count).enumerate() {
                     qr::orgqr(chunk, m, n, &tau[i * k..(i + 1) * k]);
                 }
                 write(&q, outputs[0]);
+            }
+            Op::Gehrd { n, low, high } => {
+                let (mut h, mut taus) = (a, Vec::new());
+                for chunk in h.chunks_mut(per.max(1)).take(count) {
+                    taus.extend(qr::gehrd(chunk, n, (low, high)));
+                }
+                write(&h, outputs[0]);
+                write(&taus, outputs[1]);
+                write(&vec![0i32; count], outputs[2]);
             }
             Op::Syevd { n, lower, vectors } => {
                 let (mut v, mut w, mut info) = (Vec::new(), Vec::new(), Vec::new());
@@ -537,57 +583,82 @@ impl Call {
                     vt.extend(r.vt);
                     info.push(i32::from(!r.ok));
                 }
-                write(&vec![T::ZERO; count * m * n], outputs[0]);
+                write(&vec![S::ZERO; count * m * n], outputs[0]);
                 write(&s, outputs[1]);
                 write(&u, outputs[2]);
                 write(&vt, outputs[3]);
                 write(&info, outputs[4]);
             }
-            Op::Fft { .. } => {}
+            Op::Geev { n, left, right } => {
+                let (mut w, mut vl, mut vr, mut info) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+                for chunk in a.chunks(per.max(1)).take(count) {
+                    let unknown = Complex::new(f64::NAN, f64::NAN);
+                    let zeros = vec![Complex::new(0.0, 0.0); n * n];
+                    let r = eigen::geev(chunk, n, left, right);
+                    info.push(i32::from(r.is_none()));
+                    let r = r.unwrap_or(eigen::Geev { values: vec![unknown; n], vl: zeros.clone(), vr: zeros });
+                    w.extend(r.values);
+                    vl.extend(r.vl);
+                    vr.extend(r.vr);
+                }
+                let parts = |values: &[Complex<f64>]| scalar::parts::<S::Real>(values);
+                let mut at = 0;
+                if S::COMPLEX {
+                    write(&parts(&w), outputs[0]);
+                    at += 1;
+                } else {
+                    let (re, im): (Vec<_>, Vec<_>) =
+                        w.iter().map(|z| (S::Real::of_f64(z.re), S::Real::of_f64(z.im))).unzip();
+                    write(&re, outputs[0]);
+                    write(&im, outputs[1]);
+                    at += 2;
+                }
+                write(&parts(&vl), outputs[at]);
+                write(&parts(&vr), outputs[at + 1]);
+                write(&info, outputs[at + 2]);
+            }
             Op::Gees { n, vectors } => {
-                let (mut t, mut z, mut wr, mut wi, mut info) =
-                    (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+                let (mut t, mut z, mut w, mut info) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
                 for chunk in a.chunks(per.max(1)).take(count) {
                     let r = schur::gees(chunk, n);
                     t.extend(r.t);
-                    z.extend(if vectors { r.z } else { vec![T::ZERO; n * n] });
-                    wr.extend(r.wr);
-                    wi.extend(r.wi);
+                    z.extend(if vectors { r.z } else { vec![Complex::new(0.0, 0.0); n * n] });
+                    w.extend(r.w);
                     info.push(r.info);
                 }
-                write(&t, outputs[0]);
-                write(&z, outputs[1]);
-                write(&wr, outputs[2]);
-                write(&wi, outputs[3]);
-                write(&vec![0i32; count], outputs[4]);
-                write(&info, outputs[5]);
-            }
-            Op::Geev { n, left, right } => {
-                let (mut wr, mut wi, mut vl, mut vr, mut info) =
-                    (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
-                for chunk in a.chunks(per.max(1)).take(count) {
-                    let r = eigen::geev(chunk, n, left, right);
-                    wr.extend(r.wr);
-                    wi.extend(r.wi);
-                    vl.extend(r.vl);
-                    vr.extend(r.vr);
-                    info.push(i32::from(!r.ok));
+                let narrow = |values: &[Complex<f64>]| -> Vec<S> {
+                    values.iter().map(|v| S::of_parts(S::Real::of_f64(v.re), S::Real::of_f64(v.im))).collect()
+                };
+                write(&narrow(&t), outputs[0]);
+                write(&narrow(&z), outputs[1]);
+                let mut at = 2;
+                if S::COMPLEX {
+                    write(&narrow(&w), outputs[2]);
+                    at += 1;
+                } else {
+                    let (re, im): (Vec<_>, Vec<_>) =
+                        w.iter().map(|z| (S::Real::of_f64(z.re), S::Real::of_f64(z.im))).unzip();
+                    write(&re, outputs[2]);
+                    write(&im, outputs[3]);
+                    at += 2;
                 }
-                write(&wr, outputs[0]);
-                write(&wi, outputs[1]);
-                write(&vl, outputs[2]);
-                write(&vr, outputs[3]);
+                write(&vec![0i32; count], outputs[at]);
+                write(&info, outputs[at + 1]);
+            }
+            Op::Gtsv { n, nrhs } => {
+                let [mut dl, mut d, mut du, mut b] = [0, 1, 2, 3].map(|i| scalar::read::<S>(inputs[i]));
+                let mut info = Vec::with_capacity(count);
+                for i in 0..count {
+                    let diagonals =
+                        (&mut dl[i * n..(i + 1) * n], &mut d[i * n..(i + 1) * n], &mut du[i * n..(i + 1) * n]);
+                    info.push(gtsv(diagonals, &mut b[i * n * nrhs..(i + 1) * n * nrhs], n, nrhs));
+                }
+                for (k, v) in [dl, d, du, b].iter().enumerate() {
+                    write(v, outputs[k]);
+                }
                 write(&info, outputs[4]);
             }
-            Op::Gehrd { n, low, high } => {
-                let (mut h, mut taus) = (a, Vec::new());
-                for chunk in h.chunks_mut(per.max(1)).take(count) {
-                    taus.extend(qr::gehrd(chunk, n, (low, high)));
-                }
-                write(&h, outputs[0]);
-                write(&taus, outputs[1]);
-                write(&vec![0i32; count], outputs[2]);
-            }
+            Op::Fft { .. } => {}
         }
     }
 
@@ -617,14 +688,12 @@ impl Call {
         if let Some(kind) = fft::Kind::of_target(&target) {
             let real = if get("bits")? == 64 { Real::F64 } else { Real::F32 };
             let lengths = fft::Lengths { rank: get("rank")?, n: [get("n0")?, get("n1")?, get("n2")?] };
-            return Ok(Call { target, real, batch, op: Op::Fft { kind, lengths } });
+            return Ok(Call { target, real, complex: false, batch, op: Op::Fft { kind, lengths } });
         }
-        let real = match target.as_bytes().get(7) {
-            Some(b's') => Real::F32,
-            Some(b'd') => Real::F64,
-            _ => return Err(bad("element type")),
+        let Some((real, complex, routine)) = lapack_name(&target) else {
+            return Err(LinalgError::UnknownTarget(target));
         };
-        let op = match target.get(8..).and_then(|t| t.strip_suffix("_ffi")) {
+        let op = match Some(routine) {
             Some("getrf") => Op::Getrf { m: get("m")?, n: get("n")? },
             Some("potrf") => Op::Potrf { n: get("n")?, lower: get("lower")? != 0 },
             Some("trsm") => Op::Trsm {
@@ -633,11 +702,14 @@ impl Call {
                 left: get("left")? != 0,
                 lower: get("lower")? != 0,
                 trans: get("trans")? != 0,
+                conj: get("conj")? != 0,
                 unit: get("unit")? != 0,
             },
             Some("geqrf") => Op::Geqrf { m: get("m")?, n: get("n")? },
-            Some("orgqr") => Op::Orgqr { m: get("m")?, n: get("n")?, k: get("k")? },
-            Some("syevd") => Op::Syevd { n: get("n")?, lower: get("lower")? != 0, vectors: get("vectors")? != 0 },
+            Some("orgqr" | "ungqr") => Op::Orgqr { m: get("m")?, n: get("n")?, k: get("k")? },
+            Some("syevd" | "heevd") => {
+                Op::Syevd { n: get("n")?, lower: get("lower")? != 0, vectors: get("vectors")? != 0 }
+            }
             Some("gesdd") => Op::Gesdd {
                 m: get("m")?,
                 n: get("n")?,
@@ -645,12 +717,13 @@ impl Call {
                 uc: get("uc")?,
                 vr: get("vr")?,
             },
+            Some("gtsv") => Op::Gtsv { n: get("n")?, nrhs: get("nrhs")? },
             Some("gehrd") => Op::Gehrd { n: get("n")?, low: get("low")?, high: get("high")? },
             Some("gees") => Op::Gees { n: get("n")?, vectors: get("vectors")? != 0 },
             Some("geev") => Op::Geev { n: get("n")?, left: get("left")? != 0, right: get("right")? != 0 },
             _ => return Err(LinalgError::UnknownTarget(target)),
         };
-        Ok(Call { target, real, batch, op })
+        Ok(Call { target, real, complex, batch, op })
     }
 }
 
@@ -662,14 +735,17 @@ impl fmt::Display for Call {
         match self.op {
             Op::Getrf { m, n } => write!(f, " m={m} n={n}"),
             Op::Potrf { n, lower } => write!(f, " n={n} lower={}", b(lower)),
-            Op::Trsm { m, n, left, lower, trans, unit } => {
-                write!(f, " m={m} n={n} left={} lower={} trans={} unit={}", b(left), b(lower), b(trans), b(unit))
+            Op::Trsm { m, n, left, lower, trans, conj, unit } => {
+                let flags = [b(left), b(lower), b(trans), b(conj), b(unit)];
+                let [left, lower, trans, conj, unit] = flags;
+                write!(f, " m={m} n={n} left={left} lower={lower} trans={trans} conj={conj} unit={unit}")
             }
             Op::Geqrf { m, n } => write!(f, " m={m} n={n}"),
             Op::Orgqr { m, n, k } => write!(f, " m={m} n={n} k={k}"),
             Op::Syevd { n, lower, vectors } => write!(f, " n={n} lower={} vectors={}", b(lower), b(vectors)),
             Op::Gesdd { m, n, mode, uc, vr } => write!(f, " m={m} n={n} mode={mode} uc={uc} vr={vr}"),
             Op::Gehrd { n, low, high } => write!(f, " n={n} low={low} high={high}"),
+            Op::Gtsv { n, nrhs } => write!(f, " n={n} nrhs={nrhs}"),
             Op::Geev { n, left, right } => write!(f, " n={n} left={} right={}", b(left), b(right)),
             Op::Gees { n, vectors } => write!(f, " n={n} vectors={}", b(vectors)),
             Op::Fft { lengths: fft::Lengths { rank, n }, .. } => {
@@ -680,7 +756,7 @@ impl fmt::Display for Call {
     }
 }
 
-fn run_fft<T: Float + fft::Planned>(
+fn run_fft<T: Float + Le + fft::Planned>(
     kind: fft::Kind,
     lengths: fft::Lengths,
     count: usize,
@@ -691,6 +767,28 @@ fn run_fft<T: Float + fft::Planned>(
     let mut y = vec![T::ZERO; outputs[0].len() / T::BYTES];
     fft::run(kind, lengths, count, &x, &mut y);
     write(&y, outputs[0]);
+}
+
+/// `lapack_sgetrf_ffi` as `(F32, false, "getrf")`, `lapack_zungqr_ffi` as
+/// `(F64, true, "ungqr")`; `None` for a name that is no LAPACK target smelt
+/// knows.
+fn lapack_name(target: &str) -> Option<(Real, bool, &str)> {
+    let name = target.strip_prefix("lapack_")?.strip_suffix("_ffi")?;
+    let (kind, routine) = name.split_at_checked(1)?;
+    let (real, complex) = match kind {
+        "s" => (Real::F32, false),
+        "d" => (Real::F64, false),
+        "c" => (Real::F32, true),
+        "z" => (Real::F64, true),
+        _ => return None,
+    };
+    let known = match routine {
+        "getrf" | "potrf" | "trsm" | "geqrf" | "gesdd" | "geev" | "gees" | "gehrd" | "gtsv" => true,
+        "orgqr" | "syevd" => !complex,
+        "ungqr" | "heevd" => complex,
+        _ => false,
+    };
+    known.then_some((real, complex, routine))
 }
 
 /// Bytes of an array of `(dtype, dims)`.
@@ -734,9 +832,7 @@ pub(crate) trait Float:
     + std::ops::Div<Output = Self>
 {
     const ZERO: Self;
-    const ONE: Self;
     const BYTES: usize;
-    fn abs(self) -> Self;
     fn sqrt(self) -> Self;
     fn is_nan(self) -> bool;
     /// The smallest normal number (LAPACK's `sfmin` for these types).
@@ -751,11 +847,7 @@ macro_rules! float {
     ($t:ty, $n:expr) => {
         impl Float for $t {
             const ZERO: Self = 0.0;
-            const ONE: Self = 1.0;
             const BYTES: usize = $n;
-            fn abs(self) -> Self {
-                <$t>::abs(self)
-            }
             fn sqrt(self) -> Self {
                 <$t>::sqrt(self)
             }
@@ -794,11 +886,11 @@ trait Le: Copy {
     fn put(self, out: &mut [u8]);
     const SIZE: usize;
 }
-impl<T: Float> Le for T {
+impl<T: Scalar> Le for T {
     fn put(self, out: &mut [u8]) {
-        self.write(out)
+        Scalar::write(self, out)
     }
-    const SIZE: usize = T::BYTES;
+    const SIZE: usize = <T as Scalar>::BYTES;
 }
 impl Le for i32 {
     fn put(self, out: &mut [u8]) {
@@ -816,34 +908,34 @@ fn write<T: Le>(values: &[T], out: &mut [u8]) {
 /// `getf2` on the row-major `m x n` matrix `a`, in place: the 1-based row
 /// interchanges and `info` (the 1-based column of the first exactly zero
 /// pivot, 0 if none; the factorization goes on past it, as LAPACK's does).
-fn getrf<T: Float>(a: &mut [T], m: usize, n: usize) -> (Vec<i32>, i32) {
+fn getrf<S: Scalar>(a: &mut [S], m: usize, n: usize) -> (Vec<i32>, i32) {
     let mut piv = Vec::with_capacity(m.min(n));
     let mut info = 0;
     for j in 0..m.min(n) {
-        // The first row of largest magnitude (isamax: NaN is never larger).
+        // The first row of largest magnitude (i?amax: NaN is never larger).
         let mut p = j;
         for i in j + 1..m {
-            if a[i * n + j].abs() > a[p * n + j].abs() {
+            if a[i * n + j].abs1() > a[p * n + j].abs1() {
                 p = i;
             }
         }
         piv.push(p as i32 + 1);
         let d = a[p * n + j];
-        if d != T::ZERO {
+        if d != S::ZERO {
             if p != j {
                 for k in 0..n {
                     a.swap(p * n + k, j * n + k);
                 }
             }
-            // sgetf2: scale by the reciprocal unless that would overflow.
-            if d.abs() >= T::min_positive() {
-                let r = T::ONE / d;
+            // ?getf2: scale by the reciprocal unless that would overflow.
+            if d.modulus() >= S::Real::min_positive() {
+                let r = S::ONE.quotient(d);
                 for i in j + 1..m {
                     a[i * n + j] = a[i * n + j] * r;
                 }
             } else {
                 for i in j + 1..m {
-                    a[i * n + j] = a[i * n + j] / d;
+                    a[i * n + j] = a[i * n + j].quotient(d);
                 }
             }
         } else if info == 0 {
@@ -860,41 +952,52 @@ fn getrf<T: Float>(a: &mut [T], m: usize, n: usize) -> (Vec<i32>, i32) {
 }
 
 /// `potf2` on the row-major `n x n` matrix `a`, in place, in the `lower`
-/// (upper) triangle; returns `info` (the 1-based order of the first leading
-/// minor that is not positive definite, where it stops; 0 if none).
-fn potrf<T: Float>(a: &mut [T], n: usize, lower: bool) -> i32 {
-    // Element (i, j) of the factor's triangle, seen as lower.
-    let at = |i: usize, j: usize| if lower { i * n + j } else { j * n + i };
+/// (upper) triangle: `A = L L^H` (`U^H U`); returns `info` (the 1-based
+/// order of the first leading minor that is not positive definite, where it
+/// stops; 0 if none).
+fn potrf<S: Scalar>(a: &mut [S], n: usize, lower: bool) -> i32 {
+    // Element (i, j) of the factor seen as lower: U's (j, i), conjugated.
+    let get = |a: &[S], i: usize, j: usize| if lower { a[i * n + j] } else { a[j * n + i].conj() };
+    let set = |a: &mut [S], i: usize, j: usize, v: S| {
+        if lower { a[i * n + j] = v } else { a[j * n + i] = v.conj() }
+    };
     for j in 0..n {
-        let mut d = a[at(j, j)];
+        let mut d = get(a, j, j).re();
         for k in 0..j {
-            d = d - a[at(j, k)] * a[at(j, k)];
+            d = d - get(a, j, k).abs2();
         }
-        if d <= T::ZERO || d.is_nan() {
-            a[at(j, j)] = d;
+        if d <= S::Real::ZERO || d.is_nan() {
+            set(a, j, j, S::of_real(d));
             return j as i32 + 1;
         }
         let d = d.sqrt();
-        a[at(j, j)] = d;
+        set(a, j, j, S::of_real(d));
         for i in j + 1..n {
-            let mut s = a[at(i, j)];
+            let mut s = get(a, i, j);
             for k in 0..j {
-                s = s - a[at(i, k)] * a[at(j, k)];
+                s = s - get(a, i, k) * get(a, j, k).conj();
             }
-            a[at(i, j)] = s / d;
+            set(a, i, j, s.over(d));
         }
     }
     0
 }
 
+/// How `trsm` reads its triangle: `(left, lower, trans, conj, unit)`.
+type TrsmForm = (bool, bool, bool, bool, bool);
+
 /// Solves `op(A) X = B` (`left`) or `X op(A) = B` for `X`, overwriting the
 /// row-major `m x n` matrix `b`; `a` is row-major `k x k`, only its `lower`
-/// (upper) triangle read, its diagonal taken as 1 when `unit`.
-fn trsm<T: Float>(a: &[T], b: &mut [T], (m, n): (usize, usize), (left, lower, trans, unit): (bool, bool, bool, bool)) {
+/// (upper) triangle read, its diagonal taken as 1 when `unit`; `op` is a
+/// transpose when `trans`, conjugated when `conj`.
+fn trsm<T: Scalar>(a: &[T], b: &mut [T], (m, n): (usize, usize), (left, lower, trans, conj, unit): TrsmForm) {
     let k = if left { m } else { n };
     // op(A)[i][j]; only its triangle is read, which is lower when A's is
     // lower and not transposed or upper and transposed.
-    let op = |i: usize, j: usize| if trans { a[j * k + i] } else { a[i * k + j] };
+    let op = |i: usize, j: usize| {
+        let x = if trans { a[j * k + i] } else { a[i * k + j] };
+        if conj { x.conj() } else { x }
+    };
     let low = lower != trans;
     let diag = |i: usize| if unit { T::ONE } else { op(i, i) };
     // Unknowns in solving order; each depends on those solved before it.
@@ -910,7 +1013,7 @@ fn trsm<T: Float>(a: &[T], b: &mut [T], (m, n): (usize, usize), (left, lower, tr
                 for j in solved {
                     s = s - op(i, j) * b[j * n + c];
                 }
-                b[i * n + c] = s / diag(i);
+                b[i * n + c] = s.quotient(diag(i));
             }
         }
     } else {
@@ -924,13 +1027,72 @@ fn trsm<T: Float>(a: &[T], b: &mut [T], (m, n): (usize, usize), (left, lower, tr
                 for i in solved {
                     s = s - row[i] * op(i, j);
                 }
-                row[j] = s / diag(j);
+                row[j] = s.quotient(diag(j));
             }
         }
     }
 }
 
+/// `gtsv` on one system, in place: `dl[1..]`, `d`, `du[..n - 1]` the sub-,
+/// main and superdiagonals, `b` row-major `n x nrhs`. Rows are interchanged
+/// when the subdiagonal entry is larger (by `|re| + |im|`); the fill-in of
+/// the second superdiagonal goes to `dl[1..n - 1]`. Returns `info`: the
+/// 1-based index of the first exactly zero pivot, where it stops, or 0.
+fn gtsv<S: Scalar>((dl, d, du): (&mut [S], &mut [S], &mut [S]), b: &mut [S], n: usize, nrhs: usize) -> i32 {
+    // LAPACK's DL(k) is dl[k + 1].
+    for k in 0..n.saturating_sub(1) {
+        let sub = dl[k + 1];
+        if sub == S::ZERO {
+            if d[k] == S::ZERO {
+                return k as i32 + 1;
+            }
+        } else if d[k].abs1() >= sub.abs1() {
+            let mult = sub.quotient(d[k]);
+            d[k + 1] = d[k + 1] - mult * du[k];
+            for j in 0..nrhs {
+                b[(k + 1) * nrhs + j] = b[(k + 1) * nrhs + j] - mult * b[k * nrhs + j];
+            }
+            if k + 2 < n {
+                dl[k + 1] = S::ZERO;
+            }
+        } else {
+            let mult = d[k].quotient(sub);
+            d[k] = sub;
+            let next = d[k + 1];
+            d[k + 1] = du[k] - mult * next;
+            if k + 2 < n {
+                dl[k + 1] = du[k + 1];
+                du[k + 1] = S::ZERO - mult * dl[k + 1];
+            }
+            du[k] = next;
+            for j in 0..nrhs {
+                let top = b[k * nrhs + j];
+                b[k * nrhs + j] = b[(k + 1) * nrhs + j];
+                b[(k + 1) * nrhs + j] = top - mult * b[(k + 1) * nrhs + j];
+            }
+        }
+    }
+    if n > 0 && d[n - 1] == S::ZERO {
+        return n as i32;
+    }
+    // Back substitution with U (diagonal d, superdiagonals du and dl[1..]).
+    for j in 0..nrhs {
+        for k in (0..n).rev() {
+            let mut s = b[k * nrhs + j];
+            if k + 1 < n {
+                s = s - du[k] * b[(k + 1) * nrhs + j];
+            }
+            if k + 2 < n {
+                s = s - dl[k + 1] * b[(k + 2) * nrhs + j];
+            }
+            b[k * nrhs + j] = s.quotient(d[k]);
+        }
+    }
+    0
+}
+
 mod eigen;
 mod qr;
+mod scalar;
 #[cfg(test)]
 mod tests;

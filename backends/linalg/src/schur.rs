@@ -8,22 +8,35 @@
 //! as LAPACK does: a block with real eigenvalues is split into two 1x1
 //! blocks, one with a complex pair gets equal diagonal entries, so the
 //! eigenvalues read off `T` are `a +- i sqrt(|b c|)`, positive part first.
+//!
+//! The complex Schur form (`cgees`, `zgees`: `A = Z T Z^H`, `T` upper
+//! triangular) is the same Hessenberg reduction with complex reflectors,
+//! then single-shift QR with Wilkinson's shift and complex Givens rotations
+//! (LAPACK's `zlahqr`, exceptional shifts likewise).
 
+use num_complex::Complex;
+
+use crate::scalar::Scalar;
 use crate::{Float, qr};
 
-/// What `gees` returns for one matrix (row-major `n x n`).
-pub(crate) struct Schur<T> {
-    pub t: Vec<T>,
-    pub z: Vec<T>,
-    pub wr: Vec<T>,
-    pub wi: Vec<T>,
+/// What `gees` returns for one matrix (row-major `n x n`), in f64: a real
+/// matrix's `T` and `Z` have no imaginary parts.
+pub(crate) struct Schur {
+    pub t: Vec<Complex<f64>>,
+    pub z: Vec<Complex<f64>>,
+    /// The eigenvalues off `T`'s diagonal (blocks).
+    pub w: Vec<Complex<f64>>,
     /// LAPACK's `info`: 0, or the 1-based index below which the iteration failed.
     pub info: i32,
 }
 
-/// `A = Z T Z^T` for the row-major `n x n` matrix `a`.
-pub(crate) fn gees<T: Float>(a: &[T], n: usize) -> Schur<T> {
-    let mut h: Vec<f64> = a.iter().map(|x| x.to_f64()).collect();
+/// `A = Z T Z^H` for the row-major `n x n` matrix `a`: the real Schur form
+/// of a real matrix, the complex one of a complex matrix.
+pub(crate) fn gees<S: Scalar>(a: &[S], n: usize) -> Schur {
+    if S::COMPLEX {
+        return gees_complex(a, n);
+    }
+    let mut h: Vec<f64> = a.iter().map(|x| x.re().to_f64()).collect();
     let taus = qr::gehrd(&mut h, n, (1, n));
     let mut z = hessenberg_q(&h, &taus, n);
     for i in 0..n {
@@ -33,26 +46,27 @@ pub(crate) fn gees<T: Float>(a: &[T], n: usize) -> Schur<T> {
     }
     let info = francis(&mut h, &mut z, n);
     let (wr, wi) = eigenvalues(&h, n);
-    let cast = |v: Vec<f64>| v.into_iter().map(T::of_f64).collect();
-    Schur { t: cast(h), z: cast(z), wr: cast(wr), wi: cast(wi), info }
+    let complex = |v: Vec<f64>| v.into_iter().map(|x| Complex::new(x, 0.0)).collect();
+    let w = wr.into_iter().zip(wi).map(|(re, im)| Complex::new(re, im)).collect();
+    Schur { t: complex(h), z: complex(z), w, info }
 }
 
 /// `Q = H_0 H_1 ... H_{n-2}` from `gehrd`'s reflectors (below the subdiagonal of `h`).
-fn hessenberg_q(h: &[f64], taus: &[f64], n: usize) -> Vec<f64> {
-    let mut q = vec![0.0; n * n];
+fn hessenberg_q<S: Scalar>(h: &[S], taus: &[S], n: usize) -> Vec<S> {
+    let mut q = vec![S::ZERO; n * n];
     for i in 0..n {
-        q[i * n + i] = 1.0;
+        q[i * n + i] = S::ONE;
     }
     for (i, &tau) in taus.iter().enumerate().rev() {
-        if tau == 0.0 {
+        if tau == S::ZERO {
             continue;
         }
-        let v = |k: usize| if k == i + 1 { 1.0 } else { h[k * n + i] };
-        // Q[i+1.., ..] -= tau v (v^T Q[i+1.., ..]).
+        let v = |k: usize| if k == i + 1 { S::ONE } else { h[k * n + i] };
+        // Q[i+1.., ..] -= tau v (v^H Q[i+1.., ..]).
         for c in 0..n {
-            let s: f64 = (i + 1..n).map(|k| v(k) * q[k * n + c]).sum::<f64>() * tau;
+            let s = (i + 1..n).fold(S::ZERO, |s, k| s + v(k).conj() * q[k * n + c]) * tau;
             for k in i + 1..n {
-                q[k * n + c] -= s * v(k);
+                q[k * n + c] = q[k * n + c] - s * v(k);
             }
         }
     }
@@ -231,4 +245,117 @@ fn eigenvalues(t: &[f64], n: usize) -> (Vec<f64>, Vec<f64>) {
         }
     }
     (wr, wi)
+}
+
+/// The complex Schur form of the row-major `n x n` matrix `a`.
+fn gees_complex<S: Scalar>(a: &[S], n: usize) -> Schur {
+    let mut h: Vec<Complex<f64>> = a.iter().map(|x| x.wide_complex()).collect();
+    let taus = qr::gehrd(&mut h, n, (1, n));
+    let mut z = hessenberg_q(&h, &taus, n);
+    for i in 0..n {
+        for j in 0..i.saturating_sub(1) {
+            h[i * n + j] = Complex::new(0.0, 0.0);
+        }
+    }
+    let info = single_shift(&mut h, &mut z, n);
+    let w = (0..n).map(|i| h[i * n + i]).collect();
+    Schur { t: h, z, w, info }
+}
+
+/// `G = [[c, s], [-conj(s), c]]` (`c` real) with `G [x; y] = [r; 0]`.
+fn givens(x: Complex<f64>, y: Complex<f64>) -> (f64, Complex<f64>) {
+    let (ax, ay) = (x.norm(), y.norm());
+    if ay == 0.0 {
+        return (1.0, Complex::new(0.0, 0.0));
+    }
+    if ax == 0.0 {
+        return (0.0, y.conj() / ay);
+    }
+    let norm = ax.hypot(ay);
+    (ax / norm, (x / ax) * y.conj() / norm)
+}
+
+/// `T <- G T G^H` on rows and columns `k, k + 1` (columns `cols` of the
+/// rows, rows `..rows` of the columns), `Z <- Z G^H`.
+fn rotate_complex(
+    t: &mut [Complex<f64>],
+    z: &mut [Complex<f64>],
+    n: usize,
+    k: usize,
+    (c, s): (f64, Complex<f64>),
+    (cols, rows): (std::ops::Range<usize>, usize),
+) {
+    for j in cols {
+        let (x, y) = (t[k * n + j], t[(k + 1) * n + j]);
+        t[k * n + j] = x * c + s * y;
+        t[(k + 1) * n + j] = y * c - s.conj() * x;
+    }
+    let columns = |m: &mut [Complex<f64>], rows: usize| {
+        for r in 0..rows {
+            let (x, y) = (m[r * n + k], m[r * n + k + 1]);
+            m[r * n + k] = x * c + y * s.conj();
+            m[r * n + k + 1] = y * c - x * s;
+        }
+    };
+    columns(t, rows);
+    columns(z, n);
+}
+
+/// Single-shift QR on the complex Hessenberg `h` (accumulating into `z`)
+/// until it is upper triangular; returns LAPACK's `info`.
+fn single_shift(h: &mut [Complex<f64>], z: &mut [Complex<f64>], n: usize) -> i32 {
+    let eps = f64::EPSILON;
+    let at = |i: usize, j: usize| i * n + j;
+    let abs1 = |x: Complex<f64>| x.re.abs() + x.im.abs();
+    let mut hi = n;
+    let mut iterations = 0usize;
+    while hi > 0 {
+        let i = hi - 1;
+        let mut l = 0;
+        for k in (1..=i).rev() {
+            let scale = abs1(h[at(k - 1, k - 1)]) + abs1(h[at(k, k)]);
+            if abs1(h[at(k, k - 1)]) <= eps * scale || h[at(k, k - 1)] == Complex::new(0.0, 0.0) {
+                h[at(k, k - 1)] = Complex::new(0.0, 0.0);
+                l = k;
+                break;
+            }
+        }
+        if l == i {
+            hi -= 1;
+            iterations = 0;
+            continue;
+        }
+        iterations += 1;
+        if iterations > 30 * n.max(1) {
+            return hi as i32;
+        }
+        let shift = if iterations.is_multiple_of(10) {
+            // zlahqr's exceptional shift.
+            let e = h[at(i, i - 1)].re.abs() + if i >= l + 2 { h[at(i - 1, i - 2)].re.abs() } else { 0.0 };
+            h[at(i, i)] + 0.75 * e
+        } else {
+            // Wilkinson's: the trailing 2x2 block's eigenvalue nearer its last entry.
+            let (a, b, c, d) = (h[at(i - 1, i - 1)], h[at(i - 1, i)], h[at(i, i - 1)], h[at(i, i)]);
+            let p = (a - d) * 0.5;
+            let root = (p * p + b * c).sqrt();
+            let (m1, m2) = (d + p + root, d + p - root);
+            if (m1 - d).norm() <= (m2 - d).norm() { m1 } else { m2 }
+        };
+        // The implicit QR step: a rotation from the shifted first column, then the bulge chased down.
+        let mut x = h[at(l, l)] - shift;
+        let mut y = h[at(l + 1, l)];
+        for k in l..i {
+            let g = givens(x, y);
+            let first = if k > l { k - 1 } else { l };
+            rotate_complex(h, z, n, k, g, (first..n, (k + 2).min(i) + 1));
+            if k > l {
+                h[at(k + 1, k - 1)] = Complex::new(0.0, 0.0);
+            }
+            if k + 1 < i {
+                x = h[at(k + 1, k)];
+                y = h[at(k + 2, k)];
+            }
+        }
+    }
+    0
 }

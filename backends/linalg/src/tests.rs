@@ -208,8 +208,18 @@ fn specs_round_trip_and_bad_calls_name_the_target() {
     )
     .unwrap();
     assert_eq!(Call::from_spec(&call.spec()).unwrap(), call);
-    let e = Call::new("lapack_cgetrf_ffi", None, &[(DType::F32, &[2, 2])], &[]).unwrap_err();
-    assert_eq!(e.to_string(), "custom-call target \"lapack_cgetrf_ffi\": complex element types are not supported");
+    let e = Call::new("lapack_cgetrf_ffi", None, &[(DType::F32, &[2, 3])], &[]).unwrap_err();
+    assert!(e.to_string().contains("operand f32[2, 3] is not complex parts"), "{e}");
+    let e = Call::new("lapack_corgqr_ffi", None, &[(DType::F32, &[2, 2, 2])], &[]).unwrap_err();
+    assert_eq!(e.to_string(), "unsupported custom-call target \"lapack_corgqr_ffi\"");
+    let call = Call::new(
+        "lapack_ctrsm_ffi",
+        Some("{diag = 85 : ui8, side = 76 : ui8, trans_x = 67 : ui8, uplo = 85 : ui8}"),
+        &[(DType::F32, &[3, 3, 2]), (DType::F32, &[3, 4, 2])],
+        &[(DType::F32, &[3, 4, 2])],
+    )
+    .unwrap();
+    assert_eq!(Call::from_spec(&call.spec()).unwrap(), call);
     let e = Call::new("foo", None, &[], &[]).unwrap_err();
     assert_eq!(e.to_string(), "unsupported custom-call target \"foo\"");
     let e = Call::new("lapack_sgetrf_ffi", None, &[(DType::F32, &[2, 2])], &[(DType::F32, &[2, 2])]).unwrap_err();
@@ -508,4 +518,357 @@ fn gees_gives_an_orthogonal_z_and_a_standard_quasi_triangular_t() {
             }
         }
     }
+}
+
+type C = Complex<f64>;
+
+/// A complex row-major matrix of `len` entries.
+fn cvalues(len: usize, seed: u64) -> Vec<C> {
+    values(2 * len, seed).chunks_exact(2).map(|p| C::new(p[0], p[1])).collect()
+}
+
+fn cbytes(v: &[C]) -> Vec<u8> {
+    v.iter().flat_map(|z| [z.re.to_le_bytes(), z.im.to_le_bytes()]).flatten().collect()
+}
+
+fn complexes(b: &[u8]) -> Vec<C> {
+    floats(b).chunks_exact(2).map(|p| C::new(p[0], p[1])).collect()
+}
+
+/// `a[m, k] b[k, n]`.
+fn cmul(a: &[C], b: &[C], (m, k, n): (usize, usize, usize)) -> Vec<C> {
+    (0..m * n).map(|x| (0..k).map(|p| a[x / n * k + p] * b[p * n + x % n]).sum()).collect()
+}
+
+/// The conjugate transpose of `a[m, n]`.
+fn adjoint(a: &[C], m: usize, n: usize) -> Vec<C> {
+    (0..m * n).map(|x| a[(x % m) * n + x / m].conj()).collect()
+}
+
+fn assert_near(got: &[C], want: &[C], what: &str) {
+    assert_eq!(got.len(), want.len(), "{what}");
+    for (i, (g, w)) in got.iter().zip(want).enumerate() {
+        assert!((g - w).norm() < 1e-10, "{what} [{i}]: {g} vs {w}");
+    }
+}
+
+fn identity(n: usize) -> Vec<C> {
+    (0..n * n).map(|x| C::new(f64::from(u8::from(x / n == x % n)), 0.0)).collect()
+}
+
+/// A Hermitian positive definite matrix.
+fn hpd(n: usize, seed: u64) -> Vec<C> {
+    let a = cvalues(n * n, seed);
+    let mut h = cmul(&a, &adjoint(&a, n, n), (n, n, n));
+    for i in 0..n {
+        h[i * n + i] += n as f64;
+    }
+    h
+}
+
+fn complex_call(target: &str, config: Option<&str>, operands: &[&[i64]], results: &[(DType, &[i64])]) -> Call {
+    let with_pair = |d: &[i64]| [d, &[2]].concat();
+    let ops: Vec<Vec<i64>> = operands.iter().map(|d| with_pair(d)).collect();
+    let ops: Vec<(DType, &[i64])> = ops.iter().map(|d| (DType::F64, &d[..])).collect();
+    Call::new(target, config, &ops, results).unwrap()
+}
+
+#[test]
+fn complex_lu_cholesky_and_triangular_solves_satisfy_their_identities() {
+    let n = 4;
+    let a = cvalues(n * n, 11);
+    let lu = complex_call(
+        "lapack_zgetrf_ffi",
+        None,
+        &[&[4, 4]],
+        &[(DType::F64, &[4, 4, 2]), (DType::S32, &[4]), (DType::S32, &[])],
+    );
+    let out = run(&lu, &[cbytes(&a)]);
+    let (f, piv) = (complexes(&out[0]), ints(&out[1]));
+    assert_eq!(ints(&out[2]), vec![0]);
+    let mut pa = a.clone();
+    for (j, &p) in piv.iter().enumerate() {
+        for k in 0..n {
+            pa.swap(j * n + k, (p as usize - 1) * n + k);
+        }
+    }
+    let l: Vec<C> = (0..n * n)
+        .map(|x| {
+            if x / n == x % n {
+                C::new(1.0, 0.0)
+            } else if x / n > x % n {
+                f[x]
+            } else {
+                C::default()
+            }
+        })
+        .collect();
+    let u: Vec<C> = (0..n * n).map(|x| if x / n <= x % n { f[x] } else { C::default() }).collect();
+    assert_near(&cmul(&l, &u, (n, n, n)), &pa, "P A = L U");
+    // Pivots by |re| + |im| (izamax): every multiplier's modulus is at most sqrt(2).
+    assert!((0..n * n).filter(|x| x / n > x % n).all(|x| f[x].norm() <= 2f64.sqrt() + 1e-12));
+
+    let h = hpd(n, 12);
+    for lower in [true, false] {
+        let config = format!("{{uplo = {} : ui8}}", if lower { 76 } else { 85 });
+        let call = complex_call(
+            "lapack_zpotrf_ffi",
+            Some(&config),
+            &[&[4, 4]],
+            &[(DType::F64, &[4, 4, 2]), (DType::S32, &[])],
+        );
+        let out = run(&call, &[cbytes(&h)]);
+        assert_eq!(ints(&out[1]), vec![0]);
+        let g = complexes(&out[0]);
+        let keep = |x: usize| if lower { x / n >= x % n } else { x / n <= x % n };
+        let t: Vec<C> = (0..n * n).map(|x| if keep(x) { g[x] } else { C::default() }).collect();
+        let product =
+            if lower { cmul(&t, &adjoint(&t, n, n), (n, n, n)) } else { cmul(&adjoint(&t, n, n), &t, (n, n, n)) };
+        assert_near(&product, &h, "A = L L^H / U^H U");
+        // The other triangle keeps the input's values; the diagonal is real and positive.
+        assert!((0..n * n).all(|x| keep(x) || g[x] == h[x]));
+        assert!((0..n).all(|i| g[i * n + i].im == 0.0 && g[i * n + i].re > 0.0));
+    }
+
+    let b = cvalues(n * 3, 13);
+    let mut t = cvalues(n * n, 14);
+    for i in 0..n {
+        t[i * n + i] += 3.0;
+    }
+    for (trans, lower) in [(b'N', true), (b'T', false), (b'C', true), (b'C', false)] {
+        let config = format!(
+            "{{diag = 78 : ui8, side = 76 : ui8, trans_x = {trans} : ui8, uplo = {} : ui8}}",
+            if lower { 76 } else { 85 }
+        );
+        let call = complex_call("lapack_ztrsm_ffi", Some(&config), &[&[4, 4], &[4, 3]], &[(DType::F64, &[4, 3, 2])]);
+        let x = complexes(&run(&call, &[cbytes(&t), cbytes(&b)])[0]);
+        let tri: Vec<C> = (0..n * n)
+            .map(|k| if (k / n == k % n) || ((k / n > k % n) == lower) { t[k] } else { C::default() })
+            .collect();
+        let op = match trans {
+            b'N' => tri,
+            b'T' => (0..n * n).map(|k| tri[(k % n) * n + k / n]).collect(),
+            _ => adjoint(&tri, n, n),
+        };
+        assert_near(&cmul(&op, &x, (n, n, 3)), &b, &format!("op(A) X = B, trans {}", trans as char));
+    }
+}
+
+#[test]
+fn complex_qr_hessenberg_and_decompositions_satisfy_their_identities() {
+    let (m, n) = (5, 3);
+    let a = cvalues(m * n, 21);
+    let geqrf = complex_call("lapack_zgeqrf_ffi", None, &[&[5, 3]], &[(DType::F64, &[5, 3, 2]), (DType::F64, &[3, 2])]);
+    let out = run(&geqrf, &[cbytes(&a)]);
+    let (packed, tau) = (complexes(&out[0]), complexes(&out[1]));
+    // zlarfg: beta real, 1 <= re tau <= 2, |tau - 1| <= 1.
+    assert!((0..n).all(|i| packed[i * n + i].im == 0.0), "beta is real");
+    assert!(tau.iter().all(|t| (1.0..=2.0).contains(&t.re) && (t - 1.0).norm() <= 1.0 + 1e-12), "{tau:?}");
+    let ungqr = complex_call("lapack_zungqr_ffi", None, &[&[5, 3], &[3]], &[(DType::F64, &[5, 3, 2])]);
+    let q = complexes(&run(&ungqr, &[cbytes(&packed), cbytes(&tau)])[0]);
+    let r: Vec<C> = (0..n * n).map(|x| if x / n <= x % n { packed[x] } else { C::default() }).collect();
+    assert_near(&cmul(&q, &r, (m, n, n)), &a, "Q R = A");
+    assert_near(&cmul(&adjoint(&q, m, n), &q, (n, m, n)), &identity(n), "Q^H Q = I");
+
+    let n = 5;
+    let a = cvalues(n * n, 22);
+    let gehrd = complex_call(
+        "lapack_zgehrd_ffi",
+        Some("{high = 5 : i32, low = 1 : i32}"),
+        &[&[5, 5]],
+        &[(DType::F64, &[5, 5, 2]), (DType::F64, &[4, 2]), (DType::S32, &[])],
+    );
+    let out = run(&gehrd, &[cbytes(&a)]);
+    let (h, tau) = (complexes(&out[0]), complexes(&out[1]));
+    // Q = H_0 ... H_3 from the reflectors; Q^H A Q is the Hessenberg part of h.
+    let mut q = identity(n);
+    for (i, &t) in tau.iter().enumerate().rev() {
+        let v: Vec<C> = (0..n)
+            .map(|k| {
+                if k <= i {
+                    C::default()
+                } else if k == i + 1 {
+                    C::new(1.0, 0.0)
+                } else {
+                    h[k * n + i]
+                }
+            })
+            .collect();
+        let reflector: Vec<C> = (0..n * n).map(|x| identity(n)[x] - t * v[x / n] * v[x % n].conj()).collect();
+        q = cmul(&reflector, &q, (n, n, n));
+    }
+    let upper: Vec<C> = (0..n * n).map(|x| if x / n <= x % n + 1 { h[x] } else { C::default() }).collect();
+    assert_near(&cmul(&cmul(&q, &upper, (n, n, n)), &adjoint(&q, n, n), (n, n, n)), &a, "Q H Q^H = A");
+
+    let herm = hpd(n, 23);
+    let heevd = complex_call(
+        "lapack_zheevd_ffi",
+        Some("{mode = 86 : ui8, uplo = 76 : ui8}"),
+        &[&[5, 5]],
+        &[(DType::F64, &[5, 5, 2]), (DType::F64, &[5]), (DType::S32, &[])],
+    );
+    let out = run(&heevd, &[cbytes(&herm)]);
+    let (v, w) = (complexes(&out[0]), floats(&out[1]));
+    assert!(w.windows(2).all(|p| p[0] <= p[1]), "ascending {w:?}");
+    let vw: Vec<C> = (0..n * n).map(|x| v[x] * w[x % n]).collect();
+    assert_near(&cmul(&herm, &v, (n, n, n)), &vw, "A V = V diag(w)");
+    assert_near(&cmul(&adjoint(&v, n, n), &v, (n, n, n)), &identity(n), "V^H V = I");
+
+    let (m, k) = (5, 3);
+    let a = cvalues(m * k, 24);
+    let gesdd = complex_call(
+        "lapack_zgesdd_ffi",
+        Some("{mode = 83 : ui8}"),
+        &[&[5, 3]],
+        &[
+            (DType::F64, &[5, 3, 2]),
+            (DType::F64, &[3]),
+            (DType::F64, &[5, 3, 2]),
+            (DType::F64, &[3, 3, 2]),
+            (DType::S32, &[]),
+        ],
+    );
+    let out = run(&gesdd, &[cbytes(&a)]);
+    let (s, u, vt) = (floats(&out[1]), complexes(&out[2]), complexes(&out[3]));
+    assert!(s.windows(2).all(|p| p[0] >= p[1]) && s.iter().all(|&x| x > 0.0), "{s:?}");
+    let us: Vec<C> = (0..m * k).map(|x| u[x] * s[x % k]).collect();
+    assert_near(&cmul(&us, &vt, (m, k, k)), &a, "U S V^H = A");
+}
+
+#[test]
+fn complex_eig_and_schur_forms_satisfy_their_identities() {
+    let n = 5;
+    let a = cvalues(n * n, 31);
+    let geev = complex_call(
+        "lapack_zgeev_ffi",
+        Some("{compute_left = 86 : ui8, compute_right = 86 : ui8}"),
+        &[&[5, 5]],
+        &[(DType::F64, &[5, 2]), (DType::F64, &[5, 5, 2]), (DType::F64, &[5, 5, 2]), (DType::S32, &[])],
+    );
+    let out = run(&geev, &[cbytes(&a)]);
+    let (w, vl, vr) = (complexes(&out[0]), complexes(&out[1]), complexes(&out[2]));
+    assert_eq!(ints(&out[3]), vec![0]);
+    let column = |v: &[C], j: usize| -> Vec<C> { (0..n).map(|i| v[i * n + j]).collect() };
+    for (j, &wj) in w.iter().enumerate() {
+        let (r, l) = (column(&vr, j), column(&vl, j));
+        assert_near(&cmul(&a, &r, (n, n, 1)), &r.iter().map(|x| x * wj).collect::<Vec<_>>(), "A v = w v");
+        let lh = adjoint(&l, n, 1);
+        assert_near(&cmul(&lh, &a, (1, n, n)), &lh.iter().map(|x| x * wj).collect::<Vec<_>>(), "u^H A = w u^H");
+        for v in [&r, &l] {
+            assert!((v.iter().map(|x| x.norm_sqr()).sum::<f64>() - 1.0).abs() < 1e-12, "unit norm");
+            let top = v.iter().map(|x| x.norm()).fold(0.0, f64::max);
+            assert!(v.iter().any(|x| x.norm() == top && x.im == 0.0), "largest component real");
+        }
+    }
+
+    let gees = complex_call(
+        "lapack_zgees_ffi",
+        Some("{mode = 86 : ui8, sort = 78 : ui8}"),
+        &[&[5, 5]],
+        &[
+            (DType::F64, &[5, 5, 2]),
+            (DType::F64, &[5, 5, 2]),
+            (DType::F64, &[5, 2]),
+            (DType::S32, &[]),
+            (DType::S32, &[]),
+        ],
+    );
+    let out = run(&gees, &[cbytes(&a)]);
+    let (t, z, ws) = (complexes(&out[0]), complexes(&out[1]), complexes(&out[2]));
+    assert_eq!((ints(&out[3]), ints(&out[4])), (vec![0], vec![0]));
+    assert!((0..n * n).all(|x| x / n <= x % n || t[x] == C::default()), "T upper triangular");
+    assert_eq!(ws, (0..n).map(|i| t[i * n + i]).collect::<Vec<_>>());
+    assert_near(&cmul(&adjoint(&z, n, n), &z, (n, n, n)), &identity(n), "Z^H Z = I");
+    assert_near(&cmul(&cmul(&z, &t, (n, n, n)), &adjoint(&z, n, n), (n, n, n)), &a, "Z T Z^H = A");
+    // The same eigenvalues as geev's, in some order.
+    for x in &w {
+        assert!(ws.iter().any(|y| (x - y).norm() < 1e-9), "{x} among {ws:?}");
+    }
+}
+
+#[test]
+fn gtsv_solves_tridiagonal_systems_real_and_complex() {
+    let (n, nrhs) = (6, 2);
+    // Small diagonals force row interchanges.
+    let (dl, du) = (values(2 * n, 41), values(2 * n, 42));
+    let d: Vec<f64> = values(2 * n, 43).iter().map(|x| 0.1 * x).collect();
+    let b = values(2 * n * nrhs, 44);
+    let call = Call::new(
+        "lapack_dgtsv_ffi",
+        Some("{}"),
+        &[(DType::F64, &[2, 6]), (DType::F64, &[2, 6]), (DType::F64, &[2, 6]), (DType::F64, &[2, 6, 2])],
+        &[
+            (DType::F64, &[2, 6]),
+            (DType::F64, &[2, 6]),
+            (DType::F64, &[2, 6]),
+            (DType::F64, &[2, 6, 2]),
+            (DType::S32, &[2]),
+        ],
+    )
+    .unwrap();
+    assert_eq!(Call::from_spec(&call.spec()).unwrap(), call);
+    let out = run(&call, &[bytes(&dl), bytes(&d), bytes(&du), bytes(&b)]);
+    let (x, info) = (floats(&out[3]), ints(&out[4]));
+    assert_eq!(info, vec![0, 0]);
+    for s in 0..2 {
+        let at = |v: &[f64], i: usize| v[s * n + i];
+        for i in 0..n {
+            for j in 0..nrhs {
+                let xs = |r: usize| x[(s * n + r) * nrhs + j];
+                let mut y = at(&d, i) * xs(i);
+                if i > 0 {
+                    y += at(&dl, i) * xs(i - 1);
+                }
+                if i + 1 < n {
+                    y += at(&du, i) * xs(i + 1);
+                }
+                assert!((y - b[(s * n + i) * nrhs + j]).abs() < 1e-10, "system {s} row {i}");
+            }
+        }
+    }
+    // dl[0] is not LAPACK's: it comes back as it went in.
+    assert_eq!(floats(&out[0])[0], dl[0]);
+
+    let (dl, d, du, b) = (cvalues(n, 45), cvalues(n, 46), cvalues(n, 47), cvalues(n, 48));
+    let call = complex_call(
+        "lapack_zgtsv_ffi",
+        None,
+        &[&[6], &[6], &[6], &[6, 1]],
+        &[
+            (DType::F64, &[6, 2]),
+            (DType::F64, &[6, 2]),
+            (DType::F64, &[6, 2]),
+            (DType::F64, &[6, 1, 2]),
+            (DType::S32, &[]),
+        ],
+    );
+    let out = run(&call, &[cbytes(&dl), cbytes(&d), cbytes(&du), cbytes(&b)]);
+    let x = complexes(&out[3]);
+    let a: Vec<C> = (0..n * n)
+        .map(|k| {
+            let (i, j) = (k / n, k % n);
+            if i == j {
+                d[i]
+            } else if i == j + 1 {
+                dl[i]
+            } else if j == i + 1 {
+                du[i]
+            } else {
+                C::default()
+            }
+        })
+        .collect();
+    assert_near(&cmul(&a, &x, (n, n, 1)), &b, "A x = b");
+    // A zero pivot: info names it and the solve stops.
+    let zero = vec![0.0; 3];
+    let call = Call::new(
+        "lapack_sgtsv_ffi",
+        None,
+        &[(DType::F32, &[3]), (DType::F32, &[3]), (DType::F32, &[3]), (DType::F32, &[3, 1])],
+        &[(DType::F32, &[3]), (DType::F32, &[3]), (DType::F32, &[3]), (DType::F32, &[3, 1]), (DType::S32, &[])],
+    )
+    .unwrap();
+    let f32s = |v: &[f64]| v.iter().flat_map(|&x| (x as f32).to_le_bytes()).collect::<Vec<u8>>();
+    let out = run(&call, &[f32s(&zero), f32s(&zero), f32s(&zero), f32s(&[1.0, 2.0, 3.0])]);
+    assert_eq!(ints(&out[4]), vec![1]);
 }

@@ -22,6 +22,10 @@ use std::sync::{Mutex, PoisonError};
 
 /// Blocks smaller than this are not kept.
 pub const MIN_BLOCK: usize = 1 << 20;
+/// The alignment large blocks get at least: a cache line, so a kernel's
+/// 64-byte vectors over an array's start never straddle two lines (the
+/// system allocator aligns large blocks to 16 bytes only).
+pub const BLOCK_ALIGN: usize = 64;
 /// The most bytes kept at once.
 pub const CACHE_BYTES: usize = 1 << 30;
 /// The most blocks kept at once.
@@ -85,9 +89,11 @@ impl BlockCache {
             };
             let s = std::mem::replace(&mut c.slots[oldest], EMPTY);
             c.bytes -= s.size;
-            // SAFETY: the block came from `System` with exactly this layout and
-            // is no longer in the cache.
-            unsafe { System.dealloc(s.ptr as *mut u8, Layout::from_size_align_unchecked(s.size, s.align)) };
+            // SAFETY: the block came from `System` with the system layout of
+            // this one and is no longer in the cache.
+            unsafe {
+                System.dealloc(s.ptr as *mut u8, system_layout(Layout::from_size_align_unchecked(s.size, s.align)))
+            };
         }
         let Some(free) = c.slots.iter().position(|s| s.ptr == 0) else {
             return false;
@@ -100,9 +106,22 @@ impl BlockCache {
     }
 }
 
+/// The layout a block of `layout` is asked of `System` with: large blocks
+/// aligned to at least [`BLOCK_ALIGN`]. It depends on the size and alignment
+/// alone, so a block goes back with the layout it came with.
+fn system_layout(layout: Layout) -> Layout {
+    if layout.size() >= MIN_BLOCK && layout.align() < BLOCK_ALIGN {
+        // SAFETY: BLOCK_ALIGN is a power of two, and rounding a size of at
+        // least MIN_BLOCK up to it cannot overflow (`Layout` bounds sizes).
+        unsafe { Layout::from_size_align_unchecked(layout.size(), BLOCK_ALIGN) }
+    } else {
+        layout
+    }
+}
+
 // SAFETY: every block handed out comes from `System` (directly, or kept after a
-// `dealloc` with a layout of the same size and alignment, and handed out once);
-// blocks go back to `System` with that layout.
+// `dealloc` with a layout of the same size and alignment, and handed out once),
+// with its [`system_layout`]; blocks go back to `System` with that layout.
 unsafe impl GlobalAlloc for BlockCache {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         if layout.size() >= MIN_BLOCK
@@ -111,7 +130,7 @@ unsafe impl GlobalAlloc for BlockCache {
             return p;
         }
         // SAFETY: the caller's contract (a layout of non-zero size).
-        unsafe { System.alloc(layout) }
+        unsafe { System.alloc(system_layout(layout)) }
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
@@ -123,15 +142,15 @@ unsafe impl GlobalAlloc for BlockCache {
             return p;
         }
         // SAFETY: the caller's contract.
-        unsafe { System.alloc_zeroed(layout) }
+        unsafe { System.alloc_zeroed(system_layout(layout)) }
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         if layout.size() >= MIN_BLOCK && BlockCache::keep(ptr, layout) {
             return;
         }
-        // SAFETY: `ptr` came from `System` with this layout (see above).
-        unsafe { System.dealloc(ptr, layout) }
+        // SAFETY: `ptr` came from `System` with this layout's system layout (see above).
+        unsafe { System.dealloc(ptr, system_layout(layout)) }
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
@@ -183,6 +202,11 @@ mod tests {
             assert!(std::slice::from_raw_parts(g, a.size()).iter().all(|&x| x == 3));
             alloc.dealloc(g, b);
             alloc.dealloc(r, b);
+            // Large blocks are cache-line aligned, whatever their type asks.
+            let c = Layout::from_size_align(MIN_BLOCK + 4096 * 5 + 4, 4).unwrap_or_else(|e| panic!("{e}"));
+            let u = alloc.alloc(c);
+            assert!(!u.is_null() && (u as usize).is_multiple_of(BLOCK_ALIGN));
+            alloc.dealloc(u, c);
             // Small blocks pass through.
             let s = Layout::from_size_align(100, 8).unwrap_or_else(|e| panic!("{e}"));
             let t = alloc.alloc(s);

@@ -390,6 +390,7 @@ fn target_attrs(options: &CompileOptions, tm: &TargetMachine) -> codegen::Target
             ..smelt_llvm::math::MathTarget::of(&triple, &features)
         },
         features,
+        vector_bits: routine::Isa::of(tm).vector_bits,
         parallel: options.parallel,
         profile: options.profile,
     }

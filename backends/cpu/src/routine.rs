@@ -78,7 +78,9 @@ impl Isa {
             if triple.starts_with("aarch64") || triple.starts_with("arm64") {
                 (128, 32, false, false)
             } else if has("avx512f") {
-                (512, 32, has("avx512bf16"), has("avx512vnni"))
+                // On the host, bf16 pairs only where they beat converting to f32.
+                let pairs = has("avx512bf16") && (!is_host || bf16_pairs_pay());
+                (512, 32, pairs, has("avx512vnni"))
             } else if has("avx2") || has("avx") {
                 (256, 16, false, false)
             } else {
@@ -86,6 +88,77 @@ impl Isa {
             };
         Isa { vector_bits, registers, bf16_pairs, int16_pairs, caches }
     }
+}
+
+/// Whether `vdpbf16ps` (two bf16 multiply-adds per f32 lane) outruns
+/// `vfmadd231ps` (one) on this machine, measured once per process: both in
+/// a loop of twelve independent accumulators, the best of five short runs.
+/// Machines differ: on a Zen 4 `vdpbf16ps` issues as often as an FMA, so
+/// bf16 products run up to twice as fast as pairs; on an Intel Xeon
+/// (Emerald Rapids, AMX not exposed) it issued at a quarter of the FMA rate
+/// and pairs ran 1.75x slower than converting to f32 (docs/benchmarks.md).
+/// Pairs are used when they do at least 10% more multiply-adds per second.
+pub fn bf16_pairs_pay() -> bool {
+    static PAY: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *PAY.get_or_init(|| {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx512f") && std::arch::is_x86_feature_detected!("avx512bf16") {
+            let best = |f: fn(u64)| {
+                (0..5)
+                    .map(|_| {
+                        let t = std::time::Instant::now();
+                        f(4096);
+                        t.elapsed().as_secs_f64()
+                    })
+                    .fold(f64::INFINITY, f64::min)
+            };
+            // SAFETY: the features the loops use were detected just above.
+            let (fma, pairs) = (best(|n| unsafe { throughput::fma(n) }), best(|n| unsafe { throughput::pairs(n) }));
+            // Per instruction a pair does twice the multiply-adds.
+            return fma / pairs * 2.0 >= 1.1;
+        }
+        false
+    })
+}
+
+#[cfg(target_arch = "x86_64")]
+mod throughput {
+    //! Issue-rate loops for [`super::bf16_pairs_pay`]: twelve independent
+    //! accumulators, so latency never limits them.
+
+    macro_rules! twelve {
+        ($name:ident, $op:literal, $features:literal) => {
+            #[target_feature(enable = $features)]
+            pub unsafe fn $name(iterations: u64) {
+                // SAFETY: register-only arithmetic on clobbered registers.
+                unsafe {
+                    std::arch::asm!(
+                        "vpxord zmm0, zmm0, zmm0", "vpxord zmm1, zmm1, zmm1", "vpxord zmm2, zmm2, zmm2",
+                        "vpxord zmm3, zmm3, zmm3", "vpxord zmm4, zmm4, zmm4", "vpxord zmm5, zmm5, zmm5",
+                        "vpxord zmm6, zmm6, zmm6", "vpxord zmm7, zmm7, zmm7", "vpxord zmm8, zmm8, zmm8",
+                        "vpxord zmm9, zmm9, zmm9", "vpxord zmm10, zmm10, zmm10", "vpxord zmm11, zmm11, zmm11",
+                        "vpxord zmm12, zmm12, zmm12", "vpxord zmm13, zmm13, zmm13",
+                        "2:",
+                        concat!($op, " zmm0, zmm12, zmm13"), concat!($op, " zmm1, zmm12, zmm13"),
+                        concat!($op, " zmm2, zmm12, zmm13"), concat!($op, " zmm3, zmm12, zmm13"),
+                        concat!($op, " zmm4, zmm12, zmm13"), concat!($op, " zmm5, zmm12, zmm13"),
+                        concat!($op, " zmm6, zmm12, zmm13"), concat!($op, " zmm7, zmm12, zmm13"),
+                        concat!($op, " zmm8, zmm12, zmm13"), concat!($op, " zmm9, zmm12, zmm13"),
+                        concat!($op, " zmm10, zmm12, zmm13"), concat!($op, " zmm11, zmm12, zmm13"),
+                        "dec {n}",
+                        "jnz 2b",
+                        n = inout(reg) iterations => _,
+                        out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm3") _, out("zmm4") _,
+                        out("zmm5") _, out("zmm6") _, out("zmm7") _, out("zmm8") _, out("zmm9") _,
+                        out("zmm10") _, out("zmm11") _, out("zmm12") _, out("zmm13") _,
+                        options(nostack, nomem),
+                    );
+                }
+            }
+        };
+    }
+    twelve!(fma, "vfmadd231ps", "avx512f");
+    twelve!(pairs, "vdpbf16ps", "avx512f,avx512bf16");
 }
 
 /// The arithmetic type products accumulate in (XLA's rule: f32 for f16/bf16/f32

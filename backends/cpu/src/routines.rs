@@ -135,6 +135,8 @@ fn key(spec: &Routine, options: &CompileOptions) -> [u8; 32] {
         let (major, minor, patch) = inkwell::support::get_llvm_version();
         h.update(format!("llvm {major}.{minor}.{patch}").as_bytes());
         h.update(crate::host_target().as_bytes());
+        // A measured choice of the host's routines (bf16 products as pairs or as f32).
+        h.update(if crate::routine::bf16_pairs_pay() { b"bf16 pairs" } else { b"bf16 as f32" });
         // The unit tests generate routines with other constants (a small
         // packing budget), and they share the user's cache folder.
         h.update(if cfg!(test) { b"unit-test build" } else { b"library build  " });

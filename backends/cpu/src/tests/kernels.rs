@@ -696,3 +696,27 @@ fn transposes_run_in_tiles() {
         }
     }
 }
+
+#[test]
+fn transposes_of_an_outer_dimension_run_in_tiles() {
+    // out[a, b, c] = x[b, c, a]: the load runs contiguously along the output's
+    // outermost dimension, tiled with the innermost (shapes with partial
+    // tiles, split across tasks on that outer dimension or another).
+    for (na, nb, nc) in [(32i64, 5i64, 128i64), (40, 3, 100), (17, 70, 66)] {
+        let mut g = Gb::new();
+        let (a, b, c) = (g.index(0), g.index(1), g.index(2));
+        let x = g.load(0, &[b, c, a], DType::F32);
+        let k = loop_kernel(vec![at(DType::F32, &[nb, nc, na])], &[na, nb, nc], g.g, vec![x]);
+        let xs = wavy((na * nb * nc) as usize);
+        let r = run(&one_kernel(k), &[f32s(&[nb, nc, na], &xs)]);
+        let got = r[0].values::<f32>().unwrap_or(&[]);
+        let (na, nb, nc) = (na as usize, nb as usize, nc as usize);
+        for ia in 0..na {
+            for ib in 0..nb {
+                for ic in 0..nc {
+                    assert_eq!(got[(ia * nb + ib) * nc + ic], xs[(ib * nc + ic) * na + ia], "{ia} {ib} {ic}");
+                }
+            }
+        }
+    }
+}

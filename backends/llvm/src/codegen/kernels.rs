@@ -17,8 +17,10 @@
 //!
 //! Loop kernels whose loads all read the current element of same-shaped inputs
 //! run as one flat loop over the whole space; others as a loop nest with the
-//! innermost dimension contiguous, in 32x32 tiles of the two innermost
-//! dimensions when a load transposes them.
+//! innermost dimension contiguous, in 32x32 tiles when a load transposes: of
+//! the innermost dimension and the one the load reads contiguously (an outer
+//! one as well as the second innermost), so both the load's and the store's
+//! cache lines are used whole.
 
 use inkwell::IntPredicate;
 use inkwell::attributes::AttributeLoc;
@@ -30,7 +32,7 @@ use smelt_kernel::ranges;
 use smelt_kernel::{BinaryOp, Graph, Kernel, KernelBody, KernelId, Node, NodeId, ScalarFn, WindowSpec};
 
 use super::graph::{Env, Io, Task, as_int};
-use super::launch::{TILE, loop_space, node_levels, par_dim, par_extent, transposes};
+use super::launch::{TILE, loop_space, node_levels, par_dim, par_extent, transposed_dim};
 use super::{Cg, count};
 use crate::error::{LlvmError, Result, invalid};
 
@@ -399,30 +401,30 @@ impl<'ctx> Cg<'ctx, '_> {
         Ok(())
     }
 
-    /// Like [`Cg::open_space`], but the two innermost dimensions run in square
-    /// tiles, so a load that walks the output's rows down its own columns (a
-    /// transpose) touches each cache line and page a tile at a time.
+    /// Like [`Cg::open_space`], but dimension `a` and the innermost one run in
+    /// square tiles (the other dimensions outside them, in order), so a load
+    /// that walks the output's rows down its own columns (a transpose) touches
+    /// each cache line and page a tile at a time.
     fn open_space_tiled(
         &self,
         space: &[i64],
+        a: usize,
         begin: IntValue<'ctx>,
         end: IntValue<'ctx>,
     ) -> Result<(Vec<super::Loop<'ctx>>, Vec<IntValue<'ctx>>, IntValue<'ctx>)> {
         let r = space.len();
         let par = par_dim(space);
+        let range = |d: usize| if d == par { (begin, end) } else { (self.i64c(0), self.i64c(space[d])) };
         let mut loops = Vec::with_capacity(r + 2);
         let mut idx = vec![self.i64c(0); r];
-        let mut off = self.i64c(0);
-        for d in par..r - 2 {
-            let (lo, hi) = if d == par { (begin, end) } else { (self.i64c(0), self.i64c(space[d])) };
+        for d in (par..r - 1).filter(|&d| d != a) {
+            let (lo, hi) = range(d);
             let l = self.loop_begin(lo, hi, 1, &format!("d{d}"))?;
-            let m = self.b.build_int_mul(off, self.i64c(space[d]), "")?;
-            off = self.b.build_int_add(m, l.index, "")?;
             idx[d] = l.index;
             loops.push(l);
         }
-        let (ilo, ihi) = if par == r - 2 { (begin, end) } else { (self.i64c(0), self.i64c(space[r - 2])) };
-        let (jlo, jhi) = (self.i64c(0), self.i64c(space[r - 1]));
+        let (ilo, ihi) = range(a);
+        let (jlo, jhi) = range(r - 1);
         let ib = self.loop_begin(ilo, ihi, TILE, "ti")?;
         let jb = self.loop_begin(jlo, jhi, TILE, "tj")?;
         let iend = self.min_i64(self.b.build_int_add(ib.index, self.i64c(TILE), "")?, ihi)?;
@@ -430,16 +432,18 @@ impl<'ctx> Cg<'ctx, '_> {
         let (ibv, jbv) = (ib.index, jb.index);
         loops.push(ib);
         loops.push(jb);
-        let i = self.loop_begin(ibv, iend, 1, &format!("d{}", r - 2))?;
+        let i = self.loop_begin(ibv, iend, 1, &format!("d{a}"))?;
         let j = self.loop_begin(jbv, jend, 1, &format!("d{}", r - 1))?;
-        let m = self.b.build_int_mul(off, self.i64c(space[r - 2]), "")?;
-        let o = self.b.build_int_add(m, i.index, "")?;
-        let o = self.b.build_int_mul(o, self.i64c(space[r - 1]), "")?;
-        let off = self.b.build_int_add(o, j.index, "")?;
-        idx[r - 2] = i.index;
+        idx[a] = i.index;
         idx[r - 1] = j.index;
         loops.push(i);
         loops.push(j);
+        // The row-major offset of the point.
+        let mut off = self.i64c(0);
+        for d in par..r {
+            let m = self.b.build_int_mul(off, self.i64c(space[d]), "")?;
+            off = self.b.build_int_add(m, idx[d], "")?;
+        }
         Ok((loops, idx, off))
     }
 
@@ -520,16 +524,16 @@ impl<'ctx> Cg<'ctx, '_> {
         begin: IntValue<'ctx>,
         end: IntValue<'ctx>,
     ) -> Result<()> {
-        let tiled = !space.is_empty() && flat.len() == space.len() && transposes(graph, space);
-        if !space.is_empty() && flat.len() == space.len() && !tiled {
+        let tiled = if !space.is_empty() && flat.len() == space.len() { transposed_dim(graph, space) } else { None };
+        if !space.is_empty() && flat.len() == space.len() && tiled.is_none() {
             return self.emit_loop_hoisting(space, graph, values, inputs, outs, begin, end);
         }
         let (loops, idx, off) = if space.is_empty() {
             // A scalar: one iteration of a dummy dimension.
             let l = self.loop_begin_once(begin, end, "d0")?;
             (vec![l], Vec::new(), self.i64c(0))
-        } else if tiled {
-            self.open_space_tiled(space, begin, end)?
+        } else if let Some(a) = tiled {
+            self.open_space_tiled(space, a, begin, end)?
         } else {
             self.open_space(flat, begin, end)?
         };

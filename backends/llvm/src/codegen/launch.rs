@@ -129,17 +129,38 @@ pub(super) const TILE: i64 = 32;
 /// index is not the innermost loop index, which appears earlier instead. Such
 /// kernels run in tiles (when the split dimension leaves two to tile).
 pub(super) fn transposes(graph: &Graph, space: &[i64]) -> bool {
+    transposed_dim(graph, space).is_some()
+}
+
+/// The dimension tiled with the innermost one in a transposing loop kernel
+/// ([`transposes`]): the one the transposing load's own innermost index walks
+/// (its contiguous direction), or the second innermost when that is not an
+/// output dimension. `None` when no load transposes or the dimensions are too
+/// short for tiles to pay.
+pub(super) fn transposed_dim(graph: &Graph, space: &[i64]) -> Option<usize> {
     let r = space.len();
-    if r < 2 || par_dim(space) > r - 2 || space[r - 1] < 2 * TILE || space[r - 2] < 2 * TILE {
-        return false;
+    if r < 2 || par_dim(space) > r - 2 || space[r - 1] < 2 * TILE {
+        return None;
     }
-    let is = |i: &NodeId, d: usize| graph.nodes.get(i.0 as usize) == Some(&Node::Index(d));
-    graph.nodes.iter().any(|n| match n {
-        Node::Load { index, .. } => match index.split_last() {
-            Some((last, rest)) => !is(last, r - 1) && rest.iter().any(|i| is(i, r - 1)),
-            None => false,
-        },
-        _ => false,
+    let index_of = |i: &NodeId| match graph.nodes.get(i.0 as usize) {
+        Some(Node::Index(d)) => Some(*d),
+        _ => None,
+    };
+    graph.nodes.iter().find_map(|n| match n {
+        Node::Load { index, .. } => {
+            let (last, rest) = index.split_last()?;
+            if index_of(last) == Some(r - 1) || !rest.iter().any(|i| index_of(i) == Some(r - 1)) {
+                return None;
+            }
+            // Tile the dimension the load reads contiguously when it is long enough
+            // for a cache line of it to be used whole; else the second innermost.
+            let d = match index_of(last) {
+                Some(d) if d < r - 1 && d >= par_dim(space) && space[d] >= TILE / 2 => d,
+                _ => r - 2,
+            };
+            (space[d] >= TILE / 2 && (d != r - 2 || space[d] >= 2 * TILE)).then_some(d)
+        }
+        _ => None,
     })
 }
 

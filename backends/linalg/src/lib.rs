@@ -602,17 +602,7 @@ impl Call {
                     vr.extend(r.vr);
                 }
                 let parts = |values: &[Complex<f64>]| scalar::parts::<S::Real>(values);
-                let mut at = 0;
-                if S::COMPLEX {
-                    write(&parts(&w), outputs[0]);
-                    at += 1;
-                } else {
-                    let (re, im): (Vec<_>, Vec<_>) =
-                        w.iter().map(|z| (S::Real::of_f64(z.re), S::Real::of_f64(z.im))).unzip();
-                    write(&re, outputs[0]);
-                    write(&im, outputs[1]);
-                    at += 2;
-                }
+                let at = write_eigenvalues::<S>(&w, outputs, 0);
                 write(&parts(&vl), outputs[at]);
                 write(&parts(&vr), outputs[at + 1]);
                 write(&info, outputs[at + 2]);
@@ -631,17 +621,7 @@ impl Call {
                 };
                 write(&narrow(&t), outputs[0]);
                 write(&narrow(&z), outputs[1]);
-                let mut at = 2;
-                if S::COMPLEX {
-                    write(&narrow(&w), outputs[2]);
-                    at += 1;
-                } else {
-                    let (re, im): (Vec<_>, Vec<_>) =
-                        w.iter().map(|z| (S::Real::of_f64(z.re), S::Real::of_f64(z.im))).unzip();
-                    write(&re, outputs[2]);
-                    write(&im, outputs[3]);
-                    at += 2;
-                }
+                let at = write_eigenvalues::<S>(&w, outputs, 2);
                 write(&vec![0i32; count], outputs[at]);
                 write(&info, outputs[at + 1]);
             }
@@ -767,6 +747,21 @@ fn run_fft<T: Float + Le + fft::Planned>(
     let mut y = vec![T::ZERO; outputs[0].len() / T::BYTES];
     fft::run(kind, lengths, count, &x, &mut y);
     write(&y, outputs[0]);
+}
+
+/// Writes eigenvalues into `outputs[at..]` as LAPACK returns them: one
+/// complex array for a complex routine, real and imaginary parts apart for
+/// a real one; returns the index of the next output.
+fn write_eigenvalues<S: Scalar>(w: &[Complex<f64>], outputs: &mut [&mut [u8]], at: usize) -> usize {
+    if S::COMPLEX {
+        write(&scalar::parts::<S::Real>(w), outputs[at]);
+        return at + 1;
+    }
+    let (re, im): (Vec<S::Real>, Vec<S::Real>) =
+        w.iter().map(|z| (S::Real::of_f64(z.re), S::Real::of_f64(z.im))).unzip();
+    write(&re, outputs[at]);
+    write(&im, outputs[at + 1]);
+    at + 2
 }
 
 /// `lapack_sgetrf_ffi` as `(F32, false, "getrf")`, `lapack_zungqr_ffi` as

@@ -63,6 +63,7 @@ pub fn cache_dir() -> Option<PathBuf> {
 
 /// One member of a routine family: what one cached object defines.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[allow(clippy::large_enum_variant)] // a few per program, built and dropped
 pub(crate) enum Routine {
     Gemm(GemmSpec),
     Conv(ConvSpec),

@@ -41,6 +41,7 @@
 //!   `tanh(1e-40) = 1e-40` in f32 and `0` in f64, `log1p(1e-40) = 0`).
 //!   `atan2` flushes (`atan2(5e-39, 2) = 0`; XLA's `atan2(y, 1)`, which
 //!   `jnp.arctan` lowers to, keeps `y` only because LLVM folds `y / 1`).
+//!
 //! Where XLA's own code reads the bits of a subnormal as if it were normal (its
 //! f32 `cbrt` returns -5.6e-16, its f32 `log` -103.97 on some vector lengths),
 //! smelt computes `f(±0)`. Constant folding does not flush (XLA's evaluator

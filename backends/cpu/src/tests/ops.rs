@@ -503,13 +503,13 @@ fn narrow_integer_division_is_exact() {
     let s8: Vec<(i8, i8)> = (0..=u16::MAX).map(|v| ((v >> 8) as u8 as i8, v as u8 as i8)).collect();
     check(DType::S8, &s8, |x, y| if y == 0 { (-1, x) } else { (x.wrapping_div(y), x.wrapping_rem(y)) });
     let u8s: Vec<(u8, u8)> = (0..=u16::MAX).map(|v| ((v >> 8) as u8, v as u8)).collect();
-    check(DType::U8, &u8s, |x, y| if y == 0 { (u8::MAX, x) } else { (x / y, x % y) });
+    check(DType::U8, &u8s, |x, y| x.checked_div(y).map_or((u8::MAX, x), |q| (q, x % y)));
     let edges = [0u16, 1, 2, 3, 7, 255, 256, 1000, 32767, 32768, 32769, 65534, 65535];
     let mut u16s: Vec<(u16, u16)> = edges.iter().flat_map(|&x| edges.iter().map(move |&y| (x, y))).collect();
     u16s.extend(
         (0..60_000u32).map(|i| ((i.wrapping_mul(40503) >> 3) as u16, (i.wrapping_mul(2654435761) >> 20) as u16)),
     );
-    check(DType::U16, &u16s, |x, y| if y == 0 { (u16::MAX, x) } else { (x / y, x % y) });
+    check(DType::U16, &u16s, |x, y| x.checked_div(y).map_or((u16::MAX, x), |q| (q, x % y)));
     let s16: Vec<(i16, i16)> = u16s.iter().map(|&(x, y)| (x as i16, y as i16)).collect();
     check(DType::S16, &s16, |x, y| if y == 0 { (-1, x) } else { (x.wrapping_div(y), x.wrapping_rem(y)) });
     let edges =
@@ -518,7 +518,7 @@ fn narrow_integer_division_is_exact() {
     // Large dividends over divisors near a quotient's integer boundary, and spread pairs.
     u32s.extend((1..2000u32).map(|y| (u32::MAX - y / 3, y)));
     u32s.extend((0..100_000u32).map(|i| (i.wrapping_mul(2654435761), (i.wrapping_mul(40503) >> (i % 31)) | 1)));
-    check(DType::U32, &u32s, |x, y| if y == 0 { (u32::MAX, x) } else { (x / y, x % y) });
+    check(DType::U32, &u32s, |x, y| x.checked_div(y).map_or((u32::MAX, x), |q| (q, x % y)));
     let s32: Vec<(i32, i32)> = u32s.iter().map(|&(x, y)| (x as i32, y as i32)).collect();
     check(DType::S32, &s32, |x, y| if y == 0 { (-1, x) } else { (x.wrapping_div(y), x.wrapping_rem(y)) });
 }

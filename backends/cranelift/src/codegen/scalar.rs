@@ -164,13 +164,14 @@ impl Fx<'_, '_> {
     /// branch, as the CPU backend's vector variants do.
     fn math(&mut self, op: MathOp, t: DType, x: Value, y: Option<Value>) -> Value {
         let wide = t == DType::F64;
-        let cell = RefCell::new(&mut self.b);
-        let em = ClifEm::new(&cell, wide);
-        let Some(rare) = smelt_math::rare_path(&em, op, x) else {
-            return smelt_math::build(&em, op, x, y);
+        let (rare, common) = {
+            let cell = RefCell::new(&mut self.b);
+            let em = ClifEm::new(&cell, wide);
+            let Some(rare) = smelt_math::rare_path(&em, op, x) else {
+                return smelt_math::build(&em, op, x, y);
+            };
+            (rare, smelt_math::build_common(&em, op, x, y))
         };
-        let common = smelt_math::build_common(&em, op, x, y);
-        drop(cell);
         let (exact, join) = (self.b.create_block(), self.b.create_block());
         let ty = self.b.func.dfg.value_type(x);
         self.b.append_block_param(join, ty);

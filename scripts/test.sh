@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it (the README's test command):
-#   1. the Rust workspace: cargo test --workspace;
+#   1. the Rust workspace: cargo test --workspace, the GPU simulator's corpus
+#      test in a process of its own after the rest (it starts a thread per
+#      simulated GPU thread, about a thousand per launch; a crash seen twice
+#      when it ran beside the other tests is not yet explained);
 #   2. the Python package: its extension module built in the same target folder,
 #      profile and feature resolution as step 1 (so the workspace crates are not
 #      built a second time), then pytest python/tests in a virtual environment
@@ -15,7 +18,9 @@ cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 
 if [ "${1:-}" != "--python" ]; then
-  cargo test --workspace
+  sim=gpu::every_corpus_case_matches_xla_in_the_gpu_simulator
+  cargo test --workspace -- --skip "$sim"
+  cargo test -p smelt --test it -- --exact "$sim"
 fi
 
 req=python/requirements-test.txt

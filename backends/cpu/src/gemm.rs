@@ -20,7 +20,8 @@
 //!   edge panel is packed.
 //! - **bf16 pairs**: on AVX512-BF16, bf16 operands are packed as pairs along
 //!   `k` for a `vdpbf16ps` microkernel with the same f32 tile
-//!   ([`Blocking::pairs`]).
+//!   ([`Blocking::pairs`]), where that instruction is measured to pay on the
+//!   host ([`crate::routine::bf16_pairs_pay`]); else they convert to f32.
 //! - **Cache blocking**, from the host's cache sizes (`caches.rs`): `KC` (depth)
 //!   keeps an A micro-panel (`MR x KC`, 12 KiB for f32 of a 32 KiB L1d) in L1
 //!   while the microkernel sweeps the B micro-panels of a `KC x NC` block (half

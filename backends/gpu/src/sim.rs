@@ -58,9 +58,12 @@ pub fn simulate(program: &VerifiedProgram<'_>, args: &[Array], max_grid: u32) ->
         ee.get_function_address(name).map_err(|e| GpuError::Llvm(format!("{name}: {e}")))
     })?;
 
-    // Host memory standing in for the device's (16-byte aligned).
+    // Host memory standing in for the device's (16-byte aligned), with guard
+    // words past the end checked after the run.
     let buffer = |bytes: usize, data: Option<&[u8]>| -> Vec<u128> {
-        let mut v = vec![0u128; bytes.div_ceil(16).max(1)];
+        let n = bytes.div_ceil(16).max(1);
+        let mut v = vec![0u128; n + BUFFER_GUARD];
+        v[n..].fill(u128::from(CANARY) * 0x1_0000_0000_0000_0001);
         if let Some(d) = data {
             // SAFETY: `v` holds at least `d.len()` bytes.
             unsafe { std::ptr::copy_nonoverlapping(d.as_ptr(), v.as_mut_ptr().cast::<u8>(), d.len()) };
@@ -92,6 +95,12 @@ pub fn simulate(program: &VerifiedProgram<'_>, args: &[Array], max_grid: u32) ->
         results: &result_ptrs,
     }
     .run()?;
+    for (what, list) in [("parameter", &params), ("result", &results), ("constant", &constants)] {
+        for (i, v) in list.iter().enumerate() {
+            check_guard(v, &format!("{what} {i}"))?;
+        }
+    }
+    check_guard(&arena, "the arena")?;
     Ok(results
         .iter()
         .zip(&prepared.results)
@@ -101,6 +110,18 @@ pub fn simulate(program: &VerifiedProgram<'_>, args: &[Array], max_grid: u32) ->
             Array::new(&t.dims, ArrayData::from_le_bytes(t.dtype, bytes))
         })
         .collect())
+}
+
+/// Guard words (16 bytes each) past every simulated device buffer.
+const BUFFER_GUARD: usize = 4;
+
+/// An error if a kernel wrote past the end of buffer `v` (into its guard).
+fn check_guard(v: &[u128], what: &str) -> Result<()> {
+    let guard = u128::from(CANARY) * 0x1_0000_0000_0000_0001;
+    if v[v.len() - BUFFER_GUARD..].iter().any(|&w| w != guard) {
+        return Err(GpuError::Llvm(format!("simulator: a kernel wrote past the end of {what}")));
+    }
+    Ok(())
 }
 
 /// The simulated machine: launches run on host threads.
@@ -270,11 +291,24 @@ struct Block {
     words: [usize; 2],
 }
 
+/// Words past each shared region that hold [`CANARY`]: a kernel writing past
+/// its shared memory is reported when the block ends, not left to corrupt
+/// the heap.
+const GUARD_WORDS: usize = 64;
+const CANARY: u64 = 0x5AFE_C0DE_5AFE_C0DE;
+
 impl Drop for Block {
     fn drop(&mut self) {
         for (&b, &n) in self.base.iter().zip(&self.words) {
             // SAFETY: `base` came from `Box::into_raw` of a slice of `n` words.
-            drop(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(b as *mut u64, n)) });
+            let region = unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(b as *mut u64, n)) };
+            if region[n - GUARD_WORDS..].iter().any(|&w| w != CANARY) {
+                eprintln!(
+                    "smelt-gpu simulator: a kernel wrote past a block's shared memory ({} words)",
+                    n - GUARD_WORDS
+                );
+                std::process::abort();
+            }
         }
     }
 }
@@ -297,8 +331,12 @@ impl Block {
                 }
             })
             .collect();
-        let words = [sizes.slots, sizes.tiles].map(|b| b.div_ceil(8).max(1));
-        let base = words.map(|n| Box::into_raw(vec![0u64; n].into_boxed_slice()) as *mut u64 as u64);
+        let words = [sizes.slots, sizes.tiles].map(|b| b.div_ceil(8).max(1) + GUARD_WORDS);
+        let base = words.map(|n| {
+            let mut region = vec![0u64; n];
+            region[n - GUARD_WORDS..].fill(CANARY);
+            Box::into_raw(region.into_boxed_slice()) as *mut u64 as u64
+        });
         Block { barrier: Barrier::new(threads), warps, base, words }
     }
 }

@@ -121,21 +121,15 @@ fn rotate(t: &mut [f64], z: &mut [f64], n: usize, k: usize, (c, s): (f64, f64)) 
 /// Francis' double-shift QR on the Hessenberg `h` (accumulating into `z`);
 /// returns LAPACK's `info`.
 fn francis(h: &mut [f64], z: &mut [f64], n: usize) -> i32 {
-    let eps = f64::EPSILON;
     let at = |i: usize, j: usize| i * n + j;
     let mut hi = n;
     let mut iterations = 0usize;
     while hi > 0 {
         let i = hi - 1;
         // Deflate: the lowest negligible subdiagonal entry at or above row i.
-        let mut l = 0;
-        for k in (1..=i).rev() {
-            let scale = h[at(k - 1, k - 1)].abs() + h[at(k, k)].abs();
-            if h[at(k, k - 1)].abs() <= eps * scale || h[at(k, k - 1)] == 0.0 {
-                h[at(k, k - 1)] = 0.0;
-                l = k;
-                break;
-            }
+        let l = negligible_row(i, |r, c| h[at(r, c)].abs());
+        if l > 0 {
+            h[at(l, l - 1)] = 0.0;
         }
         if l == i {
             hi -= 1;
@@ -262,6 +256,19 @@ fn gees_complex<S: Scalar>(a: &[S], n: usize) -> Schur {
     Schur { t: h, z, w, info }
 }
 
+/// The row `l <= i` where the active block starts: the lowest `k` whose
+/// subdiagonal entry is negligible beside its diagonal neighbours (by the
+/// magnitude `size(row, column)`: LAPACK's `lahqr` test), 0 if none.
+fn negligible_row(i: usize, size: impl Fn(usize, usize) -> f64) -> usize {
+    (1..=i)
+        .rev()
+        .find(|&k| {
+            let sub = size(k, k - 1);
+            sub <= f64::EPSILON * (size(k - 1, k - 1) + size(k, k)) || sub == 0.0
+        })
+        .unwrap_or(0)
+}
+
 /// `G = [[c, s], [-conj(s), c]]` (`c` real) with `G [x; y] = [r; 0]`.
 fn givens(x: Complex<f64>, y: Complex<f64>) -> (f64, Complex<f64>) {
     let (ax, ay) = (x.norm(), y.norm());
@@ -304,21 +311,15 @@ fn rotate_complex(
 /// Single-shift QR on the complex Hessenberg `h` (accumulating into `z`)
 /// until it is upper triangular; returns LAPACK's `info`.
 fn single_shift(h: &mut [Complex<f64>], z: &mut [Complex<f64>], n: usize) -> i32 {
-    let eps = f64::EPSILON;
     let at = |i: usize, j: usize| i * n + j;
     let abs1 = |x: Complex<f64>| x.re.abs() + x.im.abs();
     let mut hi = n;
     let mut iterations = 0usize;
     while hi > 0 {
         let i = hi - 1;
-        let mut l = 0;
-        for k in (1..=i).rev() {
-            let scale = abs1(h[at(k - 1, k - 1)]) + abs1(h[at(k, k)]);
-            if abs1(h[at(k, k - 1)]) <= eps * scale || h[at(k, k - 1)] == Complex::new(0.0, 0.0) {
-                h[at(k, k - 1)] = Complex::new(0.0, 0.0);
-                l = k;
-                break;
-            }
+        let l = negligible_row(i, |r, c| abs1(h[at(r, c)]));
+        if l > 0 {
+            h[at(l, l - 1)] = Complex::new(0.0, 0.0);
         }
         if l == i {
             hi -= 1;

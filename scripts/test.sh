@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it (the README's test command):
 #   1. the Rust workspace: cargo test --workspace, the GPU simulator's corpus
-#      test in a process of its own after the rest (it starts a thread per
-#      simulated GPU thread, about a thousand per launch; a crash seen twice
-#      when it ran beside the other tests is not yet explained);
+#      test in a process of its own after the rest (it starts an OS thread per
+#      simulated GPU thread, about a thousand per launch, the heaviest load
+#      of the suite on the 2-core machines);
 #   2. the Python package: its extension module built in the same target folder,
 #      profile and feature resolution as step 1 (so the workspace crates are not
 #      built a second time), then pytest python/tests in a virtual environment

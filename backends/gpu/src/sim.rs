@@ -143,22 +143,29 @@ impl Machine for Sim {
         let threads = launch.block.max(1);
         for b in 0..grid {
             let block = Block::new(threads, self.shared);
-            std::thread::scope(|s| {
+            std::thread::scope(|s| -> Result<()> {
+                let mut handles = Vec::with_capacity(threads as usize);
                 for t in 0..threads {
                     let cx = ThreadCx { tid: t, ntid: threads, ctaid: b, nctaid: grid, block: &block };
                     let ptrs = ptrs.to_vec();
-                    std::thread::Builder::new()
-                        .stack_size(8 << 20)
-                        .spawn_scoped(s, move || {
-                            CURRENT.with(|c| c.set(std::ptr::from_ref(&cx).cast()));
-                            // SAFETY: the buffers outlive the launch; the entry
-                            // reads as many pointers as the kernel takes.
-                            unsafe { entry(ptrs.as_ptr()) };
-                            CURRENT.with(|c| c.set(std::ptr::null()));
-                        })
-                        .expect("spawning a simulated thread");
+                    let spawned = std::thread::Builder::new().stack_size(8 << 20).spawn_scoped(s, move || {
+                        CURRENT.with(|c| c.set(std::ptr::from_ref(&cx).cast()));
+                        // SAFETY: the buffers outlive the launch; the entry
+                        // reads as many pointers as the kernel takes.
+                        unsafe { entry(ptrs.as_ptr()) };
+                        CURRENT.with(|c| c.set(std::ptr::null()));
+                    });
+                    handles.push(spawned.map_err(|e| GpuError::Llvm(format!("simulator: spawning a thread: {e}")))?);
                 }
-            });
+                // Joined, not dropped: dropping a handle detaches its thread,
+                // and detaching threads that had already exited crashed in
+                // pthread_detach now and then (with a thousand short threads
+                // per launch, beside other tests' threads).
+                for h in handles {
+                    h.join().map_err(|_| GpuError::Llvm("simulator: a simulated thread panicked".into()))?;
+                }
+                Ok(())
+            })?;
         }
         Ok(())
     }

@@ -103,21 +103,13 @@ pub fn lower(module: &mut Module) -> Result<bool> {
         reducers.insert((kind, t), module.add_computation(c));
     }
     // Comparators of sorts of complex values, on the parts.
-    let mut comparators: HashMap<CompId, CompId> = HashMap::new();
     let sorts: Vec<CompId> = module
         .comps
         .iter()
         .flat_map(|(_, c)| c.insts.iter().filter(|(_, i)| i.opcode == Opcode::Sort && touches_complex(c, i)))
         .filter_map(|(_, i)| i.to_apply())
         .collect();
-    for original in sorts {
-        if comparators.contains_key(&original) {
-            continue;
-        }
-        let mut c = comparator_on_parts(module, original)?;
-        c.name = module.unique_name(&c.name);
-        comparators.insert(original, module.add_computation(c));
-    }
+    let comparators = add_wrappers(module, sorts, comparator_on_parts)?;
     // Combiners of reductions of complex values other than by adding (products):
     // a variadic reduce of the parts, the combiner rebuilding the complex numbers.
     let general: Vec<CompId> = module
@@ -127,15 +119,7 @@ pub fn lower(module: &mut Module) -> Result<bool> {
         .filter_map(|(_, i)| i.to_apply())
         .filter(|&c| combine_of(module.comp(c)).is_none())
         .collect();
-    let mut combiners: HashMap<CompId, CompId> = HashMap::new();
-    for original in general {
-        if combiners.contains_key(&original) {
-            continue;
-        }
-        let mut c = combiner_on_parts(module, original)?;
-        c.name = module.unique_name(&c.name);
-        combiners.insert(original, module.add_computation(c));
-    }
+    let combiners = add_wrappers(module, general, combiner_on_parts)?;
     let prepared = Prepared { reducers, comparators, combiners };
     for id in module.computation_post_order() {
         let comp = module.comp(id);
@@ -196,6 +180,25 @@ struct Prepared {
     /// Combiner of a reduce of complex values other than by adding -> the one
     /// taking their parts.
     combiners: HashMap<CompId, CompId>,
+}
+
+/// Adds `wrap(original)` to the module once per distinct callee of
+/// `originals`; maps each callee to its wrapper.
+fn add_wrappers(
+    module: &mut Module,
+    originals: Vec<CompId>,
+    wrap: fn(&Module, CompId) -> Result<Computation>,
+) -> Result<HashMap<CompId, CompId>> {
+    let mut wrappers = HashMap::new();
+    for original in originals {
+        if wrappers.contains_key(&original) {
+            continue;
+        }
+        let mut c = wrap(module, original)?;
+        c.name = module.unique_name(&c.name);
+        wrappers.insert(original, module.add_computation(c));
+    }
+    Ok(wrappers)
 }
 
 /// A comparator taking each complex operand's parts as two operands (real,

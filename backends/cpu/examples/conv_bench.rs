@@ -71,7 +71,7 @@ fn main() {
             }
         }
     }
-    let ee = jit::engine(&module, &tm, Runtime::Pool).expect("jit");
+    let ee = smelt_cpu::routine_engine(&module, &tm, Runtime::Pool).expect("jit");
     println!("| convolution | depthwise | direct | im2col + GEMM | chosen | GFLOP/s (chosen) |");
     println!("|---|---:|---:|---:|---|---:|");
     for (label, spec) in &cases {

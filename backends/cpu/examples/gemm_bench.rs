@@ -3,7 +3,10 @@
 //! per core). `scripts/sgemm-openblas.py` measures OpenBLAS on the same shapes.
 //!
 //! `cargo run --release -p smelt-cpu --example gemm_bench [-- SECONDS_PER_SHAPE [asm]]`
-//! (`SMELT_BENCH_SERIAL=1`: one thread; `SMELT_BENCH_ONLY=label`: one shape.)
+//! (`SMELT_BENCH_SERIAL=1`: one thread; `SMELT_BENCH_ONLY=label`: one shape;
+//! `SMELT_BENCH_SHAPE=m,n,k`: that shape instead of the table's;
+//! `SMELT_PERF_MAP=1`: the routine's external functions in `/tmp/perf-PID.map`
+//! for `perf report`.)
 
 mod common;
 
@@ -60,7 +63,7 @@ fn main() {
     }
     let t0 = Instant::now();
     let runtime = if std::env::var("SMELT_BENCH_SERIAL").is_ok() { Runtime::Serial } else { Runtime::Pool };
-    let ee = jit::engine(&module, &tm, runtime).expect("jit");
+    let ee = smelt_cpu::routine_engine(&module, &tm, runtime).expect("jit");
     if args.get(2).map(String::as_str) == Some("asm") {
         let buf = tm.write_to_memory_buffer(&module, FileType::Assembly).expect("asm");
         std::fs::write("/tmp/smelt_gemm.s", buf.as_slice()).expect("write asm");
@@ -70,10 +73,20 @@ fn main() {
         .iter()
         .map(|s| unsafe { std::mem::transmute::<usize, GemmFn>(ee.get_function_address(&s.symbol()).expect("symbol")) })
         .collect();
+    if std::env::var_os("SMELT_PERF_MAP").is_some() {
+        write_perf_map(&module, &ee);
+    }
     eprintln!("compiled in {:.0} ms", t0.elapsed().as_secs_f64() * 1e3);
     println!("| shape | smelt GFLOP/s |");
     println!("|---|---:|");
-    for &(label, batch, m, n, k, rt) in SHAPES {
+    let custom = std::env::var("SMELT_BENCH_SHAPE").ok().map(|v| {
+        let d: Vec<i64> = v.split(',').map(|x| x.trim().parse().expect("SMELT_BENCH_SHAPE=m,n,k")).collect();
+        assert!(d.len() == 3, "SMELT_BENCH_SHAPE=m,n,k");
+        let label: &'static str = Box::leak(format!("[{},{}]x[{},{}]", d[0], d[2], d[2], d[1]).into_boxed_str());
+        (label, 1, d[0], d[1], d[2], false)
+    });
+    let shapes: Vec<_> = custom.map_or_else(|| SHAPES.to_vec(), |c| vec![c]);
+    for &(label, batch, m, n, k, rt) in &shapes {
         if std::env::var("SMELT_BENCH_ONLY").is_ok_and(|o| o != label) {
             continue;
         }
@@ -88,5 +101,29 @@ fn main() {
         let flops = 2.0 * (batch * m * n * k) as f64;
         let best = common::best_time(3, seconds, || run(&mut c));
         println!("| {label} | {:.1} |", flops / best.as_secs_f64() / 1e9);
+    }
+}
+
+/// Appends the module's functions that the engine can find (external ones) to
+/// `/tmp/perf-PID.map`, sized to the next one.
+fn write_perf_map(module: &inkwell::module::Module<'_>, ee: &inkwell::execution_engine::ExecutionEngine<'_>) {
+    use std::io::Write;
+    let mut at = Vec::new();
+    let mut next = module.get_first_function();
+    while let Some(f) = next {
+        let name = f.get_name().to_string_lossy().into_owned();
+        if f.count_basic_blocks() > 0
+            && let Ok(a) = ee.get_function_address(&name)
+        {
+            at.push((a, name));
+        }
+        next = f.get_next_function();
+    }
+    at.sort();
+    let path = format!("/tmp/perf-{}.map", std::process::id());
+    let mut file = std::fs::OpenOptions::new().create(true).append(true).open(path).expect("perf map");
+    for (i, (a, name)) in at.iter().enumerate() {
+        let size = at.get(i + 1).map_or(1 << 16, |n| n.0 - a);
+        writeln!(file, "{a:x} {size:x} {name}").expect("perf map");
     }
 }

@@ -15,7 +15,12 @@
 //!   as weak hidden functions, so the object needs no compiler runtime;
 //! - defines `smelt_parallel_for`: with `threads > 1` a fork-join over
 //!   pthreads (no thread pool: the object owns no state), else a serial loop
-//!   (routines such as GEMM call it whatever the kernel options).
+//!   (routines such as GEMM call it whatever the kernel options);
+//! - defines `smelt_parallel_threads` (the routines' task grids follow it)
+//!   as the constant `threads`;
+//! - defines `smelt_scratch_alloc`/`smelt_scratch_free`, the routines' scratch
+//!   memory, as `aligned_alloc` and `free` (the JIT's keep large blocks for
+//!   reuse; an object owns no state).
 //!
 //! What is left undefined is libc (`memcpy`, `memset`, `aligned_alloc`,
 //! `free`, `abort`), libm for the few functions LLVM calls by name, and
@@ -107,6 +112,8 @@ pub fn compile_aot(
         temp_bytes = entry(module, program, info, name, &triple)?;
         half_conversions(module)?;
         parallel_for(module, threads)?;
+        thread_count(module, threads)?;
+        scratch(module)?;
         internalize(module, name);
         Ok(())
     })?;
@@ -407,6 +414,56 @@ fn half_conversions(module: &Module<'_>) -> Result<()> {
     }
     if let Some(f) = weak_fn(module, "__truncdfhf2", f16t.fn_type(&[f64t.into()], false)) {
         trunc(f, true)?;
+    }
+    Ok(())
+}
+
+/// Defines `smelt_parallel_threads()` (if declared) as the constant `threads`.
+fn thread_count(module: &Module<'_>, threads: usize) -> Result<()> {
+    let Some(f) = module.get_function(crate::runtime::THREADS_SYMBOL).filter(|f| f.count_basic_blocks() == 0) else {
+        return Ok(());
+    };
+    let cx = module.get_context();
+    f.set_linkage(Linkage::Internal);
+    let b = cx.create_builder();
+    b.position_at_end(cx.append_basic_block(f, "entry"));
+    llvm(b.build_return(Some(&cx.i64_type().const_int(threads.max(1) as u64, false))))?;
+    Ok(())
+}
+
+/// Defines the scratch functions the routines declared (if any):
+/// `smelt_scratch_alloc(bytes)` as `aligned_alloc(64, bytes rounded up to 64)`
+/// and `smelt_scratch_free(p)` as `free(p)`.
+fn scratch(module: &Module<'_>) -> Result<()> {
+    let cx = module.get_context();
+    let (i64t, ptr) = (cx.i64_type(), cx.ptr_type(AddressSpace::default()));
+    let b = cx.create_builder();
+    if let Some(f) = module.get_function(smelt_runtime::scratch::ALLOC_SYMBOL).filter(|f| f.count_basic_blocks() == 0) {
+        f.set_linkage(Linkage::Internal);
+        let aligned_alloc = module.get_function("aligned_alloc").unwrap_or_else(|| {
+            module.add_function("aligned_alloc", ptr.fn_type(&[i64t.into(), i64t.into()], false), None)
+        });
+        b.position_at_end(cx.append_basic_block(f, "entry"));
+        let bytes = f.get_nth_param(0).ok_or_else(|| CpuError::llvm("scratch size"))?.into_int_value();
+        let c = |v| i64t.const_int(v, false);
+        let size = llvm(b.build_and(llvm(b.build_int_add(bytes, c(63), ""))?, c(!63), ""))?;
+        let size =
+            llvm(b.build_select(llvm(b.build_int_compare(IntPredicate::SLT, size, c(64), ""))?, c(64), size, ""))?;
+        let p = llvm(b.build_call(aligned_alloc, &[c(64).into(), size.into()], ""))?
+            .try_as_basic_value()
+            .basic()
+            .ok_or_else(|| CpuError::llvm("aligned_alloc returns nothing"))?;
+        llvm(b.build_return(Some(&p)))?;
+    }
+    if let Some(f) = module.get_function(smelt_runtime::scratch::FREE_SYMBOL).filter(|f| f.count_basic_blocks() == 0) {
+        f.set_linkage(Linkage::Internal);
+        let free = module
+            .get_function("free")
+            .unwrap_or_else(|| module.add_function("free", cx.void_type().fn_type(&[ptr.into()], false), None));
+        b.position_at_end(cx.append_basic_block(f, "entry"));
+        let p = f.get_nth_param(0).ok_or_else(|| CpuError::llvm("scratch pointer"))?;
+        llvm(b.build_call(free, &[p.into()], ""))?;
+        llvm(b.build_return(None))?;
     }
     Ok(())
 }

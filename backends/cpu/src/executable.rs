@@ -128,14 +128,18 @@ impl Jit {
                 "resolving process symbols",
             )?;
             LLVMOrcJITDylibAddGenerator(jd, generator);
+            let [alloc, free] = smelt_runtime::scratch::symbols();
             let mut pairs = [
                 runtime_symbol(raw, crate::runtime::PARALLEL_FOR_SYMBOL, crate::runtime::parallel_for_address())?,
+                runtime_symbol(raw, crate::runtime::THREADS_SYMBOL, crate::runtime::threads_address())?,
                 runtime_symbol(raw, crate::runtime::PROFILE_MARK_SYMBOL, crate::runtime::profile_mark_address())?,
                 runtime_symbol(
                     raw,
                     smelt_runtime::custom_call::CUSTOM_CALL_SYMBOL,
                     smelt_runtime::custom_call::custom_call_address(),
                 )?,
+                runtime_symbol(raw, alloc.0, alloc.1)?,
+                runtime_symbol(raw, free.0, free.1)?,
             ];
             check(
                 LLVMOrcJITDylibDefine(jd, LLVMOrcAbsoluteSymbols(pairs.as_mut_ptr(), pairs.len())),

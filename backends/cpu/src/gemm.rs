@@ -31,11 +31,14 @@
 //!   or a slab of columns of one when a whole one does not) is packed first, one
 //!   `smelt_parallel_for` over its panels; then a second `smelt_parallel_for` runs
 //!   tasks, each a rectangle of C (batch element x rows x columns) that packs its
-//!   own A. Packed B is shared, so tasks may be small enough to balance well; the
-//!   task count grows with the work (one task per ~4 MFLOP, at most 16, so two or
-//!   four threads get equal shares) and splits rows first, in slices of at least
+//!   own A. The task count grows with the work (one task per ~4 MFLOP, at most
+//!   two per thread of `smelt_parallel_threads`, as each task streams the B
+//!   blocks into its L2 once) and splits rows first, in slices of at least
 //!   `MC` rows that reuse each B block from L2, then columns (each column slice
 //!   repacks its A rows).
+//! - **Scratch**: packed B and A live in `smelt_scratch_alloc` memory, which
+//!   the JIT's runtime keeps for the next call (on huge pages) instead of
+//!   faulting in fresh pages every time.
 //! - **Matrix-vector** products (`m == 1` or `n == 1`) skip packing and stream the
 //!   matrix once (`gemv.rs`).
 //! - **Epilogue**: after the last `KC` block of a task's `MR`-row strip of an `NC`
@@ -157,8 +160,14 @@ fn b_block_bytes(isa: Isa) -> i64 {
 const PACK_BUDGET_BYTES: i64 = if cfg!(test) { 8 << 10 } else { 64 << 20 };
 /// Multiply-adds per task (about 4 MFLOP).
 const TASK_WORK_SHIFT: u32 = 21;
-/// A multiple of common thread counts: equal shares for 2, 4, 8 or 16 threads.
-const MAX_TASKS: i64 = 16;
+/// Tasks per thread at most. Each task streams the packed B blocks from L3
+/// into L2 once for its rows, so taller tasks reuse them more: on 2 threads a
+/// `[4096]^3` product ran at 275 GFLOP/s in 16 tasks and 295 in 4 (Intel
+/// Xeon, Emerald Rapids); two per thread still balance a late thread.
+const TASKS_PER_THREAD: i64 = 2;
+/// The most bytes of packed A a task keeps across its column blocks (else
+/// each block repacks its `MC x KC` piece of A).
+const A_KEEP_BYTES: i64 = if cfg!(test) { 128 << 10 } else { 64 << 20 };
 /// Fewest microkernel rows a task gets when rows are split (`MC`).
 const MIN_TASK_ROW_TILES: i64 = 6;
 
@@ -1011,6 +1020,7 @@ fn build_driver<'ctx>(
     let total = ir.mul(ir.mul(ir.mul(batch, m)?, n)?, k)?;
     let inline = ir.cmp(IntPredicate::SLT, total, ir.c(INLINE_WORK))?;
     let (mr, mtiles) = (ir.c(blk.mr as i64), ir.ceil_div(m, ir.c(blk.mr as i64))?);
+    let max_tasks = ir.mul(ir.max(ir.thread_count()?, ir.c(1))?, ir.c(TASKS_PER_THREAD))?;
     let rounds = ir.ceil_div(batch, bgroup)?;
     ir.for_range(zero, rounds, 1, |round| {
         let b0 = ir.mul(round, bgroup)?;
@@ -1026,11 +1036,8 @@ fn build_driver<'ctx>(
             s.set(&ir, S_NJP, ntiles)?;
             // Task grid: enough tasks for the work, rows split before columns.
             let work = ir.mul(ir.mul(ir.mul(nb, m)?, sw)?, k)?;
-            let tasks = ir.clamp(
-                ir.b.build_right_shift(work, ir.c(TASK_WORK_SHIFT as i64), false, "")?,
-                ir.c(1),
-                ir.c(MAX_TASKS),
-            )?;
+            let tasks =
+                ir.clamp(ir.b.build_right_shift(work, ir.c(TASK_WORK_SHIFT as i64), false, "")?, ir.c(1), max_tasks)?;
             let per_matrix = ir.ceil_div(tasks, nb)?;
             let tm = ir.clamp(per_matrix, ir.c(1), ir.ceil_div(mtiles, ir.c(MIN_TASK_ROW_TILES))?)?;
             let tn = ir.clamp(ir.ceil_div(per_matrix, tm)?, ir.c(1), ntiles)?;
@@ -1172,7 +1179,18 @@ fn compute_task_function<'ctx>(tasks: &Tasks<'_, 'ctx>, parts: &Parts<'ctx>) -> 
     let omem = ir.mem_ty(spec.out, 0);
     let mc = ir.c(blk.mc);
     let mr = blk.mr as i64;
-    let apack = ir.alloc(ir.mul(ir.mul(mc, packed_depth(&ir, &blk, kcb)?)?, ir.c(blk.packed_bytes()))?)?;
+    // Packed A: an `MC x KC` block repacked for every column block, or, when a
+    // task spans several column blocks, all of its rows and depth packed during
+    // the first and reused by the others (within `A_KEEP_BYTES`).
+    let kpb = packed_depth(&ir, &blk, kcb)?;
+    let rows_pad = ir.mul(ir.ceil_div(mt, ir.c(mr))?, ir.c(mr))?;
+    let whole_bytes = ir.mul(ir.mul(ir.mul(rows_pad, nkb)?, kpb)?, ir.c(blk.packed_bytes()))?;
+    let several = ir.cmp(IntPredicate::SGT, nt, ncb)?;
+    let fits = ir.cmp(IntPredicate::SLE, whole_bytes, ir.c(A_KEEP_BYTES))?;
+    let keep_a = ir.b.build_and(several, fits, "")?;
+    let block_bytes = ir.mul(ir.mul(mc, kpb)?, ir.c(blk.packed_bytes()))?;
+    let apack = ir.alloc(ir.select(keep_a, whole_bytes, block_bytes)?)?;
+    let keep_a = ir.b.build_int_z_extend(keep_a, ir.i64t(), "")?;
     ir.for_range(lo, hi, 1, |t| {
         let ni = ir.rem(t, tn)?;
         let mi = ir.rem(ir.div(t, tn)?, tm)?;
@@ -1187,6 +1205,8 @@ fn compute_task_function<'ctx>(tasks: &Tasks<'_, 'ctx>, parts: &Parts<'ctx>) -> 
         let bmat = ir.gep(pt, bpack, ir.mul(bb, pbs)?)?;
         ir.for_step(j_start, j_end, ncb, |jc| {
             let nc = ir.min(ncb, ir.sub(j_end, jc)?)?;
+            let kept = ir.cmp(IntPredicate::NE, keep_a, ir.c(0))?;
+            let pack = ir.b.build_or(ir.b.build_not(kept, "")?, ir.cmp(IntPredicate::EQ, jc, j_start)?, "")?;
             ir.for_range(ir.c(0), nkb, 1, |pb| {
                 let k0 = ir.mul(pb, kcb)?;
                 let kc = ir.min(kcb, ir.sub(k, k0)?)?;
@@ -1195,13 +1215,20 @@ fn compute_task_function<'ctx>(tasks: &Tasks<'_, 'ctx>, parts: &Parts<'ctx>) -> 
                 let bblock = ir.gep(pt, bmat, ir.add(ir.mul(k0, npad)?, ir.mul(jc, kp)?)?)?;
                 ir.for_step(i_start, i_end, mc, |ic| {
                     let mcc = ir.min(mc, ir.sub(i_end, ic)?)?;
-                    ir.for_range(ir.c(0), mcc, mr, |r0| {
-                        let rows = ir.min(ir.c(mr), ir.sub(mcc, r0)?)?;
-                        let at = ir.add(ir.mul(ir.add(ic, r0)?, rs)?, ir.mul(k0, ks)?)?;
-                        let src = ir.gep(lhs_t, amat, at)?;
-                        let dst = ir.gep(pt, apack, ir.mul(r0, kp)?)?;
-                        ir.call(parts.pack_a, &[src.into(), rs.into(), ks.into(), rows.into(), kc.into(), dst.into()])?;
-                        Ok(())
+                    // This block's place in packed A: kept, block `pb` of
+                    // rows from `ic`; else the one block.
+                    let at_kept = ir.mul(ir.add(ir.mul(pb, rows_pad)?, ir.sub(ic, i_start)?)?, kpb)?;
+                    let ablock = ir.gep(pt, apack, ir.mul(at_kept, keep_a)?)?;
+                    ir.if_(pack, || {
+                        ir.for_range(ir.c(0), mcc, mr, |r0| {
+                            let rows = ir.min(ir.c(mr), ir.sub(mcc, r0)?)?;
+                            let at = ir.add(ir.mul(ir.add(ic, r0)?, rs)?, ir.mul(k0, ks)?)?;
+                            let src = ir.gep(lhs_t, amat, at)?;
+                            let dst = ir.gep(pt, ablock, ir.mul(r0, kp)?)?;
+                            let args = [src.into(), rs.into(), ks.into(), rows.into(), kc.into(), dst.into()];
+                            ir.call(parts.pack_a, &args)?;
+                            Ok(())
+                        })
                     })?;
                     let cblock = ir.gep(omem, cmat, ir.add(ir.mul(ic, n)?, jc)?)?;
                     let (sizes, at) = ([mcc, nc, kc, n], [bi, ic, ir.add(slab0, jc)?]);
@@ -1211,7 +1238,15 @@ fn compute_task_function<'ctx>(tasks: &Tasks<'_, 'ctx>, parts: &Parts<'ctx>) -> 
                     let bsrc = ir.gep(rhs_t, b, ir.add(ir.mul(bi, ir.mul(k, n)?)?, ir.add(ir.mul(k0, n)?, col)?)?)?;
                     let cols = ir.select(ir.cmp(IntPredicate::NE, direct, ir.c(0))?, ir.sub(n, col)?, ir.c(0))?;
                     let in_place = Some((bsrc, n, cols));
-                    parts.call_macro(&ir, sizes, [apack, bblock, cblock], (accumulate, last), (epi, ectx), at, in_place)
+                    parts.call_macro(
+                        &ir,
+                        sizes,
+                        [ablock, bblock, cblock],
+                        (accumulate, last),
+                        (epi, ectx),
+                        at,
+                        in_place,
+                    )
                 })
             })
         })

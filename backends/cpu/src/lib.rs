@@ -67,6 +67,16 @@ pub use routine::RoutineError;
 pub use smelt_kernel::StepProfile;
 pub use smelt_llvm::{codegen, jit, math};
 
+/// An MCJIT engine for a module of generated routines (tests and benchmarks):
+/// [`jit::engine`] with the runtime's scratch memory functions mapped.
+pub fn routine_engine<'ctx>(
+    module: &inkwell::module::Module<'ctx>,
+    target: &inkwell::targets::TargetMachine,
+    runtime: jit::Runtime,
+) -> std::result::Result<inkwell::execution_engine::ExecutionEngine<'ctx>, smelt_llvm::LlvmError> {
+    jit::engine_with(module, target, runtime, &smelt_runtime::scratch::symbols())
+}
+
 /// How to compile.
 #[derive(Clone, Debug)]
 pub struct CompileOptions {

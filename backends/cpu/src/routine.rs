@@ -473,16 +473,18 @@ impl<'a, 'ctx> Ir<'a, 'ctx> {
         Ok(())
     }
 
-    // ---- libc -----------------------------------------------------------------
+    // ---- memory ---------------------------------------------------------------
 
-    /// `aligned_alloc(64, bytes rounded up to 64)`; aborts when memory runs out.
+    /// 64-byte aligned scratch memory from the runtime (`smelt_runtime::scratch`;
+    /// an AOT object's own wrapper over `aligned_alloc`); aborts when memory
+    /// runs out.
     pub fn alloc(&self, bytes: IntValue<'ctx>) -> R<PointerValue<'ctx>> {
         let p = self.ptrt();
-        let f = declare(self.module, "aligned_alloc", p.fn_type(&[self.i64t().into(), self.i64t().into()], false));
-        let size = self.mul(self.ceil_div(self.max(bytes, self.c(64))?, self.c(64))?, self.c(64))?;
+        let name = smelt_runtime::scratch::ALLOC_SYMBOL;
+        let f = declare(self.module, name, p.fn_type(&[self.i64t().into()], false));
         let ptr = self
-            .call(f, &[self.c(64).into(), size.into()])?
-            .ok_or_else(|| RoutineError::Llvm("aligned_alloc returned void".into()))?
+            .call(f, &[bytes.into()])?
+            .ok_or_else(|| RoutineError::Llvm(format!("{name} returned void")))?
             .into_pointer_value();
         let null = self.b.build_is_null(ptr, "")?;
         self.if_(null, || {
@@ -493,8 +495,17 @@ impl<'a, 'ctx> Ir<'a, 'ctx> {
         Ok(ptr)
     }
 
+    /// The number of threads a parallel job runs on (`smelt_parallel_threads`).
+    pub fn thread_count(&self) -> R<IntValue<'ctx>> {
+        let name = smelt_runtime::pool::THREADS_SYMBOL;
+        let f = declare(self.module, name, self.i64t().fn_type(&[], false));
+        Ok(self.call(f, &[])?.ok_or_else(|| RoutineError::Llvm(format!("{name} returned void")))?.into_int_value())
+    }
+
+    /// Releases memory from [`Ir::alloc`].
     pub fn free(&self, ptr: PointerValue<'ctx>) -> R<()> {
-        let f = declare(self.module, "free", self.cx.void_type().fn_type(&[self.ptrt().into()], false));
+        let name = smelt_runtime::scratch::FREE_SYMBOL;
+        let f = declare(self.module, name, self.cx.void_type().fn_type(&[self.ptrt().into()], false));
         self.call(f, &[ptr.into()])?;
         Ok(())
     }

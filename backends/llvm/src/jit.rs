@@ -59,11 +59,22 @@ pub enum Runtime {
 }
 
 /// Optimizes `module` and makes an MCJIT engine for it with `smelt_parallel_for`
-/// mapped to `runtime`.
+/// and `smelt_parallel_threads` mapped to `runtime`.
 pub fn engine<'ctx>(
     module: &Module<'ctx>,
     target: &TargetMachine,
     runtime: Runtime,
+) -> Result<ExecutionEngine<'ctx>, LlvmError> {
+    engine_with(module, target, runtime, &[])
+}
+
+/// [`engine`], with each function of `module` named in `symbols` mapped to the
+/// address beside it (runtime functions the process does not export).
+pub fn engine_with<'ctx>(
+    module: &Module<'ctx>,
+    target: &TargetMachine,
+    runtime: Runtime,
+    symbols: &[(&str, usize)],
 ) -> Result<ExecutionEngine<'ctx>, LlvmError> {
     optimize(module, target)?;
     let ee = module
@@ -77,7 +88,33 @@ pub fn engine<'ctx>(
         };
         ee.add_global_mapping(&f, addr);
     }
+    if let Some(f) = module.get_function("smelt_parallel_threads") {
+        let addr = match runtime {
+            Runtime::Serial => threads_one as *const () as usize,
+            Runtime::TwoThreads => threads_two as *const () as usize,
+            Runtime::Pool => threads_pool as *const () as usize,
+        };
+        ee.add_global_mapping(&f, addr);
+    }
+    for &(name, addr) in symbols {
+        if let Some(f) = module.get_function(name) {
+            ee.add_global_mapping(&f, addr);
+        }
+    }
     Ok(ee)
+}
+
+/// `smelt_parallel_threads` for each [`Runtime`].
+extern "C" fn threads_one() -> i64 {
+    1
+}
+
+extern "C" fn threads_two() -> i64 {
+    2
+}
+
+extern "C" fn threads_pool() -> i64 {
+    pool().threads as i64
 }
 
 /// `void (ptr ctx, i64 begin, i64 end)`.
@@ -158,19 +195,22 @@ struct Pool {
     wake: Mutex<()>,
     cv: Condvar,
     busy: Mutex<()>,
+    /// Threads a job runs on, the caller included.
+    threads: usize,
 }
 
 fn pool() -> &'static Pool {
     static POOL: OnceLock<&'static Pool> = OnceLock::new();
     POOL.get_or_init(|| {
+        let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
         let pool: &'static Pool = Box::leak(Box::new(Pool {
             generation: AtomicU64::new(0),
             job: Mutex::new(None),
             wake: Mutex::new(()),
             cv: Condvar::new(),
             busy: Mutex::new(()),
+            threads,
         }));
-        let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
         for _ in 1..threads {
             std::thread::spawn(move || worker(pool));
         }

@@ -21,6 +21,9 @@ use std::sync::{Condvar, Mutex, OnceLock, TryLockError};
 
 /// The symbol generated code calls.
 pub const PARALLEL_FOR_SYMBOL: &str = "smelt_parallel_for";
+/// The symbol generated code calls for the number of threads a job may run on
+/// (routines size their task grids from it).
+pub const THREADS_SYMBOL: &str = "smelt_parallel_threads";
 /// The step profiler's clock (only programs compiled with profiling call it).
 pub const PROFILE_MARK_SYMBOL: &str = "smelt_profile_mark";
 
@@ -217,6 +220,17 @@ pub unsafe extern "C" fn smelt_parallel_for(task: Task, ctx: *mut c_void, n: i64
 /// The address of [`smelt_parallel_for`], for the JIT's symbol table.
 pub fn parallel_for_address() -> usize {
     smelt_parallel_for as *const () as usize
+}
+
+/// [`threads`], for generated code.
+#[unsafe(no_mangle)]
+pub extern "C" fn smelt_parallel_threads() -> i64 {
+    threads() as i64
+}
+
+/// The address of [`smelt_parallel_threads`], for the JIT's symbol table.
+pub fn threads_address() -> usize {
+    smelt_parallel_threads as *const () as usize
 }
 
 /// Nanoseconds on a monotonic clock.

@@ -136,7 +136,7 @@ fn check(specs: &[ConvSpec], runtime: Runtime, exact: bool, every_strategy: bool
             }
         }
     }
-    let ee = jit::engine(&module, &tm, runtime).unwrap();
+    let ee = crate::routine_engine(&module, &tm, runtime).unwrap();
     let mut rng = Rng::new(0x1234_5678_9abc_def1);
     let (mut nonzero, mut total) = (0, 0);
     for (spec, symbol, strategy) in runs {
@@ -399,7 +399,9 @@ fn invalid_specs_are_errors() {
 }
 
 /// The AOT contract: generated code for x86-64 (baseline and AVX2) and aarch64
-/// calls nothing but libc and the runtime's `smelt_parallel_for`.
+/// calls nothing but libc and the runtime functions AOT objects define
+/// (`smelt_parallel_for`, `smelt_parallel_threads`, `smelt_scratch_alloc`,
+/// `smelt_scratch_free`).
 #[test]
 fn cross_targets_call_only_libc() {
     use inkwell::OptimizationLevel;
@@ -409,7 +411,16 @@ fn cross_targets_call_only_libc() {
 
     Target::initialize_x86(&InitializationConfig::default());
     Target::initialize_aarch64(&InitializationConfig::default());
-    let allowed = ["aligned_alloc", "free", "abort", "memset", "memcpy", "memmove", "smelt_parallel_for"];
+    let allowed = [
+        "smelt_scratch_alloc",
+        "smelt_scratch_free",
+        "abort",
+        "memset",
+        "memcpy",
+        "memmove",
+        "smelt_parallel_for",
+        "smelt_parallel_threads",
+    ];
     for (triple, cpu, features) in [
         ("x86_64-unknown-linux-gnu", "x86-64", ""),
         ("x86_64-unknown-linux-gnu", "haswell", "+avx2,+fma,+f16c"),
@@ -461,7 +472,7 @@ fn cross_targets_call_only_libc() {
             }
         }
         // The scan sees calls at all.
-        assert!(called.contains("smelt_parallel_for") && called.contains("aligned_alloc"), "{called:?}");
+        assert!(called.contains("smelt_parallel_for") && called.contains("smelt_scratch_alloc"), "{called:?}");
         let bad: Vec<_> = called.iter().filter(|c| !allowed.contains(&c.as_str())).collect();
         assert!(bad.is_empty(), "{} {cpu}: calls {bad:?}", triple.as_str().to_string_lossy());
     }

@@ -211,7 +211,7 @@ fn with_gemms(specs: &[GemmSpec], runtime: Runtime, f: impl FnOnce(&[GemmFn])) {
     }
     // A second request finds the first function.
     assert_eq!(gemm_function(&module, &tm, &specs[0]).unwrap().get_name().to_str().unwrap(), specs[0].symbol());
-    let ee = jit::engine(&module, &tm, runtime).unwrap();
+    let ee = crate::routine_engine(&module, &tm, runtime).unwrap();
     let fns: Vec<GemmFn> = specs
         .iter()
         .map(|s| unsafe { std::mem::transmute::<usize, GemmFn>(ee.get_function_address(&s.symbol()).unwrap()) })
@@ -298,6 +298,9 @@ fn f32_two_threads_random() {
     // A few rows (B's full panels read in place, the edge panel packed), over
     // several depth blocks and column slabs.
     shapes.extend([(2, 7, 100, 600), (1, 12, 64, 1025), (3, 3, 33, 70), (1, 2, 32, 5)]);
+    // Several column blocks in one task: packed A kept across them (one and
+    // several depth blocks), and repacked per block past the test's keep limit.
+    shapes.extend([(1, 40, 1500, 50), (1, 26, 1400, 700), (1, 60, 1400, 800)]);
     check_specs(&all_transpositions(DType::F32, DType::F32, DType::F32), Runtime::TwoThreads, false, &shapes);
 }
 

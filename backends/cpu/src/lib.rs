@@ -6,8 +6,9 @@
 //!
 //! Pipeline: [`compile`] builds LLVM modules for a [`Program`] (`codegen`: the
 //! program's, and modules of its larger kernels compiled on other threads),
-//! optimizes it with the new pass manager (`default<O3>`) for the host CPU and
-//! all its features, emits an object file and links it into an ORC JIT
+//! optimizes it with the new pass manager for the host CPU and all its
+//! features (the passes generated kernels need, [`KERNEL_PASSES`]; routines and
+//! AOT modules get `default<O3>`), emits an object file and links it into an ORC JIT
 //! (`executable`), which runs it through `smelt_kernel::Executable`; [`CpuBackend`] is
 //! the backend registered as `cpu`. [`emit`] stops at any stage
 //! and returns the text or bytes (`smelt compile --emit llvm|llvm-opt|asm|obj`).
@@ -228,7 +229,7 @@ fn compile_to_object_timed(
             let tm = target_machine(options)?;
             let module = driver::build_kernel_module(&cx, program, &attrs, &tm, entries)?;
             prepare(&module, &tm);
-            optimize(&module, &tm, options)?;
+            optimize(&module, &tm, options, Passes::Kernels)?;
             let buf =
                 tm.write_to_memory_buffer(&module, FileType::Object).map_err(|e| CpuError::llvm(e.to_string()))?;
             Ok(buf.as_slice().to_vec())
@@ -253,7 +254,7 @@ fn compile_to_object_timed(
         let kernel_handles: Vec<_> = groups.iter().map(|g| s.spawn(|| kernel_module(g))).collect();
         let handles: Vec<_> = (0..helpers.min(info.routines.len())).map(|_| s.spawn(work)).collect();
         let t = std::time::Instant::now();
-        let optimized = optimize(&module, &tm, options)
+        let optimized = optimize(&module, &tm, options, Passes::Kernels)
             .and_then(|()| options.deadline.check(|| "LLVM optimization".into()).map_err(CpuError::from));
         phases.push(("LLVM optimization".into(), ms(t)));
         let t = std::time::Instant::now();
@@ -437,15 +438,52 @@ pub(crate) fn optimized_module_with<'ctx>(
     options.deadline.check(|| "LLVM IR generation".into())?;
     prepare(&module, tm);
     extend(&module, &info)?;
-    optimize(&module, tm, options)?;
+    optimize(&module, tm, options, Passes::Full)?;
     options.deadline.check(|| "LLVM optimization".into())?;
     Ok((module, info))
 }
 
-/// Runs LLVM's `default<ON>` pipeline on `module` for `tm`, the module's
+/// Which LLVM pass pipeline a module gets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Passes {
+    /// `default<ON>`: the GEMM and convolution routines (built once per
+    /// machine, explicit vector code tuned under O3) and modules that carry
+    /// them (AOT objects, `smelt compile --emit`).
+    Full,
+    /// At levels 2 and 3, [`KERNEL_PASSES`]: a program's own kernels, compiled
+    /// for every program. Lower levels run `default<ON>`.
+    Kernels,
+}
+
+/// The passes a program's kernels get at levels 2 and 3, instead of
+/// `default<O3>`, whose interprocedural and repeated cleanup passes bought the
+/// generated loops nothing but compile time (the kernels call nothing but
+/// always-inline helpers). In order: the helpers inlined; scalar cleanup
+/// (SROA, early CSE, CFG and instruction combining); loops rotated with their
+/// invariants hoisted and induction variables simplified; the loop and SLP
+/// vectorizers (with their cleanup); unrolling of small constant loops (up to
+/// 32 trips: reduce-window and select-and-scatter windows) and of the
+/// vectorized loops as at O2; a last LICM and CFG cleanup. Over the 44 corpus
+/// programs at benchmark size (Intel Xeon, Emerald Rapids) it cut compile time
+/// by a quarter (`conv2d_grad` 361 -> 68 ms, `shape_ops` 263 -> 46 ms,
+/// `iota_patterns` 174 -> 66 ms) with run times unchanged within the
+/// machine's noise.
+pub(crate) const KERNEL_PASSES: &str = "always-inline,function(\
+    sroa,early-cse<memssa>,simplifycfg,instcombine<no-verify-fixpoint>,\
+    loop-mssa(loop-rotate,licm),loop(indvars,loop-deletion),simplifycfg,instcombine<no-verify-fixpoint>,\
+    loop-vectorize,loop-load-elim,instcombine<no-verify-fixpoint>,simplifycfg,slp-vectorizer,vector-combine,\
+    instcombine<no-verify-fixpoint>,loop-unroll<O2;full-unroll-max=32>,instcombine<no-verify-fixpoint>,\
+    loop-mssa(licm),simplifycfg)";
+
+/// Runs `passes`' pipeline on `module` for `tm`, the module's
 /// functions marked as running with subnormals flushed (every CPU run does,
 /// see `smelt_runtime::fpenv`).
-pub(crate) fn optimize(module: &Module<'_>, tm: &TargetMachine, options: &CompileOptions) -> Result<(), CpuError> {
+pub(crate) fn optimize(
+    module: &Module<'_>,
+    tm: &TargetMachine,
+    options: &CompileOptions,
+    passes: Passes,
+) -> Result<(), CpuError> {
     smelt_llvm::math::denormal_preserve_sign(module);
     let pbo = PassBuilderOptions::create();
     let vectorize = options.opt_level >= 2;
@@ -453,6 +491,10 @@ pub(crate) fn optimize(module: &Module<'_>, tm: &TargetMachine, options: &Compil
     pbo.set_loop_slp_vectorization(vectorize);
     pbo.set_loop_interleaving(vectorize);
     pbo.set_loop_unrolling(options.opt_level >= 2);
-    let passes = format!("default<O{}>,{}", options.opt_level.min(3), smelt_llvm::math::INLINE_VECTOR_VARIANTS);
+    let pipeline = match passes {
+        Passes::Kernels if options.opt_level >= 2 => KERNEL_PASSES.to_string(),
+        _ => format!("default<O{}>", options.opt_level.min(3)),
+    };
+    let passes = format!("{pipeline},{}", smelt_llvm::math::INLINE_VECTOR_VARIANTS);
     module.run_passes(&passes, tm, pbo).map_err(|e| CpuError::llvm(e.to_string()))
 }

@@ -161,7 +161,7 @@ fn build(spec: &Routine, options: &CompileOptions) -> Result<Vec<u8>> {
     let module = cx.create_module(&spec.symbol());
     prepare(&module, &tm);
     spec.define(&module, &tm)?;
-    optimize(&module, &tm, options)?;
+    optimize(&module, &tm, options, crate::Passes::Full)?;
     let buf = tm.write_to_memory_buffer(&module, FileType::Object).map_err(|e| CpuError::llvm(e.to_string()))?;
     Ok(buf.as_slice().to_vec())
 }

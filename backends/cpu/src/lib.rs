@@ -224,7 +224,8 @@ fn compile_to_object_timed(
     }
     groups.retain(|g| !g.is_empty());
     let kernel_module =
-        |entries: &[(smelt_kernel::KernelId, Vec<codegen::Slot>, String)]| -> Result<Vec<u8>, CpuError> {
+        |entries: &[(smelt_kernel::KernelId, Vec<codegen::Slot>, String)]| -> Result<(Vec<u8>, f64), CpuError> {
+            let t = std::time::Instant::now();
             let cx = Context::create();
             let tm = target_machine(options)?;
             let module = driver::build_kernel_module(&cx, program, &attrs, &tm, entries)?;
@@ -232,7 +233,7 @@ fn compile_to_object_timed(
             optimize(&module, &tm, options, Passes::Kernels)?;
             let buf =
                 tm.write_to_memory_buffer(&module, FileType::Object).map_err(|e| CpuError::llvm(e.to_string()))?;
-            Ok(buf.as_slice().to_vec())
+            Ok((buf.as_slice().to_vec(), ms(t)))
         };
     prepare(&module, &tm);
     // The routines the module calls come from the routine cache; those that
@@ -272,11 +273,16 @@ fn compile_to_object_timed(
         );
         phases.push((format!("GEMM/convolution routines ({}), after the module", info.routines.len()), ms(t)));
         let t = std::time::Instant::now();
-        let kernel_objects: Vec<Result<Vec<u8>, CpuError>> = kernel_handles
+        let kernel_objects: Vec<Result<(Vec<u8>, f64), CpuError>> = kernel_handles
             .into_iter()
             .map(|h| h.join().unwrap_or_else(|_| Err(CpuError::Jit("a kernel module's build panicked".into()))))
             .collect();
         phases.push((format!("kernel modules ({}), after the module", kernel_objects.len()), ms(t)));
+        for (k, (o, g)) in kernel_objects.iter().zip(&groups).enumerate() {
+            if let Ok((_, took)) = o {
+                phases.push((format!("kernel module {} ({} kernels, on its own thread)", k + 1, g.len()), *took));
+            }
+        }
         (object, built, kernel_objects)
     });
     let object = object?;
@@ -287,7 +293,7 @@ fn compile_to_object_timed(
     objects.sort_by_key(|o| o.0);
     let mut objects: Vec<Vec<u8>> = objects.into_iter().map(|o| o.1).collect();
     for k in kernel_objects {
-        objects.push(k?);
+        objects.push(k?.0);
     }
     Ok(CompiledObject {
         name: program.name.clone(),
@@ -462,17 +468,19 @@ pub(crate) enum Passes {
 /// (SROA, early CSE, CFG and instruction combining); loops rotated with their
 /// invariants hoisted and induction variables simplified; the loop and SLP
 /// vectorizers (with their cleanup); unrolling of small constant loops (up to
-/// 32 trips: reduce-window and select-and-scatter windows) and of the
-/// vectorized loops as at O2; a last LICM and CFG cleanup. Over the 44 corpus
-/// programs at benchmark size (Intel Xeon, Emerald Rapids) it cut compile time
-/// by a quarter (`conv2d_grad` 361 -> 68 ms, `shape_ops` 263 -> 46 ms,
-/// `iota_patterns` 174 -> 66 ms) with run times unchanged within the
-/// machine's noise.
+/// 32 trips: reduce-window and select-and-scatter windows) and partial
+/// unrolling of the vectorized loops as at O2, without runtime unrolling
+/// (remainder loops cost machine-code time and bought nothing measurable);
+/// a last LICM and CFG cleanup. Over the 44 corpus programs at benchmark size
+/// (Intel Xeon, Emerald Rapids) it cut compile time by about a third
+/// (`conv2d_grad` 361 -> 66 ms, `shape_ops` 263 -> 46 ms, `sort_argsort` 192
+/// -> 131 ms) with run times unchanged within the machine's noise (geomean
+/// ratio 1.00).
 pub(crate) const KERNEL_PASSES: &str = "always-inline,function(\
     sroa,early-cse<memssa>,simplifycfg,instcombine<no-verify-fixpoint>,\
     loop-mssa(loop-rotate,licm),loop(indvars,loop-deletion),simplifycfg,instcombine<no-verify-fixpoint>,\
     loop-vectorize,loop-load-elim,instcombine<no-verify-fixpoint>,simplifycfg,slp-vectorizer,vector-combine,\
-    instcombine<no-verify-fixpoint>,loop-unroll<O2;full-unroll-max=32>,instcombine<no-verify-fixpoint>,\
+    instcombine<no-verify-fixpoint>,loop-unroll<O2;no-runtime;full-unroll-max=32>,instcombine<no-verify-fixpoint>,\
     loop-mssa(licm),simplifycfg)";
 
 /// Runs `passes`' pipeline on `module` for `tm`, the module's

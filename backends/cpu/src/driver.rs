@@ -190,6 +190,14 @@ pub(crate) fn kernel_instructions(module: &Module<'_>, program: &Program, info: 
     (per_kernel, rest)
 }
 
+/// Whether `program` launches any kernel inside a while loop (those stay in
+/// the program's module, beside `smelt_run`'s loop).
+pub(crate) fn has_loop_kernels(program: &Program) -> bool {
+    let mut marks = vec![false; program.kernels.len()];
+    mark_loop_kernels(&program.steps, false, &mut marks);
+    marks.contains(&true)
+}
+
 /// Marks the kernels `steps` launch inside a while loop (`in_loop`: these
 /// steps are).
 fn mark_loop_kernels(steps: &[Step], in_loop: bool, marks: &mut [bool]) {

@@ -190,14 +190,6 @@ pub(crate) fn kernel_instructions(module: &Module<'_>, program: &Program, info: 
     (per_kernel, rest)
 }
 
-/// Whether `program` launches any kernel inside a while loop (those stay in
-/// the program's module, beside `smelt_run`'s loop).
-pub(crate) fn has_loop_kernels(program: &Program) -> bool {
-    let mut marks = vec![false; program.kernels.len()];
-    mark_loop_kernels(&program.steps, false, &mut marks);
-    marks.contains(&true)
-}
-
 /// Marks the kernels `steps` launch inside a while loop (`in_loop`: these
 /// steps are).
 fn mark_loop_kernels(steps: &[Step], in_loop: bool, marks: &mut [bool]) {
@@ -222,20 +214,37 @@ fn mark_loop_kernels(steps: &[Step], in_loop: bool, marks: &mut [bool]) {
     }
 }
 
+/// The most LLVM instructions (before optimization) of a program's module
+/// whose while loops make it worth `default<O3>`: there O3's scalar passes
+/// pay in every iteration (a 65,532-step sliding-window loop, under 400
+/// instructions, ran 23% faster), while on larger modules they cost compile
+/// time for nothing measurable (an LSTM training step's module, about 2,400
+/// instructions: 390 -> 590 ms; an LSTM forward pass's, 700: 105 -> 145 ms).
+pub(crate) const LOOP_O3_MAX_INSTRUCTIONS: usize = 500;
+
 /// Which of `shards` modules defines each kernel's entry points (0: the
-/// program's own module, with `smelt_run`): the kernels, largest first
-/// (`weights`: LLVM instructions, [`kernel_instructions`]), each to the least
-/// loaded module, the program's module starting with the rest of its code.
-pub(crate) fn kernel_shards(program: &Program, weights: &[usize], rest: usize, shards: usize) -> Vec<usize> {
+/// program's own module, with `smelt_run`), and whether the program's module
+/// gets `default<O3>` (a small module with while loops, see
+/// [`LOOP_O3_MAX_INSTRUCTIONS`]; kernel modules always get the kernel
+/// pipeline). Kernels a loop launches stay in the program's module; the
+/// others, largest first (`weights`: LLVM instructions,
+/// [`kernel_instructions`]), go each to the least loaded module, the
+/// program's module starting with the rest of its code (`rest`), or, when
+/// it gets O3, to the kernel modules only.
+pub(crate) fn kernel_shards(program: &Program, weights: &[usize], rest: usize, shards: usize) -> (Vec<usize>, bool) {
     let n = weights.len();
     // Kernels a loop runs stay beside `smelt_run`, where LLVM may inline them
     // into the loop (a per-iteration call across modules costs).
     let mut in_loops = vec![false; n];
     mark_loop_kernels(&program.steps, false, &mut in_loops);
     let total: usize = weights.iter().sum();
+    let looped: usize = (0..n).filter(|&i| in_loops[i]).map(|i| weights[i]).sum();
+    let has_loops = in_loops.contains(&true);
     if shards < 2 || weights.iter().filter(|&&w| w > 0).count() < 2 || total < SHARD_MIN_INSTRUCTIONS {
-        return vec![0; n];
+        return (vec![0; n], has_loops && total + rest <= LOOP_O3_MAX_INSTRUCTIONS);
     }
+    let o3 = has_loops && looped + rest <= LOOP_O3_MAX_INSTRUCTIONS;
+    let first = usize::from(o3);
     let mut load = vec![0usize; shards];
     load[0] = rest;
     let mut order: Vec<usize> = (0..n).collect();
@@ -246,11 +255,18 @@ pub(crate) fn kernel_shards(program: &Program, weights: &[usize], rest: usize, s
             load[0] += weights[i];
             continue;
         }
-        let s = (0..shards).min_by_key(|&s| load[s]).unwrap_or(0);
+        let s = (first..shards).min_by_key(|&s| load[s]).unwrap_or(0);
         shard[i] = s;
         load[s] += weights[i];
     }
-    shard
+    (shard, o3)
+}
+
+/// Whether `program` launches any kernel inside a while loop.
+pub(crate) fn has_loop_kernels(program: &Program) -> bool {
+    let mut marks = vec![false; program.kernels.len()];
+    mark_loop_kernels(&program.steps, false, &mut marks);
+    marks.contains(&true)
 }
 
 /// Launches with less work than this (scalar operations) run on the calling thread.

@@ -202,13 +202,13 @@ fn compile_to_object_timed(
     // The split is planned on a first build of the whole module (building IR
     // costs a few milliseconds; optimizing it, the rest).
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let shard_of = if cores >= 2 && program.kernels.len() >= 2 {
+    let (shard_of, main_o3) = if cores >= 2 && program.kernels.len() >= 2 {
         let plan_cx = Context::create();
         let (whole, whole_info) = driver::build_module(&plan_cx, program, &attrs, &tm, Routines::Shared)?;
         let (weights, rest) = driver::kernel_instructions(&whole, program, &whole_info);
         driver::kernel_shards(program, &weights, rest, cores.min(MAX_KERNEL_MODULES + 1))
     } else {
-        vec![0; program.kernels.len()]
+        (vec![0; program.kernels.len()], driver::has_loop_kernels(program))
     };
     let remote = shard_of.iter().map(|&s| s != 0).collect();
     let (module, info) = driver::build_module_with(&cx, program, &attrs, &tm, Routines::Shared, remote)?;
@@ -255,11 +255,9 @@ fn compile_to_object_timed(
         let kernel_handles: Vec<_> = groups.iter().map(|g| s.spawn(|| kernel_module(g))).collect();
         let handles: Vec<_> = (0..helpers.min(info.routines.len())).map(|_| s.spawn(work)).collect();
         let t = std::time::Instant::now();
-        // A while loop's kernels are inlined into `smelt_run`'s loop, where
-        // O3's scalar passes (range and induction-variable reasoning after
-        // inlining) pay: a 65,532-step sliding-window loop ran 23% slower
-        // under the kernel pipeline.
-        let main_passes = if driver::has_loop_kernels(program) { Passes::Full } else { Passes::Kernels };
+        // A small module's while loops get O3 (their kernels are inlined
+        // into `smelt_run`'s loop; see `driver::LOOP_O3_MAX_INSTRUCTIONS`).
+        let main_passes = if main_o3 { Passes::Full } else { Passes::Kernels };
         let optimized = optimize(&module, &tm, options, main_passes)
             .and_then(|()| options.deadline.check(|| "LLVM optimization".into()).map_err(CpuError::from));
         phases.push(("LLVM optimization".into(), ms(t)));

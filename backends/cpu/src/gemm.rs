@@ -1190,7 +1190,6 @@ fn compute_task_function<'ctx>(tasks: &Tasks<'_, 'ctx>, parts: &Parts<'ctx>) -> 
     let keep_a = ir.b.build_and(several, fits, "")?;
     let block_bytes = ir.mul(ir.mul(mc, kpb)?, ir.c(blk.packed_bytes()))?;
     let apack = ir.alloc(ir.select(keep_a, whole_bytes, block_bytes)?)?;
-    let keep_a = ir.b.build_int_z_extend(keep_a, ir.i64t(), "")?;
     ir.for_range(lo, hi, 1, |t| {
         let ni = ir.rem(t, tn)?;
         let mi = ir.rem(ir.div(t, tn)?, tm)?;
@@ -1205,8 +1204,7 @@ fn compute_task_function<'ctx>(tasks: &Tasks<'_, 'ctx>, parts: &Parts<'ctx>) -> 
         let bmat = ir.gep(pt, bpack, ir.mul(bb, pbs)?)?;
         ir.for_step(j_start, j_end, ncb, |jc| {
             let nc = ir.min(ncb, ir.sub(j_end, jc)?)?;
-            let kept = ir.cmp(IntPredicate::NE, keep_a, ir.c(0))?;
-            let pack = ir.b.build_or(ir.b.build_not(kept, "")?, ir.cmp(IntPredicate::EQ, jc, j_start)?, "")?;
+            let pack = ir.b.build_or(ir.b.build_not(keep_a, "")?, ir.cmp(IntPredicate::EQ, jc, j_start)?, "")?;
             ir.for_range(ir.c(0), nkb, 1, |pb| {
                 let k0 = ir.mul(pb, kcb)?;
                 let kc = ir.min(kcb, ir.sub(k, k0)?)?;
@@ -1218,7 +1216,7 @@ fn compute_task_function<'ctx>(tasks: &Tasks<'_, 'ctx>, parts: &Parts<'ctx>) -> 
                     // This block's place in packed A: kept, block `pb` of
                     // rows from `ic`; else the one block.
                     let at_kept = ir.mul(ir.add(ir.mul(pb, rows_pad)?, ir.sub(ic, i_start)?)?, kpb)?;
-                    let ablock = ir.gep(pt, apack, ir.mul(at_kept, keep_a)?)?;
+                    let ablock = ir.gep(pt, apack, ir.select(keep_a, at_kept, ir.c(0))?)?;
                     ir.if_(pack, || {
                         ir.for_range(ir.c(0), mcc, mr, |r0| {
                             let rows = ir.min(ir.c(mr), ir.sub(mcc, r0)?)?;

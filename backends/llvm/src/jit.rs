@@ -80,23 +80,14 @@ pub fn engine_with<'ctx>(
     let ee = module
         .create_jit_execution_engine(OptimizationLevel::Aggressive)
         .map_err(|e| LlvmError::Llvm(e.to_string()))?;
-    if let Some(f) = module.get_function("smelt_parallel_for") {
-        let addr = match runtime {
-            Runtime::Serial => parallel_for_serial as *const () as usize,
-            Runtime::TwoThreads => parallel_for_two_threads as *const () as usize,
-            Runtime::Pool => parallel_for_pool as *const () as usize,
-        };
-        ee.add_global_mapping(&f, addr);
-    }
-    if let Some(f) = module.get_function("smelt_parallel_threads") {
-        let addr = match runtime {
-            Runtime::Serial => threads_one as *const () as usize,
-            Runtime::TwoThreads => threads_two as *const () as usize,
-            Runtime::Pool => threads_pool as *const () as usize,
-        };
-        ee.add_global_mapping(&f, addr);
-    }
-    for &(name, addr) in symbols {
+    // `smelt_parallel_for` and `smelt_parallel_threads` of `runtime`, then the caller's.
+    let (parallel_for, threads): (usize, usize) = match runtime {
+        Runtime::Serial => (parallel_for_serial as *const () as usize, threads_one as *const () as usize),
+        Runtime::TwoThreads => (parallel_for_two_threads as *const () as usize, threads_two as *const () as usize),
+        Runtime::Pool => (parallel_for_pool as *const () as usize, threads_pool as *const () as usize),
+    };
+    let own = [("smelt_parallel_for", parallel_for), ("smelt_parallel_threads", threads)];
+    for &(name, addr) in own.iter().chain(symbols) {
         if let Some(f) = module.get_function(name) {
             ee.add_global_mapping(&f, addr);
         }

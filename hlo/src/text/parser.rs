@@ -34,8 +34,14 @@ pub struct ParseError {
 }
 
 impl ParseError {
-    fn at(src: &str, offset: usize, message: String) -> ParseError {
-        let offset = offset.min(src.len());
+    /// An error at byte `offset` of `src` (clamped to its end), with the line
+    /// and column computed from it. Other text formats' parsers (StableHLO in
+    /// `smelt-formats`) report through this type too.
+    pub fn at(src: &str, offset: usize, message: String) -> ParseError {
+        let mut offset = offset.min(src.len());
+        while !src.is_char_boundary(offset) {
+            offset -= 1;
+        }
         let before = &src.as_bytes()[..offset];
         let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
         let line = before.iter().filter(|&&b| b == b'\n').count() + 1;

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{Result, anyhow};
-use smelt::case::{self, Case};
+
 use smelt::engine::{self, Compiled};
 use smelt::hlo::{Array, Literal};
 
@@ -96,7 +96,7 @@ struct FirstResult {
 /// Compiles `dir`'s module through a fresh `tiered` client without a disk
 /// cache, runs it once, then waits for the LLVM tier.
 fn first_result(dir: &Path) -> Result<FirstResult> {
-    let case = Case::load(dir)?;
+    let case = crate::load_case(dir)?;
     let module = load_verified(&case.module_path)?;
     let params = module.entry().param_shapes();
     let args = if case.inputs.is_empty() { smelt::hlo::random::random_inputs(&params)? } else { case.load_inputs()? };
@@ -114,7 +114,7 @@ fn first_result(dir: &Path) -> Result<FirstResult> {
 
 fn bench_case(dir: &Path, settings: &BenchSettings, jit: Option<&smelt::jit::Client>) -> Result<BenchResult> {
     let BenchSettings { backend, pipeline, runs, time_s, profile, .. } = *settings;
-    let case = Case::load(dir)?;
+    let case = crate::load_case(dir)?;
     let t0 = Instant::now();
     let module = load_verified(&case.module_path)?;
     let params = module.entry().param_shapes();
@@ -168,7 +168,7 @@ pub(crate) fn cmd_bench(
     jit: Option<&smelt::jit::Client>,
 ) -> Result<ExitCode> {
     let backend = settings.backend;
-    let cases = case::find_cases(paths)?;
+    let cases = crate::find_cases(paths)?;
     let mut failed = 0;
     if !json {
         println!(

@@ -1,6 +1,7 @@
 //! Case folders in the corpus layout, and comparing results with reference outputs.
 //!
-//! A case folder holds `module.hlo`, `in0.npy ...` (one per entry parameter),
+//! A case folder holds `module.hlo` (or another module file: `--module NAME`
+//! picks, e.g. `module.stablehlo.mlir`), `in0.npy ...` (one per entry parameter),
 //! optionally `out0.npy ...` (the reference outputs, tuple flattened) and `case.json`
 //! (dtypes, per-output tolerances). `smelt check`, `smelt run` and `smelt bench`
 //! all read this layout, and the tests use the same loading and comparison code.
@@ -12,8 +13,8 @@ use smelt_hlo::{Array, ArrayData, DType, Literal};
 
 #[derive(Debug, thiserror::Error)]
 pub enum CaseError {
-    #[error("{0}: not a case folder (no module.hlo)")]
-    NotACase(String),
+    #[error("{0}: not a case folder (no {1})")]
+    NotACase(String, String),
     #[error("{path}: {message}")]
     Json { path: String, message: String },
     #[error(transparent)]
@@ -42,14 +43,24 @@ pub struct Case {
     pub outputs: Vec<OutputSpec>,
 }
 
+/// The module file of a case folder unless told otherwise.
+pub const DEFAULT_MODULE: &str = "module.hlo";
+
 /// Tolerance when a case has no `case.json`.
 pub const DEFAULT_TOLERANCE: f64 = 1e-5;
 
 impl Case {
+    /// The case in `dir` with its module in `module.hlo`.
     pub fn load(dir: &Path) -> Result<Case, CaseError> {
-        let module_path = dir.join("module.hlo");
+        Case::load_named(dir, DEFAULT_MODULE)
+    }
+
+    /// The case in `dir` with its module in the file `module` (`module.pb`,
+    /// `module.stablehlo.mlir`, ...).
+    pub fn load_named(dir: &Path, module: &str) -> Result<Case, CaseError> {
+        let module_path = dir.join(module);
         if !module_path.is_file() {
-            return Err(CaseError::NotACase(dir.display().to_string()));
+            return Err(CaseError::NotACase(dir.display().to_string(), module.to_string()));
         }
         let name = dir
             .canonicalize()
@@ -106,19 +117,19 @@ impl Case {
 }
 
 /// Expands PATHs into case folders: a case folder itself, or the case folders
-/// directly inside a folder (sorted by name).
-pub fn find_cases(paths: &[PathBuf]) -> Result<Vec<PathBuf>, CaseError> {
+/// directly inside a folder (sorted by name). A case folder holds the file `module`.
+pub fn find_cases(paths: &[PathBuf], module: &str) -> Result<Vec<PathBuf>, CaseError> {
     let mut out = Vec::new();
     for p in paths {
-        if p.join("module.hlo").is_file() {
+        if p.join(module).is_file() {
             out.push(p.clone());
             continue;
         }
         let entries = std::fs::read_dir(p).map_err(|e| CaseError::Dir(p.display().to_string(), e))?;
         let mut cases: Vec<PathBuf> =
-            entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|c| c.join("module.hlo").is_file()).collect();
+            entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|c| c.join(module).is_file()).collect();
         if cases.is_empty() {
-            return Err(CaseError::NotACase(p.display().to_string()));
+            return Err(CaseError::NotACase(p.display().to_string(), module.to_string()));
         }
         cases.sort();
         out.extend(cases);

@@ -9,6 +9,7 @@
 pub use smelt_aot as aot;
 pub use smelt_cpu as cpu;
 pub use smelt_cranelift as cranelift;
+pub use smelt_formats as formats;
 pub use smelt_gpu as gpu;
 pub use smelt_hlo as hlo;
 pub use smelt_interp as interp;

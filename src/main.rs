@@ -13,6 +13,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use smelt::case::{self, Case};
 use smelt::engine::{self, Compiled};
+use smelt::formats::Format;
 use smelt::hlo::{Array, Literal, Module, Shape, npy, text};
 use smelt_passes::{Options, PassContext};
 
@@ -30,6 +31,55 @@ static ALLOCATOR: smelt::alloc::BlockCache = smelt::alloc::BlockCache;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Format of the module files read (default: detected from the content).
+    #[arg(long, global = true, value_enum)]
+    format: Option<FormatArg>,
+    /// The module file inside case folders (e.g. module.stablehlo.mlir, module.pb).
+    #[arg(long = "module", global = true, value_name = "NAME", default_value = case::DEFAULT_MODULE)]
+    case_module: String,
+}
+
+/// `--format`: how module files are read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum FormatArg {
+    /// XLA HLO text.
+    Hlo,
+    /// A serialized xla.HloModuleProto (HloProto and HloSnapshot wrappers too).
+    Proto,
+    /// StableHLO MLIR text, as JAX prints it.
+    Stablehlo,
+}
+
+impl FormatArg {
+    fn format(self) -> Format {
+        match self {
+            FormatArg::Hlo => Format::HloText,
+            FormatArg::Proto => Format::HloProto,
+            FormatArg::Stablehlo => Format::StableHlo,
+        }
+    }
+}
+
+/// The global options on how modules are read, set once from the command line.
+struct ModuleInput {
+    format: Option<Format>,
+    case_module: String,
+}
+
+static MODULE_INPUT: OnceLock<ModuleInput> = OnceLock::new();
+
+fn module_input() -> &'static ModuleInput {
+    MODULE_INPUT.get_or_init(|| ModuleInput { format: None, case_module: case::DEFAULT_MODULE.to_string() })
+}
+
+/// The case in `dir`, its module file named by `--module`.
+fn load_case(dir: &Path) -> Result<Case> {
+    Ok(Case::load_named(dir, &module_input().case_module)?)
+}
+
+/// The case folders in `paths` (see `case::find_cases`), by `--module`.
+fn find_cases(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    Ok(case::find_cases(paths, &module_input().case_module)?)
 }
 
 /// A backend by name: the interpreter or a compiled backend of the registry
@@ -353,6 +403,9 @@ fn pipeline_for(pipeline: Option<PipelineName>, backend: Backend) -> engine::Pip
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let input = ModuleInput { format: cli.format.map(FormatArg::format), case_module: cli.case_module.clone() };
+    // Set once, here, before any command reads a module.
+    let _ = MODULE_INPUT.set(input);
     let result = match cli.command {
         Command::Parse { file } => cmd_parse(&file),
         Command::Verify { file } => cmd_verify(&file),
@@ -432,10 +485,12 @@ fn main() -> ExitCode {
     }
 }
 
-/// Reads and parses an HLO file; parse errors name `file:line:col`.
+/// Reads a module file in the `--format` given or the one its content shows;
+/// parse errors name `file:line:col`.
 fn load_module(path: &Path) -> Result<Module> {
-    let src = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    text::parse_module(&src).map_err(|e| anyhow!("{}", e.render(&path.display().to_string())))
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    smelt::formats::read_module(&bytes, module_input().format)
+        .map_err(|e| anyhow!("{}", e.render(&path.display().to_string())))
 }
 
 /// Parses and verifies; verifier errors are prefixed with the file name.
@@ -576,7 +631,7 @@ fn cmd_run(
     pipeline: Option<PipelineName>,
 ) -> Result<ExitCode> {
     let (module_path, case) = if path.is_dir() {
-        let case = Case::load(path)?;
+        let case = load_case(path)?;
         (case.module_path.clone(), Some(case))
     } else {
         (path.to_path_buf(), None)
@@ -654,7 +709,7 @@ fn summarize(a: &Array) -> String {
 }
 
 fn cmd_check(paths: &[PathBuf], backend: Backend, pipeline: Option<PipelineName>) -> Result<ExitCode> {
-    let cases = case::find_cases(paths)?;
+    let cases = find_cases(paths)?;
     let ok = check_all(&cases, |dir| check_case(dir, backend, pipeline));
     Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
@@ -684,7 +739,7 @@ fn check_all(cases: &[PathBuf], check: impl Fn(&Path) -> Result<()>) -> bool {
 }
 
 fn check_case(dir: &Path, backend: Backend, pipeline: Option<PipelineName>) -> Result<()> {
-    let case = Case::load(dir)?;
+    let case = load_case(dir)?;
     let module = load_verified(&case.module_path)?;
     let compiled = Compiled::new(module, backend.name(), pipeline_for(pipeline, backend))?;
     let args = case.load_inputs()?;

@@ -8,3 +8,12 @@
 //! (verifier, passes, backends) sees one IR, and writes the proto form back.
 //! It sits at a leaf of the workspace: the protobuf machinery stays out of
 //! `smelt-hlo`.
+//!
+//! [`proto`] reads and writes `HloModuleProto` (and reads the `HloProto` and
+//! `HloSnapshot` wrappers XLA dumps); the protobuf types are generated at build
+//! time from `proto/hlo.proto` by prost, with protox parsing the schema, so
+//! building needs no `protoc`.
+
+pub mod proto;
+
+pub use proto::{ProtoError, read_proto, write_proto};

@@ -286,3 +286,25 @@ fn writes_what_xla_expects() {
     // Writing is deterministic.
     assert_eq!(write_proto(&back), bytes);
 }
+
+/// Attributes the corpus does not exercise, each kept as text by smelt and as
+/// typed fields by the proto.
+#[test]
+fn text_kept_attributes_round_trip() {
+    let text = r#"HloModule m, entry_computation_layout={(f32[4]{0}, s32[4]{0})->(f32[4]{0}, pred[4]{0})}, frontend_attributes={fa="1"}
+
+ENTRY main {
+  x = f32[4]{0} parameter(0), sharding={devices=[2]0,1}
+  i = s32[4]{0} parameter(1), sharding={replicated}
+  c = pred[4]{0} compare(i, i), direction=LT, type=UNSIGNED
+  cc = f32[4]{0} custom-call(x), custom_call_target="foo", custom_call_has_side_effect=true, schedule=SCHEDULE_LATEST, api_version=API_VERSION_STATUS_RETURNING, metadata={op_type="Foo" op_name="a/b" source_file="f.py" source_line=3}, backend_config="opaque \"bytes\""
+  ROOT t = (f32[4]{0}, pred[4]{0}) tuple(cc, c), sharding={{maximal device=0}, {replicated}}
+}
+"#;
+    let m = parse_module(text).unwrap();
+    let printed = print_module(&m);
+    for needle in ["type=UNSIGNED", "schedule=SCHEDULE_LATEST", "source_line=3", "{maximal device=0}", "fa=\"1\""] {
+        assert!(printed.contains(needle), "{needle} missing from\n{printed}");
+    }
+    assert_eq!(print_module(&read_proto(&write_proto(&m)).unwrap()), printed);
+}

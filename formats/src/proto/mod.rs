@@ -17,8 +17,9 @@
 //!
 //! What the proto cannot carry is dropped by the writer: header attributes
 //! smelt does not model (XLA keeps `allow_spmd_sharding_propagation_*` in the
-//! module config, not in the proto), `sharding=`, and instruction attributes
-//! that are neither modelled nor listed in `text.rs`.
+//! module config, not in the proto), `sharding=` forms other than those
+//! `text.rs` reads (replicated, maximal, manual, tiled, tuples of these), and
+//! instruction attributes that are neither modelled nor listed there.
 //!
 //! Malformed input (bad wire format, an unknown opcode or element type, a
 //! dangling id, an attribute that does not fit its opcode) is a [`ProtoError`]

@@ -370,6 +370,7 @@ fn instruction(
         metadata: p.metadata.as_ref().and_then(text::metadata_text),
         backend_config: text::backend_config_text(&p.backend_config),
         frontend_attributes: p.frontend_attributes.as_ref().and_then(|f| text::frontend_attributes_text(&f.map)),
+        sharding: p.sharding.as_ref().map(text::sharding_text),
         control_predecessors,
         ..Extras::default()
     };

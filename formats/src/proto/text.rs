@@ -13,7 +13,8 @@ use std::collections::BTreeMap;
 use smelt_hlo::attrs::Braced;
 
 use super::xla::{
-    CustomCallApiVersion, CustomCallSchedule, OpMetadata, OutputOperandAliasing, precision_config::Precision,
+    CustomCallApiVersion, CustomCallSchedule, OpMetadata, OpSharding, OutputOperandAliasing, op_sharding,
+    precision_config::Precision,
 };
 
 /// Escapes like absl's `CEscape`: `\n \r \t \" \' \\`, and every other byte
@@ -377,6 +378,107 @@ pub fn split_braced_list(text: &str) -> Vec<&str> {
     out
 }
 
+// ---- sharding ------------------------------------------------------------
+
+fn sharding_type_name(t: i32) -> String {
+    op_sharding::Type::try_from(t).map_or_else(|_| t.to_string(), |t| t.as_str_name().to_ascii_lowercase())
+}
+
+/// The value of `sharding=` as XLA prints it: `{replicated}`, `{maximal
+/// device=1}`, `{devices=[2,1]0,1}`, `{devices=[2,2]<=[4] last_tile_dim_replicate}`,
+/// a tuple's leaves as `{{...}, {...}}`.
+pub fn sharding_text(s: &OpSharding) -> String {
+    use op_sharding::Type as T;
+    let join = |v: &[i64]| v.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
+    match T::try_from(s.r#type) {
+        Ok(T::Tuple) => {
+            let elems: Vec<String> = s.tuple_shardings.iter().map(sharding_text).collect();
+            format!("{{{}}}", elems.join(", "))
+        }
+        Ok(T::Maximal) => format!("{{maximal device={}}}", s.tile_assignment_devices.first().copied().unwrap_or(0)),
+        Ok(T::Other) => {
+            let mut out = format!("{{devices=[{}]", join(&s.tile_assignment_dimensions));
+            if s.tile_assignment_devices.is_empty() && !s.iota_reshape_dims.is_empty() {
+                out.push_str(&format!("<=[{}]", join(&s.iota_reshape_dims)));
+                let perm: Vec<i64> = s.iota_transpose_perm.iter().map(|&p| i64::from(p)).collect();
+                if !perm.iter().copied().eq(0..perm.len() as i64) {
+                    out.push_str(&format!("T({})", join(&perm)));
+                }
+            } else {
+                out.push_str(&join(&s.tile_assignment_devices));
+            }
+            if s.replicate_on_last_tile_dim {
+                out.push_str(" last_tile_dim_replicate");
+            }
+            if !s.last_tile_dims.is_empty() {
+                let names: Vec<String> = s.last_tile_dims.iter().map(|&t| sharding_type_name(t)).collect();
+                out.push_str(&format!(" last_tile_dims={{{}}}", names.join(", ")));
+            }
+            out.push('}');
+            out
+        }
+        _ => format!("{{{}}}", sharding_type_name(s.r#type)),
+    }
+}
+
+/// Reads [`sharding_text`]'s forms; `None` for anything else.
+pub fn parse_sharding(text: &str) -> Option<OpSharding> {
+    use op_sharding::Type as T;
+    let inner = text.trim().strip_prefix('{')?.strip_suffix('}')?.trim();
+    let ints = |s: &str| -> Option<Vec<i64>> {
+        s.split(',').filter(|x| !x.trim().is_empty()).map(|x| x.trim().parse().ok()).collect()
+    };
+    let simple = |t: T| Some(OpSharding { r#type: t as i32, ..Default::default() });
+    if inner.starts_with('{') {
+        let elems = split_braced_list(text).into_iter().map(parse_sharding).collect::<Option<_>>()?;
+        return Some(OpSharding { r#type: T::Tuple as i32, tuple_shardings: elems, ..Default::default() });
+    }
+    if inner.is_empty() {
+        return Some(OpSharding { r#type: T::Tuple as i32, ..Default::default() });
+    }
+    if let Some(device) = inner.strip_prefix("maximal device=") {
+        let device = device.trim().parse().ok()?;
+        return Some(OpSharding {
+            r#type: T::Maximal as i32,
+            tile_assignment_dimensions: vec![1],
+            tile_assignment_devices: vec![device],
+            ..Default::default()
+        });
+    }
+    let Some(rest) = inner.strip_prefix("devices=[") else {
+        return simple(T::from_str_name(&inner.to_ascii_uppercase())?);
+    };
+    let (dims, rest) = rest.split_once(']')?;
+    let mut s = OpSharding { r#type: T::Other as i32, tile_assignment_dimensions: ints(dims)?, ..Default::default() };
+    let (devices, mut options) = rest.split_once(' ').unwrap_or((rest, ""));
+    if let Some(iota) = devices.strip_prefix("<=[") {
+        let (reshape, perm) = iota.split_once(']')?;
+        s.iota_reshape_dims = ints(reshape)?;
+        s.iota_transpose_perm = match perm.strip_prefix("T(").and_then(|p| p.strip_suffix(')')) {
+            Some(p) => ints(p)?.into_iter().map(|x| i32::try_from(x).ok()).collect::<Option<_>>()?,
+            None => (0..s.iota_reshape_dims.len() as i32).collect(),
+        };
+    } else {
+        s.tile_assignment_devices = ints(devices)?;
+    }
+    loop {
+        options = options.trim_start();
+        if let Some(r) = options.strip_prefix("last_tile_dim_replicate") {
+            s.replicate_on_last_tile_dim = true;
+            options = r;
+        } else if let Some(r) = options.strip_prefix("last_tile_dims={") {
+            let (names, r) = r.split_once('}')?;
+            for n in names.split(',') {
+                s.last_tile_dims.push(T::from_str_name(&n.trim().to_ascii_uppercase())? as i32);
+            }
+            options = r;
+        } else {
+            break;
+        }
+    }
+    options.trim().is_empty().then_some(s)
+}
+
 pub fn schedule_name(v: i32) -> String {
     CustomCallSchedule::try_from(v).map_or_else(|_| v.to_string(), |s| s.as_str_name().to_string())
 }
@@ -440,5 +542,22 @@ mod tests {
         assert_eq!(precision_text(&parse_precision("{highest,default}")).as_deref(), Some("{highest,default}"));
         assert_eq!(precision_text(&[0, 0]), None);
         assert_eq!(split_braced_list("{f32[2]{0}, (s32[], f32[1,2]{1,0})}"), ["f32[2]{0}", "(s32[], f32[1,2]{1,0})"]);
+    }
+
+    #[test]
+    fn shardings_round_trip() {
+        for text in [
+            "{replicated}",
+            "{manual}",
+            "{maximal device=3}",
+            "{devices=[2,1]0,1}",
+            "{devices=[2,2]<=[4] last_tile_dim_replicate}",
+            "{devices=[2,2,2]<=[2,4]T(1,0) last_tile_dims={manual}}",
+            "{{replicated}, {maximal device=0}, {devices=[2]1,0}}",
+        ] {
+            let s = parse_sharding(text).unwrap_or_else(|| panic!("{text}"));
+            assert_eq!(sharding_text(&s), text);
+        }
+        assert_eq!(parse_sharding("{devices=[2]0,1 bogus}"), None);
     }
 }

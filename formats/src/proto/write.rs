@@ -275,6 +275,7 @@ fn instruction_proto(
             .frontend_attributes
             .as_deref()
             .map(|f| xla::FrontendAttributes { map: text::parse_frontend_attributes(f) }),
+        sharding: e.sharding.as_deref().and_then(text::parse_sharding),
         ..Default::default()
     };
     for (name, value) in &e.unknown {

@@ -8,8 +8,18 @@
 //! (verifier, passes, backends) sees one IR, and writes the proto form back.
 //! It sits at a leaf of the workspace: the protobuf machinery stays out of
 //! `smelt-hlo`.
+//!
+//! [`proto`] reads and writes `HloModuleProto` (and reads the `HloProto` and
+//! `HloSnapshot` wrappers XLA dumps); the protobuf types are generated at build
+//! time from `proto/hlo.proto` by prost, with protox parsing the schema, so
+//! building needs no `protoc`. [`stablehlo`] reads StableHLO text.
+//! [`read_module`] reads any of the three, in a named format or the one
+//! [`Format::detect`] finds.
 
+pub mod proto;
 pub mod stablehlo;
+
+pub use proto::{ProtoError, read_proto, write_proto};
 
 pub use stablehlo::parse_stablehlo;
 
@@ -90,6 +100,8 @@ pub enum ReadError {
     Text(#[from] ParseError),
     #[error("{0} text is not UTF-8 (is it a binary HloModuleProto? try --format proto)")]
     NotUtf8(Format),
+    #[error("{0}")]
+    Proto(#[from] ProtoError),
 }
 
 impl ReadError {
@@ -110,6 +122,6 @@ pub fn read_module(bytes: &[u8], format: Option<Format>) -> Result<Module, ReadE
     match format {
         Format::HloText => Ok(smelt_hlo::parse_module(text()?)?),
         Format::StableHlo => Ok(parse_stablehlo(text()?)?),
-        Format::HloProto => Err(ReadError::NotUtf8(format)),
+        Format::HloProto => Ok(read_proto(bytes)?),
     }
 }

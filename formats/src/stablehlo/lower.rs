@@ -850,10 +850,11 @@ impl OpCtx<'_, '_, '_, '_> {
                     })
                     .ok_or_else(|| self.err("unsupported operation"))?;
                 let result = self.result()?;
-                if opcode == Opcode::Exp && result.as_array().is_some_and(|a| a.dtype.is_complex()) {
+                let complex = result.as_array().is_some_and(|a| a.dtype.is_complex());
+                if let Some(expand) = chlo::complex_expansion(opcode).filter(|_| complex) {
                     let (src, pos) = (self.l.src, self.op.pos);
                     let z = *x.first().ok_or_else(|| self.err("needs an operand"))?;
-                    return chlo::complex_exp(self.b, z).map(|id| vec![id]).map_err(|m| ParseError::at(src, pos, m));
+                    return expand(self.b, z).map(|id| vec![id]).map_err(|m| ParseError::at(src, pos, m));
                 }
                 one(self.add(opcode, x, Attrs::None, &[], Some(result))?)
             }

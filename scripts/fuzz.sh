@@ -3,7 +3,8 @@
 #
 #   scripts/fuzz.sh DOOR [RUNS] [extra libFuzzer flags...]
 #
-# DOOR: hlo_text, onnx_model, npy or cache_entry (the functions of src/fuzz.rs).
+# DOOR: hlo_text, stablehlo_text, hlo_proto, onnx_model, npy or cache_entry (the
+# functions of src/fuzz.rs).
 # RUNS: inputs to run (default 1000000; 0 runs until stopped).
 # Seeds come from the repository's own files (corpus modules, ONNX models,
 # .npy inputs, cache entries written by `smelt onnx-run`) and, when the
@@ -15,11 +16,11 @@
 # what safe Rust can hit; address doubles the cost) is passed to cargo fuzz.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-door=${1:?usage: scripts/fuzz.sh hlo_text|onnx_model|npy|cache_entry [RUNS] [libFuzzer flags]}
+door=${1:?usage: scripts/fuzz.sh hlo_text|stablehlo_text|hlo_proto|onnx_model|npy|cache_entry [RUNS] [libFuzzer flags]}
 runs=${2:-1000000}
 shift $(( $# >= 2 ? 2 : 1 ))
-case $door in hlo_text | onnx_model | npy | cache_entry) ;; *)
-    echo "fuzz.sh: unknown door '$door' (hlo_text, onnx_model, npy, cache_entry)" >&2
+case $door in hlo_text | stablehlo_text | hlo_proto | onnx_model | npy | cache_entry) ;; *)
+    echo "fuzz.sh: unknown door '$door' (hlo_text, stablehlo_text, hlo_proto, onnx_model, npy, cache_entry)" >&2
     exit 2
     ;;
 esac
@@ -40,6 +41,12 @@ hlo_text)
     for f in tests/corpus/*/module.hlo tests/corpus/*/module.opt.hlo; do
         seed "$f" "$(basename "$(dirname "$f")")-$(basename "$f")"
     done
+    ;;
+stablehlo_text)
+    for f in tests/corpus/*/module.stablehlo.mlir; do seed "$f" "$(basename "$(dirname "$f")").mlir"; done
+    ;;
+hlo_proto)
+    for f in tests/corpus/*/module.pb; do seed "$f" "$(basename "$(dirname "$f")").pb"; done
     ;;
 onnx_model)
     for f in tests/onnx/*/model.onnx; do seed "$f" "$(basename "$(dirname "$f")").onnx"; done

@@ -31,7 +31,27 @@ pub enum Reached {
 /// form and its verifier.
 pub fn hlo_text(data: &[u8]) -> Reached {
     let Ok(text) = std::str::from_utf8(data) else { return Reached::Decode };
-    let Ok(mut module) = parse_module(text) else { return Reached::Decode };
+    let Ok(module) = parse_module(text) else { return Reached::Decode };
+    middle_end(module)
+}
+
+/// StableHLO text: the StableHLO reader (syntax and lowering to HLO), then as
+/// [`hlo_text`].
+pub fn stablehlo_text(data: &[u8]) -> Reached {
+    let Ok(text) = std::str::from_utf8(data) else { return Reached::Decode };
+    let Ok(module) = smelt_formats::parse_stablehlo(text) else { return Reached::Decode };
+    middle_end(module)
+}
+
+/// A serialized `HloModuleProto` (or `HloProto`, `HloSnapshot`): the proto
+/// reader, then as [`hlo_text`].
+pub fn hlo_proto(data: &[u8]) -> Reached {
+    let Ok(module) = smelt_formats::read_proto(data) else { return Reached::Decode };
+    middle_end(module)
+}
+
+/// Verify, the default middle end, lowering to the kernel form and its verifier.
+fn middle_end(mut module: smelt_hlo::Module) -> Reached {
     if verify(&module).is_err() {
         return Reached::Check;
     }

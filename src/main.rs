@@ -1,4 +1,5 @@
-//! The `smelt` command line: parse, verify, run and check HLO modules.
+//! The `smelt` command line: parse, convert, verify, run and check HLO modules
+//! (read from HLO text, HloModuleProto or StableHLO files).
 //!
 //! Output formats here are contracts other tools rely on (`smelt check`'s
 //! `PASS`/`FAIL` lines and summary, `out<k>.npy` files). Exit status: 0 on success,
@@ -170,10 +171,22 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         json: Option<PathBuf>,
     },
-    /// Parse an HLO text file and print it in canonical form.
+    /// Parse a module file and print it as HLO text in canonical form.
     Parse {
-        /// HLO text file (XLA's format, as JAX and TensorFlow dump it).
+        /// HLO text, HloModuleProto or StableHLO file (see --format).
         file: PathBuf,
+    },
+    /// Convert a module file between formats: HLO text, StableHLO or an
+    /// HloModuleProto in; HLO text or an HloModuleProto out.
+    Convert {
+        /// The module to read (its format detected, or given by --format).
+        file: PathBuf,
+        /// Format to write (default: from the output's extension, .pb -> proto,
+        /// else hlo).
+        #[arg(long, value_enum)]
+        to: Option<FormatArg>,
+        #[arg(short, long, value_name = "FILE")]
+        output: PathBuf,
     },
     /// Parse and verify an HLO module; prints a one-line summary.
     Verify { file: PathBuf },
@@ -408,6 +421,7 @@ fn main() -> ExitCode {
     let _ = MODULE_INPUT.set(input);
     let result = match cli.command {
         Command::Parse { file } => cmd_parse(&file),
+        Command::Convert { file, to, output } => cmd_convert(&file, to, &output),
         Command::Verify { file } => cmd_verify(&file),
         Command::Run { path, inputs, out_dir, backend, pipeline } => {
             cmd_run(&path, &inputs, out_dir.as_deref(), backend, pipeline)
@@ -498,6 +512,24 @@ fn load_verified(path: &Path) -> Result<Module> {
     let module = load_module(path)?;
     smelt::hlo::verify(&module).map_err(|e| anyhow!("{}: {e}", path.display()))?;
     Ok(module)
+}
+
+fn cmd_convert(path: &Path, to: Option<FormatArg>, output: &Path) -> Result<ExitCode> {
+    let module = load_verified(path)?;
+    let to = match to {
+        Some(f) => f.format(),
+        None if output.extension().is_some_and(|e| e == "pb" || e == "proto") => Format::HloProto,
+        None if output.extension().is_some_and(|e| e == "mlir") => Format::StableHlo,
+        None => Format::HloText,
+    };
+    let bytes = match to {
+        Format::HloText => text::print_module(&module).into_bytes(),
+        Format::HloProto => smelt::formats::write_proto(&module),
+        Format::StableHlo => bail!("writing StableHLO is not supported; convert to hlo or proto"),
+    };
+    std::fs::write(output, bytes).with_context(|| format!("cannot write {}", output.display()))?;
+    eprintln!("{} -> {} ({to})", path.display(), output.display());
+    Ok(ExitCode::SUCCESS)
 }
 
 fn cmd_parse(path: &Path) -> Result<ExitCode> {

@@ -1,7 +1,9 @@
 """smelt: an XLA-style tensor compiler, from Python.
 
-- ``smelt.compile(hlo, backend="tiered")``: compile HLO text (or a ``.hlo``
-  path, or bytes) to an :class:`Executable` that takes and returns NumPy arrays.
+- ``smelt.compile(hlo, backend="tiered", format=None)``: compile a module (HLO
+  or StableHLO text, a path to a module file, or bytes, including a serialized
+  HloModuleProto; ``format`` is "hlo", "proto" or "stablehlo", detected when
+  omitted) to an :class:`Executable` that takes and returns NumPy arrays.
 - ``smelt.jit(fn, ...)``: a drop-in for ``jax.jit`` on the host. JAX traces and
   lowers ``fn`` once per argument signature; smelt compiles and runs it
   (needs JAX: ``pip install ./python[jax]``).

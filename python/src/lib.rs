@@ -30,6 +30,7 @@ use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
+use smelt::formats::Format;
 use smelt::hlo::{Array, ArrayData, ArrayView, DType, Module};
 use smelt::jit::graph::{Dim, Session, SessionOptions};
 use smelt::jit::{ArgType, Client, CompileOptions, JitError};
@@ -279,35 +280,33 @@ fn describe<'py>(py: Python<'py>, t: &ArgType) -> PyResult<Bound<'py, PyTuple>> 
     PyTuple::new(py, [PyTuple::new(py, dims)?.into_any(), numpy_dtype(py, t.dtype)?.into_any()])
 }
 
-/// HLO text from what `compile` was given, and the name to report it under.
-fn hlo_source(hlo: &Bound<'_, PyAny>) -> PyResult<(String, String)> {
+/// The module bytes from what `compile` was given, and the name to report it under.
+fn module_source(hlo: &Bound<'_, PyAny>) -> PyResult<(Vec<u8>, String)> {
     if let Ok(b) = hlo.cast::<PyBytes>() {
-        let text = std::str::from_utf8(b.as_bytes()).map_err(|_| {
-            raise(
-                ErrorKind::Input,
-                "<bytes>: not HLO text (UTF-8); serialized HloModuleProto is not read yet: pass the module's text",
-            )
-        })?;
-        return Ok((text.to_string(), "<bytes>".to_string()));
+        return Ok((b.as_bytes().to_vec(), "<bytes>".to_string()));
     }
     if let Ok(s) = hlo.cast::<PyString>() {
         let s = s.to_cow()?;
-        if s.contains("HloModule") || s.contains('\n') {
-            return Ok((s.into_owned(), "<hlo text>".to_string()));
+        if s.contains("HloModule") || s.contains("func.func") || s.contains('\n') {
+            return Ok((s.into_owned().into_bytes(), "<module text>".to_string()));
         }
     }
     let path: PathBuf = hlo.extract().map_err(|_| {
-        pyo3::exceptions::PyTypeError::new_err("hlo must be HLO text (str), bytes, or a path (str or os.PathLike)")
+        pyo3::exceptions::PyTypeError::new_err(
+            "hlo must be module text (str), bytes (text or a serialized HloModuleProto), or a path (str or os.PathLike)",
+        )
     })?;
-    let text = std::fs::read_to_string(&path)
-        .map_err(|e| raise(ErrorKind::Input, format!("cannot read {}: {e}", path.display())))?;
-    Ok((text, path.display().to_string()))
+    let bytes =
+        std::fs::read(&path).map_err(|e| raise(ErrorKind::Input, format!("cannot read {}: {e}", path.display())))?;
+    Ok((bytes, path.display().to_string()))
 }
 
-/// Parses and verifies, with the CLI's messages (`file:line:col: ...`).
-fn load_module(text: &str, origin: &str) -> PyResult<Module> {
-    let module = smelt::hlo::parse_module(text).map_err(|e| {
-        let kind = if e.message.contains("unsupported") || e.message.contains("not supported") {
+/// Reads (in `format`, else the detected one) and verifies, with the CLI's
+/// messages (`file:line:col: ...`).
+fn load_module(bytes: &[u8], format: Option<Format>, origin: &str) -> PyResult<Module> {
+    let module = smelt::formats::read_module(bytes, format).map_err(|e| {
+        let message = e.to_string();
+        let kind = if message.contains("unsupported") || message.contains("not supported") {
             ErrorKind::Unsupported
         } else {
             ErrorKind::Input
@@ -475,18 +474,27 @@ impl Executable {
     }
 }
 
-/// Compiles HLO text (a str holding the module), a path to a `.hlo` file, or
-/// UTF-8 bytes of HLO text for `backend` ("tiered", "cpu", "cranelift",
-/// "interp"). Compilations are cached per process: the same program again
-/// returns at once.
+/// Compiles a module for `backend` ("tiered", "cpu", "cranelift", "interp"):
+/// HLO or StableHLO text (a str holding the module), a path to a module file,
+/// or bytes (text, or a serialized HloModuleProto). `format` ("hlo", "proto",
+/// "stablehlo") says which; by default it is detected from the content.
+/// Compilations are cached per process: the same program again returns at once.
 #[pyfunction]
-#[pyo3(signature = (hlo, backend = "tiered"))]
-fn compile(py: Python<'_>, hlo: &Bound<'_, PyAny>, backend: &str) -> PyResult<Executable> {
+#[pyo3(signature = (hlo, backend = "tiered", format = None))]
+fn compile(py: Python<'_>, hlo: &Bound<'_, PyAny>, backend: &str, format: Option<&str>) -> PyResult<Executable> {
     let client = client(backend)?;
-    let (text, origin) = hlo_source(hlo)?;
+    let format = match format {
+        None => None,
+        Some(name) => Some(Format::from_name(name).ok_or_else(|| {
+            pyo3::exceptions::PyValueError::new_err(format!(
+                "format must be \"hlo\", \"proto\" or \"stablehlo\", not {name:?}"
+            ))
+        })?),
+    };
+    let (bytes, origin) = module_source(hlo)?;
     let start = Instant::now();
     let result = py.detach(|| -> PyResult<_> {
-        let module = load_module(&text, &origin)?;
+        let module = load_module(&bytes, format, &origin)?;
         let declared: Vec<ArgType> = module
             .entry()
             .param_shapes()

@@ -51,6 +51,31 @@ def test_corpus_modules_match_xla(name):
         assert_close(got, want, spec["rtol"], spec["atol"], f"{name} output {k}")
 
 
+@pytest.mark.parametrize("module", ["module.stablehlo.mlir", "module.pb"])
+def test_stablehlo_and_protos_compile_like_hlo_text(module):
+    name = "multi_output_pytree"
+    case = case_json(name)
+    args = [np.load(CORPUS / name / spec["file"]) for spec in case["inputs"]]
+    want = smelt.compile(CORPUS / name / "module.hlo", backend="cranelift")(*args)
+    path = CORPUS / name / module
+    fmt = "stablehlo" if module.endswith(".mlir") else "proto"
+    for src in (path, path.read_bytes()):
+        for f in (None, fmt):
+            got = smelt.compile(src, backend="cranelift", format=f)(*args)
+            for g, w in zip(got, want):
+                np.testing.assert_array_equal(g, w)
+    with pytest.raises(ValueError):
+        smelt.compile(path, format="onnx")
+
+
+def test_stablehlo_error_names_the_place(tmp_path):
+    f = tmp_path / "bad.mlir"
+    f.write_text("func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n  %0 = stablehlo.add %a, %b : tensor<4xf32>\n  return %0 : tensor<4xf32>\n}\n")
+    with pytest.raises(smelt.InvalidInputError) as e:
+        smelt.compile(f)
+    assert f"{f}:2:" in str(e.value) and "%b" in str(e.value)
+
+
 def test_syntax_error_names_the_place(tmp_path):
     f = tmp_path / "bad.hlo"
     f.write_text("HloModule bad\n\nENTRY main {\n  x = f32[4] parameter(0)\n  ROOT y = f32[4] add(x, z)\n}\n")

@@ -635,3 +635,61 @@ fn the_disk_cache_stays_within_its_bound_under_concurrent_processes() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("SMELT_CACHE_MAX=\"big\" is not a size"), "{}", stderr(&o));
 }
+
+#[test]
+fn convert_round_trips_through_the_proto_and_reads_stablehlo() {
+    let dir = tempfile::tempdir().unwrap();
+    let hlo = case("softmax").join("module.hlo");
+    let pb = dir.path().join("softmax.pb");
+    let o = smelt(&["convert", hlo.to_str().unwrap(), "-o", pb.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // The proto prints back as the text it came from, detected or named.
+    for format in [None, Some("proto")] {
+        let mut args = vec!["parse", pb.to_str().unwrap()];
+        args.extend(format.map(|f| ["--format", f]).iter().flatten());
+        let o = smelt(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert_eq!(stdout(&o), std::fs::read_to_string(&hlo).unwrap());
+    }
+    // StableHLO in, HLO text out, which then runs like the original.
+    let mlir = case("softmax").join("module.stablehlo.mlir");
+    let out = dir.path().join("softmax.hlo");
+    let o = smelt(&["convert", mlir.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let copy = copy_case("softmax", dir.path());
+    std::fs::copy(&out, copy.join("module.hlo")).unwrap();
+    let o = smelt(&["check", copy.to_str().unwrap()]);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    // Writing StableHLO is refused with a reason.
+    let o = smelt(&["convert", hlo.to_str().unwrap(), "-o", dir.path().join("x.mlir").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("StableHLO"), "{}", stderr(&o));
+}
+
+#[test]
+fn check_reads_the_module_file_named_by_module() {
+    for module in ["module.stablehlo.mlir", "module.pb"] {
+        let o = smelt(&["check", case("cond_switch").to_str().unwrap(), "--module", module]);
+        assert!(o.status.success(), "{module}: {}{}", stdout(&o), stderr(&o));
+        assert!(stdout(&o).contains("1 passed, 0 failed"), "{}", stdout(&o));
+    }
+    let o = smelt(&["check", case("cond_switch").to_str().unwrap(), "--module", "nope.mlir"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("no nope.mlir"), "{}", stderr(&o));
+}
+
+#[test]
+fn bad_stablehlo_names_file_line_col() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("bad.mlir");
+    let text = "func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n  %0 = stablehlo.add %a, %a : tensor<5xf32>\n  return %0 : tensor<4xf32>\n}\n";
+    std::fs::write(&f, text).unwrap();
+    let o = smelt(&["run", f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let want = format!("{}:2:8: stablehlo.add", f.display());
+    assert!(stderr(&o).contains(&want), "{}", stderr(&o));
+    // The same file named as HLO text fails as HLO text does.
+    let o = smelt(&["run", f.to_str().unwrap(), "--format", "hlo"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains(&format!("{}:1:", f.display())), "{}", stderr(&o));
+}

@@ -234,6 +234,35 @@ fn mutated_corpus_text_never_panics() {
     assert!(n(Reached::Decode) > 1000 && n(Reached::Check) > 100 && n(Reached::Through) > 100, "{reached:?}");
 }
 
+/// The corpus's StableHLO files, mutated token by token as HLO text is.
+#[test]
+fn mutated_stablehlo_never_panics() {
+    let seeds = read_all(corpus_cases().into_iter().map(|c| c.join("module.stablehlo.mlir")).filter(|p| p.is_file()));
+    let reached = drive(
+        "stablehlo_text",
+        &seeds,
+        MUTATIONS,
+        0x57ab_1e40,
+        |bytes, rng| {
+            let (text, what) = mutate(std::str::from_utf8(bytes).unwrap(), rng);
+            (text.into_bytes(), what)
+        },
+        smelt::fuzz::stablehlo_text,
+    );
+    let n = |r: Reached| reached.get(&r).copied().unwrap_or(0);
+    // The mutations reach the reader's errors and go all the way through.
+    assert!(n(Reached::Decode) > 1000 && n(Reached::Through) > 100, "{reached:?}");
+}
+
+/// XLA's own `module.pb` dumps, mutated byte by byte.
+#[test]
+fn mutated_hlo_protos_never_panic() {
+    let seeds = read_all(corpus_cases().into_iter().map(|c| c.join("module.pb")).filter(|p| p.is_file()));
+    let reached = drive("hlo_proto", &seeds, MUTATIONS, 0x9b0f_5eed, mutate_bytes, smelt::fuzz::hlo_proto);
+    let n = |r: Reached| reached.get(&r).copied().unwrap_or(0);
+    assert!(n(Reached::Decode) > 1000 && n(Reached::Through) > 100, "{reached:?}");
+}
+
 /// The ONNX models the repository tests with.
 fn onnx_seeds() -> Vec<(String, Vec<u8>)> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/onnx");
@@ -477,8 +506,10 @@ fn tokens_join_back_to_the_text() {
 #[test]
 fn inputs_that_once_crashed_replay_cleanly() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz");
-    let doors: [(&str, fn(&[u8]) -> Reached); 4] = [
+    let doors: [(&str, fn(&[u8]) -> Reached); 6] = [
         ("hlo_text", smelt::fuzz::hlo_text),
+        ("stablehlo_text", smelt::fuzz::stablehlo_text),
+        ("hlo_proto", smelt::fuzz::hlo_proto),
         ("onnx_model", smelt::fuzz::onnx_model),
         ("npy", smelt::fuzz::npy),
         ("cache_entry", smelt::fuzz::cache_entry),

@@ -39,13 +39,15 @@ fn first_mismatch(got: &Array, want: &Array, rtol: f64, atol: f64) -> Option<Str
     (!float && got.data != want.data).then(|| "integer data differs".to_string())
 }
 
-/// Runs one case's `file` (module.hlo or module.opt.hlo) and compares every output.
+/// Runs one case's `file` (module.hlo, module.opt.hlo, module.stablehlo.mlir or
+/// module.pb, read in the format its content shows) and compares every output.
 fn check_case(case: &Path, file: &str) -> Result<(), String> {
     let meta: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(case.join("case.json")).map_err(|e| e.to_string())?)
             .map_err(|e| e.to_string())?;
-    let text = std::fs::read_to_string(case.join(file)).map_err(|e| e.to_string())?;
-    let module = parse_module(&text).map_err(|e| e.render(file))?;
+    let bytes = std::fs::read(case.join(file)).map_err(|e| e.to_string())?;
+    let module = smelt::formats::read_module(&bytes, None).map_err(|e| e.render(file))?;
+    smelt_hlo::verify(&module).map_err(|e| format!("{file}: {e}"))?;
     let inputs = meta["inputs"].as_array().ok_or("inputs missing")?;
     let mut args = Vec::with_capacity(inputs.len());
     for (i, input) in inputs.iter().enumerate() {
@@ -91,6 +93,18 @@ fn every_corpus_case_matches_xla() {
 #[test]
 fn every_optimized_corpus_case_matches_xla() {
     check_corpus("module.opt.hlo");
+}
+
+/// The StableHLO each case was lowered from, read by smelt's own importer.
+#[test]
+fn every_stablehlo_corpus_case_matches_xla() {
+    check_corpus("module.stablehlo.mlir");
+}
+
+/// XLA's serialized HloModuleProto of each case.
+#[test]
+fn every_proto_corpus_case_matches_xla() {
+    check_corpus("module.pb");
 }
 
 /// One small corruption of an instruction, as an unverified module may carry.

@@ -539,9 +539,15 @@ fn cmd_parse(path: &Path) -> Result<ExitCode> {
 }
 
 fn cmd_verify(path: &Path) -> Result<ExitCode> {
-    let module = load_verified(path)?;
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let format = module_input().format.unwrap_or_else(|| Format::detect(&bytes));
+    let t0 = Instant::now();
+    let module = smelt::formats::read_module(&bytes, Some(format))
+        .map_err(|e| anyhow!("{}", e.render(&path.display().to_string())))?;
+    let read_ms = t0.elapsed().as_secs_f64() * 1e3;
+    smelt::hlo::verify(&module).map_err(|e| anyhow!("{}: {e}", path.display()))?;
     println!(
-        "{}: ok ({} computations, {} instructions)",
+        "{}: ok ({} computations, {} instructions; {format} read in {read_ms:.2} ms)",
         path.display(),
         module.comps.len(),
         module.instruction_count()

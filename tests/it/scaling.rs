@@ -85,3 +85,42 @@ fn compile_time_of_a_long_elementwise_chain_grows_about_linearly() {
 fn compile_time_of_identical_layers_grows_about_linearly() {
     assert_about_linear("unrolled layers", layers, 32);
 }
+
+/// `n` reductions, each with its own reducer region, summed: StableHLO as JAX
+/// prints a program with many reductions.
+fn stablehlo_regions(n: usize) -> String {
+    let mut s = String::from(
+        "func.func @main(%x: tensor<16xf32>) -> tensor<f32> {\n  %z = stablehlo.constant dense<0.0> : tensor<f32>\n  \
+         %r0 = stablehlo.constant dense<0.0> : tensor<f32>\n",
+    );
+    for i in 1..=n {
+        let _ = write!(
+            s,
+            "  %s{i} = stablehlo.reduce(%x init: %z) across dimensions = [0] : (tensor<16xf32>, tensor<f32>) -> tensor<f32>\n   \
+             reducer(%a: tensor<f32>, %b: tensor<f32>) {{\n    %t = stablehlo.add %a, %b : tensor<f32>\n    \
+             stablehlo.return %t : tensor<f32>\n  }}\n  %r{i} = stablehlo.add %r{}, %s{i} : tensor<f32>\n",
+            i - 1
+        );
+    }
+    let _ = writeln!(s, "  return %r{n} : tensor<f32>\n}}");
+    s
+}
+
+/// Importing StableHLO grows about linearly with the program, regions included
+/// (each becomes a computation with its own name), by the same ratio rule.
+#[test]
+fn stablehlo_import_time_grows_about_linearly() {
+    let import_s = |text: &str| {
+        (0..3)
+            .map(|_| {
+                let t = Instant::now();
+                smelt::formats::parse_stablehlo(text).unwrap_or_else(|e| panic!("{e}"));
+                t.elapsed().as_secs_f64()
+            })
+            .fold(f64::INFINITY, f64::min)
+    };
+    let (small, large) = (stablehlo_regions(500), stablehlo_regions(500 * GROWTH));
+    let ratio = import_s(&large) / import_s(&small);
+    eprintln!("stablehlo import: {GROWTH}x the regions took {ratio:.1}x the time");
+    assert!(ratio < MAX_RATIO, "importing {GROWTH}x the regions took {ratio:.1}x the time");
+}

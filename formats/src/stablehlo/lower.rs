@@ -47,6 +47,7 @@ pub fn lower(src: &str, ast: &ModuleAst) -> Result<Module> {
         lowered: HashMap::new(),
         active: Vec::new(),
         names: HashSet::new(),
+        name_counts: HashMap::new(),
     };
     let entry_id = l.func(entry)?;
     let mut module = l.mb.build(entry_id).map_err(|e| ParseError::at(src, entry.pos, e.to_string()))?;
@@ -91,6 +92,8 @@ struct Lower<'a> {
     /// Functions being lowered, to reject recursion.
     active: Vec<String>,
     names: HashSet<String>,
+    /// The next suffix to try per computation-name base.
+    name_counts: HashMap<String, usize>,
 }
 
 /// How a region's computation receives its inputs.
@@ -155,13 +158,15 @@ impl<'a> Lower<'a> {
         ParseError::at(self.src, pos, msg.into())
     }
 
+    /// `base`, or `base.N` with the next free `N` for that base.
     fn comp_name(&mut self, base: &str) -> String {
-        let mut name = base.to_string();
-        let mut n = 1;
+        let next = self.name_counts.entry(base.to_string()).or_insert(0);
+        let mut name = if *next == 0 { base.to_string() } else { format!("{base}.{next}") };
         while !self.names.insert(name.clone()) {
-            name = format!("{base}.{n}");
-            n += 1;
+            *next += 1;
+            name = format!("{base}.{next}");
         }
+        *next += 1;
         name
     }
 
@@ -178,7 +183,7 @@ impl<'a> Lower<'a> {
         let args: Vec<(String, Shape, usize)> =
             f.args.iter().map(|a| (a.name.clone(), a.shape.clone(), a.pos)).collect();
         let name = self.comp_name(&f.name);
-        let id = self.region(&name, region, Some(&args), Mode::Closed, &[], &Vec::new())?;
+        let id = self.region(&name, region, Some(&args), Mode::Closed, &[], &mut Vec::new())?;
         self.active.pop();
         self.lowered.insert(f.name.clone(), (id, f.results.len()));
         Ok(id)
@@ -186,7 +191,8 @@ impl<'a> Lower<'a> {
 
     /// Lowers `region` to a computation named `name`. `args` overrides the block
     /// arguments (a function's); `captures` are outer values the region uses, typed
-    /// by `outer`.
+    /// by `env` (the enclosing regions' value types, innermost last; this region's
+    /// level is pushed while it is lowered and popped after).
     fn region(
         &mut self,
         name: &str,
@@ -194,7 +200,7 @@ impl<'a> Lower<'a> {
         args: Option<&[(String, Shape, usize)]>,
         mode: Mode,
         captures: &[ValueRef],
-        outer: &TypeEnv,
+        env: &mut TypeEnv,
     ) -> Result<CompId> {
         let args = args.unwrap_or(&region.args);
         if mode == Mode::Closed
@@ -205,13 +211,10 @@ impl<'a> Lower<'a> {
         }
         let capture_types = captures
             .iter()
-            .map(|v| {
-                lookup_type(outer, v).ok_or_else(|| self.err(v.pos, format!("use of undefined value %{}", v.name)))
-            })
+            .map(|v| lookup_type(env, v).ok_or_else(|| self.err(v.pos, format!("use of undefined value %{}", v.name))))
             .collect::<Result<Vec<_>>>()?;
 
         // Pass one: types of this region's values, and its ops' regions lowered.
-        let mut env = outer.clone();
         let mut level = HashMap::new();
         for (n, s, _) in args {
             level.insert((n.clone(), 0), s.clone());
@@ -222,7 +225,7 @@ impl<'a> Lower<'a> {
         env.push(level);
         let mut prepared = Vec::with_capacity(region.ops.len());
         for op in &region.ops {
-            prepared.push(self.prepare(op, &env)?);
+            prepared.push(self.prepare(op, env)?);
             let types = &op.result_types;
             if types.len() != op.result_count() && !is_terminator(op) {
                 return Err(self.err(
@@ -239,6 +242,8 @@ impl<'a> Lower<'a> {
                 }
             }
         }
+
+        env.pop();
 
         // Pass two: the instructions.
         let mut b = self.mb.builder(name);
@@ -311,7 +316,7 @@ impl<'a> Lower<'a> {
     }
 
     /// Pass one for an op: lower its regions (and its callee) to computations.
-    fn prepare(&mut self, op: &'a Op, env: &TypeEnv) -> Result<Prepared> {
+    fn prepare(&mut self, op: &'a Op, env: &mut TypeEnv) -> Result<Prepared> {
         let short = short_name(&op.name);
         let mut p = Prepared::default();
         match short {

@@ -236,8 +236,9 @@ enum Command {
         file: PathBuf,
         #[arg(long, value_enum, default_value = "default")]
         pipeline: PipelineName,
-        #[arg(long, value_enum, default_value = "html")]
-        format: VizFormat,
+        /// Drawing to write (--format names the module's format, as everywhere).
+        #[arg(long = "to", value_enum, default_value = "html")]
+        to: VizFormat,
         #[arg(short, long, value_name = "FILE")]
         output: PathBuf,
     },
@@ -442,7 +443,7 @@ fn main() -> ExitCode {
         Command::Opt { file, pipeline, dump_to, stats, explain_fusion, disabled, output } => {
             cmd_opt(&file, pipeline, dump_to, stats, explain_fusion, disabled, output.as_deref())
         }
-        Command::Viz { file, pipeline, format, output } => cmd_viz(&file, pipeline, format, &output),
+        Command::Viz { file, pipeline, to, output } => cmd_viz(&file, pipeline, to, &output),
         Command::Aot { file, name, out_dir, target, threads, rust } => {
             let TargetArgs { target, cpu, features } = target;
             let options = smelt::aot::AotOptions { triple: target, cpu, features, threads };
@@ -918,4 +919,15 @@ fn cmd_cache(action: CacheAction, dir: Option<PathBuf>, json: bool) -> Result<()
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    /// clap's own consistency checks: no global option shadows a command's.
+    #[test]
+    fn the_command_line_definition_is_consistent() {
+        super::Cli::command().debug_assert();
+    }
 }

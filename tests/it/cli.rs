@@ -231,11 +231,11 @@ fn viz_writes_dot_and_html() {
     let softmax = case("softmax").join("module.hlo");
     let dot = dir.path().join("m.dot");
     let html = dir.path().join("m.html");
-    let o = smelt(&["viz", softmax.to_str().unwrap(), "--format", "dot", "-o", dot.to_str().unwrap()]);
+    let o = smelt(&["viz", softmax.to_str().unwrap(), "--to", "dot", "-o", dot.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
     let text = std::fs::read_to_string(&dot).unwrap();
     assert!(text.starts_with("digraph") && text.contains("subgraph cluster_"), "{text}");
-    let o = smelt(&["viz", softmax.to_str().unwrap(), "--format", "html", "-o", html.to_str().unwrap()]);
+    let o = smelt(&["viz", softmax.to_str().unwrap(), "--to", "html", "-o", html.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
     let page = std::fs::read_to_string(&html).unwrap();
     assert!(page.contains("<svg") && page.contains("class=\"fusion\""), "{page}");

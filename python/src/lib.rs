@@ -288,7 +288,9 @@ fn module_source(hlo: &Bound<'_, PyAny>) -> PyResult<(Vec<u8>, String)> {
     if let Ok(s) = hlo.cast::<PyString>() {
         let s = s.to_cow()?;
         if s.contains("HloModule") || s.contains("func.func") || s.contains('\n') {
-            return Ok((s.into_owned().into_bytes(), "<module text>".to_string()));
+            let bytes = s.into_owned().into_bytes();
+            let origin = format!("<{} text>", Format::detect(&bytes));
+            return Ok((bytes, origin));
         }
     }
     let path: PathBuf = hlo.extract().map_err(|_| {

@@ -3,7 +3,10 @@
 //!
 //! Case folders in the ONNX layout (`tests/onnx/README.md`): `model.onnx`,
 //! `<input name>.npy` per graph input, `expected/<output name>.npy` per graph
-//! output and `case.json` (per-output `rtol`/`atol`).
+//! output and `case.json` (per-output `rtol`/`atol`). `onnx-check` also reads
+//! the ONNX project's backend-test layout (`onnx/backend/test/data/*/`):
+//! `model.onnx` with `test_data_set_<n>/input_<k>.pb` and `output_<k>.pb`
+//! (serialized `TensorProto`s), checked at that suite's tolerance.
 
 use std::path::{Path, PathBuf};
 
@@ -169,7 +172,66 @@ fn tolerance(json: &serde_json::Value, name: &str) -> (f64, f64) {
     (get("rtol"), get("atol"))
 }
 
+/// The ONNX backend test suite's tolerance (`onnx.backend.test.case`).
+const BACKEND_TEST_RTOL: f64 = 1e-3;
+const BACKEND_TEST_ATOL: f64 = 1e-7;
+
+/// `dir/test_data_set_<n>` folders, in order.
+fn test_data_sets(dir: &Path) -> Vec<PathBuf> {
+    (0..).map(|n| dir.join(format!("test_data_set_{n}"))).take_while(|d| d.is_dir()).collect()
+}
+
+/// `<prefix>_<k>.pb` in `dir`, k = 0, 1, ..., decoded.
+fn read_tensor_protos(dir: &Path, prefix: &str) -> Result<Vec<(String, Array)>> {
+    let mut out = Vec::new();
+    for k in 0.. {
+        let path = dir.join(format!("{prefix}_{k}.pb"));
+        if !path.is_file() {
+            break;
+        }
+        let bytes = std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+        out.push(smelt::jit::onnx::tensor::decode_bytes(&bytes).map_err(|m| anyhow!("{}: {m}", path.display()))?);
+    }
+    Ok(out)
+}
+
+/// A backend-test case: every data set's inputs (matched by name, else by
+/// position among the graph's inputs) run and compared with its outputs.
+fn check_test_data_sets(dir: &Path, sets: &[PathBuf], backend: Backend) -> Result<()> {
+    let graph = load_graph(&dir.join("model.onnx"))?;
+    let session = session(graph, backend)?;
+    let inputs = session.graph().inputs.clone();
+    let outputs = session.graph().outputs.clone();
+    for set in sets {
+        let given = read_tensor_protos(set, "input")?;
+        let mut feeds = Vec::with_capacity(given.len());
+        for (k, (name, a)) in given.into_iter().enumerate() {
+            let name = if inputs.contains(&name) {
+                name
+            } else {
+                inputs.get(k).cloned().ok_or_else(|| anyhow!("{}: input_{k}.pb has no graph input", set.display()))?
+            };
+            feeds.push((name, a));
+        }
+        let want = read_tensor_protos(set, "output")?;
+        if want.len() != outputs.len() {
+            bail!("{}: {} expected outputs, the graph has {}", set.display(), want.len(), outputs.len());
+        }
+        let got = run(&session, &feeds)?;
+        let set_name = set.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        for ((name, g), (_, w)) in outputs.iter().zip(&got).zip(&want) {
+            compare(g, w, BACKEND_TEST_RTOL, BACKEND_TEST_ATOL)
+                .map_err(|m| anyhow!("{set_name}: output '{name}': {m}"))?;
+        }
+    }
+    Ok(())
+}
+
 fn check_case(dir: &Path, backend: Backend) -> Result<()> {
+    let sets = test_data_sets(dir);
+    if !sets.is_empty() {
+        return check_test_data_sets(dir, &sets, backend);
+    }
     let model = dir.join("model.onnx");
     let graph = load_graph(&model)?;
     let feeds = load_feeds(&graph, &model, &[])?;

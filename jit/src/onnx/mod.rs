@@ -17,8 +17,10 @@
 //! up front so that a model smelt cannot run fails at load time, naming the
 //! place, rather than at its first run:
 //!
-//! - the default-domain opset must be 13 to 21, and every node must be in the
-//!   default domain (`""` or `"ai.onnx"`);
+//! - the default-domain opset must be 6 to 21, and every node must be in the
+//!   default domain (`""` or `"ai.onnx"`); a model older than opset 13 is first
+//!   rewritten to opset 13's operator signatures ([`upgrade`]), and `Dropout`
+//!   becomes an identity;
 //! - initializers become constants; graph inputs that are not initializers
 //!   become placeholders with their element type and dims (`dim_param` is a
 //!   symbolic dim, a dim with neither value nor name is symbolic too);
@@ -32,6 +34,7 @@
 //! - graph outputs become the graph's outputs, in order.
 
 pub mod tensor;
+pub mod upgrade;
 
 /// The generated ONNX protobuf messages.
 #[allow(clippy::all, missing_docs, rust_2018_idioms)]
@@ -49,8 +52,9 @@ use crate::graph::{Attr, Dim, Graph, GraphError, Node, NodeKind, Value, ops};
 use proto::attribute_proto::AttributeType;
 use proto::{AttributeProto, ModelProto, NodeProto, ValueInfoProto};
 
-/// The default-domain opsets smelt's op set follows.
-pub const OPSETS: std::ops::RangeInclusive<i64> = 13..=21;
+/// The default-domain opsets smelt reads: its op set follows 13 to 21, and
+/// older models are rewritten to 13's signatures ([`upgrade`]).
+pub const OPSETS: std::ops::RangeInclusive<i64> = upgrade::OLDEST..=21;
 
 /// Why a model could not be imported; each names the place.
 #[derive(Debug, thiserror::Error)]
@@ -112,14 +116,19 @@ fn is_default_domain(domain: &str) -> bool {
     domain.is_empty() || domain == "ai.onnx"
 }
 
-/// The model's default-domain opset version, checked against [`OPSETS`].
-pub fn opset(model: &ModelProto) -> Result<i64, OnnxError> {
-    let version = model
+/// The model's default-domain opset version, as declared.
+fn declared_opset(model: &ModelProto) -> Result<i64, OnnxError> {
+    model
         .opset_import
         .iter()
         .find(|o| is_default_domain(&o.domain))
         .map(|o| o.version)
-        .ok_or_else(|| OnnxError::Opset("the model imports no default-domain (ai.onnx) opset".into()))?;
+        .ok_or_else(|| OnnxError::Opset("the model imports no default-domain (ai.onnx) opset".into()))
+}
+
+/// The model's default-domain opset version, checked against [`OPSETS`].
+pub fn opset(model: &ModelProto) -> Result<i64, OnnxError> {
+    let version = declared_opset(model)?;
     if !OPSETS.contains(&version) {
         return Err(OnnxError::Opset(format!(
             "default-domain opset {version} is not supported (smelt supports {} to {})",
@@ -132,8 +141,14 @@ pub fn opset(model: &ModelProto) -> Result<i64, OnnxError> {
 
 /// Imports a decoded model: see the module docs.
 pub fn import(model: &ModelProto) -> Result<Graph, OnnxError> {
-    opset(model)?;
+    let version = opset(model)?;
     let g = model.graph.as_ref().ok_or(OnnxError::NoGraph)?;
+    let rewritten = if version < upgrade::TARGET || g.node.iter().any(|n| n.op_type == "Dropout") {
+        Some(upgrade::rewrite_nodes(g, version)?)
+    } else {
+        None
+    };
+    let nodes = rewritten.as_deref().unwrap_or(&g.node);
     let mut graph = Graph::new();
     let mut initializers = HashSet::new();
     // The weights together, against the memory budget, before each is decoded.
@@ -155,7 +170,7 @@ pub fn import(model: &ModelProto) -> Result<Graph, OnnxError> {
             graph.placeholder(&input.name, dtype, dims)?;
         }
     }
-    for (k, n) in g.node.iter().enumerate() {
+    for (k, n) in nodes.iter().enumerate() {
         import_node(&mut graph, n, k)?;
     }
     for output in &g.output {

@@ -20,6 +20,14 @@ pub fn dtype(code: i32) -> Result<DType, String> {
 }
 
 /// Decodes a tensor; the error message does not name the tensor (callers do).
+/// A serialized `TensorProto` (a backend-test `input_0.pb`): its name and value.
+pub fn decode_bytes(bytes: &[u8]) -> Result<(String, Array), String> {
+    use prost::Message;
+    let t = TensorProto::decode(bytes).map_err(|e| format!("not a TensorProto: {e}"))?;
+    let a = decode(&t)?;
+    Ok((t.name, a))
+}
+
 pub fn decode(t: &TensorProto) -> Result<Array, String> {
     if t.data_location == tensor_proto::DataLocation::External as i32 || !t.external_data.is_empty() {
         let location = t.external_data.iter().find(|e| e.key == "location").map_or("", |e| e.value.as_str());

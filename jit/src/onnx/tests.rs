@@ -256,12 +256,12 @@ fn import_error(m: ModelProto) -> String {
 #[test]
 fn errors_name_the_place() {
     assert_eq!(
-        import_error(model(12, small_graph())),
-        "opset: default-domain opset 12 is not supported (smelt supports 13 to 21)"
+        import_error(model(5, small_graph())),
+        "opset: default-domain opset 5 is not supported (smelt supports 6 to 21)"
     );
     assert_eq!(
         import_error(model(22, small_graph())),
-        "opset: default-domain opset 22 is not supported (smelt supports 13 to 21)"
+        "opset: default-domain opset 22 is not supported (smelt supports 6 to 21)"
     );
     let mut m = model(17, small_graph());
     m.opset_import[0].domain = "com.microsoft".into();
@@ -323,4 +323,140 @@ fn truncated_and_garbage_bytes_are_errors() {
     }
     assert!(matches!(from_bytes(b"\xff\xff\xff\xff not protobuf"), Err(OnnxError::Decode(_))));
     assert!(matches!(from_bytes(b""), Err(OnnxError::Opset(_))));
+}
+
+/// Runs a one-node model of `opset` on the interpreter: `x` fed, every output fetched.
+fn run_node(opset: i64, n: NodeProto, x: &Array, initializers: Vec<TensorProto>) -> Vec<Array> {
+    use crate::graph::{Session, SessionOptions};
+    let outputs: Vec<ValueInfoProto> = n.output.iter().map(|o| vi(o, 1, &[])).collect();
+    let g = GraphProto {
+        node: vec![n],
+        initializer: initializers,
+        input: vec![vi("x", 1, &x.dims.iter().map(|&d| Ok(d)).collect::<Vec<_>>())],
+        output: outputs,
+        ..GraphProto::default()
+    };
+    let graph = from_bytes(&model(opset, g).encode_to_vec()).unwrap_or_else(|e| panic!("{e}"));
+    let fetches = graph.outputs.clone();
+    let options = SessionOptions { backend: crate::INTERP.to_string(), ..SessionOptions::default() };
+    let session = Session::new(graph, options).unwrap();
+    let fetches: Vec<&str> = fetches.iter().map(String::as_str).collect();
+    session.run(&[("x", x.clone())], &fetches).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn attr_ints(name: &str, ints: &[i64]) -> AttributeProto {
+    AttributeProto {
+        name: name.into(),
+        r#type: AttributeType::Ints as i32,
+        ints: ints.to_vec(),
+        ..AttributeProto::default()
+    }
+}
+
+fn attr_float(name: &str, f: f32) -> AttributeProto {
+    AttributeProto { name: name.into(), r#type: AttributeType::Float as i32, f, ..AttributeProto::default() }
+}
+
+fn i64s(name: &str, v: &[i64]) -> TensorProto {
+    tensor::encode(name, &Array::from_vec([v.len() as i64], v.to_vec()))
+}
+
+fn f32s(a: &Array) -> Vec<f32> {
+    a.values::<f32>().unwrap().to_vec()
+}
+
+/// Every attribute-to-input change of `upgrade::CHANGES`: the old form at an
+/// old opset computes what the new form computes at opset 13.
+#[test]
+fn old_signatures_compute_what_opset_13_computes() {
+    let x = Array::from_vec([2, 3, 4], (0..24).map(|i| i as f32 - 11.5).collect::<Vec<_>>());
+    let same = |old: (i64, NodeProto, Vec<TensorProto>), new: (NodeProto, Vec<TensorProto>)| {
+        let want = run_node(13, new.0, &x, new.1);
+        let got = run_node(old.0, old.1, &x, old.2);
+        assert_eq!(got, want);
+    };
+    let axes = || i64s("axes", &[1]);
+    same(
+        (11, node("Unsqueeze", "u", &["x"], &["y"], vec![attr_ints("axes", &[1])]), vec![]),
+        (node("Unsqueeze", "u", &["x", "axes"], &["y"], vec![]), vec![axes()]),
+    );
+    same(
+        (12, node("ReduceSum", "r", &["x"], &["y"], vec![attr_ints("axes", &[1])]), vec![]),
+        (node("ReduceSum", "r", &["x", "axes"], &["y"], vec![]), vec![axes()]),
+    );
+    same(
+        (12, node("Split", "s", &["x"], &["a", "b"], vec![attr_int("axis", 2), attr_ints("split", &[1, 3])]), vec![]),
+        (node("Split", "s", &["x", "split"], &["a", "b"], vec![attr_int("axis", 2)]), vec![i64s("split", &[1, 3])]),
+    );
+    let slice = vec![attr_ints("starts", &[1]), attr_ints("ends", &[3]), attr_ints("axes", &[2])];
+    same(
+        (9, node("Slice", "s", &["x"], &["y"], slice), vec![]),
+        (
+            node("Slice", "s", &["x", "st", "en", "ax"], &["y"], vec![]),
+            vec![i64s("st", &[1]), i64s("en", &[3]), i64s("ax", &[2])],
+        ),
+    );
+    same(
+        (9, node("TopK", "t", &["x"], &["v", "i"], vec![attr_int("k", 2)]), vec![]),
+        (node("TopK", "t", &["x", "k"], &["v", "i"], vec![]), vec![i64s("k", &[2])]),
+    );
+    let scalar = |name: &str, v: f32| tensor::encode(name, &Array::scalar(v));
+    same(
+        (6, node("Clip", "c", &["x"], &["y"], vec![attr_float("min", -2.0), attr_float("max", 3.5)]), vec![]),
+        (node("Clip", "c", &["x", "lo", "hi"], &["y"], vec![]), vec![scalar("lo", -2.0), scalar("hi", 3.5)]),
+    );
+    let pads = [0, 1, 0, 0, 0, 2];
+    same(
+        (6, node("Pad", "p", &["x"], &["y"], vec![attr_ints("pads", &pads), attr_float("value", 7.0)]), vec![]),
+        (node("Pad", "p", &["x", "pads", "v"], &["y"], vec![]), vec![i64s("pads", &pads), scalar("v", 7.0)]),
+    );
+}
+
+/// Before opset 13, Softmax normalizes over everything from `axis` on.
+#[test]
+fn old_softmax_normalizes_the_flattened_tail() {
+    let x = Array::from_vec([2, 3, 4], (0..24).map(|i| (i as f32) * 0.1).collect::<Vec<_>>());
+    let y = f32s(&run_node(12, node("Softmax", "s", &["x"], &["y"], vec![]), &x, vec![])[0]);
+    let xs = f32s(&x);
+    for row in 0..2 {
+        let sum: f32 = xs[row * 12..(row + 1) * 12].iter().map(|v| v.exp()).sum();
+        for k in row * 12..(row + 1) * 12 {
+            assert!((y[k] - xs[k].exp() / sum).abs() < 1e-6, "{k}: {} vs {}", y[k], xs[k].exp() / sum);
+        }
+    }
+}
+
+/// Opset 6's `broadcast=1, axis=1` and PRelu's 1-D slope act along the channel axis.
+#[test]
+fn legacy_broadcasting_lines_up_at_the_axis() {
+    let x = Array::from_vec([2, 3, 4], vec![-1.0f32; 24]);
+    let b = tensor::encode("b", &Array::from_vec([3], vec![10.0f32, 20.0, 30.0]));
+    let add = node("Add", "a", &["x", "b"], &["y"], vec![attr_int("broadcast", 1), attr_int("axis", 1)]);
+    let y = f32s(&run_node(6, add, &x, vec![b.clone()])[0]);
+    let prelu = f32s(&run_node(6, node("PRelu", "p", &["x", "b"], &["y"], vec![]), &x, vec![b])[0]);
+    for (k, (&sum, &scaled)) in y.iter().zip(&prelu).enumerate() {
+        let channel = (k / 4) % 3;
+        assert_eq!(sum, -1.0 + 10.0 * (channel + 1) as f32);
+        assert_eq!(scaled, -10.0 * (channel + 1) as f32);
+    }
+}
+
+#[test]
+fn dropout_is_an_identity_with_an_all_true_mask() {
+    let x = Array::from_vec([2, 3], vec![1.0f32, -2.0, 3.0, 4.0, 5.0, 6.0]);
+    let outs = run_node(13, node("Dropout", "d", &["x"], &["y", "mask"], vec![]), &x, vec![]);
+    assert_eq!(outs[0], x);
+    assert_eq!(outs[1], Array::from_vec([2, 3], vec![true; 6]));
+    let old = run_node(6, node("Dropout", "d", &["x"], &["y"], vec![attr_float("ratio", 0.3)]), &x, vec![]);
+    assert_eq!(old[0], x);
+}
+
+#[test]
+fn old_changes_smelt_cannot_express_name_the_node() {
+    let bn = node("BatchNormalization", "bn", &["x", "s", "b", "m", "v"], &["y"], vec![attr_int("spatial", 0)]);
+    let g = GraphProto { node: vec![bn], input: vec![vi("x", 1, &[Ok(1), Ok(3)])], ..GraphProto::default() };
+    let e = import_error(model(7, g));
+    assert!(e.contains("'bn'") && e.contains("spatial=0"), "{e}");
+    // Every row of the table names an op and a reason.
+    assert!(upgrade::CHANGES.iter().all(|c| !c.op.is_empty() && !c.what.is_empty() && c.until <= upgrade::TARGET));
 }

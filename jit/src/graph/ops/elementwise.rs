@@ -116,6 +116,112 @@ pub fn leaky_relu(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> 
     Ok(vec![emit(cx, node, |b| b.select(neg.id, scaled.id, x.id))?])
 }
 
+/// `PRelu`: `x < 0 ? slope * x : x`, the slope broadcast to `x` (unidirectionally).
+pub fn prelu(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    let slope = input(node, inputs, 1)?;
+    let slope = broadcast_to(cx, node, slope, &x.dims)?;
+    let zero = splat(cx, node, x.dtype, 0.0, &x.dims)?;
+    let neg = emit(cx, node, |b| b.compare(Dir::Lt, x.id, zero.id))?;
+    let scaled = emit(cx, node, |b| b.binary(Opcode::Multiply, x.id, slope.id))?;
+    Ok(vec![emit(cx, node, |b| b.select(neg.id, scaled.id, x.id))?])
+}
+
+/// `alpha * (exp(x) - 1)` where `x < 0`, else `x` (Elu), all times `gamma` (Selu).
+fn exponential_linear(cx: &mut LowerCx<'_>, node: &Node, x: &Val, alpha: f64, gamma: f64) -> Result<Val> {
+    let d = x.dims.clone();
+    let zero = splat(cx, node, x.dtype, 0.0, &d)?;
+    let a = splat(cx, node, x.dtype, alpha, &d)?;
+    let neg = emit(cx, node, |b| b.compare(Dir::Lt, x.id, zero.id))?;
+    let em1 = emit(cx, node, |b| b.unary(Opcode::Expm1, x.id))?;
+    let low = emit(cx, node, |b| b.binary(Opcode::Multiply, a.id, em1.id))?;
+    let y = emit(cx, node, |b| b.select(neg.id, low.id, x.id))?;
+    if gamma == 1.0 {
+        return Ok(y);
+    }
+    let g = splat(cx, node, x.dtype, gamma, &d)?;
+    emit(cx, node, |b| b.binary(Opcode::Multiply, g.id, y.id))
+}
+
+/// `Elu`: alpha 1 by default.
+pub fn elu(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    let alpha = float_attr(node, "alpha", 1.0) as f64;
+    Ok(vec![exponential_linear(cx, node, x, alpha, 1.0)?])
+}
+
+/// `Selu`: ONNX's default alpha and gamma (as f32 attributes, so f32-rounded).
+pub fn selu(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    let alpha = float_attr(node, "alpha", 1.673_263_2) as f64;
+    let gamma = float_attr(node, "gamma", 1.050_701) as f64;
+    Ok(vec![exponential_linear(cx, node, x, alpha, gamma)?])
+}
+
+/// `Softplus`: `log(1 + exp(x))`, as `max(x, 0) + log1p(exp(-|x|))` so large
+/// `|x|` neither overflows nor loses the result.
+pub fn softplus(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    let zero = splat(cx, node, x.dtype, 0.0, &x.dims)?;
+    let pos = emit(cx, node, |b| b.binary(Opcode::Maximum, x.id, zero.id))?;
+    let abs = emit(cx, node, |b| b.unary(Opcode::Abs, x.id))?;
+    let neg = emit(cx, node, |b| b.unary(Opcode::Negate, abs.id))?;
+    let e = emit(cx, node, |b| b.unary(Opcode::Exp, neg.id))?;
+    let l = emit(cx, node, |b| b.unary(Opcode::Log1p, e.id))?;
+    Ok(vec![emit(cx, node, |b| b.binary(Opcode::Add, pos.id, l.id))?])
+}
+
+/// `Shrink`: `x < -lambd ? x + bias : x > lambd ? x - bias : 0` (lambd 0.5, bias 0).
+pub fn shrink(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    let lambd = float_attr(node, "lambd", 0.5) as f64;
+    let bias = float_attr(node, "bias", 0.0) as f64;
+    let d = x.dims.clone();
+    let (lo, hi) = (splat(cx, node, x.dtype, -lambd, &d)?, splat(cx, node, x.dtype, lambd, &d)?);
+    let b_ = splat(cx, node, x.dtype, bias, &d)?;
+    let zero = splat(cx, node, x.dtype, 0.0, &d)?;
+    let below = emit(cx, node, |b| b.compare(Dir::Lt, x.id, lo.id))?;
+    let above = emit(cx, node, |b| b.compare(Dir::Gt, x.id, hi.id))?;
+    let plus = emit(cx, node, |b| b.binary(Opcode::Add, x.id, b_.id))?;
+    let minus = emit(cx, node, |b| b.binary(Opcode::Subtract, x.id, b_.id))?;
+    let upper = emit(cx, node, |b| b.select(above.id, minus.id, zero.id))?;
+    Ok(vec![emit(cx, node, |b| b.select(below.id, plus.id, upper.id))?])
+}
+
+/// `HardSigmoid`: `max(0, min(1, alpha * x + beta))` (alpha 0.2, beta 0.5).
+pub fn hard_sigmoid(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    let alpha = float_attr(node, "alpha", 0.2) as f64;
+    let beta = float_attr(node, "beta", 0.5) as f64;
+    Ok(vec![hard_sigmoid_of(cx, node, x, alpha, beta)?])
+}
+
+fn hard_sigmoid_of(cx: &mut LowerCx<'_>, node: &Node, x: &Val, alpha: f64, beta: f64) -> Result<Val> {
+    let d = x.dims.clone();
+    let (a, b_) = (splat(cx, node, x.dtype, alpha, &d)?, splat(cx, node, x.dtype, beta, &d)?);
+    let (zero, one) = (splat(cx, node, x.dtype, 0.0, &d)?, splat(cx, node, x.dtype, 1.0, &d)?);
+    let ax = emit(cx, node, |b| b.binary(Opcode::Multiply, a.id, x.id))?;
+    let t = emit(cx, node, |b| b.binary(Opcode::Add, ax.id, b_.id))?;
+    emit(cx, node, |b| b.clamp(zero.id, t.id, one.id))
+}
+
+/// `HardSwish`: `x * HardSigmoid(x)` with alpha 1/6, beta 0.5.
+pub fn hard_swish(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    let h = hard_sigmoid_of(cx, node, x, 1.0 / 6.0, 0.5)?;
+    Ok(vec![emit(cx, node, |b| b.binary(Opcode::Multiply, x.id, h.id))?])
+}
+
+/// `ThresholdedRelu`: `x > alpha ? x : 0` (alpha 1).
+pub fn thresholded_relu(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    let alpha = float_attr(node, "alpha", 1.0) as f64;
+    let a = splat(cx, node, x.dtype, alpha, &x.dims)?;
+    let zero = splat(cx, node, x.dtype, 0.0, &x.dims)?;
+    let above = emit(cx, node, |b| b.compare(Dir::Gt, x.id, a.id))?;
+    Ok(vec![emit(cx, node, |b| b.select(above.id, x.id, zero.id))?])
+}
+
 /// `Gelu` (opset 20): exact (`approximate="none"`) or the tanh approximation.
 pub fn gelu(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
     let x = input(node, inputs, 0)?;

@@ -673,3 +673,38 @@ fn max_pool_ceil_mode_and_dilation() {
     let y = run1("MaxPool", vec![In::Feed(x)], vec![k(), ("dilations", Attr::Ints(vec![2]))]);
     assert_eq!(vals(&y), vec![3.0, 4.0, 5.0]);
 }
+
+/// The activation functions against their definitions, evaluated here in f64.
+#[test]
+fn activations_follow_their_definitions() {
+    let xs: Vec<f32> = vec![-30.0, -2.5, -0.75, -0.25, 0.0, 0.25, 0.75, 2.5, 30.0];
+    let x = || In::Feed(f32s(&[9], xs.clone()));
+    let check = |op: &str, attrs: Vec<(&str, Attr)>, f: &dyn Fn(f64) -> f64| {
+        let y = run1(op, vec![x()], attrs);
+        for (&xi, &yi) in xs.iter().zip(y.values::<f32>().unwrap()) {
+            let want = f(xi as f64);
+            assert!((yi as f64 - want).abs() <= 1e-6 * want.abs().max(1.0), "{op}({xi}) = {yi}, want {want}");
+        }
+    };
+    check("Elu", vec![("alpha", Attr::Float(0.5))], &|v| if v < 0.0 { 0.5 * v.exp_m1() } else { v });
+    let (a, g) = (1.673_263_2_f32 as f64, 1.050_701_f32 as f64);
+    check("Selu", vec![], &|v| g * if v < 0.0 { a * v.exp_m1() } else { v });
+    check("Softplus", vec![], &|v| v.exp().ln_1p());
+    check("Shrink", vec![("lambd", Attr::Float(0.5)), ("bias", Attr::Float(0.25))], &|v| {
+        if v < -0.5 {
+            v + 0.25
+        } else if v > 0.5 {
+            v - 0.25
+        } else {
+            0.0
+        }
+    });
+    let hs = |v: f64, a: f64, b: f64| (a * v + b).clamp(0.0, 1.0);
+    check("HardSigmoid", vec![], &|v| hs(v, 0.2_f32 as f64, 0.5));
+    check("HardSwish", vec![], &|v| v * hs(v, 1.0 / 6.0, 0.5));
+    check("ThresholdedRelu", vec![("alpha", Attr::Float(0.5))], &|v| if v > 0.5 { v } else { 0.0 });
+    // PRelu's slope broadcasts to x: one slope per column.
+    let x2 = f32s(&[3, 2], vec![-1.0, -2.0, 3.0, -4.0, -5.0, 6.0]);
+    let y = run1("PRelu", vec![In::Feed(x2), In::Const(f32s(&[2], vec![0.5, 0.25]))], vec![]);
+    assert_eq!(y, f32s(&[3, 2], vec![-0.5, -0.5, 3.0, -1.0, -2.5, 6.0]));
+}

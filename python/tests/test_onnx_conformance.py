@@ -1,0 +1,105 @@
+"""The ONNX project's own backend test data, as shipped in the onnx package.
+
+Every model of the `pytorch-converted`, `pytorch-operator` and `simple` folders
+runs through smelt.onnx on the Cranelift backend (quick to compile) and must
+match the stored outputs at the suite's tolerance (rtol 1e-3, atol 1e-7), or,
+for the operators smelt does not implement yet, fail to load with an error
+that names what is missing. A model moves from the second list to the first
+when its operator lands; one that stops passing fails this test.
+"""
+
+import os
+
+import numpy as np
+import pytest
+
+import smelt
+import smelt.onnx
+
+onnx = pytest.importorskip("onnx")
+from onnx import numpy_helper  # noqa: E402
+
+DATA = os.path.join(os.path.dirname(onnx.__file__), "backend", "test", "data")
+FOLDERS = ["pytorch-converted", "pytorch-operator", "simple"]
+
+# Models refused at load, and the word the error must contain.
+UNSUPPORTED = {
+    "test_ConvTranspose2d": "ConvTranspose",
+    "test_ConvTranspose2d_no_bias": "ConvTranspose",
+    "test_operator_convtranspose": "ConvTranspose",
+    "test_ReflectionPad2d": "reflect",
+    "test_ReplicationPad2d": "edge",
+    "test_operator_pad": "reflect",
+    "test_operator_symbolic_override": "InstanceNormalization",
+    "test_gradient_of_add": "ai.onnx.preview.training",
+    "test_gradient_of_add_and_mul": "ai.onnx.preview.training",
+    "test_sequence_model1": "SequenceEmpty",
+    "test_sequence_model2": "SequenceConstruct",
+    "test_sequence_model3": "SequenceConstruct",
+    "test_sequence_model4": "SequenceConstruct",
+    "test_sequence_model5": "SequenceConstruct",
+    "test_sequence_model6": "SplitToSequence",
+    "test_sequence_model7": "SplitToSequence",
+    "test_sequence_model8": "SplitToSequence",
+}
+STRING_PREFIX = "test_strnorm_"  # string tensors: refused, naming the type
+
+
+def cases():
+    out = []
+    for folder in FOLDERS:
+        root = os.path.join(DATA, folder)
+        if os.path.isdir(root):
+            out += [(folder, c) for c in sorted(os.listdir(root)) if os.path.isfile(os.path.join(root, c, "model.onnx"))]
+    return out
+
+
+def load_pb(path):
+    t = onnx.TensorProto()
+    with open(path, "rb") as f:
+        t.ParseFromString(f.read())
+    return t.name, numpy_helper.to_array(t)
+
+
+def data_sets(case_dir):
+    n = 0
+    while os.path.isdir(os.path.join(case_dir, f"test_data_set_{n}")):
+        yield os.path.join(case_dir, f"test_data_set_{n}")
+        n += 1
+
+
+def test_the_suite_is_there():
+    assert len(cases()) >= 140
+
+
+def feeds(ds, names):
+    out, k = {}, 0
+    while os.path.isfile(os.path.join(ds, f"input_{k}.pb")):
+        name, a = load_pb(os.path.join(ds, f"input_{k}.pb"))
+        out[name if name in names else names[k]] = a
+        k += 1
+    return out
+
+
+@pytest.mark.parametrize("folder,case", cases(), ids=lambda v: v if isinstance(v, str) else None)
+def test_backend_model(folder, case):
+    case_dir = os.path.join(DATA, folder, case)
+    model = os.path.join(case_dir, "model.onnx")
+    first = next(data_sets(case_dir))
+    if case in UNSUPPORTED or case.startswith(STRING_PREFIX):
+        # Refused when loaded, or (Pad's modes) when first compiled.
+        word = UNSUPPORTED.get(case, "STRING")
+        with pytest.raises(smelt.SmeltError, match=word):
+            sess = smelt.onnx.InferenceSession(model, backend="cranelift")
+            sess.run(None, feeds(first, [i.name for i in sess.get_inputs()]))
+        return
+    sess = smelt.onnx.InferenceSession(model, backend="cranelift")
+    names = [i.name for i in sess.get_inputs()]
+    for ds in data_sets(case_dir):
+        got = sess.run(None, feeds(ds, names))
+        k = 0
+        while os.path.isfile(os.path.join(ds, f"output_{k}.pb")):
+            _, want = load_pb(os.path.join(ds, f"output_{k}.pb"))
+            np.testing.assert_allclose(got[k], want, rtol=1e-3, atol=1e-7, err_msg=f"{case} output {k}")
+            k += 1
+        assert k == len(got)

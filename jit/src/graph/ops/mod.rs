@@ -160,6 +160,8 @@ static OPS: &[OpDef] = &[
     lowered("Softmax", nn::softmax),
     lowered("LogSoftmax", nn::log_softmax),
     lowered("LayerNormalization", nn::layer_norm),
+    lowered("InstanceNormalization", nn::instance_norm),
+    lowered("LRN", nn::lrn),
     // Reductions.
     lowered("ReduceSum", reduce::reduce_sum),
     lowered("ReduceMean", reduce::reduce_mean),

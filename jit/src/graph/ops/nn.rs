@@ -401,6 +401,26 @@ pub fn log_softmax(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) ->
     softmax_impl(cx, node, inputs, true)
 }
 
+/// `(x - mean) / sqrt(var + eps)` over `axes` (the trailing ones), with the
+/// mean and `1 / sqrt(var + eps)` (dims kept).
+fn normalize(cx: &mut LowerCx<'_>, node: &Node, x: &Val, axes: &[usize], eps: f64) -> Result<(Val, Val, Val)> {
+    let n: i64 = axes.iter().map(|&a| x.dims[a]).product();
+    let s = reduce(cx, node, x, axes, Reducer::Add, true)?;
+    let nv = splat(cx, node, x.dtype, n as f64, &s.dims)?;
+    let mean = emit(cx, node, |b| b.binary(Opcode::Divide, s.id, nv.id))?;
+    let mb = broadcast_to(cx, node, &mean, &x.dims)?;
+    let d = emit(cx, node, |b| b.binary(Opcode::Subtract, x.id, mb.id))?;
+    let d2 = emit(cx, node, |b| b.binary(Opcode::Multiply, d.id, d.id))?;
+    let s2 = reduce(cx, node, &d2, axes, Reducer::Add, true)?;
+    let var = emit(cx, node, |b| b.binary(Opcode::Divide, s2.id, nv.id))?;
+    let e = splat(cx, node, x.dtype, eps, &var.dims)?;
+    let ve = emit(cx, node, |b| b.binary(Opcode::Add, var.id, e.id))?;
+    let inv = emit(cx, node, |b| b.unary(Opcode::Rsqrt, ve.id))?;
+    let ib = broadcast_to(cx, node, &inv, &x.dims)?;
+    let normed = emit(cx, node, |b| b.binary(Opcode::Multiply, d.id, ib.id))?;
+    Ok((normed, mean, inv))
+}
+
 /// `LayerNormalization`: normalizes over dimensions `axis..`, then scales
 /// and shifts; outputs Y, Mean and InvStdDev.
 pub fn layer_norm(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
@@ -410,23 +430,72 @@ pub fn layer_norm(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> 
     let axis = norm_axis(node, int_attr(node, "axis", -1), r)?;
     let eps = float_attr(node, "epsilon", 1e-5) as f64;
     let axes: Vec<usize> = (axis..r).collect();
-    let n: i64 = x.dims[axis..].iter().product();
-    let s = reduce(cx, node, x, &axes, Reducer::Add, true)?;
-    let nv = splat(cx, node, x.dtype, n as f64, &s.dims)?;
-    let mean = emit(cx, node, |b| b.binary(Opcode::Divide, s.id, nv.id))?;
-    let mb = broadcast_to(cx, node, &mean, &x.dims)?;
-    let d = emit(cx, node, |b| b.binary(Opcode::Subtract, x.id, mb.id))?;
-    let d2 = emit(cx, node, |b| b.binary(Opcode::Multiply, d.id, d.id))?;
-    let s2 = reduce(cx, node, &d2, &axes, Reducer::Add, true)?;
-    let var = emit(cx, node, |b| b.binary(Opcode::Divide, s2.id, nv.id))?;
-    let e = splat(cx, node, x.dtype, eps, &var.dims)?;
-    let ve = emit(cx, node, |b| b.binary(Opcode::Add, var.id, e.id))?;
-    let inv = emit(cx, node, |b| b.unary(Opcode::Rsqrt, ve.id))?;
-    let ib = broadcast_to(cx, node, &inv, &x.dims)?;
-    let normed = emit(cx, node, |b| b.binary(Opcode::Multiply, d.id, ib.id))?;
+    let (normed, mean, inv) = normalize(cx, node, x, &axes, eps)?;
     let mut y = binary(cx, node, Opcode::Multiply, &normed, scale)?;
     if let Some(bias) = opt_input(inputs, 2) {
         y = binary(cx, node, Opcode::Add, &y, bias)?;
     }
     Ok(vec![y, mean, inv])
+}
+
+/// `LRN`: each element divided by `(bias + alpha / size * sum of squares over
+/// `size` neighbouring channels) ^ beta`; the window spans
+/// `floor((size - 1) / 2)` channels before and `ceil((size - 1) / 2)` after.
+pub fn lrn(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    let size = node.int("size").ok_or_else(|| GraphError::node(node, "missing attribute 'size'"))?;
+    if size < 1 || x.dims.len() < 2 {
+        return Err(GraphError::node(
+            node,
+            format!("size {size} over input {:?}: needs size >= 1 and N, C dims", x.dims),
+        ));
+    }
+    let alpha = float_attr(node, "alpha", 1e-4) as f64;
+    let beta = float_attr(node, "beta", 0.75) as f64;
+    let bias = float_attr(node, "bias", 1.0) as f64;
+    let sq = emit(cx, node, |b| b.binary(Opcode::Multiply, x.id, x.id))?;
+    let window = Window {
+        dims: (0..x.dims.len())
+            .map(|d| {
+                if d == 1 {
+                    WindowDim { pad_low: (size - 1) / 2, pad_high: size / 2, ..WindowDim::of_size(size) }
+                } else {
+                    WindowDim::of_size(1)
+                }
+            })
+            .collect(),
+    };
+    let sum = reduce_window(cx, node, &sq, window, Reducer::Add)?;
+    let k = splat(cx, node, x.dtype, alpha / size as f64, &x.dims)?;
+    let scaled = emit(cx, node, |b| b.binary(Opcode::Multiply, sum.id, k.id))?;
+    let bv = splat(cx, node, x.dtype, bias, &x.dims)?;
+    let base = emit(cx, node, |b| b.binary(Opcode::Add, scaled.id, bv.id))?;
+    let e = splat(cx, node, x.dtype, beta, &x.dims)?;
+    let denom = emit(cx, node, |b| b.binary(Opcode::Power, base.id, e.id))?;
+    Ok(vec![emit(cx, node, |b| b.binary(Opcode::Divide, x.id, denom.id))?])
+}
+
+/// `InstanceNormalization`: each (n, c) slice normalized over its spatial
+/// dims, then scaled and shifted per channel.
+pub fn instance_norm(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    let scale = input(node, inputs, 1)?;
+    let shift = input(node, inputs, 2)?;
+    let r = x.dims.len();
+    if r < 3 || scale.dims != [x.dims[1]] || shift.dims != [x.dims[1]] {
+        return Err(GraphError::node(
+            node,
+            format!(
+                "input {:?} with scale {:?} and B {:?}: needs N, C, spatial dims and C-sized scale and B",
+                x.dims, scale.dims, shift.dims
+            ),
+        ));
+    }
+    let eps = float_attr(node, "epsilon", 1e-5) as f64;
+    let axes: Vec<usize> = (2..r).collect();
+    let (normed, _, _) = normalize(cx, node, x, &axes, eps)?;
+    let sb = emit(cx, node, |b| b.broadcast(scale.id, &x.dims, &[1]))?;
+    let bb = emit(cx, node, |b| b.broadcast(shift.id, &x.dims, &[1]))?;
+    let y = emit(cx, node, |b| b.binary(Opcode::Multiply, normed.id, sb.id))?;
+    Ok(vec![emit(cx, node, |b| b.binary(Opcode::Add, y.id, bb.id))?])
 }

@@ -22,8 +22,8 @@ use smelt_hlo::builder::{ComputationBuilder, ModuleBuilder};
 use smelt_hlo::module::{AliasKind, BufferDonor, IoAlias};
 use smelt_hlo::{Array, ArrayData, Attrs, CompId, DType, InstId, Literal, Module, Opcode, ParseError, Shape};
 
-use super::chlo;
 use super::syntax::{Attr, Dense, DenseBody, Func, ModuleAst, NamedAttr, Op, Region, Scalar, ValueRef};
+use super::{chlo, chlo_elementary, chlo_special};
 
 pub type Result<T> = std::result::Result<T, ParseError>;
 
@@ -1106,15 +1106,40 @@ impl OpCtx<'_, '_, '_, '_> {
                 let k = self.int(&["k"], None)?;
                 self.add_results(Opcode::TopK, x, Attrs::TopK { k, largest: true }, &[])
             }
-            "erfc" | "erf_inv" => {
-                let v = arg(0)?;
-                let src = self.l.src;
-                let pos = self.op.pos;
-                let opname = self.op.name.clone();
-                let r = if name == "erfc" { chlo::erfc(self.b, v) } else { chlo::erf_inv(self.b, v) };
+            _ => {
+                type Unary = fn(&mut ComputationBuilder<'_>, InstId) -> std::result::Result<InstId, String>;
+                type Binary = fn(&mut ComputationBuilder<'_>, InstId, InstId) -> std::result::Result<InstId, String>;
+                let unary: Option<Unary> = match name {
+                    "erfc" => Some(chlo::erfc),
+                    "erf_inv" => Some(chlo::erf_inv),
+                    "sinh" => Some(chlo_elementary::sinh),
+                    "cosh" => Some(chlo_elementary::cosh),
+                    "asin" => Some(chlo_elementary::asin),
+                    "acos" => Some(chlo_elementary::acos),
+                    "asinh" => Some(chlo_elementary::asinh),
+                    "acosh" => Some(chlo_elementary::acosh),
+                    "atan" => Some(chlo_elementary::atan),
+                    "atanh" => Some(chlo_elementary::atanh),
+                    "lgamma" => Some(chlo_special::lgamma),
+                    "digamma" => Some(chlo_special::digamma),
+                    "bessel_i1e" => Some(chlo_special::bessel_i1e),
+                    _ => None,
+                };
+                let binary: Option<Binary> = match name {
+                    "next_after" => Some(chlo_elementary::next_after),
+                    "zeta" => Some(chlo_special::zeta),
+                    "polygamma" => Some(chlo_special::polygamma),
+                    _ => None,
+                };
+                let r = match (unary, binary) {
+                    (Some(f), _) => f(self.b, arg(0)?),
+                    (_, Some(f)) => f(self.b, arg(0)?, arg(1)?),
+                    _ => return Err(self.err("unsupported operation")),
+                };
+                let (src, pos) = (self.l.src, self.op.pos);
+                let opname = &self.op.name;
                 Ok(vec![r.map_err(|m| ParseError::at(src, pos, format!("{opname}: {m}")))?])
             }
-            _ => Err(self.err("unsupported operation")),
         }
     }
 }

@@ -169,6 +169,27 @@ mod tests {
     }
 
     #[test]
+    fn approx_top_k_becomes_a_sort_by_its_comparator_and_slices() {
+        let m = module(
+            "func.func private @gt(%a: tensor<f32>, %b: tensor<f32>, %i: tensor<i32>, %j: tensor<i32>) -> tensor<i1> {
+               %0 = stablehlo.compare GT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+               return %0 : tensor<i1>
+             }
+             func.func public @main(%x: tensor<3x10xf32>, %i: tensor<3x10xi32>) -> (tensor<3x2xf32>, tensor<3x2xi32>) {
+               %c = stablehlo.constant dense<-1> : tensor<i32>
+               %cst = stablehlo.constant dense<0xFF800000> : tensor<f32>
+               %0:2 = stablehlo.custom_call @ApproxTopK(%x, %i, %cst, %c) {called_computations = [@gt],
+                 mhlo.backend_config = {aggregate_to_topk = true, reduction_dim = 1 : i64, top_k = 2 : i64}}
+                 : (tensor<3x10xf32>, tensor<3x10xi32>, tensor<f32>, tensor<i32>) -> (tensor<3x2xf32>, tensor<3x2xi32>)
+               return %0#0, %0#1 : tensor<3x2xf32>, tensor<3x2xi32>
+             }",
+        );
+        let ops = opcodes(&m);
+        assert!(ops.contains(&Opcode::Sort) && !ops.contains(&Opcode::CustomCall));
+        assert_eq!(ops.iter().filter(|o| **o == Opcode::Slice).count(), 2);
+    }
+
+    #[test]
     fn errors_point_at_the_offending_place() {
         let head = "func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n";
         let cases = [

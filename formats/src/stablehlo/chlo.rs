@@ -12,45 +12,62 @@
 
 use smelt_hlo::attrs::ComparisonDirection as Dir;
 use smelt_hlo::builder::ComputationBuilder;
-use smelt_hlo::{Array, DType, InstId, Opcode};
+use smelt_hlo::{Array, ArrayData, DType, InstId, Opcode};
 
-type Result<T> = std::result::Result<T, String>;
+pub(super) type Result<T> = std::result::Result<T, String>;
 
-/// Elementwise arithmetic over one shape of one float dtype (f32 or f64), for
-/// writing the expansions.
-struct Ops<'b, 'c> {
-    b: &'b mut ComputationBuilder<'c>,
-    dims: Vec<i64>,
-    dtype: DType,
+/// Elementwise arithmetic over one shape of one float dtype, for writing the
+/// expansions.
+pub(super) struct Ops<'b, 'c> {
+    pub b: &'b mut ComputationBuilder<'c>,
+    pub dims: Vec<i64>,
+    pub dtype: DType,
 }
 
 impl Ops<'_, '_> {
     /// An f32 constant, for the f32-only polynomials.
-    fn c(&mut self, v: f32) -> Result<InstId> {
+    pub fn c(&mut self, v: f32) -> Result<InstId> {
         let s = self.b.constant(Array::scalar(v).into()).map_err(|e| e.to_string())?;
         self.b.broadcast(s, &self.dims, &[]).map_err(|e| e.to_string())
     }
 
-    /// A constant of the operands' dtype: `v`, rounded to f32 for f32 operands.
-    fn k(&mut self, v: f64) -> Result<InstId> {
-        let a = if self.dtype == DType::F64 { Array::scalar(v) } else { Array::scalar(v as f32) };
+    /// A constant of the operands' dtype: `v` rounded to it.
+    pub fn k(&mut self, v: f64) -> Result<InstId> {
+        let a = Array::new([0i64; 0], ArrayData::from_f64(self.dtype, [v]));
         let s = self.b.constant(a.into()).map_err(|e| e.to_string())?;
         self.b.broadcast(s, &self.dims, &[]).map_err(|e| e.to_string())
     }
 
-    fn bin(&mut self, op: Opcode, a: InstId, b: InstId) -> Result<InstId> {
+    /// `f(v)` as XLA folds a constant op of the operands' dtype: computed in f64
+    /// for f64, else in f32, then rounded to the dtype.
+    pub fn k_folded(&mut self, v: f64, f: fn(f64) -> f64, f32f: fn(f32) -> f32) -> Result<InstId> {
+        let v = if self.dtype == DType::F64 { f(v) } else { f64::from(f32f(v as f32)) };
+        self.k(v)
+    }
+
+    /// The largest finite value of the operands' dtype.
+    pub fn max_finite(&self) -> f64 {
+        match self.dtype {
+            DType::F64 => f64::MAX,
+            DType::F16 => 65504.0,
+            DType::Bf16 => f64::from(f32::from_bits(0x7f7f_0000)),
+            _ => f64::from(f32::MAX),
+        }
+    }
+
+    pub fn bin(&mut self, op: Opcode, a: InstId, b: InstId) -> Result<InstId> {
         self.b.binary(op, a, b).map_err(|e| e.to_string())
     }
 
-    fn un(&mut self, op: Opcode, a: InstId) -> Result<InstId> {
+    pub fn un(&mut self, op: Opcode, a: InstId) -> Result<InstId> {
         self.b.unary(op, a).map_err(|e| e.to_string())
     }
 
-    fn cmp(&mut self, d: Dir, a: InstId, b: InstId) -> Result<InstId> {
+    pub fn cmp(&mut self, d: Dir, a: InstId, b: InstId) -> Result<InstId> {
         self.b.compare(d, a, b).map_err(|e| e.to_string())
     }
 
-    fn select(&mut self, p: InstId, t: InstId, f: InstId) -> Result<InstId> {
+    pub fn select(&mut self, p: InstId, t: InstId, f: InstId) -> Result<InstId> {
         self.b.select(p, t, f).map_err(|e| e.to_string())
     }
 
@@ -81,21 +98,63 @@ impl Ops<'_, '_> {
     }
 }
 
+/// Which float dtypes an expansion computes in.
+#[derive(Clone, Copy, PartialEq)]
+pub(super) enum Precision {
+    /// f32 only: f16 and bf16 are widened, f64 refused.
+    F32,
+    /// At least f32: f16 and bf16 are widened, f32 and f64 kept (XLA's
+    /// `materializeWithUpcast` to f32).
+    AtLeastF32,
+    /// The operands' own float dtype.
+    Native,
+}
+
+/// Runs `f` on `xs` (floats of one shape and dtype) in the dtype `precision`
+/// picks, and converts the result back to the operands' dtype.
+pub(super) fn with_ops(
+    b: &mut ComputationBuilder<'_>,
+    xs: &[InstId],
+    precision: Precision,
+    f: impl FnOnce(&mut Ops<'_, '_>, &[InstId]) -> Result<InstId>,
+) -> Result<InstId> {
+    let shape_of = |b: &ComputationBuilder<'_>, x: InstId| -> Result<smelt_hlo::ArrayShape> {
+        b.shape(x).map_err(|e| e.to_string())?.as_array().cloned().ok_or_else(|| "operand must be an array".into())
+    };
+    let first = *xs.first().ok_or("missing operand")?;
+    let shape = shape_of(b, first)?;
+    for &x in &xs[1..] {
+        if shape_of(b, x)? != shape {
+            return Err("operands must have one shape and element type".into());
+        }
+    }
+    let dtype = shape.dtype;
+    let narrow = matches!(dtype, DType::F16 | DType::Bf16);
+    let supported = match precision {
+        Precision::F32 => narrow || dtype == DType::F32,
+        Precision::AtLeastF32 | Precision::Native => narrow || matches!(dtype, DType::F32 | DType::F64),
+    };
+    if !supported {
+        let which = if precision == Precision::F32 { "f32, f16 and bf16" } else { "f64, f32, f16 and bf16" };
+        return Err(format!("not supported for {} (only {which})", dtype.name()));
+    }
+    let work = if narrow && precision != Precision::Native { DType::F32 } else { dtype };
+    let mut wide = Vec::with_capacity(xs.len());
+    for &x in xs {
+        wide.push(if work == dtype { x } else { b.convert(x, work).map_err(|e| e.to_string())? });
+    }
+    let mut ops = Ops { b, dims: shape.dims.to_vec(), dtype: work };
+    let r = f(&mut ops, &wide)?;
+    if work == dtype { Ok(r) } else { ops.b.convert(r, dtype).map_err(|e| e.to_string()) }
+}
+
 /// Runs `f` on `x` widened to f32 and narrows the result back.
 fn in_f32(
     b: &mut ComputationBuilder<'_>,
     x: InstId,
     f: impl FnOnce(&mut Ops<'_, '_>, InstId) -> Result<InstId>,
 ) -> Result<InstId> {
-    let shape = b.shape(x).map_err(|e| e.to_string())?.as_array().cloned().ok_or("operand must be an array")?;
-    let dtype = shape.dtype;
-    if !matches!(dtype, DType::F32 | DType::F16 | DType::Bf16) {
-        return Err(format!("not supported for {} (only f32, f16 and bf16)", dtype.name()));
-    }
-    let wide = if dtype == DType::F32 { x } else { b.convert(x, DType::F32).map_err(|e| e.to_string())? };
-    let mut ops = Ops { b, dims: shape.dims.to_vec(), dtype: DType::F32 };
-    let r = f(&mut ops, wide)?;
-    if dtype == DType::F32 { Ok(r) } else { ops.b.convert(r, dtype).map_err(|e| e.to_string()) }
+    with_ops(b, &[x], Precision::F32, |o, xs| f(o, xs[0]))
 }
 
 // The coefficients are written as published, digits past f32's included.
@@ -223,7 +282,7 @@ pub fn complex_expansion(op: Opcode) -> Option<Expansion> {
 
 /// The real and imaginary parts of complex `z`, with arithmetic over their shape
 /// and dtype.
-fn parts<'b, 'c>(b: &'b mut ComputationBuilder<'c>, z: InstId) -> Result<(Ops<'b, 'c>, InstId, InstId)> {
+pub(super) fn parts<'b, 'c>(b: &'b mut ComputationBuilder<'c>, z: InstId) -> Result<(Ops<'b, 'c>, InstId, InstId)> {
     let e = |e: smelt_hlo::shape_inference::ShapeError| e.to_string();
     let re = b.unary(Opcode::Real, z).map_err(e)?;
     let im = b.unary(Opcode::Imag, z).map_err(e)?;

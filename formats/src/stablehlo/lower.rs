@@ -22,8 +22,8 @@ use smelt_hlo::builder::{ComputationBuilder, ModuleBuilder};
 use smelt_hlo::module::{AliasKind, BufferDonor, IoAlias};
 use smelt_hlo::{Array, ArrayData, Attrs, CompId, DType, InstId, Literal, Module, Opcode, ParseError, Shape};
 
-use super::chlo;
 use super::syntax::{Attr, Dense, DenseBody, Func, ModuleAst, NamedAttr, Op, Region, Scalar, ValueRef};
+use super::{chlo, chlo_elementary, chlo_special};
 
 pub type Result<T> = std::result::Result<T, ParseError>;
 
@@ -148,6 +148,9 @@ fn free_values(region: &Region) -> Vec<ValueRef> {
     }
     out
 }
+
+/// The custom-call target XLA expands itself rather than calling.
+const APPROX_TOP_K: &str = "ApproxTopK";
 
 fn short_name(name: &str) -> &str {
     name.strip_prefix("stablehlo.").unwrap_or(name)
@@ -323,6 +326,17 @@ impl<'a> Lower<'a> {
             "func.call" | "call" => {
                 let callee = op.callee.as_deref().unwrap_or("");
                 let f = *self.funcs.get(callee).ok_or_else(|| self.err(op.pos, format!("no function @{callee}")))?;
+                p.comps.push(self.func(f)?);
+            }
+            // XLA lowers ApproxTopK on CPU to a sort by its comparator function.
+            "custom_call" if op.callee.as_deref() == Some(APPROX_TOP_K) => {
+                let Some(NamedAttr { value: Attr::List(items), pos, .. }) = op.attr(&["called_computations"]) else {
+                    return Err(self.err(op.pos, "ApproxTopK needs a comparator in called_computations"));
+                };
+                let [Attr::Symbol(name)] = items.as_slice() else {
+                    return Err(self.err(*pos, "ApproxTopK takes one comparator function"));
+                };
+                let f = *self.funcs.get(name.as_str()).ok_or_else(|| self.err(*pos, format!("no function @{name}")))?;
                 p.comps.push(self.func(f)?);
             }
             "while" => {
@@ -788,6 +802,7 @@ impl OpCtx<'_, '_, '_, '_> {
                 let c = self.add(Opcode::Call, x, Attrs::None, &comps, None)?;
                 if n == 1 { Ok(vec![c]) } else { self.unpack(c, n) }
             }
+            "custom_call" if self.op.callee.as_deref() == Some(APPROX_TOP_K) => self.approx_top_k(x, prep),
             "custom_call" => self.custom_call(x),
             "fft" => {
                 let t = self.enum_value(&["type", "fft_type"])?.ok_or_else(|| self.err("missing fft type"))?;
@@ -978,6 +993,55 @@ impl OpCtx<'_, '_, '_, '_> {
         })))
     }
 
+    /// `custom_call @ApproxTopK(operands..., init_values...)` as XLA's CPU backend
+    /// runs it (its fallback, an exact top-k): the operands sorted together
+    /// along `reduction_dim` by the comparator, each result the leading slice of
+    /// its operand, as long as the declared result.
+    fn approx_top_k(&mut self, x: &[InstId], prep: &Prepared) -> Result<Vec<InstId>> {
+        let comps = self.comps(prep, 1)?;
+        let n = x.len() / 2;
+        if n == 0 || x.len() != 2 * n || self.op.result_types.len() != n {
+            return Err(self.err("ApproxTopK takes operands and as many init values, and has one result per operand"));
+        }
+        let config = match self.attr(&["mhlo.backend_config"]) {
+            Some(NamedAttr { value: Attr::Dict(items), .. }) => items,
+            _ => return Err(self.err("ApproxTopK needs its mhlo.backend_config")),
+        };
+        let rank = self.dims_of(x[0])?.len() as i64;
+        let dim = match config.iter().find(|a| a.name == "reduction_dim").map(|a| &a.value) {
+            Some(Attr::Int(d)) => i64::try_from(*d).map_err(|_| self.err("reduction_dim out of range"))?,
+            _ => return Err(self.err("ApproxTopK needs a reduction_dim")),
+        };
+        let dim = if dim < 0 { dim + rank } else { dim };
+        if !(0..rank).contains(&dim) {
+            return Err(self.err("reduction_dim out of range"));
+        }
+        let results = self.op.result_types.clone();
+        let sort_shape = if n == 1 {
+            self.b.shape(x[0]).map_err(|e| self.err(e.to_string()))?.clone()
+        } else {
+            Shape::Tuple(
+                x[..n]
+                    .iter()
+                    .map(|&v| self.b.shape(v).cloned())
+                    .collect::<std::result::Result<_, _>>()
+                    .map_err(|e| self.err(e.to_string()))?,
+            )
+        };
+        let attrs = Attrs::Sort { dimension: dim, is_stable: false };
+        let sorted = self.add(Opcode::Sort, &x[..n], attrs, &comps, Some(sort_shape))?;
+        let sorted = if n == 1 { vec![sorted] } else { self.unpack(sorted, n)? };
+        let (src, pos) = (self.l.src, self.op.pos);
+        let mut out = Vec::with_capacity(n);
+        for (v, shape) in sorted.into_iter().zip(&results) {
+            let limits: Vec<i64> = shape.as_array().ok_or_else(|| self.err("results must be arrays"))?.dims.to_vec();
+            let starts = vec![0; limits.len()];
+            let strides = vec![1; limits.len()];
+            out.push(self.b.slice(v, &starts, &limits, &strides).map_err(|e| ParseError::at(src, pos, e.to_string()))?);
+        }
+        Ok(out)
+    }
+
     /// `custom_call @target(...)`: the HLO custom-call XLA makes of it, with the
     /// result layouts, backend config and aliasing carried over.
     fn custom_call(&mut self, x: &[InstId]) -> Result<Vec<InstId>> {
@@ -1106,15 +1170,40 @@ impl OpCtx<'_, '_, '_, '_> {
                 let k = self.int(&["k"], None)?;
                 self.add_results(Opcode::TopK, x, Attrs::TopK { k, largest: true }, &[])
             }
-            "erfc" | "erf_inv" => {
-                let v = arg(0)?;
-                let src = self.l.src;
-                let pos = self.op.pos;
-                let opname = self.op.name.clone();
-                let r = if name == "erfc" { chlo::erfc(self.b, v) } else { chlo::erf_inv(self.b, v) };
+            _ => {
+                type Unary = fn(&mut ComputationBuilder<'_>, InstId) -> std::result::Result<InstId, String>;
+                type Binary = fn(&mut ComputationBuilder<'_>, InstId, InstId) -> std::result::Result<InstId, String>;
+                let unary: Option<Unary> = match name {
+                    "erfc" => Some(chlo::erfc),
+                    "erf_inv" => Some(chlo::erf_inv),
+                    "sinh" => Some(chlo_elementary::sinh),
+                    "cosh" => Some(chlo_elementary::cosh),
+                    "asin" => Some(chlo_elementary::asin),
+                    "acos" => Some(chlo_elementary::acos),
+                    "asinh" => Some(chlo_elementary::asinh),
+                    "acosh" => Some(chlo_elementary::acosh),
+                    "atan" => Some(chlo_elementary::atan),
+                    "atanh" => Some(chlo_elementary::atanh),
+                    "lgamma" => Some(chlo_special::lgamma),
+                    "digamma" => Some(chlo_special::digamma),
+                    "bessel_i1e" => Some(chlo_special::bessel_i1e),
+                    _ => None,
+                };
+                let binary: Option<Binary> = match name {
+                    "next_after" => Some(chlo_elementary::next_after),
+                    "zeta" => Some(chlo_special::zeta),
+                    "polygamma" => Some(chlo_special::polygamma),
+                    _ => None,
+                };
+                let r = match (unary, binary) {
+                    (Some(f), _) => f(self.b, arg(0)?),
+                    (_, Some(f)) => f(self.b, arg(0)?, arg(1)?),
+                    _ => return Err(self.err("unsupported operation")),
+                };
+                let (src, pos) = (self.l.src, self.op.pos);
+                let opname = &self.op.name;
                 Ok(vec![r.map_err(|m| ParseError::at(src, pos, format!("{opname}: {m}")))?])
             }
-            _ => Err(self.err("unsupported operation")),
         }
     }
 }

@@ -4,10 +4,13 @@
 //! Reading is two steps: [`syntax`] turns text into a small tree of functions,
 //! regions and ops (generic and pretty forms alike), and [`lower`] maps it onto HLO
 //! through the module builder, so every op is shape-checked against the types the
-//! text declares. CHLO ops without an HLO opcode are decomposed in [`chlo`]. Errors
-//! are [`ParseError`]s with the `line:col` of the offending op or attribute.
+//! text declares. CHLO ops without an HLO opcode are decomposed in [`chlo`],
+//! [`chlo_elementary`] and [`chlo_special`]. Errors are [`ParseError`]s with the
+//! `line:col` of the offending op or attribute.
 
 mod chlo;
+mod chlo_elementary;
+mod chlo_special;
 mod lower;
 mod syntax;
 
@@ -134,6 +137,56 @@ mod tests {
         assert!(text.contains("constant({1.5, 1.5})"), "{text}");
         assert!(text.contains("constant(-inf)"), "{text}");
         assert!(text.contains("constant({1, 2})"), "{text}");
+    }
+
+    #[test]
+    fn chlo_expansions_parse_and_verify() {
+        // lgamma on f32 expands into elementwise HLO; bf16 computes in f32.
+        let m = module(
+            "func.func @main(%a: tensor<4xf32>, %b: tensor<4xbf16>) -> (tensor<4xf32>, tensor<4xbf16>) {
+               %0 = chlo.lgamma %a : tensor<4xf32> -> tensor<4xf32>
+               %1 = chlo.lgamma %b : tensor<4xbf16> -> tensor<4xbf16>
+               return %0, %1 : tensor<4xf32>, tensor<4xbf16>
+             }",
+        );
+        let ops = opcodes(&m);
+        assert!(ops.contains(&Opcode::Log1p) && ops.contains(&Opcode::Sine) && ops.contains(&Opcode::Convert));
+        // Two-operand and bit-level expansions, and a clear refusal where no reference exists.
+        module(
+            "func.func @main(%a: tensor<3xf64>, %b: tensor<3xf64>) -> tensor<3xf64> {
+               %0 = chlo.next_after %a, %b : tensor<3xf64>, tensor<3xf64> -> tensor<3xf64>
+               %1 = chlo.polygamma %0, %b : tensor<3xf64>, tensor<3xf64> -> tensor<3xf64>
+               return %1 : tensor<3xf64>
+             }",
+        );
+        let e = error(
+            "func.func @main(%a: tensor<3xf64>) -> tensor<3xf64> {
+               %0 = chlo.bessel_i1e %a : tensor<3xf64> -> tensor<3xf64>
+               return %0 : tensor<3xf64>
+             }",
+        );
+        assert!(e.2.contains("not supported for f64"), "{}", e.2);
+    }
+
+    #[test]
+    fn approx_top_k_becomes_a_sort_by_its_comparator_and_slices() {
+        let m = module(
+            "func.func private @gt(%a: tensor<f32>, %b: tensor<f32>, %i: tensor<i32>, %j: tensor<i32>) -> tensor<i1> {
+               %0 = stablehlo.compare GT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+               return %0 : tensor<i1>
+             }
+             func.func public @main(%x: tensor<3x10xf32>, %i: tensor<3x10xi32>) -> (tensor<3x2xf32>, tensor<3x2xi32>) {
+               %c = stablehlo.constant dense<-1> : tensor<i32>
+               %cst = stablehlo.constant dense<0xFF800000> : tensor<f32>
+               %0:2 = stablehlo.custom_call @ApproxTopK(%x, %i, %cst, %c) {called_computations = [@gt],
+                 mhlo.backend_config = {aggregate_to_topk = true, reduction_dim = 1 : i64, top_k = 2 : i64}}
+                 : (tensor<3x10xf32>, tensor<3x10xi32>, tensor<f32>, tensor<i32>) -> (tensor<3x2xf32>, tensor<3x2xi32>)
+               return %0#0, %0#1 : tensor<3x2xf32>, tensor<3x2xi32>
+             }",
+        );
+        let ops = opcodes(&m);
+        assert!(ops.contains(&Opcode::Sort) && !ops.contains(&Opcode::CustomCall));
+        assert_eq!(ops.iter().filter(|o| **o == Opcode::Slice).count(), 2);
     }
 
     #[test]

@@ -106,8 +106,8 @@ pub enum Attr {
     /// `#stablehlo.gather<k = v, ...>` and other struct attributes.
     Struct(Vec<(String, Attr)>),
     Dict(Vec<NamedAttr>),
-    /// `@name`.
-    Symbol,
+    /// `@name`, without the `@`.
+    Symbol(String),
     Conv(ConvDims),
     /// Something this reader skips (types, sharding rules).
     Other,
@@ -1215,10 +1215,7 @@ impl<'s> Cursor<'s> {
             }
             Some(b'{') => Attr::Dict(self.attr_dict()?),
             Some(b'"') => Attr::Str(self.string()?),
-            Some(b'@') => {
-                self.sigil_name(b'@')?;
-                Attr::Symbol
-            }
+            Some(b'@') => Attr::Symbol(self.sigil_name(b'@')?),
             Some(b'#') => self.hash_attr()?,
             Some(b'(') | Some(b'<') => {
                 self.skip_balanced()?;

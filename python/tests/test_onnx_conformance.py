@@ -1,6 +1,7 @@
 """The ONNX project's own backend test data, as shipped in the onnx package.
 
-Every model of the `pytorch-converted`, `pytorch-operator` and `simple` folders
+Every model of the `pytorch-converted`, `pytorch-operator` and `simple` folders,
+and the `light` CNNs (fed as the suite feeds them: `arange(n) / n`),
 runs through smelt.onnx on the Cranelift backend (quick to compile) and must
 match the stored outputs at the suite's tolerance (rtol 1e-3, atol 1e-7), or,
 for the operators smelt does not implement yet, fail to load with an error
@@ -30,7 +31,6 @@ UNSUPPORTED = {
     "test_ReflectionPad2d": "reflect",
     "test_ReplicationPad2d": "edge",
     "test_operator_pad": "reflect",
-    "test_operator_symbolic_override": "InstanceNormalization",
     "test_gradient_of_add": "ai.onnx.preview.training",
     "test_gradient_of_add_and_mul": "ai.onnx.preview.training",
     "test_sequence_model1": "SequenceEmpty",
@@ -103,3 +103,33 @@ def test_backend_model(folder, case):
             np.testing.assert_allclose(got[k], want, rtol=1e-3, atol=1e-7, err_msg=f"{case} output {k}")
             k += 1
         assert k == len(got)
+
+
+LIGHT = os.path.join(DATA, "light")
+
+
+def light_models():
+    if not os.path.isdir(LIGHT):
+        return []
+    return sorted(f[: -len(".onnx")] for f in os.listdir(LIGHT) if f.endswith(".onnx"))
+
+
+def test_the_light_models_are_there():
+    assert len(light_models()) >= 9
+
+
+@pytest.mark.parametrize("name", light_models())
+def test_light_cnn(name):
+    model = onnx.load(os.path.join(LIGHT, name + ".onnx"))
+    inits = {i.name for i in model.graph.initializer}
+    feeds = {}
+    for x in model.graph.input:
+        if x.name in inits:
+            continue
+        shape = tuple(d.dim_value if d.HasField("dim_value") else 1 for d in x.type.tensor_type.shape.dim)
+        n = int(np.prod(shape))
+        feeds[x.name] = (np.arange(n).reshape(shape) / n).astype(np.float32)
+    sess = smelt.onnx.InferenceSession(os.path.join(LIGHT, name + ".onnx"), backend="cranelift")
+    got = sess.run(None, feeds)
+    _, want = load_pb(os.path.join(LIGHT, name + "_output_0.pb"))
+    np.testing.assert_allclose(got[0], want, rtol=1e-3, atol=1e-7, err_msg=name)

@@ -25,12 +25,6 @@ FOLDERS = ["pytorch-converted", "pytorch-operator", "simple"]
 
 # Models refused at load, and the word the error must contain.
 UNSUPPORTED = {
-    "test_ConvTranspose2d": "ConvTranspose",
-    "test_ConvTranspose2d_no_bias": "ConvTranspose",
-    "test_operator_convtranspose": "ConvTranspose",
-    "test_ReflectionPad2d": "reflect",
-    "test_ReplicationPad2d": "edge",
-    "test_operator_pad": "reflect",
     "test_gradient_of_add": "ai.onnx.preview.training",
     "test_gradient_of_add_and_mul": "ai.onnx.preview.training",
     "test_sequence_model1": "SequenceEmpty",

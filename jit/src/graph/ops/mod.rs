@@ -162,6 +162,7 @@ static OPS: &[OpDef] = &[
     lowered("LayerNormalization", nn::layer_norm),
     lowered("InstanceNormalization", nn::instance_norm),
     lowered("LRN", nn::lrn),
+    lowered("ConvTranspose", nn::conv_transpose),
     // Reductions.
     lowered("ReduceSum", reduce::reduce_sum),
     lowered("ReduceMean", reduce::reduce_mean),

@@ -203,27 +203,51 @@ pub fn conv(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result
         at(node, smelt_hlo::shape_inference::window_output_dims(Opcode::Convolution, &x.dims[2..], &window))?;
     let mut out_dims = vec![x.dims[0], w.dims[0]];
     out_dims.extend(spatial_out.iter().copied());
-    let spatial: Dims = (2..r as i64).collect();
-    let dims = ConvDims {
-        input_batch: 0,
-        input_feature: 1,
-        input_spatial: spatial.clone(),
-        kernel_input_feature: 1,
-        kernel_output_feature: 0,
-        kernel_spatial: spatial.clone(),
-        output_batch: 0,
-        output_feature: 1,
-        output_spatial: spatial,
-    };
-    let attrs =
-        Attrs::Convolution(Box::new(ConvAttrs { window, dims, feature_group_count: group, batch_group_count: 1 }));
-    let shape = Shape::array(x.dtype, out_dims.clone());
-    let mut y = emit(cx, node, |b| b.add_instruction(Opcode::Convolution, &[x.id, w.id], attrs, &[], Some(shape)))?;
-    if let Some(bias) = opt_input(inputs, 2) {
-        let bb = emit(cx, node, |b| b.broadcast(bias.id, &out_dims, &[1]))?;
-        y = emit(cx, node, |b| b.binary(Opcode::Add, y.id, bb.id))?;
+    let conv = NcConv { window, group, kernel_features: (1, 0) };
+    Ok(vec![conv.emit(cx, node, x, w, &out_dims, opt_input(inputs, 2))?])
+}
+
+/// An N, C, spatial... convolution: `kernel_features` are the kernel's input
+/// and output feature dims (its spatial dims follow them).
+struct NcConv {
+    window: Window,
+    group: i64,
+    kernel_features: (i64, i64),
+}
+
+impl NcConv {
+    /// The convolution to `out_dims`, plus `bias` per output channel.
+    fn emit(
+        self,
+        cx: &mut LowerCx<'_>,
+        node: &Node,
+        x: &Val,
+        w: &Val,
+        out_dims: &[i64],
+        bias: Option<&Val>,
+    ) -> Result<Val> {
+        let spatial: Dims = (2..x.dims.len() as i64).collect();
+        let dims = ConvDims {
+            input_batch: 0,
+            input_feature: 1,
+            input_spatial: spatial.clone(),
+            kernel_input_feature: self.kernel_features.0,
+            kernel_output_feature: self.kernel_features.1,
+            kernel_spatial: spatial.clone(),
+            output_batch: 0,
+            output_feature: 1,
+            output_spatial: spatial,
+        };
+        let conv = ConvAttrs { window: self.window, dims, feature_group_count: self.group, batch_group_count: 1 };
+        let attrs = Attrs::Convolution(Box::new(conv));
+        let shape = Shape::array(x.dtype, out_dims);
+        let mut y = emit(cx, node, |b| b.add_instruction(Opcode::Convolution, &[x.id, w.id], attrs, &[], Some(shape)))?;
+        if let Some(bias) = bias {
+            let bb = emit(cx, node, |b| b.broadcast(bias.id, out_dims, &[1]))?;
+            y = emit(cx, node, |b| b.binary(Opcode::Add, y.id, bb.id))?;
+        }
+        Ok(y)
     }
-    Ok(vec![y])
 }
 
 /// A reduce-window over the spatial dimensions of `x` (N and C untouched).
@@ -498,4 +522,117 @@ pub fn instance_norm(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) 
     let bb = emit(cx, node, |b| b.broadcast(shift.id, &x.dims, &[1]))?;
     let y = emit(cx, node, |b| b.binary(Opcode::Multiply, normed.id, sb.id))?;
     Ok(vec![emit(cx, node, |b| b.binary(Opcode::Add, y.id, bb.id))?])
+}
+
+/// `ConvTranspose`: the gradient of `Conv` with respect to its input, as an
+/// HLO convolution: the input dilated by the strides, the kernel mirrored
+/// (window reversal) with its two feature dims swapped, and padding
+/// `dilation * (k - 1) - pad` on each side (plus `output_padding` at the end).
+/// `output_shape`, when given, sets the padding (ONNX's rule: the total split
+/// evenly, the odd element at the end for `SAME_UPPER` and `NOTSET`, at the
+/// start for `SAME_LOWER`).
+pub fn conv_transpose(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    let w = input(node, inputs, 1)?;
+    let r = x.dims.len();
+    if r < 3 || w.dims.len() != r {
+        return Err(GraphError::node(
+            node,
+            format!("expects NC... input and kernel, got {:?} and {:?}", x.dims, w.dims),
+        ));
+    }
+    let ns = r - 2;
+    let group = int_attr(node, "group", 1);
+    if group < 1 || x.dims[1] != w.dims[0] || w.dims[0] % group != 0 {
+        return Err(GraphError::node(
+            node,
+            format!("channels of X {:?} and W {:?} do not fit group {group}", x.dims, w.dims),
+        ));
+    }
+    let kernel = w.dims[2..].to_vec();
+    if let Some(k) = node.ints("kernel_shape")
+        && k != kernel.as_slice()
+    {
+        return Err(GraphError::node(node, format!("kernel_shape {k:?} does not match W {:?}", w.dims)));
+    }
+    let strides = spatial_attr(node, "strides", ns, 1)?;
+    let dilations = spatial_attr(node, "dilations", ns, 1)?;
+    let output_padding = spatial_attr(node, "output_padding", ns, 0)?;
+    let auto_pad = node.string("auto_pad").unwrap_or("NOTSET");
+    let span = |i: usize| dilations[i] * (kernel[i] - 1) + 1;
+    let full = |i: usize| strides[i] * (x.dims[2 + i] - 1) + output_padding[i] + span(i);
+    let pads: Vec<(i64, i64)> = match (node.ints("output_shape"), auto_pad) {
+        (Some(shape), _) if shape.len() == ns || shape.len() == r => {
+            let shape = &shape[shape.len() - ns..];
+            (0..ns)
+                .map(|i| {
+                    let total = full(i) - shape[i];
+                    if auto_pad == "SAME_LOWER" {
+                        (total - total / 2, total / 2)
+                    } else {
+                        (total / 2, total - total / 2)
+                    }
+                })
+                .collect()
+        }
+        (Some(shape), _) => {
+            return Err(GraphError::node(node, format!("output_shape {shape:?} has the wrong length")));
+        }
+        (None, "SAME_UPPER" | "SAME_LOWER") => (0..ns)
+            .map(|i| {
+                let total = full(i) - x.dims[2 + i] * strides[i];
+                if auto_pad == "SAME_LOWER" { (total - total / 2, total / 2) } else { (total / 2, total - total / 2) }
+            })
+            .collect(),
+        (None, "NOTSET" | "VALID") => {
+            let p = node.ints("pads").map(<[i64]>::to_vec).unwrap_or_else(|| vec![0; 2 * ns]);
+            if p.len() != 2 * ns || auto_pad == "VALID" && p.iter().any(|&v| v != 0) {
+                return Err(GraphError::node(node, format!("pads {p:?} must have {} entries", 2 * ns)));
+            }
+            (0..ns).map(|i| (p[i], p[ns + i])).collect()
+        }
+        (None, other) => return Err(GraphError::node(node, format!("unknown auto_pad \"{other}\""))),
+    };
+    let mut window = Window::default();
+    for i in 0..ns {
+        let (begin, end) = pads[i];
+        let (lo, hi) = (span(i) - 1 - begin, span(i) - 1 - end + output_padding[i]);
+        if lo < 0 || hi < 0 || output_padding[i] < 0 || output_padding[i] >= strides[i].max(dilations[i]) {
+            return Err(GraphError::node(
+                node,
+                format!("pads {:?} and output_padding {:?} do not fit kernel {kernel:?}", pads, output_padding),
+            ));
+        }
+        window.dims.push(WindowDim {
+            size: kernel[i],
+            stride: 1,
+            pad_low: lo,
+            pad_high: hi,
+            window_dilation: dilations[i],
+            base_dilation: strides[i],
+            reversal: true,
+        });
+    }
+    // W is [C_in, C_out / group, k...]; HLO wants [C_in / group, C_out, k...]
+    // with the groups outermost in C_out.
+    let (c_in, c_out_g) = (w.dims[0], w.dims[1]);
+    let w = if group == 1 {
+        w.clone()
+    } else {
+        let mut split = vec![group, c_in / group, c_out_g];
+        split.extend(&kernel);
+        let s = reshape(cx, node, w, &split)?;
+        let mut perm: Vec<i64> = vec![1, 0, 2];
+        perm.extend(3..(3 + ns) as i64);
+        let t = emit(cx, node, |b| b.transpose(s.id, &perm))?;
+        let mut merged = vec![c_in / group, group * c_out_g];
+        merged.extend(&kernel);
+        reshape(cx, node, &t, &merged)?
+    };
+    let spatial_out =
+        at(node, smelt_hlo::shape_inference::window_output_dims(Opcode::Convolution, &x.dims[2..], &window))?;
+    let mut out_dims = vec![x.dims[0], group * c_out_g];
+    out_dims.extend(spatial_out.iter().copied());
+    let conv = NcConv { window, group, kernel_features: (0, 1) };
+    Ok(vec![conv.emit(cx, node, x, &w, &out_dims, opt_input(inputs, 2))?])
 }

@@ -388,8 +388,8 @@ pub fn pad(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<
     let x = input(node, inputs, 0)?;
     let r = x.dims.len();
     let mode = node.string("mode").unwrap_or("constant");
-    if mode != "constant" {
-        return Err(GraphError::unsupported(node, format!("mode=\"{mode}\" (only constant)")));
+    if !matches!(mode, "constant" | "reflect" | "edge") {
+        return Err(GraphError::unsupported(node, format!("mode=\"{mode}\" (constant, reflect and edge are)")));
     }
     let Some(pads) = ints_input_or_attr(node, inputs, 1, "pads", "pads")? else {
         return Err(GraphError::node(node, "needs pads"));
@@ -406,6 +406,9 @@ pub fn pad(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<
     for (k, &a) in axes.iter().enumerate() {
         cfg[a] = PadDim { low: pads[k], high: pads[n + k], interior: 0 };
     }
+    if mode != "constant" {
+        return Ok(vec![pad_from_edges(cx, node, x, &cfg, mode == "reflect")?]);
+    }
     let value = match opt_input(inputs, 2) {
         Some(v) if v.dims.is_empty() => v.clone(),
         Some(v) => reshape(cx, node, v, &[])?,
@@ -415,4 +418,62 @@ pub fn pad(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<
         },
     };
     Ok(vec![emit(cx, node, |b| b.pad(x.id, value.id, &cfg))?])
+}
+
+/// `Pad` in `edge` mode (the border element repeated) or `reflect` mode (the
+/// elements next to the border, mirrored), one axis at a time: the padding
+/// built from slices of `x` and concatenated around it.
+fn pad_from_edges(cx: &mut LowerCx<'_>, node: &Node, x: &Val, cfg: &[PadDim], reflect: bool) -> Result<Val> {
+    let mut cur = x.clone();
+    for (a, p) in cfg.iter().enumerate() {
+        if p.low == 0 && p.high == 0 {
+            continue;
+        }
+        let n = cur.dims[a];
+        let fits = p.low >= 0 && p.high >= 0 && n > 0 && (!reflect || (p.low < n && p.high < n));
+        if !fits {
+            let need = if reflect {
+                "pads from 0 to the axis length less one"
+            } else {
+                "pads of 0 or more on a non-empty axis"
+            };
+            return Err(GraphError::node(
+                node,
+                format!("padding ({}, {}) of an axis of {n} elements: needs {need}", p.low, p.high),
+            ));
+        }
+        let slice = |cx: &mut LowerCx<'_>, v: &Val, from: i64, to: i64| -> Result<Val> {
+            let mut starts = vec![0; v.dims.len()];
+            let mut limits = v.dims.clone();
+            starts[a] = from;
+            limits[a] = to;
+            let strides = vec![1; v.dims.len()];
+            emit(cx, node, |b| b.slice(v.id, &starts, &limits, &strides))
+        };
+        let side = |cx: &mut LowerCx<'_>, v: &Val, count: i64, low: bool| -> Result<Val> {
+            if reflect {
+                let part = if low { slice(cx, v, 1, count + 1)? } else { slice(cx, v, n - 1 - count, n - 1)? };
+                emit(cx, node, |b| b.reverse(part.id, &[a as i64]))
+            } else {
+                let edge = if low { slice(cx, v, 0, 1)? } else { slice(cx, v, n - 1, n)? };
+                let mut kept: Vec<i64> = edge.dims.clone();
+                kept.remove(a);
+                let flat = emit(cx, node, |b| b.reshape(edge.id, &kept))?;
+                let mut out = v.dims.clone();
+                out[a] = count;
+                let map: Vec<i64> = (0..v.dims.len() as i64).filter(|&d| d != a as i64).collect();
+                emit(cx, node, |b| b.broadcast(flat.id, &out, &map))
+            }
+        };
+        let mut parts = Vec::new();
+        if p.low > 0 {
+            parts.push(side(cx, &cur, p.low, true)?.id);
+        }
+        parts.push(cur.id);
+        if p.high > 0 {
+            parts.push(side(cx, &cur, p.high, false)?.id);
+        }
+        cur = emit(cx, node, |b| b.concatenate(&parts, a as i64))?;
+    }
+    Ok(cur)
 }

@@ -708,3 +708,68 @@ fn activations_follow_their_definitions() {
     let y = run1("PRelu", vec![In::Feed(x2), In::Const(f32s(&[2], vec![0.5, 0.25]))], vec![]);
     assert_eq!(y, f32s(&[3, 2], vec![-0.5, -0.5, 3.0, -1.0, -2.5, 6.0]));
 }
+
+/// ConvTranspose against its definition (each input element scatters
+/// `x * w` to `in * stride - pad + k * dilation`), 1-D, with groups, strides,
+/// dilation, padding and output_padding.
+#[test]
+fn conv_transpose_scatters_each_input_through_the_kernel() {
+    let (n, c_in, len, group, c_out_g, k) = (2usize, 4usize, 5usize, 2usize, 3usize, 3usize);
+    let (stride, dilation, pad_begin, pad_end, out_pad) = (2i64, 2i64, 1i64, 2i64, 1i64);
+    let xs: Vec<f32> = (0..n * c_in * len).map(|i| ((i * 7 % 11) as f32) - 5.0).collect();
+    let ws: Vec<f32> = (0..c_in * c_out_g * k).map(|i| ((i * 5 % 13) as f32) * 0.25 - 1.5).collect();
+    let out_len = (stride * (len as i64 - 1) + out_pad + dilation * (k as i64 - 1) + 1 - pad_begin - pad_end) as usize;
+    let c_out = group * c_out_g;
+    let mut want = vec![0f32; n * c_out * out_len];
+    for b in 0..n {
+        for ic in 0..c_in {
+            let g = ic / (c_in / group);
+            for i in 0..len {
+                for oc in 0..c_out_g {
+                    for kk in 0..k {
+                        let o = i as i64 * stride - pad_begin + kk as i64 * dilation;
+                        if (0..out_len as i64).contains(&o) {
+                            let x = xs[(b * c_in + ic) * len + i];
+                            let w = ws[(ic * c_out_g + oc) * k + kk];
+                            want[(b * c_out + g * c_out_g + oc) * out_len + o as usize] += x * w;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let y = run1(
+        "ConvTranspose",
+        vec![
+            In::Feed(f32s(&[n as i64, c_in as i64, len as i64], xs)),
+            In::Const(f32s(&[c_in as i64, c_out_g as i64, k as i64], ws)),
+        ],
+        vec![
+            ("group", Attr::Int(group as i64)),
+            ("strides", Attr::Ints(vec![stride])),
+            ("dilations", Attr::Ints(vec![dilation])),
+            ("pads", Attr::Ints(vec![pad_begin, pad_end])),
+            ("output_padding", Attr::Ints(vec![out_pad])),
+        ],
+    );
+    assert_eq!(y.dims.as_slice(), [n as i64, c_out as i64, out_len as i64]);
+    for (i, (g, w)) in y.values::<f32>().unwrap().iter().zip(&want).enumerate() {
+        assert!((g - w).abs() <= 1e-4 * w.abs().max(1.0), "element {i}: {g} vs {w}");
+    }
+}
+
+/// Pad's edge and reflect modes, 2-D.
+#[test]
+fn pad_repeats_or_mirrors_the_border() {
+    let x = f32s(&[2, 3], vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+    let pads = In::Const(i64s(&[4], vec![1, 2, 0, 1]));
+    let edge = run1("Pad", vec![In::Feed(x.clone()), pads], vec![("mode", Attr::String("edge".into()))]);
+    #[rustfmt::skip]
+    let want_edge = vec![1., 1., 1., 2., 3., 3., 1., 1., 1., 2., 3., 3., 4., 4., 4., 5., 6., 6.];
+    assert_eq!(edge, f32s(&[3, 6], want_edge));
+    let pads = In::Const(i64s(&[4], vec![1, 2, 0, 1]));
+    let reflect = run1("Pad", vec![In::Feed(x), pads], vec![("mode", Attr::String("reflect".into()))]);
+    #[rustfmt::skip]
+    let want_reflect = vec![6., 5., 4., 5., 6., 5., 3., 2., 1., 2., 3., 2., 6., 5., 4., 5., 6., 5.];
+    assert_eq!(reflect, f32s(&[3, 6], want_reflect));
+}

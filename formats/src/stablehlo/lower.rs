@@ -1275,6 +1275,8 @@ fn dense_literal(d: &Dense) -> std::result::Result<Literal, String> {
     if count.checked_mul(elem).is_none_or(|b| b > MAX_CONSTANT_BYTES) {
         return Err(format!("constant of {count} elements is too large"));
     }
+    // A splat is a few characters of text, but its array is all there.
+    smelt_hlo::budget::check((count * elem) as u128, || format!("constant {}", d.shape)).map_err(|e| e.to_string())?;
     let bytes = match &d.body {
         DenseBody::Bytes(b) if b.len() == count * elem => b.clone(),
         DenseBody::Bytes(b) if b.len() == elem => b.repeat(count),

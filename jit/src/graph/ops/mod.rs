@@ -191,6 +191,9 @@ static OPS: &[OpDef] = &[
     lowered("Tile", shape::tile),
     lowered("Constant", shape::constant),
     lowered("Pad", shape::pad),
+    lowered("DepthToSpace", shape::depth_to_space),
+    lowered("SpaceToDepth", shape::space_to_depth),
+    lowered("Trilu", shape::trilu),
     // Recurrent layers.
     lowered("LSTM", recurrent::lstm),
     lowered("GRU", recurrent::gru),

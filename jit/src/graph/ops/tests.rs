@@ -773,3 +773,81 @@ fn pad_repeats_or_mirrors_the_border() {
     let want_reflect = vec![6., 5., 4., 5., 6., 5., 3., 2., 1., 2., 3., 2., 6., 5., 4., 5., 6., 5.];
     assert_eq!(reflect, f32s(&[3, 6], want_reflect));
 }
+
+/// `0, 1, 2, ...` as f32 of `dims`.
+fn counting(dims: &[i64]) -> Array {
+    let n: i64 = dims.iter().product();
+    f32s(dims, (0..n).map(|v| v as f32).collect())
+}
+
+#[test]
+fn depth_to_space_and_space_to_depth_move_blocks() {
+    let (n, c, h, w, b) = (2usize, 8usize, 2usize, 3usize, 2usize);
+    let x = counting(&[2, 8, 2, 3]);
+    let xv = vals(&x);
+    let at = |n_: usize, c_: usize, h_: usize, w_: usize| xv[((n_ * c + c_) * h + h_) * w + w_];
+    for mode in ["DCR", "CRD"] {
+        let y = run1(
+            "DepthToSpace",
+            vec![In::Feed(x.clone())],
+            vec![("blocksize", Attr::Int(2)), ("mode", Attr::String(mode.into()))],
+        );
+        let cb = c / (b * b);
+        assert_eq!(y.dims.as_slice(), &[2, 2, 4, 6]);
+        let mut want = Vec::new();
+        for n_ in 0..n {
+            for c_ in 0..cb {
+                for hh in 0..h * b {
+                    for ww in 0..w * b {
+                        let (i, j) = (hh % b, ww % b);
+                        // DCR: depth, column, row = channel (i * b + j) * C' + c; CRD: c * b² + i * b + j.
+                        let src = if mode == "DCR" { (i * b + j) * cb + c_ } else { c_ * b * b + i * b + j };
+                        want.push(at(n_, src, hh / b, ww / b));
+                    }
+                }
+            }
+        }
+        assert_eq!(vals(&y), want, "{mode}");
+    }
+    // SpaceToDepth: out[n, (i * b + j) * C + c, h, w] = x[n, c, h * b + i, w * b + j].
+    let x = counting(&[1, 2, 4, 6]);
+    let xv = vals(&x);
+    let y = run1("SpaceToDepth", vec![In::Feed(x)], vec![("blocksize", Attr::Int(2))]);
+    assert_eq!(y.dims.as_slice(), &[1, 8, 2, 3]);
+    let mut want = Vec::new();
+    for oc in 0..8 {
+        let (ij, c_) = (oc / 2, oc % 2);
+        let (i, j) = (ij / 2, ij % 2);
+        for hh in 0..2 {
+            for ww in 0..3 {
+                want.push(xv[(c_ * 4 + hh * 2 + i) * 6 + ww * 2 + j]);
+            }
+        }
+    }
+    assert_eq!(vals(&y), want);
+}
+
+#[test]
+fn trilu_keeps_one_side_of_the_kth_diagonal() {
+    let x = rand(&[2, 3, 4], 7);
+    let xv = vals(&x);
+    for upper in [1, 0] {
+        for k in [None, Some(-1i64), Some(0), Some(2), Some(-5)] {
+            let mut ins = vec![In::Feed(x.clone())];
+            if let Some(k) = k {
+                // Runtime k for one case, a constant for the others.
+                ins.push(if k == 2 { In::Feed(Array::scalar(k)) } else { In::Const(Array::scalar(k)) });
+            }
+            let y = run1("Trilu", ins, vec![("upper", Attr::Int(upper))]);
+            let k = k.unwrap_or(0);
+            let want: Vec<f32> = (0..24)
+                .map(|e| {
+                    let (i, j) = ((e / 4 % 3) as i64, (e % 4) as i64);
+                    let keep = if upper == 1 { j - i >= k } else { j - i <= k };
+                    if keep { xv[e] } else { 0.0 }
+                })
+                .collect();
+            assert_eq!(vals(&y), want, "upper={upper} k={k}");
+        }
+    }
+}

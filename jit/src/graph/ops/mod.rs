@@ -173,6 +173,7 @@ static OPS: &[OpDef] = &[
     lowered("ReduceL2", reduce::reduce_l2),
     lowered("ArgMax", reduce::arg_max),
     lowered("ArgMin", reduce::arg_min),
+    lowered("CumSum", reduce::cum_sum),
     // Shapes and data movement.
     lowered("Reshape", shape::reshape_op),
     lowered("Flatten", shape::flatten),

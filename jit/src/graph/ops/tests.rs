@@ -851,3 +851,43 @@ fn trilu_keeps_one_side_of_the_kth_diagonal() {
         }
     }
 }
+
+#[test]
+fn cum_sum_scans_forward_backward_and_exclusive() {
+    let x = f32s(&[2, 3], vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+    let xv = vals(&x);
+    for axis in [0i64, 1, -1] {
+        let a = axis.rem_euclid(2) as usize;
+        for exclusive in [0, 1] {
+            for reverse in [0, 1] {
+                let y = run1(
+                    "CumSum",
+                    vec![In::Feed(x.clone()), In::Const(Array::scalar(axis))],
+                    vec![("exclusive", Attr::Int(exclusive)), ("reverse", Attr::Int(reverse))],
+                );
+                let want: Vec<f32> = (0..6)
+                    .map(|e| {
+                        let pos = [e / 3, e % 3];
+                        let n = [2, 3][a];
+                        (0..n)
+                            .filter(|&t| {
+                                let p = pos[a];
+                                let inside = if reverse == 1 { t >= p } else { t <= p };
+                                inside && !(exclusive == 1 && t == p)
+                            })
+                            .map(|t| {
+                                let mut q = pos;
+                                q[a] = t;
+                                xv[q[0] * 3 + q[1]]
+                            })
+                            .sum()
+                    })
+                    .collect();
+                assert_eq!(vals(&y), want, "axis={axis} exclusive={exclusive} reverse={reverse}");
+            }
+        }
+    }
+    // Integers, 1-D.
+    let y = run1("CumSum", vec![In::Feed(i64s(&[4], vec![1, 2, 3, 4])), In::Const(i64s(&[1], vec![0]))], vec![]);
+    assert_eq!(y, i64s(&[4], vec![1, 3, 6, 10]));
+}

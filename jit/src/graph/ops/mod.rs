@@ -17,6 +17,7 @@ macro_rules! rules_via {
 
 mod elementwise;
 mod host;
+mod index;
 mod nn;
 mod recurrent;
 mod reduce;
@@ -195,6 +196,12 @@ static OPS: &[OpDef] = &[
     lowered("DepthToSpace", shape::depth_to_space),
     lowered("SpaceToDepth", shape::space_to_depth),
     lowered("Trilu", shape::trilu),
+    // Indexed reads and writes.
+    lowered("OneHot", index::one_hot),
+    lowered("GatherElements", index::gather_elements),
+    lowered("GatherND", index::gather_nd),
+    lowered("ScatterElements", index::scatter_elements),
+    lowered("ScatterND", index::scatter_nd),
     // Recurrent layers.
     lowered("LSTM", recurrent::lstm),
     lowered("GRU", recurrent::gru),

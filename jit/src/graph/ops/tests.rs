@@ -891,3 +891,155 @@ fn cum_sum_scans_forward_backward_and_exclusive() {
     let y = run1("CumSum", vec![In::Feed(i64s(&[4], vec![1, 2, 3, 4])), In::Const(i64s(&[1], vec![0]))], vec![]);
     assert_eq!(y, i64s(&[4], vec![1, 3, 6, 10]));
 }
+
+#[test]
+fn one_hot_places_on_values_and_wraps_negative_indices() {
+    let idx = i64s(&[2, 2], vec![0, -1, 3, 5]);
+    let values = f32s(&[2], vec![0.5, 2.0]);
+    let depth = 4i64;
+    // Index -1 means depth - 1; 5 is out of range, so all off.
+    let hot = |i: i64| if i < 0 { i + depth } else { i };
+    for axis in [-1i64, 0, 1] {
+        let y = run1(
+            "OneHot",
+            vec![In::Feed(idx.clone()), In::Const(Array::scalar(depth)), In::Feed(values.clone())],
+            vec![("axis", Attr::Int(axis))],
+        );
+        let a = axis.rem_euclid(3) as usize;
+        let mut dims = vec![2i64, 2];
+        dims.insert(a, depth);
+        assert_eq!(y.dims.as_slice(), dims.as_slice());
+        let iv = [0i64, -1, 3, 5];
+        let want: Vec<f32> = (0..16)
+            .map(|e| {
+                let p =
+                    [e / (dims[1] * dims[2]) as usize, e / dims[2] as usize % dims[1] as usize, e % dims[2] as usize];
+                let mut rest: Vec<usize> = p.to_vec();
+                let d = rest.remove(a) as i64;
+                if hot(iv[rest[0] * 2 + rest[1]]) == d { 2.0 } else { 0.5 }
+            })
+            .collect();
+        assert_eq!(vals(&y), want, "axis={axis}");
+    }
+}
+
+#[test]
+fn gather_elements_and_gather_nd_index_with_wrapping() {
+    let data = counting(&[3, 3]);
+    let dv = vals(&data);
+    // Indices [2, 3]: fewer rows than data; -1 is the last.
+    let iv = vec![1i64, -1, 0, 2, 0, -3];
+    let idx = i64s(&[2, 3], iv.clone());
+    let wrap = |i: i64| if i < 0 { (i + 3) as usize } else { i as usize };
+    for axis in [0i64, 1] {
+        let y = run1(
+            "GatherElements",
+            vec![In::Feed(data.clone()), In::Feed(idx.clone())],
+            vec![("axis", Attr::Int(axis))],
+        );
+        assert_eq!(y.dims.as_slice(), &[2, 3]);
+        let want: Vec<f32> = (0..6)
+            .map(|e| {
+                let (i, j) = (e / 3, e % 3);
+                if axis == 0 { dv[wrap(iv[e]) * 3 + j] } else { dv[i * 3 + wrap(iv[e])] }
+            })
+            .collect();
+        assert_eq!(vals(&y), want, "axis={axis}");
+    }
+
+    // GatherND: data [2, 3, 4].
+    let data = counting(&[2, 3, 4]);
+    let dv = vals(&data);
+    let at = |a: usize, b: usize, c: usize| dv[(a * 3 + b) * 4 + c];
+    // Full index vectors pick elements; -1 wraps per dimension.
+    let y = run1("GatherND", vec![In::Feed(data.clone()), In::Feed(i64s(&[2, 3], vec![1, 2, 3, 0, -1, -4]))], vec![]);
+    assert_eq!(vals(&y), vec![at(1, 2, 3), at(0, 2, 0)]);
+    // Partial index vectors pick slices.
+    let y = run1("GatherND", vec![In::Feed(data.clone()), In::Feed(i64s(&[2, 1], vec![1, -2]))], vec![]);
+    assert_eq!(y.dims.as_slice(), &[2, 3, 4]);
+    let want: Vec<f32> =
+        [1usize, 0].iter().flat_map(|&a| (0..12).map(move |r| (a, r))).map(|(a, r)| at(a, r / 4, r % 4)).collect();
+    assert_eq!(vals(&y), want);
+    // batch_dims=1: batch b picks data[b, i, j].
+    let y = run1(
+        "GatherND",
+        vec![In::Feed(data), In::Feed(i64s(&[2, 2, 2], vec![0, 1, 2, 3, 1, -1, 0, 0]))],
+        vec![("batch_dims", Attr::Int(1))],
+    );
+    assert_eq!(y.dims.as_slice(), &[2, 2]);
+    assert_eq!(vals(&y), vec![at(0, 0, 1), at(0, 2, 3), at(1, 1, 3), at(1, 0, 0)]);
+}
+
+#[test]
+fn scatter_elements_and_scatter_nd_write_or_combine() {
+    let data = f32s(&[3, 3], vec![1.0; 9]);
+    let iv = vec![1i64, 0, -1, 1, 2, 0];
+    let idx = i64s(&[2, 3], iv.clone());
+    let upd = f32s(&[2, 3], vec![2.0, 3.0, 4.0, 5.0, 6.0, 7.0]);
+    let uv = vals(&upd);
+    let wrap = |i: i64| if i < 0 { (i + 3) as usize } else { i as usize };
+    for axis in [0i64, 1] {
+        for red in ["none", "add", "mul", "max", "min"] {
+            let y = run1(
+                "ScatterElements",
+                vec![In::Feed(data.clone()), In::Feed(idx.clone()), In::Feed(upd.clone())],
+                vec![("axis", Attr::Int(axis)), ("reduction", Attr::String(red.into()))],
+            );
+            let mut want = vals(&data);
+            for e in 0..6 {
+                let (i, j) = (e / 3, e % 3);
+                let t = if axis == 0 { wrap(iv[e]) * 3 + j } else { i * 3 + wrap(iv[e]) };
+                let u = uv[e];
+                want[t] = match red {
+                    "none" => u,
+                    "add" => want[t] + u,
+                    "mul" => want[t] * u,
+                    "max" => want[t].max(u),
+                    _ => want[t].min(u),
+                };
+            }
+            assert_eq!(vals(&y), want, "axis={axis} reduction={red}");
+        }
+    }
+    // Repeated indices accumulate under add (axis 1: row 0 gets 2 + 3 at column 1).
+    let y = run1(
+        "ScatterElements",
+        vec![In::Feed(data.clone()), In::Feed(i64s(&[1, 2], vec![1, -2])), In::Feed(f32s(&[1, 2], vec![2.0, 3.0]))],
+        vec![("axis", Attr::Int(1)), ("reduction", Attr::String("add".into()))],
+    );
+    assert_eq!(vals(&y), vec![1.0, 6.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0]);
+
+    // ScatterND: rows of a [4, 3] matrix, then single elements.
+    let data = counting(&[4, 3]);
+    let rows = i64s(&[2, 1], vec![2, -4]);
+    let upd = f32s(&[2, 3], vec![10.0, 11.0, 12.0, 20.0, 21.0, 22.0]);
+    for red in ["none", "add", "mul", "max", "min"] {
+        let y = run1(
+            "ScatterND",
+            vec![In::Feed(data.clone()), In::Feed(rows.clone()), In::Feed(upd.clone())],
+            vec![("reduction", Attr::String(red.into()))],
+        );
+        let mut want = vals(&data);
+        for (r, target) in [(0usize, 2usize), (1, 0)] {
+            for c in 0..3 {
+                let (t, u) = (target * 3 + c, vals(&upd)[r * 3 + c]);
+                want[t] = match red {
+                    "none" => u,
+                    "add" => want[t] + u,
+                    "mul" => want[t] * u,
+                    "max" => want[t].max(u),
+                    _ => want[t].min(u),
+                };
+            }
+        }
+        assert_eq!(vals(&y), want, "reduction={red}");
+    }
+    let y = run1(
+        "ScatterND",
+        vec![In::Feed(data), In::Feed(i64s(&[2, 2], vec![3, 2, 3, -1])), In::Feed(f32s(&[2], vec![1.0, 2.0]))],
+        vec![("reduction", Attr::String("add".into()))],
+    );
+    let mut want = vals(&counting(&[4, 3]));
+    want[11] += 3.0;
+    assert_eq!(vals(&y), want);
+}

@@ -122,6 +122,7 @@ static OPS: &[OpDef] = &[
     lowered("Elu", ew::elu),
     lowered("Selu", ew::selu),
     lowered("Softplus", ew::softplus),
+    lowered("Mish", ew::mish),
     lowered("Shrink", ew::shrink),
     lowered("HardSigmoid", ew::hard_sigmoid),
     lowered("HardSwish", ew::hard_swish),
@@ -164,6 +165,9 @@ static OPS: &[OpDef] = &[
     lowered("InstanceNormalization", nn::instance_norm),
     lowered("LRN", nn::lrn),
     lowered("ConvTranspose", nn::conv_transpose),
+    lowered("LpNormalization", nn::lp_norm),
+    lowered("MeanVarianceNormalization", nn::mean_variance_norm),
+    lowered("GroupNormalization", nn::group_norm),
     // Reductions.
     lowered("ReduceSum", reduce::reduce_sum),
     lowered("ReduceMean", reduce::reduce_mean),

@@ -923,6 +923,111 @@ fn one_hot_places_on_values_and_wraps_negative_indices() {
     }
 }
 
+fn softplus(v: f32) -> f32 {
+    (1.0 + v.exp()).ln()
+}
+
+#[test]
+fn mish_and_normalizations_follow_their_definitions() {
+    let x = f32s(&[5], vec![-3.0, -0.5, 0.0, 0.7, 4.0]);
+    let y = run1("Mish", vec![In::Feed(x.clone())], vec![]);
+    let want: Vec<f32> = vals(&x).iter().map(|&v| v * softplus(v).tanh()).collect();
+    assert_close(&vals(&y), &want, 1e-6);
+
+    // LpNormalization, a zero row included (it stays 0).
+    let x = f32s(&[3, 2], vec![3.0, -4.0, 0.0, 0.0, -1.0, 2.0]);
+    let xv = vals(&x);
+    for p in [1i64, 2] {
+        for axis in [0i64, 1, -1] {
+            let y = run1(
+                "LpNormalization",
+                vec![In::Feed(x.clone())],
+                vec![("p", Attr::Int(p)), ("axis", Attr::Int(axis))],
+            );
+            let a = axis.rem_euclid(2) as usize;
+            let want: Vec<f32> = (0..6)
+                .map(|e| {
+                    let (r, c) = (e / 2, e % 2);
+                    let line: Vec<f32> = if a == 0 {
+                        (0..3).map(|t| xv[t * 2 + c]).collect()
+                    } else {
+                        (0..2).map(|t| xv[r * 2 + t]).collect()
+                    };
+                    let norm = if p == 1 {
+                        line.iter().map(|v| v.abs()).sum::<f32>()
+                    } else {
+                        line.iter().map(|v| v * v).sum::<f32>().sqrt()
+                    };
+                    if norm == 0.0 { 0.0 } else { xv[e] / norm }
+                })
+                .collect();
+            assert_close(&vals(&y), &want, 1e-6);
+        }
+    }
+
+    // MeanVarianceNormalization over the default axes [0, 2, 3]: per channel.
+    let x = rand(&[2, 3, 2, 2], 11);
+    let xv = vals(&x);
+    let y = run1("MeanVarianceNormalization", vec![In::Feed(x.clone())], vec![]);
+    let chan = |e: usize| e / 4 % 3;
+    let mut want = vec![0.0; 24];
+    for c in 0..3 {
+        let members: Vec<usize> = (0..24).filter(|&e| chan(e) == c).collect();
+        let mean = members.iter().map(|&e| xv[e]).sum::<f32>() / 8.0;
+        let var = members.iter().map(|&e| (xv[e] - mean).powi(2)).sum::<f32>() / 8.0;
+        for &e in &members {
+            want[e] = (xv[e] - mean) / (var.sqrt() + 1e-9);
+        }
+    }
+    assert_close(&vals(&y), &want, 1e-5);
+    // Explicit axes: over the last one.
+    let y = run1("MeanVarianceNormalization", vec![In::Feed(x.clone())], vec![("axes", Attr::Ints(vec![-1]))]);
+    let mut want = vec![0.0; 24];
+    for row in 0..12 {
+        let line = &xv[row * 2..row * 2 + 2];
+        let mean = (line[0] + line[1]) / 2.0;
+        let std = (((line[0] - mean).powi(2) + (line[1] - mean).powi(2)) / 2.0).sqrt();
+        for t in 0..2 {
+            want[row * 2 + t] = (line[t] - mean) / (std + 1e-9);
+        }
+    }
+    assert_close(&vals(&y), &want, 1e-5);
+
+    // GroupNormalization: 4 channels in 2 groups, scale and bias per channel
+    // (opset 21) or per group (opset 18).
+    let x = rand(&[2, 4, 3], 12);
+    let xv = vals(&x);
+    let eps = 1e-5f32;
+    let mut normed = [0.0; 24];
+    for n in 0..2 {
+        for g in 0..2 {
+            let members: Vec<usize> = (0..24).filter(|&e| e / 12 == n && e / 3 % 4 / 2 == g).collect();
+            let mean = members.iter().map(|&e| xv[e]).sum::<f32>() / 6.0;
+            let var = members.iter().map(|&e| (xv[e] - mean).powi(2)).sum::<f32>() / 6.0;
+            for &e in &members {
+                normed[e] = (xv[e] - mean) / (var + eps).sqrt();
+            }
+        }
+    }
+    let scale = f32s(&[4], vec![1.0, 2.0, -1.0, 0.5]);
+    let bias = f32s(&[4], vec![0.0, 1.0, 2.0, 3.0]);
+    let y = run1(
+        "GroupNormalization",
+        vec![In::Feed(x.clone()), In::Feed(scale.clone()), In::Feed(bias.clone())],
+        vec![("num_groups", Attr::Int(2))],
+    );
+    let (sv, bv) = (vals(&scale), vals(&bias));
+    let want: Vec<f32> = (0..24).map(|e| normed[e] * sv[e / 3 % 4] + bv[e / 3 % 4]).collect();
+    assert_close(&vals(&y), &want, 1e-5);
+    let y = run1(
+        "GroupNormalization",
+        vec![In::Feed(x), In::Feed(f32s(&[2], vec![2.0, -1.0])), In::Feed(f32s(&[2], vec![0.5, 1.0]))],
+        vec![("num_groups", Attr::Int(2))],
+    );
+    let want: Vec<f32> = (0..24).map(|e| normed[e] * [2.0, -1.0][e / 3 % 4 / 2] + [0.5, 1.0][e / 3 % 4 / 2]).collect();
+    assert_close(&vals(&y), &want, 1e-5);
+}
+
 #[test]
 fn gather_elements_and_gather_nd_index_with_wrapping() {
     let data = counting(&[3, 3]);

@@ -44,6 +44,9 @@ const REDUCER_KINDS: [Reducer; 4] = [Reducer::Add, Reducer::Max, Reducer::Min, R
 pub struct LowerCx<'m> {
     pub b: ComputationBuilder<'m>,
     reducers: &'m HashMap<(Reducer, DType), smelt_hlo::CompId>,
+    /// Per dtype, `(old, new) -> new`: the update computation of a scatter
+    /// that overwrites.
+    assigners: &'m HashMap<DType, smelt_hlo::CompId>,
 }
 
 impl<'m> LowerCx<'m> {
@@ -54,6 +57,15 @@ impl<'m> LowerCx<'m> {
             .get(&(kind, dtype))
             .copied()
             .ok_or_else(|| GraphError::unsupported(node, format!("no {kind:?} reducer for {dtype}")))
+    }
+
+    /// The `(T, T) -> T` computation returning its second operand: a scatter
+    /// that replaces what it hits.
+    pub fn assigner(&self, node: &Node, dtype: DType) -> Result<smelt_hlo::CompId> {
+        self.assigners
+            .get(&dtype)
+            .copied()
+            .ok_or_else(|| GraphError::unsupported(node, format!("no assigning scatter for {dtype}")))
     }
 
     /// Wraps an instruction the builder made.
@@ -118,8 +130,19 @@ fn build_module(
             }
         }
     }
+    let mut assigners = HashMap::new();
+    for &t in dtypes {
+        let assign = (|| {
+            let mut b = ComputationBuilder::new(format!("assign_{t}"));
+            b.parameter(0, Shape::scalar(t), "old")?;
+            let new = b.parameter(1, Shape::scalar(t), "new")?;
+            b.build(new)
+        })()
+        .map_err(invalid)?;
+        assigners.insert(t, mb.add_computation(assign));
+    }
     let entry = {
-        let mut cx = LowerCx { b: mb.builder("main"), reducers: &reducers };
+        let mut cx = LowerCx { b: mb.builder("main"), reducers: &reducers, assigners: &assigners };
         let root = body(&mut cx)?;
         cx.b.build(root).map_err(invalid)?
     };

@@ -171,6 +171,14 @@ pub fn softplus(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Re
     Ok(vec![emit(cx, node, |b| b.binary(Opcode::Add, pos.id, l.id))?])
 }
 
+/// `Mish`: `x * tanh(softplus(x))`.
+pub fn mish(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    let sp = softplus(cx, node, inputs)?.remove(0);
+    let t = emit(cx, node, |b| b.unary(Opcode::Tanh, sp.id))?;
+    Ok(vec![emit(cx, node, |b| b.binary(Opcode::Multiply, x.id, t.id))?])
+}
+
 /// `Shrink`: `x < -lambd ? x + bias : x > lambd ? x - bias : 0` (lambd 0.5, bias 0).
 pub fn shrink(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
     let x = input(node, inputs, 0)?;

@@ -17,6 +17,7 @@ macro_rules! rules_via {
 
 mod elementwise;
 mod host;
+mod index;
 mod nn;
 mod recurrent;
 mod reduce;
@@ -121,6 +122,7 @@ static OPS: &[OpDef] = &[
     lowered("Elu", ew::elu),
     lowered("Selu", ew::selu),
     lowered("Softplus", ew::softplus),
+    lowered("Mish", ew::mish),
     lowered("Shrink", ew::shrink),
     lowered("HardSigmoid", ew::hard_sigmoid),
     lowered("HardSwish", ew::hard_swish),
@@ -163,6 +165,9 @@ static OPS: &[OpDef] = &[
     lowered("InstanceNormalization", nn::instance_norm),
     lowered("LRN", nn::lrn),
     lowered("ConvTranspose", nn::conv_transpose),
+    lowered("LpNormalization", nn::lp_norm),
+    lowered("MeanVarianceNormalization", nn::mean_variance_norm),
+    lowered("GroupNormalization", nn::group_norm),
     // Reductions.
     lowered("ReduceSum", reduce::reduce_sum),
     lowered("ReduceMean", reduce::reduce_mean),
@@ -173,6 +178,7 @@ static OPS: &[OpDef] = &[
     lowered("ReduceL2", reduce::reduce_l2),
     lowered("ArgMax", reduce::arg_max),
     lowered("ArgMin", reduce::arg_min),
+    lowered("CumSum", reduce::cum_sum),
     // Shapes and data movement.
     lowered("Reshape", shape::reshape_op),
     lowered("Flatten", shape::flatten),
@@ -191,6 +197,15 @@ static OPS: &[OpDef] = &[
     lowered("Tile", shape::tile),
     lowered("Constant", shape::constant),
     lowered("Pad", shape::pad),
+    lowered("DepthToSpace", shape::depth_to_space),
+    lowered("SpaceToDepth", shape::space_to_depth),
+    lowered("Trilu", shape::trilu),
+    // Indexed reads and writes.
+    lowered("OneHot", index::one_hot),
+    lowered("GatherElements", index::gather_elements),
+    lowered("GatherND", index::gather_nd),
+    lowered("ScatterElements", index::scatter_elements),
+    lowered("ScatterND", index::scatter_nd),
     // Recurrent layers.
     lowered("LSTM", recurrent::lstm),
     lowered("GRU", recurrent::gru),

@@ -1,7 +1,7 @@
 //! Neural-network ops: products (`MatMul`, `Gemm`), convolution and pooling
 //! over NCHW data, normalizations and softmax.
 
-use smelt_hlo::attrs::{ConvAttrs, ConvDims, DotDims, Window, WindowDim};
+use smelt_hlo::attrs::{ComparisonDirection, ConvAttrs, ConvDims, DotDims, Window, WindowDim};
 use smelt_hlo::builder::Reducer;
 use smelt_hlo::{Attrs, Dims, Opcode, Shape};
 
@@ -520,6 +520,93 @@ pub fn instance_norm(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) 
     let (normed, _, _) = normalize(cx, node, x, &axes, eps)?;
     let sb = emit(cx, node, |b| b.broadcast(scale.id, &x.dims, &[1]))?;
     let bb = emit(cx, node, |b| b.broadcast(shift.id, &x.dims, &[1]))?;
+    let y = emit(cx, node, |b| b.binary(Opcode::Multiply, normed.id, sb.id))?;
+    Ok(vec![emit(cx, node, |b| b.binary(Opcode::Add, y.id, bb.id))?])
+}
+
+/// `LpNormalization(axis, p)`: `x` divided by its L1 (`p=1`) or L2 (`p=2`,
+/// the default) norm along `axis`; where the norm is 0 the result is 0 (as
+/// ONNX's reference implementation does).
+pub fn lp_norm(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    let axis = norm_axis(node, int_attr(node, "axis", -1), x.dims.len())?;
+    let p = int_attr(node, "p", 2);
+    let norm = match p {
+        1 => {
+            let a = unary(cx, node, Opcode::Abs, x)?;
+            reduce(cx, node, &a, &[axis], Reducer::Add, true)?
+        }
+        2 => {
+            let sq = emit(cx, node, |b| b.binary(Opcode::Multiply, x.id, x.id))?;
+            let s = reduce(cx, node, &sq, &[axis], Reducer::Add, true)?;
+            unary(cx, node, Opcode::Sqrt, &s)?
+        }
+        _ => return Err(GraphError::node(node, format!("p={p} (1 or 2 are defined)"))),
+    };
+    let norm = broadcast_to(cx, node, &norm, &x.dims)?;
+    let zero = splat(cx, node, x.dtype, 0.0, &x.dims)?;
+    let q = emit(cx, node, |b| b.binary(Opcode::Divide, x.id, norm.id))?;
+    let is_zero = emit(cx, node, |b| b.compare(ComparisonDirection::Eq, norm.id, zero.id))?;
+    Ok(vec![emit(cx, node, |b| b.select(is_zero.id, zero.id, q.id))?])
+}
+
+/// `MeanVarianceNormalization(axes)`: `(x - mean) / (sqrt(variance) + 1e-9)`
+/// with the mean and (population) variance over `axes` (default `[0, 2, 3]`).
+pub fn mean_variance_norm(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    let axes = node.ints("axes").map(<[i64]>::to_vec).unwrap_or_else(|| vec![0, 2, 3]);
+    let axes = norm_axes(node, &axes, x.dims.len())?;
+    let n: i64 = axes.iter().map(|&a| x.dims[a]).product();
+    let s = reduce(cx, node, x, &axes, Reducer::Add, true)?;
+    let nv = splat(cx, node, x.dtype, n as f64, &s.dims)?;
+    let mean = emit(cx, node, |b| b.binary(Opcode::Divide, s.id, nv.id))?;
+    let mean = broadcast_to(cx, node, &mean, &x.dims)?;
+    let d = emit(cx, node, |b| b.binary(Opcode::Subtract, x.id, mean.id))?;
+    let d2 = emit(cx, node, |b| b.binary(Opcode::Multiply, d.id, d.id))?;
+    let s2 = reduce(cx, node, &d2, &axes, Reducer::Add, true)?;
+    let var = emit(cx, node, |b| b.binary(Opcode::Divide, s2.id, nv.id))?;
+    let std = unary(cx, node, Opcode::Sqrt, &var)?;
+    let eps = splat(cx, node, x.dtype, 1e-9, &std.dims)?;
+    let den = emit(cx, node, |b| b.binary(Opcode::Add, std.id, eps.id))?;
+    let den = broadcast_to(cx, node, &den, &x.dims)?;
+    Ok(vec![emit(cx, node, |b| b.binary(Opcode::Divide, d.id, den.id))?])
+}
+
+/// `GroupNormalization(num_groups, epsilon)`: the channels of `[N, C, ...]`
+/// split into `num_groups` groups, each (n, group) normalized over its
+/// channels and spatial dims, then scaled and shifted. Scale and bias are
+/// per channel (`[C]`, opset 21) or per group (`[num_groups]`, opset 18),
+/// told apart by their shape.
+pub fn group_norm(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    let scale = input(node, inputs, 1)?;
+    let bias = input(node, inputs, 2)?;
+    let g = node.int("num_groups").ok_or_else(|| GraphError::node(node, "missing attribute 'num_groups'"))?;
+    if x.dims.len() < 2 || g < 1 || x.dims[1] % g != 0 {
+        return Err(GraphError::node(node, format!("{g} groups do not divide the channels of {:?}", x.dims)));
+    }
+    let (n, c) = (x.dims[0], x.dims[1]);
+    let rest: i64 = x.dims[1..].iter().product::<i64>() / g;
+    let eps = float_attr(node, "epsilon", 1e-5) as f64;
+    let grouped = reshape(cx, node, x, &[n, g, rest])?;
+    let (normed, _, _) = normalize(cx, node, &grouped, &[2], eps)?;
+    let normed = reshape(cx, node, &normed, &x.dims)?;
+    let mut per_channel = |v: &Val| -> Result<Val> {
+        let v = if v.dims == [c] {
+            v.clone()
+        } else if v.dims == [g] {
+            let w = emit(cx, node, |b| b.broadcast(v.id, &[g, c / g], &[0]))?;
+            reshape(cx, node, &w, &[c])?
+        } else {
+            return Err(GraphError::node(
+                node,
+                format!("scale and bias must have {c} or {g} entries, got {:?}", v.dims),
+            ));
+        };
+        emit(cx, node, |b| b.broadcast(v.id, &x.dims, &[1]))
+    };
+    let sb = per_channel(scale)?;
+    let bb = per_channel(bias)?;
     let y = emit(cx, node, |b| b.binary(Opcode::Multiply, normed.id, sb.id))?;
     Ok(vec![emit(cx, node, |b| b.binary(Opcode::Add, y.id, bb.id))?])
 }

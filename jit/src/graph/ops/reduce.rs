@@ -2,13 +2,13 @@
 //! (axes as an input from opset 13/18, as an attribute before) and
 //! `ArgMax`/`ArgMin`.
 
-use smelt_hlo::attrs::ComparisonDirection;
+use smelt_hlo::attrs::{ComparisonDirection, PadDim, Window, WindowDim};
 use smelt_hlo::builder::Reducer;
-use smelt_hlo::{DType, Opcode, Shape};
+use smelt_hlo::{Attrs, DType, Opcode, Shape};
 
 use super::util::*;
 use crate::graph::lower::{LowerCx, Val};
-use crate::graph::{Node, Result};
+use crate::graph::{GraphError, Node, Result};
 
 /// The axes a reduction reduces, or None when it is the identity
 /// (`noop_with_empty_axes=1` and no axes).
@@ -95,4 +95,55 @@ pub fn arg_max(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Res
 
 pub fn arg_min(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
     arg(cx, node, inputs, false)
+}
+
+/// `CumSum(x, axis)`: running sums along `axis`, from the start (or, with
+/// `reverse=1`, from the end), each including its own element unless
+/// `exclusive=1`. An HLO reduce-window whose window spans the axis, padded by
+/// `n - 1` before it (after it when reversed): how JAX lowers `cumsum`.
+pub fn cum_sum(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    let axis = match const_ints(node, inputs, 1, "axis")?[..] {
+        [a] => norm_axis(node, a, x.dims.len())?,
+        ref v => return Err(GraphError::node(node, format!("axis must be one integer, got {v:?}"))),
+    };
+    let exclusive = int_attr(node, "exclusive", 0) != 0;
+    let reverse = int_attr(node, "reverse", 0) != 0;
+    let n = x.dims[axis];
+    if n == 0 {
+        return Ok(vec![x.clone()]);
+    }
+    let window = Window {
+        dims: (0..x.dims.len())
+            .map(|d| {
+                if d != axis {
+                    WindowDim::of_size(1)
+                } else if reverse {
+                    WindowDim { pad_high: n - 1, ..WindowDim::of_size(n) }
+                } else {
+                    WindowDim { pad_low: n - 1, ..WindowDim::of_size(n) }
+                }
+            })
+            .collect(),
+    };
+    let init = reduce_init(cx, node, Reducer::Add, x.dtype)?;
+    let add = cx.reducer(node, Reducer::Add, x.dtype)?;
+    let sums = emit(cx, node, |b| {
+        b.add_instruction(Opcode::ReduceWindow, &[x.id, init.id], Attrs::Window(window), &[add], None)
+    })?;
+    if !exclusive {
+        return Ok(vec![sums]);
+    }
+    // Shift by one along the axis, a zero entering where the sums start.
+    let r = x.dims.len();
+    let (mut lo, mut hi) = (vec![0; r], x.dims.clone());
+    if reverse {
+        lo[axis] = 1;
+    } else {
+        hi[axis] = n - 1;
+    }
+    let part = emit(cx, node, |b| b.slice(sums.id, &lo, &hi, &vec![1; r]))?;
+    let mut cfg = vec![PadDim::default(); r];
+    cfg[axis] = if reverse { PadDim { low: 0, high: 1, interior: 0 } } else { PadDim { low: 1, high: 0, interior: 0 } };
+    Ok(vec![emit(cx, node, |b| b.pad(part.id, init.id, &cfg))?])
 }

@@ -159,7 +159,7 @@ pub fn concat(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Resu
 }
 
 /// Indices with negative entries wrapped (`i + dim` where `i < 0`).
-fn wrap_indices(cx: &mut LowerCx<'_>, node: &Node, idx: &Val, dim: i64) -> Result<Val> {
+pub(super) fn wrap_indices(cx: &mut LowerCx<'_>, node: &Node, idx: &Val, dim: i64) -> Result<Val> {
     if !idx.dtype.is_int() {
         return Err(GraphError::node(node, format!("indices must be integers, got {}", idx.dtype)));
     }
@@ -476,4 +476,76 @@ fn pad_from_edges(cx: &mut LowerCx<'_>, node: &Node, x: &Val, cfg: &[PadDim], re
         cur = emit(cx, node, |b| b.concatenate(&parts, a as i64))?;
     }
     Ok(cur)
+}
+
+/// `DepthToSpace(blocksize, mode)`: `[N, C, H, W]` to `[N, C / b², H b, W b]`,
+/// the channels read as `[b, b, C / b²]` (`DCR`, the default) or
+/// `[C / b², b, b]` (`CRD`) with the two `b` factors moved beside H and W.
+pub fn depth_to_space(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    let b = node.int("blocksize").ok_or_else(|| GraphError::node(node, "missing attribute 'blocksize'"))?;
+    let [n, c, h, w] = x.dims[..] else {
+        return Err(GraphError::node(node, format!("expects an NCHW input, got {:?}", x.dims)));
+    };
+    if b < 1 || c % (b * b) != 0 {
+        return Err(GraphError::node(node, format!("blocksize {b} does not divide the {c} channels in b² parts")));
+    }
+    let cb = c / (b * b);
+    let (split, perm): (Vec<i64>, [i64; 6]) = match node.string("mode").unwrap_or("DCR") {
+        "DCR" => (vec![n, b, b, cb, h, w], [0, 3, 4, 1, 5, 2]),
+        "CRD" => (vec![n, cb, b, b, h, w], [0, 1, 4, 2, 5, 3]),
+        other => return Err(GraphError::node(node, format!("unknown mode \"{other}\" (DCR or CRD)"))),
+    };
+    let s = reshape(cx, node, x, &split)?;
+    let t = transpose(cx, node, &s, &perm)?;
+    Ok(vec![reshape(cx, node, &t, &[n, cb, h * b, w * b])?])
+}
+
+/// `SpaceToDepth(blocksize)`: `[N, C, H, W]` to `[N, C b², H / b, W / b]`, each
+/// `b × b` block moved to the channels (block row, block column, channel).
+pub fn space_to_depth(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    let b = node.int("blocksize").ok_or_else(|| GraphError::node(node, "missing attribute 'blocksize'"))?;
+    let [n, c, h, w] = x.dims[..] else {
+        return Err(GraphError::node(node, format!("expects an NCHW input, got {:?}", x.dims)));
+    };
+    if b < 1 || h % b != 0 || w % b != 0 {
+        return Err(GraphError::node(node, format!("blocksize {b} does not divide H {h} and W {w}")));
+    }
+    let s = reshape(cx, node, x, &[n, c, h / b, b, w / b, b])?;
+    let t = transpose(cx, node, &s, &[0, 3, 5, 1, 2, 4])?;
+    Ok(vec![reshape(cx, node, &t, &[n, c * b * b, h / b, w / b])?])
+}
+
+/// `Trilu(x, k?, upper)`: the last two dims of `x` with the elements below
+/// (`upper=1`, the default) or above (`upper=0`) the `k`-th diagonal zeroed;
+/// element `(i, j)` is kept when `j - i >= k` (upper) or `j - i <= k` (lower).
+pub fn trilu(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    let r = x.dims.len();
+    if r < 2 {
+        return Err(GraphError::node(node, format!("expects rank 2 or more, got {:?}", x.dims)));
+    }
+    let upper = int_attr(node, "upper", 1) != 0;
+    let mat = [x.dims[r - 2], x.dims[r - 1]];
+    let t = DType::S64;
+    let row = emit(cx, node, |b| b.iota(Shape::array(t, mat), 0))?;
+    let col = emit(cx, node, |b| b.iota(Shape::array(t, mat), 1))?;
+    let diff = emit(cx, node, |b| b.binary(Opcode::Subtract, col.id, row.id))?;
+    let k = match opt_input(inputs, 1) {
+        Some(k) if k.dims.iter().product::<i64>() == 1 && k.dtype.is_int() => {
+            let k = reshape(cx, node, k, &[])?;
+            let k = convert(cx, node, &k, t)?;
+            emit(cx, node, |b| b.broadcast(k.id, &mat, &[]))?
+        }
+        Some(k) => {
+            return Err(GraphError::node(node, format!("k must be an integer scalar, got {} {:?}", k.dtype, k.dims)));
+        }
+        None => splat(cx, node, t, 0.0, &mat)?,
+    };
+    let dir = if upper { ComparisonDirection::Ge } else { ComparisonDirection::Le };
+    let keep = emit(cx, node, |b| b.compare(dir, diff.id, k.id))?;
+    let keep = emit(cx, node, |b| b.broadcast(keep.id, &x.dims, &[(r - 2) as i64, (r - 1) as i64]))?;
+    let zero = splat(cx, node, x.dtype, 0.0, &x.dims)?;
+    Ok(vec![emit(cx, node, |b| b.select(keep.id, x.id, zero.id))?])
 }

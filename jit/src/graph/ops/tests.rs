@@ -773,3 +773,378 @@ fn pad_repeats_or_mirrors_the_border() {
     let want_reflect = vec![6., 5., 4., 5., 6., 5., 3., 2., 1., 2., 3., 2., 6., 5., 4., 5., 6., 5.];
     assert_eq!(reflect, f32s(&[3, 6], want_reflect));
 }
+
+/// `0, 1, 2, ...` as f32 of `dims`.
+fn counting(dims: &[i64]) -> Array {
+    let n: i64 = dims.iter().product();
+    f32s(dims, (0..n).map(|v| v as f32).collect())
+}
+
+#[test]
+fn depth_to_space_and_space_to_depth_move_blocks() {
+    let (n, c, h, w, b) = (2usize, 8usize, 2usize, 3usize, 2usize);
+    let x = counting(&[2, 8, 2, 3]);
+    let xv = vals(&x);
+    let at = |n_: usize, c_: usize, h_: usize, w_: usize| xv[((n_ * c + c_) * h + h_) * w + w_];
+    for mode in ["DCR", "CRD"] {
+        let y = run1(
+            "DepthToSpace",
+            vec![In::Feed(x.clone())],
+            vec![("blocksize", Attr::Int(2)), ("mode", Attr::String(mode.into()))],
+        );
+        let cb = c / (b * b);
+        assert_eq!(y.dims.as_slice(), &[2, 2, 4, 6]);
+        let mut want = Vec::new();
+        for n_ in 0..n {
+            for c_ in 0..cb {
+                for hh in 0..h * b {
+                    for ww in 0..w * b {
+                        let (i, j) = (hh % b, ww % b);
+                        // DCR: depth, column, row = channel (i * b + j) * C' + c; CRD: c * b² + i * b + j.
+                        let src = if mode == "DCR" { (i * b + j) * cb + c_ } else { c_ * b * b + i * b + j };
+                        want.push(at(n_, src, hh / b, ww / b));
+                    }
+                }
+            }
+        }
+        assert_eq!(vals(&y), want, "{mode}");
+    }
+    // SpaceToDepth: out[n, (i * b + j) * C + c, h, w] = x[n, c, h * b + i, w * b + j].
+    let x = counting(&[1, 2, 4, 6]);
+    let xv = vals(&x);
+    let y = run1("SpaceToDepth", vec![In::Feed(x)], vec![("blocksize", Attr::Int(2))]);
+    assert_eq!(y.dims.as_slice(), &[1, 8, 2, 3]);
+    let mut want = Vec::new();
+    for oc in 0..8 {
+        let (ij, c_) = (oc / 2, oc % 2);
+        let (i, j) = (ij / 2, ij % 2);
+        for hh in 0..2 {
+            for ww in 0..3 {
+                want.push(xv[(c_ * 4 + hh * 2 + i) * 6 + ww * 2 + j]);
+            }
+        }
+    }
+    assert_eq!(vals(&y), want);
+}
+
+#[test]
+fn trilu_keeps_one_side_of_the_kth_diagonal() {
+    let x = rand(&[2, 3, 4], 7);
+    let xv = vals(&x);
+    for upper in [1, 0] {
+        for k in [None, Some(-1i64), Some(0), Some(2), Some(-5)] {
+            let mut ins = vec![In::Feed(x.clone())];
+            if let Some(k) = k {
+                // Runtime k for one case, a constant for the others.
+                ins.push(if k == 2 { In::Feed(Array::scalar(k)) } else { In::Const(Array::scalar(k)) });
+            }
+            let y = run1("Trilu", ins, vec![("upper", Attr::Int(upper))]);
+            let k = k.unwrap_or(0);
+            let want: Vec<f32> = (0..24)
+                .map(|e| {
+                    let (i, j) = ((e / 4 % 3) as i64, (e % 4) as i64);
+                    let keep = if upper == 1 { j - i >= k } else { j - i <= k };
+                    if keep { xv[e] } else { 0.0 }
+                })
+                .collect();
+            assert_eq!(vals(&y), want, "upper={upper} k={k}");
+        }
+    }
+}
+
+#[test]
+fn cum_sum_scans_forward_backward_and_exclusive() {
+    let x = f32s(&[2, 3], vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+    let xv = vals(&x);
+    for axis in [0i64, 1, -1] {
+        let a = axis.rem_euclid(2) as usize;
+        for exclusive in [0, 1] {
+            for reverse in [0, 1] {
+                let y = run1(
+                    "CumSum",
+                    vec![In::Feed(x.clone()), In::Const(Array::scalar(axis))],
+                    vec![("exclusive", Attr::Int(exclusive)), ("reverse", Attr::Int(reverse))],
+                );
+                let want: Vec<f32> = (0..6)
+                    .map(|e| {
+                        let pos = [e / 3, e % 3];
+                        let n = [2, 3][a];
+                        (0..n)
+                            .filter(|&t| {
+                                let p = pos[a];
+                                let inside = if reverse == 1 { t >= p } else { t <= p };
+                                inside && !(exclusive == 1 && t == p)
+                            })
+                            .map(|t| {
+                                let mut q = pos;
+                                q[a] = t;
+                                xv[q[0] * 3 + q[1]]
+                            })
+                            .sum()
+                    })
+                    .collect();
+                assert_eq!(vals(&y), want, "axis={axis} exclusive={exclusive} reverse={reverse}");
+            }
+        }
+    }
+    // Integers, 1-D.
+    let y = run1("CumSum", vec![In::Feed(i64s(&[4], vec![1, 2, 3, 4])), In::Const(i64s(&[1], vec![0]))], vec![]);
+    assert_eq!(y, i64s(&[4], vec![1, 3, 6, 10]));
+}
+
+#[test]
+fn one_hot_places_on_values_and_wraps_negative_indices() {
+    let idx = i64s(&[2, 2], vec![0, -1, 3, 5]);
+    let values = f32s(&[2], vec![0.5, 2.0]);
+    let depth = 4i64;
+    // Index -1 means depth - 1; 5 is out of range, so all off.
+    let hot = |i: i64| if i < 0 { i + depth } else { i };
+    for axis in [-1i64, 0, 1] {
+        let y = run1(
+            "OneHot",
+            vec![In::Feed(idx.clone()), In::Const(Array::scalar(depth)), In::Feed(values.clone())],
+            vec![("axis", Attr::Int(axis))],
+        );
+        let a = axis.rem_euclid(3) as usize;
+        let mut dims = vec![2i64, 2];
+        dims.insert(a, depth);
+        assert_eq!(y.dims.as_slice(), dims.as_slice());
+        let iv = [0i64, -1, 3, 5];
+        let want: Vec<f32> = (0..16)
+            .map(|e| {
+                let p =
+                    [e / (dims[1] * dims[2]) as usize, e / dims[2] as usize % dims[1] as usize, e % dims[2] as usize];
+                let mut rest: Vec<usize> = p.to_vec();
+                let d = rest.remove(a) as i64;
+                if hot(iv[rest[0] * 2 + rest[1]]) == d { 2.0 } else { 0.5 }
+            })
+            .collect();
+        assert_eq!(vals(&y), want, "axis={axis}");
+    }
+}
+
+fn softplus(v: f32) -> f32 {
+    (1.0 + v.exp()).ln()
+}
+
+#[test]
+fn mish_and_normalizations_follow_their_definitions() {
+    let x = f32s(&[5], vec![-3.0, -0.5, 0.0, 0.7, 4.0]);
+    let y = run1("Mish", vec![In::Feed(x.clone())], vec![]);
+    let want: Vec<f32> = vals(&x).iter().map(|&v| v * softplus(v).tanh()).collect();
+    assert_close(&vals(&y), &want, 1e-6);
+
+    // LpNormalization, a zero row included (it stays 0).
+    let x = f32s(&[3, 2], vec![3.0, -4.0, 0.0, 0.0, -1.0, 2.0]);
+    let xv = vals(&x);
+    for p in [1i64, 2] {
+        for axis in [0i64, 1, -1] {
+            let y = run1(
+                "LpNormalization",
+                vec![In::Feed(x.clone())],
+                vec![("p", Attr::Int(p)), ("axis", Attr::Int(axis))],
+            );
+            let a = axis.rem_euclid(2) as usize;
+            let want: Vec<f32> = (0..6)
+                .map(|e| {
+                    let (r, c) = (e / 2, e % 2);
+                    let line: Vec<f32> = if a == 0 {
+                        (0..3).map(|t| xv[t * 2 + c]).collect()
+                    } else {
+                        (0..2).map(|t| xv[r * 2 + t]).collect()
+                    };
+                    let norm = if p == 1 {
+                        line.iter().map(|v| v.abs()).sum::<f32>()
+                    } else {
+                        line.iter().map(|v| v * v).sum::<f32>().sqrt()
+                    };
+                    if norm == 0.0 { 0.0 } else { xv[e] / norm }
+                })
+                .collect();
+            assert_close(&vals(&y), &want, 1e-6);
+        }
+    }
+
+    // MeanVarianceNormalization over the default axes [0, 2, 3]: per channel.
+    let x = rand(&[2, 3, 2, 2], 11);
+    let xv = vals(&x);
+    let y = run1("MeanVarianceNormalization", vec![In::Feed(x.clone())], vec![]);
+    let chan = |e: usize| e / 4 % 3;
+    let mut want = vec![0.0; 24];
+    for c in 0..3 {
+        let members: Vec<usize> = (0..24).filter(|&e| chan(e) == c).collect();
+        let mean = members.iter().map(|&e| xv[e]).sum::<f32>() / 8.0;
+        let var = members.iter().map(|&e| (xv[e] - mean).powi(2)).sum::<f32>() / 8.0;
+        for &e in &members {
+            want[e] = (xv[e] - mean) / (var.sqrt() + 1e-9);
+        }
+    }
+    assert_close(&vals(&y), &want, 1e-5);
+    // Explicit axes: over the last one.
+    let y = run1("MeanVarianceNormalization", vec![In::Feed(x.clone())], vec![("axes", Attr::Ints(vec![-1]))]);
+    let mut want = vec![0.0; 24];
+    for row in 0..12 {
+        let line = &xv[row * 2..row * 2 + 2];
+        let mean = (line[0] + line[1]) / 2.0;
+        let std = (((line[0] - mean).powi(2) + (line[1] - mean).powi(2)) / 2.0).sqrt();
+        for t in 0..2 {
+            want[row * 2 + t] = (line[t] - mean) / (std + 1e-9);
+        }
+    }
+    assert_close(&vals(&y), &want, 1e-5);
+
+    // GroupNormalization: 4 channels in 2 groups, scale and bias per channel
+    // (opset 21) or per group (opset 18).
+    let x = rand(&[2, 4, 3], 12);
+    let xv = vals(&x);
+    let eps = 1e-5f32;
+    let mut normed = [0.0; 24];
+    for n in 0..2 {
+        for g in 0..2 {
+            let members: Vec<usize> = (0..24).filter(|&e| e / 12 == n && e / 3 % 4 / 2 == g).collect();
+            let mean = members.iter().map(|&e| xv[e]).sum::<f32>() / 6.0;
+            let var = members.iter().map(|&e| (xv[e] - mean).powi(2)).sum::<f32>() / 6.0;
+            for &e in &members {
+                normed[e] = (xv[e] - mean) / (var + eps).sqrt();
+            }
+        }
+    }
+    let scale = f32s(&[4], vec![1.0, 2.0, -1.0, 0.5]);
+    let bias = f32s(&[4], vec![0.0, 1.0, 2.0, 3.0]);
+    let y = run1(
+        "GroupNormalization",
+        vec![In::Feed(x.clone()), In::Feed(scale.clone()), In::Feed(bias.clone())],
+        vec![("num_groups", Attr::Int(2))],
+    );
+    let (sv, bv) = (vals(&scale), vals(&bias));
+    let want: Vec<f32> = (0..24).map(|e| normed[e] * sv[e / 3 % 4] + bv[e / 3 % 4]).collect();
+    assert_close(&vals(&y), &want, 1e-5);
+    let y = run1(
+        "GroupNormalization",
+        vec![In::Feed(x), In::Feed(f32s(&[2], vec![2.0, -1.0])), In::Feed(f32s(&[2], vec![0.5, 1.0]))],
+        vec![("num_groups", Attr::Int(2))],
+    );
+    let want: Vec<f32> = (0..24).map(|e| normed[e] * [2.0, -1.0][e / 3 % 4 / 2] + [0.5, 1.0][e / 3 % 4 / 2]).collect();
+    assert_close(&vals(&y), &want, 1e-5);
+}
+
+#[test]
+fn gather_elements_and_gather_nd_index_with_wrapping() {
+    let data = counting(&[3, 3]);
+    let dv = vals(&data);
+    // Indices [2, 3]: fewer rows than data; -1 is the last.
+    let iv = vec![1i64, -1, 0, 2, 0, -3];
+    let idx = i64s(&[2, 3], iv.clone());
+    let wrap = |i: i64| if i < 0 { (i + 3) as usize } else { i as usize };
+    for axis in [0i64, 1] {
+        let y = run1(
+            "GatherElements",
+            vec![In::Feed(data.clone()), In::Feed(idx.clone())],
+            vec![("axis", Attr::Int(axis))],
+        );
+        assert_eq!(y.dims.as_slice(), &[2, 3]);
+        let want: Vec<f32> = (0..6)
+            .map(|e| {
+                let (i, j) = (e / 3, e % 3);
+                if axis == 0 { dv[wrap(iv[e]) * 3 + j] } else { dv[i * 3 + wrap(iv[e])] }
+            })
+            .collect();
+        assert_eq!(vals(&y), want, "axis={axis}");
+    }
+
+    // GatherND: data [2, 3, 4].
+    let data = counting(&[2, 3, 4]);
+    let dv = vals(&data);
+    let at = |a: usize, b: usize, c: usize| dv[(a * 3 + b) * 4 + c];
+    // Full index vectors pick elements; -1 wraps per dimension.
+    let y = run1("GatherND", vec![In::Feed(data.clone()), In::Feed(i64s(&[2, 3], vec![1, 2, 3, 0, -1, -4]))], vec![]);
+    assert_eq!(vals(&y), vec![at(1, 2, 3), at(0, 2, 0)]);
+    // Partial index vectors pick slices.
+    let y = run1("GatherND", vec![In::Feed(data.clone()), In::Feed(i64s(&[2, 1], vec![1, -2]))], vec![]);
+    assert_eq!(y.dims.as_slice(), &[2, 3, 4]);
+    let want: Vec<f32> =
+        [1usize, 0].iter().flat_map(|&a| (0..12).map(move |r| (a, r))).map(|(a, r)| at(a, r / 4, r % 4)).collect();
+    assert_eq!(vals(&y), want);
+    // batch_dims=1: batch b picks data[b, i, j].
+    let y = run1(
+        "GatherND",
+        vec![In::Feed(data), In::Feed(i64s(&[2, 2, 2], vec![0, 1, 2, 3, 1, -1, 0, 0]))],
+        vec![("batch_dims", Attr::Int(1))],
+    );
+    assert_eq!(y.dims.as_slice(), &[2, 2]);
+    assert_eq!(vals(&y), vec![at(0, 0, 1), at(0, 2, 3), at(1, 1, 3), at(1, 0, 0)]);
+}
+
+#[test]
+fn scatter_elements_and_scatter_nd_write_or_combine() {
+    let data = f32s(&[3, 3], vec![1.0; 9]);
+    let iv = vec![1i64, 0, -1, 1, 2, 0];
+    let idx = i64s(&[2, 3], iv.clone());
+    let upd = f32s(&[2, 3], vec![2.0, 3.0, 4.0, 5.0, 6.0, 7.0]);
+    let uv = vals(&upd);
+    let wrap = |i: i64| if i < 0 { (i + 3) as usize } else { i as usize };
+    for axis in [0i64, 1] {
+        for red in ["none", "add", "mul", "max", "min"] {
+            let y = run1(
+                "ScatterElements",
+                vec![In::Feed(data.clone()), In::Feed(idx.clone()), In::Feed(upd.clone())],
+                vec![("axis", Attr::Int(axis)), ("reduction", Attr::String(red.into()))],
+            );
+            let mut want = vals(&data);
+            for e in 0..6 {
+                let (i, j) = (e / 3, e % 3);
+                let t = if axis == 0 { wrap(iv[e]) * 3 + j } else { i * 3 + wrap(iv[e]) };
+                let u = uv[e];
+                want[t] = match red {
+                    "none" => u,
+                    "add" => want[t] + u,
+                    "mul" => want[t] * u,
+                    "max" => want[t].max(u),
+                    _ => want[t].min(u),
+                };
+            }
+            assert_eq!(vals(&y), want, "axis={axis} reduction={red}");
+        }
+    }
+    // Repeated indices accumulate under add (axis 1: row 0 gets 2 + 3 at column 1).
+    let y = run1(
+        "ScatterElements",
+        vec![In::Feed(data.clone()), In::Feed(i64s(&[1, 2], vec![1, -2])), In::Feed(f32s(&[1, 2], vec![2.0, 3.0]))],
+        vec![("axis", Attr::Int(1)), ("reduction", Attr::String("add".into()))],
+    );
+    assert_eq!(vals(&y), vec![1.0, 6.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0]);
+
+    // ScatterND: rows of a [4, 3] matrix, then single elements.
+    let data = counting(&[4, 3]);
+    let rows = i64s(&[2, 1], vec![2, -4]);
+    let upd = f32s(&[2, 3], vec![10.0, 11.0, 12.0, 20.0, 21.0, 22.0]);
+    for red in ["none", "add", "mul", "max", "min"] {
+        let y = run1(
+            "ScatterND",
+            vec![In::Feed(data.clone()), In::Feed(rows.clone()), In::Feed(upd.clone())],
+            vec![("reduction", Attr::String(red.into()))],
+        );
+        let mut want = vals(&data);
+        for (r, target) in [(0usize, 2usize), (1, 0)] {
+            for c in 0..3 {
+                let (t, u) = (target * 3 + c, vals(&upd)[r * 3 + c]);
+                want[t] = match red {
+                    "none" => u,
+                    "add" => want[t] + u,
+                    "mul" => want[t] * u,
+                    "max" => want[t].max(u),
+                    _ => want[t].min(u),
+                };
+            }
+        }
+        assert_eq!(vals(&y), want, "reduction={red}");
+    }
+    let y = run1(
+        "ScatterND",
+        vec![In::Feed(data), In::Feed(i64s(&[2, 2], vec![3, 2, 3, -1])), In::Feed(f32s(&[2], vec![1.0, 2.0]))],
+        vec![("reduction", Attr::String("add".into()))],
+    );
+    let mut want = vals(&counting(&[4, 3]));
+    want[11] += 3.0;
+    assert_eq!(vals(&y), want);
+}

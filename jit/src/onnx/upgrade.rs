@@ -400,10 +400,12 @@ impl Rewriter<'_> {
         let scales = match (take_attr(&mut n, "scales"), n.input.get(1)) {
             (_, Some(s)) if !s.is_empty() => s.clone(),
             (Some(a), _) => {
+                // Floats, as the schema has it; whole numbers written as ints read too.
+                let floats = if a.floats.is_empty() { a.ints.iter().map(|&i| i as f32).collect() } else { a.floats };
                 let t = TensorProto {
-                    dims: vec![a.floats.len() as i64],
+                    dims: vec![floats.len() as i64],
                     data_type: DataType::Float as i32,
-                    float_data: a.floats,
+                    float_data: floats,
                     ..TensorProto::default()
                 };
                 let base = n.output.first().cloned().unwrap_or_default();

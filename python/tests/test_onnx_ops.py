@@ -267,13 +267,15 @@ def test_resize_axes_and_defaults(mode):
     check("Resize", scales, attrs={"mode": mode}, opset=11, atol=1e-5)
 
 
-@pytest.mark.parametrize("dtype", [np.int64, np.uint8, np.float64])
-def test_resize_nearest_other_dtypes(dtype):
-    x = (RNG.integers(0, 200, (1, 2, 3, 4))).astype(dtype)
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.uint8, np.int8, np.float64, np.float16])
+@pytest.mark.parametrize("mode", ["nearest", "linear", "cubic"])
+def test_resize_other_dtypes(dtype, mode):
+    # Cubic overshoots past the input range: integers round and saturate.
+    lo, hi = (-128, 128) if dtype == np.int8 else (0, 256) if dtype == np.uint8 else (-1000, 1000)
+    x = RNG.integers(lo, hi, (1, 2, 3, 4)).astype(dtype)
     ins = {"x": x, "roi": None, "scales": Const(np.array([1, 1, 2.5, 0.75], np.float32))}
-    check("Resize", ins, attrs={"mode": "nearest"}, opset=19)
-    if dtype == np.float64:
-        check("Resize", ins, attrs={"mode": "linear"}, opset=19)
+    tol = {"rtol": 2e-3, "atol": 0.5} if dtype == np.float16 else {}
+    check("Resize", ins, attrs={"mode": mode}, opset=19, **tol)
 
 
 def one_node_model(node, x, inits, opset):

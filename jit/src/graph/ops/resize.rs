@@ -2,11 +2,10 @@
 //! rewritten to it on import). The output size is static, so each resized
 //! axis is a fixed linear map: for every output position the source indices
 //! and weights are computed here, on the host, in f64, and applied as an HLO
-//! gather (one tap: nearest) or a gather of 2 (linear) or 4 (cubic) taps and a
+//! gather (nearest) or one gather per tap (2 for linear, 4 for cubic) and their
 //! weighted sum, one axis after the other (the interpolation is separable).
 
-use smelt_hlo::builder::Reducer;
-use smelt_hlo::{Array, ArrayData, Opcode};
+use smelt_hlo::{Array, ArrayData, DType, Opcode};
 
 use super::shape::take;
 use super::util::*;
@@ -170,15 +169,36 @@ fn apply_taps(cx: &mut LowerCx<'_>, node: &Node, x: &Val, axis: usize, t: &Taps)
         take(cx, node, x, &idx, axis)?
     } else {
         if !x.dtype.is_float() {
-            return Err(GraphError::unsupported(node, format!("interpolating {} values (only floats)", x.dtype)));
+            return Err(GraphError::node(node, format!("cannot interpolate {} values", x.dtype)));
         }
-        let dims = [out, t.taps as i64];
-        let idx = cx.constant(node, Array::new(dims, ArrayData::S64(t.idx.clone())))?;
-        let g = take(cx, node, x, &idx, axis)?;
-        let w = cx.constant(node, Array::new(dims, ArrayData::from_f64(x.dtype, t.w.iter().copied())))?;
-        let w = emit(cx, node, |b| b.broadcast(w.id, &g.dims, &[axis as i64, axis as i64 + 1]))?;
-        let prod = emit(cx, node, |b| b.binary(Opcode::Multiply, g.id, w.id))?;
-        reduce(cx, node, &prod, &[axis + 1], Reducer::Add, false)?
+        // One gather per tap, scaled by its weights and summed; taps that
+        // weigh 0 everywhere are skipped.
+        let mut sum: Option<Val> = None;
+        for k in 0..t.taps {
+            let w: Vec<f64> = t.w.iter().skip(k).step_by(t.taps).copied().collect();
+            if w.iter().all(|&v| v == 0.0) {
+                continue;
+            }
+            let idx: Vec<i64> = t.idx.iter().skip(k).step_by(t.taps).copied().collect();
+            let idx = cx.constant(node, s64_vec(idx))?;
+            let g = take(cx, node, x, &idx, axis)?;
+            let w = cx.constant(node, Array::new([out], ArrayData::from_f64(x.dtype, w)))?;
+            let w = emit(cx, node, |b| b.broadcast(w.id, &g.dims, &[axis as i64]))?;
+            let term = emit(cx, node, |b| b.binary(Opcode::Multiply, g.id, w.id))?;
+            sum = Some(match sum {
+                Some(acc) => emit(cx, node, |b| b.binary(Opcode::Add, acc.id, term.id))?,
+                None => term,
+            });
+        }
+        match sum {
+            Some(y) => y,
+            // Every weight 0 (exclude_outside with no tap inside): zeros.
+            None => {
+                let mut dims = x.dims.clone();
+                dims[axis] = out;
+                splat(cx, node, x.dtype, 0.0, &dims)?
+            }
+        }
     };
     if !t.outside.iter().any(|&o| o) {
         return Ok(y);
@@ -276,7 +296,13 @@ pub fn resize(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Resu
         return Err(GraphError::node(node, format!("cannot resize the empty axis {a}")));
     }
     let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * a.abs().max(b.abs());
-    let mut y = x.clone();
+    // Integers interpolate in f64 and are rounded (half to even) and clamped
+    // back at the end, as ONNX's reference does; nearest reads them as they are.
+    let int_range = match kernel {
+        Kernel::Nearest(_) => None,
+        _ => int_range(x.dtype),
+    };
+    let mut y = if int_range.is_some() { convert(cx, node, x, DType::F64)? } else { x.clone() };
     for (i, &axis) in axes.iter().enumerate() {
         let p = AxisPlan { axis, out: outs[i], scale: scales[i], roi: roi[i] };
         let len = x.dims[axis];
@@ -287,5 +313,28 @@ pub fn resize(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Resu
         let t = axis_taps(kernel, coord, exclude, len, &p);
         y = apply_taps(cx, node, &y, p.axis, &t)?;
     }
+    if let Some((lo, hi)) = int_range {
+        let r = unary(cx, node, Opcode::RoundNearestEven, &y)?;
+        let lo = splat(cx, node, DType::F64, lo, &r.dims)?;
+        let hi = splat(cx, node, DType::F64, hi, &r.dims)?;
+        let r = emit(cx, node, |b| b.binary(Opcode::Maximum, r.id, lo.id))?;
+        let r = emit(cx, node, |b| b.binary(Opcode::Minimum, r.id, hi.id))?;
+        y = convert(cx, node, &r, x.dtype)?;
+    }
     Ok(vec![y])
+}
+
+/// The range of an integer type, as f64 (None for other types).
+fn int_range(t: DType) -> Option<(f64, f64)> {
+    Some(match t {
+        DType::S8 => (i8::MIN as f64, i8::MAX as f64),
+        DType::S16 => (i16::MIN as f64, i16::MAX as f64),
+        DType::S32 => (i32::MIN as f64, i32::MAX as f64),
+        DType::S64 => (i64::MIN as f64, i64::MAX as f64),
+        DType::U8 => (0.0, u8::MAX as f64),
+        DType::U16 => (0.0, u16::MAX as f64),
+        DType::U32 => (0.0, u32::MAX as f64),
+        DType::U64 => (0.0, u64::MAX as f64),
+        _ => return None,
+    })
 }

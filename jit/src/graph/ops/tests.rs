@@ -1288,3 +1288,27 @@ fn resize_refuses_antialias_and_aspect_policies() {
         assert!(e.contains(k), "{e}");
     }
 }
+
+#[test]
+fn resize_integers_round_half_to_even_and_saturate() {
+    // align_corners from 2 to 5: 0, 0.5, 1, 1.5, 2.
+    let x = Array::from_vec([2], vec![0u8, 2]);
+    let attrs = vec![("mode", s("linear")), ("coordinate_transformation_mode", s("align_corners"))];
+    let y = run1("Resize", vec![In::Feed(x), In::Absent, In::Absent, In::Const(i64s(&[1], vec![5]))], attrs);
+    assert_eq!(y.values::<u8>().unwrap(), &[0, 0, 1, 2, 2]);
+    // Cubic overshoots below 0 and above 255 next to the step: clamped.
+    let x = Array::from_vec([4], vec![0u8, 0, 255, 255]);
+    let attrs = vec![("mode", s("cubic")), ("coordinate_transformation_mode", s("asymmetric"))];
+    let y = run1("Resize", vec![In::Feed(x), In::Absent, In::Const(f32s(&[1], vec![2.0]))], attrs);
+    let a = -0.75;
+    let exact: Vec<f64> = (0..8)
+        .map(|j| {
+            let x = j as f64 / 2.0;
+            let v = [0.0, 0.0, 255.0, 255.0];
+            (-1..3).map(|k| x.floor() as i64 + k).map(|i| keys(x - i as f64, a) * v[i.clamp(0, 3) as usize]).sum()
+        })
+        .collect();
+    assert!(exact.iter().any(|&v| v < 0.0) && exact.iter().any(|&v| v > 255.0));
+    let want: Vec<u8> = exact.iter().map(|v| v.round_ties_even().clamp(0.0, 255.0) as u8).collect();
+    assert_eq!(y.values::<u8>().unwrap(), want.as_slice());
+}

@@ -1,6 +1,6 @@
-"""The ops added with DepthToSpace ... ScatterND, each a one-node ONNX model run
-by smelt.onnx.InferenceSession (Cranelift) and by ONNX's own reference
-implementation (onnx.reference.ReferenceEvaluator) as the oracle."""
+"""The ops added with DepthToSpace ... ScatterND, and Resize/Upsample, each a
+one-node ONNX model run by smelt.onnx.InferenceSession (Cranelift) and by ONNX's
+own reference implementation (onnx.reference.ReferenceEvaluator) as the oracle."""
 
 import numpy as np
 import pytest
@@ -186,3 +186,138 @@ def test_scatter_nd(reduction):
     if reduction != "none":
         dup = np.array([[1], [1], [-3]], np.int64)
         check("ScatterND", {"data": data, "idx": dup, "upd": randn(3, 3)}, attrs={"reduction": reduction})
+
+
+# Resize and Upsample. Sizes are static: scales/sizes (and roi) are
+# initializers. Crop boxes use binary fractions, so ONNX's float32 roi
+# arithmetic and smelt's f64 agree exactly on where ties fall.
+
+COORD_MODES = [
+    "half_pixel",
+    "half_pixel_symmetric",
+    "pytorch_half_pixel",
+    "align_corners",
+    "asymmetric",
+    "tf_crop_and_resize",
+]
+
+RESIZE_CASES = {
+    # name: (input dims, scales, sizes, roi for tf_crop_and_resize)
+    "2d_up_scales": ((5, 7), [1.6, 2.5], None, [0.125, -0.25, 0.875, 1.25]),
+    "2d_down_sizes": ((9, 8), None, [4, 3], [0.25, 0.0, 1.0, 0.75]),
+    "2d_to_one": ((4, 6), None, [1, 5], [0.25, 0.5, 0.75, 1.0]),
+    "4d_up_scales": ((1, 2, 4, 5), [1.0, 1.0, 2.0, 1.5], None, [0, 0, 0.25, 0.125, 1, 1, 1.125, 0.75]),
+    "4d_down_scales": ((2, 3, 8, 9), [1.0, 1.0, 0.5, 0.4], None, [0, 0, 0, 0, 1, 1, 1, 1]),
+    "4d_mixed_sizes": ((1, 3, 6, 4), None, [1, 3, 4, 7], [0, 0, -0.25, 0.25, 1, 1, 0.75, 1.5]),
+}
+
+
+def resize_inputs(case, coord, dtype=np.float32):
+    dims, scales, sizes, roi = RESIZE_CASES[case]
+    x = randn(*dims).astype(dtype)
+    ins = {"x": x, "roi": Const(np.array(roi, np.float32)) if coord == "tf_crop_and_resize" else None}
+    ins["scales"] = None if scales is None else Const(np.array(scales, np.float32))
+    ins["sizes"] = None if sizes is None else Const(np.array(sizes, np.int64))
+    return ins
+
+
+@pytest.mark.parametrize("case", list(RESIZE_CASES))
+@pytest.mark.parametrize("coord", COORD_MODES)
+@pytest.mark.parametrize("nearest_mode", ["round_prefer_floor", "round_prefer_ceil", "floor", "ceil"])
+def test_resize_nearest(case, coord, nearest_mode):
+    attrs = {"mode": "nearest", "coordinate_transformation_mode": coord, "nearest_mode": nearest_mode}
+    if coord == "tf_crop_and_resize":
+        attrs["extrapolation_value"] = -7.0
+    check("Resize", resize_inputs(case, coord), attrs=attrs, opset=19)
+
+
+@pytest.mark.parametrize("case", list(RESIZE_CASES))
+@pytest.mark.parametrize("coord", COORD_MODES)
+@pytest.mark.parametrize(
+    "mode,extra",
+    [
+        ("linear", {}),
+        ("linear", {"exclude_outside": 1}),
+        ("cubic", {}),
+        ("cubic", {"exclude_outside": 1}),
+        ("cubic", {"cubic_coeff_a": -0.5}),
+    ],
+)
+def test_resize_interpolating(case, coord, mode, extra):
+    attrs = {"mode": mode, "coordinate_transformation_mode": coord, **extra}
+    if coord == "tf_crop_and_resize":
+        attrs["extrapolation_value"] = 2.5
+    check("Resize", resize_inputs(case, coord), attrs=attrs, opset=19, atol=1e-5)
+
+
+@pytest.mark.parametrize("mode", ["nearest", "linear", "cubic"])
+def test_resize_axes_and_defaults(mode):
+    x = randn(2, 3, 5, 6)
+    # Opset 18's axes: sizes and scales for the named axes only, any order
+    # (ONNX's reference reads no negative axes; the Rust tests check those).
+    sizes = {"x": x, "roi": None, "scales": None, "sizes": Const(np.array([9, 4], np.int64))}
+    check("Resize", sizes, attrs={"mode": mode, "axes": [3, 2]}, opset=18, atol=1e-5)
+    scales = {"x": x, "roi": None, "scales": Const(np.array([0.5, 1.5], np.float32))}
+    check("Resize", scales, attrs={"mode": mode, "axes": [1, 2]}, opset=18, atol=1e-5)
+    # Opset 11/13 style: empty roi and scales tensors, the default attributes.
+    empty = Const(np.zeros(0, np.float32))
+    sizes = {"x": x, "roi": empty, "scales": empty, "sizes": Const(np.array([2, 3, 7, 3], np.int64))}
+    check("Resize", sizes, attrs={"mode": mode}, opset=13, atol=1e-5)
+    scales = {"x": x, "roi": empty, "scales": Const(np.array([1, 1, 1.4, 0.7], np.float32))}
+    check("Resize", scales, attrs={"mode": mode}, opset=11, atol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.uint8, np.int8, np.float64, np.float16])
+@pytest.mark.parametrize("mode", ["nearest", "linear", "cubic"])
+def test_resize_other_dtypes(dtype, mode):
+    # Cubic overshoots past the input range: integers round and saturate.
+    lo, hi = (-128, 128) if dtype == np.int8 else (0, 256) if dtype == np.uint8 else (-1000, 1000)
+    x = RNG.integers(lo, hi, (1, 2, 3, 4)).astype(dtype)
+    ins = {"x": x, "roi": None, "scales": Const(np.array([1, 1, 2.5, 0.75], np.float32))}
+    tol = {"rtol": 2e-3, "atol": 0.5} if dtype == np.float16 else {}
+    check("Resize", ins, attrs={"mode": mode}, opset=19, **tol)
+
+
+def one_node_model(node, x, inits, opset):
+    """A model of `node` reading the float input "x" (initializers `inits`) into "y"."""
+    x_info = helper.make_tensor_value_info("x", TensorProto.FLOAT, x.shape)
+    y_info = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+    graph = helper.make_graph([node], "g", [x_info], [y_info], inits)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+
+
+def test_resize_refuses_antialias():
+    x = randn(1, 1, 4, 4)
+    node = helper.make_node("Resize", ["x", "", "s"], ["y"], mode="linear", antialias=1)
+    model = one_node_model(node, x, [numpy_helper.from_array(np.array([1, 1, 0.5, 0.5], np.float32), "s")], 18)
+    with pytest.raises(Exception, match="antialias"):
+        smelt.onnx.InferenceSession(model.SerializeToString(), backend="cranelift").run(None, {"x": x})
+
+
+@pytest.mark.parametrize("mode", ["nearest", "linear"])
+@pytest.mark.parametrize("scales", [[1, 1, 2, 3], [1, 2, 1.5, 0.5]])
+def test_upsample(mode, scales):
+    """Upsample at opsets 7 (scales attribute) and 9 (scales input) against
+    ONNX's Resize with asymmetric coordinates and floor rounding, which is how
+    ONNX's version converter reads it (its reference Upsample only repeats
+    elements by whole scales, checked too)."""
+    x = randn(1, 2, 3, 4)
+    s = np.array(scales, np.float32)
+    sc = numpy_helper.from_array(s, "s")
+    resize = helper.make_node(
+        "Resize", ["x", "", "s"], ["y"], mode=mode, coordinate_transformation_mode="asymmetric", nearest_mode="floor"
+    )
+    want_model = one_node_model(resize, x, [sc], 13)
+    want = ReferenceEvaluator(want_model).run(None, {"x": x})[0]
+    if mode == "nearest" and s.astype(np.int64).tolist() == s.tolist():
+        ref9 = one_node_model(helper.make_node("Upsample", ["x", "s"], ["y"], mode=mode), x, [sc], 9)
+        np.testing.assert_array_equal(ReferenceEvaluator(ref9).run(None, {"x": x})[0], want)
+    models = [
+        one_node_model(helper.make_node("Upsample", ["x", "s"], ["y"], mode=mode), x, [sc], 9),
+        one_node_model(helper.make_node("Upsample", ["x"], ["y"], mode=mode, scales=s.tolist()), x, [], 7),
+        one_node_model(helper.make_node("Resize", ["x", "s"], ["y"], mode=mode), x, [sc], 10),
+    ]
+    for m in models:
+        got = smelt.onnx.InferenceSession(m.SerializeToString(), backend="cranelift").run(None, {"x": x})[0]
+        assert got.shape == want.shape
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)

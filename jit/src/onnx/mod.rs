@@ -19,8 +19,8 @@
 //!
 //! - the default-domain opset must be 6 to 21, and every node must be in the
 //!   default domain (`""` or `"ai.onnx"`); a model older than opset 13 is first
-//!   rewritten to opset 13's operator signatures ([`upgrade`]), and `Dropout`
-//!   becomes an identity;
+//!   rewritten to opset 13's operator signatures ([`upgrade`]), `Dropout`
+//!   becomes an identity and `Upsample` a `Resize`;
 //! - initializers become constants; graph inputs that are not initializers
 //!   become placeholders with their element type and dims (`dim_param` is a
 //!   symbolic dim, a dim with neither value nor name is symbolic too);
@@ -143,11 +143,12 @@ pub fn opset(model: &ModelProto) -> Result<i64, OnnxError> {
 pub fn import(model: &ModelProto) -> Result<Graph, OnnxError> {
     let version = opset(model)?;
     let g = model.graph.as_ref().ok_or(OnnxError::NoGraph)?;
-    let rewritten = if version < upgrade::TARGET || g.node.iter().any(|n| n.op_type == "Dropout") {
-        Some(upgrade::rewrite_nodes(g, version)?)
-    } else {
-        None
-    };
+    let rewritten =
+        if version < upgrade::TARGET || g.node.iter().any(|n| matches!(n.op_type.as_str(), "Dropout" | "Upsample")) {
+            Some(upgrade::rewrite_nodes(g, version)?)
+        } else {
+            None
+        };
     let nodes = rewritten.as_deref().unwrap_or(&g.node);
     let mut graph = Graph::new();
     let mut initializers = HashSet::new();

@@ -460,3 +460,52 @@ fn old_changes_smelt_cannot_express_name_the_node() {
     // Every row of the table names an op and a reason.
     assert!(upgrade::CHANGES.iter().all(|c| !c.op.is_empty() && !c.what.is_empty() && c.until <= upgrade::TARGET));
 }
+
+fn attr_str(name: &str, s: &str) -> AttributeProto {
+    AttributeProto {
+        name: name.into(),
+        r#type: AttributeType::String as i32,
+        s: s.as_bytes().to_vec(),
+        ..AttributeProto::default()
+    }
+}
+
+/// `Upsample` (opsets 7 and 9, and found past its deprecation at 10) and
+/// opset 10's `Resize` compute opset 13's `Resize` with asymmetric
+/// coordinates and floor rounding.
+#[test]
+fn upsample_and_resize_10_are_asymmetric_resizes() {
+    let x = Array::from_vec([2, 3, 4], (0..24).map(|i| (i * i) as f32 * 0.1).collect::<Vec<_>>());
+    let scales = [1.0f32, 2.0, 0.75];
+    let sc = || tensor::encode("sc", &Array::from_vec([3], scales.to_vec()));
+    for mode in ["nearest", "linear"] {
+        let resize13 = node(
+            "Resize",
+            "r",
+            &["x", "", "sc"],
+            &["y"],
+            vec![
+                attr_str("mode", mode),
+                attr_str("coordinate_transformation_mode", "asymmetric"),
+                attr_str("nearest_mode", "floor"),
+            ],
+        );
+        let want = run_node(13, resize13, &x, vec![sc()]);
+        assert_eq!(want[0].dims.as_slice(), &[2, 6, 3]);
+        let floats = AttributeProto {
+            name: "scales".into(),
+            r#type: AttributeType::Floats as i32,
+            floats: scales.to_vec(),
+            ..AttributeProto::default()
+        };
+        let m = || attr_str("mode", mode);
+        let up7 = node("Upsample", "u", &["x"], &["y"], vec![m(), floats]);
+        assert_eq!(run_node(7, up7, &x, vec![]), want, "Upsample-7 {mode}");
+        for opset in [9, 13] {
+            let up9 = node("Upsample", "u", &["x", "sc"], &["y"], vec![m()]);
+            assert_eq!(run_node(opset, up9, &x, vec![sc()]), want, "Upsample-9 at opset {opset}, {mode}");
+        }
+        let r10 = node("Resize", "r", &["x", "sc"], &["y"], vec![m()]);
+        assert_eq!(run_node(10, r10, &x, vec![sc()]), want, "Resize-10 {mode}");
+    }
+}

@@ -7,7 +7,8 @@
 //! nodes, following the ONNX operator changelog, one row of [`CHANGES`] per
 //! change. A change smelt cannot express (BatchNormalization's `spatial=0`, say)
 //! is an error naming the node. `Dropout`, at any opset, is an identity at
-//! inference and is rewritten to one here too.
+//! inference and is rewritten to one here too, and `Upsample` (deprecated
+//! since opset 10, yet found in newer models) to the `Resize` it equals.
 
 use std::collections::HashMap;
 
@@ -50,6 +51,11 @@ pub const CHANGES: &[Change] = &[
     Change { op: "TopK", until: 10, what: "k attribute becomes an input" },
     Change { op: "Clip", until: 11, what: "min/max attributes become inputs" },
     Change { op: "Pad", until: 11, what: "pads/value attributes become inputs" },
+    Change {
+        op: "Resize",
+        until: 11,
+        what: "roi/sizes inputs and the coordinate/nearest modes added: asymmetric, floor",
+    },
     Change { op: "Squeeze", until: 13, what: "axes attribute becomes an input" },
     Change { op: "Unsqueeze", until: 13, what: "axes attribute becomes an input" },
     Change { op: "Split", until: 13, what: "split attribute becomes an input" },
@@ -57,10 +63,11 @@ pub const CHANGES: &[Change] = &[
     Change { op: "Softmax", until: 13, what: "input coerced to 2-D at axis (default 1) becomes a softmax along axis" },
     Change { op: "LogSoftmax", until: 13, what: "as Softmax" },
     Change { op: "Hardmax", until: 13, what: "as Softmax" },
+    Change { op: "Upsample", until: 10, what: "deprecated: a Resize (asymmetric, floor), rewritten at any opset" },
 ];
 
 /// `g`'s nodes in opset 13's signatures (`g` is of opset `opset`), every
-/// `Dropout` an identity.
+/// `Dropout` an identity, every `Upsample` a `Resize`.
 pub fn rewrite_nodes(g: &GraphProto, opset: i64) -> Result<Vec<NodeProto>, OnnxError> {
     let dtypes = known_dtypes(g);
     let ranks = known_ranks(g);
@@ -154,6 +161,15 @@ fn int_attr(name: &str, i: i64) -> AttributeProto {
     AttributeProto { name: name.into(), r#type: AttributeType::Int as i32, i, ..AttributeProto::default() }
 }
 
+fn string_attr(name: &str, s: &str) -> AttributeProto {
+    AttributeProto {
+        name: name.into(),
+        r#type: AttributeType::String as i32,
+        s: s.as_bytes().to_vec(),
+        ..AttributeProto::default()
+    }
+}
+
 impl Rewriter<'_> {
     fn err(&self, node: &NodeProto, message: String) -> OnnxError {
         let name =
@@ -217,6 +233,14 @@ impl Rewriter<'_> {
         let base = n.output.first().cloned().unwrap_or_else(|| n.op_type.clone());
         match n.op_type.as_str() {
             "Dropout" => return self.dropout(n),
+            "Upsample" => return self.upsample(n),
+            "Resize" if v < 11 => {
+                let [x, scales] = n.input.as_slice() else {
+                    return Err(self.err(&n, format!("takes X and scales, has {} inputs", n.input.len())));
+                };
+                let (x, scales) = (x.clone(), scales.clone());
+                return self.as_resize(n, x, scales);
+            }
             "Add" | "Sub" | "Mul" | "Div" | "Pow" | "And" | "Or" | "Xor" | "Equal" | "Greater" | "Less" if v < 7 => {
                 let broadcast = take_attr(&mut n, "broadcast").is_some_and(|a| a.i != 0);
                 let axis = take_attr(&mut n, "axis");
@@ -365,6 +389,49 @@ impl Rewriter<'_> {
         n.op_type = "Reshape".into();
         n.input = vec![y, shape];
         n.attribute.clear();
+        self.out.push(n);
+        Ok(())
+    }
+
+    /// `Upsample(X, scales)` (opset 9; opset 7 has a `scales` attribute): a
+    /// `Resize` by the same scales.
+    fn upsample(&mut self, mut n: NodeProto) -> Result<(), OnnxError> {
+        let x = n.input.first().cloned().ok_or_else(|| self.err(&n, "has no input".into()))?;
+        let scales = match (take_attr(&mut n, "scales"), n.input.get(1)) {
+            (_, Some(s)) if !s.is_empty() => s.clone(),
+            (Some(a), _) => {
+                // Floats, as the schema has it; whole numbers written as ints read too.
+                let floats = if a.floats.is_empty() { a.ints.iter().map(|&i| i as f32).collect() } else { a.floats };
+                let t = TensorProto {
+                    dims: vec![floats.len() as i64],
+                    data_type: DataType::Float as i32,
+                    float_data: floats,
+                    ..TensorProto::default()
+                };
+                let base = n.output.first().cloned().unwrap_or_default();
+                self.constant(t, &base)
+            }
+            _ => {
+                return Err(self.err(&n, "needs scales (the opset-1 height_scale/width_scale form is not read)".into()));
+            }
+        };
+        self.as_resize(n, x, scales)
+    }
+
+    /// `n` (an `Upsample` or opset 10's `Resize`) as opset 13's `Resize(x, "",
+    /// scales)`: the ONNX version converter's reading of the old ops, source
+    /// coordinates `y / scale` rounded down for nearest.
+    fn as_resize(&mut self, mut n: NodeProto, x: String, scales: String) -> Result<(), OnnxError> {
+        let mode = take_attr(&mut n, "mode")
+            .map_or_else(|| "nearest".to_string(), |a| String::from_utf8_lossy(&a.s).into_owned());
+        let mode = if mode == "bilinear" { "linear".to_string() } else { mode };
+        n.op_type = "Resize".into();
+        n.input = vec![x, String::new(), scales];
+        n.attribute = vec![
+            string_attr("mode", &mode),
+            string_attr("coordinate_transformation_mode", "asymmetric"),
+            string_attr("nearest_mode", "floor"),
+        ];
         self.out.push(n);
         Ok(())
     }

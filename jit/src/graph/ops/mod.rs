@@ -21,6 +21,7 @@ mod index;
 mod nn;
 mod recurrent;
 mod reduce;
+mod resize;
 mod shape;
 #[cfg(test)]
 mod tests;
@@ -200,6 +201,7 @@ static OPS: &[OpDef] = &[
     lowered("DepthToSpace", shape::depth_to_space),
     lowered("SpaceToDepth", shape::space_to_depth),
     lowered("Trilu", shape::trilu),
+    lowered("Resize", resize::resize),
     // Indexed reads and writes.
     lowered("OneHot", index::one_hot),
     lowered("GatherElements", index::gather_elements),

@@ -186,6 +186,13 @@ pub fn gather(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Resu
     let r = x.dims.len();
     let axis = norm_axis(node, int_attr(node, "axis", 0), r)?;
     let idx = wrap_indices(cx, node, idx, x.dims[axis])?;
+    Ok(vec![take(cx, node, x, &idx, axis)?])
+}
+
+/// `x` indexed along `axis` by `idx` (in range): the dims of `idx` replace
+/// that axis, as numpy's `take`.
+pub fn take(cx: &mut LowerCx<'_>, node: &Node, x: &Val, idx: &Val, axis: usize) -> Result<Val> {
+    let r = x.dims.len();
     let q = idx.dims.len();
     let offset_dims: Dims = (0..axis as i64).chain((axis + q) as i64..(r + q - 1) as i64).collect();
     let mut slice_sizes: Dims = Dims::from_slice(&x.dims);
@@ -204,9 +211,7 @@ pub fn gather(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Resu
     out.extend_from_slice(&idx.dims);
     out.extend_from_slice(&x.dims[axis + 1..]);
     let shape = Shape::array(x.dtype, out);
-    Ok(vec![emit(cx, node, |b| {
-        b.add_instruction(Opcode::Gather, &[x.id, idx.id], Attrs::Gather(Box::new(g)), &[], Some(shape))
-    })?])
+    emit(cx, node, |b| b.add_instruction(Opcode::Gather, &[x.id, idx.id], Attrs::Gather(Box::new(g)), &[], Some(shape)))
 }
 
 /// `Split(axis)`: sizes from the `split` input (or attribute), else

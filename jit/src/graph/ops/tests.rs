@@ -1148,3 +1148,167 @@ fn scatter_elements_and_scatter_nd_write_or_combine() {
     want[11] += 3.0;
     assert_eq!(vals(&y), want);
 }
+
+fn s(v: &str) -> Attr {
+    Attr::String(v.into())
+}
+
+/// `Resize` of `x` with constant `scales` or `sizes` (whichever is Some).
+fn resize(x: Array, scales: Option<Vec<f32>>, sizes: Option<Vec<i64>>, attrs: Vec<(&str, Attr)>) -> Array {
+    let c = |v: Option<In>| v.unwrap_or(In::Absent);
+    let scales = scales.map(|v| In::Const(f32s(&[v.len() as i64], v)));
+    let sizes = sizes.map(|v| In::Const(i64s(&[v.len() as i64], v)));
+    run1("Resize", vec![In::Feed(x), In::Absent, c(scales), c(sizes)], attrs)
+}
+
+#[test]
+fn resize_nearest_repeats_elements() {
+    // NCHW, the default half_pixel / round_prefer_floor: each pixel becomes 2x2.
+    let x = f32s(&[1, 1, 2, 2], vec![1.0, 2.0, 3.0, 4.0]);
+    let y = resize(x, Some(vec![1.0, 1.0, 2.0, 2.0]), None, vec![]);
+    assert_eq!(y.dims.as_slice(), &[1, 1, 4, 4]);
+    assert_eq!(vals(&y), vec![1., 1., 2., 2., 1., 1., 2., 2., 3., 3., 4., 4., 3., 3., 4., 4.]);
+    // Asymmetric / floor (Upsample's rule) on integers; downsampling by 2
+    // takes every other element.
+    let x = i64s(&[1, 5], vec![10, 20, 30, 40, 50]);
+    let attrs = || vec![("coordinate_transformation_mode", s("asymmetric")), ("nearest_mode", s("floor"))];
+    let y = run1("Resize", vec![In::Feed(x.clone()), In::Absent, In::Const(f32s(&[2], vec![1.0, 2.0]))], attrs());
+    assert_eq!(y.values::<i64>().unwrap(), &[10, 10, 20, 20, 30, 30, 40, 40, 50, 50]);
+    let y = run1("Resize", vec![In::Feed(x), In::Absent, In::Const(f32s(&[2], vec![1.0, 0.5]))], attrs());
+    assert_eq!(y.values::<i64>().unwrap(), &[10, 30]);
+}
+
+#[test]
+fn resize_nearest_modes_round_ties_their_way() {
+    // align_corners from 3 to 5: sources 0, 0.5, 1, 1.5, 2.
+    let x = f32s(&[3], vec![1.0, 2.0, 3.0]);
+    for (mode, want) in [
+        ("round_prefer_floor", [1.0, 1.0, 2.0, 2.0, 3.0]),
+        ("round_prefer_ceil", [1.0, 2.0, 2.0, 3.0, 3.0]),
+        ("floor", [1.0, 1.0, 2.0, 2.0, 3.0]),
+        ("ceil", [1.0, 2.0, 2.0, 3.0, 3.0]),
+    ] {
+        let y = resize(
+            x.clone(),
+            None,
+            Some(vec![5]),
+            vec![("coordinate_transformation_mode", s("align_corners")), ("nearest_mode", s(mode))],
+        );
+        assert_eq!(vals(&y), want, "{mode}");
+    }
+}
+
+#[test]
+fn resize_linear_interpolates_between_neighbours() {
+    // half_pixel from 2 to 4: sources -0.25, 0.25, 0.75, 1.25, the outer two
+    // clamped to the edges.
+    let y = resize(f32s(&[1, 2], vec![1.0, 2.0]), None, Some(vec![1, 4]), vec![("mode", s("linear"))]);
+    assert_close(&vals(&y), &[1.0, 1.25, 1.75, 2.0], 1e-6);
+    // align_corners keeps both ends: 2x2 to 3x3 on an NCHW image.
+    let x = f32s(&[1, 1, 2, 2], vec![0.0, 2.0, 4.0, 6.0]);
+    let y = resize(
+        x,
+        None,
+        Some(vec![1, 1, 3, 3]),
+        vec![("mode", s("linear")), ("coordinate_transformation_mode", s("align_corners"))],
+    );
+    assert_close(&vals(&y), &[0.0, 1.0, 2.0, 2.0, 3.0, 4.0, 4.0, 5.0, 6.0], 1e-6);
+}
+
+/// Keys' cubic kernel at distance `d`, in its textbook piecewise form.
+fn keys(d: f64, a: f64) -> f64 {
+    let d = d.abs();
+    if d <= 1.0 {
+        (a + 2.0) * d.powi(3) - (a + 3.0) * d * d + 1.0
+    } else if d < 2.0 {
+        a * d.powi(3) - 5.0 * a * d * d + 8.0 * a * d - 4.0 * a
+    } else {
+        0.0
+    }
+}
+
+#[test]
+fn resize_cubic_matches_keys_kernel() {
+    let v = [0.0, 1.0, 4.0, 9.0];
+    for exclude in [0, 1] {
+        for a in [-0.75, -0.5] {
+            let y = resize(
+                f32s(&[4], v.iter().map(|&x| x as f32).collect()),
+                Some(vec![2.0]),
+                None,
+                vec![
+                    ("mode", s("cubic")),
+                    ("coordinate_transformation_mode", s("asymmetric")),
+                    ("cubic_coeff_a", Attr::Float(a as f32)),
+                    ("exclude_outside", Attr::Int(exclude)),
+                ],
+            );
+            let want: Vec<f32> = (0..8)
+                .map(|j| {
+                    let x = j as f64 / 2.0;
+                    let taps = (-1..3).map(|k| x.floor() as i64 + k);
+                    let inside = |i: i64| exclude == 0 || (0..4).contains(&i);
+                    let norm: f64 = taps.clone().filter(|&i| inside(i)).map(|i| keys(x - i as f64, a)).sum();
+                    let sum: f64 =
+                        taps.filter(|&i| inside(i)).map(|i| keys(x - i as f64, a) * v[i.clamp(0, 3) as usize]).sum();
+                    (sum / norm) as f32
+                })
+                .collect();
+            assert_close(&vals(&y), &want, 1e-5);
+        }
+    }
+}
+
+#[test]
+fn resize_crop_and_resize_extrapolates_outside_the_box() {
+    // Axis 1 only; box [0.5, 1.5] of a length-4 row: sources 1.5, 3, 4.5.
+    let x = f32s(&[2, 4], vec![0.0, 10.0, 20.0, 30.0, 1.0, 2.0, 3.0, 4.0]);
+    let y = run1(
+        "Resize",
+        vec![In::Feed(x), In::Const(f32s(&[2], vec![0.5, 1.5])), In::Absent, In::Const(i64s(&[1], vec![3]))],
+        vec![
+            ("mode", s("linear")),
+            ("coordinate_transformation_mode", s("tf_crop_and_resize")),
+            ("extrapolation_value", Attr::Float(7.0)),
+            ("axes", Attr::Ints(vec![-1])),
+        ],
+    );
+    assert_eq!(y.dims.as_slice(), &[2, 3]);
+    assert_close(&vals(&y), &[15.0, 30.0, 7.0, 2.5, 4.0, 7.0], 1e-6);
+}
+
+#[test]
+fn resize_refuses_antialias_and_aspect_policies() {
+    let x = f32s(&[1, 4], vec![0.0; 4]);
+    for (k, v) in [("antialias", Attr::Int(1)), ("keep_aspect_ratio_policy", s("not_larger"))] {
+        let mut n = node("Resize", 3, 1, vec![("mode", s("linear")), (k, v)]);
+        n.inputs.truncate(3);
+        let args = [Some(x.clone()), None, Some(f32s(&[2], vec![1.0, 0.5]))];
+        let e = eval_node(&n, &args).unwrap_err().to_string();
+        assert!(e.contains(k), "{e}");
+    }
+}
+
+#[test]
+fn resize_integers_round_half_to_even_and_saturate() {
+    // align_corners from 2 to 5: 0, 0.5, 1, 1.5, 2.
+    let x = Array::from_vec([2], vec![0u8, 2]);
+    let attrs = vec![("mode", s("linear")), ("coordinate_transformation_mode", s("align_corners"))];
+    let y = run1("Resize", vec![In::Feed(x), In::Absent, In::Absent, In::Const(i64s(&[1], vec![5]))], attrs);
+    assert_eq!(y.values::<u8>().unwrap(), &[0, 0, 1, 2, 2]);
+    // Cubic overshoots below 0 and above 255 next to the step: clamped.
+    let x = Array::from_vec([4], vec![0u8, 0, 255, 255]);
+    let attrs = vec![("mode", s("cubic")), ("coordinate_transformation_mode", s("asymmetric"))];
+    let y = run1("Resize", vec![In::Feed(x), In::Absent, In::Const(f32s(&[1], vec![2.0]))], attrs);
+    let a = -0.75;
+    let exact: Vec<f64> = (0..8)
+        .map(|j| {
+            let x = j as f64 / 2.0;
+            let v = [0.0, 0.0, 255.0, 255.0];
+            (-1..3).map(|k| x.floor() as i64 + k).map(|i| keys(x - i as f64, a) * v[i.clamp(0, 3) as usize]).sum()
+        })
+        .collect();
+    assert!(exact.iter().any(|&v| v < 0.0) && exact.iter().any(|&v| v > 255.0));
+    let want: Vec<u8> = exact.iter().map(|v| v.round_ties_even().clamp(0.0, 255.0) as u8).collect();
+    assert_eq!(y.values::<u8>().unwrap(), want.as_slice());
+}

@@ -78,6 +78,16 @@ pub fn const_ints(node: &Node, inputs: &[Option<Val>], i: usize, what: &str) -> 
     }
 }
 
+/// The value of input `i` as f64 (any numeric dtype); it must be known while
+/// lowering.
+pub fn const_floats(node: &Node, inputs: &[Option<Val>], i: usize, what: &str) -> Result<Vec<f64>> {
+    let v = input(node, inputs, i)?;
+    match &v.constant {
+        Some(a) => Ok((0..a.len()).map(|k| a.data.get_f64(k)).collect()),
+        None => Err(GraphError::node(node, format!("{what} (input {i}) must be a compile-time constant"))),
+    }
+}
+
 /// Optional integer input `i`, falling back to the attribute `attr` (older opsets).
 pub fn ints_input_or_attr(
     node: &Node,

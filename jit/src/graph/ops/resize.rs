@@ -1,0 +1,340 @@
+//! `Resize` (opsets 11 to 19; `Upsample` and opset 10's `Resize` are
+//! rewritten to it on import). The output size is static, so each resized
+//! axis is a fixed linear map: for every output position the source indices
+//! and weights are computed here, on the host, in f64, and applied as an HLO
+//! gather (nearest) or one gather per tap (2 for linear, 4 for cubic) and their
+//! weighted sum, one axis after the other (the interpolation is separable).
+
+use smelt_hlo::{Array, ArrayData, DType, Opcode};
+
+use super::shape::take;
+use super::util::*;
+use crate::graph::lower::{LowerCx, Val};
+use crate::graph::{GraphError, Node, Result};
+
+/// The interpolation kernel.
+#[derive(Clone, Copy)]
+enum Kernel {
+    /// The one source element `nearest_mode` picks.
+    Nearest(Rounding),
+    /// Two taps, weights `1 - t` and `t`.
+    Linear,
+    /// Four taps, Keys' cubic convolution with coefficient `a`.
+    Cubic(f64),
+}
+
+/// `nearest_mode`: which neighbour a source coordinate between two elements takes.
+#[derive(Clone, Copy)]
+enum Rounding {
+    PreferFloor,
+    PreferCeil,
+    Floor,
+    Ceil,
+}
+
+/// How one axis is resized: the output length, the scale, the crop box (for
+/// `tf_crop_and_resize`).
+struct AxisPlan {
+    axis: usize,
+    out: i64,
+    scale: f64,
+    roi: (f64, f64),
+}
+
+/// The source indices (clamped to the axis) and weights of each output
+/// position, `taps` per position, and the positions outside the crop box.
+struct Taps {
+    taps: usize,
+    idx: Vec<i64>,
+    w: Vec<f64>,
+    outside: Vec<bool>,
+}
+
+const COORD_MODES: &[&str] = &[
+    "half_pixel",
+    "half_pixel_symmetric",
+    "pytorch_half_pixel",
+    "align_corners",
+    "asymmetric",
+    "tf_crop_and_resize",
+    "tf_half_pixel_for_nn",
+];
+
+/// The input coordinate output position `y` maps to (ONNX's
+/// `coordinate_transformation_mode`); `len` is the input length, `out` the
+/// output length and `scale` its ratio to `len` (before flooring the output).
+fn source_coord(mode: &str, y: f64, scale: f64, len: i64, out: i64, roi: (f64, f64)) -> f64 {
+    let len_f = len as f64;
+    let resized = scale * len_f;
+    match mode {
+        "align_corners" if resized == 1.0 => 0.0,
+        "align_corners" => y * (len_f - 1.0) / (resized - 1.0),
+        "asymmetric" => y / scale,
+        "tf_crop_and_resize" => {
+            let x = if resized == 1.0 {
+                (roi.1 - roi.0) * (len_f - 1.0) / 2.0
+            } else {
+                y * (roi.1 - roi.0) * (len_f - 1.0) / (resized - 1.0)
+            };
+            x + roi.0 * (len_f - 1.0)
+        }
+        "pytorch_half_pixel" if resized == 1.0 => -0.5,
+        "half_pixel_symmetric" => {
+            let offset = len_f / 2.0 * (1.0 - out as f64 / resized);
+            offset + (y + 0.5) / scale - 0.5
+        }
+        "tf_half_pixel_for_nn" => (y + 0.5) / scale,
+        // half_pixel, and pytorch_half_pixel past one output element.
+        _ => (y + 0.5) / scale - 0.5,
+    }
+}
+
+/// Keys' cubic convolution weights of the 4 taps around a coordinate `t`
+/// past the second tap.
+fn cubic_weights(t: f64, a: f64) -> [f64; 4] {
+    let far = |d: f64| ((a * d - 5.0 * a) * d + 8.0 * a) * d - 4.0 * a;
+    let near = |d: f64| ((a + 2.0) * d - (a + 3.0)) * d * d + 1.0;
+    [far(t + 1.0), near(t), near(1.0 - t), far(2.0 - t)]
+}
+
+/// The taps of every output position along one axis of length `len`,
+/// following the ONNX reference: a source coordinate that falls on an element
+/// counts as lying `1` past the element before it, taps beyond the axis read
+/// its edge, and with `exclude` their weights become 0 and the rest are
+/// renormalized.
+fn axis_taps(kernel: Kernel, mode: &str, exclude: bool, len: i64, p: &AxisPlan) -> Taps {
+    let taps = match kernel {
+        Kernel::Nearest(_) | Kernel::Linear => 2,
+        Kernel::Cubic(_) => 4,
+    };
+    let n = p.out as usize;
+    let mut t = Taps { taps, idx: Vec::with_capacity(n * taps), w: Vec::with_capacity(n * taps), outside: vec![] };
+    for j in 0..n {
+        let x = source_coord(mode, j as f64, p.scale, len, p.out, p.roi);
+        if mode == "tf_crop_and_resize" {
+            t.outside.push(x < 0.0 || x > (len - 1) as f64);
+        }
+        let fl = x.floor();
+        let on_element = x == fl;
+        let ratio = if on_element { 1.0 } else { x - fl };
+        let half = (taps / 2) as i64;
+        let start = fl as i64 - half + i64::from(!on_element);
+        let mut w: Vec<f64> = match kernel {
+            Kernel::Nearest(r) => {
+                let ceil = on_element
+                    || match r {
+                        Rounding::PreferFloor => ratio > 0.5,
+                        Rounding::PreferCeil => ratio >= 0.5,
+                        Rounding::Floor => false,
+                        Rounding::Ceil => true,
+                    };
+                if ceil { vec![0.0, 1.0] } else { vec![1.0, 0.0] }
+            }
+            Kernel::Linear => vec![1.0 - ratio, ratio],
+            Kernel::Cubic(a) => cubic_weights(ratio, a).to_vec(),
+        };
+        let idx: Vec<i64> = (0..taps as i64).map(|k| start + k).collect();
+        if exclude {
+            for (wk, &i) in w.iter_mut().zip(&idx) {
+                if i < 0 || i >= len {
+                    *wk = 0.0;
+                }
+            }
+            let sum: f64 = w.iter().sum();
+            if sum != 0.0 {
+                w.iter_mut().for_each(|wk| *wk /= sum);
+            }
+        }
+        t.idx.extend(idx.iter().map(|&i| i.clamp(0, len - 1)));
+        t.w.extend(w);
+    }
+    t
+}
+
+/// `x` resized along one axis by `t`.
+fn apply_taps(cx: &mut LowerCx<'_>, node: &Node, x: &Val, axis: usize, t: &Taps) -> Result<Val> {
+    let out = (t.idx.len() / t.taps) as i64;
+    // Every position reading one element whole (nearest, or sources on
+    // elements): a plain gather, exact and for any dtype.
+    let single: Option<Vec<i64>> =
+        t.w.chunks(t.taps)
+            .zip(t.idx.chunks(t.taps))
+            .map(|(w, i)| {
+                let k = w.iter().position(|&v| v == 1.0)?;
+                w.iter().enumerate().all(|(j, &v)| j == k || v == 0.0).then_some(i[k])
+            })
+            .collect();
+    let y = if let Some(single) = single {
+        let idx = cx.constant(node, s64_vec(single))?;
+        take(cx, node, x, &idx, axis)?
+    } else {
+        if !x.dtype.is_float() {
+            return Err(GraphError::node(node, format!("cannot interpolate {} values", x.dtype)));
+        }
+        // One gather per tap, scaled by its weights and summed; taps that
+        // weigh 0 everywhere are skipped.
+        let mut sum: Option<Val> = None;
+        for k in 0..t.taps {
+            let w: Vec<f64> = t.w.iter().skip(k).step_by(t.taps).copied().collect();
+            if w.iter().all(|&v| v == 0.0) {
+                continue;
+            }
+            let idx: Vec<i64> = t.idx.iter().skip(k).step_by(t.taps).copied().collect();
+            let idx = cx.constant(node, s64_vec(idx))?;
+            let g = take(cx, node, x, &idx, axis)?;
+            let w = cx.constant(node, Array::new([out], ArrayData::from_f64(x.dtype, w)))?;
+            let w = emit(cx, node, |b| b.broadcast(w.id, &g.dims, &[axis as i64]))?;
+            let term = emit(cx, node, |b| b.binary(Opcode::Multiply, g.id, w.id))?;
+            sum = Some(match sum {
+                Some(acc) => emit(cx, node, |b| b.binary(Opcode::Add, acc.id, term.id))?,
+                None => term,
+            });
+        }
+        match sum {
+            Some(y) => y,
+            // Every weight 0 (exclude_outside with no tap inside): zeros.
+            None => {
+                let mut dims = x.dims.clone();
+                dims[axis] = out;
+                splat(cx, node, x.dtype, 0.0, &dims)?
+            }
+        }
+    };
+    if !t.outside.iter().any(|&o| o) {
+        return Ok(y);
+    }
+    let value = float_attr(node, "extrapolation_value", 0.0) as f64;
+    let mask = cx.constant(node, Array::new([out], ArrayData::Pred(t.outside.clone())))?;
+    let mask = emit(cx, node, |b| b.broadcast(mask.id, &y.dims, &[axis as i64]))?;
+    let fill = splat(cx, node, y.dtype, value, &y.dims)?;
+    emit(cx, node, |b| b.select(mask.id, fill.id, y.id))
+}
+
+/// A present input that holds at least one element (ONNX models pass an
+/// empty tensor for an unused `roi` or `scales`).
+fn given(inputs: &[Option<Val>], i: usize) -> bool {
+    opt_input(inputs, i).is_some_and(|v| v.dims.iter().product::<i64>() > 0)
+}
+
+/// `Resize(X, roi, scales, sizes)`: `X` resampled to a new size on the
+/// `axes` (default all), given by `scales` (output length `floor(len *
+/// scale)`) or `sizes`, which must be compile-time constants.
+pub fn resize(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    let r = x.dims.len();
+    if int_attr(node, "antialias", 0) != 0 {
+        return Err(GraphError::unsupported(node, "antialias=1 (antialiased downsampling)"));
+    }
+    let policy = node.string("keep_aspect_ratio_policy").unwrap_or("stretch");
+    if policy != "stretch" {
+        return Err(GraphError::unsupported(node, format!("keep_aspect_ratio_policy=\"{policy}\" (only \"stretch\")")));
+    }
+    let coord = node.string("coordinate_transformation_mode").unwrap_or("half_pixel");
+    if !COORD_MODES.contains(&coord) {
+        return Err(GraphError::unsupported(node, format!("coordinate_transformation_mode=\"{coord}\"")));
+    }
+    let kernel = match node.string("mode").unwrap_or("nearest") {
+        "nearest" => Kernel::Nearest(match node.string("nearest_mode").unwrap_or("round_prefer_floor") {
+            "round_prefer_floor" => Rounding::PreferFloor,
+            "round_prefer_ceil" => Rounding::PreferCeil,
+            "floor" => Rounding::Floor,
+            "ceil" => Rounding::Ceil,
+            m => return Err(GraphError::unsupported(node, format!("nearest_mode=\"{m}\""))),
+        }),
+        "linear" => Kernel::Linear,
+        "cubic" => Kernel::Cubic(float_attr(node, "cubic_coeff_a", -0.75) as f64),
+        m => return Err(GraphError::unsupported(node, format!("mode=\"{m}\""))),
+    };
+    let exclude = int_attr(node, "exclude_outside", 0) != 0;
+    let axes: Vec<usize> = match node.ints("axes") {
+        Some(a) => {
+            let axes: Vec<usize> = a.iter().map(|&d| norm_axis(node, d, r)).collect::<Result<_>>()?;
+            if (1..axes.len()).any(|i| axes[..i].contains(&axes[i])) {
+                return Err(GraphError::node(node, format!("repeated axis in {a:?}")));
+            }
+            axes
+        }
+        None => (0..r).collect(),
+    };
+    let k = axes.len();
+    let want = |what: &str, v: usize, n: usize| -> Result<()> {
+        if v == n {
+            Ok(())
+        } else {
+            Err(GraphError::node(node, format!("{what} has {v} entries, want {n} (one per resized axis)")))
+        }
+    };
+    let (scales, outs): (Vec<f64>, Vec<i64>) = match (given(inputs, 2), given(inputs, 3)) {
+        (true, false) => {
+            let s = const_floats(node, inputs, 2, "scales")?;
+            want("scales", s.len(), k)?;
+            if let Some(bad) = s.iter().find(|&&v| !(v > 0.0 && v.is_finite())) {
+                return Err(GraphError::node(node, format!("scale {bad} must be positive")));
+            }
+            let outs = axes.iter().zip(&s).map(|(&a, &v)| (v * x.dims[a] as f64) as i64).collect();
+            (s, outs)
+        }
+        (false, true) => {
+            let o = const_ints(node, inputs, 3, "sizes")?;
+            want("sizes", o.len(), k)?;
+            let s = axes.iter().zip(&o).map(|(&a, &v)| v as f64 / x.dims[a] as f64).collect();
+            (s, o)
+        }
+        _ => return Err(GraphError::node(node, "needs exactly one of scales (input 2) and sizes (input 3)")),
+    };
+    if let Some(o) = outs.iter().find(|&&o| o < 1) {
+        return Err(GraphError::node(node, format!("output length {o} must be at least 1")));
+    }
+    let roi = if coord == "tf_crop_and_resize" && given(inputs, 1) {
+        let v = const_floats(node, inputs, 1, "roi")?;
+        want("roi", v.len(), 2 * k)?;
+        (0..k).map(|i| (v[i], v[k + i])).collect()
+    } else {
+        vec![(0.0, 1.0); k]
+    };
+    if let Some(&a) = axes.iter().find(|&&a| x.dims[a] < 1) {
+        return Err(GraphError::node(node, format!("cannot resize the empty axis {a}")));
+    }
+    let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * a.abs().max(b.abs());
+    // Integers interpolate in f64 and are rounded (half to even) and clamped
+    // back at the end, as ONNX's reference does; nearest reads them as they are.
+    let int_range = match kernel {
+        Kernel::Nearest(_) => None,
+        _ => int_range(x.dtype),
+    };
+    let mut y = if int_range.is_some() { convert(cx, node, x, DType::F64)? } else { x.clone() };
+    for (i, &axis) in axes.iter().enumerate() {
+        let p = AxisPlan { axis, out: outs[i], scale: scales[i], roi: roi[i] };
+        let len = x.dims[axis];
+        let identity = close(p.scale, 1.0) && p.out == len && close(p.roi.0, 0.0) && close(p.roi.1, 1.0);
+        if identity {
+            continue;
+        }
+        let t = axis_taps(kernel, coord, exclude, len, &p);
+        y = apply_taps(cx, node, &y, p.axis, &t)?;
+    }
+    if let Some((lo, hi)) = int_range {
+        let r = unary(cx, node, Opcode::RoundNearestEven, &y)?;
+        let lo = splat(cx, node, DType::F64, lo, &r.dims)?;
+        let hi = splat(cx, node, DType::F64, hi, &r.dims)?;
+        let r = emit(cx, node, |b| b.binary(Opcode::Maximum, r.id, lo.id))?;
+        let r = emit(cx, node, |b| b.binary(Opcode::Minimum, r.id, hi.id))?;
+        y = convert(cx, node, &r, x.dtype)?;
+    }
+    Ok(vec![y])
+}
+
+/// The range of an integer type, as f64 (None for other types).
+fn int_range(t: DType) -> Option<(f64, f64)> {
+    Some(match t {
+        DType::S8 => (i8::MIN as f64, i8::MAX as f64),
+        DType::S16 => (i16::MIN as f64, i16::MAX as f64),
+        DType::S32 => (i32::MIN as f64, i32::MAX as f64),
+        DType::S64 => (i64::MIN as f64, i64::MAX as f64),
+        DType::U8 => (0.0, u8::MAX as f64),
+        DType::U16 => (0.0, u16::MAX as f64),
+        DType::U32 => (0.0, u32::MAX as f64),
+        DType::U64 => (0.0, u64::MAX as f64),
+        _ => return None,
+    })
+}

@@ -357,6 +357,23 @@ enum Command {
         #[arg(long, value_enum, default_value = "cpu")]
         backend: Backend,
     },
+    /// Time an ONNX model: import, first run (clustering and compiling), and
+    /// steady-state runs (inputs from --input or <NAME>.npy, else random).
+    OnnxBench {
+        /// A .onnx file, or a case folder holding model.onnx.
+        model: PathBuf,
+        /// A graph input as NAME=FILE.npy (repeatable).
+        #[arg(long = "input", value_name = "NAME=FILE.npy")]
+        inputs: Vec<String>,
+        #[arg(long, value_enum, default_value = "cpu")]
+        backend: Backend,
+        /// Steady-state runs timed (the median is reported).
+        #[arg(long, default_value_t = 20)]
+        runs: usize,
+        /// Print one JSON object instead.
+        #[arg(long)]
+        json: bool,
+    },
     /// Import an ONNX model and print its graph as Graphviz DOT, clusters as subgraphs.
     GraphDump {
         /// A .onnx file, or a case folder holding model.onnx.
@@ -435,6 +452,9 @@ fn main() -> ExitCode {
         }
         Command::OnnxCheck { paths, backend } => {
             onnx_cmd::cmd_onnx_check(&paths, backend).map(|ok| if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+        }
+        Command::OnnxBench { model, inputs, backend, runs, json } => {
+            onnx_cmd::cmd_onnx_bench(&model, &inputs, backend, runs, json).map(|()| ExitCode::SUCCESS)
         }
         Command::GraphDump { model, output } => {
             onnx_cmd::cmd_graph_dump(&model, output.as_deref()).map(|()| ExitCode::SUCCESS)

@@ -1,4 +1,4 @@
-//! `smelt onnx-run`, `smelt onnx-check` and `smelt graph-dump`: ONNX models
+//! `smelt onnx-run`, `smelt onnx-check`, `smelt onnx-bench` and `smelt graph-dump`: ONNX models
 //! imported by `smelt_jit::onnx` and run by a graph `Session`.
 //!
 //! Case folders in the ONNX layout (`tests/onnx/README.md`): `model.onnx`,
@@ -257,6 +257,106 @@ fn check_case(dir: &Path, backend: Backend) -> Result<()> {
 pub fn cmd_onnx_check(paths: &[PathBuf], backend: Backend) -> Result<bool> {
     let cases = find_cases(paths)?;
     Ok(crate::check_all(&cases, |dir| check_case(dir, backend)))
+}
+
+/// `onnx-bench`'s figures for one model.
+struct OnnxBench {
+    model: String,
+    backend: String,
+    /// Decoding and importing the model.
+    load_ms: f64,
+    /// The first run: clustering, compiling every cluster, running.
+    first_run_ms: f64,
+    median_ms: f64,
+    min_ms: f64,
+    runs: usize,
+}
+
+/// Inputs for a benchmark: `--input` files, `<NAME>.npy` beside the model, or
+/// else deterministic random values of each placeholder's type (symbolic dims 1).
+fn bench_feeds(graph: &Graph, model: &Path, given: &[String]) -> Result<Vec<(String, Array)>> {
+    let dir = model.parent().unwrap_or(Path::new("."));
+    let all_files = graph.inputs.iter().all(|n| {
+        given.iter().any(|g| g.split_once('=').is_some_and(|(name, _)| name == n))
+            || dir.join(format!("{n}.npy")).is_file()
+    });
+    if all_files {
+        return load_feeds(graph, model, given);
+    }
+    if !given.is_empty() {
+        bail!("give every graph input with --input, or none (then they are random)");
+    }
+    let mut shapes = Vec::new();
+    for name in &graph.inputs {
+        let node = graph.tensor(name).map(|v| graph.node(v.node));
+        let Some(NodeKind::Placeholder { dtype, dims }) = node.map(|n| &n.kind) else {
+            bail!("graph input '{name}' is not a placeholder");
+        };
+        let dims: Vec<i64> = dims
+            .iter()
+            .map(|d| match d {
+                smelt::jit::graph::Dim::Fixed(n) => *n,
+                smelt::jit::graph::Dim::Symbolic(_) => 1,
+            })
+            .collect();
+        shapes.push(smelt::hlo::Shape::array(*dtype, dims));
+    }
+    let values = smelt::hlo::random::random_inputs(&shapes)?;
+    Ok(graph.inputs.iter().cloned().zip(values.into_iter().flat_map(|l| l.into_leaves())).collect())
+}
+
+/// `smelt onnx-bench`: import, first run (compiles) and steady-state times of
+/// one model, printed or as JSON.
+pub fn cmd_onnx_bench(model: &Path, inputs: &[String], backend: Backend, runs: usize, json: bool) -> Result<()> {
+    let model = model_path(model);
+    let t0 = std::time::Instant::now();
+    let graph = load_graph(&model)?;
+    let load_ms = t0.elapsed().as_secs_f64() * 1e3;
+    let feeds = bench_feeds(&graph, &model, inputs)?;
+    let session = session(graph, backend)?;
+    let t1 = std::time::Instant::now();
+    run(&session, &feeds)?;
+    let first_run_ms = t1.elapsed().as_secs_f64() * 1e3;
+    let mut times = Vec::with_capacity(runs);
+    for _ in 0..runs.max(1) {
+        let t = std::time::Instant::now();
+        run(&session, &feeds)?;
+        times.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    times.sort_by(f64::total_cmp);
+    let figures = OnnxBench {
+        model: model.display().to_string(),
+        backend: backend.name().to_string(),
+        load_ms,
+        first_run_ms,
+        median_ms: times[times.len() / 2],
+        min_ms: times[0],
+        runs: times.len(),
+    };
+    if json {
+        let j = serde_json::json!({
+            "model": figures.model,
+            "backend": figures.backend,
+            "load_ms": figures.load_ms,
+            "first_run_ms": figures.first_run_ms,
+            "median_ms": figures.median_ms,
+            "min_ms": figures.min_ms,
+            "runs": figures.runs,
+        });
+        println!("{j}");
+    } else {
+        println!(
+            "{}: load {:.1} ms, first run (compiles) {:.1} ms, steady median {:.3} ms (min {:.3}, {} runs, backend {})",
+            figures.model,
+            figures.load_ms,
+            figures.first_run_ms,
+            figures.median_ms,
+            figures.min_ms,
+            figures.runs,
+            figures.backend
+        );
+    }
+    Ok(())
 }
 
 pub fn cmd_graph_dump(model: &Path, output: Option<&Path>) -> Result<()> {

@@ -268,3 +268,22 @@ fn cli_graph_dump_draws_clusters() {
     assert!(text.contains("subgraph cluster_0"), "{text}");
     assert!(text.contains("NonZero"), "{text}");
 }
+
+#[test]
+fn cli_onnx_bench_times_a_model_with_given_or_random_inputs() {
+    let case = onnx_dir().join("mlp");
+    let (stdout, _) =
+        smelt(&["onnx-bench", case.to_str().unwrap(), "--backend", "cranelift", "--runs", "3", "--json"], 0);
+    let j: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(j["runs"], 3);
+    assert!(j["min_ms"].as_f64().unwrap() <= j["median_ms"].as_f64().unwrap());
+    for key in ["load_ms", "first_run_ms", "median_ms"] {
+        assert!(j[key].as_f64().unwrap() >= 0.0, "{key}: {j}");
+    }
+    // A model alone in a folder gets random inputs of its declared types.
+    let tmp = tempfile::tempdir().unwrap();
+    let model = tmp.path().join("model.onnx");
+    std::fs::copy(case.join("model.onnx"), &model).unwrap();
+    let (stdout, _) = smelt(&["onnx-bench", model.to_str().unwrap(), "--backend", "cranelift", "--runs", "2"], 0);
+    assert!(stdout.contains("steady median") && stdout.contains("2 runs"), "{stdout}");
+}

@@ -523,9 +523,18 @@ fn main() -> ExitCode {
 /// Reads a module file in the `--format` given or the one its content shows;
 /// parse errors name `file:line:col`.
 fn load_module(path: &Path) -> Result<Module> {
+    read_module_file(path).map(|(module, _, _)| module)
+}
+
+/// [`load_module`], also saying which format was read and how many
+/// milliseconds reading took (the file read from disk first, not counted).
+fn read_module_file(path: &Path) -> Result<(Module, Format, f64)> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    smelt::formats::read_module(&bytes, module_input().format)
-        .map_err(|e| anyhow!("{}", e.render(&path.display().to_string())))
+    let format = module_input().format.unwrap_or_else(|| Format::detect(&bytes));
+    let t0 = Instant::now();
+    let module = smelt::formats::read_module(&bytes, Some(format))
+        .map_err(|e| anyhow!("{}", e.render(&path.display().to_string())))?;
+    Ok((module, format, t0.elapsed().as_secs_f64() * 1e3))
 }
 
 /// Parses and verifies; verifier errors are prefixed with the file name.
@@ -560,12 +569,7 @@ fn cmd_parse(path: &Path) -> Result<ExitCode> {
 }
 
 fn cmd_verify(path: &Path) -> Result<ExitCode> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let format = module_input().format.unwrap_or_else(|| Format::detect(&bytes));
-    let t0 = Instant::now();
-    let module = smelt::formats::read_module(&bytes, Some(format))
-        .map_err(|e| anyhow!("{}", e.render(&path.display().to_string())))?;
-    let read_ms = t0.elapsed().as_secs_f64() * 1e3;
+    let (module, format, read_ms) = read_module_file(path)?;
     smelt::hlo::verify(&module).map_err(|e| anyhow!("{}: {e}", path.display()))?;
     println!(
         "{}: ok ({} computations, {} instructions; {format} read in {read_ms:.2} ms)",

@@ -84,38 +84,8 @@ fn unescape_string(s: &str) -> String {
 /// braces outside strings and nothing after it), as its `LexesAsJsonDict`
 /// decides whether a backend config prints bare or quoted.
 pub fn lexes_as_dict(s: &str) -> bool {
-    let b = s.trim_start().as_bytes();
-    if b.first() != Some(&b'{') {
-        return false;
-    }
-    let mut depth = 0usize;
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'"' => {
-                i += 1;
-                while i < b.len() && b[i] != b'"' {
-                    if b[i] == b'\\' {
-                        i += 1;
-                    }
-                    i += 1;
-                }
-                if i >= b.len() {
-                    return false;
-                }
-            }
-            b'{' => depth += 1,
-            b'}' => {
-                depth -= 1;
-                if depth == 0 {
-                    return b[i + 1..].iter().all(u8::is_ascii_whitespace);
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    false
+    let s = s.trim_start();
+    s.starts_with('{') && braced_prefix(s).is_some_and(|(_, rest)| rest.bytes().all(|c| c.is_ascii_whitespace()))
 }
 
 /// A quoted string value at the start of `s` (after `"`): its unescaped text

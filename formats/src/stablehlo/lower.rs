@@ -748,15 +748,13 @@ impl OpCtx<'_, '_, '_, '_> {
                 self.add_results(Opcode::Reduce, x, Attrs::Dimensions(dims.into()), &self.comps(prep, 1)?)
             }
             "reduce_window" => {
-                let n = x.len() / 2;
                 let rank = self.dims_of(*x.first().ok_or_else(|| self.err("needs operands"))?)?.len();
-                let window = self.window(rank, None)?;
-                let _ = n;
+                let window = self.window(rank)?;
                 self.add_results(Opcode::ReduceWindow, x, Attrs::Window(window), &self.comps(prep, 1)?)
             }
             "select_and_scatter" => {
                 let rank = self.dims_of(*x.first().ok_or_else(|| self.err("needs operands"))?)?.len();
-                let window = self.window(rank, None)?;
+                let window = self.window(rank)?;
                 let comps = self.comps(prep, 2)?;
                 one(self.add(Opcode::SelectAndScatter, x, Attrs::Window(window), &comps, Some(self.result()?))?)
             }
@@ -921,11 +919,8 @@ impl OpCtx<'_, '_, '_, '_> {
     }
 
     /// The window of reduce_window and select_and_scatter.
-    fn window(&self, rank: usize, sizes: Option<Vec<i64>>) -> Result<Window> {
-        let sizes = match sizes {
-            Some(s) => s,
-            None => self.ints(&["window_dimensions"], None)?,
-        };
+    fn window(&self, rank: usize) -> Result<Window> {
+        let sizes = self.ints(&["window_dimensions"], None)?;
         let strides = self.ints(&["window_strides"], Some(vec![1; rank]))?;
         let base = self.ints(&["base_dilations"], Some(vec![1; rank]))?;
         let win = self.ints(&["window_dilations"], Some(vec![1; rank]))?;

@@ -528,32 +528,31 @@ impl<'s> Cursor<'s> {
     /// `(T, U) -> R`, `(T) -> (R, S)`, `T -> R`, `T, U` or `T`: the input and, when
     /// there is an arrow, the result types.
     fn signature(&mut self) -> Result<(Vec<Shape>, Option<Vec<Shape>>)> {
-        let inputs = if self.eat("(") {
-            if self.eat(")") {
-                Vec::new()
-            } else {
-                let l = self.type_list()?;
-                self.expect(")")?;
-                l
-            }
-        } else {
-            self.type_list()?
+        let inputs = match self.paren_types()? {
+            Some(types) => types,
+            None => self.type_list()?,
         };
         if !self.eat("->") {
             return Ok((inputs, None));
         }
-        let results = if self.eat("(") {
-            if self.eat(")") {
-                Vec::new()
-            } else {
-                let l = self.type_list()?;
-                self.expect(")")?;
-                l
-            }
-        } else {
-            vec![self.ty()?]
+        let results = match self.paren_types()? {
+            Some(types) => types,
+            None => vec![self.ty()?],
         };
         Ok((inputs, Some(results)))
+    }
+
+    /// `(T, U)` or `()` when a parenthesis comes next, else `None`.
+    fn paren_types(&mut self) -> Result<Option<Vec<Shape>>> {
+        if !self.eat("(") {
+            return Ok(None);
+        }
+        if self.eat(")") {
+            return Ok(Some(Vec::new()));
+        }
+        let types = self.type_list()?;
+        self.expect(")")?;
+        Ok(Some(types))
     }
 
     fn value_ref(&mut self) -> Result<ValueRef> {

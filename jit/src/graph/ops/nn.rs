@@ -160,14 +160,7 @@ fn spatial_attr(node: &Node, name: &str, n: usize, default: i64) -> Result<Vec<i
 pub fn conv(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
     let x = input(node, inputs, 0)?;
     let w = input(node, inputs, 1)?;
-    let r = x.dims.len();
-    if r < 3 || w.dims.len() != r {
-        return Err(GraphError::node(
-            node,
-            format!("expects NC... input and kernel, got {:?} and {:?}", x.dims, w.dims),
-        ));
-    }
-    let ns = r - 2;
+    let ns = spatial_rank(node, x, w)?;
     let group = int_attr(node, "group", 1);
     let kernel = match node.ints("kernel_shape") {
         Some(k) => k.to_vec(),
@@ -248,6 +241,19 @@ impl NcConv {
         }
         Ok(y)
     }
+}
+
+/// The number of spatial dims of an N, C, spatial... input `x` and a kernel
+/// `w` of the same rank.
+fn spatial_rank(node: &Node, x: &Val, w: &Val) -> Result<usize> {
+    let r = x.dims.len();
+    if r < 3 || w.dims.len() != r {
+        return Err(GraphError::node(
+            node,
+            format!("expects NC... input and kernel, got {:?} and {:?}", x.dims, w.dims),
+        ));
+    }
+    Ok(r - 2)
 }
 
 /// A reduce-window over the spatial dimensions of `x` (N and C untouched).
@@ -622,13 +628,7 @@ pub fn conv_transpose(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>])
     let x = input(node, inputs, 0)?;
     let w = input(node, inputs, 1)?;
     let r = x.dims.len();
-    if r < 3 || w.dims.len() != r {
-        return Err(GraphError::node(
-            node,
-            format!("expects NC... input and kernel, got {:?} and {:?}", x.dims, w.dims),
-        ));
-    }
-    let ns = r - 2;
+    let ns = spatial_rank(node, x, w)?;
     let group = int_attr(node, "group", 1);
     if group < 1 || x.dims[1] != w.dims[0] || w.dims[0] % group != 0 {
         return Err(GraphError::node(
@@ -648,29 +648,20 @@ pub fn conv_transpose(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>])
     let auto_pad = node.string("auto_pad").unwrap_or("NOTSET");
     let span = |i: usize| dilations[i] * (kernel[i] - 1) + 1;
     let full = |i: usize| strides[i] * (x.dims[2 + i] - 1) + output_padding[i] + span(i);
+    // A total padding split between the two ends, the odd element last
+    // unless SAME_LOWER puts it first.
+    let split = |total: i64| {
+        if auto_pad == "SAME_LOWER" { (total - total / 2, total / 2) } else { (total / 2, total - total / 2) }
+    };
     let pads: Vec<(i64, i64)> = match (node.ints("output_shape"), auto_pad) {
         (Some(shape), _) if shape.len() == ns || shape.len() == r => {
             let shape = &shape[shape.len() - ns..];
-            (0..ns)
-                .map(|i| {
-                    let total = full(i) - shape[i];
-                    if auto_pad == "SAME_LOWER" {
-                        (total - total / 2, total / 2)
-                    } else {
-                        (total / 2, total - total / 2)
-                    }
-                })
-                .collect()
+            (0..ns).map(|i| split(full(i) - shape[i])).collect()
         }
         (Some(shape), _) => {
             return Err(GraphError::node(node, format!("output_shape {shape:?} has the wrong length")));
         }
-        (None, "SAME_UPPER" | "SAME_LOWER") => (0..ns)
-            .map(|i| {
-                let total = full(i) - x.dims[2 + i] * strides[i];
-                if auto_pad == "SAME_LOWER" { (total - total / 2, total / 2) } else { (total / 2, total - total / 2) }
-            })
-            .collect(),
+        (None, "SAME_UPPER" | "SAME_LOWER") => (0..ns).map(|i| split(full(i) - x.dims[2 + i] * strides[i])).collect(),
         (None, "NOTSET" | "VALID") => {
             let p = node.ints("pads").map(<[i64]>::to_vec).unwrap_or_else(|| vec![0; 2 * ns]);
             if p.len() != 2 * ns || auto_pad == "VALID" && p.iter().any(|&v| v != 0) {

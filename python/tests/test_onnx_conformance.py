@@ -27,16 +27,8 @@ FOLDERS = ["pytorch-converted", "pytorch-operator", "simple"]
 UNSUPPORTED = {
     "test_gradient_of_add": "ai.onnx.preview.training",
     "test_gradient_of_add_and_mul": "ai.onnx.preview.training",
-    "test_sequence_model1": "SequenceEmpty",
-    "test_sequence_model2": "SequenceConstruct",
-    "test_sequence_model3": "SequenceConstruct",
-    "test_sequence_model4": "SequenceConstruct",
-    "test_sequence_model5": "SequenceConstruct",
-    "test_sequence_model6": "SplitToSequence",
-    "test_sequence_model7": "SplitToSequence",
-    "test_sequence_model8": "SplitToSequence",
 }
-STRING_PREFIX = "test_strnorm_"  # string tensors: refused, naming the type
+STRING_PREFIX = "test_strnorm_"  # string tensors: refused, naming the operator
 
 
 def cases():
@@ -82,7 +74,7 @@ def test_backend_model(folder, case):
     first = next(data_sets(case_dir))
     if case in UNSUPPORTED or case.startswith(STRING_PREFIX):
         # Refused when loaded, or (Pad's modes) when first compiled.
-        word = UNSUPPORTED.get(case, "STRING")
+        word = UNSUPPORTED.get(case, "StringNormalizer")
         with pytest.raises(smelt.SmeltError, match=word):
             sess = smelt.onnx.InferenceSession(model, backend="cranelift")
             sess.run(None, feeds(first, [i.name for i in sess.get_inputs()]))

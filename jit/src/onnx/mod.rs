@@ -31,8 +31,11 @@
 //!   omitted optional inputs, output names are kept (empty ones too);
 //! - node names are kept when they are unique and non-empty, otherwise made
 //!   unique (`MatMul`, `MatMul_1`, ...);
+//! - sequence operators are resolved at import, when their positions and
+//!   lengths are constants ([`sequence`]);
 //! - graph outputs become the graph's outputs, in order.
 
+pub mod sequence;
 pub mod tensor;
 pub mod upgrade;
 
@@ -150,6 +153,7 @@ pub fn import(model: &ModelProto) -> Result<Graph, OnnxError> {
             None
         };
     let nodes = rewritten.as_deref().unwrap_or(&g.node);
+    refuse_foreign_ops(nodes)?;
     let mut graph = Graph::new();
     let mut initializers = HashSet::new();
     // The weights together, against the memory budget, before each is decoded.
@@ -171,10 +175,23 @@ pub fn import(model: &ModelProto) -> Result<Graph, OnnxError> {
             graph.placeholder(&input.name, dtype, dims)?;
         }
     }
+    let mut seqs = sequence::Sequences::default();
     for (k, n) in nodes.iter().enumerate() {
-        import_node(&mut graph, n, k)?;
+        if is_default_domain(&n.domain) && sequence::OPS.contains(&n.op_type.as_str()) {
+            let name = unique_name(&graph, &n.name, &n.op_type);
+            sequence::import(&mut graph, &mut seqs, n, &name)?;
+        } else {
+            import_node(&mut graph, n, k, &seqs)?;
+        }
     }
     for output in &g.output {
+        if seqs.contains(&output.name) {
+            return Err(OnnxError::GraphIo {
+                kind: "output",
+                name: output.name.clone(),
+                message: "is a sequence (smelt resolves sequences at import; graph outputs must be tensors)".into(),
+            });
+        }
         if graph.tensor(&output.name).is_none() {
             return Err(OnnxError::GraphIo {
                 kind: "output",
@@ -267,12 +284,9 @@ fn unique_name(graph: &Graph, wanted: &str, op: &str) -> String {
 }
 
 /// Adds node `n` (the `k`-th of the model) to `graph`.
-fn import_node(graph: &mut Graph, n: &NodeProto, k: usize) -> Result<(), OnnxError> {
+fn import_node(graph: &mut Graph, n: &NodeProto, k: usize, seqs: &sequence::Sequences) -> Result<(), OnnxError> {
     let name = unique_name(graph, &n.name, &n.op_type);
     let err = |message: String| OnnxError::Node { node: name.clone(), op: n.op_type.clone(), message };
-    if !is_default_domain(&n.domain) {
-        return Err(err(format!("domain '{}' is not supported (only the default ONNX domain is)", n.domain)));
-    }
     let mut attrs = BTreeMap::new();
     for a in &n.attribute {
         let value = attr(a).map_err(|m| err(format!("attribute '{}': {m}", a.name)))?;
@@ -297,6 +311,9 @@ fn import_node(graph: &mut Graph, n: &NodeProto, k: usize) -> Result<(), OnnxErr
                 if t.is_empty() {
                     return Ok(None);
                 }
+                if seqs.contains(t) {
+                    return Err(err(format!("input '{t}' is a sequence, and {} takes tensors", n.op_type)));
+                }
                 graph.tensor(t).map(Some).ok_or_else(|| {
                     err(format!("input '{t}' is not produced by any earlier node, input or initializer"))
                 })
@@ -308,6 +325,26 @@ fn import_node(graph: &mut Graph, n: &NodeProto, k: usize) -> Result<(), OnnxErr
         GraphError::Invalid(m) => err(m),
         e => e.into(),
     })?;
+    Ok(())
+}
+
+/// Default-domain operators on string tensors, which smelt has no type for.
+const STRING_OPS: [&str; 5] = ["StringNormalizer", "StringConcat", "StringSplit", "RegexFullMatch", "TfIdfVectorizer"];
+
+/// Refuses, before anything else is read, nodes of other domains
+/// (`ai.onnx.ml`, training, custom) and the string operators, naming them.
+fn refuse_foreign_ops(nodes: &[NodeProto]) -> Result<(), OnnxError> {
+    for (k, n) in nodes.iter().enumerate() {
+        let node = if n.name.is_empty() { format!("#{k}") } else { n.name.clone() };
+        let message = if !is_default_domain(&n.domain) {
+            format!("domain '{}' is not supported (only the default ONNX domain is)", n.domain)
+        } else if STRING_OPS.contains(&n.op_type.as_str()) {
+            "operates on string tensors, which smelt does not support".to_string()
+        } else {
+            continue;
+        };
+        return Err(OnnxError::Node { node, op: n.op_type.clone(), message });
+    }
     Ok(())
 }
 

@@ -277,7 +277,7 @@ fn errors_name_the_place() {
     let mut g = small_graph();
     g.node[1].domain = "com.microsoft".into();
     let e = import_error(model(17, g));
-    assert_eq!(e, "node 'Add' (Add): domain 'com.microsoft' is not supported (only the default ONNX domain is)");
+    assert_eq!(e, "node '#1' (Add): domain 'com.microsoft' is not supported (only the default ONNX domain is)");
 
     let mut g = small_graph();
     g.initializer[0].raw_data.pop();
@@ -327,10 +327,16 @@ fn truncated_and_garbage_bytes_are_errors() {
 
 /// Runs a one-node model of `opset` on the interpreter: `x` fed, every output fetched.
 fn run_node(opset: i64, n: NodeProto, x: &Array, initializers: Vec<TensorProto>) -> Vec<Array> {
+    let outputs: Vec<String> = n.output.clone();
+    run_nodes(opset, vec![n], &outputs, x, initializers)
+}
+
+/// Runs a model of `nodes` on the interpreter: `x` fed, `outputs` fetched.
+fn run_nodes(opset: i64, nodes: Vec<NodeProto>, outputs: &[String], x: &Array, initializers: Vec<TensorProto>) -> Vec<Array> {
     use crate::graph::{Session, SessionOptions};
-    let outputs: Vec<ValueInfoProto> = n.output.iter().map(|o| vi(o, 1, &[])).collect();
+    let outputs: Vec<ValueInfoProto> = outputs.iter().map(|o| vi(o, 1, &[])).collect();
     let g = GraphProto {
-        node: vec![n],
+        node: nodes,
         initializer: initializers,
         input: vec![vi("x", 1, &x.dims.iter().map(|&d| Ok(d)).collect::<Vec<_>>())],
         output: outputs,
@@ -508,4 +514,103 @@ fn upsample_and_resize_10_are_asymmetric_resizes() {
         let r10 = node("Resize", "r", &["x", "sc"], &["y"], vec![m()]);
         assert_eq!(run_node(10, r10, &x, vec![sc()]), want, "Resize-10 {mode}");
     }
+}
+
+/// Sequences resolved at import: construct, insert and erase at constant
+/// positions (negative ones too), at, length, concatenation with and without
+/// a new axis, and splits into pieces of one, of a scalar size and of sizes.
+#[test]
+fn sequence_operators_resolve_at_import() {
+    let x = Array::from_vec([2, 3], (0..6).map(|v| v as f32).collect::<Vec<_>>());
+    let scalar = |name: &str, v: i64| tensor::encode(name, &Array::scalar(v));
+    let nodes = vec![
+        // [x, x2] -> insert x2 at -2 (0) -> [x2, x, x2] -> erase 0 -> [x, x2] -> insert x at the end.
+        node("Add", "", &["x", "x"], &["x2"], vec![]),
+        node("SequenceConstruct", "", &["x", "x2"], &["s1"], vec![]),
+        node("SequenceInsert", "", &["s1", "x2", "minus_two"], &["s2"], vec![]),
+        node("SequenceErase", "", &["s2", "zero"], &["s3"], vec![]),
+        node("SequenceInsert", "", &["s3", "x"], &["s4"], vec![]),
+        node("SequenceLength", "", &["s4"], &["len"], vec![]),
+        node("SequenceAt", "", &["s4", "minus_one"], &["last"], vec![]),
+        node("ConcatFromSequence", "", &["s4"], &["cat"], vec![attr_int("axis", 1)]),
+        node("ConcatFromSequence", "", &["s4"], &["stack"], vec![attr_int("axis", -1), attr_int("new_axis", 1)]),
+        node("SplitToSequence", "", &["x"], &["cols"], vec![attr_int("axis", 1), attr_int("keepdims", 0)]),
+        node("ConcatFromSequence", "", &["cols"], &["transposed"], vec![attr_int("axis", 0), attr_int("new_axis", 1)]),
+        node("SplitToSequence", "", &["x", "two"], &["pairs"], vec![attr_int("axis", 1)]),
+        node("SequenceAt", "", &["pairs", "one"], &["tail"], vec![]),
+        node("SplitToSequence", "", &["x", "sizes"], &["parts"], vec![attr_int("axis", 1)]),
+        node("SequenceLength", "", &["parts"], &["parts_len"], vec![]),
+    ];
+    let inits = vec![
+        scalar("minus_two", -2),
+        scalar("zero", 0),
+        scalar("minus_one", -1),
+        scalar("one", 1),
+        scalar("two", 2),
+        i64s("sizes", &[1, 1, 1]),
+    ];
+    let outputs: Vec<String> =
+        ["len", "last", "cat", "stack", "transposed", "tail", "parts_len"].iter().map(|s| s.to_string()).collect();
+    let got = run_nodes(13, nodes, &outputs, &x, inits);
+    let xs = f32s(&x);
+    let x2: Vec<f32> = xs.iter().map(|v| 2.0 * v).collect();
+    assert_eq!(got[0].values::<i64>().unwrap(), &[3]);
+    assert_eq!(f32s(&got[1]), xs);
+    // cat: rows of [x | x2 | x] side by side.
+    assert_eq!(got[2].dims.as_slice(), &[2, 9]);
+    let row = |r: usize| -> Vec<f32> { [&xs[3 * r..3 * r + 3], &x2[3 * r..3 * r + 3], &xs[3 * r..3 * r + 3]].concat() };
+    assert_eq!(f32s(&got[2]), [row(0), row(1)].concat());
+    // stack: [2, 3, 3], element [i, j, k] is item k at [i, j].
+    assert_eq!(got[3].dims.as_slice(), &[2, 3, 3]);
+    let stacked: Vec<f32> = (0..6).flat_map(|e| [xs[e], x2[e], xs[e]]).collect();
+    assert_eq!(f32s(&got[3]), stacked);
+    // Columns squeezed and stacked on a new axis 0: the transpose.
+    assert_eq!(got[4].dims.as_slice(), &[3, 2]);
+    assert_eq!(f32s(&got[4]), vec![0.0, 3.0, 1.0, 4.0, 2.0, 5.0]);
+    // Pieces of two along 3 columns: [0..2), [2..3); the second is the last column.
+    assert_eq!(got[5].dims.as_slice(), &[2, 1]);
+    assert_eq!(f32s(&got[5]), vec![2.0, 5.0]);
+    assert_eq!(got[6].values::<i64>().unwrap(), &[3]);
+}
+
+#[test]
+fn sequences_that_need_run_time_values_name_the_node() {
+    let g = |nodes: Vec<NodeProto>, output: &str| GraphProto {
+        node: nodes,
+        input: vec![vi("x", 1, &[Err("N"), Ok(3)]), vi("p", 7, &[])],
+        output: vec![vi(output, 1, &[])],
+        ..GraphProto::default()
+    };
+    let e = import_error(model(
+        13,
+        g(
+            vec![
+                node("SequenceConstruct", "seq", &["x"], &["s"], vec![]),
+                node("SequenceAt", "at", &["s", "p"], &["y"], vec![]),
+            ],
+            "y",
+        ),
+    ));
+    assert_eq!(e, "node 'at' (SequenceAt): position 'p' must be a constant scalar (sequences are resolved at import)");
+    let e = import_error(model(13, g(vec![node("SplitToSequence", "split", &["x"], &["s"], vec![])], "s")));
+    assert_eq!(e, "node 'split' (SplitToSequence): splitting into pieces of one needs dimension 0 of the input known at import");
+    let e = import_error(model(13, g(vec![node("SequenceConstruct", "seq", &["x"], &["s"], vec![])], "s")));
+    assert_eq!(e, "graph output 's': is a sequence (smelt resolves sequences at import; graph outputs must be tensors)");
+    let e = import_error(model(
+        13,
+        g(
+            vec![
+                node("SequenceConstruct", "seq", &["x"], &["s"], vec![]),
+                node("Relu", "relu", &["s"], &["y"], vec![]),
+            ],
+            "y",
+        ),
+    ));
+    assert_eq!(e, "node 'relu' (Relu): input 's' is a sequence, and Relu takes tensors");
+    let mut strings = small_graph();
+    strings.node.push(node("StringNormalizer", "norm", &["y"], &["z"], vec![]));
+    assert_eq!(
+        import_error(model(13, strings)),
+        "node 'norm' (StringNormalizer): operates on string tensors, which smelt does not support"
+    );
 }

@@ -4,6 +4,8 @@
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("cargo:rerun-if-changed=proto/onnx.proto");
     let descriptors = protox::compile(["onnx.proto"], ["proto"])?;
-    prost_build::Config::new().compile_fds(descriptors)?;
+    // Weights' bytes as `Bytes`: decoding a memory-mapped model slices them
+    // out of the mapping instead of copying them.
+    prost_build::Config::new().bytes([".onnx.TensorProto.raw_data"]).compile_fds(descriptors)?;
     Ok(())
 }

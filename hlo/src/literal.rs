@@ -276,8 +276,23 @@ impl ArrayData {
 
     /// Reads `bytes.len() / byte_size` elements of `dtype` from little-endian bytes.
     pub fn from_le_bytes(dtype: DType, bytes: &[u8]) -> ArrayData {
+        ArrayData::from_le_bytes_chunked(dtype, bytes, usize::MAX, |_| {})
+    }
+
+    /// [`ArrayData::from_le_bytes`], about `chunk` bytes at a time, calling
+    /// `copied` with each piece of `bytes` once it is read (a loader hands the
+    /// source's memory back there, so a large tensor is never held twice).
+    pub fn from_le_bytes_chunked(dtype: DType, bytes: &[u8], chunk: usize, mut copied: impl FnMut(&[u8])) -> ArrayData {
         let size = dtype.component().byte_size();
-        with_dtype!(dtype, T => T::wrap(bytes.chunks_exact(size).map(T::read_le).collect()))
+        let chunk = chunk.max(size) / size * size;
+        with_dtype!(dtype, T => {
+            let mut v = Vec::with_capacity(bytes.len() / size);
+            for piece in bytes.chunks(chunk) {
+                v.extend(piece.chunks_exact(size).map(T::read_le));
+                copied(piece);
+            }
+            T::wrap(v)
+        })
     }
 }
 

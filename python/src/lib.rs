@@ -622,20 +622,28 @@ impl OnnxSession {
     #[pyo3(signature = (model, backend = "tiered"))]
     fn new(py: Python<'_>, model: &Bound<'_, PyAny>, backend: &str) -> PyResult<OnnxSession> {
         let client = client(backend)?;
-        let (bytes, origin) = if let Ok(b) = model.cast::<PyBytes>() {
-            (b.as_bytes().to_vec(), "<bytes>".to_string())
+        enum Source {
+            Bytes(Vec<u8>),
+            Path(PathBuf),
+        }
+        let (source, origin) = if let Ok(b) = model.cast::<PyBytes>() {
+            (Source::Bytes(b.as_bytes().to_vec()), "<bytes>".to_string())
         } else {
             let path: PathBuf = model.extract().map_err(|_| {
                 pyo3::exceptions::PyTypeError::new_err("model must be a path (str or os.PathLike) or bytes")
             })?;
-            let bytes = std::fs::read(&path)
-                .map_err(|e| raise(ErrorKind::Input, format!("cannot read {}: {e}", path.display())))?;
-            (bytes, path.display().to_string())
+            let origin = path.display().to_string();
+            (Source::Path(path), origin)
         };
         py.detach(|| {
-            let proto = smelt::jit::onnx::decode(&bytes).map_err(|e| onnx_error(&origin, &e))?;
-            let graph = smelt::jit::onnx::import(&proto).map_err(|e| onnx_error(&origin, &e))?;
-            let (inputs, outputs) = smelt::jit::onnx::declared_io(&proto).map_err(|e| onnx_error(&origin, &e))?;
+            let (graph, inputs, outputs) = match &source {
+                Source::Bytes(b) => smelt::jit::onnx::decode(b).and_then(|proto| {
+                    let (inputs, outputs) = smelt::jit::onnx::declared_io(&proto)?;
+                    Ok((smelt::jit::onnx::import(&proto)?, inputs, outputs))
+                }),
+                Source::Path(p) => smelt::jit::onnx::load_declared(p),
+            }
+            .map_err(|e| onnx_error(&origin, &e))?;
             let options = SessionOptions { backend: backend.to_string(), ..SessionOptions::default() };
             let session = Session::with_client(graph, options, client.clone());
             Ok(OnnxSession { session, inputs, outputs, lock: Mutex::new(()) })

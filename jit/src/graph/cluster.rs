@@ -8,8 +8,10 @@
 //! other path leads from `A` to `B` (through a node outside both, say a host
 //! op), since the merged cluster would then both feed and read that node. A
 //! cluster with fewer than `min_size` ops is dissolved (its nodes run op by op)
-//! unless one of its nodes is marked "compile this". Constants join the
-//! cluster of their first compiled consumer and never form a cluster alone.
+//! unless one of its nodes is marked "compile this". Small constants join the
+//! cluster of their first compiled consumer and never form a cluster alone;
+//! large ones (weights) stay outside every cluster and are passed to the
+//! clusters that read them as arguments ([`super::lower::inlined`]).
 
 use std::collections::{HashMap, HashSet};
 
@@ -27,7 +29,7 @@ pub fn candidate(graph: &Graph, n: NodeId) -> bool {
         return false;
     }
     match node.kind {
-        NodeKind::Constant(_) => true,
+        NodeKind::Constant(ref a) => super::lower::inlined(a),
         NodeKind::Op => ops::lookup(&node.op).is_some_and(ops::OpDef::compilable),
         _ => false,
     }
@@ -296,5 +298,38 @@ mod tests {
         assert_eq!(ops_of(&s, &["c"]), vec![vec!["Relu".to_string()]]);
         let out = s.run(&[("x", f32s(&[3], &[-1.0, 2.0, -3.0]))], &["c"]).unwrap();
         assert_eq!(out[0].values::<f32>().unwrap(), &[0.0, 2.0, 0.0]);
+    }
+
+    /// A weight larger than the inlining limit is a cluster argument, read in
+    /// place: the lowered module has a parameter for it and no constant, and
+    /// a second graph with other weights reuses the compiled cluster.
+    #[test]
+    fn large_constants_are_arguments_not_code() {
+        let n = 5000;
+        let graph = |scale: f32| {
+            let mut g = Graph::new();
+            let x = g.placeholder("x", DType::F32, vec![Dim::Fixed(n)]).unwrap();
+            let w = g.constant("w", Array::from_vec([n], (0..n).map(|i| scale * i as f32).collect())).unwrap();
+            let b = g.constant("b", f32s(&[1], &[0.5])).unwrap();
+            let y = g.op("Mul", "y", &[x, w], vec![]).unwrap();
+            let _ = g.op("Add", "z", &[y, b], vec![]).unwrap();
+            g
+        };
+        let s = Session::new(graph(1.0), options()).unwrap();
+        let info = &s.clusters(&["z"]).unwrap()[0];
+        assert_eq!(info.inputs, vec!["x".to_string(), "w".into()]);
+        assert_eq!(info.ops, vec!["Const".to_string(), "Mul".into(), "Add".into()], "the small constant stays inside");
+        let types = vec![(DType::F32, vec![n]); 2];
+        let text = smelt_hlo::text::print_module(&s.lowered(&["z"], 0, &types).unwrap());
+        assert_eq!(text.matches("parameter(").count(), 2, "{text}");
+        assert!(!text.contains(&format!("f32[{n}] constant")), "{text}");
+        let x = Array::from_vec([n], vec![2.0f32; n as usize]);
+        let out = s.run(&[("x", x.clone())], &["z"]).unwrap();
+        assert_eq!(&out[0].values::<f32>().unwrap()[..3], &[0.5, 2.5, 4.5]);
+        let other = Session::with_client(graph(-1.0), options(), s.client().clone());
+        let compiles = s.client().stats().compiles;
+        let out = other.run(&[("x", x)], &["z"]).unwrap();
+        assert_eq!(&out[0].values::<f32>().unwrap()[..3], &[0.5, -1.5, -3.5]);
+        assert_eq!(s.client().stats().compiles, compiles, "other weights, same code");
     }
 }

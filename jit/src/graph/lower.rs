@@ -20,8 +20,18 @@ use super::ops::{self, OpDef};
 use super::{Graph, GraphError, Node, NodeId, NodeKind, Result, Value};
 
 /// Values with at most this many elements are folded while lowering when all
-/// their inputs are known.
+/// their inputs are known, and constants with at most this many are compiled
+/// into cluster code ([`inlined`]).
 const FOLD_LIMIT: usize = 1 << 12;
+
+/// Whether a constant node's value is compiled into the clusters that read it
+/// (small constants: shapes, axes, scales, which rules may need while
+/// lowering). Larger ones, a model's weights, stay buffers: a cluster takes
+/// them as arguments, so code size, compile time and cache keys do not grow
+/// with weight bytes, and one compiled cluster serves any weights.
+pub fn inlined(a: &Array) -> bool {
+    a.len() <= FOLD_LIMIT
+}
 
 /// A lowered value.
 #[derive(Clone, Debug)]

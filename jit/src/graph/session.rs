@@ -294,10 +294,10 @@ impl Session {
         Ok(())
     }
 
-    fn run_node(
-        &self,
+    fn run_node<'s>(
+        &'s self,
         n: NodeId,
-        values: &mut HashMap<Value, Cow<'_, Array>>,
+        values: &mut HashMap<Value, Cow<'s, Array>>,
         updates: &mut Vec<(NodeId, Array)>,
     ) -> Result<()> {
         let node = self.graph.node(n);
@@ -317,7 +317,11 @@ impl Session {
                     message: "is needed but not fed".into(),
                 });
             }
-            NodeKind::Constant(a) => vec![a.clone()],
+            NodeKind::Constant(a) => {
+                // Weights are read in place, never copied per run.
+                values.insert(Value { node: n, output: 0 }, Cow::Borrowed(a));
+                return Ok(());
+            }
             NodeKind::Variable { .. } => match lock(&self.variables).get(&n) {
                 Some(a) => vec![a.clone()],
                 None => return Err(GraphError::node(node, "variable has no value")),

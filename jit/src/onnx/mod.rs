@@ -94,9 +94,67 @@ pub enum OnnxError {
 
 /// Reads and imports a `.onnx` file.
 pub fn load(path: impl AsRef<Path>) -> Result<Graph, OnnxError> {
-    let path = path.as_ref();
-    let bytes = std::fs::read(path).map_err(|source| OnnxError::Io { path: path.display().to_string(), source })?;
-    from_bytes(&bytes)
+    let (model, map) = map_model(path.as_ref())?;
+    import_releasing(&model, map.as_deref())
+}
+
+/// [`load`], with the model's graph inputs and outputs as it declares them
+/// ([`declared_io`]).
+pub fn load_declared(path: impl AsRef<Path>) -> Result<(Graph, Vec<Declared>, Vec<Declared>), OnnxError> {
+    let (model, map) = map_model(path.as_ref())?;
+    let (inputs, outputs) = declared_io(&model)?;
+    Ok((import_releasing(&model, map.as_deref())?, inputs, outputs))
+}
+
+
+/// A memory-mapped model file, shared by the `Bytes` its weights are sliced from.
+struct SharedMap(std::sync::Arc<memmap2::Mmap>);
+
+impl AsRef<[u8]> for SharedMap {
+    fn as_ref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+/// Decodes a model file through a memory mapping: the weights' bytes are
+/// slices of the mapping (no copy), and import hands each weight's pages back
+/// once it has its own array, so loading a model peaks near its weight bytes
+/// plus one weight, not twice or three times them. Returns the mapping too
+/// (None for an empty file).
+fn map_model(path: &Path) -> Result<(ModelProto, Option<std::sync::Arc<memmap2::Mmap>>), OnnxError> {
+    let io = |source| OnnxError::Io { path: path.display().to_string(), source };
+    let file = std::fs::File::open(path).map_err(io)?;
+    if file.metadata().map_err(io)?.len() == 0 {
+        return Ok((decode(&[])?, None));
+    }
+    // SAFETY: the mapping is read-only and private; a model file truncated or
+    // rewritten by another process while it is read is outside what smelt
+    // guards against (as for every loader that maps its input).
+    let map = std::sync::Arc::new(unsafe { memmap2::Mmap::map(&file) }.map_err(io)?);
+    let model = ModelProto::decode(bytes::Bytes::from_owner(SharedMap(map.clone())))
+        .map_err(|e| OnnxError::Decode(e.to_string()))?;
+    Ok((model, Some(map)))
+}
+
+/// Drops the resident pages of `bytes` when they lie inside `map` (whole
+/// pages only). They are file pages of a read-only mapping: a later read
+/// faults them back in from the file, so nothing is lost.
+fn release_pages(map: Option<&memmap2::Mmap>, bytes: &[u8]) {
+    const MIN: usize = 1 << 16;
+    let Some(map) = map else { return };
+    let base = map.as_ptr() as usize;
+    let start = bytes.as_ptr() as usize;
+    if bytes.len() < MIN || start < base || start + bytes.len() > base + map.len() {
+        return;
+    }
+    let page = 4096;
+    let lo = (start - base).div_ceil(page) * page;
+    let hi = (start - base + bytes.len()) / page * page;
+    if hi > lo {
+        // SAFETY: DontNeed on a private read-only file mapping only drops
+        // clean pages, which the next access reads again from the file.
+        let _ = unsafe { map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, lo, hi - lo) };
+    }
 }
 
 /// Imports a serialized `ModelProto`.
@@ -144,6 +202,11 @@ pub fn opset(model: &ModelProto) -> Result<i64, OnnxError> {
 
 /// Imports a decoded model: see the module docs.
 pub fn import(model: &ModelProto) -> Result<Graph, OnnxError> {
+    import_releasing(model, None)
+}
+
+/// [`import`], handing each weight's pages of `map` back once it is decoded.
+fn import_releasing(model: &ModelProto, map: Option<&memmap2::Mmap>) -> Result<Graph, OnnxError> {
     let version = opset(model)?;
     let g = model.graph.as_ref().ok_or(OnnxError::NoGraph)?;
     let rewritten =
@@ -164,7 +227,8 @@ pub fn import(model: &ModelProto) -> Result<Graph, OnnxError> {
             weights = weights.saturating_add(smelt_hlo::budget::array_bytes(&t.dims, dtype.byte_size()));
             budget.check(weights, || format!("initializer '{}' (with the weights before it)", t.name))?;
         }
-        let array = tensor::decode(t).map_err(|message| OnnxError::Tensor { tensor: t.name.clone(), message })?;
+        let array = tensor::decode_releasing(t, &mut |piece| release_pages(map, piece))
+            .map_err(|message| OnnxError::Tensor { tensor: t.name.clone(), message })?;
         graph.constant(&t.name, array)?;
         initializers.insert(t.name.as_str());
     }

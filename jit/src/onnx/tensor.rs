@@ -19,7 +19,6 @@ pub fn dtype(code: i32) -> Result<DType, String> {
     })
 }
 
-/// Decodes a tensor; the error message does not name the tensor (callers do).
 /// A serialized `TensorProto` (a backend-test `input_0.pb`): its name and value.
 pub fn decode_bytes(bytes: &[u8]) -> Result<(String, Array), String> {
     use prost::Message;
@@ -28,7 +27,15 @@ pub fn decode_bytes(bytes: &[u8]) -> Result<(String, Array), String> {
     Ok((t.name, a))
 }
 
+/// Decodes a tensor; the error message does not name the tensor (callers do).
 pub fn decode(t: &TensorProto) -> Result<Array, String> {
+    decode_releasing(t, &mut |_| {})
+}
+
+/// [`decode`], calling `copied` with each piece of `raw_data` (a few MB) once
+/// its elements are read, so the caller can hand the source's pages back.
+pub fn decode_releasing(t: &TensorProto, copied: &mut dyn FnMut(&[u8])) -> Result<Array, String> {
+    const CHUNK: usize = 8 << 20;
     if t.data_location == tensor_proto::DataLocation::External as i32 || !t.external_data.is_empty() {
         let location = t.external_data.iter().find(|e| e.key == "location").map_or("", |e| e.value.as_str());
         return Err(format!(
@@ -47,7 +54,7 @@ pub fn decode(t: &TensorProto) -> Result<Array, String> {
         if t.raw_data.len() != need {
             return Err(format!("raw_data holds {} bytes, {count} elements of {dtype} need {need}", t.raw_data.len()));
         }
-        ArrayData::from_le_bytes(dtype, &t.raw_data)
+        ArrayData::from_le_bytes_chunked(dtype, &t.raw_data, CHUNK, copied)
     } else {
         typed(t, dtype)?
     };
@@ -86,7 +93,7 @@ pub fn encode(name: &str, array: &Array) -> TensorProto {
         name: name.to_string(),
         dims: array.dims.to_vec(),
         data_type: code as i32,
-        raw_data: array.data.to_le_bytes(),
+        raw_data: array.data.to_le_bytes().into(),
         ..TensorProto::default()
     }
 }
@@ -138,7 +145,7 @@ mod tests {
             fill(&mut t);
             assert_eq!(decode(&t).unwrap(), want, "typed {ty:?}");
             let mut raw = proto(&want.dims, ty);
-            raw.raw_data = want.data.to_le_bytes();
+            raw.raw_data = want.data.to_le_bytes().into();
             assert_eq!(decode(&raw).unwrap(), want, "raw {ty:?}");
             assert_eq!(decode(&encode("t", &want)).unwrap(), want, "encode {ty:?}");
         }
@@ -148,7 +155,7 @@ mod tests {
     fn bad_tensors_are_errors() {
         use tensor_proto::DataType as T;
         let mut t = proto(&[3], T::Float);
-        t.raw_data = vec![0; 8];
+        t.raw_data = vec![0; 8].into();
         assert_eq!(decode(&t).unwrap_err(), "raw_data holds 8 bytes, 3 elements of f32 need 12");
         let mut t = proto(&[3], T::Float);
         t.float_data = vec![1.0];

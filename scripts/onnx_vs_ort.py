@@ -1,31 +1,141 @@
-"""One ONNX model through onnxruntime and through smelt.onnx, side by side in one run.
+"""ONNX models through onnxruntime and through smelt, side by side in one run.
 
-    $PY scripts/onnx_vs_ort.py MODEL_NAME BACKEND
+    $PY scripts/onnx_vs_ort.py [--smelt target/release/smelt] [--runs 20] MODEL.onnx...
 
-reads /tmp/realw/MODEL_NAME.onnx (made by scripts/onnx_light_weights.py), feeds
-a fixed-seed normal input, and prints: onnxruntime's load + first run and
-steady-state median (2 intra-op threads); smelt's load + first run with a cold
-compile cache (set SMELT_CACHE_DIR to an empty folder), a second session in the
-same process (the in-memory cache hit), its steady-state median; and the largest
-difference between the two outputs relative to onnxruntime's largest value.
+For each model, with one fixed-seed normal input (batch 1 where a dim is
+symbolic):
+
+- onnxruntime (CPU provider, 2 intra-op threads), in this process: session
+  load, first run, steady-state median;
+- smelt, each in a fresh process of `smelt onnx-bench --json`:
+  fully cold (empty JIT cache and empty GEMM/convolution routine cache),
+  cold model (empty JIT cache, the routine cache the cold run filled: what a
+  machine that has run smelt before sees) and warm (both caches filled):
+  import, first run (clustering and compiling, plus one inference), steady
+  median, and the process's peak resident memory;
+- the largest difference between smelt's outputs and onnxruntime's, relative
+  to onnxruntime's largest magnitude (`smelt onnx-run --out-dir`).
+
+Prints a Markdown table. Make models with real-sized random weights from the
+ONNX backend test data with `scripts/onnx_light_weights.py`.
 """
-import sys, time, os, numpy as np, onnx, onnxruntime as ort, smelt, smelt.onnx, tempfile
-name=sys.argv[1]; path=f'/tmp/realw/{name}.onnx'
-m=onnx.load(path, load_external_data=False)
-inits={i.name for i in m.graph.initializer}
-x=[i for i in m.graph.input if i.name not in inits][0]
-shape=tuple(d.dim_value if d.HasField('dim_value') else 1 for d in x.type.tensor_type.shape.dim)
-feeds={x.name: np.random.default_rng(1).standard_normal(shape).astype(np.float32)}
-def steady(run, k=10):
-    ts=[]
-    for _ in range(k):
-        t=time.perf_counter(); run(); ts.append(time.perf_counter()-t)
-    return 1e3*np.median(ts)
-so=ort.SessionOptions(); so.intra_op_num_threads=2
-t=time.perf_counter(); o=ort.InferenceSession(path, so, providers=['CPUExecutionProvider']); want=o.run(None,feeds); ort_first=time.perf_counter()-t
-ort_ms=steady(lambda: o.run(None,feeds))
-t=time.perf_counter(); s=smelt.onnx.InferenceSession(path, backend=sys.argv[2]); got=s.run(None,feeds); sm_first=time.perf_counter()-t
-t=time.perf_counter(); s2=smelt.onnx.InferenceSession(path, backend=sys.argv[2]); s2.run(None,feeds); sm_warm=time.perf_counter()-t
-sm_ms=steady(lambda: s.run(None,feeds))
-err=np.max(np.abs(got[0]-want[0]))/max(1e-6,np.max(np.abs(want[0])))
-print(f"{name}: onnxruntime load+first {ort_first:.2f}s steady {ort_ms:.1f}ms | smelt({sys.argv[2]}) load+first cold {sm_first:.2f}s warm {sm_warm:.2f}s steady {sm_ms:.1f}ms | max rel err {err:.2e}", flush=True)
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+
+
+def run_child(cmd, env):
+    """Runs cmd; returns (stdout, peak RSS in MB)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        p = subprocess.Popen(cmd, env=env, stdout=out, stderr=err)
+        _, status, usage = os.wait4(p.pid, 0)
+        out.seek(0)
+        err.seek(0)
+        if os.waitstatus_to_exitcode(status) != 0:
+            sys.exit(f"{' '.join(cmd)} failed:\n{err.read().decode()}")
+        return out.read().decode(), usage.ru_maxrss / 1024
+
+
+def inputs_of(path):
+    m = onnx.load(path, load_external_data=False)
+    inits = {i.name for i in m.graph.initializer}
+    rng = np.random.default_rng(1)
+    elem = {1: np.float32, 7: np.int64, 6: np.int32, 11: np.float64}
+    feeds = {}
+    for i in m.graph.input:
+        if i.name in inits:
+            continue
+        t = i.type.tensor_type
+        shape = tuple(d.dim_value if d.HasField("dim_value") else 1 for d in t.shape.dim)
+        feeds[i.name] = rng.standard_normal(shape).astype(elem.get(t.elem_type, np.float32))
+    return feeds
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("models", nargs="+")
+    ap.add_argument("--smelt", default="target/release/smelt")
+    ap.add_argument("--runs", type=int, default=20)
+    args = ap.parse_args()
+    rows = []
+    for path in args.models:
+        name = os.path.basename(path).removesuffix(".onnx")
+        feeds = inputs_of(path)
+        so = ort.SessionOptions()
+        so.intra_op_num_threads = 2
+        t = time.perf_counter()
+        sess = ort.InferenceSession(path, so, providers=["CPUExecutionProvider"])
+        ort_load = time.perf_counter() - t
+        t = time.perf_counter()
+        want = sess.run(None, feeds)
+        ort_first = time.perf_counter() - t
+        times = []
+        for _ in range(args.runs):
+            t = time.perf_counter()
+            sess.run(None, feeds)
+            times.append(time.perf_counter() - t)
+        ort_ms = 1e3 * float(np.median(times))
+        outputs = [o.name for o in sess.get_outputs()]
+        del sess
+
+        with tempfile.TemporaryDirectory() as tmp:
+            flags = []
+            for k, (n, a) in enumerate(feeds.items()):
+                f = os.path.join(tmp, f"in{k}.npy")
+                np.save(f, a)
+                flags += ["--input", f"{n}={f}"]
+            env = dict(os.environ)
+            env["SMELT_CACHE_DIR"] = os.path.join(tmp, "jit")
+            env["SMELT_ROUTINE_CACHE"] = os.path.join(tmp, "routines")
+            bench = [args.smelt, "onnx-bench", path, "--backend", "cpu", "--runs", str(args.runs), "--json"] + flags
+            states = {}
+            for state in ["cold", "cold model", "warm"]:
+                if state == "cold model":
+                    env["SMELT_CACHE_DIR"] = os.path.join(tmp, "jit2")
+                out, rss = run_child(bench, env)
+                states[state] = (json.loads(out), rss)
+            out_dir = os.path.join(tmp, "out")
+            run_child([args.smelt, "onnx-run", path, "--backend", "cpu", "--out-dir", out_dir] + flags, env)
+            err = 0.0
+            for n, w in zip(outputs, want):
+                stem = "".join(c if c.isalnum() or c in "_-." else "_" for c in n)
+                got = np.load(os.path.join(out_dir, f"{stem}.npy"))
+                err = max(err, float(np.max(np.abs(got - w)) / max(1e-30, float(np.max(np.abs(w))))))
+        mb = os.path.getsize(path) / 1e6
+        rows.append((name, mb, ort_load, ort_first, ort_ms, states, err))
+        r = states["warm"][0]
+        print(
+            f"{name}: onnxruntime steady {ort_ms:.1f} ms, smelt steady {r['median_ms']:.1f} ms, max rel err {err:.1e}",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    def ready(s):
+        r = s[0]
+        return (r["load_ms"] + r["first_run_ms"]) / 1e3
+
+    print(
+        "| model | MB | ORT load + first run s | ORT steady ms | smelt load + first run s: cold / cold model / warm"
+        " | smelt steady ms | ORT/smelt | smelt peak RSS MB (cold / warm) | max rel err |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for name, mb, ol, of, oms, st, err in rows:
+        steady = st["warm"][0]["median_ms"]
+        print(
+            f"| {name} | {mb:.0f} | {ol + of:.2f} | {oms:.1f} | {ready(st['cold']):.2f} / {ready(st['cold model']):.2f}"
+            f" / {ready(st['warm']):.2f} | {steady:.1f} | {oms / steady:.2f}x | {st['cold'][1]:.0f} / {st['warm'][1]:.0f}"
+            f" | {err:.1e} |"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -347,6 +347,11 @@ enum Command {
         /// Print the clusters after the run (ops, inputs, outputs, signatures, runs).
         #[arg(long)]
         clusters: bool,
+        /// After the run, write each cluster's HLO as DIR/cluster_<i>/module.hlo
+        /// (one folder per compiled signature: cluster_<i>_<k>), case folders
+        /// that `smelt bench`, `opt` and `compile` read.
+        #[arg(long, value_name = "DIR")]
+        dump_clusters: Option<PathBuf>,
     },
     /// Run ONNX case folders (model.onnx, <input>.npy, expected/<output>.npy,
     /// case.json) and compare with the expected outputs.
@@ -447,8 +452,9 @@ fn main() -> ExitCode {
         Command::Check { paths, backend, pipeline } => {
             backend.available().and_then(|()| cmd_check(&paths, backend, pipeline))
         }
-        Command::OnnxRun { model, inputs, out_dir, backend, clusters } => {
-            onnx_cmd::cmd_onnx_run(&model, &inputs, out_dir.as_deref(), backend, clusters).map(|()| ExitCode::SUCCESS)
+        Command::OnnxRun { model, inputs, out_dir, backend, clusters, dump_clusters } => {
+            onnx_cmd::cmd_onnx_run(&model, &inputs, out_dir.as_deref(), backend, clusters, dump_clusters.as_deref())
+                .map(|()| ExitCode::SUCCESS)
         }
         Command::OnnxCheck { paths, backend } => {
             onnx_cmd::cmd_onnx_check(&paths, backend).map(|ok| if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })

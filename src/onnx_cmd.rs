@@ -100,12 +100,34 @@ fn print_clusters(session: &Session) -> Result<()> {
     Ok(())
 }
 
+/// Writes each compiled cluster signature's HLO as a case folder under `dir`.
+fn dump_cluster_modules(session: &Session, dir: &Path) -> Result<()> {
+    let outputs = session.graph().outputs.clone();
+    let fetches: Vec<&str> = outputs.iter().map(String::as_str).collect();
+    let mut written = 0;
+    for c in session.clusters(&fetches)? {
+        for (k, types) in c.signature_types.iter().enumerate() {
+            let name = if k == 0 { format!("cluster_{}", c.index) } else { format!("cluster_{}_{k}", c.index) };
+            let folder = dir.join(name);
+            std::fs::create_dir_all(&folder).with_context(|| format!("cannot create {}", folder.display()))?;
+            let module = session.lowered(&fetches, c.index, types)?;
+            let path = folder.join("module.hlo");
+            std::fs::write(&path, smelt::hlo::text::print_module(&module))
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            written += 1;
+        }
+    }
+    println!("wrote {written} cluster modules to {}", dir.display());
+    Ok(())
+}
+
 pub fn cmd_onnx_run(
     model: &Path,
     inputs: &[String],
     out_dir: Option<&Path>,
     backend: Backend,
     clusters: bool,
+    dump_clusters: Option<&Path>,
 ) -> Result<()> {
     let model = model_path(model);
     let t0 = std::time::Instant::now();
@@ -131,6 +153,9 @@ pub fn cmd_onnx_run(
     }
     if clusters {
         print_clusters(&session)?;
+    }
+    if let Some(dir) = dump_clusters {
+        dump_cluster_modules(&session, dir)?;
     }
     println!("import, compile and run {ms:.2} ms (backend {})", format!("{backend:?}").to_lowercase());
     Ok(())

@@ -651,12 +651,17 @@ impl Function {
         Ok(exe)
     }
 
-    /// Runs on `args`, compiling for their signature on first use.
     /// How many argument signatures this handle has executables for.
     pub fn signatures(&self) -> usize {
         self.by_sig.read().map_or(0, |m| m.values().map(Vec::len).sum())
     }
 
+    /// The argument types of each signature compiled so far.
+    pub fn signature_types(&self) -> Vec<Vec<ArgType>> {
+        self.by_sig.read().map_or(Vec::new(), |m| m.values().flatten().map(|e| e.params().to_vec()).collect())
+    }
+
+    /// Runs on `args`, compiling for their signature on first use.
     pub fn call(&self, args: &[&Buffer]) -> Result<Vec<Buffer>, JitError> {
         self.executable(args)?.run(args)
     }

@@ -321,3 +321,45 @@ def test_upsample(mode, scales):
         got = smelt.onnx.InferenceSession(m.SerializeToString(), backend="cranelift").run(None, {"x": x})[0]
         assert got.shape == want.shape
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("direction", ["forward", "reverse", "bidirectional"])
+@pytest.mark.parametrize("layout", [0, 1])
+@pytest.mark.parametrize("extras", [False, True])
+def test_rnn(direction, layout, extras):
+    seq, batch, inp, hid = 4, 3, 5, 6
+    dirs = 2 if direction == "bidirectional" else 1
+    x = randn(seq, batch, inp) if layout == 0 else randn(batch, seq, inp)
+    ins = {"X": x, "W": Const(randn(dirs, hid, inp)), "R": Const(0.5 * randn(dirs, hid, hid))}
+    if extras:
+        ins["B"] = Const(randn(dirs, 2 * hid))
+        ins["sequence_lens"] = None
+        ins["initial_h"] = randn(dirs, batch, hid) if layout == 0 else randn(batch, dirs, hid)
+    check("RNN", ins, {"hidden_size": hid, "direction": direction, "layout": layout}, opset=14, n_out=2, rtol=1e-4, atol=1e-5)
+
+
+def test_rnn_activations_and_clip():
+    """ONNX's reference RNN applies neither `activations` nor `clip`: numpy is the oracle here."""
+    seq, batch, inp, hid = 5, 2, 3, 4
+    x, w, r, b, h0 = randn(seq, batch, inp), randn(2, hid, inp), randn(2, hid, hid), randn(2, 2 * hid), randn(2, batch, hid)
+    acts = {"Relu": lambda v: np.maximum(v, 0), "Sigmoid": lambda v: 1 / (1 + np.exp(-v))}
+    node = helper.make_node(
+        "RNN", ["X", "W", "R", "B", "", "H0"], ["Y", "Yh"], hidden_size=hid, direction="bidirectional",
+        activations=["Relu", "Sigmoid"], clip=0.75,
+    )
+    graph = helper.make_graph(
+        [node], "rnn",
+        [helper.make_tensor_value_info(n, TensorProto.FLOAT, v.shape) for n, v in [("X", x), ("H0", h0)]],
+        [helper.make_tensor_value_info(n, TensorProto.UNDEFINED, None) for n in ["Y", "Yh"]],
+        [numpy_helper.from_array(v, n) for n, v in [("W", w), ("R", r), ("B", b)]],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 14)])
+    y, yh = smelt.onnx.InferenceSession(model.SerializeToString(), backend="cranelift").run(None, {"X": x, "H0": h0})
+    want_y = np.zeros((seq, 2, batch, hid), np.float32)
+    for d, act in enumerate(acts.values()):
+        h = h0[d]
+        for t in (range(seq) if d == 0 else reversed(range(seq))):
+            h = act(np.clip(x[t] @ w[d].T + h @ r[d].T + b[d, :hid] + b[d, hid:], -0.75, 0.75))
+            want_y[t, d] = h
+        np.testing.assert_allclose(yh[d], h, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(y, want_y, rtol=1e-5, atol=1e-6)

@@ -53,6 +53,8 @@ pub struct ClusterInfo {
     pub outputs: usize,
     /// Distinct input signatures compiled so far.
     pub signatures: usize,
+    /// Each compiled signature's input types, in [`ClusterInfo::inputs`] order.
+    pub signature_types: Vec<Vec<(smelt_hlo::DType, Vec<i64>)>>,
     /// Times the cluster has run.
     pub runs: u64,
 }
@@ -376,6 +378,12 @@ impl Session {
                 inputs: c.spec.inputs.iter().map(|&v| self.graph.tensor_name(v).to_string()).collect(),
                 outputs: c.spec.outputs.len(),
                 signatures: c.function.signatures(),
+                signature_types: c
+                    .function
+                    .signature_types()
+                    .into_iter()
+                    .map(|sig| sig.into_iter().map(|t| (t.dtype, t.dims)).collect())
+                    .collect(),
                 runs: c.runs.load(Ordering::Relaxed),
             })
             .collect())

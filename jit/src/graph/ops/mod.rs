@@ -209,6 +209,7 @@ static OPS: &[OpDef] = &[
     lowered("ScatterElements", index::scatter_elements),
     lowered("ScatterND", index::scatter_nd),
     // Recurrent layers.
+    lowered("RNN", recurrent::rnn),
     lowered("LSTM", recurrent::lstm),
     lowered("GRU", recurrent::gru),
     // Data-dependent output shapes.

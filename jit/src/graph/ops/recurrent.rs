@@ -1,4 +1,4 @@
-//! Recurrent layers, `LSTM` and `GRU`, exactly as ONNX defines them,
+//! Recurrent layers, `RNN`, `LSTM` and `GRU`, exactly as ONNX defines them,
 //! unrolled over the (static) sequence length: the input projection of every
 //! step is one product up front, then one recurrent product per step.
 //!
@@ -219,6 +219,36 @@ fn bias(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>], d: i64, n: i6
     let wb = part(cx, node, &bd, 0, 0, n)?;
     let rb = part(cx, node, &bd, 0, n, 2 * n)?;
     Ok(Some((wb, rb)))
+}
+
+/// `RNN` (one gate): `H = f(X Wi + H Ri + Wbi + Rbi)`.
+pub fn rnn(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let rnn = setup(cx, node, inputs, 1, &["Tanh"])?;
+    let (w_all, r_all) = (input(node, inputs, 1)?, input(node, inputs, 2)?);
+    let mut ys = Vec::new();
+    let mut last_h = Vec::new();
+    for d in 0..rnn.dirs as usize {
+        let w = index0(cx, node, w_all, d as i64)?;
+        let r = index0(cx, node, r_all, d as i64)?;
+        let b = match bias(cx, node, inputs, d as i64, rnn.hidden)? {
+            Some((wb, rb)) => Some(add(cx, node, &wb, &rb)?),
+            None => None,
+        };
+        let xw = rnn.project(cx, node, &w, b.as_ref())?;
+        let mut h = rnn.initial(cx, node, inputs, 5, d as i64)?;
+        let mut y = vec![h.clone(); rnn.seq as usize];
+        for t in rnn.order(d) {
+            let xt = rnn.step_input(cx, node, &xw, t)?;
+            let hr = dot_t(cx, node, &h, &r)?;
+            let pre = add(cx, node, &xt, &hr)?;
+            let pre = rnn.clip(cx, node, &pre)?;
+            h = activate(cx, node, &rnn.activations[d], &pre)?;
+            y[t as usize] = h.clone();
+        }
+        ys.push(y);
+        last_h.push(h);
+    }
+    rnn.outputs(cx, node, ys, vec![last_h])
 }
 
 /// `LSTM` (gates i, o, f, c):

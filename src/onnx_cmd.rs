@@ -86,8 +86,14 @@ fn print_clusters(session: &Session) -> Result<()> {
     let clusters = session.clusters(&fetches)?;
     println!("{} clusters", clusters.len());
     for c in clusters {
+        let values = if c.value_inputs.is_empty() {
+            String::new()
+        } else {
+            let names: Vec<&str> = c.value_inputs.iter().map(|&k| c.inputs[k].as_str()).collect();
+            format!(", compiled for the values of [{}]", names.join(", "))
+        };
         println!(
-            "cluster {}: {} nodes, inputs [{}], {} outputs, {} signatures, {} runs: {}",
+            "cluster {}: {} nodes, inputs [{}], {} outputs, {} signatures{values}, {} runs: {}",
             c.index,
             c.nodes.len(),
             c.inputs.join(", "),
@@ -97,6 +103,13 @@ fn print_clusters(session: &Session) -> Result<()> {
             c.ops.join(" ")
         );
     }
+    let outside = session.unclustered(&fetches)?;
+    if outside.is_empty() {
+        println!("every op ran compiled");
+    }
+    for (name, op, place) in outside {
+        println!("{op} '{name}': ran on the {place}");
+    }
     Ok(())
 }
 
@@ -104,20 +117,15 @@ fn print_clusters(session: &Session) -> Result<()> {
 fn dump_cluster_modules(session: &Session, dir: &Path) -> Result<()> {
     let outputs = session.graph().outputs.clone();
     let fetches: Vec<&str> = outputs.iter().map(String::as_str).collect();
-    let mut written = 0;
-    for c in session.clusters(&fetches)? {
-        for (k, types) in c.signature_types.iter().enumerate() {
-            let name = if k == 0 { format!("cluster_{}", c.index) } else { format!("cluster_{}_{k}", c.index) };
-            let folder = dir.join(name);
-            std::fs::create_dir_all(&folder).with_context(|| format!("cannot create {}", folder.display()))?;
-            let module = session.lowered(&fetches, c.index, types)?;
-            let path = folder.join("module.hlo");
-            std::fs::write(&path, smelt::hlo::text::print_module(&module))
-                .with_context(|| format!("cannot write {}", path.display()))?;
-            written += 1;
-        }
+    let modules = session.compiled_modules(&fetches)?;
+    for (name, module) in &modules {
+        let folder = dir.join(name);
+        std::fs::create_dir_all(&folder).with_context(|| format!("cannot create {}", folder.display()))?;
+        let path = folder.join("module.hlo");
+        std::fs::write(&path, smelt::hlo::text::print_module(module))
+            .with_context(|| format!("cannot write {}", path.display()))?;
     }
-    println!("wrote {written} cluster modules to {}", dir.display());
+    println!("wrote {} cluster modules to {}", modules.len(), dir.display());
     Ok(())
 }
 

@@ -109,6 +109,7 @@ fn onnx_error(origin: &str, e: &smelt::jit::onnx::OnnxError) -> PyErr {
     let kind = match e {
         O::UnsupportedOp { .. } => ErrorKind::Unsupported,
         O::Graph(g) => return graph_error(g),
+        O::Io { path, source } => return raise(ErrorKind::Input, format!("cannot read {path}: {source}")),
         _ => ErrorKind::Input,
     };
     raise(kind, format!("{origin}: {e}"))

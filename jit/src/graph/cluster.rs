@@ -215,6 +215,8 @@ mod tests {
         let s = Session::new(g, options()).unwrap();
         let ops = ops_of(&s, &["y"]);
         assert_eq!(ops, vec![vec!["Relu".to_string(), "Add".into()], vec!["Cast".into(), "Add".into()]]);
+        let outside = s.unclustered(&["y"]).unwrap();
+        assert_eq!(outside, vec![("nz".to_string(), "NonZero".to_string(), "host")]);
         let out = s.run(&[("x", f32s(&[5], &[1.0, -1.0, 0.0, 3.0, 2.0]))], &["y"]).unwrap();
         assert_eq!(out[0].dims.as_slice(), &[1, 3]);
         assert_eq!(out[0].values::<f32>().unwrap(), &[0.0, 6.0, 8.0]);
@@ -331,5 +333,33 @@ mod tests {
         let out = other.run(&[("x", x)], &["z"]).unwrap();
         assert_eq!(&out[0].values::<f32>().unwrap()[..3], &[0.5, -1.5, -3.5]);
         assert_eq!(s.client().stats().compiles, compiles, "other weights, same code");
+    }
+
+    /// A shape fed at run time is a value the cluster is compiled for: each
+    /// new value compiles once, a repeated one is a hit, and nothing runs on
+    /// the interpreter.
+    #[test]
+    fn fed_shapes_compile_per_value() {
+        let mut g = Graph::new();
+        let x = g.placeholder("x", DType::F32, vec![Dim::Fixed(6)]).unwrap();
+        let shape = g.placeholder("shape", DType::S64, vec![Dim::Fixed(2)]).unwrap();
+        let r = g.op("Reshape", "r", &[x, shape], vec![]).unwrap();
+        let _ = g.op("Relu", "y", &[r], vec![]).unwrap();
+        let s = Session::new(g, SessionOptions { min_cluster_size: 1, ..options() }).unwrap();
+        let x = f32s(&[6], &[-1.0, 2.0, -3.0, 4.0, -5.0, 6.0]);
+        let run = |dims: [i64; 2]| {
+            let shape = Array::from_vec([2], dims.to_vec());
+            s.run(&[("x", x.clone()), ("shape", shape)], &["y"]).unwrap().remove(0)
+        };
+        assert_eq!(run([2, 3]).dims.as_slice(), &[2, 3]);
+        assert_eq!(run([3, 2]).dims.as_slice(), &[3, 2]);
+        let y = run([2, 3]);
+        assert_eq!(y.values::<f32>().unwrap(), &[0.0, 2.0, 0.0, 4.0, 0.0, 6.0]);
+        let info = &s.clusters(&["y"]).unwrap()[0];
+        assert_eq!(info.value_inputs, vec![1], "{info:?}");
+        assert_eq!((info.signatures, info.runs), (2, 3));
+        assert!(s.unclustered(&["y"]).unwrap().is_empty());
+        let modules = s.compiled_modules(&["y"]).unwrap();
+        assert_eq!(modules.len(), 2);
     }
 }

@@ -41,6 +41,9 @@ pub struct Val {
     pub dims: Vec<i64>,
     /// The value, when it is known while lowering.
     pub constant: Option<Array>,
+    /// The cluster argument this value is, unchanged (its value can be asked
+    /// for: [`GraphError::NeedsValue`]).
+    pub param: Option<u32>,
 }
 
 /// Types every lowered module has reducers for, whatever its inputs (index
@@ -87,7 +90,7 @@ impl<'m> LowerCx<'m> {
         if a.dims.iter().filter(|&&d| d != 0).try_fold(1i64, |n, &d| n.checked_mul(d)).is_none() {
             return Err(GraphError::node(node, format!("shape {:?} has more elements than 64 bits count", a.dims)));
         }
-        Ok(Val { id, dtype: a.dtype, dims: a.dims.to_vec(), constant: None })
+        Ok(Val { id, dtype: a.dtype, dims: a.dims.to_vec(), constant: None, param: None })
     }
 
     /// A constant instruction holding `a` (known while lowering).
@@ -247,8 +250,17 @@ pub struct ClusterSpec {
 }
 
 /// Lowers a cluster for concrete input types: parameters in `spec.inputs`
-/// order, a tuple of `spec.outputs` as the root.
-pub fn lower_cluster(graph: &Graph, spec: &ClusterSpec, inputs: &[(DType, Vec<i64>)], name: &str) -> Result<Module> {
+/// order, a tuple of `spec.outputs` as the root. `known` gives the values of
+/// some arguments (by position; shorter than the inputs means unknown), which
+/// rules may read as compile-time constants: the module is then only valid
+/// for those values, though it still takes every argument.
+pub fn lower_cluster(
+    graph: &Graph,
+    spec: &ClusterSpec,
+    inputs: &[(DType, Vec<i64>)],
+    known: &[Option<Array>],
+    name: &str,
+) -> Result<Module> {
     if inputs.len() != spec.inputs.len() {
         return Err(GraphError::Invalid(format!(
             "cluster '{name}' takes {} inputs, got {}",
@@ -264,7 +276,8 @@ pub fn lower_cluster(graph: &Graph, spec: &ClusterSpec, inputs: &[(DType, Vec<i6
             let node = graph.node(v.node);
             let shape = Shape::array(*dtype, dims.clone());
             let id = at(node, cx.b.parameter(k as u32, shape, &format!("p{k}")))?;
-            vals.insert(v, Val { id, dtype: *dtype, dims: dims.clone(), constant: None });
+            let constant = known.get(k).cloned().flatten();
+            vals.insert(v, Val { id, dtype: *dtype, dims: dims.clone(), constant, param: Some(k as u32) });
         }
         for &n in &spec.nodes {
             let node = graph.node(n);

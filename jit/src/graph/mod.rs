@@ -39,6 +39,10 @@ pub enum GraphError {
     /// An op given inputs it cannot take (shapes, types, non-constant shape inputs).
     #[error("node '{node}' ({op}): {message}")]
     Node { node: String, op: String, message: String },
+    /// Lowering a cluster needs the value of its argument `param` (a shape,
+    /// axes, sizes): the session compiles the cluster for that value.
+    #[error("node '{node}' ({op}): {what} must be a compile-time constant")]
+    NeedsValue { node: String, op: String, what: String, param: u32 },
     /// A feed that is missing or does not match its placeholder.
     #[error("feed '{name}': {message}")]
     Feed { name: String, message: String },

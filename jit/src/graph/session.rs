@@ -27,8 +27,9 @@ use crate::{Buffer, Client, CompileOptions, Function, JitError, TIERED, lock};
 pub struct SessionOptions {
     /// The JIT backend clusters compile for (a name of `crate::backend_names`).
     pub backend: String,
-    /// Clusters with fewer ops run op by op instead (unless a node is marked
-    /// "compile this").
+    /// Clusters with fewer ops run op by op on the interpreter instead
+    /// (unless a node is marked "compile this"). The default, 1, compiles
+    /// every op that has a lowering.
     pub min_cluster_size: usize,
     /// Options for every cluster's compilation.
     pub compile: CompileOptions,
@@ -36,7 +37,7 @@ pub struct SessionOptions {
 
 impl Default for SessionOptions {
     fn default() -> Self {
-        SessionOptions { backend: TIERED.to_string(), min_cluster_size: 2, compile: CompileOptions::default() }
+        SessionOptions { backend: TIERED.to_string(), min_cluster_size: 1, compile: CompileOptions::default() }
     }
 }
 
@@ -51,10 +52,12 @@ pub struct ClusterInfo {
     /// Tensors it reads from outside, in parameter order.
     pub inputs: Vec<String>,
     pub outputs: usize,
-    /// Distinct input signatures compiled so far.
+    /// Distinct input signatures (types, and values of the inputs compiled
+    /// as constants) compiled so far.
     pub signatures: usize,
-    /// Each compiled signature's input types, in [`ClusterInfo::inputs`] order.
-    pub signature_types: Vec<Vec<(smelt_hlo::DType, Vec<i64>)>>,
+    /// The inputs whose values the cluster is compiled for (shapes, axes,
+    /// sizes read from outside it), by position in [`ClusterInfo::inputs`].
+    pub value_inputs: Vec<usize>,
     /// Times the cluster has run.
     pub runs: u64,
 }
@@ -62,8 +65,35 @@ pub struct ClusterInfo {
 /// One cluster of a plan.
 struct ClusterExec {
     spec: Arc<ClusterSpec>,
-    function: Function,
+    /// The arguments whose values lowering reads (learned from
+    /// [`GraphError::NeedsValue`] on first use), sorted.
+    value_args: Mutex<Vec<u32>>,
+    /// One JIT function per tuple of those arguments' values (keyed by their
+    /// types and bytes; one entry, the empty key, when there are none).
+    functions: Mutex<HashMap<Vec<u8>, ClusterFunction>>,
     runs: AtomicU64,
+}
+
+/// A cluster compiled for known values of some arguments.
+#[derive(Clone)]
+struct ClusterFunction {
+    known: Arc<Vec<Option<Array>>>,
+    function: Arc<Function>,
+    /// Set by the lowering when it needs another argument's value.
+    needs: Arc<Mutex<Option<u32>>>,
+}
+
+/// Arguments compiled as constants must be small: shapes, axes, sizes.
+const MAX_VALUE_ARG: usize = 1 << 12;
+
+/// The bytes that tell two value-argument tuples apart.
+fn value_key(args: &[&Array]) -> Vec<u8> {
+    let mut key = Vec::new();
+    for a in args {
+        key.extend(format!("{}{:?};", a.dtype(), a.dims).bytes());
+        key.extend(a.data.to_le_bytes());
+    }
+    key
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -236,8 +266,9 @@ impl Session {
             }
             let spec = Arc::new(spec(&self.graph, nodes, &compute, fetches));
             clusters.push(ClusterExec {
-                function: self.cluster_function(i, spec.clone()),
                 spec,
+                value_args: Mutex::default(),
+                functions: Mutex::default(),
                 runs: AtomicU64::new(0),
             });
         }
@@ -258,18 +289,44 @@ impl Session {
         Ok(Plan { units, clusters })
     }
 
-    fn cluster_function(&self, index: usize, spec: Arc<ClusterSpec>) -> Function {
+    fn cluster_function(&self, index: usize, spec: Arc<ClusterSpec>, known: Vec<Option<Array>>) -> ClusterFunction {
         let graph = self.graph.clone();
         let name = format!("cluster_{index}");
         let mut options = self.options.compile.clone();
         options.family.get_or_insert_with(|| format!("{:p}/{name}", Arc::as_ptr(&graph)));
-        self.client.trace(
+        let known = Arc::new(known);
+        let needs = Arc::new(Mutex::new(None));
+        let (k, n) = (known.clone(), needs.clone());
+        let function = self.client.trace(
             move |sig| {
                 let types: Vec<_> = sig.iter().map(|t| (t.dtype, t.dims.clone())).collect();
-                lower_cluster(&graph, &spec, &types, &name).map_err(|e| JitError::Graph(e.to_string()))
+                lower_cluster(&graph, &spec, &types, &k, &name).map_err(|e| {
+                    if let GraphError::NeedsValue { param, .. } = e {
+                        *lock(&n) = Some(param);
+                    }
+                    JitError::Graph(e.to_string())
+                })
             },
             options,
-        )
+        );
+        ClusterFunction { known, function: Arc::new(function), needs }
+    }
+
+    /// The function of cluster `c` for the values of its value arguments in `args`.
+    fn function_for(&self, c: &ClusterExec, index: usize, args: &[&Array], value_args: &[u32]) -> ClusterFunction {
+        let picked: Vec<&Array> = value_args.iter().map(|&k| args[k as usize]).collect();
+        let key = value_key(&picked);
+        let mut functions = lock(&c.functions);
+        if let Some(f) = functions.get(&key) {
+            return f.clone();
+        }
+        let mut known = vec![None; args.len()];
+        for (&k, a) in value_args.iter().zip(picked) {
+            known[k as usize] = Some(a.clone());
+        }
+        let f = self.cluster_function(index, c.spec.clone(), known);
+        functions.insert(key, f.clone());
+        f
     }
 
     fn run_cluster(&self, c: &ClusterExec, index: usize, values: &mut HashMap<Value, Cow<'_, Array>>) -> Result<()> {
@@ -285,7 +342,29 @@ impl Session {
                 }
             }
         }
-        let outs = c.function.call(&args).map_err(|e| cluster_error(index, e))?;
+        let arrays: Vec<&Array> = args.iter().map(|b| b.as_array()).collect();
+        let outs = loop {
+            let value_args = lock(&c.value_args).clone();
+            let f = self.function_for(c, index, &arrays, &value_args);
+            match f.function.call(&args) {
+                Ok(outs) => break outs,
+                Err(e) => {
+                    // The lowering asked for an argument's value: compile for it.
+                    let needed = lock(&f.needs).take();
+                    match needed {
+                        Some(k) if !value_args.contains(&k) && arrays[k as usize].len() <= MAX_VALUE_ARG => {
+                            let mut v = lock(&c.value_args);
+                            if !v.contains(&k) {
+                                v.push(k);
+                                v.sort();
+                                lock(&c.functions).clear();
+                            }
+                        }
+                        _ => return Err(cluster_error(index, e)),
+                    }
+                }
+            }
+        };
         c.runs.fetch_add(1, Ordering::Relaxed);
         if outs.len() != c.spec.outputs.len() {
             return Err(cluster_error(index, "returned the wrong number of results"));
@@ -377,13 +456,8 @@ impl Session {
                 ops: c.spec.nodes.iter().map(|&n| self.graph.node(n).op.clone()).collect(),
                 inputs: c.spec.inputs.iter().map(|&v| self.graph.tensor_name(v).to_string()).collect(),
                 outputs: c.spec.outputs.len(),
-                signatures: c.function.signatures(),
-                signature_types: c
-                    .function
-                    .signature_types()
-                    .into_iter()
-                    .map(|sig| sig.into_iter().map(|t| (t.dtype, t.dims)).collect())
-                    .collect(),
+                signatures: lock(&c.functions).values().map(|f| f.function.signatures()).sum(),
+                value_inputs: lock(&c.value_args).iter().map(|&k| k as usize).collect(),
                 runs: c.runs.load(Ordering::Relaxed),
             })
             .collect())
@@ -399,7 +473,55 @@ impl Session {
     ) -> Result<smelt_hlo::Module> {
         let plan = self.plan_for(fetches)?;
         let c = plan.clusters.get(index).ok_or_else(|| GraphError::Invalid(format!("no cluster {index}")))?;
-        lower_cluster(&self.graph, &c.spec, inputs, &format!("cluster_{index}"))
+        lower_cluster(&self.graph, &c.spec, inputs, &[], &format!("cluster_{index}"))
+    }
+
+    /// Every module compiled so far for the plan of `fetches`: per cluster,
+    /// per input signature (and values of its value inputs), named
+    /// `cluster_<i>`, then `cluster_<i>_1`, ...
+    pub fn compiled_modules(&self, fetches: &[&str]) -> Result<Vec<(String, smelt_hlo::Module)>> {
+        let plan = self.plan_for(fetches)?;
+        let mut out = Vec::new();
+        for (index, c) in plan.clusters.iter().enumerate() {
+            let functions: Vec<ClusterFunction> = lock(&c.functions).values().cloned().collect();
+            let mut k = 0;
+            for f in functions {
+                for sig in f.function.signature_types() {
+                    let types: Vec<_> = sig.into_iter().map(|t| (t.dtype, t.dims)).collect();
+                    let name = if k == 0 { format!("cluster_{index}") } else { format!("cluster_{index}_{k}") };
+                    out.push((name.clone(), lower_cluster(&self.graph, &c.spec, &types, &f.known, &name)?));
+                    k += 1;
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The nodes of the plan for `fetches` (all graph inputs fed) that run
+    /// outside clusters, with where: `host` (host ops and callbacks, which
+    /// have no compiled form) or `interpreter` (ops marked "never compile").
+    pub fn unclustered(&self, fetches: &[&str]) -> Result<Vec<(String, String, &'static str)>> {
+        let plan = self.plan_for(fetches)?;
+        Ok(plan
+            .units
+            .iter()
+            .filter_map(|u| match *u {
+                Unit::Node(n) => {
+                    let node = self.graph.node(n);
+                    let place = match &node.kind {
+                        NodeKind::Op if node.op == "Assign" => "host",
+                        NodeKind::Op => match super::ops::lookup(&node.op) {
+                            Some(def) if def.host.is_some() => "host",
+                            _ => "interpreter",
+                        },
+                        NodeKind::Host(_) => "host",
+                        _ => return None,
+                    };
+                    Some((node.name.clone(), node.op.clone(), place))
+                }
+                Unit::Cluster(_) => None,
+            })
+            .collect())
     }
 
     fn plan_for(&self, fetches: &[&str]) -> Result<Arc<Plan>> {

@@ -29,12 +29,8 @@ fn s64_indices(cx: &mut LowerCx<'_>, node: &Node, idx: &Val, dim: i64) -> Result
 /// (negative indices count from `depth`) and `values[0]` elsewhere.
 pub fn one_hot(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
     let idx = input(node, inputs, 0)?;
-    let depth_in = input(node, inputs, 1)?;
     let values = input(node, inputs, 2)?;
-    let Some(depth) = depth_in.constant.as_ref().and_then(array_scalar_f64) else {
-        return Err(GraphError::node(node, "depth (input 1) must be a compile-time constant scalar"));
-    };
-    let depth = depth as i64;
+    let depth = const_scalar(node, inputs, 1, "depth")? as i64;
     if depth < 1 {
         return Err(GraphError::node(node, format!("depth {depth} must be positive")));
     }

@@ -105,11 +105,8 @@ fn setup(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>], gates: i64, 
             format!("W {:?} and R {:?} do not fit {dirs} direction(s), hidden size {hidden}", w.dims, r.dims),
         ));
     }
-    if let Some(lens) = opt_input(inputs, 4) {
-        let full = match &lens.constant {
-            Some(c) => array_ints(c).iter().all(|&l| l == seq),
-            None => return Err(GraphError::node(node, "sequence_lens must be a compile-time constant")),
-        };
+    if opt_input(inputs, 4).is_some() {
+        let full = const_ints(node, inputs, 4, "sequence_lens")?.iter().all(|&l| l == seq);
         if !full {
             return Err(GraphError::unsupported(node, "sequence_lens shorter than the sequence"));
         }

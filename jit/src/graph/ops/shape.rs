@@ -308,12 +308,8 @@ pub fn range(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Resul
     let mut vals = [0.0f64; 3];
     let mut dtype = DType::F32;
     for (k, v) in vals.iter_mut().enumerate() {
-        let x = input(node, inputs, k)?;
-        dtype = x.dtype;
-        let Some(c) = x.constant.as_ref().and_then(array_scalar_f64) else {
-            return Err(GraphError::node(node, format!("input {k} must be a compile-time constant scalar")));
-        };
-        *v = c;
+        dtype = input(node, inputs, k)?.dtype;
+        *v = const_scalar(node, inputs, k, "a bound")?;
     }
     let [start, limit, delta] = vals;
     if delta == 0.0 {

@@ -68,24 +68,44 @@ pub fn array_ints(a: &Array) -> Vec<i64> {
     with_data!(&a.data, v => v.iter().map(|x| smelt_hlo::Element::to_i128(*x).clamp(i64::MIN as i128, i64::MAX as i128) as i64).collect())
 }
 
+/// The value of input `i`, which the rule needs while lowering. When it is
+/// a cluster argument the error asks the session for its value
+/// ([`GraphError::NeedsValue`]): the session then compiles the cluster for
+/// that value, as TensorFlow's XLA bridge does with compile-time constants.
+pub fn known_value<'v>(node: &Node, inputs: &'v [Option<Val>], i: usize, what: &str) -> Result<&'v Array> {
+    let v = input(node, inputs, i)?;
+    match (&v.constant, v.param) {
+        (Some(a), _) => Ok(a),
+        (None, Some(param)) => Err(GraphError::NeedsValue {
+            node: node.name.clone(),
+            op: node.op.clone(),
+            what: format!("{what} (input {i})"),
+            param,
+        }),
+        (None, None) => Err(GraphError::node(node, format!("{what} (input {i}) must be a compile-time constant"))),
+    }
+}
+
 /// The value of input `i` as integers; it must be known while lowering.
 pub fn const_ints(node: &Node, inputs: &[Option<Val>], i: usize, what: &str) -> Result<Vec<i64>> {
-    let v = input(node, inputs, i)?;
-    match &v.constant {
-        Some(a) if a.dtype().is_integral() => Ok(array_ints(a)),
-        Some(a) => Err(GraphError::node(node, format!("{what} must be integers, got {}", a.dtype()))),
-        None => Err(GraphError::node(node, format!("{what} (input {i}) must be a compile-time constant"))),
+    let a = known_value(node, inputs, i, what)?;
+    if !a.dtype().is_integral() {
+        return Err(GraphError::node(node, format!("{what} must be integers, got {}", a.dtype())));
     }
+    Ok(array_ints(a))
 }
 
 /// The value of input `i` as f64 (any numeric dtype); it must be known while
 /// lowering.
 pub fn const_floats(node: &Node, inputs: &[Option<Val>], i: usize, what: &str) -> Result<Vec<f64>> {
-    let v = input(node, inputs, i)?;
-    match &v.constant {
-        Some(a) => Ok((0..a.len()).map(|k| a.data.get_f64(k)).collect()),
-        None => Err(GraphError::node(node, format!("{what} (input {i}) must be a compile-time constant"))),
-    }
+    let a = known_value(node, inputs, i, what)?;
+    Ok((0..a.len()).map(|k| a.data.get_f64(k)).collect())
+}
+
+/// The value of input `i` as one f64; it must be known while lowering.
+pub fn const_scalar(node: &Node, inputs: &[Option<Val>], i: usize, what: &str) -> Result<f64> {
+    let a = known_value(node, inputs, i, what)?;
+    array_scalar_f64(a).ok_or_else(|| GraphError::node(node, format!("{what} (input {i}) must be a scalar")))
 }
 
 /// Optional integer input `i`, falling back to the attribute `attr` (older opsets).

@@ -12,6 +12,7 @@ pub mod buffer_assignment;
 pub mod complex_lowering;
 pub mod constant_folding;
 pub mod conv_phases;
+pub mod conv_to_dot;
 pub mod cse;
 pub mod dce;
 pub mod dot_canonicalizer;

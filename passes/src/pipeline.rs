@@ -4,6 +4,7 @@ use crate::algebraic_simplifier::AlgebraicSimplifier;
 use crate::complex_lowering::ComplexLowering;
 use crate::constant_folding::ConstantFolding;
 use crate::conv_phases::ConvPhases;
+use crate::conv_to_dot::ConvToDot;
 use crate::cse::Cse;
 use crate::dce::Dce;
 use crate::dot_canonicalizer::DotCanonicalizer;
@@ -16,8 +17,8 @@ use crate::topk_decomposer::TopkDecomposer;
 use crate::tuple_simplifier::TupleSimplifier;
 use crate::while_loop_simplifier::WhileLoopSimplifier;
 
-/// Store complex values as their parts, inline calls, decompose `topk` into a sort, simplify to a fixed point, put
-/// dots in canonical form, split convolutions over a dilated base by output
+/// Store complex values as their parts, inline calls, decompose `topk` into a sort, simplify to a fixed point,
+/// turn 1x1 convolutions into dots, put dots in canonical form, split convolutions over a dilated base by output
 /// phase, then fuse as
 /// `options.fusion` allows (a backend's capabilities). (The simplifier would
 /// fold the canonicalizer's transposes back into the dots, so it does not run
@@ -36,6 +37,7 @@ pub fn default_pipeline(options: &Options) -> Pipeline {
         .with(CallInliner)
         .with(TopkDecomposer)
         .with(FixedPoint::new("simplify-fixpoint", simplify, 8))
+        .with(ConvToDot)
         .with(DotCanonicalizer)
         .with(ConvPhases)
         .with(Cse)
@@ -45,13 +47,14 @@ pub fn default_pipeline(options: &Options) -> Pipeline {
 
 /// Every pass on its own, in its default configuration: what `pass_by_name`
 /// looks names up in.
-fn every_pass() -> [Box<dyn Pass>; 13] {
+fn every_pass() -> [Box<dyn Pass>; 14] {
     [
         Box::new(AlgebraicSimplifier),
         Box::new(CallInliner),
         Box::new(ComplexLowering),
         Box::new(ConstantFolding),
         Box::new(ConvPhases),
+        Box::new(ConvToDot),
         Box::new(Cse),
         Box::new(Dce),
         Box::new(DotCanonicalizer),

@@ -548,7 +548,11 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
 
     /// Copies the kernel into a canonical layout: element (run, tap, z, j) at
     /// `run*s[0] + tap*s[1] + z*s[2] + j*s[3]`, window reversal applied, in the
-    /// kernel's own element type.
+    /// kernel's own element type. For output-feature-minor kernels (`01io`)
+    /// the loops follow both layouts (taps, input features, features). For
+    /// feature-major ones (`oi01`, ONNX's and PyTorch's) the order is input
+    /// features, features, taps: walking those feature-innermost missed the
+    /// cache on every element.
     fn gather_kernel(
         &self,
         ir: &Ir<'_, 'ctx>,
@@ -559,26 +563,40 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         let g = &self.g;
         let kmem = ir.mem_ty(self.spec.kernel, 0);
         let kb = self.spec.kernel.byte_size() as u32;
+        // The source offset of tap `t`'s spatial position.
+        let tap_offset = |t: IntValue<'ctx>| -> R<IntValue<'ctx>> {
+            let ks = g.decode_tap(ir, t)?;
+            let mut off = ir.c(0);
+            for (k, &x) in ks.iter().enumerate() {
+                let x = if g.reversal[k] { ir.sub(ir.c(g.tap_sizes[k] - 1), x)? } else { x };
+                off = ir.add(off, ir.mul(x, ir.c(g.k_strides[g.k_sp[k]]))?)?;
+            }
+            Ok(off)
+        };
+        let copy = |run: IntValue<'ctx>, t: IntValue<'ctx>, toff: IntValue<'ctx>, z: IntValue<'ctx>, j: IntValue<'ctx>| {
+            let fo = ir.add(ir.mul(run, ir.c(g.gs))?, j)?;
+            let src = ir.add(ir.add(toff, ir.mul(z, ir.c(g.k_strides[g.k_i]))?)?, ir.mul(fo, ir.c(g.k_strides[g.k_o]))?)?;
+            let v = ir.load(kmem, ir.gep(kmem, kernel, src)?, kb)?;
+            let d = ir.add(ir.add(ir.mul(run, ir.c(s[0]))?, ir.mul(t, ir.c(s[1]))?)?, ir.add(ir.mul(z, ir.c(s[2]))?, ir.mul(j, ir.c(s[3]))?)?)?;
+            ir.store(ir.gep(kmem, dst, d)?, v, kb)
+        };
+        let features_major = g.k_strides[g.k_o] > g.k_strides[g.k_i];
         ir.for_range(ir.c(0), ir.c(g.runs), 1, |run| {
-            ir.for_range(ir.c(0), ir.c(g.taps), 1, |t| {
-                let ks = g.decode_tap(ir, t)?;
-                let mut off = ir.c(0);
-                for (k, &x) in ks.iter().enumerate() {
-                    let x = if g.reversal[k] { ir.sub(ir.c(g.tap_sizes[k] - 1), x)? } else { x };
-                    off = ir.add(off, ir.mul(x, ir.c(g.k_strides[g.k_sp[k]]))?)?;
-                }
-                let dbase = ir.add(ir.mul(run, ir.c(s[0]))?, ir.mul(t, ir.c(s[1]))?)?;
+            if features_major {
+                // Taps innermost read each (feature, input feature) pair's
+                // contiguous taps; successive input features reuse the same
+                // cache lines, and the writes are one sequential stream per tap.
                 ir.for_range(ir.c(0), ir.c(g.cg), 1, |z| {
-                    let zoff = ir.add(off, ir.mul(z, ir.c(g.k_strides[g.k_i]))?)?;
-                    let zd = ir.add(dbase, ir.mul(z, ir.c(s[2]))?)?;
                     ir.for_range(ir.c(0), ir.c(g.gs), 1, |j| {
-                        let fo = ir.add(ir.mul(run, ir.c(g.gs))?, j)?;
-                        let src = ir.add(zoff, ir.mul(fo, ir.c(g.k_strides[g.k_o]))?)?;
-                        let v = ir.load(kmem, ir.gep(kmem, kernel, src)?, kb)?;
-                        ir.store(ir.gep(kmem, dst, ir.add(zd, ir.mul(j, ir.c(s[3]))?)?)?, v, kb)
+                        ir.for_range(ir.c(0), ir.c(g.taps), 1, |t| copy(run, t, tap_offset(t)?, z, j))
                     })
                 })
-            })
+            } else {
+                ir.for_range(ir.c(0), ir.c(g.taps), 1, |t| {
+                    let toff = tap_offset(t)?;
+                    ir.for_range(ir.c(0), ir.c(g.cg), 1, |z| ir.for_range(ir.c(0), ir.c(g.gs), 1, |j| copy(run, t, toff, z, j)))
+                })
+            }
         })
     }
 

@@ -1,0 +1,141 @@
+//! 1x1 convolutions as dots (XLA's algebraic simplifier does the same).
+//!
+//! A convolution whose window is 1 everywhere, unpadded and undilated, with
+//! one feature group and one batch group, is a matrix product over the
+//! feature dimension: `out[.., o, ..] = sum_i in[.., i, ..] * k[i, o]`. As a
+//! dot it runs on the GEMM routines with no im2col gather, no kernel gather
+//! and no output scatter, whatever the layout. That matters most for
+//! feature-major (`bf01`, ONNX's and PyTorch's) layouts: there the kernel
+//! becomes the product's left operand (`[O, I] x [I, H*W]`), which is the
+//! output's memory order, so no transpose is left (for batch 1; otherwise one
+//! transpose of the output). Strided windows become a strided slice of the
+//! input first.
+//!
+//! Contract: rewrites a floating-point (f32, f64) convolution as above, whose
+//! operands and result share one element type, into `[slice]`, `reshape` of
+//! the kernel to its two feature dimensions, `dot`, and `reshape` (when the
+//! remaining permutation moves only size-1 dimensions) or `transpose` to the
+//! output's dimension order. Preserves every result bit for bit: each output
+//! sums the same products in the same (feature) order. Other convolutions are
+//! untouched. Assumes a verified module.
+
+use smelt_hlo::attrs::{ConvAttrs, DotDims, SliceDim};
+use smelt_hlo::{Attrs, DType, Dims, InstId, Opcode};
+
+use crate::pass::{PassContext, Result, Rewrite};
+use crate::rewrite::{Rewriter, rewrite_each};
+
+pub struct ConvToDot;
+
+impl Rewrite for ConvToDot {
+    const NAME: &'static str = "conv-to-dot";
+
+    fn rewrite(&mut self, module: &mut smelt_hlo::Module, cx: &mut PassContext) -> Result<bool> {
+        let rewritten = rewrite_each(module, |mut rw| {
+            let mut rewritten = 0;
+            for id in rw.comp.insts_with(Opcode::Convolution) {
+                rw.begin(id);
+                match as_dot(&mut rw, id) {
+                    Some(new) if rw.replace(id, new) => rewritten += 1,
+                    Some(_) => {}
+                    None => rw.discard_created(),
+                }
+            }
+            rewritten
+        });
+        Ok(cx.counted("convolutions_as_dots", rewritten))
+    }
+}
+
+/// Whether the convolution's window makes it a product over features.
+fn is_pointwise(conv: &ConvAttrs) -> bool {
+    conv.feature_group_count == 1
+        && conv.batch_group_count == 1
+        && conv.window.dims.iter().all(|w| {
+            w.size == 1 && w.pad_low == 0 && w.pad_high == 0 && w.window_dilation == 1 && w.base_dilation == 1
+        })
+}
+
+/// The dot replacing convolution `id`, when it qualifies.
+fn as_dot(rw: &mut Rewriter<'_>, id: InstId) -> Option<InstId> {
+    let inst = rw.inst(id).clone();
+    let Attrs::Convolution(conv) = &inst.attrs else {
+        return None;
+    };
+    if !is_pointwise(conv) {
+        return None;
+    }
+    let (input, kernel) = (inst.operands[0], inst.operands[1]);
+    let dtype = rw.dtype(id)?;
+    if !matches!(dtype, DType::F32 | DType::F64) || rw.dtype(input)? != dtype || rw.dtype(kernel)? != dtype {
+        return None;
+    }
+    let cd = &conv.dims;
+    let ix = |v: i64| usize::try_from(v).ok();
+    let (in_f, k_i, k_o, out_f) =
+        (ix(cd.input_feature)?, ix(cd.kernel_input_feature)?, ix(cd.kernel_output_feature)?, ix(cd.output_feature)?);
+    let in_dims = rw.dims(input).to_vec();
+    let out_dims = rw.dims(id).to_vec();
+    let rank = in_dims.len();
+    // Strides become a strided slice of the input's spatial dimensions.
+    let x = if conv.window.dims.iter().any(|w| w.stride != 1) {
+        let mut slice: Vec<SliceDim> = in_dims.iter().map(|&d| SliceDim { start: 0, limit: d, stride: 1 }).collect();
+        for (k, w) in conv.window.dims.iter().enumerate() {
+            slice[ix(cd.input_spatial[k])?].stride = w.stride;
+        }
+        rw.slice(input, slice)?
+    } else {
+        input
+    };
+    // The kernel as its two feature dimensions, in their own order.
+    let (k_dims, k_contract) = if k_i < k_o {
+        (vec![rw.dims(kernel)[k_i], rw.dims(kernel)[k_o]], 0)
+    } else {
+        (vec![rw.dims(kernel)[k_o], rw.dims(kernel)[k_i]], 1)
+    };
+    let k2 = rw.reshape(kernel, &k_dims)?;
+    // Which output dimension each input dimension other than the feature becomes.
+    let out_of_input = |d: usize| -> Option<usize> {
+        if d == ix(cd.input_batch)? {
+            return ix(cd.output_batch);
+        }
+        let k = cd.input_spatial.iter().position(|&s| ix(s) == Some(d))?;
+        ix(cd.output_spatial[k])
+    };
+    let free: Vec<usize> = (0..rank).filter(|&d| d != in_f).map(out_of_input).collect::<Option<_>>()?;
+    // Feature-major outputs take the kernel as the left operand, so that the
+    // product's rows are the output features.
+    let kernel_first = free.iter().all(|&d| d > out_f || out_dims[d] == 1);
+    let one = |v: i64| Dims::from_slice(&[v]);
+    let (product, order): (InstId, Vec<usize>) = if kernel_first {
+        let dims = DotDims {
+            lhs_batch: Dims::new(),
+            rhs_batch: Dims::new(),
+            lhs_contracting: one(k_contract),
+            rhs_contracting: one(in_f as i64),
+        };
+        let d = rw.dot(k2, x, dims, dtype)?;
+        (d, std::iter::once(out_f).chain(free).collect())
+    } else {
+        let dims = DotDims {
+            lhs_batch: Dims::new(),
+            rhs_batch: Dims::new(),
+            lhs_contracting: one(in_f as i64),
+            rhs_contracting: one(k_contract),
+        };
+        let d = rw.dot(x, k2, dims, dtype)?;
+        (d, free.into_iter().chain(std::iter::once(out_f)).collect())
+    };
+    // `order[r]` is the output dimension of product dimension `r`.
+    let mut perm = vec![0i64; rank];
+    for (r, &o) in order.iter().enumerate() {
+        perm[o] = r as i64;
+    }
+    // Moving only size-1 dimensions is a reshape.
+    let moved: Vec<i64> = perm.iter().copied().filter(|&r| out_dims[order[r as usize]] != 1).collect();
+    if moved.windows(2).all(|w| w[0] < w[1]) {
+        rw.reshape(product, &out_dims)
+    } else {
+        rw.transpose(product, &perm)
+    }
+}

@@ -313,3 +313,38 @@ fn subnormals_flush_on_the_host_backends_as_the_interpreter_says() {
     }
     assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures.join("\n"));
 }
+
+/// NCHW convolution blocks as ONNX exporters write them (1x1 and 3x3
+/// convolutions, batch 1 and 2, strided, a per-channel scale and shift, a
+/// residual and a ReLU) on the compiled backends against the interpreter:
+/// 1x1 convolutions become dots with the kernel as left operand, their
+/// epilogues index channels per row, and small images split features
+/// between tasks.
+#[test]
+fn nchw_convolution_blocks_match_the_interpreter() {
+    for (n, s) in [(1, 1), (2, 1), (1, 2)] {
+        let o = 9 / s + if 9 % s == 0 { 0 } else { 1 };
+        let text = format!(
+            "HloModule m\n\nENTRY e {{\n  x = f32[{n},32,9,9] parameter(0)\n  w = f32[96,32,1,1] parameter(1)\n  \
+             k = f32[96,96,3,3] parameter(2)\n  scale = f32[96] parameter(3)\n  shift = f32[96] parameter(4)\n  \
+             r = f32[{n},96,{o},{o}] parameter(5)\n  \
+             c = f32[{n},96,{o},{o}] convolution(x, w), window={{size=1x1 stride={s}x{s}}}, dim_labels=bf01_oi01->bf01\n  \
+             bs = f32[{n},96,{o},{o}] broadcast(scale), dimensions={{1}}\n  m = f32[{n},96,{o},{o}] multiply(c, bs)\n  \
+             bb = f32[{n},96,{o},{o}] broadcast(shift), dimensions={{1}}\n  a = f32[{n},96,{o},{o}] add(m, bb)\n  \
+             a2 = f32[{n},96,{o},{o}] add(a, r)\n  z = f32[] constant(0)\n  bz = f32[{n},96,{o},{o}] broadcast(z), dimensions={{}}\n  \
+             y = f32[{n},96,{o},{o}] maximum(a2, bz)\n  \
+             ROOT c3 = f32[{n},96,{o},{o}] convolution(y, k), window={{size=3x3 pad=1_1x1_1}}, dim_labels=bf01_oi01->bf01\n}}\n"
+        );
+        let module = smelt_hlo::parse_module(&text).unwrap();
+        let args = smelt::hlo::random::random_inputs(&module.entry().param_shapes()).unwrap();
+        let want = Compiled::new(module.clone(), smelt::engine::INTERP, Pipeline::None).unwrap().run(&args).unwrap();
+        let w = want[0].values::<f32>().unwrap();
+        let scale = w.iter().fold(1f32, |m, v| m.max(v.abs()));
+        for backend in ["cpu", "cranelift"] {
+            let got = Compiled::new(module.clone(), backend, Pipeline::Default).unwrap().run(&args).unwrap();
+            for (i, (a, b)) in got[0].values::<f32>().unwrap().iter().zip(w).enumerate() {
+                assert!((a - b).abs() <= 1e-4 * scale, "{backend} n={n} s={s} [{i}]: {a} vs {b}");
+            }
+        }
+    }
+}

@@ -55,6 +55,14 @@ use crate::routine::{
     task_function,
 };
 
+/// Multiply-adds worth a task of their own when an im2col convolution splits
+/// its features between tasks.
+const TASK_WORK: i64 = 1 << 20;
+
+/// Tasks an im2col convolution aims for at least (features split when its
+/// row blocks are fewer), so that every core of the pool gets some.
+const MIN_TASKS: i64 = 16;
+
 /// A convolution with every shape known.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ConvSpec {
@@ -1002,8 +1010,43 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         let target_c = if direct { args[2] } else { ir.alloc(ir.c(g.rows * g.f * ob))? };
         let epi = if direct { args[3] } else { ir.ptrt().const_null() };
         let ptrs = [args[0], bpack, target_c, epi, args[4]];
-        let tasks = cdiv(g.rows, blk.mc) * g.runs;
-        self.share_tasks(ir, ptrs, "gemm", (tasks, 1), |task| self.im2col_task(task, &parts, kdim, npad, nkb, kcb))?;
+        // Few rows (small images, late layers) leave few row blocks: split the
+        // features too, in chunks of whole NR-column panels worth at least
+        // TASK_WORK multiply-adds each, so every core gets work.
+        let row_tasks = cdiv(g.rows, blk.mc) * g.runs;
+        let per_column = g.rows.min(blk.mc) * kdim;
+        let min_cols = cdiv(cdiv(TASK_WORK, per_column.max(1)), nr) * nr;
+        let chunk = if row_tasks >= MIN_TASKS { g.gs } else { min_cols.max(cdiv(cdiv(g.gs, MIN_TASKS), nr) * nr) };
+        let chunk = chunk.clamp(1, g.gs.max(1));
+        let chunks = cdiv(g.gs, chunk);
+        let tasks = row_tasks * chunks;
+        // Split features share one gather of the im2col matrix (small, as
+        // the rows are few) instead of each task gathering its rows again.
+        let shared = chunks > 1 && g.runs == 1;
+        let mut ptrs = ptrs;
+        let mr = blk.mr as i64;
+        let a_block = cdiv(blk.mc, mr) * mr * kcb;
+        let row_blocks = cdiv(g.rows, blk.mc);
+        if shared {
+            let all = ir.alloc(ir.c(row_blocks * nkb * a_block * ct.bytes() as i64))?;
+            ir.for_range(ir.c(0), ir.c(row_blocks), 1, |rb| {
+                let r0 = ir.mul(rb, ir.c(blk.mc))?;
+                let mc = ir.min(ir.c(blk.mc), ir.sub(ir.c(g.rows), r0)?)?;
+                ir.for_range(ir.c(0), ir.c(nkb), 1, |p| {
+                    let k0 = ir.mul(p, ir.c(kcb))?;
+                    let kc = ir.min(ir.c(kcb), ir.sub(ir.c(kdim), k0)?)?;
+                    let dst = ir.gep(ct.ty(ir.cx), all, ir.mul(ir.add(ir.mul(rb, ir.c(nkb))?, p)?, ir.c(a_block))?)?;
+                    self.gather_a(ir, args[0], dst, [r0, mc, k0, kc, ir.c(0), ir.c(0)], mr, blk.lanes)
+                })
+            })?;
+            ptrs[0] = all;
+        }
+        self.share_tasks(ir, ptrs, "gemm", (tasks, 1), |task| {
+            self.im2col_task(task, &parts, kdim, npad, nkb, kcb, (chunk, chunks), shared)
+        })?;
+        if shared {
+            ir.free(ptrs[0])?;
+        }
         if !direct {
             // Scatter [rows, F] into the output's layout, then one epilogue block.
             let (out_b, out_sp) = out_layout(spec);
@@ -1025,6 +1068,69 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         ir.free(bpack)
     }
 
+    /// Gathers the im2col block `[r0, r0 + mc) x [k0, k0 + kc)` into `mr`-row
+    /// panels at `apack` (rows past `mc` in the last panel zero).
+    fn gather_a(
+        &self,
+        ir: &Ir<'_, 'ctx>,
+        input: PointerValue<'ctx>,
+        apack: PointerValue<'ctx>,
+        [r0, mc, k0, kc, chan, bshift]: [IntValue<'ctx>; 6],
+        mr: i64,
+        lanes: u32,
+    ) -> R<()> {
+        let g = &self.g;
+        let spec = self.spec;
+        let ct = self.ct;
+        let ctt = ct.ty(ir.cx);
+        let imem = ir.mem_ty(spec.input, 0);
+        let ib = spec.input.byte_size() as u32;
+        // Contiguous input features, enough for whole vectors: gather by transposing.
+        let vector_gather = g.in_strides[g.in_f] == 1 && g.cg >= lanes as i64 && lanes > 1;
+        let (out_b, out_sp) = out_layout(spec);
+        // im2col block [r0, r0 + mc) x [k0, k0 + kc) into MR-row panels.
+        if vector_gather {
+            self.gather_panels(ir, input, apack, [r0, mc, k0, kc, chan, bshift], mr, lanes)?;
+        } else {
+            ir.for_range(ir.c(0), mc, 1, |rr| {
+                let (obt, os) = g.decode_row(ir, ir.add(r0, rr)?, out_b, &out_sp)?;
+                let base = ir.add(ir.mul(ir.add(obt, bshift)?, ir.c(g.in_strides[g.in_b]))?, chan)?;
+                let lane = ir.rem(rr, ir.c(mr))?;
+                let panel = ir.mul(ir.div(rr, ir.c(mr))?, ir.mul(ir.c(mr), kc)?)?;
+                let dbase = ir.add(panel, lane)?;
+                let t_lo = ir.div(k0, ir.c(g.cg))?;
+                let t_hi = ir.ceil_div(ir.add(k0, kc)?, ir.c(g.cg))?;
+                ir.for_range(t_lo, t_hi, 1, |tap| {
+                    let ks = g.decode_tap(ir, tap)?;
+                    let (valid, off) = g.input_offset(ir, &os, &ks)?;
+                    let src = ir.select(valid, ir.add(base, off)?, ir.c(0))?;
+                    let tk = ir.mul(tap, ir.c(g.cg))?;
+                    let z_lo = ir.max(ir.c(0), ir.sub(k0, tk)?)?;
+                    let z_hi = ir.min(ir.c(g.cg), ir.sub(ir.add(k0, kc)?, tk)?)?;
+                    ir.for_range(z_lo, z_hi, 1, |z| {
+                        let at = ir.add(src, ir.mul(z, ir.c(g.in_strides[g.in_f]))?)?;
+                        let v = ir.to_ct(ir.load(imem, ir.gep(imem, input, at)?, ib)?, spec.input, ct)?;
+                        let v = ir.b.build_select(valid, v, ir.zero(ct, 0), "")?;
+                        let kk = ir.sub(ir.add(tk, z)?, k0)?;
+                        let d = ir.add(dbase, ir.mul(kk, ir.c(mr))?)?;
+                        ir.store(ir.gep(ctt, apack, d)?, v, ct.bytes())
+                    })
+                })
+            })?;
+        }
+        // Rows past `mc` in the last panel: zeros.
+        let padded = ir.mul(ir.ceil_div(mc, ir.c(mr))?, ir.c(mr))?;
+        ir.for_range(mc, padded, 1, |rr| {
+            let lane = ir.rem(rr, ir.c(mr))?;
+            let panel = ir.mul(ir.div(rr, ir.c(mr))?, ir.mul(ir.c(mr), kc)?)?;
+            ir.for_range(ir.c(0), kc, 1, |kk| {
+                let d = ir.add(ir.add(panel, lane)?, ir.mul(kk, ir.c(mr))?)?;
+                ir.store(ir.gep(ctt, apack, d)?, ir.zero(ct, 0), ct.bytes())
+            })
+        })?;
+        Ok(())
+    }
+
     fn im2col_task(
         &self,
         f: FunctionValue<'ctx>,
@@ -1033,25 +1139,30 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         npad: i64,
         nkb: i64,
         kcb: i64,
+        (chunk, chunks): (i64, i64),
+        shared: bool,
     ) -> R<()> {
         let g = &self.g;
         let spec = self.spec;
         let ct = self.ct;
         let blk = parts.blk;
         let mr = blk.mr as i64;
+        // With `shared`, the first pointer is the whole im2col matrix, packed
+        // per (row block, depth block) by [`Conv::im2col`]; else the input.
         let (ir, lo, hi, [input, bpack, c, epi, ectx]) = self.task_entry(f)?;
         let ctt = ct.ty(ir.cx);
-        let imem = ir.mem_ty(spec.input, 0);
         let omem = ir.mem_ty(spec.out, 0);
-        let ib = spec.input.byte_size() as u32;
-        let apack = ir.alloc(ir.c(cdiv(blk.mc, mr) * mr * kcb * ct.bytes() as i64))?;
+        let a_block = cdiv(blk.mc, mr) * mr * kcb;
+        let apack = if shared { input } else { ir.alloc(ir.c(a_block * ct.bytes() as i64))? };
         let lanes = blk.lanes;
-        // Contiguous input features, enough for whole vectors: gather by transposing.
-        let vector_gather = g.in_strides[g.in_f] == 1 && g.cg >= lanes as i64 && lanes > 1;
-        let (out_b, out_sp) = out_layout(spec);
         ir.for_range(lo, hi, 1, |t| {
+            // Task t: column chunk fastest, then run, then row block.
+            let cb = ir.rem(t, ir.c(chunks))?;
+            let t = ir.div(t, ir.c(chunks))?;
             let run = ir.rem(t, ir.c(g.runs))?;
             let rb = ir.div(t, ir.c(g.runs))?;
+            let c_lo = ir.mul(cb, ir.c(chunk))?;
+            let c_hi = ir.min(ir.c(g.gs), ir.add(c_lo, ir.c(chunk))?)?;
             let r0 = ir.mul(rb, ir.c(blk.mc))?;
             let mc = ir.min(ir.c(blk.mc), ir.sub(ir.c(g.rows), r0)?)?;
             let f_start = ir.mul(run, ir.c(g.gs))?;
@@ -1060,62 +1171,30 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
             let chan = ir.mul(ir.mul(fg, ir.c(g.cg))?, ir.c(g.in_strides[g.in_f]))?;
             let bshift = ir.mul(bgi, ir.c(g.nb))?;
             let brun = ir.gep(ctt, bpack, ir.mul(run, ir.c(kdim * npad))?)?;
-            ir.for_range(ir.c(0), ir.c(g.gs), blk.nc, |jc| {
-                let nc = ir.min(ir.c(blk.nc), ir.sub(ir.c(g.gs), jc)?)?;
+            ir.for_range(c_lo, c_hi, blk.nc, |jc| {
+                let nc = ir.min(ir.c(blk.nc), ir.sub(c_hi, jc)?)?;
                 ir.for_range(ir.c(0), ir.c(nkb), 1, |p| {
                     let k0 = ir.mul(p, ir.c(kcb))?;
                     let kc = ir.min(ir.c(kcb), ir.sub(ir.c(kdim), k0)?)?;
-                    // im2col block [r0, r0 + mc) x [k0, k0 + kc) into MR-row panels.
-                    if vector_gather {
-                        self.gather_panels(&ir, input, apack, [r0, mc, k0, kc, chan, bshift], mr, lanes)?;
+                    let a = if shared {
+                        ir.gep(ctt, input, ir.mul(ir.add(ir.mul(rb, ir.c(nkb))?, p)?, ir.c(a_block))?)?
                     } else {
-                        ir.for_range(ir.c(0), mc, 1, |rr| {
-                            let (obt, os) = g.decode_row(&ir, ir.add(r0, rr)?, out_b, &out_sp)?;
-                            let base = ir.add(ir.mul(ir.add(obt, bshift)?, ir.c(g.in_strides[g.in_b]))?, chan)?;
-                            let lane = ir.rem(rr, ir.c(mr))?;
-                            let panel = ir.mul(ir.div(rr, ir.c(mr))?, ir.mul(ir.c(mr), kc)?)?;
-                            let dbase = ir.add(panel, lane)?;
-                            let t_lo = ir.div(k0, ir.c(g.cg))?;
-                            let t_hi = ir.ceil_div(ir.add(k0, kc)?, ir.c(g.cg))?;
-                            ir.for_range(t_lo, t_hi, 1, |tap| {
-                                let ks = g.decode_tap(&ir, tap)?;
-                                let (valid, off) = g.input_offset(&ir, &os, &ks)?;
-                                let src = ir.select(valid, ir.add(base, off)?, ir.c(0))?;
-                                let tk = ir.mul(tap, ir.c(g.cg))?;
-                                let z_lo = ir.max(ir.c(0), ir.sub(k0, tk)?)?;
-                                let z_hi = ir.min(ir.c(g.cg), ir.sub(ir.add(k0, kc)?, tk)?)?;
-                                ir.for_range(z_lo, z_hi, 1, |z| {
-                                    let at = ir.add(src, ir.mul(z, ir.c(g.in_strides[g.in_f]))?)?;
-                                    let v = ir.to_ct(ir.load(imem, ir.gep(imem, input, at)?, ib)?, spec.input, ct)?;
-                                    let v = ir.b.build_select(valid, v, ir.zero(ct, 0), "")?;
-                                    let kk = ir.sub(ir.add(tk, z)?, k0)?;
-                                    let d = ir.add(dbase, ir.mul(kk, ir.c(mr))?)?;
-                                    ir.store(ir.gep(ctt, apack, d)?, v, ct.bytes())
-                                })
-                            })
-                        })?;
-                    }
-                    // Rows past `mc` in the last panel: zeros.
-                    let padded = ir.mul(ir.ceil_div(mc, ir.c(mr))?, ir.c(mr))?;
-                    ir.for_range(mc, padded, 1, |rr| {
-                        let lane = ir.rem(rr, ir.c(mr))?;
-                        let panel = ir.mul(ir.div(rr, ir.c(mr))?, ir.mul(ir.c(mr), kc)?)?;
-                        ir.for_range(ir.c(0), kc, 1, |kk| {
-                            let d = ir.add(ir.add(panel, lane)?, ir.mul(kk, ir.c(mr))?)?;
-                            ir.store(ir.gep(ctt, apack, d)?, ir.zero(ct, 0), ct.bytes())
-                        })
-                    })?;
+                        self.gather_a(&ir, input, apack, [r0, mc, k0, kc, chan, bshift], mr, lanes)?;
+                        apack
+                    };
                     let (accumulate, last) = depth_flags(&ir, p, ir.c(nkb))?;
                     let bblock = ir.gep(ctt, brun, ir.add(ir.mul(k0, ir.c(npad))?, ir.mul(jc, kc)?)?)?;
                     let col = ir.add(f_start, jc)?;
                     let cblock = ir.gep(omem, c, ir.add(ir.mul(r0, ir.c(g.f))?, col)?)?;
                     let sizes = [mc, nc, kc, ir.c(g.f)];
                     let at = [ir.c(0), r0, col];
-                    parts.call_macro(&ir, sizes, [apack, bblock, cblock], (accumulate, last), (epi, ectx), at, None)
+                    parts.call_macro(&ir, sizes, [a, bblock, cblock], (accumulate, last), (epi, ectx), at, None)
                 })
             })
         })?;
-        ir.free(apack)?;
+        if !shared {
+            ir.free(apack)?;
+        }
         ir.ret()
     }
 }

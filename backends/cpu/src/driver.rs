@@ -1018,22 +1018,27 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
         let rows = self.loop_begin(i0, i1, 1, "i")?;
         let row = self.b.build_int_mul(bi, self.i64c(m), "")?;
         let row = self.b.build_int_add(row, rows.index, "")?;
-        // Indices of the output dims: the last is the column when it spans n,
-        // the others come from the row; otherwise all from the flat offset.
-        let row_split = rank >= 1 && space[rank - 1] == n;
-        let mut lead = Vec::new();
-        if row_split {
-            lead = self.decompose(row, &space[..rank - 1])?;
-        }
+        // Indices of the output dims: when trailing dims span exactly the n
+        // columns (`[.., n]`, or NCHW's `[1, C, H, W]` over `[C, H*W]`), the
+        // leading ones come from the row, once per row, and the trailing ones
+        // from the column; otherwise all from the flat offset. Per-row values
+        // (a per-channel scale) then stay out of the column loop, which
+        // vectorizes.
+        let split = (0..=rank).rev().find(|&s| space[s..].iter().product::<i64>() == n);
+        let lead = match split {
+            Some(s) => Some((s, self.decompose(row, &space[..s])?)),
+            None => None,
+        };
         let cols = self.loop_begin(j0, j1, 1, "j")?;
         let off = self.b.build_int_mul(row, self.i64c(n), "")?;
         let off = self.b.build_int_add(off, cols.index, "")?;
-        let idx = if row_split {
-            let mut v = lead.clone();
-            v.push(cols.index);
-            v
-        } else {
-            self.decompose(off, space)?
+        let idx = match &lead {
+            Some((s, lead)) => {
+                let mut v = lead.clone();
+                v.extend(self.decompose(cols.index, &space[*s..])?);
+                v
+            }
+            None => self.decompose(off, space)?,
         };
         let mut env = Env::with_indices(graph, idx);
         env.identity = Some((off, space.clone()));

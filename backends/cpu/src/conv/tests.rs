@@ -364,6 +364,20 @@ fn wide_features_gather_by_vectors() {
 }
 
 #[test]
+fn few_rows_split_features_over_one_shared_gather() {
+    // Small images with many features (late CNN layers) give fewer row blocks
+    // than tasks: features are split between tasks that share one im2col
+    // gather. NCHW (element gather) and NHWC (vector gather), a feature count
+    // that is not a whole number of panels, strides and padding.
+    let specs = vec![
+        spec("bf01_oi01->bf01", &[1, 64, 5, 5], &[520, 64, 3, 3], vec![win(3, 1, (1, 1), 1, 1); 2], 1),
+        spec("b01f_01io->b01f", &[1, 8, 8, 64], &[3, 3, 64, 300], vec![win(3, 1, (1, 0), 1, 1); 2], 1),
+    ];
+    let (nonzero, total) = check(&specs, Runtime::TwoThreads, true, false);
+    assert!(nonzero * 2 > total, "only {nonzero} of {total} expected values are non-zero");
+}
+
+#[test]
 fn empty_input_reads_only_padding() {
     // A spatial extent of 0 padded to 3: every tap reads padding.
     let s = spec(

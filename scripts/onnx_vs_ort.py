@@ -34,15 +34,18 @@ import onnxruntime as ort
 
 
 def run_child(cmd, env):
-    """Runs cmd; returns (stdout, peak RSS in MB)."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        p = subprocess.Popen(cmd, env=env, stdout=out, stderr=err)
-        _, status, usage = os.wait4(p.pid, 0)
-        out.seek(0)
-        err.seek(0)
-        if os.waitstatus_to_exitcode(status) != 0:
-            sys.exit(f"{' '.join(cmd)} failed:\n{err.read().decode()}")
-        return out.read().decode(), usage.ru_maxrss / 1024
+    """Runs cmd; returns (stdout, its peak resident memory in MB). The peak
+    comes from GNU time when installed: a forked child's own rusage also
+    counts the pages of this Python process (onnxruntime's session
+    included) from before the exec."""
+    with tempfile.TemporaryDirectory() as tmp:
+        peak = os.path.join(tmp, "peak")
+        timed = ["/usr/bin/time", "-f", "%M", "-o", peak] + cmd if os.path.exists("/usr/bin/time") else cmd
+        p = subprocess.run(timed, env=env, capture_output=True, text=True)
+        if p.returncode != 0:
+            sys.exit(f"{' '.join(cmd)} failed:\n{p.stderr}")
+        rss = float(open(peak).read().split()[-1]) / 1024 if os.path.exists(peak) else float("nan")
+        return p.stdout, rss
 
 
 def inputs_of(path):

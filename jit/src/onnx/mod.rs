@@ -32,9 +32,11 @@
 //! - node names are kept when they are unique and non-empty, otherwise made
 //!   unique (`MatMul`, `MatMul_1`, ...);
 //! - sequence operators are resolved at import, when their positions and
-//!   lengths are constants ([`sequence`]);
+//!   lengths are constants ([`sequence`]); `If` and `Loop` are inlined
+//!   ([`control`]);
 //! - graph outputs become the graph's outputs, in order.
 
+pub mod control;
 pub mod sequence;
 pub mod tensor;
 pub mod upgrade;
@@ -239,15 +241,11 @@ fn import_releasing(model: &ModelProto, map: Option<&memmap2::Mmap>) -> Result<G
             graph.placeholder(&input.name, dtype, dims)?;
         }
     }
-    let mut seqs = sequence::Sequences::default();
+    let mut cx = Importer { graph, seqs: sequence::Sequences::default(), opset: version, scopes: Vec::new() };
     for (k, n) in nodes.iter().enumerate() {
-        if is_default_domain(&n.domain) && sequence::OPS.contains(&n.op_type.as_str()) {
-            let name = unique_name(&graph, &n.name, &n.op_type);
-            sequence::import(&mut graph, &mut seqs, n, &name)?;
-        } else {
-            import_node(&mut graph, n, k, &seqs)?;
-        }
+        cx.node(n, k)?;
     }
+    let Importer { mut graph, seqs, .. } = cx;
     for output in &g.output {
         if seqs.contains(&output.name) {
             return Err(OnnxError::GraphIo {
@@ -266,6 +264,38 @@ fn import_releasing(model: &ModelProto, map: Option<&memmap2::Mmap>) -> Result<G
         graph.mark_output(&output.name)?;
     }
     Ok(graph)
+}
+
+/// What importing nodes needs besides the node: the graph so far, the
+/// sequences known, the model's opset, and the renamings of the subgraphs
+/// being inlined ([`control`]), innermost last.
+pub(crate) struct Importer {
+    pub graph: Graph,
+    pub seqs: sequence::Sequences,
+    pub opset: i64,
+    pub scopes: Vec<std::collections::HashMap<String, String>>,
+}
+
+impl Importer {
+    /// The graph's tensor a node in the current subgraph means by `name`:
+    /// the innermost renaming that has it, else the name itself.
+    pub fn resolve(&self, name: &str) -> String {
+        self.scopes.iter().rev().find_map(|s| s.get(name)).cloned().unwrap_or_else(|| name.to_string())
+    }
+
+    /// Imports node `n` (the `k`-th of its graph), already renamed into the
+    /// graph's names.
+    pub fn node(&mut self, n: &NodeProto, k: usize) -> Result<(), OnnxError> {
+        if is_default_domain(&n.domain) && sequence::OPS.contains(&n.op_type.as_str()) {
+            let name = unique_name(&self.graph, &n.name, &n.op_type);
+            sequence::import(&mut self.graph, &mut self.seqs, n, &name)
+        } else if is_default_domain(&n.domain) && control::OPS.contains(&n.op_type.as_str()) {
+            let name = unique_name(&self.graph, &n.name, &n.op_type);
+            control::import(self, n, &name)
+        } else {
+            import_node(&mut self.graph, n, k, &self.seqs)
+        }
+    }
 }
 
 /// A graph input or output as the model declares it (`ValueInfoProto`).
@@ -397,7 +427,7 @@ const STRING_OPS: [&str; 5] = ["StringNormalizer", "StringConcat", "StringSplit"
 
 /// Refuses, before anything else is read, nodes of other domains
 /// (`ai.onnx.ml`, training, custom) and the string operators, naming them.
-fn refuse_foreign_ops(nodes: &[NodeProto]) -> Result<(), OnnxError> {
+pub(crate) fn refuse_foreign_ops(nodes: &[NodeProto]) -> Result<(), OnnxError> {
     for (k, n) in nodes.iter().enumerate() {
         let node = if n.name.is_empty() { format!("#{k}") } else { n.name.clone() };
         let message = if !is_default_domain(&n.domain) {
@@ -410,6 +440,47 @@ fn refuse_foreign_ops(nodes: &[NodeProto]) -> Result<(), OnnxError> {
         return Err(OnnxError::Node { node, op: n.op_type.clone(), message });
     }
     Ok(())
+}
+
+/// A node of op `op` with one output, the tensor named `out`.
+pub(crate) fn add_op(graph: &mut Graph, op: &str, out: &str, inputs: &[Value], attrs: Vec<(&str, Attr)>) -> Result<Value, String> {
+    let node = Node {
+        name: free_name(graph, out),
+        op: op.to_string(),
+        kind: NodeKind::Op,
+        inputs: inputs.iter().copied().map(Some).collect(),
+        outputs: vec![out.to_string()],
+        attrs: attrs.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+        compile: None,
+    };
+    let id = graph.add_node(node).map_err(|e| e.to_string())?;
+    Ok(Value { node: id, output: 0 })
+}
+
+/// A constant, the tensor named `out`.
+pub(crate) fn add_constant(graph: &mut Graph, out: &str, a: Array) -> Result<Value, String> {
+    let node = Node {
+        name: free_name(graph, out),
+        op: "Const".into(),
+        kind: NodeKind::Constant(a),
+        inputs: Vec::new(),
+        outputs: vec![out.to_string()],
+        attrs: Default::default(),
+        compile: None,
+    };
+    let id = graph.add_node(node).map_err(|e| e.to_string())?;
+    Ok(Value { node: id, output: 0 })
+}
+
+/// A node and tensor name not yet taken: `wanted`, else `wanted_1`, ...
+pub(crate) fn free_name(graph: &Graph, wanted: &str) -> String {
+    if graph.find(wanted).is_none() && graph.tensor(wanted).is_none() {
+        return wanted.to_string();
+    }
+    (1..)
+        .map(|i| format!("{wanted}_{i}"))
+        .find(|n| graph.find(n).is_none() && graph.tensor(n).is_none())
+        .expect("some suffix is free")
 }
 
 /// A `Constant` node's value.

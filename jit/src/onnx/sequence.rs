@@ -16,10 +16,10 @@ use std::collections::HashMap;
 
 use smelt_hlo::Array;
 
-use super::OnnxError;
+use super::{OnnxError, add_constant, add_op as add, free_name};
 use super::proto::NodeProto;
 use crate::graph::ops::util::array_ints;
-use crate::graph::{Attr, Dim, Graph, Node, NodeKind, Value};
+use crate::graph::{Attr, Dim, Graph, NodeKind, Value};
 
 /// The operators this module resolves.
 pub const OPS: [&str; 8] = [
@@ -202,36 +202,6 @@ pub fn import(graph: &mut Graph, seqs: &mut Sequences, n: &NodeProto, name: &str
     Ok(())
 }
 
-/// A node of op `op` with one output, the tensor named `out`.
-fn add(graph: &mut Graph, op: &str, out: &str, inputs: &[Value], attrs: Vec<(&str, Attr)>) -> Result<Value, String> {
-    let node = Node {
-        name: free_name(graph, out),
-        op: op.to_string(),
-        kind: NodeKind::Op,
-        inputs: inputs.iter().copied().map(Some).collect(),
-        outputs: vec![out.to_string()],
-        attrs: attrs.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
-        compile: None,
-    };
-    let id = graph.add_node(node).map_err(|e| e.to_string())?;
-    Ok(Value { node: id, output: 0 })
-}
-
-/// A constant, the tensor named `out`.
-fn add_constant(graph: &mut Graph, out: &str, a: Array) -> Result<Value, String> {
-    let node = Node {
-        name: free_name(graph, out),
-        op: "Const".into(),
-        kind: NodeKind::Constant(a),
-        inputs: Vec::new(),
-        outputs: vec![out.to_string()],
-        attrs: Default::default(),
-        compile: None,
-    };
-    let id = graph.add_node(node).map_err(|e| e.to_string())?;
-    Ok(Value { node: id, output: 0 })
-}
-
 /// `Split` of `x` into `count` pieces along `axis` (by `sizes`, or equal).
 fn split(
     graph: &mut Graph,
@@ -247,17 +217,6 @@ fn split(
     let node = free_name(graph, &format!("{name}/split"));
     let inputs: Vec<Value> = std::iter::once(x).chain(sizes).collect();
     graph.op_n("Split", &node, &inputs, count, vec![("axis", Attr::Int(axis))]).map_err(|e| e.to_string())
-}
-
-/// A node name not yet taken.
-fn free_name(graph: &Graph, wanted: &str) -> String {
-    if graph.find(wanted).is_none() && graph.tensor(wanted).is_none() {
-        return wanted.to_string();
-    }
-    (1..)
-        .map(|i| format!("{wanted}_{i}"))
-        .find(|n| graph.find(n).is_none() && graph.tensor(n).is_none())
-        .expect("some suffix is free")
 }
 
 /// A position input's value, normalized: `0..=len` for insertion, `0..len` otherwise.

@@ -1,0 +1,163 @@
+"""ONNX `If` and `Loop`, inlined at import (docs/onnx.md), against ONNX's
+reference evaluator: branches chosen at import and at run time, loops with
+loop-carried values, scan outputs, a condition computed in the body, nested
+subgraphs that read enclosing scopes, and the loops smelt refuses."""
+
+import numpy as np
+import pytest
+
+import smelt
+import smelt.onnx
+
+onnx = pytest.importorskip("onnx")
+from onnx import TensorProto, helper, numpy_helper  # noqa: E402
+from onnx.reference import ReferenceEvaluator  # noqa: E402
+
+F, I64, B = TensorProto.FLOAT, TensorProto.INT64, TensorProto.BOOL
+
+
+def vi(name, t, shape=None):
+    return helper.make_tensor_value_info(name, t, shape)
+
+
+def model(nodes, inputs, outputs, inits=()):
+    g = helper.make_graph(nodes, "m", inputs, outputs, [numpy_helper.from_array(np.asarray(v), k) for k, v in inits])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+
+
+def check(m, feeds):
+    want = ReferenceEvaluator(m).run(None, feeds)
+    got = smelt.onnx.InferenceSession(m.SerializeToString(), backend="cranelift").run(None, feeds)
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6)
+
+
+def branches():
+    then_g = helper.make_graph([helper.make_node("Mul", ["x", "x"], ["t"])], "then", [], [vi("t", F)])
+    else_g = helper.make_graph([helper.make_node("Neg", ["x"], ["e"])], "else", [], [vi("e", F)])
+    return then_g, else_g
+
+
+@pytest.mark.parametrize("x", [[1, 2, 3], [-1, -2, 0.5]])
+def test_if_on_a_condition_computed_at_run_time(x):
+    then_g, else_g = branches()
+    m = model(
+        [
+            helper.make_node("ReduceSum", ["x"], ["s"], keepdims=0),
+            helper.make_node("Greater", ["s", "zero"], ["c"]),
+            helper.make_node("If", ["c"], ["y"], then_branch=then_g, else_branch=else_g),
+        ],
+        [vi("x", F, [3])],
+        [vi("y", F)],
+        [("zero", np.float32(0))],
+    )
+    check(m, {"x": np.array(x, np.float32)})
+
+
+@pytest.mark.parametrize("cond", [True, False])
+def test_if_on_a_constant_imports_one_branch(cond):
+    then_g, _ = branches()
+    # The branch not taken holds an operator smelt does not have: never imported.
+    else_g = helper.make_graph([helper.make_node("NoSuchOp", ["x"], ["e"])], "else", [], [vi("e", F)])
+    if not cond:
+        then_g, else_g = else_g, then_g
+    m = model(
+        [helper.make_node("If", ["c"], ["y"], then_branch=then_g, else_branch=else_g)],
+        [vi("x", F, [3])],
+        [vi("y", F)],
+        [("c", np.array(cond))],
+    )
+    x = np.array([1, -2, 3], np.float32)
+    got = smelt.onnx.InferenceSession(m.SerializeToString(), backend="cranelift").run(None, {"x": x})
+    np.testing.assert_allclose(got[0], x * x)
+
+
+def counting_body(with_scan):
+    """acc += x * i (i the iteration number); the condition passes through."""
+    outs = [vi("cond2", B), vi("acc2", F, [3])] + ([vi("scan", F, [3])] if with_scan else [])
+    nodes = [
+        helper.make_node("Cast", ["i"], ["fi"], to=F),
+        helper.make_node("Mul", ["x", "fi"], ["xi"]),
+        helper.make_node("Add", ["acc", "xi"], ["acc2"]),
+        helper.make_node("Identity", ["cond"], ["cond2"]),
+    ]
+    if with_scan:
+        nodes.append(helper.make_node("Identity", ["acc2"], ["scan"]))
+    return helper.make_graph(nodes, "body", [vi("i", I64, []), vi("cond", B, []), vi("acc", F, [3])], outs)
+
+
+def test_loop_with_a_constant_trip_count_and_scan_outputs():
+    m = model(
+        [helper.make_node("Loop", ["M", "yes", "a0"], ["final", "scans"], body=counting_body(True))],
+        [vi("x", F, [3]), vi("a0", F, [3])],
+        [vi("final", F), vi("scans", F)],
+        [("M", np.int64(5)), ("yes", np.array(True))],
+    )
+    check(m, {"x": np.array([1, 2, 3], np.float32), "a0": np.array([0, 1, 0], np.float32)})
+
+
+@pytest.mark.parametrize("c0", [True, False])
+def test_loop_stops_on_a_condition_computed_in_the_body(c0):
+    body = helper.make_graph(
+        [
+            helper.make_node("Add", ["acc", "x"], ["acc2"]),
+            helper.make_node("ReduceSum", ["acc2"], ["s"], keepdims=0),
+            helper.make_node("Less", ["s", "ten"], ["cond2"]),
+        ],
+        "body",
+        [vi("i", I64, []), vi("cond", B, []), vi("acc", F, [3])],
+        [vi("cond2", B), vi("acc2", F, [3])],
+        [numpy_helper.from_array(np.float32(10), "ten")],
+    )
+    m = model(
+        [helper.make_node("Loop", ["M", "c0", "a0"], ["final"], body=body)],
+        [vi("x", F, [3]), vi("a0", F, [3]), vi("c0", B, [])],
+        [vi("final", F)],
+        [("M", np.int64(20))],
+    )
+    check(m, {"x": np.array([1, 0.5, 1], np.float32), "a0": np.zeros(3, np.float32), "c0": np.array(c0)})
+
+
+def test_nested_if_in_a_loop_reads_the_body_scope():
+    # Each iteration doubles acc when the iteration number is even, else adds x.
+    then_g = helper.make_graph([helper.make_node("Add", ["acc", "acc"], ["d"])], "even", [], [vi("d", F)])
+    else_g = helper.make_graph([helper.make_node("Add", ["acc", "x"], ["p"])], "odd", [], [vi("p", F)])
+    body = helper.make_graph(
+        [
+            helper.make_node("Mod", ["i", "two"], ["r"]),
+            helper.make_node("Equal", ["r", "zero"], ["even"]),
+            helper.make_node("If", ["even"], ["acc2"], then_branch=then_g, else_branch=else_g),
+            helper.make_node("Identity", ["cond"], ["cond2"]),
+        ],
+        "body",
+        [vi("i", I64, []), vi("cond", B, []), vi("acc", F, [3])],
+        [vi("cond2", B), vi("acc2", F, [3])],
+        [numpy_helper.from_array(np.int64(2), "two"), numpy_helper.from_array(np.int64(0), "zero")],
+    )
+    m = model(
+        [helper.make_node("Loop", ["M", "yes", "a0"], ["final"], body=body)],
+        [vi("x", F, [3]), vi("a0", F, [3])],
+        [vi("final", F)],
+        [("M", np.int64(6)), ("yes", np.array(True))],
+    )
+    check(m, {"x": np.array([1, 2, 3], np.float32), "a0": np.array([1, 1, 1], np.float32)})
+
+
+def test_loops_smelt_cannot_unroll_name_the_node():
+    fed_trips = model(
+        [helper.make_node("Loop", ["M", "yes", "a0"], ["final"], body=counting_body(False), name="the_loop")],
+        [vi("x", F, [3]), vi("a0", F, [3]), vi("M", I64, [])],
+        [vi("final", F)],
+        [("yes", np.array(True))],
+    )
+    with pytest.raises(smelt.SmeltError, match="the_loop.*trip count 'M' must be a constant"):
+        smelt.onnx.InferenceSession(fed_trips.SerializeToString(), backend="cranelift")
+    scans_and_computed_cond = model(
+        [helper.make_node("Loop", ["M", "c0", "a0"], ["final", "scans"], body=counting_body(True), name="scanner")],
+        [vi("x", F, [3]), vi("a0", F, [3]), vi("c0", B, [])],
+        [vi("final", F), vi("scans", F)],
+        [("M", np.int64(3))],
+    )
+    with pytest.raises(smelt.SmeltError, match="scanner.*scan outputs and a condition computed at run time"):
+        smelt.onnx.InferenceSession(scans_and_computed_cond.SerializeToString(), backend="cranelift")

@@ -51,9 +51,11 @@ impl Rewrite for ConvToDot {
 fn is_pointwise(conv: &ConvAttrs) -> bool {
     conv.feature_group_count == 1
         && conv.batch_group_count == 1
-        && conv.window.dims.iter().all(|w| {
-            w.size == 1 && w.pad_low == 0 && w.pad_high == 0 && w.window_dilation == 1 && w.base_dilation == 1
-        })
+        && conv
+            .window
+            .dims
+            .iter()
+            .all(|w| w.size == 1 && w.pad_low == 0 && w.pad_high == 0 && w.window_dilation == 1 && w.base_dilation == 1)
 }
 
 /// The dot replacing convolution `id`, when it qualifies.
@@ -133,9 +135,5 @@ fn as_dot(rw: &mut Rewriter<'_>, id: InstId) -> Option<InstId> {
     }
     // Moving only size-1 dimensions is a reshape.
     let moved: Vec<i64> = perm.iter().copied().filter(|&r| out_dims[order[r as usize]] != 1).collect();
-    if moved.windows(2).all(|w| w[0] < w[1]) {
-        rw.reshape(product, &out_dims)
-    } else {
-        rw.transpose(product, &perm)
-    }
+    if moved.windows(2).all(|w| w[0] < w[1]) { rw.reshape(product, &out_dims) } else { rw.transpose(product, &perm) }
 }

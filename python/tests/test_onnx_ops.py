@@ -1,4 +1,5 @@
-"""The ops added with DepthToSpace ... ScatterND, and Resize/Upsample, each a
+"""The ops added with DepthToSpace ... ScatterND, Resize/Upsample, RNN,
+NonMaxSuppression and RoiAlign, each a
 one-node ONNX model run by smelt.onnx.InferenceSession (Cranelift) and by ONNX's
 own reference implementation (onnx.reference.ReferenceEvaluator) as the oracle."""
 
@@ -363,3 +364,66 @@ def test_rnn_activations_and_clip():
             want_y[t, d] = h
         np.testing.assert_allclose(yh[d], h, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(y, want_y, rtol=1e-5, atol=1e-6)
+
+
+def boxes_and_scores(batches, n, classes, center):
+    """Boxes that overlap in clusters (so IoU suppression matters), with tied scores."""
+    centers = RNG.uniform(0, 10, (batches, n, 2)).astype(np.float32)
+    centers[:, n // 2 :] = centers[:, : n - n // 2] + RNG.uniform(-0.5, 0.5, (batches, n - n // 2, 2)).astype(np.float32)
+    sizes = RNG.uniform(0.5, 3, (batches, n, 2)).astype(np.float32)
+    if center:
+        boxes = np.concatenate([centers, sizes], axis=2)
+    else:
+        # [y1, x1, y2, x2] with corners in either order.
+        lo, hi = centers - sizes / 2, centers + sizes / 2
+        boxes = np.stack([lo[..., 1], hi[..., 0], hi[..., 1], lo[..., 0]], axis=2)
+    scores = np.round(RNG.uniform(0, 1, (batches, classes, n)), 1).astype(np.float32)
+    return boxes.astype(np.float32), scores
+
+
+@pytest.mark.parametrize("center", [0, 1])
+@pytest.mark.parametrize("limits", [(3, 0.5, None), (10, 0.3, 0.45), (0, 0.5, None), (100, 0.0, None)])
+def test_non_max_suppression(center, limits):
+    boxes, scores = boxes_and_scores(2, 12, 3, center)
+    max_out, iou, score = limits
+    ins = {"boxes": boxes, "scores": scores}
+    for name, v, t in [("max", max_out, np.int64), ("iou", iou, np.float32), ("score", score, np.float32)]:
+        ins[name] = None if v is None else Const(np.array([v], t))
+    check("NonMaxSuppression", ins, {"center_point_box": center}, opset=11)
+
+
+@pytest.mark.parametrize("mode", ["avg", "max"])
+@pytest.mark.parametrize("coords", ["half_pixel", "output_half_pixel"])
+@pytest.mark.parametrize("sampling", [0, 2])
+def test_roi_align(mode, coords, sampling):
+    x = randn(2, 3, 10, 12)
+    rois = np.array([[0, 0, 9, 9], [1.5, 2.2, 6.7, 8.1], [-2, -1, 3, 4], [8, 6, 13, 12], [4, 4, 4.2, 4.1]], np.float32)
+    batch = np.array([0, 1, 1, 0, 1], np.int64)
+    attrs = {
+        "mode": mode,
+        "coordinate_transformation_mode": coords,
+        "output_height": 3,
+        "output_width": 4,
+        "sampling_ratio": sampling,
+        "spatial_scale": 0.9,
+    }
+    check("RoiAlign", {"X": x, "rois": rois, "batch_indices": batch}, attrs, opset=16, rtol=1e-4, atol=1e-5)
+
+
+def test_roi_align_before_opset_16_uses_output_half_pixel():
+    """Opset 10's RoiAlign does not shift by half a pixel. ONNX's reference
+    evaluator applies opset 16's default there, so onnxruntime is the oracle."""
+    ort = pytest.importorskip("onnxruntime")
+    x = randn(1, 2, 6, 6)
+    rois = np.array([[0.5, 1, 4, 5], [2, 0, 5.5, 3]], np.float32)
+    batch = np.array([0, 0], np.int64)
+    node = helper.make_node("RoiAlign", ["X", "rois", "b"], ["y"], output_height=2, output_width=3)
+    feeds = {"X": x, "rois": rois, "b": batch}
+    graph = helper.make_graph(
+        [node], "roi", [helper.make_tensor_value_info(k, helper.np_dtype_to_tensor_dtype(v.dtype), v.shape) for k, v in feeds.items()],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 10)]).SerializeToString()
+    want = ort.InferenceSession(model, providers=["CPUExecutionProvider"]).run(None, feeds)[0]
+    got = smelt.onnx.InferenceSession(model, backend="cranelift").run(None, feeds)[0]
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)

@@ -581,13 +581,18 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
             }
             Ok(off)
         };
-        let copy = |run: IntValue<'ctx>, t: IntValue<'ctx>, toff: IntValue<'ctx>, z: IntValue<'ctx>, j: IntValue<'ctx>| {
-            let fo = ir.add(ir.mul(run, ir.c(g.gs))?, j)?;
-            let src = ir.add(ir.add(toff, ir.mul(z, ir.c(g.k_strides[g.k_i]))?)?, ir.mul(fo, ir.c(g.k_strides[g.k_o]))?)?;
-            let v = ir.load(kmem, ir.gep(kmem, kernel, src)?, kb)?;
-            let d = ir.add(ir.add(ir.mul(run, ir.c(s[0]))?, ir.mul(t, ir.c(s[1]))?)?, ir.add(ir.mul(z, ir.c(s[2]))?, ir.mul(j, ir.c(s[3]))?)?)?;
-            ir.store(ir.gep(kmem, dst, d)?, v, kb)
-        };
+        let copy =
+            |run: IntValue<'ctx>, t: IntValue<'ctx>, toff: IntValue<'ctx>, z: IntValue<'ctx>, j: IntValue<'ctx>| {
+                let fo = ir.add(ir.mul(run, ir.c(g.gs))?, j)?;
+                let src =
+                    ir.add(ir.add(toff, ir.mul(z, ir.c(g.k_strides[g.k_i]))?)?, ir.mul(fo, ir.c(g.k_strides[g.k_o]))?)?;
+                let v = ir.load(kmem, ir.gep(kmem, kernel, src)?, kb)?;
+                let d = ir.add(
+                    ir.add(ir.mul(run, ir.c(s[0]))?, ir.mul(t, ir.c(s[1]))?)?,
+                    ir.add(ir.mul(z, ir.c(s[2]))?, ir.mul(j, ir.c(s[3]))?)?,
+                )?;
+                ir.store(ir.gep(kmem, dst, d)?, v, kb)
+            };
         let features_major = g.k_strides[g.k_o] > g.k_strides[g.k_i];
         ir.for_range(ir.c(0), ir.c(g.runs), 1, |run| {
             if features_major {
@@ -602,7 +607,9 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
             } else {
                 ir.for_range(ir.c(0), ir.c(g.taps), 1, |t| {
                     let toff = tap_offset(t)?;
-                    ir.for_range(ir.c(0), ir.c(g.cg), 1, |z| ir.for_range(ir.c(0), ir.c(g.gs), 1, |j| copy(run, t, toff, z, j)))
+                    ir.for_range(ir.c(0), ir.c(g.cg), 1, |z| {
+                        ir.for_range(ir.c(0), ir.c(g.gs), 1, |j| copy(run, t, toff, z, j))
+                    })
                 })
             }
         })

@@ -153,7 +153,9 @@ fn import_loop(cx: &mut Importer, n: &NodeProto, name: &str, body: &GraphProto) 
         cond = match (cond, known_bool(&cx.graph, outs[0])) {
             (Ok(true), Some(c)) => Ok(c),
             (Ok(true), None) => Err(outs[0]),
-            (Err(entering), _) => Err(add(&mut cx.graph, "And", &format!("{prefix}/running"), &[entering, outs[0]], vec![])?),
+            (Err(entering), _) => {
+                Err(add(&mut cx.graph, "And", &format!("{prefix}/running"), &[entering, outs[0]], vec![])?)
+            }
             (Ok(false), _) => unreachable!("the loop stopped"),
         };
     }
@@ -168,7 +170,13 @@ fn import_loop(cx: &mut Importer, n: &NodeProto, name: &str, body: &GraphProto) 
             .iter()
             .enumerate()
             .map(|(i, &v)| {
-                add(&mut cx.graph, "Unsqueeze", &format!("{name}/{i}/scan_{k}"), &[v], vec![("axes", Attr::Ints(vec![0]))])
+                add(
+                    &mut cx.graph,
+                    "Unsqueeze",
+                    &format!("{name}/{i}/scan_{k}"),
+                    &[v],
+                    vec![("axes", Attr::Ints(vec![0]))],
+                )
             })
             .collect::<Result<_, _>>()?;
         add(&mut cx.graph, "Concat", o, &parts, vec![("axis", Attr::Int(0))])?;
@@ -178,7 +186,12 @@ fn import_loop(cx: &mut Importer, n: &NodeProto, name: &str, body: &GraphProto) 
 
 /// Imports subgraph `g` under `prefix`, its inputs bound by `bind` (input
 /// name to value); returns the values of its outputs.
-fn inline(cx: &mut Importer, g: &GraphProto, prefix: &str, bind: HashMap<String, Value>) -> Result<Vec<Value>, OnnxError> {
+fn inline(
+    cx: &mut Importer,
+    g: &GraphProto,
+    prefix: &str,
+    bind: HashMap<String, Value>,
+) -> Result<Vec<Value>, OnnxError> {
     let rewritten;
     let nodes = if cx.opset < upgrade::TARGET {
         rewritten = upgrade::rewrite_nodes(g, cx.opset)?;
@@ -232,7 +245,9 @@ fn inline(cx: &mut Importer, g: &GraphProto, prefix: &str, bind: HashMap<String,
 /// The value named `name` (resolved through the subgraph scopes).
 fn tensor(cx: &Importer, name: &str) -> Result<Value, String> {
     let t = cx.resolve(name);
-    cx.graph.tensor(&t).ok_or_else(|| format!("input '{name}' is not produced by any earlier node, input or initializer"))
+    cx.graph
+        .tensor(&t)
+        .ok_or_else(|| format!("input '{name}' is not produced by any earlier node, input or initializer"))
 }
 
 /// A constant's value, looking through `Identity` nodes.

@@ -108,7 +108,6 @@ pub fn load_declared(path: impl AsRef<Path>) -> Result<(Graph, Vec<Declared>, Ve
     Ok((import_releasing(&model, map.as_deref())?, inputs, outputs))
 }
 
-
 /// A memory-mapped model file, shared by the `Bytes` its weights are sliced from.
 struct SharedMap(std::sync::Arc<memmap2::Mmap>);
 
@@ -292,11 +291,25 @@ impl Importer {
         } else if is_default_domain(&n.domain) && control::OPS.contains(&n.op_type.as_str()) {
             let name = unique_name(&self.graph, &n.name, &n.op_type);
             control::import(self, n, &name)
+        } else if n.op_type == "RoiAlign" && self.opset < 16 && !n.attribute.iter().any(|a| a.name == COORDINATES) {
+            // Opset 16 added coordinate_transformation_mode, defaulting to
+            // half_pixel; before, RoiAlign computed output_half_pixel.
+            let mut n = n.clone();
+            n.attribute.push(proto::AttributeProto {
+                name: COORDINATES.into(),
+                r#type: AttributeType::String as i32,
+                s: b"output_half_pixel".to_vec(),
+                ..Default::default()
+            });
+            import_node(&mut self.graph, &n, k, &self.seqs)
         } else {
             import_node(&mut self.graph, n, k, &self.seqs)
         }
     }
 }
+
+/// RoiAlign's attribute whose default changed in opset 16.
+const COORDINATES: &str = "coordinate_transformation_mode";
 
 /// A graph input or output as the model declares it (`ValueInfoProto`).
 #[derive(Clone, Debug, PartialEq)]
@@ -443,7 +456,13 @@ pub(crate) fn refuse_foreign_ops(nodes: &[NodeProto]) -> Result<(), OnnxError> {
 }
 
 /// A node of op `op` with one output, the tensor named `out`.
-pub(crate) fn add_op(graph: &mut Graph, op: &str, out: &str, inputs: &[Value], attrs: Vec<(&str, Attr)>) -> Result<Value, String> {
+pub(crate) fn add_op(
+    graph: &mut Graph,
+    op: &str,
+    out: &str,
+    inputs: &[Value],
+    attrs: Vec<(&str, Attr)>,
+) -> Result<Value, String> {
     let node = Node {
         name: free_name(graph, out),
         op: op.to_string(),

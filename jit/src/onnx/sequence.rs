@@ -16,8 +16,8 @@ use std::collections::HashMap;
 
 use smelt_hlo::Array;
 
-use super::{OnnxError, add_constant, add_op as add, free_name};
 use super::proto::NodeProto;
+use super::{OnnxError, add_constant, add_op as add, free_name};
 use crate::graph::ops::util::array_ints;
 use crate::graph::{Attr, Dim, Graph, NodeKind, Value};
 
@@ -52,11 +52,16 @@ pub fn import(graph: &mut Graph, seqs: &mut Sequences, n: &NodeProto, name: &str
     let err = |message: String| OnnxError::Node { node: name.to_string(), op: n.op_type.clone(), message };
     let input = |k: usize| n.input.get(k).filter(|t| !t.is_empty());
     let tensor = |graph: &Graph, t: &str| {
-        graph.tensor(t).ok_or_else(|| err(format!("input '{t}' is not produced by any earlier node, input or initializer")))
+        graph
+            .tensor(t)
+            .ok_or_else(|| err(format!("input '{t}' is not produced by any earlier node, input or initializer")))
     };
     let sequence = |seqs: &Sequences, k: usize| -> Result<Vec<Value>, OnnxError> {
         let t = input(k).ok_or_else(|| err(format!("input {k} (a sequence) is missing")))?;
-        seqs.known.get(t).cloned().ok_or_else(|| err(format!("input '{t}' is not a sequence built earlier in the graph")))
+        seqs.known
+            .get(t)
+            .cloned()
+            .ok_or_else(|| err(format!("input '{t}' is not a sequence built earlier in the graph")))
     };
     let output = || -> Result<&String, OnnxError> {
         match n.output.as_slice() {
@@ -138,7 +143,8 @@ pub fn import(graph: &mut Graph, seqs: &mut Sequences, n: &NodeProto, name: &str
             let dims = static_dims(graph, x);
             let axis = int_attr("axis").unwrap_or(0);
             let axis_len = |what: &str| -> Result<i64, OnnxError> {
-                let dims = dims.as_ref().ok_or_else(|| err(format!("{what} needs the input's shape known at import")))?;
+                let dims =
+                    dims.as_ref().ok_or_else(|| err(format!("{what} needs the input's shape known at import")))?;
                 let r = dims.len() as i64;
                 let a = if axis < 0 { axis + r } else { axis };
                 if !(0..r).contains(&a) {

@@ -333,7 +333,13 @@ fn run_node(opset: i64, n: NodeProto, x: &Array, initializers: Vec<TensorProto>)
 }
 
 /// Runs a model of `nodes` on the interpreter: `x` fed, `outputs` fetched.
-fn run_nodes(opset: i64, nodes: Vec<NodeProto>, outputs: &[String], x: &Array, initializers: Vec<TensorProto>) -> Vec<Array> {
+fn run_nodes(
+    opset: i64,
+    nodes: Vec<NodeProto>,
+    outputs: &[String],
+    x: &Array,
+    initializers: Vec<TensorProto>,
+) -> Vec<Array> {
     use crate::graph::{Session, SessionOptions};
     let outputs: Vec<ValueInfoProto> = outputs.iter().map(|o| vi(o, 1, &[])).collect();
     let g = GraphProto {
@@ -594,9 +600,15 @@ fn sequences_that_need_run_time_values_name_the_node() {
     ));
     assert_eq!(e, "node 'at' (SequenceAt): position 'p' must be a constant scalar (sequences are resolved at import)");
     let e = import_error(model(13, g(vec![node("SplitToSequence", "split", &["x"], &["s"], vec![])], "s")));
-    assert_eq!(e, "node 'split' (SplitToSequence): splitting into pieces of one needs dimension 0 of the input known at import");
+    assert_eq!(
+        e,
+        "node 'split' (SplitToSequence): splitting into pieces of one needs dimension 0 of the input known at import"
+    );
     let e = import_error(model(13, g(vec![node("SequenceConstruct", "seq", &["x"], &["s"], vec![])], "s")));
-    assert_eq!(e, "graph output 's': is a sequence (smelt resolves sequences at import; graph outputs must be tensors)");
+    assert_eq!(
+        e,
+        "graph output 's': is a sequence (smelt resolves sequences at import; graph outputs must be tensors)"
+    );
     let e = import_error(model(
         13,
         g(

@@ -216,4 +216,6 @@ static OPS: &[OpDef] = &[
     on_host("NonZero", host::non_zero),
     on_host("Unique", host::unique),
     on_host("TopK", host::top_k),
+    on_host("NonMaxSuppression", host::non_max_suppression),
+    on_host("RoiAlign", host::roi_align),
 ];

@@ -1,8 +1,9 @@
 //! 1x1 convolutions as dots (XLA's algebraic simplifier does the same).
 //!
 //! A convolution whose window is 1 everywhere, unpadded and undilated, with
-//! one feature group and one batch group, is a matrix product over the
-//! feature dimension: `out[.., o, ..] = sum_i in[.., i, ..] * k[i, o]`. As a
+//! one batch group, is a matrix product over the feature dimension:
+//! `out[.., o, ..] = sum_i in[.., i, ..] * k[i, o]`, batched over the feature
+//! groups when there are several (ShuffleNet's grouped 1x1 convolutions). As a
 //! dot it runs on the GEMM routines with no im2col gather, no kernel gather
 //! and no output scatter, whatever the layout. That matters most for
 //! feature-major (`bf01`, ONNX's and PyTorch's) layouts: there the kernel
@@ -13,9 +14,10 @@
 //!
 //! Contract: rewrites a floating-point (f32, f64) convolution as above, whose
 //! operands and result share one element type, into `[slice]`, `reshape` of
-//! the kernel to its two feature dimensions, `dot`, and `reshape` (when the
-//! remaining permutation moves only size-1 dimensions) or `transpose` to the
-//! output's dimension order. Preserves every result bit for bit: each output
+//! the kernel to its feature dimensions (and of the input's features into
+//! groups, when grouped), `dot` (the group its batch dimension), and
+//! `reshape` (when the remaining permutation moves only size-1 dimensions)
+//! or `transpose` and `reshape` to the output's dimension order. Preserves every result bit for bit: each output
 //! sums the same products in the same (feature) order. Other convolutions are
 //! untouched. Assumes a verified module.
 
@@ -49,7 +51,7 @@ impl Rewrite for ConvToDot {
 
 /// Whether the convolution's window makes it a product over features.
 fn is_pointwise(conv: &ConvAttrs) -> bool {
-    conv.feature_group_count == 1
+    conv.feature_group_count >= 1
         && conv.batch_group_count == 1
         && conv
             .window
@@ -89,13 +91,36 @@ fn as_dot(rw: &mut Rewriter<'_>, id: InstId) -> Option<InstId> {
     } else {
         input
     };
-    // The kernel as its two feature dimensions, in their own order.
-    let (k_dims, k_contract) = if k_i < k_o {
-        (vec![rw.dims(kernel)[k_i], rw.dims(kernel)[k_o]], 0)
+    // With G feature groups the features split into (G, per group), G a
+    // batch dimension of the product; ungrouped products have none.
+    let g = conv.feature_group_count;
+    let grouped = g > 1;
+    let (x, in_c) = if grouped {
+        let mut dims = rw.dims(x).to_vec();
+        let c = dims[in_f];
+        dims.splice(in_f..=in_f, [g, c / g]);
+        (rw.reshape(x, &dims)?, in_f + 1)
     } else {
-        (vec![rw.dims(kernel)[k_o], rw.dims(kernel)[k_i]], 1)
+        (x, in_f)
+    };
+    // The kernel as its feature dimensions, in their own order (output
+    // features split into (G, per group) when grouped): its batch, contracting
+    // and free dimension.
+    let (ki, ko) = (rw.dims(kernel)[k_i], rw.dims(kernel)[k_o]);
+    let (k_dims, k_batch, k_contract) = match (grouped, k_i < k_o) {
+        (false, true) => (vec![ki, ko], None, 0),
+        (false, false) => (vec![ko, ki], None, 1),
+        (true, true) => (vec![ki, g, ko / g], Some(1), 0),
+        (true, false) => (vec![g, ko / g, ki], Some(0), 2),
     };
     let k2 = rw.reshape(kernel, &k_dims)?;
+    // The output with its features split like the kernel's: where each
+    // original output dimension lands.
+    let split = |d: usize| if grouped && d > out_f { d + 1 } else { d };
+    let mut expanded = out_dims.clone();
+    if grouped {
+        expanded.splice(out_f..=out_f, [g, out_dims[out_f] / g]);
+    }
     // Which output dimension each input dimension other than the feature becomes.
     let out_of_input = |d: usize| -> Option<usize> {
         if d == ix(cd.input_batch)? {
@@ -108,32 +133,46 @@ fn as_dot(rw: &mut Rewriter<'_>, id: InstId) -> Option<InstId> {
     // Feature-major outputs take the kernel as the left operand, so that the
     // product's rows are the output features.
     let kernel_first = free.iter().all(|&d| d > out_f || out_dims[d] == 1);
-    let one = |v: i64| Dims::from_slice(&[v]);
+    let free: Vec<usize> = free.into_iter().map(split).collect();
+    let one = |v: usize| Dims::from_slice(&[v as i64]);
+    let none_or = |b: Option<usize>| b.map_or_else(Dims::new, one);
+    let x_batch = grouped.then_some(in_f);
+    // Product dimensions: the group, then the left operand's free ones, then the right's.
+    let group: Vec<usize> = if grouped { vec![out_f] } else { vec![] };
+    let features = if grouped { out_f + 1 } else { out_f };
     let (product, order): (InstId, Vec<usize>) = if kernel_first {
         let dims = DotDims {
-            lhs_batch: Dims::new(),
-            rhs_batch: Dims::new(),
+            lhs_batch: none_or(k_batch),
+            rhs_batch: none_or(x_batch),
             lhs_contracting: one(k_contract),
-            rhs_contracting: one(in_f as i64),
+            rhs_contracting: one(in_c),
         };
         let d = rw.dot(k2, x, dims, dtype)?;
-        (d, std::iter::once(out_f).chain(free).collect())
+        (d, group.into_iter().chain(std::iter::once(features)).chain(free).collect())
     } else {
         let dims = DotDims {
-            lhs_batch: Dims::new(),
-            rhs_batch: Dims::new(),
-            lhs_contracting: one(in_f as i64),
+            lhs_batch: none_or(x_batch),
+            rhs_batch: none_or(k_batch),
+            lhs_contracting: one(in_c),
             rhs_contracting: one(k_contract),
         };
         let d = rw.dot(x, k2, dims, dtype)?;
-        (d, free.into_iter().chain(std::iter::once(out_f)).collect())
+        (d, group.into_iter().chain(free).chain(std::iter::once(features)).collect())
     };
-    // `order[r]` is the output dimension of product dimension `r`.
+    let out_dims_all = out_dims;
+    let out_dims = expanded;
+    let rank = out_dims.len();
+    // `order[r]` is the (expanded) output dimension of product dimension `r`.
     let mut perm = vec![0i64; rank];
     for (r, &o) in order.iter().enumerate() {
         perm[o] = r as i64;
     }
     // Moving only size-1 dimensions is a reshape.
     let moved: Vec<i64> = perm.iter().copied().filter(|&r| out_dims[order[r as usize]] != 1).collect();
-    if moved.windows(2).all(|w| w[0] < w[1]) { rw.reshape(product, &out_dims) } else { rw.transpose(product, &perm) }
+    if moved.windows(2).all(|w| w[0] < w[1]) {
+        rw.reshape(product, &out_dims_all)
+    } else {
+        let t = rw.transpose(product, &perm)?;
+        rw.reshape(t, &out_dims_all)
+    }
 }

@@ -314,9 +314,9 @@ fn subnormals_flush_on_the_host_backends_as_the_interpreter_says() {
     assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures.join("\n"));
 }
 
-/// NCHW convolution blocks as ONNX exporters write them (1x1 and 3x3
-/// convolutions, batch 1 and 2, strided, a per-channel scale and shift, a
-/// residual and a ReLU) on the compiled backends against the interpreter:
+/// NCHW convolution blocks as ONNX exporters write them (1x1, 3x3 and
+/// grouped 1x1 convolutions, batch 1 and 2, strided, a per-channel scale and
+/// shift, a residual and a ReLU) on the compiled backends against the interpreter:
 /// 1x1 convolutions become dots with the kernel as left operand, their
 /// epilogues index channels per row, and small images split features
 /// between tasks.
@@ -333,7 +333,9 @@ fn nchw_convolution_blocks_match_the_interpreter() {
              bb = f32[{n},96,{o},{o}] broadcast(shift), dimensions={{1}}\n  a = f32[{n},96,{o},{o}] add(m, bb)\n  \
              a2 = f32[{n},96,{o},{o}] add(a, r)\n  z = f32[] constant(0)\n  bz = f32[{n},96,{o},{o}] broadcast(z), dimensions={{}}\n  \
              y = f32[{n},96,{o},{o}] maximum(a2, bz)\n  \
-             ROOT c3 = f32[{n},96,{o},{o}] convolution(y, k), window={{size=3x3 pad=1_1x1_1}}, dim_labels=bf01_oi01->bf01\n}}\n"
+             c3 = f32[{n},96,{o},{o}] convolution(y, k), window={{size=3x3 pad=1_1x1_1}}, dim_labels=bf01_oi01->bf01\n  \
+             g = f32[96,24,1,1] parameter(6)\n  \
+             ROOT c4 = f32[{n},96,{o},{o}] convolution(c3, g), window={{size=1x1}}, dim_labels=bf01_oi01->bf01, feature_group_count=4\n}}\n"
         );
         let module = smelt_hlo::parse_module(&text).unwrap();
         let args = smelt::hlo::random::random_inputs(&module.entry().param_shapes()).unwrap();

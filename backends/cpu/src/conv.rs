@@ -137,16 +137,19 @@ impl ConvSpec {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ConvStrategy {
     Depthwise,
+    Planar,
     Direct,
     Im2colGemm,
 }
 
 impl ConvStrategy {
-    pub const ALL: [ConvStrategy; 3] = [ConvStrategy::Depthwise, ConvStrategy::Direct, ConvStrategy::Im2colGemm];
+    pub const ALL: [ConvStrategy; 4] =
+        [ConvStrategy::Depthwise, ConvStrategy::Planar, ConvStrategy::Direct, ConvStrategy::Im2colGemm];
 
     pub fn name(self) -> &'static str {
         match self {
             ConvStrategy::Depthwise => "depthwise",
+            ConvStrategy::Planar => "planar",
             ConvStrategy::Direct => "direct",
             ConvStrategy::Im2colGemm => "im2col",
         }
@@ -176,7 +179,12 @@ struct Geom {
     k_i: usize,
     k_o: usize,
     k_sp: Vec<usize>,
+    out_b: usize,
     out_f: usize,
+    out_sp: Vec<usize>,
+    /// Whether the output type is the compute type, so partial sums can live
+    /// in the output (the planar strategy).
+    exact_accumulator: bool,
     window: Vec<WindowSpec>,
     reversal: Vec<bool>,
     /// Input features per feature group.
@@ -318,7 +326,12 @@ impl Geom {
             k_i,
             k_o,
             k_sp,
+            out_b,
             out_f,
+            out_sp,
+            exact_accumulator: spec.input == spec.out
+                && spec.kernel == spec.out
+                && matches!(spec.out, DType::F32 | DType::F64),
             window: spec.window.clone(),
             reversal: (0..s).map(|k| spec.window_reversal.get(k).copied().unwrap_or(false)).collect(),
             cg: c / g,
@@ -346,9 +359,27 @@ impl Geom {
                     && self.in_f == self.in_dims.len() - 1
                     && self.feature_minor_out()
             }
+            ConvStrategy::Planar => self.planar(),
             ConvStrategy::Direct => self.feature_minor_out(),
             ConvStrategy::Im2colGemm => true,
         }
+    }
+
+    /// Whether the convolution is depthwise over planes: one input feature
+    /// per group, no batch groups, two spatial dimensions trailing in order
+    /// in the input, kernel and output (NCHW / OIHW), no base dilation or
+    /// window reversal.
+    fn planar(&self) -> bool {
+        let rank = self.in_dims.len();
+        let trailing = |sp: &[usize]| sp.len() == 2 && sp[0] == rank - 2 && sp[1] == rank - 1;
+        self.cg == 1
+            && self.f_per_bg == self.f
+            && self.exact_accumulator
+            && trailing(&self.in_sp)
+            && trailing(&self.k_sp)
+            && trailing(&self.out_sp)
+            && self.window.iter().all(|w| w.base_dilation == 1)
+            && !self.reversal.iter().any(|&r| r)
     }
 
     /// Depthwise when it applies; direct loops when GEMM would mostly compute
@@ -360,6 +391,8 @@ impl Geom {
         let narrow = self.gs <= DIRECT_MAX_RUN || self.taps * self.cg < 32 || work <= DIRECT_MAX_WORK;
         if self.applies(ConvStrategy::Depthwise) {
             ConvStrategy::Depthwise
+        } else if self.applies(ConvStrategy::Planar) {
+            ConvStrategy::Planar
         } else if self.applies(ConvStrategy::Direct) && narrow {
             ConvStrategy::Direct
         } else {
@@ -521,6 +554,15 @@ fn build<'ctx>(
             let layout = ([g.taps * g.cg * g.gs, g.cg * g.gs, g.gs, 1], g.runs * g.taps * g.cg * g.gs);
             let args = [input, kernel, out, epi, ectx];
             c.row_tasks(&ir, args, layout, ("direct", g.f * g.taps * g.cg), Conv::direct_task)?
+        }
+        // Tasks of output planes, read straight from the kernel; one epilogue
+        // block over everything after them.
+        ConvStrategy::Planar => {
+            let planes = g.nb * g.f;
+            let grain = (16384 / (g.rows / g.nb.max(1) * g.taps).max(1)).max(1);
+            let ptrs = [input, kernel, out, ir.ptrt().const_null(), ectx];
+            c.share_tasks(&ir, ptrs, "planar", (planes, grain), |task| c.planar_task(task))?;
+            call_epilogue(&ir, epi, ectx, [ir.c(0), ir.c(0), ir.c(g.rows), ir.c(0), ir.c(g.f)])?;
         }
         ConvStrategy::Im2colGemm => c.im2col(&ir, [input, kernel, out, epi, ectx])?,
     }
@@ -798,6 +840,80 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
             ir.for_range(ir.c(fmain), ir.c(g.f), 1, |f0| chunk(f0, 1))
         };
         self.row_groups(&ir, (lo, hi), (epi, ectx), group)?;
+        ir.ret()
+    }
+
+    /// Planes `lo..hi` (output batch x feature) of a planar depthwise
+    /// convolution: each output row starts at zero and takes every tap that
+    /// lands in the input as one multiply-add over the run of output columns
+    /// it reaches (bounds worked out here, per tap column), so each element
+    /// sums its taps in row-major order, as the interpreter does, and the
+    /// column loops run over contiguous memory.
+    fn planar_task(&self, f: FunctionValue<'ctx>) -> R<()> {
+        let g = &self.g;
+        let spec = self.spec;
+        let ct = self.ct;
+        let (ir, lo, hi, [input, kernel, out, _, _]) = self.task_entry(f)?;
+        let (imem, kmem, omem) = (ir.mem_ty(spec.input, 0), ir.mem_ty(spec.kernel, 0), ir.mem_ty(spec.out, 0));
+        let (ib, kb, ob) = (spec.input.byte_size() as u32, spec.kernel.byte_size() as u32, spec.out.byte_size() as u32);
+        let (ih, iw) = (g.in_dims[g.in_sp[0]], g.in_dims[g.in_sp[1]]);
+        let (oh, ow) = (g.out_dims[g.out_sp[0]], g.out_dims[g.out_sp[1]]);
+        let (kh, kw) = (g.tap_sizes[0], g.tap_sizes[1]);
+        let (wy, wx) = (&g.window[0], &g.window[1]);
+        // Per tap column: the output columns whose input column is inside.
+        let cols: Vec<(i64, i64)> = (0..kw)
+            .map(|kx| {
+                let off = kx * wx.window_dilation - wx.pad_low;
+                let first = if off >= 0 { 0 } else { (-off + wx.stride - 1) / wx.stride };
+                let last = if iw - 1 - off < 0 { -1 } else { (iw - 1 - off) / wx.stride };
+                (first.min(ow), (last + 1).clamp(first.min(ow), ow))
+            })
+            .collect();
+        ir.for_range(lo, hi, 1, |p| {
+            let (n, fo) = (ir.div(p, ir.c(g.f))?, ir.rem(p, ir.c(g.f))?);
+            let c = ir.div(fo, ir.c(g.f_per_fg))?;
+            let iplane = ir.add(ir.mul(n, ir.c(g.in_strides[g.in_b]))?, ir.mul(c, ir.c(g.in_strides[g.in_f]))?)?;
+            let oplane = ir.add(ir.mul(n, ir.c(g.out_strides[g.out_b]))?, ir.mul(fo, ir.c(g.out_strides[g.out_f]))?)?;
+            let kplane = ir.mul(fo, ir.c(g.k_strides[g.k_o]))?;
+            ir.for_range(ir.c(0), ir.c(oh), 1, |oy| {
+                let orow = ir.add(oplane, ir.mul(oy, ir.c(ow))?)?;
+                ir.for_range(ir.c(0), ir.c(ow), 1, |ox| {
+                    let z = ir.ct_to(ir.zero(ct, 0), ct, spec.out)?;
+                    ir.store(ir.gep(omem, out, ir.add(orow, ox)?)?, z, ob)
+                })?;
+                for ky in 0..kh {
+                    let iy = ir.add(ir.mul(oy, ir.c(wy.stride))?, ir.c(ky * wy.window_dilation - wy.pad_low))?;
+                    let inside = ir.b.build_and(
+                        ir.cmp(IntPredicate::SGE, iy, ir.c(0))?,
+                        ir.cmp(IntPredicate::SLT, iy, ir.c(ih))?,
+                        "",
+                    )?;
+                    ir.if_(inside, || {
+                        let irow = ir.add(iplane, ir.mul(iy, ir.c(iw))?)?;
+                        for (kx, &(first, end)) in cols.iter().enumerate() {
+                            if first >= end {
+                                continue;
+                            }
+                            let kx = kx as i64;
+                            let kat = ir.add(kplane, ir.c(ky * kw + kx))?;
+                            let w = ir.to_ct(ir.load(kmem, ir.gep(kmem, kernel, kat)?, kb)?, spec.kernel, ct)?;
+                            let shift = kx * wx.window_dilation - wx.pad_low;
+                            ir.for_range(ir.c(first), ir.c(end), 1, |ox| {
+                                let ix = ir.add(ir.mul(ox, ir.c(wx.stride))?, ir.c(shift))?;
+                                let x = ir.load(imem, ir.gep(imem, input, ir.add(irow, ix)?)?, ib)?;
+                                let x = ir.to_ct(x, spec.input, ct)?;
+                                let at = ir.gep(omem, out, ir.add(orow, ox)?)?;
+                                let acc = ir.to_ct(ir.load(omem, at, ob)?, spec.out, ct)?;
+                                let v = ir.ct_to(ir.mul_add(ct, x, w, acc)?, ct, spec.out)?;
+                                ir.store(at, v, ob)
+                            })?;
+                        }
+                        Ok(())
+                    })?;
+                }
+                Ok(())
+            })
+        })?;
         ir.ret()
     }
 

@@ -378,6 +378,29 @@ fn few_rows_split_features_over_one_shared_gather() {
 }
 
 #[test]
+fn planar_depthwise_matches_exactly() {
+    // NCHW depthwise convolutions (MobileNet's, ShuffleNet's): per plane, row
+    // by row, taps as multiply-adds over column runs. Multipliers, strides,
+    // dilations, asymmetric and oversized padding, 1xK windows, f64.
+    let nchw = "bf01_oi01->bf01";
+    let mut specs = vec![
+        spec(nchw, &[2, 6, 9, 11], &[6, 1, 3, 3], vec![win(3, 1, (1, 1), 1, 1); 2], 6),
+        spec(nchw, &[1, 4, 10, 7], &[8, 1, 3, 3], vec![win(3, 2, (1, 0), 1, 1), win(3, 2, (0, 2), 1, 1)], 4),
+        spec(nchw, &[1, 3, 12, 12], &[3, 1, 3, 3], vec![win(3, 1, (2, 2), 2, 1); 2], 3),
+        spec(nchw, &[1, 5, 4, 9], &[5, 1, 1, 5], vec![win(1, 1, (0, 0), 1, 1), win(5, 1, (4, 4), 1, 1)], 5),
+        spec(nchw, &[1, 2, 3, 3], &[2, 1, 5, 5], vec![win(5, 3, (3, 3), 1, 1); 2], 2),
+    ];
+    let mut f64s = specs[0].clone();
+    (f64s.input, f64s.kernel, f64s.out) = (DType::F64, DType::F64, DType::F64);
+    specs.push(f64s);
+    for s in &specs {
+        assert_eq!(super::conv_strategy(s).unwrap(), super::ConvStrategy::Planar, "{s:?}");
+    }
+    let (nonzero, total) = check(&specs, Runtime::TwoThreads, true, false);
+    assert!(nonzero * 2 > total, "only {nonzero} of {total} expected values are non-zero");
+}
+
+#[test]
 fn empty_input_reads_only_padding() {
     // A spatial extent of 0 padded to 3: every tap reads padding.
     let s = spec(

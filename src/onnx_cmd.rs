@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, anyhow, bail};
 use smelt::case::{DEFAULT_TOLERANCE, compare};
 use smelt::hlo::{Array, npy};
-use smelt::jit::graph::{Graph, NodeKind, Session, SessionOptions};
+use smelt::jit::graph::{Dim, Graph, NodeKind, Session, SessionOptions};
 use smelt::jit::onnx::OnnxError;
 
 use crate::Backend;
@@ -169,19 +169,35 @@ pub fn cmd_onnx_run(
     Ok(())
 }
 
-/// Case folders: PATHs holding `model.onnx`, or the folders directly inside them that do.
+/// The expected first output of a `light`-layout model `NAME.onnx`: `NAME_output_0.pb` beside it.
+fn light_output(model: &Path, k: usize) -> PathBuf {
+    let stem = model.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+    model.with_file_name(format!("{stem}_output_{k}.pb"))
+}
+
+/// Cases: PATHs holding `model.onnx`, or the folders directly inside them
+/// that do, or (the backend test data's `light` layout) `NAME.onnx` files
+/// with `NAME_output_0.pb` beside them.
 fn find_cases(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     for p in paths {
-        if p.join("model.onnx").is_file() {
+        if p.join("model.onnx").is_file() || p.is_file() && light_output(p, 0).is_file() {
             out.push(p.clone());
             continue;
         }
         let entries = std::fs::read_dir(p).with_context(|| format!("cannot read {}", p.display()))?;
-        let mut cases: Vec<PathBuf> =
-            entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|c| c.join("model.onnx").is_file()).collect();
+        let mut cases: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|c| {
+                c.join("model.onnx").is_file()
+                    || c.extension().is_some_and(|e| e == "onnx") && light_output(c, 0).is_file()
+            })
+            .collect();
         if cases.is_empty() {
-            bail!("{}: no model.onnx in it or in the folders inside it", p.display());
+            bail!(
+                "{}: no model.onnx in it or in the folders inside it (nor NAME.onnx with NAME_output_0.pb)",
+                p.display()
+            );
         }
         cases.sort();
         out.extend(cases);
@@ -260,7 +276,38 @@ fn check_test_data_sets(dir: &Path, sets: &[PathBuf], backend: Backend) -> Resul
     Ok(())
 }
 
+/// A `light`-layout model: every input fed `arange(n) / n` in its shape
+/// (symbolic dims 1), as the ONNX backend test suite feeds them, and the
+/// outputs compared with `NAME_output_<k>.pb` at the suite's tolerance.
+fn check_light(model: &Path, backend: Backend) -> Result<()> {
+    let graph = load_graph(model)?;
+    let mut feeds = Vec::new();
+    for name in &graph.inputs {
+        let node = graph.find(name).map(|n| graph.node(n));
+        let Some(NodeKind::Placeholder { dtype, dims }) = node.map(|n| &n.kind) else {
+            bail!("graph input '{name}' is not a placeholder");
+        };
+        let dims: Vec<i64> = dims.iter().map(|d| if let Dim::Fixed(n) = d { *n } else { 1 }).collect();
+        let n: i64 = dims.iter().product();
+        let values = (0..n).map(|i| i as f64 / n as f64);
+        feeds.push((name.clone(), Array::new(&dims, smelt::hlo::ArrayData::from_f64(*dtype, values))));
+    }
+    let session = session(graph, backend)?;
+    let got = run(&session, &feeds)?;
+    for (k, (name, g)) in session.graph().outputs.iter().zip(&got).enumerate() {
+        let path = light_output(model, k);
+        let bytes = std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+        let (_, want) =
+            smelt::jit::onnx::tensor::decode_bytes(&bytes).map_err(|m| anyhow!("{}: {m}", path.display()))?;
+        compare(g, &want, BACKEND_TEST_RTOL, BACKEND_TEST_ATOL).map_err(|m| anyhow!("output '{name}': {m}"))?;
+    }
+    Ok(())
+}
+
 fn check_case(dir: &Path, backend: Backend) -> Result<()> {
+    if dir.is_file() {
+        return check_light(dir, backend);
+    }
     let sets = test_data_sets(dir);
     if !sets.is_empty() {
         return check_test_data_sets(dir, &sets, backend);

@@ -237,6 +237,43 @@ fn cli_onnx_check_passes_a_case_and_fails_a_wrong_one() {
     assert!(stdout.starts_with("FAIL mlp: output 'probs': index [0, 3]"), "{stdout}");
 }
 
+/// The backend test data's `light` layout (`NAME.onnx` beside
+/// `NAME_output_0.pb`, inputs fed `arange(n) / n`): the expected output is the
+/// interpreter's for that input; a perturbed one fails.
+#[test]
+fn cli_onnx_check_reads_the_light_layout() {
+    let tmp = tempfile::tempdir().unwrap();
+    let model = tmp.path().join("tiny.onnx");
+    std::fs::copy(onnx_dir().join("mlp/model.onnx"), &model).unwrap();
+    let graph = onnx::load(&model).unwrap();
+    let mut feeds = Vec::new();
+    for name in &graph.inputs {
+        let node = graph.node(graph.find(name).unwrap());
+        let smelt::jit::graph::NodeKind::Placeholder { dims, .. } = &node.kind else { panic!("{name}") };
+        let dims: Vec<i64> =
+            dims.iter().map(|d| if let smelt::jit::graph::Dim::Fixed(n) = d { *n } else { 1 }).collect();
+        let n: i64 = dims.iter().product();
+        feeds.push((name.clone(), Array::from_vec(&dims, (0..n).map(|i| i as f32 / n as f32).collect())));
+    }
+    let outputs = graph.outputs.clone();
+    let s = session(graph, "interp");
+    let feeds: Vec<(&str, Array)> = feeds.iter().map(|(n, a)| (n.as_str(), a.clone())).collect();
+    let fetches: Vec<&str> = outputs.iter().map(String::as_str).collect();
+    let want = s.run(&feeds, &fetches).unwrap();
+    for (k, (name, a)) in outputs.iter().zip(&want).enumerate() {
+        std::fs::write(tmp.path().join(format!("tiny_output_{k}.pb")), onnx::tensor::encode_bytes(name, a)).unwrap();
+    }
+    let (stdout, _) = smelt(&["onnx-check", tmp.path().to_str().unwrap(), "--backend", "cranelift"], 0);
+    assert_eq!(stdout, "PASS tiny.onnx\n1 passed, 0 failed\n");
+    let mut off = want[0].clone();
+    if let smelt::hlo::ArrayData::F32(v) = &mut off.data {
+        v[0] += 0.5;
+    }
+    std::fs::write(tmp.path().join("tiny_output_0.pb"), onnx::tensor::encode_bytes(&outputs[0], &off)).unwrap();
+    let (stdout, _) = smelt(&["onnx-check", model.to_str().unwrap(), "--backend", "cranelift"], 1);
+    assert!(stdout.starts_with("FAIL tiny.onnx: output"), "{stdout}");
+}
+
 #[test]
 fn cli_errors_name_the_place() {
     let tmp = tempfile::tempdir().unwrap();

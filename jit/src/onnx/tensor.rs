@@ -86,6 +86,12 @@ fn typed(t: &TensorProto, dtype: DType) -> Result<ArrayData, String> {
     })
 }
 
+/// [`encode`], serialized (a backend-test `output_0.pb`).
+pub fn encode_bytes(name: &str, array: &Array) -> Vec<u8> {
+    use prost::Message;
+    encode(name, array).encode_to_vec()
+}
+
 /// A tensor of `dtype` holding `array` in `raw_data` (for tests and tools that write models).
 pub fn encode(name: &str, array: &Array) -> TensorProto {
     let code = (1..=16).find(|&c| onnx_dtype(c) == Some(array.dtype())).unwrap_or(0);

@@ -414,3 +414,51 @@ def dilated_conv1d(size):
         return x + conv(jax.nn.relu(h), w3, 8)
 
     return Built(fn, (x, w1, w2, w3))
+
+
+def _conv_nchw(x, w, stride=1, pad=0, groups=1):
+    return jax.lax.conv_general_dilated(
+        x, w, (stride, stride), [(pad, pad), (pad, pad)],
+        dimension_numbers=("NCHW", "OIHW", "NCHW"), feature_group_count=groups,
+    )
+
+
+@case(UNSEEN, "A ResNet bottleneck in PyTorch's NCHW/OIHW layout at batch 1: 1x1 reduce, 3x3, 1x1 "
+      "expand, each with a per-channel affine (folded batch norm) and ReLU, a strided 1x1 projection "
+      "shortcut and the residual add.", rtol=1e-4, atol=1e-4)
+def nchw_bottleneck(size):
+    rng = np.random.default_rng(931)
+    c, m, o, hw = (8, 4, 16, 8) if size == "test" else (256, 128, 512, 28)
+    x = normal(rng, (1, c, hw, hw))
+    w1, w2, w3, wp = (normal(rng, s, 1 / np.sqrt(np.prod(s[1:]))) for s in
+                      [(m, c, 1, 1), (m, m, 3, 3), (o, m, 1, 1), (o, c, 1, 1)])
+    s1, s2, s3 = (1 + 0.1 * normal(rng, (k,)) for k in (m, m, o))
+
+    def fn(x, w1, w2, w3, wp, s1, s2, s3):
+        aff = lambda y, s: y * s[None, :, None, None] + 0.05
+        y = jax.nn.relu(aff(_conv_nchw(x, w1, stride=2), s1))
+        y = jax.nn.relu(aff(_conv_nchw(y, w2, pad=1), s2))
+        y = aff(_conv_nchw(y, w3), s3)
+        return jax.nn.relu(y + _conv_nchw(x, wp, stride=2))
+
+    return Built(fn, (x, w1, w2, w3, wp, s1, s2, s3))
+
+
+@case(UNSEEN, "A MobileNet/ShuffleNet-style separable block in NCHW: a grouped 1x1 convolution, "
+      "a channel shuffle, a depthwise 3x3 (one group per channel), a grouped 1x1 convolution and a "
+      "ReLU6.", rtol=1e-4, atol=1e-4)
+def nchw_separable(size):
+    rng = np.random.default_rng(932)
+    c, g, hw = (8, 2, 6) if size == "test" else (240, 4, 28)
+    x = normal(rng, (1, c, hw, hw))
+    w1 = normal(rng, (c, c // g, 1, 1), 1 / np.sqrt(c // g))
+    wd = normal(rng, (c, 1, 3, 3), 1 / 3)
+    w2 = normal(rng, (c, c // g, 1, 1), 1 / np.sqrt(c // g))
+
+    def fn(x, w1, wd, w2):
+        y = jax.nn.relu(_conv_nchw(x, w1, groups=g))
+        y = y.reshape(1, g, c // g, hw, hw).transpose(0, 2, 1, 3, 4).reshape(1, c, hw, hw)
+        y = _conv_nchw(y, wd, pad=1, groups=c)
+        return jnp.clip(_conv_nchw(y, w2, groups=g), 0, 6)
+
+    return Built(fn, (x, w1, wd, w2))

@@ -21,6 +21,10 @@
 //!   vectorized over all output features (input feature `f / multiplier`). The
 //!   taps that land in the input are found once per row; padding reads zero.
 //!   This is what GEMM would waste `NR - 1` of `NR` lanes on.
+//! - **Planar** (depthwise with features major and two trailing spatial
+//!   dimensions: NCHW / OIHW): per output plane and row, each tap is one
+//!   multiply-add over the run of output columns it reaches, into the output
+//!   row (f32 and f64); the epilogue runs once at the end.
 //! - **Direct** (output features minor, and runs of at most 16 features, sums
 //!   over fewer than 32 products, or under 2M multiply-adds in all: e.g. every
 //!   convolution of the corpus's small CNNs): four output rows at a
@@ -28,7 +32,11 @@
 //!   values, summed over taps and the group's input features. No packing; GEMM
 //!   would compute mostly padding in its 32-column tiles.
 //! - **im2col + GEMM** (everything else): per run, `[rows, taps * Cg] x [taps * Cg,
-//!   run]` with the GEMM's packing and macro-kernel ([`crate::gemm`]). The im2col
+//!   run]` with the GEMM's packing and macro-kernel ([`crate::gemm`]). With
+//!   an element gather and an `oi01`-style kernel the depth runs feature
+//!   major (`z * taps + tap`), which makes each output feature's kernel one
+//!   contiguous run that B is packed from directly. Few rows split the
+//!   features between tasks, which share one gather of the im2col matrix. The im2col
 //!   matrix is never materialized: each task gathers an `MC x KC` block of it
 //!   straight into packed micro-panels (padding, strides and both dilations
 //!   resolved in the gather), so its memory stays bounded and cache-resident.
@@ -1096,9 +1104,18 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         let nkb = if full_depth { 1 } else { cdiv(kdim, blk.kc) };
         let kcb = cdiv(kdim, nkb);
         let kbytes = spec.kernel.byte_size() as i64;
-        // Kernel per run as a row-major [kdim, gs] matrix, then packed like B.
-        let kmat = ir.alloc(ir.c(g.runs * kdim * g.gs * kbytes))?;
-        self.gather_kernel(ir, args[1], kmat, [kdim * g.gs, g.cg * g.gs, g.gs, 1])?;
+        // Kernel per run as a row-major [kdim, gs] matrix, then packed like B;
+        // a feature-major kernel with depth in (feature, tap) order is
+        // already that matrix, transposed: packed straight from it.
+        let z_major = self.z_major(blk.lanes);
+        let (kmat, [src_run, src_k, src_rs, src_ks]) = if z_major {
+            let kso = g.k_strides[g.k_o];
+            (args[1], [g.gs * kso, 1, kso, 1])
+        } else {
+            let kmat = ir.alloc(ir.c(g.runs * kdim * g.gs * kbytes))?;
+            self.gather_kernel(ir, args[1], kmat, [kdim * g.gs, g.cg * g.gs, g.gs, 1])?;
+            (kmat, [kdim * g.gs, g.gs, 1, g.gs])
+        };
         let bpack = ir.alloc(ir.c(g.runs * kdim * npad * ct.bytes() as i64))?;
         let kmem = ir.mem_ty(spec.kernel, 0);
         let ctt = ct.ty(ir.cx);
@@ -1108,15 +1125,18 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
                 let kc = ir.min(ir.c(kcb), ir.sub(ir.c(kdim), k0)?)?;
                 ir.for_range(ir.c(0), ir.c(npad), nr, |j0| {
                     let rows = ir.min(ir.c(nr), ir.sub(ir.c(g.gs), j0)?)?;
-                    let src = ir.add(ir.mul(run, ir.c(kdim * g.gs))?, ir.add(ir.mul(k0, ir.c(g.gs))?, j0)?)?;
+                    let src = ir.add(
+                        ir.mul(run, ir.c(src_run))?,
+                        ir.add(ir.mul(k0, ir.c(src_k))?, ir.mul(j0, ir.c(src_rs))?)?,
+                    )?;
                     let dst =
                         ir.add(ir.mul(run, ir.c(kdim * npad))?, ir.add(ir.mul(k0, ir.c(npad))?, ir.mul(j0, kc)?)?)?;
                     ir.call(
                         parts.pack_b,
                         &[
                             ir.gep(kmem, kmat, src)?.into(),
-                            ir.c(1).into(),
-                            ir.c(g.gs).into(),
+                            ir.c(src_rs).into(),
+                            ir.c(src_ks).into(),
                             rows.into(),
                             kc.into(),
                             ir.gep(ctt, bpack, dst)?.into(),
@@ -1126,7 +1146,9 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
                 })
             })
         })?;
-        ir.free(kmat)?;
+        if !z_major {
+            ir.free(kmat)?;
+        }
         let direct = g.feature_minor_out();
         let omem = ir.mem_ty(spec.out, 0);
         let ob = spec.out.byte_size() as i64;
@@ -1191,6 +1213,30 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         ir.free(bpack)
     }
 
+    /// Whether im2col depth runs input feature major, tap minor (`k = z *
+    /// taps + tap`) instead of tap major: for kernels whose input feature
+    /// sits right above trailing, row-major, unreversed taps (`oi01`), where
+    /// that order makes each output feature's kernel one contiguous run, so
+    /// B is packed from the kernel itself. Only with the element gather
+    /// (input features not contiguous, as in NCHW).
+    fn z_major(&self, lanes: u32) -> bool {
+        let g = &self.g;
+        let rank = g.k_strides.len();
+        let trailing = g.k_sp.iter().enumerate().all(|(k, &d)| d == rank - g.k_sp.len() + k);
+        !self.vector_gather(lanes)
+            && g.runs >= 1
+            && trailing
+            && g.k_strides[g.k_i] == g.taps
+            && !g.reversal.iter().any(|&r| r)
+            && g.k_strides[g.k_o] >= g.cg * g.taps
+    }
+
+    /// Whether the im2col gather loads whole vectors of contiguous input features.
+    fn vector_gather(&self, lanes: u32) -> bool {
+        let g = &self.g;
+        g.in_strides[g.in_f] == 1 && g.cg >= lanes as i64 && lanes > 1
+    }
+
     /// Gathers the im2col block `[r0, r0 + mc) x [k0, k0 + kc)` into `mr`-row
     /// panels at `apack` (rows past `mc` in the last panel zero).
     fn gather_a(
@@ -1208,11 +1254,10 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         let ctt = ct.ty(ir.cx);
         let imem = ir.mem_ty(spec.input, 0);
         let ib = spec.input.byte_size() as u32;
-        // Contiguous input features, enough for whole vectors: gather by transposing.
-        let vector_gather = g.in_strides[g.in_f] == 1 && g.cg >= lanes as i64 && lanes > 1;
         let (out_b, out_sp) = out_layout(spec);
         // im2col block [r0, r0 + mc) x [k0, k0 + kc) into MR-row panels.
-        if vector_gather {
+        if self.vector_gather(lanes) {
+            // Contiguous input features, enough for whole vectors: gather by transposing.
             self.gather_panels(ir, input, apack, [r0, mc, k0, kc, chan, bshift], mr, lanes)?;
         } else {
             ir.for_range(ir.c(0), mc, 1, |rr| {
@@ -1221,20 +1266,36 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
                 let lane = ir.rem(rr, ir.c(mr))?;
                 let panel = ir.mul(ir.div(rr, ir.c(mr))?, ir.mul(ir.c(mr), kc)?)?;
                 let dbase = ir.add(panel, lane)?;
-                let t_lo = ir.div(k0, ir.c(g.cg))?;
-                let t_hi = ir.ceil_div(ir.add(k0, kc)?, ir.c(g.cg))?;
+                // Depth k of (tap, z): tap * Cg + z, or z * taps + tap (z-major).
+                let z_major = self.z_major(lanes);
+                let (t_lo, t_hi) = if z_major {
+                    (ir.c(0), ir.c(g.taps))
+                } else {
+                    (ir.div(k0, ir.c(g.cg))?, ir.ceil_div(ir.add(k0, kc)?, ir.c(g.cg))?)
+                };
                 ir.for_range(t_lo, t_hi, 1, |tap| {
                     let ks = g.decode_tap(ir, tap)?;
                     let (valid, off) = g.input_offset(ir, &os, &ks)?;
                     let src = ir.select(valid, ir.add(base, off)?, ir.c(0))?;
-                    let tk = ir.mul(tap, ir.c(g.cg))?;
-                    let z_lo = ir.max(ir.c(0), ir.sub(k0, tk)?)?;
-                    let z_hi = ir.min(ir.c(g.cg), ir.sub(ir.add(k0, kc)?, tk)?)?;
+                    let (z_lo, z_hi, depth) = if z_major {
+                        // z * taps + tap in [k0, k0 + kc).
+                        let from = |k: IntValue<'ctx>| -> R<IntValue<'ctx>> {
+                            ir.ceil_div(ir.max(ir.c(0), ir.sub(k, tap)?)?, ir.c(g.taps))
+                        };
+                        let z_hi = ir.min(ir.c(g.cg), from(ir.add(k0, kc)?)?)?;
+                        (from(k0)?, z_hi, ir.sub(tap, k0)?)
+                    } else {
+                        let tk = ir.mul(tap, ir.c(g.cg))?;
+                        let z_lo = ir.max(ir.c(0), ir.sub(k0, tk)?)?;
+                        let z_hi = ir.min(ir.c(g.cg), ir.sub(ir.add(k0, kc)?, tk)?)?;
+                        (z_lo, z_hi, ir.sub(tk, k0)?)
+                    };
+                    let z_step = if z_major { g.taps } else { 1 };
                     ir.for_range(z_lo, z_hi, 1, |z| {
                         let at = ir.add(src, ir.mul(z, ir.c(g.in_strides[g.in_f]))?)?;
                         let v = ir.to_ct(ir.load(imem, ir.gep(imem, input, at)?, ib)?, spec.input, ct)?;
                         let v = ir.b.build_select(valid, v, ir.zero(ct, 0), "")?;
-                        let kk = ir.sub(ir.add(tk, z)?, k0)?;
+                        let kk = ir.add(depth, ir.mul(z, ir.c(z_step))?)?;
                         let d = ir.add(dbase, ir.mul(kk, ir.c(mr))?)?;
                         ir.store(ir.gep(ctt, apack, d)?, v, ct.bytes())
                     })

@@ -372,6 +372,11 @@ fn few_rows_split_features_over_one_shared_gather() {
     let specs = vec![
         spec("bf01_oi01->bf01", &[1, 64, 5, 5], &[520, 64, 3, 3], vec![win(3, 1, (1, 1), 1, 1); 2], 1),
         spec("b01f_01io->b01f", &[1, 8, 8, 64], &[3, 3, 64, 300], vec![win(3, 1, (1, 0), 1, 1); 2], 1),
+        // Feature-major kernels packed straight from memory, depth in
+        // (feature, tap) order across several depth blocks; with and without
+        // the shared gather.
+        spec("bf01_oi01->bf01", &[1, 72, 9, 9], &[40, 72, 3, 3], vec![win(3, 2, (1, 1), 1, 1); 2], 1),
+        spec("bf01_oi01->bf01", &[2, 40, 20, 20], &[24, 40, 3, 3], vec![win(3, 1, (1, 1), 1, 2); 2], 1),
     ];
     let (nonzero, total) = check(&specs, Runtime::TwoThreads, true, false);
     assert!(nonzero * 2 > total, "only {nonzero} of {total} expected values are non-zero");

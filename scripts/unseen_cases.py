@@ -416,13 +416,6 @@ def dilated_conv1d(size):
     return Built(fn, (x, w1, w2, w3))
 
 
-def _conv_nchw(x, w, stride=1, pad=0, groups=1):
-    return jax.lax.conv_general_dilated(
-        x, w, (stride, stride), [(pad, pad), (pad, pad)],
-        dimension_numbers=("NCHW", "OIHW", "NCHW"), feature_group_count=groups,
-    )
-
-
 @case(UNSEEN, "A ResNet bottleneck in PyTorch's NCHW/OIHW layout at batch 1: 1x1 reduce, 3x3, 1x1 "
       "expand, each with a per-channel affine (folded batch norm) and ReLU, a strided 1x1 projection "
       "shortcut and the residual add.", rtol=1e-4, atol=1e-4)
@@ -434,12 +427,18 @@ def nchw_bottleneck(size):
                       [(m, c, 1, 1), (m, m, 3, 3), (o, m, 1, 1), (o, c, 1, 1)])
     s1, s2, s3 = (1 + 0.1 * normal(rng, (k,)) for k in (m, m, o))
 
+    def conv(x, w, stride=1, pad=0, groups=1):
+        return jax.lax.conv_general_dilated(
+            x, w, (stride, stride), [(pad, pad), (pad, pad)],
+            dimension_numbers=("NCHW", "OIHW", "NCHW"), feature_group_count=groups,
+        )
+
     def fn(x, w1, w2, w3, wp, s1, s2, s3):
         aff = lambda y, s: y * s[None, :, None, None] + 0.05
-        y = jax.nn.relu(aff(_conv_nchw(x, w1, stride=2), s1))
-        y = jax.nn.relu(aff(_conv_nchw(y, w2, pad=1), s2))
-        y = aff(_conv_nchw(y, w3), s3)
-        return jax.nn.relu(y + _conv_nchw(x, wp, stride=2))
+        y = jax.nn.relu(aff(conv(x, w1, stride=2), s1))
+        y = jax.nn.relu(aff(conv(y, w2, pad=1), s2))
+        y = aff(conv(y, w3), s3)
+        return jax.nn.relu(y + conv(x, wp, stride=2))
 
     return Built(fn, (x, w1, w2, w3, wp, s1, s2, s3))
 
@@ -455,10 +454,16 @@ def nchw_separable(size):
     wd = normal(rng, (c, 1, 3, 3), 1 / 3)
     w2 = normal(rng, (c, c // g, 1, 1), 1 / np.sqrt(c // g))
 
+    def conv(x, w, stride=1, pad=0, groups=1):
+        return jax.lax.conv_general_dilated(
+            x, w, (stride, stride), [(pad, pad), (pad, pad)],
+            dimension_numbers=("NCHW", "OIHW", "NCHW"), feature_group_count=groups,
+        )
+
     def fn(x, w1, wd, w2):
-        y = jax.nn.relu(_conv_nchw(x, w1, groups=g))
+        y = jax.nn.relu(conv(x, w1, groups=g))
         y = y.reshape(1, g, c // g, hw, hw).transpose(0, 2, 1, 3, 4).reshape(1, c, hw, hw)
-        y = _conv_nchw(y, wd, pad=1, groups=c)
-        return jnp.clip(_conv_nchw(y, w2, groups=g), 0, 6)
+        y = conv(y, wd, pad=1, groups=c)
+        return jnp.clip(conv(y, w2, groups=g), 0, 6)
 
     return Built(fn, (x, w1, wd, w2))

@@ -1237,6 +1237,138 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         g.in_strides[g.in_f] == 1 && g.cg >= lanes as i64 && lanes > 1
     }
 
+    /// Whether the z-major element gather can copy whole `mr`-row panels as
+    /// vectors: two spatial dimensions trailing in the input and the output
+    /// (NCHW), unit column stride, no base dilation. Then a panel's rows are
+    /// consecutive output columns, and for one depth `k` their inputs are
+    /// consecutive too.
+    fn panel_vectors(&self, lanes: u32) -> bool {
+        let g = &self.g;
+        let rank = g.in_dims.len();
+        let trailing = |sp: &[usize]| sp.len() == 2 && sp[0] == rank - 2 && sp[1] == rank - 1;
+        self.z_major(lanes)
+            && trailing(&g.in_sp)
+            && trailing(&g.out_sp)
+            && g.window[1].stride == 1
+            && g.window.iter().all(|w| w.base_dilation == 1)
+    }
+
+    /// The z-major element gather by panels: a panel of `mr` rows inside one
+    /// output row copies, per tap whose columns all land in the input, each
+    /// input feature's `mr` consecutive elements as one vector; other taps
+    /// and panels go element by element (`row`).
+    fn gather_panel_vectors(
+        &self,
+        ir: &Ir<'_, 'ctx>,
+        input: PointerValue<'ctx>,
+        apack: PointerValue<'ctx>,
+        [r0, mc, k0, kc, chan, bshift]: [IntValue<'ctx>; 6],
+        mr: i64,
+        row: &dyn Fn(IntValue<'ctx>) -> R<()>,
+    ) -> R<()> {
+        let g = &self.g;
+        let spec = self.spec;
+        let ct = self.ct;
+        let ctt = ct.ty(ir.cx);
+        let imem = ir.mem_ty(spec.input, 0);
+        let vty = ir.mem_ty(spec.input, mr as u32);
+        let ib = spec.input.byte_size() as u32;
+        let (out_b, out_sp) = out_layout(spec);
+        let (ih, iw) = (g.in_dims[g.in_sp[0]], g.in_dims[g.in_sp[1]]);
+        let ow = g.out_dims[g.out_sp[1]];
+        let (wy, wx) = (&g.window[0], &g.window[1]);
+        ir.for_range(ir.c(0), mc, mr, |rr0| {
+            let rows = ir.min(ir.c(mr), ir.sub(mc, rr0)?)?;
+            let (obt, os) = g.decode_row(ir, ir.add(r0, rr0)?, out_b, &out_sp)?;
+            let whole = ir.b.build_and(
+                ir.cmp(IntPredicate::EQ, rows, ir.c(mr))?,
+                ir.cmp(IntPredicate::SLE, ir.add(os[1], ir.c(mr))?, ir.c(ow))?,
+                "",
+            )?;
+            ir.if_else(
+                whole,
+                || {
+                    let base = ir.add(ir.mul(ir.add(obt, bshift)?, ir.c(g.in_strides[g.in_b]))?, chan)?;
+                    let panel = ir.mul(rr0, kc)?;
+                    ir.for_range(ir.c(0), ir.c(g.taps), 1, |tap| {
+                        let ks = g.decode_tap(ir, tap)?;
+                        let iy = ir.add(
+                            ir.mul(os[0], ir.c(wy.stride))?,
+                            ir.sub(ir.mul(ks[0], ir.c(wy.window_dilation))?, ir.c(wy.pad_low))?,
+                        )?;
+                        let ix = ir.add(os[1], ir.sub(ir.mul(ks[1], ir.c(wx.window_dilation))?, ir.c(wx.pad_low))?)?;
+                        let inside = ir.b.build_and(
+                            ir.b.build_and(
+                                ir.cmp(IntPredicate::SGE, iy, ir.c(0))?,
+                                ir.cmp(IntPredicate::SLT, iy, ir.c(ih))?,
+                                "",
+                            )?,
+                            ir.b.build_and(
+                                ir.cmp(IntPredicate::SGE, ix, ir.c(0))?,
+                                ir.cmp(IntPredicate::SLE, ir.add(ix, ir.c(mr))?, ir.c(iw))?,
+                                "",
+                            )?,
+                            "",
+                        )?;
+                        let from = |k: IntValue<'ctx>| -> R<IntValue<'ctx>> {
+                            ir.ceil_div(ir.max(ir.c(0), ir.sub(k, tap)?)?, ir.c(g.taps))
+                        };
+                        let z_lo = from(k0)?;
+                        let z_hi = ir.min(ir.c(g.cg), from(ir.add(k0, kc)?)?)?;
+                        let dst = |z: IntValue<'ctx>| -> R<IntValue<'ctx>> {
+                            let kk = ir.sub(ir.add(ir.mul(z, ir.c(g.taps))?, tap)?, k0)?;
+                            ir.add(panel, ir.mul(kk, ir.c(mr))?)
+                        };
+                        ir.if_else(
+                            inside,
+                            || {
+                                let src = ir.add(base, ir.add(ir.mul(iy, ir.c(iw))?, ix)?)?;
+                                ir.for_range(z_lo, z_hi, 1, |z| {
+                                    let at = ir.add(src, ir.mul(z, ir.c(g.in_strides[g.in_f]))?)?;
+                                    let v = ir.to_ct(ir.load(vty, ir.gep(imem, input, at)?, ib)?, spec.input, ct)?;
+                                    ir.store(ir.gep(ctt, apack, dst(z)?)?, v, ct.bytes())
+                                })
+                            },
+                            || {
+                                // Some columns (or the row) fall outside: lane by lane.
+                                ir.for_range(z_lo, z_hi, 1, |z| {
+                                    let d = dst(z)?;
+                                    for l in 0..mr {
+                                        let x = ir.add(ix, ir.c(l))?;
+                                        let ok = ir.b.build_and(
+                                            ir.b.build_and(
+                                                ir.cmp(IntPredicate::SGE, iy, ir.c(0))?,
+                                                ir.cmp(IntPredicate::SLT, iy, ir.c(ih))?,
+                                                "",
+                                            )?,
+                                            ir.b.build_and(
+                                                ir.cmp(IntPredicate::SGE, x, ir.c(0))?,
+                                                ir.cmp(IntPredicate::SLT, x, ir.c(iw))?,
+                                                "",
+                                            )?,
+                                            "",
+                                        )?;
+                                        let at = ir.add(
+                                            ir.add(base, ir.mul(z, ir.c(g.in_strides[g.in_f]))?)?,
+                                            ir.add(ir.mul(iy, ir.c(iw))?, x)?,
+                                        )?;
+                                        let at = ir.select(ok, at, ir.c(0))?;
+                                        let v =
+                                            ir.to_ct(ir.load(imem, ir.gep(imem, input, at)?, ib)?, spec.input, ct)?;
+                                        let v = ir.b.build_select(ok, v, ir.zero(ct, 0), "")?;
+                                        ir.store(ir.gep(ctt, apack, ir.add(d, ir.c(l))?)?, v, ct.bytes())?;
+                                    }
+                                    Ok(())
+                                })
+                            },
+                        )
+                    })
+                },
+                || ir.for_range(rr0, ir.add(rr0, rows)?, 1, |rr| row(rr)),
+            )
+        })
+    }
+
     /// Gathers the im2col block `[r0, r0 + mc) x [k0, k0 + kc)` into `mr`-row
     /// panels at `apack` (rows past `mc` in the last panel zero).
     fn gather_a(
@@ -1260,7 +1392,8 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
             // Contiguous input features, enough for whole vectors: gather by transposing.
             self.gather_panels(ir, input, apack, [r0, mc, k0, kc, chan, bshift], mr, lanes)?;
         } else {
-            ir.for_range(ir.c(0), mc, 1, |rr| {
+            // One output row's gather, element by element (validity per tap).
+            let row = |rr: IntValue<'ctx>| -> R<()> {
                 let (obt, os) = g.decode_row(ir, ir.add(r0, rr)?, out_b, &out_sp)?;
                 let base = ir.add(ir.mul(ir.add(obt, bshift)?, ir.c(g.in_strides[g.in_b]))?, chan)?;
                 let lane = ir.rem(rr, ir.c(mr))?;
@@ -1300,7 +1433,12 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
                         ir.store(ir.gep(ctt, apack, d)?, v, ct.bytes())
                     })
                 })
-            })?;
+            };
+            if self.panel_vectors(lanes) {
+                self.gather_panel_vectors(ir, input, apack, [r0, mc, k0, kc, chan, bshift], mr, &row)?;
+            } else {
+                ir.for_range(ir.c(0), mc, 1, row)?;
+            }
         }
         // Rows past `mc` in the last panel: zeros.
         let padded = ir.mul(ir.ceil_div(mc, ir.c(mr))?, ir.c(mr))?;

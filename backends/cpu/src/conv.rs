@@ -63,6 +63,9 @@ use crate::routine::{
     task_function,
 };
 
+/// The widest column stride the im2col gather loads whole panels for.
+const PANEL_MAX_STRIDE: i64 = 2;
+
 /// Multiply-adds worth a task of their own when an im2col convolution splits
 /// its features between tasks.
 const TASK_WORK: i64 = 1 << 20;
@@ -1239,9 +1242,10 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
 
     /// Whether the z-major element gather can copy whole `mr`-row panels as
     /// vectors: two spatial dimensions trailing in the input and the output
-    /// (NCHW), unit column stride, no base dilation. Then a panel's rows are
-    /// consecutive output columns, and for one depth `k` their inputs are
-    /// consecutive too.
+    /// (NCHW), a column stride of at most [`PANEL_MAX_STRIDE`], no base
+    /// dilation. Then a panel's rows are consecutive output columns, and for
+    /// one depth `k` their inputs are evenly spaced: one load (of `stride *
+    /// mr` elements, every `stride`-th kept).
     fn panel_vectors(&self, lanes: u32) -> bool {
         let g = &self.g;
         let rank = g.in_dims.len();
@@ -1249,7 +1253,7 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         self.z_major(lanes)
             && trailing(&g.in_sp)
             && trailing(&g.out_sp)
-            && g.window[1].stride == 1
+            && g.window[1].stride <= PANEL_MAX_STRIDE
             && g.window.iter().all(|w| w.base_dilation == 1)
     }
 
@@ -1271,7 +1275,9 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         let ct = self.ct;
         let ctt = ct.ty(ir.cx);
         let imem = ir.mem_ty(spec.input, 0);
-        let vty = ir.mem_ty(spec.input, mr as u32);
+        let sx = g.window[1].stride;
+        let vty = ir.mem_ty(spec.input, (sx * mr) as u32);
+        let every: Vec<Option<u32>> = (0..mr).map(|l| Some((l * sx) as u32)).collect();
         let ib = spec.input.byte_size() as u32;
         let (out_b, out_sp) = out_layout(spec);
         let (ih, iw) = (g.in_dims[g.in_sp[0]], g.in_dims[g.in_sp[1]]);
@@ -1296,7 +1302,10 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
                             ir.mul(os[0], ir.c(wy.stride))?,
                             ir.sub(ir.mul(ks[0], ir.c(wy.window_dilation))?, ir.c(wy.pad_low))?,
                         )?;
-                        let ix = ir.add(os[1], ir.sub(ir.mul(ks[1], ir.c(wx.window_dilation))?, ir.c(wx.pad_low))?)?;
+                        let ix = ir.add(
+                            ir.mul(os[1], ir.c(sx))?,
+                            ir.sub(ir.mul(ks[1], ir.c(wx.window_dilation))?, ir.c(wx.pad_low))?,
+                        )?;
                         let inside = ir.b.build_and(
                             ir.b.build_and(
                                 ir.cmp(IntPredicate::SGE, iy, ir.c(0))?,
@@ -1305,7 +1314,7 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
                             )?,
                             ir.b.build_and(
                                 ir.cmp(IntPredicate::SGE, ix, ir.c(0))?,
-                                ir.cmp(IntPredicate::SLE, ir.add(ix, ir.c(mr))?, ir.c(iw))?,
+                                ir.cmp(IntPredicate::SLE, ir.add(ix, ir.c(sx * mr))?, ir.c(iw))?,
                                 "",
                             )?,
                             "",
@@ -1325,7 +1334,9 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
                                 let src = ir.add(base, ir.add(ir.mul(iy, ir.c(iw))?, ix)?)?;
                                 ir.for_range(z_lo, z_hi, 1, |z| {
                                     let at = ir.add(src, ir.mul(z, ir.c(g.in_strides[g.in_f]))?)?;
-                                    let v = ir.to_ct(ir.load(vty, ir.gep(imem, input, at)?, ib)?, spec.input, ct)?;
+                                    let v = ir.load(vty, ir.gep(imem, input, at)?, ib)?;
+                                    let v = if sx == 1 { v } else { ir.shuffle(v, v, &every)? };
+                                    let v = ir.to_ct(v, spec.input, ct)?;
                                     ir.store(ir.gep(ctt, apack, dst(z)?)?, v, ct.bytes())
                                 })
                             },
@@ -1334,7 +1345,7 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
                                 ir.for_range(z_lo, z_hi, 1, |z| {
                                     let d = dst(z)?;
                                     for l in 0..mr {
-                                        let x = ir.add(ix, ir.c(l))?;
+                                        let x = ir.add(ix, ir.c(l * sx))?;
                                         let ok = ir.b.build_and(
                                             ir.b.build_and(
                                                 ir.cmp(IntPredicate::SGE, iy, ir.c(0))?,

@@ -386,13 +386,17 @@ fn few_rows_split_features_over_one_shared_gather() {
 fn nchw_panels_gather_by_vectors() {
     // NCHW inputs with oi01 kernels: panels of rows inside one output row copy
     // each input feature's run as a vector when the tap's columns are all
-    // inside, lane by lane at the edges. Widths that are and are not a whole
+    // inside (every other element for stride 2), lane by lane at the edges. Widths that are and are not a whole
     // number of panels, window dilation, a y stride, asymmetric padding.
     let nchw = "bf01_oi01->bf01";
     let specs = vec![
         spec(nchw, &[1, 16, 12, 40], &[24, 16, 3, 3], vec![win(3, 1, (1, 1), 1, 1); 2], 1),
         spec(nchw, &[2, 12, 11, 29], &[20, 12, 3, 3], vec![win(3, 2, (0, 2), 1, 1), win(3, 1, (2, 1), 2, 1)], 1),
         spec(nchw, &[1, 3, 30, 30], &[16, 3, 7, 7], vec![win(7, 1, (3, 3), 1, 1); 2], 1),
+        // Column stride 2 (stems, downsampling): every other element of a
+        // double-width load; odd and even widths.
+        spec(nchw, &[1, 3, 41, 41], &[16, 3, 7, 7], vec![win(7, 2, (3, 3), 1, 1); 2], 1),
+        spec(nchw, &[1, 8, 16, 48], &[12, 8, 3, 3], vec![win(3, 2, (1, 1), 1, 1); 2], 1),
     ];
     let (nonzero, total) = check(&specs, Runtime::TwoThreads, true, false);
     assert!(nonzero * 2 > total, "only {nonzero} of {total} expected values are non-zero");

@@ -532,7 +532,7 @@ fn build<'ctx>(
     let ty = cx.void_type().fn_type(&[p.into(), p.into(), p.into(), p.into(), p.into()], false);
     let f = module.add_function(&name, ty, Some(Linkage::External));
     set_target_attrs(cx, f, target, isa);
-    let c = Conv { module, target, spec, g, ct, isa, name: name.clone() };
+    let c = Conv { scatter_to: std::cell::Cell::new(None), module, target, spec, g, ct, isa, name: name.clone() };
     let ir = Ir::new(module, f);
     let (input, kernel, out, epi, ectx) =
         (ir.param_ptr(0), ir.param_ptr(1), ir.param_ptr(2), ir.param_ptr(3), ir.param_ptr(4));
@@ -582,6 +582,8 @@ fn build<'ctx>(
 }
 
 struct Conv<'s, 'ctx> {
+    /// Where the next shared tasks scatter their scratch blocks ([`S_DST`]).
+    scatter_to: std::cell::Cell<Option<PointerValue<'ctx>>>,
     module: &'s Module<'ctx>,
     target: &'s TargetMachine,
     spec: &'s ConvSpec,
@@ -597,7 +599,10 @@ const S_KER: u32 = 1;
 const S_OUT: u32 = 2;
 const S_EPI: u32 = 3;
 const S_ECTX: u32 = 4;
-const SLOTS: u32 = 5;
+/// The output an im2col task scatters its finished block of the scratch
+/// matrix into (outputs whose features are not minor).
+const S_DST: u32 = 5;
+const SLOTS: u32 = 6;
 
 impl<'s, 'ctx> Conv<'s, 'ctx> {
     /// Whether the whole convolution is too little work to share between threads.
@@ -684,6 +689,7 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         for (slot, p) in [S_IN, S_KER, S_OUT, S_EPI, S_ECTX].into_iter().zip(ptrs) {
             s.set_ptr(ir, slot, p)?;
         }
+        s.set_ptr(ir, S_DST, self.scatter_to.get().unwrap_or(ir.ptrt().const_null()))?;
         let task = task_function(self.module, self.target, self.isa, &format!("{}_{suffix}", self.name));
         body(task)?;
         run_tasks(ir, task, s.ptr, ir.c(tasks), ir.c(grain), self.inline(ir))
@@ -1153,7 +1159,6 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
             ir.free(kmat)?;
         }
         let direct = g.feature_minor_out();
-        let omem = ir.mem_ty(spec.out, 0);
         let ob = spec.out.byte_size() as i64;
         let target_c = if direct { args[2] } else { ir.alloc(ir.c(g.rows * g.f * ob))? };
         let epi = if direct { args[3] } else { ir.ptrt().const_null() };
@@ -1189,27 +1194,18 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
             })?;
             ptrs[0] = all;
         }
+        // Outputs whose features are not minor: each task scatters its
+        // finished block of the [rows, F] scratch into the output (in
+        // parallel, while the block is in cache), then one epilogue block.
+        self.scatter_to.set((!direct).then_some(args[2]));
         self.share_tasks(ir, ptrs, "gemm", (tasks, 1), |task| {
             self.im2col_task(task, &parts, kdim, npad, nkb, kcb, (chunk, chunks), shared)
         })?;
+        self.scatter_to.set(None);
         if shared {
             ir.free(ptrs[0])?;
         }
         if !direct {
-            // Scatter [rows, F] into the output's layout, then one epilogue block.
-            let (out_b, out_sp) = out_layout(spec);
-            ir.for_range(ir.c(0), ir.c(g.rows), 1, |r| {
-                let (obt, os) = g.decode_row(ir, r, out_b, &out_sp)?;
-                let mut base = ir.mul(obt, ir.c(g.out_strides[out_b]))?;
-                for (k, &d) in out_sp.iter().enumerate() {
-                    base = ir.add(base, ir.mul(os[k], ir.c(g.out_strides[d]))?)?;
-                }
-                ir.for_range(ir.c(0), ir.c(g.f), 1, |fo| {
-                    let v = ir.load(omem, ir.gep(omem, target_c, ir.add(ir.mul(r, ir.c(g.f))?, fo)?)?, ob as u32)?;
-                    let at = ir.add(base, ir.mul(fo, ir.c(g.out_strides[g.out_f]))?)?;
-                    ir.store(ir.gep(omem, args[2], at)?, v, ob as u32)
-                })
-            })?;
             ir.free(target_c)?;
             call_epilogue(ir, args[3], args[4], [ir.c(0), ir.c(0), ir.c(g.rows), ir.c(0), ir.c(g.f)])?;
         }
@@ -1523,7 +1519,27 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
                     let at = [ir.c(0), r0, col];
                     parts.call_macro(&ir, sizes, [a, bblock, cblock], (accumulate, last), (epi, ectx), at, None)
                 })
-            })
+            })?;
+            if !g.feature_minor_out() {
+                // Rows [r0, r0 + mc) of this task's features are final: into the output.
+                let dst = Slots::at(ir.param_ptr(0), SLOTS).get_ptr(&ir, S_DST)?;
+                let (out_b, out_sp) = out_layout(spec);
+                let (f_lo, f_hi) = (ir.add(f_start, c_lo)?, ir.add(f_start, c_hi)?);
+                let ob = spec.out.byte_size() as u32;
+                ir.for_range(r0, ir.add(r0, mc)?, 1, |r| {
+                    let (obt, os) = g.decode_row(&ir, r, out_b, &out_sp)?;
+                    let mut base = ir.mul(obt, ir.c(g.out_strides[out_b]))?;
+                    for (k, &d) in out_sp.iter().enumerate() {
+                        base = ir.add(base, ir.mul(os[k], ir.c(g.out_strides[d]))?)?;
+                    }
+                    ir.for_range(f_lo, f_hi, 1, |fo| {
+                        let v = ir.load(omem, ir.gep(omem, c, ir.add(ir.mul(r, ir.c(g.f))?, fo)?)?, ob)?;
+                        let at = ir.add(base, ir.mul(fo, ir.c(g.out_strides[g.out_f]))?)?;
+                        ir.store(ir.gep(omem, dst, at)?, v, ob)
+                    })
+                })?;
+            }
+            Ok(())
         })?;
         if !shared {
             ir.free(apack)?;

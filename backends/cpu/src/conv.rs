@@ -44,7 +44,8 @@
 //!   per row and tap, `lanes x lanes` blocks transposed in registers into the
 //!   panels' `k`-major order; others element by element.
 //!   Outputs whose feature dimension is not minor are computed into a `[rows, F]`
-//!   scratch matrix and scattered; the epilogue then runs once over everything.
+//!   scratch matrix, each task scattering its finished block into the output;
+//!   the epilogue then runs once over everything.
 //!
 //! Threads: tasks are row blocks (x runs for im2col) through `smelt_parallel_for`;
 //! convolutions under 64K multiply-adds run on the calling thread.

@@ -136,43 +136,36 @@ fn as_dot(rw: &mut Rewriter<'_>, id: InstId) -> Option<InstId> {
     let free: Vec<usize> = free.into_iter().map(split).collect();
     let one = |v: usize| Dims::from_slice(&[v as i64]);
     let none_or = |b: Option<usize>| b.map_or_else(Dims::new, one);
-    let x_batch = grouped.then_some(in_f);
-    // Product dimensions: the group, then the left operand's free ones, then the right's.
-    let group: Vec<usize> = if grouped { vec![out_f] } else { vec![] };
+    // (operand, batch dimension, contracting dimension) of each side.
+    let kernel_side = (k2, k_batch, k_contract);
+    let input_side = (x, grouped.then_some(in_f), in_c);
+    let ((lhs, lb, lc), (rhs, rb, rc)) =
+        if kernel_first { (kernel_side, input_side) } else { (input_side, kernel_side) };
+    let dims =
+        DotDims { lhs_batch: none_or(lb), rhs_batch: none_or(rb), lhs_contracting: one(lc), rhs_contracting: one(rc) };
+    let product = rw.dot(lhs, rhs, dims, dtype)?;
+    // Product dimensions: the group, then the left operand's free ones, then
+    // the right's; `order[r]` is the (expanded) output dimension of product
+    // dimension `r`.
     let features = if grouped { out_f + 1 } else { out_f };
-    let (product, order): (InstId, Vec<usize>) = if kernel_first {
-        let dims = DotDims {
-            lhs_batch: none_or(k_batch),
-            rhs_batch: none_or(x_batch),
-            lhs_contracting: one(k_contract),
-            rhs_contracting: one(in_c),
-        };
-        let d = rw.dot(k2, x, dims, dtype)?;
-        (d, group.into_iter().chain(std::iter::once(features)).chain(free).collect())
+    let mut order: Vec<usize> = if grouped { vec![out_f] } else { vec![] };
+    if kernel_first {
+        order.push(features);
+        order.extend(free);
     } else {
-        let dims = DotDims {
-            lhs_batch: none_or(x_batch),
-            rhs_batch: none_or(k_batch),
-            lhs_contracting: one(in_c),
-            rhs_contracting: one(k_contract),
-        };
-        let d = rw.dot(x, k2, dims, dtype)?;
-        (d, group.into_iter().chain(free).chain(std::iter::once(features)).collect())
-    };
-    let out_dims_all = out_dims;
-    let out_dims = expanded;
-    let rank = out_dims.len();
-    // `order[r]` is the (expanded) output dimension of product dimension `r`.
-    let mut perm = vec![0i64; rank];
+        order.extend(free);
+        order.push(features);
+    }
+    let mut perm = vec![0i64; expanded.len()];
     for (r, &o) in order.iter().enumerate() {
         perm[o] = r as i64;
     }
     // Moving only size-1 dimensions is a reshape.
-    let moved: Vec<i64> = perm.iter().copied().filter(|&r| out_dims[order[r as usize]] != 1).collect();
+    let moved: Vec<i64> = perm.iter().copied().filter(|&r| expanded[order[r as usize]] != 1).collect();
     if moved.windows(2).all(|w| w[0] < w[1]) {
-        rw.reshape(product, &out_dims_all)
+        rw.reshape(product, &out_dims)
     } else {
         let t = rw.transpose(product, &perm)?;
-        rw.reshape(t, &out_dims_all)
+        rw.reshape(t, &out_dims)
     }
 }

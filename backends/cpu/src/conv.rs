@@ -901,11 +901,7 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
                 })?;
                 for ky in 0..kh {
                     let iy = ir.add(ir.mul(oy, ir.c(wy.stride))?, ir.c(ky * wy.window_dilation - wy.pad_low))?;
-                    let inside = ir.b.build_and(
-                        ir.cmp(IntPredicate::SGE, iy, ir.c(0))?,
-                        ir.cmp(IntPredicate::SLT, iy, ir.c(ih))?,
-                        "",
-                    )?;
+                    let inside = ir.in_range(iy, 0, ih)?;
                     ir.if_(inside, || {
                         let irow = ir.add(iplane, ir.mul(iy, ir.c(iw))?)?;
                         for (kx, &(first, end)) in cols.iter().enumerate() {
@@ -1303,19 +1299,9 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
                             ir.mul(os[1], ir.c(sx))?,
                             ir.sub(ir.mul(ks[1], ir.c(wx.window_dilation))?, ir.c(wx.pad_low))?,
                         )?;
-                        let inside = ir.b.build_and(
-                            ir.b.build_and(
-                                ir.cmp(IntPredicate::SGE, iy, ir.c(0))?,
-                                ir.cmp(IntPredicate::SLT, iy, ir.c(ih))?,
-                                "",
-                            )?,
-                            ir.b.build_and(
-                                ir.cmp(IntPredicate::SGE, ix, ir.c(0))?,
-                                ir.cmp(IntPredicate::SLE, ir.add(ix, ir.c(sx * mr))?, ir.c(iw))?,
-                                "",
-                            )?,
-                            "",
-                        )?;
+                        let row_ok = ir.in_range(iy, 0, ih)?;
+                        // Every column the panel's load reads lies in the row.
+                        let inside = ir.b.build_and(row_ok, ir.in_range(ix, 0, iw - sx * mr + 1)?, "")?;
                         let from = |k: IntValue<'ctx>| -> R<IntValue<'ctx>> {
                             ir.ceil_div(ir.max(ir.c(0), ir.sub(k, tap)?)?, ir.c(g.taps))
                         };
@@ -1343,19 +1329,7 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
                                     let d = dst(z)?;
                                     for l in 0..mr {
                                         let x = ir.add(ix, ir.c(l * sx))?;
-                                        let ok = ir.b.build_and(
-                                            ir.b.build_and(
-                                                ir.cmp(IntPredicate::SGE, iy, ir.c(0))?,
-                                                ir.cmp(IntPredicate::SLT, iy, ir.c(ih))?,
-                                                "",
-                                            )?,
-                                            ir.b.build_and(
-                                                ir.cmp(IntPredicate::SGE, x, ir.c(0))?,
-                                                ir.cmp(IntPredicate::SLT, x, ir.c(iw))?,
-                                                "",
-                                            )?,
-                                            "",
-                                        )?;
+                                        let ok = ir.b.build_and(row_ok, ir.in_range(x, 0, iw)?, "")?;
                                         let at = ir.add(
                                             ir.add(base, ir.mul(z, ir.c(g.in_strides[g.in_f]))?)?,
                                             ir.add(ir.mul(iy, ir.c(iw))?, x)?,
@@ -1485,6 +1459,8 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         let a_block = cdiv(blk.mc, mr) * mr * kcb;
         let apack = if shared { input } else { ir.alloc(ir.c(a_block * ct.bytes() as i64))? };
         let lanes = blk.lanes;
+        let dst =
+            if g.feature_minor_out() { None } else { Some(Slots::at(ir.param_ptr(0), SLOTS).get_ptr(&ir, S_DST)?) };
         ir.for_range(lo, hi, 1, |t| {
             // Task t: column chunk fastest, then run, then row block.
             let cb = ir.rem(t, ir.c(chunks))?;
@@ -1521,9 +1497,8 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
                     parts.call_macro(&ir, sizes, [a, bblock, cblock], (accumulate, last), (epi, ectx), at, None)
                 })
             })?;
-            if !g.feature_minor_out() {
+            if let Some(dst) = dst {
                 // Rows [r0, r0 + mc) of this task's features are final: into the output.
-                let dst = Slots::at(ir.param_ptr(0), SLOTS).get_ptr(&ir, S_DST)?;
                 let (out_b, out_sp) = out_layout(spec);
                 let (f_lo, f_hi) = (ir.add(f_start, c_lo)?, ir.add(f_start, c_hi)?);
                 let ob = spec.out.byte_size() as u32;

@@ -343,6 +343,11 @@ impl<'a, 'ctx> Ir<'a, 'ctx> {
     pub fn select(&self, c: IntValue<'ctx>, a: IntValue<'ctx>, b: IntValue<'ctx>) -> R<IntValue<'ctx>> {
         Ok(self.b.build_select(c, a, b, "")?.into_int_value())
     }
+    /// `lo <= v < hi` (signed).
+    pub fn in_range(&self, v: IntValue<'ctx>, lo: i64, hi: i64) -> R<IntValue<'ctx>> {
+        let (a, b) = (self.cmp(IntPredicate::SGE, v, self.c(lo))?, self.cmp(IntPredicate::SLT, v, self.c(hi))?);
+        Ok(self.b.build_and(a, b, "")?)
+    }
     pub fn min(&self, a: IntValue<'ctx>, b: IntValue<'ctx>) -> R<IntValue<'ctx>> {
         let c = self.cmp(IntPredicate::SLT, a, b)?;
         self.select(c, a, b)

@@ -231,6 +231,20 @@ enum Command {
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
     },
+    /// Differentiate a module: its entry must return a scalar floating-point
+    /// loss (or a tuple whose element 0 is one); writes a module with the same
+    /// parameters returning tuple(loss, d loss / d p for each chosen parameter).
+    Grad {
+        /// The forward module (HLO text, HloModuleProto or StableHLO).
+        file: PathBuf,
+        /// Entry parameter numbers to differentiate with respect to, comma
+        /// separated (default: every floating-point parameter, in order).
+        #[arg(long, value_delimiter = ',', value_name = "N,...")]
+        wrt: Vec<u32>,
+        /// Write the gradient module (HLO text) here instead of standard output.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
     /// Draw a (optimized) module: fusions as clusters.
     Viz {
         file: PathBuf,
@@ -470,6 +484,7 @@ fn main() -> ExitCode {
             cmd_opt(&file, pipeline, dump_to, stats, explain_fusion, disabled, output.as_deref())
         }
         Command::Viz { file, pipeline, to, output } => cmd_viz(&file, pipeline, to, &output),
+        Command::Grad { file, wrt, output } => cmd_grad(&file, &wrt, output.as_deref()),
         Command::Aot { file, name, out_dir, target, threads, rust } => {
             let TargetArgs { target, cpu, features } = target;
             let options = smelt::aot::AotOptions { triple: target, cpu, features, threads };
@@ -524,6 +539,22 @@ fn main() -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// `smelt grad`: the gradient module of a forward module.
+fn cmd_grad(file: &Path, wrt: &[u32], output: Option<&Path>) -> Result<ExitCode> {
+    let module = load_module(file)?;
+    let wrt = if wrt.is_empty() { smelt::passes::autodiff::float_params(&module) } else { wrt.to_vec() };
+    if wrt.is_empty() {
+        bail!("{}: the entry computation has no floating-point parameter to differentiate", file.display());
+    }
+    let grad = smelt::passes::grad(&module, &wrt).map_err(|e| anyhow!("{}: {e}", file.display()))?;
+    let text = text::print_module(&grad);
+    match output {
+        Some(path) => std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?,
+        None => print!("{text}"),
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Reads a module file in the `--format` given or the one its content shows;

@@ -8,6 +8,7 @@
 //! Backends tune the pipeline through [`options::Options`] (data), not by forking it.
 
 pub mod algebraic_simplifier;
+pub mod autodiff;
 pub mod buffer_assignment;
 pub mod complex_lowering;
 pub mod constant_folding;
@@ -32,4 +33,5 @@ pub mod while_loop_simplifier;
 
 pub use options::{FusionConfig, Options};
 pub use pass::{FixedPoint, Pass, PassContext, PassError, Pipeline};
+pub use autodiff::grad;
 pub use pipeline::{default_pipeline, pass_by_name};

@@ -13,6 +13,7 @@ mod compiled;
 mod compiled_prop;
 mod fuzz;
 mod gpu;
+mod grad;
 mod interp;
 mod kernel;
 mod onnx;

@@ -1,0 +1,207 @@
+"""Forward programs and their JAX gradients, for testing `smelt grad`.
+
+Each case registers, in the `grad` set, the function `value_and_grad(loss)`
+flattened to `(loss, d loss / d arg for each arg in WRT)`: the case folder
+that `gen.py` writes from it holds JAX's gradient module (`module.hlo`) and the
+gradients XLA computed (`out*.npy`). `scripts/gen_grad_cases.py` adds the
+forward program itself (`forward.hlo`, the loss alone) and which parameters to
+differentiate (`grad_wrt` in `case.json`), so a test can differentiate the
+forward module with smelt and compare with XLA's gradients.
+
+The losses mix what training programs are made of: dense layers and MLPs,
+softmax cross-entropy, convolutions with strides, padding, dilation and
+feature groups in both layouts, average and max pooling, attention with layer
+norm, an unrolled LSTM, elementwise math with kinks (abs, clip, max, where),
+data movement (slices with strides, pads, concatenation, reversal, dynamic
+slices and updates), reductions (max, min, logsumexp) and bf16 layers.
+"""
+
+import numpy as np
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+from cases import Built, Registry, case, normal
+
+GRAD = Registry("grad")
+
+# Per case: the loss function and the argument numbers differentiated.
+FORWARD = {}
+
+
+def with_grads(name, loss, wrt, args):
+    """`value_and_grad(loss)` over arguments `wrt`, flattened to `(loss, grads...)`,
+    as a case; records the loss and `wrt` in FORWARD."""
+    FORWARD[name] = (loss, tuple(wrt))
+
+    def fn(*a):
+        value, grads = jax.value_and_grad(loss, argnums=tuple(wrt))(*a)
+        return (value, *grads)
+
+    return Built(fn, args)
+
+
+@case(GRAD, "Two-layer MLP (tanh, relu), mean squared error.", rtol=1e-4, atol=1e-5)
+def grad_mlp_mse(size):
+    rng = np.random.default_rng(1101)
+    n, d, h, o = 16, 12, 24, 3
+    args = (normal(rng, (d, h), 0.3), normal(rng, (h,), 0.1), normal(rng, (h, o), 0.3), normal(rng, (o,), 0.1),
+            normal(rng, (n, d)), normal(rng, (n, o)))
+
+    def loss(w1, b1, w2, b2, x, y):
+        hid = jax.nn.relu(jnp.tanh(x @ w1 + b1) * 2.0 - 0.3)
+        return jnp.mean((hid @ w2 + b2 - y) ** 2)
+
+    return with_grads("grad_mlp_mse", loss, (0, 1, 2, 3), args)
+
+
+@case(GRAD, "Softmax regression: log-softmax cross-entropy against one-hot labels of an int input.", rtol=1e-4, atol=1e-5)
+def grad_softmax_xent(size):
+    rng = np.random.default_rng(1102)
+    n, d, k = 32, 20, 10
+    labels = rng.integers(0, k, size=(n,)).astype(np.int32)
+    args = (normal(rng, (d, k), 0.2), normal(rng, (k,), 0.1), normal(rng, (n, d)), labels)
+
+    def loss(w, b, x, labels):
+        logits = x @ w + b
+        logp = jax.nn.log_softmax(logits, axis=-1)
+        return -jnp.mean(jnp.sum(jax.nn.one_hot(labels, k) * logp, axis=-1))
+
+    return with_grads("grad_softmax_xent", loss, (0, 1), args)
+
+
+@case(GRAD, "NHWC CNN: strided SAME conv, relu, 2x2 average pool, 3x3/2 max pool, dense, squared loss.", rtol=1e-4, atol=1e-5)
+def grad_cnn_nhwc(size):
+    rng = np.random.default_rng(1103)
+    args = (normal(rng, (3, 3, 3, 8), 0.3), normal(rng, (8,), 0.1), normal(rng, (32, 4), 0.2),
+            normal(rng, (2, 17, 17, 3)), normal(rng, (2, 4)))
+
+    def loss(k, b, w, x, y):
+        h = lax.conv_general_dilated(x, k, (2, 2), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"))
+        h = jax.nn.relu(h + b)
+        h = lax.reduce_window(h, 0.0, lax.add, (1, 2, 2, 1), (1, 1, 1, 1), "VALID") / 4.0
+        h = lax.reduce_window(h, -jnp.inf, lax.max, (1, 3, 3, 1), (1, 2, 2, 1), "VALID")
+        h = h.reshape(h.shape[0], -1)[:, :32]
+        return jnp.sum((h @ w - y) ** 2)
+
+    return with_grads("grad_cnn_nhwc", loss, (0, 1, 2), args)
+
+
+@case(GRAD, "NCHW convolutions: dilated, two feature groups, explicit asymmetric padding, base dilation.", rtol=1e-4, atol=1e-5)
+def grad_conv_nchw_groups(size):
+    rng = np.random.default_rng(1104)
+    args = (normal(rng, (6, 2, 3, 3), 0.3), normal(rng, (4, 6, 2, 2), 0.3), normal(rng, (2, 4, 11, 9)))
+
+    def loss(k1, k2, x):
+        h = lax.conv_general_dilated(x, k1, (1, 2), [(2, 1), (0, 2)], rhs_dilation=(2, 1),
+                                     dimension_numbers=("NCHW", "OIHW", "NCHW"), feature_group_count=2)
+        h = jnp.sin(h)
+        h = lax.conv_general_dilated(h, k2, (1, 1), [(1, 1), (1, 0)], lhs_dilation=(2, 1),
+                                     dimension_numbers=("NCHW", "OIHW", "NCHW"))
+        return jnp.sum(h * h) * 0.01
+
+    return with_grads("grad_conv_nchw_groups", loss, (0, 1, 2), args)
+
+
+@case(GRAD, "Attention block with layer norm: batched dot_generals, softmax, mean/variance, rsqrt.", rtol=1e-4, atol=1e-5)
+def grad_attention_layernorm(size):
+    rng = np.random.default_rng(1105)
+    b, s, d = 2, 6, 8
+    args = (normal(rng, (d, d), 0.3), normal(rng, (d, d), 0.3), normal(rng, (d, d), 0.3),
+            normal(rng, (d,), 0.1) + 1.0, normal(rng, (d,), 0.1), normal(rng, (b, s, d)), normal(rng, (b, s, d)))
+
+    def loss(wq, wk, wv, gamma, beta, x, target):
+        q, k, v = x @ wq, x @ wk, x @ wv
+        att = jax.nn.softmax(jnp.einsum("bqd,bkd->bqk", q, k) / np.sqrt(d), axis=-1)
+        h = jnp.einsum("bqk,bkd->bqd", att, v) + x
+        mu = h.mean(-1, keepdims=True)
+        var = ((h - mu) ** 2).mean(-1, keepdims=True)
+        y = (h - mu) * lax.rsqrt(var + 1e-5) * gamma + beta
+        return jnp.mean((y - target) ** 2)
+
+    return with_grads("grad_attention_layernorm", loss, (0, 1, 2, 3, 4, 5), args)
+
+
+@case(GRAD, "An LSTM unrolled over 5 steps, gates sliced from one product, loss on the last state.", rtol=1e-4, atol=1e-5)
+def grad_lstm_unrolled(size):
+    rng = np.random.default_rng(1106)
+    n, d, h, t = 4, 3, 5, 5
+    args = (normal(rng, (d, 4 * h), 0.3), normal(rng, (h, 4 * h), 0.3), normal(rng, (4 * h,), 0.1),
+            normal(rng, (t, n, d)))
+
+    def loss(wx, wh, b, xs):
+        hs = jnp.zeros((n, h))
+        cs = jnp.zeros((n, h))
+        for step in range(t):
+            z = xs[step] @ wx + hs @ wh + b
+            i, f, g, o = jnp.split(z, 4, axis=-1)
+            cs = jax.nn.sigmoid(f) * cs + jax.nn.sigmoid(i) * jnp.tanh(g)
+            hs = jax.nn.sigmoid(o) * jnp.tanh(cs)
+        return jnp.sum(hs ** 2) + 0.1 * jnp.sum(cs)
+
+    return with_grads("grad_lstm_unrolled", loss, (0, 1, 2), args)
+
+
+@case(GRAD, "Elementwise math: exp, log1p, expm1, sqrt, sigmoid, sin, cos, tan, erf, cbrt, pow, atan2, abs,"
+           " clip, where, maximum, minimum, division.", rtol=1e-4, atol=1e-5)
+def grad_elementwise_zoo(size):
+    rng = np.random.default_rng(1107)
+    a = normal(rng, (6, 7))
+    c = np.abs(normal(rng, (6, 7))) + 0.5
+    args = (a, c)
+
+    def loss(a, c):
+        t = jnp.exp(0.3 * a) + jnp.log1p(c) + jnp.expm1(0.2 * a) + jnp.sqrt(c) + jax.nn.sigmoid(a)
+        t = t + jnp.sin(a) * jnp.cos(c) + jnp.tan(0.3 * a) + lax.erf(a) + jnp.cbrt(c) + c ** 1.7
+        t = t + jnp.arctan2(a, c) + jnp.abs(a) + jnp.clip(a, -0.5, 0.7) + jnp.where(a > 0, a * c, -c)
+        t = t + jnp.maximum(a, 0.1 * c) - jnp.minimum(a, c) + a / c + lax.rsqrt(c) + jnp.log(c)
+        return jnp.sum(t * t) * 0.01
+
+    return with_grads("grad_elementwise_zoo", loss, (0, 1), args)
+
+
+@case(GRAD, "Data movement: strided slices, pads (interior and negative), concatenation, reversal,"
+           " transposes, dynamic slice and dynamic update at an int input.", rtol=1e-4, atol=1e-5)
+def grad_data_movement(size):
+    rng = np.random.default_rng(1108)
+    args = (normal(rng, (8, 10)), normal(rng, (3, 4)), np.array(2, dtype=np.int32))
+
+    def loss(x, u, i):
+        s = x[1:7:2, ::3]
+        p = lax.pad(s, 0.5, [(1, -1, 1), (2, 0, 0)])
+        cat = jnp.concatenate([p, jnp.flip(p, axis=1)], axis=1)
+        t = cat.T @ cat
+        d = lax.dynamic_slice(x, (i, i + 1), (3, 4))
+        upd = lax.dynamic_update_slice(x, u * d, (i + 1, 3))
+        return jnp.sum(t) * 0.01 + jnp.sum(jnp.sin(upd)) + jnp.sum(d * d)
+
+    return with_grads("grad_data_movement", loss, (0, 1), args)
+
+
+@case(GRAD, "Reductions: max and min over axes, logsumexp, mean, product-free statistics.", rtol=1e-4, atol=1e-5)
+def grad_reductions(size):
+    rng = np.random.default_rng(1109)
+    args = (normal(rng, (5, 6, 7)),)
+
+    def loss(x):
+        m = jnp.max(x, axis=2)
+        n = jnp.min(x, axis=(0, 2))
+        lse = jax.nn.logsumexp(x, axis=1)
+        return jnp.sum(m * m) + jnp.sum(n) + jnp.mean(lse) + jnp.var(x)
+
+    return with_grads("grad_reductions", loss, (0,), args)
+
+
+@case(GRAD, "A bf16 layer: bf16 weights and activations, f32 accumulation, f32 loss.",
+           rtol=2e-2, atol=2e-2)
+def grad_bf16_dense(size):
+    rng = np.random.default_rng(1110)
+    bf = jnp.bfloat16
+    args = (normal(rng, (16, 8), 0.3).astype(bf), normal(rng, (8,), 0.1).astype(bf),
+            normal(rng, (12, 16)).astype(bf))
+
+    def loss(w, b, x):
+        h = jnp.dot(x, w, preferred_element_type=jnp.float32) + b.astype(jnp.float32)
+        return jnp.mean(jnp.tanh(h) ** 2)
+
+    return with_grads("grad_bf16_dense", loss, (0, 1), args)

@@ -205,3 +205,53 @@ def grad_bf16_dense(size):
         return jnp.mean(jnp.tanh(h) ** 2)
 
     return with_grads("grad_bf16_dense", loss, (0, 1), args)
+
+
+@case(GRAD, "Embedding lookup (gather rows by int ids, some repeated), mean-pooled, dense, squared loss.",
+      rtol=1e-4, atol=1e-5)
+def grad_embedding_bag(size):
+    rng = np.random.default_rng(1111)
+    v, d, n, s = 11, 6, 4, 5
+    ids = rng.integers(0, v, size=(n, s)).astype(np.int32)
+    ids[0, :2] = 3
+    args = (normal(rng, (v, d), 0.5), normal(rng, (d, 2), 0.3), ids, normal(rng, (n, 2)))
+
+    def loss(table, w, ids, y):
+        e = jnp.take(table, ids, axis=0).mean(axis=1)
+        return jnp.sum((jnp.tanh(e) @ w - y) ** 2)
+
+    return with_grads("grad_embedding_bag", loss, (0, 1), args)
+
+
+
+@case(GRAD, "Gathers with clipped out-of-range indices (take_along_axis, clip mode) and scatter-adds"
+      " (segment_sum, .at[].add with an index past the end, dropped).", rtol=1e-4, atol=1e-5)
+def grad_gather_scatter(size):
+    rng = np.random.default_rng(1112)
+    seg = np.array([0, 2, 2, 1, 0, 3, 3, 3], dtype=np.int32)
+    cols = rng.integers(0, 7, size=(5, 3)).astype(np.int32)
+    cols[0, 0] = 9
+    at = np.array([1, 4, 4, 6], dtype=np.int32)
+    args = (normal(rng, (5, 7)), normal(rng, (8, 3)), normal(rng, (4,)), cols, seg, at)
+
+    def loss(x, v, u, cols, seg, at):
+        picked = jnp.take_along_axis(x, cols, axis=1, mode="clip")
+        sums = jax.ops.segment_sum(v * v, seg, num_segments=4)
+        y = jnp.zeros((6,)).at[at].add(u * 2.0, mode="drop")
+        return jnp.sum(picked ** 3) + jnp.sum(jnp.sin(sums)) + jnp.sum(y * jnp.arange(6.0))
+
+    return with_grads("grad_gather_scatter", loss, (0, 1, 2), args)
+
+
+@case(GRAD, "Cumulative sums and a cumulative max along axes (reduce-window scans).", rtol=1e-4, atol=1e-5)
+def grad_cumulative(size):
+    rng = np.random.default_rng(1113)
+    args = (normal(rng, (4, 9)),)
+
+    def loss(x):
+        c = jnp.cumsum(x, axis=1)
+        r = jnp.cumsum(x[:, ::-1], axis=0)
+        m = lax.cummax(x, axis=1)
+        return jnp.sum(c * c) * 0.1 + jnp.sum(jnp.tanh(r)) + jnp.sum(m)
+
+    return with_grads("grad_cumulative", loss, (0,), args)

@@ -29,7 +29,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use smelt_hlo::attrs::{ComparisonDirection, ConvAttrs, ConvDims, DotDims, PadDim, Window, WindowDim};
+use smelt_hlo::attrs::{
+    ComparisonDirection, ConvAttrs, ConvDims, DotDims, GatherAttrs, PadDim, ScatterAttrs, Window, WindowDim,
+};
 use smelt_hlo::builder::{ComputationBuilder, Reducer, scalar_reducer};
 use smelt_hlo::module::{ComputationLayout, NameUniquer};
 use smelt_hlo::shape_inference::ShapeError;
@@ -132,6 +134,13 @@ pub fn grad(module: &Module, wrt: &[u32]) -> Result<Module> {
         }
     }
 
+    let and_reducer = if f.insts.iter().any(|(_, i)| matches!(i.opcode, Opcode::Gather | Opcode::Scatter)) {
+        let mut and = scalar_reducer(Reducer::And, DType::Pred).map_err(broken)?;
+        and.name = names.make(&and.name);
+        Some(m.comps.alloc(and))
+    } else {
+        None
+    };
     let on_path = on_path(&f, &param_ids, loss_slot.0);
     let comps = std::mem::take(&mut m.comps);
     let (entry, grads_count) = {
@@ -144,6 +153,7 @@ pub fn grad(module: &Module, wrt: &[u32]) -> Result<Module> {
             on_path: &on_path,
             adders: &adders,
             selectors: &selectors,
+            and_reducer,
         };
         bw.copy_forward()?;
         let loss = match loss_slot.1 {
@@ -241,6 +251,8 @@ struct Backward<'a> {
     on_path: &'a HashSet<InstId>,
     adders: &'a HashMap<DType, CompId>,
     selectors: &'a HashMap<DType, CompId>,
+    /// `and` over pred, when the program gathers or scatters.
+    and_reducer: Option<CompId>,
 }
 
 impl<'a> Backward<'a> {
@@ -754,6 +766,8 @@ impl<'a> Backward<'a> {
             O::ReduceWindow => self.transpose_reduce_window(id, g)?,
             O::Dot => self.transpose_dot(id, g)?,
             O::Convolution => self.transpose_convolution(id, g)?,
+            O::Gather => self.transpose_gather(id, g)?,
+            O::Scatter => self.transpose_scatter(id, g)?,
             O::GetTupleElement => {
                 let Attrs::GetTupleElement { index } = inst.attrs else { unreachable!("verified get-tuple-element") };
                 self.accumulate((ops[0], Some(index as usize)), g)?;
@@ -1109,6 +1123,112 @@ impl<'a> Backward<'a> {
                 Some(shape),
             )
             .map_err(broken)
+    }
+
+    /// Gather's cotangent scattered (added) back into zeros at the same start
+    /// indices, clamped as gather clamps them (JAX's gather transpose).
+    fn transpose_gather(&mut self, id: InstId, g: InstId) -> Result<()> {
+        let inst = self.f.inst(id);
+        let Attrs::Gather(ga) = &inst.attrs else { unreachable!("verified gather") };
+        let (x, idx) = (inst.operands[0], inst.operands[1]);
+        let xs = self.array(x);
+        let windows: Vec<i64> = xs.dims.iter().zip(&ga.slice_sizes).map(|(&n, &s)| n - s).collect();
+        let (clamped, _) = self.clamp_starts(idx, ga.index_vector_dim, &ga.start_index_map, &windows)?;
+        let zeros = self.zeros(xs)?;
+        let sa = ScatterAttrs {
+            update_window_dims: ga.offset_dims.clone(),
+            inserted_window_dims: ga.collapsed_slice_dims.clone(),
+            scatter_dims_to_operand_dims: ga.start_index_map.clone(),
+            input_batching_dims: ga.operand_batching_dims.clone(),
+            scatter_indices_batching_dims: ga.start_indices_batching_dims.clone(),
+            index_vector_dim: ga.index_vector_dim,
+            indices_are_sorted: ga.indices_are_sorted,
+            unique_indices: false,
+        };
+        let add = self.adders[&xs.dtype];
+        let r = self
+            .b
+            .add_instruction(Opcode::Scatter, &[zeros, clamped, g], Attrs::Scatter(Box::new(sa)), &[add], None)
+            .map_err(broken)?;
+        self.accumulate((x, None), r)
+    }
+
+    /// A scatter-add's cotangent: all of it to the operand; to the updates, the
+    /// windows they were added into (gathered), zero for windows scatter skipped
+    /// as out of bounds.
+    fn transpose_scatter(&mut self, id: InstId, g: InstId) -> Result<()> {
+        let inst = self.f.inst(id);
+        let Attrs::Scatter(sa) = &inst.attrs else { unreachable!("verified scatter") };
+        if inst.operands.len() != 3 || self.reducer_op(inst.called[0]) != Some(Opcode::Add) {
+            return Err(self.refuse(inst, "only single-operand scatter-add has a gradient rule yet"));
+        }
+        let (x, idx, u) = (inst.operands[0], inst.operands[1], inst.operands[2]);
+        self.accumulate((x, None), g)?;
+        if !self.on_path.contains(&u) {
+            return Ok(());
+        }
+        let xs = self.array(x);
+        let us = self.array(u);
+        let mut slice_sizes = Vec::with_capacity(xs.rank());
+        let mut pos = 0;
+        for i in 0..xs.rank() as i64 {
+            if sa.inserted_window_dims.contains(&i) || sa.input_batching_dims.contains(&i) {
+                slice_sizes.push(1);
+            } else {
+                slice_sizes.push(us.dims[sa.update_window_dims[pos] as usize]);
+                pos += 1;
+            }
+        }
+        let windows: Vec<i64> = xs.dims.iter().zip(&slice_sizes).map(|(&n, &s)| n - s).collect();
+        let (clamped, inside) = self.clamp_starts(idx, sa.index_vector_dim, &sa.scatter_dims_to_operand_dims, &windows)?;
+        let ga = GatherAttrs {
+            offset_dims: sa.update_window_dims.clone(),
+            collapsed_slice_dims: sa.inserted_window_dims.clone(),
+            start_index_map: sa.scatter_dims_to_operand_dims.clone(),
+            operand_batching_dims: sa.input_batching_dims.clone(),
+            start_indices_batching_dims: sa.scatter_indices_batching_dims.clone(),
+            index_vector_dim: sa.index_vector_dim,
+            slice_sizes: slice_sizes.into_iter().collect(),
+            indices_are_sorted: sa.indices_are_sorted,
+        };
+        let gathered = self
+            .b
+            .add_instruction(Opcode::Gather, &[g, clamped], Attrs::Gather(Box::new(ga)), &[], None)
+            .map_err(broken)?;
+        // `inside` has the update's scatter (non-window) dimensions, in order.
+        let batch: Vec<i64> = (0..us.rank() as i64).filter(|d| !sa.update_window_dims.contains(d)).collect();
+        let mask = self.b.broadcast(inside, &us.dims, &batch).map_err(broken)?;
+        let r = self.where_(mask, gathered)?;
+        self.accumulate((u, None), r)
+    }
+
+    /// The start indices `idx` (index vectors along `ivd`, component `k` for
+    /// operand dimension `map[k]`) clamped into `[0, limits[map[k]]]` as gather
+    /// clamps them, and whether each index vector was inside already (the
+    /// windows scatter applies), shaped as `idx` without `ivd`.
+    fn clamp_starts(&mut self, idx: InstId, ivd: i64, map: &[i64], limits: &[i64]) -> Result<(InstId, InstId)> {
+        let is = self.array(idx).clone();
+        let bounds: Vec<f64> = map.iter().map(|&d| limits[d as usize] as f64).collect();
+        let x = self.x(idx);
+        let lit = Array::new([bounds.len() as i64], ArrayData::from_f64(is.dtype, bounds.iter().copied()));
+        let upper = self.b.constant(Literal::Array(lit)).map_err(broken)?;
+        let upper = if ivd as usize == is.rank() {
+            let s = self.b.reshape(upper, &[]).map_err(broken)?;
+            self.b.broadcast(s, &is.dims, &[]).map_err(broken)?
+        } else {
+            self.b.broadcast(upper, &is.dims, &[ivd]).map_err(broken)?
+        };
+        let zero = self.full(is.dtype, 0.0, &is.dims)?;
+        let clamped = self.b.clamp(zero, x, upper).map_err(broken)?;
+        let same = self.cmp(ComparisonDirection::Eq, clamped, x)?;
+        let inside = if ivd as usize == is.rank() {
+            same
+        } else {
+            let t = self.b.constant(Literal::Array(Array::scalar(true))).map_err(broken)?;
+            let and = self.and_reducer.expect("made when the program gathers or scatters");
+            self.b.reduce(&[same], &[t], &[ivd], and).map_err(broken)?
+        };
+        Ok((clamped, inside))
     }
 
     /// Splits axis `src` of `x` into `(size1, n / size1)`.

@@ -255,3 +255,46 @@ def grad_cumulative(size):
         return jnp.sum(c * c) * 0.1 + jnp.sum(jnp.tanh(r)) + jnp.sum(m)
 
     return with_grads("grad_cumulative", loss, (0,), args)
+
+
+@case(GRAD, "An RNN as a fori_loop (constant bounds): the counter indexes the inputs; loss on the final state.",
+      rtol=1e-4, atol=1e-5)
+def grad_fori_rnn(size):
+    rng = np.random.default_rng(1114)
+    t, n, d, h = 6, 3, 4, 5
+    args = (normal(rng, (h, h), 0.4), normal(rng, (d, h), 0.4), normal(rng, (n, h)), normal(rng, (t, n, d)))
+
+    def loss(w, u, h0, xs):
+        def step(i, hs):
+            return jnp.tanh(hs @ w + xs[i] @ u)
+
+        hs = lax.fori_loop(0, t, step, h0)
+        return jnp.sum(hs ** 2)
+
+    return with_grads("grad_fori_rnn", loss, (0, 1, 2), args)
+
+
+@case(GRAD, "A scan whose per-step outputs are stacked, and nested fori_loops writing rows of a buffer.",
+      rtol=1e-4, atol=1e-5)
+def grad_scan_nested(size):
+    rng = np.random.default_rng(1115)
+    args = (normal(rng, (4, 4), 0.4), normal(rng, (5, 4)), normal(rng, (4,)))
+
+    def loss(w, xs, c0):
+        def cell(c, x):
+            c = jnp.sin(c @ w) + x
+            return c, c * c
+
+        c, ys = lax.scan(cell, c0, xs)
+
+        def outer(i, buf):
+            def inner(j, row):
+                return row * 0.9 + jnp.cos(row) * w[j]
+
+            row = lax.fori_loop(0, 4, inner, buf[i])
+            return buf.at[i].set(row)
+
+        buf = lax.fori_loop(0, 3, outer, ys)
+        return jnp.sum(buf) + jnp.sum(c ** 2)
+
+    return with_grads("grad_scan_nested", loss, (0, 1, 2), args)

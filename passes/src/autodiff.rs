@@ -114,48 +114,15 @@ pub fn grad(module: &Module, wrt: &[u32]) -> Result<Module> {
         }
     };
 
-    // Reducers and selectors the rules may call, added before the builder
-    // borrows the module's computations.
     let mut names = NameUniquer::new(&m);
-    let mut adders = HashMap::new();
-    let mut selectors = HashMap::new();
-    let dtypes: HashSet<DType> =
-        f.insts.iter().flat_map(|(_, i)| i.shape.leaves().into_iter().map(|a| a.dtype)).filter(|d| d.is_float()).collect();
-    let mut dtypes: Vec<DType> = dtypes.into_iter().collect();
-    dtypes.sort_by_key(|d| d.name());
-    for dt in dtypes {
-        let mut add = scalar_reducer(Reducer::Add, dt).map_err(broken)?;
-        add.name = names.make(&add.name);
-        adders.insert(dt, m.comps.alloc(add));
-        if f.insts.iter().any(|(_, i)| i.opcode == Opcode::ReduceWindow) {
-            let mut ge = ge_selector(dt).map_err(broken)?;
-            ge.name = names.make(&ge.name);
-            selectors.insert(dt, m.comps.alloc(ge));
-        }
-    }
-
-    let and_reducer = if f.insts.iter().any(|(_, i)| matches!(i.opcode, Opcode::Gather | Opcode::Scatter)) {
-        let mut and = scalar_reducer(Reducer::And, DType::Pred).map_err(broken)?;
-        and.name = names.make(&and.name);
-        Some(m.comps.alloc(and))
-    } else {
-        None
-    };
+    let env = Env::new(&mut m, &mut names)?;
     let on_path = on_path(&f, &param_ids, loss_slot.0);
+    let entry_id = m.entry;
+    let loops = plan_loops(&mut m, &mut names, &env, entry_id, &f, &on_path)?;
     let comps = std::mem::take(&mut m.comps);
     let (entry, grads_count) = {
-        let mut bw = Backward {
-            comps: &comps,
-            f: &f,
-            b: ComputationBuilder::with_computations(f.name.clone(), Some(&comps)),
-            fwd: HashMap::new(),
-            ct: HashMap::new(),
-            on_path: &on_path,
-            adders: &adders,
-            selectors: &selectors,
-            and_reducer,
-        };
-        bw.copy_forward()?;
+        let mut bw = Backward::new(&comps, &f, f.name.clone(), &on_path, &env, &loops);
+        bw.copy_forward(None)?;
         let loss = match loss_slot.1 {
             None => bw.x(root),
             Some(_) if f.inst(root).opcode == Opcode::Tuple => bw.x(f.inst(root).operands[0]),
@@ -163,12 +130,7 @@ pub fn grad(module: &Module, wrt: &[u32]) -> Result<Module> {
         };
         let one = bw.scalar(loss_dtype, 1.0)?;
         bw.ct.insert(loss_slot, one);
-        let order = f.post_order();
-        for &id in order.iter().rev() {
-            if on_path.contains(&id) {
-                bw.transpose(id)?;
-            }
-        }
+        bw.transpose_all()?;
         let mut results = vec![loss];
         for &p in &param_ids {
             let g = match bw.ct.get(&(p, None)) {
@@ -200,6 +162,339 @@ pub fn grad(module: &Module, wrt: &[u32]) -> Result<Module> {
     m.name = format!("{}_grad", m.name);
     verify(&m).map_err(|e| PassError::BrokenByPass { pass: PASS.into(), message: e.to_string() })?;
     Ok(m)
+}
+
+/// The reducers and selectors rules call, made once per module (before any
+/// builder borrows the module's computations).
+struct Env {
+    adders: HashMap<DType, CompId>,
+    selectors: HashMap<DType, CompId>,
+    /// `and` over pred, when the module gathers or scatters.
+    and_reducer: Option<CompId>,
+}
+
+impl Env {
+    fn new(m: &mut Module, names: &mut NameUniquer) -> Result<Env> {
+        let insts = || m.comps.iter().flat_map(|(_, c)| c.insts.iter().map(|(_, i)| i));
+        let mut dtypes: Vec<DType> = insts()
+            .flat_map(|i| i.shape.leaves().into_iter().map(|a| a.dtype))
+            .filter(|d| d.is_float())
+            .collect::<HashSet<_>>()
+            .into_iter()
+            .collect();
+        dtypes.sort_by_key(|d| d.name());
+        let windows = insts().any(|i| i.opcode == Opcode::ReduceWindow);
+        let gathers = insts().any(|i| matches!(i.opcode, Opcode::Gather | Opcode::Scatter));
+        let mut add = |comp: Computation, m: &mut Module| {
+            let mut comp = comp;
+            comp.name = names.make(&comp.name);
+            m.comps.alloc(comp)
+        };
+        let mut env = Env { adders: HashMap::new(), selectors: HashMap::new(), and_reducer: None };
+        for dt in dtypes {
+            env.adders.insert(dt, add(scalar_reducer(Reducer::Add, dt).map_err(broken)?, m));
+            if windows {
+                env.selectors.insert(dt, add(ge_selector(dt).map_err(broken)?, m));
+            }
+        }
+        if gathers {
+            env.and_reducer = Some(add(scalar_reducer(Reducer::And, DType::Pred).map_err(broken)?, m));
+        }
+        Ok(env)
+    }
+}
+
+/// Loops are differentiated when their trip count follows from constants, up
+/// to this many trips.
+const MAX_LOOP_TRIPS: u64 = 1 << 24;
+
+/// The most bytes a loop's stored states may take (trips times the bytes of the
+/// state elements the body changes).
+pub const LOOP_STACK_BUDGET: u64 = 1 << 30;
+
+/// How one `while` on a differentiated path is differentiated: the forward
+/// loop replaced by one that also stores, per iteration, the state elements
+/// the body changes (stacked along a new leading dimension, `trips` long);
+/// a backward loop that runs the iterations in reverse, each computing the
+/// body's vector-Jacobian product at the stored state.
+struct LoopPlan {
+    trips: u64,
+    /// Per state element: whether the body changes it (it is stored).
+    variant: Vec<bool>,
+    /// Per state element: whether it carries a cotangent.
+    float: Vec<bool>,
+    fwd_cond: CompId,
+    fwd_body: CompId,
+    bwd_cond: CompId,
+    bwd_body: CompId,
+}
+
+impl LoopPlan {
+    fn stacked(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.variant.len()).filter(|&k| self.variant[k])
+    }
+
+    fn invariant(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.variant.len()).filter(|&k| !self.variant[k])
+    }
+
+    fn floats(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.float.len()).filter(|&k| self.float[k])
+    }
+}
+
+/// Plans every `while` of computation `cid` (a copy of which is `f`) on a path.
+fn plan_loops(
+    m: &mut Module,
+    names: &mut NameUniquer,
+    env: &Env,
+    cid: CompId,
+    f: &Computation,
+    on_path: &HashSet<InstId>,
+) -> Result<HashMap<InstId, LoopPlan>> {
+    let mut plans = HashMap::new();
+    for id in f.post_order() {
+        let inst = f.inst(id);
+        if inst.opcode != Opcode::While || !on_path.contains(&id) {
+            continue;
+        }
+        let refuse = |why: String| unsupported(format!("{} ({}): {why}", inst.name, inst.opcode.name()));
+        let elements: Vec<ArrayShape> = match &inst.shape {
+            Shape::Tuple(es) => es
+                .iter()
+                .map(|e| e.as_array().cloned().ok_or_else(|| refuse("a loop state with nested tuples".into())))
+                .collect::<Result<_>>()?,
+            _ => return Err(refuse("a loop state that is not a tuple".into())),
+        };
+        let (cond_id, body_id) = (inst.called[0], inst.called[1]);
+        let trips = crate::while_loop_simplifier::constant_trip_count(m, cid, id, MAX_LOOP_TRIPS).ok_or_else(|| {
+            refuse(
+                "its trip count does not follow from constants; only loops with a constant trip count \
+                 (fori_loop with constant bounds) are differentiated"
+                    .into(),
+            )
+        })?;
+        let body = m.comp(body_id).clone();
+        let broot = body.root_inst();
+        let variant: Vec<bool> = (0..elements.len())
+            .map(|k| {
+                let o = body.inst(broot.operands[k]);
+                !(o.opcode == Opcode::GetTupleElement
+                    && o.attrs == Attrs::GetTupleElement { index: k as i64 }
+                    && body.inst(o.operands[0]).opcode == Opcode::Parameter)
+            })
+            .collect();
+        let float: Vec<bool> = elements.iter().map(|a| a.dtype.is_float()).collect();
+        let bytes: u64 = elements.iter().zip(&variant).filter(|(_, v)| **v).map(|(a, _)| a.byte_size() as u64).sum();
+        if trips.saturating_mul(bytes) > LOOP_STACK_BUDGET {
+            return Err(refuse(format!(
+                "storing its {trips} iterations' states would take {} bytes, over the {LOOP_STACK_BUDGET}-byte budget",
+                trips.saturating_mul(bytes)
+            )));
+        }
+        let plan_shapes = |plan_variant: &[bool]| -> (Shape, Shape) {
+            let stacks = elements.iter().zip(plan_variant).filter(|(_, v)| **v).map(|(a, _)| {
+                let mut dims = vec![trips as i64];
+                dims.extend(a.dims.iter().copied());
+                Shape::array(a.dtype, dims)
+            });
+            let arrays = |it: &mut dyn Iterator<Item = &ArrayShape>| -> Vec<Shape> { it.map(|a| Shape::Array(a.clone())).collect() };
+            let mut aug = arrays(&mut elements.iter());
+            aug.push(Shape::scalar(DType::S32));
+            aug.extend(stacks.clone());
+            let mut bwd = vec![Shape::scalar(DType::S32)];
+            bwd.extend(arrays(&mut elements.iter().filter(|a| a.dtype.is_float())));
+            bwd.extend(stacks);
+            bwd.extend(arrays(&mut elements.iter().zip(plan_variant).filter(|(_, v)| !**v).map(|(a, _)| a)));
+            (Shape::Tuple(aug), Shape::Tuple(bwd))
+        };
+        let (aug_shape, bwd_shape) = plan_shapes(&variant);
+        let mut plan = LoopPlan {
+            trips,
+            variant,
+            float,
+            fwd_cond: cond_id,
+            fwd_body: body_id,
+            bwd_cond: cond_id,
+            bwd_body: body_id,
+        };
+        let cond = m.comp(cond_id).clone();
+        let fwd_cond = fwd_cond(m, &cond, elements.len(), &aug_shape).map_err(broken)?;
+        plan.fwd_cond = add_renamed(m, names, fwd_cond);
+        let fwd_body = fwd_body(m, &body, &plan, &elements, &aug_shape).map_err(broken)?;
+        plan.fwd_body = add_renamed(m, names, fwd_body);
+        let bwd_cond = bwd_cond(&format!("{}_bwd_cond", cond.name), &bwd_shape).map_err(broken)?;
+        plan.bwd_cond = add_renamed(m, names, bwd_cond);
+        // The body's own loops first: its vector-Jacobian product needs their plans.
+        let bparam = body.param(0).expect("a verified loop body has its parameter");
+        let body_path = self::on_path(&body, &[bparam], body.root);
+        let inner = plan_loops(m, names, env, body_id, &body, &body_path)?;
+        let bwd_body = bwd_body(m, env, &body, &body_path, &inner, &plan, &elements, &bwd_shape)?;
+        plan.bwd_body = add_renamed(m, names, bwd_body);
+        plans.insert(id, plan);
+    }
+    Ok(plans)
+}
+
+/// Adds a computation built here, every name in it made unique in the module.
+fn add_renamed(m: &mut Module, names: &mut NameUniquer, mut comp: Computation) -> CompId {
+    comp.name = names.make(&comp.name);
+    let ids: Vec<InstId> = comp.insts.ids().collect();
+    for id in ids {
+        let name = names.make(&comp.inst(id).name);
+        comp.inst_mut(id).name = name;
+    }
+    m.comps.alloc(comp)
+}
+
+/// Copies `comp`'s instructions into `b`, its parameter 0 bound to `arg`;
+/// returns the copy of each instruction.
+fn inline(
+    b: &mut ComputationBuilder<'_>,
+    comp: &Computation,
+    arg: InstId,
+) -> std::result::Result<HashMap<InstId, InstId>, ShapeError> {
+    let mut map = HashMap::new();
+    for id in comp.post_order() {
+        let inst = comp.inst(id);
+        let new = if inst.opcode == Opcode::Parameter {
+            arg
+        } else {
+            let operands: Vec<InstId> = inst.operands.iter().map(|o| map[o]).collect();
+            b.add_named(Some(&inst.name), inst.opcode, &operands, inst.attrs.clone(), &inst.called, Some(inst.shape.clone()))?
+        };
+        map.insert(id, new);
+    }
+    Ok(map)
+}
+
+/// The state elements `0..n` of tuple `p` as a tuple.
+fn state_of(b: &mut ComputationBuilder<'_>, p: InstId, n: usize) -> std::result::Result<InstId, ShapeError> {
+    let elements = (0..n).map(|k| b.get_tuple_element(p, k as i64)).collect::<std::result::Result<Vec<_>, _>>()?;
+    b.tuple(&elements)
+}
+
+/// The forward loop's condition over the augmented state: the original one on
+/// its first `n` elements.
+fn fwd_cond(m: &Module, cond: &Computation, n: usize, aug: &Shape) -> std::result::Result<Computation, ShapeError> {
+    let mut b = ComputationBuilder::with_computations(format!("{}_stored", cond.name), Some(&m.comps));
+    let p = b.parameter(0, aug.clone(), "state")?;
+    let s = state_of(&mut b, p, n)?;
+    let map = inline(&mut b, cond, s)?;
+    b.build(map[&cond.root])
+}
+
+/// The forward loop's body over the augmented state `(state..., t, stacks...)`:
+/// the original body, `t + 1`, and the iteration's input state written into
+/// row `t` of the stacks.
+fn fwd_body(
+    m: &Module,
+    body: &Computation,
+    plan: &LoopPlan,
+    elements: &[ArrayShape],
+    aug: &Shape,
+) -> std::result::Result<Computation, ShapeError> {
+    let n = elements.len();
+    let mut b = ComputationBuilder::with_computations(format!("{}_stored", body.name), Some(&m.comps));
+    let p = b.parameter(0, aug.clone(), "state")?;
+    let s = state_of(&mut b, p, n)?;
+    let map = inline(&mut b, body, s)?;
+    let root = map[&body.root];
+    let mut out = (0..n).map(|k| b.get_tuple_element(root, k as i64)).collect::<std::result::Result<Vec<_>, _>>()?;
+    let t = b.get_tuple_element(p, n as i64)?;
+    let one = b.constant(Literal::Array(Array::scalar(1i32)))?;
+    out.push(b.binary(Opcode::Add, t, one)?);
+    let zero = b.constant(Literal::Array(Array::scalar(0i32)))?;
+    for (j, k) in plan.stacked().enumerate() {
+        let stack = b.get_tuple_element(p, (n + 1 + j) as i64)?;
+        let x = b.get_tuple_element(p, k as i64)?;
+        let mut dims = vec![1];
+        dims.extend(elements[k].dims.iter().copied());
+        let row = b.reshape(x, &dims)?;
+        let mut starts = vec![t];
+        starts.extend(std::iter::repeat_n(zero, elements[k].rank()));
+        out.push(b.dynamic_update_slice(stack, row, &starts)?);
+    }
+    let r = b.tuple(&out)?;
+    b.build(r)
+}
+
+/// The backward loop's condition: iterations left (`t > 0`).
+fn bwd_cond(name: &str, bwd: &Shape) -> std::result::Result<Computation, ShapeError> {
+    let mut b = ComputationBuilder::new(name);
+    let p = b.parameter(0, bwd.clone(), "state")?;
+    let t = b.get_tuple_element(p, 0)?;
+    let zero = b.constant(Literal::Array(Array::scalar(0i32)))?;
+    let r = b.compare(ComparisonDirection::Gt, t, zero)?;
+    b.build(r)
+}
+
+/// The backward loop's body over `(t, cotangents..., stacks..., invariants...)`:
+/// iteration `t - 1`'s input state read back from the stacks, the body
+/// recomputed on it, and its vector-Jacobian product taking the cotangents of
+/// the iteration's output to those of its input.
+#[allow(clippy::too_many_arguments)]
+fn bwd_body(
+    m: &Module,
+    env: &Env,
+    body: &Computation,
+    body_path: &HashSet<InstId>,
+    inner: &HashMap<InstId, LoopPlan>,
+    plan: &LoopPlan,
+    elements: &[ArrayShape],
+    bwd: &Shape,
+) -> Result<Computation> {
+    let n = elements.len();
+    let floats: Vec<usize> = plan.floats().collect();
+    let stacked: Vec<usize> = plan.stacked().collect();
+    let invariant: Vec<usize> = plan.invariant().collect();
+    let mut bw = Backward::new(&m.comps, body, format!("{}_bwd", body.name), body_path, env, inner);
+    let p = bw.b.parameter(0, bwd.clone(), "state").map_err(broken)?;
+    let gte = |bw: &mut Backward<'_>, i: usize| bw.b.get_tuple_element(p, i as i64).map_err(broken);
+    let t = gte(&mut bw, 0)?;
+    let one = bw.b.constant(Literal::Array(Array::scalar(1i32))).map_err(broken)?;
+    let t1 = bw.bin(Opcode::Subtract, t, one)?;
+    let zero = bw.b.constant(Literal::Array(Array::scalar(0i32))).map_err(broken)?;
+    let mut state = Vec::with_capacity(n);
+    for (k, a) in elements.iter().enumerate() {
+        let v = match stacked.iter().position(|&s| s == k) {
+            Some(j) => {
+                let stack = gte(&mut bw, 1 + floats.len() + j)?;
+                let mut starts = vec![t1];
+                starts.extend(std::iter::repeat_n(zero, a.rank()));
+                let mut sizes = vec![1];
+                sizes.extend(a.dims.iter().copied());
+                let row = bw.b.dynamic_slice(stack, &starts, &sizes).map_err(broken)?;
+                bw.b.reshape(row, &a.dims).map_err(broken)?
+            }
+            None => {
+                let j = invariant.iter().position(|&i| i == k).expect("an invariant element");
+                gte(&mut bw, 1 + floats.len() + stacked.len() + j)?
+            }
+        };
+        state.push(v);
+    }
+    let s = bw.b.tuple(&state).map_err(broken)?;
+    bw.copy_forward(Some(s))?;
+    for (i, &k) in floats.iter().enumerate() {
+        let g = gte(&mut bw, 1 + i)?;
+        bw.ct.insert((body.root, Some(k)), g);
+    }
+    bw.transpose_all()?;
+    let bparam = body.param(0).expect("a verified loop body has its parameter");
+    let mut out = vec![t1];
+    for &k in &floats {
+        let g = match bw.ct.get(&(bparam, Some(k))) {
+            Some(&g) => g,
+            None => bw.zeros(&elements[k])?,
+        };
+        out.push(g);
+    }
+    for i in 0..stacked.len() + invariant.len() {
+        out.push(gte(&mut bw, 1 + floats.len() + i)?);
+    }
+    let r = bw.b.tuple(&out).map_err(broken)?;
+    bw.b.build(r).map_err(broken)
 }
 
 /// `(T[], T[]) -> pred[]`: `a >= b`, select-and-scatter's selector for a max window.
@@ -244,22 +539,59 @@ struct Backward<'a> {
     comps: &'a smelt_hlo::Arena<Computation>,
     f: &'a Computation,
     b: ComputationBuilder<'a>,
-    /// Forward instruction (in `f`) -> its copy in the new entry.
+    /// Forward instruction (in `f`) -> its copy in the new computation.
     fwd: HashMap<InstId, InstId>,
-    /// Cotangents accumulated so far, in the new entry.
+    /// Cotangents accumulated so far, in the new computation.
     ct: HashMap<Slot, InstId>,
     on_path: &'a HashSet<InstId>,
     adders: &'a HashMap<DType, CompId>,
     selectors: &'a HashMap<DType, CompId>,
-    /// `and` over pred, when the program gathers or scatters.
+    /// `and` over pred, when the module gathers or scatters.
     and_reducer: Option<CompId>,
+    loops: &'a HashMap<InstId, LoopPlan>,
+    /// Each planned loop's storing forward loop, in the new computation.
+    stored: HashMap<InstId, InstId>,
 }
 
 impl<'a> Backward<'a> {
-    fn copy_forward(&mut self) -> Result<()> {
+    fn new(
+        comps: &'a smelt_hlo::Arena<Computation>,
+        f: &'a Computation,
+        name: String,
+        on_path: &'a HashSet<InstId>,
+        env: &'a Env,
+        loops: &'a HashMap<InstId, LoopPlan>,
+    ) -> Backward<'a> {
+        Backward {
+            comps,
+            f,
+            b: ComputationBuilder::with_computations(name, Some(comps)),
+            fwd: HashMap::new(),
+            ct: HashMap::new(),
+            on_path,
+            adders: &env.adders,
+            selectors: &env.selectors,
+            and_reducer: env.and_reducer,
+            loops,
+            stored: HashMap::new(),
+        }
+    }
+
+    /// Copies `f`'s instructions, its parameter 0 bound to `arg` when given
+    /// (else copied too); planned loops become their storing loops.
+    fn copy_forward(&mut self, arg: Option<InstId>) -> Result<()> {
         for id in self.f.post_order() {
             let inst = self.f.inst(id);
             let operands: Vec<InstId> = inst.operands.iter().map(|o| self.fwd[o]).collect();
+            if let (Opcode::Parameter, Some(arg)) = (inst.opcode, arg) {
+                self.fwd.insert(id, arg);
+                continue;
+            }
+            if let Some(plan) = self.loops.get(&id) {
+                let new = self.stored_loop(id, plan, operands[0])?;
+                self.fwd.insert(id, new);
+                continue;
+            }
             let new = self
                 .b
                 .add_named(
@@ -275,6 +607,74 @@ impl<'a> Backward<'a> {
             *extras = (*inst.extras).clone();
             extras.control_predecessors = inst.extras.control_predecessors.iter().map(|c| self.fwd[c]).collect();
             self.fwd.insert(id, new);
+        }
+        Ok(())
+    }
+
+    /// The storing forward loop of `id` from initial state `init`; returns the
+    /// loop's result as the original loop has it (its first elements).
+    fn stored_loop(&mut self, id: InstId, plan: &LoopPlan, init: InstId) -> Result<InstId> {
+        let elements = self.f.inst(id).shape.tuple_elements().to_vec();
+        let n = elements.len();
+        let mut state = Vec::with_capacity(n + 1);
+        for k in 0..n {
+            state.push(self.b.get_tuple_element(init, k as i64).map_err(broken)?);
+        }
+        state.push(self.b.constant(Literal::Array(Array::scalar(0i32))).map_err(broken)?);
+        for k in plan.stacked() {
+            let a = elements[k].as_array().expect("planned loops have array elements");
+            let mut dims = vec![plan.trips as i64];
+            dims.extend(a.dims.iter().copied());
+            state.push(self.full(a.dtype, 0.0, &dims)?);
+        }
+        let init = self.b.tuple(&state).map_err(broken)?;
+        let w = self.b.while_loop(init, plan.fwd_cond, plan.fwd_body).map_err(broken)?;
+        self.stored.insert(id, w);
+        let mut out = Vec::with_capacity(n);
+        for k in 0..n {
+            out.push(self.b.get_tuple_element(w, k as i64).map_err(broken)?);
+        }
+        self.b.tuple(&out).map_err(broken)
+    }
+
+    /// Transposes every instruction on a path, users before operands.
+    fn transpose_all(&mut self) -> Result<()> {
+        let order = self.f.post_order();
+        for &id in order.iter().rev() {
+            if self.on_path.contains(&id) {
+                self.transpose(id)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A planned loop's backward loop: the cotangents of its result taken to
+    /// those of its initial state.
+    fn transpose_loop(&mut self, id: InstId, plan: &LoopPlan) -> Result<()> {
+        let inst = self.f.inst(id);
+        let elements = inst.shape.tuple_elements().to_vec();
+        let n = elements.len();
+        let w = self.stored[&id];
+        let trips = i32::try_from(plan.trips).map_err(|_| self.refuse(inst, "too many trips"))?;
+        let mut state = vec![self.b.constant(Literal::Array(Array::scalar(trips))).map_err(broken)?];
+        for k in plan.floats() {
+            let g = match self.ct.get(&(id, Some(k))) {
+                Some(&g) => g,
+                None => self.zeros(elements[k].as_array().expect("planned loops have array elements"))?,
+            };
+            state.push(g);
+        }
+        for j in 0..plan.stacked().count() {
+            state.push(self.b.get_tuple_element(w, (n + 1 + j) as i64).map_err(broken)?);
+        }
+        for k in plan.invariant() {
+            state.push(self.b.get_tuple_element(w, k as i64).map_err(broken)?);
+        }
+        let init = self.b.tuple(&state).map_err(broken)?;
+        let back = self.b.while_loop(init, plan.bwd_cond, plan.bwd_body).map_err(broken)?;
+        for (i, k) in plan.floats().enumerate() {
+            let g = self.b.get_tuple_element(back, (1 + i) as i64).map_err(broken)?;
+            self.accumulate((inst.operands[0], Some(k)), g)?;
         }
         Ok(())
     }
@@ -788,7 +1188,11 @@ impl<'a> Backward<'a> {
 
     fn transpose_tuple(&mut self, id: InstId) -> Result<()> {
         let inst = self.f.inst(id);
+        if let Some(plan) = self.loops.get(&id) {
+            return self.transpose_loop(id, plan);
+        }
         match inst.opcode {
+            Opcode::Parameter => Ok(()),
             Opcode::Tuple => {
                 for (i, &o) in inst.operands.iter().enumerate() {
                     if let Some(&g) = self.ct.get(&(id, Some(i))) {
@@ -1153,22 +1557,39 @@ impl<'a> Backward<'a> {
         self.accumulate((x, None), r)
     }
 
-    /// A scatter-add's cotangent: all of it to the operand; to the updates, the
-    /// windows they were added into (gathered), zero for windows scatter skipped
-    /// as out of bounds.
+    /// A scatter's cotangent. Adding: all of it to the operand; replacing (at
+    /// unique indices): the operand's minus what was overwritten. The updates
+    /// get the windows they went into (gathered), zero for windows scatter
+    /// skipped as out of bounds.
     fn transpose_scatter(&mut self, id: InstId, g: InstId) -> Result<()> {
         let inst = self.f.inst(id);
         let Attrs::Scatter(sa) = &inst.attrs else { unreachable!("verified scatter") };
-        if inst.operands.len() != 3 || self.reducer_op(inst.called[0]) != Some(Opcode::Add) {
-            return Err(self.refuse(inst, "only single-operand scatter-add has a gradient rule yet"));
+        let combiner = &self.comps[inst.called[0]];
+        let replaces = combiner.root_inst().parameter_number() == Some(1);
+        let adds = self.reducer_op(inst.called[0]) == Some(Opcode::Add);
+        if inst.operands.len() != 3 || !(adds || replaces && sa.unique_indices) {
+            return Err(self.refuse(
+                inst,
+                "only single-operand scatters that add, or replace at unique indices, have gradient rules yet",
+            ));
         }
         let (x, idx, u) = (inst.operands[0], inst.operands[1], inst.operands[2]);
-        self.accumulate((x, None), g)?;
+        let us = self.array(u);
+        if adds {
+            self.accumulate((x, None), g)?;
+        } else if self.on_path.contains(&x) {
+            // What was overwritten gets nothing: zeros scattered over the cotangent.
+            let z = self.zeros(us)?;
+            let r = self
+                .b
+                .add_instruction(Opcode::Scatter, &[g, self.x(idx), z], inst.attrs.clone(), &inst.called, None)
+                .map_err(broken)?;
+            self.accumulate((x, None), r)?;
+        }
         if !self.on_path.contains(&u) {
             return Ok(());
         }
         let xs = self.array(x);
-        let us = self.array(u);
         let mut slice_sizes = Vec::with_capacity(xs.rank());
         let mut pos = 0;
         for i in 0..xs.rank() as i64 {

@@ -238,6 +238,49 @@ fn trip_count_at_most_one(module: &Module, cid: CompId, w: InstId) -> Option<u8>
     (eval(cond, cond.root, &next_state, budget)?.v == 0).then_some(1)
 }
 
+/// The number of times loop `w` of computation `cid` runs when that follows
+/// from constants (the condition and the state it reads are integer or pred
+/// scalars the body computes from constants, as in a `fori_loop` with constant
+/// bounds), counted up to `max`; `None` otherwise or past `max`.
+pub(crate) fn constant_trip_count(module: &Module, cid: CompId, w: InstId, max: u64) -> Option<u64> {
+    let caller = module.comp(cid);
+    let inst = caller.inst(w);
+    let (cond_id, body_id) = loop_parts(inst)?;
+    let (cond, body) = (module.comp(cond_id), module.comp(body_id));
+    if has_side_effects(cond) {
+        return None;
+    }
+    let n = inst.shape.tuple_elements().len();
+    let init = caller.inst(inst.operands[0]);
+    if init.opcode != Opcode::Tuple || body.root_inst().opcode != Opcode::Tuple {
+        return None;
+    }
+    let mut state: Vec<Option<Scalar>> = init
+        .operands
+        .iter()
+        .map(|&o| {
+            let mut b = 1_000u32;
+            eval(caller, o, &|_| None, &mut b)
+        })
+        .collect();
+    let root = body.root_inst();
+    for trips in 0..=max {
+        let now = state.clone();
+        let read = move |k: Option<i64>| -> Option<Scalar> { *now.get(usize::try_from(k?).ok()?)? };
+        let mut budget = 10_000u32;
+        if eval(cond, cond.root, &read, &mut budget)?.v == 0 {
+            return Some(trips);
+        }
+        state = (0..n)
+            .map(|k| {
+                let mut b = 10_000u32;
+                eval(body, *root.operands.get(k)?, &read, &mut b)
+            })
+            .collect();
+    }
+    None
+}
+
 /// Replaces a loop that runs `trips` (0 or 1) times by its initial state or by one
 /// copy of its body.
 fn replace_by_trips(module: &mut Module, cid: CompId, w: InstId, trips: u8, names: &mut NameUniquer) -> bool {

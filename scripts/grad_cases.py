@@ -298,3 +298,22 @@ def grad_scan_nested(size):
         return jnp.sum(buf) + jnp.sum(c ** 2)
 
     return with_grads("grad_scan_nested", loss, (0, 1, 2), args)
+
+
+@case(GRAD, "Conditionals on run-time values: lax.cond on a data-dependent predicate, lax.switch on an int"
+      " input, one inside a fori_loop.", rtol=1e-4, atol=1e-5)
+def grad_conditionals(size):
+    rng = np.random.default_rng(1116)
+    args = (normal(rng, (4, 5)), normal(rng, (5,)), np.array(2, dtype=np.int32))
+
+    def loss(x, v, k):
+        a = lax.cond(jnp.sum(x) > 0.0, lambda t: jnp.sin(t[0]) * t[1], lambda t: t[0] * 2.0 + t[1] ** 2, (x, v))
+        b = lax.switch(k, [lambda t: jnp.tanh(t), lambda t: t ** 3, lambda t: jnp.exp(-t * t)], x @ v)
+
+        def body(i, c):
+            return lax.cond(i % 2 == 0, lambda u: u * jnp.cos(u), lambda u: u + 0.5 * u * u, c)
+
+        c = lax.fori_loop(0, 3, body, v)
+        return jnp.sum(a * a) + jnp.sum(b) + jnp.sum(c)
+
+    return with_grads("grad_conditionals", loss, (0, 1), args)

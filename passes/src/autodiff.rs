@@ -118,10 +118,10 @@ pub fn grad(module: &Module, wrt: &[u32]) -> Result<Module> {
     let env = Env::new(&mut m, &mut names)?;
     let on_path = on_path(&f, &param_ids, loss_slot.0);
     let entry_id = m.entry;
-    let loops = plan_loops(&mut m, &mut names, &env, entry_id, &f, &on_path)?;
+    let plans = plan_control(&mut m, &mut names, &env, entry_id, &f, &on_path)?;
     let comps = std::mem::take(&mut m.comps);
     let (entry, grads_count) = {
-        let mut bw = Backward::new(&comps, &f, f.name.clone(), &on_path, &env, &loops);
+        let mut bw = Backward::new(&comps, &f, f.name.clone(), &on_path, &env, &plans);
         bw.copy_forward(None)?;
         let loss = match loss_slot.1 {
             None => bw.x(root),
@@ -243,18 +243,43 @@ impl LoopPlan {
     }
 }
 
-/// Plans every `while` of computation `cid` (a copy of which is `f`) on a path.
-fn plan_loops(
+/// How a `conditional` on a differentiated path is differentiated: a backward
+/// conditional with the same selector whose branch `j` computes the
+/// vector-Jacobian product of forward branch `j` (at its operand, for the
+/// cotangent of the result) and returns the cotangents of every branch's
+/// operand, zero for the branches not taken.
+struct CondPlan {
+    branches: Vec<CompId>,
+    /// Per branch: its operand's floating-point leaves (the element of a
+    /// tuple operand, or `None` for an array operand), in result order.
+    leaves: Vec<Vec<(Option<usize>, ArrayShape)>>,
+}
+
+/// The control flow of one computation on a differentiated path, planned.
+#[derive(Default)]
+struct Plans {
+    loops: HashMap<InstId, LoopPlan>,
+    conds: HashMap<InstId, CondPlan>,
+}
+
+/// Plans every `while` and `conditional` of computation `cid` (a copy of which
+/// is `f`) on a path.
+fn plan_control(
     m: &mut Module,
     names: &mut NameUniquer,
     env: &Env,
     cid: CompId,
     f: &Computation,
     on_path: &HashSet<InstId>,
-) -> Result<HashMap<InstId, LoopPlan>> {
-    let mut plans = HashMap::new();
+) -> Result<Plans> {
+    let mut plans = Plans::default();
     for id in f.post_order() {
         let inst = f.inst(id);
+        if inst.opcode == Opcode::Conditional && on_path.contains(&id) {
+            let plan = plan_conditional(m, names, env, f, id)?;
+            plans.conds.insert(id, plan);
+            continue;
+        }
         if inst.opcode != Opcode::While || !on_path.contains(&id) {
             continue;
         }
@@ -328,12 +353,97 @@ fn plan_loops(
         // The body's own loops first: its vector-Jacobian product needs their plans.
         let bparam = body.param(0).expect("a verified loop body has its parameter");
         let body_path = self::on_path(&body, &[bparam], body.root);
-        let inner = plan_loops(m, names, env, body_id, &body, &body_path)?;
+        let inner = plan_control(m, names, env, body_id, &body, &body_path)?;
         let bwd_body = bwd_body(m, env, &body, &body_path, &inner, &plan, &elements, &bwd_shape)?;
         plan.bwd_body = add_renamed(m, names, bwd_body);
-        plans.insert(id, plan);
+        plans.loops.insert(id, plan);
     }
     Ok(plans)
+}
+
+/// Plans conditional `id` of `f`: each branch's vector-Jacobian product.
+fn plan_conditional(m: &mut Module, names: &mut NameUniquer, env: &Env, f: &Computation, id: InstId) -> Result<CondPlan> {
+    let inst = f.inst(id);
+    let refuse = |why: &str| unsupported(format!("{} ({}): {why}", inst.name, inst.opcode.name()));
+    let mut leaves = Vec::with_capacity(inst.called.len());
+    for &o in &inst.operands[1..] {
+        let ls: Vec<(Option<usize>, ArrayShape)> = match &f.inst(o).shape {
+            Shape::Array(a) => a.dtype.is_float().then(|| (None, a.clone())).into_iter().collect(),
+            Shape::Tuple(es) => {
+                let mut ls = Vec::new();
+                for (k, e) in es.iter().enumerate() {
+                    match e {
+                        Shape::Array(a) if a.dtype.is_float() => ls.push((Some(k), a.clone())),
+                        Shape::Array(_) => {}
+                        Shape::Tuple(_) => return Err(refuse("a branch operand with nested tuples")),
+                    }
+                }
+                ls
+            }
+        };
+        leaves.push(ls);
+    }
+    if inst.shape.tuple_elements().iter().any(Shape::is_tuple) {
+        return Err(refuse("a result with nested tuples"));
+    }
+    let mut branches = Vec::with_capacity(inst.called.len());
+    for (j, &bid) in inst.called.iter().enumerate() {
+        let branch = m.comp(bid).clone();
+        let param = branch.param(0).ok_or_else(|| refuse("a branch without a parameter"))?;
+        let path = on_path(&branch, &[param], branch.root);
+        let inner = plan_control(m, names, env, bid, &branch, &path)?;
+        let vjp = branch_vjp(m, env, &branch, &path, &inner, j, &leaves, &inst.shape)?;
+        branches.push(add_renamed(m, names, vjp));
+    }
+    Ok(CondPlan { branches, leaves })
+}
+
+/// Branch `j`'s vector-Jacobian product: `(operand, result cotangent)` to the
+/// cotangents of every branch's operand leaves (zero but for branch `j`).
+#[allow(clippy::too_many_arguments)]
+fn branch_vjp(
+    m: &Module,
+    env: &Env,
+    branch: &Computation,
+    path: &HashSet<InstId>,
+    inner: &Plans,
+    j: usize,
+    leaves: &[Vec<(Option<usize>, ArrayShape)>],
+    result: &Shape,
+) -> Result<Computation> {
+    let param = branch.param(0).expect("checked by the caller");
+    let arg_shape = Shape::Tuple(vec![branch.inst(param).shape.clone(), result.clone()]);
+    let mut bw = Backward::new(&m.comps, branch, format!("{}_vjp", branch.name), path, env, inner);
+    let p = bw.b.parameter(0, arg_shape, "operand_and_cotangent").map_err(broken)?;
+    let x = bw.b.get_tuple_element(p, 0).map_err(broken)?;
+    let g = bw.b.get_tuple_element(p, 1).map_err(broken)?;
+    bw.copy_forward(Some(x))?;
+    match result {
+        Shape::Array(_) => {
+            bw.ct.insert((branch.root, None), g);
+        }
+        Shape::Tuple(es) => {
+            for (k, e) in es.iter().enumerate() {
+                if is_float_valued(e) {
+                    let gk = bw.b.get_tuple_element(g, k as i64).map_err(broken)?;
+                    bw.ct.insert((branch.root, Some(k)), gk);
+                }
+            }
+        }
+    }
+    bw.transpose_all()?;
+    let mut out = Vec::new();
+    for (i, ls) in leaves.iter().enumerate() {
+        for (elem, a) in ls {
+            let v = match bw.ct.get(&(param, *elem)) {
+                Some(&v) if i == j => v,
+                _ => bw.zeros(a)?,
+            };
+            out.push(v);
+        }
+    }
+    let r = bw.b.tuple(&out).map_err(broken)?;
+    bw.b.build(r).map_err(broken)
 }
 
 /// Adds a computation built here, every name in it made unique in the module.
@@ -439,7 +549,7 @@ fn bwd_body(
     env: &Env,
     body: &Computation,
     body_path: &HashSet<InstId>,
-    inner: &HashMap<InstId, LoopPlan>,
+    inner: &Plans,
     plan: &LoopPlan,
     elements: &[ArrayShape],
     bwd: &Shape,
@@ -549,6 +659,7 @@ struct Backward<'a> {
     /// `and` over pred, when the module gathers or scatters.
     and_reducer: Option<CompId>,
     loops: &'a HashMap<InstId, LoopPlan>,
+    conds: &'a HashMap<InstId, CondPlan>,
     /// Each planned loop's storing forward loop, in the new computation.
     stored: HashMap<InstId, InstId>,
 }
@@ -560,7 +671,7 @@ impl<'a> Backward<'a> {
         name: String,
         on_path: &'a HashSet<InstId>,
         env: &'a Env,
-        loops: &'a HashMap<InstId, LoopPlan>,
+        plans: &'a Plans,
     ) -> Backward<'a> {
         Backward {
             comps,
@@ -572,7 +683,8 @@ impl<'a> Backward<'a> {
             adders: &env.adders,
             selectors: &env.selectors,
             and_reducer: env.and_reducer,
-            loops,
+            loops: &plans.loops,
+            conds: &plans.conds,
             stored: HashMap::new(),
         }
     }
@@ -643,6 +755,47 @@ impl<'a> Backward<'a> {
         for &id in order.iter().rev() {
             if self.on_path.contains(&id) {
                 self.transpose(id)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A planned conditional's backward conditional: the result's cotangent
+    /// taken, by the branch the selector picks, to the branch operands'.
+    fn transpose_conditional(&mut self, id: InstId, plan: &CondPlan) -> Result<()> {
+        let inst = self.f.inst(id);
+        let g = match &inst.shape {
+            Shape::Array(_) => match self.ct.get(&(id, None)) {
+                Some(&g) => g,
+                None => return Ok(()),
+            },
+            Shape::Tuple(es) => {
+                let mut parts = Vec::with_capacity(es.len());
+                for (k, e) in es.iter().enumerate() {
+                    let part = match self.ct.get(&(id, Some(k))) {
+                        Some(&g) => g,
+                        None => self.zeros(e.as_array().expect("planned: no nested tuples"))?,
+                    };
+                    parts.push(part);
+                }
+                self.b.tuple(&parts).map_err(broken)?
+            }
+        };
+        let mut operands = vec![self.x(inst.operands[0])];
+        for &o in &inst.operands[1..] {
+            let pair = self.b.tuple(&[self.x(o), g]).map_err(broken)?;
+            operands.push(pair);
+        }
+        let back = self
+            .b
+            .add_instruction(Opcode::Conditional, &operands, Attrs::None, &plan.branches, None)
+            .map_err(broken)?;
+        let mut at = 0;
+        for (j, ls) in plan.leaves.iter().enumerate() {
+            for (elem, _) in ls {
+                let v = self.b.get_tuple_element(back, at).map_err(broken)?;
+                self.accumulate((inst.operands[1 + j], *elem), v)?;
+                at += 1;
             }
         }
         Ok(())
@@ -1168,6 +1321,10 @@ impl<'a> Backward<'a> {
             O::Convolution => self.transpose_convolution(id, g)?,
             O::Gather => self.transpose_gather(id, g)?,
             O::Scatter => self.transpose_scatter(id, g)?,
+            O::Conditional if self.conds.contains_key(&id) => {
+                let plan = &self.conds[&id];
+                self.transpose_conditional(id, plan)?;
+            }
             O::GetTupleElement => {
                 let Attrs::GetTupleElement { index } = inst.attrs else { unreachable!("verified get-tuple-element") };
                 self.accumulate((ops[0], Some(index as usize)), g)?;
@@ -1190,6 +1347,9 @@ impl<'a> Backward<'a> {
         let inst = self.f.inst(id);
         if let Some(plan) = self.loops.get(&id) {
             return self.transpose_loop(id, plan);
+        }
+        if let Some(plan) = self.conds.get(&id) {
+            return self.transpose_conditional(id, plan);
         }
         match inst.opcode {
             Opcode::Parameter => Ok(()),

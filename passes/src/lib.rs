@@ -31,7 +31,7 @@ pub mod topk_decomposer;
 pub mod tuple_simplifier;
 pub mod while_loop_simplifier;
 
+pub use autodiff::grad;
 pub use options::{FusionConfig, Options};
 pub use pass::{FixedPoint, Pass, PassContext, PassError, Pipeline};
-pub use autodiff::grad;
 pub use pipeline::{default_pipeline, pass_by_name};

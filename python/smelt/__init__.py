@@ -7,6 +7,9 @@
 - ``smelt.jit(fn, ...)``: a drop-in for ``jax.jit`` on the host. JAX traces and
   lowers ``fn`` once per argument signature; smelt compiles and runs it
   (needs JAX: ``pip install ./python[jax]``).
+- ``smelt.grad(fn, argnums=0)``: a drop-in for ``jax.grad`` whose gradients
+  smelt's own autodiff computes from the lowered forward function;
+  ``smelt.grad(module)`` returns a module's gradient module as HLO text.
 - ``smelt.onnx.InferenceSession(model)``: onnxruntime's session API over
   smelt's ONNX importer and graph clustering.
 
@@ -31,6 +34,7 @@ from ._smelt import (
     compile,
 )
 from ._smelt import _shutdown
+from ._grad import grad
 from ._jit import JitFunction, jit
 from . import onnx
 
@@ -50,6 +54,7 @@ __all__ = [
     "__version__",
     "cache_stats",
     "compile",
+    "grad",
     "jit",
     "onnx",
 ]

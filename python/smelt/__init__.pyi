@@ -24,3 +24,12 @@ def jit(
     backend: str = "tiered",
     return_jax: bool = False,
 ) -> Any: ...
+
+def grad(
+    fun_or_module: Any,
+    argnums: Union[int, Sequence[int]] = 0,
+    *,
+    backend: str = "tiered",
+    wrt: Optional[Sequence[int]] = None,
+    format: Optional[str] = None,
+) -> Any: ...

@@ -533,6 +533,38 @@ fn compile(py: Python<'_>, hlo: &Bound<'_, PyAny>, backend: &str, format: Option
     })
 }
 
+/// The gradient module of a module whose entry returns a scalar floating-point
+/// loss (or a tuple whose element 0 is one), as HLO text: same parameters,
+/// returning `(loss, d loss / d p for p in wrt)` (`smelt grad`, docs/autodiff.md).
+/// `wrt`: entry parameter numbers (default: every floating-point parameter).
+#[pyfunction]
+#[pyo3(signature = (hlo, wrt = None, format = None))]
+fn grad(py: Python<'_>, hlo: &Bound<'_, PyAny>, wrt: Option<Vec<u32>>, format: Option<&str>) -> PyResult<String> {
+    let format = match format {
+        None => None,
+        Some(name) => Some(Format::from_name(name).ok_or_else(|| {
+            pyo3::exceptions::PyValueError::new_err(format!(
+                "format must be \"hlo\", \"proto\" or \"stablehlo\", not {name:?}"
+            ))
+        })?),
+    };
+    let (bytes, origin) = module_source(hlo)?;
+    py.detach(|| {
+        let module = load_module(&bytes, format, &origin)?;
+        let wrt = wrt.unwrap_or_else(|| smelt::passes::autodiff::float_params(&module));
+        let g = smelt::passes::grad(&module, &wrt).map_err(|e| {
+            let message = format!("{origin}: {e}");
+            let kind = if message.contains("no gradient rule") || message.contains("trip count") {
+                ErrorKind::Unsupported
+            } else {
+                ErrorKind::Input
+            };
+            raise(kind, message)
+        })?;
+        Ok(smelt::hlo::print_module(&g))
+    })
+}
+
 /// The process-wide client's counters for `backend` (hits, misses, compiles,
 /// compile_ms, background compiles, disk cache hits and writes, ...).
 #[pyfunction]
@@ -714,6 +746,7 @@ fn _smelt(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<OnnxSession>()?;
     m.add_function(wrap_pyfunction!(compile, m)?)?;
     m.add_function(wrap_pyfunction!(cache_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(grad, m)?)?;
     m.add_function(wrap_pyfunction!(_shutdown, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -14,10 +14,10 @@
 use std::collections::{HashMap, HashSet};
 
 use smelt_hlo::builder::{ComputationBuilder, ModuleBuilder, Reducer};
-use smelt_hlo::{Array, DType, InstId, Literal, Module, Shape};
+use smelt_hlo::{Array, CompId, Computation, DType, InstId, Literal, Module, Opcode, Shape};
 
 use super::ops::{self, OpDef};
-use super::{Graph, GraphError, Node, NodeId, NodeKind, Result, Value};
+use super::{Graph, GraphError, Node, NodeId, NodeKind, Result, Value, train};
 
 /// Values with at most this many elements are folded while lowering when all
 /// their inputs are known, and constants with at most this many are compiled
@@ -60,6 +60,10 @@ pub struct LowerCx<'m> {
     /// Per dtype, `(old, new) -> new`: the update computation of a scatter
     /// that overwrites.
     assigners: &'m HashMap<DType, smelt_hlo::CompId>,
+    /// Entry computations of modules imported into this one (their other
+    /// computations added to it), by import position: inlined by the nodes
+    /// they were imported for.
+    imports: &'m [Computation],
 }
 
 impl<'m> LowerCx<'m> {
@@ -127,9 +131,11 @@ pub fn def_of(node: &Node) -> Result<&'static OpDef> {
 fn build_module(
     name: &str,
     dtypes: &HashSet<DType>,
+    imports: &[Module],
     body: impl FnOnce(&mut LowerCx<'_>) -> Result<InstId>,
 ) -> Result<Module> {
     let mut mb = ModuleBuilder::new(name);
+    let entries: Vec<Computation> = imports.iter().map(|m| import(&mut mb, m)).collect();
     let mut reducers = HashMap::new();
     let invalid = |e: smelt_hlo::shape_inference::ShapeError| GraphError::Invalid(e.to_string());
     for &t in dtypes {
@@ -155,7 +161,7 @@ fn build_module(
         assigners.insert(t, mb.add_computation(assign));
     }
     let entry = {
-        let mut cx = LowerCx { b: mb.builder("main"), reducers: &reducers, assigners: &assigners };
+        let mut cx = LowerCx { b: mb.builder("main"), reducers: &reducers, assigners: &assigners, imports: &entries };
         let root = body(&mut cx)?;
         cx.b.build(root).map_err(invalid)?
     };
@@ -220,7 +226,7 @@ pub fn eval_node(node: &Node, args: &[Option<Array>]) -> Result<Vec<Array>> {
     if let Some(t) = node.int("to").and_then(ops::onnx_dtype) {
         dtypes.insert(t);
     }
-    let module = build_module("node", &dtypes, |cx| {
+    let module = build_module("node", &dtypes, &[], |cx| {
         let mut vals = Vec::with_capacity(args.len());
         for a in args {
             vals.push(match a {
@@ -270,7 +276,16 @@ pub fn lower_cluster(
     }
     let in_types: Vec<DType> = inputs.iter().map(|t| t.0).collect();
     let dtypes = dtypes_for(graph, &spec.nodes, &in_types);
-    build_module(name, &dtypes, |cx| {
+    // Each `Gradients` node's gradient module, imported into this one.
+    let mut imports = Vec::new();
+    let mut import_of: HashMap<NodeId, usize> = HashMap::new();
+    for &n in &spec.nodes {
+        if graph.node(n).op == train::GRADIENTS {
+            import_of.insert(n, imports.len());
+            imports.push(gradient_module(graph, spec, n, inputs, known, name)?);
+        }
+    }
+    build_module(name, &dtypes, &imports, |cx| {
         let mut vals: HashMap<Value, Val> = HashMap::new();
         for (k, (&v, (dtype, dims))) in spec.inputs.iter().zip(inputs).enumerate() {
             let node = graph.node(v.node);
@@ -294,7 +309,10 @@ pub fn lower_cluster(
                             None => Ok(None),
                         })
                         .collect::<Result<_>>()?;
-                    lower_node(cx, node, &ins)?
+                    match import_of.get(&n) {
+                        Some(&i) => inline_gradients(cx, node, i, &ins)?,
+                        None => lower_node(cx, node, &ins)?,
+                    }
                 }
                 _ => return Err(GraphError::node(node, "only ops and constants can be in a cluster")),
             };
@@ -313,4 +331,146 @@ pub fn lower_cluster(
         }
         at(graph.node(spec.outputs.first().map_or(spec.nodes[0], |v| v.node)), cx.b.tuple(&root))
     })
+}
+
+/// Adds `m`'s computations but its entry to `mb` (callees first, calls
+/// renumbered) and returns its entry with its calls renumbered.
+fn import(mb: &mut ModuleBuilder, m: &Module) -> Computation {
+    let mut ids: HashMap<CompId, CompId> = HashMap::new();
+    // Callees before callers: a depth-first post order from the entry.
+    let mut order = Vec::new();
+    let mut seen = HashSet::new();
+    let mut stack = vec![(m.entry, false)];
+    while let Some((c, done)) = stack.pop() {
+        if done {
+            order.push(c);
+            continue;
+        }
+        if !seen.insert(c) {
+            continue;
+        }
+        stack.push((c, true));
+        for (_, i) in m.comp(c).insts.iter() {
+            stack.extend(i.called.iter().map(|&k| (k, false)));
+        }
+    }
+    let renumber = |c: &Computation, ids: &HashMap<CompId, CompId>| {
+        let mut c = c.clone();
+        let all: Vec<InstId> = c.insts.ids().collect();
+        for i in all {
+            let inst = c.inst_mut(i);
+            for k in inst.called.iter_mut() {
+                *k = ids[k];
+            }
+        }
+        c
+    };
+    for c in order {
+        if c != m.entry {
+            let new = mb.add_computation(renumber(m.comp(c), &ids));
+            ids.insert(c, new);
+        }
+    }
+    renumber(m.comp(m.entry), &ids)
+}
+
+/// The gradient module of `Gradients` node `n` for this cluster's input types:
+/// the loss's forward subgraph lowered with the node's leaf inputs as
+/// parameters (the values to differentiate with respect to first), then
+/// differentiated.
+fn gradient_module(
+    graph: &Graph,
+    spec: &ClusterSpec,
+    n: NodeId,
+    inputs: &[(DType, Vec<i64>)],
+    known: &[Option<Array>],
+    name: &str,
+) -> Result<Module> {
+    let node = graph.node(n);
+    // Inputs: the leaves (the values differentiated with respect to first),
+    // then the loss.
+    let mut leaves: Vec<Value> = node.inputs.iter().flatten().copied().collect();
+    let (Some(wrt), Some(loss)) = (node.int("wrt"), leaves.pop()) else {
+        return Err(GraphError::node(node, "missing its loss or wrt attribute"));
+    };
+    // The forward nodes: ancestors of the loss up to the leaves, in node order.
+    let mut forward = Vec::new();
+    let mut seen = HashSet::new();
+    let mut stack = vec![loss.node];
+    while let Some(id) = stack.pop() {
+        if !seen.insert(id) {
+            continue;
+        }
+        forward.push(id);
+        let fnode = graph.node(id);
+        for v in fnode.inputs.iter().flatten() {
+            if !leaves.contains(v) {
+                stack.push(v.node);
+            }
+        }
+    }
+    forward.sort();
+    // The leaves' types: cluster arguments, or constants in the cluster.
+    let mut types = Vec::with_capacity(leaves.len());
+    let mut values = Vec::with_capacity(leaves.len());
+    for v in &leaves {
+        match spec.inputs.iter().position(|i| i == v) {
+            Some(k) => {
+                types.push(inputs[k].clone());
+                values.push(known.get(k).cloned().flatten());
+            }
+            None => match &graph.node(v.node).kind {
+                NodeKind::Constant(a) => {
+                    types.push((a.dtype(), a.dims.to_vec()));
+                    values.push(Some(a.clone()));
+                }
+                _ => return Err(GraphError::node(node, "reads a value its cluster does not have")),
+            },
+        }
+    }
+    let fspec = ClusterSpec { nodes: forward, inputs: leaves, outputs: vec![loss] };
+    let fwd = lower_cluster(graph, &fspec, &types, &values, &format!("{name}_forward"))?;
+    let wrt: Vec<u32> = (0..wrt as u32).collect();
+    smelt_passes::grad(&fwd, &wrt).map_err(|e| GraphError::node(node, e.to_string()))
+}
+
+/// Lowers `Gradients` node `node` by inlining import `i`, its gradient
+/// module's entry: parameters bound to the node's inputs, the gradients out.
+fn inline_gradients(cx: &mut LowerCx<'_>, node: &Node, i: usize, ins: &[Option<Val>]) -> Result<Vec<Val>> {
+    let entry = &cx.imports[i];
+    let mut map: HashMap<InstId, InstId> = HashMap::new();
+    for id in entry.post_order() {
+        let inst = entry.inst(id);
+        let new = match inst.parameter_number() {
+            Some(p) => {
+                ins.get(p as usize).cloned().flatten().ok_or_else(|| GraphError::node(node, "an input is missing"))?.id
+            }
+            None => {
+                let operands: Vec<InstId> = inst.operands.iter().map(|o| map[o]).collect();
+                at(
+                    node,
+                    cx.b.add_named(
+                        Some(&inst.name),
+                        inst.opcode,
+                        &operands,
+                        inst.attrs.clone(),
+                        &inst.called,
+                        Some(inst.shape.clone()),
+                    ),
+                )?
+            }
+        };
+        map.insert(id, new);
+    }
+    let root = entry.root_inst();
+    let mut outs = Vec::new();
+    for k in 1..root.shape.tuple_elements().len() {
+        let id = if root.opcode == Opcode::Tuple {
+            map[&root.operands[k]]
+        } else {
+            at(node, cx.b.get_tuple_element(map[&entry.root], k as i64))?
+        };
+        outs.push(cx.val(node, id)?);
+    }
+    Ok(outs)
 }

@@ -18,6 +18,7 @@ pub mod cluster;
 pub mod lower;
 pub mod ops;
 pub mod session;
+pub mod train;
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;

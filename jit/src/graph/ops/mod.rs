@@ -57,6 +57,15 @@ impl OpDef {
     }
 }
 
+/// A `Gradients` node is lowered by its cluster, which differentiates the
+/// loss's forward subgraph; alone (op by op) it cannot be.
+fn gradients_alone(_: &mut LowerCx<'_>, node: &Node, _: &[Option<Val>]) -> Result<Vec<Val>> {
+    Err(super::GraphError::unsupported(
+        node,
+        "gradients are computed in a compiled cluster; do not mark this node never-compile",
+    ))
+}
+
 /// The definition of `op`, if smelt supports it.
 pub fn lookup(op: &str) -> Option<&'static OpDef> {
     OPS.iter().find(|d| d.name == op)
@@ -100,6 +109,8 @@ const fn on_host(name: &'static str, host: HostImpl) -> OpDef {
 use elementwise as ew;
 
 static OPS: &[OpDef] = &[
+    // Training: lowered with its cluster (`lower::lower_cluster`).
+    lowered(super::train::GRADIENTS, gradients_alone),
     // Elementwise.
     lowered("Add", ew::add),
     lowered("Sub", ew::sub),

@@ -156,6 +156,58 @@ impl Session {
         &self.client
     }
 
+    /// Writes every variable's current value to `path` as an `.npz` archive
+    /// (one `<variable name>.npy` per variable, NumPy's `np.load` reads it).
+    pub fn save_variables(&self, path: &std::path::Path) -> Result<()> {
+        let io = |e: &dyn std::fmt::Display| GraphError::Invalid(format!("{}: {e}", path.display()));
+        let file = std::fs::File::create(path).map_err(|e| io(&e))?;
+        let mut zip = zip::ZipWriter::new(std::io::BufWriter::new(file));
+        let stored = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+        let mut vars: Vec<(String, Array)> =
+            lock(&self.variables).iter().map(|(&n, a)| (self.graph.node(n).name.clone(), a.clone())).collect();
+        vars.sort_by(|a, b| a.0.cmp(&b.0));
+        for (name, a) in vars {
+            zip.start_file(format!("{name}.npy"), stored).map_err(|e| io(&e))?;
+            std::io::Write::write_all(&mut zip, &smelt_hlo::npy::to_bytes(&a)).map_err(|e| io(&e))?;
+        }
+        zip.finish().map_err(|e| io(&e))?;
+        Ok(())
+    }
+
+    /// Sets variables from an `.npz` archive (as [`Session::save_variables`]
+    /// writes, or NumPy's `np.savez`): every entry must name a variable of the
+    /// graph and match its type and shape; variables it lacks keep their values.
+    /// Returns how many were set.
+    pub fn load_variables(&self, path: &std::path::Path) -> Result<usize> {
+        let io = |e: &dyn std::fmt::Display| GraphError::Invalid(format!("{}: {e}", path.display()));
+        let file = std::fs::File::open(path).map_err(|e| io(&e))?;
+        let mut zip = zip::ZipArchive::new(std::io::BufReader::new(file)).map_err(|e| io(&e))?;
+        let mut loaded = Vec::with_capacity(zip.len());
+        for i in 0..zip.len() {
+            let mut entry = zip.by_index(i).map_err(|e| io(&e))?;
+            let full = entry.name().map_err(|e| io(&e))?.to_string();
+            let name = full.strip_suffix(".npy").unwrap_or(&full).to_string();
+            let mut bytes = Vec::with_capacity(entry.size() as usize);
+            std::io::Read::read_to_end(&mut entry, &mut bytes).map_err(|e| io(&e))?;
+            let id = self.graph.find(&name).filter(|&id| matches!(self.graph.node(id).kind, NodeKind::Variable { .. }));
+            let Some(id) = id else {
+                return Err(io(&format!("'{name}' is not a variable of the graph")));
+            };
+            let a = smelt_hlo::npy::from_bytes(&bytes, None, &name).map_err(|e| io(&e))?;
+            let current = lock(&self.variables).get(&id).map(|c| (c.dtype(), c.dims.clone()));
+            if current.as_ref().is_some_and(|(t, d)| *t != a.dtype() || *d != a.dims) {
+                return Err(io(&format!("'{name}' holds {}{:?}, the variable is {:?}", a.dtype(), a.dims, current)));
+            }
+            loaded.push((id, a));
+        }
+        let n = loaded.len();
+        let mut vars = lock(&self.variables);
+        for (id, a) in loaded {
+            vars.insert(id, a);
+        }
+        Ok(n)
+    }
+
     /// The current value of the variable named `name`.
     pub fn variable(&self, name: &str) -> Option<Array> {
         let id = self.graph.find(name)?;

@@ -316,6 +316,37 @@ mod tests {
         }
     }
 
+    /// Variables round-trip through an .npz checkpoint; a wrong one is refused.
+    #[test]
+    fn checkpoints_round_trip() {
+        let (mut g, loss, w, b) = regression();
+        let grads = g.gradients("grads", loss, &[w, b]).unwrap();
+        let lr = g.constant("lr", Array::scalar(0.05f32)).unwrap();
+        let steps = adam(&mut g, "opt", &[w, b], &grads, lr, Adam::default()).unwrap();
+        let names: Vec<String> = steps.iter().map(|&v| g.tensor_name(v).to_string()).collect();
+        let fetches: Vec<&str> = names.iter().map(String::as_str).collect();
+        let s = Session::new(g.clone(), options("interp")).unwrap();
+        let (x, y) = data();
+        for _ in 0..3 {
+            s.run(&[("x", x.clone()), ("y", y.clone())], &fetches).unwrap();
+        }
+        let dir = std::env::temp_dir().join(format!("smelt-ckpt-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("vars.npz");
+        s.save_variables(&path).unwrap();
+        let fresh = Session::new(g.clone(), options("interp")).unwrap();
+        assert_eq!(fresh.load_variables(&path).unwrap(), 7, "w, b, the step count and four moments");
+        for name in ["w", "b", "opt/t", "opt/w/m", "opt/b/v"] {
+            assert_eq!(fresh.variable(name), s.variable(name), "{name}");
+        }
+        let mut other = Graph::new();
+        other.variable("w", Array::zeros(DType::F32, [2, 2])).unwrap();
+        let o = Session::new(other, options("interp")).unwrap();
+        let e = o.load_variables(&path).unwrap_err().to_string();
+        assert!(e.contains("is not a variable of the graph") || e.contains("the variable is"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     #[test]
     fn bad_requests_are_errors() {
         let (mut g, loss, w, _) = regression();

@@ -20,4 +20,5 @@ mod onnx;
 mod pipeline_prop;
 mod roundtrip;
 mod scaling;
+mod train;
 mod verify;

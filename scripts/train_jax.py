@@ -2,7 +2,7 @@
 """The training examples' models trained by JAX on this machine, for steps per
 second beside smelt's (`cargo run --release --example train_...`).
 
-    python scripts/train_jax.py softmax [STEPS]
+    python scripts/train_jax.py softmax|lstm|bert [STEPS]
 
 softmax: softmax regression on examples/data/digits_*.npy, full batch of the
 first 1,437 images, momentum 0.9 at learning rate 0.5, as
@@ -14,6 +14,11 @@ lstm: the forecaster of examples/train_lstm_forecaster.rs (24-hour windows of
 3 variables, an LSTM of 16, three dense heads, the mean of their squared
 errors, Adam at 0.01, batches of 32), on a series of the same construction
 with NumPy's noise; prints the loss every 25 steps and steps per second.
+
+bert: the 2-layer tiny BERT of examples/train_bert_tiny.rs (vocabulary 12,
+16 tokens, hidden 32, 4 heads, FFN 64, tanh GELU, post-LN, mean pooling;
+label: first token greater than the last), Adam at 3e-3, batches of 32 from
+NumPy's generator; prints the loss every 25 steps and steps per second.
 """
 
 import os
@@ -123,7 +128,71 @@ def lstm(steps):
     print(f"{(steps - 1) / (time.perf_counter() - t0):.0f} steps per second (batches of {batch})")
 
 
+def bert(steps):
+    vocab, seq, hidden, heads, ffn, batch = 12, 16, 32, 4, 64, 32
+    rng = np.random.default_rng(0)
+
+    def dense(din, dout):
+        return {"w": rng.uniform(-1, 1, (din, dout)).astype(np.float32) / np.sqrt(din), "b": np.zeros(dout, np.float32)}
+
+    def ln():
+        return {"g": np.ones(hidden, np.float32), "b": np.zeros(hidden, np.float32)}
+
+    params = {"tok": rng.uniform(-0.5, 0.5, (vocab, hidden)).astype(np.float32),
+              "pos": rng.uniform(-0.1, 0.1, (seq, hidden)).astype(np.float32),
+              "layers": [{"q": dense(hidden, hidden), "k": dense(hidden, hidden), "v": dense(hidden, hidden),
+                          "o": dense(hidden, hidden), "ln1": ln(), "up": dense(hidden, ffn),
+                          "down": dense(ffn, hidden), "ln2": ln()} for _ in range(2)],
+              "cls": dense(hidden, 2)}
+
+    def apply(d, x):
+        return x @ d["w"] + d["b"]
+
+    def norm(p, x):
+        mu = x.mean(-1, keepdims=True)
+        var = ((x - mu) ** 2).mean(-1, keepdims=True)
+        return (x - mu) / jnp.sqrt(var + 1e-5) * p["g"] + p["b"]
+
+    def loss(p, ids, y):
+        x = p["tok"][ids] + p["pos"]
+        d = hidden // heads
+        for lp in p["layers"]:
+            split = lambda t: t.reshape(batch, seq, heads, d).transpose(0, 2, 1, 3)
+            q, k, v = split(apply(lp["q"], x)), split(apply(lp["k"], x)), split(apply(lp["v"], x))
+            a = jax.nn.softmax(q @ k.transpose(0, 1, 3, 2) / np.sqrt(d), axis=-1)
+            ctx = (a @ v).transpose(0, 2, 1, 3).reshape(batch, seq, hidden)
+            x = norm(lp["ln1"], apply(lp["o"], ctx) + x)
+            x = norm(lp["ln2"], apply(lp["down"], jax.nn.gelu(apply(lp["up"], x), approximate=True)) + x)
+        logits = apply(p["cls"], x.mean(axis=1))
+        return -jnp.sum(y * jax.nn.log_softmax(logits)) / batch
+
+    @jax.jit
+    def step(p, m, v, t, ids, y):
+        value, g = jax.value_and_grad(loss)(p, ids, y)
+        m = jax.tree_util.tree_map(lambda m, g: 0.9 * m + 0.1 * g, m, g)
+        v = jax.tree_util.tree_map(lambda v, g: 0.999 * v + 0.001 * g * g, v, g)
+        fix1, fix2 = 1 - 0.9 ** t, 1 - 0.999 ** t
+        p = jax.tree_util.tree_map(lambda p, m, v: p - 3e-3 * (m / fix1) / (jnp.sqrt(v / fix2) + 1e-8), p, m, v)
+        return p, m, v, value
+
+    def data():
+        ids = rng.integers(0, vocab, (batch, seq))
+        return ids, np.eye(2, dtype=np.float32)[(ids[:, 0] > ids[:, -1]).astype(int)]
+
+    zeros = jax.tree_util.tree_map(jnp.zeros_like, params)
+    m, v = zeros, zeros
+    params, m, v, value = step(params, m, v, 1.0, *data())
+    print(f"step    0  loss {float(value):.4f}")
+    t0 = time.perf_counter()
+    for k in range(1, steps):
+        params, m, v, value = step(params, m, v, float(k + 1), *data())
+        if k % 25 == 0 or k + 1 == steps:
+            print(f"step {k:4d}  loss {float(value):.4f}")
+    jax.block_until_ready(params)
+    print(f"{(steps - 1) / (time.perf_counter() - t0):.0f} steps per second (batches of {batch})")
+
+
 if __name__ == "__main__":
     which = sys.argv[1] if len(sys.argv) > 1 else "softmax"
-    steps = int(sys.argv[2]) if len(sys.argv) > 2 else {"softmax": 300, "lstm": 400}[which]
-    {"softmax": softmax, "lstm": lstm}[which](steps)
+    steps = int(sys.argv[2]) if len(sys.argv) > 2 else {"softmax": 300, "lstm": 400, "bert": 400}[which]
+    {"softmax": softmax, "lstm": lstm, "bert": bert}[which](steps)

@@ -1,6 +1,8 @@
 //! The training examples at reduced size: the graph API trains them with
 //! smelt's own gradients, on the compiled backend.
 
+#[path = "../../examples/train_bert_tiny.rs"]
+mod bert_tiny;
 #[path = "../../examples/train_lstm_forecaster.rs"]
 mod lstm_forecaster;
 #[path = "../../examples/train_softmax_regression.rs"]
@@ -30,4 +32,14 @@ fn lstm_forecaster_beats_persistence() {
     for (k, (model, persistence)) in r.validation.iter().enumerate() {
         assert!(model < persistence, "head {k}: validation RMSE {model} against persistence {persistence}");
     }
+}
+
+/// The tiny BERT encoder: the loss falls below the example's target and the
+/// classifier is right on unseen sequences.
+#[test]
+fn bert_tiny_learns_an_order_dependent_task() {
+    let r = bert_tiny::train(400, 100, "cpu").unwrap();
+    let last = r.curve.last().unwrap().1;
+    assert!(last < bert_tiny::TARGET_LOSS, "loss after 400 steps: {last} ({:?})", r.curve);
+    assert!(r.test_accuracy > 0.9, "accuracy on unseen sequences: {}", r.test_accuracy);
 }

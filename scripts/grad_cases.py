@@ -317,3 +317,21 @@ def grad_conditionals(size):
         return jnp.sum(a * a) + jnp.sum(b) + jnp.sum(c)
 
     return with_grads("grad_conditionals", loss, (0, 1), args)
+
+
+@case(GRAD, "Sorts (values, a key-value sort along an axis, top-k by sorting) and products (with a zero).",
+      rtol=1e-4, atol=1e-5)
+def grad_sort_prod(size):
+    rng = np.random.default_rng(1117)
+    x = normal(rng, (4, 6))
+    x[1, 2] = 0.0
+    args = (x, normal(rng, (4, 6)))
+
+    def loss(x, v):
+        s = jnp.sort(x, axis=1)
+        _, carried = lax.sort((x[:, 0], v[:, 1]), num_keys=1)
+        top = jnp.sort(x.ravel())[-5:]
+        p = jnp.prod(x, axis=1) + jnp.prod(v[:, :3] + 2.0, axis=0).sum()
+        return jnp.sum(s * jnp.arange(6.0)) + jnp.sum(carried ** 2) + jnp.sum(top ** 3) + jnp.sum(p)
+
+    return with_grads("grad_sort_prod", loss, (0, 1), args)

@@ -168,6 +168,9 @@ pub fn grad(module: &Module, wrt: &[u32]) -> Result<Module> {
 /// builder borrows the module's computations).
 struct Env {
     adders: HashMap<DType, CompId>,
+    /// Products, when the module reduces (a product's gradient multiplies
+    /// exclusive running products).
+    multipliers: HashMap<DType, CompId>,
     selectors: HashMap<DType, CompId>,
     /// `and` over pred, when the module gathers or scatters.
     and_reducer: Option<CompId>,
@@ -184,15 +187,20 @@ impl Env {
             .collect();
         dtypes.sort_by_key(|d| d.name());
         let windows = insts().any(|i| i.opcode == Opcode::ReduceWindow);
+        let products = insts().any(|i| i.opcode == Opcode::Reduce);
         let gathers = insts().any(|i| matches!(i.opcode, Opcode::Gather | Opcode::Scatter));
         let mut add = |comp: Computation, m: &mut Module| {
             let mut comp = comp;
             comp.name = names.make(&comp.name);
             m.comps.alloc(comp)
         };
-        let mut env = Env { adders: HashMap::new(), selectors: HashMap::new(), and_reducer: None };
+        let mut env =
+            Env { adders: HashMap::new(), multipliers: HashMap::new(), selectors: HashMap::new(), and_reducer: None };
         for dt in dtypes {
             env.adders.insert(dt, add(scalar_reducer(Reducer::Add, dt).map_err(broken)?, m));
+            if products {
+                env.multipliers.insert(dt, add(scalar_reducer(Reducer::Mul, dt).map_err(broken)?, m));
+            }
             if windows {
                 env.selectors.insert(dt, add(ge_selector(dt).map_err(broken)?, m));
             }
@@ -260,6 +268,60 @@ struct CondPlan {
 struct Plans {
     loops: HashMap<InstId, LoopPlan>,
     conds: HashMap<InstId, CondPlan>,
+    sorts: HashMap<InstId, SortPlan>,
+}
+
+/// How a `sort` on a differentiated path is differentiated: the sort
+/// repeated with an iota beside its operands gives the permutation it
+/// applied; sorting the cotangents by that permutation puts each back where
+/// its element came from.
+struct SortPlan {
+    /// The forward comparator with two ignored s32 parameters appended.
+    with_iota: CompId,
+    /// `lhs < rhs` on an s32 key, ignoring the cotangents' parameters.
+    by_key: CompId,
+}
+
+/// Plans sort `id` of `f`: its two comparators.
+fn plan_sort(m: &mut Module, names: &mut NameUniquer, f: &Computation, id: InstId) -> Result<SortPlan> {
+    let inst = f.inst(id);
+    let cmp = m.comp(inst.called[0]).clone();
+    let mut b = ComputationBuilder::new(format!("{}_with_iota", cmp.name));
+    let mut map = HashMap::new();
+    for cid in cmp.post_order() {
+        let i = cmp.inst(cid);
+        let new = match i.parameter_number() {
+            Some(p) => b.parameter(p, i.shape.clone(), &i.name),
+            None => {
+                let operands: Vec<InstId> = i.operands.iter().map(|o| map[o]).collect();
+                b.add_named(Some(&i.name), i.opcode, &operands, i.attrs.clone(), &i.called, Some(i.shape.clone()))
+            }
+        }
+        .map_err(broken)?;
+        map.insert(cid, new);
+    }
+    let n = cmp.num_params() as u32;
+    b.parameter(n, Shape::scalar(DType::S32), "iota_lhs").map_err(broken)?;
+    b.parameter(n + 1, Shape::scalar(DType::S32), "iota_rhs").map_err(broken)?;
+    let with_iota = b.build(map[&cmp.root]).map_err(broken)?;
+    let mut k = ComputationBuilder::new("by_permutation");
+    let l = k.parameter(0, Shape::scalar(DType::S32), "lhs").map_err(broken)?;
+    let r = k.parameter(1, Shape::scalar(DType::S32), "rhs").map_err(broken)?;
+    let operands = match &inst.shape {
+        Shape::Tuple(es) => es.clone(),
+        s => vec![s.clone()],
+    };
+    let mut p = 2;
+    for e in operands.iter().filter(|e| is_float_valued(e)) {
+        let dt = e.as_array().expect("sort operands are arrays").dtype;
+        for side in ["lhs", "rhs"] {
+            k.parameter(p, Shape::scalar(dt), &format!("ct_{side}")).map_err(broken)?;
+            p += 1;
+        }
+    }
+    let lt = k.compare(ComparisonDirection::Lt, l, r).map_err(broken)?;
+    let by_key = k.build(lt).map_err(broken)?;
+    Ok(SortPlan { with_iota: add_renamed(m, names, with_iota), by_key: add_renamed(m, names, by_key) })
 }
 
 /// Plans every `while` and `conditional` of computation `cid` (a copy of which
@@ -275,6 +337,10 @@ fn plan_control(
     let mut plans = Plans::default();
     for id in f.post_order() {
         let inst = f.inst(id);
+        if inst.opcode == Opcode::Sort && on_path.contains(&id) {
+            plans.sorts.insert(id, plan_sort(m, names, f, id)?);
+            continue;
+        }
         if inst.opcode == Opcode::Conditional && on_path.contains(&id) {
             let plan = plan_conditional(m, names, env, f, id)?;
             plans.conds.insert(id, plan);
@@ -284,13 +350,6 @@ fn plan_control(
             continue;
         }
         let refuse = |why: String| unsupported(format!("{} ({}): {why}", inst.name, inst.opcode.name()));
-        let elements: Vec<ArrayShape> = match &inst.shape {
-            Shape::Tuple(es) => es
-                .iter()
-                .map(|e| e.as_array().cloned().ok_or_else(|| refuse("a loop state with nested tuples".into())))
-                .collect::<Result<_>>()?,
-            _ => return Err(refuse("a loop state that is not a tuple".into())),
-        };
         let (cond_id, body_id) = (inst.called[0], inst.called[1]);
         let trips = crate::while_loop_simplifier::constant_trip_count(m, cid, id, MAX_LOOP_TRIPS).ok_or_else(|| {
             refuse(
@@ -299,6 +358,13 @@ fn plan_control(
                     .into(),
             )
         })?;
+        let elements: Vec<ArrayShape> = match &inst.shape {
+            Shape::Tuple(es) => es
+                .iter()
+                .map(|e| e.as_array().cloned().ok_or_else(|| refuse("a loop state with nested tuples".into())))
+                .collect::<Result<_>>()?,
+            _ => return Err(refuse("a loop state that is not a tuple".into())),
+        };
         let body = m.comp(body_id).clone();
         let broot = body.root_inst();
         let variant: Vec<bool> = (0..elements.len())
@@ -670,10 +736,12 @@ struct Backward<'a> {
     ct: HashMap<Slot, InstId>,
     on_path: &'a HashSet<InstId>,
     adders: &'a HashMap<DType, CompId>,
+    multipliers: &'a HashMap<DType, CompId>,
     selectors: &'a HashMap<DType, CompId>,
     /// `and` over pred, when the module gathers or scatters.
     and_reducer: Option<CompId>,
     loops: &'a HashMap<InstId, LoopPlan>,
+    sorts: &'a HashMap<InstId, SortPlan>,
     conds: &'a HashMap<InstId, CondPlan>,
     /// Each planned loop's storing forward loop, in the new computation.
     stored: HashMap<InstId, InstId>,
@@ -696,10 +764,12 @@ impl<'a> Backward<'a> {
             ct: HashMap::new(),
             on_path,
             adders: &env.adders,
+            multipliers: &env.multipliers,
             selectors: &env.selectors,
             and_reducer: env.and_reducer,
             loops: &plans.loops,
             conds: &plans.conds,
+            sorts: &plans.sorts,
             stored: HashMap::new(),
         }
     }
@@ -773,6 +843,91 @@ impl<'a> Backward<'a> {
             }
         }
         Ok(())
+    }
+
+    /// A planned sort's cotangents sent back through its permutation.
+    fn transpose_sort(&mut self, id: InstId) -> Result<()> {
+        let inst = self.f.inst(id);
+        let plan = &self.sorts[&id];
+        let Attrs::Sort { dimension, is_stable } = inst.attrs else { unreachable!("verified sort") };
+        let tuple = inst.shape.is_tuple();
+        let mut cts = Vec::new();
+        for (k, &o) in inst.operands.iter().enumerate() {
+            let a = self.array(o);
+            if !a.dtype.is_float() {
+                continue;
+            }
+            let slot = (id, tuple.then_some(k));
+            let g = match self.ct.get(&slot) {
+                Some(&g) => g,
+                None => self.zeros(a)?,
+            };
+            cts.push((o, g));
+        }
+        let dims = self.array(inst.operands[0]).dims.clone();
+        let iota = self.b.iota(Shape::array(DType::S32, &dims), dimension).map_err(broken)?;
+        let mut operands: Vec<InstId> = inst.operands.iter().map(|&o| self.x(o)).collect();
+        operands.push(iota);
+        let attrs = Attrs::Sort { dimension, is_stable };
+        let sorted = self.b.add_instruction(Opcode::Sort, &operands, attrs, &[plan.with_iota], None).map_err(broken)?;
+        let perm = self.b.get_tuple_element(sorted, inst.operands.len() as i64).map_err(broken)?;
+        let mut back_ops = vec![perm];
+        back_ops.extend(cts.iter().map(|&(_, g)| g));
+        let attrs = Attrs::Sort { dimension, is_stable: true };
+        let back = self.b.add_instruction(Opcode::Sort, &back_ops, attrs, &[plan.by_key], None).map_err(broken)?;
+        for (i, &(o, _)) in cts.iter().enumerate() {
+            let g = self.b.get_tuple_element(back, (i + 1) as i64).map_err(broken)?;
+            self.accumulate((o, None), g)?;
+        }
+        Ok(())
+    }
+
+    /// A product's cotangent: `g` times the product of the other elements,
+    /// from exclusive running products on either side (no division, so zeros
+    /// are exact; JAX's rule).
+    fn transpose_product(&mut self, id: InstId, g: InstId) -> Result<()> {
+        let inst = self.f.inst(id);
+        let x = inst.operands[0];
+        let Attrs::Dimensions(dims) = &inst.attrs else { unreachable!("verified reduce") };
+        let xs = self.array(x).clone();
+        let mut reduced: Vec<i64> = dims.to_vec();
+        reduced.sort_unstable();
+        let kept: Vec<i64> = (0..xs.rank() as i64).filter(|d| !reduced.contains(d)).collect();
+        let perm: Vec<i64> = reduced.iter().chain(&kept).copied().collect();
+        let n: i64 = reduced.iter().map(|&d| xs.dims[d as usize]).product();
+        let m: i64 = kept.iter().map(|&d| xs.dims[d as usize]).product();
+        let xt = self.b.transpose(self.x(x), &perm).map_err(broken)?;
+        let moved = self.new_array(xt)?.dims;
+        let x2 = self.b.reshape(xt, &[n, m]).map_err(broken)?;
+        let one = self.scalar(xs.dtype, 1.0)?;
+        let mul = self.multipliers[&xs.dtype];
+        let running = |bw: &mut Self, low: i64, high: i64| -> Result<InstId> {
+            let w = |size: i64, lo: i64, hi: i64| WindowDim {
+                size,
+                stride: 1,
+                pad_low: lo,
+                pad_high: hi,
+                window_dilation: 1,
+                base_dilation: 1,
+                reversal: false,
+            };
+            let window = Window { dims: vec![w(n, low, high), w(1, 0, 0)] };
+            bw.b.add_instruction(Opcode::ReduceWindow, &[x2, one], Attrs::Window(window), &[mul], None).map_err(broken)
+        };
+        // Before element i: x[0..i]; after it: x[i+1..n].
+        let before = running(self, n, -1)?;
+        let after = running(self, -1, n)?;
+        let others = self.mul(before, after)?;
+        let gm = self.b.reshape(g, &[m]).map_err(broken)?;
+        let gb = self.b.broadcast(gm, &[n, m], &[1]).map_err(broken)?;
+        let r = self.mul(gb, others)?;
+        let r = self.b.reshape(r, &moved).map_err(broken)?;
+        let mut inv = vec![0i64; perm.len()];
+        for (i, &p) in perm.iter().enumerate() {
+            inv[p as usize] = i as i64;
+        }
+        let r = self.b.transpose(r, &inv).map_err(broken)?;
+        self.accumulate((x, None), r)
     }
 
     /// A planned conditional's backward conditional: the result's cotangent
@@ -1337,6 +1492,7 @@ impl<'a> Backward<'a> {
             O::Convolution => self.transpose_convolution(id, g)?,
             O::Gather => self.transpose_gather(id, g)?,
             O::Scatter => self.transpose_scatter(id, g)?,
+            O::Sort if self.sorts.contains_key(&id) => self.transpose_sort(id)?,
             O::Conditional if self.conds.contains_key(&id) => {
                 let plan = &self.conds[&id];
                 self.transpose_conditional(id, plan)?;
@@ -1366,6 +1522,9 @@ impl<'a> Backward<'a> {
         }
         if let Some(plan) = self.conds.get(&id) {
             return self.transpose_conditional(id, plan);
+        }
+        if self.sorts.contains_key(&id) {
+            return self.transpose_sort(id);
         }
         match inst.opcode {
             Opcode::Parameter => Ok(()),
@@ -1420,7 +1579,13 @@ impl<'a> Backward<'a> {
                 let r = self.mul(qb, ind)?;
                 self.accumulate((x, None), r)?;
             }
-            _ => return Err(self.refuse(inst, "only sum, max and min reductions have gradient rules yet")),
+            Some(Opcode::Multiply) => {
+                if self.on_path.contains(&init) {
+                    return Err(self.refuse(inst, "a product's initial value has no gradient rule"));
+                }
+                self.transpose_product(id, g)?;
+            }
+            _ => return Err(self.refuse(inst, "only sum, product, max and min reductions have gradient rules yet")),
         }
         Ok(())
     }
@@ -2079,14 +2244,14 @@ mod tests {
 
     #[test]
     fn refusals_name_the_instruction() {
-        let sort = "HloModule s\n\
-            lt { a = f32[] parameter(0)  b = f32[] parameter(1)  ROOT c = pred[] compare(a, b), direction=LT }\n\
+        let map = "HloModule s\n\
+            neg { a = f32[] parameter(0)  ROOT n = f32[] negate(a) }\n\
             add { a = f32[] parameter(0)  b = f32[] parameter(1)  ROOT c = f32[] add(a, b) }\n\
-            ENTRY main {\n  x = f32[5] parameter(0)\n  s = f32[5] sort(x), dimensions={0}, to_apply=lt\n  \
+            ENTRY main {\n  x = f32[5] parameter(0)\n  s = f32[5] map(x), dimensions={0}, to_apply=neg\n  \
             z = f32[] constant(0)\n  ROOT l = f32[] reduce(s, z), dimensions={0}, to_apply=add\n}\n";
-        assert_eq!(error_of(sort, &[0]), "autodiff: s (sort): no gradient rule for this opcode yet");
-        // Off the path (the sorted value is not used by the loss), it costs nothing.
-        let off = sort.replace("reduce(s, z)", "reduce(x, z)");
+        assert_eq!(error_of(map, &[0]), "autodiff: s (map): no gradient rule for this opcode yet");
+        // Off the path (the mapped value is not used by the loss), it costs nothing.
+        let off = map.replace("reduce(s, z)", "reduce(x, z)");
         assert!(grad(&parse_module(&off).unwrap(), &[0]).is_ok());
         let int = "HloModule i\nENTRY main {\n  x = f32[] parameter(0)\n  n = s32[] parameter(1)\n  \
             ROOT y = f32[] multiply(x, x)\n}\n";

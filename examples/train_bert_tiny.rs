@@ -7,7 +7,7 @@
 //! compiled cluster. Prints the loss curve (and writes it as CSV) and the
 //! accuracy on sequences it never trained on. The loss falls below 0.25.
 //!
-//! `cargo run --release --example train_bert_tiny [-- STEPS [CSV]]`
+//! `cargo run --release --example train_bert_tiny [-- STEPS [CSV [STEP.hlo]]]`
 //! (default 400 steps, `target/train_bert_tiny.csv`).
 
 #[path = "models/mod.rs"]
@@ -35,6 +35,8 @@ pub struct Report {
     pub curve: Vec<(usize, f64)>,
     pub test_accuracy: f64,
     pub steps_per_second: f64,
+    /// The modules a training step compiled to (one: the whole step).
+    pub step_modules: Vec<smelt_hlo::Module>,
 }
 
 /// Builds the model's layers, collecting their variables.
@@ -200,7 +202,8 @@ pub fn train(steps: usize, log_every: usize, backend: &str) -> Result<Report, Bo
             total += 1;
         }
     }
-    Ok(Report { curve, test_accuracy: right as f64 / total as f64, steps_per_second })
+    let step_modules = session.compiled_modules(&fetches)?.into_iter().map(|(_, m)| m).collect();
+    Ok(Report { step_modules, curve, test_accuracy: right as f64 / total as f64, steps_per_second })
 }
 
 #[allow(dead_code)]
@@ -211,6 +214,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .next()
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target/train_bert_tiny.csv"));
+    let dump = args.next().map(PathBuf::from);
     let r = train(steps, 25, "cpu")?;
     let mut text = String::from("step,loss\n");
     for (step, loss) in &r.curve {
@@ -218,6 +222,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         text.push_str(&format!("{step},{loss}\n"));
     }
     std::fs::write(&csv, text)?;
+    if let (Some(path), [step]) = (dump, r.step_modules.as_slice()) {
+        std::fs::write(&path, smelt_hlo::print_module(step))?;
+        println!("the training step's module (one cluster) written to {}", path.display());
+    }
     let last = r.curve.last().map_or(f64::NAN, |c| c.1);
     println!(
         "final loss {last:.4} (target below {TARGET_LOSS}); accuracy {:.1}% on 256 unseen sequences",

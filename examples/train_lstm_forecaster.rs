@@ -8,7 +8,7 @@
 //! each head's validation RMSE beside the persistence baseline (next hour =
 //! this hour).
 //!
-//! `cargo run --release --example train_lstm_forecaster [-- STEPS [CSV]]`
+//! `cargo run --release --example train_lstm_forecaster [-- STEPS [CSV [STEP.hlo]]]`
 //! (default 400 steps, `target/train_lstm_forecaster.csv`).
 
 #[path = "models/mod.rs"]
@@ -35,6 +35,8 @@ pub struct Report {
     /// Per head: (model RMSE, persistence RMSE) on the validation hours.
     pub validation: Vec<(f64, f64)>,
     pub steps_per_second: f64,
+    /// The modules a training step compiled to (one: the whole step).
+    pub step_modules: Vec<smelt_hlo::Module>,
 }
 
 /// The series, normalized per variable: `[HOURS][VARIABLES]`.
@@ -154,7 +156,8 @@ pub fn train(steps: usize, log_every: usize, backend: &str) -> Result<Report, Bo
         let persistence = rmse(&|i| s[starts[i] + WINDOW - 1][k]);
         validation.push((rmse(&|i| p[i]), persistence));
     }
-    Ok(Report { curve, validation, steps_per_second })
+    let step_modules = session.compiled_modules(&fetches)?.into_iter().map(|(_, m)| m).collect();
+    Ok(Report { step_modules, curve, validation, steps_per_second })
 }
 
 #[allow(dead_code)]
@@ -165,6 +168,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .next()
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target/train_lstm_forecaster.csv"));
+    let dump = args.next().map(PathBuf::from);
     let r = train(steps, 25, "cpu")?;
     let mut text = String::from("step,loss\n");
     for (step, loss) in &r.curve {
@@ -172,6 +176,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         text.push_str(&format!("{step},{loss}\n"));
     }
     std::fs::write(&csv, text)?;
+    if let (Some(path), [step]) = (dump, r.step_modules.as_slice()) {
+        std::fs::write(&path, smelt_hlo::print_module(step))?;
+        println!("the training step's module (one cluster) written to {}", path.display());
+    }
     for (k, (model, persistence)) in r.validation.iter().enumerate() {
         let name = ["load", "temperature", "humidity"][k];
         println!("{name:12} validation RMSE {model:.4}  (persistence {persistence:.4})");

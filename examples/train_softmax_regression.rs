@@ -4,7 +4,7 @@
 //! compiled cluster. Prints the loss curve, writes it as CSV, and reports test
 //! accuracy on the held-out images and steps per second.
 //!
-//! `cargo run --release --example train_softmax_regression [-- STEPS [CSV]]`
+//! `cargo run --release --example train_softmax_regression [-- STEPS [CSV [STEP.hlo]]]`
 //! (default 300 steps, `target/train_softmax_regression.csv`). The data
 //! (`examples/data/digits_*.npy`) was exported once by `scripts/export_digits.py`;
 //! `scripts/train_jax.py softmax` trains the same model with JAX.
@@ -27,6 +27,8 @@ pub struct Report {
     pub curve: Vec<(usize, f64)>,
     pub test_accuracy: f64,
     pub steps_per_second: f64,
+    /// The modules a training step compiled to (one: the whole step).
+    pub step_modules: Vec<smelt_hlo::Module>,
 }
 
 /// The digits as `(pixels scaled to [0, 1], one-hot labels, labels)`, rows `range`.
@@ -87,7 +89,8 @@ pub fn train(steps: usize, log_every: usize, backend: &str) -> Result<Report, Bo
     let out = session.run(&[("x", test_x), ("y", test_y)], &[predicted.as_str()])?;
     let got = out[0].values::<i64>().ok_or("ArgMax gives s64")?;
     let right = got.iter().zip(&test_labels).filter(|&(&p, &l)| p as usize == l).count();
-    Ok(Report { curve, test_accuracy: right as f64 / test_labels.len() as f64, steps_per_second })
+    let step_modules = session.compiled_modules(&step_fetches)?.into_iter().map(|(_, m)| m).collect();
+    Ok(Report { step_modules, curve, test_accuracy: right as f64 / test_labels.len() as f64, steps_per_second })
 }
 
 #[allow(dead_code)]
@@ -98,6 +101,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .next()
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target/train_softmax_regression.csv"));
+    let dump = args.next().map(PathBuf::from);
     let r = train(steps, 25, "cpu")?;
     let mut text = String::from("step,loss\n");
     for (step, loss) in &r.curve {
@@ -105,6 +109,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         text.push_str(&format!("{step},{loss}\n"));
     }
     std::fs::write(&csv, text)?;
+    if let (Some(path), [step]) = (dump, r.step_modules.as_slice()) {
+        std::fs::write(&path, smelt_hlo::print_module(step))?;
+        println!("the training step's module (one cluster) written to {}", path.display());
+    }
     println!("test accuracy {:.1}% on 360 held-out images", 100.0 * r.test_accuracy);
     println!("{:.0} steps per second (full batch of {TRAIN}), loss curve in {}", r.steps_per_second, csv.display());
     Ok(())

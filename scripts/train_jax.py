@@ -3,6 +3,7 @@
 second beside smelt's (`cargo run --release --example train_...`).
 
     python scripts/train_jax.py softmax|lstm|bert [STEPS]
+    SMELT_DUMP_STEP=step.hlo python scripts/train_jax.py lstm   # also XLA's kernels and memory
 
 softmax: softmax regression on examples/data/digits_*.npy, full batch of the
 first 1,437 images, momentum 0.9 at learning rate 0.5, as
@@ -29,6 +30,29 @@ import numpy as np
 import jax
 import jax.numpy as jnp
 
+DUMP = os.environ.get("SMELT_DUMP_STEP")
+
+
+def report(step, *args):
+    """With SMELT_DUMP_STEP=FILE: writes the training step's HLO as JAX lowers
+    it (for `smelt opt --stats`) and prints XLA's view of it: instructions
+    in its optimized entry computation that launch work (fusions, custom
+    calls, products, loops) and its temporary bytes."""
+    if not DUMP:
+        return
+    lowered = step.lower(*args)
+    with open(DUMP, "w") as f:
+        f.write(lowered.compiler_ir("hlo").as_hlo_text())
+    compiled = lowered.compile()
+    text = compiled.as_text()
+    entry = text[text.index("ENTRY"):]
+    entry = entry[: entry.index("\n}")]
+    skip = (" parameter(", " constant(", " tuple(", " get-tuple-element(", " bitcast(")
+    work = [l for l in entry.splitlines()[1:] if "=" in l and not any(k in l for k in skip)]
+    temp = compiled.memory_analysis().temp_size_in_bytes
+    print(f"XLA: {len(work)} entry instructions launching work, {temp} temporary bytes; JAX's step HLO in {DUMP}")
+
+
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples", "data")
 TRAIN = 1437
 
@@ -51,6 +75,7 @@ def softmax(steps):
 
     params = (jnp.zeros((64, 10)), jnp.zeros((10,)))
     vel = (jnp.zeros((64, 10)), jnp.zeros((10,)))
+    report(step, params, vel, x, y)
     params, vel, value = step(params, vel, x, y)
     print(f"step    0  loss {float(value):.4f}")
     t = time.perf_counter()
@@ -117,6 +142,8 @@ def lstm(steps):
         x = np.stack([s[i:i + window] for i in idx])
         return x, [s[idx + window, j:j + 1] for j in range(3)]
 
+    report(step, params, m, v, 1.0, *data(0))
+
     params, m, v, value = step(params, m, v, 1.0, *data(0))
     print(f"step    0  loss {float(value):.5f}")
     t0 = time.perf_counter()
@@ -181,6 +208,7 @@ def bert(steps):
 
     zeros = jax.tree_util.tree_map(jnp.zeros_like, params)
     m, v = zeros, zeros
+    report(step, params, m, v, 1.0, *data())
     params, m, v, value = step(params, m, v, 1.0, *data())
     print(f"step    0  loss {float(value):.4f}")
     t0 = time.perf_counter()

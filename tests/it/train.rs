@@ -19,6 +19,7 @@ fn softmax_regression_learns_the_digits() {
     assert!(last < 0.1, "loss after 150 steps: {last}");
     assert!(r.curve.windows(2).all(|w| w[1].1 < w[0].1), "the loss falls at every logged step: {:?}", r.curve);
     assert!(r.test_accuracy > 0.88, "test accuracy {}", r.test_accuracy);
+    assert_eq!(r.step_modules.len(), 1, "a training step is one cluster");
 }
 
 /// The LSTM forecaster: the mean of the three heads' squared errors falls
@@ -32,6 +33,7 @@ fn lstm_forecaster_beats_persistence() {
     for (k, (model, persistence)) in r.validation.iter().enumerate() {
         assert!(model < persistence, "head {k}: validation RMSE {model} against persistence {persistence}");
     }
+    assert_eq!(r.step_modules.len(), 1, "a training step is one cluster");
 }
 
 /// The tiny BERT encoder: the loss falls below the example's target and the
@@ -42,4 +44,5 @@ fn bert_tiny_learns_an_order_dependent_task() {
     let last = r.curve.last().unwrap().1;
     assert!(last < bert_tiny::TARGET_LOSS, "loss after 400 steps: {last} ({:?})", r.curve);
     assert!(r.test_accuracy > 0.9, "accuracy on unseen sequences: {}", r.test_accuracy);
+    assert_eq!(r.step_modules.len(), 1, "a training step is one cluster");
 }

@@ -13,7 +13,9 @@ softmax cross-entropy, convolutions with strides, padding, dilation and
 feature groups in both layouts, average and max pooling, attention with layer
 norm, an unrolled LSTM, elementwise math with kinks (abs, clip, max, where),
 data movement (slices with strides, pads, concatenation, reversal, dynamic
-slices and updates), reductions (max, min, logsumexp) and bf16 layers.
+slices and updates), reductions (max, min, logsumexp) and bf16 layers. Every
+corpus program in tests/corpus whose first output is a floating-point scalar
+is a case too (`corpus_<name>`: its own module is the forward program).
 """
 
 import numpy as np
@@ -39,6 +41,31 @@ def with_grads(name, loss, wrt, args):
         return (value, *grads)
 
     return Built(fn, args)
+
+
+def corpus_grads(name, fn, args):
+    """A corpus program whose first output is a floating-point scalar: its
+    first output differentiated with respect to every argument whose leaves
+    are all floating point. The forward program is the corpus program itself
+    (all its outputs); `grad_wrt` lists the entry parameters (flattened leaves)
+    those arguments become."""
+    argnums, wrt, at = [], [], 0
+    for i, a in enumerate(args):
+        leaves = jax.tree_util.tree_leaves(a)
+        if all(np.issubdtype(np.asarray(x).dtype, np.floating) for x in leaves):
+            argnums.append(i)
+            wrt.extend(range(at, at + len(leaves)))
+        at += len(leaves)
+    FORWARD[name] = (fn, tuple(wrt))
+
+    def first(*a):
+        return jax.tree_util.tree_leaves(fn(*a))[0]
+
+    def grads(*a):
+        value, gs = jax.value_and_grad(first, argnums=tuple(argnums))(*a)
+        return (value, *jax.tree_util.tree_leaves(gs))
+
+    return Built(grads, args)
 
 
 @case(GRAD, "Two-layer MLP (tanh, relu), mean squared error.", rtol=1e-4, atol=1e-5)
@@ -335,3 +362,45 @@ def grad_sort_prod(size):
         return jnp.sum(s * jnp.arange(6.0)) + jnp.sum(carried ** 2) + jnp.sum(top ** 3) + jnp.sum(p)
 
     return with_grads("grad_sort_prod", loss, (0, 1), args)
+
+
+def _register_corpus_cases():
+    """Every corpus program in tests/corpus whose first output is a
+    floating-point scalar, as `corpus_<name>` (built from its `jax_source`)."""
+    import json
+    import os
+
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "corpus")
+    for name in sorted(os.listdir(root)):
+        path = os.path.join(root, name, "case.json")
+        if not os.path.isfile(path):
+            continue
+        meta = json.load(open(path))
+        outs = meta.get("outputs", [])
+        if not outs or outs[0]["shape"] != [] or outs[0]["dtype"] not in ("f32", "f64"):
+            continue
+
+        def builder(size, meta=meta, name=name):
+            namespace = {"__name__": f"corpus_{name}"}
+            exec(compile(meta["jax_source"], f"<{name} jax_source>", "exec"), namespace)
+            built = namespace[name]("test")
+            return corpus_grads(f"corpus_{name}", built.fn, built.args)
+
+        builder.__name__ = f"corpus_{name}"
+        builder.__qualname__ = builder.__name__
+        source = meta["jax_source"] + f"\n\n# corpus_{name}: value_and_grad of the first output (scripts/grad_cases.py)\n"
+        builder._source = source
+        tol = meta.get("tolerance", {})
+        GRAD[builder.__name__] = _corpus_case(builder, f"Gradient of corpus program {name}'s first output.",
+                                              max(tol.get("rtol", 1e-5), 1e-4), max(tol.get("atol", 1e-6), 1e-5))
+
+
+def _corpus_case(builder, description, rtol, atol):
+    import cases
+
+    c = cases.Case(builder.__name__, description, builder, rtol, atol, (), False, GRAD.name)
+    c.source = lambda: builder._source
+    return c
+
+
+_register_corpus_cases()

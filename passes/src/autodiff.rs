@@ -2294,4 +2294,65 @@ mod tests {
         assert_eq!(parts[0].as_array().unwrap().data.get_f64(0), 48.0);
         assert_eq!(parts[1].as_array().unwrap().data.get_f64(0), 32.0);
     }
+
+    /// A loop's gradient equals that of the same program unrolled: an RNN
+    /// step `h = tanh(w h) + 0.1` four times, the loss `sum(h * h)`, with
+    /// respect to the weights (passed through the loop unchanged) and the
+    /// initial state.
+    #[test]
+    fn a_loop_matches_its_unrolled_form() {
+        let step = |h: &str, out: &str| {
+            format!(
+                "  {out}.d = f32[3] dot({w}, {h}), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}\n  \
+                 {out}.t = f32[3] tanh({out}.d)\n  {out}.c = f32[] constant(0.1)\n  \
+                 {out}.b = f32[3] broadcast({out}.c), dimensions={{}}\n  {out} = f32[3] add({out}.t, {out}.b)\n",
+                w = "w"
+            )
+        };
+        let tail = |h: &str| {
+            format!(
+                "  sq = f32[3] multiply({h}, {h})\n  z = f32[] constant(0)\n  \
+                 ROOT l = f32[] reduce(sq, z), dimensions={{0}}, to_apply=add\n}}\n"
+            )
+        };
+        let add = "add { a = f32[] parameter(0)  b = f32[] parameter(1)  ROOT c = f32[] add(a, b) }\n";
+        let mut unrolled =
+            format!("HloModule u\n{add}ENTRY main {{\n  w = f32[3,3] parameter(0)\n  h0 = f32[3] parameter(1)\n");
+        for k in 0..4 {
+            unrolled += &step(&format!("h{k}"), &format!("h{}", k + 1));
+        }
+        unrolled += &tail("h4");
+        let state = "(s32[], f32[3], f32[3,3])";
+        let looped = format!(
+            "HloModule l\n{add}\
+             cond {{ p = {state} parameter(0)  i = s32[] get-tuple-element(p), index=0  \
+             n = s32[] constant(4)  ROOT c = pred[] compare(i, n), direction=LT }}\n\
+             body {{\n  p = {state} parameter(0)\n  i = s32[] get-tuple-element(p), index=0\n  \
+             h = f32[3] get-tuple-element(p), index=1\n  w = f32[3,3] get-tuple-element(p), index=2\n\
+             {}  one = s32[] constant(1)\n  j = s32[] add(i, one)\n  ROOT t = {state} tuple(j, h1, w)\n}}\n\
+             ENTRY main {{\n  w = f32[3,3] parameter(0)\n  h0 = f32[3] parameter(1)\n  zero = s32[] constant(0)\n  \
+             init = {state} tuple(zero, h0, w)\n  r = {state} while(init), condition=cond, body=body\n  \
+             h4 = f32[3] get-tuple-element(r), index=1\n{}",
+            step("h", "h1"),
+            tail("h4")
+        );
+        let mut rng = SplitMix::new(7);
+        let mut arr = |dims: &[i64]| {
+            let n = dims.iter().product::<i64>() as usize;
+            Literal::Array(Array::from_vec(dims, (0..n).map(|_| rng.uniform(-0.8, 0.8) as f32).collect::<Vec<f32>>()))
+        };
+        let args = vec![arr(&[3, 3]), arr(&[3])];
+        let run = |text: &str| {
+            let g = grad(&parse_module(text).unwrap_or_else(|e| panic!("{e}\n{text}")), &[0, 1]).unwrap();
+            smelt_interp::evaluate(&g, &args).unwrap().into_leaves()
+        };
+        let (a, b) = (run(&looped), run(&unrolled));
+        assert_eq!(a.len(), 3);
+        for (x, y) in a.iter().zip(&b) {
+            for i in 0..x.len() {
+                let (p, q) = (x.data.get_f64(i), y.data.get_f64(i));
+                assert!((p - q).abs() <= 1e-6 + 1e-5 * q.abs(), "loop {p}, unrolled {q}");
+            }
+        }
+    }
 }

@@ -554,11 +554,11 @@ fn grad(py: Python<'_>, hlo: &Bound<'_, PyAny>, wrt: Option<Vec<u32>>, format: O
         let wrt = wrt.unwrap_or_else(|| smelt::passes::autodiff::float_params(&module));
         let g = smelt::passes::grad(&module, &wrt).map_err(|e| {
             let message = format!("{origin}: {e}");
-            let kind = if message.contains("no gradient rule") || message.contains("trip count") {
-                ErrorKind::Unsupported
-            } else {
-                ErrorKind::Input
-            };
+            // Refusals by rule (what autodiff does not do yet) are unsupported
+            // operations; the rest (parameters, the loss's type) bad input.
+            let refused = ["gradient rule", "differentiated yet", "budget"];
+            let kind =
+                if refused.iter().any(|r| message.contains(r)) { ErrorKind::Unsupported } else { ErrorKind::Input };
             raise(kind, message)
         })?;
         Ok(smelt::hlo::print_module(&g))

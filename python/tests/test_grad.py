@@ -72,12 +72,22 @@ def test_module_text_and_files():
     assert smelt.grad(forward, wrt=[0]).startswith("HloModule")
 
 
-def test_refusals_raise_typed_errors():
+def test_while_loop_with_a_run_time_trip_count_matches_forward_mode():
+    # jax.grad refuses reverse mode through while_loop; smelt recomputes each
+    # iteration's state, and JAX's forward mode is the reference.
     def until_large(x):
-        return jnp.sum(lax.while_loop(lambda c: jnp.sum(c) < 100.0, lambda c: c * 2.0, x))
+        return jnp.sum(lax.while_loop(lambda c: jnp.sum(c) < 100.0, lambda c: jnp.sin(c) + c * 2.0, x) ** 2)
 
-    with pytest.raises(smelt.UnsupportedOperationError, match=r"while.*trip count does not follow from constants"):
-        smelt.grad(until_large)(np.ones(4, np.float32))
+    x = np.array([0.5, 1.0, -0.25, 2.0], np.float32)
+    with pytest.raises(ValueError):
+        jax.grad(until_large)(x)
+    got = smelt.grad(until_large, backend="cpu")(x)
+    np.testing.assert_allclose(got, jax.jacfwd(until_large)(x), rtol=1e-4, atol=1e-4)
+
+
+def test_refusals_raise_typed_errors():
+    with pytest.raises(smelt.UnsupportedOperationError, match="complex numbers are not differentiated yet"):
+        smelt.grad(lambda x: jnp.sum(jnp.abs(jnp.fft.fft(x)) ** 2))(np.ones(8, np.float32))
     with pytest.raises(smelt.InvalidInputError, match="only floating-point arrays have gradients"):
         smelt.grad("HloModule m\nENTRY e {\n  n = s32[] parameter(0)\n  ROOT x = f32[] constant(1)\n}\n", wrt=[0])
     with pytest.raises(TypeError):

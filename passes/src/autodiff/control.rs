@@ -1,6 +1,7 @@
-//! Control flow under differentiation: loops with a constant trip count
-//! (a storing forward loop, a backward loop over the body's vector-Jacobian
-//! product), conditionals (a backward conditional over the branches'
+//! Control flow under differentiation: loops (a backward loop over the
+//! body's vector-Jacobian product, at states stored per iteration when the
+//! trip count is a constant, recomputed from the initial state otherwise),
+//! conditionals (a backward conditional over the branches'
 //! products) and sorts (through the permutation). They are planned before
 //! the computation that uses them is built, since planning adds computations.
 
@@ -15,14 +16,22 @@ pub(super) const MAX_LOOP_TRIPS: u64 = 1 << 24;
 pub const LOOP_STACK_BUDGET: u64 = 1 << 30;
 
 /// How one `while` on a differentiated path is differentiated: the forward
-/// loop replaced by one that also stores, per iteration, the state elements
-/// the body changes (stacked along a new leading dimension, `trips` long);
-/// a backward loop that runs the iterations in reverse, each computing the
-/// body's vector-Jacobian product at the stored state.
+/// loop replaced by one that also counts its iterations and, when the trip
+/// count is a constant, stores per iteration the state elements the body
+/// changes (stacked along a new leading dimension, `trips` long); a backward
+/// loop that runs the iterations in reverse, each computing the body's
+/// vector-Jacobian product at that iteration's input state: read from the
+/// stacks, or recomputed by replaying the body from the initial state (when
+/// the trip count is only known at run time: constant memory, time
+/// quadratic in the trips).
 pub(super) struct LoopPlan {
+    /// The constant trip count (stacks' length); 0 when recomputing.
     trips: u64,
-    /// Per state element: whether the body changes it (it is stored).
+    /// Per state element: whether it is stored per iteration.
     variant: Vec<bool>,
+    /// When recomputing: the replay loop's condition and body over
+    /// `(k, limit, state...)`.
+    replay: Option<(CompId, CompId)>,
     /// Per state element: whether it carries a cotangent.
     float: Vec<bool>,
     fwd_cond: CompId,
@@ -145,13 +154,8 @@ pub(super) fn plan_control(
         }
         let refuse = |why: String| unsupported(format!("{} ({}): {why}", inst.name, inst.opcode.name()));
         let (cond_id, body_id) = (inst.called[0], inst.called[1]);
-        let trips = crate::while_loop_simplifier::constant_trip_count(m, cid, id, MAX_LOOP_TRIPS).ok_or_else(|| {
-            refuse(
-                "its trip count does not follow from constants; only loops with a constant trip count \
-                 (fori_loop with constant bounds) are differentiated"
-                    .into(),
-            )
-        })?;
+        let counted = crate::while_loop_simplifier::constant_trip_count(m, cid, id, MAX_LOOP_TRIPS);
+        let trips = counted.unwrap_or(0);
         let elements: Vec<ArrayShape> = match &inst.shape {
             Shape::Tuple(es) => es
                 .iter()
@@ -161,12 +165,16 @@ pub(super) fn plan_control(
         };
         let body = m.comp(body_id).clone();
         let broot = body.root_inst();
+        if broot.opcode != Opcode::Tuple {
+            return Err(refuse("a loop body whose root is not a tuple".into()));
+        }
         let variant: Vec<bool> = (0..elements.len())
             .map(|k| {
                 let o = body.inst(broot.operands[k]);
-                !(o.opcode == Opcode::GetTupleElement
-                    && o.attrs == Attrs::GetTupleElement { index: k as i64 }
-                    && body.inst(o.operands[0]).opcode == Opcode::Parameter)
+                counted.is_some()
+                    && !(o.opcode == Opcode::GetTupleElement
+                        && o.attrs == Attrs::GetTupleElement { index: k as i64 }
+                        && body.inst(o.operands[0]).opcode == Opcode::Parameter)
             })
             .collect();
         let float: Vec<bool> = elements.iter().map(|a| a.dtype.is_float()).collect();
@@ -199,6 +207,7 @@ pub(super) fn plan_control(
         let mut plan = LoopPlan {
             trips,
             variant,
+            replay: None,
             float,
             fwd_cond: cond_id,
             fwd_body: body_id,
@@ -212,6 +221,10 @@ pub(super) fn plan_control(
         plan.fwd_body = add_renamed(m, names, fwd_body);
         let bwd_cond = bwd_cond(&format!("{}_bwd_cond", cond.name), &bwd_shape).map_err(broken)?;
         plan.bwd_cond = add_renamed(m, names, bwd_cond);
+        if counted.is_none() {
+            let (rc, rb) = replay(m, &body, &elements).map_err(broken)?;
+            plan.replay = Some((add_renamed(m, names, rc), add_renamed(m, names, rb)));
+        }
         // The body's own loops first: its vector-Jacobian product needs their plans.
         let bparam = body.param(0).expect("a verified loop body has its parameter");
         let body_path = self::on_path(&body, &[bparam], body.root);
@@ -314,6 +327,59 @@ pub(super) fn branch_vjp(
     bw.b.build(r).map_err(broken)
 }
 
+/// Rewrites every `while` whose state is a single array (as JAX emits
+/// `while_loop` over one array) into one over a one-element tuple, the form
+/// the loop rules take: `get-tuple-element(while(tuple(init)), 0)`.
+pub(super) fn tuple_loop_states(m: &mut Module, names: &mut NameUniquer) -> Result<()> {
+    let comps: Vec<CompId> = m.comps.ids().collect();
+    for cid in comps {
+        let loops: Vec<InstId> = m
+            .comp(cid)
+            .insts
+            .iter()
+            .filter(|(_, i)| i.opcode == Opcode::While && !i.shape.is_tuple())
+            .map(|(id, _)| id)
+            .collect();
+        for w in loops {
+            let inst = m.comp(cid).inst(w).clone();
+            let state = Shape::Tuple(vec![inst.shape.clone()]);
+            let wrap = |comp: &Computation, wrap_root: bool| -> std::result::Result<Computation, ShapeError> {
+                let mut b = ComputationBuilder::with_computations(format!("{}_tupled", comp.name), Some(&m.comps));
+                let p = b.parameter(0, state.clone(), "state")?;
+                let x = b.get_tuple_element(p, 0)?;
+                let map = inline(&mut b, comp, x)?;
+                let root = if wrap_root { b.tuple(&[map[&comp.root]])? } else { map[&comp.root] };
+                b.build(root)
+            };
+            let cond = wrap(m.comp(inst.called[0]), false).map_err(broken)?;
+            let body = wrap(m.comp(inst.called[1]), true).map_err(broken)?;
+            let (cond, body) = (add_renamed(m, names, cond), add_renamed(m, names, body));
+            let comp = m.comp_mut(cid);
+            let init = comp.add(Instruction::new(
+                names.make("tupled_init"),
+                Opcode::Tuple,
+                state.clone(),
+                &[inst.operands[0]],
+                Attrs::None,
+            ));
+            let mut tupled = Instruction::new(names.make(&inst.name), Opcode::While, state, &[init], Attrs::None)
+                .with_called(&[cond, body]);
+            tupled.extras = inst.extras.clone();
+            let tupled = comp.add(tupled);
+            let result = comp.add(Instruction::new(
+                names.make("tupled_result"),
+                Opcode::GetTupleElement,
+                inst.shape.clone(),
+                &[tupled],
+                Attrs::GetTupleElement { index: 0 },
+            ));
+            comp.replace_all_uses(w, result);
+            comp.remove(w);
+        }
+    }
+    Ok(())
+}
+
 /// Adds a computation built here, every name in it made unique in the module.
 pub(super) fn add_renamed(m: &mut Module, names: &mut NameUniquer, mut comp: Computation) -> CompId {
     comp.name = names.make(&comp.name);
@@ -409,6 +475,36 @@ pub(super) fn fwd_body(
     b.build(r)
 }
 
+/// The replay loop over `(k, limit, state...)`: the body applied while
+/// `k < limit`, to recompute an iteration's input state from the initial one.
+pub(super) fn replay(
+    m: &Module,
+    body: &Computation,
+    elements: &[ArrayShape],
+) -> std::result::Result<(Computation, Computation), ShapeError> {
+    let n = elements.len();
+    let mut shapes = vec![Shape::scalar(DType::S32), Shape::scalar(DType::S32)];
+    shapes.extend(elements.iter().map(|a| Shape::Array(a.clone())));
+    let shape = Shape::Tuple(shapes);
+    let mut c = ComputationBuilder::new(format!("{}_replay_cond", body.name));
+    let p = c.parameter(0, shape.clone(), "state")?;
+    let (k, limit) = (c.get_tuple_element(p, 0)?, c.get_tuple_element(p, 1)?);
+    let lt = c.compare(ComparisonDirection::Lt, k, limit)?;
+    let cond = c.build(lt)?;
+    let mut b = ComputationBuilder::with_computations(format!("{}_replay", body.name), Some(&m.comps));
+    let p = b.parameter(0, shape, "state")?;
+    let elems = (0..n).map(|i| b.get_tuple_element(p, (i + 2) as i64)).collect::<std::result::Result<Vec<_>, _>>()?;
+    let s = b.tuple(&elems)?;
+    let map = inline(&mut b, body, s)?;
+    let root = body.root_inst();
+    let (k, limit) = (b.get_tuple_element(p, 0)?, b.get_tuple_element(p, 1)?);
+    let one = b.constant(Literal::Array(Array::scalar(1i32)))?;
+    let mut out = vec![b.binary(Opcode::Add, k, one)?, limit];
+    out.extend(root.operands.iter().map(|o| map[o]));
+    let r = b.tuple(&out)?;
+    Ok((cond, b.build(r)?))
+}
+
 /// The backward loop's condition: iterations left (`t > 0`).
 pub(super) fn bwd_cond(name: &str, bwd: &Shape) -> std::result::Result<Computation, ShapeError> {
     let mut b = ComputationBuilder::new(name);
@@ -445,8 +541,24 @@ pub(super) fn bwd_body(
     let one = bw.b.constant(Literal::Array(Array::scalar(1i32))).map_err(broken)?;
     let t1 = bw.bin(Opcode::Subtract, t, one)?;
     let zero = bw.b.constant(Literal::Array(Array::scalar(0i32))).map_err(broken)?;
+    // Recomputing: iteration t - 1's input state replayed from the initial one.
+    let replayed = match plan.replay {
+        Some((cond, body_id)) => {
+            let mut init = vec![zero, t1];
+            for i in 0..n {
+                init.push(gte(&mut bw, 1 + floats.len() + i)?);
+            }
+            let init = bw.b.tuple(&init).map_err(broken)?;
+            Some(bw.b.while_loop(init, cond, body_id).map_err(broken)?)
+        }
+        None => None,
+    };
     let mut state = Vec::with_capacity(n);
     for (k, a) in elements.iter().enumerate() {
+        if let Some(r) = replayed {
+            state.push(bw.b.get_tuple_element(r, (k + 2) as i64).map_err(broken)?);
+            continue;
+        }
         let v = match stacked.iter().position(|&s| s == k) {
             Some(j) => {
                 let stack = gte(&mut bw, 1 + floats.len() + j)?;
@@ -599,8 +711,14 @@ impl Backward<'_> {
         let elements = inst.shape.tuple_elements().to_vec();
         let n = elements.len();
         let w = self.stored[&id];
-        let trips = i32::try_from(plan.trips).map_err(|_| self.refuse(inst, "too many trips"))?;
-        let mut state = vec![self.b.constant(Literal::Array(Array::scalar(trips))).map_err(broken)?];
+        let count = if plan.replay.is_some() {
+            // The storing loop counted its iterations.
+            self.b.get_tuple_element(w, n as i64).map_err(broken)?
+        } else {
+            let trips = i32::try_from(plan.trips).map_err(|_| self.refuse(inst, "too many trips"))?;
+            self.b.constant(Literal::Array(Array::scalar(trips))).map_err(broken)?
+        };
+        let mut state = vec![count];
         for k in plan.floats() {
             let g = match self.ct.get(&(id, Some(k))) {
                 Some(&g) => g,
@@ -611,8 +729,11 @@ impl Backward<'_> {
         for j in 0..plan.stacked().count() {
             state.push(self.b.get_tuple_element(w, (n + 1 + j) as i64).map_err(broken)?);
         }
+        // Elements not stored: the initial state when recomputing (replays
+        // start there), else the final one (they never change).
+        let kept = if plan.replay.is_some() { self.x(inst.operands[0]) } else { w };
         for k in plan.invariant() {
-            state.push(self.b.get_tuple_element(w, k as i64).map_err(broken)?);
+            state.push(self.b.get_tuple_element(kept, k as i64).map_err(broken)?);
         }
         let init = self.b.tuple(&state).map_err(broken)?;
         let back = self.b.while_loop(init, plan.bwd_cond, plan.bwd_body).map_err(broken)?;

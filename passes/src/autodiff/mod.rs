@@ -91,6 +91,8 @@ pub fn grad(module: &Module, wrt: &[u32]) -> Result<Module> {
     verify(module).map_err(|e| PassError::InvalidInput(e.to_string()))?;
     let mut m = module.clone();
     CallInliner.rewrite(&mut m, &mut PassContext::new(Options::default()))?;
+    let mut names = NameUniquer::new(&m);
+    control::tuple_loop_states(&mut m, &mut names)?;
     let f = m.comp(m.entry).clone();
 
     let mut param_ids = Vec::with_capacity(wrt.len());
@@ -127,7 +129,6 @@ pub fn grad(module: &Module, wrt: &[u32]) -> Result<Module> {
         }
     };
 
-    let mut names = NameUniquer::new(&m);
     let env = Env::new(&mut m, &mut names)?;
     let on_path = on_path(&f, &param_ids, loss_slot.0);
     let entry_id = m.entry;
@@ -234,8 +235,10 @@ fn ge_selector(dtype: DType) -> std::result::Result<Computation, ShapeError> {
     b.build(r)
 }
 
+/// Whether a value carries cotangents (floating point; complex values count,
+/// so that a path through them is refused rather than cut).
 fn is_float_valued(shape: &Shape) -> bool {
-    shape.leaves().iter().any(|a| a.dtype.is_float())
+    shape.leaves().iter().any(|a| a.dtype.is_float() || a.dtype.is_complex())
 }
 
 /// Instructions that depend on a chosen parameter and that the loss depends on,

@@ -15,6 +15,9 @@ impl Backward<'_> {
         let Some(&g) = self.ct.get(&(id, None)) else {
             return Ok(());
         };
+        if inst.shape.has_complex() || ops.iter().any(|&o| self.f.inst(o).shape.has_complex()) {
+            return Err(self.refuse(inst, "complex numbers are not differentiated yet"));
+        }
         use Opcode as O;
         let y = self.x(id);
         match inst.opcode {

@@ -193,7 +193,13 @@ fn refusals_name_the_instruction() {
     assert_eq!(error_of(int, &[2]), "autodiff: the entry computation has no parameter 2 (it has 2)");
     let vector = "HloModule v\nENTRY main {\n  x = f32[3] parameter(0)\n  ROOT y = f32[3] exponential(x)\n}\n";
     assert!(error_of(vector, &[0]).contains("must be a floating-point scalar loss"));
-    // A loop whose trip count depends on a float value.
+}
+
+/// A loop whose trip count depends on its float state (double `x` until it
+/// reaches 100) is differentiated by recomputing: at 1.5 it doubles 7 times,
+/// so the gradient is 128; at 60, once: 2.
+#[test]
+fn a_loop_with_a_run_time_trip_count_differentiates() {
     let dynamic = "HloModule d\n\
         cond { p = (f32[]) parameter(0)  v = f32[] get-tuple-element(p), index=0  \
         one = f32[] constant(100)  ROOT c = pred[] compare(v, one), direction=LT }\n\
@@ -201,7 +207,11 @@ fn refusals_name_the_instruction() {
         two = f32[] constant(2)  m = f32[] multiply(v, two)  ROOT t = (f32[]) tuple(m) }\n\
         ENTRY main {\n  x = f32[] parameter(0)\n  t = (f32[]) tuple(x)\n  \
         w = (f32[]) while(t), condition=cond, body=body\n  ROOT r = f32[] get-tuple-element(w), index=0\n}\n";
-    assert!(error_of(dynamic, &[0]).starts_with("autodiff: w (while): its trip count does not follow from constants"));
+    let g = grad(&parse_module(dynamic).unwrap(), &[0]).unwrap();
+    for (x, loss, dx) in [(1.5f32, 192.0, 128.0), (60.0, 120.0, 2.0)] {
+        let out = smelt_interp::evaluate(&g, &[Literal::Array(Array::scalar(x))]).unwrap().into_leaves();
+        assert_eq!((out[0].data.get_f64(0), out[1].data.get_f64(0)), (loss, dx), "at {x}");
+    }
 }
 
 /// A loop of constant trip count: the gradient of `x * 2^n` is `2^n`, and
@@ -274,8 +284,32 @@ fn a_loop_matches_its_unrolled_form() {
         let g = grad(&parse_module(text).unwrap_or_else(|e| panic!("{e}\n{text}")), &[0, 1]).unwrap();
         smelt_interp::evaluate(&g, &args).unwrap().into_leaves()
     };
-    let (a, b) = (run(&looped), run(&unrolled));
+    // The same loop counting in floats up to a limit given at run time (4
+    // trips for a limit of 3.5): its trip count is not a constant, so it is
+    // recomputed rather than stored.
+    let counted_at_run_time = looped
+        .replace("(s32[], f32[3], f32[3,3])", "(f32[], f32[3], f32[3,3], f32[])")
+        .replace(
+            "i = s32[] get-tuple-element(p), index=0  n = s32[] constant(4)",
+            "i = f32[] get-tuple-element(p), index=0  n = f32[] get-tuple-element(p), index=3",
+        )
+        .replace(
+            "i = s32[] get-tuple-element(p), index=0\n",
+            "i = f32[] get-tuple-element(p), index=0\n  lim = f32[] get-tuple-element(p), index=3\n",
+        )
+        .replace("one = s32[] constant(1)\n  j = s32[] add(i, one)", "one = f32[] constant(1)\n  j = f32[] add(i, one)")
+        .replace("tuple(j, h1, w)", "tuple(j, h1, w, lim)")
+        .replace("zero = s32[] constant(0)", "zero = f32[] constant(0)\n  limit = f32[] constant(3.5)")
+        .replace("tuple(zero, h0, w)", "tuple(zero, h0, w, limit)");
+    assert!(counted_at_run_time.contains("limit = f32[] constant(3.5)") && !counted_at_run_time.contains("s32"));
+    let (a, b, c) = (run(&looped), run(&unrolled), run(&counted_at_run_time));
     assert_eq!(a.len(), 3);
+    for (x, y) in c.iter().zip(&b) {
+        for i in 0..x.len() {
+            let (p, q) = (x.data.get_f64(i), y.data.get_f64(i));
+            assert!((p - q).abs() <= 1e-6 + 1e-5 * q.abs(), "recomputed {p}, unrolled {q}");
+        }
+    }
     for (x, y) in a.iter().zip(&b) {
         for i in 0..x.len() {
             let (p, q) = (x.data.get_f64(i), y.data.get_f64(i));

@@ -270,7 +270,7 @@ def grad_gather_scatter(size):
     return with_grads("grad_gather_scatter", loss, (0, 1, 2), args)
 
 
-@case(GRAD, "Cumulative sums and a cumulative max along axes (reduce-window scans).", rtol=1e-4, atol=1e-5)
+@case(GRAD, "Cumulative sums, maxima and minima along axes (reduce-window scans), and a strided min pool.", rtol=1e-4, atol=1e-5)
 def grad_cumulative(size):
     rng = np.random.default_rng(1113)
     args = (normal(rng, (4, 9)),)
@@ -279,7 +279,9 @@ def grad_cumulative(size):
         c = jnp.cumsum(x, axis=1)
         r = jnp.cumsum(x[:, ::-1], axis=0)
         m = lax.cummax(x, axis=1)
-        return jnp.sum(c * c) * 0.1 + jnp.sum(jnp.tanh(r)) + jnp.sum(m)
+        n = lax.cummin(x, axis=0)
+        pool = lax.reduce_window(x, jnp.inf, lax.min, (2, 3), (1, 2), "VALID")
+        return jnp.sum(c * c) * 0.1 + jnp.sum(jnp.tanh(r)) + jnp.sum(m) + jnp.sum(n * n) + jnp.sum(pool ** 3)
 
     return with_grads("grad_cumulative", loss, (0,), args)
 

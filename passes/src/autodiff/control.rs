@@ -380,6 +380,64 @@ pub(super) fn tuple_loop_states(m: &mut Module, names: &mut NameUniquer) -> Resu
     Ok(())
 }
 
+/// Rewrites every `map` whose computation is elementwise (parameters, scalar
+/// constants, elementwise ops) into those ops over whole arrays, which the
+/// elementwise rules differentiate; other maps are left (and refused on a
+/// path).
+pub(super) fn elementwise_maps(m: &mut Module, names: &mut NameUniquer) {
+    let comps: Vec<CompId> = m.comps.ids().collect();
+    for cid in comps {
+        let maps: Vec<InstId> =
+            m.comp(cid).insts.iter().filter(|(_, i)| i.opcode == Opcode::Map).map(|(id, _)| id).collect();
+        for id in maps {
+            let inst = m.comp(cid).inst(id).clone();
+            let f = m.comp(inst.called[0]).clone();
+            let Some(out) = inst.shape.as_array().cloned() else { continue };
+            let scalar_only = f.insts.iter().all(|(_, i)| {
+                i.shape.as_array().is_some_and(|a| a.rank() == 0)
+                    && (matches!(i.opcode, Opcode::Parameter | Opcode::Constant) || i.opcode.is_elementwise())
+            });
+            if !scalar_only {
+                continue;
+            }
+            let comp = m.comp_mut(cid);
+            let mut map: HashMap<InstId, InstId> = HashMap::new();
+            for fid in f.post_order() {
+                let i = f.inst(fid);
+                let dtype = i.shape.as_array().expect("checked: scalars").dtype;
+                let shape = Shape::Array(ArrayShape { dtype, dims: out.dims.clone(), layout: out.layout.clone() });
+                let new = match (i.opcode, i.parameter_number()) {
+                    (_, Some(p)) => inst.operands[p as usize],
+                    (Opcode::Constant, _) => {
+                        let c = comp.add(Instruction::new(
+                            names.make(&i.name),
+                            Opcode::Constant,
+                            i.shape.clone(),
+                            &[],
+                            i.attrs.clone(),
+                        ));
+                        let b = Instruction::new(
+                            names.make(&i.name),
+                            Opcode::Broadcast,
+                            shape,
+                            &[c],
+                            Attrs::Dimensions(Default::default()),
+                        );
+                        comp.add(b)
+                    }
+                    _ => {
+                        let operands: Vec<InstId> = i.operands.iter().map(|o| map[o]).collect();
+                        comp.add(Instruction::new(names.make(&i.name), i.opcode, shape, &operands, i.attrs.clone()))
+                    }
+                };
+                map.insert(fid, new);
+            }
+            comp.replace_all_uses(id, map[&f.root]);
+            comp.remove(id);
+        }
+    }
+}
+
 /// Adds a computation built here, every name in it made unique in the module.
 pub(super) fn add_renamed(m: &mut Module, names: &mut NameUniquer, mut comp: Computation) -> CompId {
     comp.name = names.make(&comp.name);

@@ -93,6 +93,7 @@ pub fn grad(module: &Module, wrt: &[u32]) -> Result<Module> {
     CallInliner.rewrite(&mut m, &mut PassContext::new(Options::default()))?;
     let mut names = NameUniquer::new(&m);
     control::tuple_loop_states(&mut m, &mut names)?;
+    control::elementwise_maps(&mut m, &mut names);
     let f = m.comp(m.entry).clone();
 
     let mut param_ids = Vec::with_capacity(wrt.len());
@@ -185,7 +186,7 @@ struct Env {
     /// Products, when the module reduces (a product's gradient multiplies
     /// exclusive running products).
     multipliers: HashMap<DType, CompId>,
-    selectors: HashMap<DType, CompId>,
+    selectors: HashMap<(DType, ComparisonDirection), CompId>,
     /// `and` over pred, when the module gathers or scatters.
     and_reducer: Option<CompId>,
 }
@@ -216,7 +217,9 @@ impl Env {
                 env.multipliers.insert(dt, add(scalar_reducer(Reducer::Mul, dt).map_err(broken)?, m));
             }
             if windows {
-                env.selectors.insert(dt, add(ge_selector(dt).map_err(broken)?, m));
+                for d in [ComparisonDirection::Ge, ComparisonDirection::Le] {
+                    env.selectors.insert((dt, d), add(selector(dt, d).map_err(broken)?, m));
+                }
             }
         }
         if gathers {
@@ -226,12 +229,14 @@ impl Env {
     }
 }
 
-/// `(T[], T[]) -> pred[]`: `a >= b`, select-and-scatter's selector for a max window.
-fn ge_selector(dtype: DType) -> std::result::Result<Computation, ShapeError> {
-    let mut b = ComputationBuilder::new(format!("ge_{dtype}"));
+/// `(T[], T[]) -> pred[]`: `a >= b` (`a <= b`), select-and-scatter's
+/// selector for a max (min) window.
+fn selector(dtype: DType, d: ComparisonDirection) -> std::result::Result<Computation, ShapeError> {
+    let name = if d == ComparisonDirection::Ge { "ge" } else { "le" };
+    let mut b = ComputationBuilder::new(format!("{name}_{dtype}"));
     let x = b.parameter(0, Shape::scalar(dtype), "lhs")?;
     let y = b.parameter(1, Shape::scalar(dtype), "rhs")?;
-    let r = b.compare(ComparisonDirection::Ge, x, y)?;
+    let r = b.compare(d, x, y)?;
     b.build(r)
 }
 
@@ -277,7 +282,7 @@ struct Backward<'a> {
     on_path: &'a HashSet<InstId>,
     adders: &'a HashMap<DType, CompId>,
     multipliers: &'a HashMap<DType, CompId>,
-    selectors: &'a HashMap<DType, CompId>,
+    selectors: &'a HashMap<(DType, ComparisonDirection), CompId>,
     /// `and` over pred, when the module gathers or scatters.
     and_reducer: Option<CompId>,
     loops: &'a HashMap<InstId, LoopPlan>,

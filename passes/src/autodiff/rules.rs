@@ -542,12 +542,11 @@ impl Backward<'_> {
                 if w.dims.iter().any(|d| d.base_dilation != 1 || d.window_dilation != 1) {
                     return Err(self.refuse(inst, "max/min windows with dilation have no gradient rule yet"));
                 }
-                if op == Opcode::Minimum {
-                    return Err(self.refuse(inst, "min windows have no gradient rule yet"));
-                }
-                // The cotangent goes to the first maximal element of each window.
+                // The cotangent goes to the first maximal (minimal) element of
+                // each window.
                 let zero = self.scalar(out.dtype, 0.0)?;
-                let select = self.selectors[&out.dtype];
+                let d = if op == Opcode::Maximum { ComparisonDirection::Ge } else { ComparisonDirection::Le };
+                let select = self.selectors[&(out.dtype, d)];
                 let add = self.adders[&out.dtype];
                 let r = self
                     .b
@@ -561,7 +560,7 @@ impl Backward<'_> {
                     .map_err(broken)?;
                 self.accumulate((x, None), r)?;
             }
-            _ => return Err(self.refuse(inst, "only sum and max windows have gradient rules yet")),
+            _ => return Err(self.refuse(inst, "only sum, max and min windows have gradient rules yet")),
         }
         Ok(())
     }

@@ -177,15 +177,28 @@ fn error_of(text: &str, wrt: &[u32]) -> String {
 
 #[test]
 fn refusals_name_the_instruction() {
-    let map = "HloModule s\n\
-        neg { a = f32[] parameter(0)  ROOT n = f32[] negate(a) }\n\
+    let custom = "HloModule s\n\
         add { a = f32[] parameter(0)  b = f32[] parameter(1)  ROOT c = f32[] add(a, b) }\n\
-        ENTRY main {\n  x = f32[5] parameter(0)\n  s = f32[5] map(x), dimensions={0}, to_apply=neg\n  \
+        ENTRY main {\n  x = f32[5] parameter(0)\n  s = f32[5] custom-call(x), custom_call_target=\"opaque\"\n  \
         z = f32[] constant(0)\n  ROOT l = f32[] reduce(s, z), dimensions={0}, to_apply=add\n}\n";
-    assert_eq!(error_of(map, &[0]), "autodiff: s (map): no gradient rule for this opcode yet");
-    // Off the path (the mapped value is not used by the loss), it costs nothing.
-    let off = map.replace("reduce(s, z)", "reduce(x, z)");
+    assert_eq!(error_of(custom, &[0]), "autodiff: s (custom-call): no gradient rule for this opcode yet");
+    // Off the path (the opaque value is not used by the loss), it costs nothing.
+    let off = custom.replace("reduce(s, z)", "reduce(x, z)");
     assert!(grad(&parse_module(&off).unwrap(), &[0]).is_ok());
+    // A map of elementwise scalar code is differentiated as that code.
+    let map = "HloModule m\n\
+        f { a = f32[] parameter(0)  b = f32[] parameter(1)  c = f32[] constant(3)  m = f32[] multiply(a, b)  \
+        ROOT r = f32[] multiply(m, c) }\n\
+        add { a = f32[] parameter(0)  b = f32[] parameter(1)  ROOT c = f32[] add(a, b) }\n\
+        ENTRY main {\n  x = f32[2] parameter(0)\n  y = f32[2] parameter(1)\n  \
+        s = f32[2] map(x, y), dimensions={0}, to_apply=f\n  \
+        z = f32[] constant(0)\n  ROOT l = f32[] reduce(s, z), dimensions={0}, to_apply=add\n}\n";
+    let g = grad(&parse_module(map).unwrap(), &[0, 1]).unwrap();
+    let args =
+        [Literal::Array(Array::from_vec([2], vec![1f32, 2.0])), Literal::Array(Array::from_vec([2], vec![5f32, 7.0]))];
+    let out = smelt_interp::evaluate(&g, &args).unwrap().into_leaves();
+    assert_eq!(out[1].values::<f32>().unwrap(), &[15.0, 21.0]);
+    assert_eq!(out[2].values::<f32>().unwrap(), &[3.0, 6.0]);
     let int = "HloModule i\nENTRY main {\n  x = f32[] parameter(0)\n  n = s32[] parameter(1)\n  \
         ROOT y = f32[] multiply(x, x)\n}\n";
     assert_eq!(error_of(int, &[1]), "autodiff: parameter 1 (n) is s32[]: only floating-point arrays have gradients");

@@ -197,117 +197,342 @@ module @jit_fn attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 
     %cst_52 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
     %141 = stablehlo.pad %117, %cst_52, low = [0, 1], high = [0, 1], interior = [0, 1] : (tensor<4x4xf32>, tensor<f32>) -> tensor<4x9xf32>
     %142 = stablehlo.add %140, %141 : tensor<4x9xf32>
-    %143 = stablehlo.multiply %0, %0 : tensor<4x9xf32>
-    %cst_53 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-    %144 = stablehlo.reduce(%143 init: %cst_53) applies stablehlo.add across dimensions = [0, 1] : (tensor<4x9xf32>, tensor<f32>) -> tensor<f32>
-    %cst_54 = stablehlo.constant dense<1.000000e-01> : tensor<f32>
-    %145 = stablehlo.multiply %144, %cst_54 : tensor<f32>
-    %146 = stablehlo.tanh %2 : tensor<4x9xf32>
-    %cst_55 = stablehlo.constant dense<1.000000e+00> : tensor<f32>
-    %147 = stablehlo.broadcast_in_dim %cst_55, dims = [] : (tensor<f32>) -> tensor<4x9xf32>
-    %148 = stablehlo.subtract %147, %146 : tensor<4x9xf32>
-    %cst_56 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-    %149 = stablehlo.reduce(%146 init: %cst_56) applies stablehlo.add across dimensions = [0, 1] : (tensor<4x9xf32>, tensor<f32>) -> tensor<f32>
-    %150 = stablehlo.add %145, %149 : tensor<f32>
-    %cst_57 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-    %151 = stablehlo.reduce(%142 init: %cst_57) applies stablehlo.add across dimensions = [0, 1] : (tensor<4x9xf32>, tensor<f32>) -> tensor<f32>
-    %152 = stablehlo.add %150, %151 : tensor<f32>
-    %cst_58 = stablehlo.constant dense<1.000000e+00> : tensor<f32>
-    %153 = stablehlo.broadcast_in_dim %cst_58, dims = [] : (tensor<f32>) -> tensor<4x9xf32>
-    %cst_59 = stablehlo.constant dense<1.000000e+00> : tensor<f32>
-    %154 = stablehlo.broadcast_in_dim %cst_59, dims = [] : (tensor<f32>) -> tensor<4x9xf32>
-    %155 = stablehlo.multiply %154, %148 : tensor<4x9xf32>
-    %156 = stablehlo.multiply %155, %146 : tensor<4x9xf32>
-    %157 = stablehlo.add %155, %156 : tensor<4x9xf32>
+    %143 = stablehlo.slice %arg0 [0:3:2, 0:9] : (tensor<4x9xf32>) -> tensor<2x9xf32>
+    %144 = stablehlo.slice %arg0 [1:4:2, 0:9] : (tensor<4x9xf32>) -> tensor<2x9xf32>
+    %145 = stablehlo.minimum %143, %144 : tensor<2x9xf32>
+    %146 = stablehlo.compare EQ, %143, %145, FLOAT : (tensor<2x9xf32>, tensor<2x9xf32>) -> tensor<2x9xi1>
+    %cst_53 = stablehlo.constant dense<1.000000e+00> : tensor<f32>
+    %147 = stablehlo.broadcast_in_dim %cst_53, dims = [] : (tensor<f32>) -> tensor<2x9xf32>
+    %cst_54 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %148 = stablehlo.broadcast_in_dim %cst_54, dims = [] : (tensor<f32>) -> tensor<2x9xf32>
+    %149 = stablehlo.select %146, %147, %148 : tensor<2x9xi1>, tensor<2x9xf32>
+    %150 = stablehlo.compare EQ, %144, %145, FLOAT : (tensor<2x9xf32>, tensor<2x9xf32>) -> tensor<2x9xi1>
+    %cst_55 = stablehlo.constant dense<2.000000e+00> : tensor<f32>
+    %151 = stablehlo.broadcast_in_dim %cst_55, dims = [] : (tensor<f32>) -> tensor<2x9xf32>
+    %cst_56 = stablehlo.constant dense<1.000000e+00> : tensor<f32>
+    %152 = stablehlo.broadcast_in_dim %cst_56, dims = [] : (tensor<f32>) -> tensor<2x9xf32>
+    %153 = stablehlo.select %150, %151, %152 : tensor<2x9xi1>, tensor<2x9xf32>
+    %154 = stablehlo.divide %149, %153 : tensor<2x9xf32>
+    %155 = stablehlo.compare EQ, %144, %145, FLOAT : (tensor<2x9xf32>, tensor<2x9xf32>) -> tensor<2x9xi1>
+    %cst_57 = stablehlo.constant dense<1.000000e+00> : tensor<f32>
+    %156 = stablehlo.broadcast_in_dim %cst_57, dims = [] : (tensor<f32>) -> tensor<2x9xf32>
+    %cst_58 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %157 = stablehlo.broadcast_in_dim %cst_58, dims = [] : (tensor<f32>) -> tensor<2x9xf32>
+    %158 = stablehlo.select %155, %156, %157 : tensor<2x9xi1>, tensor<2x9xf32>
+    %159 = stablehlo.compare EQ, %143, %145, FLOAT : (tensor<2x9xf32>, tensor<2x9xf32>) -> tensor<2x9xi1>
+    %cst_59 = stablehlo.constant dense<2.000000e+00> : tensor<f32>
+    %160 = stablehlo.broadcast_in_dim %cst_59, dims = [] : (tensor<f32>) -> tensor<2x9xf32>
     %cst_60 = stablehlo.constant dense<1.000000e+00> : tensor<f32>
-    %cst_61 = stablehlo.constant dense<1.000000e-01> : tensor<f32>
-    %158 = stablehlo.multiply %cst_60, %cst_61 : tensor<f32>
-    %159 = stablehlo.broadcast_in_dim %158, dims = [] : (tensor<f32>) -> tensor<4x9xf32>
-    %160 = stablehlo.multiply %0, %159 : tensor<4x9xf32>
-    %161 = stablehlo.multiply %159, %0 : tensor<4x9xf32>
-    %162 = stablehlo.add %160, %161 : tensor<4x9xf32>
+    %161 = stablehlo.broadcast_in_dim %cst_60, dims = [] : (tensor<f32>) -> tensor<2x9xf32>
+    %162 = stablehlo.select %159, %160, %161 : tensor<2x9xi1>, tensor<2x9xf32>
+    %163 = stablehlo.divide %158, %162 : tensor<2x9xf32>
+    %164 = stablehlo.slice %145 [0:1:2, 0:9] : (tensor<2x9xf32>) -> tensor<1x9xf32>
+    %165 = stablehlo.slice %145 [1:2:2, 0:9] : (tensor<2x9xf32>) -> tensor<1x9xf32>
+    %166 = stablehlo.minimum %164, %165 : tensor<1x9xf32>
+    %167 = stablehlo.compare EQ, %164, %166, FLOAT : (tensor<1x9xf32>, tensor<1x9xf32>) -> tensor<1x9xi1>
+    %cst_61 = stablehlo.constant dense<1.000000e+00> : tensor<f32>
+    %168 = stablehlo.broadcast_in_dim %cst_61, dims = [] : (tensor<f32>) -> tensor<1x9xf32>
     %cst_62 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-    %163 = stablehlo.pad %153, %cst_62, low = [0, -1], high = [0, -1], interior = [0, 0] : (tensor<4x9xf32>, tensor<f32>) -> tensor<4x7xf32>
-    %164 = stablehlo.slice %163 [0:4, 0:7:2] : (tensor<4x7xf32>) -> tensor<4x4xf32>
-    %cst_63 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-    %165 = stablehlo.pad %153, %cst_63, low = [0, 0], high = [0, 0], interior = [0, 0] : (tensor<4x9xf32>, tensor<f32>) -> tensor<4x9xf32>
-    %166 = stablehlo.slice %165 [0:4, 0:9:2] : (tensor<4x9xf32>) -> tensor<4x5xf32>
-    %167 = stablehlo.slice %166 [0:4, 0:1] : (tensor<4x5xf32>) -> tensor<4x1xf32>
-    %168 = stablehlo.slice %166 [0:4, 1:5] : (tensor<4x5xf32>) -> tensor<4x4xf32>
-    %cst_64 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-    %169 = stablehlo.pad %167, %cst_64, low = [0, 0], high = [0, 8], interior = [0, 0] : (tensor<4x1xf32>, tensor<f32>) -> tensor<4x9xf32>
-    %170 = stablehlo.multiply %168, %137 : tensor<4x4xf32>
-    %171 = stablehlo.multiply %168, %128 : tensor<4x4xf32>
-    %172 = stablehlo.add %164, %171 : tensor<4x4xf32>
-    %cst_65 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-    %173 = stablehlo.pad %170, %cst_65, low = [0, 2], high = [0, 0], interior = [0, 1] : (tensor<4x4xf32>, tensor<f32>) -> tensor<4x9xf32>
-    %174 = stablehlo.add %169, %173 : tensor<4x9xf32>
+    %169 = stablehlo.broadcast_in_dim %cst_62, dims = [] : (tensor<f32>) -> tensor<1x9xf32>
+    %170 = stablehlo.select %167, %168, %169 : tensor<1x9xi1>, tensor<1x9xf32>
+    %171 = stablehlo.compare EQ, %165, %166, FLOAT : (tensor<1x9xf32>, tensor<1x9xf32>) -> tensor<1x9xi1>
+    %cst_63 = stablehlo.constant dense<2.000000e+00> : tensor<f32>
+    %172 = stablehlo.broadcast_in_dim %cst_63, dims = [] : (tensor<f32>) -> tensor<1x9xf32>
+    %cst_64 = stablehlo.constant dense<1.000000e+00> : tensor<f32>
+    %173 = stablehlo.broadcast_in_dim %cst_64, dims = [] : (tensor<f32>) -> tensor<1x9xf32>
+    %174 = stablehlo.select %171, %172, %173 : tensor<1x9xi1>, tensor<1x9xf32>
+    %175 = stablehlo.divide %170, %174 : tensor<1x9xf32>
+    %176 = stablehlo.compare EQ, %165, %166, FLOAT : (tensor<1x9xf32>, tensor<1x9xf32>) -> tensor<1x9xi1>
+    %cst_65 = stablehlo.constant dense<1.000000e+00> : tensor<f32>
+    %177 = stablehlo.broadcast_in_dim %cst_65, dims = [] : (tensor<f32>) -> tensor<1x9xf32>
     %cst_66 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-    %175 = stablehlo.pad %172, %cst_66, low = [0, -1], high = [0, 0], interior = [0, 0] : (tensor<4x4xf32>, tensor<f32>) -> tensor<4x3xf32>
-    %176 = stablehlo.slice %175 [0:4, 0:3:2] : (tensor<4x3xf32>) -> tensor<4x2xf32>
-    %cst_67 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-    %177 = stablehlo.pad %172, %cst_67, low = [0, 0], high = [0, -1], interior = [0, 0] : (tensor<4x4xf32>, tensor<f32>) -> tensor<4x3xf32>
-    %178 = stablehlo.slice %177 [0:4, 0:3:2] : (tensor<4x3xf32>) -> tensor<4x2xf32>
-    %179 = stablehlo.slice %178 [0:4, 0:1] : (tensor<4x2xf32>) -> tensor<4x1xf32>
-    %180 = stablehlo.slice %178 [0:4, 1:2] : (tensor<4x2xf32>) -> tensor<4x1xf32>
-    %cst_68 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-    %181 = stablehlo.pad %179, %cst_68, low = [0, 0], high = [0, 3], interior = [0, 0] : (tensor<4x1xf32>, tensor<f32>) -> tensor<4x4xf32>
-    %182 = stablehlo.multiply %180, %112 : tensor<4x1xf32>
-    %183 = stablehlo.multiply %180, %103 : tensor<4x1xf32>
-    %cst_69 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-    %184 = stablehlo.pad %182, %cst_69, low = [0, 2], high = [0, 1], interior = [0, 1] : (tensor<4x1xf32>, tensor<f32>) -> tensor<4x4xf32>
-    %185 = stablehlo.add %181, %184 : tensor<4x4xf32>
+    %178 = stablehlo.broadcast_in_dim %cst_66, dims = [] : (tensor<f32>) -> tensor<1x9xf32>
+    %179 = stablehlo.select %176, %177, %178 : tensor<1x9xi1>, tensor<1x9xf32>
+    %180 = stablehlo.compare EQ, %164, %166, FLOAT : (tensor<1x9xf32>, tensor<1x9xf32>) -> tensor<1x9xi1>
+    %cst_67 = stablehlo.constant dense<2.000000e+00> : tensor<f32>
+    %181 = stablehlo.broadcast_in_dim %cst_67, dims = [] : (tensor<f32>) -> tensor<1x9xf32>
+    %cst_68 = stablehlo.constant dense<1.000000e+00> : tensor<f32>
+    %182 = stablehlo.broadcast_in_dim %cst_68, dims = [] : (tensor<f32>) -> tensor<1x9xf32>
+    %183 = stablehlo.select %180, %181, %182 : tensor<1x9xi1>, tensor<1x9xf32>
+    %184 = stablehlo.divide %179, %183 : tensor<1x9xf32>
+    %185 = stablehlo.slice %166 [0:0, 0:9] : (tensor<1x9xf32>) -> tensor<0x9xf32>
+    %186 = stablehlo.slice %145 [2:2:2, 0:9] : (tensor<2x9xf32>) -> tensor<0x9xf32>
+    %187 = stablehlo.minimum %185, %186 : tensor<0x9xf32>
+    %188 = stablehlo.compare EQ, %185, %187, FLOAT : (tensor<0x9xf32>, tensor<0x9xf32>) -> tensor<0x9xi1>
+    %cst_69 = stablehlo.constant dense<1.000000e+00> : tensor<f32>
+    %189 = stablehlo.broadcast_in_dim %cst_69, dims = [] : (tensor<f32>) -> tensor<0x9xf32>
     %cst_70 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-    %186 = stablehlo.pad %183, %cst_70, low = [0, 0], high = [0, 1], interior = [0, 0] : (tensor<4x1xf32>, tensor<f32>) -> tensor<4x2xf32>
-    %187 = stablehlo.add %176, %186 : tensor<4x2xf32>
-    %cst_71 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-    %188 = stablehlo.pad %187, %cst_71, low = [0, -1], high = [0, 0], interior = [0, 0] : (tensor<4x2xf32>, tensor<f32>) -> tensor<4x1xf32>
-    %189 = stablehlo.slice %188 [0:4, 0:1:2] : (tensor<4x1xf32>) -> tensor<4x1xf32>
-    %cst_72 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-    %190 = stablehlo.pad %187, %cst_72, low = [0, 0], high = [0, -1], interior = [0, 0] : (tensor<4x2xf32>, tensor<f32>) -> tensor<4x1xf32>
-    %191 = stablehlo.slice %190 [0:4, 0:1:2] : (tensor<4x1xf32>) -> tensor<4x1xf32>
-    %192 = stablehlo.slice %191 [0:4, 0:1] : (tensor<4x1xf32>) -> tensor<4x1xf32>
-    %193 = stablehlo.slice %191 [0:4, 1:1] : (tensor<4x1xf32>) -> tensor<4x0xf32>
-    %cst_73 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-    %194 = stablehlo.pad %192, %cst_73, low = [0, 0], high = [0, 1], interior = [0, 0] : (tensor<4x1xf32>, tensor<f32>) -> tensor<4x2xf32>
-    %195 = stablehlo.multiply %193, %86 : tensor<4x0xf32>
-    %196 = stablehlo.multiply %193, %77 : tensor<4x0xf32>
+    %190 = stablehlo.broadcast_in_dim %cst_70, dims = [] : (tensor<f32>) -> tensor<0x9xf32>
+    %191 = stablehlo.select %188, %189, %190 : tensor<0x9xi1>, tensor<0x9xf32>
+    %192 = stablehlo.compare EQ, %186, %187, FLOAT : (tensor<0x9xf32>, tensor<0x9xf32>) -> tensor<0x9xi1>
+    %cst_71 = stablehlo.constant dense<2.000000e+00> : tensor<f32>
+    %193 = stablehlo.broadcast_in_dim %cst_71, dims = [] : (tensor<f32>) -> tensor<0x9xf32>
+    %cst_72 = stablehlo.constant dense<1.000000e+00> : tensor<f32>
+    %194 = stablehlo.broadcast_in_dim %cst_72, dims = [] : (tensor<f32>) -> tensor<0x9xf32>
+    %195 = stablehlo.select %192, %193, %194 : tensor<0x9xi1>, tensor<0x9xf32>
+    %196 = stablehlo.divide %191, %195 : tensor<0x9xf32>
+    %197 = stablehlo.compare EQ, %186, %187, FLOAT : (tensor<0x9xf32>, tensor<0x9xf32>) -> tensor<0x9xi1>
+    %cst_73 = stablehlo.constant dense<1.000000e+00> : tensor<f32>
+    %198 = stablehlo.broadcast_in_dim %cst_73, dims = [] : (tensor<f32>) -> tensor<0x9xf32>
     %cst_74 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-    %197 = stablehlo.pad %195, %cst_74, low = [0, 2], high = [0, 0], interior = [0, 1] : (tensor<4x0xf32>, tensor<f32>) -> tensor<4x2xf32>
-    %198 = stablehlo.add %194, %197 : tensor<4x2xf32>
-    %cst_75 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-    %199 = stablehlo.pad %196, %cst_75, low = [0, 0], high = [0, 1], interior = [0, 0] : (tensor<4x0xf32>, tensor<f32>) -> tensor<4x1xf32>
-    %200 = stablehlo.add %189, %199 : tensor<4x1xf32>
-    %201 = stablehlo.multiply %200, %65 : tensor<4x1xf32>
-    %202 = stablehlo.multiply %200, %56 : tensor<4x1xf32>
-    %cst_76 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-    %203 = stablehlo.pad %201, %cst_76, low = [0, 1], high = [0, 0], interior = [0, 1] : (tensor<4x1xf32>, tensor<f32>) -> tensor<4x2xf32>
-    %204 = stablehlo.add %198, %203 : tensor<4x2xf32>
+    %199 = stablehlo.broadcast_in_dim %cst_74, dims = [] : (tensor<f32>) -> tensor<0x9xf32>
+    %200 = stablehlo.select %197, %198, %199 : tensor<0x9xi1>, tensor<0x9xf32>
+    %201 = stablehlo.compare EQ, %185, %187, FLOAT : (tensor<0x9xf32>, tensor<0x9xf32>) -> tensor<0x9xi1>
+    %cst_75 = stablehlo.constant dense<2.000000e+00> : tensor<f32>
+    %202 = stablehlo.broadcast_in_dim %cst_75, dims = [] : (tensor<f32>) -> tensor<0x9xf32>
+    %cst_76 = stablehlo.constant dense<1.000000e+00> : tensor<f32>
+    %203 = stablehlo.broadcast_in_dim %cst_76, dims = [] : (tensor<f32>) -> tensor<0x9xf32>
+    %204 = stablehlo.select %201, %202, %203 : tensor<0x9xi1>, tensor<0x9xf32>
+    %205 = stablehlo.divide %200, %204 : tensor<0x9xf32>
+    %206 = stablehlo.slice %145 [0:1, 0:9] : (tensor<2x9xf32>) -> tensor<1x9xf32>
+    %207 = stablehlo.concatenate %206, %187, dim = 0 : (tensor<1x9xf32>, tensor<0x9xf32>) -> tensor<1x9xf32>
     %cst_77 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-    %205 = stablehlo.pad %202, %cst_77, low = [0, 0], high = [0, 1], interior = [0, 1] : (tensor<4x1xf32>, tensor<f32>) -> tensor<4x2xf32>
-    %206 = stablehlo.add %204, %205 : tensor<4x2xf32>
-    %207 = stablehlo.multiply %206, %44 : tensor<4x2xf32>
-    %208 = stablehlo.multiply %206, %35 : tensor<4x2xf32>
+    %208 = stablehlo.pad %207, %cst_77, low = [0, 0], high = [1, 0], interior = [1, 0] : (tensor<1x9xf32>, tensor<f32>) -> tensor<2x9xf32>
     %cst_78 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-    %209 = stablehlo.pad %207, %cst_78, low = [0, 1], high = [0, 0], interior = [0, 1] : (tensor<4x2xf32>, tensor<f32>) -> tensor<4x4xf32>
-    %210 = stablehlo.add %185, %209 : tensor<4x4xf32>
-    %cst_79 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-    %211 = stablehlo.pad %208, %cst_79, low = [0, 0], high = [0, 1], interior = [0, 1] : (tensor<4x2xf32>, tensor<f32>) -> tensor<4x4xf32>
-    %212 = stablehlo.add %210, %211 : tensor<4x4xf32>
-    %213 = stablehlo.multiply %212, %23 : tensor<4x4xf32>
-    %214 = stablehlo.multiply %212, %14 : tensor<4x4xf32>
+    %209 = stablehlo.pad %166, %cst_78, low = [1, 0], high = [0, 0], interior = [1, 0] : (tensor<1x9xf32>, tensor<f32>) -> tensor<2x9xf32>
+    %210 = stablehlo.add %208, %209 : tensor<2x9xf32>
+    %211 = stablehlo.slice %210 [0:1, 0:9] : (tensor<2x9xf32>) -> tensor<1x9xf32>
+    %212 = stablehlo.slice %arg0 [2:4:2, 0:9] : (tensor<4x9xf32>) -> tensor<1x9xf32>
+    %213 = stablehlo.minimum %211, %212 : tensor<1x9xf32>
+    %214 = stablehlo.compare EQ, %211, %213, FLOAT : (tensor<1x9xf32>, tensor<1x9xf32>) -> tensor<1x9xi1>
+    %cst_79 = stablehlo.constant dense<1.000000e+00> : tensor<f32>
+    %215 = stablehlo.broadcast_in_dim %cst_79, dims = [] : (tensor<f32>) -> tensor<1x9xf32>
     %cst_80 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-    %215 = stablehlo.pad %213, %cst_80, low = [0, 1], high = [0, 1], interior = [0, 1] : (tensor<4x4xf32>, tensor<f32>) -> tensor<4x9xf32>
-    %216 = stablehlo.add %174, %215 : tensor<4x9xf32>
-    %cst_81 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-    %217 = stablehlo.pad %214, %cst_81, low = [0, 0], high = [0, 2], interior = [0, 1] : (tensor<4x4xf32>, tensor<f32>) -> tensor<4x9xf32>
-    %218 = stablehlo.add %216, %217 : tensor<4x9xf32>
-    %219 = call @cumsum_3(%157) : (tensor<4x9xf32>) -> tensor<4x9xf32>
-    %220 = stablehlo.reverse %219, dims = [1] : tensor<4x9xf32>
-    %221 = stablehlo.add %218, %220 : tensor<4x9xf32>
-    %222 = call @cumsum_5(%162) : (tensor<4x9xf32>) -> tensor<4x9xf32>
-    %223 = stablehlo.add %221, %222 : tensor<4x9xf32>
-    return %152, %223 : tensor<f32>, tensor<4x9xf32>
+    %216 = stablehlo.broadcast_in_dim %cst_80, dims = [] : (tensor<f32>) -> tensor<1x9xf32>
+    %217 = stablehlo.select %214, %215, %216 : tensor<1x9xi1>, tensor<1x9xf32>
+    %218 = stablehlo.compare EQ, %212, %213, FLOAT : (tensor<1x9xf32>, tensor<1x9xf32>) -> tensor<1x9xi1>
+    %cst_81 = stablehlo.constant dense<2.000000e+00> : tensor<f32>
+    %219 = stablehlo.broadcast_in_dim %cst_81, dims = [] : (tensor<f32>) -> tensor<1x9xf32>
+    %cst_82 = stablehlo.constant dense<1.000000e+00> : tensor<f32>
+    %220 = stablehlo.broadcast_in_dim %cst_82, dims = [] : (tensor<f32>) -> tensor<1x9xf32>
+    %221 = stablehlo.select %218, %219, %220 : tensor<1x9xi1>, tensor<1x9xf32>
+    %222 = stablehlo.divide %217, %221 : tensor<1x9xf32>
+    %223 = stablehlo.compare EQ, %212, %213, FLOAT : (tensor<1x9xf32>, tensor<1x9xf32>) -> tensor<1x9xi1>
+    %cst_83 = stablehlo.constant dense<1.000000e+00> : tensor<f32>
+    %224 = stablehlo.broadcast_in_dim %cst_83, dims = [] : (tensor<f32>) -> tensor<1x9xf32>
+    %cst_84 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %225 = stablehlo.broadcast_in_dim %cst_84, dims = [] : (tensor<f32>) -> tensor<1x9xf32>
+    %226 = stablehlo.select %223, %224, %225 : tensor<1x9xi1>, tensor<1x9xf32>
+    %227 = stablehlo.compare EQ, %211, %213, FLOAT : (tensor<1x9xf32>, tensor<1x9xf32>) -> tensor<1x9xi1>
+    %cst_85 = stablehlo.constant dense<2.000000e+00> : tensor<f32>
+    %228 = stablehlo.broadcast_in_dim %cst_85, dims = [] : (tensor<f32>) -> tensor<1x9xf32>
+    %cst_86 = stablehlo.constant dense<1.000000e+00> : tensor<f32>
+    %229 = stablehlo.broadcast_in_dim %cst_86, dims = [] : (tensor<f32>) -> tensor<1x9xf32>
+    %230 = stablehlo.select %227, %228, %229 : tensor<1x9xi1>, tensor<1x9xf32>
+    %231 = stablehlo.divide %226, %230 : tensor<1x9xf32>
+    %232 = stablehlo.slice %arg0 [0:1, 0:9] : (tensor<4x9xf32>) -> tensor<1x9xf32>
+    %233 = stablehlo.concatenate %232, %213, dim = 0 : (tensor<1x9xf32>, tensor<1x9xf32>) -> tensor<2x9xf32>
+    %cst_87 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %234 = stablehlo.pad %233, %cst_87, low = [0, 0], high = [1, 0], interior = [1, 0] : (tensor<2x9xf32>, tensor<f32>) -> tensor<4x9xf32>
+    %cst_88 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %235 = stablehlo.pad %210, %cst_88, low = [1, 0], high = [0, 0], interior = [1, 0] : (tensor<2x9xf32>, tensor<f32>) -> tensor<4x9xf32>
+    %236 = stablehlo.add %234, %235 : tensor<4x9xf32>
+    %cst_89 = stablehlo.constant dense<0x7F800000> : tensor<f32>
+    %237 = stablehlo.broadcast_in_dim %cst_89, dims = [] : (tensor<f32>) -> tensor<f32>
+    %238 = "stablehlo.reduce_window"(%arg0, %237) <{base_dilations = array<i64: 1, 1>, padding = dense<0> : tensor<2x2xi64>, window_dilations = array<i64: 1, 1>, window_dimensions = array<i64: 2, 3>, window_strides = array<i64: 1, 2>}> ({
+    ^bb0(%arg1: tensor<f32>, %arg2: tensor<f32>):
+      %379 = stablehlo.minimum %arg1, %arg2 : tensor<f32>
+      stablehlo.return %379 : tensor<f32>
+    }) : (tensor<4x9xf32>, tensor<f32>) -> tensor<3x4xf32>
+    %239 = stablehlo.multiply %0, %0 : tensor<4x9xf32>
+    %cst_90 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %240 = stablehlo.reduce(%239 init: %cst_90) applies stablehlo.add across dimensions = [0, 1] : (tensor<4x9xf32>, tensor<f32>) -> tensor<f32>
+    %cst_91 = stablehlo.constant dense<1.000000e-01> : tensor<f32>
+    %241 = stablehlo.multiply %240, %cst_91 : tensor<f32>
+    %242 = stablehlo.tanh %2 : tensor<4x9xf32>
+    %cst_92 = stablehlo.constant dense<1.000000e+00> : tensor<f32>
+    %243 = stablehlo.broadcast_in_dim %cst_92, dims = [] : (tensor<f32>) -> tensor<4x9xf32>
+    %244 = stablehlo.subtract %243, %242 : tensor<4x9xf32>
+    %cst_93 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %245 = stablehlo.reduce(%242 init: %cst_93) applies stablehlo.add across dimensions = [0, 1] : (tensor<4x9xf32>, tensor<f32>) -> tensor<f32>
+    %246 = stablehlo.add %241, %245 : tensor<f32>
+    %cst_94 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %247 = stablehlo.reduce(%142 init: %cst_94) applies stablehlo.add across dimensions = [0, 1] : (tensor<4x9xf32>, tensor<f32>) -> tensor<f32>
+    %248 = stablehlo.add %246, %247 : tensor<f32>
+    %249 = stablehlo.multiply %236, %236 : tensor<4x9xf32>
+    %cst_95 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %250 = stablehlo.reduce(%249 init: %cst_95) applies stablehlo.add across dimensions = [0, 1] : (tensor<4x9xf32>, tensor<f32>) -> tensor<f32>
+    %251 = stablehlo.add %248, %250 : tensor<f32>
+    %252 = stablehlo.multiply %238, %238 : tensor<3x4xf32>
+    %253 = stablehlo.multiply %252, %238 : tensor<3x4xf32>
+    %254 = stablehlo.multiply %238, %238 : tensor<3x4xf32>
+    %cst_96 = stablehlo.constant dense<3.000000e+00> : tensor<f32>
+    %255 = stablehlo.broadcast_in_dim %cst_96, dims = [] : (tensor<f32>) -> tensor<3x4xf32>
+    %256 = stablehlo.multiply %255, %254 : tensor<3x4xf32>
+    %cst_97 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %257 = stablehlo.reduce(%253 init: %cst_97) applies stablehlo.add across dimensions = [0, 1] : (tensor<3x4xf32>, tensor<f32>) -> tensor<f32>
+    %258 = stablehlo.add %251, %257 : tensor<f32>
+    %cst_98 = stablehlo.constant dense<1.000000e+00> : tensor<f32>
+    %259 = stablehlo.broadcast_in_dim %cst_98, dims = [] : (tensor<f32>) -> tensor<3x4xf32>
+    %260 = stablehlo.multiply %259, %256 : tensor<3x4xf32>
+    %cst_99 = stablehlo.constant dense<1.000000e+00> : tensor<f32>
+    %261 = stablehlo.broadcast_in_dim %cst_99, dims = [] : (tensor<f32>) -> tensor<4x9xf32>
+    %262 = stablehlo.multiply %236, %261 : tensor<4x9xf32>
+    %263 = stablehlo.multiply %261, %236 : tensor<4x9xf32>
+    %264 = stablehlo.add %262, %263 : tensor<4x9xf32>
+    %cst_100 = stablehlo.constant dense<1.000000e+00> : tensor<f32>
+    %265 = stablehlo.broadcast_in_dim %cst_100, dims = [] : (tensor<f32>) -> tensor<4x9xf32>
+    %cst_101 = stablehlo.constant dense<1.000000e+00> : tensor<f32>
+    %266 = stablehlo.broadcast_in_dim %cst_101, dims = [] : (tensor<f32>) -> tensor<4x9xf32>
+    %267 = stablehlo.multiply %266, %244 : tensor<4x9xf32>
+    %268 = stablehlo.multiply %267, %242 : tensor<4x9xf32>
+    %269 = stablehlo.add %267, %268 : tensor<4x9xf32>
+    %cst_102 = stablehlo.constant dense<1.000000e+00> : tensor<f32>
+    %cst_103 = stablehlo.constant dense<1.000000e-01> : tensor<f32>
+    %270 = stablehlo.multiply %cst_102, %cst_103 : tensor<f32>
+    %271 = stablehlo.broadcast_in_dim %270, dims = [] : (tensor<f32>) -> tensor<4x9xf32>
+    %272 = stablehlo.multiply %0, %271 : tensor<4x9xf32>
+    %273 = stablehlo.multiply %271, %0 : tensor<4x9xf32>
+    %274 = stablehlo.add %272, %273 : tensor<4x9xf32>
+    %cst_104 = stablehlo.constant dense<0x7F800000> : tensor<f32>
+    %275 = stablehlo.pad %arg0, %cst_104, low = [0, 0], high = [0, 0], interior = [0, 0] : (tensor<4x9xf32>, tensor<f32>) -> tensor<4x9xf32>
+    %cst_105 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %276 = "stablehlo.select_and_scatter"(%275, %260, %cst_105) <{padding = dense<0> : tensor<2x2xi64>, window_dimensions = array<i64: 2, 3>, window_strides = array<i64: 1, 2>}> ({
+    ^bb0(%arg1: tensor<f32>, %arg2: tensor<f32>):
+      %379 = stablehlo.compare LE, %arg1, %arg2, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      stablehlo.return %379 : tensor<i1>
+    }, {
+    ^bb0(%arg1: tensor<f32>, %arg2: tensor<f32>):
+      %379 = stablehlo.add %arg1, %arg2 : tensor<f32>
+      stablehlo.return %379 : tensor<f32>
+    }) : (tensor<4x9xf32>, tensor<3x4xf32>, tensor<f32>) -> tensor<4x9xf32>
+    %277 = stablehlo.slice %276 [0:4, 0:9] : (tensor<4x9xf32>) -> tensor<4x9xf32>
+    %cst_106 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %278 = stablehlo.pad %264, %cst_106, low = [-1, 0], high = [0, 0], interior = [0, 0] : (tensor<4x9xf32>, tensor<f32>) -> tensor<3x9xf32>
+    %279 = stablehlo.slice %278 [0:3:2, 0:9] : (tensor<3x9xf32>) -> tensor<2x9xf32>
+    %cst_107 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %280 = stablehlo.pad %264, %cst_107, low = [0, 0], high = [-1, 0], interior = [0, 0] : (tensor<4x9xf32>, tensor<f32>) -> tensor<3x9xf32>
+    %281 = stablehlo.slice %280 [0:3:2, 0:9] : (tensor<3x9xf32>) -> tensor<2x9xf32>
+    %282 = stablehlo.slice %281 [0:1, 0:9] : (tensor<2x9xf32>) -> tensor<1x9xf32>
+    %283 = stablehlo.slice %281 [1:2, 0:9] : (tensor<2x9xf32>) -> tensor<1x9xf32>
+    %cst_108 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %284 = stablehlo.pad %282, %cst_108, low = [0, 0], high = [3, 0], interior = [0, 0] : (tensor<1x9xf32>, tensor<f32>) -> tensor<4x9xf32>
+    %285 = stablehlo.add %277, %284 : tensor<4x9xf32>
+    %286 = stablehlo.multiply %283, %231 : tensor<1x9xf32>
+    %287 = stablehlo.multiply %283, %222 : tensor<1x9xf32>
+    %cst_109 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %288 = stablehlo.pad %286, %cst_109, low = [2, 0], high = [1, 0], interior = [1, 0] : (tensor<1x9xf32>, tensor<f32>) -> tensor<4x9xf32>
+    %289 = stablehlo.add %285, %288 : tensor<4x9xf32>
+    %cst_110 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %290 = stablehlo.pad %287, %cst_110, low = [0, 0], high = [1, 0], interior = [0, 0] : (tensor<1x9xf32>, tensor<f32>) -> tensor<2x9xf32>
+    %291 = stablehlo.add %279, %290 : tensor<2x9xf32>
+    %cst_111 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %292 = stablehlo.pad %291, %cst_111, low = [-1, 0], high = [0, 0], interior = [0, 0] : (tensor<2x9xf32>, tensor<f32>) -> tensor<1x9xf32>
+    %293 = stablehlo.slice %292 [0:1:2, 0:9] : (tensor<1x9xf32>) -> tensor<1x9xf32>
+    %cst_112 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %294 = stablehlo.pad %291, %cst_112, low = [0, 0], high = [-1, 0], interior = [0, 0] : (tensor<2x9xf32>, tensor<f32>) -> tensor<1x9xf32>
+    %295 = stablehlo.slice %294 [0:1:2, 0:9] : (tensor<1x9xf32>) -> tensor<1x9xf32>
+    %296 = stablehlo.slice %295 [0:1, 0:9] : (tensor<1x9xf32>) -> tensor<1x9xf32>
+    %297 = stablehlo.slice %295 [1:1, 0:9] : (tensor<1x9xf32>) -> tensor<0x9xf32>
+    %cst_113 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %298 = stablehlo.pad %296, %cst_113, low = [0, 0], high = [1, 0], interior = [0, 0] : (tensor<1x9xf32>, tensor<f32>) -> tensor<2x9xf32>
+    %299 = stablehlo.multiply %297, %205 : tensor<0x9xf32>
+    %300 = stablehlo.multiply %297, %196 : tensor<0x9xf32>
+    %cst_114 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %301 = stablehlo.pad %299, %cst_114, low = [2, 0], high = [0, 0], interior = [1, 0] : (tensor<0x9xf32>, tensor<f32>) -> tensor<2x9xf32>
+    %302 = stablehlo.add %298, %301 : tensor<2x9xf32>
+    %cst_115 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %303 = stablehlo.pad %300, %cst_115, low = [0, 0], high = [1, 0], interior = [0, 0] : (tensor<0x9xf32>, tensor<f32>) -> tensor<1x9xf32>
+    %304 = stablehlo.add %293, %303 : tensor<1x9xf32>
+    %305 = stablehlo.multiply %304, %184 : tensor<1x9xf32>
+    %306 = stablehlo.multiply %304, %175 : tensor<1x9xf32>
+    %cst_116 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %307 = stablehlo.pad %305, %cst_116, low = [1, 0], high = [0, 0], interior = [1, 0] : (tensor<1x9xf32>, tensor<f32>) -> tensor<2x9xf32>
+    %308 = stablehlo.add %302, %307 : tensor<2x9xf32>
+    %cst_117 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %309 = stablehlo.pad %306, %cst_117, low = [0, 0], high = [1, 0], interior = [1, 0] : (tensor<1x9xf32>, tensor<f32>) -> tensor<2x9xf32>
+    %310 = stablehlo.add %308, %309 : tensor<2x9xf32>
+    %311 = stablehlo.multiply %310, %163 : tensor<2x9xf32>
+    %312 = stablehlo.multiply %310, %154 : tensor<2x9xf32>
+    %cst_118 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %313 = stablehlo.pad %311, %cst_118, low = [1, 0], high = [0, 0], interior = [1, 0] : (tensor<2x9xf32>, tensor<f32>) -> tensor<4x9xf32>
+    %314 = stablehlo.add %289, %313 : tensor<4x9xf32>
+    %cst_119 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %315 = stablehlo.pad %312, %cst_119, low = [0, 0], high = [1, 0], interior = [1, 0] : (tensor<2x9xf32>, tensor<f32>) -> tensor<4x9xf32>
+    %316 = stablehlo.add %314, %315 : tensor<4x9xf32>
+    %cst_120 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %317 = stablehlo.pad %265, %cst_120, low = [0, -1], high = [0, -1], interior = [0, 0] : (tensor<4x9xf32>, tensor<f32>) -> tensor<4x7xf32>
+    %318 = stablehlo.slice %317 [0:4, 0:7:2] : (tensor<4x7xf32>) -> tensor<4x4xf32>
+    %cst_121 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %319 = stablehlo.pad %265, %cst_121, low = [0, 0], high = [0, 0], interior = [0, 0] : (tensor<4x9xf32>, tensor<f32>) -> tensor<4x9xf32>
+    %320 = stablehlo.slice %319 [0:4, 0:9:2] : (tensor<4x9xf32>) -> tensor<4x5xf32>
+    %321 = stablehlo.slice %320 [0:4, 0:1] : (tensor<4x5xf32>) -> tensor<4x1xf32>
+    %322 = stablehlo.slice %320 [0:4, 1:5] : (tensor<4x5xf32>) -> tensor<4x4xf32>
+    %cst_122 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %323 = stablehlo.pad %321, %cst_122, low = [0, 0], high = [0, 8], interior = [0, 0] : (tensor<4x1xf32>, tensor<f32>) -> tensor<4x9xf32>
+    %324 = stablehlo.add %316, %323 : tensor<4x9xf32>
+    %325 = stablehlo.multiply %322, %137 : tensor<4x4xf32>
+    %326 = stablehlo.multiply %322, %128 : tensor<4x4xf32>
+    %327 = stablehlo.add %318, %326 : tensor<4x4xf32>
+    %cst_123 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %328 = stablehlo.pad %325, %cst_123, low = [0, 2], high = [0, 0], interior = [0, 1] : (tensor<4x4xf32>, tensor<f32>) -> tensor<4x9xf32>
+    %329 = stablehlo.add %324, %328 : tensor<4x9xf32>
+    %cst_124 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %330 = stablehlo.pad %327, %cst_124, low = [0, -1], high = [0, 0], interior = [0, 0] : (tensor<4x4xf32>, tensor<f32>) -> tensor<4x3xf32>
+    %331 = stablehlo.slice %330 [0:4, 0:3:2] : (tensor<4x3xf32>) -> tensor<4x2xf32>
+    %cst_125 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %332 = stablehlo.pad %327, %cst_125, low = [0, 0], high = [0, -1], interior = [0, 0] : (tensor<4x4xf32>, tensor<f32>) -> tensor<4x3xf32>
+    %333 = stablehlo.slice %332 [0:4, 0:3:2] : (tensor<4x3xf32>) -> tensor<4x2xf32>
+    %334 = stablehlo.slice %333 [0:4, 0:1] : (tensor<4x2xf32>) -> tensor<4x1xf32>
+    %335 = stablehlo.slice %333 [0:4, 1:2] : (tensor<4x2xf32>) -> tensor<4x1xf32>
+    %cst_126 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %336 = stablehlo.pad %334, %cst_126, low = [0, 0], high = [0, 3], interior = [0, 0] : (tensor<4x1xf32>, tensor<f32>) -> tensor<4x4xf32>
+    %337 = stablehlo.multiply %335, %112 : tensor<4x1xf32>
+    %338 = stablehlo.multiply %335, %103 : tensor<4x1xf32>
+    %cst_127 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %339 = stablehlo.pad %337, %cst_127, low = [0, 2], high = [0, 1], interior = [0, 1] : (tensor<4x1xf32>, tensor<f32>) -> tensor<4x4xf32>
+    %340 = stablehlo.add %336, %339 : tensor<4x4xf32>
+    %cst_128 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %341 = stablehlo.pad %338, %cst_128, low = [0, 0], high = [0, 1], interior = [0, 0] : (tensor<4x1xf32>, tensor<f32>) -> tensor<4x2xf32>
+    %342 = stablehlo.add %331, %341 : tensor<4x2xf32>
+    %cst_129 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %343 = stablehlo.pad %342, %cst_129, low = [0, -1], high = [0, 0], interior = [0, 0] : (tensor<4x2xf32>, tensor<f32>) -> tensor<4x1xf32>
+    %344 = stablehlo.slice %343 [0:4, 0:1:2] : (tensor<4x1xf32>) -> tensor<4x1xf32>
+    %cst_130 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %345 = stablehlo.pad %342, %cst_130, low = [0, 0], high = [0, -1], interior = [0, 0] : (tensor<4x2xf32>, tensor<f32>) -> tensor<4x1xf32>
+    %346 = stablehlo.slice %345 [0:4, 0:1:2] : (tensor<4x1xf32>) -> tensor<4x1xf32>
+    %347 = stablehlo.slice %346 [0:4, 0:1] : (tensor<4x1xf32>) -> tensor<4x1xf32>
+    %348 = stablehlo.slice %346 [0:4, 1:1] : (tensor<4x1xf32>) -> tensor<4x0xf32>
+    %cst_131 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %349 = stablehlo.pad %347, %cst_131, low = [0, 0], high = [0, 1], interior = [0, 0] : (tensor<4x1xf32>, tensor<f32>) -> tensor<4x2xf32>
+    %350 = stablehlo.multiply %348, %86 : tensor<4x0xf32>
+    %351 = stablehlo.multiply %348, %77 : tensor<4x0xf32>
+    %cst_132 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %352 = stablehlo.pad %350, %cst_132, low = [0, 2], high = [0, 0], interior = [0, 1] : (tensor<4x0xf32>, tensor<f32>) -> tensor<4x2xf32>
+    %353 = stablehlo.add %349, %352 : tensor<4x2xf32>
+    %cst_133 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %354 = stablehlo.pad %351, %cst_133, low = [0, 0], high = [0, 1], interior = [0, 0] : (tensor<4x0xf32>, tensor<f32>) -> tensor<4x1xf32>
+    %355 = stablehlo.add %344, %354 : tensor<4x1xf32>
+    %356 = stablehlo.multiply %355, %65 : tensor<4x1xf32>
+    %357 = stablehlo.multiply %355, %56 : tensor<4x1xf32>
+    %cst_134 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %358 = stablehlo.pad %356, %cst_134, low = [0, 1], high = [0, 0], interior = [0, 1] : (tensor<4x1xf32>, tensor<f32>) -> tensor<4x2xf32>
+    %359 = stablehlo.add %353, %358 : tensor<4x2xf32>
+    %cst_135 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %360 = stablehlo.pad %357, %cst_135, low = [0, 0], high = [0, 1], interior = [0, 1] : (tensor<4x1xf32>, tensor<f32>) -> tensor<4x2xf32>
+    %361 = stablehlo.add %359, %360 : tensor<4x2xf32>
+    %362 = stablehlo.multiply %361, %44 : tensor<4x2xf32>
+    %363 = stablehlo.multiply %361, %35 : tensor<4x2xf32>
+    %cst_136 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %364 = stablehlo.pad %362, %cst_136, low = [0, 1], high = [0, 0], interior = [0, 1] : (tensor<4x2xf32>, tensor<f32>) -> tensor<4x4xf32>
+    %365 = stablehlo.add %340, %364 : tensor<4x4xf32>
+    %cst_137 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %366 = stablehlo.pad %363, %cst_137, low = [0, 0], high = [0, 1], interior = [0, 1] : (tensor<4x2xf32>, tensor<f32>) -> tensor<4x4xf32>
+    %367 = stablehlo.add %365, %366 : tensor<4x4xf32>
+    %368 = stablehlo.multiply %367, %23 : tensor<4x4xf32>
+    %369 = stablehlo.multiply %367, %14 : tensor<4x4xf32>
+    %cst_138 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %370 = stablehlo.pad %368, %cst_138, low = [0, 1], high = [0, 1], interior = [0, 1] : (tensor<4x4xf32>, tensor<f32>) -> tensor<4x9xf32>
+    %371 = stablehlo.add %329, %370 : tensor<4x9xf32>
+    %cst_139 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %372 = stablehlo.pad %369, %cst_139, low = [0, 0], high = [0, 2], interior = [0, 1] : (tensor<4x4xf32>, tensor<f32>) -> tensor<4x9xf32>
+    %373 = stablehlo.add %371, %372 : tensor<4x9xf32>
+    %374 = call @cumsum_3(%269) : (tensor<4x9xf32>) -> tensor<4x9xf32>
+    %375 = stablehlo.reverse %374, dims = [1] : tensor<4x9xf32>
+    %376 = stablehlo.add %373, %375 : tensor<4x9xf32>
+    %377 = call @cumsum_5(%274) : (tensor<4x9xf32>) -> tensor<4x9xf32>
+    %378 = stablehlo.add %376, %377 : tensor<4x9xf32>
+    return %258, %378 : tensor<f32>, tensor<4x9xf32>
   }
   func.func private @cumsum(%arg0: tensor<4x9xf32>) -> tensor<4x9xf32> {
     %0 = call @cumsum_0(%arg0) : (tensor<4x9xf32>) -> tensor<4x9xf32>

@@ -13,7 +13,6 @@
 #[path = "models/mod.rs"]
 mod models;
 
-use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use smelt_hlo::{Array, DType};
@@ -208,29 +207,14 @@ pub fn train(steps: usize, log_every: usize, backend: &str) -> Result<Report, Bo
 
 #[allow(dead_code)]
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let mut args = std::env::args().skip(1);
-    let steps: usize = args.next().map(|s| s.parse()).transpose()?.unwrap_or(400);
-    let csv = args
-        .next()
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target/train_bert_tiny.csv"));
-    let dump = args.next().map(PathBuf::from);
-    let r = train(steps, 25, "cpu")?;
-    let mut text = String::from("step,loss\n");
-    for (step, loss) in &r.curve {
-        println!("step {step:4}  loss {loss:.4}");
-        text.push_str(&format!("{step},{loss}\n"));
-    }
-    std::fs::write(&csv, text)?;
-    if let (Some(path), [step]) = (dump, r.step_modules.as_slice()) {
-        std::fs::write(&path, smelt_hlo::print_module(step))?;
-        println!("the training step's module (one cluster) written to {}", path.display());
-    }
+    let args = models::train_args(400, "train_bert_tiny")?;
+    let r = train(args.steps, 25, "cpu")?;
+    models::write_training(&args, &r.curve, &r.step_modules)?;
     let last = r.curve.last().map_or(f64::NAN, |c| c.1);
     println!(
         "final loss {last:.4} (target below {TARGET_LOSS}); accuracy {:.1}% on 256 unseen sequences",
         100.0 * r.test_accuracy
     );
-    println!("{:.0} steps per second (batches of {BATCH}), loss curve in {}", r.steps_per_second, csv.display());
+    println!("{:.0} steps per second (batches of {BATCH}), loss curve in {}", r.steps_per_second, args.csv.display());
     Ok(())
 }

@@ -9,7 +9,10 @@
 //! (`examples/data/digits_*.npy`) was exported once by `scripts/export_digits.py`;
 //! `scripts/train_jax.py softmax` trains the same model with JAX.
 
-use std::path::{Path, PathBuf};
+#[path = "models/mod.rs"]
+mod models;
+
+use std::path::Path;
 use std::time::Instant;
 
 use smelt_hlo::{Array, DType};
@@ -95,25 +98,14 @@ pub fn train(steps: usize, log_every: usize, backend: &str) -> Result<Report, Bo
 
 #[allow(dead_code)]
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let mut args = std::env::args().skip(1);
-    let steps: usize = args.next().map(|s| s.parse()).transpose()?.unwrap_or(300);
-    let csv = args
-        .next()
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target/train_softmax_regression.csv"));
-    let dump = args.next().map(PathBuf::from);
-    let r = train(steps, 25, "cpu")?;
-    let mut text = String::from("step,loss\n");
-    for (step, loss) in &r.curve {
-        println!("step {step:4}  loss {loss:.4}");
-        text.push_str(&format!("{step},{loss}\n"));
-    }
-    std::fs::write(&csv, text)?;
-    if let (Some(path), [step]) = (dump, r.step_modules.as_slice()) {
-        std::fs::write(&path, smelt_hlo::print_module(step))?;
-        println!("the training step's module (one cluster) written to {}", path.display());
-    }
+    let args = models::train_args(300, "train_softmax_regression")?;
+    let r = train(args.steps, 25, "cpu")?;
+    models::write_training(&args, &r.curve, &r.step_modules)?;
     println!("test accuracy {:.1}% on 360 held-out images", 100.0 * r.test_accuracy);
-    println!("{:.0} steps per second (full batch of {TRAIN}), loss curve in {}", r.steps_per_second, csv.display());
+    println!(
+        "{:.0} steps per second (full batch of {TRAIN}), loss curve in {}",
+        r.steps_per_second,
+        args.csv.display()
+    );
     Ok(())
 }

@@ -310,6 +310,38 @@ impl<'m> ComputationBuilder<'m> {
         self.add_instruction(Opcode::While, &[init], Attrs::None, &[condition, body], None)
     }
 
+    /// Copies `comp`'s instructions into this computation, its parameter `n`
+    /// bound to `args[n]`; returns the copy of every instruction (a parameter's
+    /// is its argument). `comp`'s calls must name computations this builder
+    /// knows. How autodiff and the graph frontend splice one computation into
+    /// another.
+    pub fn inline(&mut self, comp: &Computation, args: &[InstId]) -> Result<HashMap<InstId, InstId>> {
+        let mut map = HashMap::with_capacity(comp.insts.len());
+        for id in comp.post_order() {
+            let inst = comp.inst(id);
+            let new = match inst.parameter_number() {
+                Some(n) => *args.get(n as usize).ok_or_else(|| ShapeError::Invalid {
+                    op: Opcode::Parameter,
+                    message: format!("{} takes parameter {n}, but {} arguments were given", comp.name, args.len()),
+                })?,
+                None => {
+                    let operands: Vec<InstId> = inst.operands.iter().map(|o| map[o]).collect();
+                    let attrs = inst.attrs.clone();
+                    self.add_named(
+                        Some(&inst.name),
+                        inst.opcode,
+                        &operands,
+                        attrs,
+                        &inst.called,
+                        Some(inst.shape.clone()),
+                    )?
+                }
+            };
+            map.insert(id, new);
+        }
+        Ok(map)
+    }
+
     /// Finishes the computation with `root` as its result.
     pub fn build(mut self, root: InstId) -> Result<Computation> {
         if !self.comp.insts.contains(root) {

@@ -477,6 +477,19 @@ impl Executable {
     }
 }
 
+/// The module format a `format=` argument names (None: detect it).
+fn parse_format(format: Option<&str>) -> PyResult<Option<Format>> {
+    format
+        .map(|name| {
+            Format::from_name(name).ok_or_else(|| {
+                pyo3::exceptions::PyValueError::new_err(format!(
+                    "format must be \"hlo\", \"proto\" or \"stablehlo\", not {name:?}"
+                ))
+            })
+        })
+        .transpose()
+}
+
 /// Compiles a module for `backend` ("tiered", "cpu", "cranelift", "interp"):
 /// HLO or StableHLO text (a str holding the module), a path to a module file,
 /// or bytes (text, or a serialized HloModuleProto). `format` ("hlo", "proto",
@@ -486,14 +499,7 @@ impl Executable {
 #[pyo3(signature = (hlo, backend = "tiered", format = None))]
 fn compile(py: Python<'_>, hlo: &Bound<'_, PyAny>, backend: &str, format: Option<&str>) -> PyResult<Executable> {
     let client = client(backend)?;
-    let format = match format {
-        None => None,
-        Some(name) => Some(Format::from_name(name).ok_or_else(|| {
-            pyo3::exceptions::PyValueError::new_err(format!(
-                "format must be \"hlo\", \"proto\" or \"stablehlo\", not {name:?}"
-            ))
-        })?),
-    };
+    let format = parse_format(format)?;
     let (bytes, origin) = module_source(hlo)?;
     let start = Instant::now();
     let result = py.detach(|| -> PyResult<_> {
@@ -540,14 +546,7 @@ fn compile(py: Python<'_>, hlo: &Bound<'_, PyAny>, backend: &str, format: Option
 #[pyfunction]
 #[pyo3(signature = (hlo, wrt = None, format = None))]
 fn grad(py: Python<'_>, hlo: &Bound<'_, PyAny>, wrt: Option<Vec<u32>>, format: Option<&str>) -> PyResult<String> {
-    let format = match format {
-        None => None,
-        Some(name) => Some(Format::from_name(name).ok_or_else(|| {
-            pyo3::exceptions::PyValueError::new_err(format!(
-                "format must be \"hlo\", \"proto\" or \"stablehlo\", not {name:?}"
-            ))
-        })?),
-    };
+    let format = parse_format(format)?;
     let (bytes, origin) = module_source(hlo)?;
     py.detach(|| {
         let module = load_module(&bytes, format, &origin)?;

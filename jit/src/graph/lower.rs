@@ -438,30 +438,12 @@ fn gradient_module(
 /// module's entry: parameters bound to the node's inputs, the gradients out.
 fn inline_gradients(cx: &mut LowerCx<'_>, node: &Node, i: usize, ins: &[Option<Val>]) -> Result<Vec<Val>> {
     let entry = &cx.imports[i];
-    let mut map: HashMap<InstId, InstId> = HashMap::new();
-    for id in entry.post_order() {
-        let inst = entry.inst(id);
-        let new = match inst.parameter_number() {
-            Some(p) => {
-                ins.get(p as usize).cloned().flatten().ok_or_else(|| GraphError::node(node, "an input is missing"))?.id
-            }
-            None => {
-                let operands: Vec<InstId> = inst.operands.iter().map(|o| map[o]).collect();
-                at(
-                    node,
-                    cx.b.add_named(
-                        Some(&inst.name),
-                        inst.opcode,
-                        &operands,
-                        inst.attrs.clone(),
-                        &inst.called,
-                        Some(inst.shape.clone()),
-                    ),
-                )?
-            }
-        };
-        map.insert(id, new);
-    }
+    let args = ins
+        .iter()
+        .map(|v| v.as_ref().map(|v| v.id))
+        .collect::<Option<Vec<InstId>>>()
+        .ok_or_else(|| GraphError::node(node, "an input is missing"))?;
+    let map = at(node, cx.b.inline(entry, &args))?;
     let root = entry.root_inst();
     let mut outs = Vec::new();
     for k in 1..root.shape.tuple_elements().len() {

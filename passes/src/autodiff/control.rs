@@ -90,22 +90,14 @@ pub(super) fn plan_sort(m: &mut Module, names: &mut NameUniquer, f: &Computation
     let inst = f.inst(id);
     let cmp = m.comp(inst.called[0]).clone();
     let mut b = ComputationBuilder::new(format!("{}_with_iota", cmp.name));
-    let mut map = HashMap::new();
-    for cid in cmp.post_order() {
-        let i = cmp.inst(cid);
-        let new = match i.parameter_number() {
-            Some(p) => b.parameter(p, i.shape.clone(), &i.name),
-            None => {
-                let operands: Vec<InstId> = i.operands.iter().map(|o| map[o]).collect();
-                b.add_named(Some(&i.name), i.opcode, &operands, i.attrs.clone(), &i.called, Some(i.shape.clone()))
-            }
-        }
-        .map_err(broken)?;
-        map.insert(cid, new);
+    let mut params = Vec::with_capacity(cmp.num_params() + 2);
+    for (n, shape) in cmp.param_shapes().into_iter().enumerate() {
+        params.push(b.parameter(n as u32, shape, &format!("p{n}")).map_err(broken)?);
     }
-    let n = cmp.num_params() as u32;
+    let n = params.len() as u32;
     b.parameter(n, Shape::scalar(DType::S32), "iota_lhs").map_err(broken)?;
     b.parameter(n + 1, Shape::scalar(DType::S32), "iota_rhs").map_err(broken)?;
+    let map = b.inline(&cmp, &params).map_err(broken)?;
     let with_iota = b.build(map[&cmp.root]).map_err(broken)?;
     let mut k = ComputationBuilder::new("by_permutation");
     let l = k.parameter(0, Shape::scalar(DType::S32), "lhs").map_err(broken)?;
@@ -347,7 +339,7 @@ pub(super) fn tuple_loop_states(m: &mut Module, names: &mut NameUniquer) -> Resu
                 let mut b = ComputationBuilder::with_computations(format!("{}_tupled", comp.name), Some(&m.comps));
                 let p = b.parameter(0, state.clone(), "state")?;
                 let x = b.get_tuple_element(p, 0)?;
-                let map = inline(&mut b, comp, x)?;
+                let map = b.inline(comp, &[x])?;
                 let root = if wrap_root { b.tuple(&[map[&comp.root]])? } else { map[&comp.root] };
                 b.build(root)
             };
@@ -449,34 +441,6 @@ pub(super) fn add_renamed(m: &mut Module, names: &mut NameUniquer, mut comp: Com
     m.comps.alloc(comp)
 }
 
-/// Copies `comp`'s instructions into `b`, its parameter 0 bound to `arg`;
-/// returns the copy of each instruction.
-pub(super) fn inline(
-    b: &mut ComputationBuilder<'_>,
-    comp: &Computation,
-    arg: InstId,
-) -> std::result::Result<HashMap<InstId, InstId>, ShapeError> {
-    let mut map = HashMap::new();
-    for id in comp.post_order() {
-        let inst = comp.inst(id);
-        let new = if inst.opcode == Opcode::Parameter {
-            arg
-        } else {
-            let operands: Vec<InstId> = inst.operands.iter().map(|o| map[o]).collect();
-            b.add_named(
-                Some(&inst.name),
-                inst.opcode,
-                &operands,
-                inst.attrs.clone(),
-                &inst.called,
-                Some(inst.shape.clone()),
-            )?
-        };
-        map.insert(id, new);
-    }
-    Ok(map)
-}
-
 /// The state elements `0..n` of tuple `p` as a tuple.
 pub(super) fn state_of(b: &mut ComputationBuilder<'_>, p: InstId, n: usize) -> std::result::Result<InstId, ShapeError> {
     let elements = (0..n).map(|k| b.get_tuple_element(p, k as i64)).collect::<std::result::Result<Vec<_>, _>>()?;
@@ -494,7 +458,7 @@ pub(super) fn fwd_cond(
     let mut b = ComputationBuilder::with_computations(format!("{}_stored", cond.name), Some(&m.comps));
     let p = b.parameter(0, aug.clone(), "state")?;
     let s = state_of(&mut b, p, n)?;
-    let map = inline(&mut b, cond, s)?;
+    let map = b.inline(cond, &[s])?;
     b.build(map[&cond.root])
 }
 
@@ -512,7 +476,7 @@ pub(super) fn fwd_body(
     let mut b = ComputationBuilder::with_computations(format!("{}_stored", body.name), Some(&m.comps));
     let p = b.parameter(0, aug.clone(), "state")?;
     let s = state_of(&mut b, p, n)?;
-    let map = inline(&mut b, body, s)?;
+    let map = b.inline(body, &[s])?;
     let root = map[&body.root];
     let mut out = (0..n).map(|k| b.get_tuple_element(root, k as i64)).collect::<std::result::Result<Vec<_>, _>>()?;
     let t = b.get_tuple_element(p, n as i64)?;
@@ -553,7 +517,7 @@ pub(super) fn replay(
     let p = b.parameter(0, shape, "state")?;
     let elems = (0..n).map(|i| b.get_tuple_element(p, (i + 2) as i64)).collect::<std::result::Result<Vec<_>, _>>()?;
     let s = b.tuple(&elems)?;
-    let map = inline(&mut b, body, s)?;
+    let map = b.inline(body, &[s])?;
     let root = body.root_inst();
     let (k, limit) = (b.get_tuple_element(p, 0)?, b.get_tuple_element(p, 1)?);
     let one = b.constant(Literal::Array(Array::scalar(1i32)))?;

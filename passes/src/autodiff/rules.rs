@@ -496,15 +496,7 @@ impl Backward<'_> {
             Some(Opcode::Add) => {
                 // Pad the cotangent (strides become interior padding), then sum it
                 // over the same window (JAX's reduce_window_sum transpose).
-                let pads = vjp_lhs_padding(
-                    &xs.dims,
-                    &w.dims.iter().map(|d| d.size).collect::<Vec<_>>(),
-                    &w.dims.iter().map(|d| d.stride).collect::<Vec<_>>(),
-                    &out.dims,
-                    &w.dims.iter().map(|d| d.pad_low).collect::<Vec<_>>(),
-                    &w.dims.iter().map(|d| d.base_dilation).collect::<Vec<_>>(),
-                    &w.dims.iter().map(|d| d.window_dilation).collect::<Vec<_>>(),
-                );
+                let pads = vjp_lhs_padding(w, &xs.dims, &out.dims);
                 let cfg: Vec<PadDim> = pads
                     .iter()
                     .zip(&w.dims)
@@ -666,15 +658,9 @@ impl Backward<'_> {
         let ks = self.new_array(kernel)?;
         let gs = self.new_array(g)?;
         let sizes: Vec<i64> = d.kernel_spatial.iter().map(|&k| ks.dims[k as usize]).collect();
-        let pads = vjp_lhs_padding(
-            &d.input_spatial.iter().map(|&i| ls.dims[i as usize]).collect::<Vec<_>>(),
-            &sizes,
-            &c.window.dims.iter().map(|w| w.stride).collect::<Vec<_>>(),
-            &d.output_spatial.iter().map(|&o| gs.dims[o as usize]).collect::<Vec<_>>(),
-            &c.window.dims.iter().map(|w| w.pad_low).collect::<Vec<_>>(),
-            &c.window.dims.iter().map(|w| w.base_dilation).collect::<Vec<_>>(),
-            &c.window.dims.iter().map(|w| w.window_dilation).collect::<Vec<_>>(),
-        );
+        let input: Vec<i64> = d.input_spatial.iter().map(|&i| ls.dims[i as usize]).collect();
+        let output: Vec<i64> = d.output_spatial.iter().map(|&o| gs.dims[o as usize]).collect();
+        let pads = vjp_lhs_padding(&c.window, &input, &output);
         let reversed = self.b.reverse(kernel, &d.kernel_spatial).map_err(broken)?;
         let window = Window {
             dims: c
@@ -719,15 +705,8 @@ impl Backward<'_> {
         let ks = self.array(rhs);
         let gs = self.new_array(g)?;
         let out_sizes: Vec<i64> = d.output_spatial.iter().map(|&o| gs.dims[o as usize]).collect();
-        let pads = vjp_rhs_padding(
-            &d.input_spatial.iter().map(|&i| ls.dims[i as usize]).collect::<Vec<_>>(),
-            &d.kernel_spatial.iter().map(|&k| ks.dims[k as usize]).collect::<Vec<_>>(),
-            &c.window.dims.iter().map(|w| w.stride).collect::<Vec<_>>(),
-            &out_sizes,
-            &c.window.dims.iter().map(|w| w.pad_low).collect::<Vec<_>>(),
-            &c.window.dims.iter().map(|w| w.base_dilation).collect::<Vec<_>>(),
-            &c.window.dims.iter().map(|w| w.window_dilation).collect::<Vec<_>>(),
-        );
+        let input: Vec<i64> = d.input_spatial.iter().map(|&i| ls.dims[i as usize]).collect();
+        let pads = vjp_rhs_padding(&c.window, &input, &out_sizes);
         let window = Window {
             dims: c
                 .window
@@ -972,47 +951,31 @@ pub(super) fn dilate(n: i64, d: i64) -> i64 {
     if n == 0 { 0 } else { 1 + d * (n - 1) }
 }
 
+/// Per window dimension: the dimension, and the input, window and output
+/// extents dilated (by the base dilation, the window dilation and the stride).
+fn dilated<'w>(
+    w: &'w Window,
+    input: &'w [i64],
+    output: &'w [i64],
+) -> impl Iterator<Item = (&'w WindowDim, i64, i64, i64)> {
+    w.dims.iter().enumerate().map(|(i, d)| {
+        (d, dilate(input[i], d.base_dilation), dilate(d.size, d.window_dilation), dilate(output[i], d.stride))
+    })
+}
+
 /// The padding of the cotangent's convolution (or window sum) that gives the
-/// operand's gradient: JAX's `_conv_general_vjp_lhs_padding`.
-pub(super) fn vjp_lhs_padding(
-    in_shape: &[i64],
-    window: &[i64],
-    strides: &[i64],
-    out_shape: &[i64],
-    pad_low: &[i64],
-    lhs_dilation: &[i64],
-    rhs_dilation: &[i64],
-) -> Vec<(i64, i64)> {
-    (0..in_shape.len())
-        .map(|i| {
-            let lhs_d = dilate(in_shape[i], lhs_dilation[i]);
-            let rhs_d = dilate(window[i], rhs_dilation[i]);
-            let out_d = dilate(out_shape[i], strides[i]);
-            let before = rhs_d - pad_low[i] - 1;
-            let after = lhs_d + rhs_d - 1 - out_d - before;
-            (before, after)
+/// operand's gradient: JAX's `_conv_general_vjp_lhs_padding`. `input` and
+/// `output` are the spatial extents of the forward operand and result.
+pub(super) fn vjp_lhs_padding(w: &Window, input: &[i64], output: &[i64]) -> Vec<(i64, i64)> {
+    dilated(w, input, output)
+        .map(|(d, lhs, rhs, out)| {
+            let before = rhs - d.pad_low - 1;
+            (before, lhs + rhs - 1 - out - before)
         })
         .collect()
 }
 
-/// JAX's `_conv_general_vjp_rhs_padding`.
-pub(super) fn vjp_rhs_padding(
-    in_shape: &[i64],
-    window: &[i64],
-    strides: &[i64],
-    out_shape: &[i64],
-    pad_low: &[i64],
-    lhs_dilation: &[i64],
-    rhs_dilation: &[i64],
-) -> Vec<(i64, i64)> {
-    (0..in_shape.len())
-        .map(|i| {
-            let lhs_d = dilate(in_shape[i], lhs_dilation[i]);
-            let rhs_d = dilate(window[i], rhs_dilation[i]);
-            let out_d = dilate(out_shape[i], strides[i]);
-            let from_lhs = out_d - lhs_d;
-            let from_rhs = rhs_d - pad_low[i] - 1;
-            (pad_low[i], from_lhs + from_rhs)
-        })
-        .collect()
+/// JAX's `_conv_general_vjp_rhs_padding` (the kernel's gradient).
+pub(super) fn vjp_rhs_padding(w: &Window, input: &[i64], output: &[i64]) -> Vec<(i64, i64)> {
+    dilated(w, input, output).map(|(d, lhs, rhs, out)| (d.pad_low, out - lhs + rhs - d.pad_low - 1)).collect()
 }

@@ -19,6 +19,7 @@ mod elementwise;
 mod host;
 mod index;
 mod nn;
+mod quant;
 mod recurrent;
 mod reduce;
 mod resize;
@@ -180,6 +181,14 @@ static OPS: &[OpDef] = &[
     lowered("LpNormalization", nn::lp_norm),
     lowered("MeanVarianceNormalization", nn::mean_variance_norm),
     lowered("GroupNormalization", nn::group_norm),
+    // Linear quantization.
+    lowered("QuantizeLinear", quant::quantize_linear),
+    lowered("DequantizeLinear", quant::dequantize_linear),
+    lowered("DynamicQuantizeLinear", quant::dynamic_quantize_linear),
+    lowered("MatMulInteger", quant::matmul_integer),
+    lowered("ConvInteger", quant::conv_integer),
+    lowered("QLinearMatMul", quant::qlinear_matmul),
+    lowered("QLinearConv", quant::qlinear_conv),
     // Reductions.
     lowered("ReduceSum", reduce::reduce_sum),
     lowered("ReduceMean", reduce::reduce_mean),

@@ -1,0 +1,177 @@
+"""The linear-quantization ops (QuantizeLinear, DequantizeLinear,
+DynamicQuantizeLinear, MatMulInteger, ConvInteger, QLinearMatMul, QLinearConv),
+each a one-node ONNX model run by smelt.onnx.InferenceSession on every backend
+that compiles and by ONNX's reference implementation as the oracle."""
+
+import numpy as np
+import pytest
+
+import smelt.onnx
+
+onnx = pytest.importorskip("onnx")
+from onnx import TensorProto, helper, numpy_helper  # noqa: E402
+from onnx.reference import ReferenceEvaluator  # noqa: E402
+
+RNG = np.random.default_rng(7)
+BACKENDS = ["cranelift", "cpu"]
+
+
+def model_of(op, ins, attrs=None, opset=21, n_out=1):
+    """A one-node model of `op` over `ins` (name -> array; `Const` values are
+    initializers, None an omitted input) and the feeds it needs."""
+    inputs, inits, names, feeds = [], [], [], {}
+    for name, value in ins.items():
+        if value is None:
+            names.append("")
+            continue
+        names.append(name)
+        if isinstance(value, Const):
+            inits.append(numpy_helper.from_array(value.value, name))
+        else:
+            feeds[name] = value
+            elem = helper.np_dtype_to_tensor_dtype(value.dtype)
+            inputs.append(helper.make_tensor_value_info(name, elem, value.shape))
+    outs = [f"y{k}" for k in range(n_out)]
+    node = helper.make_node(op, names, outs, **(attrs or {}))
+    undefined = [helper.make_tensor_value_info(o, TensorProto.UNDEFINED, None) for o in outs]
+    graph = helper.make_graph([node], op, inputs, undefined, inits)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)]), feeds
+
+
+class Const:
+    def __init__(self, value):
+        self.value = np.asarray(value)
+
+
+def check(op, ins, attrs=None, opset=21, n_out=1, steps=0, backend="cranelift"):
+    """smelt against the reference; integer outputs may differ by `steps`
+    (products whose scaling the reference does in f64, smelt in f32)."""
+    model, feeds = model_of(op, ins, attrs, opset, n_out)
+    want = ReferenceEvaluator(model).run(None, feeds)
+    got = smelt.onnx.InferenceSession(model.SerializeToString(), backend=backend).run(None, feeds)
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        w = np.asarray(w)
+        assert g.shape == w.shape and g.dtype == w.dtype, f"{op}: {g.dtype}{g.shape} vs {w.dtype}{w.shape}"
+        if np.issubdtype(w.dtype, np.floating):
+            np.testing.assert_allclose(g, w, rtol=1e-6, atol=1e-6, err_msg=op)
+        else:
+            diff = np.abs(g.astype(np.int64) - w.astype(np.int64))
+            assert diff.max(initial=0) <= steps, f"{op}: {diff.max()} steps off at {np.argmax(diff)}"
+
+
+def q8(dtype, *dims):
+    info = np.iinfo(dtype)
+    return RNG.integers(info.min, info.max + 1, dims).astype(dtype)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("dtype", [np.uint8, np.int8, np.uint16, np.int16])
+@pytest.mark.parametrize("per_axis", [False, True])
+def test_quantize_linear(backend, dtype, per_axis):
+    x = (RNG.standard_normal((2, 3, 5)) * 40).astype(np.float32)
+    # Halves: round half to even, and values past both ends (saturation).
+    x[0, 0, :] = [0.5, 1.5, 2.5, -0.5, 1e6]
+    scale = np.array([0.5, 0.25, 2.0], np.float32) if per_axis else np.float32(0.5)
+    zp = np.array([3, 0, 7] if per_axis else 3).astype(dtype)
+    check("QuantizeLinear", {"x": x, "s": Const(scale), "z": Const(zp)}, attrs={"axis": 1}, backend=backend)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_quantize_linear_default_zero_point_is_uint8(backend):
+    x = (RNG.standard_normal((4, 6)) * 3).astype(np.float32)
+    check("QuantizeLinear", {"x": x, "s": Const(np.float32(0.05))}, backend=backend)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("dtype", [np.uint8, np.int8, np.int32])
+@pytest.mark.parametrize("axis", [None, 0, -1])
+def test_dequantize_linear(backend, dtype, axis):
+    q = q8(np.int8 if dtype == np.int32 else dtype, 4, 5).astype(dtype)
+    n = 1 if axis is None else q.shape[axis]
+    scale = (RNG.random(n).astype(np.float32) + 0.1) if axis is not None else np.float32(0.1)
+    zp = np.zeros(n if axis is not None else (), dtype) if dtype == np.int32 else q8(dtype, n).reshape(np.shape(scale))
+    attrs = {} if axis is None else {"axis": axis}
+    check("DequantizeLinear", {"q": q, "s": Const(scale), "z": Const(zp)}, attrs=attrs, backend=backend)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("kind", ["mixed", "positive", "zeros"])
+def test_dynamic_quantize_linear(backend, kind):
+    x = RNG.standard_normal((3, 7)).astype(np.float32) * 4
+    if kind == "positive":
+        x = np.abs(x) + 1
+    elif kind == "zeros":
+        x = np.zeros_like(x)
+    check("DynamicQuantizeLinear", {"x": x}, n_out=3, backend=backend)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("a_dtype", [np.uint8, np.int8])
+def test_matmul_integer(backend, a_dtype):
+    a = q8(a_dtype, 2, 5, 16)
+    b = q8(np.int8, 16, 6)
+    zb = q8(np.int8, 6)  # per column of B
+    ins = {"a": a, "b": Const(b), "za": Const(q8(a_dtype, 1)[0]), "zb": Const(zb)}
+    check("MatMulInteger", ins, opset=10, backend=backend)
+    check("MatMulInteger", {"a": a, "b": b}, opset=10, backend=backend)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_matmul_integer_per_row_zero_point(backend):
+    # The reference cannot broadcast a per-row zero point; numpy is the oracle.
+    a, b, za = q8(np.uint8, 5, 16), q8(np.int8, 16, 6), q8(np.uint8, 5)
+    model, feeds = model_of("MatMulInteger", {"a": a, "b": Const(b), "za": Const(za)}, opset=10)
+    got = smelt.onnx.InferenceSession(model.SerializeToString(), backend=backend).run(None, feeds)[0]
+    want = (a.astype(np.int32) - za.astype(np.int32)[:, None]) @ b.astype(np.int32)
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("group", [1, 2])
+def test_conv_integer(backend, group):
+    x = q8(np.uint8, 1, 4, 7, 7)
+    w = q8(np.int8, 6, 4 // group, 3, 3)
+    ins = {"x": x, "w": Const(w), "zx": Const(np.uint8(121)), "zw": Const(q8(np.int8, 6))}
+    check("ConvInteger", ins, attrs={"pads": [1, 0, 1, 2], "strides": [2, 1], "group": group}, opset=10,
+          backend=backend)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("out", [np.uint8, np.int8])
+def test_qlinear_matmul(backend, out):
+    a = q8(np.uint8, 3, 32)
+    b = q8(np.int8, 32, 8)
+    ins = {
+        "a": a, "sa": Const(np.float32(0.02)), "za": Const(np.uint8(128)),
+        "b": Const(b), "sb": Const(np.float32(0.01)), "zb": Const(np.int8(0)),
+        "sy": Const(np.float32(0.3)), "zy": Const(np.array(5 if out == np.int8 else 130, out)),
+    }
+    check("QLinearMatMul", ins, steps=1, backend=backend)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("per_channel", [False, True])
+def test_qlinear_conv(backend, per_channel):
+    x = q8(np.uint8, 2, 3, 8, 8)
+    w = q8(np.int8, 4, 3, 3, 3)
+    sw = (RNG.random(4).astype(np.float32) * 0.02 + 0.005) if per_channel else np.float32(0.01)
+    zw = np.zeros(4, np.int8) if per_channel else np.int8(0)
+    ins = {
+        "x": x, "sx": Const(np.float32(0.03)), "zx": Const(np.uint8(100)),
+        "w": Const(w), "sw": Const(sw), "zw": Const(zw),
+        "sy": Const(np.float32(0.5)), "zy": Const(np.uint8(128)),
+        "bias": Const(RNG.integers(-500, 500, 4).astype(np.int32)),
+    }
+    check("QLinearConv", ins, attrs={"pads": [1, 1, 1, 1]}, steps=1, backend=backend)
+
+
+def test_blocked_quantization_is_refused():
+    model, _ = model_of(
+        "DequantizeLinear",
+        {"q": q8(np.int8, 4, 8), "s": Const(np.ones((4, 2), np.float32))},
+        attrs={"axis": 1, "block_size": 4},
+    )
+    with pytest.raises(Exception, match="block_size=4"):
+        smelt.onnx.InferenceSession(model.SerializeToString(), backend="cranelift").run(None, {
+            "q": q8(np.int8, 4, 8)})

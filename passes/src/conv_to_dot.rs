@@ -13,13 +13,15 @@
 //! input first.
 //!
 //! Contract: rewrites a floating-point (f32, f64) convolution as above, whose
-//! operands and result share one element type, into `[slice]`, `reshape` of
-//! the kernel to its feature dimensions (and of the input's features into
-//! groups, when grouped), `dot` (the group its batch dimension), and
-//! `reshape` (when the remaining permutation moves only size-1 dimensions)
-//! or `transpose` and `reshape` to the output's dimension order. Preserves every result bit for bit: each output
-//! sums the same products in the same (feature) order. Other convolutions are
-//! untouched. Assumes a verified module.
+//! operands and result share one element type, or an integer one (s8, u8, s16
+//! or s32 operands of one type, an s32 result: quantized layers), into
+//! `[slice]`, `reshape` of the kernel to its feature dimensions (and of the
+//! input's features into groups, when grouped), `dot` (the group its batch
+//! dimension), and `reshape` (when the remaining permutation moves only size-1
+//! dimensions) or `transpose` and `reshape` to the output's dimension order.
+//! Preserves every result bit for bit: each output sums the same products in
+//! the same (feature) order. Other convolutions are untouched. Assumes a
+//! verified module.
 
 use smelt_hlo::attrs::{ConvAttrs, DotDims, SliceDim};
 use smelt_hlo::{Attrs, DType, Dims, InstId, Opcode};
@@ -71,7 +73,10 @@ fn as_dot(rw: &mut Rewriter<'_>, id: InstId) -> Option<InstId> {
     }
     let (input, kernel) = (inst.operands[0], inst.operands[1]);
     let dtype = rw.dtype(id)?;
-    if !matches!(dtype, DType::F32 | DType::F64) || rw.dtype(input)? != dtype || rw.dtype(kernel)? != dtype {
+    let operands = rw.dtype(input)?;
+    let float = matches!(dtype, DType::F32 | DType::F64) && operands == dtype;
+    let integer = dtype == DType::S32 && matches!(operands, DType::S8 | DType::U8 | DType::S16 | DType::S32);
+    if !(float || integer) || rw.dtype(kernel)? != operands {
         return None;
     }
     let cd = &conv.dims;

@@ -23,6 +23,7 @@ pub mod inline;
 pub mod options;
 pub mod pass;
 pub mod pipeline;
+pub mod quantized_products;
 pub mod report;
 pub mod reshape_mover;
 pub mod rewrite;

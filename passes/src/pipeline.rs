@@ -12,6 +12,7 @@ use crate::fusion::Fusion;
 use crate::inline::CallInliner;
 use crate::options::Options;
 use crate::pass::{FixedPoint, Pass, Pipeline};
+use crate::quantized_products::QuantizedProducts;
 use crate::reshape_mover::ReshapeMover;
 use crate::topk_decomposer::TopkDecomposer;
 use crate::tuple_simplifier::TupleSimplifier;
@@ -36,6 +37,7 @@ pub fn default_pipeline(options: &Options) -> Pipeline {
         .with(ComplexLowering)
         .with(CallInliner)
         .with(TopkDecomposer)
+        .with(QuantizedProducts)
         .with(FixedPoint::new("simplify-fixpoint", simplify, 8))
         .with(ConvToDot)
         .with(DotCanonicalizer)
@@ -47,7 +49,7 @@ pub fn default_pipeline(options: &Options) -> Pipeline {
 
 /// Every pass on its own, in its default configuration: what `pass_by_name`
 /// looks names up in.
-fn every_pass() -> [Box<dyn Pass>; 14] {
+fn every_pass() -> [Box<dyn Pass>; 15] {
     [
         Box::new(AlgebraicSimplifier),
         Box::new(CallInliner),
@@ -58,6 +60,7 @@ fn every_pass() -> [Box<dyn Pass>; 14] {
         Box::new(Cse),
         Box::new(Dce),
         Box::new(DotCanonicalizer),
+        Box::new(QuantizedProducts),
         Box::new(Fusion::default()),
         Box::new(ReshapeMover),
         Box::new(TopkDecomposer),

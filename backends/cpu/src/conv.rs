@@ -1101,14 +1101,18 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         let g = &self.g;
         let spec = self.spec;
         let ct = self.ct;
-        let parts = Parts::get(self.module, self.target, self.isa, ct, (spec.input, spec.kernel, spec.out), false)?;
+        let pairs = crate::gemm::pairs_for(self.isa, ct, spec.input, spec.kernel);
+        let parts = Parts::get(self.module, self.target, self.isa, ct, (spec.input, spec.kernel, spec.out), pairs)?;
         let blk = parts.blk;
         let nr = blk.nr() as i64;
         let kdim = g.taps * g.cg;
         let npad = cdiv(g.gs, nr) * nr;
         let full_depth = crate::routine::mem_type(ir.cx, spec.out) != ct.ty(ir.cx);
         let nkb = if full_depth { 1 } else { cdiv(kdim, blk.kc) };
-        let kcb = cdiv(kdim, nkb);
+        // Pair panels hold an even depth: blocks start at even depths, and
+        // each run's packed kernel spans whole blocks.
+        let kcb = cdiv(kdim, nkb) + if pairs { cdiv(kdim, nkb) % 2 } else { 0 };
+        let kspan = if pairs { nkb * kcb } else { kdim };
         let kbytes = spec.kernel.byte_size() as i64;
         // Kernel per run as a row-major [kdim, gs] matrix, then packed like B;
         // a feature-major kernel with depth in (feature, tap) order is
@@ -1122,9 +1126,10 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
             self.gather_kernel(ir, args[1], kmat, [kdim * g.gs, g.cg * g.gs, g.gs, 1])?;
             (kmat, [kdim * g.gs, g.gs, 1, g.gs])
         };
-        let bpack = ir.alloc(ir.c(g.runs * kdim * npad * ct.bytes() as i64))?;
+        let pt = crate::gemm::packed_type(ir, &blk);
+        let pbytes = if pairs { 2 } else { ct.bytes() as i64 };
+        let bpack = ir.alloc(ir.c(g.runs * kspan * npad * pbytes))?;
         let kmem = ir.mem_ty(spec.kernel, 0);
-        let ctt = ct.ty(ir.cx);
         ir.for_range(ir.c(0), ir.c(g.runs), 1, |run| {
             ir.for_range(ir.c(0), ir.c(nkb), 1, |p| {
                 let k0 = ir.mul(p, ir.c(kcb))?;
@@ -1135,8 +1140,9 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
                         ir.mul(run, ir.c(src_run))?,
                         ir.add(ir.mul(k0, ir.c(src_k))?, ir.mul(j0, ir.c(src_rs))?)?,
                     )?;
+                    let kp = crate::gemm::packed_depth(ir, &blk, kc)?;
                     let dst =
-                        ir.add(ir.mul(run, ir.c(kdim * npad))?, ir.add(ir.mul(k0, ir.c(npad))?, ir.mul(j0, kc)?)?)?;
+                        ir.add(ir.mul(run, ir.c(kspan * npad))?, ir.add(ir.mul(k0, ir.c(npad))?, ir.mul(j0, kp)?)?)?;
                     ir.call(
                         parts.pack_b,
                         &[
@@ -1145,7 +1151,7 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
                             ir.c(src_ks).into(),
                             rows.into(),
                             kc.into(),
-                            ir.gep(ctt, bpack, dst)?.into(),
+                            ir.gep(pt, bpack, dst)?.into(),
                         ],
                     )?;
                     Ok(())
@@ -1172,7 +1178,7 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         let tasks = row_tasks * chunks;
         // Split features share one gather of the im2col matrix (small, as
         // the rows are few) instead of each task gathering its rows again.
-        let shared = chunks > 1 && g.runs == 1;
+        let shared = chunks > 1 && g.runs == 1 && !pairs;
         let mut ptrs = ptrs;
         let mr = blk.mr as i64;
         let a_block = cdiv(blk.mc, mr) * mr * kcb;
@@ -1196,7 +1202,7 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         // parallel, while the block is in cache), then one epilogue block.
         self.scatter_to.set((!direct).then_some(args[2]));
         self.share_tasks(ir, ptrs, "gemm", (tasks, 1), |task| {
-            self.im2col_task(task, &parts, kdim, npad, nkb, kcb, (chunk, chunks), shared)
+            self.im2col_task(task, &parts, kspan, npad, nkb, kcb, (chunk, chunks), shared)
         })?;
         self.scatter_to.set(None);
         if shared {
@@ -1439,7 +1445,7 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         &self,
         f: FunctionValue<'ctx>,
         parts: &Parts<'ctx>,
-        kdim: i64,
+        kspan: i64,
         npad: i64,
         nkb: i64,
         kcb: i64,
@@ -1455,9 +1461,13 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         // per (row block, depth block) by [`Conv::im2col`]; else the input.
         let (ir, lo, hi, [input, bpack, c, epi, ectx]) = self.task_entry(f)?;
         let ctt = ct.ty(ir.cx);
+        let pt = crate::gemm::packed_type(&ir, &blk);
         let omem = ir.mem_ty(spec.out, 0);
         let a_block = cdiv(blk.mc, mr) * mr * kcb;
+        let kdim = g.taps * g.cg;
         let apack = if shared { input } else { ir.alloc(ir.c(a_block * ct.bytes() as i64))? };
+        // Pair panels: gathered as accumulator values, then repacked.
+        let pairs = if blk.pairs { Some(ir.alloc(ir.c(a_block * 2))?) } else { None };
         let lanes = blk.lanes;
         let dst =
             if g.feature_minor_out() { None } else { Some(Slots::at(ir.param_ptr(0), SLOTS).get_ptr(&ir, S_DST)?) };
@@ -1476,7 +1486,7 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
             let bgi = ir.div(f_start, ir.c(g.f_per_bg))?;
             let chan = ir.mul(ir.mul(fg, ir.c(g.cg))?, ir.c(g.in_strides[g.in_f]))?;
             let bshift = ir.mul(bgi, ir.c(g.nb))?;
-            let brun = ir.gep(ctt, bpack, ir.mul(run, ir.c(kdim * npad))?)?;
+            let brun = ir.gep(pt, bpack, ir.mul(run, ir.c(kspan * npad))?)?;
             ir.for_range(c_lo, c_hi, blk.nc, |jc| {
                 let nc = ir.min(ir.c(blk.nc), ir.sub(c_hi, jc)?)?;
                 ir.for_range(ir.c(0), ir.c(nkb), 1, |p| {
@@ -1486,10 +1496,17 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
                         ir.gep(ctt, input, ir.mul(ir.add(ir.mul(rb, ir.c(nkb))?, p)?, ir.c(a_block))?)?
                     } else {
                         self.gather_a(&ir, input, apack, [r0, mc, k0, kc, chan, bshift], mr, lanes)?;
-                        apack
+                        match pairs {
+                            Some(ppack) => {
+                                repack_pairs(&ir, apack, ppack, mc, kc, mr)?;
+                                ppack
+                            }
+                            None => apack,
+                        }
                     };
                     let (accumulate, last) = depth_flags(&ir, p, ir.c(nkb))?;
-                    let bblock = ir.gep(ctt, brun, ir.add(ir.mul(k0, ir.c(npad))?, ir.mul(jc, kc)?)?)?;
+                    let kp = crate::gemm::packed_depth(&ir, &blk, kc)?;
+                    let bblock = ir.gep(pt, brun, ir.add(ir.mul(k0, ir.c(npad))?, ir.mul(jc, kp)?)?)?;
                     let col = ir.add(f_start, jc)?;
                     let cblock = ir.gep(omem, c, ir.add(ir.mul(r0, ir.c(g.f))?, col)?)?;
                     let sizes = [mc, nc, kc, ir.c(g.f)];
@@ -1520,8 +1537,47 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         if !shared {
             ir.free(apack)?;
         }
+        if let Some(ppack) = pairs {
+            ir.free(ppack)?;
+        }
         ir.ret()
     }
+}
+
+/// Repacks gathered A micro-panels (`mr` rows, `kc` deep, each `[kc][mr]`
+/// 32-bit values at `src + r0 * kc`) as 16-bit pair panels (`[kc / 2][mr][2]`
+/// at `dst + r0 * even(kc)`, a zero past an odd `kc`): the layout of the
+/// GEMM's pair microkernel. The values fit 16 bits (the operands are).
+fn repack_pairs<'ctx>(
+    ir: &Ir<'_, 'ctx>,
+    src: PointerValue<'ctx>,
+    dst: PointerValue<'ctx>,
+    mc: IntValue<'ctx>,
+    kc: IntValue<'ctx>,
+    mr: i64,
+) -> R<()> {
+    let (i16t, i32t) = (ir.cx.i16_type(), ir.cx.i32_type());
+    let (v32, v16) = (i32t.vec_type(mr as u32), i16t.vec_type(mr as u32));
+    let interleave: Vec<Option<u32>> = (0..mr as u32).flat_map(|r| [Some(r), Some(r + mr as u32)]).collect();
+    let kp = ir.mul(ir.div(ir.add(kc, ir.c(1))?, ir.c(2))?, ir.c(2))?;
+    ir.for_range(ir.c(0), mc, mr, |r0| {
+        let from = ir.gep(i32t.into(), src, ir.mul(r0, kc)?)?;
+        let to = ir.gep(i16t.into(), dst, ir.mul(r0, kp)?)?;
+        ir.for_range(ir.c(0), ir.div(kp, ir.c(2))?, 1, |q| {
+            let k = ir.mul(q, ir.c(2))?;
+            let lo = ir.load(v32.into(), ir.gep(i32t.into(), from, ir.mul(k, ir.c(mr))?)?, 4)?.into_vector_value();
+            let odd = ir.add(k, ir.c(1))?;
+            let in_depth = ir.cmp(IntPredicate::SLT, odd, kc)?;
+            // The odd depth past kc reads the even one again, then zero.
+            let at = ir.select(in_depth, odd, k)?;
+            let hi = ir.load(v32.into(), ir.gep(i32t.into(), from, ir.mul(at, ir.c(mr))?)?, 4)?.into_vector_value();
+            let hi = ir.b.build_select(in_depth, hi, v32.const_zero(), "")?.into_vector_value();
+            let lo = ir.b.build_int_truncate(lo, v16, "")?;
+            let hi = ir.b.build_int_truncate(hi, v16, "")?;
+            let both = ir.shuffle(lo.into(), hi.into(), &interleave)?;
+            ir.store(ir.gep(i16t.into(), to, ir.mul(k, ir.c(mr))?)?, both, 2)
+        })
+    })
 }
 
 /// The output's batch and spatial dimension indices.

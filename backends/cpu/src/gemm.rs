@@ -206,7 +206,7 @@ pub fn gemm_function<'ctx>(
 /// Whether products of `lhs` and `rhs` accumulating in `ct` run on a pair
 /// instruction: bf16 into f32 on AVX512-BF16, integers that fit s16 (s8, u8,
 /// s16) into wrapping i32 on AVX512-VNNI.
-fn pairs_for(isa: Isa, ct: Ct, lhs: DType, rhs: DType) -> bool {
+pub(crate) fn pairs_for(isa: Isa, ct: Ct, lhs: DType, rhs: DType) -> bool {
     let s16 = |d: DType| matches!(d, DType::S8 | DType::U8 | DType::S16);
     (isa.bf16_pairs && lhs == DType::Bf16 && rhs == DType::Bf16 && ct == Ct::F32)
         || (isa.int16_pairs && ct == Ct::I32 && s16(lhs) && s16(rhs))
@@ -751,13 +751,13 @@ fn reads_b_in_place(spec: &GemmSpec, blk: &Blocking, cx: inkwell::context::Conte
 
 /// The element type of packed panels: the accumulator type, or bf16 bits
 /// (`i16`) when packed in pairs.
-fn packed_type<'ctx>(ir: &Ir<'_, 'ctx>, blk: &Blocking) -> inkwell::types::BasicTypeEnum<'ctx> {
+pub(crate) fn packed_type<'ctx>(ir: &Ir<'_, 'ctx>, blk: &Blocking) -> inkwell::types::BasicTypeEnum<'ctx> {
     if blk.pairs { ir.cx.i16_type().into() } else { blk.ct.ty(ir.cx) }
 }
 
 /// The packed depth of a block of depth `kc`: `kc`, rounded up to even when
 /// packed in pairs (the pad pair's second element is zero).
-fn packed_depth<'ctx>(ir: &Ir<'_, 'ctx>, blk: &Blocking, kc: IntValue<'ctx>) -> R<IntValue<'ctx>> {
+pub(crate) fn packed_depth<'ctx>(ir: &Ir<'_, 'ctx>, blk: &Blocking, kc: IntValue<'ctx>) -> R<IntValue<'ctx>> {
     if blk.pairs { ir.mul(ir.div(ir.add(kc, ir.c(1))?, ir.c(2))?, ir.c(2)) } else { Ok(kc) }
 }
 

@@ -383,6 +383,34 @@ fn few_rows_split_features_over_one_shared_gather() {
 }
 
 #[test]
+fn integer_products_run_on_pair_panels() {
+    // 8- and 16-bit integer convolutions (quantized layers) multiply on the
+    // GEMM's 16-bit pair microkernel where the host has one: the gathered
+    // panels are repacked as pairs along the depth. Odd depths (a zero pads
+    // the last pair), several depth blocks, NCHW and NHWC gathers, features
+    // split over tasks.
+    let nchw = "bf01_oi01->bf01";
+    let nhwc = "b01f_01io->b01f";
+    let shapes = [
+        spec(nchw, &[1, 7, 13, 13], &[40, 7, 5, 5], vec![win(5, 1, (2, 2), 1, 1); 2], 1),
+        spec(nchw, &[1, 72, 9, 9], &[40, 72, 3, 3], vec![win(3, 2, (1, 1), 1, 1); 2], 1),
+        spec(nchw, &[1, 64, 5, 5], &[520, 64, 3, 3], vec![win(3, 1, (1, 1), 1, 1); 2], 1),
+        spec(nhwc, &[2, 7, 6, 40], &[3, 3, 40, 24], vec![win(3, 2, (1, 1), 1, 1); 2], 1),
+        spec(nhwc, &[1, 9, 9, 33], &[3, 3, 11, 48], vec![win(3, 1, (1, 1), 1, 1); 2], 3),
+    ];
+    let mut specs = Vec::new();
+    for operands in [DType::S16, DType::S8] {
+        for s in &shapes {
+            let mut s = s.clone();
+            (s.input, s.kernel, s.out) = (operands, operands, DType::S32);
+            specs.push(s);
+        }
+    }
+    let (nonzero, total) = check(&specs, Runtime::TwoThreads, true, true);
+    assert!(nonzero * 2 > total, "only {nonzero} of {total} expected values are non-zero");
+}
+
+#[test]
 fn nchw_panels_gather_by_vectors() {
     // NCHW inputs with oi01 kernels: panels of rows inside one output row copy
     // each input feature's run as a vector when the tap's columns are all

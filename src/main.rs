@@ -21,6 +21,7 @@ use smelt_passes::{Options, PassContext};
 mod bench_cmd;
 mod gpu_bench;
 mod onnx_cmd;
+mod quantize_cmd;
 
 /// Large freed blocks are kept for reuse, so repeated runs write warm memory
 /// instead of faulting in fresh pages (see `smelt::alloc`).
@@ -150,6 +151,24 @@ enum VizFormat {
     Dot,
     /// A self-contained HTML page with an SVG drawing.
     Html,
+}
+
+/// `smelt quantize --method`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum CalibrationMethod {
+    /// The smallest and largest values seen.
+    Minmax,
+    /// The --percentile of the values at each end: outliers clip.
+    Percentile,
+    /// The threshold minimizing the KL divergence between the values and their quantized form.
+    Entropy,
+}
+
+/// `smelt quantize --activations`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum ActivationType {
+    U8,
+    S8,
 }
 
 #[derive(Subcommand)]
@@ -393,6 +412,39 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Quantize an ONNX model to int8 after training: run it over calibration
+    /// batches (DIR/*.npz, each mapping graph input names to arrays), choose
+    /// scales and zero points, and write a standard QDQ model (s8 weights per
+    /// channel, u8 or s8 activations) that onnxruntime reads too.
+    Quantize {
+        /// The float model.
+        model: PathBuf,
+        /// A folder of .npz files (np.savez), one calibration batch each.
+        #[arg(long, value_name = "DIR")]
+        calibration: PathBuf,
+        /// Where to write the QDQ model.
+        #[arg(short, long, value_name = "OUT.onnx")]
+        output: PathBuf,
+        /// How activation ranges are chosen from what calibration observed.
+        #[arg(long, value_enum, default_value = "minmax")]
+        method: CalibrationMethod,
+        /// The percentile kept at each end with --method percentile.
+        #[arg(long, default_value_t = 99.999)]
+        percentile: f64,
+        /// The activations' integer type.
+        #[arg(long, value_enum, default_value = "u8")]
+        activations: ActivationType,
+        /// One weight scale per tensor instead of per output channel.
+        #[arg(long)]
+        per_tensor: bool,
+        /// The backend calibration (and --report) runs on.
+        #[arg(long, value_enum, default_value = "cpu")]
+        backend: Backend,
+        /// Print each layer's ranges and the quantized model's output error
+        /// against the float model on the calibration batches.
+        #[arg(long)]
+        report: bool,
+    },
     /// Import an ONNX model and print its graph as Graphviz DOT, clusters as subgraphs.
     GraphDump {
         /// A .onnx file, or a case folder holding model.onnx.
@@ -475,6 +527,36 @@ fn main() -> ExitCode {
         }
         Command::OnnxBench { model, inputs, backend, runs, json } => {
             onnx_cmd::cmd_onnx_bench(&model, &inputs, backend, runs, json).map(|()| ExitCode::SUCCESS)
+        }
+        Command::Quantize {
+            model,
+            calibration,
+            output,
+            method,
+            percentile,
+            activations,
+            per_tensor,
+            backend,
+            report,
+        } => {
+            let method = match method {
+                CalibrationMethod::Minmax => smelt::jit::onnx::quantize::Calibration::MinMax,
+                CalibrationMethod::Percentile => smelt::jit::onnx::quantize::Calibration::Percentile(percentile),
+                CalibrationMethod::Entropy => smelt::jit::onnx::quantize::Calibration::Entropy,
+            };
+            let options = smelt::jit::onnx::quantize::QuantizeOptions {
+                calibration: method,
+                activations: match activations {
+                    ActivationType::U8 => smelt::hlo::DType::U8,
+                    ActivationType::S8 => smelt::hlo::DType::S8,
+                },
+                per_channel: !per_tensor,
+                backend: backend.name().to_string(),
+            };
+            backend
+                .available()
+                .and_then(|()| quantize_cmd::cmd_quantize(&model, &calibration, &output, &options, report))
+                .map(|()| ExitCode::SUCCESS)
         }
         Command::GraphDump { model, output } => {
             onnx_cmd::cmd_graph_dump(&model, output.as_deref()).map(|()| ExitCode::SUCCESS)

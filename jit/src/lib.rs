@@ -38,6 +38,7 @@ mod error;
 mod executable;
 pub mod graph;
 pub mod key;
+pub mod npz;
 pub mod onnx;
 mod policy;
 mod registry;

@@ -14,9 +14,11 @@ compiles once per input signature, through the process-wide cache that
 arrays (a graph session owns its values); outputs are moved into NumPy arrays.
 """
 
+import os
+
 from . import _smelt
 
-__all__ = ["InferenceSession", "NodeArg", "get_available_providers"]
+__all__ = ["InferenceSession", "NodeArg", "get_available_providers", "quantize"]
 
 PROVIDER = "SmeltExecutionProvider"
 
@@ -78,3 +80,27 @@ class InferenceSession:
             raise TypeError(f"input_feed must be a dict of input name to array, got {type(input_feed).__name__}")
         names = list(output_names) if output_names else None
         return self._native.run(names, input_feed)
+
+
+def quantize(model, calibration_data, output=None, *, method="minmax", percentile=99.999,
+             activations="uint8", per_channel=True, backend="cpu"):
+    """Post-training int8 quantization (``smelt quantize``): runs the float
+    ``model`` (a path or bytes) over ``calibration_data`` (an iterable of
+    {input name: array} batches, or an onnxruntime ``CalibrationDataReader``),
+    chooses scales and zero points (``method``: "minmax", "percentile" or
+    "entropy"), and returns the QDQ model's bytes (also written to
+    ``output`` when given): s8 weights (per output channel unless
+    ``per_channel=False``), ``activations`` "uint8" or "int8"."""
+    if isinstance(model, (str, os.PathLike)):
+        with open(model, "rb") as f:
+            model = f.read()
+    if hasattr(calibration_data, "get_next"):
+        reader, calibration_data = calibration_data, []
+        while (batch := reader.get_next()) is not None:
+            calibration_data.append(batch)
+    batches = [dict(b) for b in calibration_data]
+    out = _smelt.quantize_onnx(bytes(model), batches, method, percentile, activations, per_channel, backend)
+    if output is not None:
+        with open(output, "wb") as f:
+            f.write(out)
+    return out

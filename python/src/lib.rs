@@ -703,20 +703,7 @@ impl OnnxSession {
         feeds: &Bound<'py, PyDict>,
     ) -> PyResult<Bound<'py, PyList>> {
         let fetches = fetches.unwrap_or_else(|| self.session.graph().outputs.clone());
-        let mut names: Vec<String> = Vec::with_capacity(feeds.len());
-        let mut arrays: Vec<Array> = Vec::with_capacity(feeds.len());
-        for (name, value) in feeds.iter() {
-            let name: String = name.extract()?;
-            let a = numpy_cache(py)?.asarray.bind(py).call1((value, py.None(), "C"))?;
-            let a = a.cast_into::<PyUntypedArray>().map_err(PyErr::from)?;
-            let dtype = smelt_dtype(py, &a.dtype())?.ok_or_else(|| {
-                raise(ErrorKind::Shape, format!("feed '{name}': arrays of dtype {} are not supported", a.dtype()))
-            })?;
-            let dims: Vec<i64> = a.shape().iter().map(|&d| d as i64).collect();
-            let view = ArrayView::new(dtype, &dims, array_bytes(&a)).map_err(|m| raise(ErrorKind::Shape, m))?;
-            arrays.push(view.to_array());
-            names.push(name);
-        }
+        let (names, arrays): (Vec<String>, Vec<Array>) = feed_arrays(py, feeds)?.into_iter().unzip();
         let session = &self.session;
         let lock = &self.lock;
         let outputs = py.detach(|| {
@@ -734,6 +721,69 @@ impl OnnxSession {
     }
 }
 
+/// `{name: array}` as smelt arrays (copied, C order).
+fn feed_arrays(py: Python<'_>, feeds: &Bound<'_, PyDict>) -> PyResult<Vec<(String, Array)>> {
+    let mut out = Vec::with_capacity(feeds.len());
+    for (name, value) in feeds.iter() {
+        let name: String = name.extract()?;
+        let a = numpy_cache(py)?.asarray.bind(py).call1((value, py.None(), "C"))?;
+        let a = a.cast_into::<PyUntypedArray>().map_err(PyErr::from)?;
+        let dtype = smelt_dtype(py, &a.dtype())?.ok_or_else(|| {
+            raise(ErrorKind::Shape, format!("feed '{name}': arrays of dtype {} are not supported", a.dtype()))
+        })?;
+        let dims: Vec<i64> = a.shape().iter().map(|&d| d as i64).collect();
+        let view = ArrayView::new(dtype, &dims, array_bytes(&a)).map_err(|m| raise(ErrorKind::Shape, m))?;
+        out.push((name, view.to_array()));
+    }
+    Ok(out)
+}
+
+/// Post-training quantization (`smelt quantize`): the float model (bytes)
+/// calibrated on `batches` ([{input name: array}]), as QDQ model bytes.
+#[pyfunction]
+#[pyo3(signature = (model, batches, method, percentile, activations, per_channel, backend))]
+#[allow(clippy::too_many_arguments)]
+fn quantize_onnx<'py>(
+    py: Python<'py>,
+    model: &[u8],
+    batches: Vec<Bound<'py, PyDict>>,
+    method: &str,
+    percentile: f64,
+    activations: &str,
+    per_channel: bool,
+    backend: &str,
+) -> PyResult<Bound<'py, PyBytes>> {
+    use smelt::jit::onnx::quantize::{Calibration, QuantizeOptions, quantize};
+    let calibration = match method {
+        "minmax" => Calibration::MinMax,
+        "percentile" => Calibration::Percentile(percentile),
+        "entropy" => Calibration::Entropy,
+        other => {
+            return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "method must be 'minmax', 'percentile' or 'entropy', not {other:?}"
+            )));
+        }
+    };
+    let activations = match activations {
+        "uint8" | "u8" => DType::U8,
+        "int8" | "s8" => DType::S8,
+        other => {
+            return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "activations must be 'uint8' or 'int8', not {other:?}"
+            )));
+        }
+    };
+    client(backend)?;
+    let batches: Vec<Vec<(String, Array)>> = batches.iter().map(|b| feed_arrays(py, b)).collect::<PyResult<_>>()?;
+    let options = QuantizeOptions { calibration, activations, per_channel, backend: backend.to_string() };
+    let out = py.detach(|| {
+        let proto = smelt::jit::onnx::decode(model)?;
+        quantize(&proto, &batches, &options).map(|q| smelt::jit::onnx::encode(&q.model))
+    });
+    let out = out.map_err(|e| onnx_error("<bytes>", &e))?;
+    Ok(PyBytes::new(py, &out))
+}
+
 #[pymodule]
 fn _smelt(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
@@ -746,6 +796,7 @@ fn _smelt(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(compile, m)?)?;
     m.add_function(wrap_pyfunction!(cache_stats, m)?)?;
     m.add_function(wrap_pyfunction!(grad, m)?)?;
+    m.add_function(wrap_pyfunction!(quantize_onnx, m)?)?;
     m.add_function(wrap_pyfunction!(_shutdown, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -175,3 +175,123 @@ def test_blocked_quantization_is_refused():
     with pytest.raises(Exception, match="block_size=4"):
         smelt.onnx.InferenceSession(model.SerializeToString(), backend="cranelift").run(None, {
             "q": q8(np.int8, 4, 8)})
+
+
+# Whole models: smelt's quantizer and onnxruntime's, each QDQ model run by
+# smelt and by onnxruntime.
+
+ort = pytest.importorskip("onnxruntime")
+from conftest import ONNX_CASES  # noqa: E402
+
+QUANT_CASES = ["cnn", "mlp"]
+
+
+def case_feeds(name):
+    model = onnx.load(ONNX_CASES / name / "model.onnx")
+    return {i.name: np.load(ONNX_CASES / name / f"{i.name}.npy") for i in model.graph.input}
+
+
+def calibration(name, n=4):
+    """The case's inputs and noisy copies of them: `n` batches."""
+    base = case_feeds(name)
+    rng = np.random.default_rng(11)
+    return [{k: (v + 0.3 * rng.standard_normal(v.shape) * v.std()).astype(v.dtype) for k, v in base.items()}
+            for _ in range(n)]
+
+
+def output_steps(model_bytes):
+    """Graph output -> the scale of the QuantizeLinear reading it, if any."""
+    m = onnx.load_from_string(model_bytes)
+    inits = {i.name: numpy_helper.to_array(i) for i in m.graph.initializer}
+    outs = {o.name for o in m.graph.output}
+    return {n.input[0]: float(np.max(inits[n.input[1]])) for n in m.graph.node
+            if n.op_type == "QuantizeLinear" and n.input[0] in outs and n.input[1] in inits}
+
+
+def run_both(model_bytes, feeds):
+    so = ort.SessionOptions()
+    so.log_severity_level = 3
+    want = ort.InferenceSession(model_bytes, so, providers=["CPUExecutionProvider"]).run(None, feeds)
+    got = smelt.onnx.InferenceSession(model_bytes, backend="cpu").run(None, feeds)
+    return got, want
+
+
+def rel_l2(a, b):
+    return float(np.linalg.norm((a - b).ravel()) / np.linalg.norm(b.ravel()))
+
+
+def assert_agrees(model_bytes, feeds, float_outputs, max_error):
+    """smelt and onnxruntime agree on the QDQ model within two quantization
+    steps of each output (a requantization rounding that flips upstream
+    moves an output by about one), and both stay within `max_error`
+    (relative L2) of the float model."""
+    got, want = run_both(model_bytes, feeds)
+    steps = output_steps(model_bytes)
+    names = [o.name for o in onnx.load_from_string(model_bytes).graph.output]
+    for name, g, w, f in zip(names, got, want, float_outputs):
+        step = steps.get(name, 0.02 * float(np.abs(w).max()))
+        assert np.max(np.abs(g - w)) <= 2 * step + 1e-6, f"{name}: {np.max(np.abs(g - w))} vs step {step}"
+        assert rel_l2(g, f) < max_error and rel_l2(w, f) < max_error, (rel_l2(g, f), rel_l2(w, f))
+
+
+@pytest.mark.parametrize("name", QUANT_CASES)
+def test_smelt_quantized_models_run_alike_in_onnxruntime(name):
+    model = (ONNX_CASES / name / "model.onnx").read_bytes()
+    feeds = case_feeds(name)
+    qdq = smelt.onnx.quantize(model, calibration(name))
+    m = onnx.load_from_string(qdq)
+    ops = {n.op_type for n in m.graph.node}
+    assert {"QuantizeLinear", "DequantizeLinear"} <= ops
+    # Weights are stored in 8 bits: their bytes shrink to about a quarter.
+    def weight_bytes(m):
+        return sum(numpy_helper.to_array(i).nbytes for i in m.graph.initializer)
+
+    assert weight_bytes(m) < 0.4 * weight_bytes(onnx.load_from_string(model))
+    float_outputs = ort.InferenceSession(model, providers=["CPUExecutionProvider"]).run(None, feeds)
+    assert_agrees(qdq, feeds, float_outputs, max_error=0.06)
+
+
+@pytest.mark.parametrize("name", QUANT_CASES)
+def test_onnxruntime_quantized_models_run_alike_in_smelt(name, tmp_path):
+    from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
+
+    class Reader(CalibrationDataReader):
+        def __init__(self):
+            self.batches = iter(calibration(name))
+
+        def get_next(self):
+            return next(self.batches, None)
+
+    out = tmp_path / "qdq.onnx"
+    quantize_static(str(ONNX_CASES / name / "model.onnx"), str(out), Reader(), quant_format=QuantFormat.QDQ,
+                    per_channel=True, activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8)
+    feeds = case_feeds(name)
+    float_outputs = ort.InferenceSession(str(ONNX_CASES / name / "model.onnx"),
+                                         providers=["CPUExecutionProvider"]).run(None, feeds)
+    assert_agrees(out.read_bytes(), feeds, float_outputs, max_error=0.08)
+
+
+@pytest.mark.parametrize("options", [
+    {"method": "percentile", "percentile": 99.9},
+    {"method": "entropy"},
+    {"activations": "int8"},
+    {"per_channel": False},
+])
+def test_quantize_options(options):
+    model = (ONNX_CASES / "cnn" / "model.onnx").read_bytes()
+    feeds = case_feeds("cnn")
+    qdq = smelt.onnx.quantize(model, calibration("cnn"), **options)
+    float_outputs = ort.InferenceSession(model, providers=["CPUExecutionProvider"]).run(None, feeds)
+    assert_agrees(qdq, feeds, float_outputs, max_error=0.15)
+
+
+def test_quantize_refusals():
+    model = (ONNX_CASES / "cnn" / "model.onnx").read_bytes()
+    with pytest.raises(ValueError, match="method must be"):
+        smelt.onnx.quantize(model, calibration("cnn"), method="median")
+    with pytest.raises(Exception, match="no calibration batches"):
+        smelt.onnx.quantize(model, [])
+    # A model with no product to quantize.
+    relu, _ = model_of("Relu", {"x": RNG.standard_normal((2, 3)).astype(np.float32)}, opset=17)
+    with pytest.raises(Exception, match="nothing to quantize"):
+        smelt.onnx.quantize(relu.SerializeToString(), [{"x": np.ones((2, 3), np.float32)}])

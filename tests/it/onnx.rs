@@ -324,3 +324,74 @@ fn cli_onnx_bench_times_a_model_with_given_or_random_inputs() {
     let (stdout, _) = smelt(&["onnx-bench", model.to_str().unwrap(), "--backend", "cranelift", "--runs", "2"], 0);
     assert!(stdout.contains("steady median") && stdout.contains("2 runs"), "{stdout}");
 }
+
+/// `smelt quantize` on the CNN: calibration batches in, a QDQ model out
+/// whose weights are s8, which smelt imports and runs close to the float
+/// model (integer products); bad calibration folders are refused by name.
+#[test]
+fn quantize_writes_a_qdq_model_that_runs_close_to_the_float_one() {
+    let case = load_case("cnn");
+    let tmp = tempfile::tempdir().unwrap();
+    let cal = tmp.path().join("calibration");
+    std::fs::create_dir(&cal).unwrap();
+    for k in 0..3 {
+        let batch: Vec<(String, Array)> = case
+            .inputs
+            .iter()
+            .map(|(n, a)| {
+                let mut a = a.clone();
+                if let smelt::hlo::ArrayData::F32(v) = &mut a.data {
+                    v.iter_mut().enumerate().for_each(|(i, x)| *x *= 0.8 + 0.1 * ((i + k) % 5) as f32);
+                }
+                (n.clone(), a)
+            })
+            .collect();
+        smelt::jit::npz::write(&cal.join(format!("{k}.npz")), &batch).unwrap();
+    }
+    let out = tmp.path().join("q.onnx");
+    let model = case.dir.join("model.onnx");
+    let (stdout, _) = smelt(
+        &[
+            "quantize",
+            model.to_str().unwrap(),
+            "--calibration",
+            cal.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--report",
+        ],
+        0,
+    );
+    assert!(stdout.contains("quantized 3 layers (Conv 2, MatMul 0, Gemm 1)"), "{stdout}");
+    assert!(stdout.contains("relative L2"), "{stdout}");
+    // Weights are s8 behind DequantizeLinear nodes.
+    let proto = onnx::decode(&std::fs::read(&out).unwrap()).unwrap();
+    let g = proto.graph.as_ref().unwrap();
+    let weights = g.initializer.iter().filter(|t| t.name.ends_with("weight_quantized")).count();
+    assert_eq!(weights, 3);
+    assert!(g.initializer.iter().filter(|t| t.name.ends_with("weight_quantized")).all(|t| t.data_type == 3));
+    assert!(g.node.iter().any(|n| n.op_type == "QuantizeLinear"));
+    // Run on both compiled backends: within a few percent of the float outputs.
+    for backend in ["cpu", "cranelift"] {
+        let s = session(onnx::load(&out).unwrap(), backend);
+        let feeds: Vec<(&str, Array)> = case.inputs.iter().map(|(n, a)| (n.as_str(), a.clone())).collect();
+        let got = s.run(&feeds, &["logits"]).unwrap();
+        let want = &case.outputs[0].1;
+        let (smelt::hlo::ArrayData::F32(g), smelt::hlo::ArrayData::F32(w)) = (&got[0].data, &want.data) else {
+            panic!("f32 logits")
+        };
+        let diff: f32 = g.iter().zip(w).map(|(a, b)| (a - b) * (a - b)).sum::<f32>().sqrt();
+        let norm: f32 = w.iter().map(|b| b * b).sum::<f32>().sqrt();
+        assert!(diff / norm < 0.05, "{backend}: relative L2 {}", diff / norm);
+    }
+    // Refusals name the problem.
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let (_, stderr) =
+        smelt(&["quantize", model.to_str().unwrap(), "--calibration", empty.to_str().unwrap(), "-o", "x.onnx"], 1);
+    assert!(stderr.contains("no .npz files"), "{stderr}");
+    smelt::jit::npz::write(&empty.join("0.npz"), &[("pixels".into(), case.inputs[0].1.clone())]).unwrap();
+    let (_, stderr) =
+        smelt(&["quantize", model.to_str().unwrap(), "--calibration", empty.to_str().unwrap(), "-o", "x.onnx"], 1);
+    assert!(stderr.contains("'pixels' is not a graph input"), "{stderr}");
+}

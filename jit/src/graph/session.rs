@@ -159,19 +159,10 @@ impl Session {
     /// Writes every variable's current value to `path` as an `.npz` archive
     /// (one `<variable name>.npy` per variable, NumPy's `np.load` reads it).
     pub fn save_variables(&self, path: &std::path::Path) -> Result<()> {
-        let io = |e: &dyn std::fmt::Display| GraphError::Invalid(format!("{}: {e}", path.display()));
-        let file = std::fs::File::create(path).map_err(|e| io(&e))?;
-        let mut zip = zip::ZipWriter::new(std::io::BufWriter::new(file));
-        let stored = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
         let mut vars: Vec<(String, Array)> =
             lock(&self.variables).iter().map(|(&n, a)| (self.graph.node(n).name.clone(), a.clone())).collect();
         vars.sort_by(|a, b| a.0.cmp(&b.0));
-        for (name, a) in vars {
-            zip.start_file(format!("{name}.npy"), stored).map_err(|e| io(&e))?;
-            std::io::Write::write_all(&mut zip, &smelt_hlo::npy::to_bytes(&a)).map_err(|e| io(&e))?;
-        }
-        zip.finish().map_err(|e| io(&e))?;
-        Ok(())
+        crate::npz::write(path, &vars).map_err(GraphError::Invalid)
     }
 
     /// Sets variables from an `.npz` archive (as [`Session::save_variables`]
@@ -180,20 +171,12 @@ impl Session {
     /// Returns how many were set.
     pub fn load_variables(&self, path: &std::path::Path) -> Result<usize> {
         let io = |e: &dyn std::fmt::Display| GraphError::Invalid(format!("{}: {e}", path.display()));
-        let file = std::fs::File::open(path).map_err(|e| io(&e))?;
-        let mut zip = zip::ZipArchive::new(std::io::BufReader::new(file)).map_err(|e| io(&e))?;
-        let mut loaded = Vec::with_capacity(zip.len());
-        for i in 0..zip.len() {
-            let mut entry = zip.by_index(i).map_err(|e| io(&e))?;
-            let full = entry.name().map_err(|e| io(&e))?.to_string();
-            let name = full.strip_suffix(".npy").unwrap_or(&full).to_string();
-            let mut bytes = Vec::with_capacity(entry.size() as usize);
-            std::io::Read::read_to_end(&mut entry, &mut bytes).map_err(|e| io(&e))?;
+        let mut loaded = Vec::new();
+        for (name, a) in crate::npz::read(path).map_err(GraphError::Invalid)? {
             let id = self.graph.find(&name).filter(|&id| matches!(self.graph.node(id).kind, NodeKind::Variable { .. }));
             let Some(id) = id else {
                 return Err(io(&format!("'{name}' is not a variable of the graph")));
             };
-            let a = smelt_hlo::npy::from_bytes(&bytes, None, &name).map_err(|e| io(&e))?;
             let current = lock(&self.variables).get(&id).map(|c| (c.dtype(), c.dims.clone()));
             if current.as_ref().is_some_and(|(t, d)| *t != a.dtype() || *d != a.dims) {
                 return Err(io(&format!("'{name}' holds {}{:?}, the variable is {:?}", a.dtype(), a.dims, current)));

@@ -37,6 +37,7 @@
 //! - graph outputs become the graph's outputs, in order.
 
 pub mod control;
+pub mod quantize;
 pub mod sequence;
 pub mod tensor;
 pub mod upgrade;
@@ -92,6 +93,9 @@ pub enum OnnxError {
     /// Building the graph failed (duplicate tensor names and the like).
     #[error("{0}")]
     Graph(#[from] GraphError),
+    /// Quantizing a model failed ([`quantize`]).
+    #[error("quantize: {0}")]
+    Quantize(String),
 }
 
 /// Reads and imports a `.onnx` file.

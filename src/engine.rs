@@ -127,7 +127,9 @@ impl Compiled {
         let target = if backend == INTERP { None } else { Some(self::backend(backend)?) };
         let mut options = Options::default();
         if let Some(b) = &target {
-            options.fusion = b.capabilities().fusion;
+            let caps = b.capabilities();
+            options.fusion = caps.fusion;
+            options.u8s8_products = caps.u8s8_products;
         }
         let t = Instant::now();
         let mut cx = PassContext::new(options);

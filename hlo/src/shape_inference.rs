@@ -1168,6 +1168,28 @@ pub fn infer_select_and_scatter(
 
 // ---- contractions -------------------------------------------------------------
 
+/// The result element type of a dot or convolution of `lhs` and `rhs`: one
+/// element type for both ([`result_type`]), or two integer types (an
+/// extension of XLA's rule: quantized layers' u8 activations times s8
+/// weights) with a declared signed result of at least 32 bits.
+fn product_type(
+    op: Opcode,
+    (lhs, l): (&Shape, DType),
+    (rhs, r): (&Shape, DType),
+    preferred: Option<DType>,
+) -> Result<DType> {
+    if l == r {
+        return result_type(op, l, preferred);
+    }
+    if !(l.is_int() && r.is_int()) {
+        return err(op, format!("operands have different element types: {lhs} and {rhs}"));
+    }
+    match preferred {
+        Some(to) if to.is_signed_int() && to.bit_width() >= 32 => Ok(to),
+        _ => err(op, format!("products of {l} and {r} operands need a signed result of at least 32 bits")),
+    }
+}
+
 /// The result element type of dot and convolution: `preferred` (the declared type)
 /// if it does not lose information XLA cares about, else the operand type.
 fn result_type(op: Opcode, from: DType, preferred: Option<DType>) -> Result<DType> {
@@ -1192,9 +1214,7 @@ pub fn infer_dot(lhs: &Shape, rhs: &Shape, dims: &DotDims, preferred: Option<DTy
     let op = Opcode::Dot;
     let l = array(op, "lhs", lhs)?;
     let r = array(op, "rhs", rhs)?;
-    if l.dtype != r.dtype {
-        return err(op, format!("operands have different element types: {lhs} and {rhs}"));
-    }
+    let dtype = product_type(op, (lhs, l.dtype), (rhs, r.dtype), preferred)?;
     if dims.lhs_batch.len() != dims.rhs_batch.len() {
         return err(op, "lhs and rhs must have as many batch dimensions");
     }
@@ -1235,7 +1255,6 @@ pub fn infer_dot(lhs: &Shape, rhs: &Shape, dims: &DotDims, preferred: Option<DTy
     let mut out: Dims = lb.iter().map(|&i| l.dims[i]).collect();
     out.extend((0..l.rank()).filter(|i| !lb.contains(i) && !lc.contains(i)).map(|i| l.dims[i]));
     out.extend((0..r.rank()).filter(|i| !rb.contains(i) && !rc.contains(i)).map(|i| r.dims[i]));
-    let dtype = result_type(op, l.dtype, preferred)?;
     finish(op, ArrayShape::new(dtype, out))
 }
 
@@ -1247,9 +1266,7 @@ pub fn infer_convolution(lhs: &Shape, rhs: &Shape, conv: &ConvAttrs, preferred: 
     let op = Opcode::Convolution;
     let l = array(op, "lhs", lhs)?;
     let r = array(op, "rhs", rhs)?;
-    if l.dtype != r.dtype {
-        return err(op, format!("operands have different element types: {lhs} and {rhs}"));
-    }
+    let dtype = product_type(op, (lhs, l.dtype), (rhs, r.dtype), preferred)?;
     let (fgc, bgc) = (conv.feature_group_count, conv.batch_group_count);
     if fgc < 1 || bgc < 1 {
         return err(op, format!("feature_group_count ({fgc}) and batch_group_count ({bgc}) must be positive"));
@@ -1320,7 +1337,6 @@ pub fn infer_convolution(lhs: &Shape, rhs: &Shape, conv: &ConvAttrs, preferred: 
     for (k, &o) in op_[2..].iter().enumerate() {
         out[o] = spatial_out[k];
     }
-    let dtype = result_type(op, l.dtype, preferred)?;
     finish(op, ArrayShape::new(dtype, out))
 }
 

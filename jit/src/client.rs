@@ -405,7 +405,7 @@ impl Client {
             |b: &dyn smelt_kernel::Backend, program: &Program| compile_on(b, program, &limits, &backend_options);
         let result = match &inner.plan {
             Plan::Interp => interp().map(|engine| exe(engine, None)),
-            plan => optimize_and_lower(module, plan.capabilities().fusion, &limits, deadline).and_then(|program| {
+            plan => optimize_and_lower(module, plan.capabilities(), &limits, deadline).and_then(|program| {
                 let kernels = program.kernels.len();
                 let exe = |engine, upgrade| exe(engine, upgrade).with_kernels(kernels);
                 match plan {
@@ -542,11 +542,15 @@ fn llvm_config(o: &CompileOptions) -> String {
 /// The default pipeline and lowering to the kernel form, within `limits`.
 fn optimize_and_lower(
     module: &Module,
-    fusion: smelt_passes::FusionConfig,
+    capabilities: smelt_kernel::Capabilities,
     limits: &Limits,
     deadline: Deadline,
 ) -> Result<Program, JitError> {
-    let options = smelt_passes::Options { fusion, ..Default::default() };
+    let options = smelt_passes::Options {
+        fusion: capabilities.fusion,
+        u8s8_products: capabilities.u8s8_products,
+        ..Default::default()
+    };
     let mut module = module.clone();
     let mut cx = smelt_passes::pass::PassContext::new(options.clone());
     cx.budget = Some(limits.compile);

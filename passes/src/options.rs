@@ -43,8 +43,28 @@ impl Default for FusionConfig {
             dot_epilogue: true,
             conv_epilogue: true,
             epilogue_ops: vec![
-                Add, Subtract, Multiply, Divide, Maximum, Minimum, Negate, Exp, Tanh, Logistic, Erf, Select, Compare,
-                Clamp, Convert, Broadcast, Reshape, Constant, Sqrt, Rsqrt, Abs,
+                Add,
+                Subtract,
+                Multiply,
+                Divide,
+                Maximum,
+                Minimum,
+                Negate,
+                Exp,
+                Tanh,
+                Logistic,
+                Erf,
+                Select,
+                Compare,
+                Clamp,
+                Convert,
+                Broadcast,
+                Reshape,
+                Constant,
+                Sqrt,
+                Rsqrt,
+                Abs,
+                RoundNearestEven,
             ],
             multi_output: true,
             max_output_streams: 8,
@@ -59,10 +79,12 @@ pub struct Options {
     pub fusion: FusionConfig,
     /// Constant folding leaves results larger than this many elements unfolded.
     pub max_fold_elements: usize,
+    /// The backend multiplies u8 by s8 natively (`quantized_products`).
+    pub u8s8_products: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { fusion: FusionConfig::default(), max_fold_elements: 1 << 16 }
+        Options { fusion: FusionConfig::default(), max_fold_elements: 1 << 16, u8s8_products: false }
     }
 }

@@ -37,7 +37,7 @@ pub fn default_pipeline(options: &Options) -> Pipeline {
         .with(ComplexLowering)
         .with(CallInliner)
         .with(TopkDecomposer)
-        .with(QuantizedProducts)
+        .with(QuantizedProducts { u8s8: options.u8s8_products })
         .with(FixedPoint::new("simplify-fixpoint", simplify, 8))
         .with(ConvToDot)
         .with(DotCanonicalizer)
@@ -60,7 +60,7 @@ fn every_pass() -> [Box<dyn Pass>; 15] {
         Box::new(Cse),
         Box::new(Dce),
         Box::new(DotCanonicalizer),
-        Box::new(QuantizedProducts),
+        Box::new(QuantizedProducts::default()),
         Box::new(Fusion::default()),
         Box::new(ReshapeMover),
         Box::new(TopkDecomposer),

@@ -44,7 +44,13 @@ use smelt_hlo::{Attrs, DType, InstId, Literal, Opcode, Shape};
 use crate::pass::{PassContext, Result, Rewrite};
 use crate::rewrite::{Rewriter, rewrite_each};
 
-pub struct QuantizedProducts;
+/// The pass; `u8s8`: the backend multiplies u8 by s8 operands natively
+/// (AVX512-VNNI's `vpdpbusd`), so products of u8 activations (minus a
+/// constant zero point) and s8 weights (zero point 0) keep those types.
+#[derive(Default)]
+pub struct QuantizedProducts {
+    pub u8s8: bool,
+}
 
 impl Rewrite for QuantizedProducts {
     const NAME: &'static str = "quantized-products";
@@ -57,9 +63,10 @@ impl Rewrite for QuantizedProducts {
                 rw.comp.insts_with(Opcode::Dot).into_iter().chain(rw.comp.insts_with(Opcode::Convolution)).collect();
             for id in products {
                 rw.begin(id);
+                let u8s8 = self.u8s8;
                 let (new, float) = match rw.dtype(id) {
-                    Some(DType::F32) => (fold(&mut rw, id), true),
-                    Some(DType::S32) => (narrow_product(&mut rw, id), false),
+                    Some(DType::F32) => (fold(&mut rw, id, u8s8), true),
+                    Some(DType::S32) => (narrow_product(&mut rw, id, u8s8), false),
                     _ => continue,
                 };
                 match new {
@@ -242,15 +249,166 @@ fn contracted_length(rw: &Rewriter<'_>, id: InstId) -> Option<i64> {
 }
 
 /// [`QuantizedProducts`]' narrowing of an s32 product.
-fn narrow_product(rw: &mut Rewriter<'_>, id: InstId) -> Option<InstId> {
+fn narrow_product(rw: &mut Rewriter<'_>, id: InstId, u8s8: bool) -> Option<InstId> {
     let [l, r] = [rw.inst(id).operands[0], rw.inst(id).operands[1]];
     if rw.dtype(l)? != DType::S32 || rw.dtype(r)? != DType::S32 {
         return None;
     }
     range(rw, l)?;
     range(rw, r)?;
+    if u8s8 && let Some(p) = u8_times_s8(rw, id, l, r) {
+        return Some(p);
+    }
+    rw.discard_created();
     let (l16, r16) = (to_s16(rw, l)?, to_s16(rw, r)?);
     integer_product(rw, id, l16, r16)
+}
+
+/// A constant integer that `id` holds everywhere.
+fn constant_int(rw: &Rewriter<'_>, id: InstId) -> Option<i64> {
+    let inst = rw.inst(id);
+    match (inst.opcode, &inst.attrs) {
+        (Opcode::Convert, _) if rw.dtype(inst.operands[0])?.is_int() => constant_int(rw, inst.operands[0]),
+        (Opcode::Broadcast | Opcode::Reshape, _) => constant_int(rw, inst.operands[0]),
+        (Opcode::Constant, Attrs::Constant(lit)) => {
+            crate::rewrite::value::int(&crate::rewrite::splat_literal(lit)?).map(|v| v as i64)
+        }
+        _ => None,
+    }
+}
+
+/// `id` with the layout op `inst` (a reshape or transpose) applied to `x`
+/// instead, in `x`'s type.
+fn moved(rw: &mut Rewriter<'_>, inst: &smelt_hlo::Instruction, x: InstId) -> Option<InstId> {
+    let mut copy = inst.clone();
+    copy.operands[0] = x;
+    if let Shape::Array(a) = &mut copy.shape {
+        a.dtype = rw.dtype(x)?;
+    }
+    Some(rw.add_inst(copy))
+}
+
+/// `id` as `x - zx`: a u8 value and a constant zero point in `[0, 255]`.
+fn u8_minus_constant(rw: &mut Rewriter<'_>, id: InstId) -> Option<(InstId, i64)> {
+    if rw.dtype(id)? == DType::U8 {
+        return Some((id, 0));
+    }
+    let inst = rw.inst(id).clone();
+    match inst.opcode {
+        Opcode::Convert if rw.dtype(inst.operands[0])?.is_int() => u8_minus_constant(rw, inst.operands[0]),
+        Opcode::Subtract => {
+            let c = constant_int(rw, inst.operands[1])?;
+            let (x, z) = u8_minus_constant(rw, inst.operands[0])?;
+            (0..=255).contains(&(z + c)).then_some((x, z + c))
+        }
+        Opcode::Reshape | Opcode::Transpose => {
+            let (x, z) = u8_minus_constant(rw, inst.operands[0])?;
+            Some((moved(rw, &inst, x)?, z))
+        }
+        _ => None,
+    }
+}
+
+/// `id` as an s8 value (a zero point of 0 subtracted at most).
+fn plain_s8(rw: &mut Rewriter<'_>, id: InstId) -> Option<InstId> {
+    if rw.dtype(id)? == DType::S8 {
+        return Some(id);
+    }
+    let inst = rw.inst(id).clone();
+    match inst.opcode {
+        Opcode::Convert if rw.dtype(inst.operands[0])?.is_int() => plain_s8(rw, inst.operands[0]),
+        Opcode::Subtract if constant_int(rw, inst.operands[1]) == Some(0) => plain_s8(rw, inst.operands[0]),
+        Opcode::Reshape | Opcode::Transpose => {
+            let x = plain_s8(rw, inst.operands[0])?;
+            moved(rw, &inst, x)
+        }
+        _ => None,
+    }
+}
+
+/// Product `id` of `l = x - zx` (u8 `x`) and `r` (s8) as `product(x, r) -
+/// zx * (sum of r over the contracted dimensions)`, in s32; a convolution's
+/// padding moves into a `pad` of `x` with `zx` (padding is `x - zx = 0`).
+fn u8_times_s8(rw: &mut Rewriter<'_>, id: InstId, l: InstId, r: InstId) -> Option<InstId> {
+    let k = contracted_length(rw, id)?;
+    if !sum_fits(k, (0, 255), (-128, 127)) {
+        return None;
+    }
+    let (x, zx) = u8_minus_constant(rw, l)?;
+    let w = plain_s8(rw, r)?;
+    let inst = rw.inst(id).clone();
+    let out_dims = rw.dims(id).to_vec();
+    let wdims = rw.dims(w).to_vec();
+    let one = {
+        let c = rw.constant(smelt_hlo::Array::scalar(1i8));
+        c
+    };
+    // The weights' sums over the contracted dimensions, and where they land.
+    let (product, sums, mapping) = match &inst.attrs {
+        Attrs::Dot(d) => {
+            let p = rw.dot(x, w, d.clone(), DType::S32)?;
+            if zx == 0 {
+                return Some(p);
+            }
+            let lead: Vec<i64> = d.rhs_batch.iter().chain(&d.rhs_contracting).map(|&i| wdims[i as usize]).collect();
+            let ones = rw.broadcast(one, &lead, &[])?;
+            let nb = d.rhs_batch.len() as i64;
+            let dims = smelt_hlo::attrs::DotDims {
+                lhs_batch: (0..nb).collect(),
+                lhs_contracting: (nb..lead.len() as i64).collect(),
+                rhs_batch: d.rhs_batch.clone(),
+                rhs_contracting: d.rhs_contracting.clone(),
+            };
+            let sums = rw.dot(ones, w, dims, DType::S32)?;
+            // [batch..., rhs free...] into [batch..., lhs free..., rhs free...].
+            let lhs_free = rw.dims(l).len() as i64 - nb - d.lhs_contracting.len() as i64;
+            let rank = rw.dims(sums).len() as i64;
+            let mapping: Vec<i64> = (0..rank).map(|i| if i < nb { i } else { i + lhs_free }).collect();
+            (p, sums, mapping)
+        }
+        Attrs::Convolution(c) => {
+            let mut conv = (**c).clone();
+            let x = if zx == 0 {
+                x
+            } else {
+                // Padding and base dilation holes hold the zero point.
+                let mut config = vec![smelt_hlo::attrs::PadDim::default(); rw.dims(x).len()];
+                for (k, wd) in conv.window.dims.iter_mut().enumerate() {
+                    let d = c.dims.input_spatial[k] as usize;
+                    config[d] =
+                        smelt_hlo::attrs::PadDim { low: wd.pad_low, high: wd.pad_high, interior: wd.base_dilation - 1 };
+                    (wd.pad_low, wd.pad_high, wd.base_dilation) = (0, 0, 1);
+                }
+                let z = rw.constant(smelt_hlo::Array::scalar(zx as u8));
+                let shape = smelt_hlo::shape_inference::infer_pad(rw.shape(x), rw.shape(z), &config).ok()?;
+                rw.add(Opcode::Pad, shape, &[x, z], Attrs::Pad(config))
+            };
+            let shape =
+                smelt_hlo::shape_inference::infer_convolution(rw.shape(x), rw.shape(w), &conv, Some(DType::S32))
+                    .ok()?;
+            let p = rw.add(Opcode::Convolution, shape, &[x, w], Attrs::Convolution(Box::new(conv)));
+            if zx == 0 {
+                return Some(p);
+            }
+            let ko = c.dims.kernel_output_feature;
+            let others: Vec<i64> = (0..wdims.len() as i64).filter(|&i| i != ko).collect();
+            let lead: Vec<i64> = others.iter().map(|&i| wdims[i as usize]).collect();
+            let ones = rw.broadcast(one, &lead, &[])?;
+            let dims = smelt_hlo::attrs::DotDims {
+                lhs_batch: Default::default(),
+                lhs_contracting: (0..lead.len() as i64).collect(),
+                rhs_batch: Default::default(),
+                rhs_contracting: others.iter().copied().collect(),
+            };
+            (p, rw.dot(ones, w, dims, DType::S32)?, vec![c.dims.output_feature])
+        }
+        _ => return None,
+    };
+    let sums = rw.broadcast(sums, &out_dims, &mapping)?;
+    let z = rw.constant(smelt_hlo::Array::scalar(zx as i32));
+    let z = rw.broadcast(z, &out_dims, &[])?;
+    let correction = rw.binary(Opcode::Multiply, sums, z)?;
+    rw.binary(Opcode::Subtract, product, correction)
 }
 
 /// For each operand dimension of a dot's `side` (0 lhs, 1 rhs), its result
@@ -295,7 +453,7 @@ fn conv_result_dims(conv: &ConvAttrs, rank: usize, side: usize) -> Vec<Option<i6
 }
 
 /// [`QuantizedProducts`]' fold of a dequantized f32 product.
-fn fold(rw: &mut Rewriter<'_>, id: InstId) -> Option<InstId> {
+fn fold(rw: &mut Rewriter<'_>, id: InstId, u8s8: bool) -> Option<InstId> {
     let [l, r] = [rw.inst(id).operands[0], rw.inst(id).operands[1]];
     let dl = dequantized(rw, l)?;
     let dr = dequantized(rw, r)?;
@@ -319,8 +477,18 @@ fn fold(rw: &mut Rewriter<'_>, id: InstId) -> Option<InstId> {
         }
         scales.push((dq.scale, mapping));
     }
-    let (li, ri) = (to_s16(rw, dl.int)?, to_s16(rw, dr.int)?);
-    let product = integer_product(rw, id, li, ri)?;
+    let mark = rw.created.len();
+    let product = match u8s8.then(|| u8_times_s8(rw, id, dl.int, dr.int)).flatten() {
+        Some(p) => p,
+        None => {
+            // Drop what a refused u8 x s8 attempt built, keep the operands.
+            for dead in rw.created.split_off(mark).into_iter().rev() {
+                rw.comp.remove(dead);
+            }
+            let (li, ri) = (to_s16(rw, dl.int)?, to_s16(rw, dr.int)?);
+            integer_product(rw, id, li, ri)?
+        }
+    };
     let mut y = rw.convert(product, DType::F32)?;
     for (scale, mapping) in scales {
         let s = rw.broadcast(scale, &out_dims, &mapping)?;
@@ -335,8 +503,12 @@ mod tests {
     use crate::pass::Pass;
 
     fn run(text: &str) -> (String, bool) {
+        run_with(text, false)
+    }
+
+    fn run_with(text: &str, u8s8: bool) -> (String, bool) {
         let mut m = smelt_hlo::parse_module(text).unwrap();
-        let changed = QuantizedProducts.run(&mut m, &mut PassContext::default()).unwrap();
+        let changed = QuantizedProducts { u8s8 }.run(&mut m, &mut PassContext::default()).unwrap();
         smelt_hlo::verifier::verify(&m).unwrap();
         (smelt_hlo::print_module(&m), changed)
     }
@@ -387,5 +559,39 @@ mod tests {
         let wide = "HloModule q\nENTRY e {\n  a = s32[4,4] parameter(0)\n  \
             ROOT d = s32[4,4] dot(a, a), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n";
         assert!(!run(wide).1);
+    }
+
+    #[test]
+    fn u8_activations_times_s8_weights_keep_their_types() {
+        let (text, changed) = run_with(DOT, true);
+        assert!(changed);
+        // The product of the raw bytes, less the zero point times the weights' column sums.
+        assert!(text.contains("s32[4,8]{1,0} dot(a, w)"), "{text}");
+        assert!(text.contains("s32[8]{0} dot("), "{text}");
+        assert!(text.contains("constant(128)"), "{text}");
+        assert!(text.contains("subtract("), "{text}");
+        // Weights with a zero point stay on 16-bit operands.
+        let shifted = DOT.replace(
+            "wf = f32[16,8] convert(w)",
+            "w32 = s32[16,8] convert(w)\n  \
+            zw = s32[] constant(3)\n  zwb = s32[16,8] broadcast(zw), dimensions={}\n  \
+            wi = s32[16,8] subtract(w32, zwb)\n  wf = f32[16,8] convert(wi)",
+        );
+        let (text, changed) = run_with(&shifted, true);
+        assert!(changed);
+        assert!(text.contains("dot(subtract, subtract.1)"), "{text}");
+    }
+
+    #[test]
+    fn padded_u8_convolutions_pad_with_the_zero_point() {
+        let text = "HloModule q\nENTRY e {\n  x = u8[1,4,6,6] parameter(0)\n  w = s8[2,4,3,3] parameter(1)\n  \
+            x32 = s32[1,4,6,6] convert(x)\n  z = s32[] constant(7)\n  zb = s32[1,4,6,6] broadcast(z), dimensions={}\n  \
+            xi = s32[1,4,6,6] subtract(x32, zb)\n  w32 = s32[2,4,3,3] convert(w)\n  \
+            ROOT c = s32[1,2,6,6] convolution(xi, w32), window={size=3x3 pad=1_1x1_1}, dim_labels=bf01_oi01->bf01\n}\n";
+        let (text, changed) = run_with(text, true);
+        assert!(changed);
+        assert!(text.contains("u8[1,4,8,8]{3,2,1,0} pad(x, constant"), "{text}");
+        assert!(text.contains("padding=0_0x0_0x1_1x1_1"), "{text}");
+        assert!(text.contains("convolution(pad, w), window={size=3x3}"), "{text}");
     }
 }

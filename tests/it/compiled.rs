@@ -350,3 +350,57 @@ fn nchw_convolution_blocks_match_the_interpreter() {
         }
     }
 }
+
+/// Quantized layers as ONNX's QDQ form lowers them (u8 activations with a
+/// zero point, s8 weights, f32 scales, requantized to u8): after the
+/// optimizer folds them into u8 x s8 integer products (padding moved into a
+/// `pad` with the zero point, the zero point's share subtracted as weight
+/// sums), the CPU backend's `vpdpbusd` kernels and Cranelift compute what the
+/// interpreter computes on the same optimized module, bit for bit; and the
+/// result stays within one quantization step of the float form.
+#[test]
+fn quantized_products_on_integer_kernels_match_the_interpreter() {
+    let text = "HloModule q\n\nENTRY e {\n  x = u8[2,16,10,10] parameter(0)\n  w = s8[24,16,3,3] parameter(1)\n  \
+        a = u8[37,200] parameter(2)\n  v = s8[200,40] parameter(3)\n  \
+        x32 = s32[2,16,10,10] convert(x)\n  zx = s32[] constant(118)\n  zxb = s32[2,16,10,10] broadcast(zx), dimensions={}\n  \
+        xi = s32[2,16,10,10] subtract(x32, zxb)\n  xf = f32[2,16,10,10] convert(xi)\n  sx = f32[] constant(0.05)\n  \
+        sxb = f32[2,16,10,10] broadcast(sx), dimensions={}\n  xd = f32[2,16,10,10] multiply(xf, sxb)\n  \
+        wf = f32[24,16,3,3] convert(w)\n  sw = f32[24] parameter(4)\n  swb = f32[24,16,3,3] broadcast(sw), dimensions={0}\n  \
+        wd = f32[24,16,3,3] multiply(wf, swb)\n  \
+        c = f32[2,24,5,5] convolution(xd, wd), window={size=3x3 stride=2x2 pad=1_1x1_1}, dim_labels=bf01_oi01->bf01\n  \
+        so = f32[] constant(0.4)\n  sob = f32[2,24,5,5] broadcast(so), dimensions={}\n  q = f32[2,24,5,5] divide(c, sob)\n  \
+        r = f32[2,24,5,5] round-nearest-even(q)\n  zo = f32[] constant(128)\n  zob = f32[2,24,5,5] broadcast(zo), dimensions={}\n  \
+        rz = f32[2,24,5,5] add(r, zob)\n  lo = f32[] constant(0)\n  hi = f32[] constant(255)\n  \
+        lob = f32[2,24,5,5] broadcast(lo), dimensions={}\n  hib = f32[2,24,5,5] broadcast(hi), dimensions={}\n  \
+        cl = f32[2,24,5,5] clamp(lob, rz, hib)\n  y = u8[2,24,5,5] convert(cl)\n  \
+        a32 = s32[37,200] convert(a)\n  za = s32[] constant(3)\n  zab = s32[37,200] broadcast(za), dimensions={}\n  \
+        ai = s32[37,200] subtract(a32, zab)\n  v32 = s32[200,40] convert(v)\n  \
+        d = s32[37,200] dot(ai, v32), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n  \
+        ROOT t = (u8[2,24,5,5], s32[37,40]) tuple(y, d)\n}\n";
+    let text = text.replace("s32[37,200] dot(", "s32[37,40] dot(");
+    let module = smelt_hlo::parse_module(&text).unwrap();
+    let mut optimized = module.clone();
+    let options = smelt_passes::Options { u8s8_products: true, ..Default::default() };
+    let mut cx = smelt_passes::PassContext::new(options.clone());
+    smelt_passes::default_pipeline(&options).run_on(&mut optimized, &mut cx).unwrap();
+    assert_eq!(cx.counters.get("dequantized_products_folded"), Some(&1), "{:?}", cx.counters);
+    assert_eq!(cx.counters.get("integer_products_narrowed"), Some(&1), "{:?}", cx.counters);
+    let printed = smelt_hlo::print_module(&optimized);
+    assert!(printed.contains("u8[2,16,12,12]") && printed.contains("pad("), "{printed}");
+    let mut args = smelt::hlo::random::random_inputs(&module.entry().param_shapes()).unwrap();
+    if let smelt_hlo::Literal::Array(s) = &mut args[4] {
+        s.data = smelt_hlo::ArrayData::F32((0..24).map(|i| 0.002 + 0.0004 * i as f32).collect());
+    }
+    let want = Compiled::new(optimized.clone(), smelt::engine::INTERP, Pipeline::None).unwrap().run(&args).unwrap();
+    for backend in ["cpu", "cranelift"] {
+        let got = Compiled::new(optimized.clone(), backend, Pipeline::None).unwrap().run(&args).unwrap();
+        for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+            assert_eq!(g.data.to_le_bytes(), w.data.to_le_bytes(), "{backend}: output {i}");
+        }
+    }
+    // The float form, as written: the same within one step of the output.
+    let float = Compiled::new(module, smelt::engine::INTERP, Pipeline::None).unwrap().run(&args).unwrap();
+    let (g, w) = (want[0].values::<u8>().unwrap(), float[0].values::<u8>().unwrap());
+    assert!(g.iter().zip(w).all(|(a, b)| a.abs_diff(*b) <= 1));
+    assert_eq!(want[1].data.to_le_bytes(), float[1].data.to_le_bytes(), "integer products are exact");
+}

@@ -1101,18 +1101,20 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         let g = &self.g;
         let spec = self.spec;
         let ct = self.ct;
-        let pairs = crate::gemm::pairs_for(self.isa, ct, spec.input, spec.kernel);
-        let parts = Parts::get(self.module, self.target, self.isa, ct, (spec.input, spec.kernel, spec.out), pairs)?;
+        let group = crate::gemm::group_for(self.isa, ct, spec.input, spec.kernel);
+        let grouped = group > 1;
+        let parts = Parts::get(self.module, self.target, self.isa, ct, (spec.input, spec.kernel, spec.out), group)?;
         let blk = parts.blk;
         let nr = blk.nr() as i64;
         let kdim = g.taps * g.cg;
         let npad = cdiv(g.gs, nr) * nr;
         let full_depth = crate::routine::mem_type(ir.cx, spec.out) != ct.ty(ir.cx);
         let nkb = if full_depth { 1 } else { cdiv(kdim, blk.kc) };
-        // Pair panels hold an even depth: blocks start at even depths, and
-        // each run's packed kernel spans whole blocks.
-        let kcb = cdiv(kdim, nkb) + if pairs { cdiv(kdim, nkb) % 2 } else { 0 };
-        let kspan = if pairs { nkb * kcb } else { kdim };
+        // Grouped panels hold whole groups: blocks start at multiples of the
+        // group, and each run's packed kernel spans whole blocks.
+        let gl = group as i64;
+        let kcb = cdiv(cdiv(kdim, nkb), gl) * gl;
+        let kspan = if grouped { nkb * kcb } else { kdim };
         let kbytes = spec.kernel.byte_size() as i64;
         // Kernel per run as a row-major [kdim, gs] matrix, then packed like B;
         // a feature-major kernel with depth in (feature, tap) order is
@@ -1127,7 +1129,7 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
             (kmat, [kdim * g.gs, g.gs, 1, g.gs])
         };
         let pt = crate::gemm::packed_type(ir, &blk);
-        let pbytes = if pairs { 2 } else { ct.bytes() as i64 };
+        let pbytes = blk.packed_bytes();
         let bpack = ir.alloc(ir.c(g.runs * kspan * npad * pbytes))?;
         let kmem = ir.mem_ty(spec.kernel, 0);
         ir.for_range(ir.c(0), ir.c(g.runs), 1, |run| {
@@ -1178,7 +1180,7 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         let tasks = row_tasks * chunks;
         // Split features share one gather of the im2col matrix (small, as
         // the rows are few) instead of each task gathering its rows again.
-        let shared = chunks > 1 && g.runs == 1 && !pairs;
+        let shared = chunks > 1 && g.runs == 1 && !grouped;
         let mut ptrs = ptrs;
         let mr = blk.mr as i64;
         let a_block = cdiv(blk.mc, mr) * mr * kcb;
@@ -1466,8 +1468,8 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         let a_block = cdiv(blk.mc, mr) * mr * kcb;
         let kdim = g.taps * g.cg;
         let apack = if shared { input } else { ir.alloc(ir.c(a_block * ct.bytes() as i64))? };
-        // Pair panels: gathered as accumulator values, then repacked.
-        let pairs = if blk.pairs { Some(ir.alloc(ir.c(a_block * 2))?) } else { None };
+        // Grouped panels: gathered as accumulator values, then repacked.
+        let grouped = if blk.group > 1 { Some(ir.alloc(ir.c(a_block * blk.packed_bytes()))?) } else { None };
         let lanes = blk.lanes;
         let dst =
             if g.feature_minor_out() { None } else { Some(Slots::at(ir.param_ptr(0), SLOTS).get_ptr(&ir, S_DST)?) };
@@ -1496,9 +1498,9 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
                         ir.gep(ctt, input, ir.mul(ir.add(ir.mul(rb, ir.c(nkb))?, p)?, ir.c(a_block))?)?
                     } else {
                         self.gather_a(&ir, input, apack, [r0, mc, k0, kc, chan, bshift], mr, lanes)?;
-                        match pairs {
+                        match grouped {
                             Some(ppack) => {
-                                repack_pairs(&ir, apack, ppack, mc, kc, mr)?;
+                                repack_groups(&ir, apack, ppack, [mc, kc], mr, blk.group)?;
                                 ppack
                             }
                             None => apack,
@@ -1537,7 +1539,7 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         if !shared {
             ir.free(apack)?;
         }
-        if let Some(ppack) = pairs {
+        if let Some(ppack) = grouped {
             ir.free(ppack)?;
         }
         ir.ret()
@@ -1545,37 +1547,64 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
 }
 
 /// Repacks gathered A micro-panels (`mr` rows, `kc` deep, each `[kc][mr]`
-/// 32-bit values at `src + r0 * kc`) as 16-bit pair panels (`[kc / 2][mr][2]`
-/// at `dst + r0 * even(kc)`, a zero past an odd `kc`): the layout of the
-/// GEMM's pair microkernel. The values fit 16 bits (the operands are).
-fn repack_pairs<'ctx>(
+/// 32-bit values at `src + r0 * kc`) as grouped panels (`[kc / g][mr][g]`
+/// 16-bit (`g = 2`) or 8-bit (`g = 4`) values at `dst + r0 * kc'`, `kc'` the
+/// depth rounded up to whole groups, zeros past `kc`): the layout of the
+/// GEMM's grouped microkernel. The values fit the narrow type (the operands'
+/// own).
+fn repack_groups<'ctx>(
     ir: &Ir<'_, 'ctx>,
     src: PointerValue<'ctx>,
     dst: PointerValue<'ctx>,
-    mc: IntValue<'ctx>,
-    kc: IntValue<'ctx>,
+    [mc, kc]: [IntValue<'ctx>; 2],
     mr: i64,
+    group: u32,
 ) -> R<()> {
-    let (i16t, i32t) = (ir.cx.i16_type(), ir.cx.i32_type());
-    let (v32, v16) = (i32t.vec_type(mr as u32), i16t.vec_type(mr as u32));
-    let interleave: Vec<Option<u32>> = (0..mr as u32).flat_map(|r| [Some(r), Some(r + mr as u32)]).collect();
-    let kp = ir.mul(ir.div(ir.add(kc, ir.c(1))?, ir.c(2))?, ir.c(2))?;
+    let g = group as i64;
+    let m = mr as u32;
+    let i32t = ir.cx.i32_type();
+    let nt = if group == 2 { ir.cx.i16_type() } else { ir.cx.i8_type() };
+    let (v32, vn) = (i32t.vec_type(m), nt.vec_type(m));
+    // Concatenations of two vectors, then the final interleave: element
+    // (r, t) of the group comes from vector t, lane r.
+    let halves: Vec<Option<u32>> = (0..2 * m).map(Some).collect();
+    let interleave: Vec<Option<u32>> = (0..m)
+        .flat_map(|r| {
+            (0..group).map(move |t| {
+                Some(if group == 2 {
+                    t * m + r
+                } else if t < 2 {
+                    t * m + r
+                } else {
+                    2 * m + (t - 2) * m + r
+                })
+            })
+        })
+        .collect();
+    let kp = ir.mul(ir.div(ir.add(kc, ir.c(g - 1))?, ir.c(g))?, ir.c(g))?;
     ir.for_range(ir.c(0), mc, mr, |r0| {
         let from = ir.gep(i32t.into(), src, ir.mul(r0, kc)?)?;
-        let to = ir.gep(i16t.into(), dst, ir.mul(r0, kp)?)?;
-        ir.for_range(ir.c(0), ir.div(kp, ir.c(2))?, 1, |q| {
-            let k = ir.mul(q, ir.c(2))?;
-            let lo = ir.load(v32.into(), ir.gep(i32t.into(), from, ir.mul(k, ir.c(mr))?)?, 4)?.into_vector_value();
-            let odd = ir.add(k, ir.c(1))?;
-            let in_depth = ir.cmp(IntPredicate::SLT, odd, kc)?;
-            // The odd depth past kc reads the even one again, then zero.
-            let at = ir.select(in_depth, odd, k)?;
-            let hi = ir.load(v32.into(), ir.gep(i32t.into(), from, ir.mul(at, ir.c(mr))?)?, 4)?.into_vector_value();
-            let hi = ir.b.build_select(in_depth, hi, v32.const_zero(), "")?.into_vector_value();
-            let lo = ir.b.build_int_truncate(lo, v16, "")?;
-            let hi = ir.b.build_int_truncate(hi, v16, "")?;
-            let both = ir.shuffle(lo.into(), hi.into(), &interleave)?;
-            ir.store(ir.gep(i16t.into(), to, ir.mul(k, ir.c(mr))?)?, both, 2)
+        let to = ir.gep(nt.into(), dst, ir.mul(r0, kp)?)?;
+        ir.for_range(ir.c(0), ir.div(kp, ir.c(g))?, 1, |q| {
+            let k = ir.mul(q, ir.c(g))?;
+            let mut vs = Vec::with_capacity(group as usize);
+            for t in 0..g {
+                let kt = ir.add(k, ir.c(t))?;
+                let in_depth = ir.cmp(IntPredicate::SLT, kt, kc)?;
+                // Depths past kc read the group's first again, then zero.
+                let at = ir.select(in_depth, kt, k)?;
+                let v = ir.load(v32.into(), ir.gep(i32t.into(), from, ir.mul(at, ir.c(mr))?)?, 4)?.into_vector_value();
+                let v = ir.b.build_select(in_depth, v, v32.const_zero(), "")?.into_vector_value();
+                vs.push(BasicValueEnum::from(ir.b.build_int_truncate(v, vn, "")?));
+            }
+            let all = if group == 2 {
+                ir.shuffle(vs[0], vs[1], &interleave)?
+            } else {
+                let lo = ir.shuffle(vs[0], vs[1], &halves)?;
+                let hi = ir.shuffle(vs[2], vs[3], &halves)?;
+                ir.shuffle(lo, hi, &interleave)?
+            };
+            ir.store(ir.gep(nt.into(), to, ir.mul(k, ir.c(mr))?)?, all, 1)
         })
     })
 }

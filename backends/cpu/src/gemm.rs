@@ -101,26 +101,33 @@ pub(crate) struct Blocking {
     pub nc: i64,
     /// Rows of A packed at a time.
     pub mc: i64,
-    /// Packed as bf16 pairs along `k` for `vdpbf16ps` (see [`Blocking::pairs`]).
-    pub pairs: bool,
+    /// Elements packed together along `k` for one dot-product instruction:
+    /// 1 (plain), 2 (16-bit pairs for `vdpbf16ps` or `vpdpwssd`, see
+    /// [`Blocking::grouped`]) or 4 (8-bit quads for `vpdpbusd`).
+    pub group: u32,
 }
 
 impl Blocking {
-    /// bf16 operands on a machine with AVX512-BF16: f32 accumulators in the
-    /// same tile, operands packed as bf16 pairs along `k` (a B row of the panel
-    /// is `NR` pairs, an A step `MR` pairs), two `k` per instruction. Depth
-    /// blocks have an even `KC`; an odd last block is padded with a zero.
-    pub fn pairs(isa: Isa, ct: Ct) -> Blocking {
+    /// Operands packed in groups of `group` along `k`, one 32-bit lane of the
+    /// accumulator's vector per group: bf16 or s16 pairs (`vdpbf16ps` into f32
+    /// on AVX512-BF16, `vpdpwssd` into i32 on AVX512-VNNI) or u8 x s8 quads
+    /// (`vpdpbusd` into i32 on AVX512-VNNI). The tile is the accumulator's; a B
+    /// row of the panel is `NR` groups, an A step `MR` groups, `group` values
+    /// of `k` per instruction. Depth blocks are whole groups; the last one is
+    /// padded with zeros.
+    pub fn grouped(isa: Isa, ct: Ct, group: u32) -> Blocking {
         let base = Blocking::new(isa, ct);
-        let kc = (depth_bytes(isa) / 2) & !1;
+        let g = group as i64;
+        let bytes = 4 / g;
+        let kc = (depth_bytes(isa) / bytes) / g * g;
         let nr = base.nr() as i64;
-        let nc = ((b_block_bytes(isa) / (kc * 2)) / nr).max(1) * nr;
-        Blocking { kc, nc, pairs: true, ..base }
+        let nc = ((b_block_bytes(isa) / (kc * bytes)) / nr).max(1) * nr;
+        Blocking { kc, nc, group, ..base }
     }
 
     /// Bytes of one packed element.
     pub fn packed_bytes(&self) -> i64 {
-        if self.pairs { 2 } else { self.ct.bytes() as i64 }
+        if self.group > 1 { 4 / self.group as i64 } else { self.ct.bytes() as i64 }
     }
 
     pub fn new(isa: Isa, ct: Ct) -> Blocking {
@@ -135,7 +142,7 @@ impl Blocking {
         let kc = depth_bytes(isa) / ct.bytes() as i64;
         // A B block of half the L2, a whole number of micro-panels.
         let nc = ((b_block_bytes(isa) / (kc * ct.bytes() as i64)) / nr).max(1) * nr;
-        Blocking { ct, mr, nv, lanes, kc, nc, mc: 12 * mr as i64, pairs: false }
+        Blocking { ct, mr, nv, lanes, kc, nc, mc: 12 * mr as i64, group: 1 }
     }
 
     pub fn nr(&self) -> u32 {
@@ -198,18 +205,27 @@ pub fn gemm_function<'ctx>(
     }
     let ct = Ct::for_product("dot", [spec.lhs, spec.rhs], spec.out)?;
     let isa = Isa::of(target);
-    let pairs = pairs_for(isa, ct, spec.lhs, spec.rhs);
-    let parts = Parts::get(module, target, isa, ct, (spec.lhs, spec.rhs, spec.out), pairs)?;
+    let group = group_for(isa, ct, spec.lhs, spec.rhs);
+    let parts = Parts::get(module, target, isa, ct, (spec.lhs, spec.rhs, spec.out), group)?;
     build_driver(module, target, isa, spec, &name, &parts)
 }
 
-/// Whether products of `lhs` and `rhs` accumulating in `ct` run on a pair
-/// instruction: bf16 into f32 on AVX512-BF16, integers that fit s16 (s8, u8,
-/// s16) into wrapping i32 on AVX512-VNNI.
-pub(crate) fn pairs_for(isa: Isa, ct: Ct, lhs: DType, rhs: DType) -> bool {
+/// How many elements of `k` products of `lhs` and `rhs` accumulating in
+/// `ct` take per instruction ([`Blocking::grouped`]): 4 for u8 x s8 into
+/// wrapping i32 on AVX512-VNNI (`vpdpbusd`), 2 for bf16 into f32 on
+/// AVX512-BF16 and integers that fit s16 (s8, u8, s16) into wrapping i32 on
+/// AVX512-VNNI, else 1.
+pub(crate) fn group_for(isa: Isa, ct: Ct, lhs: DType, rhs: DType) -> u32 {
     let s16 = |d: DType| matches!(d, DType::S8 | DType::U8 | DType::S16);
-    (isa.bf16_pairs && lhs == DType::Bf16 && rhs == DType::Bf16 && ct == Ct::F32)
+    if isa.int8_quads && ct == Ct::I32 && lhs == DType::U8 && rhs == DType::S8 {
+        4
+    } else if (isa.bf16_pairs && lhs == DType::Bf16 && rhs == DType::Bf16 && ct == Ct::F32)
         || (isa.int16_pairs && ct == Ct::I32 && s16(lhs) && s16(rhs))
+    {
+        2
+    } else {
+        1
+    }
 }
 
 /// The internal functions a GEMM driver (or a convolution) is built from.
@@ -230,18 +246,22 @@ pub(crate) struct Parts<'ctx> {
 
 impl<'ctx> Parts<'ctx> {
     /// The parts for operands and result `(lhs, rhs, out)` accumulating in
-    /// `ct`; with `pairs`, operands packed as 16-bit pairs for `vdpbf16ps` or
-    /// `vpdpwssd` ([`Blocking::pairs`]).
+    /// `ct`, operands packed in groups of `group` along `k` ([`Blocking::grouped`]).
     pub fn get(
         module: &Module<'ctx>,
         target: &TargetMachine,
         isa: Isa,
         ct: Ct,
         (lhs, rhs, out): (DType, DType, DType),
-        pairs: bool,
+        group: u32,
     ) -> R<Parts<'ctx>> {
-        let blk = if pairs { Blocking::pairs(isa, ct) } else { Blocking::new(isa, ct) };
-        let (pack_a, pack_b) = if pairs {
+        let blk = if group > 1 { Blocking::grouped(isa, ct, group) } else { Blocking::new(isa, ct) };
+        let (pack_a, pack_b) = if group == 4 {
+            (
+                pack_quads_function(module, target, isa, blk.mr, lhs)?,
+                pack_quads_function(module, target, isa, blk.nr(), rhs)?,
+            )
+        } else if group == 2 {
             (
                 pack_pairs_function(module, target, isa, blk.mr, lhs)?,
                 pack_pairs_function(module, target, isa, blk.nr(), rhs)?,
@@ -317,8 +337,12 @@ fn ukernel_function<'ctx>(
     out: DType,
 ) -> R<FunctionValue<'ctx>> {
     let (mr, nv, lanes, nr) = (blk.mr, blk.nv, blk.lanes, blk.nr());
-    let name =
-        format!("smelt_gemm_ukernel_{}_{}_{mr}x{nr}{}", blk.ct.name(), out.name(), if blk.pairs { "_x2" } else { "" });
+    let name = format!(
+        "smelt_gemm_ukernel_{}_{}_{mr}x{nr}{}",
+        blk.ct.name(),
+        out.name(),
+        if blk.group > 1 { format!("_x{}", blk.group) } else { String::new() }
+    );
     if let Some(f) = module.get_function(&name) {
         return Ok(f);
     }
@@ -383,11 +407,16 @@ fn ukernel_function<'ctx>(
         }
         Ok(())
     };
-    // With pairs: one step per two k, `vdpbf16ps` (bf16 into f32) or
-    // `vpdpwssd` (s16 into i32) on a broadcast A pair and `NV` vectors of B
-    // pairs.
-    let dp = if blk.pairs {
-        let name = if blk.ct == Ct::I32 { "llvm.x86.avx512.vpdpwssd.512" } else { "llvm.x86.avx512bf16.dpbf16ps.512" };
+    // Grouped: one step per group of k, `vdpbf16ps` (bf16 pairs into f32),
+    // `vpdpwssd` (s16 pairs into i32) or `vpdpbusd` (u8 x s8 quads into i32)
+    // on a broadcast A group and `NV` vectors of B groups.
+    let group = blk.group;
+    let dp = if group > 1 {
+        let name = match (group, blk.ct) {
+            (4, _) => "llvm.x86.avx512.vpdpbusd.512",
+            (_, Ct::I32) => "llvm.x86.avx512.vpdpwssd.512",
+            _ => "llvm.x86.avx512bf16.dpbf16ps.512",
+        };
         let i = inkwell::intrinsics::Intrinsic::find(name)
             .ok_or_else(|| RoutineError::Llvm(format!("no intrinsic {name}")))?;
         Some(i.get_declaration(module, &[]).ok_or_else(|| RoutineError::Llvm(format!("bad {name} declaration")))?)
@@ -398,12 +427,13 @@ fn ukernel_function<'ctx>(
         let Some(dp) = dp else { return Ok(()) };
         let pairs_t = inkwell::types::BasicTypeEnum::try_from(dp.get_type().get_param_types()[1])
             .map_err(|_| RoutineError::Llvm("dpbf16ps takes a non-basic type".into()))?;
-        let (i16t, i32t) = (ir.cx.i16_type(), ir.cx.i32_type());
-        let bbase = ir.mul(p, ir.c(2 * nr as i64))?;
+        let i32t = ir.cx.i32_type();
+        let et = if group == 2 { ir.cx.i16_type() } else { ir.cx.i8_type() };
+        let bbase = ir.mul(p, ir.c((group * nr) as i64))?;
         let mut bv = Vec::new();
         for j in 0..nv {
-            let ptr = ir.gep(i16t.into(), bp, ir.add(bbase, ir.c((2 * j * lanes) as i64))?)?;
-            let v = ir.load(i16t.vec_type(2 * lanes).into(), ptr, 64)?;
+            let ptr = ir.gep(et.into(), bp, ir.add(bbase, ir.c((group * j * lanes) as i64))?)?;
+            let v = ir.load(et.vec_type(group * lanes).into(), ptr, 64)?;
             bv.push(ir.b.build_bit_cast(v, pairs_t, "")?);
         }
         let abase = ir.mul(p, ir.c(mr as i64))?;
@@ -423,8 +453,9 @@ fn ukernel_function<'ctx>(
         Ok(())
     };
     const UNROLL: i64 = 4;
-    if blk.pairs {
-        let npairs = ir.div(ir.add(kc, ir.c(1))?, ir.c(2))?;
+    if group > 1 {
+        let g = group as i64;
+        let npairs = ir.div(ir.add(kc, ir.c(g - 1))?, ir.c(g))?;
         let pmain = ir.sub(npairs, ir.rem(npairs, ir.c(2))?)?;
         ir.for_range(ir.c(0), pmain, 2, |p0| {
             pair_step(p0)?;
@@ -676,8 +707,12 @@ fn macro_function<'ctx>(
     ukernel: FunctionValue<'ctx>,
 ) -> R<FunctionValue<'ctx>> {
     let (mr, nr) = (blk.mr as i64, blk.nr() as i64);
-    let name =
-        format!("smelt_gemm_macro_{}_{}_{mr}x{nr}{}", blk.ct.name(), out.name(), if blk.pairs { "_x2" } else { "" });
+    let name = format!(
+        "smelt_gemm_macro_{}_{}_{mr}x{nr}{}",
+        blk.ct.name(),
+        out.name(),
+        if blk.group > 1 { format!("_x{}", blk.group) } else { String::new() }
+    );
     if let Some(f) = module.get_function(&name) {
         return Ok(f);
     }
@@ -746,19 +781,24 @@ fn macro_function<'ctx>(
 /// (a batch of a few rows through a layer's weights). B must be stored along
 /// its columns in the accumulator type.
 fn reads_b_in_place(spec: &GemmSpec, blk: &Blocking, cx: inkwell::context::ContextRef<'_>) -> bool {
-    !blk.pairs && !spec.rhs_transposed && crate::routine::mem_type(cx, spec.rhs) == blk.ct.ty(cx)
+    blk.group == 1 && !spec.rhs_transposed && crate::routine::mem_type(cx, spec.rhs) == blk.ct.ty(cx)
 }
 
-/// The element type of packed panels: the accumulator type, or bf16 bits
-/// (`i16`) when packed in pairs.
+/// The element type of packed panels: the accumulator type, or the 16-bit
+/// (pairs) or 8-bit (quads) bits of grouped operands.
 pub(crate) fn packed_type<'ctx>(ir: &Ir<'_, 'ctx>, blk: &Blocking) -> inkwell::types::BasicTypeEnum<'ctx> {
-    if blk.pairs { ir.cx.i16_type().into() } else { blk.ct.ty(ir.cx) }
+    match blk.group {
+        2 => ir.cx.i16_type().into(),
+        4 => ir.cx.i8_type().into(),
+        _ => blk.ct.ty(ir.cx),
+    }
 }
 
-/// The packed depth of a block of depth `kc`: `kc`, rounded up to even when
-/// packed in pairs (the pad pair's second element is zero).
+/// The packed depth of a block of depth `kc`: `kc`, rounded up to whole
+/// groups when grouped (the padding is zeros).
 pub(crate) fn packed_depth<'ctx>(ir: &Ir<'_, 'ctx>, blk: &Blocking, kc: IntValue<'ctx>) -> R<IntValue<'ctx>> {
-    if blk.pairs { ir.mul(ir.div(ir.add(kc, ir.c(1))?, ir.c(2))?, ir.c(2)) } else { Ok(kc) }
+    let g = blk.group as i64;
+    if g > 1 { ir.mul(ir.div(ir.add(kc, ir.c(g - 1))?, ir.c(g))?, ir.c(g)) } else { Ok(kc) }
 }
 
 /// `void (ptr src, i64 rs, i64 ks, i64 rows, i64 kc, ptr dst)` for 16-bit
@@ -856,6 +896,90 @@ fn pack_pairs_function<'ctx>(
             let hi = load16(ir.mul(ir.add(k0, ir.c(1))?, ks)?, p)?;
             let v = ir.shuffle(lo, hi, &mask)?;
             ir.store(ir.gep(i16t.into(), dst, ir.mul(q, ir.c(2 * pl))?)?, v, 2)
+        })
+    };
+    ir.if_else(ir.b.build_and(whole, k_unit, "")?, words, || {
+        ir.if_else(ir.b.build_and(whole, r_unit, "")?, interleave, scalar)
+    })?;
+    ir.ret()?;
+    Ok(f)
+}
+
+/// `void (ptr src, i64 rs, i64 ks, i64 rows, i64 kc, ptr dst)` for 8-bit
+/// quads (`vpdpbusd`): packs `p` rows (of which `rows` exist) of
+/// `src[r*rs + kk*ks]`, u8 or s8 bytes as they are, as
+/// `dst[((kk / 4) * p + r) * 4 + kk % 4]`, zeros past `rows` and `kc`.
+fn pack_quads_function<'ctx>(
+    module: &Module<'ctx>,
+    target: &TargetMachine,
+    isa: Isa,
+    p: u32,
+    src: DType,
+) -> R<FunctionValue<'ctx>> {
+    let name = format!("smelt_gemm_pack_{}x4_{p}", src.name());
+    let (f, ir, [sp, dst], [rs, ks, rows, kc]) = match pack_begin(module, target, isa, &name) {
+        Ok(started) => started,
+        Err(existing) => return Ok(existing),
+    };
+    let (i8t, i32t) = (ir.cx.i8_type(), ir.cx.i32_type());
+    let pl = p as i64;
+    let nquads = ir.div(ir.add(kc, ir.c(3))?, ir.c(4))?;
+    let full = ir.cmp(IntPredicate::EQ, rows, ir.c(pl))?;
+    let whole = ir.cmp(IntPredicate::EQ, ir.rem(kc, ir.c(4))?, ir.c(0))?;
+    let whole = ir.b.build_and(full, whole, "")?;
+    let k_unit = ir.cmp(IntPredicate::EQ, ks, ir.c(1))?;
+    let r_unit = ir.cmp(IntPredicate::EQ, rs, ir.c(1))?;
+    // Element by element: rows past `rows` and depth past `kc` are zero.
+    let scalar = || -> R<()> {
+        ir.for_range(ir.c(0), nquads, 1, |q| {
+            for r in 0..p {
+                for t in 0..4 {
+                    let kk = ir.add(ir.mul(q, ir.c(4))?, ir.c(t))?;
+                    let live = ir.b.build_and(
+                        ir.cmp(IntPredicate::SLT, ir.c(r as i64), rows)?,
+                        ir.cmp(IntPredicate::SLT, kk, kc)?,
+                        "",
+                    )?;
+                    let at = ir.add(
+                        ir.mul(ir.select(live, ir.c(r as i64), ir.c(0))?, rs)?,
+                        ir.mul(ir.select(live, kk, ir.c(0))?, ks)?,
+                    )?;
+                    let v = ir.load(i8t.into(), ir.gep(i8t.into(), sp, at)?, 1)?;
+                    let v = ir.b.build_select(live, v, i8t.const_zero().into(), "")?;
+                    let d = ir.add(ir.mul(ir.add(ir.mul(q, ir.c(pl))?, ir.c(r as i64))?, ir.c(4))?, ir.c(t))?;
+                    ir.store(ir.gep(i8t.into(), dst, d)?, v, 1)?;
+                }
+            }
+            Ok(())
+        })
+    };
+    // Rows along k (A as stored): each quad is four neighbouring bytes.
+    let words = || -> R<()> {
+        ir.for_range(ir.c(0), nquads, 1, |q| {
+            for r in 0..p {
+                let at = ir.add(ir.mul(ir.c(r as i64), rs)?, ir.mul(q, ir.c(4))?)?;
+                let v = ir.load(i32t.into(), ir.gep(i8t.into(), sp, at)?, 1)?;
+                ir.store(ir.gep(i32t.into(), dst, ir.add(ir.mul(q, ir.c(pl))?, ir.c(r as i64))?)?, v, 4)?;
+            }
+            Ok(())
+        })
+    };
+    // Rows contiguous across (B as stored): four rows of `p` bytes interleaved.
+    let interleave = || -> R<()> {
+        let halves: Vec<Option<u32>> = (0..2 * p).map(Some).collect();
+        let mask: Vec<Option<u32>> = (0..p)
+            .flat_map(|r| (0..4u32).map(move |t| Some(if t < 2 { t * p + r } else { 2 * p + (t - 2) * p + r })))
+            .collect();
+        ir.for_range(ir.c(0), nquads, 1, |q| {
+            let k0 = ir.mul(q, ir.c(4))?;
+            let row = |t: i64| -> R<BasicValueEnum<'ctx>> {
+                let at = ir.mul(ir.add(k0, ir.c(t))?, ks)?;
+                ir.load(i8t.vec_type(p).into(), ir.gep(i8t.into(), sp, at)?, 1)
+            };
+            let lo = ir.shuffle(row(0)?, row(1)?, &halves)?;
+            let hi = ir.shuffle(row(2)?, row(3)?, &halves)?;
+            let v = ir.shuffle(lo, hi, &mask)?;
+            ir.store(ir.gep(i8t.into(), dst, ir.mul(q, ir.c(4 * pl))?)?, v, 4)
         })
     };
     ir.if_else(ir.b.build_and(whole, k_unit, "")?, words, || {
@@ -985,8 +1109,8 @@ fn build_driver<'ctx>(
         let cols = ir.div(ir.c(b_block_bytes(isa) / pb_bytes), k)?;
         let ncb = ir.clamp(ir.mul(ir.div(cols, ir.c(nr))?, ir.c(nr))?, ir.c(nr), ir.c(blk.nc))?;
         (ir.c(1), k, ncb)
-    } else if blk.pairs {
-        // Blocks of even depth, so that pairs never straddle two.
+    } else if blk.group > 1 {
+        // Blocks of whole groups, so that a group never straddles two.
         let nkb = ir.ceil_div(k, ir.c(blk.kc))?;
         let kcb = packed_depth(&ir, &blk, ir.ceil_div(k, nkb)?)?;
         (ir.ceil_div(k, kcb)?, kcb, ir.c(blk.nc))

@@ -127,7 +127,7 @@ impl smelt_kernel::Backend for CpuBackend {
     }
 
     fn capabilities(&self) -> smelt_kernel::Capabilities {
-        smelt_kernel::Capabilities { profiling: true, ..Default::default() }
+        smelt_kernel::Capabilities { profiling: true, u8s8_products: host_has_u8s8_products(), ..Default::default() }
     }
 
     fn compile(
@@ -355,6 +355,15 @@ pub fn emit(program: &VerifiedProgram<'_>, options: &CompileOptions, what: Emit)
             .map_err(|e| CpuError::llvm(e.to_string()))?
             .as_slice()
             .to_vec(),
+    })
+}
+
+/// Whether the host multiplies u8 by s8 natively (AVX512-VNNI's `vpdpbusd`:
+/// [`routine::Isa::int8_quads`]).
+fn host_has_u8s8_products() -> bool {
+    static QUADS: OnceLock<bool> = OnceLock::new();
+    *QUADS.get_or_init(|| {
+        init_llvm().is_ok() && TargetMachine::get_host_cpu_features().to_string().split(',').any(|f| f == "+avx512vnni")
     })
 }
 

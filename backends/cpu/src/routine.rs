@@ -57,6 +57,9 @@ pub struct Isa {
     /// AVX512-VNNI's `vpdpwssd` (s16 pairs multiplied, added into i32 with
     /// wrapping: exact for 8-bit and 16-bit integer products).
     pub int16_pairs: bool,
+    /// AVX512-VNNI's `vpdpbusd` (u8 x s8 quads multiplied, added into i32
+    /// with wrapping: exact, as four products of a u8 and an s8 fit i32).
+    pub int8_quads: bool,
     /// The data caches: the host's when the target is the host, else
     /// [`Caches::DEFAULT`].
     pub caches: Caches,
@@ -86,7 +89,7 @@ impl Isa {
             } else {
                 (128, 16, false, false)
             };
-        Isa { vector_bits, registers, bf16_pairs, int16_pairs, caches }
+        Isa { vector_bits, registers, bf16_pairs, int16_pairs, int8_quads: int16_pairs, caches }
     }
 }
 

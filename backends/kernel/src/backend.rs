@@ -54,6 +54,9 @@ pub struct Capabilities {
     pub fusion: FusionConfig,
     /// It times every step when compiled with [`BackendOptions::profile`].
     pub profiling: bool,
+    /// It multiplies u8 by s8 operands natively (quantized layers keep those
+    /// types: `smelt_passes::quantized_products`).
+    pub u8s8_products: bool,
 }
 
 /// How to compile, for the settings every backend understands.

@@ -254,7 +254,10 @@ impl Verifier<'_> {
                 )
             },
         )?;
-        check(d.lhs.ty.dtype == d.rhs.ty.dtype, || format!("dot of {} and {}", d.lhs.ty.dtype, d.rhs.ty.dtype))?;
+        let (l, r, o) = (d.lhs.ty.dtype, d.rhs.ty.dtype, d.out.ty.dtype);
+        // Two integer types (u8 x s8, quantized layers) need a wide signed result, as in HLO.
+        let mixed_ok = l.is_int() && r.is_int() && o.is_signed_int() && o.bit_width() >= 32;
+        check(l == r || mixed_ok, || format!("dot of {l} and {r} into {o}"))?;
         self.epilogue(&d.epilogue, &d.out)
     }
 

@@ -114,7 +114,13 @@ unsafe extern "C" fn epilogue(ctx: *mut c_void, b: i64, r0: i64, r1: i64, f0: i6
 }
 
 fn values(rng: &mut Rng, d: DType, n: usize, exact: bool) -> Vec<f64> {
-    (0..n).map(|_| if exact || !d.is_float() { rng.int_in(-3, 3) as f64 } else { round_to(d, rng.unit()) }).collect()
+    (0..n)
+        .map(|_| match d {
+            DType::U8 => rng.int_in(0, 255) as f64,
+            d if exact || !d.is_float() => rng.int_in(-3, 3) as f64,
+            d => round_to(d, rng.unit()),
+        })
+        .collect()
 }
 
 /// Checks the default strategy of every spec, and with `every_strategy` each
@@ -385,8 +391,8 @@ fn few_rows_split_features_over_one_shared_gather() {
 #[test]
 fn integer_products_run_on_pair_panels() {
     // 8- and 16-bit integer convolutions (quantized layers) multiply on the
-    // GEMM's 16-bit pair microkernel where the host has one: the gathered
-    // panels are repacked as pairs along the depth. Odd depths (a zero pads
+    // GEMM's pair or quad microkernels where the host has them: the gathered
+    // panels are repacked as groups along the depth. Odd depths (a zero pads
     // the last pair), several depth blocks, NCHW and NHWC gathers, features
     // split over tasks.
     let nchw = "bf01_oi01->bf01";
@@ -399,10 +405,11 @@ fn integer_products_run_on_pair_panels() {
         spec(nhwc, &[1, 9, 9, 33], &[3, 3, 11, 48], vec![win(3, 1, (1, 1), 1, 1); 2], 3),
     ];
     let mut specs = Vec::new();
-    for operands in [DType::S16, DType::S8] {
+    // s16 and s8 on pairs, u8 activations times s8 weights on quads.
+    for (input, kernel) in [(DType::S16, DType::S16), (DType::S8, DType::S8), (DType::U8, DType::S8)] {
         for s in &shapes {
             let mut s = s.clone();
-            (s.input, s.kernel, s.out) = (operands, operands, DType::S32);
+            (s.input, s.kernel, s.out) = (input, kernel, DType::S32);
             specs.push(s);
         }
     }

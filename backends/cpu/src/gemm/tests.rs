@@ -68,6 +68,7 @@ fn random_values(rng: &mut Rng, d: DType, n: usize, exact: bool) -> Vec<f64> {
         .map(|_| match d {
             DType::S8 => rng.int_in(-128, 127) as f64,
             DType::S32 if !exact => rng.int_in(i32::MIN as i64, i32::MAX as i64) as f64,
+            DType::U8 => rng.int_in(0, 255) as f64,
             d if d.is_unsigned_int() => rng.int_in(0, 5) as f64,
             d if d.is_float() && !exact => round_to(d, rng.unit()),
             _ => rng.int_in(-3, 3) as f64,
@@ -326,9 +327,10 @@ fn f16_and_bf16() {
     check_specs(&specs[8..], Runtime::TwoThreads, false, &deep);
 }
 
-/// bf16 products use `vdpbf16ps` where the host has AVX512-BF16, and s8/u8
-/// ones `vpdpwssd` where it has AVX512-VNNI (operands packed in 16-bit pairs);
-/// the f32 or i32 microkernel elsewhere.
+/// bf16 products use `vdpbf16ps` where the host has AVX512-BF16, s8/u8 ones
+/// `vpdpwssd` where it has AVX512-VNNI (operands packed in 16-bit pairs) and
+/// u8 x s8 ones `vpdpbusd` there (8-bit quads); the f32 or i32 microkernel
+/// elsewhere.
 #[test]
 fn pair_instructions_are_used_where_the_host_has_them() {
     let tm = jit::host_target_machine().unwrap();
@@ -343,6 +345,7 @@ fn pair_instructions_are_used_where_the_host_has_them() {
             ["bf16x2_", "bf16x2_"],
         ),
         (DType::S8, DType::U8, DType::S32, isa.int16_pairs, "llvm.x86.avx512.vpdpwssd.512", ["s8x2_", "u8x2_"]),
+        (DType::U8, DType::S8, DType::S32, isa.int8_quads, "llvm.x86.avx512.vpdpbusd.512", ["u8x4_", "s8x4_"]),
     ];
     for (lhs, rhs, out, host, instruction, packs) in cases {
         let cx = Context::create();
@@ -379,9 +382,11 @@ fn integers_accumulate_exactly() {
     specs.extend(all_transpositions(DType::U8, DType::S8, DType::S32));
     // `exact == false` gives s32 operands over the whole range, so products wrap.
     check_specs(&specs, Runtime::TwoThreads, false, SHAPES);
-    // Depths past one block and odd ones (the pair instructions' padded last pair).
-    let deep = [(1, 30, 40, 1025), (2, 13, 50, 777)];
+    // Depths past one block and odd ones (the pair and quad instructions'
+    // padded last group), for s8 x s8 (pairs) and u8 x s8 (quads).
+    let deep = [(1, 30, 40, 1025), (2, 13, 50, 777), (1, 17, 33, 1030)];
     check_specs(&specs[..4], Runtime::TwoThreads, false, &deep);
+    check_specs(&specs[specs.len() - 4..], Runtime::TwoThreads, false, &deep);
 }
 
 #[test]

@@ -165,7 +165,7 @@ pub fn cmd_onnx_run(
     if let Some(dir) = dump_clusters {
         dump_cluster_modules(&session, dir)?;
     }
-    println!("import, compile and run {ms:.2} ms (backend {})", format!("{backend:?}").to_lowercase());
+    println!("import, compile and run {ms:.2} ms (backend {})", backend.name());
     Ok(())
 }
 

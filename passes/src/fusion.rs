@@ -41,7 +41,7 @@ use std::ops::ControlFlow;
 use smallvec::SmallVec;
 use smelt_hlo::attrs::FusionKind;
 use smelt_hlo::module::NameUniquer;
-use smelt_hlo::{Attrs, CompId, Computation, InstId, Instruction, Module, Opcode, SecondaryMap, Shape};
+use smelt_hlo::{Attrs, CompId, Computation, DType, InstId, Instruction, Module, Opcode, SecondaryMap, Shape};
 
 use crate::fusion_cost;
 use crate::options::FusionConfig;
@@ -189,6 +189,18 @@ fn contains_op(module: &Module, inst: &Instruction, ops: &[Opcode]) -> bool {
     }
     inst.opcode == Opcode::Fusion
         && inst.called.first().is_some_and(|&c| module.comp(c).insts.iter().any(|(_, i)| ops.contains(&i.opcode)))
+}
+
+/// The result type of the dot or convolution `inst` is or contains.
+fn contraction_dtype(module: &Module, inst: &Instruction) -> Option<DType> {
+    let is_product = |i: &Instruction| matches!(i.opcode, Opcode::Dot | Opcode::Convolution);
+    let product = if is_product(inst) {
+        inst
+    } else {
+        let body = module.comp(*inst.called.first()?);
+        body.insts.iter().map(|(_, i)| i).find(|i| is_product(i))?
+    };
+    product.shape.as_array().map(|a| a.dtype)
 }
 
 fn count_op(module: &Module, inst: &Instruction, op: Opcode) -> usize {
@@ -662,9 +674,16 @@ impl Fuser<'_> {
             return Err(Some("epilogue changes the number of elements".into()));
         }
         // The product is written to the output buffer and the epilogue rewrites it
-        // in place, so the element type must stay the same.
+        // in place, so the element type must stay the same; except that a bare
+        // integer product may change type at its first consumer where the
+        // backend keeps such products apart (`typed_epilogues`: a quantized
+        // layer dequantized in the tile). The chain stops at the next type
+        // change (the conversion to u8 runs faster as its own loop).
         let dtype = |i: &Instruction| i.shape.as_array().map(|a| a.dtype);
-        if dtype(c) != dtype(p) {
+        let requantized = self.config.typed_epilogues
+            && dtype(p).is_some_and(|d| d.is_int())
+            && contraction_dtype(module, p).is_some();
+        if dtype(c) != dtype(p) && !requantized {
             return Err(Some("epilogue changes the element type".into()));
         }
         Ok(Mode::Move)

@@ -32,6 +32,10 @@ pub struct FusionConfig {
     /// trailing dimensions (a softmax's row max and row sum) may fuse into it
     /// without being recomputed per element.
     pub row_broadcasts: bool,
+    /// The backend stores an integer product apart from the output when
+    /// its epilogue changes the type (quantized layers requantized to u8 in
+    /// the output tile: `smelt_kernel::Program::product_dtype`).
+    pub typed_epilogues: bool,
 }
 
 impl Default for FusionConfig {
@@ -69,6 +73,7 @@ impl Default for FusionConfig {
             multi_output: true,
             max_output_streams: 8,
             row_broadcasts: true,
+            typed_epilogues: true,
         }
     }
 }

@@ -568,6 +568,11 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
             Buffer::Param(n) => ("parameter", p.params.get(n as usize).map(|t| t.byte_size())),
             Buffer::Result(n) => ("result", p.results.get(n as usize).map(|t| t.byte_size())),
             Buffer::Const(n) => ("constant", p.constants.get(n as usize).map(|c| c.bytes.len())),
+            // Past the program's temporaries: the backend's own scratch (a
+            // product its epilogue requantizes, `product_place`).
+            Buffer::Temp(off) if off >= scratch_base(p.temp_bytes) => {
+                ("scratch", (scratch_base(p.temp_bytes) + self.scratch_bytes).checked_sub(off))
+            }
             Buffer::Temp(off) => ("temporary", p.temp_bytes.checked_sub(off)),
         };
         match limit {
@@ -877,15 +882,18 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
         let lhs = self.buf_ptr(rc, &d.lhs)?;
         let rhs = self.buf_ptr(rc, &d.rhs)?;
         let out = self.buf_ptr(rc, &d.out)?;
+        let (product, product_ptr) = self.product_place(rc, (&d.out, out), &d.epilogue)?;
         let null = self.t.ptr.const_null();
         let (epi, ctx) = match &d.epilogue {
             None => (null, null),
-            Some((kid, bufs)) => self.routine_epilogue(rc, (*kid, bufs), (&d.out, out), d.m, d.n)?,
+            Some((kid, bufs)) => {
+                self.routine_epilogue(rc, (*kid, bufs), (&product, product_ptr), (&d.out, out), d.m, d.n)?
+            }
         };
         let spec = GemmSpec {
             lhs: d.lhs.ty.dtype,
             rhs: d.rhs.ty.dtype,
-            out: d.out.ty.dtype,
+            out: product.ty.dtype,
             lhs_transposed: d.lhs_transposed,
             rhs_transposed: d.rhs_transposed,
         };
@@ -901,7 +909,7 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
         let args: Vec<BasicMetadataValueEnum<'ctx>> = vec![
             lhs.into(),
             rhs.into(),
-            out.into(),
+            product_ptr.into(),
             self.i64c(b).into(),
             self.i64c(m).into(),
             self.i64c(n).into(),
@@ -913,23 +921,46 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
         Ok(())
     }
 
-    /// What a routine gets to run epilogue kernel `kid` (its inputs: the routine's
-    /// output `out` at `out_ptr`, then `bufs`) on its `[m, n]` output blocks:
-    /// [`Self::block_epilogue_fn`] and its buffer array {`out`, `bufs`..., `out`}.
+    /// Where a product with `epilogue` is stored: `out` itself, or, when the
+    /// epilogue changes its type (an integer product requantized), scratch
+    /// space past the program's temporaries ([`smelt_kernel::Program::product_dtype`]).
+    fn product_place(
+        &mut self,
+        rc: &RunCx<'ctx>,
+        (out, out_ptr): (&BufRef, PointerValue<'ctx>),
+        epilogue: &Option<(KernelId, Vec<BufRef>)>,
+    ) -> Result<(BufRef, PointerValue<'ctx>)> {
+        let dtype = self.program.product_dtype(out, epilogue);
+        if dtype == out.ty.dtype {
+            return Ok((out.clone(), out_ptr));
+        }
+        let ty = smelt_kernel::ArrayType { dtype, dims: out.ty.dims.clone() };
+        let base = scratch_base(self.program.temp_bytes);
+        self.scratch_bytes = self.scratch_bytes.max(ty.byte_size().div_ceil(64) * 64);
+        let product = BufRef { buffer: Buffer::Temp(base), ty };
+        let ptr = self.buf_ptr(rc, &product)?;
+        Ok((product, ptr))
+    }
+
+    /// What a routine gets to run epilogue kernel `kid` (its inputs: the
+    /// routine's product at `product_ptr`, then `bufs`) on its `[m, n]` output
+    /// blocks, writing `out`: [`Self::block_epilogue_fn`] and its buffer array
+    /// {`product`, `bufs`..., `out`}.
     fn routine_epilogue(
         &mut self,
         rc: &RunCx<'ctx>,
         (kid, bufs): (KernelId, &[BufRef]),
+        (product, product_ptr): (&BufRef, PointerValue<'ctx>),
         (out, out_ptr): (&BufRef, PointerValue<'ctx>),
         m: i64,
         n: i64,
     ) -> Result<(PointerValue<'ctx>, PointerValue<'ctx>)> {
-        let mut inputs = vec![out.clone()];
+        let mut inputs = vec![product.clone()];
         inputs.extend(bufs.iter().cloned());
         let f = self.block_epilogue_fn(kid, &inputs, out, m, n)?;
         let arr = self.alloca_array(self.t.ptr, inputs.len() as u32 + 1, "epi.bufs")?;
         for (i, r) in inputs.iter().enumerate() {
-            let p = self.buf_ptr(rc, r)?;
+            let p = if i == 0 { product_ptr } else { self.buf_ptr(rc, r)? };
             self.store_ptr(arr, i as u64, p)?;
         }
         self.store_ptr(arr, inputs.len() as u64, out_ptr)?;
@@ -979,7 +1010,7 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
             || count(space) != count(&out.ty.dims)
             || m * n == 0 && count(space) != 0
             || m * n != 0 && count(space) % (m * n) != 0
-            || k.inputs[0].dtype != out.ty.dtype
+            || k.inputs[0].dtype != inputs[0].ty.dtype
         {
             invalid!("epilogue kernel {} does not match the routine's output", k.name);
         }
@@ -1111,7 +1142,8 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
             self.check_buf(r)?;
         }
         self.note_write(&c.out)?;
-        let spec = ConvSpec::from_step(c);
+        let mut spec = ConvSpec::from_step(c);
+        spec.out = self.program.product_dtype(&c.out, &c.epilogue);
         let out_dims = spec.output_dims().map_err(|e| CpuError::unsupported(e.to_string()))?;
         // `out` may carry the dims of an epilogue's reshape: the same elements
         // in the same row-major order.
@@ -1131,6 +1163,7 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
         let input = self.buf_ptr(rc, &c.input)?;
         let kernel = self.buf_ptr(rc, &c.kernel)?;
         let out = self.buf_ptr(rc, &c.out)?;
+        let (product, product_ptr) = self.product_place(rc, (&c.out, out), &c.epilogue)?;
         let null = self.t.ptr.const_null();
         // The routine calls the epilogue per block of the output seen as [rows,
         // features], which is the output's row-major order when the feature
@@ -1142,17 +1175,17 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
             Some((kid, bufs)) if in_tile => {
                 let features = out_dims[rank - 1];
                 let rows = if features == 0 { 0 } else { count(&out_dims) / features };
-                self.routine_epilogue(rc, (*kid, bufs), (&c.out, out), rows, features)?
+                self.routine_epilogue(rc, (*kid, bufs), (&product, product_ptr), (&c.out, out), rows, features)?
             }
             _ => (null, null),
         };
         let args: Vec<BasicMetadataValueEnum<'ctx>> =
-            vec![input.into(), kernel.into(), out.into(), epi.into(), ctx.into()];
+            vec![input.into(), kernel.into(), product_ptr.into(), epi.into(), ctx.into()];
         self.call(f, &args)?;
         if let Some((kid, bufs)) = &c.epilogue
             && !in_tile
         {
-            let mut inputs = vec![c.out.clone()];
+            let mut inputs = vec![product];
             inputs.extend(bufs.iter().cloned());
             self.emit_kernel_step(rc, *kid, &inputs, std::slice::from_ref(&c.out))?;
         }

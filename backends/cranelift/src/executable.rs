@@ -111,15 +111,17 @@ fn written(steps: &[Step], out: &mut Vec<Buffer>) {
     }
 }
 
-/// The largest product an epilogue step needs scratch for, in bytes.
-fn scratch_bytes(steps: &[Step]) -> usize {
+/// The largest product an epilogue step needs scratch for, in bytes (in
+/// the product's type, which an integer product's epilogue may change).
+fn scratch_bytes(program: &Program, steps: &[Step]) -> usize {
+    let product = |out: &smelt_kernel::BufRef, e| out.ty.element_count() * program.product_dtype(out, e).byte_size();
     steps
         .iter()
         .map(|s| match s {
-            Step::Dot(d) if d.epilogue.is_some() => d.out.ty.byte_size(),
-            Step::Conv(c) if c.epilogue.is_some() => c.out.ty.byte_size(),
-            Step::While { cond, body, .. } => scratch_bytes(cond).max(scratch_bytes(body)),
-            Step::Conditional { branches, .. } => branches.iter().map(|b| scratch_bytes(b)).max().unwrap_or(0),
+            Step::Dot(d) if d.epilogue.is_some() => product(&d.out, &d.epilogue),
+            Step::Conv(c) if c.epilogue.is_some() => product(&c.out, &c.epilogue),
+            Step::While { cond, body, .. } => scratch_bytes(program, cond).max(scratch_bytes(program, body)),
+            Step::Conditional { branches, .. } => branches.iter().map(|b| scratch_bytes(program, b)).max().unwrap_or(0),
             _ => 0,
         })
         .max()
@@ -198,7 +200,8 @@ impl Executable {
                 v
             })
             .collect();
-        let state = State { arena: words(program.temp_bytes), copies, scratch: words(scratch_bytes(&program.steps)) };
+        let state =
+            State { arena: words(program.temp_bytes), copies, scratch: words(scratch_bytes(program, &program.steps)) };
         Ok(Executable {
             program: program.clone(),
             launches,
@@ -450,7 +453,8 @@ impl Executable {
         // SAFETY: the operands have the checked sizes; the product goes to
         // scratch (sized for it) or to `out`, which no operand shares.
         unsafe {
-            dot(&shape, (mem.at(&d.lhs)?, d.lhs.ty.dtype), (mem.at(&d.rhs)?, d.rhs.ty.dtype), (dst, d.out.ty.dtype))
+            let product = self.program.product_dtype(&d.out, &d.epilogue);
+            dot(&shape, (mem.at(&d.lhs)?, d.lhs.ty.dtype), (mem.at(&d.rhs)?, d.rhs.ty.dtype), (dst, product))
         }
         .map_err(|e| CraneliftError::Run(format!("dot: {e}")))?;
         if let Some(e) = &d.epilogue {
@@ -501,7 +505,7 @@ impl Executable {
                 &spec,
                 (mem.at(&c.input)?, c.input.ty.dtype),
                 (mem.at(&c.kernel)?, c.kernel.ty.dtype),
-                (dst, c.out.ty.dtype),
+                (dst, self.program.product_dtype(&c.out, &c.epilogue)),
             )
         }
         .map_err(|e| CraneliftError::Run(format!("convolution: {e}")))?;

@@ -150,6 +150,12 @@ impl smelt_kernel::Backend for GpuBackend {
         "PTX for an NVIDIA GPU, run through the CUDA driver (device 0)"
     }
 
+    fn capabilities(&self) -> smelt_kernel::Capabilities {
+        // Products live in the output buffer: epilogues keep their type.
+        let fusion = smelt_kernel::FusionConfig { typed_epilogues: false, ..Default::default() };
+        smelt_kernel::Capabilities { fusion, ..Default::default() }
+    }
+
     fn unavailable(&self) -> Option<String> {
         (!driver_available()).then(|| GpuError::NoDriver.to_string())
     }
@@ -180,6 +186,12 @@ impl smelt_kernel::Backend for GpuSimBackend {
 
     fn description(&self) -> &'static str {
         "the GPU backend's kernels and driver on a host simulator: no GPU needed, slow"
+    }
+
+    fn capabilities(&self) -> smelt_kernel::Capabilities {
+        // Products live in the output buffer: epilogues keep their type.
+        let fusion = smelt_kernel::FusionConfig { typed_epilogues: false, ..Default::default() };
+        smelt_kernel::Capabilities { fusion, ..Default::default() }
     }
 
     fn compile(

@@ -675,9 +675,11 @@ pub struct DotStep {
     pub rhs_transposed: bool,
     /// Elementwise epilogue applied to the product in the output tile: a `Loop`
     /// kernel over `out`'s dims whose single output is `out`, whose input 0 is the
-    /// product (typed as `out`, loaded only at the output index, so a backend may
-    /// substitute the accumulator value for those loads) and whose other inputs
-    /// are the listed buffers. None: `out` is the product itself.
+    /// product (with `out`'s dims, typed as `out` or, for an integer product an
+    /// epilogue requantizes, as the product: [`Program::product_dtype`]; loaded
+    /// only at the output index, so a backend may substitute the accumulator
+    /// value for those loads) and whose other inputs are the listed buffers.
+    /// None: `out` is the product itself.
     ///
     /// One of the listed buffers may be `out` itself (buffer assignment lets the
     /// epilogue overwrite an operand it reads elementwise, like a residual add):
@@ -831,4 +833,18 @@ pub struct Program {
     pub constants: Vec<ConstData>,
     pub kernels: Vec<Kernel>,
     pub steps: Vec<Step>,
+}
+
+impl Program {
+    /// The element type of a dot's or convolution's product: `out`'s, or,
+    /// with an epilogue, its input 0's (an integer product may be
+    /// requantized to another type by its epilogue; the product then lives
+    /// apart from `out`).
+    pub fn product_dtype(&self, out: &BufRef, epilogue: &Option<(KernelId, Vec<BufRef>)>) -> DType {
+        epilogue
+            .as_ref()
+            .and_then(|(k, _)| self.kernels.get(k.0 as usize))
+            .and_then(|k| k.inputs.first())
+            .map_or(out.ty.dtype, |t| t.dtype)
+    }
 }

@@ -36,5 +36,7 @@ pub use lower::builder::Builder;
 pub use lower::{LowerError, lower, lower_module};
 /// An integer wrapped into integer type `t`, as every backend computes it.
 pub use sem::wrap as wrap_integer;
+/// What a backend tells the fusion pass ([`Capabilities::fusion`]).
+pub use smelt_passes::FusionConfig;
 pub use verify::{InvalidProgram, VerifiedProgram, verify, verify_within};
 pub use work::{StepWork, WorkClass};

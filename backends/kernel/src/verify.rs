@@ -254,7 +254,7 @@ impl Verifier<'_> {
                 )
             },
         )?;
-        let (l, r, o) = (d.lhs.ty.dtype, d.rhs.ty.dtype, d.out.ty.dtype);
+        let (l, r, o) = (d.lhs.ty.dtype, d.rhs.ty.dtype, self.program.product_dtype(&d.out, &d.epilogue));
         // Two integer types (u8 x s8, quantized layers) need a wide signed result, as in HLO.
         let mixed_ok = l.is_int() && r.is_int() && o.is_signed_int() && o.bit_width() >= 32;
         check(l == r || mixed_ok, || format!("dot of {l} and {r} into {o}"))?;
@@ -290,9 +290,11 @@ impl Verifier<'_> {
         check(k.outputs.len() == 1 && k.outputs[0] == out.ty && space == &out.ty.dims, || {
             format!("epilogue kernel '{}' does not compute {}", k.name, &out.ty)
         })?;
-        check(k.inputs.first() == Some(&out.ty), || {
-            format!("epilogue kernel '{}' does not take the product as input 0", k.name)
-        })?;
+        // The product has `out`'s dims, and its type or an integer one.
+        check(
+            k.inputs.first().is_some_and(|t| t.dims == out.ty.dims && (t.dtype == out.ty.dtype || t.dtype.is_int())),
+            || format!("epilogue kernel '{}' does not take the product as input 0", k.name),
+        )?;
         operands(&k.inputs[1..], extra, "epilogue input")?;
         extra.iter().try_for_each(|b| self.buffer(b))
     }

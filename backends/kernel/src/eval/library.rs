@@ -30,7 +30,7 @@ fn scalars_of(a: &Array) -> Vec<Scalar> {
 
 /// The product of a dot step, row-major `[b, m, n]`, in `out`'s element type:
 /// the interpreter's `dot`, so both share one accumulation rule.
-pub(crate) fn dot(d: &DotStep, mem: &Memory<'_>) -> EResult<Vec<Scalar>> {
+pub(crate) fn dot(d: &DotStep, product: smelt_hlo::DType, mem: &Memory<'_>) -> EResult<Vec<Scalar>> {
     let place = "dot";
     if d.batch < 0 || d.m < 0 || d.n < 0 || d.k < 0 {
         return invalid(place, "negative dimension");
@@ -53,13 +53,13 @@ pub(crate) fn dot(d: &DotStep, mem: &Memory<'_>) -> EResult<Vec<Scalar>> {
         lhs_contracting: Dims::from_slice(&[if d.lhs_transposed { 1 } else { 2 }]),
         rhs_contracting: Dims::from_slice(&[if d.rhs_transposed { 2 } else { 1 }]),
     };
-    let product = smelt_interp::dot(&lhs, &rhs, &dims, d.out.ty.dtype).or_else(|e| invalid(place, e))?;
+    let product = smelt_interp::dot(&lhs, &rhs, &dims, product).or_else(|e| invalid(place, e))?;
     Ok(scalars_of(&product))
 }
 
 /// The product of a convolution step, row-major over its natural output shape,
 /// in `out`'s element type: the interpreter's `convolution`.
-pub(crate) fn conv(c: &ConvStep, mem: &Memory<'_>) -> EResult<Vec<Scalar>> {
+pub(crate) fn conv(c: &ConvStep, product: smelt_hlo::DType, mem: &Memory<'_>) -> EResult<Vec<Scalar>> {
     let place = "convolution";
     if c.window.len() != c.window_reversal.len() {
         return invalid(place, "window does not match the spatial dimensions");
@@ -73,7 +73,7 @@ pub(crate) fn conv(c: &ConvStep, mem: &Memory<'_>) -> EResult<Vec<Scalar>> {
     };
     let input = array_of(&View::of(&c.input), &c.input.ty.dims, mem)?;
     let kernel = array_of(&View::of(&c.kernel), &c.kernel.ty.dims, mem)?;
-    let out = smelt_interp::convolution(&input, &kernel, &attrs, c.out.ty.dtype).or_else(|e| invalid(place, e))?;
+    let out = smelt_interp::convolution(&input, &kernel, &attrs, product).or_else(|e| invalid(place, e))?;
     if out.data.len() != c.out.ty.element_count() {
         return invalid(place, "the output buffer does not hold the convolution's result");
     }

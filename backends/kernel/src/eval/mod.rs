@@ -256,11 +256,11 @@ impl<'p> Executor<'p> {
             Step::Copy { src, dst } => copy(&[(src.clone(), dst.clone())], mem),
             Step::ParallelCopy { moves } => copy(moves, mem),
             Step::Dot(d) => {
-                let product = library::dot(d, mem)?;
+                let product = library::dot(d, self.program.product_dtype(&d.out, &d.epilogue), mem)?;
                 self.contraction_out(product, &d.out, &d.epilogue, mem)
             }
             Step::Conv(c) => {
-                let product = library::conv(c, mem)?;
+                let product = library::conv(c, self.program.product_dtype(&c.out, &c.epilogue), mem)?;
                 self.contraction_out(product, &c.out, &c.epilogue, mem)
             }
             Step::CustomCall(c) => {
@@ -329,12 +329,14 @@ impl<'p> Executor<'p> {
         // The product stays out of `out`: the epilogue's other inputs may share
         // its buffer (it runs in place of an operand it reads elementwise).
         let k = self.kernel(*kid, "epilogue")?;
-        let w = out.ty.dtype.byte_size();
+        let product_type =
+            crate::ArrayType { dtype: self.program.product_dtype(out, epilogue), dims: out.ty.dims.clone() };
+        let w = product_type.dtype.byte_size();
         mem.scratch = vec![0u8; product.len() * w];
         for (i, x) in product.into_iter().enumerate() {
             sem::write(x, &mut mem.scratch[i * w..i * w + w]);
         }
-        let mut ins = vec![View::new(Place::Scratch, out.ty.clone())];
+        let mut ins = vec![View::new(Place::Scratch, product_type)];
         ins.extend(others.iter().map(View::of));
         run_kernel(k, &ins, &[View::of(out)], mem)
     }

@@ -514,14 +514,16 @@ fn output_fusion(lw: &mut Lowerer<'_>, spec: &Spec<'_>, contraction: InstId, ste
     let epilogue = if root == contraction {
         None
     } else {
-        if product_type != out.ty.dtype {
-            return Err(unsupported(spec.comp(lw), spec.inst, "an epilogue that changes the element type"));
+        // An integer product may change type in its epilogue (requantized):
+        // it then lives apart from `out` (`Program::product_dtype`).
+        if product_type != out.ty.dtype && !product_type.is_int() {
+            return Err(unsupported(spec.comp(lw), spec.inst, "an epilogue that changes a float product's type"));
         }
         let dims = out.ty.dims.clone();
         let mut bindings = spec.bindings.clone();
         bindings.insert(contraction, Binding::Product { out: dims.clone() });
         let mut em = Emitter::new(module, &mut lw.consts, &dims);
-        em.input(Source::Product, out.ty.clone());
+        em.input(Source::Product, ArrayType { dtype: product_type, dims: dims.clone() });
         let ctx = em.context(spec.body, bindings, 0);
         let idx = em.indices(dims.len());
         let mut value = em.emit(ctx, root, 0, &idx, 0)?;

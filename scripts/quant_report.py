@@ -2,7 +2,8 @@
 """Quantized models side by side: smelt against onnxruntime, int8 against f32.
 
     python scripts/quant_models.py /tmp/qm              # float models + calibration
-    python scripts/quant_report.py /tmp/qm [--runs 30]  # needs target/release/smelt
+    python scripts/quant_report.py /tmp/qm [--runs 30] [--onnx-cases tests/onnx]
+                                                        # needs target/release/smelt
 
 For every model folder (model.onnx, calibration/*.npz, <input>.npy) it
 writes two QDQ models, `smelt_qdq.onnx` (`smelt quantize`, min-max) and
@@ -80,6 +81,26 @@ def output_step(path, name):
     return None
 
 
+def case_copy(case, root):
+    """A tests/onnx case as a model folder: the model, its inputs, and four
+    calibration batches (float inputs scaled and with noise, others as they are)."""
+    import json
+    import shutil
+    d = root / case.name
+    (d / "calibration").mkdir(parents=True, exist_ok=True)
+    shutil.copy(case / "model.onnx", d / "model.onnx")
+    meta = json.loads((case / "case.json").read_text())
+    inputs = {i["name"]: np.load(case / i["file"]) for i in meta["inputs"]}
+    for name, x in inputs.items():
+        np.save(d / f"{name}.npy", x)
+    rng = np.random.default_rng(5)
+    for k in range(4):
+        batch = {n: (x * rng.uniform(0.7, 1.3) + 0.3 * x.std() * rng.standard_normal(x.shape)).astype(x.dtype)
+                 if np.issubdtype(x.dtype, np.floating) else x for n, x in inputs.items()}
+        np.savez(d / "calibration" / f"{k}.npz", **batch)
+    return d
+
+
 def rel_l2(a, b):
     return float(np.linalg.norm((a - b).ravel()) / max(np.linalg.norm(b.ravel()), 1e-30))
 
@@ -89,16 +110,26 @@ def main():
     ap.add_argument("root", type=pathlib.Path)
     ap.add_argument("--runs", type=int, default=30)
     ap.add_argument("--smelt", default=str(ROOT / "target" / "release" / "smelt"))
+    ap.add_argument("--onnx-cases", type=pathlib.Path,
+                    help="also every tests/onnx-style case folder here (calibration made from its inputs)")
     args = ap.parse_args()
     print(f"CPU: {cpu_name()}")
     rows = []
-    for folder in sorted(p for p in args.root.iterdir() if (p / "model.onnx").is_file()):
+    folders = sorted(p for p in args.root.iterdir() if (p / "model.onnx").is_file())
+    if args.onnx_cases:
+        folders += [case_copy(c, args.root / "onnx_cases") for c in sorted(args.onnx_cases.iterdir())
+                    if (c / "case.json").is_file()]
+    for folder in folders:
         model = folder / "model.onnx"
-        subprocess.run([args.smelt, "quantize", str(model), "--calibration", str(folder / "calibration"),
-                        "-o", str(folder / "smelt_qdq.onnx")], check=True, stdout=subprocess.DEVNULL)
+        q = subprocess.run([args.smelt, "quantize", str(model), "--calibration", str(folder / "calibration"),
+                            "-o", str(folder / "smelt_qdq.onnx")], capture_output=True, text=True)
+        if q.returncode != 0:
+            print(f"{folder.name}: smelt quantize refused: {q.stderr.strip().splitlines()[-1]}")
+            continue
         quantize_static(str(model), str(folder / "ort_qdq.onnx"), Reader(folder), quant_format=QuantFormat.QDQ,
                         per_channel=True, activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8)
-        inputs = [i.name for i in onnx.load(str(model)).graph.input]
+        inits = {i.name for i in onnx.load(str(model)).graph.initializer}
+        inputs = [i.name for i in onnx.load(str(model)).graph.input if i.name not in inits]
         feeds = {n: np.load(folder / f"{n}.npy") for n in inputs}
         fs = ort_session(model)
         out = fs.get_outputs()[0].name

@@ -263,8 +263,10 @@ fn mutated_hlo_protos_never_panic() {
     assert!(n(Reached::Decode) > 1000 && n(Reached::Through) > 100, "{reached:?}");
 }
 
-/// The ONNX models the repository tests with.
+/// The ONNX models the repository tests with, and quantized ones: the CNN as
+/// `smelt quantize` writes it and [`quantized_operators`].
 fn onnx_seeds() -> Vec<(String, Vec<u8>)> {
+    use smelt::jit::onnx;
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/onnx");
     let mut paths: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
@@ -272,7 +274,99 @@ fn onnx_seeds() -> Vec<(String, Vec<u8>)> {
         .filter(|p| p.is_file())
         .collect();
     paths.sort();
-    read_all(paths)
+    let mut seeds = read_all(paths);
+    let cnn = onnx::decode(&std::fs::read(dir.join("cnn/model.onnx")).unwrap()).unwrap();
+    let batches: Vec<_> =
+        (0..4).map(|k| smelt::jit::npz::read(&dir.join(format!("cnn/calibration/{k}.npz"))).unwrap()).collect();
+    let options = onnx::quantize::QuantizeOptions { backend: "interp".into(), ..Default::default() };
+    let qdq = onnx::quantize::quantize(&cnn, &batches, &options).unwrap();
+    seeds.push(("cnn quantized".into(), onnx::encode(&qdq.model)));
+    seeds.push(("quantized operators".into(), onnx::encode(&quantized_operators())));
+    seeds
+}
+
+/// A model of the integer operator forms: DynamicQuantizeLinear, QLinearConv,
+/// ConvInteger, QLinearMatMul, MatMulInteger and DequantizeLinear.
+fn quantized_operators() -> smelt::jit::onnx::proto::ModelProto {
+    use smelt::hlo::Array;
+    use smelt::jit::onnx::proto::*;
+    use smelt::jit::onnx::tensor::encode;
+    let node = |op: &str, inputs: &[&str], outputs: &[&str]| NodeProto {
+        op_type: op.into(),
+        name: outputs[0].into(),
+        input: inputs.iter().map(|s| s.to_string()).collect(),
+        output: outputs.iter().map(|s| s.to_string()).collect(),
+        ..NodeProto::default()
+    };
+    let w: Vec<i8> = (0..54).map(|i| (i * 37 % 255 - 127) as i8).collect();
+    let b: Vec<i8> = (0..36).map(|i| (i * 53 % 255 - 127) as i8).collect();
+    let initializer = vec![
+        encode("w", &Array::from_vec([3, 2, 3, 3], w)),
+        encode("ws", &Array::scalar(0.02f32)),
+        encode("wz", &Array::scalar(0i8)),
+        encode("ys", &Array::scalar(0.3f32)),
+        encode("yz", &Array::scalar(120u8)),
+        encode("shape", &Array::from_vec([2], vec![3i64, 9])),
+        encode("b", &Array::from_vec([9, 4], b)),
+        encode("bs", &Array::from_vec([4], vec![0.01f32, 0.02, 0.03, 0.04])),
+        encode("bz", &Array::from_vec([4], vec![0i8; 4])),
+        encode("ms", &Array::scalar(0.5f32)),
+        encode("mz", &Array::scalar(3u8)),
+    ];
+    let nodes = vec![
+        node("DynamicQuantizeLinear", &["x"], &["xq", "xs", "xz"]),
+        node("QLinearConv", &["xq", "xs", "xz", "w", "ws", "wz", "ys", "yz"], &["yq"]),
+        node("ConvInteger", &["xq", "w", "xz"], &["ci"]),
+        node("DequantizeLinear", &["yq", "ys", "yz"], &["y"]),
+        node("Reshape", &["yq", "shape"], &["aq"]),
+        node("QLinearMatMul", &["aq", "ys", "yz", "b", "bs", "bz", "ms", "mz"], &["mq"]),
+        node("MatMulInteger", &["aq", "b", "yz"], &["mi"]),
+    ];
+    let dims = |d: &[i64]| TensorShapeProto {
+        dim: d
+            .iter()
+            .map(|&v| tensor_shape_proto::Dimension {
+                value: Some(tensor_shape_proto::dimension::Value::DimValue(v)),
+                ..Default::default()
+            })
+            .collect(),
+    };
+    let x = ValueInfoProto {
+        name: "x".into(),
+        r#type: Some(TypeProto {
+            value: Some(type_proto::Value::TensorType(type_proto::Tensor {
+                elem_type: 1,
+                shape: Some(dims(&[1, 2, 5, 5])),
+            })),
+            ..Default::default()
+        }),
+        ..Default::default()
+    };
+    let output = |n: &str| ValueInfoProto { name: n.into(), ..Default::default() };
+    ModelProto {
+        ir_version: 8,
+        opset_import: vec![OperatorSetIdProto { domain: String::new(), version: 17 }],
+        graph: Some(GraphProto {
+            name: "quantized_operators".into(),
+            node: nodes,
+            initializer,
+            input: vec![x],
+            output: ["y", "ci", "mq", "mi"].iter().map(|n| output(n)).collect(),
+            ..Default::default()
+        }),
+        ..Default::default()
+    }
+}
+
+#[test]
+fn the_quantized_operator_seed_runs() {
+    let model = smelt::jit::onnx::encode(&quantized_operators());
+    let graph = smelt::jit::onnx::from_bytes(&model).unwrap();
+    let session = smelt::jit::graph::Session::new(graph, Default::default()).unwrap();
+    let x = smelt::hlo::Array::from_vec([1, 2, 5, 5], (0..50).map(|i| (i as f32 - 20.0) * 0.1).collect());
+    let out = session.run(&[("x", x)], &["y", "ci", "mq", "mi"]).unwrap();
+    let dims: Vec<Vec<i64>> = out.iter().map(|a| a.dims.to_vec()).collect();
+    assert_eq!(dims, [vec![1, 3, 3, 3], vec![1, 3, 3, 3], vec![3, 4], vec![3, 4]]);
 }
 
 /// One structural mutation of a model (an operator, an input, an attribute,

@@ -99,7 +99,10 @@ fn setup(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>], gates: i64, 
         other => return Err(GraphError::unsupported(node, format!("direction={other}"))),
     };
     let dirs = reverse.len() as i64;
-    if w.dims != [dirs, gates * hidden, x.dims[2]] || r.dims != [dirs, gates * hidden, hidden] {
+    // In i128: the attribute may be anything a model holds.
+    let rows = i128::from(gates) * i128::from(hidden);
+    let fits = |d: &[i64], last: i64| d.len() == 3 && d[0] == dirs && i128::from(d[1]) == rows && d[2] == last;
+    if hidden < 1 || !fits(&w.dims, x.dims[2]) || !fits(&r.dims, hidden) {
         return Err(GraphError::node(
             node,
             format!("W {:?} and R {:?} do not fit {dirs} direction(s), hidden size {hidden}", w.dims, r.dims),

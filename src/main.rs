@@ -944,7 +944,19 @@ fn cmd_compile(
     output: Option<&Path>,
 ) -> Result<ExitCode> {
     let mut module = load_verified(path)?;
-    engine::optimize(&mut module, engine::Pipeline::Default, &mut PassContext::new(Options::default()))?;
+    // For the host, the middle end as the JIT runs it for this backend (its
+    // fusion rules, u8 x s8 products where the CPU has them).
+    let mut options = Options::default();
+    if target.is_none()
+        && cpu.is_none()
+        && features.is_none()
+        && let Ok(b) = engine::backend(backend.name())
+    {
+        let caps = b.capabilities();
+        options.fusion = caps.fusion;
+        options.u8s8_products = caps.u8s8_products;
+    }
+    engine::optimize(&mut module, engine::Pipeline::Default, &mut PassContext::new(options))?;
     let bytes = match backend.name() {
         "cpu" => {
             let program = smelt::kernel::lower_module(&module)?;

@@ -533,7 +533,17 @@ fn build<'ctx>(
     let ty = cx.void_type().fn_type(&[p.into(), p.into(), p.into(), p.into(), p.into()], false);
     let f = module.add_function(&name, ty, Some(Linkage::External));
     set_target_attrs(cx, f, target, isa);
-    let c = Conv { scatter_to: std::cell::Cell::new(None), module, target, spec, g, ct, isa, name: name.clone() };
+    let c = Conv {
+        scatter_to: std::cell::Cell::new(None),
+        raw_gather: std::cell::Cell::new(false),
+        module,
+        target,
+        spec,
+        g,
+        ct,
+        isa,
+        name: name.clone(),
+    };
     let ir = Ir::new(module, f);
     let (input, kernel, out, epi, ectx) =
         (ir.param_ptr(0), ir.param_ptr(1), ir.param_ptr(2), ir.param_ptr(3), ir.param_ptr(4));
@@ -585,6 +595,9 @@ fn build<'ctx>(
 struct Conv<'s, 'ctx> {
     /// Where the next shared tasks scatter their scratch blocks ([`S_DST`]).
     scatter_to: std::cell::Cell<Option<PointerValue<'ctx>>>,
+    /// The im2col gather stores the input's own 8-bit values (for quad
+    /// panels, repacked from them) instead of accumulator values.
+    raw_gather: std::cell::Cell<bool>,
     module: &'s Module<'ctx>,
     target: &'s TargetMachine,
     spec: &'s ConvSpec,
@@ -606,6 +619,25 @@ const S_DST: u32 = 5;
 const SLOTS: u32 = 6;
 
 impl<'s, 'ctx> Conv<'s, 'ctx> {
+    /// The element type and bytes the im2col gather stores ([`Conv::raw_gather`]).
+    fn a_elem(&self, ir: &Ir<'_, 'ctx>) -> (inkwell::types::BasicTypeEnum<'ctx>, u32) {
+        if self.raw_gather.get() {
+            (ir.mem_ty(self.spec.input, 0), self.spec.input.byte_size() as u32)
+        } else {
+            (self.ct.ty(ir.cx), self.ct.bytes())
+        }
+    }
+
+    /// An input value (scalar or vector) as the gather stores it.
+    fn a_value(&self, ir: &Ir<'_, 'ctx>, v: BasicValueEnum<'ctx>) -> R<BasicValueEnum<'ctx>> {
+        if self.raw_gather.get() { Ok(v) } else { ir.to_ct(v, self.spec.input, self.ct) }
+    }
+
+    /// The gather's zero (padding).
+    fn a_zero(&self, ir: &Ir<'_, 'ctx>) -> BasicValueEnum<'ctx> {
+        if self.raw_gather.get() { ir.cx.i8_type().const_zero().into() } else { ir.zero(self.ct, 0) }
+    }
+
     /// Whether the whole convolution is too little work to share between threads.
     fn inline(&self, ir: &Ir<'_, 'ctx>) -> IntValue<'ctx> {
         let g = &self.g;
@@ -1203,9 +1235,13 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         // finished block of the [rows, F] scratch into the output (in
         // parallel, while the block is in cache), then one epilogue block.
         self.scatter_to.set((!direct).then_some(args[2]));
+        // Quads gather the input's bytes and repack them (the element and
+        // panel gathers; the vector gather converts as it transposes).
+        self.raw_gather.set(blk.group == 4 && !self.vector_gather(blk.lanes));
         self.share_tasks(ir, ptrs, "gemm", (tasks, 1), |task| {
             self.im2col_task(task, &parts, kspan, npad, nkb, kcb, (chunk, chunks), shared)
         })?;
+        self.raw_gather.set(false);
         self.scatter_to.set(None);
         if shared {
             ir.free(ptrs[0])?;
@@ -1273,8 +1309,7 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
     ) -> R<()> {
         let g = &self.g;
         let spec = self.spec;
-        let ct = self.ct;
-        let ctt = ct.ty(ir.cx);
+        let (ctt, cbytes) = self.a_elem(ir);
         let imem = ir.mem_ty(spec.input, 0);
         let sx = g.window[1].stride;
         let vty = ir.mem_ty(spec.input, (sx * mr) as u32);
@@ -1327,8 +1362,8 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
                                     let at = ir.add(src, ir.mul(z, ir.c(g.in_strides[g.in_f]))?)?;
                                     let v = ir.load(vty, ir.gep(imem, input, at)?, ib)?;
                                     let v = if sx == 1 { v } else { ir.shuffle(v, v, &every)? };
-                                    let v = ir.to_ct(v, spec.input, ct)?;
-                                    ir.store(ir.gep(ctt, apack, dst(z)?)?, v, ct.bytes())
+                                    let v = self.a_value(ir, v)?;
+                                    ir.store(ir.gep(ctt, apack, dst(z)?)?, v, cbytes)
                                 })
                             },
                             || {
@@ -1343,10 +1378,9 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
                                             ir.add(ir.mul(iy, ir.c(iw))?, x)?,
                                         )?;
                                         let at = ir.select(ok, at, ir.c(0))?;
-                                        let v =
-                                            ir.to_ct(ir.load(imem, ir.gep(imem, input, at)?, ib)?, spec.input, ct)?;
-                                        let v = ir.b.build_select(ok, v, ir.zero(ct, 0), "")?;
-                                        ir.store(ir.gep(ctt, apack, ir.add(d, ir.c(l))?)?, v, ct.bytes())?;
+                                        let v = self.a_value(ir, ir.load(imem, ir.gep(imem, input, at)?, ib)?)?;
+                                        let v = ir.b.build_select(ok, v, self.a_zero(ir), "")?;
+                                        ir.store(ir.gep(ctt, apack, ir.add(d, ir.c(l))?)?, v, cbytes)?;
                                     }
                                     Ok(())
                                 })
@@ -1372,8 +1406,7 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
     ) -> R<()> {
         let g = &self.g;
         let spec = self.spec;
-        let ct = self.ct;
-        let ctt = ct.ty(ir.cx);
+        let (ctt, cbytes) = self.a_elem(ir);
         let imem = ir.mem_ty(spec.input, 0);
         let ib = spec.input.byte_size() as u32;
         let (out_b, out_sp) = out_layout(spec);
@@ -1416,11 +1449,11 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
                     let z_step = if z_major { g.taps } else { 1 };
                     ir.for_range(z_lo, z_hi, 1, |z| {
                         let at = ir.add(src, ir.mul(z, ir.c(g.in_strides[g.in_f]))?)?;
-                        let v = ir.to_ct(ir.load(imem, ir.gep(imem, input, at)?, ib)?, spec.input, ct)?;
-                        let v = ir.b.build_select(valid, v, ir.zero(ct, 0), "")?;
+                        let v = self.a_value(ir, ir.load(imem, ir.gep(imem, input, at)?, ib)?)?;
+                        let v = ir.b.build_select(valid, v, self.a_zero(ir), "")?;
                         let kk = ir.add(depth, ir.mul(z, ir.c(z_step))?)?;
                         let d = ir.add(dbase, ir.mul(kk, ir.c(mr))?)?;
-                        ir.store(ir.gep(ctt, apack, d)?, v, ct.bytes())
+                        ir.store(ir.gep(ctt, apack, d)?, v, cbytes)
                     })
                 })
             };
@@ -1437,7 +1470,7 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
             let panel = ir.mul(ir.div(rr, ir.c(mr))?, ir.mul(ir.c(mr), kc)?)?;
             ir.for_range(ir.c(0), kc, 1, |kk| {
                 let d = ir.add(ir.add(panel, lane)?, ir.mul(kk, ir.c(mr))?)?;
-                ir.store(ir.gep(ctt, apack, d)?, ir.zero(ct, 0), ct.bytes())
+                ir.store(ir.gep(ctt, apack, d)?, self.a_zero(ir), cbytes)
             })
         })?;
         Ok(())
@@ -1467,7 +1500,7 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         let omem = ir.mem_ty(spec.out, 0);
         let a_block = cdiv(blk.mc, mr) * mr * kcb;
         let kdim = g.taps * g.cg;
-        let apack = if shared { input } else { ir.alloc(ir.c(a_block * ct.bytes() as i64))? };
+        let apack = if shared { input } else { ir.alloc(ir.c(a_block * self.a_elem(&ir).1 as i64))? };
         // Grouped panels: gathered as accumulator values, then repacked.
         let grouped = if blk.group > 1 { Some(ir.alloc(ir.c(a_block * blk.packed_bytes()))?) } else { None };
         let lanes = blk.lanes;
@@ -1500,7 +1533,7 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
                         self.gather_a(&ir, input, apack, [r0, mc, k0, kc, chan, bshift], mr, lanes)?;
                         match grouped {
                             Some(ppack) => {
-                                repack_groups(&ir, apack, ppack, [mc, kc], mr, blk.group)?;
+                                repack_groups(&ir, apack, ppack, [mc, kc], mr, (blk.group, self.raw_gather.get()))?;
                                 ppack
                             }
                             None => apack,
@@ -1547,7 +1580,7 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
 }
 
 /// Repacks gathered A micro-panels (`mr` rows, `kc` deep, each `[kc][mr]`
-/// 32-bit values at `src + r0 * kc`) as grouped panels (`[kc / g][mr][g]`
+/// 32-bit values at `src + r0 * kc`, or the input's bytes with `raw`) as grouped panels (`[kc / g][mr][g]`
 /// 16-bit (`g = 2`) or 8-bit (`g = 4`) values at `dst + r0 * kc'`, `kc'` the
 /// depth rounded up to whole groups, zeros past `kc`): the layout of the
 /// GEMM's grouped microkernel. The values fit the narrow type (the operands'
@@ -1558,13 +1591,13 @@ fn repack_groups<'ctx>(
     dst: PointerValue<'ctx>,
     [mc, kc]: [IntValue<'ctx>; 2],
     mr: i64,
-    group: u32,
+    (group, raw): (u32, bool),
 ) -> R<()> {
     let g = group as i64;
     let m = mr as u32;
-    let i32t = ir.cx.i32_type();
     let nt = if group == 2 { ir.cx.i16_type() } else { ir.cx.i8_type() };
-    let (v32, vn) = (i32t.vec_type(m), nt.vec_type(m));
+    let st = if raw { nt } else { ir.cx.i32_type() };
+    let (v32, vn) = (st.vec_type(m), nt.vec_type(m));
     // Concatenations of two vectors, then the final interleave: element
     // (r, t) of the group comes from vector t, lane r.
     let halves: Vec<Option<u32>> = (0..2 * m).map(Some).collect();
@@ -1583,7 +1616,7 @@ fn repack_groups<'ctx>(
         .collect();
     let kp = ir.mul(ir.div(ir.add(kc, ir.c(g - 1))?, ir.c(g))?, ir.c(g))?;
     ir.for_range(ir.c(0), mc, mr, |r0| {
-        let from = ir.gep(i32t.into(), src, ir.mul(r0, kc)?)?;
+        let from = ir.gep(st.into(), src, ir.mul(r0, kc)?)?;
         let to = ir.gep(nt.into(), dst, ir.mul(r0, kp)?)?;
         ir.for_range(ir.c(0), ir.div(kp, ir.c(g))?, 1, |q| {
             let k = ir.mul(q, ir.c(g))?;
@@ -1593,9 +1626,9 @@ fn repack_groups<'ctx>(
                 let in_depth = ir.cmp(IntPredicate::SLT, kt, kc)?;
                 // Depths past kc read the group's first again, then zero.
                 let at = ir.select(in_depth, kt, k)?;
-                let v = ir.load(v32.into(), ir.gep(i32t.into(), from, ir.mul(at, ir.c(mr))?)?, 4)?.into_vector_value();
+                let v = ir.load(v32.into(), ir.gep(st.into(), from, ir.mul(at, ir.c(mr))?)?, 1)?.into_vector_value();
                 let v = ir.b.build_select(in_depth, v, v32.const_zero(), "")?.into_vector_value();
-                vs.push(BasicValueEnum::from(ir.b.build_int_truncate(v, vn, "")?));
+                vs.push(if raw { v.into() } else { BasicValueEnum::from(ir.b.build_int_truncate(v, vn, "")?) });
             }
             let all = if group == 2 {
                 ir.shuffle(vs[0], vs[1], &interleave)?

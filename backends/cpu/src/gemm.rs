@@ -413,7 +413,10 @@ fn ukernel_function<'ctx>(
     let group = blk.group;
     let dp = if group > 1 {
         let name = match (group, blk.ct) {
+            // 256-bit vectors: AVX-VNNI's (VEX) forms of the same instructions.
+            (4, _) if isa.vector_bits == 256 => "llvm.x86.avx512.vpdpbusd.256",
             (4, _) => "llvm.x86.avx512.vpdpbusd.512",
+            (_, Ct::I32) if isa.vector_bits == 256 => "llvm.x86.avx512.vpdpwssd.256",
             (_, Ct::I32) => "llvm.x86.avx512.vpdpwssd.512",
             _ => "llvm.x86.avx512bf16.dpbf16ps.512",
         };
@@ -433,7 +436,7 @@ fn ukernel_function<'ctx>(
         let mut bv = Vec::new();
         for j in 0..nv {
             let ptr = ir.gep(et.into(), bp, ir.add(bbase, ir.c((group * j * lanes) as i64))?)?;
-            let v = ir.load(et.vec_type(group * lanes).into(), ptr, 64)?;
+            let v = ir.load(et.vec_type(group * lanes).into(), ptr, (4 * lanes).min(64))?;
             bv.push(ir.b.build_bit_cast(v, pairs_t, "")?);
         }
         let abase = ir.mul(p, ir.c(mr as i64))?;

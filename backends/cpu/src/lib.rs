@@ -358,12 +358,16 @@ pub fn emit(program: &VerifiedProgram<'_>, options: &CompileOptions, what: Emit)
     })
 }
 
-/// Whether the host multiplies u8 by s8 natively (AVX512-VNNI's `vpdpbusd`:
+/// Whether the host multiplies u8 by s8 natively (AVX512-VNNI's or AVX-VNNI's `vpdpbusd`:
 /// [`routine::Isa::int8_quads`]).
 fn host_has_u8s8_products() -> bool {
     static QUADS: OnceLock<bool> = OnceLock::new();
     *QUADS.get_or_init(|| {
-        init_llvm().is_ok() && TargetMachine::get_host_cpu_features().to_string().split(',').any(|f| f == "+avx512vnni")
+        init_llvm().is_ok()
+            && TargetMachine::get_host_cpu_features()
+                .to_string()
+                .split(',')
+                .any(|f| f == "+avx512vnni" || f == "+avxvnni")
     })
 }
 

@@ -54,11 +54,12 @@ pub struct Isa {
     pub registers: u32,
     /// AVX512-BF16's `vdpbf16ps` (bf16 pairs multiplied exactly, added into f32).
     pub bf16_pairs: bool,
-    /// AVX512-VNNI's `vpdpwssd` (s16 pairs multiplied, added into i32 with
+    /// AVX512-VNNI's (or, on 256-bit vectors, AVX-VNNI's) `vpdpwssd` (s16 pairs multiplied, added into i32 with
     /// wrapping: exact for 8-bit and 16-bit integer products).
     pub int16_pairs: bool,
     /// AVX512-VNNI's `vpdpbusd` (u8 x s8 quads multiplied, added into i32
-    /// with wrapping: exact, as four products of a u8 and an s8 fit i32).
+    /// with wrapping: exact, as four products of a u8 and an s8 fit i32), or
+    /// AVX-VNNI's on 256-bit vectors.
     pub int8_quads: bool,
     /// The data caches: the host's when the target is the host, else
     /// [`Caches::DEFAULT`].
@@ -85,7 +86,8 @@ impl Isa {
                 let pairs = has("avx512bf16") && (!is_host || bf16_pairs_pay());
                 (512, 32, pairs, has("avx512vnni"))
             } else if has("avx2") || has("avx") {
-                (256, 16, false, false)
+                // AVX-VNNI: the VEX-encoded 256-bit vpdpwssd and vpdpbusd.
+                (256, 16, false, has("avx2") && has("avxvnni"))
             } else {
                 (128, 16, false, false)
             };

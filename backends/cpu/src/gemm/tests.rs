@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 use half::{bf16, f16};
 use inkwell::context::Context;
+use inkwell::targets::TargetMachine;
 use smelt_hlo::DType;
 
 use super::{GemmSpec, gemm_function};
@@ -203,9 +204,13 @@ const SHAPES: &[(usize, usize, usize, usize)] = &[
 
 /// Compiles one GEMM per spec into one module and runs `f` with them.
 fn with_gemms(specs: &[GemmSpec], runtime: Runtime, f: impl FnOnce(&[GemmFn])) {
+    with_gemms_on(&jit::host_target_machine().unwrap(), specs, runtime, f)
+}
+
+fn with_gemms_on(tm: &TargetMachine, specs: &[GemmSpec], runtime: Runtime, f: impl FnOnce(&[GemmFn])) {
     let cx = Context::create();
     let module = cx.create_module("gemm_test");
-    let tm = jit::host_target_machine().unwrap();
+    let tm = tm.clone();
     jit::prepare_module(&module, &tm);
     for s in specs {
         gemm_function(&module, &tm, s).unwrap();
@@ -228,8 +233,18 @@ fn all_transpositions(lhs: DType, rhs: DType, out: DType) -> Vec<GemmSpec> {
 }
 
 fn check_specs(specs: &[GemmSpec], runtime: Runtime, exact: bool, shapes: &[(usize, usize, usize, usize)]) {
+    check_specs_on(&jit::host_target_machine().unwrap(), specs, runtime, exact, shapes)
+}
+
+fn check_specs_on(
+    tm: &TargetMachine,
+    specs: &[GemmSpec],
+    runtime: Runtime,
+    exact: bool,
+    shapes: &[(usize, usize, usize, usize)],
+) {
     let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
-    with_gemms(specs, runtime, |fns| {
+    with_gemms_on(tm, specs, runtime, |fns| {
         for (spec, &f) in specs.iter().zip(fns) {
             for &(batch, m, n, k) in shapes {
                 let a = random_values(&mut rng, spec.lhs, batch * m * k, exact);
@@ -358,6 +373,46 @@ fn pair_instructions_are_used_where_the_host_has_them() {
         for pack in packs {
             assert_eq!(ir.contains(&format!("smelt_gemm_pack_{pack}")), host, "{lhs} x {rhs}: {pack}");
         }
+    }
+}
+
+/// A target with AVX-VNNI and no AVX-512 (Alder Lake): 8-bit quads and
+/// 16-bit pairs on the 256-bit VEX forms of `vpdpbusd` and `vpdpwssd`; run
+/// where the host has AVX-VNNI.
+#[test]
+fn avx_vnni_quads_and_pairs_on_256_bit_vectors() {
+    use inkwell::OptimizationLevel;
+    use inkwell::targets::{CodeModel, RelocMode, Target};
+    let host = jit::host_target_machine().unwrap();
+    let triple = TargetMachine::get_default_triple();
+    let tm = Target::from_triple(&triple)
+        .unwrap()
+        .create_target_machine(
+            &triple,
+            "alderlake",
+            "+avx2,+fma,+f16c,+avxvnni",
+            OptimizationLevel::Aggressive,
+            RelocMode::PIC,
+            CodeModel::Default,
+        )
+        .unwrap();
+    let isa = crate::routine::Isa::of(&tm);
+    assert_eq!((isa.vector_bits, isa.int8_quads, isa.int16_pairs), (256, true, true));
+    let mut specs = all_transpositions(DType::U8, DType::S8, DType::S32);
+    specs.extend(all_transpositions(DType::S8, DType::S8, DType::S32));
+    let cx = Context::create();
+    let module = cx.create_module("avx_vnni");
+    jit::prepare_module(&module, &tm);
+    for s in &specs {
+        gemm_function(&module, &tm, s).unwrap();
+    }
+    let ir = module.print_to_string().to_string();
+    assert!(ir.contains("llvm.x86.avx512.vpdpbusd.256") && ir.contains("llvm.x86.avx512.vpdpwssd.256"));
+    assert!(!ir.contains(".512"), "no 512-bit instruction for a 256-bit target");
+    let host_features = host.get_feature_string().to_string_lossy().into_owned();
+    if host_features.split(',').any(|f| f == "+avxvnni") {
+        check_specs_on(&tm, &specs, Runtime::TwoThreads, false, SHAPES);
+        check_specs_on(&tm, &specs[..4], Runtime::TwoThreads, false, &[(1, 30, 40, 1025), (2, 13, 50, 777)]);
     }
 }
 

@@ -326,6 +326,12 @@ fn plain_s8(rw: &mut Rewriter<'_>, id: InstId) -> Option<InstId> {
     }
 }
 
+/// An s8 array of ones of `dims` (summing weights through a product).
+fn ones(rw: &mut Rewriter<'_>, dims: &[i64]) -> Option<InstId> {
+    let one = rw.constant(smelt_hlo::Array::scalar(1i8));
+    rw.broadcast(one, dims, &[])
+}
+
 /// Product `id` of `l = x - zx` (u8 `x`) and `r` (s8) as `product(x, r) -
 /// zx * (sum of r over the contracted dimensions)`, in s32; a convolution's
 /// padding moves into a `pad` of `x` with `zx` (padding is `x - zx = 0`).
@@ -339,10 +345,6 @@ fn u8_times_s8(rw: &mut Rewriter<'_>, id: InstId, l: InstId, r: InstId) -> Optio
     let inst = rw.inst(id).clone();
     let out_dims = rw.dims(id).to_vec();
     let wdims = rw.dims(w).to_vec();
-    let one = {
-        let c = rw.constant(smelt_hlo::Array::scalar(1i8));
-        c
-    };
     // The weights' sums over the contracted dimensions, and where they land.
     let (product, sums, mapping) = match &inst.attrs {
         Attrs::Dot(d) => {
@@ -351,7 +353,7 @@ fn u8_times_s8(rw: &mut Rewriter<'_>, id: InstId, l: InstId, r: InstId) -> Optio
                 return Some(p);
             }
             let lead: Vec<i64> = d.rhs_batch.iter().chain(&d.rhs_contracting).map(|&i| wdims[i as usize]).collect();
-            let ones = rw.broadcast(one, &lead, &[])?;
+            let ones = ones(rw, &lead)?;
             let nb = d.rhs_batch.len() as i64;
             let dims = smelt_hlo::attrs::DotDims {
                 lhs_batch: (0..nb).collect(),
@@ -393,7 +395,7 @@ fn u8_times_s8(rw: &mut Rewriter<'_>, id: InstId, l: InstId, r: InstId) -> Optio
             let ko = c.dims.kernel_output_feature;
             let others: Vec<i64> = (0..wdims.len() as i64).filter(|&i| i != ko).collect();
             let lead: Vec<i64> = others.iter().map(|&i| wdims[i as usize]).collect();
-            let ones = rw.broadcast(one, &lead, &[])?;
+            let ones = ones(rw, &lead)?;
             let dims = smelt_hlo::attrs::DotDims {
                 lhs_batch: Default::default(),
                 lhs_contracting: (0..lead.len() as i64).collect(),

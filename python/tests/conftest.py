@@ -60,3 +60,37 @@ ENTRY main {
   ROOT s = f32[4] add(x, y)
 }
 """
+
+
+class Const:
+    """An op input given as an initializer rather than fed."""
+
+    def __init__(self, value):
+        self.value = np.asarray(value)
+
+
+def op_model(op, ins, attrs=None, opset=18, n_out=1):
+    """A model of one `op` node over `ins` (name -> array, in input order;
+    `Const` values are initializers, None an omitted input), outputs
+    `y0..`, and the feeds it needs."""
+    from onnx import TensorProto, helper, numpy_helper
+
+    inputs, inits, names, feeds = [], [], [], {}
+    for name, value in ins.items():
+        if value is None:
+            names.append("")
+            continue
+        names.append(name)
+        if isinstance(value, Const):
+            inits.append(numpy_helper.from_array(value.value, name))
+        else:
+            feeds[name] = value
+            elem = helper.np_dtype_to_tensor_dtype(value.dtype)
+            inputs.append(helper.make_tensor_value_info(name, elem, value.shape))
+    while names and names[-1] == "":
+        names.pop()
+    outs = [f"y{k}" for k in range(n_out)]
+    node = helper.make_node(op, names, outs, **(attrs or {}))
+    undefined = [helper.make_tensor_value_info(o, TensorProto.UNDEFINED, None) for o in outs]
+    graph = helper.make_graph([node], op, inputs, undefined, inits)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)]), feeds

@@ -11,6 +11,7 @@ import smelt.onnx
 onnx = pytest.importorskip("onnx")
 from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 from onnx.reference import ReferenceEvaluator  # noqa: E402
+from conftest import Const, op_model  # noqa: E402
 
 RNG = np.random.default_rng(0)
 
@@ -19,36 +20,10 @@ def randn(*dims):
     return RNG.standard_normal(dims).astype(np.float32)
 
 
-class Const:
-    """An op input given as an initializer rather than fed."""
-
-    def __init__(self, value):
-        self.value = np.asarray(value)
-
-
 def check(op, ins, attrs=None, opset=18, n_out=1, rtol=1e-5, atol=1e-6):
     """Runs one `op` node over `ins` in order: arrays are graph inputs, `Const`s
     initializers, None an omitted input."""
-    inputs, inits, names, feeds = [], [], [], {}
-    for name, value in ins.items():
-        if value is None:
-            names.append("")
-            continue
-        names.append(name)
-        if isinstance(value, Const):
-            inits.append(numpy_helper.from_array(value.value, name))
-        else:
-            feeds[name] = value
-            elem = helper.np_dtype_to_tensor_dtype(value.dtype)
-            inputs.append(helper.make_tensor_value_info(name, elem, value.shape))
-    while names and names[-1] == "":
-        names.pop()
-    outs = [f"y{k}" for k in range(n_out)]
-    node = helper.make_node(op, names, outs, **(attrs or {}))
-    graph = helper.make_graph(
-        [node], op, inputs, [helper.make_tensor_value_info(o, TensorProto.UNDEFINED, None) for o in outs], inits
-    )
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    model, feeds = op_model(op, ins, attrs, opset, n_out)
     want = ReferenceEvaluator(model).run(None, feeds)
     got = smelt.onnx.InferenceSession(model.SerializeToString(), backend="cranelift").run(None, feeds)
     assert len(got) == len(want)

@@ -11,36 +11,14 @@ import smelt.onnx
 onnx = pytest.importorskip("onnx")
 from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 from onnx.reference import ReferenceEvaluator  # noqa: E402
+from conftest import Const, op_model  # noqa: E402
 
 RNG = np.random.default_rng(7)
 BACKENDS = ["cranelift", "cpu"]
 
 
 def model_of(op, ins, attrs=None, opset=21, n_out=1):
-    """A one-node model of `op` over `ins` (name -> array; `Const` values are
-    initializers, None an omitted input) and the feeds it needs."""
-    inputs, inits, names, feeds = [], [], [], {}
-    for name, value in ins.items():
-        if value is None:
-            names.append("")
-            continue
-        names.append(name)
-        if isinstance(value, Const):
-            inits.append(numpy_helper.from_array(value.value, name))
-        else:
-            feeds[name] = value
-            elem = helper.np_dtype_to_tensor_dtype(value.dtype)
-            inputs.append(helper.make_tensor_value_info(name, elem, value.shape))
-    outs = [f"y{k}" for k in range(n_out)]
-    node = helper.make_node(op, names, outs, **(attrs or {}))
-    undefined = [helper.make_tensor_value_info(o, TensorProto.UNDEFINED, None) for o in outs]
-    graph = helper.make_graph([node], op, inputs, undefined, inits)
-    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)]), feeds
-
-
-class Const:
-    def __init__(self, value):
-        self.value = np.asarray(value)
+    return op_model(op, ins, attrs, opset, n_out)
 
 
 def check(op, ins, attrs=None, opset=21, n_out=1, steps=0, backend="cranelift"):

@@ -852,29 +852,7 @@ fn pack_pairs_function<'ctx>(
     let k_unit = ir.cmp(IntPredicate::EQ, ks, ir.c(1))?;
     let r_unit = ir.cmp(IntPredicate::EQ, rs, ir.c(1))?;
     let whole = ir.b.build_and(full, even, "")?;
-    // Element by element: rows past `rows` and depth past `kc` are zero.
-    let scalar = || -> R<()> {
-        ir.for_range(ir.c(0), npairs, 1, |q| {
-            for r in 0..p {
-                for t in 0..2 {
-                    let kk = ir.add(ir.mul(q, ir.c(2))?, ir.c(t))?;
-                    let live = ir.b.build_and(
-                        ir.cmp(IntPredicate::SLT, ir.c(r as i64), rows)?,
-                        ir.cmp(IntPredicate::SLT, kk, kc)?,
-                        "",
-                    )?;
-                    let rr = ir.select(live, ir.c(r as i64), ir.c(0))?;
-                    let kr = ir.select(live, kk, ir.c(0))?;
-                    let at = ir.add(ir.mul(rr, rs)?, ir.mul(kr, ks)?)?;
-                    let v = load16(at, 1)?;
-                    let v = ir.b.build_select(live, v, i16t.const_zero().into(), "")?;
-                    let d = ir.add(ir.mul(ir.add(ir.mul(q, ir.c(pl))?, ir.c(r as i64))?, ir.c(2))?, ir.c(t))?;
-                    ir.store(ir.gep(i16t.into(), dst, d)?, v, 2)?;
-                }
-            }
-            Ok(())
-        })
-    };
+    let scalar = || pack_groups_scalar(&ir, dst, [rs, ks, rows, kc], (p, 2), i16t, &|at| load16(at, 1));
     // Rows along k (A as stored): each pair is two neighbouring source elements.
     let words = || -> R<()> {
         ir.for_range(ir.c(0), npairs, 1, |q| {
@@ -908,6 +886,35 @@ fn pack_pairs_function<'ctx>(
     Ok(f)
 }
 
+/// The element-by-element packing of `p` rows into groups of `g` along `k`
+/// (pairs and quads share it): `load(at)` reads source element `at` as an
+/// `elem`; rows past `rows` and depth past `kc` are zero.
+fn pack_groups_scalar<'ctx>(
+    ir: &Ir<'_, 'ctx>,
+    dst: PointerValue<'ctx>,
+    [rs, ks, rows, kc]: [IntValue<'ctx>; 4],
+    (p, g): (u32, i64),
+    elem: inkwell::types::IntType<'ctx>,
+    load: &dyn Fn(IntValue<'ctx>) -> R<BasicValueEnum<'ctx>>,
+) -> R<()> {
+    let groups = ir.div(ir.add(kc, ir.c(g - 1))?, ir.c(g))?;
+    ir.for_range(ir.c(0), groups, 1, |q| {
+        for r in 0..p as i64 {
+            for t in 0..g {
+                let kk = ir.add(ir.mul(q, ir.c(g))?, ir.c(t))?;
+                let live =
+                    ir.b.build_and(ir.cmp(IntPredicate::SLT, ir.c(r), rows)?, ir.cmp(IntPredicate::SLT, kk, kc)?, "")?;
+                let at = ir
+                    .add(ir.mul(ir.select(live, ir.c(r), ir.c(0))?, rs)?, ir.mul(ir.select(live, kk, ir.c(0))?, ks)?)?;
+                let v = ir.b.build_select(live, load(at)?, elem.const_zero().into(), "")?;
+                let d = ir.add(ir.mul(ir.add(ir.mul(q, ir.c(p as i64))?, ir.c(r))?, ir.c(g))?, ir.c(t))?;
+                ir.store(ir.gep(elem.into(), dst, d)?, v, elem.get_bit_width() / 8)?;
+            }
+        }
+        Ok(())
+    })
+}
+
 /// `void (ptr src, i64 rs, i64 ks, i64 rows, i64 kc, ptr dst)` for 8-bit
 /// quads (`vpdpbusd`): packs `p` rows (of which `rows` exist) of
 /// `src[r*rs + kk*ks]`, u8 or s8 bytes as they are, as
@@ -932,28 +939,9 @@ fn pack_quads_function<'ctx>(
     let whole = ir.b.build_and(full, whole, "")?;
     let k_unit = ir.cmp(IntPredicate::EQ, ks, ir.c(1))?;
     let r_unit = ir.cmp(IntPredicate::EQ, rs, ir.c(1))?;
-    // Element by element: rows past `rows` and depth past `kc` are zero.
-    let scalar = || -> R<()> {
-        ir.for_range(ir.c(0), nquads, 1, |q| {
-            for r in 0..p {
-                for t in 0..4 {
-                    let kk = ir.add(ir.mul(q, ir.c(4))?, ir.c(t))?;
-                    let live = ir.b.build_and(
-                        ir.cmp(IntPredicate::SLT, ir.c(r as i64), rows)?,
-                        ir.cmp(IntPredicate::SLT, kk, kc)?,
-                        "",
-                    )?;
-                    let at = ir.add(
-                        ir.mul(ir.select(live, ir.c(r as i64), ir.c(0))?, rs)?,
-                        ir.mul(ir.select(live, kk, ir.c(0))?, ks)?,
-                    )?;
-                    let v = ir.load(i8t.into(), ir.gep(i8t.into(), sp, at)?, 1)?;
-                    let v = ir.b.build_select(live, v, i8t.const_zero().into(), "")?;
-                    let d = ir.add(ir.mul(ir.add(ir.mul(q, ir.c(pl))?, ir.c(r as i64))?, ir.c(4))?, ir.c(t))?;
-                    ir.store(ir.gep(i8t.into(), dst, d)?, v, 1)?;
-                }
-            }
-            Ok(())
+    let scalar = || {
+        pack_groups_scalar(&ir, dst, [rs, ks, rows, kc], (p, 4), i8t, &|at| {
+            ir.load(i8t.into(), ir.gep(i8t.into(), sp, at)?, 1)
         })
     };
     // Rows along k (A as stored): each quad is four neighbouring bytes.

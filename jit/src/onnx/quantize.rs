@@ -423,6 +423,20 @@ fn scalar_or_vec<T: smelt_hlo::Element>(v: Vec<T>) -> Array {
     if v.len() == 1 { Array::scalar(v[0]) } else { Array::from_vec([v.len() as i64], v) }
 }
 
+/// The names of `base`'s quantized form, scale, zero point and dequantized form.
+fn names(base: &str) -> [String; 4] {
+    ["quantized", "scale", "zero_point", "dequantized"].map(|s| format!("{base}_{s}"))
+}
+
+/// A tensor stored quantized: its initializers (`<base>_quantized`,
+/// `_scale`, `_zero_point`) and the `DequantizeLinear` giving
+/// `<base>_dequantized`, the name consumers read.
+fn stored(base: &str, [q, scale, zp]: [Array; 3], axis: Option<i64>) -> ([TensorProto; 3], NodeProto, String) {
+    let [qn, sn, zn, dn] = names(base);
+    let inits = [tensor::encode(&qn, &q), tensor::encode(&sn, &scale), tensor::encode(&zn, &zp)];
+    (inits, node("DequantizeLinear", [&qn, &sn, &zn], &dn, axis), dn)
+}
+
 fn node(op: &str, inputs: [&str; 3], output: &str, axis: Option<i64>) -> NodeProto {
     NodeProto {
         input: inputs.iter().map(|s| s.to_string()).collect(),
@@ -465,7 +479,8 @@ pub fn quantize(
     let mut front: Vec<NodeProto> = Vec::new();
     let mut replaced: HashSet<String> = HashSet::new();
     let mut weight_scales = Vec::new();
-    let mut slot_renames: Vec<(usize, usize, String)> = Vec::new();
+    // (node, input slot) -> the dequantized tensor it reads instead.
+    let mut slot_renames: HashMap<(usize, usize), String> = HashMap::new();
     for layer in &plan.layers {
         let (slot, w, axis) = layer.weight.clone().expect("planned layers have weights");
         let array = tensor::decode(&inits[&w]).map_err(|m| OnnxError::Tensor { tensor: w.clone(), message: m })?;
@@ -473,19 +488,13 @@ pub fn quantize(
         let lo = scales.iter().copied().fold(f32::INFINITY, f32::min);
         let hi = scales.iter().copied().fold(0.0, f32::max);
         weight_scales.push((layer.name.clone(), lo, hi));
-        let base = format!("{}_{w}", layer.name);
-        let (qn, sn, zn, dn) = (
-            format!("{base}_quantized"),
-            format!("{base}_scale"),
-            format!("{base}_zero_point"),
-            format!("{base}_dequantized"),
-        );
         let zeros = vec![0i8; scales.len()];
-        new_inits.push(tensor::encode(&qn, &q));
-        new_inits.push(tensor::encode(&sn, &scalar_or_vec(scales.clone())));
-        new_inits.push(tensor::encode(&zn, &scalar_or_vec(zeros)));
-        front.push(node("DequantizeLinear", [&qn, &sn, &zn], &dn, (scales.len() > 1).then_some(axis as i64)));
-        slot_renames.push((layer.node, slot, dn));
+        let axis = (scales.len() > 1).then_some(axis as i64);
+        let (inits3, dq, dn) =
+            stored(&format!("{}_{w}", layer.name), [q, scalar_or_vec(scales.clone()), scalar_or_vec(zeros)], axis);
+        new_inits.extend(inits3);
+        front.push(dq);
+        slot_renames.insert((layer.node, slot), dn);
         replaced.insert(w.clone());
         // The bias, in the accumulator's scale.
         if let Some((bslot, b)) = &layer.bias {
@@ -505,19 +514,13 @@ pub fn quantize(
                         }
                     })
                     .collect();
-            let base = format!("{}_{b}", layer.name);
-            let (qn, sn, zn, dn) = (
-                format!("{base}_quantized"),
-                format!("{base}_scale"),
-                format!("{base}_zero_point"),
-                format!("{base}_dequantized"),
-            );
             let n = bq.len() as i64;
-            new_inits.push(tensor::encode(&qn, &Array::from_vec([n], bq)));
-            new_inits.push(tensor::encode(&sn, &Array::from_vec([n], bscales)));
-            new_inits.push(tensor::encode(&zn, &Array::from_vec([n], vec![0i32; n as usize])));
-            front.push(node("DequantizeLinear", [&qn, &sn, &zn], &dn, Some(0)));
-            slot_renames.push((layer.node, *bslot, dn));
+            let arrays =
+                [Array::from_vec([n], bq), Array::from_vec([n], bscales), Array::from_vec([n], vec![0i32; n as usize])];
+            let (inits3, dq, dn) = stored(&format!("{}_{b}", layer.name), arrays, Some(0));
+            new_inits.extend(inits3);
+            front.push(dq);
+            slot_renames.insert((layer.node, *bslot), dn);
             replaced.insert(b.clone());
         }
     }
@@ -527,8 +530,7 @@ pub fn quantize(
     let mut renamed: HashMap<String, String> = HashMap::new();
     for t in &plan.activations {
         let r = &ranges[t];
-        let (sn, zn, qn, dn) =
-            (format!("{t}_scale"), format!("{t}_zero_point"), format!("{t}_quantized"), format!("{t}_dequantized"));
+        let [qn, sn, zn, dn] = names(t);
         new_inits.push(tensor::encode(&sn, &Array::scalar(r.scale)));
         let zp = if qtype == DType::S8 { Array::scalar(r.zero_point as i8) } else { Array::scalar(r.zero_point as u8) };
         new_inits.push(tensor::encode(&zn, &zp));
@@ -545,7 +547,7 @@ pub fn quantize(
     let mut still_used: HashSet<String> = HashSet::new();
     for (i, n) in graph.node.iter().enumerate() {
         for (s, input) in n.input.iter().enumerate() {
-            if !slot_renames.iter().any(|(ni, ns, _)| *ni == i && *ns == s) {
+            if !slot_renames.contains_key(&(i, s)) {
                 still_used.insert(input.clone());
             }
         }
@@ -560,7 +562,7 @@ pub fn quantize(
     }
     for (i, mut n) in old_nodes.into_iter().enumerate() {
         for (s, input) in n.input.iter_mut().enumerate() {
-            if let Some((_, _, dn)) = slot_renames.iter().find(|(ni, ns, _)| *ni == i && *ns == s) {
+            if let Some(dn) = slot_renames.get(&(i, s)) {
                 *input = dn.clone();
             } else if let Some(dn) = renamed.get(input.as_str()) {
                 *input = dn.clone();

@@ -250,36 +250,41 @@ fn multiplier(cx: &mut LowerCx<'_>, node: &Node, [sa, sb, sy]: [&Val; 3], dims: 
     emit(cx, node, |b| b.binary(Opcode::Divide, m.id, sy.id))
 }
 
-/// `QLinearMatMul(a, a_scale, a_zp, b, b_scale, b_zp, y_scale, y_zp)`.
-pub fn qlinear_matmul(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
-    let a = input(node, inputs, 0)?;
-    let b = input(node, inputs, 3)?;
-    let out = output_type(node, opt_input(inputs, 7), a.dtype)?;
-    let sa = input(node, inputs, 1)?;
-    let sb = input(node, inputs, 4)?;
-    let sy = input(node, inputs, 6)?;
-    let acc =
-        matmul_integer(cx, node, &[Some(a.clone()), Some(b.clone()), inputs[2].clone(), inputs[5].clone()])?.remove(0);
-    let m = multiplier(cx, node, [sa, sb, sy], &acc.dims, -1)?;
-    Ok(vec![requantize(cx, node, &acc, &m, opt_input(inputs, 7), out)?])
-}
-
-/// `QLinearConv(x, x_scale, x_zp, w, w_scale, w_zp, y_scale, y_zp, B?)`:
-/// `B` (s32) is added to the accumulator.
-pub fn qlinear_conv(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+/// The `QLinear*` ops: `(x, x_scale, x_zp, w, w_scale, w_zp, y_scale,
+/// y_zp, B?)`, the integer product `integer` of the shifted operands plus
+/// the s32 bias `B` (`QLinearConv`'s, per output channel), requantized with
+/// `w_scale` per index of `axis` of the product (or a scalar).
+fn qlinear(
+    cx: &mut LowerCx<'_>,
+    node: &Node,
+    inputs: &[Option<Val>],
+    integer: super::LowerFn,
+    axis: i64,
+) -> Result<Vec<Val>> {
     let x = input(node, inputs, 0)?;
     let w = input(node, inputs, 3)?;
     let out = output_type(node, opt_input(inputs, 7), x.dtype)?;
-    let sx = input(node, inputs, 1)?;
-    let sw = input(node, inputs, 4)?;
-    let sy = input(node, inputs, 6)?;
-    let mut acc =
-        conv_integer(cx, node, &[Some(x.clone()), Some(w.clone()), inputs[2].clone(), inputs[5].clone()])?.remove(0);
+    let (sx, sw, sy) = (input(node, inputs, 1)?, input(node, inputs, 4)?, input(node, inputs, 6)?);
+    let operands = [Some(x.clone()), Some(w.clone()), inputs[2].clone(), inputs[5].clone()];
+    let mut acc = integer(cx, node, &operands)?.remove(0);
     if let Some(bias) = opt_input(inputs, 8) {
         let bias = convert(cx, node, bias, DType::S32)?;
         let bias = per_axis(cx, node, &bias, &acc.dims, 1, "bias")?;
         acc = emit(cx, node, |b| b.binary(Opcode::Add, acc.id, bias.id))?;
     }
-    let m = multiplier(cx, node, [sx, sw, sy], &acc.dims, 1)?;
+    let m = multiplier(cx, node, [sx, sw, sy], &acc.dims, axis)?;
     Ok(vec![requantize(cx, node, &acc, &m, opt_input(inputs, 7), out)?])
+}
+
+/// `QLinearMatMul(a, a_scale, a_zp, b, b_scale, b_zp, y_scale, y_zp)`:
+/// `b_scale` per column or a scalar.
+pub fn qlinear_matmul(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    qlinear(cx, node, &inputs[..inputs.len().min(8)], matmul_integer, -1)
+}
+
+/// `QLinearConv(x, x_scale, x_zp, w, w_scale, w_zp, y_scale, y_zp, B?)`:
+/// `w_scale` per output channel or a scalar; `B` (s32) is added to the
+/// accumulator.
+pub fn qlinear_conv(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    qlinear(cx, node, inputs, conv_integer, 1)
 }

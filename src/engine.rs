@@ -125,12 +125,7 @@ impl Compiled {
     ) -> Result<(Compiled, CompileTimes), EngineError> {
         let ms = |t: Instant| t.elapsed().as_secs_f64() * 1e3;
         let target = if backend == INTERP { None } else { Some(self::backend(backend)?) };
-        let mut options = Options::default();
-        if let Some(b) = &target {
-            let caps = b.capabilities();
-            options.fusion = caps.fusion;
-            options.u8s8_products = caps.u8s8_products;
-        }
+        let options = target.as_ref().map_or_else(Options::default, |b| b.capabilities().pass_options());
         let t = Instant::now();
         let mut cx = PassContext::new(options);
         optimize(&mut module, pipeline, &mut cx)?;

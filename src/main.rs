@@ -946,16 +946,11 @@ fn cmd_compile(
     let mut module = load_verified(path)?;
     // For the host, the middle end as the JIT runs it for this backend (its
     // fusion rules, u8 x s8 products where the CPU has them).
-    let mut options = Options::default();
-    if target.is_none()
-        && cpu.is_none()
-        && features.is_none()
-        && let Ok(b) = engine::backend(backend.name())
-    {
-        let caps = b.capabilities();
-        options.fusion = caps.fusion;
-        options.u8s8_products = caps.u8s8_products;
-    }
+    let host = target.is_none() && cpu.is_none() && features.is_none();
+    let options = match engine::backend(backend.name()) {
+        Ok(b) if host => b.capabilities().pass_options(),
+        _ => Options::default(),
+    };
     engine::optimize(&mut module, engine::Pipeline::Default, &mut PassContext::new(options))?;
     let bytes = match backend.name() {
         "cpu" => {

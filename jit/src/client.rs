@@ -546,11 +546,7 @@ fn optimize_and_lower(
     limits: &Limits,
     deadline: Deadline,
 ) -> Result<Program, JitError> {
-    let options = smelt_passes::Options {
-        fusion: capabilities.fusion,
-        u8s8_products: capabilities.u8s8_products,
-        ..Default::default()
-    };
+    let options = capabilities.pass_options();
     let mut module = module.clone();
     let mut cx = smelt_passes::pass::PassContext::new(options.clone());
     cx.budget = Some(limits.compile);

@@ -59,6 +59,18 @@ pub struct Capabilities {
     pub u8s8_products: bool,
 }
 
+impl Capabilities {
+    /// The middle end's options for this backend: its fusion rules and the
+    /// product types it multiplies natively.
+    pub fn pass_options(&self) -> smelt_passes::Options {
+        smelt_passes::Options {
+            fusion: self.fusion.clone(),
+            u8s8_products: self.u8s8_products,
+            ..smelt_passes::Options::default()
+        }
+    }
+}
+
 /// How to compile, for the settings every backend understands.
 #[derive(Clone, Debug)]
 pub struct BackendOptions {

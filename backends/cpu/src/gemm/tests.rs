@@ -203,21 +203,16 @@ const SHAPES: &[(usize, usize, usize, usize)] = &[
 ];
 
 /// Compiles one GEMM per spec into one module and runs `f` with them.
-fn with_gemms(specs: &[GemmSpec], runtime: Runtime, f: impl FnOnce(&[GemmFn])) {
-    with_gemms_on(&jit::host_target_machine().unwrap(), specs, runtime, f)
-}
-
 fn with_gemms_on(tm: &TargetMachine, specs: &[GemmSpec], runtime: Runtime, f: impl FnOnce(&[GemmFn])) {
     let cx = Context::create();
     let module = cx.create_module("gemm_test");
-    let tm = tm.clone();
-    jit::prepare_module(&module, &tm);
+    jit::prepare_module(&module, tm);
     for s in specs {
-        gemm_function(&module, &tm, s).unwrap();
+        gemm_function(&module, tm, s).unwrap();
     }
     // A second request finds the first function.
-    assert_eq!(gemm_function(&module, &tm, &specs[0]).unwrap().get_name().to_str().unwrap(), specs[0].symbol());
-    let ee = crate::routine_engine(&module, &tm, runtime).unwrap();
+    assert_eq!(gemm_function(&module, tm, &specs[0]).unwrap().get_name().to_str().unwrap(), specs[0].symbol());
+    let ee = crate::routine_engine(&module, tm, runtime).unwrap();
     let fns: Vec<GemmFn> = specs
         .iter()
         .map(|s| unsafe { std::mem::transmute::<usize, GemmFn>(ee.get_function_address(&s.symbol()).unwrap()) })

@@ -82,7 +82,6 @@ pub fn compile(module: &Module, name: &str, options: &AotOptions) -> Result<AotO
     let mut module = module.clone();
     let mut cx = smelt_passes::PassContext::new(smelt_passes::Options::default());
     smelt_passes::default_pipeline(&cx.options.clone()).run_on(&mut module, &mut cx)?;
-    let program = smelt_kernel::lower_module(&module)?;
     let triple = options.triple.clone().unwrap_or_else(host_triple);
     // `native`: this machine's CPU and all its features (host triple only).
     let native = options.cpu.as_deref() == Some("native");
@@ -92,6 +91,7 @@ pub fn compile(module: &Module, name: &str, options: &AotOptions) -> Result<AotO
         features: options.features.clone(),
         ..Default::default()
     };
+    let program = smelt_kernel::lower_module_with(&module, &smelt_cpu::lower_options(&cpu_options)?)?;
     let mut obj = smelt_cpu::aot::compile_aot(&smelt_kernel::verify(&program)?, name, &cpu_options, options.threads)?;
     obj.declared_params = declared_params;
     obj.declared_results = declared_results;

@@ -413,3 +413,36 @@ fn quantized_products_on_integer_kernels_match_the_interpreter() {
     assert!(g.iter().zip(w).all(|(a, b)| a.abs_diff(*b) <= 1));
     assert_eq!(want[1].data.to_le_bytes(), float[1].data.to_le_bytes(), "integer products are exact");
 }
+
+/// Rounded divisions by constants (every quantization's `round(x / scale)`)
+/// are reciprocal multiplications with an exact correction on the compiled
+/// backends (`smelt_kernel`'s `division`): bit for bit the interpreter's
+/// division, near ties, at zeros of both signs, infinities, NaN and extremes.
+#[test]
+fn rounded_divisions_by_constants_match_the_interpreter() {
+    for c in [0.0540383905f32, 0.1, 3.0, 1.9999999, 1e-18, 1e17] {
+        let mut xs = vec![0.0f32, -0.0, f32::INFINITY, f32::NEG_INFINITY, f32::NAN, f32::MAX, f32::MIN, 1e-45, 1e30];
+        for k in -200..200 {
+            let tie = (k as f32 + 0.5) * c;
+            xs.extend((-3i32..=3).map(|d| f32::from_bits(tie.to_bits().wrapping_add_signed(d))));
+        }
+        let n = xs.len();
+        let text = format!(
+            "HloModule m\nENTRY e {{\n  x = f32[{n}] parameter(0)\n  c = f32[] constant({c:e})\n  \
+             y = f32[{n}] broadcast(c), dimensions={{}}\n  q = f32[{n}] divide(x, y)\n  \
+             r = f32[{n}] round-nearest-even(q)\n  a = f32[{n}] round-nearest-afz(q)\n  \
+             ROOT t = (f32[{n}], f32[{n}]) tuple(r, a)\n}}\n"
+        );
+        let module = smelt_hlo::parse_module(&text).unwrap();
+        let args = [smelt_hlo::Literal::Array(smelt_hlo::Array::new([n as i64], smelt_hlo::ArrayData::F32(xs)))];
+        let want = Compiled::new(module.clone(), smelt::engine::INTERP, Pipeline::None).unwrap().run(&args).unwrap();
+        for backend in ["cpu", "cranelift"] {
+            let got = Compiled::new(module.clone(), backend, Pipeline::Default).unwrap().run(&args).unwrap();
+            for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+                let (g, w) = (g.values::<f32>().unwrap(), w.values::<f32>().unwrap());
+                let same = g.iter().zip(w).all(|(a, b)| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()));
+                assert!(same, "{backend}: output {i} of x / {c}");
+            }
+        }
+    }
+}

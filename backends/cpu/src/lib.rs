@@ -412,6 +412,14 @@ pub(crate) fn target_machine(options: &CompileOptions) -> Result<TargetMachine, 
         .ok_or_else(|| CpuError::llvm(format!("no target machine for {triple} ({cpu})")))
 }
 
+/// What lowering may assume about the target `options` name
+/// (`smelt_kernel::LowerOptions`): multiply-adds in one instruction as
+/// [`smelt_llvm::math::MathTarget`] decides it.
+pub fn lower_options(options: &CompileOptions) -> Result<smelt_kernel::LowerOptions, CpuError> {
+    let tm = target_machine(options)?;
+    Ok(smelt_kernel::LowerOptions { fused_multiply_add: target_attrs(options, &tm).math.fused })
+}
+
 fn target_attrs(options: &CompileOptions, tm: &TargetMachine) -> codegen::TargetAttrs {
     let features = tm.get_feature_string().to_string_lossy().into_owned();
     let triple = tm.get_triple().as_str().to_string_lossy().into_owned();

@@ -228,6 +228,7 @@ fn compose(g: &mut Builder, e: &Graph, product: NodeId, base: usize) -> Result<V
                 Node::Select { pred: m(*pred)?, on_true: m(*on_true)?, on_false: m(*on_false)? }
             }
             Node::Clamp { min, x, max } => Node::Clamp { min: m(*min)?, x: m(*x)?, max: m(*max)? },
+            Node::MulAdd { a, b, c } => Node::MulAdd { a: m(*a)?, b: m(*b)?, c: m(*c)? },
             Node::Convert { x, to } => Node::Convert { x: m(*x)?, to: *to },
             Node::Bitcast { x, to } => Node::Bitcast { x: m(*x)?, to: *to },
             Node::ReduceResult { reduce, index } => Node::ReduceResult { reduce: m(*reduce)?, index: *index },

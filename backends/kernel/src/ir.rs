@@ -206,6 +206,14 @@ pub enum Node {
         on_true: NodeId,
         on_false: NodeId,
     },
+    /// `a * b + c` rounded once (a fused multiply-add), on floats. No HLO
+    /// opcode has this meaning; the kernel form uses it for exact rewrites
+    /// (`crate::division`).
+    MulAdd {
+        a: NodeId,
+        b: NodeId,
+        c: NodeId,
+    },
     /// `clamp(min, x, max)` with XLA's NaN semantics.
     Clamp {
         min: NodeId,
@@ -253,7 +261,9 @@ impl Node {
                 f(*a);
                 f(*b);
             }
-            Node::Select { pred: a, on_true: b, on_false: c } | Node::Clamp { min: a, x: b, max: c } => {
+            Node::Select { pred: a, on_true: b, on_false: c }
+            | Node::Clamp { min: a, x: b, max: c }
+            | Node::MulAdd { a, b, c } => {
                 f(*a);
                 f(*b);
                 f(*c);
@@ -290,6 +300,7 @@ impl Node {
                 Node::Select { pred: m(pred), on_true: m(on_true), on_false: m(on_false) }
             }
             Node::Clamp { min, x, max } => Node::Clamp { min: m(min), x: m(x), max: m(max) },
+            Node::MulAdd { a, b, c } => Node::MulAdd { a: m(a), b: m(b), c: m(c) },
             Node::Convert { x, to } => Node::Convert { x: m(x), to: *to },
             Node::Bitcast { x, to } => Node::Bitcast { x: m(x), to: *to },
             Node::ReduceResult { reduce, index } => Node::ReduceResult { reduce: m(reduce), index: *index },

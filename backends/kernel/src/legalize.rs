@@ -23,7 +23,7 @@ use smelt_hlo::DType;
 use smelt_hlo::attrs::ComparisonDirection;
 
 use crate::ir::{BinaryOp, Graph, KernelBody, Node, NodeId, Program, Scalar};
-use crate::lower::prune::{prune, prune_fn};
+use crate::lower::prune::{prune_fn, rebuild};
 
 /// Whether `op` on `t` has edge cases to legalize.
 pub(crate) fn needs(op: BinaryOp, t: DType) -> bool {
@@ -201,6 +201,14 @@ pub(crate) fn expand(g: &mut Graph, op: BinaryOp, t: DType, a: NodeId, b: NodeId
 /// Legalizes every graph of a program built by hand (lowered programs already
 /// are); programs without checked integer operations are left as they are.
 pub fn legalize(program: &mut Program) {
+    rebuild_graphs(program, false);
+}
+
+/// Rebuilds every graph of `program` ([`crate::lower::prune::rebuild`]):
+/// pruned and legalized, with rounded divisions by constants made reciprocal
+/// multiplications when `divisions`.
+pub(crate) fn rebuild_graphs(program: &mut Program, divisions: bool) {
+    let prune = |graph: &Graph, roots: &mut [&mut NodeId]| rebuild(graph, roots, divisions);
     for k in &mut program.kernels {
         match &mut k.body {
             KernelBody::Loop { graph, outputs, .. } => {

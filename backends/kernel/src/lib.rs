@@ -13,6 +13,7 @@
 
 mod args;
 pub mod backend;
+mod division;
 pub mod eval;
 pub mod ir;
 mod legalize;
@@ -33,7 +34,7 @@ pub use backend::{
 pub use ir::*;
 pub use legalize::legalize;
 pub use lower::builder::Builder;
-pub use lower::{LowerError, lower, lower_module};
+pub use lower::{LowerError, LowerOptions, lower, lower_module, lower_module_with};
 /// An integer wrapped into integer type `t`, as every backend computes it.
 pub use sem::wrap as wrap_integer;
 /// What a backend tells the fusion pass ([`Capabilities::fusion`]).

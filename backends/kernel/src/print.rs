@@ -75,6 +75,7 @@ fn graph(out: &mut String, g: &Graph, pad: usize) -> fmt::Result {
                 writeln!(out, "select %{}, %{}, %{}", pred.0, on_true.0, on_false.0)?
             }
             Node::Clamp { min, x, max } => writeln!(out, "clamp %{}, %{}, %{}", min.0, x.0, max.0)?,
+            Node::MulAdd { a, b, c } => writeln!(out, "muladd %{}, %{}, %{}", a.0, b.0, c.0)?,
             Node::Convert { x, .. } => writeln!(out, "convert %{}", x.0)?,
             Node::Bitcast { x, .. } => writeln!(out, "bitcast %{}", x.0)?,
             Node::ReduceResult { reduce, index } => writeln!(out, "result {index} of %{}", reduce.0)?,

@@ -217,6 +217,22 @@ pub(crate) fn clamp(lo: Scalar, x: Scalar, hi: Scalar) -> SemResult<Scalar> {
     Value::clamp(value(lo), value(x), value(hi)).map(scalar).ok_or_else(|| unsupported("clamp", x.dtype()))
 }
 
+/// `a * b + c` rounded once, on `f32` or `f64` ([`crate::ir::Node::MulAdd`]).
+pub(crate) fn mul_add(a: Scalar, b: Scalar, c: Scalar) -> SemResult<Scalar> {
+    same_type("mul-add", a, b)?;
+    same_type("mul-add", c, a)?;
+    match (a, b, c) {
+        (Scalar::Float(DType::F32, x), Scalar::Float(_, y), Scalar::Float(_, z)) => {
+            let r = f64_to_f32(x).mul_add(f64_to_f32(y), f64_to_f32(z));
+            Ok(Scalar::Float(DType::F32, f32_to_f64(r)))
+        }
+        (Scalar::Float(DType::F64, x), Scalar::Float(_, y), Scalar::Float(_, z)) => {
+            Ok(Scalar::Float(DType::F64, x.mul_add(y, z)))
+        }
+        _ => Err(unsupported("mul-add", a.dtype())),
+    }
+}
+
 /// `select(p, a, b)`.
 pub(crate) fn select(p: Scalar, a: Scalar, b: Scalar) -> Scalar {
     if is_true(p) { a } else { b }

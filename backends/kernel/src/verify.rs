@@ -587,6 +587,10 @@ fn node_ok(graph: &Graph, i: usize, node: &Node, scope: Scope<'_>) -> Result<()>
             sem::clamp(zero(ty(min)), zero(ty(x)), zero(ty(max)))?;
             same(ty(x))
         }
+        Node::MulAdd { a, b, c } => {
+            sem::mul_add(zero(ty(a)), zero(ty(b)), zero(ty(c)))?;
+            same(ty(a))
+        }
         Node::Convert { to, .. } => same(*to),
         Node::Bitcast { x, to } => {
             sem::bitcast(zero(ty(x)), *to)?;

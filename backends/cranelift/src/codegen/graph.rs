@@ -150,6 +150,10 @@ impl Fx<'_, '_> {
                 let (lo, xv, hi) = (vals.get(*min)?, vals.get(*x)?, vals.get(*max)?);
                 self.clamp(t, lo, xv, hi)?
             }
+            Node::MulAdd { a, b, c } => {
+                let (av, bv, cv) = (vals.get(*a)?, vals.get(*b)?, vals.get(*c)?);
+                self.b.ins().fma(av, bv, cv)
+            }
             Node::Convert { x, to } => {
                 let xv = vals.get(*x)?;
                 self.convert(g.dtype(*x), *to, xv)?

@@ -3,8 +3,8 @@
 //! Cranelift's x86-64 and AArch64 backends support 128-bit vectors. A `Loop`
 //! kernel's innermost loop runs on `f32x4` when every value that varies in it
 //! is f32 arithmetic Cranelift has a vector instruction for (add, sub, mul,
-//! div, max, min, neg, abs, sqrt, floor, ceil, round-to-even, compares and
-//! selects) over contiguous loads (the innermost index is the last index of
+//! div, max, min, neg, abs, sqrt, floor, ceil, round-to-even, compares,
+//! selects, and multiply-adds where the host has FMA) over contiguous loads (the innermost index is the last index of
 //! every load that uses it, and used nowhere else) and every output is f32.
 //! Values of outer levels are splatted. The last `n % 4` iterations run the
 //! scalar loop. Anything else (conversions, transcendental functions, other
@@ -79,6 +79,8 @@ pub(crate) fn vectorizable(
                 g.dtype(*a) == DType::F32 && compare_type.is_none_or(|t| t == CompareType::Float)
             }
             Node::Select { on_true, .. } => g.dtype(*on_true) == DType::F32,
+            // Vector FMAs where the host has them (else a library call per lane).
+            Node::MulAdd { .. } => f32_ && super::math::host_has_fma(),
             _ => false,
         };
         if !ok {
@@ -181,6 +183,11 @@ impl Fx<'_, '_> {
                     let (x, y) = (self.lanes(g, *on_true, &vecs, vals)?, self.lanes(g, *on_false, &vecs, vals)?);
                     let mask = self.b.ins().bitcast(types::F32X4, little, mask);
                     self.b.ins().bitselect(mask, x, y)
+                }
+                Node::MulAdd { a, b, c } => {
+                    let x = self.lanes(g, *a, &vecs, vals)?;
+                    let (y, z) = (self.lanes(g, *b, &vecs, vals)?, self.lanes(g, *c, &vecs, vals)?);
+                    self.b.ins().fma(x, y, z)
                 }
                 _ => invalid!("node %{i} has no vector form"),
             };

@@ -112,6 +112,7 @@ impl<'g> GraphEval<'g> {
                 }
                 Node::Select { pred, on_true, on_false } => sem::select(v(pred), v(on_true), v(on_false)),
                 Node::Clamp { min, x, max } => sem::clamp(v(min), v(x), v(max)).map_err(sem_err)?,
+                Node::MulAdd { a, b, c } => sem::mul_add(v(a), v(b), v(c)).map_err(sem_err)?,
                 Node::Convert { x, to } => sem::convert(v(x), *to),
                 Node::Bitcast { x, to } => sem::bitcast(v(x), *to).map_err(sem_err)?,
                 Node::Reduce(r) => {

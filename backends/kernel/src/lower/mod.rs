@@ -95,6 +95,28 @@ pub fn lower(module: &Verified<'_>, schedule: &Schedule, buffers: &BufferAssignm
 /// module run as written has its `topk`s (and XLA's `TopK` custom calls)
 /// decomposed here (the kernel form sorts; `smelt_passes::topk_decomposer`).
 pub fn lower_module(module: &Module) -> Result<Program, LowerError> {
+    lower_module_with(module, &LowerOptions::default())
+}
+
+/// What lowering may assume about the machine that runs the program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LowerOptions {
+    /// The target multiplies and adds with one rounding in one instruction,
+    /// so rounded divisions by constants become multiplications
+    /// (`crate::division`). Default: true (x86-64 since Haswell, AArch64,
+    /// NVIDIA GPUs); without it they stay divisions (a multiply-add would be a
+    /// library call).
+    pub fused_multiply_add: bool,
+}
+
+impl Default for LowerOptions {
+    fn default() -> LowerOptions {
+        LowerOptions { fused_multiply_add: true }
+    }
+}
+
+/// [`lower_module`] for a target described by `options`.
+pub fn lower_module_with(module: &Module, options: &LowerOptions) -> Result<Program, LowerError> {
     smelt_hlo::verify(module)?;
     // Complex values as their parts (what the pipeline's first pass does).
     let parts;
@@ -127,7 +149,11 @@ pub fn lower_module(module: &Module) -> Result<Program, LowerError> {
     let verified = smelt_hlo::verify(module)?;
     let schedule = schedule_module(module);
     let buffers = assign_buffers(module, &schedule);
-    lower(&verified, &schedule, &buffers)
+    let mut program = lower(&verified, &schedule, &buffers)?;
+    if options.fused_multiply_add {
+        crate::legalize::rebuild_graphs(&mut program, true);
+    }
+    Ok(program)
 }
 
 /// Control-flow instructions of sequentially executed computations, in the order

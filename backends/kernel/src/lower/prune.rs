@@ -42,8 +42,15 @@ fn live_set(graph: &Graph, roots: &[NodeId]) -> Vec<bool> {
 /// `graph` with only the nodes `roots` need; `outer` maps the enclosing graph's
 /// old ids to new ones (for reduction bodies). Returns the new graph and the
 /// map from old ids to new.
-fn prune_in(graph: &Graph, roots: &[NodeId], outer: &[Option<NodeId>]) -> (Graph, Vec<Option<NodeId>>) {
+fn prune_in(
+    graph: &Graph,
+    roots: &[NodeId],
+    outer: &[Option<NodeId>],
+    divisions: bool,
+) -> (Graph, Vec<Option<NodeId>>) {
     let live = live_set(graph, roots);
+    let reciprocal =
+        if divisions { crate::division::rounded_divisions(graph, &live, roots) } else { vec![false; graph.len()] };
     let mut map: Vec<Option<NodeId>> = vec![None; graph.len()];
     let mut out = Graph::default();
     let at = |map: &[Option<NodeId>], n: NodeId| map.get(n.0 as usize).copied().flatten().unwrap_or(n);
@@ -55,7 +62,7 @@ fn prune_in(graph: &Graph, roots: &[NodeId], outer: &[Option<NodeId>]) -> (Graph
         let new = match node {
             Node::Outer(x) => Node::Outer(at(outer, *x)),
             Node::Reduce(r) => {
-                let (body, body_map) = prune_in(&r.body, &r.values, &map);
+                let (body, body_map) = prune_in(&r.body, &r.values, &map, divisions);
                 Node::Reduce(Box::new(InlineReduce {
                     window: r.window.clone(),
                     init: r.init.iter().map(m).collect(),
@@ -63,6 +70,10 @@ fn prune_in(graph: &Graph, roots: &[NodeId], outer: &[Option<NodeId>]) -> (Graph
                     body,
                     reducer: prune_fn(&r.reducer),
                 }))
+            }
+            Node::Binary { a, .. } if reciprocal[i] => {
+                map[i] = Some(crate::division::reciprocal_quotient(&mut out, graph, i, m(a)));
+                continue;
             }
             Node::Binary { op, a, b } if crate::legalize::needs(*op, graph.types[i]) => {
                 map[i] = Some(crate::legalize::expand(&mut out, *op, graph.types[i], m(a), m(b)));
@@ -79,8 +90,14 @@ fn prune_in(graph: &Graph, roots: &[NodeId], outer: &[Option<NodeId>]) -> (Graph
 
 /// Prunes a kernel graph to `roots`, renumbering `roots` in place.
 pub(crate) fn prune(graph: &Graph, roots: &mut [&mut NodeId]) -> Graph {
+    rebuild(graph, roots, false)
+}
+
+/// [`prune`], with rounded divisions by constants made reciprocal
+/// multiplications when `divisions` (`crate::division`).
+pub(crate) fn rebuild(graph: &Graph, roots: &mut [&mut NodeId], divisions: bool) -> Graph {
     let ids: Vec<NodeId> = roots.iter().map(|r| **r).collect();
-    let (out, map) = prune_in(graph, &ids, &[]);
+    let (out, map) = prune_in(graph, &ids, &[], divisions);
     for r in roots.iter_mut() {
         if let Some(Some(n)) = map.get(r.0 as usize) {
             **r = *n;

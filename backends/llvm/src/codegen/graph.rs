@@ -332,6 +332,10 @@ impl<'ctx> Cg<'ctx, '_> {
                 let (lo, xv, hi) = (v(env, *min)?, v(env, *x)?, v(env, *max)?);
                 self.clamp(d, lo, xv, hi)?
             }
+            Node::MulAdd { a, b, c } => {
+                let (av, bv, cv) = (v(env, *a)?, v(env, *b)?, v(env, *c)?);
+                self.intrinsic("llvm.fma", &[av.get_type()], &[av.into(), bv.into(), cv.into()])?
+            }
             Node::Convert { x, to } => {
                 let xv = v(env, *x)?;
                 self.convert(xv, g.dtype(*x), *to)?

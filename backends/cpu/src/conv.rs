@@ -1295,9 +1295,9 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
     }
 
     /// The z-major element gather by panels: a panel of `mr` rows inside one
-    /// output row copies, per tap whose columns all land in the input, each
-    /// input feature's `mr` consecutive elements as one vector; other taps
-    /// and panels go element by element (`row`).
+    /// output row copies, per tap, each input feature's `mr` consecutive
+    /// elements as one masked vector load (columns and rows in the padding
+    /// read as zero); panels across output rows go element by element (`row`).
     fn gather_panel_vectors(
         &self,
         ir: &Ir<'_, 'ctx>,
@@ -1314,7 +1314,6 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         let sx = g.window[1].stride;
         let vty = ir.mem_ty(spec.input, (sx * mr) as u32);
         let every: Vec<Option<u32>> = (0..mr).map(|l| Some((l * sx) as u32)).collect();
-        let ib = spec.input.byte_size() as u32;
         let (out_b, out_sp) = out_layout(spec);
         let (ih, iw) = (g.in_dims[g.in_sp[0]], g.in_dims[g.in_sp[1]]);
         let ow = g.out_dims[g.out_sp[1]];
@@ -1343,49 +1342,25 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
                             ir.sub(ir.mul(ks[1], ir.c(wx.window_dilation))?, ir.c(wx.pad_low))?,
                         )?;
                         let row_ok = ir.in_range(iy, 0, ih)?;
-                        // Every column the panel's load reads lies in the row.
-                        let inside = ir.b.build_and(row_ok, ir.in_range(ix, 0, iw - sx * mr + 1)?, "")?;
+                        // The loaded elements whose column lies in the row (all of
+                        // them, in the row, on a valid row); the rest read nothing
+                        // and are zero: padding at the borders costs one masked load.
+                        let mask = ir.lanes_in_range(ix, (sx * mr) as u32, 0, iw, row_ok)?;
+                        let iy = ir.select(row_ok, iy, ir.c(0))?;
                         let from = |k: IntValue<'ctx>| -> R<IntValue<'ctx>> {
                             ir.ceil_div(ir.max(ir.c(0), ir.sub(k, tap)?)?, ir.c(g.taps))
                         };
                         let z_lo = from(k0)?;
                         let z_hi = ir.min(ir.c(g.cg), from(ir.add(k0, kc)?)?)?;
-                        let dst = |z: IntValue<'ctx>| -> R<IntValue<'ctx>> {
+                        let src = ir.add(base, ir.add(ir.mul(iy, ir.c(iw))?, ix)?)?;
+                        ir.for_range(z_lo, z_hi, 1, |z| {
+                            let at = ir.add(src, ir.mul(z, ir.c(g.in_strides[g.in_f]))?)?;
+                            let v = ir.masked_load(vty, ir.gep_wrapping(imem, input, at)?, mask)?;
+                            let v = if sx == 1 { v } else { ir.shuffle(v, v, &every)? };
+                            let v = self.a_value(ir, v)?;
                             let kk = ir.sub(ir.add(ir.mul(z, ir.c(g.taps))?, tap)?, k0)?;
-                            ir.add(panel, ir.mul(kk, ir.c(mr))?)
-                        };
-                        ir.if_else(
-                            inside,
-                            || {
-                                let src = ir.add(base, ir.add(ir.mul(iy, ir.c(iw))?, ix)?)?;
-                                ir.for_range(z_lo, z_hi, 1, |z| {
-                                    let at = ir.add(src, ir.mul(z, ir.c(g.in_strides[g.in_f]))?)?;
-                                    let v = ir.load(vty, ir.gep(imem, input, at)?, ib)?;
-                                    let v = if sx == 1 { v } else { ir.shuffle(v, v, &every)? };
-                                    let v = self.a_value(ir, v)?;
-                                    ir.store(ir.gep(ctt, apack, dst(z)?)?, v, cbytes)
-                                })
-                            },
-                            || {
-                                // Some columns (or the row) fall outside: lane by lane.
-                                ir.for_range(z_lo, z_hi, 1, |z| {
-                                    let d = dst(z)?;
-                                    for l in 0..mr {
-                                        let x = ir.add(ix, ir.c(l * sx))?;
-                                        let ok = ir.b.build_and(row_ok, ir.in_range(x, 0, iw)?, "")?;
-                                        let at = ir.add(
-                                            ir.add(base, ir.mul(z, ir.c(g.in_strides[g.in_f]))?)?,
-                                            ir.add(ir.mul(iy, ir.c(iw))?, x)?,
-                                        )?;
-                                        let at = ir.select(ok, at, ir.c(0))?;
-                                        let v = self.a_value(ir, ir.load(imem, ir.gep(imem, input, at)?, ib)?)?;
-                                        let v = ir.b.build_select(ok, v, self.a_zero(ir), "")?;
-                                        ir.store(ir.gep(ctt, apack, ir.add(d, ir.c(l))?)?, v, cbytes)?;
-                                    }
-                                    Ok(())
-                                })
-                            },
-                        )
+                            ir.store(ir.gep(ctt, apack, ir.add(panel, ir.mul(kk, ir.c(mr))?)?)?, v, cbytes)
+                        })
                     })
                 },
                 || ir.for_range(rr0, ir.add(rr0, rows)?, 1, |rr| row(rr)),

@@ -815,6 +815,62 @@ impl<'a, 'ctx> Ir<'a, 'ctx> {
         Ok(())
     }
 
+    /// A vector of type `vty` read from `ptr` where `mask` (`<n x i1>`) is
+    /// set, zeros elsewhere. Lanes off the mask read nothing, so they may lie
+    /// outside any object (form `ptr` with [`Ir::gep_wrapping`]).
+    pub fn masked_load(
+        &self,
+        vty: BasicTypeEnum<'ctx>,
+        ptr: PointerValue<'ctx>,
+        mask: inkwell::values::VectorValue<'ctx>,
+    ) -> R<BasicValueEnum<'ctx>> {
+        let f = Intrinsic::find("llvm.masked.load")
+            .and_then(|i| i.get_declaration(self.module, &[vty, self.ptrt().into()]))
+            .ok_or_else(|| RoutineError::Llvm("llvm.masked.load not found".into()))?;
+        self.call(f, &[ptr.into(), mask.into(), vty.const_zero().into()])?
+            .ok_or_else(|| RoutineError::Llvm("llvm.masked.load returns nothing".into()))
+    }
+
+    /// `lo <= base + i < hi` for each lane `i` of `n`, as an `<n x i1>` mask,
+    /// and'ed with `also`.
+    pub fn lanes_in_range(
+        &self,
+        base: IntValue<'ctx>,
+        n: u32,
+        lo: i64,
+        hi: i64,
+        also: IntValue<'ctx>,
+    ) -> R<inkwell::values::VectorValue<'ctx>> {
+        let i32t = self.cx.i32_type();
+        let iota: Vec<IntValue<'ctx>> = (0..n).map(|i| i32t.const_int(i as u64, false)).collect();
+        let base = self.b.build_int_truncate(base, i32t, "")?;
+        let cols = self.b.build_int_add(
+            self.splat(base.into(), n)?.into_vector_value(),
+            VectorType::const_vector(&iota),
+            "",
+        )?;
+        let lo = self.splat(i32t.const_int(lo as u64, true).into(), n)?.into_vector_value();
+        let hi = self.splat(i32t.const_int(hi as u64, true).into(), n)?.into_vector_value();
+        let inside = self.b.build_and(
+            self.b.build_int_compare(IntPredicate::SGE, cols, lo, "")?,
+            self.b.build_int_compare(IntPredicate::SLT, cols, hi, "")?,
+            "",
+        )?;
+        let also = self.splat(also.into(), n)?.into_vector_value();
+        Ok(self.b.build_and(inside, also, "")?)
+    }
+
+    /// `ptr + idx` elements of `elem`, wrapping: the address may lie outside
+    /// any object (for masked accesses).
+    pub fn gep_wrapping(
+        &self,
+        elem: BasicTypeEnum<'ctx>,
+        ptr: PointerValue<'ctx>,
+        idx: IntValue<'ctx>,
+    ) -> R<PointerValue<'ctx>> {
+        Ok(unsafe { self.b.build_gep(elem, ptr, &[idx], "")? })
+    }
+
     /// `acc + a * b` in `ct` (fused where the target can, wrapping for ints).
     pub fn mul_add(
         &self,

@@ -420,9 +420,10 @@ fn integer_products_run_on_pair_panels() {
 #[test]
 fn nchw_panels_gather_by_vectors() {
     // NCHW inputs with oi01 kernels: panels of rows inside one output row copy
-    // each input feature's run as a vector when the tap's columns are all
-    // inside (every other element for stride 2), lane by lane at the edges. Widths that are and are not a whole
-    // number of panels, window dilation, a y stride, asymmetric padding.
+    // each input feature's run as one vector load (every other element for
+    // stride 2), masked where columns or rows fall in the padding. Widths that
+    // are and are not a whole number of panels, window dilation, a y stride,
+    // asymmetric padding.
     let nchw = "bf01_oi01->bf01";
     let specs = vec![
         spec(nchw, &[1, 16, 12, 40], &[24, 16, 3, 3], vec![win(3, 1, (1, 1), 1, 1); 2], 1),

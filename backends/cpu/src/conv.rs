@@ -1526,21 +1526,8 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
             })?;
             if let Some(dst) = dst {
                 // Rows [r0, r0 + mc) of this task's features are final: into the output.
-                let (out_b, out_sp) = out_layout(spec);
                 let (f_lo, f_hi) = (ir.add(f_start, c_lo)?, ir.add(f_start, c_hi)?);
-                let ob = spec.out.byte_size() as u32;
-                ir.for_range(r0, ir.add(r0, mc)?, 1, |r| {
-                    let (obt, os) = g.decode_row(&ir, r, out_b, &out_sp)?;
-                    let mut base = ir.mul(obt, ir.c(g.out_strides[out_b]))?;
-                    for (k, &d) in out_sp.iter().enumerate() {
-                        base = ir.add(base, ir.mul(os[k], ir.c(g.out_strides[d]))?)?;
-                    }
-                    ir.for_range(f_lo, f_hi, 1, |fo| {
-                        let v = ir.load(omem, ir.gep(omem, c, ir.add(ir.mul(r, ir.c(g.f))?, fo)?)?, ob)?;
-                        let at = ir.add(base, ir.mul(fo, ir.c(g.out_strides[g.out_f]))?)?;
-                        ir.store(ir.gep(omem, dst, at)?, v, ob)
-                    })
-                })?;
+                self.scatter_rows(&ir, c, dst, [r0, ir.add(r0, mc)?], [f_lo, f_hi])?;
             }
             Ok(())
         })?;
@@ -1551,6 +1538,88 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
             ir.free(ppack)?;
         }
         ir.ret()
+    }
+}
+
+impl<'ctx> Conv<'_, 'ctx> {
+    /// Copies rows `[r0, r1)`, features `[f_lo, f_hi)` of the `[rows, F]`
+    /// scratch `c` into the output `dst`, whose features are not minor. Where
+    /// the output's spatial dimensions trail, row-major (NCHW), a run of
+    /// `lanes` rows in one image is `lanes` consecutive output elements of
+    /// each feature: `lanes x lanes` blocks of 32-bit values go through a
+    /// transpose in registers; the rest element by element.
+    fn scatter_rows(
+        &self,
+        ir: &Ir<'_, 'ctx>,
+        c: PointerValue<'ctx>,
+        dst: PointerValue<'ctx>,
+        [r0, r1]: [IntValue<'ctx>; 2],
+        [f_lo, f_hi]: [IntValue<'ctx>; 2],
+    ) -> R<()> {
+        let g = &self.g;
+        let spec = self.spec;
+        let (out_b, out_sp) = out_layout(spec);
+        let omem = ir.mem_ty(spec.out, 0);
+        let ob = spec.out.byte_size() as u32;
+        let base_of = |r: IntValue<'ctx>| -> R<(IntValue<'ctx>, IntValue<'ctx>)> {
+            let (obt, os) = g.decode_row(ir, r, out_b, &out_sp)?;
+            let mut base = ir.mul(obt, ir.c(g.out_strides[out_b]))?;
+            for (k, &d) in out_sp.iter().enumerate() {
+                base = ir.add(base, ir.mul(os[k], ir.c(g.out_strides[d]))?)?;
+            }
+            Ok((obt, base))
+        };
+        let element = |r: IntValue<'ctx>, fo: IntValue<'ctx>, base: IntValue<'ctx>| -> R<()> {
+            let v = ir.load(omem, ir.gep(omem, c, ir.add(ir.mul(r, ir.c(g.f))?, fo)?)?, ob)?;
+            let at = ir.add(base, ir.mul(fo, ir.c(g.out_strides[g.out_f]))?)?;
+            ir.store(ir.gep(omem, dst, at)?, v, ob)
+        };
+        let by_elements = |a: IntValue<'ctx>, b: IntValue<'ctx>, f0: IntValue<'ctx>| -> R<()> {
+            ir.for_range(a, b, 1, |r| {
+                let (_, base) = base_of(r)?;
+                ir.for_range(f0, f_hi, 1, |fo| element(r, fo, base))
+            })
+        };
+        let lanes = self.isa.vector_bits / 32;
+        let contiguous = out_sp.last().is_some_and(|&d| g.out_strides[d] == 1)
+            && out_sp.windows(2).all(|w| g.out_strides[w[0]] == g.out_strides[w[1]] * g.out_dims[w[1]]);
+        if spec.out.byte_size() != 4 || lanes < 4 || !contiguous {
+            return by_elements(r0, r1, f_lo);
+        }
+        let l = lanes as i64;
+        let vty = ir.mem_ty(spec.out, lanes);
+        let span = ir.sub(f_hi, f_lo)?;
+        let f_main = ir.sub(f_hi, ir.rem(span, ir.c(l))?)?;
+        ir.for_range(r0, r1, l, |rb| {
+            let last = ir.min(ir.add(rb, ir.c(l - 1))?, ir.sub(r1, ir.c(1))?)?;
+            let (b_first, base) = base_of(rb)?;
+            let (b_last, _) = base_of(last)?;
+            let whole = ir.b.build_and(
+                ir.cmp(IntPredicate::EQ, ir.sub(last, rb)?, ir.c(l - 1))?,
+                ir.cmp(IntPredicate::EQ, b_first, b_last)?,
+                "",
+            )?;
+            ir.if_else(
+                whole,
+                || {
+                    ir.for_range(f_lo, f_main, l, |f0| {
+                        let mut rows = Vec::with_capacity(lanes as usize);
+                        for i in 0..l {
+                            let at = ir.add(ir.mul(ir.add(rb, ir.c(i))?, ir.c(g.f))?, f0)?;
+                            rows.push(ir.load(vty, ir.gep(omem, c, at)?, ob)?);
+                        }
+                        for (u, v) in crate::gemm::transpose(ir, rows, lanes)?.into_iter().enumerate() {
+                            let fo = ir.add(f0, ir.c(u as i64))?;
+                            let at = ir.add(base, ir.mul(fo, ir.c(g.out_strides[g.out_f]))?)?;
+                            ir.store(ir.gep(omem, dst, at)?, v, ob)?;
+                        }
+                        Ok(())
+                    })?;
+                    by_elements(rb, ir.add(rb, ir.c(l))?, f_main)
+                },
+                || by_elements(rb, ir.add(last, ir.c(1))?, f_lo),
+            )
+        })
     }
 }
 

@@ -1211,23 +1211,44 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         let chunks = cdiv(g.gs, chunk);
         let tasks = row_tasks * chunks;
         // Split features share one gather of the im2col matrix (small, as
-        // the rows are few) instead of each task gathering its rows again.
-        let shared = chunks > 1 && g.runs == 1 && !grouped;
+        // the rows are few) instead of each task gathering its rows again
+        // (grouped panels: gathered, then repacked once).
+        let shared = chunks > 1 && g.runs == 1;
         let mut ptrs = ptrs;
         let mr = blk.mr as i64;
         let a_block = cdiv(blk.mc, mr) * mr * kcb;
         let row_blocks = cdiv(g.rows, blk.mc);
+        // Quads gather the input's bytes and repack them (the element and
+        // panel gathers; the vector gather converts as it transposes).
+        self.raw_gather.set(blk.group == 4 && !self.vector_gather(blk.lanes));
         if shared {
-            let all = ir.alloc(ir.c(row_blocks * nkb * a_block * ct.bytes() as i64))?;
-            ir.for_range(ir.c(0), ir.c(row_blocks), 1, |rb| {
-                let r0 = ir.mul(rb, ir.c(blk.mc))?;
-                let mc = ir.min(ir.c(blk.mc), ir.sub(ir.c(g.rows), r0)?)?;
-                ir.for_range(ir.c(0), ir.c(nkb), 1, |p| {
+            let (at, bytes) = if grouped { (pt, pbytes) } else { (ct.ty(ir.cx), ct.bytes() as i64) };
+            let all = ir.alloc(ir.c(row_blocks * nkb * a_block * bytes))?;
+            // One task per (row block, depth block), on the pool.
+            let null = ir.ptrt().const_null();
+            self.share_tasks(ir, [args[0], all, null, null, null], "gather", (row_blocks * nkb, 1), |task| {
+                let (ir, lo, hi, [input, all, ..]) = self.task_entry(task)?;
+                let gathered = if grouped { Some(ir.alloc(ir.c(a_block * self.a_elem(&ir).1 as i64))?) } else { None };
+                ir.for_range(lo, hi, 1, |t| {
+                    let (rb, p) = (ir.div(t, ir.c(nkb))?, ir.rem(t, ir.c(nkb))?);
+                    let r0 = ir.mul(rb, ir.c(blk.mc))?;
+                    let mc = ir.min(ir.c(blk.mc), ir.sub(ir.c(g.rows), r0)?)?;
                     let k0 = ir.mul(p, ir.c(kcb))?;
                     let kc = ir.min(ir.c(kcb), ir.sub(ir.c(kdim), k0)?)?;
-                    let dst = ir.gep(ct.ty(ir.cx), all, ir.mul(ir.add(ir.mul(rb, ir.c(nkb))?, p)?, ir.c(a_block))?)?;
-                    self.gather_a(ir, args[0], dst, [r0, mc, k0, kc, ir.c(0), ir.c(0)], mr, blk.lanes)
-                })
+                    let dst = ir.gep(at, all, ir.mul(t, ir.c(a_block))?)?;
+                    let block = [r0, mc, k0, kc, ir.c(0), ir.c(0)];
+                    match gathered {
+                        Some(tmp) => {
+                            self.gather_a(&ir, input, tmp, block, mr, blk.lanes)?;
+                            repack_groups(&ir, tmp, dst, [mc, kc], mr, (blk.group, self.raw_gather.get()))
+                        }
+                        None => self.gather_a(&ir, input, dst, block, mr, blk.lanes),
+                    }
+                })?;
+                if let Some(tmp) = gathered {
+                    ir.free(tmp)?;
+                }
+                ir.ret()
             })?;
             ptrs[0] = all;
         }
@@ -1235,9 +1256,6 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         // finished block of the [rows, F] scratch into the output (in
         // parallel, while the block is in cache), then one epilogue block.
         self.scatter_to.set((!direct).then_some(args[2]));
-        // Quads gather the input's bytes and repack them (the element and
-        // panel gathers; the vector gather converts as it transposes).
-        self.raw_gather.set(blk.group == 4 && !self.vector_gather(blk.lanes));
         self.share_tasks(ir, ptrs, "gemm", (tasks, 1), |task| {
             self.im2col_task(task, &parts, kspan, npad, nkb, kcb, (chunk, chunks), shared)
         })?;
@@ -1476,8 +1494,10 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         let a_block = cdiv(blk.mc, mr) * mr * kcb;
         let kdim = g.taps * g.cg;
         let apack = if shared { input } else { ir.alloc(ir.c(a_block * self.a_elem(&ir).1 as i64))? };
-        // Grouped panels: gathered as accumulator values, then repacked.
-        let grouped = if blk.group > 1 { Some(ir.alloc(ir.c(a_block * blk.packed_bytes()))?) } else { None };
+        // Grouped panels: gathered as accumulator values, then repacked
+        // (already, when shared).
+        let grouped = if blk.group > 1 && !shared { Some(ir.alloc(ir.c(a_block * blk.packed_bytes()))?) } else { None };
+        let shared_t = if blk.group > 1 { pt } else { ctt };
         let lanes = blk.lanes;
         let dst =
             if g.feature_minor_out() { None } else { Some(Slots::at(ir.param_ptr(0), SLOTS).get_ptr(&ir, S_DST)?) };
@@ -1503,7 +1523,7 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
                     let k0 = ir.mul(p, ir.c(kcb))?;
                     let kc = ir.min(ir.c(kcb), ir.sub(ir.c(kdim), k0)?)?;
                     let a = if shared {
-                        ir.gep(ctt, input, ir.mul(ir.add(ir.mul(rb, ir.c(nkb))?, p)?, ir.c(a_block))?)?
+                        ir.gep(shared_t, input, ir.mul(ir.add(ir.mul(rb, ir.c(nkb))?, p)?, ir.c(a_block))?)?
                     } else {
                         self.gather_a(&ir, input, apack, [r0, mc, k0, kc, chan, bshift], mr, lanes)?;
                         match grouped {

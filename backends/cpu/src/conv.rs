@@ -178,6 +178,21 @@ pub fn conv_strategy(spec: &ConvSpec) -> Result<ConvStrategy, RoutineError> {
     Ok(Geom::new(spec)?.strategy())
 }
 
+/// Where the routine for `spec` runs its epilogue per block of an output
+/// whose features are not minor: `Some((F, S))` when the output is `[B, F,
+/// spatial...]` in row-major order (NCHW) and im2col computes it, so each
+/// block is called as `epilogue(ctx, b, f0, f1, p0, p1)` over the image's
+/// output seen as `[F, S]` (S the spatial size) right after the block is
+/// final (the driver builds the epilogue for that view); `None`: the
+/// epilogue runs once afterwards (or per `[rows, F]` block when features are
+/// minor).
+pub fn epilogue_per_image(spec: &ConvSpec) -> Result<Option<(i64, i64)>, RoutineError> {
+    let g = Geom::new(spec)?;
+    let nchw = g.out_b == 0 && g.out_f == 1 && g.out_sp.iter().enumerate().all(|(k, &d)| d == k + 2);
+    Ok((nchw && g.rows > 0 && !g.feature_minor_out() && g.strategy() == ConvStrategy::Im2colGemm)
+        .then(|| (g.f, g.out_dims[2..].iter().product())))
+}
+
 /// Validated geometry; all indices are static.
 struct Geom {
     in_dims: Vec<i64>,
@@ -1198,7 +1213,8 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         let direct = g.feature_minor_out();
         let ob = spec.out.byte_size() as i64;
         let target_c = if direct { args[2] } else { ir.alloc(ir.c(g.rows * g.f * ob))? };
-        let epi = if direct { args[3] } else { ir.ptrt().const_null() };
+        let per_image = epilogue_per_image(spec)?.is_some();
+        let epi = if direct || per_image { args[3] } else { ir.ptrt().const_null() };
         let ptrs = [args[0], bpack, target_c, epi, args[4]];
         // Few rows (small images, late layers) leave few row blocks: split the
         // features too, in chunks of whole NR-column panels worth at least
@@ -1266,7 +1282,9 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         }
         if !direct {
             ir.free(target_c)?;
-            call_epilogue(ir, args[3], args[4], [ir.c(0), ir.c(0), ir.c(g.rows), ir.c(0), ir.c(g.f)])?;
+            if !per_image {
+                call_epilogue(ir, args[3], args[4], [ir.c(0), ir.c(0), ir.c(g.rows), ir.c(0), ir.c(g.f)])?;
+            }
         }
         ir.free(bpack)
     }
@@ -1541,13 +1559,27 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
                     let cblock = ir.gep(omem, c, ir.add(ir.mul(r0, ir.c(g.f))?, col)?)?;
                     let sizes = [mc, nc, kc, ir.c(g.f)];
                     let at = [ir.c(0), r0, col];
-                    parts.call_macro(&ir, sizes, [a, bblock, cblock], (accumulate, last), (epi, ectx), at, None)
+                    // Outputs whose features are not minor run theirs after the scatter.
+                    let tile_epi = if dst.is_some() { ir.ptrt().const_null() } else { epi };
+                    parts.call_macro(&ir, sizes, [a, bblock, cblock], (accumulate, last), (tile_epi, ectx), at, None)
                 })
             })?;
             if let Some(dst) = dst {
                 // Rows [r0, r0 + mc) of this task's features are final: into the output.
                 let (f_lo, f_hi) = (ir.add(f_start, c_lo)?, ir.add(f_start, c_hi)?);
                 self.scatter_rows(&ir, c, dst, [r0, ir.add(r0, mc)?], [f_lo, f_hi])?;
+                if let Some((_, size)) = epilogue_per_image(spec)? {
+                    // The block's rows per image, now final: their epilogue.
+                    let r1 = ir.add(r0, mc)?;
+                    let b_lo = ir.div(r0, ir.c(size))?;
+                    let b_hi = ir.ceil_div(r1, ir.c(size))?;
+                    ir.for_range(b_lo, b_hi, 1, |b| {
+                        let at = ir.mul(b, ir.c(size))?;
+                        let p0 = ir.sub(ir.max(r0, at)?, at)?;
+                        let p1 = ir.sub(ir.min(r1, ir.add(at, ir.c(size))?)?, at)?;
+                        call_epilogue(&ir, epi, ectx, [b, f_lo, f_hi, p0, p1])
+                    })?;
+                }
             }
             Ok(())
         })?;

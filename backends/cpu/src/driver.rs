@@ -1150,6 +1150,7 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
         if count(&out_dims) != count(&c.out.ty.dims) {
             invalid!("convolution output {:?} does not match its operands ({out_dims:?})", c.out.ty.dims);
         }
+        let per_image = crate::conv::epilogue_per_image(&spec).map_err(|e| CpuError::unsupported(e.to_string()))?;
         let f = match self.routines {
             Routines::InModule => {
                 conv_function(&self.module, self.tm, &spec).map_err(|e| CpuError::unsupported(e.to_string()))?
@@ -1168,14 +1169,21 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
         // The routine calls the epilogue per block of the output seen as [rows,
         // features], which is the output's row-major order when the feature
         // dimension is the last one; otherwise the epilogue runs afterwards.
+        // An NCHW output's epilogue runs per block of each image seen as
+        // [features, spatial size], as the routine finishes it.
         let rank = out_dims.len();
         let feature = usize::try_from(c.dims.output_feature).ok();
-        let in_tile = rank > 0 && feature == Some(rank - 1);
+        let in_tile = rank > 0 && feature == Some(rank - 1) || per_image.is_some();
         let (epi, ctx) = match &c.epilogue {
             Some((kid, bufs)) if in_tile => {
-                let features = out_dims[rank - 1];
-                let rows = if features == 0 { 0 } else { count(&out_dims) / features };
-                self.routine_epilogue(rc, (*kid, bufs), (&product, product_ptr), (&c.out, out), rows, features)?
+                let (rows, cols) = match per_image {
+                    Some(view) => view,
+                    None => {
+                        let features = out_dims[rank - 1];
+                        (if features == 0 { 0 } else { count(&out_dims) / features }, features)
+                    }
+                };
+                self.routine_epilogue(rc, (*kid, bufs), (&product, product_ptr), (&c.out, out), rows, cols)?
             }
             _ => (null, null),
         };

@@ -99,10 +99,24 @@ struct EpiCheck {
     index: Box<dyn Fn(i64, i64) -> usize>,
     rows: i64,
     f: i64,
+    /// `Some((batch, F, S))`: blocks come per image as `[F, S]`
+    /// ([`crate::conv::epilogue_per_image`]).
+    image: Option<(i64, i64, i64)>,
 }
 
 unsafe extern "C" fn epilogue(ctx: *mut c_void, b: i64, r0: i64, r1: i64, f0: i64, f1: i64) {
     let e = unsafe { &*(ctx as *const EpiCheck) };
+    if let Some((batch, fc, size)) = e.image {
+        if b < 0 || b >= batch || r0 < 0 || r1 > fc || f0 < 0 || f1 > size || r0 >= r1 || f0 >= f1 {
+            return e.seen.reject();
+        }
+        for f in r0..r1 {
+            for p in f0..f1 {
+                unsafe { e.seen.visit(((b * fc + f) * size + p) as usize) };
+            }
+        }
+        return;
+    }
     if b != 0 || r0 < 0 || r1 > e.rows || f0 < 0 || f1 > e.f || r0 >= r1 || f0 >= f1 {
         return e.seen.reject();
     }
@@ -171,7 +185,11 @@ fn check(specs: &[ConvSpec], runtime: Runtime, exact: bool, every_strategy: bool
         };
         let tolerance = if exact { 0.0 } else { 1e-5 * ((want.len() + 1) as f64).ln().max(1.0) };
         let seen = Visits::new(ob.as_ptr(), spec.out, want.clone(), tolerance);
-        let chk = EpiCheck { seen, index: Box::new(index), rows, f: fcount };
+        let image = match crate::conv::epilogue_per_image(spec).unwrap() {
+            Some((fc, size)) if strategy == ConvStrategy::Im2colGemm => Some((od[0], fc, size)),
+            _ => None,
+        };
+        let chk = EpiCheck { seen, index: Box::new(index), rows, f: fcount, image };
         unsafe { f(xb.as_ptr(), wb.as_ptr(), ob.as_mut_ptr(), Some(epilogue), &chk as *const EpiCheck as *mut c_void) };
         let got = decode(spec.out, &ob);
         nonzero += want.iter().filter(|v| **v != 0.0).count();

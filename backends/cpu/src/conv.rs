@@ -1244,7 +1244,8 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
             let null = ir.ptrt().const_null();
             self.share_tasks(ir, [args[0], all, null, null, null], "gather", (row_blocks * nkb, 1), |task| {
                 let (ir, lo, hi, [input, all, ..]) = self.task_entry(task)?;
-                let gathered = if grouped { Some(ir.alloc(ir.c(a_block * self.a_elem(&ir).1 as i64))?) } else { None };
+                let repack = grouped && !self.quad_planes(blk.lanes);
+                let gathered = if repack { Some(ir.alloc(ir.c(a_block * self.a_elem(&ir).1 as i64))?) } else { None };
                 ir.for_range(lo, hi, 1, |t| {
                     let (rb, p) = (ir.div(t, ir.c(nkb))?, ir.rem(t, ir.c(nkb))?);
                     let r0 = ir.mul(rb, ir.c(blk.mc))?;
@@ -1300,6 +1301,7 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         let rank = g.k_strides.len();
         let trailing = g.k_sp.iter().enumerate().all(|(k, &d)| d == rank - g.k_sp.len() + k);
         !self.vector_gather(lanes)
+            && !self.quad_planes(lanes)
             && g.runs >= 1
             && trailing
             && g.k_strides[g.k_i] == g.taps
@@ -1311,6 +1313,141 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
     fn vector_gather(&self, lanes: u32) -> bool {
         let g = &self.g;
         g.in_strides[g.in_f] == 1 && g.cg >= lanes as i64 && lanes > 1
+    }
+
+    /// Whether quad panels (u8 x s8 on `vpdpbusd`) gather straight into the
+    /// grouped layout ([`Conv::gather_quad_planes`]): the input's own bytes,
+    /// NCHW as [`Conv::panel_vectors`] wants it, and whole quads of input
+    /// features per group, so the depth runs tap major (`k = tap * Cg + z`)
+    /// and a quad is the same pixel of four consecutive feature planes.
+    fn quad_planes(&self, lanes: u32) -> bool {
+        let g = &self.g;
+        let rank = g.in_dims.len();
+        let trailing = |sp: &[usize]| sp.len() == 2 && sp[0] == rank - 2 && sp[1] == rank - 1;
+        crate::gemm::group_for(self.isa, self.ct, self.spec.input, self.spec.kernel) == 4
+            && !self.vector_gather(lanes)
+            && g.cg % 4 == 0
+            && trailing(&g.in_sp)
+            && trailing(&g.out_sp)
+            && g.window[1].stride <= PANEL_MAX_STRIDE
+            && g.window.iter().all(|w| w.base_dilation == 1)
+    }
+
+    /// Gathers the im2col block `[r0, r0 + mc) x [k0, k0 + kc)` (tap-major
+    /// depth, `kc` whole quads) straight into quad panels at `dst`: per
+    /// `mr`-row panel inside one output row, tap and quad of feature planes,
+    /// four masked loads of the panel's pixels (padding and rows past `mc`
+    /// read as zero) interleaved into `mr` quads, one store. Panels across
+    /// output rows go element by element.
+    fn gather_quad_planes(
+        &self,
+        ir: &Ir<'_, 'ctx>,
+        input: PointerValue<'ctx>,
+        dst: PointerValue<'ctx>,
+        [r0, mc, k0, kc, chan, bshift]: [IntValue<'ctx>; 6],
+        mr: i64,
+    ) -> R<()> {
+        let g = &self.g;
+        let i8t = ir.cx.i8_type();
+        let sx = g.window[1].stride;
+        let m = mr as u32;
+        let vty = i8t.vec_type((sx * mr) as u32).into();
+        let every: Vec<Option<u32>> = (0..m).map(|l| Some(l * sx as u32)).collect();
+        let halves: Vec<Option<u32>> = (0..2 * m).map(Some).collect();
+        let interleave: Vec<Option<u32>> = (0..m)
+            .flat_map(|r| (0..4).map(move |t| Some(if t < 2 { t * m + r } else { 2 * m + (t - 2) * m + r })))
+            .collect();
+        let (out_b, out_sp) = out_layout(self.spec);
+        let (ih, iw) = (g.in_dims[g.in_sp[0]], g.in_dims[g.in_sp[1]]);
+        let ow = g.out_dims[g.out_sp[1]];
+        let (wy, wx) = (&g.window[0], &g.window[1]);
+        let plane = g.in_strides[g.in_f];
+        ir.for_range(ir.c(0), mc, mr, |rr0| {
+            let rows = ir.min(ir.c(mr), ir.sub(mc, rr0)?)?;
+            let panel = ir.mul(rr0, kc)?;
+            let (obt, os) = g.decode_row(ir, ir.add(r0, rr0)?, out_b, &out_sp)?;
+            let base = ir.add(ir.mul(ir.add(obt, bshift)?, ir.c(g.in_strides[g.in_b]))?, chan)?;
+            let t_lo = ir.div(k0, ir.c(g.cg))?;
+            let t_hi = ir.ceil_div(ir.add(k0, kc)?, ir.c(g.cg))?;
+            let z_range = |tap: IntValue<'ctx>| -> R<(IntValue<'ctx>, IntValue<'ctx>, IntValue<'ctx>)> {
+                let tk = ir.mul(tap, ir.c(g.cg))?;
+                let z_lo = ir.max(ir.c(0), ir.sub(k0, tk)?)?;
+                let z_hi = ir.min(ir.c(g.cg), ir.sub(ir.add(k0, kc)?, tk)?)?;
+                Ok((tk, z_lo, z_hi))
+            };
+            let whole = ir.cmp(IntPredicate::SLE, ir.add(os[1], ir.c(mr))?, ir.c(ow))?;
+            ir.if_else(
+                whole,
+                || {
+                    // Loaded elements of lanes past `rows` are off the mask too.
+                    let live = ir.lanes_in_range(
+                        ir.sub(ir.c(0), ir.mul(rows, ir.c(sx))?)?,
+                        (sx * mr) as u32,
+                        -(1 << 30),
+                        0,
+                        ir.cx.bool_type().const_int(1, false),
+                    )?;
+                    ir.for_range(t_lo, t_hi, 1, |tap| {
+                        let ks = g.decode_tap(ir, tap)?;
+                        let iy = ir.add(
+                            ir.mul(os[0], ir.c(wy.stride))?,
+                            ir.sub(ir.mul(ks[0], ir.c(wy.window_dilation))?, ir.c(wy.pad_low))?,
+                        )?;
+                        let ix = ir.add(
+                            ir.mul(os[1], ir.c(sx))?,
+                            ir.sub(ir.mul(ks[1], ir.c(wx.window_dilation))?, ir.c(wx.pad_low))?,
+                        )?;
+                        let row_ok = ir.in_range(iy, 0, ih)?;
+                        let mask = ir.b.build_and(ir.lanes_in_range(ix, (sx * mr) as u32, 0, iw, row_ok)?, live, "")?;
+                        let iy = ir.select(row_ok, iy, ir.c(0))?;
+                        let src = ir.add(base, ir.add(ir.mul(iy, ir.c(iw))?, ix)?)?;
+                        let (tk, z_lo, z_hi) = z_range(tap)?;
+                        ir.for_range(z_lo, z_hi, 4, |z| {
+                            let mut v = Vec::with_capacity(4);
+                            for j in 0..4 {
+                                let at = ir.add(src, ir.mul(ir.add(z, ir.c(j))?, ir.c(plane))?)?;
+                                let x = ir.masked_load(vty, ir.gep_wrapping(i8t.into(), input, at)?, mask)?;
+                                v.push(if sx == 1 { x } else { ir.shuffle(x, x, &every)? });
+                            }
+                            let lo = ir.shuffle(v[0], v[1], &halves)?;
+                            let hi = ir.shuffle(v[2], v[3], &halves)?;
+                            let quads = ir.shuffle(lo, hi, &interleave)?;
+                            let kk = ir.sub(ir.add(tk, z)?, k0)?;
+                            ir.store(ir.gep(i8t.into(), dst, ir.add(panel, ir.mul(kk, ir.c(mr))?)?)?, quads, 1)
+                        })
+                    })
+                },
+                || {
+                    // Lane by lane: each row's value (or zero) at its place in the quads.
+                    ir.for_range(ir.c(0), ir.c(mr), 1, |l| {
+                        let live = ir.cmp(IntPredicate::SLT, l, rows)?;
+                        let r = ir.add(r0, ir.add(rr0, ir.min(l, ir.sub(rows, ir.c(1))?)?)?)?;
+                        let (obt, os) = g.decode_row(ir, r, out_b, &out_sp)?;
+                        let base = ir.add(ir.mul(ir.add(obt, bshift)?, ir.c(g.in_strides[g.in_b]))?, chan)?;
+                        ir.for_range(t_lo, t_hi, 1, |tap| {
+                            let ks = g.decode_tap(ir, tap)?;
+                            let (valid, off) = g.input_offset(ir, &os, &ks)?;
+                            let ok = ir.b.build_and(valid, live, "")?;
+                            let src = ir.select(ok, ir.add(base, off)?, ir.c(0))?;
+                            let (tk, z_lo, z_hi) = z_range(tap)?;
+                            ir.for_range(z_lo, z_hi, 1, |z| {
+                                let x = ir.load(
+                                    i8t.into(),
+                                    ir.gep(i8t.into(), input, ir.add(src, ir.mul(z, ir.c(plane))?)?)?,
+                                    1,
+                                )?;
+                                let x = ir.b.build_select(ok, x, i8t.const_zero().into(), "")?;
+                                let kk = ir.sub(ir.add(tk, z)?, k0)?;
+                                let q = ir.div(kk, ir.c(4))?;
+                                let at =
+                                    ir.add(ir.mul(ir.add(ir.mul(q, ir.c(mr))?, l)?, ir.c(4))?, ir.rem(kk, ir.c(4))?)?;
+                                ir.store(ir.gep(i8t.into(), dst, ir.add(panel, at)?)?, x, 1)
+                            })
+                        })
+                    })
+                },
+            )
+        })
     }
 
     /// Whether the z-major element gather can copy whole `mr`-row panels as
@@ -1422,6 +1559,10 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         let ib = spec.input.byte_size() as u32;
         let (out_b, out_sp) = out_layout(spec);
         // im2col block [r0, r0 + mc) x [k0, k0 + kc) into MR-row panels.
+        if self.quad_planes(lanes) {
+            // Straight into quads: no zero rows to add, nothing to repack.
+            return self.gather_quad_planes(ir, input, apack, [r0, mc, k0, kc, chan, bshift], mr);
+        }
         if self.vector_gather(lanes) {
             // Contiguous input features, enough for whole vectors: gather by transposing.
             self.gather_panels(ir, input, apack, [r0, mc, k0, kc, chan, bshift], mr, lanes)?;
@@ -1514,7 +1655,8 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         let apack = if shared { input } else { ir.alloc(ir.c(a_block * self.a_elem(&ir).1 as i64))? };
         // Grouped panels: gathered as accumulator values, then repacked
         // (already, when shared).
-        let grouped = if blk.group > 1 && !shared { Some(ir.alloc(ir.c(a_block * blk.packed_bytes()))?) } else { None };
+        let repack = blk.group > 1 && !shared && !self.quad_planes(blk.lanes);
+        let grouped = if repack { Some(ir.alloc(ir.c(a_block * blk.packed_bytes()))?) } else { None };
         let shared_t = if blk.group > 1 { pt } else { ctt };
         let lanes = blk.lanes;
         let dst =

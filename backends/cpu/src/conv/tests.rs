@@ -419,6 +419,12 @@ fn integer_products_run_on_pair_panels() {
         spec(nchw, &[1, 7, 13, 13], &[40, 7, 5, 5], vec![win(5, 1, (2, 2), 1, 1); 2], 1),
         spec(nchw, &[1, 72, 9, 9], &[40, 72, 3, 3], vec![win(3, 2, (1, 1), 1, 1); 2], 1),
         spec(nchw, &[1, 64, 5, 5], &[520, 64, 3, 3], vec![win(3, 1, (1, 1), 1, 1); 2], 1),
+        // Output rows of whole panels (quads gathered straight from four
+        // feature planes, masked at the borders), a column stride of 2, and
+        // a last panel of a block cut short.
+        spec(nchw, &[1, 8, 5, 24], &[20, 8, 3, 3], vec![win(3, 1, (1, 1), 1, 1); 2], 1),
+        spec(nchw, &[2, 16, 7, 31], &[24, 16, 3, 3], vec![win(3, 1, (1, 1), 1, 1), win(3, 2, (1, 2), 1, 1)], 1),
+        spec(nchw, &[1, 12, 13, 12], &[36, 12, 3, 3], vec![win(3, 1, (0, 2), 1, 1), win(3, 1, (2, 0), 1, 1)], 1),
         spec(nhwc, &[2, 7, 6, 40], &[3, 3, 40, 24], vec![win(3, 2, (1, 1), 1, 1); 2], 1),
         spec(nhwc, &[1, 9, 9, 33], &[3, 3, 11, 48], vec![win(3, 1, (1, 1), 1, 1); 2], 3),
     ];

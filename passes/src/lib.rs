@@ -20,6 +20,7 @@ pub mod dot_canonicalizer;
 pub mod fusion;
 pub mod fusion_cost;
 pub mod inline;
+pub mod lookup_tables;
 pub mod options;
 pub mod pass;
 pub mod pipeline;

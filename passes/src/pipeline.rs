@@ -10,6 +10,7 @@ use crate::dce::Dce;
 use crate::dot_canonicalizer::DotCanonicalizer;
 use crate::fusion::Fusion;
 use crate::inline::CallInliner;
+use crate::lookup_tables::LookupTables;
 use crate::options::Options;
 use crate::pass::{FixedPoint, Pass, Pipeline};
 use crate::quantized_products::QuantizedProducts;
@@ -39,6 +40,7 @@ pub fn default_pipeline(options: &Options) -> Pipeline {
         .with(TopkDecomposer)
         .with(QuantizedProducts { u8s8: options.u8s8_products })
         .with(FixedPoint::new("simplify-fixpoint", simplify, 8))
+        .with(LookupTables)
         .with(ConvToDot)
         .with(DotCanonicalizer)
         .with(ConvPhases)
@@ -49,7 +51,7 @@ pub fn default_pipeline(options: &Options) -> Pipeline {
 
 /// Every pass on its own, in its default configuration: what `pass_by_name`
 /// looks names up in.
-fn every_pass() -> [Box<dyn Pass>; 15] {
+fn every_pass() -> [Box<dyn Pass>; 16] {
     [
         Box::new(AlgebraicSimplifier),
         Box::new(CallInliner),
@@ -61,6 +63,7 @@ fn every_pass() -> [Box<dyn Pass>; 15] {
         Box::new(Dce),
         Box::new(DotCanonicalizer),
         Box::new(QuantizedProducts::default()),
+        Box::new(LookupTables),
         Box::new(Fusion::default()),
         Box::new(ReshapeMover),
         Box::new(TopkDecomposer),

@@ -446,3 +446,25 @@ fn rounded_divisions_by_constants_match_the_interpreter() {
         }
     }
 }
+
+/// Elementwise chains of one 8-bit value become table lookups (the
+/// `lookup-tables` pass): through each compiled backend's pipeline, bit for
+/// bit the interpreter's run of the chain as written.
+#[test]
+fn lookup_tables_match_the_chains_they_replace() {
+    for text in [
+        include_str!("../../passes/tests/filecheck/lookup-tables/qdq_tanh.hlo"),
+        include_str!("../../passes/tests/filecheck/lookup-tables/s8_logistic.hlo"),
+        include_str!("../../passes/tests/filecheck/lookup-tables/shared_output.hlo"),
+    ] {
+        let module = smelt_hlo::parse_module(text).unwrap();
+        let args = smelt::hlo::random::random_inputs(&module.entry().param_shapes()).unwrap();
+        let want = Compiled::new(module.clone(), smelt::engine::INTERP, Pipeline::None).unwrap().run(&args).unwrap();
+        for backend in ["cpu", "cranelift"] {
+            let got = Compiled::new(module.clone(), backend, Pipeline::Default).unwrap().run(&args).unwrap();
+            for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+                assert_eq!(g.data.to_le_bytes(), w.data.to_le_bytes(), "{backend}: {} output {i}", module.name);
+            }
+        }
+    }
+}

@@ -21,6 +21,10 @@ Models (none is in the corpus or tests/onnx):
   4-head attention from MatMuls, GELU feed-forward 4x wide, residuals) on
   [8, 64, 256]: GEMM-bound.
 - mlp_tabular: three Gemm layers with ReLU on [256, 128] features.
+- mobile_cnn: MobileNetV2-style inverted residual blocks (1x1 expansion,
+  3x3 depthwise, 1x1 projection, residuals) with SiLU activations (x *
+  sigmoid(x)) on [4, 3, 96, 96]: depthwise and pointwise convolutions, and
+  a transcendental function in every block.
 """
 
 import argparse
@@ -58,6 +62,15 @@ class Builder:
         y = self.op("Conv", [x, self.const("w", w), self.const("b", b)], "conv",
                     strides=[stride, stride], pads=[pad] * 4)
         return self.op("Relu", [y]) if relu else y
+
+    def dwconv(self, x, c, stride=1):
+        w = (RNG.standard_normal((c, 1, 3, 3)) * np.sqrt(2.0 / 9)).astype(np.float32)
+        b = (RNG.standard_normal(c) * 0.05).astype(np.float32)
+        return self.op("Conv", [x, self.const("w", w), self.const("b", b)], "dwconv",
+                       strides=[stride, stride], pads=[1] * 4, group=c)
+
+    def silu(self, x):
+        return self.op("Mul", [x, self.op("Sigmoid", [x])])
 
     def dense(self, x, k, n, relu=False):
         w = (RNG.standard_normal((k, n)) * np.sqrt(2.0 / k)).astype(np.float32)
@@ -147,7 +160,33 @@ def mlp_tabular():
     return b.model("mlp_tabular", ins, outs), {"features": shape}
 
 
-MODELS = {"resnet_cnn": resnet_cnn, "transformer_block": transformer_block, "mlp_tabular": mlp_tabular}
+def mobile_cnn():
+    b = Builder()
+    y = b.silu(b.conv("image", 3, 16, 3, stride=2, relu=False))
+    cin = 16
+    for cout, stride, repeats in [(24, 2, 2), (32, 2, 2), (64, 2, 2)]:
+        for r in range(repeats):
+            s = stride if r == 0 else 1
+            h = b.silu(b.conv(y, cin, cin * 4, 1, relu=False))
+            h = b.silu(b.dwconv(h, cin * 4, stride=s))
+            h = b.conv(h, cin * 4, cout, 1, relu=False)
+            y = b.op("Add", [y, h]) if (s == 1 and cin == cout) else h
+            cin = cout
+    y = b.op("Flatten", [b.op("GlobalAveragePool", [y])])
+    w = (RNG.standard_normal((10, cin)) * np.sqrt(1.0 / cin)).astype(np.float32)
+    y = b.op("Gemm", [y, b.const("fc", w), b.const("fcb", np.zeros(10, np.float32))], "logits", transB=1)
+    shape = [4, 3, 96, 96]
+    ins = [helper.make_tensor_value_info("image", TensorProto.FLOAT, shape)]
+    outs = [helper.make_tensor_value_info(y, TensorProto.FLOAT, [4, 10])]
+    return b.model("mobile_cnn", ins, outs), {"image": shape}
+
+
+MODELS = {
+    "resnet_cnn": resnet_cnn,
+    "transformer_block": transformer_block,
+    "mlp_tabular": mlp_tabular,
+    "mobile_cnn": mobile_cnn,
+}
 
 
 def sample(shape):

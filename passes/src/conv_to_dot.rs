@@ -8,9 +8,10 @@
 //! and no output scatter, whatever the layout. That matters most for
 //! feature-major (`bf01`, ONNX's and PyTorch's) layouts: there the kernel
 //! becomes the product's left operand (`[O, I] x [I, H*W]`), which is the
-//! output's memory order, so no transpose is left (for batch 1; otherwise one
-//! transpose of the output). Strided windows become a strided slice of the
-//! input first.
+//! output's memory order, so no transpose is left; over several images the
+//! kernel is broadcast along the batch and the product batched over it (a
+//! batch of `[O, I] x [I, H*W]`), again with no transpose. Strided windows
+//! become a strided slice of the input first.
 //!
 //! Contract: rewrites a floating-point (f32, f64) convolution as above, whose
 //! operands and result share one element type, or an integer one (s8, u8, s16
@@ -141,6 +142,34 @@ fn as_dot(rw: &mut Rewriter<'_>, id: InstId) -> Option<InstId> {
     let free: Vec<usize> = free.into_iter().map(split).collect();
     let one = |v: usize| Dims::from_slice(&[v as i64]);
     let none_or = |b: Option<usize>| b.map_or_else(Dims::new, one);
+    // Batch, features, then the rest (NCHW) over several images: the kernel,
+    // broadcast over the batch, is a batched left operand, and the product
+    // is the output as it is laid out, with no transpose on either side.
+    let out_b = ix(cd.output_batch)?;
+    if !grouped && out_b < out_f && out_dims[out_b] > 1 && free.iter().all(|&d| d == out_b || d > out_f) {
+        let mut kd = vec![out_dims[out_b]];
+        kd.extend(&k_dims);
+        let kb = rw.broadcast(k2, &kd, &[1, 2])?;
+        let dims = DotDims {
+            lhs_batch: one(0),
+            rhs_batch: one(ix(cd.input_batch)?),
+            lhs_contracting: one(k_contract + 1),
+            rhs_contracting: one(in_f),
+        };
+        let product = rw.dot(kb, x, dims, dtype)?;
+        // Product dimensions: batch, output features, the input's others in order.
+        let mut order = vec![out_b, out_f];
+        order.extend(free.iter().copied().filter(|&d| d != out_b));
+        if order.windows(2).all(|w| w[0] < w[1]) {
+            return rw.reshape(product, &out_dims);
+        }
+        let mut perm = vec![0i64; order.len()];
+        for (r, &o) in order.iter().enumerate() {
+            perm[o] = r as i64;
+        }
+        let t = rw.transpose(product, &perm)?;
+        return rw.reshape(t, &out_dims);
+    }
     // (operand, batch dimension, contracting dimension) of each side.
     let kernel_side = (k2, k_batch, k_contract);
     let input_side = (x, grouped.then_some(in_f), in_c);

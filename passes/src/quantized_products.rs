@@ -35,6 +35,9 @@
 //!   `negate` of such values when the result still fits; and `broadcast`,
 //!   `reshape`, `transpose` of them.
 //!
+//! - Grouped convolutions with fewer than four input features per group
+//!   (depthwise) stay float: integer arithmetic gains nothing there.
+//!
 //! Everything else is untouched. Assumes a verified module; run before the
 //! algebraic simplifier rewrites the dequantize pattern.
 
@@ -65,6 +68,7 @@ impl Rewrite for QuantizedProducts {
                 rw.begin(id);
                 let u8s8 = self.u8s8;
                 let (new, float) = match rw.dtype(id) {
+                    Some(DType::F32) if depthwise(&rw, id) => continue,
                     Some(DType::F32) => (fold(&mut rw, id, u8s8), true),
                     Some(DType::S32) => (narrow_product(&mut rw, id, u8s8), false),
                     _ => continue,
@@ -84,6 +88,17 @@ impl Rewrite for QuantizedProducts {
         let b = cx.counted("integer_products_narrowed", narrowed);
         Ok(a || b)
     }
+}
+
+/// Whether `id` is a convolution with fewer than four input features per
+/// group (depthwise, mostly): each output sums a window of one or a few
+/// features, nothing for integer pairs or quads to multiply together, and
+/// the backends' float depthwise routines beat integer im2col on it.
+fn depthwise(rw: &Rewriter<'_>, id: InstId) -> bool {
+    let inst = rw.inst(id);
+    let Attrs::Convolution(c) = &inst.attrs else { return false };
+    let kernel = rw.dims(inst.operands[1]);
+    c.feature_group_count > 1 && kernel.get(c.dims.kernel_input_feature as usize).is_some_and(|&f| f < 4)
 }
 
 /// The inclusive range of an integer value, when known.

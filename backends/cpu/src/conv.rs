@@ -919,6 +919,10 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         let spec = self.spec;
         let ct = self.ct;
         let (ir, lo, hi, [input, kernel, out, _, _]) = self.task_entry(f)?;
+        if spec.input == spec.out && spec.kernel == spec.out {
+            self.planar_vectors(&ir, (lo, hi), [input, kernel, out])?;
+            return ir.ret();
+        }
         let (imem, kmem, omem) = (ir.mem_ty(spec.input, 0), ir.mem_ty(spec.kernel, 0), ir.mem_ty(spec.out, 0));
         let (ib, kb, ob) = (spec.input.byte_size() as u32, spec.kernel.byte_size() as u32, spec.out.byte_size() as u32);
         let (ih, iw) = (g.in_dims[g.in_sp[0]], g.in_dims[g.in_sp[1]]);
@@ -976,6 +980,86 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
             })
         })?;
         ir.ret()
+    }
+
+    /// The planar strategy on vectors, for operands of the output's type:
+    /// per plane its taps' weights as splats, per output row and run of
+    /// `lanes` columns one accumulator summed over every tap in registers from
+    /// masked loads of the input rows (padding and columns past the row read
+    /// as zero; every other element of a double-width load for stride 2),
+    /// then one (masked) store.
+    fn planar_vectors(
+        &self,
+        ir: &Ir<'_, 'ctx>,
+        (lo, hi): (IntValue<'ctx>, IntValue<'ctx>),
+        [input, kernel, out]: [PointerValue<'ctx>; 3],
+    ) -> R<()> {
+        let g = &self.g;
+        let spec = self.spec;
+        let ct = self.ct;
+        let l = Blocking::new(self.isa, ct).lanes.max(1);
+        let mem = ir.mem_ty(spec.out, 0);
+        let b = spec.out.byte_size() as u32;
+        let (ih, iw) = (g.in_dims[g.in_sp[0]], g.in_dims[g.in_sp[1]]);
+        let (oh, ow) = (g.out_dims[g.out_sp[0]], g.out_dims[g.out_sp[1]]);
+        let (kh, kw) = (g.tap_sizes[0], g.tap_sizes[1]);
+        let (wy, wx) = (&g.window[0], &g.window[1]);
+        let sx = wx.stride;
+        let wide = ir.mem_ty(spec.input, (sx * l as i64) as u32);
+        let every: Vec<Option<u32>> = (0..l).map(|i| Some(i * sx as u32)).collect();
+        let yes = ir.cx.bool_type().const_int(1, false);
+        ir.for_range(lo, hi, 1, |p| {
+            let (n, fo) = (ir.div(p, ir.c(g.f))?, ir.rem(p, ir.c(g.f))?);
+            let c = ir.div(fo, ir.c(g.f_per_fg))?;
+            let iplane = ir.add(ir.mul(n, ir.c(g.in_strides[g.in_b]))?, ir.mul(c, ir.c(g.in_strides[g.in_f]))?)?;
+            let oplane = ir.add(ir.mul(n, ir.c(g.out_strides[g.out_b]))?, ir.mul(fo, ir.c(g.out_strides[g.out_f]))?)?;
+            let kplane = ir.mul(fo, ir.c(g.k_strides[g.k_o]))?;
+            let mut weights = Vec::with_capacity((kh * kw) as usize);
+            for t in 0..kh * kw {
+                let w = ir.load(mem, ir.gep(mem, kernel, ir.add(kplane, ir.c(t))?)?, b)?;
+                weights.push(ir.splat(w, l)?);
+            }
+            ir.for_range(ir.c(0), ir.c(oh), 1, |oy| {
+                let orow = ir.add(oplane, ir.mul(oy, ir.c(ow))?)?;
+                ir.for_range(ir.c(0), ir.c(ow), l as i64, |ox0| {
+                    // Loaded elements of columns past the row's end read nothing.
+                    let cols = ir.lanes_in_range(
+                        ir.mul(ox0, ir.c(sx))?,
+                        (sx * l as i64) as u32,
+                        i32::MIN as i64,
+                        ow * sx,
+                        yes,
+                    )?;
+                    let mut acc = ir.zero(ct, l);
+                    for ky in 0..kh {
+                        let iy = ir.add(ir.mul(oy, ir.c(wy.stride))?, ir.c(ky * wy.window_dilation - wy.pad_low))?;
+                        let row_ok = ir.in_range(iy, 0, ih)?;
+                        let irow = ir.add(iplane, ir.mul(ir.select(row_ok, iy, ir.c(0))?, ir.c(iw))?)?;
+                        for kx in 0..kw {
+                            let ix = ir.add(ir.mul(ox0, ir.c(sx))?, ir.c(kx * wx.window_dilation - wx.pad_low))?;
+                            let mask = ir.b.build_and(
+                                ir.lanes_in_range(ix, (sx * l as i64) as u32, 0, iw, row_ok)?,
+                                cols,
+                                "",
+                            )?;
+                            let x = ir.masked_load(wide, ir.gep_wrapping(mem, input, ir.add(irow, ix)?)?, mask)?;
+                            let x = if sx == 1 { x } else { ir.shuffle(x, x, &every)? };
+                            acc = ir.mul_add(ct, x, weights[(ky * kw + kx) as usize], acc)?;
+                        }
+                    }
+                    let at = ir.gep(mem, out, ir.add(orow, ox0)?)?;
+                    let whole = ir.cmp(IntPredicate::SLE, ir.add(ox0, ir.c(l as i64))?, ir.c(ow))?;
+                    ir.if_else(
+                        whole,
+                        || ir.store(at, acc, b),
+                        || {
+                            let live = ir.lanes_in_range(ox0, l, i32::MIN as i64, ow, yes)?;
+                            ir.masked_store(acc, at, live)
+                        },
+                    )
+                })
+            })
+        })
     }
 
     /// Rows in groups of four; per run of output features, vectors over the run

@@ -831,6 +831,21 @@ impl<'a, 'ctx> Ir<'a, 'ctx> {
             .ok_or_else(|| RoutineError::Llvm("llvm.masked.load returns nothing".into()))
     }
 
+    /// Stores the lanes of vector `v` where `mask` is set; the others write
+    /// nothing (their addresses may lie outside any object).
+    pub fn masked_store(
+        &self,
+        v: BasicValueEnum<'ctx>,
+        ptr: PointerValue<'ctx>,
+        mask: inkwell::values::VectorValue<'ctx>,
+    ) -> R<()> {
+        let f = Intrinsic::find("llvm.masked.store")
+            .and_then(|i| i.get_declaration(self.module, &[v.get_type(), self.ptrt().into()]))
+            .ok_or_else(|| RoutineError::Llvm("llvm.masked.store not found".into()))?;
+        self.call(f, &[v.into(), ptr.into(), mask.into()])?;
+        Ok(())
+    }
+
     /// `lo <= base + i < hi` for each lane `i` of `n`, as an `<n x i1>` mask,
     /// and'ed with `also`.
     pub fn lanes_in_range(

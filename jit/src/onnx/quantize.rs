@@ -7,8 +7,9 @@
 //!   weights (initializers) become s8, symmetric (zero point 0), one scale per
 //!   output channel (`Conv`'s axis 0, a `MatMul` weight's last axis, `Gemm`'s
 //!   `B` along its output columns) or one per tensor; a `Conv` or `Gemm` bias
-//!   initializer becomes s32 with scale `input scale * weight scale`, the
-//!   accumulator's own.
+//!   initializer, or that of an `Add` right after a `MatMul` (its only
+//!   reader), becomes s32 with scale `input scale * weight scale`, the
+//!   accumulator's own, and the product's quantized output is then the sum.
 //! - **Activations**: the products' float inputs and outputs, asymmetric u8
 //!   (or s8), one scale and zero point per tensor, from ranges observed by
 //!   running the float model through smelt over the calibration batches:
@@ -91,8 +92,10 @@ pub struct Layer {
     pub activations: Vec<(usize, String)>,
     /// The weight: (input slot, initializer, channel axis).
     pub weight: Option<(usize, String, usize)>,
-    /// The bias: (input slot, initializer), when it can be quantized to s32.
-    pub bias: Option<(usize, String)>,
+    /// The bias: (node, input slot, initializer), when it can be quantized to
+    /// s32: the product's own input, or that of the `Add` right after a
+    /// `MatMul`.
+    pub bias: Option<(usize, usize, String)>,
     pub output: String,
 }
 
@@ -155,6 +158,14 @@ pub fn plan(model: &ModelProto) -> Result<Plan, OnnxError> {
             f32_tensors.insert(vi.name.clone());
         }
     }
+    // Who reads each tensor: (node, input slot).
+    let mut readers: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
+    for (i, node) in graph.node.iter().enumerate() {
+        for (s, t) in node.input.iter().enumerate() {
+            readers.entry(t.as_str()).or_default().push((i, s));
+        }
+    }
+    let graph_outputs: HashSet<&str> = graph.output.iter().map(|v| v.name.as_str()).collect();
     let mut plan = Plan::default();
     let mut seen = HashSet::new();
     for (i, node) in graph.node.iter().enumerate() {
@@ -194,8 +205,30 @@ pub fn plan(model: &ModelProto) -> Result<Plan, OnnxError> {
             _ => None,
         }
         .filter(|b| inits.get(b.as_str()).is_some_and(|t| float(t) && t.dims.len() == 1 && t.dims[0] == wdims[axis]))
-        .map(|b| (2, b.clone()));
-        let output = node.output.first().cloned().unwrap_or_default();
+        .map(|b| (i, 2, b.clone()));
+        let mut output = node.output.first().cloned().unwrap_or_default();
+        // A MatMul whose only reader adds a bias vector (a Gemm as exporters
+        // split it): the bias joins the accumulator, and the sum is the
+        // product's quantized output (one quantization instead of two, and the
+        // activation after it a function of one 8-bit value).
+        let bias = match (bias, node.op_type.as_str(), readers.get(output.as_str()).map(Vec::as_slice)) {
+            (None, "MatMul", Some(&[(add, slot)]))
+                if graph.node[add].op_type == "Add" && !graph_outputs.contains(output.as_str()) =>
+            {
+                let other = 1 - slot.min(1);
+                graph.node[add]
+                    .input
+                    .get(other)
+                    .filter(|b| {
+                        inits.get(b.as_str()).is_some_and(|t| float(t) && t.dims.len() == 1 && t.dims[0] == wdims[axis])
+                    })
+                    .map(|b| {
+                        output = graph.node[add].output.first().cloned().unwrap_or_default();
+                        (add, other, b.clone())
+                    })
+            }
+            (bias, ..) => bias,
+        };
         for t in [&x, &output] {
             if !t.is_empty() && seen.insert(t.clone()) {
                 plan.activations.push(t.clone());
@@ -497,7 +530,7 @@ pub fn quantize(
         slot_renames.insert((layer.node, slot), dn);
         replaced.insert(w.clone());
         // The bias, in the accumulator's scale.
-        if let Some((bslot, b)) = &layer.bias {
+        if let Some((bnode, bslot, b)) = &layer.bias {
             let x = &layer.activations[0].1;
             let sx = ranges[x].scale;
             let barr = tensor::decode(&inits[b]).map_err(|m| OnnxError::Tensor { tensor: b.clone(), message: m })?;
@@ -520,7 +553,7 @@ pub fn quantize(
             let (inits3, dq, dn) = stored(&format!("{}_{b}", layer.name), arrays, Some(0));
             new_inits.extend(inits3);
             front.push(dq);
-            slot_renames.insert((layer.node, *bslot), dn);
+            slot_renames.insert((*bnode, *bslot), dn);
             replaced.insert(b.clone());
         }
     }

@@ -307,3 +307,29 @@ def test_matmul_bias_joins_the_accumulator():
     feeds = {"x": rng.standard_normal((16, 32)).astype(np.float32)}
     float_outputs = ort.InferenceSession(model, providers=["CPUExecutionProvider"]).run(None, feeds)
     assert_agrees(qdq, feeds, float_outputs, max_error=0.06)
+
+
+def test_relu_is_quantized_with_its_product():
+    # Conv -> Relu: one quantization, of the Relu's output (the clamp at 0 is
+    # part of the requantization); onnxruntime agrees within a step.
+    rng = np.random.default_rng(6)
+    w = (rng.standard_normal((8, 3, 3, 3)) * 0.3).astype(np.float32)
+    b = (rng.standard_normal(8) * 0.1).astype(np.float32)
+    nodes = [
+        helper.make_node("Conv", ["x", "w", "b"], ["c"], pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["c"], ["r"]),
+        helper.make_node("Conv", ["r", "w2"], ["y"]),
+    ]
+    w2 = (rng.standard_normal((4, 8, 1, 1)) * 0.3).astype(np.float32)
+    graph = helper.make_graph(
+        nodes, "relu", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3, 8, 8])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 4, 8, 8])],
+        [numpy_helper.from_array(w, "w"), numpy_helper.from_array(b, "b"), numpy_helper.from_array(w2, "w2")])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]).SerializeToString()
+    batches = [{"x": rng.standard_normal((2, 3, 8, 8)).astype(np.float32)} for _ in range(4)]
+    qdq = smelt.onnx.quantize(model, batches)
+    quantized = {n.input[0] for n in onnx.load_from_string(qdq).graph.node if n.op_type == "QuantizeLinear"}
+    assert "r" in quantized and "c" not in quantized, quantized
+    feeds = {"x": rng.standard_normal((2, 3, 8, 8)).astype(np.float32)}
+    float_outputs = ort.InferenceSession(model, providers=["CPUExecutionProvider"]).run(None, feeds)
+    assert_agrees(qdq, feeds, float_outputs, max_error=0.06)

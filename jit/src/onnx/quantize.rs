@@ -9,7 +9,8 @@
 //!   `B` along its output columns) or one per tensor; a `Conv` or `Gemm` bias
 //!   initializer, or that of an `Add` right after a `MatMul` (its only
 //!   reader), becomes s32 with scale `input scale * weight scale`, the
-//!   accumulator's own, and the product's quantized output is then the sum.
+//!   accumulator's own, and the product's quantized output is then the sum
+//!   (or, when a `Relu` is its only reader, the `Relu`'s output).
 //! - **Activations**: the products' float inputs and outputs, asymmetric u8
 //!   (or s8), one scale and zero point per tensor, from ranges observed by
 //!   running the float model through smelt over the calibration batches:
@@ -229,6 +230,16 @@ pub fn plan(model: &ModelProto) -> Result<Plan, OnnxError> {
             }
             (bias, ..) => bias,
         };
+        // A Relu right after (the only reader) is quantized with the product:
+        // its output is the one quantized tensor, the clamp at 0 part of the
+        // requantization (as onnxruntime's quantizer does).
+        if let Some(&[(r, 0)]) = readers.get(output.as_str()).map(Vec::as_slice)
+            && graph.node[r].op_type == "Relu"
+            && !graph_outputs.contains(output.as_str())
+            && let Some(after) = graph.node[r].output.first()
+        {
+            output = after.clone();
+        }
         for t in [&x, &output] {
             if !t.is_empty() && seen.insert(t.clone()) {
                 plan.activations.push(t.clone());

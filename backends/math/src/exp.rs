@@ -99,22 +99,31 @@ pub(crate) fn tanh<E: Emit>(e: &E, x: E::F) -> E::F {
 }
 
 /// `logistic(x) = 1 / (1 + exp(-x))`, computed from `t = exp(-|x|)` as `1/(1+t)` or
-/// `t/(1+t)` so that neither side loses accuracy. f32 runs in f64 (with the f32
-/// polynomial, 2^-27.9 before the final rounding): in f32, the roundings of `t`,
-/// `1 + t` and the quotient reach 2.3 ulp where `t` is just above a power of two.
+/// `t/(1+t)` so that neither side loses accuracy. In f64 directly. In f32,
+/// plain roundings of `t`, `1 + t` and the quotient reach 2.3 ulp where `t` is
+/// just above a power of two, so `t` is kept as two floats (`2^n (1 + em)`
+/// split exactly), `1 + t` too (Fast2Sum), and the quotient is a reciprocal
+/// product corrected once by its residual: within the polynomial's 2^-27.9
+/// before the final rounding, on f32 lanes (an f64 detour halves them).
 pub(crate) fn logistic<E: Emit>(e: &E, x: E::F) -> E::F {
-    let d = if e.wide() { *e } else { e.other() };
-    let xd = if e.wide() { x } else { e.ext(x) };
-    let t = if e.wide() {
-        exp(e, e.neg(e.abs(x)))
-    } else {
-        // Below -104 the f32 result is 0 anyway.
-        let red = reduce_ln2(&d, d.clamp(d.neg(d.abs(xd)), -104.0, 0.0));
-        let r = red.r;
-        let em = d.add(d.mla(d.mul(r, r), d.poly(r, &EXPM1_F32.map(f64::from)), red.c), r);
-        d.ldexp(d.add(d.c(1.0), em), red.ni)
-    };
-    let num = d.sel(d.lt(xd, d.c(0.0)), t, d.c(1.0));
-    let res = d.div(num, d.add(d.c(1.0), t));
-    if e.wide() { res } else { d.trunc(res) }
+    if e.wide() {
+        let t = exp(e, e.neg(e.abs(x)));
+        let num = e.sel(e.lt(x, e.c(0.0)), t, e.c(1.0));
+        return e.div(num, e.add(e.c(1.0), t));
+    }
+    // Below -104 the result is 0 anyway.
+    let red = reduce_ln2(e, e.clamp(e.neg(e.abs(x)), -104.0, 0.0));
+    let em = expm1_poly(e, &red);
+    let one = e.c(1.0);
+    let p_hi = e.add(one, em);
+    let p_lo = e.add(e.sub(one, p_hi), em);
+    let (t_hi, t_lo) = (e.ldexp(p_hi, red.ni), e.ldexp(p_lo, red.ni));
+    let s_hi = e.add(one, t_hi);
+    let s_lo = e.add(e.add(e.sub(one, s_hi), t_hi), t_lo);
+    let neg = e.lt(x, e.c(0.0));
+    let (n_hi, n_lo) = (e.sel(neg, t_hi, one), e.sel(neg, t_lo, e.c(0.0)));
+    let y = e.div(one, s_hi);
+    let q0 = e.mul(n_hi, y);
+    let r = e.add(e.mla(e.neg(q0), s_hi, n_hi), e.sub(n_lo, e.mul(q0, s_lo)));
+    e.mla(r, y, q0)
 }

@@ -674,15 +674,20 @@ impl Fuser<'_> {
             return Err(Some("epilogue changes the number of elements".into()));
         }
         // The product is written to the output buffer and the epilogue rewrites it
-        // in place, so the element type must stay the same; except that a bare
-        // integer product may change type at its first consumer where the
-        // backend keeps such products apart (`typed_epilogues`: a quantized
-        // layer dequantized in the tile). The chain stops at the next type
-        // change (the conversion to u8 runs faster as its own loop).
+        // in place, so the element type must stay the same; except where the
+        // backend keeps integer products apart (`typed_epilogues`): a bare
+        // integer product may change type at its first consumer (a quantized
+        // layer dequantized in the tile), and its float chain once more, to 8
+        // or 16 bits (requantized in the tile: a quarter of the bytes to
+        // write and read back). The chain stops there (a table lookup after it
+        // runs faster as its own loop).
         let dtype = |i: &Instruction| i.shape.as_array().map(|a| a.dtype);
-        let requantized = self.config.typed_epilogues
-            && dtype(p).is_some_and(|d| d.is_int())
-            && contraction_dtype(module, p).is_some();
+        let product = contraction_dtype(module, p);
+        let integer_product = product.is_some_and(|d| d.is_int());
+        let bare = dtype(p) == product;
+        let narrowed =
+            dtype(p).is_some_and(|d| d.is_float()) && dtype(c).is_some_and(|d| d.is_int() && d.byte_size() <= 2);
+        let requantized = self.config.typed_epilogues && integer_product && (bare || narrowed);
         if dtype(c) != dtype(p) && !requantized {
             return Err(Some("epilogue changes the element type".into()));
         }

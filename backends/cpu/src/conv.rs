@@ -22,9 +22,11 @@
 //!   taps that land in the input are found once per row; padding reads zero.
 //!   This is what GEMM would waste `NR - 1` of `NR` lanes on.
 //! - **Planar** (depthwise with features major and two trailing spatial
-//!   dimensions: NCHW / OIHW): per output plane and row, each tap is one
-//!   multiply-add over the run of output columns it reaches, into the output
-//!   row (f32 and f64); the epilogue runs once at the end.
+//!   dimensions: NCHW / OIHW): per output plane, row and run of a vector's
+//!   worth of columns, one accumulator summed over every tap in registers from
+//!   masked loads (padding reads zero), then stored (f32 and f64; operands of
+//!   other types tap by tap into the output row); the epilogue runs once at
+//!   the end.
 //! - **Direct** (output features minor, and runs of at most 16 features, sums
 //!   over fewer than 32 products, or under 2M multiply-adds in all: e.g. every
 //!   convolution of the corpus's small CNNs): four output rows at a
@@ -36,16 +38,20 @@
 //!   an element gather and an `oi01`-style kernel the depth runs feature
 //!   major (`z * taps + tap`), which makes each output feature's kernel one
 //!   contiguous run that B is packed from directly. Few rows split the
-//!   features between tasks, which share one gather of the im2col matrix. The im2col
-//!   matrix is never materialized: each task gathers an `MC x KC` block of it
-//!   straight into packed micro-panels (padding, strides and both dilations
-//!   resolved in the gather), so its memory stays bounded and cache-resident.
-//!   Contiguous input features (a vector or more per group) are gathered a vector
-//!   per row and tap, `lanes x lanes` blocks transposed in registers into the
-//!   panels' `k`-major order; others element by element.
+//!   features between tasks, which share one gather of the im2col matrix
+//!   (gathered by parallel tasks first). Otherwise the im2col matrix is never
+//!   materialized: each task gathers an `MC x KC` block of it straight into
+//!   packed micro-panels (padding, strides and both dilations resolved in the
+//!   gather), so its memory stays bounded and cache-resident. Contiguous input
+//!   features (a vector or more per group) are gathered a vector per row and
+//!   tap, `lanes x lanes` blocks transposed in registers into the panels'
+//!   `k`-major order; NCHW inputs a masked vector load per panel, tap and
+//!   feature (u8 quads: four feature planes interleaved,
+//!   `Conv::gather_quad_planes`); others element by element.
 //!   Outputs whose feature dimension is not minor are computed into a `[rows, F]`
-//!   scratch matrix, each task scattering its finished block into the output;
-//!   the epilogue then runs once over everything.
+//!   scratch matrix, each task moving its finished block into the output
+//!   (register transposes for NCHW) and, for NCHW, running the epilogue on it
+//!   ([`epilogue_per_image`]); other layouts run it once over everything.
 //!
 //! Threads: tasks are row blocks (x runs for im2col) through `smelt_parallel_for`;
 //! convolutions under 64K multiply-adds run on the calling thread.

@@ -1269,33 +1269,37 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         let pbytes = blk.packed_bytes();
         let bpack = ir.alloc(ir.c(g.runs * kspan * npad * pbytes))?;
         let kmem = ir.mem_ty(spec.kernel, 0);
-        ir.for_range(ir.c(0), ir.c(g.runs), 1, |run| {
-            ir.for_range(ir.c(0), ir.c(nkb), 1, |p| {
+        // The kernel packed like B, one NR-column panel of one depth block per
+        // task, on the pool (a big kernel is megabytes to read and write).
+        let panels = npad / nr;
+        let null = ir.ptrt().const_null();
+        self.share_tasks(ir, [kmat, bpack, null, null, null], "pack", (g.runs * nkb * panels, 1), |task| {
+            let (ir, lo, hi, [kmat, bpack, ..]) = self.task_entry(task)?;
+            ir.for_range(lo, hi, 1, |t| {
+                let (run, rest) = (ir.div(t, ir.c(nkb * panels))?, ir.rem(t, ir.c(nkb * panels))?);
+                let (p, j0) = (ir.div(rest, ir.c(panels))?, ir.mul(ir.rem(rest, ir.c(panels))?, ir.c(nr))?);
                 let k0 = ir.mul(p, ir.c(kcb))?;
                 let kc = ir.min(ir.c(kcb), ir.sub(ir.c(kdim), k0)?)?;
-                ir.for_range(ir.c(0), ir.c(npad), nr, |j0| {
-                    let rows = ir.min(ir.c(nr), ir.sub(ir.c(g.gs), j0)?)?;
-                    let src = ir.add(
-                        ir.mul(run, ir.c(src_run))?,
-                        ir.add(ir.mul(k0, ir.c(src_k))?, ir.mul(j0, ir.c(src_rs))?)?,
-                    )?;
-                    let kp = crate::gemm::packed_depth(ir, &blk, kc)?;
-                    let dst =
-                        ir.add(ir.mul(run, ir.c(kspan * npad))?, ir.add(ir.mul(k0, ir.c(npad))?, ir.mul(j0, kp)?)?)?;
-                    ir.call(
-                        parts.pack_b,
-                        &[
-                            ir.gep(kmem, kmat, src)?.into(),
-                            ir.c(src_rs).into(),
-                            ir.c(src_ks).into(),
-                            rows.into(),
-                            kc.into(),
-                            ir.gep(pt, bpack, dst)?.into(),
-                        ],
-                    )?;
-                    Ok(())
-                })
-            })
+                let rows = ir.min(ir.c(nr), ir.sub(ir.c(g.gs), j0)?)?;
+                let src =
+                    ir.add(ir.mul(run, ir.c(src_run))?, ir.add(ir.mul(k0, ir.c(src_k))?, ir.mul(j0, ir.c(src_rs))?)?)?;
+                let kp = crate::gemm::packed_depth(&ir, &blk, kc)?;
+                let dst =
+                    ir.add(ir.mul(run, ir.c(kspan * npad))?, ir.add(ir.mul(k0, ir.c(npad))?, ir.mul(j0, kp)?)?)?;
+                ir.call(
+                    parts.pack_b,
+                    &[
+                        ir.gep(kmem, kmat, src)?.into(),
+                        ir.c(src_rs).into(),
+                        ir.c(src_ks).into(),
+                        rows.into(),
+                        kc.into(),
+                        ir.gep(pt, bpack, dst)?.into(),
+                    ],
+                )?;
+                Ok(())
+            })?;
+            ir.ret()
         })?;
         if !z_major {
             ir.free(kmat)?;

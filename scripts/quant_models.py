@@ -78,6 +78,16 @@ class Builder:
         y = self.op("Add", [y, self.const("b", (RNG.standard_normal(n) * 0.05).astype(np.float32))])
         return self.op("Relu", [y]) if relu else y
 
+    def classifier(self, name, y, cin, shape=(4, 3, 96, 96)):
+        """Global pooling and a 10-way Gemm after `y` (`cin` channels): the
+        image model `name` over an `image` input of `shape`."""
+        y = self.op("Flatten", [self.op("GlobalAveragePool", [y])])
+        w = (RNG.standard_normal((10, cin)) * np.sqrt(1.0 / cin)).astype(np.float32)
+        y = self.op("Gemm", [y, self.const("fc", w), self.const("fcb", np.zeros(10, np.float32))], "logits", transB=1)
+        ins = [helper.make_tensor_value_info("image", TensorProto.FLOAT, list(shape))]
+        outs = [helper.make_tensor_value_info(y, TensorProto.FLOAT, [shape[0], 10])]
+        return self.model(name, ins, outs), {"image": list(shape)}
+
     def model(self, name, inputs, outputs):
         graph = helper.make_graph(self.nodes, name, inputs, outputs, self.inits)
         model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
@@ -99,14 +109,7 @@ def resnet_cnn():
             short = y if (s == 1 and cin == cout) else b.conv(y, cin, cout, 1, stride=s, relu=False)
             y = b.op("Relu", [b.op("Add", [h, short])])
             cin = cout
-    y = b.op("GlobalAveragePool", [y])
-    y = b.op("Flatten", [y])
-    w = (RNG.standard_normal((10, cin)) * np.sqrt(1.0 / cin)).astype(np.float32)
-    y = b.op("Gemm", [y, b.const("fc", w), b.const("fcb", np.zeros(10, np.float32))], "logits", transB=1)
-    shape = [4, 3, 96, 96]
-    ins = [helper.make_tensor_value_info("image", TensorProto.FLOAT, shape)]
-    outs = [helper.make_tensor_value_info(y, TensorProto.FLOAT, [4, 10])]
-    return b.model("resnet_cnn", ins, outs), {"image": shape}
+    return b.classifier("resnet_cnn", y, cin)
 
 
 def transformer_block():
@@ -172,13 +175,7 @@ def mobile_cnn():
             h = b.conv(h, cin * 4, cout, 1, relu=False)
             y = b.op("Add", [y, h]) if (s == 1 and cin == cout) else h
             cin = cout
-    y = b.op("Flatten", [b.op("GlobalAveragePool", [y])])
-    w = (RNG.standard_normal((10, cin)) * np.sqrt(1.0 / cin)).astype(np.float32)
-    y = b.op("Gemm", [y, b.const("fc", w), b.const("fcb", np.zeros(10, np.float32))], "logits", transB=1)
-    shape = [4, 3, 96, 96]
-    ins = [helper.make_tensor_value_info("image", TensorProto.FLOAT, shape)]
-    outs = [helper.make_tensor_value_info(y, TensorProto.FLOAT, [4, 10])]
-    return b.model("mobile_cnn", ins, outs), {"image": shape}
+    return b.classifier("mobile_cnn", y, cin)
 
 
 MODELS = {

@@ -64,10 +64,8 @@ impl Rewrite for LookupTables {
                 .into_iter()
                 .filter_map(|(output, source, cone)| Some((output, source, tabulate(rw.comp, source, &cone, output)?)))
                 .collect();
-            tables
-                .into_iter()
-                .filter(|(output, source, table)| lookup(&mut rw, *output, *source, table.clone()))
-                .count()
+            let made = tables.into_iter().map(|(output, source, table)| lookup(&mut rw, output, source, table));
+            made.filter(|&made| made).count()
         });
         Ok(cx.counted("lookup_tables", tables))
     }
@@ -230,31 +228,29 @@ fn table_type(dtype: DType) -> DType {
 /// Replaces `output` by a lookup of `source` in `table`.
 fn lookup(rw: &mut Rewriter<'_>, output: InstId, source: InstId, table: Array) -> bool {
     rw.begin(output);
+    match build_lookup(rw, output, source, table) {
+        Some(v) => rw.replace(output, v),
+        None => {
+            rw.discard_created();
+            false
+        }
+    }
+}
+
+/// The instructions of [`lookup`], ending in a value of `output`'s type.
+fn build_lookup(rw: &mut Rewriter<'_>, output: InstId, source: InstId, table: Array) -> Option<InstId> {
     let dims = rw.dims(source).to_vec();
-    let signed = rw.dtype(source) == Some(DType::S8);
-    let t = rw.constant(table.clone());
-    let Some(mut index) = rw.convert(source, DType::S32) else {
-        rw.discard_created();
-        return false;
-    };
-    if signed {
+    let wide = table.dtype();
+    let t = rw.constant(table);
+    let mut index = rw.convert(source, DType::S32)?;
+    if rw.dtype(source) == Some(DType::S8) {
         let c = rw.constant(Array::new([], ArrayData::S32(vec![128])));
-        let Some(b) = rw.broadcast(c, &dims, &[]) else {
-            rw.discard_created();
-            return false;
-        };
-        let Some(shifted) = rw.binary(Opcode::Add, index, b) else {
-            rw.discard_created();
-            return false;
-        };
-        index = shifted;
+        let b = rw.broadcast(c, &dims, &[])?;
+        index = rw.binary(Opcode::Add, index, b)?;
     }
     let mut vector = dims.clone();
     vector.push(1);
-    let Some(index) = rw.reshape(index, &vector) else {
-        rw.discard_created();
-        return false;
-    };
+    let index = rw.reshape(index, &vector)?;
     let attrs = GatherAttrs {
         offset_dims: vec![].into(),
         collapsed_slice_dims: vec![0].into(),
@@ -265,18 +261,9 @@ fn lookup(rw: &mut Rewriter<'_>, output: InstId, source: InstId, table: Array) -
         slice_sizes: vec![1].into(),
         indices_are_sorted: false,
     };
-    let wide = table.dtype();
     let gather = rw.add(Opcode::Gather, Shape::array(wide, &dims), &[t, index], Attrs::Gather(Box::new(attrs)));
-    let value = if rw.dtype(output) == Some(wide) {
-        Some(gather)
-    } else {
-        rw.convert(gather, rw.dtype(output).unwrap_or(wide))
-    };
-    match value {
-        Some(v) => rw.replace(output, v),
-        None => {
-            rw.discard_created();
-            false
-        }
+    match rw.dtype(output)? {
+        d if d == wide => Some(gather),
+        d => rw.convert(gather, d),
     }
 }

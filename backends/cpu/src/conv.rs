@@ -380,6 +380,19 @@ impl Geom {
         })
     }
 
+    /// Two spatial dimensions trailing in the input and the output (NCHW), a
+    /// column stride of at most [`PANEL_MAX_STRIDE`], no base dilation: a
+    /// panel of consecutive output columns reads, per tap and input feature,
+    /// one evenly spaced run of the input ([`Conv::tap_run`]).
+    fn panel_layout(&self) -> bool {
+        let rank = self.in_dims.len();
+        let trailing = |sp: &[usize]| sp.len() == 2 && sp[0] == rank - 2 && sp[1] == rank - 1;
+        trailing(&self.in_sp)
+            && trailing(&self.out_sp)
+            && self.window[1].stride <= PANEL_MAX_STRIDE
+            && self.window.iter().all(|w| w.base_dilation == 1)
+    }
+
     fn feature_minor_out(&self) -> bool {
         self.out_f == self.out_dims.len() - 1
     }
@@ -988,6 +1001,30 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         ir.ret()
     }
 
+    /// Where a run of `n` output columns from output position `[oy, ox]` reads
+    /// tap `[ky, kx]`, two spatial dimensions trailing in the input: the
+    /// offset in the input plane of the first loaded element (its row clamped
+    /// into the plane) and the mask of the `stride * n` loaded elements that
+    /// lie in the input (none on a padding row); the rest read nothing.
+    fn tap_run(
+        &self,
+        ir: &Ir<'_, 'ctx>,
+        [oy, ox]: [IntValue<'ctx>; 2],
+        [ky, kx]: [IntValue<'ctx>; 2],
+        n: u32,
+    ) -> R<(IntValue<'ctx>, inkwell::values::VectorValue<'ctx>)> {
+        let g = &self.g;
+        let (ih, iw) = (g.in_dims[g.in_sp[0]], g.in_dims[g.in_sp[1]]);
+        let at = |o: IntValue<'ctx>, k: IntValue<'ctx>, w: &WindowSpec| -> R<IntValue<'ctx>> {
+            ir.add(ir.mul(o, ir.c(w.stride))?, ir.sub(ir.mul(k, ir.c(w.window_dilation))?, ir.c(w.pad_low))?)
+        };
+        let (iy, ix) = (at(oy, ky, &g.window[0])?, at(ox, kx, &g.window[1])?);
+        let row_ok = ir.in_range(iy, 0, ih)?;
+        let mask = ir.lanes_in_range(ix, (g.window[1].stride * n as i64) as u32, 0, iw, row_ok)?;
+        let iy = ir.select(row_ok, iy, ir.c(0))?;
+        Ok((ir.add(ir.mul(iy, ir.c(iw))?, ix)?, mask))
+    }
+
     /// The planar strategy on vectors, for operands of the output's type:
     /// per plane its taps' weights as splats, per output row and run of
     /// `lanes` columns one accumulator summed over every tap in registers from
@@ -1006,11 +1043,9 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         let l = Blocking::new(self.isa, ct).lanes.max(1);
         let mem = ir.mem_ty(spec.out, 0);
         let b = spec.out.byte_size() as u32;
-        let (ih, iw) = (g.in_dims[g.in_sp[0]], g.in_dims[g.in_sp[1]]);
         let (oh, ow) = (g.out_dims[g.out_sp[0]], g.out_dims[g.out_sp[1]]);
         let (kh, kw) = (g.tap_sizes[0], g.tap_sizes[1]);
-        let (wy, wx) = (&g.window[0], &g.window[1]);
-        let sx = wx.stride;
+        let sx = g.window[1].stride;
         let wide = ir.mem_ty(spec.input, (sx * l as i64) as u32);
         let every: Vec<Option<u32>> = (0..l).map(|i| Some(i * sx as u32)).collect();
         let yes = ir.cx.bool_type().const_int(1, false);
@@ -1038,17 +1073,10 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
                     )?;
                     let mut acc = ir.zero(ct, l);
                     for ky in 0..kh {
-                        let iy = ir.add(ir.mul(oy, ir.c(wy.stride))?, ir.c(ky * wy.window_dilation - wy.pad_low))?;
-                        let row_ok = ir.in_range(iy, 0, ih)?;
-                        let irow = ir.add(iplane, ir.mul(ir.select(row_ok, iy, ir.c(0))?, ir.c(iw))?)?;
                         for kx in 0..kw {
-                            let ix = ir.add(ir.mul(ox0, ir.c(sx))?, ir.c(kx * wx.window_dilation - wx.pad_low))?;
-                            let mask = ir.b.build_and(
-                                ir.lanes_in_range(ix, (sx * l as i64) as u32, 0, iw, row_ok)?,
-                                cols,
-                                "",
-                            )?;
-                            let x = ir.masked_load(wide, ir.gep_wrapping(mem, input, ir.add(irow, ix)?)?, mask)?;
+                            let (at, inside) = self.tap_run(ir, [oy, ox0], [ir.c(ky), ir.c(kx)], l)?;
+                            let mask = ir.b.build_and(inside, cols, "")?;
+                            let x = ir.masked_load(wide, ir.gep_wrapping(mem, input, ir.add(iplane, at)?)?, mask)?;
                             let x = if sx == 1 { x } else { ir.shuffle(x, x, &every)? };
                             acc = ir.mul_add(ct, x, weights[(ky * kw + kx) as usize], acc)?;
                         }
@@ -1416,15 +1444,10 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
     /// and a quad is the same pixel of four consecutive feature planes.
     fn quad_planes(&self, lanes: u32) -> bool {
         let g = &self.g;
-        let rank = g.in_dims.len();
-        let trailing = |sp: &[usize]| sp.len() == 2 && sp[0] == rank - 2 && sp[1] == rank - 1;
         crate::gemm::group_for(self.isa, self.ct, self.spec.input, self.spec.kernel) == 4
             && !self.vector_gather(lanes)
             && g.cg % 4 == 0
-            && trailing(&g.in_sp)
-            && trailing(&g.out_sp)
-            && g.window[1].stride <= PANEL_MAX_STRIDE
-            && g.window.iter().all(|w| w.base_dilation == 1)
+            && g.panel_layout()
     }
 
     /// Gathers the im2col block `[r0, r0 + mc) x [k0, k0 + kc)` (tap-major
@@ -1452,9 +1475,7 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
             .flat_map(|r| (0..4).map(move |t| Some(if t < 2 { t * m + r } else { 2 * m + (t - 2) * m + r })))
             .collect();
         let (out_b, out_sp) = out_layout(self.spec);
-        let (ih, iw) = (g.in_dims[g.in_sp[0]], g.in_dims[g.in_sp[1]]);
         let ow = g.out_dims[g.out_sp[1]];
-        let (wy, wx) = (&g.window[0], &g.window[1]);
         let plane = g.in_strides[g.in_f];
         ir.for_range(ir.c(0), mc, mr, |rr0| {
             let rows = ir.min(ir.c(mr), ir.sub(mc, rr0)?)?;
@@ -1483,18 +1504,9 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
                     )?;
                     ir.for_range(t_lo, t_hi, 1, |tap| {
                         let ks = g.decode_tap(ir, tap)?;
-                        let iy = ir.add(
-                            ir.mul(os[0], ir.c(wy.stride))?,
-                            ir.sub(ir.mul(ks[0], ir.c(wy.window_dilation))?, ir.c(wy.pad_low))?,
-                        )?;
-                        let ix = ir.add(
-                            ir.mul(os[1], ir.c(sx))?,
-                            ir.sub(ir.mul(ks[1], ir.c(wx.window_dilation))?, ir.c(wx.pad_low))?,
-                        )?;
-                        let row_ok = ir.in_range(iy, 0, ih)?;
-                        let mask = ir.b.build_and(ir.lanes_in_range(ix, (sx * mr) as u32, 0, iw, row_ok)?, live, "")?;
-                        let iy = ir.select(row_ok, iy, ir.c(0))?;
-                        let src = ir.add(base, ir.add(ir.mul(iy, ir.c(iw))?, ix)?)?;
+                        let (at, inside) = self.tap_run(ir, [os[0], os[1]], [ks[0], ks[1]], m)?;
+                        let mask = ir.b.build_and(inside, live, "")?;
+                        let src = ir.add(base, at)?;
                         let (tk, z_lo, z_hi) = z_range(tap)?;
                         ir.for_range(z_lo, z_hi, 4, |z| {
                             let mut v = Vec::with_capacity(4);
@@ -1551,14 +1563,7 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
     /// one depth `k` their inputs are evenly spaced: one load (of `stride *
     /// mr` elements, every `stride`-th kept).
     fn panel_vectors(&self, lanes: u32) -> bool {
-        let g = &self.g;
-        let rank = g.in_dims.len();
-        let trailing = |sp: &[usize]| sp.len() == 2 && sp[0] == rank - 2 && sp[1] == rank - 1;
-        self.z_major(lanes)
-            && trailing(&g.in_sp)
-            && trailing(&g.out_sp)
-            && g.window[1].stride <= PANEL_MAX_STRIDE
-            && g.window.iter().all(|w| w.base_dilation == 1)
+        self.z_major(lanes) && self.g.panel_layout()
     }
 
     /// The z-major element gather by panels: a panel of `mr` rows inside one
@@ -1582,9 +1587,7 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         let vty = ir.mem_ty(spec.input, (sx * mr) as u32);
         let every: Vec<Option<u32>> = (0..mr).map(|l| Some((l * sx) as u32)).collect();
         let (out_b, out_sp) = out_layout(spec);
-        let (ih, iw) = (g.in_dims[g.in_sp[0]], g.in_dims[g.in_sp[1]]);
         let ow = g.out_dims[g.out_sp[1]];
-        let (wy, wx) = (&g.window[0], &g.window[1]);
         ir.for_range(ir.c(0), mc, mr, |rr0| {
             let rows = ir.min(ir.c(mr), ir.sub(mc, rr0)?)?;
             let (obt, os) = g.decode_row(ir, ir.add(r0, rr0)?, out_b, &out_sp)?;
@@ -1600,26 +1603,14 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
                     let panel = ir.mul(rr0, kc)?;
                     ir.for_range(ir.c(0), ir.c(g.taps), 1, |tap| {
                         let ks = g.decode_tap(ir, tap)?;
-                        let iy = ir.add(
-                            ir.mul(os[0], ir.c(wy.stride))?,
-                            ir.sub(ir.mul(ks[0], ir.c(wy.window_dilation))?, ir.c(wy.pad_low))?,
-                        )?;
-                        let ix = ir.add(
-                            ir.mul(os[1], ir.c(sx))?,
-                            ir.sub(ir.mul(ks[1], ir.c(wx.window_dilation))?, ir.c(wx.pad_low))?,
-                        )?;
-                        let row_ok = ir.in_range(iy, 0, ih)?;
-                        // The loaded elements whose column lies in the row (all of
-                        // them, in the row, on a valid row); the rest read nothing
-                        // and are zero: padding at the borders costs one masked load.
-                        let mask = ir.lanes_in_range(ix, (sx * mr) as u32, 0, iw, row_ok)?;
-                        let iy = ir.select(row_ok, iy, ir.c(0))?;
+                        // Padding at the borders costs one masked load.
+                        let (at, mask) = self.tap_run(ir, [os[0], os[1]], [ks[0], ks[1]], mr as u32)?;
                         let from = |k: IntValue<'ctx>| -> R<IntValue<'ctx>> {
                             ir.ceil_div(ir.max(ir.c(0), ir.sub(k, tap)?)?, ir.c(g.taps))
                         };
                         let z_lo = from(k0)?;
                         let z_hi = ir.min(ir.c(g.cg), from(ir.add(k0, kc)?)?)?;
-                        let src = ir.add(base, ir.add(ir.mul(iy, ir.c(iw))?, ix)?)?;
+                        let src = ir.add(base, at)?;
                         ir.for_range(z_lo, z_hi, 1, |z| {
                             let at = ir.add(src, ir.mul(z, ir.c(g.in_strides[g.in_f]))?)?;
                             let v = ir.masked_load(vty, ir.gep_wrapping(imem, input, at)?, mask)?;

@@ -1048,3 +1048,42 @@ ENTRY e {
     });
     assert!(fused_exp, "the exp is computed inside the scan\n{program}");
 }
+
+/// A loop fusion whose root reshapes (a max pool flattened into a product's
+/// `[C, H*W]` operand) runs over the pooled value's own dims: no node divides
+/// a flat index by the width to find the window.
+#[test]
+fn loop_fusions_run_over_the_value_their_root_reshapes() {
+    let program = check(
+        r#"HloModule m
+max {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT m = f32[] maximum(a, b)
+}
+pool {
+  x = f32[1,4,11,11] parameter(0)
+  ninf = f32[] constant(-inf)
+  p = f32[1,4,5,5] reduce-window(x, ninf), window={size=1x1x3x3 stride=1x1x2x2}, to_apply=max
+  ROOT r = f32[4,25] reshape(p)
+}
+ENTRY e {
+  x = f32[1,4,11,11] parameter(0)
+  ROOT f = f32[4,25] fusion(x), kind=kLoop, calls=pool
+}
+"#,
+    );
+    let spaces: Vec<&Vec<i64>> = kernels(&program)
+        .filter_map(|b| if let KernelBody::Loop { space, .. } = b { Some(space) } else { None })
+        .collect();
+    assert_eq!(spaces, [&vec![1, 4, 5, 5]]);
+    for body in kernels(&program) {
+        if let KernelBody::Loop { graph, .. } = body {
+            let divides = |n: &Node| {
+                use crate::ir::BinaryOp::{Div, DivUnchecked, Rem, RemUnchecked};
+                matches!(n, Node::Binary { op: Div | DivUnchecked | Rem | RemUnchecked, .. })
+            };
+            assert!(!graph.nodes.iter().any(divides), "{:?}", graph.nodes);
+        }
+    }
+}

@@ -176,8 +176,9 @@ fn huge_pages(p: *mut u8, bytes: usize) {
     }
 }
 
-/// With `SMELT_PERF_MAP` set, appends the JIT'd functions to
-/// `/tmp/perf-PID.map`, where `perf report` looks for symbols of code it cannot
+/// With `SMELT_PERF_MAP` set, appends the JIT'd functions (and the GEMM and
+/// convolution routines' entry points, which then also cover the routines'
+/// internal functions loaded after them) to `/tmp/perf-PID.map`, where `perf report` looks for symbols of code it cannot
 /// attribute to a file (a function's size is taken to be the distance to the
 /// next one). Best effort: failures are ignored.
 fn write_perf_map(jit: &Jit, functions: &[String]) {
@@ -274,7 +275,9 @@ impl Executable {
     ) -> Result<Executable> {
         let (jit, addr) = Jit::load(objects)?;
         if std::env::var_os("SMELT_PERF_MAP").is_some() {
-            write_perf_map(&jit, &info.functions);
+            let mut functions = info.functions.clone();
+            functions.extend(info.routines.iter().map(crate::routines::Routine::symbol));
+            write_perf_map(&jit, &functions);
         }
         let profile = if info.profile_labels.is_empty() {
             None

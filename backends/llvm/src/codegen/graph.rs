@@ -180,11 +180,34 @@ pub fn as_int<'ctx>(v: BasicValueEnum<'ctx>, what: &str) -> Result<IntValue<'ctx
 /// Reductions over at most this many points are unrolled ([`Cg::reduce_unrolled`]).
 pub(crate) const UNROLL_POINTS: i64 = 16;
 
-/// Whether a reduction over `extents` whose body has `nodes` nodes is unrolled:
-/// a few points, and not more than about a thousand nodes of code in all.
-pub(crate) fn unrolls(extents: &[i64], nodes: usize) -> bool {
+/// Whether a reduction over `extents` whose body is `graph` is unrolled: a
+/// few points, and not more than about a thousand operations of code in all
+/// ([`code_size`]).
+pub(crate) fn unrolls(extents: &[i64], graph: &Graph) -> bool {
     let points = super::count(extents);
-    points > 0 && points <= UNROLL_POINTS && points as usize * nodes.max(1) <= 1024
+    points > 0 && points <= UNROLL_POINTS && points as usize * code_size(graph).max(1) <= 1024
+}
+
+/// Operations a function of the math library ([`smelt_math`]) expands to,
+/// roughly: range reduction, a polynomial, special cases.
+const MATH_CODE: usize = 32;
+
+/// About how many operations `graph` becomes: one per node, [`MATH_CODE`] for
+/// a float function of the math library. Counting those as one unrolled a
+/// 16-point reduction carrying `log`, `exp`, `rsqrt` and `rem` outputs into
+/// sixteen copies of each, 169 ms of LLVM for one kernel.
+pub(crate) fn code_size(graph: &Graph) -> usize {
+    let float = |x: &NodeId| graph.dtype(*x).is_float();
+    graph
+        .nodes
+        .iter()
+        .map(|n| match n {
+            Node::Unary { op, x } if float(x) && smelt_math::MathOp::of_unary(*op).is_some() => MATH_CODE,
+            Node::Binary { op, a, .. } if float(a) && smelt_math::MathOp::of_binary(*op).is_some() => MATH_CODE,
+            Node::Binary { op: BinaryOp::Rem, a, .. } if float(a) => MATH_CODE,
+            _ => 1,
+        })
+        .sum()
 }
 
 /// Whether `f` is a float add that may reassociate for `acc` types.
@@ -393,7 +416,7 @@ impl<'ctx> Cg<'ctx, '_> {
             }
             r.values.iter().map(|&v| cg.value(&e, v)).collect()
         };
-        if unrolls(&r.window, r.body.nodes.len()) {
+        if unrolls(&r.window, &r.body) {
             return self.reduce_unrolled(&r.window, init, &acc_types, &r.reducer, io, &mut body);
         }
         let mut accs = Vec::with_capacity(init.len());

@@ -192,7 +192,7 @@ impl<'ctx> Cg<'ctx, '_> {
         }
         let ko = self.kept_offset(plan, &idx)?;
         let extents: Vec<i64> = plan.reduced.iter().map(|&d| plan.space[d]).collect();
-        let unrolled = super::graph::unrolls(&extents, plan.graph.nodes.len());
+        let unrolled = super::graph::unrolls(&extents, plan.graph);
         let mut accs: Vec<PointerValue<'ctx>> = Vec::with_capacity(inits.len());
         for (&v, &t) in inits.iter().zip(&plan.acc_types) {
             let a = self.alloca(self.reg_type(t), "acc")?;

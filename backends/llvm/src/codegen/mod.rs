@@ -491,6 +491,24 @@ impl<'ctx, 'p> Cg<'ctx, 'p> {
     /// loops whose vector form would gather or scatter at a large stride).
     pub fn loop_end_scalar(&self, l: Loop<'ctx>) -> Result<()> {
         let latch = self.close_loop(l)?;
+        self.loop_hints(latch, false);
+        Ok(())
+    }
+
+    /// Like [`Cg::while_end`], and tells LLVM to leave the loop as written:
+    /// neither vectorized nor unrolled (a sort's merge passes, whose count
+    /// LLVM can work out for a short sort and then copies the whole merge
+    /// per pass).
+    pub fn while_end_plain(&self, w: While<'ctx>) -> Result<()> {
+        let latch = self.b.build_unconditional_branch(w.header)?;
+        self.b.position_at_end(w.exit);
+        self.loop_hints(latch, true);
+        Ok(())
+    }
+
+    /// Marks the loop whose latch branch is `latch` not to vectorize and, with
+    /// `no_unroll`, not to unroll.
+    fn loop_hints(&self, latch: inkwell::values::InstructionValue<'ctx>, no_unroll: bool) {
         // SAFETY: plain LLVM C API calls on this module's context; the
         // temporary node is consumed by the replacement, which makes the loop
         // ID refer to itself as LLVM requires.
@@ -500,17 +518,20 @@ impl<'ctx, 'p> Cg<'ctx, 'p> {
             use llvm_sys::core::*;
             use llvm_sys::debuginfo::{LLVMMetadataReplaceAllUsesWith, LLVMTemporaryMDNode};
             let cx = self.cx.as_ctx_ref();
-            let name = "llvm.loop.vectorize.enable";
-            let key = LLVMMDStringInContext2(cx, name.as_ptr().cast(), name.len());
+            let string = |name: &str| LLVMMDStringInContext2(cx, name.as_ptr().cast(), name.len());
+            let key = string("llvm.loop.vectorize.enable");
             let off = LLVMValueAsMetadata(LLVMConstInt(LLVMInt1TypeInContext(cx), 0, 0));
-            let prop = LLVMMDNodeInContext2(cx, [key, off].as_mut_ptr(), 2);
             let tmp = LLVMTemporaryMDNode(cx, std::ptr::null_mut(), 0);
-            let id = LLVMMDNodeInContext2(cx, [tmp, prop].as_mut_ptr(), 2);
+            let mut items = vec![tmp, LLVMMDNodeInContext2(cx, [key, off].as_mut_ptr(), 2)];
+            if no_unroll {
+                let mut unroll = [string("llvm.loop.unroll.disable")];
+                items.push(LLVMMDNodeInContext2(cx, unroll.as_mut_ptr(), 1));
+            }
+            let id = LLVMMDNodeInContext2(cx, items.as_mut_ptr(), items.len());
             LLVMMetadataReplaceAllUsesWith(tmp, id);
             let kind = LLVMGetMDKindIDInContext(cx, c"llvm.loop".as_ptr(), 9);
             LLVMSetMetadata(latch.as_value_ref(), kind, LLVMMetadataAsValue(cx, id));
         }
-        Ok(())
     }
 
     /// Closes a loop; returns its latch branch.

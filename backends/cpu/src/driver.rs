@@ -156,6 +156,12 @@ pub(crate) fn kernel_instructions(module: &Module<'_>, program: &Program, info: 
         |f: &FunctionValue<'_>| -> usize { f.get_basic_blocks().iter().map(|b| b.get_instructions().count()).sum() };
     let sizes: std::collections::HashMap<String, usize> =
         functions.iter().map(|f| (f.get_name().to_string_lossy().into_owned(), size_of(f))).collect();
+    let always_inline = inkwell::attributes::Attribute::get_named_enum_kind_id("alwaysinline");
+    let inlined: std::collections::HashSet<String> = functions
+        .iter()
+        .filter(|f| f.get_enum_attribute(inkwell::attributes::AttributeLoc::Function, always_inline).is_some())
+        .map(|f| f.get_name().to_string_lossy().into_owned())
+        .collect();
     let mut per_kernel = vec![0; program.kernels.len()];
     let mut rest = 0;
     for f in &functions {
@@ -174,9 +180,11 @@ pub(crate) fn kernel_instructions(module: &Module<'_>, program: &Program, info: 
                     inkwell::values::Operand::Value(v) => Some(v),
                     inkwell::values::Operand::Block(_) => None,
                 });
+                // An always-inline helper (the math library's functions) is
+                // copied into every call site; others are counted once.
                 if let Some(c) = callee.map(|c| c.get_name().to_string_lossy().into_owned())
                     && kernel_of(&c).is_none()
-                    && callees.insert(c.clone())
+                    && (inlined.contains(&c) || callees.insert(c.clone()))
                 {
                     size += sizes.get(&c).copied().unwrap_or(0);
                 }
@@ -240,7 +248,11 @@ pub(crate) fn kernel_shards(program: &Program, weights: &[usize], rest: usize, s
     let total: usize = weights.iter().sum();
     let looped: usize = (0..n).filter(|&i| in_loops[i]).map(|i| weights[i]).sum();
     let has_loops = in_loops.contains(&true);
-    if shards < 2 || weights.iter().filter(|&&w| w > 0).count() < 2 || total < SHARD_MIN_INSTRUCTIONS {
+    // A lone kernel goes to a module of its own too: the program's module
+    // keeps `smelt_run` and the dot epilogues, whose vectorized loops cost
+    // LLVM far more than their instruction count says (`mlp2_forward`, one
+    // softmax kernel beside two epilogues: 63 -> 44 ms).
+    if shards < 2 || total < SHARD_MIN_INSTRUCTIONS {
         return (vec![0; n], has_loops && total + rest <= LOOP_O3_MAX_INSTRUCTIONS);
     }
     let o3 = has_loops && looped + rest <= LOOP_O3_MAX_INSTRUCTIONS;

@@ -71,6 +71,32 @@ pub struct ModuleInfo {
     pub remote_entries: Vec<(KernelId, Vec<Slot>, String)>,
     /// The kernel functions named in the module (`Cg::kernel_functions`).
     pub kernel_functions: Vec<(u32, String)>,
+    /// Block epilogues the module declares for another module of the
+    /// program to define ([`build_kernel_module`]), by name.
+    pub remote_epilogues: Vec<(Epilogue, String)>,
+    /// The block epilogues defined in the module: canonical kernel and
+    /// function name (for [`kernel_instructions`]).
+    pub epilogue_functions: Vec<(u32, String)>,
+}
+
+/// A block epilogue's function ([`Driver::block_epilogue_fn`]): everything
+/// its code depends on, so identical layers share one.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Epilogue {
+    /// The epilogue kernel (canonical, `Cg::canonical_kernel`).
+    kid: KernelId,
+    /// Its buffers: the product, the kernel's other inputs, the output.
+    slots: Vec<Slot>,
+    /// The routine's output viewed as `[batch, m, n]`.
+    m: i64,
+    n: i64,
+}
+
+impl Epilogue {
+    /// The epilogue kernel (canonical).
+    pub(crate) fn kernel(&self) -> KernelId {
+        self.kid
+    }
 }
 
 /// Where the GEMM routines a module calls are defined.
@@ -112,6 +138,7 @@ pub(crate) fn build_module_with<'ctx>(
         return Err(CpuError::llvm(format!("the generated module does not verify: {e}")));
     }
     info.functions.extend(cg.remote_entries.iter().map(|e| e.2.clone()));
+    info.functions.extend(info.remote_epilogues.iter().map(|e| e.1.clone()));
     info.remote_entries = std::mem::take(&mut cg.remote_entries);
     Ok((cg.module, info))
 }
@@ -124,10 +151,14 @@ pub(crate) fn build_kernel_module<'ctx>(
     target: &TargetAttrs,
     tm: &TargetMachine,
     entries: &[(KernelId, Vec<Slot>, String)],
+    epilogues: &[(Epilogue, String)],
 ) -> Result<Module<'ctx>> {
     let mut cg = Cg::new(cx, program, target, tm);
     for (kid, slots, name) in entries {
         cg.define_entry(*kid, slots.clone(), name)?;
+    }
+    for (e, name) in epilogues {
+        define_epilogue(&mut cg, e, name, Linkage::External)?;
     }
     if let Err(e) = cg.module.verify() {
         return Err(CpuError::llvm(format!("a generated kernel module does not verify: {e}")));
@@ -139,6 +170,9 @@ pub(crate) fn build_kernel_module<'ctx>(
 /// module: a module costs LLVM's fixed overhead.
 const SHARD_MIN_INSTRUCTIONS: usize = 400;
 
+/// What a loop adds to a function's size for sharding ([`kernel_instructions`]).
+const LOOP_WEIGHT: usize = 64;
+
 /// The LLVM instructions of each kernel's functions (entry points and bodies,
 /// before optimization, with the helpers each calls, which are inlined into
 /// it: the math library) in `module`, a module [`build_module`] made for
@@ -149,11 +183,22 @@ pub(crate) fn kernel_instructions(module: &Module<'_>, program: &Program, info: 
         .kernel_functions
         .iter()
         .flat_map(|(kid, name)| [(name.clone(), *kid as usize), (format!("{name}.body"), *kid as usize)])
+        .chain(info.epilogue_functions.iter().map(|(kid, name)| (name.clone(), *kid as usize)))
         .collect();
     let kernel_of = |name: &str| owner.get(name).copied();
     let functions: Vec<_> = module.get_functions().collect();
-    let size_of =
-        |f: &FunctionValue<'_>| -> usize { f.get_basic_blocks().iter().map(|b| b.get_instructions().count()).sum() };
+    // Instructions, plus [`LOOP_WEIGHT`] per loop (its header block, named
+    // `*.head` by the code generator): LLVM's loop passes and the vector,
+    // epilogue and remainder copies of a vectorized loop cost more than the
+    // loop's few instructions say.
+    let size_of = |f: &FunctionValue<'_>| -> usize {
+        f.get_basic_blocks()
+            .iter()
+            .map(|b| {
+                b.get_instructions().count() + if b.get_name().to_bytes().ends_with(b".head") { LOOP_WEIGHT } else { 0 }
+            })
+            .sum()
+    };
     let sizes: std::collections::HashMap<String, usize> =
         functions.iter().map(|f| (f.get_name().to_string_lossy().into_owned(), size_of(f))).collect();
     let always_inline = inkwell::attributes::Attribute::get_named_enum_kind_id("alwaysinline");
@@ -399,7 +444,106 @@ struct Driver<'a, 'ctx, 'p> {
     shared: Vec<Routine>,
     /// Block epilogues made so far, by canonical kernel (`Cg::canonical_kernel`),
     /// slots and output view: identical layers share one.
-    epilogues: HashMap<(u32, Vec<Slot>, i64, i64), FunctionValue<'ctx>>,
+    epilogues: HashMap<Epilogue, FunctionValue<'ctx>>,
+    /// Block epilogues declared here for another module to define.
+    remote_epilogues: Vec<(Epilogue, String)>,
+    /// Block epilogues defined here: canonical kernel and name.
+    epilogue_functions: Vec<(u32, String)>,
+}
+
+/// Defines block epilogue `e` as function `name` of `cg`'s module: `void(ptr
+/// bufs, i64 b, i64 i0, i64 i1, i64 j0, i64 j1)` evaluates the epilogue kernel
+/// on rows `[i0, i1)` and columns `[j0, j1)` of batch `b` of the routine's
+/// `[batch, m, n]` output, in place; `bufs` = {product, the kernel's other
+/// inputs, output}.
+fn define_epilogue<'ctx>(
+    cg: &mut Cg<'ctx, '_>,
+    e: &Epilogue,
+    name: &str,
+    linkage: Linkage,
+) -> Result<FunctionValue<'ctx>> {
+    let program = cg.program;
+    let Some(k) = program.kernels.get(e.kid.0 as usize) else {
+        invalid!("epilogue kernel {} out of range", e.kid.0);
+    };
+    let KernelBody::Loop { space, graph, outputs } = &k.body else {
+        invalid!("epilogue kernel {} is not a loop kernel", k.name);
+    };
+    let (slots, m, n) = (&e.slots, e.m, e.n);
+    let t = cg.t;
+    let f = cg.module.add_function(
+        name,
+        t.void.fn_type(&[t.ptr.into(), t.i64.into(), t.i64.into(), t.i64.into(), t.i64.into(), t.i64.into()], false),
+        Some(linkage),
+    );
+    cg.stamp(f);
+    cg.begin_fn(f);
+    let bufs = param(f, 0)?.into_pointer_value();
+    let bi = param(f, 1)?.into_int_value();
+    let (i0, i1) = (param(f, 2)?.into_int_value(), param(f, 3)?.into_int_value());
+    let (j0, j1) = (param(f, 4)?.into_int_value(), param(f, 5)?.into_int_value());
+    let mut ptrs: Vec<PointerValue<'ctx>> = Vec::with_capacity(slots.len());
+    for (i, s) in slots.iter().enumerate() {
+        let p = match s.same_as {
+            Some(j) if j < i => ptrs[j],
+            _ => cg.load_ptr(bufs, i as u64)?,
+        };
+        ptrs.push(p);
+    }
+    let io: Vec<Io<'ctx>> = ptrs.iter().zip(k.inputs.iter().chain(&k.outputs)).map(|(&p, t)| Io::new(p, t)).collect();
+    let rank = space.len();
+    let rows = cg.loop_begin(i0, i1, 1, "i")?;
+    let row = cg.b.build_int_mul(bi, cg.i64c(m), "")?;
+    let row = cg.b.build_int_add(row, rows.index, "")?;
+    // Indices of the output dims: when trailing dims span exactly the n
+    // columns (`[.., n]`, or NCHW's `[1, C, H, W]` over `[C, H*W]`), the
+    // leading ones come from the row, once per row, and the trailing ones
+    // from the column; otherwise all from the flat offset. Per-row values
+    // (a per-channel scale) then stay out of the column loop, which
+    // vectorizes.
+    let split = (0..=rank).rev().find(|&s| space[s..].iter().product::<i64>() == n);
+    let lead = match split {
+        Some(s) => Some((s, decompose(cg, row, &space[..s])?)),
+        None => None,
+    };
+    let cols = cg.loop_begin(j0, j1, 1, "j")?;
+    let off = cg.b.build_int_mul(row, cg.i64c(n), "")?;
+    let off = cg.b.build_int_add(off, cols.index, "")?;
+    let idx = match &lead {
+        Some((s, lead)) => {
+            let mut v = lead.clone();
+            v.extend(decompose(cg, cols.index, &space[*s..])?);
+            v
+        }
+        None => decompose(cg, off, space)?,
+    };
+    let mut env = Env::with_indices(graph, idx);
+    env.identity = Some((off, space.clone()));
+    cg.emit_nodes(&mut env, &io, outputs)?;
+    let v = cg.value(&env, outputs[0])?;
+    let o = &io[io.len() - 1];
+    cg.store_elem(o.ptr, o.dtype, off, v)?;
+    cg.loop_end(cols)?;
+    cg.loop_end(rows)?;
+    cg.b.build_return(None)?;
+    cg.end_fn()?;
+    Ok(f)
+}
+
+/// Row-major indices of the flat offset `x` in `dims`.
+fn decompose<'ctx>(cg: &Cg<'ctx, '_>, x: IntValue<'ctx>, dims: &[i64]) -> Result<Vec<IntValue<'ctx>>> {
+    let mut idx = vec![cg.i64c(0); dims.len()];
+    let mut rest = x;
+    for d in (0..dims.len()).rev() {
+        if d == 0 {
+            idx[0] = rest;
+            break;
+        }
+        let e = cg.i64c(dims[d].max(1));
+        idx[d] = cg.b.build_int_unsigned_rem(rest, e, "")?;
+        rest = cg.b.build_int_unsigned_div(rest, e, "")?;
+    }
+    Ok(idx)
 }
 
 impl<'ctx, 'p> std::ops::Deref for Driver<'_, 'ctx, 'p> {
@@ -430,6 +574,8 @@ impl<'a, 'ctx, 'p> Driver<'a, 'ctx, 'p> {
             routines,
             shared: Vec::new(),
             epilogues: HashMap::new(),
+            remote_epilogues: Vec::new(),
+            epilogue_functions: Vec::new(),
         }
     }
 }
@@ -495,6 +641,8 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
             routines: self.shared.clone(),
             remote_entries: Vec::new(),
             kernel_functions: self.kernel_functions(),
+            remote_epilogues: std::mem::take(&mut self.remote_epilogues),
+            epilogue_functions: std::mem::take(&mut self.epilogue_functions),
             profile_labels: self.profile_labels.clone(),
             profile_work: self.profile_work.clone(),
         })
@@ -998,7 +1146,7 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
         let Some(k) = program.kernels.get(kid.0 as usize) else {
             invalid!("epilogue kernel {} out of range", kid.0);
         };
-        let KernelBody::Loop { space, graph, outputs } = &k.body else {
+        let KernelBody::Loop { space, outputs, .. } = &k.body else {
             invalid!("epilogue kernel {} is not a loop kernel", k.name);
         };
         if k.inputs.len() != inputs.len() || k.outputs.len() != 1 || outputs.len() != 1 {
@@ -1026,73 +1174,28 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
         {
             invalid!("epilogue kernel {} does not match the routine's output", k.name);
         }
-        let mut all: Vec<BufRef> = inputs.to_vec();
-        all.push(out.clone());
         let slots = self.slots(inputs, std::slice::from_ref(out));
-        let key = (self.canonical_kernel(kid).0, slots.clone(), m, n);
+        let key = Epilogue { kid: self.canonical_kernel(kid), slots, m, n };
         if let Some(&f) = self.epilogues.get(&key) {
             return Ok(f);
         }
-        let name = format!("epilogue_{}", key.0);
-        let t = self.t;
-        let f = self.module.add_function(
-            &name,
-            t.void
-                .fn_type(&[t.ptr.into(), t.i64.into(), t.i64.into(), t.i64.into(), t.i64.into(), t.i64.into()], false),
-            Some(Linkage::Internal),
-        );
-        self.stamp(f);
-        self.begin_fn(f);
-        let bufs = param(f, 0)?.into_pointer_value();
-        let bi = param(f, 1)?.into_int_value();
-        let (i0, i1) = (param(f, 2)?.into_int_value(), param(f, 3)?.into_int_value());
-        let (j0, j1) = (param(f, 4)?.into_int_value(), param(f, 5)?.into_int_value());
-        let mut ptrs: Vec<PointerValue<'ctx>> = Vec::with_capacity(all.len());
-        for (i, s) in slots.iter().enumerate() {
-            let p = match s.same_as {
-                Some(j) if j < i => ptrs[j],
-                _ => self.load_ptr(bufs, i as u64)?,
-            };
-            ptrs.push(p);
-        }
-        let io: Vec<Io<'ctx>> =
-            ptrs.iter().zip(k.inputs.iter().chain(&k.outputs)).map(|(&p, t)| Io::new(p, t)).collect();
-        let rank = space.len();
-        let rows = self.loop_begin(i0, i1, 1, "i")?;
-        let row = self.b.build_int_mul(bi, self.i64c(m), "")?;
-        let row = self.b.build_int_add(row, rows.index, "")?;
-        // Indices of the output dims: when trailing dims span exactly the n
-        // columns (`[.., n]`, or NCHW's `[1, C, H, W]` over `[C, H*W]`), the
-        // leading ones come from the row, once per row, and the trailing ones
-        // from the column; otherwise all from the flat offset. Per-row values
-        // (a per-channel scale) then stay out of the column loop, which
-        // vectorizes.
-        let split = (0..=rank).rev().find(|&s| space[s..].iter().product::<i64>() == n);
-        let lead = match split {
-            Some(s) => Some((s, self.decompose(row, &space[..s])?)),
-            None => None,
+        let taken = self.epilogues.keys().filter(|e| e.kid == key.kid).count();
+        let name =
+            if taken == 0 { format!("epilogue_{}", key.kid.0) } else { format!("epilogue_{}_{taken}", key.kid.0) };
+        let f = if self.remote.get(key.kid.0 as usize) == Some(&true) {
+            // Defined by another module of the same program (parallel code
+            // generation), like remote kernel entry points.
+            let t = self.t;
+            let ty = t
+                .void
+                .fn_type(&[t.ptr.into(), t.i64.into(), t.i64.into(), t.i64.into(), t.i64.into(), t.i64.into()], false);
+            let f = self.module.add_function(&name, ty, Some(Linkage::External));
+            self.remote_epilogues.push((key.clone(), name));
+            f
+        } else {
+            self.epilogue_functions.push((key.kid.0, name.clone()));
+            define_epilogue(self.cg, &key, &name, Linkage::Internal)?
         };
-        let cols = self.loop_begin(j0, j1, 1, "j")?;
-        let off = self.b.build_int_mul(row, self.i64c(n), "")?;
-        let off = self.b.build_int_add(off, cols.index, "")?;
-        let idx = match &lead {
-            Some((s, lead)) => {
-                let mut v = lead.clone();
-                v.extend(self.decompose(cols.index, &space[*s..])?);
-                v
-            }
-            None => self.decompose(off, space)?,
-        };
-        let mut env = Env::with_indices(graph, idx);
-        env.identity = Some((off, space.clone()));
-        self.emit_nodes(&mut env, &io, outputs)?;
-        let v = self.value(&env, outputs[0])?;
-        let o = &io[io.len() - 1];
-        self.store_elem(o.ptr, o.dtype, off, v)?;
-        self.loop_end(cols)?;
-        self.loop_end(rows)?;
-        self.b.build_return(None)?;
-        self.end_fn()?;
         self.epilogues.insert(key, f);
         Ok(f)
     }
@@ -1131,22 +1234,6 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
         self.b.build_return(Some(&status))?;
         self.b.position_at_end(ok);
         Ok(())
-    }
-
-    /// Row-major indices of the flat offset `x` in `dims`.
-    fn decompose(&self, x: IntValue<'ctx>, dims: &[i64]) -> Result<Vec<IntValue<'ctx>>> {
-        let mut idx = vec![self.i64c(0); dims.len()];
-        let mut rest = x;
-        for d in (0..dims.len()).rev() {
-            if d == 0 {
-                idx[0] = rest;
-                break;
-            }
-            let e = self.i64c(dims[d].max(1));
-            idx[d] = self.b.build_int_unsigned_rem(rest, e, "")?;
-            rest = self.b.build_int_unsigned_div(rest, e, "")?;
-        }
-        Ok(idx)
     }
 
     fn emit_conv_step(&mut self, rc: &RunCx<'ctx>, c: &ConvStep) -> Result<()> {

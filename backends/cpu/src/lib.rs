@@ -214,27 +214,35 @@ fn compile_to_object_timed(
     let (module, info) = driver::build_module_with(&cx, program, &attrs, &tm, Routines::Shared, remote)?;
     options.deadline.check(|| "LLVM IR generation".into())?;
     phases.push(("LLVM IR generation".into(), ms(t)));
-    let mut groups: Vec<Vec<(smelt_kernel::KernelId, Vec<codegen::Slot>, String)>> = Vec::new();
+    // Per kernel module: the kernel entry points and block epilogues it defines.
+    type Group = (Vec<(smelt_kernel::KernelId, Vec<codegen::Slot>, String)>, Vec<(driver::Epilogue, String)>);
+    let mut groups: Vec<Group> = Vec::new();
+    let shard = |kid: u32| shard_of.get(kid as usize).copied().unwrap_or(1).max(1);
     for e in &info.remote_entries {
-        let s = shard_of.get(e.0.0 as usize).copied().unwrap_or(1).max(1);
+        let s = shard(e.0.0);
         if groups.len() < s {
-            groups.resize(s, Vec::new());
+            groups.resize(s, Group::default());
         }
-        groups[s - 1].push(e.clone());
+        groups[s - 1].0.push(e.clone());
     }
-    groups.retain(|g| !g.is_empty());
-    let kernel_module =
-        |entries: &[(smelt_kernel::KernelId, Vec<codegen::Slot>, String)]| -> Result<(Vec<u8>, f64), CpuError> {
-            let t = std::time::Instant::now();
-            let cx = Context::create();
-            let tm = target_machine(options)?;
-            let module = driver::build_kernel_module(&cx, program, &attrs, &tm, entries)?;
-            prepare(&module, &tm);
-            optimize(&module, &tm, options, Passes::Kernels)?;
-            let buf =
-                tm.write_to_memory_buffer(&module, FileType::Object).map_err(|e| CpuError::llvm(e.to_string()))?;
-            Ok((buf.as_slice().to_vec(), ms(t)))
-        };
+    for e in &info.remote_epilogues {
+        let s = shard(e.0.kernel().0);
+        if groups.len() < s {
+            groups.resize(s, Group::default());
+        }
+        groups[s - 1].1.push(e.clone());
+    }
+    groups.retain(|g| !g.0.is_empty() || !g.1.is_empty());
+    let kernel_module = |(entries, epilogues): &Group| -> Result<(Vec<u8>, f64), CpuError> {
+        let t = std::time::Instant::now();
+        let cx = Context::create();
+        let tm = target_machine(options)?;
+        let module = driver::build_kernel_module(&cx, program, &attrs, &tm, entries, epilogues)?;
+        prepare(&module, &tm);
+        optimize(&module, &tm, options, Passes::Kernels)?;
+        let buf = tm.write_to_memory_buffer(&module, FileType::Object).map_err(|e| CpuError::llvm(e.to_string()))?;
+        Ok((buf.as_slice().to_vec(), ms(t)))
+    };
     prepare(&module, &tm);
     // The routines the module calls come from the routine cache; those that
     // must be built are built on other threads (each with its own LLVM
@@ -283,7 +291,8 @@ fn compile_to_object_timed(
         phases.push((format!("kernel modules ({}), after the module", kernel_objects.len()), ms(t)));
         for (k, (o, g)) in kernel_objects.iter().zip(&groups).enumerate() {
             if let Ok((_, took)) = o {
-                phases.push((format!("kernel module {} ({} kernels, on its own thread)", k + 1, g.len()), *took));
+                let what = format!("{} kernels, {} epilogues", g.0.len(), g.1.len());
+                phases.push((format!("kernel module {} ({what}, on its own thread)", k + 1), *took));
             }
         }
         (object, built, kernel_objects)

@@ -98,6 +98,8 @@ impl CompiledObject {
             routines: Vec::new(),
             remote_entries: Vec::new(),
             kernel_functions: Vec::new(),
+            remote_epilogues: Vec::new(),
+            epilogue_functions: Vec::new(),
         };
         let works = r.u64()?;
         if works > r.0.len() as u64 {
@@ -263,6 +265,8 @@ mod tests {
                 routines: Vec::new(),
                 remote_entries: Vec::new(),
                 kernel_functions: Vec::new(),
+                remote_epilogues: Vec::new(),
+                epilogue_functions: Vec::new(),
             },
         }
     }

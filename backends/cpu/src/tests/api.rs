@@ -451,3 +451,46 @@ ENTRY e {
         assert!(modules.is_some_and(|m| m >= 1), "no kernel module beside the program's: {phases:?}");
     }
 }
+
+/// Dot epilogues are shared out to the kernel modules like kernels (each
+/// defined there and declared in the program's module): the results are the
+/// interpreter's all the same.
+#[test]
+fn epilogues_compile_in_parallel_modules() {
+    let hlo = "HloModule m
+dot1 {
+  a = f32[32,16] parameter(0)
+  b = f32[16,48] parameter(1)
+  d = f32[32,48] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  e = f32[32,48] exponential(d)
+  t = f32[32,48] tanh(e)
+  ROOT l = f32[32,48] logistic(t)
+}
+dot2 {
+  a2 = f32[32,16] parameter(0)
+  b2 = f32[16,48] parameter(1)
+  d2 = f32[32,48] dot(a2, b2), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  s = f32[32,48] sine(d2)
+  c = f32[32,48] cosine(s)
+  ROOT r = f32[32,48] erf(c)
+}
+ENTRY e {
+  x = f32[32,16] parameter(0)
+  w = f32[16,48] parameter(1)
+  g1 = f32[32,48] fusion(x, w), kind=kOutput, calls=dot1
+  g2 = f32[32,48] fusion(x, w), kind=kOutput, calls=dot2
+  ROOT t = (f32[32,48], f32[32,48]) tuple(g1, g2)
+}
+";
+    let args = [inputs(DType::F32, &[32, 16], 5), inputs(DType::F32, &[16, 48], 6)];
+    let program = check_hlo(hlo, &args, 1e-5);
+    let exe = compile(&program, &CompileOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    let phases = smelt_kernel::Executable::compile_phases(&exe);
+    let remote_epilogues: usize = phases
+        .iter()
+        .filter_map(|(name, _)| name.split(" kernels, ").nth(1)?.split(' ').next()?.parse::<usize>().ok())
+        .sum();
+    if std::thread::available_parallelism().map_or(1, |n| n.get()) >= 2 {
+        assert!(remote_epilogues >= 1, "no epilogue in a kernel module: {phases:?}");
+    }
+}

@@ -166,19 +166,43 @@ pub(crate) fn build_kernel_module<'ctx>(
     Ok(cg.module)
 }
 
-/// Kernels of fewer LLVM instructions than this in all are not worth a second
-/// module: a module costs LLVM's fixed overhead.
+/// Kernels weighing less than this in all ([`Size::weight`]) are not worth a
+/// second module: a module costs LLVM's fixed overhead.
 const SHARD_MIN_INSTRUCTIONS: usize = 400;
 
-/// What a loop adds to a function's size for sharding ([`kernel_instructions`]).
+/// What a loop adds to a kernel's weight when kernels are balanced across
+/// modules ([`kernel_shards`]): LLVM's loop passes and the vector, epilogue
+/// and remainder copies of a vectorized loop cost more than the loop's few
+/// instructions say.
 const LOOP_WEIGHT: usize = 64;
+
+/// Code of a kernel (or the rest of a module) before optimization.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Size {
+    pub instructions: usize,
+    pub loops: usize,
+}
+
+impl std::ops::AddAssign for Size {
+    fn add_assign(&mut self, o: Size) {
+        self.instructions += o.instructions;
+        self.loops += o.loops;
+    }
+}
+
+impl Size {
+    /// The weight balancing uses.
+    fn weight(self) -> usize {
+        self.instructions + LOOP_WEIGHT * self.loops
+    }
+}
 
 /// The LLVM instructions of each kernel's functions (entry points and bodies,
 /// before optimization, with the helpers each calls, which are inlined into
 /// it: the math library) in `module`, a module [`build_module`] made for
 /// `program` with `info`, and of the rest (`smelt_run`, epilogues, their
 /// helpers).
-pub(crate) fn kernel_instructions(module: &Module<'_>, program: &Program, info: &ModuleInfo) -> (Vec<usize>, usize) {
+pub(crate) fn kernel_instructions(module: &Module<'_>, program: &Program, info: &ModuleInfo) -> (Vec<Size>, Size) {
     let owner: std::collections::HashMap<String, usize> = info
         .kernel_functions
         .iter()
@@ -187,19 +211,15 @@ pub(crate) fn kernel_instructions(module: &Module<'_>, program: &Program, info: 
         .collect();
     let kernel_of = |name: &str| owner.get(name).copied();
     let functions: Vec<_> = module.get_functions().collect();
-    // Instructions, plus [`LOOP_WEIGHT`] per loop (its header block, named
-    // `*.head` by the code generator): LLVM's loop passes and the vector,
-    // epilogue and remainder copies of a vectorized loop cost more than the
-    // loop's few instructions say.
-    let size_of = |f: &FunctionValue<'_>| -> usize {
-        f.get_basic_blocks()
-            .iter()
-            .map(|b| {
-                b.get_instructions().count() + if b.get_name().to_bytes().ends_with(b".head") { LOOP_WEIGHT } else { 0 }
-            })
-            .sum()
+    // Instructions and loops (header blocks, named `*.head` by the code
+    // generator).
+    let size_of = |f: &FunctionValue<'_>| -> Size {
+        f.get_basic_blocks().iter().fold(Size::default(), |s, b| Size {
+            instructions: s.instructions + b.get_instructions().count(),
+            loops: s.loops + usize::from(b.get_name().to_bytes().ends_with(b".head")),
+        })
     };
-    let sizes: std::collections::HashMap<String, usize> =
+    let sizes: std::collections::HashMap<String, Size> =
         functions.iter().map(|f| (f.get_name().to_string_lossy().into_owned(), size_of(f))).collect();
     let always_inline = inkwell::attributes::Attribute::get_named_enum_kind_id("alwaysinline");
     let inlined: std::collections::HashSet<String> = functions
@@ -207,14 +227,14 @@ pub(crate) fn kernel_instructions(module: &Module<'_>, program: &Program, info: 
         .filter(|f| f.get_enum_attribute(inkwell::attributes::AttributeLoc::Function, always_inline).is_some())
         .map(|f| f.get_name().to_string_lossy().into_owned())
         .collect();
-    let mut per_kernel = vec![0; program.kernels.len()];
-    let mut rest = 0;
+    let mut per_kernel = vec![Size::default(); program.kernels.len()];
+    let mut rest = Size::default();
     for f in &functions {
         let name = f.get_name().to_string_lossy();
         if kernel_of(&name).is_none() && f.get_linkage() == Linkage::Internal && !name.starts_with("epilogue_") {
             continue; // a helper: counted where it is called
         }
-        let mut size = sizes.get(name.as_ref()).copied().unwrap_or(0);
+        let mut size = sizes.get(name.as_ref()).copied().unwrap_or_default();
         let mut callees = std::collections::HashSet::new();
         for b in f.get_basic_blocks() {
             for i in b.get_instructions() {
@@ -231,7 +251,7 @@ pub(crate) fn kernel_instructions(module: &Module<'_>, program: &Program, info: 
                     && kernel_of(&c).is_none()
                     && (inlined.contains(&c) || callees.insert(c.clone()))
                 {
-                    size += sizes.get(&c).copied().unwrap_or(0);
+                    size += sizes.get(&c).copied().unwrap_or_default();
                 }
             }
         }
@@ -280,30 +300,32 @@ pub(crate) const LOOP_O3_MAX_INSTRUCTIONS: usize = 500;
 /// gets `default<O3>` (a small module with while loops, see
 /// [`LOOP_O3_MAX_INSTRUCTIONS`]; kernel modules always get the kernel
 /// pipeline). Kernels a loop launches stay in the program's module; the
-/// others, largest first (`weights`: LLVM instructions,
-/// [`kernel_instructions`]), go each to the least loaded module, the
-/// program's module starting with the rest of its code (`rest`), or, when
-/// it gets O3, to the kernel modules only.
-pub(crate) fn kernel_shards(program: &Program, weights: &[usize], rest: usize, shards: usize) -> (Vec<usize>, bool) {
-    let n = weights.len();
+/// others (dot and convolution epilogues included), heaviest first (`sizes`,
+/// [`kernel_instructions`], weighed by [`Size::weight`]), go each to the
+/// least loaded module, the program's module starting with the rest of its
+/// code (`rest`), or, when it gets O3, to the kernel modules only.
+pub(crate) fn kernel_shards(program: &Program, sizes: &[Size], rest: Size, shards: usize) -> (Vec<usize>, bool) {
+    let n = sizes.len();
+    let instructions: Vec<usize> = sizes.iter().map(|s| s.instructions).collect();
+    let weights: Vec<usize> = sizes.iter().map(|s| s.weight()).collect();
+    let (rest_weight, rest) = (rest.weight(), rest.instructions);
     // Kernels a loop runs stay beside `smelt_run`, where LLVM may inline them
     // into the loop (a per-iteration call across modules costs).
     let mut in_loops = vec![false; n];
     mark_loop_kernels(&program.steps, false, &mut in_loops);
-    let total: usize = weights.iter().sum();
-    let looped: usize = (0..n).filter(|&i| in_loops[i]).map(|i| weights[i]).sum();
+    let total: usize = instructions.iter().sum();
+    let looped: usize = (0..n).filter(|&i| in_loops[i]).map(|i| instructions[i]).sum();
     let has_loops = in_loops.contains(&true);
-    // A lone kernel goes to a module of its own too: the program's module
-    // keeps `smelt_run` and the dot epilogues, whose vectorized loops cost
-    // LLVM far more than their instruction count says (`mlp2_forward`, one
-    // softmax kernel beside two epilogues: 63 -> 44 ms).
-    if shards < 2 || total < SHARD_MIN_INSTRUCTIONS {
+    // A lone kernel goes to a module of its own too, beside `smelt_run`
+    // (`mlp2_forward`, one softmax kernel beside two dot epilogues: 63 -> 44
+    // ms).
+    if shards < 2 || weights.iter().sum::<usize>() < SHARD_MIN_INSTRUCTIONS {
         return (vec![0; n], has_loops && total + rest <= LOOP_O3_MAX_INSTRUCTIONS);
     }
     let o3 = has_loops && looped + rest <= LOOP_O3_MAX_INSTRUCTIONS;
     let first = usize::from(o3);
     let mut load = vec![0usize; shards];
-    load[0] = rest;
+    load[0] = rest_weight;
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(weights[i]));
     let mut shard = vec![0; n];

@@ -495,6 +495,14 @@ impl<'ctx, 'p> Cg<'ctx, 'p> {
         Ok(())
     }
 
+    /// Like [`Cg::loop_end`], and tells LLVM to leave the loop as written:
+    /// neither vectorized nor unrolled (a sort's serial loops).
+    pub fn loop_end_plain(&self, l: Loop<'ctx>) -> Result<()> {
+        let latch = self.close_loop(l)?;
+        self.loop_hints(latch, true);
+        Ok(())
+    }
+
     /// Like [`Cg::while_end`], and tells LLVM to leave the loop as written:
     /// neither vectorized nor unrolled (a sort's merge passes, whose count
     /// LLVM can work out for a short sort and then copies the whole merge

@@ -927,6 +927,18 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         ir.ret()
     }
 
+    /// Where planar task `p` (image `p / F`, output feature `p % F`) starts:
+    /// its input plane (the feature's group's input feature), output plane and
+    /// kernel taps, as element offsets.
+    fn plane_bases(&self, ir: &Ir<'_, 'ctx>, p: IntValue<'ctx>) -> R<[IntValue<'ctx>; 3]> {
+        let g = &self.g;
+        let (n, fo) = (ir.div(p, ir.c(g.f))?, ir.rem(p, ir.c(g.f))?);
+        let c = ir.div(fo, ir.c(g.f_per_fg))?;
+        let iplane = ir.add(ir.mul(n, ir.c(g.in_strides[g.in_b]))?, ir.mul(c, ir.c(g.in_strides[g.in_f]))?)?;
+        let oplane = ir.add(ir.mul(n, ir.c(g.out_strides[g.out_b]))?, ir.mul(fo, ir.c(g.out_strides[g.out_f]))?)?;
+        Ok([iplane, oplane, ir.mul(fo, ir.c(g.k_strides[g.k_o]))?])
+    }
+
     /// Planes `lo..hi` (output batch x feature) of a planar depthwise
     /// convolution: each output row starts at zero and takes every tap that
     /// lands in the input as one multiply-add over the run of output columns
@@ -958,11 +970,7 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
             })
             .collect();
         ir.for_range(lo, hi, 1, |p| {
-            let (n, fo) = (ir.div(p, ir.c(g.f))?, ir.rem(p, ir.c(g.f))?);
-            let c = ir.div(fo, ir.c(g.f_per_fg))?;
-            let iplane = ir.add(ir.mul(n, ir.c(g.in_strides[g.in_b]))?, ir.mul(c, ir.c(g.in_strides[g.in_f]))?)?;
-            let oplane = ir.add(ir.mul(n, ir.c(g.out_strides[g.out_b]))?, ir.mul(fo, ir.c(g.out_strides[g.out_f]))?)?;
-            let kplane = ir.mul(fo, ir.c(g.k_strides[g.k_o]))?;
+            let [iplane, oplane, kplane] = self.plane_bases(&ir, p)?;
             ir.for_range(ir.c(0), ir.c(oh), 1, |oy| {
                 let orow = ir.add(oplane, ir.mul(oy, ir.c(ow))?)?;
                 ir.for_range(ir.c(0), ir.c(ow), 1, |ox| {
@@ -1050,11 +1058,7 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         let every: Vec<Option<u32>> = (0..l).map(|i| Some(i * sx as u32)).collect();
         let yes = ir.cx.bool_type().const_int(1, false);
         ir.for_range(lo, hi, 1, |p| {
-            let (n, fo) = (ir.div(p, ir.c(g.f))?, ir.rem(p, ir.c(g.f))?);
-            let c = ir.div(fo, ir.c(g.f_per_fg))?;
-            let iplane = ir.add(ir.mul(n, ir.c(g.in_strides[g.in_b]))?, ir.mul(c, ir.c(g.in_strides[g.in_f]))?)?;
-            let oplane = ir.add(ir.mul(n, ir.c(g.out_strides[g.out_b]))?, ir.mul(fo, ir.c(g.out_strides[g.out_f]))?)?;
-            let kplane = ir.mul(fo, ir.c(g.k_strides[g.k_o]))?;
+            let [iplane, oplane, kplane] = self.plane_bases(&ir, p)?;
             let mut weights = Vec::with_capacity((kh * kw) as usize);
             for t in 0..kh * kw {
                 let w = ir.load(mem, ir.gep(mem, kernel, ir.add(kplane, ir.c(t))?)?, b)?;

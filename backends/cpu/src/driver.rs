@@ -168,7 +168,7 @@ pub(crate) fn build_kernel_module<'ctx>(
 
 /// Kernels weighing less than this in all ([`Size::weight`]) are not worth a
 /// second module: a module costs LLVM's fixed overhead.
-const SHARD_MIN_INSTRUCTIONS: usize = 400;
+const SHARD_MIN_WEIGHT: usize = 400;
 
 /// What a loop adds to a kernel's weight when kernels are balanced across
 /// modules ([`kernel_shards`]): LLVM's loop passes and the vector, epilogue
@@ -197,11 +197,11 @@ impl Size {
     }
 }
 
-/// The LLVM instructions of each kernel's functions (entry points and bodies,
-/// before optimization, with the helpers each calls, which are inlined into
-/// it: the math library) in `module`, a module [`build_module`] made for
-/// `program` with `info`, and of the rest (`smelt_run`, epilogues, their
-/// helpers).
+/// The code ([`Size`], before optimization) of each kernel's functions (entry
+/// points and bodies, or its block epilogue, with the helpers each calls,
+/// which are inlined into it: the math library) in `module`, a module
+/// [`build_module`] made for `program` with `info`, and of the rest
+/// (`smelt_run` and its helpers).
 pub(crate) fn kernel_instructions(module: &Module<'_>, program: &Program, info: &ModuleInfo) -> (Vec<Size>, Size) {
     let owner: std::collections::HashMap<String, usize> = info
         .kernel_functions
@@ -231,7 +231,7 @@ pub(crate) fn kernel_instructions(module: &Module<'_>, program: &Program, info: 
     let mut rest = Size::default();
     for f in &functions {
         let name = f.get_name().to_string_lossy();
-        if kernel_of(&name).is_none() && f.get_linkage() == Linkage::Internal && !name.starts_with("epilogue_") {
+        if kernel_of(&name).is_none() && f.get_linkage() == Linkage::Internal {
             continue; // a helper: counted where it is called
         }
         let mut size = sizes.get(name.as_ref()).copied().unwrap_or_default();
@@ -319,7 +319,7 @@ pub(crate) fn kernel_shards(program: &Program, sizes: &[Size], rest: Size, shard
     // A lone kernel goes to a module of its own too, beside `smelt_run`
     // (`mlp2_forward`, one softmax kernel beside two dot epilogues: 63 -> 44
     // ms).
-    if shards < 2 || weights.iter().sum::<usize>() < SHARD_MIN_INSTRUCTIONS {
+    if shards < 2 || weights.iter().sum::<usize>() < SHARD_MIN_WEIGHT {
         return (vec![0; n], has_loops && total + rest <= LOOP_O3_MAX_INSTRUCTIONS);
     }
     let o3 = has_loops && looped + rest <= LOOP_O3_MAX_INSTRUCTIONS;

@@ -186,12 +186,16 @@ def output_steps(model_bytes):
             if n.op_type == "QuantizeLinear" and n.input[0] in outs and n.input[1] in inits}
 
 
-def run_both(model_bytes, feeds):
-    so = ort.SessionOptions()
-    so.log_severity_level = 3
-    want = ort.InferenceSession(model_bytes, so, providers=["CPUExecutionProvider"]).run(None, feeds)
-    got = smelt.onnx.InferenceSession(model_bytes, backend="cpu").run(None, feeds)
-    return got, want
+def reference(model_bytes, feeds):
+    """ONNX's reference implementation of the model: integer products computed
+    exactly. Its QuantizeLinear and DequantizeLinear are implemented from opset
+    19; their semantics for 8-bit types are unchanged since 13, and so are those
+    of the other ops these models use, so the model is read at opset 21."""
+    m = onnx.load_from_string(model_bytes)
+    for o in m.opset_import:
+        if o.domain in ("", "ai.onnx"):
+            o.version = max(o.version, 21)
+    return ReferenceEvaluator(m).run(None, feeds)
 
 
 def rel_l2(a, b):
@@ -199,21 +203,29 @@ def rel_l2(a, b):
 
 
 def assert_agrees(model_bytes, feeds, float_outputs, max_error):
-    """smelt and onnxruntime agree on the QDQ model within one quantization
-    step of each output (where no QuantizeLinear reads an output, 2% of its
-    largest magnitude), and both stay within `max_error` (relative L2) of the
-    float model."""
-    got, want = run_both(model_bytes, feeds)
+    """smelt agrees with ONNX's reference implementation within one
+    quantization step of each output (where no QuantizeLinear reads an output,
+    2% of its largest magnitude), and stays within `max_error` (relative L2) of
+    the float model; onnxruntime runs the model too. onnxruntime is not the
+    oracle: on x86 without VNNI its 8-bit products add pairs into saturating
+    16-bit sums (`vpmaddubsw`), and drifted up to 0.15 from the exact result on
+    an AMD EPYC (Zen 2), where smelt matched the reference to 4e-7."""
+    got = smelt.onnx.InferenceSession(model_bytes, backend="cpu").run(None, feeds)
+    want = reference(model_bytes, feeds)
+    so = ort.SessionOptions()
+    so.log_severity_level = 3
+    by_ort = ort.InferenceSession(model_bytes, so, providers=["CPUExecutionProvider"]).run(None, feeds)
     steps = output_steps(model_bytes)
     names = [o.name for o in onnx.load_from_string(model_bytes).graph.output]
-    for name, g, w, f in zip(names, got, want, float_outputs):
+    for name, g, w, o, f in zip(names, got, want, by_ort, float_outputs):
+        assert g.shape == w.shape == o.shape, (name, g.shape, w.shape, o.shape)
         step = steps.get(name, 0.02 * float(np.abs(w).max()))
         assert np.max(np.abs(g - w)) <= step + 1e-6, f"{name}: {np.max(np.abs(g - w))} vs step {step}"
         assert rel_l2(g, f) < max_error and rel_l2(w, f) < max_error, (rel_l2(g, f), rel_l2(w, f))
 
 
 @pytest.mark.parametrize("name", QUANT_CASES)
-def test_smelt_quantized_models_run_alike_in_onnxruntime(name):
+def test_smelt_quantized_models_match_the_reference_and_run_in_onnxruntime(name):
     model = (ONNX_CASES / name / "model.onnx").read_bytes()
     feeds = case_feeds(name)
     qdq = smelt.onnx.quantize(model, calibration(name))

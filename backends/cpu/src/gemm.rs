@@ -22,6 +22,10 @@
 //!   `k` for a `vdpbf16ps` microkernel with the same f32 tile
 //!   ([`Blocking::pairs`]), where that instruction is measured to pay on the
 //!   host ([`crate::routine::bf16_pairs_pay`]); else they convert to f32.
+//! - **Integer pairs and quads**: 8- and 16-bit integer products into i32 are
+//!   packed as s16 pairs along `k`: `vpdpwssd` on VNNI, `vpmaddwd` and an add
+//!   on AVX2 (twice the multiply-adds per instruction of widening to i32 and
+//!   `vpmulld`); u8 x s8 as quads for `vpdpbusd` on VNNI only.
 //! - **Cache blocking**, from the host's cache sizes (`caches.rs`): `KC` (depth)
 //!   keeps an A micro-panel (`MR x KC`, 12 KiB for f32 of a 32 KiB L1d) in L1
 //!   while the microkernel sweeps the B micro-panels of a `KC x NC` block (half
@@ -110,7 +114,8 @@ pub(crate) struct Blocking {
 impl Blocking {
     /// Operands packed in groups of `group` along `k`, one 32-bit lane of the
     /// accumulator's vector per group: bf16 or s16 pairs (`vdpbf16ps` into f32
-    /// on AVX512-BF16, `vpdpwssd` into i32 on AVX512-VNNI) or u8 x s8 quads
+    /// on AVX512-BF16, `vpdpwssd` into i32 on AVX512-VNNI, `vpmaddwd` and an
+    /// add on AVX2 and AVX512-BW without it) or u8 x s8 quads
     /// (`vpdpbusd` into i32 on AVX512-VNNI). The tile is the accumulator's; a B
     /// row of the panel is `NR` groups, an A step `MR` groups, `group` values
     /// of `k` per instruction. Depth blocks are whole groups; the last one is
@@ -214,7 +219,7 @@ pub fn gemm_function<'ctx>(
 /// `ct` take per instruction ([`Blocking::grouped`]): 4 for u8 x s8 into
 /// wrapping i32 on AVX512-VNNI (`vpdpbusd`), 2 for bf16 into f32 on
 /// AVX512-BF16 and integers that fit s16 (s8, u8, s16) into wrapping i32 on
-/// AVX512-VNNI, else 1.
+/// AVX2 or AVX-512 (`vpdpwssd` with VNNI, else `vpmaddwd`), else 1.
 pub(crate) fn group_for(isa: Isa, ct: Ct, lhs: DType, rhs: DType) -> u32 {
     let s16 = |d: DType| matches!(d, DType::S8 | DType::U8 | DType::S16);
     if isa.int8_quads && ct == Ct::I32 && lhs == DType::U8 && rhs == DType::S8 {
@@ -409,27 +414,36 @@ fn ukernel_function<'ctx>(
     };
     // Grouped: one step per group of k, `vdpbf16ps` (bf16 pairs into f32),
     // `vpdpwssd` (s16 pairs into i32) or `vpdpbusd` (u8 x s8 quads into i32)
-    // on a broadcast A group and `NV` vectors of B groups.
+    // on a broadcast A group and `NV` vectors of B groups. Without VNNI, s16
+    // pairs are `vpmaddwd` (the pair sums, wrapping as `vpdpwssd` does) added
+    // to the accumulator.
     let group = blk.group;
-    let dp = if group > 1 {
-        let name = match (group, blk.ct) {
-            // 256-bit vectors: AVX-VNNI's (VEX) forms of the same instructions.
-            (4, _) if isa.vector_bits == 256 => "llvm.x86.avx512.vpdpbusd.256",
-            (4, _) => "llvm.x86.avx512.vpdpbusd.512",
-            (_, Ct::I32) if isa.vector_bits == 256 => "llvm.x86.avx512.vpdpwssd.256",
-            (_, Ct::I32) => "llvm.x86.avx512.vpdpwssd.512",
-            _ => "llvm.x86.avx512bf16.dpbf16ps.512",
-        };
+    let declare = |name: &str| -> R<FunctionValue<'ctx>> {
         let i = inkwell::intrinsics::Intrinsic::find(name)
             .ok_or_else(|| RoutineError::Llvm(format!("no intrinsic {name}")))?;
-        Some(i.get_declaration(module, &[]).ok_or_else(|| RoutineError::Llvm(format!("bad {name} declaration")))?)
+        i.get_declaration(module, &[]).ok_or_else(|| RoutineError::Llvm(format!("bad {name} declaration")))
+    };
+    // The instruction, and whether it returns the pair sums (to be added)
+    // rather than taking and returning the accumulator.
+    let dp = if group > 1 {
+        let (name, sums) = match (group, blk.ct) {
+            // 256-bit vectors: AVX-VNNI's (VEX) forms of the same instructions.
+            (4, _) if isa.vector_bits == 256 => ("llvm.x86.avx512.vpdpbusd.256", false),
+            (4, _) => ("llvm.x86.avx512.vpdpbusd.512", false),
+            (_, Ct::I32) if !isa.vnni && isa.vector_bits == 256 => ("llvm.x86.avx2.pmadd.wd", true),
+            (_, Ct::I32) if !isa.vnni => ("llvm.x86.avx512.pmaddw.d.512", true),
+            (_, Ct::I32) if isa.vector_bits == 256 => ("llvm.x86.avx512.vpdpwssd.256", false),
+            (_, Ct::I32) => ("llvm.x86.avx512.vpdpwssd.512", false),
+            _ => ("llvm.x86.avx512bf16.dpbf16ps.512", false),
+        };
+        Some((declare(name)?, sums))
     } else {
         None
     };
     let pair_step = |p: IntValue<'ctx>| -> R<()> {
-        let Some(dp) = dp else { return Ok(()) };
-        let pairs_t = inkwell::types::BasicTypeEnum::try_from(dp.get_type().get_param_types()[1])
-            .map_err(|_| RoutineError::Llvm("dpbf16ps takes a non-basic type".into()))?;
+        let Some((dp, sums)) = dp else { return Ok(()) };
+        let pairs_t = inkwell::types::BasicTypeEnum::try_from(dp.get_type().get_param_types()[usize::from(!sums)])
+            .map_err(|_| RoutineError::Llvm("a pair instruction takes a non-basic type".into()))?;
         let i32t = ir.cx.i32_type();
         let et = if group == 2 { ir.cx.i16_type() } else { ir.cx.i8_type() };
         let bbase = ir.mul(p, ir.c((group * nr) as i64))?;
@@ -447,9 +461,15 @@ fn ukernel_function<'ctx>(
             for j in 0..nv {
                 let slot = accs[(r * nv + j) as usize];
                 let acc = ir.load(vt.into(), slot, vbytes)?;
-                let v = ir
-                    .call(dp, &[acc.into(), a.into(), bv[j as usize].into()])?
-                    .ok_or_else(|| RoutineError::Llvm("dpbf16ps returns nothing".into()))?;
+                let v = if sums {
+                    let sum = ir
+                        .call(dp, &[a.into(), bv[j as usize].into()])?
+                        .ok_or_else(|| RoutineError::Llvm("vpmaddwd returns nothing".into()))?;
+                    ir.b.build_int_add(acc.into_vector_value(), sum.into_vector_value(), "")?.into()
+                } else {
+                    ir.call(dp, &[acc.into(), a.into(), bv[j as usize].into()])?
+                        .ok_or_else(|| RoutineError::Llvm("a pair instruction returns nothing".into()))?
+                };
                 ir.store(slot, v, vbytes)?;
             }
         }

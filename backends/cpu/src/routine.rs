@@ -54,12 +54,17 @@ pub struct Isa {
     pub registers: u32,
     /// AVX512-BF16's `vdpbf16ps` (bf16 pairs multiplied exactly, added into f32).
     pub bf16_pairs: bool,
-    /// AVX512-VNNI's (or, on 256-bit vectors, AVX-VNNI's) `vpdpwssd` (s16 pairs multiplied, added into i32 with
-    /// wrapping: exact for 8-bit and 16-bit integer products).
+    /// Integer products in s16 pairs added into i32 with wrapping (exact for
+    /// 8-bit and 16-bit integer products): AVX512-VNNI's (on 256-bit vectors
+    /// AVX-VNNI's) `vpdpwssd` where [`Isa::vnni`], else `vpmaddwd` and an add
+    /// (AVX2, AVX512-BW), the same sums in two instructions.
     pub int16_pairs: bool,
+    /// AVX512-VNNI or AVX-VNNI: `vpdpwssd` and `vpdpbusd` exist.
+    pub vnni: bool,
     /// AVX512-VNNI's `vpdpbusd` (u8 x s8 quads multiplied, added into i32
     /// with wrapping: exact, as four products of a u8 and an s8 fit i32), or
-    /// AVX-VNNI's on 256-bit vectors.
+    /// AVX-VNNI's on 256-bit vectors. Never emulated: without VNNI the only
+    /// quad instruction, `vpmaddubsw`, saturates its 16-bit pair sums.
     pub int8_quads: bool,
     /// The data caches: the host's when the target is the host, else
     /// [`Caches::DEFAULT`].
@@ -78,20 +83,22 @@ impl Isa {
         let triple = triple.as_str().to_string_lossy();
         let features = target.get_feature_string().to_string_lossy().into_owned();
         let has = |f: &str| features.split(',').any(|x| x == format!("+{f}"));
-        let (vector_bits, registers, bf16_pairs, int16_pairs) =
+        let (vector_bits, registers, bf16_pairs, int16_pairs, vnni) =
             if triple.starts_with("aarch64") || triple.starts_with("arm64") {
-                (128, 32, false, false)
+                (128, 32, false, false, false)
             } else if has("avx512f") {
                 // On the host, bf16 pairs only where they beat converting to f32.
                 let pairs = has("avx512bf16") && (!is_host || bf16_pairs_pay());
-                (512, 32, pairs, has("avx512vnni"))
+                let vnni = has("avx512vnni");
+                (512, 32, pairs, vnni || has("avx512bw"), vnni)
             } else if has("avx2") || has("avx") {
                 // AVX-VNNI: the VEX-encoded 256-bit vpdpwssd and vpdpbusd.
-                (256, 16, false, has("avx2") && has("avxvnni"))
+                let vnni = has("avx2") && has("avxvnni");
+                (256, 16, false, has("avx2"), vnni)
             } else {
-                (128, 16, false, false)
+                (128, 16, false, false, false)
             };
-        Isa { vector_bits, registers, bf16_pairs, int16_pairs, int8_quads: int16_pairs, caches }
+        Isa { vector_bits, registers, bf16_pairs, int16_pairs, vnni, int8_quads: vnni, caches }
     }
 }
 

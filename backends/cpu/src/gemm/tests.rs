@@ -345,6 +345,12 @@ fn f16_and_bf16() {
 fn pair_instructions_are_used_where_the_host_has_them() {
     let tm = jit::host_target_machine().unwrap();
     let isa = crate::routine::Isa::of(&tm);
+    // 16-bit pairs: VNNI's instruction, else `vpmaddwd` and an add.
+    let pairs = match (isa.vnni, isa.vector_bits) {
+        (true, _) => "llvm.x86.avx512.vpdpwssd.512",
+        (false, 256) => "llvm.x86.avx2.pmadd.wd",
+        (false, _) => "llvm.x86.avx512.pmaddw.d.512",
+    };
     let cases = [
         (
             DType::Bf16,
@@ -354,9 +360,10 @@ fn pair_instructions_are_used_where_the_host_has_them() {
             "llvm.x86.avx512bf16.dpbf16ps.512",
             ["bf16x2_", "bf16x2_"],
         ),
-        (DType::S8, DType::U8, DType::S32, isa.int16_pairs, "llvm.x86.avx512.vpdpwssd.512", ["s8x2_", "u8x2_"]),
+        (DType::S8, DType::U8, DType::S32, isa.int16_pairs, pairs, ["s8x2_", "u8x2_"]),
         (DType::U8, DType::S8, DType::S32, isa.int8_quads, "llvm.x86.avx512.vpdpbusd.512", ["u8x4_", "s8x4_"]),
     ];
+    assert!(!isa.int8_quads || isa.vnni, "8-bit quads are never emulated");
     for (lhs, rhs, out, host, instruction, packs) in cases {
         let cx = Context::create();
         let module = cx.create_module("pairs");

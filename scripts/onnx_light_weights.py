@@ -35,5 +35,6 @@ for name in sys.argv[1:]:
     used={i for n in g.node for i in n.input}
     kept=[n for n in g.node if not (n.op_type=='Constant' and n.output[0] not in used)]
     del g.node[:]; g.node.extend(kept)
+    os.makedirs('/tmp/realw', exist_ok=True)
     onnx.save(m, f'/tmp/realw/{name}.onnx')
     print(name, os.path.getsize(f'/tmp/realw/{name}.onnx')//1000000, 'MB', len(new_inits), 'weights')

@@ -781,8 +781,8 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
     fn buf_ptr(&self, rc: &RunCx<'ctx>, r: &BufRef) -> Result<PointerValue<'ctx>> {
         self.check_buf(r)?;
         match r.buffer {
-            Buffer::Param(n) => Ok(self.load_ptr(rc.params, n as u64)?),
-            Buffer::Result(n) => Ok(self.load_ptr(rc.results, n as u64)?),
+            Buffer::Param(n) => Ok(self.load_invariant_ptr(rc.params, n as u64)?),
+            Buffer::Result(n) => Ok(self.load_invariant_ptr(rc.results, n as u64)?),
             Buffer::Const(n) => match rc.consts.get(n as usize) {
                 Some(&p) => Ok(p),
                 None => invalid!("constant {n} out of range"),

@@ -678,6 +678,21 @@ impl<'ctx, 'p> Cg<'ctx, 'p> {
         Ok(self.b.build_load(self.t.ptr, p, "")?.into_pointer_value())
     }
 
+    /// Loads pointer `i` of an array of pointers that nothing writes while
+    /// the function runs (`smelt_run`'s parameter and result arrays, filled
+    /// by the caller): the load is `!invariant.load`, so LLVM may hoist it
+    /// out of loops even past stores to the buffers, and keep a loop's
+    /// scalar state in registers instead of reloading its buffer's address
+    /// after every store.
+    pub fn load_invariant_ptr(&self, array: PointerValue<'ctx>, i: u64) -> Result<PointerValue<'ctx>> {
+        let v = self.load_ptr(array, i)?;
+        if let Some(load) = v.as_instruction() {
+            let kind = self.cx.get_kind_id("invariant.load");
+            load.set_metadata(self.cx.metadata_node(&[]), kind).map_err(|e| LlvmError::Llvm(e.to_string()))?;
+        }
+        Ok(v)
+    }
+
     /// Stores pointer `v` as element `i` of an array of pointers.
     pub fn store_ptr(&self, array: PointerValue<'ctx>, i: u64, v: PointerValue<'ctx>) -> Result<()> {
         // SAFETY: as for `load_ptr`.

@@ -463,3 +463,69 @@ fn outputs_written_in_full_are_known_statically() {
     assert_eq!(out[3].values::<f32>().unwrap_or(&[]), &[5.0, 0.0]);
     assert_eq!(out[4].values::<f32>().unwrap_or(&[]), &[1.0, 2.0]);
 }
+
+/// Blocks of `function`'s optimized IR whose terminator branches back to
+/// the block itself (single-block loops), as text.
+fn self_loops<'a>(ir: &'a str, function: &str) -> Vec<&'a str> {
+    let start = ir.find(&format!("@{function}(")).unwrap_or(ir.len());
+    let body = &ir[start..];
+    let body = &body[..body.find("\n}\n").unwrap_or(body.len())];
+    body.split("\n\n")
+        .filter(|block| {
+            let label = block.trim_start().split([':', ' ', '\n']).next().unwrap_or("");
+            let terminator = block.trim_end().lines().last().unwrap_or("");
+            let target = format!("label %{label}");
+            terminator.trim_start().starts_with("br ")
+                && terminator.split(", ").chain(terminator.split(' ').last()).any(|t| t.trim() == target)
+        })
+        .collect()
+}
+
+/// A counted loop's scalar state that lives in a result buffer stays in a
+/// register: the result's address (loaded from the caller's array) is
+/// invariant, so the loop reloads no buffer address and stores the state
+/// once, after the loop.
+#[test]
+fn loop_state_in_result_buffers_stays_in_registers() {
+    let hlo = r#"
+HloModule xorshift
+cond {
+  s = (s32[], u32[]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  n = s32[] constant(1000)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+body {
+  s = (s32[], u32[]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  h = u32[] get-tuple-element(s), index=1
+  c13 = u32[] constant(13)
+  c17 = u32[] constant(17)
+  a = u32[] shift-left(h, c13)
+  b = u32[] xor(h, a)
+  c = u32[] shift-right-logical(b, c17)
+  d = u32[] xor(b, c)
+  iu = u32[] convert(i)
+  e = u32[] xor(d, iu)
+  one = s32[] constant(1)
+  j = s32[] add(i, one)
+  ROOT t = (s32[], u32[]) tuple(j, e)
+}
+ENTRY main {
+  h0 = u32[] parameter(0)
+  zero = s32[] constant(0)
+  init = (s32[], u32[]) tuple(zero, h0)
+  w = (s32[], u32[]) while(init), condition=cond, body=body
+  ROOT h = u32[] get-tuple-element(w), index=1
+}
+"#;
+    let program = check_hlo(hlo, &[Array::scalar(2_463_534_242u32)], 0.0);
+    let ir =
+        String::from_utf8_lossy(&emit(&program, &CompileOptions::default(), Emit::OptimizedLlvmIr).unwrap_or_default())
+            .into_owned();
+    let loops = self_loops(&ir, "smelt_run");
+    assert!(!loops.is_empty(), "no single-block loop in smelt_run:\n{ir}");
+    for l in loops {
+        assert!(!l.contains("load ptr") && !l.contains("store i32"), "the loop reloads or stores its state:\n{l}");
+    }
+}

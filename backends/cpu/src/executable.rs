@@ -8,7 +8,8 @@
 //!
 //! A run (`smelt_kernel::Executable::execute`, once the trait has checked the
 //! arguments) allocates the outputs and calls
-//! `smelt_run` on a temp arena allocated once per executable (runs on one
+//! `smelt_run` on a temp arena allocated once per executable (mapped zero
+//! pages when large, faulted in on use; runs on one
 //! executable take turns on it through a mutex). Outputs the program writes in
 //! full (most of them: see `driver::fully_written`) are not zeroed first;
 //! their vectors get their length once the program has stored every element. Parameters the program writes

@@ -141,7 +141,11 @@ fn reads_operand_elementwise(module: &Module, inst: &Instruction, k: usize) -> b
 }
 
 /// In a fused computation: every path from parameter `n` to the root passes only
-/// through elementwise instructions of the root's shape.
+/// through elementwise instructions over the root's dimensions (and layout), so
+/// an output element depends on the parameter's element at the same index
+/// alone. A multi-output root (a tuple) qualifies when all its leaves have the
+/// parameter's dimensions: each output may then be written over the parameter,
+/// as every back end computes an element's outputs before storing them.
 fn fusion_param_read_elementwise(module: &Module, body: CompId, n: u32) -> bool {
     let comp = module.comp(body);
     let Some(param) = comp.param(n) else {
@@ -161,7 +165,16 @@ fn fusion_param_read_elementwise(module: &Module, body: CompId, n: u32) -> bool 
             && root.operands.iter().filter(|&&o| o == param).count() == 1;
     }
     let root_shape = comp.result_shape();
-    if root_shape.is_tuple() {
+    let multi_output = root_shape.is_tuple();
+    if multi_output && root.opcode != Opcode::Tuple {
+        return false;
+    }
+    let leaves = root_shape.leaves();
+    let Some(&space) = leaves.first() else {
+        return false;
+    };
+    let over_space = |s: &Shape| s.as_array().is_some_and(|a| a.dims == space.dims && a.layout == space.layout);
+    if !leaves.iter().all(|l| l.dims == space.dims && l.layout == space.layout) {
         return false;
     }
     let users = comp.users();
@@ -172,7 +185,8 @@ fn fusion_param_read_elementwise(module: &Module, body: CompId, n: u32) -> bool 
             continue;
         }
         let inst = comp.inst(id);
-        if id != param && !(inst.opcode.is_elementwise() && inst.shape.same_type(root_shape)) {
+        let tuple_root = multi_output && id == comp.root;
+        if id != param && !tuple_root && !(inst.opcode.is_elementwise() && over_space(&inst.shape)) {
             return false;
         }
         if id != comp.root {
@@ -182,7 +196,7 @@ fn fusion_param_read_elementwise(module: &Module, body: CompId, n: u32) -> bool 
             stack.extend(users[id].iter().copied());
         }
     }
-    comp.inst(param).shape.same_type(root_shape)
+    over_space(&comp.inst(param).shape)
 }
 
 /// Assigns buffers for a scheduled module.
@@ -589,14 +603,28 @@ fn alias_body_results_with_state(
     for &op in &root.operands {
         let j = leaf;
         leaf += bc.inst(op).shape.leaves().len();
-        let def = bc.inst(op);
-        if def.shape.is_tuple()
+        // The instruction that writes the leaf: `op`, or the multi-output
+        // fusion whose output `op` (a get-tuple-element) names.
+        let (writer, out_leaf) = match bc.inst(op) {
+            g if g.opcode == Opcode::GetTupleElement && !g.shape.is_tuple() => {
+                let (smelt_hlo::Attrs::GetTupleElement { index: i }, Some(&f)) = (&g.attrs, g.operands.first()) else {
+                    continue;
+                };
+                if bc.inst(f).opcode != Opcode::Fusion {
+                    continue;
+                }
+                (f, leaf_offset(&bc.inst(f).shape, *i as usize))
+            }
+            _ => (op, 0),
+        };
+        let def = bc.inst(writer);
+        if (def.shape.is_tuple() && writer == op)
             || allocation_free(def.opcode)
             || matches!(def.opcode, Opcode::While | Opcode::Conditional | Opcode::Call)
         {
             continue;
         }
-        let (Some(&vi), Some(&si)) = (index.get(&key(body, op, 0)), state_index.get(j)) else {
+        let (Some(&vi), Some(&si)) = (index.get(&key(body, writer, out_leaf)), state_index.get(j)) else {
             continue;
         };
         let (rv, rs) = (uf.find(vi), uf.find(si));
@@ -628,7 +656,7 @@ fn alias_body_results_with_state(
             None => true,
             Some((t, _)) if t < first_write => true,
             Some((t, reader)) => {
-                t == first_write && reader == op && {
+                t == first_write && reader == writer && {
                     let in_state = |o: InstId| {
                         members.get(&rs).into_iter().flatten().any(|&m| keys[m].comp == body && keys[m].inst == o)
                     };
@@ -850,5 +878,29 @@ mod tests {
         ));
         assert_ne!(body_value(&m, &a, "nx"), state(&m, &a, 2));
         assert_ne!(body_value(&m, &a, "nx"), state(&m, &a, 1));
+    }
+
+    #[test]
+    fn multi_output_fusions_update_the_loop_state_in_place() {
+        // One loop fusion reads both state leaves elementwise (through a pred
+        // compare) and writes both new values: each output takes its leaf's
+        // storage, so nothing is copied back after an iteration.
+        let text = |second: &str| {
+            let fused = format!(
+                "fused {{\n  a = f32[8]{{0}} parameter(0)\n  b = f32[8]{{0}} parameter(1)\n  m = f32[8]{{0}} multiply(a, b)\n  g = pred[8]{{0}} compare(a, b), direction=GT\n  s = f32[8]{{0}} select(g, m, a)\n{second}  ROOT t = (f32[8]{{0}}, f32[8]{{0}}) tuple(s, d)\n}}\n\nbody {{"
+            );
+            while_module(
+                "  f = (f32[8]{0}, f32[8]{0}) fusion(x, y), kind=kLoop, calls=fused\n  f0 = f32[8]{0} get-tuple-element(f), index=0\n  f1 = f32[8]{0} get-tuple-element(f), index=1\n  ROOT t = (s32[], f32[8]{0}, f32[8]{0}) tuple(j, f0, f1)\n",
+            )
+            .replacen("body {", &fused, 1)
+        };
+        let (m, a) = assign(&text("  d = f32[8]{0} subtract(a, b)\n"));
+        assert_eq!(body_value(&m, &a, "f0"), state(&m, &a, 1));
+        assert_eq!(body_value(&m, &a, "f1"), state(&m, &a, 2));
+        // The second output reads y reversed: y keeps its storage until the
+        // fusion is done, x is still updated in place.
+        let (m, a) = assign(&text("  r = f32[8]{0} reverse(b), dimensions={0}\n  d = f32[8]{0} subtract(a, r)\n"));
+        assert_eq!(body_value(&m, &a, "f0"), state(&m, &a, 1));
+        assert_ne!(body_value(&m, &a, "f1"), state(&m, &a, 2));
     }
 }

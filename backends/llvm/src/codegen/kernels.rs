@@ -495,7 +495,10 @@ impl<'ctx> Cg<'ctx, '_> {
         // Outputs that need an integer division are computed in a loop of
         // their own: x86 has no vector integer division, and one such output
         // would keep the vectorizer off every other output of the kernel.
-        if self.x86 && !space.is_empty() {
+        // Not when an output is written in place of an input: the first loop
+        // would overwrite what the second still reads.
+        let in_place = outs.iter().any(|o| inputs.iter().any(|i| i.ptr == o.ptr));
+        if self.x86 && !space.is_empty() && !in_place {
             let (slow, fast): (Vec<usize>, Vec<usize>) =
                 (0..outputs.len()).partition(|&j| needs_integer_division(graph, outputs[j]));
             if !slow.is_empty() && !fast.is_empty() {

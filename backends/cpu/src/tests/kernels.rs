@@ -351,6 +351,53 @@ fn scatter_adds_in_order_and_skips_out_of_bounds() {
     assert_eq!(r[0].values::<f32>().unwrap_or(&[]), &[11.0, 2.0, 63.0, 4.0, 55.0]);
 }
 
+/// Rows scattered into rows (an embedding bag's segment sum): the target row
+/// and its bounds check are per update, the window's columns run in an inner
+/// loop of their own; duplicate rows add in update order, out-of-bounds rows
+/// are skipped whole. 37 columns: a vector body and a remainder.
+#[test]
+fn row_scatters_add_whole_rows_and_skip_out_of_bounds_ones() {
+    const C: i64 = 37;
+    let mut g = Gb::new();
+    let (i, j) = (g.index(0), g.index(1));
+    let zero32 = g.idx(0);
+    let idx32 = g.load(1, &[i, zero32], DType::S32);
+    let row = g.convert(idx32, DType::S64);
+    let zero = g.idx(0);
+    let five = g.idx(5);
+    let ge = g.cmp(ComparisonDirection::Ge, None, row, zero);
+    let lt = g.cmp(ComparisonDirection::Lt, None, row, five);
+    let ok = g.bin(BinaryOp::And, ge, lt);
+    let v = g.load(2, &[i, j], DType::F32);
+    let k = Kernel {
+        name: "scatter_rows".into(),
+        inputs: vec![at(DType::F32, &[5, C]), at(DType::S32, &[6, 1]), at(DType::F32, &[6, C])],
+        outputs: vec![at(DType::F32, &[5, C])],
+        body: KernelBody::Scatter {
+            space: vec![6, C],
+            graph: g.g,
+            target: vec![row, j],
+            in_bounds: ok,
+            values: vec![v],
+            combiner: unpatterned(binary_fn(BinaryOp::Add, DType::F32)),
+        },
+    };
+    let base: Vec<f32> = (0..5 * C).map(|x| x as f32).collect();
+    let rows = [0i32, 4, 4, -1, 5, 2];
+    let updates: Vec<f32> = (0..6 * C).map(|x| 1000.0 + x as f32 * 0.5).collect();
+    let mut want = base.clone();
+    for (u, &r) in rows.iter().enumerate() {
+        if (0..5).contains(&r) {
+            for c in 0..C as usize {
+                want[r as usize * C as usize + c] += updates[u * C as usize + c];
+            }
+        }
+    }
+    let r =
+        run(&one_kernel(k), &[f32s(&[5, C], &base), Array::from_vec([6, 1], rows.to_vec()), f32s(&[6, C], &updates)]);
+    assert_eq!(r[0].values::<f32>().unwrap_or(&[]), want.as_slice());
+}
+
 /// A sort of operands of `types`, all over `dims`, along `dimension`.
 fn sort_kernel(types: &[DType], dims: &[i64], dimension: usize, stable: bool, comparator: ScalarFn) -> Kernel {
     let operands: Vec<ArrayType> = types.iter().map(|&t| at(t, dims)).collect();

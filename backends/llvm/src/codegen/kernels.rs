@@ -624,24 +624,56 @@ impl<'ctx> Cg<'ctx, '_> {
         if outs.iter().any(|o| o.dims.len() != target.len()) {
             invalid!("scatter: {} target indices for outputs of another rank", target.len());
         }
-        let (loops, idx) = if space.is_empty() {
-            (vec![self.loop_begin(begin, end, 1, "d0")?], Vec::new())
-        } else {
-            let (l, i, _) = self.open_space(space, begin, end)?;
-            (l, i)
-        };
-        let mut env = Env::with_indices(graph, idx);
-        let mut roots = vec![in_bounds];
-        roots.extend_from_slice(target);
-        roots.extend_from_slice(values);
-        self.emit_nodes(&mut env, io, &roots)?;
-        let ok = as_int(self.value(&env, in_bounds)?, "an in-bounds flag")?;
-        if graph.types.get(in_bounds.0 as usize) != Some(&DType::Pred)
-            || target.iter().any(|t| graph.types.get(t.0 as usize) != Some(&DType::S64))
+        if target.iter().any(|t| graph.types.get(t.0 as usize) != Some(&DType::S64))
+            || graph.types.get(in_bounds.0 as usize) != Some(&DType::Pred)
         {
             invalid!("scatter targets must be s64 and its in-bounds flag pred");
         }
-        let join = self.if_begin(ok, "scatter")?;
+        let mut roots = vec![in_bounds];
+        roots.extend_from_slice(target);
+        roots.extend_from_slice(values);
+        // Each node goes in the body of the outermost loop it depends on, so an
+        // update's index, bounds check and target row are computed once per
+        // update, not once per element of its window: the innermost loop then
+        // adds a contiguous run of the window straight into the target row,
+        // which vectorizes.
+        let par = if space.is_empty() { 0 } else { par_dim(space) };
+        let levels = node_levels(graph, par);
+        let needed = graph.live(&roots);
+        let at_level = |l: usize| -> Vec<NodeId> {
+            (0..graph.nodes.len()).filter(|&i| needed[i] && levels[i] == l).map(|i| NodeId(i as u32)).collect()
+        };
+        let mut env = Env::new(graph);
+        env.indices = vec![self.i64c(0); par];
+        self.emit_nodes(&mut env, io, &at_level(usize::MAX))?;
+        let mut loops = Vec::with_capacity(space.len());
+        // The bounds check, where it is known before the innermost loop.
+        let mut outer_check = None;
+        if space.is_empty() {
+            loops.push(self.loop_begin(begin, end, 1, "d0")?);
+        } else {
+            let last = space.len() - 1;
+            let mut off = self.i64c(0);
+            for (d, &extent) in space.iter().enumerate().skip(par) {
+                if d == last && d > par && levels[in_bounds.0 as usize] < last {
+                    let ok = as_int(self.value(&env, in_bounds)?, "an in-bounds flag")?;
+                    outer_check = Some(self.if_begin(ok, "scatter.rows")?);
+                }
+                let l;
+                (l, off) = self.open_dim(d, par, extent, (begin, end), off)?;
+                env.indices.push(l.index);
+                loops.push(l);
+                self.emit_nodes(&mut env, io, &at_level(d))?;
+            }
+        }
+        self.emit_nodes(&mut env, io, &roots)?;
+        let join = match outer_check {
+            Some(_) => None,
+            None => {
+                let ok = as_int(self.value(&env, in_bounds)?, "an in-bounds flag")?;
+                Some(self.if_begin(ok, "scatter")?)
+            }
+        };
         let mut off = self.i64c(0);
         for (d, &t) in target.iter().enumerate() {
             let tv = as_int(self.value(&env, t)?, "a scatter target")?;
@@ -662,7 +694,15 @@ impl<'ctx> Cg<'ctx, '_> {
         for (o, v) in outs.iter().zip(new) {
             self.store_elem(o.ptr, o.dtype, off, v)?;
         }
-        self.if_end(join)?;
+        if let Some(join) = join {
+            self.if_end(join)?;
+        }
+        if let Some(rows) = outer_check {
+            if let Some(inner) = loops.pop() {
+                self.loop_end(inner)?;
+            }
+            self.if_end(rows)?;
+        }
         self.close_loops(loops)
     }
 

@@ -11,7 +11,9 @@
 //!   whose operand dies there writes in place of it, as does dynamic-update-slice;
 //! - a while body's result leaf shares the loop state's storage when the body has
 //!   read that state leaf for the last time by then (an in-place update of the
-//!   state, or a new value computed after the old one's last use), so the state
+//!   state, a new value computed after the old one's last use, or an output of
+//!   the loop fusion, multi-output ones included, that reads it elementwise
+//!   and last), so the state
 //!   is not copied back every iteration; likewise a loop starts on its initial
 //!   values where they lie when nothing reads them once it has started;
 //! - entry parameters live in the caller's buffers, constants in a read-only area,

@@ -315,17 +315,22 @@ fn update_slice_copying_and_in_place() {
     assert_eq!(r[0].values::<f32>().unwrap_or(&[]), want.as_slice());
 }
 
+/// A scatter target from an s32 index, as s64, and whether it lies in `[0, n)`.
+fn target_in(g: &mut Gb, idx32: NodeId, n: i64) -> (NodeId, NodeId) {
+    let idx = g.convert(idx32, DType::S64);
+    let zero = g.idx(0);
+    let end = g.idx(n);
+    let ge = g.cmp(ComparisonDirection::Ge, None, idx, zero);
+    let lt = g.cmp(ComparisonDirection::Lt, None, idx, end);
+    (idx, g.bin(BinaryOp::And, ge, lt))
+}
+
 #[test]
 fn scatter_adds_in_order_and_skips_out_of_bounds() {
     let mut g = Gb::new();
     let i = g.index(0);
     let idx32 = g.load(1, &[i], DType::S32);
-    let idx = g.convert(idx32, DType::S64);
-    let zero = g.idx(0);
-    let five = g.idx(5);
-    let ge = g.cmp(ComparisonDirection::Ge, None, idx, zero);
-    let lt = g.cmp(ComparisonDirection::Lt, None, idx, five);
-    let ok = g.bin(BinaryOp::And, ge, lt);
+    let (idx, ok) = target_in(&mut g, idx32, 5);
     let v = g.load(2, &[i], DType::F32);
     let k = Kernel {
         name: "scatter".into(),
@@ -362,12 +367,7 @@ fn row_scatters_add_whole_rows_and_skip_out_of_bounds_ones() {
     let (i, j) = (g.index(0), g.index(1));
     let zero32 = g.idx(0);
     let idx32 = g.load(1, &[i, zero32], DType::S32);
-    let row = g.convert(idx32, DType::S64);
-    let zero = g.idx(0);
-    let five = g.idx(5);
-    let ge = g.cmp(ComparisonDirection::Ge, None, row, zero);
-    let lt = g.cmp(ComparisonDirection::Lt, None, row, five);
-    let ok = g.bin(BinaryOp::And, ge, lt);
+    let (row, ok) = target_in(&mut g, idx32, 5);
     let v = g.load(2, &[i, j], DType::F32);
     let k = Kernel {
         name: "scatter_rows".into(),

@@ -257,9 +257,7 @@ impl<'ctx> Cg<'ctx, '_> {
         let par = par_dim(space);
         let levels = node_levels(graph, par);
         let needed = graph.live(outputs);
-        let at_level = |l: usize| -> Vec<NodeId> {
-            (0..graph.nodes.len()).filter(|&i| needed[i] && levels[i] == l).map(|i| NodeId(i as u32)).collect()
-        };
+        let at_level = |l: usize| nodes_at_level(&levels, &needed, l);
         let last = space.len() - 1;
         let splits = if last > par { ranges::split_points(graph, last, space[last]) } else { Vec::new() };
         let mut env = Env::new(graph);
@@ -640,9 +638,7 @@ impl<'ctx> Cg<'ctx, '_> {
         let par = if space.is_empty() { 0 } else { par_dim(space) };
         let levels = node_levels(graph, par);
         let needed = graph.live(&roots);
-        let at_level = |l: usize| -> Vec<NodeId> {
-            (0..graph.nodes.len()).filter(|&i| needed[i] && levels[i] == l).map(|i| NodeId(i as u32)).collect()
-        };
+        let at_level = |l: usize| nodes_at_level(&levels, &needed, l);
         let mut env = Env::new(graph);
         env.indices = vec![self.i64c(0); par];
         self.emit_nodes(&mut env, io, &at_level(usize::MAX))?;
@@ -844,6 +840,12 @@ pub(super) fn row_streams<'ctx>(
 
 /// Rows of at most this many elements keep a row statistic's values for reuse.
 const ROW_REUSE_MAX: i64 = 8192;
+
+/// The needed nodes at loop level `l` ([`node_levels`]), in id order: what a
+/// hoisting emitter computes in the body of that level's loop.
+fn nodes_at_level(levels: &[usize], needed: &[bool], l: usize) -> Vec<NodeId> {
+    (0..levels.len()).filter(|&i| needed[i] && levels[i] == l).map(|i| NodeId(i as u32)).collect()
+}
 
 /// Row statistics whose per-element value the elements compute again: `(the
 /// inline reduction, its body's value node, the equal node of the loop graph)`

@@ -499,8 +499,8 @@ pub(crate) enum Passes {
 /// generated loops nothing but compile time (the kernels call nothing but
 /// always-inline helpers). In order: the helpers inlined; scalar cleanup
 /// (SROA, early CSE, CFG and instruction combining); loops rotated with their
-/// invariants hoisted and induction variables simplified; the loop and SLP
-/// vectorizers (with their cleanup); unrolling of small constant loops (up to
+/// invariants hoisted and induction variables simplified; the loop
+/// vectorizer (with its cleanup); unrolling of small constant loops (up to
 /// 32 trips: reduce-window and select-and-scatter windows) and partial
 /// unrolling of the vectorized loops with O3's thresholds (a column sum
 /// accumulating in memory ran 45% slower with O2's), without runtime
@@ -510,12 +510,17 @@ pub(crate) enum Passes {
 /// (Intel Xeon, Emerald Rapids) it cut compile time by about a third
 /// (`conv2d_grad` 361 -> 66 ms, `shape_ops` 263 -> 46 ms, `sort_argsort` 192
 /// -> 131 ms) with run times unchanged within the machine's noise (geomean
-/// ratio 1.00). `SMELT_KERNEL_PASSES` replaces it (LLVM's pipeline syntax,
+/// ratio 1.00). The SLP vectorizer is left out: the code generator writes
+/// the loops the loop vectorizer widens, and what SLP found besides was the
+/// scalar remainders of those loops, where it spent up to 40% of a kernel's
+/// optimization time (a softmax over rows of 10: ten inlined exps) for run
+/// times unchanged within noise over the 66 corpus and unseen programs and
+/// four ONNX CNNs (AMD EPYC, Zen 2). `SMELT_KERNEL_PASSES` replaces it (LLVM's pipeline syntax,
 /// e.g. `default<O3>`), to compare.
 pub(crate) const KERNEL_PASSES: &str = "always-inline,function(\
     sroa,early-cse<memssa>,simplifycfg,instcombine<no-verify-fixpoint>,\
     loop-mssa(loop-rotate,licm),loop(indvars,loop-deletion),simplifycfg,instcombine<no-verify-fixpoint>,\
-    loop-vectorize,loop-load-elim,instcombine<no-verify-fixpoint>,simplifycfg,slp-vectorizer,vector-combine,\
+    loop-vectorize,loop-load-elim,instcombine<no-verify-fixpoint>,simplifycfg,vector-combine,\
     instcombine<no-verify-fixpoint>,loop-unroll<O3;no-runtime;full-unroll-max=32>,instcombine<no-verify-fixpoint>,\
     loop-mssa(licm),simplifycfg)";
 

@@ -107,3 +107,39 @@ dmin {{
     let y = inputs(DType::F64, &[3, 4, 300], 12);
     check_hlo(&hlo, &[array_of(DType::F32, &[9, 517], &signed), y], 0.0);
 }
+
+/// A loop whose body calls the math library is not interleaved: the sum of a
+/// row's exponentials holds one vector copy of exp, as many vector FMAs as the
+/// plain elementwise exp, where LLVM on its own copies a reduction's body
+/// to break the sum's dependence chain.
+#[test]
+fn loops_around_math_calls_hold_one_copy_of_the_function() {
+    let sum_of_exp = format!(
+        "HloModule m
+{ADD}
+sumexp {{
+  x = f32[64,256] parameter(0)
+  e = f32[64,256] exponential(x)
+  zero = f32[] constant(0)
+  ROOT r = f32[64] reduce(e, zero), dimensions={{1}}, to_apply=add
+}}
+ENTRY e {{
+  x = f32[64,256] parameter(0)
+  ROOT f = f32[64] fusion(x), kind=kInput, calls=sumexp
+}}
+"
+    );
+    let exp = "HloModule m\nENTRY e {\n  x = f32[64,256] parameter(0)\n  ROOT e = f32[64,256] exponential(x)\n}\n";
+    let x = inputs(DType::F32, &[64, 256], 5);
+    let vector_fmas = |hlo: &str| {
+        let program = check_hlo(hlo, std::slice::from_ref(&x), 1e-5);
+        let ir = super::emit(&program, &CompileOptions::default(), crate::Emit::OptimizedLlvmIr).unwrap();
+        let ir = String::from_utf8_lossy(&ir).into_owned();
+        let n = ir.lines().filter(|l| l.contains("x float> @llvm.fma.v")).count();
+        (n, ir)
+    };
+    let (plain, plain_ir) = vector_fmas(exp);
+    assert!(plain > 0, "the elementwise exp is not vectorized with FMAs:\n{plain_ir}");
+    let (summed, ir) = vector_fmas(&sum_of_exp);
+    assert_eq!(summed, plain, "the sum of exponentials holds {summed} vector FMAs, the plain exp {plain}:\n{ir}");
+}

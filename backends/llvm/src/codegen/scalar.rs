@@ -816,6 +816,7 @@ impl<'ctx> Cg<'ctx, '_> {
             return Err(LlvmError::Llvm(format!("{op:?} without arguments")));
         };
         let f = math_function(&self.module, op, x.get_type(), self.target.math);
+        self.math_calls.set(self.math_calls.get() + 1);
         // Functions not inlined are compiled for the kernel's target too (a
         // vector variant's arguments pass in the caller's registers).
         for helper in crate::math::out_of_line(&self.module, f) {

@@ -91,6 +91,8 @@ struct FirstResult {
     first_ms: f64,
     /// From compiling until the background LLVM code was ready.
     llvm_ready_ms: f64,
+    /// The tier that ran the first launch.
+    first_tier: smelt::jit::Tier,
 }
 
 /// Compiles `dir`'s module through a fresh `tiered` client without a disk
@@ -108,8 +110,9 @@ fn first_result(dir: &Path) -> Result<FirstResult> {
     let exe = client.compile(&module, &smelt::jit::CompileOptions::default())?;
     exe.run(&leaves)?;
     let first_ms = t.elapsed().as_secs_f64() * 1e3;
+    let first_tier = exe.tier().unwrap_or(smelt::jit::Tier::Llvm);
     exe.wait_optimized(None)?;
-    Ok(FirstResult { first_ms, llvm_ready_ms: t.elapsed().as_secs_f64() * 1e3 })
+    Ok(FirstResult { first_ms, llvm_ready_ms: t.elapsed().as_secs_f64() * 1e3, first_tier })
 }
 
 fn bench_case(dir: &Path, settings: &BenchSettings, jit: Option<&smelt::jit::Client>) -> Result<BenchResult> {
@@ -217,8 +220,7 @@ pub(crate) fn cmd_bench(
                     });
                     let mut line = line;
                     if let Some(f) = first {
-                        line["first_result_ms"] =
-                            serde_json::json!({"tiered": f.first_ms, "llvm_ready": f.llvm_ready_ms});
+                        line["first_result_ms"] = serde_json::json!({"tiered": f.first_ms, "llvm_ready": f.llvm_ready_ms, "first_tier": format!("{:?}", f.first_tier)});
                     }
                     println!("{line}");
                 } else {
@@ -230,8 +232,9 @@ pub(crate) fn cmd_bench(
                 }
                 if let (Some(f), false) = (first, json) {
                     println!(
-                        "  first result: {:.1} ms through the tiered JIT (Cranelift), LLVM code ready at {:.1} ms; {} alone: {:.1} ms to compile",
+                        "  first result: {:.1} ms through the tiered JIT ({:?} first), LLVM code ready at {:.1} ms; {} alone: {:.1} ms to compile",
                         f.first_ms,
+                        f.first_tier,
                         f.llvm_ready_ms,
                         backend.name(),
                         r.compile_ms

@@ -107,7 +107,9 @@ impl Plan {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Baseline {
     /// Cranelift code (falls back to a synchronous LLVM compile when Cranelift
-    /// is not built in or cannot compile the program).
+    /// is not built in or cannot compile the program), unless its first run is
+    /// estimated to outlast LLVM's compile: then LLVM compiles in the
+    /// foreground (`first_tier`; counted in [`Stats::baseline_skips`]).
     #[default]
     Cranelift,
     /// The interpreter: no compile time at all, slow runs. Useful for programs
@@ -301,6 +303,7 @@ impl Client {
             interpreted: get(&c.interpreted),
             megamorphic_fallbacks: get(&c.megamorphic_fallbacks),
             baseline_fallbacks: get(&c.baseline_fallbacks),
+            baseline_skips: get(&c.baseline_skips),
             megamorphic_families: lock(&self.inner.families).values().filter(|f| f.is_megamorphic()).count(),
             cached: self.inner.cache.len(),
         }
@@ -415,6 +418,12 @@ impl Client {
                         let baseline = match (options.tiered, options.baseline) {
                             (false, _) => None,
                             (true, Baseline::Interp) => Some(interp()?),
+                            (true, Baseline::Cranelift)
+                                if !crate::first_tier::FirstTierEstimate::of(&program).baseline_first() =>
+                            {
+                                counters.baseline_skips.fetch_add(1, Ordering::Relaxed);
+                                None
+                            }
                             (true, Baseline::Cranelift) => {
                                 let cranelift = crate::registry().get("cranelift").ok();
                                 match cranelift.map(|b| compile_on(b.as_ref(), &program)) {

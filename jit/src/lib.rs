@@ -27,7 +27,8 @@
 //! Code map: `client` (the client, options, [`Function`]), `registry` (the
 //! compiled backends by name), `stats` (counters), `key`
 //! (canonical text, fingerprints), `cache` (LRU and single flight), `disk`
-//! (the persistent cache's files and their bound), `executable` (tiers), `policy`
+//! (the persistent cache's files and their bound), `executable` (tiers),
+//! `first_tier` (which tier runs first), `policy`
 //! (megamorphic families), `buffer` (host arrays), `error`.
 
 mod buffer;
@@ -36,6 +37,7 @@ mod client;
 mod disk;
 mod error;
 mod executable;
+mod first_tier;
 pub mod graph;
 pub mod key;
 pub mod npz;

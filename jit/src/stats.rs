@@ -23,6 +23,7 @@ pub(crate) struct Counters {
     pub interpreted: AtomicU64,
     pub megamorphic_fallbacks: AtomicU64,
     pub baseline_fallbacks: AtomicU64,
+    pub baseline_skips: AtomicU64,
 }
 
 /// A snapshot of a client's counters ([`Client::stats`]).
@@ -58,6 +59,10 @@ pub struct Stats {
     /// Tiered compilations whose Cranelift baseline was unavailable or failed
     /// (compiled with LLVM in the foreground instead).
     pub baseline_fallbacks: u64,
+    /// Tiered compilations that compiled LLVM in the foreground because the
+    /// Cranelift baseline's run was estimated to outlast LLVM's compile
+    /// (`first_tier`).
+    pub baseline_skips: u64,
     /// Program families found megamorphic so far.
     pub megamorphic_families: usize,
     /// Executables in the in-memory cache now.
@@ -73,12 +78,13 @@ impl std::fmt::Display for Stats {
         )?;
         writeln!(
             f,
-            "compiles: {} in {:.1} ms, {} in the background ({} failed), {} baseline fallbacks",
+            "compiles: {} in {:.1} ms, {} in the background ({} failed), {} baseline fallbacks, {} LLVM first",
             self.compiles,
             self.compile_time.as_secs_f64() * 1e3,
             self.background_compiles,
             self.background_failures,
-            self.baseline_fallbacks
+            self.baseline_fallbacks,
+            self.baseline_skips
         )?;
         writeln!(f, "disk: {} hits, {} writes, {} rejected", self.disk_hits, self.disk_writes, self.disk_errors)?;
         write!(

@@ -230,6 +230,32 @@ fn tiered_runs_cranelift_first() {
     assert_eq!(exe.tier(), Some(Tier::Llvm));
 }
 
+/// A program whose baseline run would outlast LLVM's compile (a
+/// 1024-cube product: a billion multiply-adds on the portable dot routine)
+/// compiles with LLVM first; the small one beside it runs on Cranelift first.
+#[cfg(feature = "cranelift")]
+#[test]
+fn tiered_waits_for_llvm_when_the_baseline_would_run_longer() {
+    let c = client("tiered");
+    let dot = smelt_hlo::parse_module(
+        "HloModule big\nENTRY e {\n  a = f32[1024,1024] parameter(0)\n  b = f32[1024,1024] parameter(1)\n  \
+         ROOT d = f32[1024,1024] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n",
+    )
+    .unwrap();
+    let exe = c.compile(&dot, &CompileOptions::default()).unwrap();
+    assert!(!exe.is_tiered());
+    let ones = Buffer::from_slice(&[1024, 1024], &vec![1.0f32; 1024 * 1024]).unwrap();
+    let out = exe.run(&[&ones, &ones]).unwrap();
+    assert!(out[0].as_slice::<f32>().unwrap().iter().all(|&v| v == 1024.0));
+    assert_eq!(exe.tier(), Some(Tier::Llvm));
+    assert_eq!((c.stats().baseline_skips, c.stats().baseline_fallbacks), (1, 0));
+    let small = c.compile(&add_module(8, "", false), &CompileOptions { defer_upgrade: true, ..Default::default() });
+    let small = small.unwrap();
+    run_and_check(&small, 8);
+    assert_eq!(small.tier(), Some(Tier::Cranelift));
+    assert_eq!(c.stats().baseline_skips, 1);
+}
+
 #[test]
 fn megamorphic_family_is_interpreted() {
     let policy = Policy { enabled: true, max_compiles: 2, min_runs_per_compile: 5.0 };

@@ -40,4 +40,4 @@ pub use sem::wrap as wrap_integer;
 /// What a backend tells the fusion pass ([`Capabilities::fusion`]).
 pub use smelt_passes::FusionConfig;
 pub use verify::{InvalidProgram, VerifiedProgram, verify, verify_within};
-pub use work::{StepWork, WorkClass};
+pub use work::{ProgramWork, StepWork, WorkClass};

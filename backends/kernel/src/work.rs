@@ -97,6 +97,71 @@ impl StepWork {
     }
 }
 
+/// A program's work per run by class, as it typically runs rather than
+/// [`StepWork`]'s bounds (an inline reduction counts its body once per point,
+/// not once per point of its window); a while loop's body and every branch
+/// of a conditional count once, since trip counts and branches are known
+/// only at run time.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ProgramWork {
+    /// Kernel operations (elements times operations per element).
+    pub kernel: f64,
+    /// Bytes copied.
+    pub copy: f64,
+    /// Multiply-adds of products (dots and convolutions).
+    pub product: f64,
+    /// Comparisons of sorts.
+    pub sort: f64,
+}
+
+impl ProgramWork {
+    /// The work of `program`'s steps.
+    pub fn of(program: &Program) -> ProgramWork {
+        let mut w = ProgramWork::default();
+        w.add_steps(program, &program.steps);
+        w
+    }
+
+    fn add_steps(&mut self, program: &Program, steps: &[Step]) {
+        for step in steps {
+            match step {
+                Step::While { cond, body, .. } => {
+                    self.add_steps(program, cond);
+                    self.add_steps(program, body);
+                }
+                Step::Conditional { branches, .. } => {
+                    for b in branches {
+                        self.add_steps(program, b);
+                    }
+                }
+                Step::Kernel { kernel, .. }
+                    if let Some((g, space)) =
+                        program.kernels.get(kernel.0 as usize).and_then(|k| k.body.graph_and_space()) =>
+                {
+                    self.kernel += space.iter().map(|&x| x.max(0) as f64).product::<f64>() * hoisted_ops(g).max(1.0);
+                }
+                _ => {
+                    let s = StepWork::of(program, step);
+                    match s.class {
+                        WorkClass::Kernel => self.kernel += s.units,
+                        WorkClass::Copy => self.copy += s.units,
+                        WorkClass::Product => self.product += s.units,
+                        WorkClass::Sort => self.sort += s.units,
+                        WorkClass::Other => {}
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Operations per point of a graph as the code generators run it: an inline
+/// reduction's body once (a row reduction is computed once per row and its
+/// share per point is small), other nodes once each.
+fn hoisted_ops(g: &Graph) -> f64 {
+    g.nodes.iter().map(|n| if let Node::Reduce(r) = n { hoisted_ops(&r.body).max(1.0) } else { 1.0 }).sum()
+}
+
 /// Operations sin, cos and tan may take: a huge argument's Payne-Hanek
 /// reduction runs lane by lane, a few hundred scalar operations (docs/math.md).
 const TRIG_OPS: f64 = 256.0;

@@ -7,7 +7,7 @@ Used with the corpus tools (`../shared/tools/corpus/`), at benchmark size:
 - `transformer_L{6,24,48}`: a pre-norm transformer of L identical layers
   (d=32, 4 heads, sequence 16), unrolled as JAX emits a Python loop: the
   program grows linearly in L while every layer lowers to the same kernels.
-- `chain_{1k,10k}`: an elementwise chain of N dependent operations on a
+- `chain_{1k,10k,100k}`: an elementwise chain of N dependent operations on a
   vector (add, multiply, subtract, maximum with a second input, in turn),
   which no simplification shortens.
 
@@ -81,3 +81,10 @@ def chain_1k(size):
 @case(SCALING, "An elementwise chain of 10,000 dependent operations.", rtol=1e-3, atol=1e-3)
 def chain_10k(size):
     return chain(10000, size)
+
+
+@case(SCALING, "An elementwise chain of 100,000 dependent operations (XLA's compile grows super-linearly: "
+      "run it with a generous --smelt-timeout-s, or time smelt alone with scripts/scaling_hlo.py).",
+      rtol=1e-3, atol=1e-3)
+def chain_100k(size):
+    return chain(100000, size)

@@ -496,6 +496,46 @@ fn radix_sorts_match_the_interpreter() {
     }
 }
 
+/// Sorts by the same keys whose payloads differ only in type (an argsort's
+/// s32 indices, f32 values with NaN payloads and signed zeros), one on
+/// parameters and one on the arena, share one generated function and move
+/// every payload's bits exactly.
+#[test]
+fn sorts_that_differ_in_payload_type_share_one_function() {
+    let n = 300usize;
+    let keys: Vec<i32> = (0..n as i32).map(|i| (i * 7919) % 37 - 18).collect();
+    let idx: Vec<i32> = (0..n as i32).collect();
+    let mut vals: Vec<f32> = (0..n).map(|i| i as f32 * 0.5 - 40.0).collect();
+    vals[3] = f32::from_bits(0x7fc0_1234);
+    vals[4] = -0.0;
+    vals[5] = f32::from_bits(0xffa0_0001);
+    let args = [Array::from_vec([n as i64], keys), Array::from_vec([n as i64], idx), f32s(&[n as i64], &vals)];
+    let hlo = format!(
+        "HloModule s\ncmp {{\n  a = s32[] parameter(0)\n  b = s32[] parameter(1)\n  c = s32[] parameter(2)\n  d = s32[] parameter(3)\n  \
+         ROOT r = pred[] compare(a, b), direction=LT\n}}\ncmpf {{\n  a = s32[] parameter(0)\n  b = s32[] parameter(1)\n  \
+         c = f32[] parameter(2)\n  d = f32[] parameter(3)\n  ROOT r = pred[] compare(a, b), direction=LT\n}}\n\
+         ENTRY main {{\n  k = s32[{n}] parameter(0)\n  i = s32[{n}] parameter(1)\n  v = f32[{n}] parameter(2)\n  \
+         one = s32[] constant(1)\n  ones = s32[{n}] broadcast(one), dimensions={{}}\n  k2 = s32[{n}] add(k, ones)\n  \
+         s1 = (s32[{n}], s32[{n}]) sort(k, i), dimensions={{0}}, is_stable=true, to_apply=cmp\n  \
+         s2 = (s32[{n}], f32[{n}]) sort(k2, v), dimensions={{0}}, is_stable=true, to_apply=cmpf\n  \
+         a = s32[{n}] get-tuple-element(s1), index=1\n  b = f32[{n}] get-tuple-element(s2), index=1\n  \
+         ROOT t = (s32[{n}], f32[{n}]) tuple(a, b)\n}}\n"
+    );
+    let program = smelt_kernel::lower_module(&smelt_hlo::parse_module(&hlo).unwrap()).unwrap();
+    let sorts: Vec<usize> =
+        (0..program.kernels.len()).filter(|&i| matches!(program.kernels[i].body, KernelBody::Sort { .. })).collect();
+    assert_eq!(sorts.len(), 2, "{program:?}");
+    let want = interp(&hlo, &args);
+    let got = run_with(&program, &args, &CompileOptions::default());
+    for (g, w) in got.iter().zip(&want) {
+        assert_eq!(g.data.to_le_bytes(), w.data.to_le_bytes());
+    }
+    let ir = super::emit(&program, &CompileOptions::default(), crate::Emit::LlvmIr).unwrap();
+    let ir = String::from_utf8_lossy(&ir);
+    let defined = sorts.iter().filter(|i| ir.contains(&format!("define void @kernel_{i}("))).count();
+    assert_eq!(defined, 1, "{ir}");
+}
+
 #[test]
 fn large_sort_matches_a_stable_total_order_sort() {
     let n = 100_000usize;

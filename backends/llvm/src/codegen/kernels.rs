@@ -52,6 +52,7 @@ impl<'ctx> Cg<'ctx, '_> {
     /// an array (what `smelt_parallel_for` and the profiler call).
     pub fn kernel_fn(&mut self, kid: KernelId, slots: Vec<Slot>) -> Result<FunctionValue<'ctx>> {
         let kid = self.canonical_kernel(kid);
+        let slots = self.sort_slots(kid, slots);
         let key = (kid.0, slots.clone());
         if let Some(&f) = self.variants.get(&key) {
             return Ok(f);
@@ -91,12 +92,28 @@ impl<'ctx> Cg<'ctx, '_> {
         Ok(f)
     }
 
+    /// `slots` as sort kernel `kid` (canonical) uses them: aligned to their
+    /// elements only. A sort copies each slice into scratch first, so its
+    /// buffers' alignment buys nothing, and sorts launched on a parameter and
+    /// on the arena share one function (other kernels: `slots` as given).
+    fn sort_slots(&self, kid: KernelId, mut slots: Vec<Slot>) -> Vec<Slot> {
+        if let Some(k) = self.program.kernels.get(kid.0 as usize)
+            && matches!(k.body, KernelBody::Sort { .. })
+        {
+            for (s, t) in slots.iter_mut().zip(k.inputs.iter().chain(&k.outputs)) {
+                s.align = s.align.min(t.dtype.byte_size().max(1) as u32);
+            }
+        }
+        slots
+    }
+
     /// The always-inlined body of kernel `kid` for buffers described by
     /// `slots` (see [`Cg::kernel_body_fn`]), made once per kernel and slots.
     /// A caller with the pointers at hand calls it directly; it is inlined
     /// there.
     pub fn kernel_body(&mut self, kid: KernelId, slots: &[Slot]) -> Result<FunctionValue<'ctx>> {
         let kid = self.canonical_kernel(kid);
+        let slots = &self.sort_slots(kid, slots.to_vec());
         let key = (kid.0, slots.to_vec());
         if let Some((_, f)) = self.bodies.get(&key) {
             return Ok(*f);

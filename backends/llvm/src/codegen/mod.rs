@@ -187,10 +187,38 @@ fn canonical_kernels(program: &Program) -> Vec<u32> {
     let mut first: HashMap<String, u32> = HashMap::new();
     let mut canonical = Vec::with_capacity(program.kernels.len());
     for (i, k) in program.kernels.iter().enumerate() {
-        let key = format!("{:?}|{:?}|{:?}", k.inputs, k.outputs, k.body);
-        canonical.push(*first.entry(key).or_insert(i as u32));
+        canonical.push(*first.entry(kernel_key(k)).or_insert(i as u32));
     }
     canonical
+}
+
+/// What a kernel's generated code depends on. A sort whose comparator
+/// compares operand 0 alone (`FnPattern::LessThan`) moves its other operands
+/// as bits, by a permutation: its code depends on their widths, not their
+/// types, so an argsort's index payload and a value payload of the same key
+/// type share one function (`sort_argsort`: its s32 and f32 payloads).
+fn kernel_key(k: &smelt_kernel::Kernel) -> String {
+    if let smelt_kernel::KernelBody::Sort { dims, dimension, stable, comparator } = &k.body
+        && let Some(pattern @ smelt_kernel::FnPattern::LessThan { .. }) = &comparator.pattern
+    {
+        let as_bits = |types: &[smelt_kernel::ArrayType]| -> Vec<String> {
+            types
+                .iter()
+                .enumerate()
+                .map(|(j, t)| match (j, t.dtype.byte_size()) {
+                    (0, _) => format!("{}{:?}", t.dtype, t.dims),
+                    (_, n @ (1 | 2 | 4 | 8)) => format!("b{n}{:?}", t.dims),
+                    _ => format!("{}{:?}", t.dtype, t.dims),
+                })
+                .collect()
+        };
+        return format!(
+            "sort|{:?}|{:?}|{dims:?}|{dimension}|{stable}|{pattern:?}",
+            as_bits(&k.inputs),
+            as_bits(&k.outputs)
+        );
+    }
+    format!("{:?}|{:?}|{:?}", k.inputs, k.outputs, k.body)
 }
 
 impl<'ctx, 'p> Cg<'ctx, 'p> {

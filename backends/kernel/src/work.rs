@@ -183,6 +183,54 @@ fn graph_ops(g: &Graph) -> f64 {
 mod tests {
     use super::*;
 
+    /// A program's typical work: products by their multiply-adds, sorts by
+    /// comparisons, and a while loop's body once, whatever its trip count.
+    #[test]
+    fn program_work_counts_loop_bodies_once() {
+        let hlo = "HloModule w
+cmp {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT c = pred[] compare(a, b), direction=LT
+}
+cond {
+  s = (s32[], f32[256]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  n = s32[] constant(1000)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+body {
+  s = (s32[], f32[256]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  v = f32[256] get-tuple-element(s), index=1
+  one = s32[] constant(1)
+  j = s32[] add(i, one)
+  w = f32[256] multiply(v, v)
+  ROOT t = (s32[], f32[256]) tuple(j, w)
+}
+ENTRY e {
+  a = f32[64,32] parameter(0)
+  b = f32[32,16] parameter(1)
+  x = f32[1024] parameter(2)
+  v = f32[256] parameter(3)
+  d = f32[64,16] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  s = f32[1024] sort(x), dimensions={0}, to_apply=cmp
+  zero = s32[] constant(0)
+  init = (s32[], f32[256]) tuple(zero, v)
+  l = (s32[], f32[256]) while(init), condition=cond, body=body
+  r = f32[256] get-tuple-element(l), index=1
+  ROOT t = (f32[64,16], f32[1024], f32[256]) tuple(d, s, r)
+}
+";
+        let program = crate::lower_module(&smelt_hlo::parse_module(hlo).unwrap()).unwrap();
+        let w = ProgramWork::of(&program);
+        assert_eq!(w.product, (64 * 16 * 32) as f64);
+        assert_eq!(w.sort, 1024.0 * 10.0);
+        // The loop's multiply (256 elements) counts once, not a thousand
+        // times (with the state's copies lowering adds, a few times 256).
+        assert!(w.kernel >= 256.0 && w.kernel < 10.0 * 256.0, "{w:?}");
+    }
+
     #[test]
     fn steps_are_flagged_only_far_past_their_work() {
         // 1,000 elements of 10 operations: 2 µs + 10,000 * 50/16 ns allowed.

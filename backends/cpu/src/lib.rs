@@ -547,5 +547,9 @@ pub(crate) fn optimize(
         _ => format!("default<O{}>", options.opt_level.min(3)),
     };
     let passes = format!("{pipeline},{}", smelt_llvm::math::INLINE_VECTOR_VARIANTS);
-    module.run_passes(&passes, tm, pbo).map_err(|e| CpuError::llvm(e.to_string()))
+    module.run_passes(&passes, tm, pbo).map_err(|e| CpuError::llvm(e.to_string()))?;
+    if smelt_llvm::math::release_vector_variants(module) {
+        module.run_passes("globaldce", tm, PassBuilderOptions::create()).map_err(|e| CpuError::llvm(e.to_string()))?;
+    }
+    Ok(())
 }

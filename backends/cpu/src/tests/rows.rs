@@ -143,3 +143,28 @@ ENTRY e {{
     let (summed, ir) = vector_fmas(&sum_of_exp);
     assert_eq!(summed, plain, "the sum of exponentials holds {summed} vector FMAs, the plain exp {plain}:\n{ir}");
 }
+
+/// The vector variants of a function with a rare path (sine's and cosine's
+/// huge arguments) that no loop called are gone before code generation: the
+/// optimized module keeps no unused width, and huge arguments still take the
+/// rare path in the vector loop and the scalar remainder alike.
+#[test]
+fn unused_vector_variants_are_not_compiled() {
+    let hlo = "HloModule m\nENTRY e {\n  x = f32[7,37] parameter(0)\n  s = f32[7,37] sine(x)\n  \
+               c = f32[7,37] cosine(s)\n  ROOT t = f32[7,37] add(s, x)\n}\n";
+    let mut v: Vec<f64> = (0..7 * 37).map(|i| (i as f64 - 120.0) * 0.37).collect();
+    for (k, huge) in [(0, 1e30), (9, -3.5e21), (36, 7.25e9), (100, 1e38), (258, -2.5e12)] {
+        v[k] = huge;
+    }
+    let program = check_hlo(hlo, &[array_of(DType::F32, &[7, 37], &v)], 1e-6);
+    let ir = super::emit(&program, &CompileOptions::default(), crate::Emit::OptimizedLlvmIr).unwrap();
+    let ir = String::from_utf8_lossy(&ir);
+    let defined: Vec<&str> = ir.lines().filter(|l| l.starts_with("define")).collect();
+    let widths: std::collections::BTreeSet<&str> = defined
+        .iter()
+        .filter_map(|l| l.split('@').nth(1)?.split('(').next())
+        .filter(|name| name.contains(".exact.v"))
+        .collect();
+    assert!(!defined.iter().any(|l| l.contains(".rare.v")), "a rare-path variant is left:\n{}", defined.join("\n"));
+    assert!(widths.len() <= 2, "vector widths no loop uses are compiled: {widths:?}");
+}

@@ -46,25 +46,24 @@ const LIBRARY_CALL_NS: f64 = 10_000.0;
 impl StepWork {
     /// The work of `step` of `program` (control flow has none of its own).
     pub fn of(program: &Program, step: &Step) -> StepWork {
-        let product = |d: &[i64]| d.iter().map(|&x| x.max(0) as f64).product::<f64>();
         let (class, units) = match step {
             Step::Kernel { kernel, .. } => match program.kernels.get(kernel.0 as usize).map(|k| &k.body) {
                 Some(KernelBody::Sort { dims, dimension, .. }) => {
                     let n = dims.get(*dimension).copied().unwrap_or(1).max(2) as f64;
-                    (WorkClass::Sort, product(dims) * n.log2())
+                    (WorkClass::Sort, elements(dims) * n.log2())
                 }
                 Some(body) => match body.graph_and_space() {
-                    Some((g, space)) => (WorkClass::Kernel, product(space) * graph_ops(g).max(1.0)),
+                    Some((g, space)) => (WorkClass::Kernel, elements(space) * graph_ops(g, Count::Bound).max(1.0)),
                     None => (WorkClass::Other, 0.0),
                 },
                 None => (WorkClass::Other, 0.0),
             },
             Step::Copy { src, .. } => (WorkClass::Copy, src.ty.byte_size() as f64),
             Step::ParallelCopy { moves } => (WorkClass::Copy, moves.iter().map(|(s, _)| s.ty.byte_size() as f64).sum()),
-            Step::Dot(d) => (WorkClass::Product, product(&[d.batch, d.m, d.n, d.k])),
+            Step::Dot(d) => (WorkClass::Product, elements(&[d.batch, d.m, d.n, d.k])),
             Step::Conv(c) => {
-                let out = product(&c.out.ty.dims);
-                let kernel = product(&c.kernel.ty.dims);
+                let out = elements(&c.out.ty.dims);
+                let kernel = elements(&c.kernel.ty.dims);
                 let out_features = c.out.ty.dims.get(c.dims.output_feature as usize).copied().unwrap_or(1).max(1);
                 (WorkClass::Product, out * kernel / out_features as f64)
             }
@@ -138,7 +137,7 @@ impl ProgramWork {
                     if let Some((g, space)) =
                         program.kernels.get(kernel.0 as usize).and_then(|k| k.body.graph_and_space()) =>
                 {
-                    self.kernel += space.iter().map(|&x| x.max(0) as f64).product::<f64>() * hoisted_ops(g).max(1.0);
+                    self.kernel += elements(space) * graph_ops(g, Count::Typical).max(1.0);
                 }
                 _ => {
                     let s = StepWork::of(program, step);
@@ -155,51 +154,61 @@ impl ProgramWork {
     }
 }
 
-/// Operations per point of a graph as the code generators run it: an inline
-/// reduction's body once (a row reduction is computed once per row and its
-/// share per point is small), other nodes once each.
-fn hoisted_ops(g: &Graph) -> f64 {
-    g.nodes.iter().map(|n| if let Node::Reduce(r) = n { hoisted_ops(&r.body).max(1.0) } else { 1.0 }).sum()
-}
-
 /// Operations sin, cos and tan may take: a huge argument's Payne-Hanek
 /// reduction runs lane by lane, a few hundred scalar operations (docs/math.md).
 const TRIG_OPS: f64 = 256.0;
 
-/// Operations per point of a graph: its nodes (sin, cos and tan [`TRIG_OPS`]),
-/// an inline reduction's body once per point of its window.
-fn graph_ops(g: &Graph) -> f64 {
+/// How [`graph_ops`] counts.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Count {
+    /// The most a point may cost: sin, cos and tan [`TRIG_OPS`], an inline
+    /// reduction's body once per point of its window ([`StepWork`]'s bounds).
+    Bound,
+    /// As the code generators typically run it: every node once, an inline
+    /// reduction's body once (a row reduction is computed once per row and
+    /// its share per point is small) ([`ProgramWork`]).
+    Typical,
+}
+
+/// Operations per point of a graph, counted as `count` says.
+fn graph_ops(g: &Graph, count: Count) -> f64 {
     g.nodes
         .iter()
-        .map(|n| match n {
-            Node::Unary { op: UnaryOp::Sin | UnaryOp::Cos | UnaryOp::Tan, .. } => TRIG_OPS,
-            Node::Reduce(r) => r.window.iter().map(|&w| w.max(1) as f64).product::<f64>() * graph_ops(&r.body).max(1.0),
+        .map(|n| match (n, count) {
+            (Node::Unary { op: UnaryOp::Sin | UnaryOp::Cos | UnaryOp::Tan, .. }, Count::Bound) => TRIG_OPS,
+            (Node::Reduce(r), Count::Bound) => {
+                r.window.iter().map(|&w| w.max(1) as f64).product::<f64>() * graph_ops(&r.body, count).max(1.0)
+            }
+            (Node::Reduce(r), Count::Typical) => graph_ops(&r.body, count).max(1.0),
             _ => 1.0,
         })
         .sum()
 }
 
+/// Elements of an array of `dims` (negative extents count as empty).
+fn elements(dims: &[i64]) -> f64 {
+    dims.iter().map(|&x| x.max(0) as f64).product()
+}
+
 #[cfg(test)]
 mod tests {
+    use smelt_hlo::reducers::LT;
+
     use super::*;
 
     /// A program's typical work: products by their multiply-adds, sorts by
     /// comparisons, and a while loop's body once, whatever its trip count.
     #[test]
     fn program_work_counts_loop_bodies_once() {
-        let hlo = "HloModule w
-cmp {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT c = pred[] compare(a, b), direction=LT
-}
-cond {
+        let hlo = format!(
+            "HloModule w
+{LT}cond {{
   s = (s32[], f32[256]) parameter(0)
   i = s32[] get-tuple-element(s), index=0
   n = s32[] constant(1000)
-  ROOT lt = pred[] compare(i, n), direction=LT
-}
-body {
+  ROOT more = pred[] compare(i, n), direction=LT
+}}
+body {{
   s = (s32[], f32[256]) parameter(0)
   i = s32[] get-tuple-element(s), index=0
   v = f32[256] get-tuple-element(s), index=1
@@ -207,22 +216,23 @@ body {
   j = s32[] add(i, one)
   w = f32[256] multiply(v, v)
   ROOT t = (s32[], f32[256]) tuple(j, w)
-}
-ENTRY e {
+}}
+ENTRY e {{
   a = f32[64,32] parameter(0)
   b = f32[32,16] parameter(1)
   x = f32[1024] parameter(2)
   v = f32[256] parameter(3)
-  d = f32[64,16] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
-  s = f32[1024] sort(x), dimensions={0}, to_apply=cmp
+  d = f32[64,16] dot(a, b), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}
+  s = f32[1024] sort(x), dimensions={{0}}, to_apply=lt
   zero = s32[] constant(0)
   init = (s32[], f32[256]) tuple(zero, v)
   l = (s32[], f32[256]) while(init), condition=cond, body=body
   r = f32[256] get-tuple-element(l), index=1
   ROOT t = (f32[64,16], f32[1024], f32[256]) tuple(d, s, r)
-}
-";
-        let program = crate::lower_module(&smelt_hlo::parse_module(hlo).unwrap()).unwrap();
+}}
+"
+        );
+        let program = crate::lower_module(&smelt_hlo::parse_module(&hlo).unwrap()).unwrap();
         let w = ProgramWork::of(&program);
         assert_eq!(w.product, (64 * 16 * 32) as f64);
         assert_eq!(w.sort, 1024.0 * 10.0);

@@ -186,7 +186,9 @@ fn check(specs: &[ConvSpec], runtime: Runtime, exact: bool, every_strategy: bool
         let tolerance = if exact { 0.0 } else { 1e-5 * ((want.len() + 1) as f64).ln().max(1.0) };
         let seen = Visits::new(ob.as_ptr(), spec.out, want.clone(), tolerance);
         let image = match crate::conv::epilogue_per_image(spec).unwrap() {
-            Some((fc, size)) if strategy == ConvStrategy::Im2colGemm => Some((od[0], fc, size)),
+            Some((fc, size)) if matches!(strategy, ConvStrategy::Im2colGemm | ConvStrategy::Columns) => {
+                Some((od[0], fc, size))
+            }
             _ => None,
         };
         let chk = EpiCheck { seen, index: Box::new(index), rows, f: fcount, image };

@@ -459,7 +459,21 @@ fn nchw_panels_gather_by_vectors() {
         // double-width load; odd and even widths.
         spec(nchw, &[1, 3, 41, 41], &[16, 3, 7, 7], vec![win(7, 2, (3, 3), 1, 1); 2], 1),
         spec(nchw, &[1, 8, 16, 48], &[12, 8, 3, 3], vec![win(3, 2, (1, 1), 1, 1); 2], 1),
+        // Columns: two depth blocks and features split over tasks (K = 360,
+        // F = 80 over 120 pixels); rows of 5 pixels (a panel spans up to five
+        // output rows); f64.
+        spec(nchw, &[1, 40, 10, 12], &[80, 40, 3, 3], vec![win(3, 1, (1, 1), 1, 1); 2], 1),
+        spec(nchw, &[2, 8, 9, 5], &[6, 8, 3, 3], vec![win(3, 1, (1, 1), 1, 1); 2], 1),
+        ConvSpec {
+            input: DType::F64,
+            kernel: DType::F64,
+            out: DType::F64,
+            ..spec(nchw, &[1, 6, 9, 20], &[10, 6, 3, 3], vec![win(3, 1, (0, 2), 1, 1); 2], 1)
+        },
     ];
+    for s in &specs[5..] {
+        assert_eq!(conv_strategy(s).unwrap(), ConvStrategy::Columns, "{s:?}");
+    }
     let (nonzero, total) = check(&specs, Runtime::TwoThreads, true, false);
     assert!(nonzero * 2 > total, "only {nonzero} of {total} expected values are non-zero");
 }

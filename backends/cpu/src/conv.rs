@@ -34,11 +34,11 @@
 //!   values, summed over taps and the group's input features. No packing; GEMM
 //!   would compute mostly padding in its 32-column tiles.
 //! - **Columns** (NCHW in and out, an OIHW kernel, one group, unit column
-//!   stride, operands of the output's float type, and an image of at least
-//!   as many pixels as features): per image `out[F, S] = W[F, K] x X[K, S]`
+//!   stride, operands of the output's float type, output rows of at least
+//!   four pixels): per image `out[F, S] = W[F, K] x X[K, S]`
 //!   with X's columns the output pixels, written straight into the output
 //!   (no scratch matrix, no transpose; the epilogue per image). The kernel
-//!   is packed once as A; each task gathers the B panels of its pixels, per
+//!   is A, read in place; each task gathers the B panels of its pixels, per
 //!   tap and input feature one masked load per output-row segment of a
 //!   panel, shifted onto its lanes ([`Conv::gather_columns`]).
 //! - **im2col + GEMM** (everything else): per run, `[rows, taps * Cg] x [taps * Cg,
@@ -474,11 +474,10 @@ impl Geom {
     /// padding (a run of at most half its 32-column tile), when the sums are too
     /// short to amortize packing (`taps * Cg` below 32), or when the whole
     /// convolution is small (packing and gathering would dominate); else GEMM:
-    /// NCHW with pixels along the columns where an image has at least as
-    /// many pixels as there are features (columns), else with features along
-    /// them (im2col). On a Zen 2 EPYC, 3x3 convolutions of 784 and 3136 pixels
-    /// ran 1.33x faster as columns, of 196 pixels and 256 features 1.24x
-    /// slower (the microkernel's columns padded, A streamed per task).
+    /// NCHW with pixels along the columns (columns) where it applies, else
+    /// im2col. On a Zen 2 EPYC, ResNet's 3x3 convolutions ran 1.3x (3136
+    /// and 784 pixels) to 1.2-1.3x (196 and 49 pixels, 256 and 512
+    /// features) faster as columns.
     fn strategy(&self) -> ConvStrategy {
         let work = self.rows.saturating_mul(self.f).saturating_mul(self.taps).saturating_mul(self.cg);
         let narrow = self.gs <= DIRECT_MAX_RUN || self.taps * self.cg < 32 || work <= DIRECT_MAX_WORK;
@@ -488,7 +487,7 @@ impl Geom {
             ConvStrategy::Planar
         } else if self.applies(ConvStrategy::Direct) && narrow {
             ConvStrategy::Direct
-        } else if self.applies(ConvStrategy::Columns) && self.out_dims[2] * self.out_dims[3] >= self.f {
+        } else if self.applies(ConvStrategy::Columns) {
             ConvStrategy::Columns
         } else {
             ConvStrategy::Im2colGemm
@@ -1319,7 +1318,7 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
     /// The columns strategy: per image, `out[F, S] = W[F, K] x X[K, S]`,
     /// X the image's im2col matrix with the output pixels as columns and
     /// depth `k = c * taps + tap` (the kernel's own row order). The kernel
-    /// is packed once as A (on the pool); each task takes a run of one
+    /// is A, read in place (its rows are the features); each task takes a run of one
     /// image's pixels and, per depth block of whole input features, gathers
     /// its B panels ([`Conv::gather_columns`]), then runs the macro kernel
     /// over every feature straight into the output, which calls the
@@ -1339,43 +1338,23 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         let nkb = cdiv(g.cg, per_block);
         let kcb = cdiv(g.cg, nkb) * g.taps;
         let tiles = cdiv(g.f, mr);
-        let ctt = ct.ty(ir.cx);
         let bytes = ct.bytes() as i64;
-        let apack = ir.alloc(ir.c(nkb * tiles * mr * kcb * bytes))?;
-        let null = ir.ptrt().const_null();
-        self.share_tasks(ir, [kernel, apack, null, null, null], "pack", (nkb * tiles, 1), |task| {
-            let (ir, lo, hi, [kernel, apack, ..]) = self.task_entry(task)?;
-            let kmem = ir.mem_ty(spec.kernel, 0);
-            ir.for_range(lo, hi, 1, |t| {
-                let (p, tile) = (ir.div(t, ir.c(tiles))?, ir.rem(t, ir.c(tiles))?);
-                let k0 = ir.mul(p, ir.c(kcb))?;
-                let kc = ir.min(ir.c(kcb), ir.sub(ir.c(kdim), k0)?)?;
-                let f0 = ir.mul(tile, ir.c(mr))?;
-                let rows = ir.min(ir.c(mr), ir.sub(ir.c(g.f), f0)?)?;
-                let src = ir.gep(kmem, kernel, ir.add(ir.mul(f0, ir.c(kdim))?, k0)?)?;
-                let dst = ir.gep(ctt, apack, ir.add(ir.mul(p, ir.c(tiles * mr * kcb))?, ir.mul(f0, kc)?)?)?;
-                let args = [src.into(), ir.c(kdim).into(), ir.c(1).into(), rows.into(), kc.into(), dst.into()];
-                ir.call(parts.pack_a, &args)?;
-                Ok(())
-            })?;
-            ir.ret()
-        })?;
-        // Tasks: runs of whole panels of one image's pixels (at most a B
-        // block, `NC` columns) times blocks of features. Pixels split first,
-        // as each task gathers its panels; small images (late layers) split
-        // their features too, in blocks of at least `MC`, which each stream
-        // their part of A once per task. Enough tasks for every core.
+        // Tasks: runs of one image's pixels as long as a B block (`NC`
+        // columns; each task gathers its panels), times blocks of features
+        // where that leaves fewer than `MIN_TASKS` (small images, late
+        // layers), each of at least `MC` features, which stream their rows
+        // of the kernel once per task.
         let pixels = g.out_dims[2] * g.out_dims[3];
-        let chunk = (cdiv(cdiv(pixels, cdiv(MIN_TASKS, g.nb)), nr) * nr).clamp(nr, blk.nc.max(nr));
-        let chunk = chunk.max((cdiv(pixels, nr) * nr).min(blk.nc));
+        let chunk = (cdiv(pixels, nr) * nr).min(blk.nc);
         let chunks = cdiv(pixels, chunk);
         let want = cdiv(MIN_TASKS, g.nb * chunks);
         let fblock = (cdiv(cdiv(g.f, want), mr) * mr).max(blk.mc).min(tiles * mr);
         let fblocks = cdiv(g.f, fblock);
         let omem = ir.mem_ty(spec.out, 0);
         let tasks = g.nb * chunks * fblocks;
-        self.share_tasks(ir, [input, apack, out, epi, ectx], "columns", (tasks, 1), |task| {
-            let (ir, lo, hi, [input, apack, out, epi, ectx]) = self.task_entry(task)?;
+        self.share_tasks(ir, [input, kernel, out, epi, ectx], "columns", (tasks, 1), |task| {
+            let (ir, lo, hi, [input, kernel, out, epi, ectx]) = self.task_entry(task)?;
+            let kmem = ir.mem_ty(spec.kernel, 0);
             let bpack = ir.alloc(ir.c(kcb * chunk * bytes))?;
             ir.for_range(lo, hi, 1, |t| {
                 let fb = ir.rem(t, ir.c(fblocks))?;
@@ -1391,21 +1370,20 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
                     let kc = ir.min(ir.c(kcb), ir.sub(ir.c(kdim), k0)?)?;
                     self.gather_columns(&ir, input, bpack, [image, p0, nc, k0, kc], nr)?;
                     let (accumulate, last) = depth_flags(&ir, p, ir.c(nkb))?;
-                    let ablock = ir.gep(ctt, apack, ir.mul(p, ir.c(tiles * mr * kcb))?)?;
                     let cimage = ir.add(ir.mul(b, ir.c(g.f * pixels))?, p0)?;
                     ir.for_step(f_lo, f_hi, ir.c(blk.mc), |ic| {
                         let mc = ir.min(ir.c(blk.mc), ir.sub(f_hi, ic)?)?;
-                        let a = ir.gep(ctt, ablock, ir.mul(ic, kc)?)?;
+                        let a = ir.gep(kmem, kernel, ir.add(ir.mul(ic, ir.c(kdim))?, k0)?)?;
                         let c = ir.gep(omem, out, ir.add(cimage, ir.mul(ic, ir.c(pixels))?)?)?;
                         let sizes = [mc, nc, kc, ir.c(pixels)];
-                        parts.call_macro(&ir, sizes, [a, bpack, c], (accumulate, last), (epi, ectx), [b, ic, p0], None)
+                        let (flags, at) = ((accumulate, last), [b, ic, p0]);
+                        parts.call_macro(&ir, sizes, [a, bpack, c], flags, (epi, ectx), at, None, Some(ir.c(kdim)))
                     })
                 })
             })?;
             ir.free(bpack)?;
             ir.ret()
-        })?;
-        ir.free(apack)
+        })
     }
 
     /// Packs the B panels of the columns strategy: pixels `p0..p0 + nc` of
@@ -2016,7 +1994,8 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
                     let at = [ir.c(0), r0, col];
                     // Outputs whose features are not minor run theirs after the scatter.
                     let tile_epi = if dst.is_some() { ir.ptrt().const_null() } else { epi };
-                    parts.call_macro(&ir, sizes, [a, bblock, cblock], (accumulate, last), (tile_epi, ectx), at, None)
+                    let epi = (tile_epi, ectx);
+                    parts.call_macro(&ir, sizes, [a, bblock, cblock], (accumulate, last), epi, at, None, None)
                 })
             })?;
             if let Some(dst) = dst {

@@ -33,8 +33,8 @@
 //!   time, each input value broadcast against a vector of the run's kernel
 //!   values, summed over taps and the group's input features. No packing; GEMM
 //!   would compute mostly padding in its 32-column tiles.
-//! - **Columns** (NCHW in and out, an OIHW kernel, one group, unit column
-//!   stride, operands of the output's float type, output rows of at least
+//! - **Columns** (NCHW in and out, an OIHW kernel, one group, a column
+//!   stride of 1 or 2, operands of the output's float type, output rows of at least
 //!   four pixels): per image `out[F, S] = W[F, K] x X[K, S]`
 //!   with X's columns the output pixels, written straight into the output
 //!   (no scratch matrix, no transpose; the epilogue per image). The kernel
@@ -267,6 +267,9 @@ fn strides_of(dims: &[i64]) -> Vec<i64> {
 const DIRECT_MAX_RUN: i64 = 16;
 /// Multiply-adds up to which the direct strategy is chosen whatever the shape.
 const DIRECT_MAX_WORK: i64 = 1 << 21;
+/// The most bytes of gathered panels the columns strategy shares between
+/// feature blocks (else each task gathers its own).
+const COLUMNS_SHARED_BYTES: i64 = 32 << 20;
 /// Narrowest output row the columns strategy takes: a panel of up to 32
 /// pixels then spans at most nine output rows (one masked load each).
 const COLUMNS_MIN_WIDTH: i64 = 4;
@@ -434,9 +437,9 @@ impl Geom {
     /// Whether the columns strategy applies: NCHW input and output, an OIHW
     /// kernel stored row-major and unreversed (each feature's weights one
     /// row of `K = C * taps`, in the order the input is gathered), one
-    /// feature and batch group, operands of the output's float type, unit
-    /// column stride, no base dilation, output rows of at least
-    /// [`COLUMNS_MIN_WIDTH`].
+    /// feature and batch group, operands of the output's float type, a
+    /// column stride of at most [`PANEL_MAX_STRIDE`], no base dilation,
+    /// output rows of at least [`COLUMNS_MIN_WIDTH`].
     fn columns(&self) -> bool {
         let rank = self.in_dims.len();
         let trailing = |sp: &[usize]| sp.len() == 2 && sp[0] == 2 && sp[1] == 3;
@@ -447,7 +450,7 @@ impl Geom {
             && trailing(&self.k_sp)
             && self.runs == 1
             && self.exact_accumulator
-            && self.window[1].stride == 1
+            && self.window[1].stride <= PANEL_MAX_STRIDE
             && self.window.iter().all(|w| w.base_dilation == 1)
             && !self.reversal.iter().any(|&r| r)
             && self.out_dims[3] >= COLUMNS_MIN_WIDTH
@@ -1324,7 +1327,8 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
     /// over every feature straight into the output, which calls the
     /// epilogue per image ([`epilogue_per_image`]). Unlike im2col it needs
     /// no scratch matrix and no transpose into NCHW, and the gather copies
-    /// contiguous runs of input rows.
+    /// evenly spaced runs of input rows. Feature blocks of one pixel run share
+    /// one gather ([`COLUMNS_SHARED_BYTES`]).
     fn columns(&self, ir: &Ir<'_, 'ctx>, [input, kernel, out, epi, ectx]: [PointerValue<'ctx>; 5]) -> R<()> {
         let g = &self.g;
         let spec = self.spec;
@@ -1352,23 +1356,59 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         let fblocks = cdiv(g.f, fblock);
         let omem = ir.mem_ty(spec.out, 0);
         let tasks = g.nb * chunks * fblocks;
-        self.share_tasks(ir, [input, kernel, out, epi, ectx], "columns", (tasks, 1), |task| {
+        // Feature blocks share one gather of their pixels' panels, done by
+        // tasks of its own first, unless it would be large.
+        let block = kcb * chunk;
+        let blocks = g.nb * chunks * nkb;
+        let shared = fblocks > 1 && blocks * block * bytes <= COLUMNS_SHARED_BYTES;
+        let place = |ir: &Ir<'_, 'ctx>, [b, cb]: [IntValue<'ctx>; 2]| -> R<[IntValue<'ctx>; 4]> {
+            let p0 = ir.mul(cb, ir.c(chunk))?;
+            let nc = ir.min(ir.c(chunk), ir.sub(ir.c(pixels), p0)?)?;
+            Ok([b, p0, nc, ir.mul(b, ir.c(g.in_strides[0]))?])
+        };
+        let first = if shared {
+            let all = ir.alloc(ir.c(blocks * block * bytes))?;
+            let null = ir.ptrt().const_null();
+            self.share_tasks(ir, [input, all, null, null, null], "gather", (blocks, 1), |task| {
+                let (ir, lo, hi, [input, all, ..]) = self.task_entry(task)?;
+                let ctt = ct.ty(ir.cx);
+                ir.for_range(lo, hi, 1, |t| {
+                    let (p, bc) = (ir.rem(t, ir.c(nkb))?, ir.div(t, ir.c(nkb))?);
+                    let [_, p0, nc, image] = place(&ir, [ir.div(bc, ir.c(chunks))?, ir.rem(bc, ir.c(chunks))?])?;
+                    let k0 = ir.mul(p, ir.c(kcb))?;
+                    let kc = ir.min(ir.c(kcb), ir.sub(ir.c(kdim), k0)?)?;
+                    let dst = ir.gep(ctt, all, ir.mul(t, ir.c(block))?)?;
+                    self.gather_columns(&ir, input, dst, [image, p0, nc, k0, kc], nr)
+                })?;
+                ir.ret()
+            })?;
+            all
+        } else {
+            input
+        };
+        // With `shared`, the first pointer is the gathered panels, else the input.
+        self.share_tasks(ir, [first, kernel, out, epi, ectx], "columns", (tasks, 1), |task| {
             let (ir, lo, hi, [input, kernel, out, epi, ectx]) = self.task_entry(task)?;
             let kmem = ir.mem_ty(spec.kernel, 0);
-            let bpack = ir.alloc(ir.c(kcb * chunk * bytes))?;
+            let ctt = ct.ty(ir.cx);
+            let bpack = if shared { ir.ptrt().const_null() } else { ir.alloc(ir.c(block * bytes))? };
             ir.for_range(lo, hi, 1, |t| {
                 let fb = ir.rem(t, ir.c(fblocks))?;
                 let t = ir.div(t, ir.c(fblocks))?;
                 let (b, cb) = (ir.div(t, ir.c(chunks))?, ir.rem(t, ir.c(chunks))?);
                 let f_lo = ir.mul(fb, ir.c(fblock))?;
                 let f_hi = ir.min(ir.c(g.f), ir.add(f_lo, ir.c(fblock))?)?;
-                let p0 = ir.mul(cb, ir.c(chunk))?;
-                let nc = ir.min(ir.c(chunk), ir.sub(ir.c(pixels), p0)?)?;
-                let image = ir.mul(b, ir.c(g.in_strides[0]))?;
+                let [b, p0, nc, image] = place(&ir, [b, cb])?;
+                let bc = ir.add(ir.mul(b, ir.c(chunks))?, cb)?;
                 ir.for_range(ir.c(0), ir.c(nkb), 1, |p| {
                     let k0 = ir.mul(p, ir.c(kcb))?;
                     let kc = ir.min(ir.c(kcb), ir.sub(ir.c(kdim), k0)?)?;
-                    self.gather_columns(&ir, input, bpack, [image, p0, nc, k0, kc], nr)?;
+                    let bpack = if shared {
+                        ir.gep(ctt, input, ir.mul(ir.add(ir.mul(bc, ir.c(nkb))?, p)?, ir.c(block))?)?
+                    } else {
+                        self.gather_columns(&ir, input, bpack, [image, p0, nc, k0, kc], nr)?;
+                        bpack
+                    };
                     let (accumulate, last) = depth_flags(&ir, p, ir.c(nkb))?;
                     let cimage = ir.add(ir.mul(b, ir.c(g.f * pixels))?, p0)?;
                     ir.for_step(f_lo, f_hi, ir.c(blk.mc), |ic| {
@@ -1381,22 +1421,29 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
                     })
                 })
             })?;
-            ir.free(bpack)?;
+            if !shared {
+                ir.free(bpack)?;
+            }
             ir.ret()
-        })
+        })?;
+        if shared {
+            ir.free(first)?;
+        }
+        Ok(())
     }
 
     /// Packs the B panels of the columns strategy: pixels `p0..p0 + nc` of
     /// the image at element `image`, depth `k0..k0 + kc` (whole input
     /// features), as `NR`-column panels (`[panel][kk][NR]`, zeros past
     /// `nc`). A panel's pixels span a few output rows; per row segment, tap
-    /// and input feature the pixels read one contiguous run of an input row
-    /// (unit column stride): one masked load shifted so that its lanes land
-    /// on the segment's lanes of the panel row (padding and other segments'
-    /// lanes read zero), the segments merged by selects and stored as one
-    /// vector. The offsets and masks depend only on the panel, tap and
-    /// segment: computed once per panel, the loop over input features only
-    /// loads, selects and stores.
+    /// and input feature the pixels read one evenly spaced run of an input
+    /// row: one masked load (every other element of a double-width one for
+    /// column stride 2) shifted so that its lanes land on the segment's
+    /// lanes of the panel row (padding and other segments' lanes read zero),
+    /// the segments merged by selects and stored as one vector. The offsets
+    /// and masks depend only on the panel, tap and segment: computed once
+    /// per panel, the loop over input features only loads, selects and
+    /// stores.
     fn gather_columns(
         &self,
         ir: &Ir<'_, 'ctx>,
@@ -1410,7 +1457,10 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         let ctt = ct.ty(ir.cx);
         let mem = ir.mem_ty(self.spec.input, 0);
         let n = nr as u32;
-        let vty = ir.mem_ty(self.spec.input, n);
+        let sx = g.window[1].stride;
+        let wide = n * sx as u32;
+        let vty = ir.mem_ty(self.spec.input, wide);
+        let every: Vec<Option<u32>> = (0..n).map(|i| Some(i * sx as u32)).collect();
         let plane = g.in_dims[2] * g.in_dims[3];
         let ow = g.out_dims[3];
         let kw = g.tap_sizes[1];
@@ -1434,13 +1484,19 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
                     let end = ir.min(ir.add(s0, count)?, ir.add(row_start, ir.c(ow))?)?;
                     let len = ir.max(ir.c(0), ir.sub(end, start)?)?;
                     let at = ir.sub(start, s0)?;
-                    let from = ir.lanes_in_range(ir.sub(ir.c(0), at)?, n, 0, unbounded, yes)?;
-                    let below = ir.lanes_in_range(ir.sub(ir.c(0), ir.add(at, len)?)?, n, -unbounded, 0, yes)?;
-                    let live = ir.b.build_and(from, below, "")?;
+                    // The segment's lanes `at..at + len`, of the panel row
+                    // (`n`) and of the load (`wide`: `sx` per pixel).
+                    let lanes = |k: i64, count: u32| -> R<inkwell::values::VectorValue<'ctx>> {
+                        let from = ir.lanes_in_range(ir.mul(ir.sub(ir.c(0), at)?, ir.c(k))?, count, 0, unbounded, yes)?;
+                        let end = ir.mul(ir.sub(ir.c(0), ir.add(at, len)?)?, ir.c(k))?;
+                        let below = ir.lanes_in_range(end, count, -unbounded, 0, yes)?;
+                        Ok(ir.b.build_and(from, below, "")?)
+                    };
+                    let (live, live_wide) = (lanes(1, n)?, lanes(sx, wide)?);
                     // Lane 0's output column: the segment's first, `at` lanes back.
                     let ox = ir.sub(ir.sub(start, row_start)?, at)?;
                     let (off, inside) = self.tap_run(ir, [oy, ox], [ir.c(t / kw), ir.c(t % kw)], n)?;
-                    segs.push((off, ir.b.build_and(inside, live, "")?));
+                    segs.push((off, ir.b.build_and(inside, live_wide, "")?, live));
                 }
                 reads.push(segs);
             }
@@ -1451,11 +1507,12 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
                 let rows = ir.mul(ir.sub(c, c0)?, ir.c(g.taps))?;
                 for (t, segs) in reads.iter().enumerate() {
                     let mut v = None;
-                    for &(off, mask) in segs {
+                    for &(off, mask, live) in segs {
                         let x = ir.masked_load(vty, ir.gep_wrapping(mem, input, ir.add(base, off)?)?, mask)?;
+                        let x = if sx == 1 { x } else { ir.shuffle(x, x, &every)? };
                         v = Some(match v {
                             None => x,
-                            Some(v) => ir.b.build_select(mask, x, v, "")?,
+                            Some(v) => ir.b.build_select(live, x, v, "")?,
                         });
                     }
                     if let Some(v) = v {

@@ -1348,11 +1348,15 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         // where that leaves fewer than `MIN_TASKS` (small images, late
         // layers), each of at least `MC` features, which stream their rows
         // of the kernel once per task.
+        // Runs and blocks are split evenly (whole panels, whole tiles).
         let pixels = g.out_dims[2] * g.out_dims[3];
-        let chunk = (cdiv(pixels, nr) * nr).min(blk.nc);
+        let chunk = cdiv(cdiv(pixels, cdiv(pixels, blk.nc)), nr) * nr;
         let chunks = cdiv(pixels, chunk);
         let want = cdiv(MIN_TASKS, g.nb * chunks);
-        let fblock = (cdiv(cdiv(g.f, want), mr) * mr).max(blk.mc).min(tiles * mr);
+        let fblocks = want.min(cdiv(g.f, blk.mc)).max(1);
+        // An even count, so that two threads share the blocks evenly.
+        let fblocks = if fblocks > 1 { fblocks + fblocks % 2 } else { 1 };
+        let fblock = cdiv(tiles, fblocks) * mr;
         let fblocks = cdiv(g.f, fblock);
         let omem = ir.mem_ty(spec.out, 0);
         let tasks = g.nb * chunks * fblocks;

@@ -21,6 +21,12 @@ fn nhwc(input: [i64; 4], kernel: [i64; 4], size: i64, stride: i64, pad: (i64, i6
     ConvSpec::f32(&input, &kernel, dims, vec![w; 2], groups)
 }
 
+fn nchw(input: [i64; 4], kernel: [i64; 4], size: i64, stride: i64, pad: (i64, i64)) -> ConvSpec {
+    let w = WindowSpec { size, stride, pad_low: pad.0, pad_high: pad.1, window_dilation: 1, base_dilation: 1 };
+    let dims = ConvDims::from_labels("bf01_oi01->bf01").expect("NCHW labels");
+    ConvSpec::f32(&input, &kernel, dims, vec![w; 2], 1)
+}
+
 fn main() {
     let seconds: f64 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0.5);
     let mut cases: Vec<(String, ConvSpec)> = vec![
@@ -35,6 +41,14 @@ fn main() {
         ("resnet 1x1 [8,56,56,256]->64".into(), nhwc([8, 56, 56, 256], [1, 1, 256, 64], 1, 1, (0, 0), 1)),
         ("mobilenet depthwise 3x3 [8,112,112,32]".into(), nhwc([8, 112, 112, 32], [3, 3, 1, 32], 3, 1, (1, 1), 32)),
     ];
+    // ONNX ResNet-50's NCHW layers at batch 1.
+    cases.extend([
+        ("resnet nchw 7x7 s2 [1,3,224,224]->64".into(), nchw([1, 3, 224, 224], [64, 3, 7, 7], 7, 2, (3, 3))),
+        ("resnet nchw 3x3 [1,64,56,56]->64".into(), nchw([1, 64, 56, 56], [64, 64, 3, 3], 3, 1, (1, 1))),
+        ("resnet nchw 3x3 [1,256,14,14]->256".into(), nchw([1, 256, 14, 14], [256, 256, 3, 3], 3, 1, (1, 1))),
+        ("resnet nchw 3x3 [1,512,7,7]->512".into(), nchw([1, 512, 7, 7], [512, 512, 3, 3], 3, 1, (1, 1))),
+        ("resnet nchw 3x3 s2 [1,128,56,56]->128".into(), nchw([1, 128, 56, 56], [128, 128, 3, 3], 3, 2, (1, 1))),
+    ]);
     // The corpus's conv2d_grad pair.
     let mut grad_in = nhwc([2, 4, 4, 4], [3, 3, 3, 4], 3, 1, (2, 1), 1);
     grad_in.dims.kernel_input_feature = 3;
@@ -72,8 +86,9 @@ fn main() {
         }
     }
     let ee = smelt_cpu::routine_engine(&module, &tm, Runtime::Pool).expect("jit");
-    println!("| convolution | depthwise | direct | im2col + GEMM | chosen | GFLOP/s (chosen) |");
-    println!("|---|---:|---:|---:|---|---:|");
+    let names: Vec<&str> = ConvStrategy::ALL.iter().map(|s| s.name()).collect();
+    println!("| convolution | {} | chosen | GFLOP/s (chosen) |", names.join(" | "));
+    println!("|---|{}---|---:|", "---:|".repeat(names.len()));
     for (label, spec) in &cases {
         let chosen = conv_strategy(spec).expect("strategy");
         let mut cells = Vec::new();

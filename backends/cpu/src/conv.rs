@@ -267,6 +267,8 @@ fn strides_of(dims: &[i64]) -> Vec<i64> {
 const DIRECT_MAX_RUN: i64 = 16;
 /// Multiply-adds up to which the direct strategy is chosen whatever the shape.
 const DIRECT_MAX_WORK: i64 = 1 << 21;
+/// The most taps the columns gather unrolls (offsets and masks in registers).
+const COLUMNS_UNROLLED_TAPS: i64 = 9;
 /// The most bytes of gathered panels the columns strategy shares between
 /// feature blocks (else each task gathers its own).
 const COLUMNS_SHARED_BYTES: i64 = 32 << 20;
@@ -1476,56 +1478,101 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
             let s0 = ir.add(p0, j0)?;
             let oy0 = ir.div(s0, ir.c(ow))?;
             let panel = ir.gep(ctt, bpack, ir.mul(j0, kc)?)?;
-            // Per tap, per segment: the input offset of the load's lane 0 and
-            // its mask (the segment's lanes `at..at + len`, inside the input).
-            let mut reads = Vec::new();
-            for t in 0..g.taps {
-                let mut segs = Vec::new();
-                for i in 0..segments {
-                    let oy = ir.add(oy0, ir.c(i))?;
-                    let row_start = ir.mul(oy, ir.c(ow))?;
-                    let start = ir.max(s0, row_start)?;
-                    let end = ir.min(ir.add(s0, count)?, ir.add(row_start, ir.c(ow))?)?;
-                    let len = ir.max(ir.c(0), ir.sub(end, start)?)?;
-                    let at = ir.sub(start, s0)?;
-                    // The segment's lanes `at..at + len`, of the panel row
-                    // (`n`) and of the load (`wide`: `sx` per pixel).
-                    let lanes = |k: i64, count: u32| -> R<inkwell::values::VectorValue<'ctx>> {
-                        let from = ir.lanes_in_range(ir.mul(ir.sub(ir.c(0), at)?, ir.c(k))?, count, 0, unbounded, yes)?;
-                        let end = ir.mul(ir.sub(ir.c(0), ir.add(at, len)?)?, ir.c(k))?;
-                        let below = ir.lanes_in_range(end, count, -unbounded, 0, yes)?;
-                        Ok(ir.b.build_and(from, below, "")?)
-                    };
-                    let (live, live_wide) = (lanes(1, n)?, lanes(sx, wide)?);
-                    // Lane 0's output column: the segment's first, `at` lanes back.
-                    let ox = ir.sub(ir.sub(start, row_start)?, at)?;
-                    let (off, inside) = self.tap_run(ir, [oy, ox], [ir.c(t / kw), ir.c(t % kw)], n)?;
-                    segs.push((off, ir.b.build_and(inside, live_wide, "")?, live));
-                }
-                reads.push(segs);
+            // Per segment: its output row, lane 0's output column (the
+            // segment's first, `at` lanes back), and its lanes `at..at + len`
+            // of the panel row (`n`) and of the load (`wide`: `sx` per pixel).
+            let mut segs = Vec::new();
+            for i in 0..segments {
+                let oy = ir.add(oy0, ir.c(i))?;
+                let row_start = ir.mul(oy, ir.c(ow))?;
+                let start = ir.max(s0, row_start)?;
+                let end = ir.min(ir.add(s0, count)?, ir.add(row_start, ir.c(ow))?)?;
+                let len = ir.max(ir.c(0), ir.sub(end, start)?)?;
+                let at = ir.sub(start, s0)?;
+                let lanes = |k: i64, count: u32| -> R<inkwell::values::VectorValue<'ctx>> {
+                    let from = ir.lanes_in_range(ir.mul(ir.sub(ir.c(0), at)?, ir.c(k))?, count, 0, unbounded, yes)?;
+                    let end = ir.mul(ir.sub(ir.c(0), ir.add(at, len)?)?, ir.c(k))?;
+                    let below = ir.lanes_in_range(end, count, -unbounded, 0, yes)?;
+                    Ok(ir.b.build_and(from, below, "")?)
+                };
+                let ox = ir.sub(ir.sub(start, row_start)?, at)?;
+                segs.push((oy, ox, lanes(1, n)?, lanes(sx, wide)?));
             }
+            // Tap `t`'s loads: per segment, the input offset of lane 0 and the mask.
+            let reads = |t: IntValue<'ctx>| -> R<Vec<(IntValue<'ctx>, inkwell::values::VectorValue<'ctx>)>> {
+                let (ky, kx) = (ir.div(t, ir.c(kw))?, ir.rem(t, ir.c(kw))?);
+                let mut r = Vec::new();
+                for &(oy, ox, _, live_wide) in &segs {
+                    let (off, inside) = self.tap_run(ir, [oy, ox], [ky, kx], n)?;
+                    r.push((off, ir.b.build_and(inside, live_wide, "")?));
+                }
+                Ok(r)
+            };
+            // One row of the panel: tap `t` of the input plane at `base`.
+            let row = |base: IntValue<'ctx>, loads: &[(IntValue<'ctx>, inkwell::values::VectorValue<'ctx>)], at: IntValue<'ctx>| -> R<()> {
+                let mut v = None;
+                for (&(off, mask), &(_, _, live, _)) in loads.iter().zip(&segs) {
+                    let x = ir.masked_load(vty, ir.gep_wrapping(mem, input, ir.add(base, off)?)?, mask)?;
+                    let x = if sx == 1 { x } else { ir.shuffle(x, x, &every)? };
+                    v = Some(match v {
+                        None => x,
+                        Some(v) => ir.b.build_select(live, x, v, "")?,
+                    });
+                }
+                match v {
+                    Some(v) => ir.store(ir.gep(ctt, panel, ir.mul(at, ir.c(nr))?)?, v, ct.bytes()),
+                    None => Ok(()),
+                }
+            };
             let c0 = ir.div(k0, ir.c(g.taps))?;
             let c1 = ir.div(ir.add(k0, kc)?, ir.c(g.taps))?;
-            ir.for_range(c0, c1, 1, |c| {
-                let base = ir.add(image, ir.mul(c, ir.c(plane))?)?;
-                let rows = ir.mul(ir.sub(c, c0)?, ir.c(g.taps))?;
-                for (t, segs) in reads.iter().enumerate() {
-                    let mut v = None;
-                    for &(off, mask, live) in segs {
-                        let x = ir.masked_load(vty, ir.gep_wrapping(mem, input, ir.add(base, off)?)?, mask)?;
-                        let x = if sx == 1 { x } else { ir.shuffle(x, x, &every)? };
-                        v = Some(match v {
-                            None => x,
-                            Some(v) => ir.b.build_select(live, x, v, "")?,
-                        });
+            if g.taps <= COLUMNS_UNROLLED_TAPS {
+                // Offsets and masks in registers, the taps unrolled.
+                let all = (0..g.taps).map(|t| reads(ir.c(t))).collect::<R<Vec<_>>>()?;
+                ir.for_range(c0, c1, 1, |c| {
+                    let base = ir.add(image, ir.mul(c, ir.c(plane))?)?;
+                    let rows = ir.mul(ir.sub(c, c0)?, ir.c(g.taps))?;
+                    for (t, loads) in all.iter().enumerate() {
+                        row(base, loads, ir.add(rows, ir.c(t as i64))?)?;
                     }
-                    if let Some(v) = v {
-                        let row = ir.gep(ctt, panel, ir.mul(ir.add(rows, ir.c(t as i64))?, ir.c(nr))?)?;
-                        ir.store(row, v, ct.bytes())?;
+                    Ok(())
+                })
+            } else {
+                // Many taps (stems' 7x7): tables of offsets and masks, a loop
+                // over taps, so the code stays one tap long.
+                let k = (g.taps * segments) as u32;
+                let offs = ir.alloca(ir.i64t().array_type(k).into())?;
+                // Masks as lanes of all ones or zeros, the form masked loads take.
+                let mask_t = ir.cx.i32_type().vec_type(wide);
+                let masks = ir.alloca(mask_t.array_type(k).into())?;
+                let slot = |t: IntValue<'ctx>, i: i64| -> R<[PointerValue<'ctx>; 2]> {
+                    let at = ir.add(ir.mul(t, ir.c(segments))?, ir.c(i))?;
+                    Ok([ir.gep(ir.i64t().into(), offs, at)?, ir.gep(mask_t.into(), masks, at)?])
+                };
+                ir.for_range(ir.c(0), ir.c(g.taps), 1, |t| {
+                    for (i, (off, mask)) in reads(t)?.into_iter().enumerate() {
+                        let [o, m] = slot(t, i as i64)?;
+                        ir.store(o, off.into(), 8)?;
+                        ir.store(m, ir.b.build_int_s_extend(mask, mask_t, "")?.into(), 4)?;
                     }
-                }
-                Ok(())
-            })
+                    Ok(())
+                })?;
+                ir.for_range(c0, c1, 1, |c| {
+                    let base = ir.add(image, ir.mul(c, ir.c(plane))?)?;
+                    let rows = ir.mul(ir.sub(c, c0)?, ir.c(g.taps))?;
+                    ir.for_range(ir.c(0), ir.c(g.taps), 1, |t| {
+                        let mut loads = Vec::new();
+                        for i in 0..segments {
+                            let [o, m] = slot(t, i)?;
+                            let off = ir.load(ir.i64t().into(), o, 8)?.into_int_value();
+                            let lanes = ir.load(mask_t.into(), m, 4)?.into_vector_value();
+                            let mask = ir.b.build_int_compare(IntPredicate::SLT, lanes, mask_t.const_zero(), "")?;
+                            loads.push((off, mask));
+                        }
+                        row(base, &loads, ir.add(rows, t)?)
+                    })
+                })
+            }
         })
     }
 

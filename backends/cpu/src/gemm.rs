@@ -377,6 +377,9 @@ fn ukernel_function<'ctx>(
     let (i, p) = (cx.i64_type().into(), cx.ptr_type(Default::default()).into());
     // (kc, a, b, c, ldc, mr, nr, accumulate, ldb, lda)
     let f = internal_function(module, target, isa, &name, &[i, p, p, p, i, i, i, i, i, i]);
+    // One copy per module: the macro kernel calls it from four places (two
+    // loop orders, packed or in-place A), once per tile of `kc` steps.
+    f.add_attribute(inkwell::attributes::AttributeLoc::Function, enum_attr(cx, "noinline"));
     let ir = Ir::new(module, f);
     let ct = blk.ct;
     let ctt = ct.ty(ir.cx);

@@ -19,13 +19,14 @@
 //!   all of A per call (Zen 2: `2048x49x1024` 1.21x, `1000x169x512` 1.07x
 //!   faster; large squares unchanged).
 //!   Panels whose source runs along `k` are transposed in registers (`lanes x
-//!   lanes` shuffles), the others are copied a row at a time. When all of A is
-//!   one row block (`m <= MC`: a few rows through a layer's weights, or a 1x1
-//!   NCHW convolution's output channels over its pixels), every B panel is
-//!   used by one macro-kernel call: full panels of a B stored along its
-//!   columns are then read in place (the microkernel takes B's row stride),
-//!   only the edge panel is packed, and the macro kernel runs panel by panel
-//!   so each comes from memory once and serves every row tile from L1.
+//!   lanes` shuffles), the others are copied a row at a time. When A is at
+//!   most four row blocks (`m <= 4 MC`: a few rows through a layer's weights,
+//!   or a 1x1 NCHW convolution's output channels over its pixels), every B
+//!   panel is used by at most four macro-kernel calls: full panels of a B
+//!   stored along its columns are then read in place (the microkernel takes
+//!   B's row stride), only the edge panel is packed, and the macro kernel
+//!   runs panel by panel so each comes from memory once per row block and
+//!   serves every row tile from L1.
 //! - **bf16 pairs**: on AVX512-BF16, bf16 operands are packed as pairs along
 //!   `k` for a `vdpbf16ps` microkernel with the same f32 tile
 //!   ([`Blocking::pairs`]), where that instruction is measured to pay on the
@@ -189,6 +190,9 @@ const TASKS_PER_THREAD: i64 = 2;
 /// The most bytes of packed A a task keeps across its column blocks (else
 /// each block repacks its `MC x KC` piece of A).
 const A_KEEP_BYTES: i64 = if cfg!(test) { 128 << 10 } else { 64 << 20 };
+/// Row blocks of A (`MC` rows each) at most for B to be read in place
+/// ([`reads_b_in_place`]).
+const IN_PLACE_ROW_BLOCKS: i64 = 4;
 /// Fewest microkernel rows a task gets when rows are split (`MC`).
 const MIN_TASK_ROW_TILES: i64 = 6;
 
@@ -863,12 +867,14 @@ fn macro_function<'ctx>(
 }
 
 /// Whether this product may read B's full panels in place, unpacked: when
-/// all of A is one row block (`m <= MC`, decided at run time), each B panel
-/// is used by one macro-kernel call, and packing it would copy all of B for
-/// nothing. On a Zen 2 EPYC this ran `16x3025x128` 1.21x, `64x3136x256`
-/// 1.13x and `8x3025x64` 1.21x faster than packing (to `m <= MR` before);
-/// past one row block (`96x784x192`, `128x3136x64`) packing held even. B
-/// must be stored along its columns in the accumulator type.
+/// A is at most [`IN_PLACE_ROW_BLOCKS`] row blocks (decided at run time),
+/// each B panel is used by that many macro-kernel calls, and packing costs
+/// a pass that writes all of B and a barrier. On a Zen 2 EPYC, reading in
+/// place ran `16x3025x128` 1.21x and `8x3025x64` 1.21x faster than packing
+/// (up to one row block, with A packed), then, with A read in place too,
+/// `128x3136x256` 1.32x, `96x784x192` 1.30x (two blocks) and `256x3136x256`
+/// 1.12x, `288x1000x200` 1.15x, `256x784x512` even (four). B must be
+/// stored along its columns in the accumulator type.
 fn reads_b_in_place(spec: &GemmSpec, blk: &Blocking, cx: inkwell::context::ContextRef<'_>) -> bool {
     blk.group == 1 && !spec.rhs_transposed && crate::routine::mem_type(cx, spec.rhs) == blk.ct.ty(cx)
 }
@@ -1213,7 +1219,8 @@ fn build_driver<'ctx>(
     s.set(&ir, S_KCB, kcb)?;
     s.set(&ir, S_NCB, ncb)?;
     let direct = if reads_b_in_place(spec, &blk, ir.cx) {
-        ir.b.build_int_z_extend(ir.cmp(IntPredicate::SLE, m, ir.c(blk.mc))?, ir.i64t(), "")?
+        let rows = ir.c(IN_PLACE_ROW_BLOCKS * blk.mc);
+        ir.b.build_int_z_extend(ir.cmp(IntPredicate::SLE, m, rows)?, ir.i64t(), "")?
     } else {
         ir.c(0)
     };

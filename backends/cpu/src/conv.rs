@@ -234,6 +234,8 @@ struct Geom {
     /// Whether the output type is the compute type, so partial sums can live
     /// in the output (the planar strategy).
     exact_accumulator: bool,
+    /// Bytes of an output element.
+    out_bytes: i64,
     window: Vec<WindowSpec>,
     reversal: Vec<bool>,
     /// Input features per feature group.
@@ -267,6 +269,10 @@ fn strides_of(dims: &[i64]) -> Vec<i64> {
 const DIRECT_MAX_RUN: i64 = 16;
 /// Multiply-adds up to which the direct strategy is chosen whatever the shape.
 const DIRECT_MAX_WORK: i64 = 1 << 21;
+/// Kernel rows a multiple of this many bytes apart keep the columns strategy
+/// away: read in place, a 12-row tile (AVX-512) of them falls into one L1
+/// set and would not stay there across the panels.
+const COLUMNS_ALIASED_ROWS: i64 = 4096;
 /// The most taps the columns gather unrolls (offsets and masks in registers).
 const COLUMNS_UNROLLED_TAPS: i64 = 9;
 /// The most bytes of gathered panels the columns strategy shares between
@@ -389,6 +395,7 @@ impl Geom {
             exact_accumulator: spec.input == spec.out
                 && spec.kernel == spec.out
                 && matches!(spec.out, DType::F32 | DType::F64),
+            out_bytes: spec.out.byte_size() as i64,
             window: spec.window.clone(),
             reversal: (0..s).map(|k| spec.window_reversal.get(k).copied().unwrap_or(false)).collect(),
             cg: c / g,
@@ -441,7 +448,8 @@ impl Geom {
     /// row of `K = C * taps`, in the order the input is gathered), one
     /// feature and batch group, operands of the output's float type, a
     /// column stride of at most [`PANEL_MAX_STRIDE`], no base dilation,
-    /// output rows of at least [`COLUMNS_MIN_WIDTH`].
+    /// output rows of at least [`COLUMNS_MIN_WIDTH`], kernel rows not a
+    /// multiple of [`COLUMNS_ALIASED_ROWS`] bytes long.
     fn columns(&self) -> bool {
         let rank = self.in_dims.len();
         let trailing = |sp: &[usize]| sp.len() == 2 && sp[0] == 2 && sp[1] == 3;
@@ -456,6 +464,7 @@ impl Geom {
             && self.window.iter().all(|w| w.base_dilation == 1)
             && !self.reversal.iter().any(|&r| r)
             && self.out_dims[3] >= COLUMNS_MIN_WIDTH
+            && (self.taps * self.cg * self.out_bytes) % COLUMNS_ALIASED_ROWS != 0
     }
 
     /// Whether the convolution is depthwise over planes: one input feature

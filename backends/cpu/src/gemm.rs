@@ -193,6 +193,11 @@ const A_KEEP_BYTES: i64 = if cfg!(test) { 128 << 10 } else { 64 << 20 };
 /// Row blocks of A (`MC` rows each) at most for B to be read in place
 /// ([`reads_b_in_place`]).
 const IN_PLACE_ROW_BLOCKS: i64 = 4;
+/// Row strides (bytes) that keep B packed when more than one row tile reuses
+/// its panels: a panel's rows that far apart fall into a few cache sets (a
+/// 4 KiB stride puts `KC` = 256 rows into 16 of the L2's 1024 sets, 128
+/// lines), and reading in place ran `256x1024x512` 1.5x slower than packing.
+const IN_PLACE_ALIASED_STRIDE: i64 = 2048;
 /// Fewest microkernel rows a task gets when rows are split (`MC`).
 const MIN_TASK_ROW_TILES: i64 = 6;
 
@@ -873,7 +878,8 @@ fn macro_function<'ctx>(
 /// place ran `16x3025x128` 1.21x and `8x3025x64` 1.21x faster than packing
 /// (up to one row block, with A packed), then, with A read in place too,
 /// `128x3136x256` 1.32x, `96x784x192` 1.30x (two blocks) and `256x3136x256`
-/// 1.12x, `288x1000x200` 1.15x, `256x784x512` even (four). B must be
+/// 1.12x, `288x1000x200` 1.15x, `256x784x512` even (four); not for rows a
+/// multiple of [`IN_PLACE_ALIASED_STRIDE`] apart. B must be
 /// stored along its columns in the accumulator type.
 fn reads_b_in_place(spec: &GemmSpec, blk: &Blocking, cx: inkwell::context::ContextRef<'_>) -> bool {
     blk.group == 1 && !spec.rhs_transposed && crate::routine::mem_type(cx, spec.rhs) == blk.ct.ty(cx)
@@ -1219,8 +1225,14 @@ fn build_driver<'ctx>(
     s.set(&ir, S_KCB, kcb)?;
     s.set(&ir, S_NCB, ncb)?;
     let direct = if reads_b_in_place(spec, &blk, ir.cx) {
-        let rows = ir.c(IN_PLACE_ROW_BLOCKS * blk.mc);
-        ir.b.build_int_z_extend(ir.cmp(IntPredicate::SLE, m, rows)?, ir.i64t(), "")?
+        // Past one row tile a panel is reused from cache, which rows a
+        // multiple of `IN_PLACE_ALIASED_STRIDE` apart defeat.
+        let few = ir.cmp(IntPredicate::SLE, m, ir.c(IN_PLACE_ROW_BLOCKS * blk.mc))?;
+        let stride = ir.mul(n, ir.c(blk.ct.bytes() as i64))?;
+        let spread = ir.cmp(IntPredicate::NE, ir.rem(stride, ir.c(IN_PLACE_ALIASED_STRIDE))?, ir.c(0))?;
+        let once = ir.cmp(IntPredicate::SLE, m, ir.c(blk.mr as i64))?;
+        let ok = ir.b.build_and(few, ir.b.build_or(spread, once, "")?, "")?;
+        ir.b.build_int_z_extend(ok, ir.i64t(), "")?
     } else {
         ir.c(0)
     };
@@ -1407,12 +1419,18 @@ fn compute_task_function<'ctx>(tasks: &Tasks<'_, 'ctx>, parts: &Parts<'ctx>) -> 
     // A stored along k in the accumulator type is read in place, unpacked:
     // the microkernel's tile stays in L1 across B's panels either way, and
     // packing cost a pass over A (all of a layer's weights) per call.
-    let a_in_place = reads_a_in_place(spec, &blk, ir.cx);
-    let apack = if a_in_place {
-        ir.ptrt().const_null()
+    // A tile of more rows than the L1's ways (12 with AVX-512) whose rows
+    // fall into one cache set (4 KiB apart) would not stay in L1: packed.
+    let can_a = reads_a_in_place(spec, &blk, ir.cx);
+    let a_in_place = if !can_a {
+        ir.cx.bool_type().const_zero()
+    } else if blk.mr <= 8 {
+        ir.cx.bool_type().const_int(1, false)
     } else {
-        ir.alloc(ir.select(keep_a, whole_bytes, block_bytes)?)?
+        let stride = ir.mul(rs, ir.c(blk.ct.bytes() as i64))?;
+        ir.cmp(IntPredicate::NE, ir.rem(stride, ir.c(4096))?, ir.c(0))?
     };
+    let apack = ir.alloc(ir.select(a_in_place, ir.c(0), ir.select(keep_a, whole_bytes, block_bytes)?)?)?;
     ir.for_range(lo, hi, 1, |t| {
         let ni = ir.rem(t, tn)?;
         let mi = ir.rem(ir.div(t, tn)?, tm)?;
@@ -1439,12 +1457,10 @@ fn compute_task_function<'ctx>(tasks: &Tasks<'_, 'ctx>, parts: &Parts<'ctx>) -> 
                     // This block's place in packed A: kept, block `pb` of
                     // rows from `ic`; else the one block.
                     let at_kept = ir.mul(ir.add(ir.mul(pb, rows_pad)?, ir.sub(ic, i_start)?)?, kpb)?;
-                    let ablock = if a_in_place {
-                        ir.gep(lhs_t, amat, ir.add(ir.mul(ic, rs)?, k0)?)?
-                    } else {
-                        ir.gep(pt, apack, ir.select(keep_a, at_kept, ir.c(0))?)?
-                    };
-                    let pack = ir.b.build_and(pack, ir.cx.bool_type().const_int(u64::from(!a_in_place), false), "")?;
+                    let in_place = ir.gep(lhs_t, amat, ir.add(ir.mul(ic, rs)?, k0)?)?;
+                    let packed = ir.gep(pt, apack, ir.select(keep_a, at_kept, ir.c(0))?)?;
+                    let ablock = ir.b.build_select(a_in_place, in_place, packed, "")?.into_pointer_value();
+                    let pack = ir.b.build_and(pack, ir.b.build_not(a_in_place, "")?, "")?;
                     ir.if_(pack, || {
                         ir.for_range(ir.c(0), mcc, mr, |r0| {
                             let rows = ir.min(ir.c(mr), ir.sub(mcc, r0)?)?;
@@ -1472,15 +1488,13 @@ fn compute_task_function<'ctx>(tasks: &Tasks<'_, 'ctx>, parts: &Parts<'ctx>) -> 
                         (epi, ectx),
                         at,
                         in_place,
-                        a_in_place.then_some(rs),
+                        Some(ir.select(a_in_place, rs, ir.c(0))?),
                     )
                 })
             })
         })
     })?;
-    if !a_in_place {
-        ir.free(apack)?;
-    }
+    ir.free(apack)?;
     ir.ret()?;
     Ok(f)
 }

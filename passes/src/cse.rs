@@ -99,7 +99,9 @@ fn structures(module: &Module) -> HashMap<CompId, usize> {
             let operands: Vec<usize> = inst.operands.iter().map(|o| position[o]).collect();
             let called: Vec<Option<usize>> = inst.called.iter().map(|c| out.get(c).copied()).collect();
             let root = if id == comp.root { "ROOT " } else { "" };
-            text.extend_from_slice(format!("{root}{:?} {} {operands:?} {called:?} ", inst.opcode, inst.shape).as_bytes());
+            text.extend_from_slice(
+                format!("{root}{:?} {} {operands:?} {called:?} ", inst.opcode, inst.shape).as_bytes(),
+            );
             attrs_key(&inst.attrs, &mut text);
             text.push(b';');
         }

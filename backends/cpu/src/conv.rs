@@ -211,8 +211,7 @@ pub fn epilogue_per_image(spec: &ConvSpec) -> Result<Option<(i64, i64)>, Routine
     let g = Geom::new(spec)?;
     let nchw = g.out_b == 0 && g.out_f == 1 && g.out_sp.iter().enumerate().all(|(k, &d)| d == k + 2);
     let gemm = matches!(g.strategy(), ConvStrategy::Im2colGemm | ConvStrategy::Columns);
-    Ok((nchw && g.rows > 0 && !g.feature_minor_out() && gemm)
-        .then(|| (g.f, g.out_dims[2..].iter().product())))
+    Ok((nchw && g.rows > 0 && !g.feature_minor_out() && gemm).then(|| (g.f, g.out_dims[2..].iter().product())))
 }
 
 /// Validated geometry; all indices are static.
@@ -1376,10 +1375,11 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         let block = kcb * chunk;
         let blocks = g.nb * chunks * nkb;
         let shared = fblocks > 1 && blocks * block * bytes <= COLUMNS_SHARED_BYTES;
-        let place = |ir: &Ir<'_, 'ctx>, [b, cb]: [IntValue<'ctx>; 2]| -> R<[IntValue<'ctx>; 4]> {
+        // Image `b`'s pixel run `cb`: its first pixel, its length and the image's input offset.
+        let place = |ir: &Ir<'_, 'ctx>, [b, cb]: [IntValue<'ctx>; 2]| -> R<[IntValue<'ctx>; 3]> {
             let p0 = ir.mul(cb, ir.c(chunk))?;
             let nc = ir.min(ir.c(chunk), ir.sub(ir.c(pixels), p0)?)?;
-            Ok([b, p0, nc, ir.mul(b, ir.c(g.in_strides[0]))?])
+            Ok([p0, nc, ir.mul(b, ir.c(g.in_strides[0]))?])
         };
         let first = if shared {
             let all = ir.alloc(ir.c(blocks * block * bytes))?;
@@ -1389,7 +1389,7 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
                 let ctt = ct.ty(ir.cx);
                 ir.for_range(lo, hi, 1, |t| {
                     let (p, bc) = (ir.rem(t, ir.c(nkb))?, ir.div(t, ir.c(nkb))?);
-                    let [_, p0, nc, image] = place(&ir, [ir.div(bc, ir.c(chunks))?, ir.rem(bc, ir.c(chunks))?])?;
+                    let [p0, nc, image] = place(&ir, [ir.div(bc, ir.c(chunks))?, ir.rem(bc, ir.c(chunks))?])?;
                     let k0 = ir.mul(p, ir.c(kcb))?;
                     let kc = ir.min(ir.c(kcb), ir.sub(ir.c(kdim), k0)?)?;
                     let dst = ir.gep(ctt, all, ir.mul(t, ir.c(block))?)?;
@@ -1413,7 +1413,7 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
                 let (b, cb) = (ir.div(t, ir.c(chunks))?, ir.rem(t, ir.c(chunks))?);
                 let f_lo = ir.mul(fb, ir.c(fblock))?;
                 let f_hi = ir.min(ir.c(g.f), ir.add(f_lo, ir.c(fblock))?)?;
-                let [b, p0, nc, image] = place(&ir, [b, cb])?;
+                let [p0, nc, image] = place(&ir, [b, cb])?;
                 let bc = ir.add(ir.mul(b, ir.c(chunks))?, cb)?;
                 ir.for_range(ir.c(0), ir.c(nkb), 1, |p| {
                     let k0 = ir.mul(p, ir.c(kcb))?;
@@ -1518,7 +1518,10 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
                 Ok(r)
             };
             // One row of the panel: tap `t` of the input plane at `base`.
-            let row = |base: IntValue<'ctx>, loads: &[(IntValue<'ctx>, inkwell::values::VectorValue<'ctx>)], at: IntValue<'ctx>| -> R<()> {
+            let row = |base: IntValue<'ctx>,
+                       loads: &[(IntValue<'ctx>, inkwell::values::VectorValue<'ctx>)],
+                       at: IntValue<'ctx>|
+             -> R<()> {
                 let mut v = None;
                 for (&(off, mask), &(_, _, live, _)) in loads.iter().zip(&segs) {
                     let x = ir.masked_load(vty, ir.gep_wrapping(mem, input, ir.add(base, off)?)?, mask)?;

@@ -428,9 +428,7 @@ fn ukernel_function<'ctx>(
     let a_row_ptrs = if a_rows {
         let lda = ir.param_int(9);
         let last = ir.sub(mrv, ir.c(1))?;
-        (0..mr)
-            .map(|r| ir.gep(ctt, ap, ir.mul(ir.min(ir.c(r as i64), last)?, lda)?))
-            .collect::<R<Vec<_>>>()?
+        (0..mr).map(|r| ir.gep(ctt, ap, ir.mul(ir.min(ir.c(r as i64), last)?, lda)?)).collect::<R<Vec<_>>>()?
     } else {
         Vec::new()
     };
@@ -834,11 +832,9 @@ fn macro_function<'ctx>(
             lda.into(),
         ];
         match ukernel_rows {
-            Some(rows_kernel) => ir.if_else(
-                a_packed,
-                || ir.call(ukernel, &args).map(drop),
-                || ir.call(rows_kernel, &args).map(drop),
-            ),
+            Some(rows_kernel) => {
+                ir.if_else(a_packed, || ir.call(ukernel, &args).map(drop), || ir.call(rows_kernel, &args).map(drop))
+            }
             None => ir.call(ukernel, &args).map(drop),
         }
     };

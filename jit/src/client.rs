@@ -540,11 +540,12 @@ impl Client {
 /// the `cpu` backend and the LLVM tier of [`TIERED`].
 fn llvm_config(o: &CompileOptions) -> String {
     format!(
-        "llvm object={} code={} opt={} parallel={}",
+        "llvm object={} code={} opt={} parallel={} tiles={:?}",
         smelt_cpu::OBJECT_FORMAT_VERSION,
         smelt_cpu::CODE_REVISION,
         o.opt_level,
-        o.parallel
+        o.parallel,
+        smelt_cpu::TileMode::from_env()
     )
 }
 

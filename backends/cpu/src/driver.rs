@@ -116,12 +116,14 @@ pub(crate) fn build_module<'ctx>(
     tm: &TargetMachine,
     routines: Routines,
 ) -> Result<(Module<'ctx>, ModuleInfo)> {
-    build_module_with(cx, program, target, tm, routines, Vec::new())
+    build_module_with(cx, program, target, tm, routines, Vec::new(), &HashMap::new())
 }
 
 /// [`build_module`], with the entry points of the kernels `remote` marks
 /// (per kernel, see [`kernel_shards`]) only declared: `ModuleInfo::remote_entries`
-/// lists them for [`build_kernel_module`].
+/// lists them for [`build_kernel_module`]; and the kernels of `tiles` run
+/// by the tile interpreter (their library groups join `ModuleInfo::routines`;
+/// [`Routines::Shared`] only).
 pub(crate) fn build_module_with<'ctx>(
     cx: &'ctx Context,
     program: &Program,
@@ -129,11 +131,24 @@ pub(crate) fn build_module_with<'ctx>(
     tm: &TargetMachine,
     routines: Routines,
     remote: Vec<bool>,
+    tiles: &HashMap<u32, crate::tiles::TileKernel>,
 ) -> Result<(Module<'ctx>, ModuleInfo)> {
     smelt_llvm::codegen::check_sizes(program)?;
     let mut cg = Cg::new(cx, program, target, tm);
     cg.remote = remote;
+    if routines == Routines::Shared {
+        for (kid, plan) in tiles {
+            let stub = smelt_llvm::codegen::TileStub {
+                code: plan.code.clone(),
+                fns: plan.fns.iter().map(|f| f.symbol()).collect(),
+            };
+            cg.tiles.insert(cg.canonical_kernel(KernelId(*kid)).0, stub);
+        }
+    }
     let mut info = Driver::new(&mut cg, routines).emit_program()?;
+    if routines == Routines::Shared {
+        info.routines.extend(crate::tiles::groups(tiles).into_iter().map(Routine::Tiles));
+    }
     if let Err(e) = cg.module.verify() {
         return Err(CpuError::llvm(format!("the generated module does not verify: {e}")));
     }

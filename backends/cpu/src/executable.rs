@@ -134,6 +134,7 @@ impl Jit {
                 runtime_symbol(raw, crate::runtime::PARALLEL_FOR_SYMBOL, crate::runtime::parallel_for_address())?,
                 runtime_symbol(raw, crate::runtime::THREADS_SYMBOL, crate::runtime::threads_address())?,
                 runtime_symbol(raw, crate::runtime::PROFILE_MARK_SYMBOL, crate::runtime::profile_mark_address())?,
+                runtime_symbol(raw, crate::tiles::TILE_RUN_SYMBOL, crate::tiles::tile_run_address())?,
                 runtime_symbol(
                     raw,
                     smelt_runtime::custom_call::CUSTOM_CALL_SYMBOL,
@@ -305,7 +306,7 @@ impl Executable {
         let (jit, addr) = Jit::load(objects)?;
         if std::env::var_os("SMELT_PERF_MAP").is_some() {
             let mut functions = info.functions.clone();
-            functions.extend(info.routines.iter().map(crate::routines::Routine::symbol));
+            functions.extend(info.routines.iter().flat_map(crate::routines::Routine::symbols));
             write_perf_map(&jit, &functions);
         }
         let profile = if info.profile_labels.is_empty() {

@@ -38,6 +38,7 @@ mod object;
 pub mod routine;
 pub mod routines;
 pub mod runtime;
+pub mod tiles;
 
 #[cfg(test)]
 mod tests;
@@ -58,12 +59,14 @@ use crate::driver::Routines;
 pub use error::CpuError;
 pub use executable::Executable;
 pub use object::{CompiledObject, FORMAT_VERSION as OBJECT_FORMAT_VERSION};
+pub use tiles::TileMode;
 
 /// Revision of what the generated code computes for a given program; part of
 /// persistent cache keys, so objects compiled by an older smelt whose results
-/// differ are not reused. Bump when code generation changes results (2: the
-/// FTZ/DAZ floating-point environment).
-pub const CODE_REVISION: u32 = 2;
+/// differ are not reused. Bump when code generation changes results or the
+/// tile interpreter's code format (2: the FTZ/DAZ floating-point environment;
+/// 3: tile-interpreted kernels, `tiles::plan::VERSION` 1).
+pub const CODE_REVISION: u32 = 3;
 pub use routine::RoutineError;
 pub use smelt_kernel::StepProfile;
 pub use smelt_llvm::{codegen, jit, math};
@@ -97,6 +100,9 @@ pub struct CompileOptions {
     /// When the compilation must finish (checked before and after LLVM's
     /// optimization, which itself runs to the end).
     pub deadline: Deadline,
+    /// Which kernels the tile interpreter runs instead of compiling them
+    /// (JIT only: AOT objects and `--emit` output compile every kernel).
+    pub tiles: TileMode,
 }
 
 impl Default for CompileOptions {
@@ -109,6 +115,7 @@ impl Default for CompileOptions {
             parallel: true,
             profile: false,
             deadline: Deadline::none(),
+            tiles: TileMode::from_env(),
         }
     }
 }
@@ -202,16 +209,25 @@ fn compile_to_object_timed(
     // The split is planned on a first build of the whole module (building IR
     // costs a few milliseconds; optimizing it, the rest).
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let tiles = tiles::plan_program(program, options.tiles);
+    let glue = tiles::glue_only(program, &tiles);
+    if !tiles.is_empty() {
+        let n = program.steps.iter().filter(|s| matches!(s, smelt_kernel::Step::Kernel { .. })).count();
+        phases.push((format!("kernels interpreted by the tile library: {} of {n} launched", tiles.len()), 0.0));
+    }
+    let glue_options = glue.then(|| CompileOptions { opt_level: 0, ..options.clone() });
+    let glue_tm = glue_options.as_ref().map(target_machine).transpose()?;
     let (shard_of, main_o3) = if cores >= 2 && program.kernels.len() >= 2 {
         let plan_cx = Context::create();
-        let (whole, whole_info) = driver::build_module(&plan_cx, program, &attrs, &tm, Routines::Shared)?;
+        let (whole, whole_info) =
+            driver::build_module_with(&plan_cx, program, &attrs, &tm, Routines::Shared, Vec::new(), &tiles)?;
         let (weights, rest) = driver::kernel_instructions(&whole, program, &whole_info);
         driver::kernel_shards(program, &weights, rest, cores.min(MAX_KERNEL_MODULES + 1))
     } else {
         (vec![0; program.kernels.len()], driver::has_loop_kernels(program))
     };
     let remote = shard_of.iter().map(|&s| s != 0).collect();
-    let (module, info) = driver::build_module_with(&cx, program, &attrs, &tm, Routines::Shared, remote)?;
+    let (module, info) = driver::build_module_with(&cx, program, &attrs, &tm, Routines::Shared, remote, &tiles)?;
     options.deadline.check(|| "LLVM IR generation".into())?;
     phases.push(("LLVM IR generation".into(), ms(t)));
     // Per kernel module: the kernel entry points and block epilogues it defines.
@@ -265,13 +281,16 @@ fn compile_to_object_timed(
         let t = std::time::Instant::now();
         // A small module's while loops get O3 (their kernels are inlined
         // into `smelt_run`'s loop; see `driver::LOOP_O3_MAX_INSTRUCTIONS`).
-        let main_passes = if main_o3 { Passes::Full } else { Passes::Kernels };
-        let optimized = optimize(&module, &tm, options, main_passes)
+        // A module of glue around interpreted kernels gets level 1.
+        let main_passes = if main_o3 || glue { Passes::Full } else { Passes::Kernels };
+        let main_options = glue_options.as_ref().unwrap_or(options);
+        let main_tm = glue_tm.as_ref().unwrap_or(&tm);
+        let optimized = optimize(&module, main_tm, main_options, main_passes)
             .and_then(|()| options.deadline.check(|| "LLVM optimization".into()).map_err(CpuError::from));
         phases.push(("LLVM optimization".into(), ms(t)));
         let t = std::time::Instant::now();
         let object = optimized.and_then(|()| {
-            tm.write_to_memory_buffer(&module, FileType::Object).map_err(|e| CpuError::llvm(e.to_string()))
+            main_tm.write_to_memory_buffer(&module, FileType::Object).map_err(|e| CpuError::llvm(e.to_string()))
         });
         phases.push(("machine code".into(), ms(t)));
         // This thread helps with what is left.
@@ -282,7 +301,7 @@ fn compile_to_object_timed(
                 .into_iter()
                 .map(|h| h.join().unwrap_or_else(|_| Err(CpuError::Jit("a routine build panicked".into())))),
         );
-        phases.push((format!("GEMM/convolution routines ({}), after the module", info.routines.len()), ms(t)));
+        phases.push((format!("routines ({}: GEMM, convolution, tiles), after the module", info.routines.len()), ms(t)));
         let t = std::time::Instant::now();
         let kernel_objects: Vec<Result<(Vec<u8>, f64), CpuError>> = kernel_handles
             .into_iter()
@@ -429,7 +448,7 @@ pub fn lower_options(options: &CompileOptions) -> Result<smelt_kernel::LowerOpti
     Ok(smelt_kernel::LowerOptions { fused_multiply_add: target_attrs(options, &tm).math.fused })
 }
 
-fn target_attrs(options: &CompileOptions, tm: &TargetMachine) -> codegen::TargetAttrs {
+pub(crate) fn target_attrs(options: &CompileOptions, tm: &TargetMachine) -> codegen::TargetAttrs {
     let features = tm.get_feature_string().to_string_lossy().into_owned();
     let triple = tm.get_triple().as_str().to_string_lossy().into_owned();
     codegen::TargetAttrs {

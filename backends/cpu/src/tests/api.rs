@@ -441,7 +441,9 @@ ENTRY e {
 ";
     let args = [inputs(DType::F32, &[64, 48], 4)];
     let program = check_hlo(hlo, &args, 1e-5);
-    let exe = compile(&program, &CompileOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    // Compiled, not interpreted (the program is small enough for that).
+    let o = CompileOptions { tiles: crate::TileMode::Off, ..Default::default() };
+    let exe = compile(&program, &o).unwrap_or_else(|e| panic!("{e}"));
     let phases = smelt_kernel::Executable::compile_phases(&exe);
     let modules = phases
         .iter()

@@ -15,6 +15,7 @@ mod rows;
 mod scans;
 mod steps;
 mod tiers;
+mod tiles;
 
 use smelt_hlo::attrs::{CompareType, ComparisonDirection};
 use smelt_hlo::{Array, ArrayData, DType, Literal};

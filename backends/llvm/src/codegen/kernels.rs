@@ -158,6 +158,11 @@ impl<'ctx> Cg<'ctx, '_> {
         }
         self.begin_fn(body);
         self.mark_straight_line();
+        if let Some(stub) = self.tiles.get(&kid.0).cloned() {
+            self.emit_tile_stub(body, &stub, nslots)?;
+            self.end_fn()?;
+            return Ok(body);
+        }
         let mut io = Vec::with_capacity(nslots);
         for (i, ty) in k.inputs.iter().chain(&k.outputs).enumerate() {
             let p = param(body, i as u32)?.into_pointer_value();
@@ -178,6 +183,45 @@ impl<'ctx> Cg<'ctx, '_> {
         self.b.build_return(None)?;
         self.end_fn()?;
         Ok(body)
+    }
+
+    /// A tile-run kernel's body: the buffer pointers into an array, then
+    /// one call of the interpreter ([`super::TileStub`]).
+    fn emit_tile_stub(&mut self, body: FunctionValue<'ctx>, stub: &super::TileStub, nslots: usize) -> Result<()> {
+        let t = self.t;
+        let name = body.get_name().to_string_lossy().into_owned();
+        let words: Vec<u8> = stub.code.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let code = self.global_bytes(&format!("{name}.tiles"), &words);
+        let entry = t.void.fn_type(&[t.ptr.into(), t.i64.into(), t.i64.into()], false);
+        let fns: Vec<PointerValue<'ctx>> = stub
+            .fns
+            .iter()
+            .map(|s| {
+                let f = self.module.get_function(s).unwrap_or_else(|| self.module.add_function(s, entry, None));
+                f.as_global_value().as_pointer_value()
+            })
+            .collect();
+        let table = t.ptr.const_array(&fns);
+        let g = self.module.add_global(table.get_type(), None, &format!("{name}.fns"));
+        g.set_initializer(&table);
+        g.set_constant(true);
+        g.set_linkage(Linkage::Private);
+        let arr = self.alloca_array(t.ptr, nslots.max(1) as u32, "bufs")?;
+        for i in 0..nslots {
+            let p = param(body, i as u32)?.into_pointer_value();
+            self.store_ptr(arr, i as u64, p)?;
+        }
+        let run = self.function(
+            super::TILE_RUN_SYMBOL,
+            None,
+            &[t.ptr.into(), t.i64.into(), t.ptr.into(), t.ptr.into(), t.i64.into(), t.i64.into()],
+        );
+        let begin = param(body, nslots as u32)?;
+        let end = param(body, nslots as u32 + 1)?;
+        let len = self.i64c(stub.code.len() as i64);
+        self.call(run, &[code.into(), len.into(), g.as_pointer_value().into(), arr.into(), begin.into(), end.into()])?;
+        self.b.build_return(None)?;
+        Ok(())
     }
 
     fn emit_kernel_body(&mut self, k: &Kernel, task: Task<'_, 'ctx>, column_ok: bool) -> Result<()> {

@@ -179,7 +179,23 @@ pub struct Cg<'ctx, 'p> {
     /// Math-library calls emitted so far: a counted loop whose body made one
     /// is not interleaved (see [`Cg::loop_end`]).
     math_calls: std::cell::Cell<usize>,
+    /// Kernels the CPU backend's tile interpreter runs, by canonical kernel:
+    /// their bodies only call it ([`TileStub`]).
+    pub tiles: HashMap<u32, TileStub>,
 }
+
+/// A kernel run by the CPU backend's tile interpreter: its body calls
+/// `smelt_tile_run(ptr code, i64 words, ptr fns, ptr bufs, i64 begin, i64
+/// end)` with `code` (a constant of the module) and a table of the library
+/// functions `fns` names.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TileStub {
+    pub code: Vec<i64>,
+    pub fns: Vec<String>,
+}
+
+/// The interpreter's symbol ([`TileStub`]).
+pub const TILE_RUN_SYMBOL: &str = "smelt_tile_run";
 
 /// [`Cg::canonical`] for `program`: kernels keyed by their buffer types and
 /// body (everything the generated code depends on), not their names.
@@ -258,6 +274,7 @@ impl<'ctx, 'p> Cg<'ctx, 'p> {
             names: HashMap::new(),
             remote: Vec::new(),
             remote_entries: Vec::new(),
+            tiles: HashMap::new(),
         }
     }
 

@@ -1,0 +1,202 @@
+//! The tile interpreter (`crate::tiles`): programs whose every kernel it
+//! runs give the interpreter's results, as the compiled kernels do; rows
+//! longer than a tile, partial chunks, reductions in rows, in columns and
+//! point by point, float and pred values, and the automatic mode's limits.
+
+use smelt_hlo::reducers::{ADD, MAX};
+
+use super::*;
+use crate::tiles::{TileMode, plan_program};
+
+/// Lowers `hlo`, asserts that [`TileMode::All`] interprets every kernel a
+/// step launches, and checks the interpreted program against the
+/// interpreter (and, through [`run_with`], Cranelift and the evaluator),
+/// in parallel and on one thread.
+fn interpreted(hlo: &str, args: &[Array], rel: f64) -> Program {
+    let m = smelt_hlo::parse_module(hlo).unwrap_or_else(|e| panic!("bad test HLO: {e}\n{hlo}"));
+    let program = smelt_kernel::lower_module(&m).unwrap_or_else(|e| panic!("lowering failed: {e}\n{hlo}"));
+    let plans = plan_program(&program, TileMode::All);
+    for s in &program.steps {
+        if let Step::Kernel { kernel, .. } = s {
+            let k = &program.kernels[kernel.0 as usize];
+            assert!(plans.contains_key(&kernel.0), "kernel {} is not interpreted:\n{k:?}", k.name);
+        }
+    }
+    let want = interp(hlo, args);
+    for parallel in [true, false] {
+        let o = CompileOptions { tiles: TileMode::All, parallel, ..Default::default() };
+        let got = run_with(&program, args, &o);
+        assert_eq!(got.len(), want.len());
+        for (k, (g, w)) in got.iter().zip(&want).enumerate() {
+            assert_close(&format!("output {k} (parallel: {parallel})"), g, w, rel);
+        }
+    }
+    program
+}
+
+/// A masked softmax over the last axis of `dims` as one fusion: row max and
+/// sum as inline reductions, the division per lane.
+fn softmax(dims: &[i64]) -> String {
+    let r = dims.len();
+    let s = |t: &str, d: &[i64]| format!("{t}[{}]", d.iter().map(i64::to_string).collect::<Vec<_>>().join(","));
+    let (full, mask, row) = (s("f32", dims), s("pred", dims), s("f32", &dims[..r - 1]));
+    let keep = (0..r - 1).map(|d| d.to_string()).collect::<Vec<_>>().join(",");
+    let last = r - 1;
+    format!(
+        "HloModule m
+{ADD}{MAX}
+soft {{
+  x = {full} parameter(0)
+  m = {mask} parameter(1)
+  ninf = f32[] constant(-inf)
+  zero = f32[] constant(0)
+  n = {full} broadcast(ninf), dimensions={{}}
+  xm = {full} select(m, n, x)
+  rmax = {row} reduce(xm, ninf), dimensions={{{last}}}, to_apply=max
+  bmax = {full} broadcast(rmax), dimensions={{{keep}}}
+  d = {full} subtract(xm, bmax)
+  e = {full} exponential(d)
+  rsum = {row} reduce(e, zero), dimensions={{{last}}}, to_apply=add
+  bsum = {full} broadcast(rsum), dimensions={{{keep}}}
+  ROOT out = {full} divide(e, bsum)
+}}
+ENTRY e {{
+  x = {full} parameter(0)
+  m = {mask} parameter(1)
+  ROOT f = {full} fusion(x, m), kind=kLoop, calls=soft
+}}
+"
+    )
+}
+
+#[test]
+fn row_softmax_runs_interpreted() {
+    // Rows shorter than a tile, longer (whole chunks and a partial one),
+    // leading unit dimensions (the parallel dimension is the row's own).
+    for dims in [&[6, 33][..], &[3, 2500], &[4, 3, 200], &[1, 1, 2100]] {
+        let x = inputs(DType::F32, dims, 3);
+        let m = inputs(DType::S32, dims, 4);
+        let mask: Vec<f64> = (0..m.len()).map(|i| (get(&m, i) > 5.0) as i32 as f64).collect();
+        interpreted(&softmax(dims), &[x, array_of(DType::Pred, dims, &mask)], 1e-5);
+    }
+}
+
+#[test]
+fn reduce_kernels_run_interpreted_in_rows_and_columns() {
+    // Sums and maxima over the innermost dimension (rows to a scalar), over
+    // outer ones (tiles accumulated lane by lane, rows longer than a tile),
+    // with an elementwise output of the same fusion, and an empty reduction.
+    let hlo = format!(
+        "HloModule m
+{ADD}{MAX}
+colsum {{
+  x = f32[37,2100] parameter(0)
+  e = f32[37,2100] exponential(x)
+  zero = f32[] constant(0)
+  s = f32[2100] reduce(e, zero), dimensions={{0}}, to_apply=add
+  ROOT t = (f32[2100], f32[37,2100]) tuple(s, e)
+}}
+ENTRY e {{
+  x = f32[37,2100] parameter(0)
+  y = f64[4,50,1500] parameter(1)
+  z = f32[5,0] parameter(2)
+  ninf = f32[] constant(-inf)
+  dzero = f64[] constant(0)
+  zero = f32[] constant(0)
+  f = (f32[2100], f32[37,2100]) fusion(x), kind=kInput, calls=colsum
+  a = f32[2100] get-tuple-element(f), index=0
+  b = f32[37,2100] get-tuple-element(f), index=1
+  rows = f32[37] reduce(x, ninf), dimensions={{1}}, to_apply=max
+  mid = f64[4,1500] reduce(y, dzero), dimensions={{1}}, to_apply=dadd
+  inner = f64[4,50] reduce(y, dzero), dimensions={{2}}, to_apply=dadd
+  empty = f32[5] reduce(z, zero), dimensions={{1}}, to_apply=add
+  ROOT t = (f32[2100], f32[37,2100], f32[37], f64[4,1500], f64[4,50], f32[5]) tuple(a, b, rows, mid, inner, empty)
+}}
+dadd {{
+  p = f64[] parameter(0)
+  q = f64[] parameter(1)
+  ROOT s = f64[] add(p, q)
+}}
+"
+    );
+    let args =
+        [inputs(DType::F32, &[37, 2100], 7), inputs(DType::F64, &[4, 50, 1500], 8), array_of(DType::F32, &[5, 0], &[])];
+    interpreted(&hlo, &args, 1e-5);
+}
+
+#[test]
+fn log_sum_exp_runs_point_by_point() {
+    // A loop over rows whose every point reduces a row of its own (the
+    // reductions depend on the loop index): values are scalars, the
+    // reductions run in tiles.
+    let hlo = format!(
+        "HloModule m
+{ADD}{MAX}
+lse {{
+  x = f32[6,1500] parameter(0)
+  ninf = f32[] constant(-inf)
+  zero = f32[] constant(0)
+  mx = f32[6] reduce(x, ninf), dimensions={{1}}, to_apply=max
+  b = f32[6,1500] broadcast(mx), dimensions={{0}}
+  d = f32[6,1500] subtract(x, b)
+  e = f32[6,1500] exponential(d)
+  s = f32[6] reduce(e, zero), dimensions={{1}}, to_apply=add
+  l = f32[6] log(s)
+  ROOT r = f32[6] add(l, mx)
+}}
+ENTRY e {{
+  x = f32[6,1500] parameter(0)
+  ROOT f = f32[6] fusion(x), kind=kLoop, calls=lse
+}}
+"
+    );
+    let program = interpreted(&hlo, &[inputs(DType::F32, &[6, 1500], 9)], 1e-5);
+    assert!(program.kernels.iter().any(|k| matches!(&k.body, KernelBody::Loop { space, .. } if space == &[6])));
+}
+
+#[test]
+fn float_and_pred_operations_run_interpreted() {
+    // Comparisons, selects, clamps, logic on pred, conversions between the
+    // float types and from pred, the math library in f64, a flat loop.
+    let hlo = "HloModule m
+ENTRY e {
+  x = f64[4,700] parameter(0)
+  y = f64[4,700] parameter(1)
+  lt = pred[4,700] compare(x, y), direction=LT
+  ge = pred[4,700] compare(x, y), direction=GE
+  both = pred[4,700] and(lt, ge)
+  either = pred[4,700] or(lt, both)
+  s = f64[4,700] select(either, x, y)
+  lo = f64[] constant(0.95)
+  hi = f64[] constant(1.02)
+  c = f64[4,700] clamp(lo, s, hi)
+  t = f64[4,700] tanh(c)
+  f = f32[4,700] convert(t)
+  p = f32[4,700] convert(either)
+  l = f32[4,700] log(f)
+  q = f32[4,700] add(l, p)
+  ROOT r = (f32[4,700], pred[4,700], f64[4,700]) tuple(q, either, c)
+}
+";
+    interpreted(hlo, &[inputs(DType::F64, &[4, 700], 10), inputs(DType::F64, &[4, 700], 11)], 1e-6);
+}
+
+#[test]
+fn automatic_mode_interprets_only_small_programs_in_long_rows() {
+    let lower = |hlo: &str| {
+        let m = smelt_hlo::parse_module(hlo).unwrap_or_else(|e| panic!("{e}"));
+        smelt_kernel::lower_module(&m).unwrap_or_else(|e| panic!("{e}"))
+    };
+    let unary = |dims: &str| {
+        format!("HloModule m\nENTRY e {{\n  x = f32[{dims}] parameter(0)\n  ROOT t = f32[{dims}] tanh(x)\n}}\n")
+    };
+    // Long rows, little work: interpreted.
+    assert_eq!(plan_program(&lower(&unary("4,1000")), TileMode::Auto).len(), 1);
+    // Rows of 16: compiled (all of them do it), though `All` would not.
+    let short = lower(&softmax(&[64, 16]));
+    assert!(plan_program(&short, TileMode::Auto).is_empty());
+    assert!(!plan_program(&short, TileMode::All).is_empty());
+    // Much work: compiled.
+    assert!(plan_program(&lower(&unary("4096,4096")), TileMode::Auto).is_empty());
+    assert!(plan_program(&lower(&unary("4,1000")), TileMode::Off).is_empty());
+}

@@ -1,0 +1,219 @@
+//! The tile library: every elementwise operation the tile interpreter calls,
+//! compiled once per machine.
+//!
+//! Each member is an ordinary one-dimensional loop kernel over [`TILE`]
+//! lanes (`out[i] = op(a[i], b[i], ...)`) rendered by the same code generator
+//! as every program's kernels, so an operation computes the same bits
+//! through the library as inlined into a compiled kernel. Its entry point is
+//! the usual `void(ptr bufs, i64 begin, i64 end)` (buffers: the operands,
+//! then the result) under a stable symbol, `smelt_tile_<type>_<op>`; the
+//! interpreter calls it with `[0, n)` for the first `n` lanes. Members come
+//! in groups (per element type, the cheap operations apart from the math
+//! library's), each one routine object of the routine cache
+//! (`crate::routines`), so a program links only the groups it uses.
+
+use smelt_hlo::DType;
+use smelt_hlo::attrs::ComparisonDirection;
+use smelt_kernel::{ArrayType, BinaryOp, Graph, Kernel, KernelBody, KernelId, Node, NodeId, Program, UnaryOp};
+use smelt_llvm::codegen::Slot;
+
+/// Lanes per tile: what one call of a library function covers at most.
+pub(crate) const TILE: usize = 1024;
+
+/// One function of the library.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum TileFn {
+    /// `UnaryOp` on the type (`IsFinite` gives `pred`).
+    Unary(UnaryOp, DType),
+    Binary(BinaryOp, DType),
+    /// A comparison with the type's default order, giving `pred`.
+    Compare(ComparisonDirection, DType),
+    /// `(pred, t, t) -> t`.
+    Select(DType),
+    /// `(min, x, max) -> x` clamped, with XLA's NaN rule.
+    Clamp(DType),
+    /// `a * b + c` rounded once.
+    MulAdd(DType),
+    /// Conversion from the first type to the second.
+    Convert(DType, DType),
+}
+
+/// A group of library functions: one routine object.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct TileGroup {
+    /// The element type the group works on (`pred` for logic).
+    pub dtype: DType,
+    /// The math library's functions (exp, log, tanh, ...) rather than the
+    /// arithmetic, comparisons, selects and conversions.
+    pub math: bool,
+}
+
+/// The float types the library covers.
+const FLOATS: [DType; 2] = [DType::F32, DType::F64];
+
+const BASIC_UNARY: [UnaryOp; 9] = [
+    UnaryOp::Abs,
+    UnaryOp::Ceil,
+    UnaryOp::Floor,
+    UnaryOp::IsFinite,
+    UnaryOp::Neg,
+    UnaryOp::RoundNearestAfz,
+    UnaryOp::RoundNearestEven,
+    UnaryOp::Sign,
+    UnaryOp::Sqrt,
+];
+
+const MATH_UNARY: [UnaryOp; 12] = [
+    UnaryOp::Cbrt,
+    UnaryOp::Cos,
+    UnaryOp::Erf,
+    UnaryOp::Exp,
+    UnaryOp::Expm1,
+    UnaryOp::Log,
+    UnaryOp::Log1p,
+    UnaryOp::Logistic,
+    UnaryOp::Rsqrt,
+    UnaryOp::Sin,
+    UnaryOp::Tan,
+    UnaryOp::Tanh,
+];
+
+const BASIC_BINARY: [BinaryOp; 7] =
+    [BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul, BinaryOp::Div, BinaryOp::Rem, BinaryOp::Max, BinaryOp::Min];
+
+const MATH_BINARY: [BinaryOp; 2] = [BinaryOp::Pow, BinaryOp::Atan2];
+
+impl TileFn {
+    /// The group that defines this function, if the library has it.
+    pub(crate) fn group(self) -> Option<TileGroup> {
+        TileGroup::all().into_iter().find(|g| g.members().contains(&self))
+    }
+
+    /// Operand types, then the result type.
+    pub(crate) fn signature(self) -> (Vec<DType>, DType) {
+        match self {
+            TileFn::Unary(UnaryOp::IsFinite, d) => (vec![d], DType::Pred),
+            TileFn::Unary(_, d) => (vec![d], d),
+            TileFn::Binary(_, d) => (vec![d, d], d),
+            TileFn::Compare(_, d) => (vec![d, d], DType::Pred),
+            TileFn::Select(d) => (vec![DType::Pred, d, d], d),
+            TileFn::Clamp(d) | TileFn::MulAdd(d) => (vec![d, d, d], d),
+            TileFn::Convert(from, to) => (vec![from], to),
+        }
+    }
+
+    /// The symbol the library defines for this function.
+    pub(crate) fn symbol(self) -> String {
+        let name = match self {
+            TileFn::Unary(op, d) => format!("{d}_{op:?}"),
+            TileFn::Binary(op, d) => format!("{d}_{op:?}"),
+            TileFn::Compare(dir, d) => format!("{d}_{}", dir.name()),
+            TileFn::Select(d) => format!("{d}_select"),
+            TileFn::Clamp(d) => format!("{d}_clamp"),
+            TileFn::MulAdd(d) => format!("{d}_muladd"),
+            TileFn::Convert(from, to) => format!("{from}_to_{to}"),
+        };
+        format!("smelt_tile_{}", name.to_lowercase())
+    }
+
+    /// The scalar graph computing this function on loaded operands.
+    fn node(self, operands: &[NodeId]) -> Node {
+        let at = |i: usize| operands[i];
+        match self {
+            TileFn::Unary(op, _) => Node::Unary { op, x: at(0) },
+            TileFn::Binary(op, _) => Node::Binary { op, a: at(0), b: at(1) },
+            TileFn::Compare(direction, _) => Node::Compare { direction, compare_type: None, a: at(0), b: at(1) },
+            TileFn::Select(_) => Node::Select { pred: at(0), on_true: at(1), on_false: at(2) },
+            TileFn::Clamp(_) => Node::Clamp { min: at(0), x: at(1), max: at(2) },
+            TileFn::MulAdd(_) => Node::MulAdd { a: at(0), b: at(1), c: at(2) },
+            TileFn::Convert(_, to) => Node::Convert { x: at(0), to },
+        }
+    }
+}
+
+impl TileGroup {
+    /// Every group, in a fixed order.
+    pub(crate) fn all() -> Vec<TileGroup> {
+        let mut v: Vec<TileGroup> =
+            FLOATS.iter().flat_map(|&dtype| [false, true].map(|math| TileGroup { dtype, math })).collect();
+        v.push(TileGroup { dtype: DType::Pred, math: false });
+        v
+    }
+
+    /// The functions of the group, in a fixed order.
+    pub(crate) fn members(self) -> Vec<TileFn> {
+        let d = self.dtype;
+        if d == DType::Pred {
+            let mut v: Vec<TileFn> =
+                [BinaryOp::And, BinaryOp::Or, BinaryOp::Xor].iter().map(|&op| TileFn::Binary(op, d)).collect();
+            v.push(TileFn::Unary(UnaryOp::Not, d));
+            v.extend(ComparisonDirection::ALL.iter().map(|&c| TileFn::Compare(c, d)));
+            v.push(TileFn::Select(d));
+            return v;
+        }
+        if self.math {
+            let mut v: Vec<TileFn> = MATH_UNARY.iter().map(|&op| TileFn::Unary(op, d)).collect();
+            v.extend(MATH_BINARY.iter().map(|&op| TileFn::Binary(op, d)));
+            return v;
+        }
+        let mut v: Vec<TileFn> = BASIC_UNARY.iter().map(|&op| TileFn::Unary(op, d)).collect();
+        v.extend(BASIC_BINARY.iter().map(|&op| TileFn::Binary(op, d)));
+        v.extend(ComparisonDirection::ALL.iter().map(|&c| TileFn::Compare(c, d)));
+        v.extend([TileFn::Select(d), TileFn::Clamp(d), TileFn::MulAdd(d)]);
+        v.push(TileFn::Convert(DType::Pred, d));
+        v.extend(FLOATS.iter().filter(|&&f| f != d).map(|&f| TileFn::Convert(f, d)));
+        v
+    }
+
+    /// The group's functions as a program of loop kernels (one per member,
+    /// in [`TileGroup::members`] order) and the entry points to define:
+    /// kernel, buffer descriptions and symbol.
+    pub(crate) fn program(self) -> (Program, Vec<(KernelId, Vec<Slot>, String)>) {
+        let mut kernels = Vec::new();
+        let mut entries = Vec::new();
+        for (i, f) in self.members().into_iter().enumerate() {
+            let (operands, result) = f.signature();
+            let mut graph = Graph::default();
+            let push = |g: &mut Graph, n: Node, t: DType| {
+                g.nodes.push(n);
+                g.types.push(t);
+                NodeId(g.nodes.len() as u32 - 1)
+            };
+            let lane = push(&mut graph, Node::Index(0), DType::S64);
+            let loaded: Vec<NodeId> = operands
+                .iter()
+                .enumerate()
+                .map(|(input, &t)| push(&mut graph, Node::Load { input, index: vec![lane] }, t))
+                .collect();
+            let out = push(&mut graph, f.node(&loaded), result);
+            let array = |dtype: DType| ArrayType { dtype, dims: vec![TILE as i64] };
+            kernels.push(Kernel {
+                name: f.symbol(),
+                inputs: operands.iter().map(|&t| array(t)).collect(),
+                outputs: vec![array(result)],
+                body: KernelBody::Loop { space: vec![TILE as i64], graph, outputs: vec![out] },
+            });
+            // Operands may be anywhere (rows of the caller's arrays, scalars):
+            // aligned to their element, one element known to be there, and
+            // the result may overwrite an operand.
+            let slot = |t: DType| Slot {
+                noalias: false,
+                align: t.byte_size().max(1) as u32,
+                bytes: t.byte_size() as u64,
+                same_as: None,
+            };
+            let slots = operands.iter().chain([&result]).map(|&t| slot(t)).collect();
+            entries.push((KernelId(i as u32), slots, f.symbol()));
+        }
+        let program = Program {
+            name: format!("smelt_tiles_{}{}", self.dtype, if self.math { "_math" } else { "" }),
+            params: Vec::new(),
+            results: Vec::new(),
+            temp_bytes: 0,
+            constants: Vec::new(),
+            kernels,
+            steps: Vec::new(),
+        };
+        (program, entries)
+    }
+}

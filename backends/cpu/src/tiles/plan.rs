@@ -1,0 +1,442 @@
+//! From a kernel to tile code: which kernels the interpreter runs, and the
+//! words it runs them from.
+//!
+//! A kernel qualifies when every value it computes is a float (`f32`,
+//! `f64`) or `pred`, every operation is a library function
+//! ([`TileFn::group`]), and its data moves in rows: each load reads its
+//! input along its last dimension with the innermost loop index (the
+//! *lane*), or at one point per row. Values that depend on the lane are
+//! tiles; the rest are scalars, computed once per row. An inline reduction
+//! must be a row value over a one-dimensional window (softmax's row max and
+//! sum), combined by one commutative operation. When a reduction depends on
+//! the lane (it sits inside a loop over points, each reducing a row of its
+//! own), the kernel runs point by point instead, every value a scalar
+//! except inside the reductions, and only when each point reduces enough
+//! to pay for a point's calls.
+//!
+//! Reduce kernels qualify over one reduced dimension: the innermost (rows
+//! reduced to a scalar) or an outer one (tiles accumulated lane by lane).
+//!
+//! The code is a list of 64-bit words ([`run`](super::run) documents the
+//! layout); it is a constant of the program's module, so a program served
+//! from the disk cache carries it.
+
+use smelt_hlo::DType;
+use smelt_hlo::attrs::CompareType;
+use smelt_kernel::{BinaryOp, FnPattern, Graph, InlineReduce, Kernel, KernelBody, Node, NodeId, Scalar};
+use smelt_llvm::codegen::{loop_is_flat, par_dim};
+
+use super::library::TileFn;
+use super::run::op;
+
+/// The code version the interpreter checks first. Objects in the JIT's
+/// disk cache carry tile code: bump `crate::CODE_REVISION` with it.
+pub(crate) const VERSION: i64 = 1;
+
+/// Kernel kinds (word 1).
+pub(crate) const KIND_LOOP: i64 = 0;
+pub(crate) const KIND_REDUCE_INNER: i64 = 1;
+pub(crate) const KIND_REDUCE_OUTER: i64 = 2;
+
+/// Elements an inline reduction must cover for a kernel run point by point.
+const POINTWISE_MIN_WINDOW: i64 = 64;
+
+/// A kernel as tile code: the words and the library functions they call
+/// (code refers to them by position in `fns`).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct TileKernel {
+    pub code: Vec<i64>,
+    pub fns: Vec<TileFn>,
+    /// The fewest lanes a library call covers (a row's, or an inline
+    /// reduction's window when the kernel runs point by point): what the
+    /// interpreter's per-call overhead is spread over.
+    pub lanes: i64,
+}
+
+/// The tile code of `k`, or None when the interpreter cannot run it.
+pub(crate) fn plan(k: &Kernel) -> Option<TileKernel> {
+    match &k.body {
+        KernelBody::Loop { space, graph, outputs } => plan_loop(k, space, graph, outputs),
+        KernelBody::Reduce { space, reduced, graph, init, values, reducer, reduce_outputs, extra } => {
+            let [d] = reduced.as_slice() else { return None };
+            let ([init], [value], [out]) = (init.as_slice(), values.as_slice(), reduce_outputs.as_slice()) else {
+                return None;
+            };
+            let Some(FnPattern::Binary(combine)) = reducer.pattern else { return None };
+            plan_reduce(k, space, *d, graph, (*init, *value, combine, *out), extra)
+        }
+        _ => None,
+    }
+}
+
+/// Where a value of a frame lives.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Val {
+    Scalar(i64),
+    Tile(i64),
+    /// The lane's own index (only ever a load index).
+    Lane,
+}
+
+/// Code of one frame: run once per row, and once per chunk of lanes.
+#[derive(Default)]
+struct Frame {
+    row: Vec<i64>,
+    lane: Vec<i64>,
+    /// Tiles already splatted from a scalar slot.
+    splats: Vec<(i64, i64)>,
+}
+
+struct Planner<'k> {
+    kernel: &'k Kernel,
+    scalars: i64,
+    tiles: i64,
+    fns: Vec<TileFn>,
+    /// All loop indices are the lane (a flat loop).
+    flat: bool,
+}
+
+fn tile_type(d: DType) -> bool {
+    matches!(d, DType::F32 | DType::F64 | DType::Pred)
+}
+
+/// Combining operations a reduction may use (commutative and associative,
+/// so tiles may be combined lane by lane and then folded).
+fn combines(op: BinaryOp, d: DType) -> bool {
+    match d {
+        DType::F32 | DType::F64 => matches!(op, BinaryOp::Add | BinaryOp::Mul | BinaryOp::Max | BinaryOp::Min),
+        DType::Pred => matches!(op, BinaryOp::And | BinaryOp::Or),
+        _ => false,
+    }
+}
+
+impl Planner<'_> {
+    fn scalar(&mut self) -> i64 {
+        self.scalars += 1;
+        self.scalars - 1
+    }
+
+    fn tile(&mut self) -> i64 {
+        self.tiles += 1;
+        self.tiles - 1
+    }
+
+    fn func(&mut self, f: TileFn) -> Option<i64> {
+        f.group()?;
+        let i = self.fns.iter().position(|&g| g == f).unwrap_or_else(|| {
+            self.fns.push(f);
+            self.fns.len() - 1
+        });
+        Some(i as i64)
+    }
+
+    /// A tile holding `v` (splatting a scalar in the row code, once).
+    fn as_tile(&mut self, fr: &mut Frame, v: Val, d: DType) -> Option<i64> {
+        match v {
+            Val::Tile(t) => Some(t),
+            Val::Lane => None,
+            Val::Scalar(s) => {
+                if let Some(&(_, t)) = fr.splats.iter().find(|(from, _)| *from == s) {
+                    return Some(t);
+                }
+                let t = self.tile();
+                fr.row.extend([op::SPLAT, t, s, d.byte_size() as i64]);
+                fr.splats.push((s, t));
+                Some(t)
+            }
+        }
+    }
+
+    /// Plans `g`'s nodes that `roots` need into `fr`. `lane` is the loop
+    /// index that runs along rows (None: none does); `outer` are the values
+    /// of the enclosing frame (for an inline reduction's body).
+    fn frame(
+        &mut self,
+        g: &Graph,
+        lane: Option<usize>,
+        outer: &[Option<Val>],
+        roots: &[NodeId],
+    ) -> Option<(Frame, Vec<Option<Val>>)> {
+        let live = g.live(roots);
+        let mut fr = Frame::default();
+        let mut vals: Vec<Option<Val>> = vec![None; g.len()];
+        for (i, node) in g.nodes.iter().enumerate() {
+            if !live[i] {
+                continue;
+            }
+            let d = g.dtype(NodeId(i as u32));
+            let val = |n: &NodeId| vals.get(n.0 as usize).copied().flatten();
+            let v = match node {
+                Node::Index(dim) if self.flat || Some(*dim) == lane => Val::Lane,
+                Node::Index(dim) => {
+                    let s = self.scalar();
+                    fr.row.extend([op::INDEX, s, *dim as i64]);
+                    Val::Scalar(s)
+                }
+                Node::Const(c) => {
+                    let bits = match *c {
+                        Scalar::Float(DType::F32, v) => (v as f32).to_bits() as i64,
+                        Scalar::Float(DType::F64, v) => v.to_bits() as i64,
+                        Scalar::Int(DType::Pred | DType::S64, v) => i64::try_from(v).ok()?,
+                        _ => return None,
+                    };
+                    let s = self.scalar();
+                    fr.row.extend([op::CONST, s, bits]);
+                    Val::Scalar(s)
+                }
+                Node::Outer(n) => match outer.get(n.0 as usize).copied().flatten()? {
+                    v @ Val::Scalar(_) => v,
+                    _ => return None,
+                },
+                Node::Load { input, index } => self.load(g, &mut fr, &vals, *input, index, d)?,
+                Node::Reduce(r) => self.reduce(&mut fr, &vals, r, d)?,
+                Node::ReduceResult { reduce, index: 0 } => val(reduce)?,
+                Node::Param(_) | Node::Bitcast { .. } | Node::ReduceResult { .. } => return None,
+                _ => self.operation(g, &mut fr, &vals, node, d)?,
+            };
+            vals[i] = Some(v);
+        }
+        Some((fr, vals))
+    }
+
+    fn load(
+        &mut self,
+        g: &Graph,
+        fr: &mut Frame,
+        vals: &[Option<Val>],
+        input: usize,
+        index: &[NodeId],
+        d: DType,
+    ) -> Option<Val> {
+        let ty = self.kernel.inputs.get(input)?;
+        if ty.dtype != d || !tile_type(d) || index.len() != ty.dims.len() {
+            return None;
+        }
+        let idx: Vec<Val> = index.iter().map(|n| vals.get(n.0 as usize).copied().flatten()).collect::<Option<_>>()?;
+        let esize = d.byte_size() as i64;
+        if self.flat && !idx.is_empty() && idx.iter().all(|v| *v == Val::Lane) {
+            // A flat loop's loads read their input in the space's order.
+            let t = self.tile();
+            fr.lane.extend([op::LOAD_T, t, input as i64, esize, 0]);
+            return Some(Val::Tile(t));
+        }
+        let mut strides = vec![1i64; ty.dims.len()];
+        for j in (0..ty.dims.len().saturating_sub(1)).rev() {
+            strides[j] = strides[j + 1].checked_mul(ty.dims[j + 1].max(1))?;
+        }
+        let lane_at = idx.iter().position(|v| *v == Val::Lane);
+        let mut terms = Vec::new();
+        for (j, v) in idx.iter().enumerate() {
+            match v {
+                Val::Scalar(s) if g.dtype(index[j]) == DType::S64 => terms.extend([*s, strides[j]]),
+                Val::Lane if Some(j) == lane_at && j + 1 == idx.len() => {}
+                _ => return None,
+            }
+        }
+        let n = terms.len() as i64 / 2;
+        if lane_at.is_some() {
+            let t = self.tile();
+            fr.lane.extend([op::LOAD_T, t, input as i64, esize, n]);
+            fr.lane.extend(terms);
+            Some(Val::Tile(t))
+        } else {
+            let s = self.scalar();
+            fr.row.extend([op::LOAD_S, s, input as i64, esize, n]);
+            fr.row.extend(terms);
+            Some(Val::Scalar(s))
+        }
+    }
+
+    fn operation(&mut self, g: &Graph, fr: &mut Frame, vals: &[Option<Val>], node: &Node, d: DType) -> Option<Val> {
+        let ops = node.operands();
+        let t = |i: usize| g.dtype(ops[i]);
+        let f = match *node {
+            Node::Unary { op, .. } => TileFn::Unary(op, t(0)),
+            Node::Binary { op, .. } => TileFn::Binary(op, t(0)),
+            Node::Compare { direction, compare_type, .. } => {
+                let default = match t(0) {
+                    DType::Pred => None,
+                    _ => Some(CompareType::Float),
+                };
+                if compare_type.is_some() && compare_type != default {
+                    return None;
+                }
+                TileFn::Compare(direction, t(0))
+            }
+            Node::Select { .. } => TileFn::Select(t(1)),
+            Node::Clamp { .. } => TileFn::Clamp(t(1)),
+            Node::MulAdd { .. } => TileFn::MulAdd(t(0)),
+            Node::Convert { to, .. } => TileFn::Convert(t(0), to),
+            _ => return None,
+        };
+        let (want, result) = f.signature();
+        if result != d || want.len() != ops.len() || want.iter().enumerate().any(|(i, &w)| w != t(i)) {
+            return None;
+        }
+        let id = self.func(f)?;
+        let args: Vec<Val> = ops.iter().map(|n| vals.get(n.0 as usize).copied().flatten()).collect::<Option<_>>()?;
+        if args.iter().all(|v| matches!(v, Val::Scalar(_))) {
+            let s = self.scalar();
+            fr.row.extend([op::CALL_S, id, args.len() as i64, s]);
+            fr.row.extend(args.iter().map(|v| if let Val::Scalar(s) = v { *s } else { 0 }));
+            return Some(Val::Scalar(s));
+        }
+        let mut tiles = Vec::with_capacity(args.len());
+        for (i, v) in args.iter().enumerate() {
+            tiles.push(self.as_tile(fr, *v, want[i])?);
+        }
+        let out = self.tile();
+        fr.lane.extend([op::CALL_T, id, tiles.len() as i64, out]);
+        fr.lane.extend(tiles);
+        Some(Val::Tile(out))
+    }
+
+    /// An inline reduction over a one-dimensional window: a row value.
+    fn reduce(&mut self, fr: &mut Frame, vals: &[Option<Val>], r: &InlineReduce, d: DType) -> Option<Val> {
+        let ([w], [init], [value]) = (r.window.as_slice(), r.init.as_slice(), r.values.as_slice()) else {
+            return None;
+        };
+        let Some(FnPattern::Binary(combine)) = r.reducer.pattern else { return None };
+        if !combines(combine, d) || r.body.dtype(*value) != d {
+            return None;
+        }
+        let Val::Scalar(init) = vals.get(init.0 as usize).copied().flatten()? else { return None };
+        let flat = std::mem::replace(&mut self.flat, false);
+        let body = self.frame(&r.body, Some(0), vals, &[*value]);
+        self.flat = flat;
+        let (mut body, body_vals) = body?;
+        let value = body_vals.get(value.0 as usize).copied().flatten()?;
+        let value = self.as_tile(&mut body, value, d)?;
+        let f = self.func(TileFn::Binary(combine, d))?;
+        // The accumulator takes two tiles (`acc`, `acc + 1`: see `run`).
+        let (acc, _, out) = (self.tile(), self.tile(), self.scalar());
+        fr.row.extend([op::REDUCE, out, init, f, d.byte_size() as i64, *w, acc, value]);
+        fr.row.extend([body.row.len() as i64, body.lane.len() as i64]);
+        fr.row.extend(body.row);
+        fr.row.extend(body.lane);
+        Some(Val::Scalar(out))
+    }
+
+    /// The code: header, outputs, then the row and lane code.
+    fn finish(self, header: Vec<i64>, outputs: Vec<i64>, fr: Frame, lanes: i64) -> TileKernel {
+        let mut code = header;
+        code.extend([self.scalars, self.tiles]);
+        code.extend(outputs);
+        code.push(fr.row.len() as i64);
+        code.extend(fr.row);
+        code.push(fr.lane.len() as i64);
+        code.extend(fr.lane);
+        TileKernel { code, fns: self.fns, lanes }
+    }
+}
+
+fn plan_loop(k: &Kernel, space: &[i64], graph: &Graph, outputs: &[NodeId]) -> Option<TileKernel> {
+    if space.is_empty() || outputs.len() != k.outputs.len() {
+        return None;
+    }
+    let flat = loop_is_flat(space, graph, outputs, &k.inputs);
+    let (space, par): (Vec<i64>, usize) =
+        if flat { (vec![space.iter().product()], 0) } else { (space.to_vec(), par_dim(space)) };
+    let r = space.len();
+    // Rows along the innermost dimension; point by point when a reduction
+    // depends on the lane.
+    for lane in [Some(r - 1), None] {
+        if lane.is_none() && (flat || !reductions_pay(graph)) {
+            return None;
+        }
+        let mut p = Planner { kernel: k, scalars: 0, tiles: 0, fns: Vec::new(), flat };
+        let Some((mut fr, vals)) = p.frame(graph, lane, &[], outputs) else { continue };
+        let mut outs = vec![outputs.len() as i64];
+        let mut ok = true;
+        for (o, n) in outputs.iter().enumerate() {
+            let d = k.outputs[o].dtype;
+            let v = vals.get(n.0 as usize).copied().flatten();
+            let (is_tile, slot) = match (v, lane) {
+                (Some(Val::Scalar(s)), None) => (0, s),
+                (Some(v @ (Val::Scalar(_) | Val::Tile(_))), Some(_)) => match p.as_tile(&mut fr, v, d) {
+                    Some(t) => (1, t),
+                    None => {
+                        ok = false;
+                        break;
+                    }
+                },
+                _ => {
+                    ok = false;
+                    break;
+                }
+            };
+            outs.extend([o as i64, d.byte_size() as i64, is_tile, slot]);
+        }
+        if !ok {
+            continue;
+        }
+        let mut header = vec![VERSION, KIND_LOOP, k.inputs.len() as i64, r as i64];
+        header.extend(&space);
+        header.extend([par as i64, lane.map_or(-1, |l| l as i64), -1]);
+        let lanes = match lane {
+            Some(l) => space[l],
+            None => min_window(graph),
+        };
+        return Some(p.finish(header, outs, fr, lanes));
+    }
+    None
+}
+
+/// Whether a graph has inline reductions, each covering enough elements to
+/// run the graph point by point.
+fn reductions_pay(g: &Graph) -> bool {
+    g.nodes.iter().any(|n| matches!(n, Node::Reduce(_))) && min_window(g) >= POINTWISE_MIN_WINDOW
+}
+
+/// The fewest elements an inline reduction of `g` covers.
+fn min_window(g: &Graph) -> i64 {
+    g.nodes
+        .iter()
+        .filter_map(|n| match n {
+            Node::Reduce(r) => Some(r.window.iter().product::<i64>()),
+            _ => None,
+        })
+        .min()
+        .unwrap_or(0)
+}
+
+fn plan_reduce(
+    k: &Kernel,
+    space: &[i64],
+    reduced: usize,
+    graph: &Graph,
+    (init, value, combine, out): (NodeId, NodeId, BinaryOp, usize),
+    extra: &[(usize, NodeId)],
+) -> Option<TileKernel> {
+    let r = space.len();
+    let d = graph.dtype(init);
+    if r == 0 || reduced >= r || !combines(combine, d) || graph.dtype(value) != d {
+        return None;
+    }
+    let kind = if reduced == r - 1 { KIND_REDUCE_INNER } else { KIND_REDUCE_OUTER };
+    let kept: Vec<usize> = (0..r).filter(|&j| j != reduced).collect();
+    let kept_dims: Vec<i64> = kept.iter().map(|&j| space[j]).collect();
+    let par = kept.get(par_dim(&kept_dims)).copied().unwrap_or(0);
+    let mut p = Planner { kernel: k, scalars: 0, tiles: 0, fns: Vec::new(), flat: false };
+    let mut roots = vec![init, value];
+    roots.extend(extra.iter().map(|e| e.1));
+    let (mut fr, vals) = p.frame(graph, Some(r - 1), &[], &roots)?;
+    let Some(Val::Scalar(init)) = vals.get(init.0 as usize).copied().flatten() else { return None };
+    let v = vals.get(value.0 as usize).copied().flatten()?;
+    let value = p.as_tile(&mut fr, v, d)?;
+    let f = p.func(TileFn::Binary(combine, d))?;
+    let (acc, _, result) = (p.tile(), p.tile(), p.scalar());
+    let mut outs = vec![1 + extra.len() as i64];
+    outs.extend([out as i64, d.byte_size() as i64, 1, acc]);
+    for &(o, n) in extra {
+        let t = k.outputs.get(o)?.dtype;
+        let v = vals.get(n.0 as usize).copied().flatten()?;
+        let tile = p.as_tile(&mut fr, v, t)?;
+        outs.extend([o as i64, t.byte_size() as i64, 1, tile]);
+    }
+    let mut header = vec![VERSION, kind, k.inputs.len() as i64, r as i64];
+    header.extend(space);
+    header.extend([par as i64, r as i64 - 1, reduced as i64]);
+    header.extend([init, value, f, acc, d.byte_size() as i64, result]);
+    Some(p.finish(header, outs, fr, space[r - 1]))
+}

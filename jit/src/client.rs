@@ -418,6 +418,26 @@ impl Client {
                         let baseline = match (options.tiered, options.baseline) {
                             (false, _) => None,
                             (true, Baseline::Interp) => Some(interp()?),
+                            // The tile interpreter runs every kernel: ready in
+                            // milliseconds, and fast enough to run first.
+                            (true, Baseline::Cranelift)
+                                if smelt_cpu::tiles::runs_interpreted(&program)
+                                    && crate::first_tier::FirstTierEstimate::of(&program).tiles_first() =>
+                            {
+                                let o = smelt_cpu::CompileOptions {
+                                    tiles: smelt_cpu::TileMode::All,
+                                    ..cpu_options.clone()
+                                };
+                                let verified = smelt_kernel::verify_within(&program, &limits)
+                                    .map_err(|e| JitError::Lower(e.to_string()))?;
+                                match smelt_cpu::compile(&verified, &o) {
+                                    Ok(e) => Some(Engine::Tiles(Arc::new(e))),
+                                    Err(_) => {
+                                        counters.baseline_fallbacks.fetch_add(1, Ordering::Relaxed);
+                                        None
+                                    }
+                                }
+                            }
                             (true, Baseline::Cranelift)
                                 if !crate::first_tier::FirstTierEstimate::of(&program).baseline_first() =>
                             {
@@ -439,13 +459,16 @@ impl Client {
                             None => Ok(exe(llvm(&program)?, None)),
                             Some(engine) => {
                                 let upgrade = Upgrade::new();
-                                let start = self.upgrade_starter(
-                                    program,
-                                    cpu_options.clone(),
-                                    limits,
-                                    llvm_key,
-                                    upgrade.clone(),
-                                );
+                                // The upgrade compiles every kernel.
+                                let upgrade_options = match engine {
+                                    Engine::Tiles(_) => smelt_cpu::CompileOptions {
+                                        tiles: smelt_cpu::TileMode::Off,
+                                        ..cpu_options.clone()
+                                    },
+                                    _ => cpu_options.clone(),
+                                };
+                                let start =
+                                    self.upgrade_starter(program, upgrade_options, limits, llvm_key, upgrade.clone());
                                 if options.defer_upgrade {
                                     upgrade.defer(start);
                                 } else {

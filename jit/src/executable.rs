@@ -37,6 +37,9 @@ pub enum Tier {
     Llvm,
     /// GPU code (`gpu`, or its host simulator `gpu-sim`).
     Gpu,
+    /// `smelt-cpu` with every kernel run by its tile interpreter (compiled
+    /// in milliseconds, runs within a few times LLVM code's time).
+    Tiles,
 }
 
 impl Tier {
@@ -46,6 +49,7 @@ impl Tier {
             Tier::Cranelift => "cranelift",
             Tier::Llvm => "llvm",
             Tier::Gpu => "gpu",
+            Tier::Tiles => "tiles",
         }
     }
 
@@ -64,6 +68,7 @@ impl Tier {
             Tier::Cranelift => 2,
             Tier::Llvm => 3,
             Tier::Gpu => 4,
+            Tier::Tiles => 5,
         }
     }
 
@@ -73,6 +78,7 @@ impl Tier {
             2 => Some(Tier::Cranelift),
             3 => Some(Tier::Llvm),
             4 => Some(Tier::Gpu),
+            5 => Some(Tier::Tiles),
             _ => None,
         }
     }
@@ -85,6 +91,8 @@ pub(crate) enum Engine {
     Interp(Box<Module>, Option<smelt_hlo::budget::MemoryBudget>),
     /// A registered backend's executable.
     Compiled(Arc<dyn smelt_kernel::Executable>),
+    /// `smelt-cpu` code whose kernels the tile interpreter runs ([`Tier::Tiles`]).
+    Tiles(Arc<smelt_cpu::Executable>),
 }
 
 impl Engine {
@@ -92,6 +100,7 @@ impl Engine {
         match self {
             Engine::Interp(..) => Tier::Interp,
             Engine::Compiled(exe) => Tier::of_backend(exe.backend()),
+            Engine::Tiles(_) => Tier::Tiles,
         }
     }
 
@@ -106,6 +115,9 @@ impl Engine {
                     .map_err(|e| JitError::Interp(e.to_string()))
             }
             Engine::Compiled(exe) => exe.execute(args).map_err(|e| backend_error(exe.backend(), e)),
+            Engine::Tiles(exe) => {
+                smelt_kernel::Executable::execute(exe.as_ref(), args).map_err(|e| backend_error("cpu", e))
+            }
         }
     }
 }

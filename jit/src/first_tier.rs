@@ -1,6 +1,6 @@
-//! Which tier runs a tiered compilation's first launches: Cranelift code
-//! while LLVM compiles in the background, or LLVM code compiled in the
-//! foreground. The baseline exists to give a first result sooner; when its
+//! Which tier runs a tiered compilation's first launches: the CPU backend's
+//! tile interpreter (programs it runs whole) or Cranelift code while LLVM
+//! compiles in the background, or LLVM code compiled in the foreground. The baseline exists to give a first result sooner; when its
 //! run would outlast LLVM's compile, waiting for LLVM is sooner (a BERT
 //! encoder: 360 ms to the first result through Cranelift, its products on
 //! the portable dot routine beside LLVM's compile, 285-320 ms through LLVM;
@@ -27,6 +27,12 @@ const COPY_BYTE_NS: f64 = 0.1;
 const PRODUCT_MAC_NS: f64 = 0.03;
 const SORT_COMPARE_NS: f64 = 30.0;
 
+/// The tile interpreter's nanoseconds per scalar kernel operation (CPU
+/// backend, every kernel interpreted): 4.5x Cranelift's speed (2.4 to 6.8
+/// over a softmax, a log-softmax, a layer norm and an elementwise chain at
+/// benchmark size, AMD EPYC Zen 2).
+const TILE_KERNEL_OP_NS: f64 = 0.11;
+
 /// LLVM's compile: a fixed part and a part per kernel, in nanoseconds.
 const LLVM_FIXED_NS: f64 = 20e6;
 const LLVM_KERNEL_NS: f64 = 8e6;
@@ -42,6 +48,10 @@ const SHARED_CORES: f64 = 1.5;
 pub struct FirstTierEstimate {
     /// One run on the Cranelift tier, nanoseconds.
     pub baseline_run_ns: f64,
+    /// One run with every kernel on the tile interpreter, nanoseconds
+    /// (products, sorts and copies as LLVM code runs them: none of them in
+    /// programs the interpreter runs whole).
+    pub tiles_run_ns: f64,
     /// LLVM's compile, nanoseconds.
     pub llvm_compile_ns: f64,
 }
@@ -54,6 +64,7 @@ impl FirstTierEstimate {
                 + w.copy * COPY_BYTE_NS
                 + w.product * PRODUCT_MAC_NS
                 + w.sort * SORT_COMPARE_NS,
+            tiles_run_ns: w.kernel * TILE_KERNEL_OP_NS + w.copy * COPY_BYTE_NS,
             llvm_compile_ns: LLVM_FIXED_NS + LLVM_KERNEL_NS * program.kernels.len() as f64,
         }
     }
@@ -61,5 +72,11 @@ impl FirstTierEstimate {
     /// Whether running the baseline first gives the first result sooner.
     pub fn baseline_first(&self) -> bool {
         self.baseline_run_ns * SHARED_CORES <= self.llvm_compile_ns
+    }
+
+    /// Whether running the tile interpreter first (for a program it runs
+    /// whole) gives the first result sooner.
+    pub fn tiles_first(&self) -> bool {
+        self.tiles_run_ns * SHARED_CORES <= self.llvm_compile_ns
     }
 }

@@ -230,6 +230,40 @@ fn tiered_runs_cranelift_first() {
     assert_eq!(exe.tier(), Some(Tier::Llvm));
 }
 
+/// A program the CPU backend's tile interpreter runs whole (float rows of
+/// 1024) starts on it, then moves to LLVM code with the same results.
+#[test]
+fn tiered_runs_the_tile_interpreter_first_when_it_runs_every_kernel() {
+    let text = "HloModule rows
+max {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT m = f32[] maximum(a, b)
+}
+ENTRY e {
+  x = f32[16,1024] parameter(0)
+  ninf = f32[] constant(-inf)
+  m = f32[16] reduce(x, ninf), dimensions={1}, to_apply=max
+  b = f32[16,1024] broadcast(m), dimensions={0}
+  d = f32[16,1024] subtract(x, b)
+  ROOT e = f32[16,1024] exponential(d)
+}
+";
+    let c = client("tiered");
+    let o = CompileOptions { defer_upgrade: true, ..Default::default() };
+    let exe = c.compile(&smelt_hlo::parse_module(text).unwrap(), &o).unwrap();
+    let x: Vec<f32> = (0..16 * 1024).map(|i| ((i * 7919) % 1000) as f32 / 100.0).collect();
+    let x = Buffer::from_vec(&[16, 1024], x).unwrap();
+    let first = exe.run(&[&x]).unwrap();
+    assert_eq!(exe.tier(), Some(Tier::Tiles));
+    exe.start_upgrade();
+    exe.wait_optimized(None).unwrap();
+    let upgraded = exe.run(&[&x]).unwrap();
+    assert_eq!(exe.tier(), Some(Tier::Llvm));
+    // The same library code computes exp in both tiers.
+    assert_eq!(first[0].as_slice::<f32>().unwrap(), upgraded[0].as_slice::<f32>().unwrap());
+}
+
 /// A program whose baseline run would outlast LLVM's compile (a
 /// 1024-cube product: a billion multiply-adds on the portable dot routine)
 /// compiles with LLVM first; the small one beside it runs on Cranelift first.

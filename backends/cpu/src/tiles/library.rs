@@ -26,6 +26,9 @@ pub(crate) enum TileFn {
     /// `UnaryOp` on the type (`IsFinite` gives `pred`).
     Unary(UnaryOp, DType),
     Binary(BinaryOp, DType),
+    /// A binary operation with one operand a scalar (the first when the
+    /// flag is set, else the second), read at lane 0: no splatted tile.
+    BinaryScalar(BinaryOp, DType, bool),
     /// A comparison with the type's default order, giving `pred`.
     Compare(ComparisonDirection, DType),
     /// `(pred, t, t) -> t`.
@@ -94,7 +97,7 @@ impl TileFn {
         match self {
             TileFn::Unary(UnaryOp::IsFinite, d) => (vec![d], DType::Pred),
             TileFn::Unary(_, d) => (vec![d], d),
-            TileFn::Binary(_, d) => (vec![d, d], d),
+            TileFn::Binary(_, d) | TileFn::BinaryScalar(_, d, _) => (vec![d, d], d),
             TileFn::Compare(_, d) => (vec![d, d], DType::Pred),
             TileFn::Select(d) => (vec![DType::Pred, d, d], d),
             TileFn::Clamp(d) | TileFn::MulAdd(d) => (vec![d, d, d], d),
@@ -107,6 +110,7 @@ impl TileFn {
         let name = match self {
             TileFn::Unary(op, d) => format!("{d}_{op:?}"),
             TileFn::Binary(op, d) => format!("{d}_{op:?}"),
+            TileFn::BinaryScalar(op, d, first) => format!("{d}_{op:?}_{}", if first { "sv" } else { "vs" }),
             TileFn::Compare(dir, d) => format!("{d}_{}", dir.name()),
             TileFn::Select(d) => format!("{d}_select"),
             TileFn::Clamp(d) => format!("{d}_clamp"),
@@ -121,7 +125,7 @@ impl TileFn {
         let at = |i: usize| operands[i];
         match self {
             TileFn::Unary(op, _) => Node::Unary { op, x: at(0) },
-            TileFn::Binary(op, _) => Node::Binary { op, a: at(0), b: at(1) },
+            TileFn::Binary(op, _) | TileFn::BinaryScalar(op, _, _) => Node::Binary { op, a: at(0), b: at(1) },
             TileFn::Compare(direction, _) => Node::Compare { direction, compare_type: None, a: at(0), b: at(1) },
             TileFn::Select(_) => Node::Select { pred: at(0), on_true: at(1), on_false: at(2) },
             TileFn::Clamp(_) => Node::Clamp { min: at(0), x: at(1), max: at(2) },
@@ -158,6 +162,9 @@ impl TileGroup {
         }
         let mut v: Vec<TileFn> = BASIC_UNARY.iter().map(|&op| TileFn::Unary(op, d)).collect();
         v.extend(BASIC_BINARY.iter().map(|&op| TileFn::Binary(op, d)));
+        for first in [true, false] {
+            v.extend(BASIC_BINARY.iter().map(|&op| TileFn::BinaryScalar(op, d, first)));
+        }
         v.extend(ComparisonDirection::ALL.iter().map(|&c| TileFn::Compare(c, d)));
         v.extend([TileFn::Select(d), TileFn::Clamp(d), TileFn::MulAdd(d)]);
         v.push(TileFn::Convert(DType::Pred, d));
@@ -180,10 +187,18 @@ impl TileGroup {
                 NodeId(g.nodes.len() as u32 - 1)
             };
             let lane = push(&mut graph, Node::Index(0), DType::S64);
+            let scalar = match f {
+                TileFn::BinaryScalar(_, _, first) => Some(usize::from(!first)),
+                _ => None,
+            };
+            let zero = push(&mut graph, Node::Const(smelt_kernel::Scalar::index(0)), DType::S64);
             let loaded: Vec<NodeId> = operands
                 .iter()
                 .enumerate()
-                .map(|(input, &t)| push(&mut graph, Node::Load { input, index: vec![lane] }, t))
+                .map(|(input, &t)| {
+                    let at = if Some(input) == scalar { zero } else { lane };
+                    push(&mut graph, Node::Load { input, index: vec![at] }, t)
+                })
                 .collect();
             let out = push(&mut graph, f.node(&loaded), result);
             let array = |dtype: DType| ArrayType { dtype, dims: vec![TILE as i64] };

@@ -155,3 +155,12 @@ pub(crate) fn glue_only(program: &Program, plans: &HashMap<u32, TileKernel>) -> 
         && launched.iter().all(|(k, in_loop)| !in_loop && plans.contains_key(k))
         && !program.steps.iter().any(|s| matches!(s, Step::Dot(_) | Step::Conv(_) | Step::CustomCall(_)))
 }
+
+/// Whether the tile interpreter can run every kernel `program` launches,
+/// leaving its module glue only, in rows long enough to pay
+/// ([`AUTO_MIN_LANES`]): what the JIT's tiered mode may run first while LLVM
+/// compiles.
+pub fn runs_interpreted(program: &Program) -> bool {
+    let plans = plan_program(program, TileMode::All);
+    glue_only(program, &plans) && plans.values().all(|p| p.lanes >= AUTO_MIN_LANES)
+}

@@ -26,7 +26,7 @@ use smelt_hlo::attrs::CompareType;
 use smelt_kernel::{BinaryOp, FnPattern, Graph, InlineReduce, Kernel, KernelBody, Node, NodeId, Scalar};
 use smelt_llvm::codegen::{loop_is_flat, par_dim};
 
-use super::library::TileFn;
+use super::library::{TILE, TileFn};
 use super::run::op;
 
 /// The code version the interpreter checks first. Objects in the JIT's
@@ -94,6 +94,18 @@ struct Planner<'k> {
     fns: Vec<TileFn>,
     /// All loop indices are the lane (a flat loop).
     flat: bool,
+    /// Per frame being planned (the kernel's, then reduction bodies'), each
+    /// node's value as an expression of the row: equal keys, equal values.
+    keys: Vec<Vec<Option<String>>>,
+    /// The kernel's row is one chunk, whole on every call (at most a tile,
+    /// not the parallel dimension): a reduction over the row leaves its
+    /// body's tiles holding row values the lane code may reuse (softmax's
+    /// `exp(x - max)`, computed once for the sum and the division).
+    row: Option<i64>,
+    /// Planning a reduction body over the row (see `row`).
+    recording: bool,
+    /// Row tiles reduction bodies computed, by key.
+    reuse: std::collections::HashMap<String, i64>,
 }
 
 fn tile_type(d: DType) -> bool {
@@ -110,7 +122,44 @@ fn combines(op: BinaryOp, d: DType) -> bool {
     }
 }
 
-impl Planner<'_> {
+impl<'k> Planner<'k> {
+    fn new(kernel: &'k Kernel, flat: bool, row: Option<i64>) -> Self {
+        Planner {
+            kernel,
+            scalars: 0,
+            tiles: 0,
+            fns: Vec::new(),
+            flat,
+            keys: Vec::new(),
+            row,
+            recording: false,
+            reuse: Default::default(),
+        }
+    }
+
+    /// Node `i`'s key in the current frame ([`Planner::keys`]): `L` the
+    /// lane (a body's window index only while recording), `I<d>` another loop
+    /// index; None for what is not an expression of the row (reductions).
+    fn key(&self, g: &Graph, i: usize, lane: Option<usize>) -> Option<String> {
+        let depth = self.keys.len() - 1;
+        let own = &self.keys[depth];
+        let of = |n: NodeId| own.get(n.0 as usize).cloned().flatten();
+        Some(match &g.nodes[i] {
+            Node::Index(d) if Some(*d) == lane && (depth == 0 || self.recording) => "L".to_string(),
+            Node::Index(d) if depth == 0 => format!("I{d}"),
+            Node::Outer(n) => self.keys.get(depth.checked_sub(1)?)?.get(n.0 as usize).cloned().flatten()?,
+            Node::Const(c) => format!("{c:?}"),
+            // A row reduction of the kernel's frame: a value of its own.
+            Node::Reduce(_) if depth == 0 => format!("R{i}"),
+            Node::ReduceResult { reduce, index } if depth == 0 => format!("{}#{index}", of(*reduce)?),
+            Node::Reduce(_) | Node::ReduceResult { .. } | Node::Param(_) | Node::Index(_) => return None,
+            node => {
+                let args: Vec<String> = node.operands().into_iter().map(of).collect::<Option<_>>()?;
+                format!("{:?}({})", node.map_operands(|_| NodeId(0)), args.join(","))
+            }
+        })
+    }
+
     fn scalar(&mut self) -> i64 {
         self.scalars += 1;
         self.scalars - 1
@@ -157,6 +206,20 @@ impl Planner<'_> {
         outer: &[Option<Val>],
         roots: &[NodeId],
     ) -> Option<(Frame, Vec<Option<Val>>)> {
+        self.keys.push(vec![None; g.len()]);
+        let planned = self.frame_nodes(g, lane, outer, roots);
+        self.keys.pop();
+        planned
+    }
+
+    fn frame_nodes(
+        &mut self,
+        g: &Graph,
+        lane: Option<usize>,
+        outer: &[Option<Val>],
+        roots: &[NodeId],
+    ) -> Option<(Frame, Vec<Option<Val>>)> {
+        let depth = self.keys.len() - 1;
         let live = g.live(roots);
         let mut fr = Frame::default();
         let mut vals: Vec<Option<Val>> = vec![None; g.len()];
@@ -164,6 +227,8 @@ impl Planner<'_> {
             if !live[i] {
                 continue;
             }
+            let key = self.key(g, i, lane);
+            self.keys[depth][i] = key.clone();
             let d = g.dtype(NodeId(i as u32));
             let val = |n: &NodeId| vals.get(n.0 as usize).copied().flatten();
             let v = match node {
@@ -194,9 +259,49 @@ impl Planner<'_> {
                 Node::Param(_) | Node::Bitcast { .. } | Node::ReduceResult { .. } => return None,
                 _ => self.operation(g, &mut fr, &vals, node, d)?,
             };
+            if let (true, Some(k), Val::Tile(t)) = (self.recording && depth == 1, key, v) {
+                self.reuse.entry(k).or_insert(t);
+            }
             vals[i] = Some(v);
         }
+        if depth == 0 && !self.reuse.is_empty() {
+            self.reuse_row_tiles(&mut fr, &mut vals);
+        }
         Some((fr, vals))
+    }
+
+    /// Lane values a reduction body computed over the whole row already
+    /// ([`Planner::row`]) are read from its tiles: their instructions go and
+    /// their readers read the body's tile instead.
+    fn reuse_row_tiles(&self, fr: &mut Frame, vals: &mut [Option<Val>]) {
+        let mut with: std::collections::HashMap<i64, i64> = Default::default();
+        for (i, v) in vals.iter_mut().enumerate() {
+            let key = self.keys[0].get(i).cloned().flatten();
+            if let (Some(Val::Tile(t)), Some(&r)) = (*v, key.as_ref().and_then(|k| self.reuse.get(k))) {
+                with.insert(t, r);
+                *v = Some(Val::Tile(r));
+            }
+        }
+        let sub = |t: i64| with.get(&t).copied().unwrap_or(t);
+        let mut lane = Vec::with_capacity(fr.lane.len());
+        let mut pc = 0;
+        while pc < fr.lane.len() {
+            let w = &fr.lane[pc..];
+            let len = match w[0] {
+                op::LOAD_T => 5 + 2 * w[4] as usize,
+                _ => 4 + w[2] as usize,
+            };
+            let dst = if w[0] == op::LOAD_T { w[1] } else { w[3] };
+            if !with.contains_key(&dst) {
+                let mut ins = w[..len].to_vec();
+                if ins[0] == op::CALL_T {
+                    ins[4..].iter_mut().filter(|a| **a >= 0).for_each(|a| *a = sub(*a));
+                }
+                lane.extend(ins);
+            }
+            pc += len;
+        }
+        fr.lane = lane;
     }
 
     fn load(
@@ -281,6 +386,24 @@ impl Planner<'_> {
             fr.row.extend(args.iter().map(|v| if let Val::Scalar(s) = v { *s } else { 0 }));
             return Some(Val::Scalar(s));
         }
+        // One scalar operand of a binary operation is read as it is (a
+        // negative argument: `-1 - slot`), not splatted.
+        if let (TileFn::Binary(bop, t), [a, b]) = (f, args.as_slice()) {
+            let scalar = match (a, b) {
+                (Val::Scalar(s), Val::Tile(_)) => Some((true, *s)),
+                (Val::Tile(_), Val::Scalar(s)) => Some((false, *s)),
+                _ => None,
+            };
+            if let Some((first, s)) = scalar
+                && let Some(id) = self.func(TileFn::BinaryScalar(bop, t, first))
+            {
+                let ((Val::Tile(tile), _) | (_, Val::Tile(tile))) = (*a, *b) else { return None };
+                let out = self.tile();
+                let (x, y) = if first { (-1 - s, tile) } else { (tile, -1 - s) };
+                fr.lane.extend([op::CALL_T, id, 2, out, x, y]);
+                return Some(Val::Tile(out));
+            }
+        }
         let mut tiles = Vec::with_capacity(args.len());
         for (i, v) in args.iter().enumerate() {
             tiles.push(self.as_tile(fr, *v, want[i])?);
@@ -302,7 +425,9 @@ impl Planner<'_> {
         }
         let Val::Scalar(init) = vals.get(init.0 as usize).copied().flatten()? else { return None };
         let flat = std::mem::replace(&mut self.flat, false);
+        self.recording = self.keys.len() == 1 && self.row == Some(*w);
         let body = self.frame(&r.body, Some(0), vals, &[*value]);
+        self.recording = false;
         self.flat = flat;
         let (mut body, body_vals) = body?;
         let value = body_vals.get(value.0 as usize).copied().flatten()?;
@@ -322,6 +447,9 @@ impl Planner<'_> {
         let mut code = header;
         code.extend([self.scalars, self.tiles]);
         code.extend(outputs);
+        let k = self.kernel;
+        code.push((k.inputs.len() + k.outputs.len()) as i64);
+        code.extend(k.inputs.iter().chain(&k.outputs).map(|t| t.byte_size() as i64));
         code.push(fr.row.len() as i64);
         code.extend(fr.row);
         code.push(fr.lane.len() as i64);
@@ -344,7 +472,11 @@ fn plan_loop(k: &Kernel, space: &[i64], graph: &Graph, outputs: &[NodeId]) -> Op
         if lane.is_none() && (flat || !reductions_pay(graph)) {
             return None;
         }
-        let mut p = Planner { kernel: k, scalars: 0, tiles: 0, fns: Vec::new(), flat };
+        let row = match lane {
+            Some(l) if !flat && l != par && space[l] <= TILE as i64 => Some(space[l]),
+            _ => None,
+        };
+        let mut p = Planner::new(k, flat, row);
         let Some((mut fr, vals)) = p.frame(graph, lane, &[], outputs) else { continue };
         let mut outs = vec![outputs.len() as i64];
         let mut ok = true;
@@ -370,6 +502,17 @@ fn plan_loop(k: &Kernel, space: &[i64], graph: &Graph, outputs: &[NodeId]) -> Op
         if !ok {
             continue;
         }
+        // Outputs the lane code computes (one call writes each) may be
+        // written in place ([`run`]: 2 for "is tile").
+        for e in outs[1..].chunks_exact_mut(4) {
+            let slot = e[3];
+            let writers = lane_calls_writing(&fr.lane, slot);
+            let shared =
+                outputs.iter().filter(|&&n| vals.get(n.0 as usize).copied().flatten() == Some(Val::Tile(slot))).count();
+            if e[2] == 1 && writers == 1 && shared == 1 {
+                e[2] = 2;
+            }
+        }
         let mut header = vec![VERSION, KIND_LOOP, k.inputs.len() as i64, r as i64];
         header.extend(&space);
         header.extend([par as i64, lane.map_or(-1, |l| l as i64), -1]);
@@ -380,6 +523,21 @@ fn plan_loop(k: &Kernel, space: &[i64], graph: &Graph, outputs: &[NodeId]) -> Op
         return Some(p.finish(header, outs, fr, lanes));
     }
     None
+}
+
+/// How many calls of lane code `lane` write tile `slot`.
+fn lane_calls_writing(lane: &[i64], slot: i64) -> usize {
+    let (mut pc, mut n) = (0, 0);
+    while pc < lane.len() {
+        let w = &lane[pc..];
+        let (len, dst) = match w[0] {
+            op::LOAD_T => (5 + 2 * w[4] as usize, -1),
+            _ => (4 + w[2] as usize, w[3]),
+        };
+        n += usize::from(w[0] == op::CALL_T && dst == slot);
+        pc += len;
+    }
+    n
 }
 
 /// Whether a graph has inline reductions, each covering enough elements to
@@ -417,7 +575,7 @@ fn plan_reduce(
     let kept: Vec<usize> = (0..r).filter(|&j| j != reduced).collect();
     let kept_dims: Vec<i64> = kept.iter().map(|&j| space[j]).collect();
     let par = kept.get(par_dim(&kept_dims)).copied().unwrap_or(0);
-    let mut p = Planner { kernel: k, scalars: 0, tiles: 0, fns: Vec::new(), flat: false };
+    let mut p = Planner::new(k, false, None);
     let mut roots = vec![init, value];
     roots.extend(extra.iter().map(|e| e.1));
     let (mut fr, vals) = p.frame(graph, Some(r - 1), &[], &roots)?;

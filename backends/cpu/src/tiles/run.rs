@@ -15,6 +15,9 @@
 //! reduce kinds: init scalar, value tile, combining fn, accumulator tile, element bytes
 //! scalars, tiles
 //! outputs: m, then per output: buffer (output number), element bytes, is tile, slot
+//!   (is tile 2: one call of the lane code computes it, into the output when
+//!   the output overlaps no input)
+//! buffers: n, then the bytes of each, inputs then outputs
 //! row code length, row code, lane code length, lane code
 //! ```
 //!
@@ -28,7 +31,7 @@
 //! LOAD_T   dst, input, bytes, n, (slot, stride) x n   lanes along the input's last dimension
 //! SPLAT    dst, scalar, bytes
 //! CALL_S   fn, k, dst, scalars x k        one lane
-//! CALL_T   fn, k, dst, tiles x k          the chunk's lanes
+//! CALL_T   fn, k, dst, tiles x k          the chunk's lanes (-1 - slot: a scalar operand)
 //! REDUCE   dst, init, fn, bytes, window, acc, value, row length, lane length, row code, lane code
 //! ```
 //!
@@ -83,6 +86,8 @@ struct Header {
     scalars: usize,
     tiles: usize,
     outputs: std::ops::Range<usize>,
+    /// Bytes of every buffer, inputs then outputs.
+    sizes: std::ops::Range<usize>,
     row: std::ops::Range<usize>,
     lanes: std::ops::Range<usize>,
 }
@@ -109,6 +114,9 @@ fn header(c: &[i64]) -> Option<Header> {
     let m = usize::try_from(word(at + 2)?).ok()?;
     let outputs = at + 3..at + 3 + 4 * m;
     at = outputs.end;
+    let nb = usize::try_from(word(at)?).ok()?;
+    let sizes = at + 1..at + 1 + nb;
+    at = sizes.end;
     let rl = usize::try_from(word(at)?).ok()?;
     let row = at + 1..at + 1 + rl;
     let ll = usize::try_from(word(row.end)?).ok()?;
@@ -124,6 +132,7 @@ fn header(c: &[i64]) -> Option<Header> {
         scalars,
         tiles,
         outputs,
+        sizes,
         row,
         lanes,
     })
@@ -171,7 +180,8 @@ pub(crate) unsafe extern "C" fn tile_run(
             // SAFETY: as above.
             unsafe { views.add(t).write(tiles.add(t * TILE * 8)) };
         }
-        let mut m = Machine { code, fns, bufs, scalars: base, tiles, views, idx: vec![0; r] };
+        let mut m = Machine { code, fns, bufs, scalars: base, tiles, views, idx: vec![0; r], direct: false };
+        m.direct = m.outputs_apart(&h);
         m.kernel(&h, begin, end);
     });
 }
@@ -186,6 +196,9 @@ struct Machine<'c> {
     /// input a load reads in place.
     views: *mut *mut u8,
     idx: Vec<i64>,
+    /// Outputs computed by one call each are written in place (no output
+    /// overlaps an input).
+    direct: bool,
 }
 
 fn bytes(e: i64) -> usize {
@@ -296,9 +309,13 @@ impl<'c> Machine<'c> {
                     let tile = w[0] == op::CALL_T;
                     let mut args = [std::ptr::null_mut(); 4];
                     for (j, &a) in w[4..4 + k].iter().enumerate() {
-                        args[j] = if tile { self.tile(a) } else { self.scalar(a) };
+                        args[j] = match (tile, a) {
+                            (true, a) if a < 0 => self.scalar(-1 - a),
+                            (true, a) => self.tile(a),
+                            (false, a) => self.scalar(a),
+                        };
                     }
-                    args[k] = if tile { self.own(dst) } else { self.scalar(dst) };
+                    args[k] = if tile { self.tile(dst) } else { self.scalar(dst) };
                     if !tile {
                         // SAFETY: a scalar slot; the result fills its first bytes.
                         unsafe { (self.scalar(dst) as *mut u64).write(0) };
@@ -391,9 +408,36 @@ impl<'c> Machine<'c> {
         }
     }
 
+    /// Whether no output buffer overlaps an input buffer.
+    fn outputs_apart(&self, h: &Header) -> bool {
+        let sizes = &self.code[h.sizes.clone()];
+        let ni = h.inputs as usize;
+        let range = |i: usize| {
+            let p = self.buf(i as i64) as usize;
+            (p, p + sizes.get(i).copied().unwrap_or(0) as usize)
+        };
+        (ni..sizes.len()).all(|o| {
+            let (a, b) = range(o);
+            (0..ni).all(|i| {
+                let (c, d) = range(i);
+                b <= c || d <= a
+            })
+        })
+    }
+
     /// `sum idx[j] * strides[j]`.
     fn linear(&self, strides: &[i64]) -> i64 {
         self.idx.iter().zip(strides).map(|(i, s)| i * s).sum()
+    }
+
+    /// Points the tiles of outputs computed in place at the chunk's place
+    /// in their output.
+    fn redirect(&self, entries: &[i64], inputs: i64, strides: &[i64]) {
+        let at = self.linear(strides) as usize;
+        for o in entries.chunks_exact(4).filter(|o| o[2] == 2) {
+            // SAFETY: outputs hold every index of the space.
+            self.view(o[3], unsafe { self.buf(inputs + o[0]).add(at * bytes(o[1])) });
+        }
     }
 
     /// Stores the chunk's `n` lanes (one element for a scalar entry) of
@@ -401,6 +445,9 @@ impl<'c> Machine<'c> {
     fn store(&self, entries: &[i64], inputs: i64, strides: &[i64], n: usize) {
         let at = self.linear(strides) as usize;
         for o in entries.chunks_exact(4) {
+            if o[2] == 2 && self.direct {
+                continue;
+            }
             let (e, tile) = (bytes(o[1]), o[2] != 0);
             let (src, count) = if tile { (self.tile(o[3]), n) } else { (self.scalar(o[3]), 1) };
             // SAFETY: outputs hold every index of the space.
@@ -457,6 +504,9 @@ impl<'c> Machine<'c> {
                         let n = ((lane_range.1 - l0) as usize).min(TILE);
                         if let Some(l) = h.lane {
                             self.idx[l] = l0;
+                        }
+                        if self.direct {
+                            self.redirect(outputs, ni, &strides);
                         }
                         self.block(h.lanes.clone(), l0, n, fill);
                         self.store(outputs, ni, &strides, n);

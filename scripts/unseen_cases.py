@@ -13,8 +13,9 @@ optimizer step, bf16 and integer elementwise chains, rounding conversions,
 an embedding bag (gather then segment sum), nested loops with a
 conditional inside, statistics over leading and middle axes (batch norm,
 column softmax and scaling, NCHW instance/group/channel norms, column
-argmax), and a dilated causal 1D convolution stack. Their test-size
-forms live in tests/corpus/ too (see its README).
+argmax), a dilated causal 1D convolution stack, NCHW convolutions, and
+statistics over long rows (log-sum-exp and entropy of logits, L2-normalized
+rows). Their test-size forms live in tests/corpus/ too (see its README).
 """
 
 import numpy as np
@@ -467,3 +468,35 @@ def nchw_separable(size):
         return jnp.clip(conv(y, w2, groups=g), 0, 6)
 
     return Built(fn, (x, w1, wd, w2))
+
+
+@case(UNSEEN, "Statistics of long rows of logits: a temperature-scaled log-sum-exp, the softmax's "
+      "entropy and the top logit's margin over the log-sum-exp.", rtol=1e-4, atol=1e-5)
+def row_logit_stats(size):
+    rng = np.random.default_rng(941)
+    n, m = (4, 300) if size == "test" else (512, 4096)
+    x = normal(rng, (n, m), 3.0)
+
+    def fn(x):
+        z = x / 0.7
+        lse = jax.nn.logsumexp(z, axis=-1)
+        logp = z - lse[:, None]
+        ent = -jnp.sum(jnp.exp(logp) * logp, axis=-1)
+        return lse, ent, jnp.max(z, axis=-1) - lse
+
+    return Built(fn, (x,))
+
+
+@case(UNSEEN, "Rows scaled to unit L2 norm, centred per column and clipped (cosine-similarity "
+      "preprocessing).", rtol=1e-4, atol=1e-5)
+def l2_rows_center(size):
+    rng = np.random.default_rng(942)
+    n, m = (6, 256) if size == "test" else (2048, 1024)
+    x = normal(rng, (n, m))
+
+    def fn(x):
+        y = x * jax.lax.rsqrt(jnp.sum(x * x, axis=1, keepdims=True) + 1e-8)
+        y = y - jnp.mean(y, axis=0, keepdims=True)
+        return jnp.clip(y, -0.5, 0.5)
+
+    return Built(fn, (x,))

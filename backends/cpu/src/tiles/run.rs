@@ -67,6 +67,9 @@ pub fn tile_run_address() -> usize {
     tile_run as *const () as usize
 }
 
+/// Dimensions and indices: on the stack for the ranks kernels have.
+type Dims = smallvec::SmallVec<[i64; 8]>;
+
 thread_local! {
     static SCRATCH: RefCell<Vec<u64>> = const { RefCell::new(Vec::new()) };
 }
@@ -76,7 +79,7 @@ struct Header {
     kind: i64,
     /// Kernel inputs (outputs follow them in the buffers).
     inputs: i64,
-    dims: Vec<i64>,
+    dims: Dims,
     par: usize,
     lane: Option<usize>,
     reduced: Option<usize>,
@@ -101,7 +104,7 @@ fn header(c: &[i64]) -> Option<Header> {
         return None;
     }
     let (kind, inputs, r) = (word(1)?, word(2)?, usize::try_from(word(3)?).ok()?);
-    let dims = c.get(4..4 + r)?.to_vec();
+    let dims = Dims::from_slice(c.get(4..4 + r)?);
     let mut at = 4 + r;
     let (par, lane, reduced) = (usize::try_from(word(at)?).ok()?, word(at + 1)?, word(at + 2)?);
     at += 3;
@@ -180,7 +183,8 @@ pub(crate) unsafe extern "C" fn tile_run(
             // SAFETY: as above.
             unsafe { views.add(t).write(tiles.add(t * TILE * 8)) };
         }
-        let mut m = Machine { code, fns, bufs, scalars: base, tiles, views, idx: vec![0; r], direct: false };
+        let mut m =
+            Machine { code, fns, bufs, scalars: base, tiles, views, idx: smallvec::smallvec![0; r], direct: false };
         m.direct = m.outputs_apart(&h);
         m.kernel(&h, begin, end);
     });
@@ -195,7 +199,7 @@ struct Machine<'c> {
     /// Where each tile's lanes are now: its own storage, or the row of an
     /// input a load reads in place.
     views: *mut *mut u8,
-    idx: Vec<i64>,
+    idx: Dims,
     /// Outputs computed by one call each are written in place (no output
     /// overlaps an input).
     direct: bool,
@@ -463,7 +467,8 @@ impl<'c> Machine<'c> {
         let outputs = &c[h.outputs.clone()];
         let (par, ni) = (h.par, h.inputs);
         // The dimensions rows walk: all but the lane and the reduced one.
-        let walk: Vec<usize> = (0..r).filter(|&j| Some(j) != h.lane && Some(j) != h.reduced).collect();
+        let walk: smallvec::SmallVec<[usize; 8]> =
+            (0..r).filter(|&j| Some(j) != h.lane && Some(j) != h.reduced).collect();
         let lane_range = match h.lane {
             Some(l) if l == par => (begin, end),
             Some(l) => (0, dims[l]),
@@ -473,9 +478,9 @@ impl<'c> Machine<'c> {
         // Strides of the kept dimensions, 0 for the reduced one.
         let kept_strides = match h.reduced {
             Some(d) => {
-                let kept: Vec<i64> = (0..r).filter(|&j| j != d).map(|j| dims[j]).collect();
+                let kept: Dims = (0..r).filter(|&j| j != d).map(|j| dims[j]).collect();
                 let s = row_major(&kept);
-                let mut full = vec![0; r];
+                let mut full: Dims = smallvec::smallvec![0; r];
                 for (i, j) in (0..r).filter(|&j| j != d).enumerate() {
                     full[j] = s[i];
                 }
@@ -580,8 +585,8 @@ impl<'c> Machine<'c> {
     }
 }
 
-fn row_major(dims: &[i64]) -> Vec<i64> {
-    let mut s = vec![1i64; dims.len()];
+fn row_major(dims: &[i64]) -> Dims {
+    let mut s: Dims = smallvec::smallvec![1i64; dims.len()];
     for j in (0..dims.len().saturating_sub(1)).rev() {
         s[j] = s[j + 1] * dims[j + 1].max(1);
     }

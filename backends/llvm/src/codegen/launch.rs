@@ -189,8 +189,15 @@ pub fn launch_shape(k: &Kernel) -> Result<LaunchShape> {
         KernelBody::Loop { space, graph, outputs } => {
             let s = loop_space(k, space, graph, outputs);
             let n = first(&s);
-            let min_grain = if contiguous(&s) {
+            // Iterations that each reduce a window (a loop over rows whose
+            // points reduce a row of their own: `logsumexp` per row) vectorize
+            // inside the window, not across iterations: one is a task's worth
+            // (whole vector runs per task would leave 512 rows one task).
+            let reduces = graph.nodes.iter().any(|n| matches!(n, Node::Reduce(_)));
+            let min_grain = if contiguous(&s) && !reduces {
                 CONTIGUOUS_GRAIN
+            } else if contiguous(&s) {
+                1
             } else if s.len() == space.len() && transposes(graph, space) {
                 // Whole tiles per task.
                 TILE

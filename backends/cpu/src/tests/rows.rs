@@ -9,7 +9,7 @@ use super::*;
 /// A softmax over the last axis of `dims` as one fusion, with a masked copy
 /// (`select(m, -inf, x)`, the masked max goes through lanes), and a second output
 /// scaled by the row minimum.
-fn row_softmax(dims: &[i64]) -> String {
+pub(super) fn row_softmax(dims: &[i64]) -> String {
     let r = dims.len();
     let s = |t: &str, d: &[i64]| format!("{t}[{}]", d.iter().map(i64::to_string).collect::<Vec<_>>().join(","));
     let full = s("f32", dims);

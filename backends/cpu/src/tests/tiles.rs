@@ -34,41 +34,6 @@ fn interpreted(hlo: &str, args: &[Array], rel: f64) -> Program {
     program
 }
 
-/// A masked softmax over the last axis of `dims` as one fusion: row max and
-/// sum as inline reductions, the division per lane.
-fn softmax(dims: &[i64]) -> String {
-    let r = dims.len();
-    let s = |t: &str, d: &[i64]| format!("{t}[{}]", d.iter().map(i64::to_string).collect::<Vec<_>>().join(","));
-    let (full, mask, row) = (s("f32", dims), s("pred", dims), s("f32", &dims[..r - 1]));
-    let keep = (0..r - 1).map(|d| d.to_string()).collect::<Vec<_>>().join(",");
-    let last = r - 1;
-    format!(
-        "HloModule m
-{ADD}{MAX}
-soft {{
-  x = {full} parameter(0)
-  m = {mask} parameter(1)
-  ninf = f32[] constant(-inf)
-  zero = f32[] constant(0)
-  n = {full} broadcast(ninf), dimensions={{}}
-  xm = {full} select(m, n, x)
-  rmax = {row} reduce(xm, ninf), dimensions={{{last}}}, to_apply=max
-  bmax = {full} broadcast(rmax), dimensions={{{keep}}}
-  d = {full} subtract(xm, bmax)
-  e = {full} exponential(d)
-  rsum = {row} reduce(e, zero), dimensions={{{last}}}, to_apply=add
-  bsum = {full} broadcast(rsum), dimensions={{{keep}}}
-  ROOT out = {full} divide(e, bsum)
-}}
-ENTRY e {{
-  x = {full} parameter(0)
-  m = {mask} parameter(1)
-  ROOT f = {full} fusion(x, m), kind=kLoop, calls=soft
-}}
-"
-    )
-}
-
 #[test]
 fn row_softmax_runs_interpreted() {
     // Rows shorter than a tile, longer (whole chunks and a partial one),
@@ -77,7 +42,8 @@ fn row_softmax_runs_interpreted() {
         let x = inputs(DType::F32, dims, 3);
         let m = inputs(DType::S32, dims, 4);
         let mask: Vec<f64> = (0..m.len()).map(|i| (get(&m, i) > 5.0) as i32 as f64).collect();
-        interpreted(&softmax(dims), &[x, array_of(DType::Pred, dims, &mask)], 1e-5);
+        // A masked softmax and the rows scaled by their minimum (`rows.rs`).
+        interpreted(&super::rows::row_softmax(dims), &[x, array_of(DType::Pred, dims, &mask)], 1e-5);
     }
 }
 
@@ -193,7 +159,7 @@ fn automatic_mode_interprets_only_small_programs_in_long_rows() {
     // Long rows, little work: interpreted.
     assert_eq!(plan_program(&lower(&unary("4,1000")), TileMode::Auto).len(), 1);
     // Rows of 16: compiled (all of them do it), though `All` would not.
-    let short = lower(&softmax(&[64, 16]));
+    let short = lower(&super::rows::row_softmax(&[64, 16]));
     assert!(plan_program(&short, TileMode::Auto).is_empty());
     assert!(!plan_program(&short, TileMode::All).is_empty());
     // Much work: compiled.

@@ -426,7 +426,7 @@ impl Executable {
         self.results.iter().map(|t| describe(py, t)).collect()
     }
 
-    /// The tier the last call ran on (`"interp"`, `"cranelift"`, `"llvm"`),
+    /// The tier the last call ran on (`"interp"`, `"tiles"`, `"cranelift"`, `"llvm"`),
     /// or the one the next call will run on before the first call.
     #[getter]
     fn tier(&self) -> &'static str {

@@ -467,8 +467,24 @@ impl Client {
                                     },
                                     _ => cpu_options.clone(),
                                 };
-                                let start =
-                                    self.upgrade_starter(program, upgrade_options, limits, llvm_key, upgrade.clone());
+                                // The compile waits for the first run (up to
+                                // twice its estimate, at most 200 ms): the first
+                                // result gets every core, then LLVM does.
+                                let estimate = crate::first_tier::FirstTierEstimate::of(&program);
+                                let run_ns = match engine {
+                                    Engine::Tiles(_) => estimate.tiles_run_ns,
+                                    Engine::Compiled(_) => estimate.baseline_run_ns,
+                                    Engine::Interp(..) => 0.0,
+                                };
+                                let wait = std::time::Duration::from_nanos((2.0 * run_ns).min(2e8) as u64);
+                                let start = self.upgrade_starter(
+                                    program,
+                                    upgrade_options,
+                                    limits,
+                                    llvm_key,
+                                    upgrade.clone(),
+                                    wait,
+                                );
                                 if options.defer_upgrade {
                                     upgrade.defer(start);
                                 } else {
@@ -527,6 +543,7 @@ impl Client {
         limits: Limits,
         key: Key,
         upgrade: Arc<Upgrade>,
+        wait: std::time::Duration,
     ) -> Starter {
         let disk = self.inner.disk.clone();
         let counters = self.inner.counters.clone();
@@ -535,6 +552,7 @@ impl Client {
             let spawned = std::thread::Builder::new().name("smelt-jit-llvm".into()).spawn({
                 let (upgrade, counters) = (upgrade.clone(), counters.clone());
                 move || {
+                    upgrade.wait_first_run(wait);
                     // The upgrade's own time limit, from when it starts (it may be deferred).
                     options.deadline = limits.compile.start();
                     let result = compile_llvm(&program, &options, &limits, disk.as_ref(), &key, &counters);

@@ -12,7 +12,7 @@
 //! waits for the background compilation (tests and benchmarks use it to make
 //! the switch deterministic).
 
-use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -161,6 +161,11 @@ pub(crate) struct Upgrade {
     cv: Condvar,
     /// With `CompileOptions::defer_upgrade`: the compilation not started yet.
     deferred: Mutex<Option<Starter>>,
+    /// Whether a run on the first tier has finished (the compilation waits
+    /// for one, up to a bound, so that the first result has every core).
+    first_run: Mutex<bool>,
+    first_run_seen: AtomicBool,
+    first_run_cv: Condvar,
 }
 
 impl Upgrade {
@@ -170,7 +175,27 @@ impl Upgrade {
             state: Mutex::new(UpgradeState::Pending),
             cv: Condvar::new(),
             deferred: Mutex::new(None),
+            first_run: Mutex::new(false),
+            first_run_seen: AtomicBool::new(false),
+            first_run_cv: Condvar::new(),
         })
+    }
+
+    /// Notes that a run on the first tier finished (cheap after the first).
+    fn first_run_done(&self) {
+        if !self.first_run_seen.swap(true, Ordering::Relaxed) {
+            *lock(&self.first_run) = true;
+            self.first_run_cv.notify_all();
+        }
+    }
+
+    /// Waits until a run on the first tier has finished, or `at_most`.
+    pub(crate) fn wait_first_run(&self, at_most: std::time::Duration) {
+        let guard = lock(&self.first_run);
+        let _ = self
+            .first_run_cv
+            .wait_timeout_while(guard, at_most, |done| !*done)
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
     }
 
     pub(crate) fn defer(&self, start: Starter) {
@@ -288,7 +313,11 @@ impl Executable {
             }
             None => {
                 engine_tier = self.first.tier();
-                self.first.run(args, &self.param_shapes)?
+                let outs = self.first.run(args, &self.param_shapes)?;
+                if let Some(u) = &self.upgrade {
+                    u.first_run_done();
+                }
+                outs
             }
         };
         self.last_tier.store(engine_tier.code(), Ordering::Relaxed);

@@ -33,6 +33,15 @@ const SORT_COMPARE_NS: f64 = 30.0;
 /// benchmark size, AMD EPYC Zen 2).
 const TILE_KERNEL_OP_NS: f64 = 0.11;
 
+/// The tile interpreter's compile (glue at level 0; the library is built
+/// once per machine), nanoseconds: 6-7 ms measured, 20 with a program's
+/// worth of elementwise chains.
+const TILES_COMPILE_NS: f64 = 8e6;
+
+/// How much longer interpreted kernels run than compiled ones: 1.47x in
+/// geomean over nine programs at benchmark size (1.0 to 2.2).
+const TILES_SLOWDOWN: f64 = 1.5;
+
 /// LLVM's compile: a fixed part and a part per kernel, in nanoseconds.
 const LLVM_FIXED_NS: f64 = 20e6;
 const LLVM_KERNEL_NS: f64 = 8e6;
@@ -75,8 +84,10 @@ impl FirstTierEstimate {
     }
 
     /// Whether running the tile interpreter first (for a program it runs
-    /// whole) gives the first result sooner.
+    /// whole) gives the first result sooner: its compile and run against
+    /// LLVM's compile and run ([`TILES_SLOWDOWN`] times shorter). The
+    /// background compile waits for the first run, which has the cores.
     pub fn tiles_first(&self) -> bool {
-        self.tiles_run_ns * SHARED_CORES <= self.llvm_compile_ns
+        TILES_COMPILE_NS + self.tiles_run_ns <= self.llvm_compile_ns + self.tiles_run_ns / TILES_SLOWDOWN
     }
 }

@@ -415,14 +415,15 @@ impl Client {
                     Plan::Compiled(b) if b.name() == LLVM => Ok(exe(llvm(&program)?, None)),
                     Plan::Compiled(b) => Ok(exe(compile_on(b.as_ref(), &program)?, None)),
                     _ => {
+                        // The program's work, weighed once for every choice below.
+                        let estimate = crate::first_tier::FirstTierEstimate::of(&program);
                         let baseline = match (options.tiered, options.baseline) {
                             (false, _) => None,
                             (true, Baseline::Interp) => Some(interp()?),
                             // The tile interpreter runs every kernel: ready in
                             // milliseconds, and fast enough to run first.
                             (true, Baseline::Cranelift)
-                                if smelt_cpu::tiles::runs_interpreted(&program)
-                                    && crate::first_tier::FirstTierEstimate::of(&program).tiles_first() =>
+                                if smelt_cpu::tiles::runs_interpreted(&program) && estimate.tiles_first() =>
                             {
                                 let o = smelt_cpu::CompileOptions {
                                     tiles: smelt_cpu::TileMode::All,
@@ -438,9 +439,7 @@ impl Client {
                                     }
                                 }
                             }
-                            (true, Baseline::Cranelift)
-                                if !crate::first_tier::FirstTierEstimate::of(&program).baseline_first() =>
-                            {
+                            (true, Baseline::Cranelift) if !estimate.baseline_first() => {
                                 counters.baseline_skips.fetch_add(1, Ordering::Relaxed);
                                 None
                             }
@@ -470,7 +469,6 @@ impl Client {
                                 // The compile waits for the first run (up to
                                 // twice its estimate, at most 200 ms): the first
                                 // result gets every core, then LLVM does.
-                                let estimate = crate::first_tier::FirstTierEstimate::of(&program);
                                 let run_ns = match engine {
                                     Engine::Tiles(_) => estimate.tiles_run_ns,
                                     Engine::Compiled(_) => estimate.baseline_run_ns,

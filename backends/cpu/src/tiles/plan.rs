@@ -24,14 +24,14 @@
 use smelt_hlo::DType;
 use smelt_hlo::attrs::CompareType;
 use smelt_kernel::{BinaryOp, FnPattern, Graph, InlineReduce, Kernel, KernelBody, Node, NodeId, Scalar};
-use smelt_llvm::codegen::{loop_is_flat, par_dim};
+use smelt_llvm::codegen::{loop_is_flat, par_dim, strides};
 
 use super::library::{TILE, TileFn};
 use super::run::op;
 
 /// The code version the interpreter checks first. Objects in the JIT's
 /// disk cache carry tile code: bump `crate::CODE_REVISION` with it.
-pub(crate) const VERSION: i64 = 1;
+pub(crate) const VERSION: i64 = 2;
 
 /// Kernel kinds (word 1).
 pub(crate) const KIND_LOOP: i64 = 0;
@@ -287,10 +287,7 @@ impl<'k> Planner<'k> {
         let mut pc = 0;
         while pc < fr.lane.len() {
             let w = &fr.lane[pc..];
-            let len = match w[0] {
-                op::LOAD_T => 5 + 2 * w[4] as usize,
-                _ => 4 + w[2] as usize,
-            };
+            let len = op::len(w);
             let dst = if w[0] == op::LOAD_T { w[1] } else { w[3] };
             if !with.contains_key(&dst) {
                 let mut ins = w[..len].to_vec();
@@ -325,10 +322,7 @@ impl<'k> Planner<'k> {
             fr.lane.extend([op::LOAD_T, t, input as i64, esize, 0]);
             return Some(Val::Tile(t));
         }
-        let mut strides = vec![1i64; ty.dims.len()];
-        for j in (0..ty.dims.len().saturating_sub(1)).rev() {
-            strides[j] = strides[j + 1].checked_mul(ty.dims[j + 1].max(1))?;
-        }
+        let strides = strides(&ty.dims);
         let lane_at = idx.iter().position(|v| *v == Val::Lane);
         let mut terms = Vec::new();
         for (j, v) in idx.iter().enumerate() {
@@ -513,9 +507,7 @@ fn plan_loop(k: &Kernel, space: &[i64], graph: &Graph, outputs: &[NodeId]) -> Op
                 e[2] = 2;
             }
         }
-        let mut header = vec![VERSION, KIND_LOOP, k.inputs.len() as i64, r as i64];
-        header.extend(&space);
-        header.extend([par as i64, lane.map_or(-1, |l| l as i64), -1]);
+        let header = space_header(KIND_LOOP, k, &space, par, lane, None);
         let lanes = match lane {
             Some(l) => space[l],
             None => min_window(graph),
@@ -525,17 +517,42 @@ fn plan_loop(k: &Kernel, space: &[i64], graph: &Graph, outputs: &[NodeId]) -> Op
     None
 }
 
+/// The header's words up to the reduce kinds' part: kind, inputs, rank,
+/// dims, the parallel, lane and reduced dimensions (-1: none), the space's
+/// row-major strides and the kept dimensions' (0 for the reduced one), so
+/// the interpreter derives nothing per call.
+fn space_header(
+    kind: i64,
+    k: &Kernel,
+    space: &[i64],
+    par: usize,
+    lane: Option<usize>,
+    reduced: Option<usize>,
+) -> Vec<i64> {
+    let dim = |d: Option<usize>| d.map_or(-1, |d| d as i64);
+    let mut header = vec![VERSION, kind, k.inputs.len() as i64, space.len() as i64];
+    header.extend(space);
+    header.extend([par as i64, dim(lane), dim(reduced)]);
+    let all = strides(space);
+    header.extend(&all);
+    match reduced {
+        Some(d) => {
+            let kept: Vec<i64> = space.iter().enumerate().filter(|&(j, _)| j != d).map(|(_, &n)| n).collect();
+            let mut kept = strides(&kept).into_iter();
+            header.extend((0..space.len()).map(|j| if j == d { 0 } else { kept.next().unwrap_or(0) }));
+        }
+        None => header.extend(&all),
+    }
+    header
+}
+
 /// How many calls of lane code `lane` write tile `slot`.
 fn lane_calls_writing(lane: &[i64], slot: i64) -> usize {
     let (mut pc, mut n) = (0, 0);
     while pc < lane.len() {
         let w = &lane[pc..];
-        let (len, dst) = match w[0] {
-            op::LOAD_T => (5 + 2 * w[4] as usize, -1),
-            _ => (4 + w[2] as usize, w[3]),
-        };
-        n += usize::from(w[0] == op::CALL_T && dst == slot);
-        pc += len;
+        n += usize::from(w[0] == op::CALL_T && w[3] == slot);
+        pc += op::len(w);
     }
     n
 }
@@ -592,9 +609,7 @@ fn plan_reduce(
         let tile = p.as_tile(&mut fr, v, t)?;
         outs.extend([o as i64, t.byte_size() as i64, 1, tile]);
     }
-    let mut header = vec![VERSION, kind, k.inputs.len() as i64, r as i64];
-    header.extend(space);
-    header.extend([par as i64, r as i64 - 1, reduced as i64]);
+    let mut header = space_header(kind, k, space, par, Some(r - 1), Some(reduced));
     header.extend([init, value, f, acc, d.byte_size() as i64, result]);
     Some(p.finish(header, outs, fr, space[r - 1]))
 }

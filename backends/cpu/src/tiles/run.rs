@@ -11,7 +11,8 @@
 //! The code (see [`super::plan`]):
 //!
 //! ```text
-//! VERSION, kind, rank, dims[rank], par, lane (-1: point by point), reduced (-1)
+//! VERSION, kind, inputs, rank, dims[rank], par, lane (-1: point by point), reduced (-1),
+//!   strides[rank] (row-major), kept strides[rank] (of the kept dims; 0 for the reduced one)
 //! reduce kinds: init scalar, value tile, combining fn, accumulator tile, element bytes
 //! scalars, tiles
 //! outputs: m, then per output: buffer (output number), element bytes, is tile, slot
@@ -55,6 +56,19 @@ pub(crate) mod op {
     pub const CALL_S: i64 = 6;
     pub const CALL_T: i64 = 7;
     pub const REDUCE: i64 = 8;
+
+    /// The words of the instruction `w` starts with.
+    pub fn len(w: &[i64]) -> usize {
+        let at = |i: usize| w.get(i).copied().unwrap_or(0).max(0) as usize;
+        match w.first().copied() {
+            Some(INDEX | CONST) => 3,
+            Some(SPLAT) => 4,
+            Some(LOAD_S | LOAD_T) => 5 + 2 * at(4),
+            Some(CALL_S | CALL_T) => 4 + at(2),
+            Some(REDUCE) => 10 + at(8) + at(9),
+            _ => w.len().max(1),
+        }
+    }
 }
 
 pub use smelt_llvm::codegen::TILE_RUN_SYMBOL;
@@ -88,6 +102,10 @@ struct Header {
     reduce: [i64; 6],
     scalars: usize,
     tiles: usize,
+    /// Row-major strides of the space, and of its kept dimensions (0 for the
+    /// reduced one).
+    strides: std::ops::Range<usize>,
+    kept: std::ops::Range<usize>,
     outputs: std::ops::Range<usize>,
     /// Bytes of every buffer, inputs then outputs.
     sizes: std::ops::Range<usize>,
@@ -108,6 +126,9 @@ fn header(c: &[i64]) -> Option<Header> {
     let mut at = 4 + r;
     let (par, lane, reduced) = (usize::try_from(word(at)?).ok()?, word(at + 1)?, word(at + 2)?);
     at += 3;
+    let strides = at..at + r;
+    let kept = strides.end..strides.end + r;
+    at = kept.end;
     let mut reduce = [0; REDUCE_WORDS];
     if kind != KIND_LOOP {
         reduce.copy_from_slice(c.get(at..at + REDUCE_WORDS)?);
@@ -134,6 +155,8 @@ fn header(c: &[i64]) -> Option<Header> {
         reduce,
         scalars,
         tiles,
+        strides,
+        kept,
         outputs,
         sizes,
         row,
@@ -272,17 +295,16 @@ impl<'c> Machine<'c> {
         let mut pc = block.start;
         while pc < block.end {
             let w = &self.code[pc..block.end];
+            let len = op::len(w);
             match w[0] {
                 op::INDEX => {
                     let v = self.idx[w[2] as usize];
                     // SAFETY: a scalar slot.
                     unsafe { (self.scalar(w[1]) as *mut i64).write(v) };
-                    pc += 3;
                 }
                 op::CONST => {
                     // SAFETY: a scalar slot.
                     unsafe { (self.scalar(w[1]) as *mut i64).write(w[2]) };
-                    pc += 3;
                 }
                 op::LOAD_S | op::LOAD_T => {
                     let (dst, input, e, k) = (w[1], w[2], bytes(w[3]), w[4] as usize);
@@ -302,11 +324,9 @@ impl<'c> Machine<'c> {
                             std::ptr::copy_nonoverlapping(from, to, e);
                         }
                     }
-                    pc += 5 + 2 * k;
                 }
                 op::SPLAT => {
                     self.splat(self.own(w[1]), self.scalar(w[2]), bytes(w[3]), fill);
-                    pc += 4;
                 }
                 op::CALL_S | op::CALL_T => {
                     let (f, k, dst) = (w[1], w[2] as usize, w[3]);
@@ -325,16 +345,15 @@ impl<'c> Machine<'c> {
                         unsafe { (self.scalar(dst) as *mut u64).write(0) };
                     }
                     self.call(f, &args[..=k], if tile { n } else { 1 });
-                    pc += 4 + k;
                 }
                 op::REDUCE => {
                     let (rl, ll) = (w[8] as usize, w[9] as usize);
                     let body = pc + 10;
                     self.reduce(&w[1..8], body..body + rl, body + rl..body + rl + ll);
-                    pc = body + rl + ll;
                 }
                 _ => return,
             }
+            pc += len;
         }
     }
 
@@ -474,20 +493,7 @@ impl<'c> Machine<'c> {
             Some(l) => (0, dims[l]),
             None => (0, 1),
         };
-        let strides = row_major(dims);
-        // Strides of the kept dimensions, 0 for the reduced one.
-        let kept_strides = match h.reduced {
-            Some(d) => {
-                let kept: Dims = (0..r).filter(|&j| j != d).map(|j| dims[j]).collect();
-                let s = row_major(&kept);
-                let mut full: Dims = smallvec::smallvec![0; r];
-                for (i, j) in (0..r).filter(|&j| j != d).enumerate() {
-                    full[j] = s[i];
-                }
-                full
-            }
-            None => strides.clone(),
-        };
+        let (strides, kept_strides) = (&c[h.strides.clone()], &c[h.kept.clone()]);
         // The odometer over the walked dimensions (the parallel one within `[begin, end)`).
         let lo = |j: usize| if j == par { begin } else { 0 };
         let hi = |j: usize| if j == par { end } else { dims[j] };
@@ -511,10 +517,10 @@ impl<'c> Machine<'c> {
                             self.idx[l] = l0;
                         }
                         if self.direct {
-                            self.redirect(outputs, ni, &strides);
+                            self.redirect(outputs, ni, strides);
                         }
                         self.block(h.lanes.clone(), l0, n, fill);
-                        self.store(outputs, ni, &strides, n);
+                        self.store(outputs, ni, strides, n);
                         l0 += n as i64;
                     }
                 }
@@ -527,12 +533,12 @@ impl<'c> Machine<'c> {
                         self.idx[l] = l0;
                         self.block(h.lanes.clone(), l0, n, fill);
                         self.accumulate(f, acc, &mut cur, value, e, n, l0 == 0, l0 + (n as i64) < dims[l]);
-                        self.store(&outputs[4..], ni, &strides, n);
+                        self.store(&outputs[4..], ni, strides, n);
                         l0 += n as i64;
                     }
                     self.finish(f, init, acc, cur, e, fill, result);
                     self.idx[l] = 0;
-                    let at = self.linear(&kept_strides) as usize;
+                    let at = self.linear(kept_strides) as usize;
                     // SAFETY: the reduce output holds the kept index.
                     unsafe {
                         std::ptr::copy_nonoverlapping(self.scalar(result), self.buf(ni + outputs[0]).add(at * e), e)
@@ -556,10 +562,10 @@ impl<'c> Machine<'c> {
                             let next = self.other(acc, cur);
                             self.call(f, &[cur, self.tile(value), next], n);
                             cur = next;
-                            self.store(&outputs[4..], ni, &strides, n);
+                            self.store(&outputs[4..], ni, strides, n);
                         }
                         self.idx[d] = 0;
-                        let at = self.linear(&kept_strides) as usize;
+                        let at = self.linear(kept_strides) as usize;
                         // SAFETY: the reduce output holds the kept lanes.
                         unsafe { std::ptr::copy_nonoverlapping(cur, self.buf(ni + outputs[0]).add(at * e), n * e) };
                         l0 += n as i64;
@@ -583,12 +589,4 @@ impl<'c> Machine<'c> {
             }
         }
     }
-}
-
-fn row_major(dims: &[i64]) -> Dims {
-    let mut s: Dims = smallvec::smallvec![1i64; dims.len()];
-    for j in (0..dims.len().saturating_sub(1)).rev() {
-        s[j] = s[j + 1] * dims[j + 1].max(1);
-    }
-    s
 }

@@ -36,6 +36,7 @@ pub use legalize::legalize;
 pub use lower::builder::Builder;
 pub use lower::{LowerError, LowerOptions, lower, lower_module, lower_module_with};
 /// An integer wrapped into integer type `t`, as every backend computes it.
+pub use sem::identity as combine_identity;
 pub use sem::wrap as wrap_integer;
 /// What a backend tells the fusion pass ([`Capabilities::fusion`]).
 pub use smelt_passes::FusionConfig;

@@ -19,6 +19,45 @@ use crate::ir::{BinaryOp, Scalar, UnaryOp};
 /// does not support, or mixed operand types).
 pub(crate) type SemResult<T> = Result<T, String>;
 
+/// The identity of `op` on type `t`: the value `e` with `op(e, x) == x` for
+/// every `x`, NaNs and signed zeros included (a float sum's is -0.0, a max's
+/// -inf), or None when `op` has none. Where a reduction starts partial
+/// results that must not change it (vector lanes, padding).
+pub fn identity(op: BinaryOp, t: DType) -> Option<Scalar> {
+    let int = |v: i128| Some(Scalar::Int(t, v));
+    if t.is_float() {
+        let v = match op {
+            BinaryOp::Add => -0.0,
+            BinaryOp::Mul => 1.0,
+            BinaryOp::Max => f64::NEG_INFINITY,
+            BinaryOp::Min => f64::INFINITY,
+            _ => return None,
+        };
+        return Some(Scalar::Float(t, v));
+    }
+    if t == DType::Pred {
+        return match op {
+            BinaryOp::And | BinaryOp::Mul | BinaryOp::Min => int(1),
+            BinaryOp::Or | BinaryOp::Xor | BinaryOp::Add | BinaryOp::Max => int(0),
+            _ => None,
+        };
+    }
+    if !t.is_int() {
+        return None;
+    }
+    let bits = 8 * t.byte_size() as u32;
+    let (min, max) =
+        if t.is_signed_int() { (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1) } else { (0, (1i128 << bits) - 1) };
+    match op {
+        BinaryOp::Add | BinaryOp::Or | BinaryOp::Xor => int(0),
+        BinaryOp::Mul => int(1),
+        BinaryOp::And => int(wrap(t, -1)),
+        BinaryOp::Max => int(min),
+        BinaryOp::Min => int(max),
+        _ => None,
+    }
+}
+
 /// `v` wrapped into integer type `t` (pred: nonzero is 1).
 pub fn wrap(t: DType, v: i128) -> i128 {
     match t {

@@ -1087,3 +1087,49 @@ ENTRY e {
         }
     }
 }
+
+#[test]
+fn combine_identities_leave_every_operand_unchanged() {
+    use crate::ir::{BinaryOp, Scalar};
+    use smelt_hlo::DType;
+    let floats = [0.0, -0.0, 1.5, -2.25, f64::INFINITY, f64::NEG_INFINITY, f64::NAN, f64::MIN_POSITIVE, 3.0e38];
+    let ints = [0i128, 1, -1, 127, -128, 255, i32::MAX as i128, i64::MIN as i128, u64::MAX as i128];
+    let ops = [BinaryOp::Add, BinaryOp::Mul, BinaryOp::Max, BinaryOp::Min, BinaryOp::And, BinaryOp::Or, BinaryOp::Xor];
+    let types = [DType::F32, DType::F64, DType::Bf16, DType::Pred, DType::S8, DType::U8, DType::S32, DType::U64];
+    let mut checked = 0;
+    for t in types {
+        for op in ops {
+            let Some(e) = crate::combine_identity(op, t) else {
+                // Floats have no bitwise identities; everything else has one.
+                assert!(t.is_float() && matches!(op, BinaryOp::And | BinaryOp::Or | BinaryOp::Xor), "{op:?} on {t}");
+                continue;
+            };
+            let xs: Vec<Scalar> = if t.is_float() {
+                floats
+                    .iter()
+                    .map(|&v| {
+                        crate::sem::read(t, &{
+                            let mut b = vec![0u8; t.byte_size()];
+                            crate::sem::write(Scalar::Float(t, v), &mut b);
+                            b
+                        })
+                    })
+                    .collect()
+            } else {
+                ints.iter().map(|&v| Scalar::Int(t, crate::sem::wrap(t, v))).collect()
+            };
+            for x in xs {
+                let got = crate::sem::binary(op, e, x).unwrap_or_else(|m| panic!("{op:?} on {t}: {m}"));
+                let same = match (got, x) {
+                    (Scalar::Float(_, a), Scalar::Float(_, b)) => {
+                        (a.is_nan() && b.is_nan()) || a.to_bits() == b.to_bits()
+                    }
+                    (a, b) => a == b,
+                };
+                assert!(same, "{op:?}({e:?}, {x:?}) on {t} gave {got:?}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 300, "{checked} cases");
+}

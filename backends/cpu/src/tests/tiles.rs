@@ -3,7 +3,7 @@
 //! longer than a tile, partial chunks, reductions in rows, in columns and
 //! point by point, float and pred values, and the automatic mode's limits.
 
-use smelt_hlo::reducers::{ADD, MAX};
+use smelt_hlo::reducers::{ADD, MAX, MIN, MUL, OR};
 
 use super::*;
 use crate::tiles::{TileMode, plan_program};
@@ -87,6 +87,55 @@ dadd {{
     );
     let args =
         [inputs(DType::F32, &[37, 2100], 7), inputs(DType::F64, &[4, 50, 1500], 8), array_of(DType::F32, &[5, 0], &[])];
+    interpreted(&hlo, &args, 1e-5);
+}
+
+#[test]
+fn reductions_apply_their_init_once() {
+    // The fold pads a partial tile with the operation's identity, never with
+    // the init value: inits that are not identities (a sum from 2.5, a max
+    // from 0.25, ...) over rows shorter than a tile, whole tiles and a
+    // partial one, inline in a fusion and in reduce kernels, float and pred.
+    let hlo = format!(
+        "HloModule m
+{ADD}{MAX}{MIN}{MUL}{OR}
+scaled {{
+  x = f32[5,300] parameter(0)
+  two = f32[] constant(2.5)
+  s = f32[5] reduce(x, two), dimensions={{1}}, to_apply=add
+  b = f32[5,300] broadcast(s), dimensions={{0}}
+  ROOT d = f32[5,300] divide(x, b)
+}}
+ENTRY e {{
+  x = f32[5,300] parameter(0)
+  y = f32[3,2100] parameter(1)
+  p = pred[4,1200] parameter(2)
+  two = f32[] constant(2.5)
+  quarter = f32[] constant(0.25)
+  mquarter = f32[] constant(-0.25)
+  half = f32[] constant(0.5)
+  no = pred[] constant(false)
+  d = f32[5,300] fusion(x), kind=kLoop, calls=scaled
+  sums = f32[3] reduce(y, two), dimensions={{1}}, to_apply=add
+  maxs = f32[3] reduce(y, quarter), dimensions={{1}}, to_apply=max
+  mins = f32[5] reduce(x, mquarter), dimensions={{1}}, to_apply=min
+  prods = f32[5] reduce(x, half), dimensions={{1}}, to_apply=mul
+  cols = f32[2100] reduce(y, two), dimensions={{0}}, to_apply=add
+  any = pred[4] reduce(p, no), dimensions={{1}}, to_apply=or
+  ROOT t = (f32[5,300], f32[3], f32[3], f32[5], f32[5], f32[2100], pred[4]) tuple(d, sums, maxs, mins, prods, cols, any)
+}}
+"
+    );
+    // Finite values (`inputs` has NaNs and infinities, which would hide an
+    // init applied more than once); products of values near 1 stay finite.
+    let wave = |n: usize, scale: f64| -> Vec<f64> { (0..n).map(|i| ((i * 37 % 101) as f64 - 50.0) * scale).collect() };
+    let near_one: Vec<f64> = wave(1500, 1e-4).iter().map(|v| 1.0 + v).collect();
+    let flags: Vec<f64> = (0..4800).map(|i| (i >= 1200 && i % 7 == 3) as i32 as f64).collect();
+    let args = [
+        array_of(DType::F32, &[5, 300], &near_one),
+        array_of(DType::F32, &[3, 2100], &wave(6300, 1e-2)),
+        array_of(DType::Pred, &[4, 1200], &flags),
+    ];
     interpreted(&hlo, &args, 1e-5);
 }
 

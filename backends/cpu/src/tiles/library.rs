@@ -14,7 +14,9 @@
 
 use smelt_hlo::DType;
 use smelt_hlo::attrs::ComparisonDirection;
-use smelt_kernel::{ArrayType, BinaryOp, Graph, Kernel, KernelBody, KernelId, Node, NodeId, Program, UnaryOp};
+use smelt_kernel::{
+    ArrayType, BinaryOp, FnPattern, Graph, Kernel, KernelBody, KernelId, Node, NodeId, Program, ScalarFn, UnaryOp,
+};
 use smelt_llvm::codegen::Slot;
 
 /// Lanes per tile: what one call of a library function covers at most.
@@ -39,6 +41,10 @@ pub(crate) enum TileFn {
     MulAdd(DType),
     /// Conversion from the first type to the second.
     Convert(DType, DType),
+    /// A whole tile reduced to one element, `(tile, init) -> scalar`: the
+    /// code generator's reduce kernel over [`TILE`] lanes (vector
+    /// accumulators started at `init`), combining with the operation.
+    Fold(BinaryOp, DType),
 }
 
 /// A group of library functions: one routine object.
@@ -86,6 +92,13 @@ const BASIC_BINARY: [BinaryOp; 7] =
 
 const MATH_BINARY: [BinaryOp; 2] = [BinaryOp::Pow, BinaryOp::Atan2];
 
+/// The operations reductions of floats combine with (commutative and
+/// associative, so tiles may be combined lane by lane and then folded).
+pub(crate) const FLOAT_COMBINES: [BinaryOp; 4] = [BinaryOp::Add, BinaryOp::Mul, BinaryOp::Max, BinaryOp::Min];
+
+/// The same for `pred`.
+pub(crate) const PRED_COMBINES: [BinaryOp; 2] = [BinaryOp::And, BinaryOp::Or];
+
 impl TileFn {
     /// The group that defines this function, if the library has it.
     pub(crate) fn group(self) -> Option<TileGroup> {
@@ -102,6 +115,7 @@ impl TileFn {
             TileFn::Select(d) => (vec![DType::Pred, d, d], d),
             TileFn::Clamp(d) | TileFn::MulAdd(d) => (vec![d, d, d], d),
             TileFn::Convert(from, to) => (vec![from], to),
+            TileFn::Fold(_, d) => (vec![d, d], d),
         }
     }
 
@@ -116,6 +130,7 @@ impl TileFn {
             TileFn::Clamp(d) => format!("{d}_clamp"),
             TileFn::MulAdd(d) => format!("{d}_muladd"),
             TileFn::Convert(from, to) => format!("{from}_to_{to}"),
+            TileFn::Fold(op, d) => format!("{d}_fold_{op:?}"),
         };
         format!("smelt_tile_{}", name.to_lowercase())
     }
@@ -131,6 +146,8 @@ impl TileFn {
             TileFn::Clamp(_) => Node::Clamp { min: at(0), x: at(1), max: at(2) },
             TileFn::MulAdd(_) => Node::MulAdd { a: at(0), b: at(1), c: at(2) },
             TileFn::Convert(_, to) => Node::Convert { x: at(0), to },
+            // One combining step; the library builds folds as reduce kernels.
+            TileFn::Fold(op, _) => Node::Binary { op, a: at(0), b: at(1) },
         }
     }
 }
@@ -153,6 +170,7 @@ impl TileGroup {
             v.push(TileFn::Unary(UnaryOp::Not, d));
             v.extend(ComparisonDirection::ALL.iter().map(|&c| TileFn::Compare(c, d)));
             v.push(TileFn::Select(d));
+            v.extend(PRED_COMBINES.iter().map(|&op| TileFn::Fold(op, d)));
             return v;
         }
         if self.math {
@@ -169,6 +187,7 @@ impl TileGroup {
         v.extend([TileFn::Select(d), TileFn::Clamp(d), TileFn::MulAdd(d)]);
         v.push(TileFn::Convert(DType::Pred, d));
         v.extend(FLOATS.iter().filter(|&&f| f != d).map(|&f| TileFn::Convert(f, d)));
+        v.extend(FLOAT_COMBINES.iter().map(|&op| TileFn::Fold(op, d)));
         v
     }
 
@@ -189,6 +208,7 @@ impl TileGroup {
             let lane = push(&mut graph, Node::Index(0), DType::S64);
             let scalar = match f {
                 TileFn::BinaryScalar(_, _, first) => Some(usize::from(!first)),
+                TileFn::Fold(..) => Some(1),
                 _ => None,
             };
             let zero = push(&mut graph, Node::Const(smelt_kernel::Scalar::index(0)), DType::S64);
@@ -200,13 +220,44 @@ impl TileGroup {
                     push(&mut graph, Node::Load { input, index: vec![at] }, t)
                 })
                 .collect();
-            let out = push(&mut graph, f.node(&loaded), result);
             let array = |dtype: DType| ArrayType { dtype, dims: vec![TILE as i64] };
+            let (body, outputs) = match f {
+                // The tile's lanes from lane 0, the init value at the second
+                // operand's lane 0.
+                TileFn::Fold(op, d) => {
+                    let (value, init) = (loaded[0], loaded[1]);
+                    let mut g = Graph::default();
+                    let (a, b) = (push(&mut g, Node::Param(0), d), push(&mut g, Node::Param(1), d));
+                    let combined = push(&mut g, Node::Binary { op, a, b }, d);
+                    let reducer = ScalarFn {
+                        params: vec![d, d],
+                        graph: g,
+                        outputs: vec![combined],
+                        pattern: Some(FnPattern::Binary(op)),
+                    };
+                    let body = KernelBody::Reduce {
+                        space: vec![TILE as i64],
+                        reduced: vec![0],
+                        graph,
+                        init: vec![init],
+                        values: vec![value],
+                        reducer,
+                        reduce_outputs: vec![0],
+                        extra: Vec::new(),
+                    };
+                    (body, vec![ArrayType { dtype: d, dims: Vec::new() }])
+                }
+                _ => {
+                    let out = push(&mut graph, f.node(&loaded), result);
+                    let body = KernelBody::Loop { space: vec![TILE as i64], graph, outputs: vec![out] };
+                    (body, vec![array(result)])
+                }
+            };
             kernels.push(Kernel {
                 name: f.symbol(),
                 inputs: operands.iter().map(|&t| array(t)).collect(),
-                outputs: vec![array(result)],
-                body: KernelBody::Loop { space: vec![TILE as i64], graph, outputs: vec![out] },
+                outputs,
+                body,
             });
             // Operands may be anywhere (rows of the caller's arrays, scalars):
             // aligned to their element, one element known to be there, and

@@ -31,7 +31,7 @@ use super::run::op;
 
 /// The code version the interpreter checks first. Objects in the JIT's
 /// disk cache carry tile code: bump `crate::CODE_REVISION` with it.
-pub(crate) const VERSION: i64 = 2;
+pub(crate) const VERSION: i64 = 3;
 
 /// Kernel kinds (word 1).
 pub(crate) const KIND_LOOP: i64 = 0;
@@ -112,14 +112,9 @@ fn tile_type(d: DType) -> bool {
     matches!(d, DType::F32 | DType::F64 | DType::Pred)
 }
 
-/// Combining operations a reduction may use (commutative and associative,
-/// so tiles may be combined lane by lane and then folded).
+/// Combining operations a reduction may use: those the library folds.
 fn combines(op: BinaryOp, d: DType) -> bool {
-    match d {
-        DType::F32 | DType::F64 => matches!(op, BinaryOp::Add | BinaryOp::Mul | BinaryOp::Max | BinaryOp::Min),
-        DType::Pred => matches!(op, BinaryOp::And | BinaryOp::Or),
-        _ => false,
-    }
+    TileFn::Fold(op, d).group().is_some()
 }
 
 impl<'k> Planner<'k> {
@@ -158,6 +153,29 @@ impl<'k> Planner<'k> {
                 format!("{:?}({})", node.map_operands(|_| NodeId(0)), args.join(","))
             }
         })
+    }
+
+    /// A scalar slot the row code sets to `c`.
+    fn constant(&mut self, fr: &mut Frame, c: Scalar) -> Option<i64> {
+        let bits = match c {
+            Scalar::Float(DType::F32, v) => (v as f32).to_bits() as i64,
+            Scalar::Float(DType::F64, v) => v.to_bits() as i64,
+            Scalar::Int(DType::Pred | DType::S64, v) => i64::try_from(v).ok()?,
+            _ => return None,
+        };
+        let s = self.scalar();
+        fr.row.extend([op::CONST, s, bits]);
+        Some(s)
+    }
+
+    /// The library functions reducing with `combine` take: the lane by lane
+    /// combine and the fold, and a scalar slot holding the operation's
+    /// identity (what pads a partial tile for the fold).
+    fn reducer(&mut self, fr: &mut Frame, combine: BinaryOp, d: DType) -> Option<[i64; 3]> {
+        let f = self.func(TileFn::Binary(combine, d))?;
+        let fold = self.func(TileFn::Fold(combine, d))?;
+        let pad = self.constant(fr, smelt_kernel::combine_identity(combine, d)?)?;
+        Some([f, fold, pad])
     }
 
     fn scalar(&mut self) -> i64 {
@@ -238,17 +256,7 @@ impl<'k> Planner<'k> {
                     fr.row.extend([op::INDEX, s, *dim as i64]);
                     Val::Scalar(s)
                 }
-                Node::Const(c) => {
-                    let bits = match *c {
-                        Scalar::Float(DType::F32, v) => (v as f32).to_bits() as i64,
-                        Scalar::Float(DType::F64, v) => v.to_bits() as i64,
-                        Scalar::Int(DType::Pred | DType::S64, v) => i64::try_from(v).ok()?,
-                        _ => return None,
-                    };
-                    let s = self.scalar();
-                    fr.row.extend([op::CONST, s, bits]);
-                    Val::Scalar(s)
-                }
+                Node::Const(c) => Val::Scalar(self.constant(&mut fr, *c)?),
                 Node::Outer(n) => match outer.get(n.0 as usize).copied().flatten()? {
                     v @ Val::Scalar(_) => v,
                     _ => return None,
@@ -426,10 +434,10 @@ impl<'k> Planner<'k> {
         let (mut body, body_vals) = body?;
         let value = body_vals.get(value.0 as usize).copied().flatten()?;
         let value = self.as_tile(&mut body, value, d)?;
-        let f = self.func(TileFn::Binary(combine, d))?;
+        let [f, fold, pad] = self.reducer(fr, combine, d)?;
         // The accumulator takes two tiles (`acc`, `acc + 1`: see `run`).
         let (acc, _, out) = (self.tile(), self.tile(), self.scalar());
-        fr.row.extend([op::REDUCE, out, init, f, d.byte_size() as i64, *w, acc, value]);
+        fr.row.extend([op::REDUCE, out, init, f, fold, pad, d.byte_size() as i64, *w, acc, value]);
         fr.row.extend([body.row.len() as i64, body.lane.len() as i64]);
         fr.row.extend(body.row);
         fr.row.extend(body.lane);
@@ -599,7 +607,7 @@ fn plan_reduce(
     let Some(Val::Scalar(init)) = vals.get(init.0 as usize).copied().flatten() else { return None };
     let v = vals.get(value.0 as usize).copied().flatten()?;
     let value = p.as_tile(&mut fr, v, d)?;
-    let f = p.func(TileFn::Binary(combine, d))?;
+    let [f, fold, pad] = p.reducer(&mut fr, combine, d)?;
     let (acc, _, result) = (p.tile(), p.tile(), p.scalar());
     let mut outs = vec![1 + extra.len() as i64];
     outs.extend([out as i64, d.byte_size() as i64, 1, acc]);
@@ -610,6 +618,6 @@ fn plan_reduce(
         outs.extend([o as i64, t.byte_size() as i64, 1, tile]);
     }
     let mut header = space_header(kind, k, space, par, Some(r - 1), Some(reduced));
-    header.extend([init, value, f, acc, d.byte_size() as i64, result]);
+    header.extend([init, value, f, fold, pad, acc, d.byte_size() as i64, result]);
     Some(p.finish(header, outs, fr, space[r - 1]))
 }

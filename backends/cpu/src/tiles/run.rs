@@ -13,7 +13,8 @@
 //! ```text
 //! VERSION, kind, inputs, rank, dims[rank], par, lane (-1: point by point), reduced (-1),
 //!   strides[rank] (row-major), kept strides[rank] (of the kept dims; 0 for the reduced one)
-//! reduce kinds: init scalar, value tile, combining fn, accumulator tile, element bytes
+//! reduce kinds: init scalar, value tile, combining fn, fold fn, identity scalar, accumulator tile,
+//!   element bytes, result scalar
 //! scalars, tiles
 //! outputs: m, then per output: buffer (output number), element bytes, is tile, slot
 //!   (is tile 2: one call of the lane code computes it, into the output when
@@ -33,13 +34,15 @@
 //! SPLAT    dst, scalar, bytes
 //! CALL_S   fn, k, dst, scalars x k        one lane
 //! CALL_T   fn, k, dst, tiles x k          the chunk's lanes (-1 - slot: a scalar operand)
-//! REDUCE   dst, init, fn, bytes, window, acc, value, row length, lane length, row code, lane code
+//! REDUCE   dst, init, fn, fold, identity, bytes, window, acc, value, row length, lane length,
+//!          row code, lane code
 //! ```
 //!
 //! A reduction runs its body over the window in chunks, combines each chunk
-//! into the accumulator lane by lane, folds the accumulator's lanes in halves
-//! and combines the result into `init`: float sums are reassociated, as
-//! compiled reductions reassociate them.
+//! into the accumulator lane by lane, and folds the accumulator's lanes, the
+//! rest of the tile filled with the operation's identity, and `init` into
+//! one with the library's fold: float sums are reassociated, as compiled
+//! reductions reassociate them.
 
 use std::cell::RefCell;
 
@@ -65,7 +68,7 @@ pub(crate) mod op {
             Some(SPLAT) => 4,
             Some(LOAD_S | LOAD_T) => 5 + 2 * at(4),
             Some(CALL_S | CALL_T) => 4 + at(2),
-            Some(REDUCE) => 10 + at(8) + at(9),
+            Some(REDUCE) => 12 + at(10) + at(11),
             _ => w.len().max(1),
         }
     }
@@ -97,9 +100,9 @@ struct Header {
     par: usize,
     lane: Option<usize>,
     reduced: Option<usize>,
-    /// Reduce kinds: init scalar, value tile, combining fn, accumulator
-    /// tile, element bytes, result scalar.
-    reduce: [i64; 6],
+    /// Reduce kinds: init scalar, value tile, combining fn, fold fn,
+    /// identity scalar, accumulator tile, element bytes, result scalar.
+    reduce: [i64; REDUCE_WORDS],
     scalars: usize,
     tiles: usize,
     /// Row-major strides of the space, and of its kept dimensions (0 for the
@@ -114,7 +117,7 @@ struct Header {
 }
 
 /// Words of the reduce kinds' header part.
-pub(crate) const REDUCE_WORDS: usize = 6;
+pub(crate) const REDUCE_WORDS: usize = 8;
 
 fn header(c: &[i64]) -> Option<Header> {
     let word = |i: usize| c.get(i).copied();
@@ -347,9 +350,9 @@ impl<'c> Machine<'c> {
                     self.call(f, &args[..=k], if tile { n } else { 1 });
                 }
                 op::REDUCE => {
-                    let (rl, ll) = (w[8] as usize, w[9] as usize);
-                    let body = pc + 10;
-                    self.reduce(&w[1..8], body..body + rl, body + rl..body + rl + ll);
+                    let (rl, ll) = (w[10] as usize, w[11] as usize);
+                    let body = pc + 12;
+                    self.reduce(&w[1..10], body..body + rl, body + rl..body + rl + ll);
                 }
                 _ => return,
             }
@@ -357,9 +360,10 @@ impl<'c> Machine<'c> {
         }
     }
 
-    /// An inline reduction: `[dst, init, fn, bytes, window, acc, value]`.
+    /// An inline reduction: `[dst, init, fn, fold, identity, bytes, window, acc, value]`.
     fn reduce(&mut self, a: &[i64], row: std::ops::Range<usize>, lane: std::ops::Range<usize>) {
-        let (dst, init, f, e, window, acc, value) = (a[0], a[1], a[2], bytes(a[3]), a[4], a[5], a[6]);
+        let (dst, init, f, fold, pad) = (a[0], a[1], a[2], a[3], a[4]);
+        let (e, window, acc, value) = (bytes(a[5]), a[6], a[7], a[8]);
         let fill = (window.max(0) as usize).min(TILE);
         self.block(row, 0, 0, fill);
         let (mut c0, mut cur) = (0, self.own(acc));
@@ -369,7 +373,7 @@ impl<'c> Machine<'c> {
             self.accumulate(f, acc, &mut cur, value, e, n, c0 == 0, c0 + (n as i64) < window);
             c0 += n as i64;
         }
-        self.finish(f, init, acc, cur, e, fill, dst);
+        self.finish([fold, init, pad], acc, cur, e, fill, dst);
     }
 
     /// The accumulator storage `cur` is not: tiles `acc` and `acc + 1` take
@@ -401,34 +405,32 @@ impl<'c> Machine<'c> {
         }
     }
 
-    /// Folds `lanes` accumulator lanes (at `cur`) in halves and combines
-    /// the result into scalar `init`, giving scalar `dst` (`init` itself
-    /// for no lanes).
-    #[allow(clippy::too_many_arguments)]
-    fn finish(&self, f: i64, init: i64, acc: i64, mut cur: *mut u8, e: usize, lanes: usize, dst: i64) {
-        let mut m = lanes;
-        while m > 1 {
-            let h = m / 2;
-            let next = self.other(acc, cur);
-            // SAFETY: lanes `[h, 2h)` of `cur`; an odd middle lane moves along.
-            unsafe {
-                self.call(f, &[cur, cur.add(h * e), next], h);
-                if m % 2 == 1 {
-                    std::ptr::copy_nonoverlapping(cur.add(2 * h * e), next.add(h * e), e);
-                }
-            }
-            cur = next;
-            m = h + m % 2;
-        }
+    /// Folds `lanes` accumulator lanes (at `cur`) and scalar `init` into
+    /// scalar `dst` (`init` itself for no lanes) with one call of the
+    /// library's `fold`: the lanes in an accumulator tile (copied there when
+    /// `cur` is a row read in place), the rest of the tile the operation's
+    /// identity (scalar `pad`).
+    fn finish(&self, [fold, init, pad]: [i64; 3], acc: i64, cur: *mut u8, e: usize, lanes: usize, dst: i64) {
         let out = self.scalar(dst);
         // SAFETY: scalar slots.
         unsafe { (out as *mut u64).write(0) };
         if lanes == 0 {
             // SAFETY: scalar slots of 8 bytes.
             unsafe { std::ptr::copy_nonoverlapping(self.scalar(init), out, 8) };
-        } else {
-            self.call(f, &[self.scalar(init), cur, out], 1);
+            return;
         }
+        let tile = if cur == self.own(acc) || cur == self.own(acc + 1) {
+            cur
+        } else {
+            // SAFETY: `lanes` elements of a row and of a tile's storage, apart.
+            unsafe { std::ptr::copy_nonoverlapping(cur, self.own(acc), lanes * e) };
+            self.own(acc)
+        };
+        if lanes < TILE {
+            // SAFETY: lanes `[lanes, TILE)` of an accumulator tile.
+            self.splat(unsafe { tile.add(lanes * e) }, self.scalar(pad), e, TILE - lanes);
+        }
+        self.call(fold, &[tile, self.scalar(init), out], 1);
     }
 
     /// Whether no output buffer overlaps an input buffer.
@@ -504,7 +506,7 @@ impl<'c> Machine<'c> {
             self.idx[j] = lo(j);
         }
         let fill = ((lane_range.1 - lane_range.0).max(0) as usize).min(TILE);
-        let [init, value, f, acc, e, result] = h.reduce;
+        let [init, value, f, fold, pad, acc, e, result] = h.reduce;
         let e = bytes(e);
         loop {
             match h.kind {
@@ -536,7 +538,7 @@ impl<'c> Machine<'c> {
                         self.store(&outputs[4..], ni, strides, n);
                         l0 += n as i64;
                     }
-                    self.finish(f, init, acc, cur, e, fill, result);
+                    self.finish([fold, init, pad], acc, cur, e, fill, result);
                     self.idx[l] = 0;
                     let at = self.linear(kept_strides) as usize;
                     // SAFETY: the reduce output holds the kept index.

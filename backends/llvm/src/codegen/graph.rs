@@ -37,10 +37,11 @@ pub(crate) const MINMAX_LANES: i64 = 32;
 
 /// Whether `f` is a float max or min on `acc` types, and its identity (the
 /// value that leaves every operand unchanged, NaN and signed zeros included).
-fn float_minmax(f: &ScalarFn, acc: &[DType]) -> Option<(BinaryOp, f64)> {
+fn float_minmax(f: &ScalarFn, acc: &[DType]) -> Option<(BinaryOp, smelt_kernel::Scalar)> {
     match (f.pattern, acc) {
-        (Some(FnPattern::Binary(op @ BinaryOp::Max)), [DType::F32 | DType::F64]) => Some((op, f64::NEG_INFINITY)),
-        (Some(FnPattern::Binary(op @ BinaryOp::Min)), [DType::F32 | DType::F64]) => Some((op, f64::INFINITY)),
+        (Some(FnPattern::Binary(op @ (BinaryOp::Max | BinaryOp::Min))), [t @ (DType::F32 | DType::F64)]) => {
+            Some((op, smelt_kernel::combine_identity(op, *t)?))
+        }
         _ => None,
     }
     .filter(|_| f.params.len() == 2 && f.outputs.len() == 1)
@@ -501,8 +502,11 @@ impl<'ctx> Cg<'ctx, '_> {
             let ty = self.reg_type(t);
             let chunk = self.loop_begin(lo[rank - 1], hi[rank - 1], SUM_CHUNK, "chunk")?;
             let partial = self.alloca(ty, "partial")?;
-            let neg_zero = self.const_scalar(smelt_kernel::Scalar::Float(t, -0.0), t)?;
-            self.b.build_store(partial, neg_zero)?;
+            let Some(zero) = smelt_kernel::combine_identity(BinaryOp::Add, t) else {
+                invalid!("a float sum of {t}, which has no zero");
+            };
+            let zero = self.const_scalar(zero, t)?;
+            self.b.build_store(partial, zero)?;
             let end = self.b.build_int_add(chunk.index, self.i64c(SUM_CHUNK), "")?;
             let short = self.b.build_int_compare(IntPredicate::SLT, end, hi[rank - 1], "")?;
             let end = self.b.build_select(short, end, hi[rank - 1], "")?.into_int_value();
@@ -542,7 +546,7 @@ impl<'ctx> Cg<'ctx, '_> {
         accs: &[PointerValue<'ctx>],
         t: DType,
         op: BinaryOp,
-        identity: f64,
+        identity: smelt_kernel::Scalar,
         body: &mut dyn FnMut(&mut Cg<'ctx, '_>, &[IntValue<'ctx>]) -> Result<Vec<BasicValueEnum<'ctx>>>,
     ) -> Result<()> {
         let rank = lo.len();
@@ -562,7 +566,7 @@ impl<'ctx> Cg<'ctx, '_> {
             idx.push(l.index);
             loops.push(l);
         }
-        let id = self.const_scalar(smelt_kernel::Scalar::Float(t, identity), t)?;
+        let id = self.const_scalar(identity, t)?;
         // The partials as one vector: one store here and one reduction at the
         // end, not 32 scalars for LLVM to unroll and re-vectorize (that cost
         // a softmax row kernel a third of its optimization time).

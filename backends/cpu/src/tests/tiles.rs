@@ -94,8 +94,8 @@ dadd {{
 fn reductions_apply_their_init_once() {
     // The fold pads a partial tile with the operation's identity, never with
     // the init value: inits that are not identities (a sum from 2.5, a max
-    // from 0.25, ...) over rows shorter than a tile, whole tiles and a
-    // partial one, inline in a fusion and in reduce kernels, float and pred.
+    // from 0.25, ...) over rows of every fold size (10, 300, whole tiles and a
+    // partial one), inline in a fusion and in reduce kernels, float and pred.
     let hlo = format!(
         "HloModule m
 {ADD}{MAX}{MIN}{MUL}{OR}
@@ -110,6 +110,7 @@ ENTRY e {{
   x = f32[5,300] parameter(0)
   y = f32[3,2100] parameter(1)
   p = pred[4,1200] parameter(2)
+  z = f32[7,10] parameter(3)
   two = f32[] constant(2.5)
   quarter = f32[] constant(0.25)
   mquarter = f32[] constant(-0.25)
@@ -122,7 +123,8 @@ ENTRY e {{
   prods = f32[5] reduce(x, half), dimensions={{1}}, to_apply=mul
   cols = f32[2100] reduce(y, two), dimensions={{0}}, to_apply=add
   any = pred[4] reduce(p, no), dimensions={{1}}, to_apply=or
-  ROOT t = (f32[5,300], f32[3], f32[3], f32[5], f32[5], f32[2100], pred[4]) tuple(d, sums, maxs, mins, prods, cols, any)
+  short = f32[7] reduce(z, two), dimensions={{1}}, to_apply=add
+  ROOT t = (f32[5,300], f32[3], f32[3], f32[5], f32[5], f32[2100], pred[4], f32[7]) tuple(d, sums, maxs, mins, prods, cols, any, short)
 }}
 "
     );
@@ -135,6 +137,7 @@ ENTRY e {{
         array_of(DType::F32, &[5, 300], &near_one),
         array_of(DType::F32, &[3, 2100], &wave(6300, 1e-2)),
         array_of(DType::Pred, &[4, 1200], &flags),
+        array_of(DType::F32, &[7, 10], &wave(70, 1e-2)),
     ];
     interpreted(&hlo, &args, 1e-5);
 }

@@ -41,10 +41,10 @@ pub(crate) enum TileFn {
     MulAdd(DType),
     /// Conversion from the first type to the second.
     Convert(DType, DType),
-    /// A whole tile reduced to one element, `(tile, init) -> scalar`: the
-    /// code generator's reduce kernel over [`TILE`] lanes (vector
-    /// accumulators started at `init`), combining with the operation.
-    Fold(BinaryOp, DType),
+    /// The first `lanes` lanes of a tile ([`FOLD_LANES`]) reduced to one
+    /// element, `(tile, init) -> scalar`: the code generator's reduce kernel
+    /// over them, combining with the operation.
+    Fold(BinaryOp, DType, usize),
 }
 
 /// A group of library functions: one routine object.
@@ -99,6 +99,20 @@ pub(crate) const FLOAT_COMBINES: [BinaryOp; 4] = [BinaryOp::Add, BinaryOp::Mul, 
 /// The same for `pred`.
 pub(crate) const PRED_COMBINES: [BinaryOp; 2] = [BinaryOp::And, BinaryOp::Or];
 
+/// The sizes folds come in: a row's lanes are padded up to the next one, so
+/// a row of 10 folds 32 lanes, not a whole tile.
+pub(crate) const FOLD_LANES: [usize; 3] = [32, 256, TILE];
+
+/// The fold size for `lanes` accumulator lanes (at most a tile).
+pub(crate) fn fold_lanes(lanes: usize) -> usize {
+    FOLD_LANES.into_iter().find(|&f| f >= lanes).unwrap_or(TILE)
+}
+
+/// Every fold of `ops` on `d`.
+fn folds(ops: &[BinaryOp], d: DType) -> impl Iterator<Item = TileFn> + '_ {
+    ops.iter().flat_map(move |&op| FOLD_LANES.map(|lanes| TileFn::Fold(op, d, lanes)))
+}
+
 impl TileFn {
     /// The group that defines this function, if the library has it.
     pub(crate) fn group(self) -> Option<TileGroup> {
@@ -115,7 +129,7 @@ impl TileFn {
             TileFn::Select(d) => (vec![DType::Pred, d, d], d),
             TileFn::Clamp(d) | TileFn::MulAdd(d) => (vec![d, d, d], d),
             TileFn::Convert(from, to) => (vec![from], to),
-            TileFn::Fold(_, d) => (vec![d, d], d),
+            TileFn::Fold(_, d, _) => (vec![d, d], d),
         }
     }
 
@@ -130,7 +144,7 @@ impl TileFn {
             TileFn::Clamp(d) => format!("{d}_clamp"),
             TileFn::MulAdd(d) => format!("{d}_muladd"),
             TileFn::Convert(from, to) => format!("{from}_to_{to}"),
-            TileFn::Fold(op, d) => format!("{d}_fold_{op:?}"),
+            TileFn::Fold(op, d, lanes) => format!("{d}_fold{lanes}_{op:?}"),
         };
         format!("smelt_tile_{}", name.to_lowercase())
     }
@@ -147,7 +161,7 @@ impl TileFn {
             TileFn::MulAdd(_) => Node::MulAdd { a: at(0), b: at(1), c: at(2) },
             TileFn::Convert(_, to) => Node::Convert { x: at(0), to },
             // One combining step; the library builds folds as reduce kernels.
-            TileFn::Fold(op, _) => Node::Binary { op, a: at(0), b: at(1) },
+            TileFn::Fold(op, ..) => Node::Binary { op, a: at(0), b: at(1) },
         }
     }
 }
@@ -170,7 +184,7 @@ impl TileGroup {
             v.push(TileFn::Unary(UnaryOp::Not, d));
             v.extend(ComparisonDirection::ALL.iter().map(|&c| TileFn::Compare(c, d)));
             v.push(TileFn::Select(d));
-            v.extend(PRED_COMBINES.iter().map(|&op| TileFn::Fold(op, d)));
+            v.extend(folds(&PRED_COMBINES, d));
             return v;
         }
         if self.math {
@@ -187,7 +201,7 @@ impl TileGroup {
         v.extend([TileFn::Select(d), TileFn::Clamp(d), TileFn::MulAdd(d)]);
         v.push(TileFn::Convert(DType::Pred, d));
         v.extend(FLOATS.iter().filter(|&&f| f != d).map(|&f| TileFn::Convert(f, d)));
-        v.extend(FLOAT_COMBINES.iter().map(|&op| TileFn::Fold(op, d)));
+        v.extend(folds(&FLOAT_COMBINES, d));
         v
     }
 
@@ -224,7 +238,7 @@ impl TileGroup {
             let (body, outputs) = match f {
                 // The tile's lanes from lane 0, the init value at the second
                 // operand's lane 0.
-                TileFn::Fold(op, d) => {
+                TileFn::Fold(op, d, lanes) => {
                     let (value, init) = (loaded[0], loaded[1]);
                     let mut g = Graph::default();
                     let (a, b) = (push(&mut g, Node::Param(0), d), push(&mut g, Node::Param(1), d));
@@ -236,7 +250,7 @@ impl TileGroup {
                         pattern: Some(FnPattern::Binary(op)),
                     };
                     let body = KernelBody::Reduce {
-                        space: vec![TILE as i64],
+                        space: vec![lanes as i64],
                         reduced: vec![0],
                         graph,
                         init: vec![init],

@@ -26,12 +26,12 @@ use smelt_hlo::attrs::CompareType;
 use smelt_kernel::{BinaryOp, FnPattern, Graph, InlineReduce, Kernel, KernelBody, Node, NodeId, Scalar};
 use smelt_llvm::codegen::{loop_is_flat, par_dim, strides};
 
-use super::library::{TILE, TileFn};
+use super::library::{TILE, TileFn, fold_lanes};
 use super::run::op;
 
 /// The code version the interpreter checks first. Objects in the JIT's
 /// disk cache carry tile code: bump `crate::CODE_REVISION` with it.
-pub(crate) const VERSION: i64 = 3;
+pub(crate) const VERSION: i64 = 4;
 
 /// Kernel kinds (word 1).
 pub(crate) const KIND_LOOP: i64 = 0;
@@ -114,7 +114,7 @@ fn tile_type(d: DType) -> bool {
 
 /// Combining operations a reduction may use: those the library folds.
 fn combines(op: BinaryOp, d: DType) -> bool {
-    TileFn::Fold(op, d).group().is_some()
+    TileFn::Fold(op, d, TILE).group().is_some()
 }
 
 impl<'k> Planner<'k> {
@@ -168,14 +168,16 @@ impl<'k> Planner<'k> {
         Some(s)
     }
 
-    /// The library functions reducing with `combine` take: the lane by lane
-    /// combine and the fold, and a scalar slot holding the operation's
-    /// identity (what pads a partial tile for the fold).
-    fn reducer(&mut self, fr: &mut Frame, combine: BinaryOp, d: DType) -> Option<[i64; 3]> {
+    /// What a reduction of rows of `window` elements combining with
+    /// `combine` takes: the lane by lane combine, the fold, how many lanes
+    /// it folds, and a scalar slot holding the operation's identity (what
+    /// pads a partial tile for the fold).
+    fn reducer(&mut self, fr: &mut Frame, combine: BinaryOp, d: DType, window: i64) -> Option<[i64; 4]> {
         let f = self.func(TileFn::Binary(combine, d))?;
-        let fold = self.func(TileFn::Fold(combine, d))?;
+        let lanes = fold_lanes((window.max(0) as usize).min(TILE));
+        let fold = self.func(TileFn::Fold(combine, d, lanes))?;
         let pad = self.constant(fr, smelt_kernel::combine_identity(combine, d)?)?;
-        Some([f, fold, pad])
+        Some([f, fold, lanes as i64, pad])
     }
 
     fn scalar(&mut self) -> i64 {
@@ -434,10 +436,10 @@ impl<'k> Planner<'k> {
         let (mut body, body_vals) = body?;
         let value = body_vals.get(value.0 as usize).copied().flatten()?;
         let value = self.as_tile(&mut body, value, d)?;
-        let [f, fold, pad] = self.reducer(fr, combine, d)?;
+        let [f, fold, fold_lanes, pad] = self.reducer(fr, combine, d, *w)?;
         // The accumulator takes two tiles (`acc`, `acc + 1`: see `run`).
         let (acc, _, out) = (self.tile(), self.tile(), self.scalar());
-        fr.row.extend([op::REDUCE, out, init, f, fold, pad, d.byte_size() as i64, *w, acc, value]);
+        fr.row.extend([op::REDUCE, out, init, f, fold, fold_lanes, pad, d.byte_size() as i64, *w, acc, value]);
         fr.row.extend([body.row.len() as i64, body.lane.len() as i64]);
         fr.row.extend(body.row);
         fr.row.extend(body.lane);
@@ -607,7 +609,7 @@ fn plan_reduce(
     let Some(Val::Scalar(init)) = vals.get(init.0 as usize).copied().flatten() else { return None };
     let v = vals.get(value.0 as usize).copied().flatten()?;
     let value = p.as_tile(&mut fr, v, d)?;
-    let [f, fold, pad] = p.reducer(&mut fr, combine, d)?;
+    let [f, fold, fold_lanes, pad] = p.reducer(&mut fr, combine, d, space[r - 1])?;
     let (acc, _, result) = (p.tile(), p.tile(), p.scalar());
     let mut outs = vec![1 + extra.len() as i64];
     outs.extend([out as i64, d.byte_size() as i64, 1, acc]);
@@ -618,6 +620,6 @@ fn plan_reduce(
         outs.extend([o as i64, t.byte_size() as i64, 1, tile]);
     }
     let mut header = space_header(kind, k, space, par, Some(r - 1), Some(reduced));
-    header.extend([init, value, f, fold, pad, acc, d.byte_size() as i64, result]);
+    header.extend([init, value, f, fold, fold_lanes, pad, acc, d.byte_size() as i64, result]);
     Some(p.finish(header, outs, fr, space[r - 1]))
 }

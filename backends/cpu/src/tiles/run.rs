@@ -13,8 +13,8 @@
 //! ```text
 //! VERSION, kind, inputs, rank, dims[rank], par, lane (-1: point by point), reduced (-1),
 //!   strides[rank] (row-major), kept strides[rank] (of the kept dims; 0 for the reduced one)
-//! reduce kinds: init scalar, value tile, combining fn, fold fn, identity scalar, accumulator tile,
-//!   element bytes, result scalar
+//! reduce kinds: init scalar, value tile, combining fn, fold fn, fold lanes, identity scalar,
+//!   accumulator tile, element bytes, result scalar
 //! scalars, tiles
 //! outputs: m, then per output: buffer (output number), element bytes, is tile, slot
 //!   (is tile 2: one call of the lane code computes it, into the output when
@@ -34,15 +34,15 @@
 //! SPLAT    dst, scalar, bytes
 //! CALL_S   fn, k, dst, scalars x k        one lane
 //! CALL_T   fn, k, dst, tiles x k          the chunk's lanes (-1 - slot: a scalar operand)
-//! REDUCE   dst, init, fn, fold, identity, bytes, window, acc, value, row length, lane length,
-//!          row code, lane code
+//! REDUCE   dst, init, fn, fold, fold lanes, identity, bytes, window, acc, value, row length,
+//!          lane length, row code, lane code
 //! ```
 //!
 //! A reduction runs its body over the window in chunks, combines each chunk
-//! into the accumulator lane by lane, and folds the accumulator's lanes, the
-//! rest of the tile filled with the operation's identity, and `init` into
-//! one with the library's fold: float sums are reassociated, as compiled
-//! reductions reassociate them.
+//! into the accumulator lane by lane, and folds the accumulator's lanes (up
+//! to the fold's size, the lanes past the row's filled with the operation's
+//! identity) and `init` into one with the library's fold: float sums are
+//! reassociated, as compiled reductions reassociate them.
 
 use std::cell::RefCell;
 
@@ -68,7 +68,7 @@ pub(crate) mod op {
             Some(SPLAT) => 4,
             Some(LOAD_S | LOAD_T) => 5 + 2 * at(4),
             Some(CALL_S | CALL_T) => 4 + at(2),
-            Some(REDUCE) => 12 + at(10) + at(11),
+            Some(REDUCE) => 13 + at(11) + at(12),
             _ => w.len().max(1),
         }
     }
@@ -100,8 +100,8 @@ struct Header {
     par: usize,
     lane: Option<usize>,
     reduced: Option<usize>,
-    /// Reduce kinds: init scalar, value tile, combining fn, fold fn,
-    /// identity scalar, accumulator tile, element bytes, result scalar.
+    /// Reduce kinds: init scalar, value tile, combining fn, fold fn, fold
+    /// lanes, identity scalar, accumulator tile, element bytes, result scalar.
     reduce: [i64; REDUCE_WORDS],
     scalars: usize,
     tiles: usize,
@@ -117,7 +117,7 @@ struct Header {
 }
 
 /// Words of the reduce kinds' header part.
-pub(crate) const REDUCE_WORDS: usize = 8;
+pub(crate) const REDUCE_WORDS: usize = 9;
 
 fn header(c: &[i64]) -> Option<Header> {
     let word = |i: usize| c.get(i).copied();
@@ -350,9 +350,9 @@ impl<'c> Machine<'c> {
                     self.call(f, &args[..=k], if tile { n } else { 1 });
                 }
                 op::REDUCE => {
-                    let (rl, ll) = (w[10] as usize, w[11] as usize);
-                    let body = pc + 12;
-                    self.reduce(&w[1..10], body..body + rl, body + rl..body + rl + ll);
+                    let (rl, ll) = (w[11] as usize, w[12] as usize);
+                    let body = pc + 13;
+                    self.reduce(&w[1..11], body..body + rl, body + rl..body + rl + ll);
                 }
                 _ => return,
             }
@@ -360,10 +360,11 @@ impl<'c> Machine<'c> {
         }
     }
 
-    /// An inline reduction: `[dst, init, fn, fold, identity, bytes, window, acc, value]`.
+    /// An inline reduction: `[dst, init, fn, fold, fold lanes, identity,
+    /// bytes, window, acc, value]`.
     fn reduce(&mut self, a: &[i64], row: std::ops::Range<usize>, lane: std::ops::Range<usize>) {
-        let (dst, init, f, fold, pad) = (a[0], a[1], a[2], a[3], a[4]);
-        let (e, window, acc, value) = (bytes(a[5]), a[6], a[7], a[8]);
+        let (dst, init, f, fold, fold_lanes, pad) = (a[0], a[1], a[2], a[3], a[4], a[5]);
+        let (e, window, acc, value) = (bytes(a[6]), a[7], a[8], a[9]);
         let fill = (window.max(0) as usize).min(TILE);
         self.block(row, 0, 0, fill);
         let (mut c0, mut cur) = (0, self.own(acc));
@@ -373,7 +374,7 @@ impl<'c> Machine<'c> {
             self.accumulate(f, acc, &mut cur, value, e, n, c0 == 0, c0 + (n as i64) < window);
             c0 += n as i64;
         }
-        self.finish([fold, init, pad], acc, cur, e, fill, dst);
+        self.finish([fold, fold_lanes, init, pad], acc, cur, e, fill, dst);
     }
 
     /// The accumulator storage `cur` is not: tiles `acc` and `acc + 1` take
@@ -407,10 +408,18 @@ impl<'c> Machine<'c> {
 
     /// Folds `lanes` accumulator lanes (at `cur`) and scalar `init` into
     /// scalar `dst` (`init` itself for no lanes) with one call of the
-    /// library's `fold`: the lanes in an accumulator tile (copied there when
-    /// `cur` is a row read in place), the rest of the tile the operation's
-    /// identity (scalar `pad`).
-    fn finish(&self, [fold, init, pad]: [i64; 3], acc: i64, cur: *mut u8, e: usize, lanes: usize, dst: i64) {
+    /// library's `fold` over `fold_lanes` lanes: the accumulator's in a tile
+    /// (copied there when `cur` is a row read in place), the rest the
+    /// operation's identity (scalar `pad`).
+    fn finish(
+        &self,
+        [fold, fold_lanes, init, pad]: [i64; 4],
+        acc: i64,
+        cur: *mut u8,
+        e: usize,
+        lanes: usize,
+        dst: i64,
+    ) {
         let out = self.scalar(dst);
         // SAFETY: scalar slots.
         unsafe { (out as *mut u64).write(0) };
@@ -426,9 +435,10 @@ impl<'c> Machine<'c> {
             unsafe { std::ptr::copy_nonoverlapping(cur, self.own(acc), lanes * e) };
             self.own(acc)
         };
-        if lanes < TILE {
-            // SAFETY: lanes `[lanes, TILE)` of an accumulator tile.
-            self.splat(unsafe { tile.add(lanes * e) }, self.scalar(pad), e, TILE - lanes);
+        let fold_lanes = (fold_lanes.max(0) as usize).min(TILE);
+        if lanes < fold_lanes {
+            // SAFETY: lanes `[lanes, fold_lanes)` of an accumulator tile.
+            self.splat(unsafe { tile.add(lanes * e) }, self.scalar(pad), e, fold_lanes - lanes);
         }
         self.call(fold, &[tile, self.scalar(init), out], 1);
     }
@@ -506,7 +516,7 @@ impl<'c> Machine<'c> {
             self.idx[j] = lo(j);
         }
         let fill = ((lane_range.1 - lane_range.0).max(0) as usize).min(TILE);
-        let [init, value, f, fold, pad, acc, e, result] = h.reduce;
+        let [init, value, f, fold, fold_lanes, pad, acc, e, result] = h.reduce;
         let e = bytes(e);
         loop {
             match h.kind {
@@ -538,7 +548,7 @@ impl<'c> Machine<'c> {
                         self.store(&outputs[4..], ni, strides, n);
                         l0 += n as i64;
                     }
-                    self.finish([fold, init, pad], acc, cur, e, fill, result);
+                    self.finish([fold, fold_lanes, init, pad], acc, cur, e, fill, result);
                     self.idx[l] = 0;
                     let at = self.linear(kept_strides) as usize;
                     // SAFETY: the reduce output holds the kept index.

@@ -15,7 +15,8 @@ conditional inside, statistics over leading and middle axes (batch norm,
 column softmax and scaling, NCHW instance/group/channel norms, column
 argmax), a dilated causal 1D convolution stack, NCHW convolutions, and
 statistics over long rows (log-sum-exp and entropy of logits, L2-normalized
-rows). Their test-size forms live in tests/corpus/ too (see its README).
+rows), and softmaxes over short ones (attention over 12-token windows, a
+12-class classifier head). Their test-size forms live in tests/corpus/ too (see its README).
 """
 
 import numpy as np
@@ -500,3 +501,41 @@ def l2_rows_center(size):
         return jnp.clip(y, -0.5, 0.5)
 
     return Built(fn, (x,))
+
+
+@case(UNSEEN, "Multi-head attention over short windows (12 tokens, 4 heads): a softmax over rows "
+      "of 12 per head, then the output projection.", rtol=1e-4, atol=1e-5)
+def short_window_attention(size):
+    rng = np.random.default_rng(943)
+    b, t, h, d = (2, 12, 4, 8) if size == "test" else (256, 12, 4, 16)
+    x = normal(rng, (b, t, h * d))
+    wq, wk, wv, wo = (normal(rng, (h * d, h * d), 0.2) for _ in range(4))
+
+    def fn(x, wq, wk, wv, wo):
+        def heads(y):
+            return y.reshape(b, t, h, d).transpose(0, 2, 1, 3)
+        q, k, v = heads(x @ wq), heads(x @ wk), heads(x @ wv)
+        p = jax.nn.softmax(q @ k.transpose(0, 1, 3, 2) / np.float32(np.sqrt(d)), axis=-1)
+        return (p @ v).transpose(0, 2, 1, 3).reshape(b, t, h * d) @ wo
+
+    return Built(fn, (x, wq, wk, wv, wo))
+
+
+@case(UNSEEN, "A 12-class classifier head: log-softmax cross-entropy against integer labels, "
+      "its gradient with respect to the logits, and the accuracy.", rtol=1e-4, atol=1e-5)
+def small_class_head(size):
+    rng = np.random.default_rng(944)
+    n, f, c = (8, 16, 12) if size == "test" else (4096, 128, 12)
+    x, w = normal(rng, (n, f)), normal(rng, (f, c), 0.1)
+    labels = rng.integers(0, c, size=(n,)).astype(np.int32)
+
+    def fn(x, w, labels):
+        def loss(logits):
+            logp = jax.nn.log_softmax(logits, axis=-1)
+            return -jnp.mean(jnp.take_along_axis(logp, labels[:, None], axis=-1))
+        logits = x @ w
+        value, grad = jax.value_and_grad(loss)(logits)
+        acc = jnp.mean((jnp.argmax(logits, axis=-1) == labels).astype(jnp.float32))
+        return value, grad, acc
+
+    return Built(fn, (x, w, labels))

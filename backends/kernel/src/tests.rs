@@ -524,7 +524,10 @@ ENTRY e {
 "#,
     );
     let dots: Vec<_> = program.steps.iter().filter_map(|s| if let Step::Dot(d) = s { Some(d) } else { None }).collect();
-    assert_eq!(dots.len(), 3);
+    // The batched product of small matrices is a reduce kernel, its epilogue
+    // (the exponential) a loop kernel after it.
+    assert_eq!(dots.len(), 2);
+    assert!(kernels(&program).any(|k| matches!(k, KernelBody::Reduce { space, .. } if space == &[2, 4, 3, 6])));
     assert!(dots.iter().any(|d| d.epilogue.is_some()));
     assert!(dots.iter().any(|d| d.lhs_transposed && d.rhs_transposed));
     // The epilogue reads the product (input 0) only at its output index.
@@ -539,6 +542,53 @@ ENTRY e {
             }
         }
     }
+}
+
+#[test]
+fn small_batched_products_run_as_reduce_kernels() {
+    // Float products of small matrices batched, rhs not transposed: reduce
+    // kernels (lhs either way, f32 and f64, with an epilogue); a transposed
+    // rhs, matrices past the bound, integers and an unbatched product stay
+    // products.
+    let program = check(
+        r#"HloModule m
+ENTRY e {
+  a = f32[3,4,5] parameter(0)
+  b = f32[3,5,6] parameter(1)
+  d = f32[3,4,6] dot(a, b), lhs_batch_dims={0}, rhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_contracting_dims={1}
+  at = f64[3,5,4] parameter(2)
+  bd = f64[3,5,6] parameter(3)
+  dt = f64[3,4,6] dot(at, bd), lhs_batch_dims={0}, rhs_batch_dims={0}, lhs_contracting_dims={1}, rhs_contracting_dims={1}
+  bias = f32[6] parameter(4)
+  bb = f32[3,4,6] broadcast(bias), dimensions={2}
+  s = f32[3,4,6] add(d, bb)
+  z = f32[] constant(0)
+  zb = f32[3,4,6] broadcast(z), dimensions={}
+  relu = f32[3,4,6] maximum(s, zb)
+  bt = f32[3,6,5] parameter(5)
+  tr = f32[3,4,6] dot(a, bt), lhs_batch_dims={0}, rhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_contracting_dims={2}
+  big_a = f32[2,128,64] parameter(6)
+  big_b = f32[2,64,80] parameter(7)
+  big = f32[2,128,80] dot(big_a, big_b), lhs_batch_dims={0}, rhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_contracting_dims={1}
+  ia = s32[3,4,5] parameter(8)
+  ib = s32[3,5,6] parameter(9)
+  ints = s32[3,4,6] dot(ia, ib), lhs_batch_dims={0}, rhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_contracting_dims={1}
+  ua = f32[4,5] parameter(10)
+  ub = f32[5,6] parameter(11)
+  one = f32[4,6] dot(ua, ub), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ROOT r = (f32[3,4,6], f64[3,4,6], f32[3,4,6], f32[3,4,6], f32[2,128,80], s32[3,4,6], f32[4,6]) tuple(relu, dt, d, tr, big, ints, one)
+}
+"#,
+    );
+    let dots: Vec<_> = program.steps.iter().filter_map(|s| if let Step::Dot(d) = s { Some(d) } else { None }).collect();
+    assert_eq!(dots.len(), 4, "{dots:?}");
+    assert!(
+        dots.iter().all(|d| d.rhs_transposed || d.batch == 1 || d.m * d.n * d.k > 1 << 18 || d.out.ty.dtype.is_int())
+    );
+    let reduces = kernels(&program)
+        .filter(|k| matches!(k, KernelBody::Reduce { space, reduced, .. } if space.len() == 4 && reduced == &[2]))
+        .count();
+    assert!(reduces >= 2, "{reduces} product kernels");
 }
 
 #[test]

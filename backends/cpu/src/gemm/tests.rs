@@ -197,6 +197,10 @@ const SHAPES: &[(usize, usize, usize, usize)] = &[
     (3, 29, 2, 17),
     (1, 33, 10, 200),
     (1, 13, 17, 40),
+    // Narrow but shallow, over more than half a tile of columns and at least
+    // four tiles of rows: the tiles again.
+    (2, 40, 12, 20),
+    (1, 30, 16, 8),
     (2, 3, 4, 0),
     (1, 0, 5, 5),
     (0, 4, 4, 4),

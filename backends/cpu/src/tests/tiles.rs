@@ -6,7 +6,7 @@
 use smelt_hlo::reducers::{ADD, MAX, MIN, MUL, OR};
 
 use super::*;
-use crate::tiles::{TileMode, plan_program};
+use crate::tiles::{TileFn, TileMode, plan_program};
 
 /// Lowers `hlo`, asserts that [`TileMode::All`] interprets every kernel a
 /// step launches, and checks the interpreted program against the
@@ -140,6 +140,56 @@ ENTRY e {{
         array_of(DType::F32, &[7, 10], &wave(70, 1e-2)),
     ];
     interpreted(&hlo, &args, 1e-5);
+}
+
+#[test]
+fn shifted_exponentials_run_in_one_pass() {
+    // `exp(x - max)` is one library call (scalar max: rows; a tile of column
+    // maxima: columns); a difference read again (log-softmax's `x - max`) is
+    // not fused away.
+    let hlo = format!(
+        "HloModule m
+{ADD}{MAX}
+logsoftmax {{
+  x = f32[6,700] parameter(0)
+  ninf = f32[] constant(-inf)
+  zero = f32[] constant(0)
+  rmax = f32[6] reduce(x, ninf), dimensions={{1}}, to_apply=max
+  rb = f32[6,700] broadcast(rmax), dimensions={{0}}
+  d = f32[6,700] subtract(x, rb)
+  e = f32[6,700] exponential(d)
+  s = f32[6] reduce(e, zero), dimensions={{1}}, to_apply=add
+  l = f32[6] log(s)
+  lb = f32[6,700] broadcast(l), dimensions={{0}}
+  ROOT logp = f32[6,700] subtract(d, lb)
+}}
+colsum {{
+  x = f32[6,700] parameter(0)
+  cmax = f32[700] parameter(1)
+  zero = f32[] constant(0)
+  cb = f32[6,700] broadcast(cmax), dimensions={{1}}
+  cd = f32[6,700] subtract(x, cb)
+  ce = f32[6,700] exponential(cd)
+  ROOT cs = f32[700] reduce(ce, zero), dimensions={{0}}, to_apply=add
+}}
+ENTRY e {{
+  x = f32[6,700] parameter(0)
+  ninf = f32[] constant(-inf)
+  logp = f32[6,700] fusion(x), kind=kLoop, calls=logsoftmax
+  cmax = f32[700] reduce(x, ninf), dimensions={{0}}, to_apply=max
+  cs = f32[700] fusion(x, cmax), kind=kInput, calls=colsum
+  ROOT t = (f32[6,700], f32[700]) tuple(logp, cs)
+}}
+"
+    );
+    let program = interpreted(&hlo, &[inputs(DType::F32, &[6, 700], 15)], 1e-5);
+    let fused: Vec<bool> = plan_program(&program, TileMode::All)
+        .values()
+        .flat_map(|p| {
+            p.fns.iter().filter_map(|f| matches!(f, TileFn::ExpSub(..)).then_some(matches!(f, TileFn::ExpSub(_, true))))
+        })
+        .collect();
+    assert!(fused.contains(&true) && fused.contains(&false), "{fused:?}");
 }
 
 #[test]

@@ -41,6 +41,9 @@ pub(crate) enum TileFn {
     MulAdd(DType),
     /// Conversion from the first type to the second.
     Convert(DType, DType),
+    /// `exp(a - b)` in one pass, `b` a scalar when the flag is set (the
+    /// shifted exponentials of every softmax and log-sum-exp).
+    ExpSub(DType, bool),
     /// The first `lanes` lanes of a tile ([`FOLD_LANES`]) reduced to one
     /// element, `(tile, init) -> scalar`: the code generator's reduce kernel
     /// over them, combining with the operation.
@@ -129,7 +132,7 @@ impl TileFn {
             TileFn::Select(d) => (vec![DType::Pred, d, d], d),
             TileFn::Clamp(d) | TileFn::MulAdd(d) => (vec![d, d, d], d),
             TileFn::Convert(from, to) => (vec![from], to),
-            TileFn::Fold(_, d, _) => (vec![d, d], d),
+            TileFn::Fold(_, d, _) | TileFn::ExpSub(d, _) => (vec![d, d], d),
         }
     }
 
@@ -145,6 +148,7 @@ impl TileFn {
             TileFn::MulAdd(d) => format!("{d}_muladd"),
             TileFn::Convert(from, to) => format!("{from}_to_{to}"),
             TileFn::Fold(op, d, lanes) => format!("{d}_fold{lanes}_{op:?}"),
+            TileFn::ExpSub(d, scalar) => format!("{d}_exp_sub{}", if scalar { "_vs" } else { "" }),
         };
         format!("smelt_tile_{}", name.to_lowercase())
     }
@@ -162,6 +166,8 @@ impl TileFn {
             TileFn::Convert(_, to) => Node::Convert { x: at(0), to },
             // One combining step; the library builds folds as reduce kernels.
             TileFn::Fold(op, ..) => Node::Binary { op, a: at(0), b: at(1) },
+            // The subtraction; the library applies `exp` to it.
+            TileFn::ExpSub(..) => Node::Binary { op: BinaryOp::Sub, a: at(0), b: at(1) },
         }
     }
 }
@@ -190,6 +196,7 @@ impl TileGroup {
         if self.math {
             let mut v: Vec<TileFn> = MATH_UNARY.iter().map(|&op| TileFn::Unary(op, d)).collect();
             v.extend(MATH_BINARY.iter().map(|&op| TileFn::Binary(op, d)));
+            v.extend([false, true].map(|scalar| TileFn::ExpSub(d, scalar)));
             return v;
         }
         let mut v: Vec<TileFn> = BASIC_UNARY.iter().map(|&op| TileFn::Unary(op, d)).collect();
@@ -222,7 +229,7 @@ impl TileGroup {
             let lane = push(&mut graph, Node::Index(0), DType::S64);
             let scalar = match f {
                 TileFn::BinaryScalar(_, _, first) => Some(usize::from(!first)),
-                TileFn::Fold(..) => Some(1),
+                TileFn::Fold(..) | TileFn::ExpSub(_, true) => Some(1),
                 _ => None,
             };
             let zero = push(&mut graph, Node::Const(smelt_kernel::Scalar::index(0)), DType::S64);
@@ -260,6 +267,12 @@ impl TileGroup {
                         extra: Vec::new(),
                     };
                     (body, vec![ArrayType { dtype: d, dims: Vec::new() }])
+                }
+                TileFn::ExpSub(..) => {
+                    let diff = push(&mut graph, f.node(&loaded), result);
+                    let out = push(&mut graph, Node::Unary { op: UnaryOp::Exp, x: diff }, result);
+                    let body = KernelBody::Loop { space: vec![TILE as i64], graph, outputs: vec![out] };
+                    (body, vec![array(result)])
                 }
                 _ => {
                     let out = push(&mut graph, f.node(&loaded), result);

@@ -31,6 +31,8 @@ use std::collections::HashMap;
 use smelt_kernel::{Program, Step};
 use smelt_llvm::codegen::launch_shape;
 
+#[cfg(test)]
+pub(crate) use library::TileFn;
 pub(crate) use library::TileGroup;
 pub(crate) use plan::TileKernel;
 pub use run::{TILE_RUN_SYMBOL, tile_run_address};

@@ -23,7 +23,7 @@
 
 use smelt_hlo::DType;
 use smelt_hlo::attrs::CompareType;
-use smelt_kernel::{BinaryOp, FnPattern, Graph, InlineReduce, Kernel, KernelBody, Node, NodeId, Scalar};
+use smelt_kernel::{BinaryOp, FnPattern, Graph, InlineReduce, Kernel, KernelBody, Node, NodeId, Scalar, UnaryOp};
 use smelt_llvm::codegen::{loop_is_flat, par_dim, strides};
 
 use super::library::{TILE, TileFn, fold_lanes};
@@ -31,7 +31,7 @@ use super::run::op;
 
 /// The code version the interpreter checks first. Objects in the JIT's
 /// disk cache carry tile code: bump `crate::CODE_REVISION` with it.
-pub(crate) const VERSION: i64 = 4;
+pub(crate) const VERSION: i64 = 5;
 
 /// Kernel kinds (word 1).
 pub(crate) const KIND_LOOP: i64 = 0;
@@ -97,6 +97,8 @@ struct Planner<'k> {
     /// Per frame being planned (the kernel's, then reduction bodies'), each
     /// node's value as an expression of the row: equal keys, equal values.
     keys: Vec<Vec<Option<String>>>,
+    /// Per frame being planned, the nodes it must produce.
+    roots: Vec<Vec<NodeId>>,
     /// The kernel's row is one chunk, whole on every call (at most a tile,
     /// not the parallel dimension): a reduction over the row leaves its
     /// body's tiles holding row values the lane code may reuse (softmax's
@@ -126,6 +128,7 @@ impl<'k> Planner<'k> {
             fns: Vec::new(),
             flat,
             keys: Vec::new(),
+            roots: Vec::new(),
             row,
             recording: false,
             reuse: Default::default(),
@@ -227,8 +230,10 @@ impl<'k> Planner<'k> {
         roots: &[NodeId],
     ) -> Option<(Frame, Vec<Option<Val>>)> {
         self.keys.push(vec![None; g.len()]);
+        self.roots.push(roots.to_vec());
         let planned = self.frame_nodes(g, lane, outer, roots);
         self.keys.pop();
+        self.roots.pop();
         planned
     }
 
@@ -382,6 +387,9 @@ impl<'k> Planner<'k> {
         if result != d || want.len() != ops.len() || want.iter().enumerate().any(|(i, &w)| w != t(i)) {
             return None;
         }
+        if let Some(v) = self.exp_sub(g, fr, vals, node, d) {
+            return Some(v);
+        }
         let id = self.func(f)?;
         let args: Vec<Val> = ops.iter().map(|n| vals.get(n.0 as usize).copied().flatten()).collect::<Option<_>>()?;
         if args.iter().all(|v| matches!(v, Val::Scalar(_))) {
@@ -415,6 +423,36 @@ impl<'k> Planner<'k> {
         let out = self.tile();
         fr.lane.extend([op::CALL_T, id, tiles.len() as i64, out]);
         fr.lane.extend(tiles);
+        Some(Val::Tile(out))
+    }
+
+    /// `exp(x)` where `x = a - b` is the lane code's last call and read by
+    /// nothing else: that call becomes one of `exp(a - b)` (one pass over
+    /// the chunk instead of two), its tile no longer a value a later frame
+    /// may reuse.
+    fn exp_sub(&mut self, g: &Graph, fr: &mut Frame, vals: &[Option<Val>], node: &Node, d: DType) -> Option<Val> {
+        let &Node::Unary { op: UnaryOp::Exp, x } = node else { return None };
+        let uses = g.nodes.iter().map(|n| n.operands().iter().filter(|&&o| o == x).count()).sum::<usize>()
+            + self.roots.last()?.iter().filter(|&&r| r == x).count();
+        if uses != 1 || !matches!(g.nodes.get(x.0 as usize)?, Node::Binary { op: BinaryOp::Sub, .. }) {
+            return None;
+        }
+        let last = last_instruction(&fr.lane)?;
+        let w = &fr.lane[last..];
+        let scalar = match self.fns.get(usize::try_from(w[1]).ok()?)? {
+            TileFn::Binary(BinaryOp::Sub, t) if *t == d => false,
+            TileFn::BinaryScalar(BinaryOp::Sub, t, false) if *t == d => true,
+            _ => return None,
+        };
+        let (diff, a, b) = (w[3], w[4], w[5]);
+        if w[0] != op::CALL_T || w[2] != 2 || vals.get(x.0 as usize).copied().flatten() != Some(Val::Tile(diff)) {
+            return None;
+        }
+        let id = self.func(TileFn::ExpSub(d, scalar))?;
+        fr.lane.truncate(last);
+        self.reuse.retain(|_, t| *t != diff);
+        let out = self.tile();
+        fr.lane.extend([op::CALL_T, id, 2, out, a, b]);
         Some(Val::Tile(out))
     }
 
@@ -554,6 +592,16 @@ fn space_header(
         None => header.extend(&all),
     }
     header
+}
+
+/// Where the last instruction of `code` starts.
+fn last_instruction(code: &[i64]) -> Option<usize> {
+    let (mut pc, mut last) = (0, None);
+    while pc < code.len() {
+        last = Some(pc);
+        pc += op::len(&code[pc..]);
+    }
+    last
 }
 
 /// How many calls of lane code `lane` write tile `slot`.

@@ -51,7 +51,8 @@ fn row_softmax_runs_interpreted() {
 fn reduce_kernels_run_interpreted_in_rows_and_columns() {
     // Sums and maxima over the innermost dimension (rows to a scalar), over
     // outer ones (tiles accumulated lane by lane, rows longer than a tile),
-    // with an elementwise output of the same fusion, and an empty reduction.
+    // with an elementwise output of the same fusion (written straight into
+    // its output, in columns and in rows), and an empty reduction.
     let hlo = format!(
         "HloModule m
 {ADD}{MAX}
@@ -61,6 +62,13 @@ colsum {{
   zero = f32[] constant(0)
   s = f32[2100] reduce(e, zero), dimensions={{0}}, to_apply=add
   ROOT t = (f32[2100], f32[37,2100]) tuple(s, e)
+}}
+rowexp {{
+  y = f64[4,50,1500] parameter(0)
+  z = f64[] constant(0)
+  e = f64[4,50,1500] exponential(y)
+  s = f64[4,50] reduce(e, z), dimensions={{2}}, to_apply=dadd
+  ROOT t = (f64[4,50], f64[4,50,1500]) tuple(s, e)
 }}
 ENTRY e {{
   x = f32[37,2100] parameter(0)
@@ -76,7 +84,10 @@ ENTRY e {{
   mid = f64[4,1500] reduce(y, dzero), dimensions={{1}}, to_apply=dadd
   inner = f64[4,50] reduce(y, dzero), dimensions={{2}}, to_apply=dadd
   empty = f32[5] reduce(z, zero), dimensions={{1}}, to_apply=add
-  ROOT t = (f32[2100], f32[37,2100], f32[37], f64[4,1500], f64[4,50], f32[5]) tuple(a, b, rows, mid, inner, empty)
+  g = (f64[4,50], f64[4,50,1500]) fusion(y), kind=kInput, calls=rowexp
+  gs = f64[4,50] get-tuple-element(g), index=0
+  ge = f64[4,50,1500] get-tuple-element(g), index=1
+  ROOT t = (f32[2100], f32[37,2100], f32[37], f64[4,1500], f64[4,50], f32[5], f64[4,50], f64[4,50,1500]) tuple(a, b, rows, mid, inner, empty, gs, ge)
 }}
 dadd {{
   p = f64[] parameter(0)

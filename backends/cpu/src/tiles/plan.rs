@@ -665,7 +665,11 @@ fn plan_reduce(
         let t = k.outputs.get(o)?.dtype;
         let v = vals.get(n.0 as usize).copied().flatten()?;
         let tile = p.as_tile(&mut fr, v, t)?;
-        outs.extend([o as i64, t.byte_size() as i64, 1, tile]);
+        // Written in place when one call computes it and no other output
+        // shares its tile (as for loop kernels).
+        let shared = extra.iter().filter(|e| vals.get(e.1.0 as usize).copied().flatten() == Some(v)).count();
+        let direct = lane_calls_writing(&fr.lane, tile) == 1 && shared == 1;
+        outs.extend([o as i64, t.byte_size() as i64, if direct { 2 } else { 1 }, tile]);
     }
     let mut header = space_header(kind, k, space, par, Some(r - 1), Some(reduced));
     header.extend([init, value, f, fold, fold_lanes, pad, acc, d.byte_size() as i64, result]);

@@ -18,7 +18,7 @@
 //! scalars, tiles
 //! outputs: m, then per output: buffer (output number), element bytes, is tile, slot
 //!   (is tile 2: one call of the lane code computes it, into the output when
-//!   the output overlaps no input)
+//!   the output overlaps no input; reduce kinds' extra outputs too)
 //! buffers: n, then the bytes of each, inputs then outputs
 //! row code length, row code, lane code length, lane code
 //! ```
@@ -543,6 +543,9 @@ impl<'c> Machine<'c> {
                     while l0 < dims[l] {
                         let n = ((dims[l] - l0) as usize).min(TILE);
                         self.idx[l] = l0;
+                        if self.direct {
+                            self.redirect(&outputs[4..], ni, strides);
+                        }
                         self.block(h.lanes.clone(), l0, n, fill);
                         self.accumulate(f, acc, &mut cur, value, e, n, l0 == 0, l0 + (n as i64) < dims[l]);
                         self.store(&outputs[4..], ni, strides, n);
@@ -570,6 +573,9 @@ impl<'c> Machine<'c> {
                         for j in 0..dims[d] {
                             self.idx[d] = j;
                             self.block(h.row.clone(), 0, 0, n);
+                            if self.direct {
+                                self.redirect(&outputs[4..], ni, strides);
+                            }
                             self.block(h.lanes.clone(), l0, n, n);
                             let next = self.other(acc, cur);
                             self.call(f, &[cur, self.tile(value), next], n);

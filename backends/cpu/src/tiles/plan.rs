@@ -438,14 +438,13 @@ impl<'k> Planner<'k> {
             return None;
         }
         let last = last_instruction(&fr.lane)?;
-        let w = &fr.lane[last..];
-        let scalar = match self.fns.get(usize::try_from(w[1]).ok()?)? {
+        let &[op::CALL_T, f, 2, diff, a, b] = &fr.lane[last..] else { return None };
+        let scalar = match self.fns.get(usize::try_from(f).ok()?)? {
             TileFn::Binary(BinaryOp::Sub, t) if *t == d => false,
             TileFn::BinaryScalar(BinaryOp::Sub, t, false) if *t == d => true,
             _ => return None,
         };
-        let (diff, a, b) = (w[3], w[4], w[5]);
-        if w[0] != op::CALL_T || w[2] != 2 || vals.get(x.0 as usize).copied().flatten() != Some(Val::Tile(diff)) {
+        if vals.get(x.0 as usize).copied().flatten() != Some(Val::Tile(diff)) {
             return None;
         }
         let id = self.func(TileFn::ExpSub(d, scalar))?;

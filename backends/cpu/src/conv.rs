@@ -256,14 +256,6 @@ struct Geom {
     row_dims: Vec<(usize, i64, i64)>,
 }
 
-fn strides_of(dims: &[i64]) -> Vec<i64> {
-    let mut s = vec![1; dims.len()];
-    for i in (0..dims.len().saturating_sub(1)).rev() {
-        s[i] = s[i + 1] * dims[i + 1];
-    }
-    s
-}
-
 /// Widest run of output features the direct strategy is chosen for.
 const DIRECT_MAX_RUN: i64 = 16;
 /// Multiply-adds up to which the direct strategy is chosen whatever the shape.
@@ -377,9 +369,9 @@ impl Geom {
         let gs = if f == 0 { 1 } else { gcd(f_per_fg, f_per_bg).max(1) };
         Ok(Geom {
             in_dims: spec.input_dims.clone(),
-            in_strides: strides_of(&spec.input_dims),
-            k_strides: strides_of(&spec.kernel_dims),
-            out_strides: strides_of(&out_dims),
+            in_strides: smelt_llvm::codegen::strides(&spec.input_dims),
+            k_strides: smelt_llvm::codegen::strides(&spec.kernel_dims),
+            out_strides: smelt_llvm::codegen::strides(&out_dims),
             rows: stride,
             out_dims,
             in_b,

@@ -97,8 +97,9 @@ struct Planner<'k> {
     /// Per frame being planned (the kernel's, then reduction bodies'), each
     /// node's value as an expression of the row: equal keys, equal values.
     keys: Vec<Vec<Option<String>>>,
-    /// Per frame being planned, the nodes it must produce.
-    roots: Vec<Vec<NodeId>>,
+    /// Per frame being planned, how many readers each node has (its users
+    /// in the graph, plus one per root it is).
+    uses: Vec<Vec<usize>>,
     /// The kernel's row is one chunk, whole on every call (at most a tile,
     /// not the parallel dimension): a reduction over the row leaves its
     /// body's tiles holding row values the lane code may reuse (softmax's
@@ -128,7 +129,7 @@ impl<'k> Planner<'k> {
             fns: Vec::new(),
             flat,
             keys: Vec::new(),
-            roots: Vec::new(),
+            uses: Vec::new(),
             row,
             recording: false,
             reuse: Default::default(),
@@ -230,10 +231,10 @@ impl<'k> Planner<'k> {
         roots: &[NodeId],
     ) -> Option<(Frame, Vec<Option<Val>>)> {
         self.keys.push(vec![None; g.len()]);
-        self.roots.push(roots.to_vec());
+        self.uses.push(readers(g, roots));
         let planned = self.frame_nodes(g, lane, outer, roots);
         self.keys.pop();
-        self.roots.pop();
+        self.uses.pop();
         planned
     }
 
@@ -432,8 +433,7 @@ impl<'k> Planner<'k> {
     /// may reuse.
     fn exp_sub(&mut self, g: &Graph, fr: &mut Frame, vals: &[Option<Val>], node: &Node, d: DType) -> Option<Val> {
         let &Node::Unary { op: UnaryOp::Exp, x } = node else { return None };
-        let uses = g.nodes.iter().map(|n| n.operands().iter().filter(|&&o| o == x).count()).sum::<usize>()
-            + self.roots.last()?.iter().filter(|&&r| r == x).count();
+        let uses = *self.uses.last()?.get(x.0 as usize)?;
         if uses != 1 || !matches!(g.nodes.get(x.0 as usize)?, Node::Binary { op: BinaryOp::Sub, .. }) {
             return None;
         }
@@ -591,6 +591,19 @@ fn space_header(
         None => header.extend(&all),
     }
     header
+}
+
+/// How many readers each node of `g` has: its users, plus one per root it is.
+fn readers(g: &Graph, roots: &[NodeId]) -> Vec<usize> {
+    let mut n = vec![0; g.len()];
+    let mut count = |id: NodeId| {
+        if let Some(c) = n.get_mut(id.0 as usize) {
+            *c += 1;
+        }
+    };
+    g.nodes.iter().for_each(|node| node.for_each_operand(&mut count));
+    roots.iter().for_each(|&r| count(r));
+    n
 }
 
 /// Where the last instruction of `code` starts.

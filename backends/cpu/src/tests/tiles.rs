@@ -43,7 +43,13 @@ fn row_softmax_runs_interpreted() {
         let m = inputs(DType::S32, dims, 4);
         let mask: Vec<f64> = (0..m.len()).map(|i| (get(&m, i) > 5.0) as i32 as f64).collect();
         // A masked softmax and the rows scaled by their minimum (`rows.rs`).
-        interpreted(&super::rows::row_softmax(dims), &[x, array_of(DType::Pred, dims, &mask)], 1e-5);
+        let program = interpreted(&super::rows::row_softmax(dims), &[x, array_of(DType::Pred, dims, &mask)], 1e-5);
+        // A row in one chunk is masked once, for the max; the sum and the
+        // division read that tile. Longer rows mask in every pass.
+        let plans = plan_program(&program, TileMode::All);
+        let selects: usize = plans.values().map(|p| p.calls(TileFn::Select(DType::F32))).sum();
+        let one_chunk = dims[dims.len() - 1] <= crate::tiles::TILE as i64;
+        assert_eq!(selects, if one_chunk { 1 } else { 3 }, "{dims:?}");
     }
 }
 

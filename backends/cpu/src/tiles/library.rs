@@ -104,7 +104,7 @@ pub(crate) const PRED_COMBINES: [BinaryOp; 2] = [BinaryOp::And, BinaryOp::Or];
 
 /// The sizes folds come in: a row's lanes are padded up to the next one, so
 /// a row of 10 folds 32 lanes, not a whole tile.
-pub(crate) const FOLD_LANES: [usize; 3] = [32, 256, TILE];
+pub(crate) const FOLD_LANES: [usize; 6] = [32, 64, 128, 256, 512, TILE];
 
 /// The fold size for `lanes` accumulator lanes (at most a tile).
 pub(crate) fn fold_lanes(lanes: usize) -> usize {

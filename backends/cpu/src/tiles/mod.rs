@@ -31,9 +31,9 @@ use std::collections::HashMap;
 use smelt_kernel::{Program, Step};
 use smelt_llvm::codegen::launch_shape;
 
-#[cfg(test)]
-pub(crate) use library::TileFn;
 pub(crate) use library::TileGroup;
+#[cfg(test)]
+pub(crate) use library::{TILE, TileFn};
 pub(crate) use plan::TileKernel;
 pub use run::{TILE_RUN_SYMBOL, tile_run_address};
 

@@ -21,6 +21,8 @@
 //! layout); it is a constant of the program's module, so a program served
 //! from the disk cache carries it.
 
+use std::collections::HashMap;
+
 use smelt_hlo::DType;
 use smelt_hlo::attrs::CompareType;
 use smelt_kernel::{BinaryOp, FnPattern, Graph, InlineReduce, Kernel, KernelBody, Node, NodeId, Scalar, UnaryOp};
@@ -51,6 +53,14 @@ pub(crate) struct TileKernel {
     /// reduction's window when the kernel runs point by point): what the
     /// interpreter's per-call overhead is spread over.
     pub lanes: i64,
+}
+
+impl TileKernel {
+    /// How many calls of `f` the code makes per row (tests).
+    #[cfg(test)]
+    pub(crate) fn calls(&self, f: TileFn) -> usize {
+        self.fns.iter().position(|&g| g == f).map_or(0, |i| super::run::calls_of(&self.code, i as i64))
+    }
 }
 
 /// The tile code of `k`, or None when the interpreter cannot run it.
@@ -108,7 +118,7 @@ struct Planner<'k> {
     /// Planning a reduction body over the row (see `row`).
     recording: bool,
     /// Row tiles reduction bodies computed, by key.
-    reuse: std::collections::HashMap<String, i64>,
+    reuse: HashMap<String, i64>,
 }
 
 fn tile_type(d: DType) -> bool {
@@ -248,6 +258,11 @@ impl<'k> Planner<'k> {
         let depth = self.keys.len() - 1;
         let live = g.live(roots);
         let mut fr = Frame::default();
+        // Row tiles of earlier reduction bodies: a later body over the row
+        // reads them instead of computing them again (log-softmax's masked
+        // row, selected for the max and again for the sum), and so does the
+        // kernel's lane code (below).
+        let earlier = if depth > 0 && self.recording { self.reuse.clone() } else { Default::default() };
         let mut vals: Vec<Option<Val>> = vec![None; g.len()];
         for (i, node) in g.nodes.iter().enumerate() {
             if !live[i] {
@@ -280,8 +295,9 @@ impl<'k> Planner<'k> {
             }
             vals[i] = Some(v);
         }
-        if depth == 0 && !self.reuse.is_empty() {
-            self.reuse_row_tiles(&mut fr, &mut vals);
+        let earlier = if depth == 0 { &self.reuse } else { &earlier };
+        if !earlier.is_empty() {
+            self.reuse_row_tiles(earlier, &mut fr, &mut vals);
         }
         Some((fr, vals))
     }
@@ -289,11 +305,14 @@ impl<'k> Planner<'k> {
     /// Lane values a reduction body computed over the whole row already
     /// ([`Planner::row`]) are read from its tiles: their instructions go and
     /// their readers read the body's tile instead.
-    fn reuse_row_tiles(&self, fr: &mut Frame, vals: &mut [Option<Val>]) {
-        let mut with: std::collections::HashMap<i64, i64> = Default::default();
+    fn reuse_row_tiles(&self, earlier: &HashMap<String, i64>, fr: &mut Frame, vals: &mut [Option<Val>]) {
+        let depth = self.keys.len() - 1;
+        let mut with: HashMap<i64, i64> = Default::default();
         for (i, v) in vals.iter_mut().enumerate() {
-            let key = self.keys[0].get(i).cloned().flatten();
-            if let (Some(Val::Tile(t)), Some(&r)) = (*v, key.as_ref().and_then(|k| self.reuse.get(k))) {
+            let key = self.keys[depth].get(i).cloned().flatten();
+            if let (Some(Val::Tile(t)), Some(&r)) = (*v, key.as_ref().and_then(|k| earlier.get(k)))
+                && t != r
+            {
                 with.insert(t, r);
                 *v = Some(Val::Tile(r));
             }

@@ -167,6 +167,26 @@ fn header(c: &[i64]) -> Option<Header> {
     })
 }
 
+/// How many calls tile code `code` makes of its function number `f` per
+/// row, counting every reduction body once.
+#[cfg(test)]
+pub(crate) fn calls_of(code: &[i64], f: i64) -> usize {
+    fn walk(c: &[i64], f: i64) -> usize {
+        let (mut pc, mut n) = (0, 0);
+        while pc < c.len() {
+            let w = &c[pc..];
+            match w[0] {
+                op::CALL_S | op::CALL_T => n += usize::from(w[1] == f),
+                op::REDUCE => n += walk(&w[13..op::len(w)], f),
+                _ => {}
+            }
+            pc += op::len(w);
+        }
+        n
+    }
+    header(code).map_or(0, |h| walk(&code[h.row], f) + walk(&code[h.lanes], f))
+}
+
 /// Runs tile code `code[..len]` on `bufs` (inputs, then outputs) for the
 /// iterations `[begin, end)` of its parallel dimension.
 ///
@@ -209,8 +229,18 @@ pub(crate) unsafe extern "C" fn tile_run(
             // SAFETY: as above.
             unsafe { views.add(t).write(tiles.add(t * TILE * 8)) };
         }
-        let mut m =
-            Machine { code, fns, bufs, scalars: base, tiles, views, idx: smallvec::smallvec![0; r], direct: false };
+        let mut m = Machine {
+            code,
+            fns,
+            bufs,
+            scalars: base,
+            tiles,
+            views,
+            idx: smallvec::smallvec![0; r],
+            direct: false,
+            ahead: [0; STREAMS],
+            splatted: smallvec::smallvec![(0, 0); h.tiles],
+        };
         m.direct = m.outputs_apart(&h);
         m.kernel(&h, begin, end);
     });
@@ -229,6 +259,42 @@ struct Machine<'c> {
     /// Outputs computed by one call each are written in place (no output
     /// overlaps an input).
     direct: bool,
+    /// Per input (the first [`STREAMS`]), where its prefetched bytes end.
+    ahead: [usize; STREAMS],
+    /// Per tile, the scalar bits a splat last filled it with and how many
+    /// lanes: a splat of the same value again (a constant's, in every row)
+    /// is skipped. Only splats write a splatted tile's first lanes.
+    splatted: smallvec::SmallVec<[(u64, usize); 32]>,
+}
+
+/// How many chunks ahead loads and stores prefetch, as compiled row kernels
+/// do (`smelt_llvm::codegen`'s `ROWS_AHEAD`): a row is walked in several
+/// passes from cache, and the first would otherwise wait on memory. Chunks
+/// follow one another in memory when rows are contiguous (else the hint
+/// only costs its instructions).
+const CHUNKS_AHEAD: usize = 2;
+
+/// Inputs whose loads prefetch (kernels rarely read more).
+const STREAMS: usize = 16;
+
+/// The line size prefetches step by (64 bytes on every x86 core).
+const LINE: usize = 64;
+
+/// Hints that the `len` bytes from `at` will be read (or written) soon.
+fn prefetch(at: *const u8, len: usize, write: bool) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_MM_HINT_ET0, _MM_HINT_T0, _mm_prefetch};
+        let mut off = 0;
+        while off < len {
+            let p = at.wrapping_add(off) as *const i8;
+            // SAFETY: a prefetch never faults, whatever the address.
+            unsafe { if write { _mm_prefetch::<_MM_HINT_ET0>(p) } else { _mm_prefetch::<_MM_HINT_T0>(p) } };
+            off += LINE;
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (at, len, write);
 }
 
 fn bytes(e: i64) -> usize {
@@ -319,6 +385,7 @@ impl<'c> Machine<'c> {
                     if tile {
                         // Read in place: library functions take any address.
                         self.view(dst, from);
+                        self.prefetch_ahead(input as usize, from, n * e);
                     } else {
                         let to = self.scalar(dst);
                         // SAFETY: a scalar slot of 8 bytes.
@@ -329,7 +396,16 @@ impl<'c> Machine<'c> {
                     }
                 }
                 op::SPLAT => {
-                    self.splat(self.own(w[1]), self.scalar(w[2]), bytes(w[3]), fill);
+                    let (t, src, e) = (w[1], self.scalar(w[2]), bytes(w[3]));
+                    // SAFETY: a scalar slot of 8 bytes.
+                    let bits = unsafe { (src as *const u64).read() };
+                    let done = self.splatted.get_mut(t as usize);
+                    if done.as_ref().is_none_or(|d| d.0 != bits || d.1 < fill) {
+                        if let Some(d) = done {
+                            *d = (bits, fill);
+                        }
+                        self.splat(self.own(t), src, e, fill);
+                    }
                 }
                 op::CALL_S | op::CALL_T => {
                     let (f, k, dst) = (w[1], w[2] as usize, w[3]);
@@ -357,6 +433,20 @@ impl<'c> Machine<'c> {
                 _ => return,
             }
             pc += len;
+        }
+    }
+
+    /// Prefetches the chunk [`CHUNKS_AHEAD`] chunks of `len` bytes past
+    /// `from`, a chunk of `input`, unless an earlier load did (a row's later
+    /// passes, a chunk already ahead).
+    fn prefetch_ahead(&mut self, input: usize, from: *mut u8, len: usize) {
+        let Some(end) = self.ahead.get_mut(input) else { return };
+        let lo = from as usize + CHUNKS_AHEAD * len;
+        let hi = lo + len;
+        if hi > *end {
+            let start = lo.max(*end);
+            prefetch(start as *const u8, hi - start, false);
+            *end = hi;
         }
     }
 
@@ -428,19 +518,28 @@ impl<'c> Machine<'c> {
             unsafe { std::ptr::copy_nonoverlapping(self.scalar(init), out, 8) };
             return;
         }
-        let tile = if cur == self.own(acc) || cur == self.own(acc + 1) {
+        let fold_lanes = (fold_lanes.max(0) as usize).min(TILE);
+        // A scratch tile is padded where it is (its lanes past the row hold
+        // nothing a later call reads); a row read in place is folded where
+        // it is when it fills the fold, else copied out first.
+        let tile = if self.scratch(cur) || lanes >= fold_lanes {
             cur
         } else {
             // SAFETY: `lanes` elements of a row and of a tile's storage, apart.
             unsafe { std::ptr::copy_nonoverlapping(cur, self.own(acc), lanes * e) };
             self.own(acc)
         };
-        let fold_lanes = (fold_lanes.max(0) as usize).min(TILE);
         if lanes < fold_lanes {
             // SAFETY: lanes `[lanes, fold_lanes)` of an accumulator tile.
             self.splat(unsafe { tile.add(lanes * e) }, self.scalar(pad), e, fold_lanes - lanes);
         }
         self.call(fold, &[tile, self.scalar(init), out], 1);
+    }
+
+    /// Whether `at` is a tile's own storage (not a row read in place).
+    fn scratch(&self, at: *mut u8) -> bool {
+        let (a, t) = (at as usize, self.tiles as usize);
+        a >= t && a < self.views as usize
     }
 
     /// Whether no output buffer overlaps an input buffer.

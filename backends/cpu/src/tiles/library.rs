@@ -122,6 +122,23 @@ impl TileFn {
         TileGroup::all().into_iter().find(|g| g.members().contains(&self))
     }
 
+    /// Roughly the vector instructions per vector of lanes the code
+    /// generator's implementation takes: its math library's functions are
+    /// polynomials of 30-80 instructions, a division is one instruction of
+    /// several cycles' throughput, the rest one or two.
+    pub(crate) fn vector_cost(self) -> f64 {
+        match self {
+            TileFn::Unary(op, _) if MATH_UNARY.contains(&op) => 40.0,
+            TileFn::ExpSub(..) => 41.0,
+            TileFn::Binary(BinaryOp::Pow, _) => 80.0,
+            TileFn::Binary(BinaryOp::Atan2, _) => 60.0,
+            TileFn::Binary(BinaryOp::Div | BinaryOp::Rem, _)
+            | TileFn::BinaryScalar(BinaryOp::Div | BinaryOp::Rem, ..) => 5.0,
+            TileFn::Select(_) | TileFn::Clamp(_) => 2.0,
+            _ => 1.0,
+        }
+    }
+
     /// Operand types, then the result type.
     pub(crate) fn signature(self) -> (Vec<DType>, DType) {
         match self {

@@ -16,11 +16,13 @@
 //! What it costs at run time: every operation reads and writes a chunk in
 //! L1 or L2 instead of registers, plus a call per operation and chunk (1.5-3x
 //! a compiled kernel's time); what it saves is the kernel's whole compile.
+//! Where math functions dominate (activations, exponentials) the library's
+//! loops are as fast as compiled ones and the overhead shrinks to 0-15%.
 //! [`TileMode::Auto`] therefore interprets only programs with little work
-//! ([`AUTO_MAX_WORK`]) in long rows ([`AUTO_MIN_LANES`]), all of whose
-//! kernels it can run (then the program's
-//! own module is glue, compiled at level 0 in a millisecond), and never
-//! kernels in while loops, which run many times.
+//! ([`AUTO_MAX_WORK`]) or a small estimated slowdown ([`AUTO_MAX_SLOWDOWN`]),
+//! in long rows ([`AUTO_MIN_LANES`]), all of whose kernels it can run (then
+//! the program's own module is glue, compiled at level 0 in a millisecond),
+//! and never kernels in while loops, which run many times.
 
 mod library;
 mod plan;
@@ -44,6 +46,18 @@ pub use run::{TILE_RUN_SYMBOL, tile_run_address};
 /// elements; AMD EPYC, Zen 2), so past this the time a compile saves (10-50
 /// ms) is soon spent again by a program run in a loop.
 const AUTO_MAX_WORK: f64 = (1u64 << 22) as f64;
+
+/// The most estimated slowdown ([`plan::slowdown`], weighted by the
+/// kernels' work) at which [`TileMode::Auto`] interprets programs of any
+/// work: kernels dominated by math functions, which the library computes
+/// as fast as compiled code does, so that the compile (30-60 ms) buys
+/// little. Measured over the corpus and unseen programs whose every kernel
+/// the interpreter can run (interpreted over compiled run time against the
+/// estimate; AMD EPYC, Zen 2): `ew_unary_chain_f32` 0.98 (1.09), `gates`
+/// 1.02 (1.28), `softmax` 1.15 (1.25); above the bound `log_softmax` 1.14
+/// (1.33), `row_logit_stats` 1.40 (1.36), `ew_activations` 1.62 (1.76),
+/// `layernorm` 1.56 (2.75), `broadcasting` 1.73 (2.85).
+const AUTO_MAX_SLOWDOWN: f64 = 1.3;
 
 /// The fewest lanes per call [`TileMode::Auto`] interprets: over shorter rows
 /// the interpreter's dispatch outweighs the work (a broadcast over rows of
@@ -86,15 +100,19 @@ pub(crate) fn plan_program(program: &Program, mode: TileMode) -> HashMap<u32, Ti
     let mut launched: Vec<(u32, bool)> = Vec::new();
     let mut epilogues: Vec<u32> = Vec::new();
     collect(&program.steps, false, &mut launched, &mut epilogues);
-    let mut work = 0.0;
+    // The program's work, and its work weighted by the kernels' estimated
+    // slowdowns.
+    let (mut work, mut slowed) = (0.0, 0.0);
     for &(kid, in_loop) in &launched {
         if epilogues.contains(&kid) || plans.contains_key(&kid) {
             continue;
         }
-        if let Some(shape) = program.kernels.get(kid as usize).and_then(|k| launch_shape(k).ok()) {
-            work += shape.n as f64 * shape.cost;
-        }
         let planned = program.kernels.get(kid as usize).and_then(plan::plan);
+        if let Some(shape) = program.kernels.get(kid as usize).and_then(|k| launch_shape(k).ok()) {
+            let w = shape.n as f64 * shape.cost;
+            work += w;
+            slowed += w * planned.as_ref().map_or(1.0, |p| p.slowdown);
+        }
         match planned {
             Some(p) if mode == TileMode::All || (!in_loop && p.lanes >= AUTO_MIN_LANES) => {
                 plans.insert(kid, p);
@@ -103,7 +121,7 @@ pub(crate) fn plan_program(program: &Program, mode: TileMode) -> HashMap<u32, Ti
             _ => {}
         }
     }
-    if mode == TileMode::Auto && work > AUTO_MAX_WORK {
+    if mode == TileMode::Auto && work > AUTO_MAX_WORK && slowed > work * AUTO_MAX_SLOWDOWN {
         return HashMap::new();
     }
     plans

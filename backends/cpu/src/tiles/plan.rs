@@ -53,6 +53,9 @@ pub(crate) struct TileKernel {
     /// reduction's window when the kernel runs point by point): what the
     /// interpreter's per-call overhead is spread over.
     pub lanes: i64,
+    /// The interpreted kernel's estimated time over the compiled one's
+    /// ([`slowdown`]).
+    pub slowdown: f64,
 }
 
 impl TileKernel {
@@ -514,7 +517,8 @@ impl<'k> Planner<'k> {
         code.extend(fr.row);
         code.push(fr.lane.len() as i64);
         code.extend(fr.lane);
-        TileKernel { code, fns: self.fns, lanes }
+        let slowdown = slowdown(&code, &self.fns);
+        TileKernel { code, fns: self.fns, lanes, slowdown }
     }
 }
 
@@ -633,6 +637,37 @@ fn last_instruction(code: &[i64]) -> Option<usize> {
         pc += op::len(&code[pc..]);
     }
     last
+}
+
+/// The interpreter's estimated time per element over compiled code's, from
+/// the code's lane-level work: both compute every call's operation
+/// ([`TileFn::vector_cost`]); compiled code loads each input once and keeps
+/// values in registers, while every call of the interpreter reads its
+/// operand tiles and writes its result tile (one vector access each).
+/// Where math functions dominate (activations, softmax's exponentials)
+/// this is near 1; chains of additions and multiplications come out 2-4.
+/// It leaves out what hides both (memory bandwidth), so it errs high.
+fn slowdown(code: &[i64], fns: &[TileFn]) -> f64 {
+    // (compiled, interpreted) cost of one call of `cost` over `operands` tiles.
+    let call = |cost: f64, operands: usize| (cost, cost + operands as f64 + 1.0);
+    // The reduce kernel's own combining, once per element.
+    let (mut compiled, mut interpreted) =
+        if code.get(1).is_some_and(|&k| k != KIND_LOOP) { call(1.0, 2) } else { (0.0, 0.0) };
+    super::run::visit(code, |w, lanes| {
+        let (c, i) = match w[0] {
+            op::CALL_T if lanes => {
+                let cost = usize::try_from(w[1]).ok().and_then(|f| fns.get(f)).map_or(1.0, |f| f.vector_cost());
+                call(cost, w[2].max(0) as usize)
+            }
+            // A reduction body's combining.
+            op::REDUCE => call(1.0, 2),
+            op::LOAD_T if lanes => (1.0, 0.0),
+            _ => (0.0, 0.0),
+        };
+        compiled += c;
+        interpreted += i;
+    });
+    if compiled > 0.0 { interpreted / compiled } else { 1.0 }
 }
 
 /// How many calls of lane code `lane` write tile `slot`.

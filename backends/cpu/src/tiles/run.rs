@@ -167,24 +167,37 @@ fn header(c: &[i64]) -> Option<Header> {
     })
 }
 
+/// Visits every instruction of tile code `code`, reduction bodies after
+/// their `REDUCE`, each with whether it runs per lane (lane code) rather
+/// than per row.
+pub(crate) fn visit(code: &[i64], mut f: impl FnMut(&[i64], bool)) {
+    fn walk(c: &[i64], lanes: bool, f: &mut dyn FnMut(&[i64], bool)) {
+        let mut pc = 0;
+        while pc < c.len() {
+            let w = &c[pc..];
+            let len = op::len(w).min(w.len());
+            f(&w[..len], lanes);
+            if w[0] == op::REDUCE && len >= 13 {
+                let rl = (w[11].max(0) as usize).min(len - 13);
+                walk(&w[13..13 + rl], false, f);
+                walk(&w[13 + rl..len], true, f);
+            }
+            pc += len;
+        }
+    }
+    if let Some(h) = header(code) {
+        walk(&code[h.row], false, &mut f);
+        walk(&code[h.lanes], true, &mut f);
+    }
+}
+
 /// How many calls tile code `code` makes of its function number `f` per
 /// row, counting every reduction body once.
 #[cfg(test)]
 pub(crate) fn calls_of(code: &[i64], f: i64) -> usize {
-    fn walk(c: &[i64], f: i64) -> usize {
-        let (mut pc, mut n) = (0, 0);
-        while pc < c.len() {
-            let w = &c[pc..];
-            match w[0] {
-                op::CALL_S | op::CALL_T => n += usize::from(w[1] == f),
-                op::REDUCE => n += walk(&w[13..op::len(w)], f),
-                _ => {}
-            }
-            pc += op::len(w);
-        }
-        n
-    }
-    header(code).map_or(0, |h| walk(&code[h.row], f) + walk(&code[h.lanes], f))
+    let mut n = 0;
+    visit(code, |w, _| n += usize::from(matches!(w[0], op::CALL_S | op::CALL_T) && w[1] == f));
+    n
 }
 
 /// Runs tile code `code[..len]` on `bufs` (inputs, then outputs) for the
@@ -238,12 +251,27 @@ pub(crate) unsafe extern "C" fn tile_run(
             views,
             idx: smallvec::smallvec![0; r],
             direct: false,
-            ahead: [0; STREAMS],
+            ahead: if walks_rows_twice(code, &h) { smallvec::smallvec![0; STREAMS] } else { Default::default() },
             splatted: smallvec::smallvec![(0, 0); h.tiles],
         };
         m.direct = m.outputs_apart(&h);
         m.kernel(&h, begin, end);
     });
+}
+
+/// Whether a loop kernel's rows are walked in several passes: a row
+/// reduction before the row's lanes (softmax's max and sum).
+fn walks_rows_twice(code: &[i64], h: &Header) -> bool {
+    let mut reduces = false;
+    if h.kind == KIND_LOOP && h.lane.is_some() {
+        let mut pc = 0;
+        let row = &code[h.row.clone()];
+        while pc < row.len() && !reduces {
+            reduces = row[pc] == op::REDUCE;
+            pc += op::len(&row[pc..]);
+        }
+    }
+    reduces
 }
 
 struct Machine<'c> {
@@ -259,19 +287,22 @@ struct Machine<'c> {
     /// Outputs computed by one call each are written in place (no output
     /// overlaps an input).
     direct: bool,
-    /// Per input (the first [`STREAMS`]), where its prefetched bytes end.
-    ahead: [usize; STREAMS],
+    /// Per input (the first [`STREAMS`]), where its prefetched bytes end;
+    /// empty where loads do not prefetch (kernels that read each element
+    /// once, which the hardware's prefetchers follow; issuing hints there
+    /// only stalled on a full memory pipeline).
+    ahead: smallvec::SmallVec<[usize; STREAMS]>,
     /// Per tile, the scalar bits a splat last filled it with and how many
     /// lanes: a splat of the same value again (a constant's, in every row)
     /// is skipped. Only splats write a splatted tile's first lanes.
     splatted: smallvec::SmallVec<[(u64, usize); 32]>,
 }
 
-/// How many chunks ahead loads and stores prefetch, as compiled row kernels
-/// do (`smelt_llvm::codegen`'s `ROWS_AHEAD`): a row is walked in several
-/// passes from cache, and the first would otherwise wait on memory. Chunks
-/// follow one another in memory when rows are contiguous (else the hint
-/// only costs its instructions).
+/// How many chunks ahead the loads of row kernels prefetch, as compiled row
+/// kernels do (`smelt_llvm::codegen`'s `ROWS_AHEAD`): a row is walked in
+/// several passes from cache, and the first would otherwise wait on memory.
+/// Chunks follow one another in memory when rows are contiguous (else the
+/// hint only costs its instructions).
 const CHUNKS_AHEAD: usize = 2;
 
 /// Inputs whose loads prefetch (kernels rarely read more).

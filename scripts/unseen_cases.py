@@ -16,7 +16,8 @@ column softmax and scaling, NCHW instance/group/channel norms, column
 argmax), a dilated causal 1D convolution stack, NCHW convolutions, and
 statistics over long rows (log-sum-exp and entropy of logits, L2-normalized
 rows), and softmaxes over short ones (attention over 12-token windows, a
-12-class classifier head). Their test-size forms live in tests/corpus/ too (see its README).
+12-class classifier head) and long ones (an 8192-token language-model
+head; causal attention probabilities and their entropy). Their test-size forms live in tests/corpus/ too (see its README).
 """
 
 import numpy as np
@@ -539,3 +540,41 @@ def small_class_head(size):
         return value, grad, acc
 
     return Built(fn, (x, w, labels))
+
+
+@case(UNSEEN, "A language-model head over an 8192-token vocabulary: logits from a product, a "
+      "log-softmax cross-entropy against labels over rows longer than the tile interpreter's "
+      "chunks, the mean entropy of the predictions, and the top-1 accuracy.", rtol=1e-4, atol=1e-5)
+def lm_head_xent(size):
+    rng = np.random.default_rng(945)
+    n, d, v = (8, 16, 1100) if size == "test" else (512, 256, 8192)
+    h, w = normal(rng, (n, d)), normal(rng, (d, v), 0.05)
+    labels = rng.integers(0, v, size=(n,)).astype(np.int32)
+
+    def fn(h, w, labels):
+        logits = h @ w
+        logp = jax.nn.log_softmax(logits, axis=-1)
+        nll = -jnp.mean(jnp.take_along_axis(logp, labels[:, None], axis=-1))
+        entropy = -jnp.mean(jnp.sum(jnp.exp(logp) * logp, axis=-1))
+        acc = jnp.mean((jnp.argmax(logits, axis=-1) == labels).astype(jnp.float32))
+        return nll, entropy, acc
+
+    return Built(fn, (h, w, labels))
+
+
+@case(UNSEEN, "Attention probabilities alone: scaled scores plus a causal mask bias, a softmax "
+      "over keys, and each query's attention entropy, over [batch, heads, queries, keys].",
+      rtol=1e-4, atol=1e-5)
+def attention_probs(size):
+    rng = np.random.default_rng(946)
+    b, hd, t = (2, 2, 16) if size == "test" else (8, 8, 256)
+    scores = normal(rng, (b, hd, t, t), 2.0)
+
+    def fn(scores):
+        mask = jnp.tril(jnp.ones((t, t), bool))
+        bias = jnp.where(mask, 0.0, -1e9).astype(jnp.float32)
+        p = jax.nn.softmax(scores * (1.0 / np.sqrt(64.0)) + bias, axis=-1)
+        entropy = -jnp.sum(p * jnp.log(p + 1e-9), axis=-1)
+        return p, entropy
+
+    return Built(fn, (scores,))

@@ -21,7 +21,8 @@
 //! - reductions: over a unit or empty domain, and of a broadcast over exactly the
 //!   broadcast dimensions (integer `add` becomes a multiply by the count;
 //!   idempotent reducers keep the operand);
-//! - `select` with a constant predicate or equal branches;
+//! - `select` with a constant predicate or equal branches, and a `pred`
+//!   `select(p, true, false)` (which is `p`);
 //! - and canonicalizes: constants of commutative ops and compares move to the right
 //!   (the comparison direction swapped), array constants whose elements are all
 //!   equal become broadcasts of a scalar constant.
@@ -109,6 +110,7 @@ const RULES: &[Rule] = &[
     reduce_broadcast,
     select_constant_pred,
     select_same,
+    select_pred_identity,
 ];
 
 /// Applies rules until none fires; returns how many fired.
@@ -774,6 +776,22 @@ fn select_constant_pred(s: &mut Simp<'_>, id: InstId) -> Option<InstId> {
 fn select_same(s: &mut Simp<'_>, id: InstId) -> Option<InstId> {
     let inst = s.rw.inst(id);
     (inst.opcode == Opcode::Select && inst.operands[1] == inst.operands[2]).then(|| inst.operands[1])
+}
+
+/// `select(p, true, false)` -> `p` for a `pred` result of `p`'s shape (a
+/// boolean mask spelled as a select of constants, as `jnp.where` and
+/// `jnp.tril` of booleans emit).
+fn select_pred_identity(s: &mut Simp<'_>, id: InstId) -> Option<InstId> {
+    let inst = s.rw.inst(id);
+    if inst.opcode != Opcode::Select {
+        return None;
+    }
+    let (p, t, f) = (inst.operands[0], inst.operands[1], inst.operands[2]);
+    if s.rw.shape(id) != s.rw.shape(p) {
+        return None;
+    }
+    let (t, f) = (value::int(&s.splat(t)?)?, value::int(&s.splat(f)?)?);
+    (s.rw.dtype(id) == Some(DType::Pred) && t != 0 && f == 0).then_some(p)
 }
 
 #[cfg(test)]

@@ -54,6 +54,34 @@ fn row_softmax_runs_interpreted() {
 }
 
 #[test]
+fn slowdown_estimates_rank_the_interpreters_costs() {
+    // A row in one chunk folds its values in one pass, longer rows combine
+    // them chunk by chunk; additions and multiplications pay the
+    // interpreter's tile traffic that math functions hide.
+    let lower = |hlo: &str| smelt_kernel::lower_module(&smelt_hlo::parse_module(hlo).unwrap()).unwrap();
+    let estimate = |program: &Program| {
+        let plans = plan_program(program, TileMode::All);
+        assert_eq!(plans.len(), 1);
+        plans.values().map(|p| p.slowdown).sum::<f64>()
+    };
+    let sum_exp = |n: i64| {
+        format!(
+            "HloModule m\n{ADD}\nsumexp {{\n  x = f32[64,{n}] parameter(0)\n  e = f32[64,{n}] exponential(x)\n  \
+             z = f32[] constant(0)\n  ROOT s = f32[64] reduce(e, z), dimensions={{1}}, to_apply=add\n}}\n\
+             ENTRY e {{\n  x = f32[64,{n}] parameter(0)\n  ROOT f = f32[64] fusion(x), kind=kInput, calls=sumexp\n}}\n"
+        )
+    };
+    let row = estimate(&lower(&sum_exp(512)));
+    let long = estimate(&lower(&sum_exp(2100)));
+    let ew = |op: &str| {
+        format!("HloModule m\nENTRY e {{\n  x = f32[64,512] parameter(0)\n  ROOT t = f32[64,512] {op}\n}}\n")
+    };
+    let tanh = estimate(&lower(&ew("tanh(x)")));
+    let mul = estimate(&lower(&ew("multiply(x, x)")));
+    assert!(tanh < 1.1 && row < long && long < mul, "tanh {tanh}, rows {row} and {long}, multiply {mul}");
+}
+
+#[test]
 fn reduce_kernels_run_interpreted_in_rows_and_columns() {
     // Sums and maxima over the innermost dimension (rows to a scalar), over
     // outer ones (tiles accumulated lane by lane, rows longer than a tile),

@@ -650,17 +650,29 @@ fn last_instruction(code: &[i64]) -> Option<usize> {
 fn slowdown(code: &[i64], fns: &[TileFn]) -> f64 {
     // (compiled, interpreted) cost of one call of `cost` over `operands` tiles.
     let call = |cost: f64, operands: usize| (cost, cost + operands as f64 + 1.0);
+    // Combining a reduction's values: over a row in one chunk, the fold's
+    // one pass reading them; over longer rows, a call per chunk reading the
+    // accumulator and the values and writing the next accumulator.
+    let combine = |window: i64| if window <= TILE as i64 { (1.0, 2.0) } else { call(1.0, 2) };
     // The reduce kernel's own combining, once per element.
-    let (mut compiled, mut interpreted) =
-        if code.get(1).is_some_and(|&k| k != KIND_LOOP) { call(1.0, 2) } else { (0.0, 0.0) };
+    let at = |i: usize| code.get(i).copied().unwrap_or(0);
+    let (mut compiled, mut interpreted) = match at(1) {
+        KIND_LOOP => (0.0, 0.0),
+        KIND_REDUCE_INNER => {
+            // The header: version, kind, inputs, rank, dims, par, lane, reduced.
+            let rank = at(3).max(0) as usize;
+            combine(at(4 + at(4 + rank + 2).max(0) as usize))
+        }
+        _ => call(1.0, 2),
+    };
     super::run::visit(code, |w, lanes| {
         let (c, i) = match w[0] {
             op::CALL_T if lanes => {
                 let cost = usize::try_from(w[1]).ok().and_then(|f| fns.get(f)).map_or(1.0, |f| f.vector_cost());
                 call(cost, w[2].max(0) as usize)
             }
-            // A reduction body's combining.
-            op::REDUCE => call(1.0, 2),
+            // A reduction body's combining, over its window.
+            op::REDUCE => combine(w[8]),
             op::LOAD_T if lanes => (1.0, 0.0),
             _ => (0.0, 0.0),
         };

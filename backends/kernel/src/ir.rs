@@ -350,6 +350,14 @@ pub enum FnPattern {
     /// A comparator `(a, b) -> a < b` (or `>` with `descending`) on the first pair of
     /// operands, as `compare_type` orders them.
     LessThan { descending: bool, compare_type: Option<CompareType> },
+    /// JAX's argmax (argmin with `min`) reducer over `(value, index)` pairs,
+    /// `(a, ia, b, ib)`: `a` wins when greater (less) or NaN, the lower
+    /// index on equal values (the value then `b`'s). Folded in index order it
+    /// gives the first NaN, else the first greatest (least) value's index,
+    /// so partial results over interleaved indices may be combined in any
+    /// grouping with the lower-index pair first: the index is the same (the
+    /// value too but for the sign of a zero tied with the other zero).
+    ArgMax { min: bool },
 }
 
 /// Typed scalar nodes; nodes refer only to nodes with smaller ids.

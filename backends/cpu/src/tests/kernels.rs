@@ -807,3 +807,62 @@ fn transposes_of_an_outer_dimension_run_in_tiles() {
         }
     }
 }
+
+#[test]
+fn row_argmax_and_argmin_run_in_lanes() {
+    // JAX's argmax and argmin reducers over rows long enough for lanes
+    // (`reduce_box_arg`): random rows with NaN, infinities and signed zeros,
+    // rows of ties, of -inf, of +0 and -0, the extreme in the first block, in
+    // the tail past the whole blocks, and several NaNs. The indices must be
+    // the in-order fold's exactly (values too, but for a zero's sign).
+    let reducer = |name: &str, dir: &str| {
+        format!(
+            "{name} {{\n  a = f32[] parameter(0)\n  ia = s32[] parameter(1)\n  b = f32[] parameter(2)\n  \
+             ib = s32[] parameter(3)\n  gt = pred[] compare(a, b), direction={dir}\n  nan = pred[] compare(a, a), \
+             direction=NE\n  c = pred[] or(gt, nan)\n  v = f32[] select(c, a, b)\n  eq = pred[] compare(a, b), \
+             direction=EQ\n  lt = pred[] compare(ia, ib), direction=LT\n  t = pred[] and(eq, lt)\n  \
+             c2 = pred[] or(c, t)\n  i = s32[] select(c2, ia, ib)\n  ROOT r = (f32[], s32[]) tuple(v, i)\n}}\n"
+        )
+    };
+    for (rows, n) in [(12i64, 300i64), (12, 128), (8, 1000)] {
+        let fused = |name: &str, f: &str, init: &str| {
+            format!(
+                "{name} {{\n  x = f32[{rows},{n}] parameter(0)\n  io = s32[{rows},{n}] iota(), iota_dimension=1\n  \
+                 init = f32[] constant({init})\n  zero = s32[] constant(0)\n  \
+                 ROOT r = (f32[{rows}], s32[{rows}]) reduce(x, io, init, zero), dimensions={{1}}, to_apply={f}\n}}\n"
+            )
+        };
+        let hlo = format!(
+            "HloModule m\n{}{}{}{}ENTRY e {{\n  x = f32[{rows},{n}] parameter(0)\n  \
+             mx = (f32[{rows}], s32[{rows}]) fusion(x), kind=kInput, calls=fmax\n  \
+             mn = (f32[{rows}], s32[{rows}]) fusion(x), kind=kInput, calls=fmin\n  \
+             a = f32[{rows}] get-tuple-element(mx), index=0\n  b = s32[{rows}] get-tuple-element(mx), index=1\n  \
+             c = f32[{rows}] get-tuple-element(mn), index=0\n  d = s32[{rows}] get-tuple-element(mn), index=1\n  \
+             ROOT t = (f32[{rows}], s32[{rows}], f32[{rows}], s32[{rows}]) tuple(a, b, c, d)\n}}\n",
+            reducer("argmax", "GT"),
+            reducer("argmin", "LT"),
+            fused("fmax", "argmax", "-inf"),
+            fused("fmin", "argmin", "inf"),
+        );
+        let base = inputs(DType::F32, &[rows, n], 7);
+        let mut x: Vec<f64> = (0..base.len()).map(|i| get(&base, i)).collect();
+        let n = n as usize;
+        let row = |x: &mut Vec<f64>, r: usize, f: &dyn Fn(usize) -> f64| (0..n).for_each(|k| x[r * n + k] = f(k));
+        row(&mut x, 0, &|_| 2.5);
+        row(&mut x, 1, &|_| f64::NEG_INFINITY);
+        row(&mut x, 2, &|k| if k % 3 == 0 { -0.0 } else { 0.0 });
+        row(&mut x, 3, &|k| if k == 5 { 9.0 } else { 1.0 });
+        row(&mut x, 4, &|k| {
+            if k + 2 == n {
+                9.0
+            } else if k == n - 1 {
+                -9.0
+            } else {
+                1.0
+            }
+        });
+        row(&mut x, 5, &|k| if k == n - 3 || k == 70 || k == 40 { f64::NAN } else { k as f64 });
+        row(&mut x, 6, &|k| if k == n - 1 { f64::NAN } else { 1.0 });
+        check_hlo(&hlo, &[array_of(DType::F32, &[rows as i64, n as i64], &x)], 1e-30);
+    }
+}

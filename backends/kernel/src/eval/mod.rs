@@ -18,6 +18,7 @@
 mod graph;
 mod library;
 
+pub(crate) use graph::FnEval;
 use smelt_hlo::{Array, ArrayData};
 
 use crate::ir::{ArrayType, BufRef, Buffer, ConstData, Kernel, KernelBody, Program, Scalar, Step};

@@ -15,7 +15,8 @@ use smelt_hlo::{Array, Attrs, CompId, Computation, InstId, Module, Opcode};
 use super::elemental::{Binding, Emitter};
 use super::prune::prune_fn;
 use super::{LResult, internal, unsupported};
-use crate::ir::{ArrayType, BinaryOp, ConstData, FnPattern, ScalarFn};
+use crate::eval::FnEval;
+use crate::ir::{ArrayType, BinaryOp, ConstData, FnPattern, Scalar, ScalarFn};
 use smelt_hlo::DType;
 use smelt_hlo::attrs::ComparisonDirection;
 
@@ -89,7 +90,11 @@ pub(crate) fn build(module: &Module, consts: &mut ConstTable, cid: CompId, guard
     }
     let (graph, _) = em.finish();
     let pattern = if guarded { None } else { pattern(comp) };
-    Ok(prune_fn(&ScalarFn { params: dtypes, graph, outputs, pattern }))
+    let mut f = prune_fn(&ScalarFn { params: dtypes, graph, outputs, pattern });
+    if !guarded && f.pattern.is_none() {
+        f.pattern = arg_pattern(&f);
+    }
+    Ok(f)
 }
 
 /// One reducer for several reductions computed together: `parts` are each
@@ -141,7 +146,40 @@ pub(crate) fn combine(module: &Module, consts: &mut ConstTable, parts: &[(CompId
         let comp = module.comp(parts[0].0);
         return Err(unsupported(comp, comp.root_inst(), "a called computation that reads arrays"));
     }
-    Ok(prune_fn(&ScalarFn { params, graph, outputs, pattern: None }))
+    let mut f = prune_fn(&ScalarFn { params, graph, outputs, pattern: None });
+    f.pattern = arg_pattern(&f);
+    Ok(f)
+}
+
+/// [`FnPattern::ArgMax`], recognized by what the reducer computes (on every
+/// pair of signed zeros, infinities, NaN and ordinary values with three
+/// indices) rather than by how it is spelled.
+fn arg_pattern(f: &ScalarFn) -> Option<FnPattern> {
+    let &[v, i, v2, i2] = f.params.as_slice() else { return None };
+    if v != v2 || i != i2 || !v.is_float() || !i.is_int() || f.outputs.len() != 2 {
+        return None;
+    }
+    const VALUES: [f64; 7] = [f64::NEG_INFINITY, -1.0, -0.0, 0.0, 1.0, f64::INFINITY, f64::NAN];
+    let same = |x: Scalar, y: f64| matches!(x, Scalar::Float(_, g) if g.to_bits() == y.to_bits() || (g.is_nan() && y.is_nan()));
+    [false, true].into_iter().find_map(|min| {
+        let mut eval = FnEval::new(f);
+        let mut out = Vec::with_capacity(2);
+        for a in VALUES {
+            for b in VALUES {
+                for (ia, ib) in [(0, 1), (1, 0), (2, 2)] {
+                    let args = [Scalar::Float(v, a), Scalar::Int(i, ia), Scalar::Float(v, b), Scalar::Int(i, ib)];
+                    eval.call(&args, &mut out, "reducer").ok()?;
+                    let wins = if min { a < b } else { a > b } || a.is_nan();
+                    let value = if wins { a } else { b };
+                    let index = if wins || (a == b && ia < ib) { ia } else { ib };
+                    if !same(out[0], value) || out[1] != Scalar::Int(i, index) {
+                        return None;
+                    }
+                }
+            }
+        }
+        Some(FnPattern::ArgMax { min })
+    })
 }
 
 /// The parameter number an instruction is, if it is a parameter.

@@ -632,6 +632,92 @@ impl<'ctx> Cg<'ctx, '_> {
         Ok(())
     }
 
+    /// A row argmax or argmin ([`FnPattern::ArgMax`], the body's values a
+    /// float and the innermost reduced index): as [`Cg::reduce_box_lanes`],
+    /// each of [`MINMAX_LANES`] lanes folds the indices it sees in order
+    /// into its own `(value, index)` pair (the lanes loop vectorizes: the
+    /// reducer is compares and selects), the last partial block goes
+    /// straight into the accumulators, then the lanes' pairs are combined
+    /// into them, the lower-index pair always the reducer's first operand,
+    /// which the pattern says gives the in-order result.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn reduce_box_arg(
+        &mut self,
+        lo: &[IntValue<'ctx>],
+        hi: &[IntValue<'ctx>],
+        accs: &[PointerValue<'ctx>],
+        acc_types: &[DType],
+        reducer: &ScalarFn,
+        io: &[Io<'ctx>],
+        body: &mut dyn FnMut(&mut Cg<'ctx, '_>, &[IntValue<'ctx>]) -> Result<Vec<BasicValueEnum<'ctx>>>,
+    ) -> Result<()> {
+        let (rank, n) = (lo.len(), MINMAX_LANES as u32);
+        let (&[acc_v, acc_i], &[tv, ti]) = (accs, acc_types) else {
+            invalid!("an argmax reduction without a value and an index accumulator");
+        };
+        let (ty_v, ty_i) = (self.reg_type(tv), self.reg_type(ti));
+        let lanes_v = self.alloca_array(ty_v, n, "arg.values")?;
+        let lanes_i = self.alloca_array(ty_i, n, "arg.indices")?;
+        let lane = |cg: &Self, ty: inkwell::types::BasicTypeEnum<'ctx>, at: PointerValue<'ctx>, l: IntValue<'ctx>| {
+            // SAFETY: `l` is below MINMAX_LANES, the arrays' length.
+            unsafe { cg.b.build_in_bounds_gep(ty, at, &[l], "") }
+        };
+        let mut loops = Vec::with_capacity(rank);
+        let mut idx = Vec::with_capacity(rank);
+        for d in 0..rank - 1 {
+            let l = self.loop_begin(lo[d], hi[d], 1, &format!("r{d}"))?;
+            idx.push(l.index);
+            loops.push(l);
+        }
+        // Every lane starts from the init pair (the reducer keeps an equal
+        // pair's, so folding it in more than once changes nothing).
+        let (init_v, init_i) = (self.b.build_load(ty_v, acc_v, "")?, self.b.build_load(ty_i, acc_i, "")?);
+        let fill = self.loop_begin(self.i64c(0), self.i64c(MINMAX_LANES), 1, "arg.init")?;
+        self.b.build_store(lane(self, ty_v, lanes_v, fill.index)?, init_v)?;
+        self.b.build_store(lane(self, ty_i, lanes_i, fill.index)?, init_i)?;
+        self.loop_end(fill)?;
+        let (first, last) = (lo[rank - 1], hi[rank - 1]);
+        let len = self.b.build_int_sub(last, first, "")?;
+        let whole = self.b.build_and(len, self.i64c(!(MINMAX_LANES - 1)), "")?;
+        let split = self.b.build_int_add(first, whole, "")?;
+        let blocks = self.loop_begin(first, split, MINMAX_LANES, "arg.block")?;
+        let l = self.loop_begin(self.i64c(0), self.i64c(MINMAX_LANES), 1, "arg.lanes")?;
+        let mut at = idx.clone();
+        at.push(self.b.build_int_add(blocks.index, l.index, "")?);
+        let vals = body(self, &at)?;
+        let (pv, pi) = (lane(self, ty_v, lanes_v, l.index)?, lane(self, ty_i, lanes_i, l.index)?);
+        let mut args = vec![self.b.build_load(ty_v, pv, "")?, self.b.build_load(ty_i, pi, "")?];
+        args.extend_from_slice(&vals);
+        let out = self.apply_fn(reducer, &args, io, false)?;
+        let [v, i] = out[..] else { invalid!("an argmax reducer without two results") };
+        self.b.build_store(pv, v)?;
+        self.b.build_store(pi, i)?;
+        self.loop_end(l)?;
+        self.loop_end_scalar(blocks)?;
+        let tail = self.loop_begin(split, last, 1, "arg.tail")?;
+        let mut at = idx.clone();
+        at.push(tail.index);
+        let vals = body(self, &at)?;
+        self.combine(accs, acc_types, reducer, &vals, io, false)?;
+        self.loop_end(tail)?;
+        let fold = self.loop_begin(self.i64c(0), self.i64c(MINMAX_LANES), 1, "arg.fold")?;
+        let (a, ia) = (self.b.build_load(ty_v, acc_v, "")?, self.b.build_load(ty_i, acc_i, "")?);
+        let (pv, pi) = (lane(self, ty_v, lanes_v, fold.index)?, lane(self, ty_i, lanes_i, fold.index)?);
+        let (b, ib) = (self.b.build_load(ty_v, pv, "")?, self.b.build_load(ty_i, pi, "")?);
+        let swap = self.b.build_int_compare(IntPredicate::SLT, ib.into_int_value(), ia.into_int_value(), "")?;
+        let pick = |cg: &Self, x: BasicValueEnum<'ctx>, y: BasicValueEnum<'ctx>| cg.b.build_select(swap, x, y, "");
+        let args = [pick(self, b, a)?, pick(self, ib, ia)?, pick(self, a, b)?, pick(self, ia, ib)?];
+        let out = self.apply_fn(reducer, &args, io, false)?;
+        let [v, i] = out[..] else { invalid!("an argmax reducer without two results") };
+        self.b.build_store(acc_v, v)?;
+        self.b.build_store(acc_i, i)?;
+        self.loop_end(fold)?;
+        for l in loops.into_iter().rev() {
+            self.loop_end(l)?;
+        }
+        Ok(())
+    }
+
     /// `accs = reducer(accs..., vals...)` on accumulator slots.
     pub fn combine(
         &mut self,

@@ -21,7 +21,7 @@ use inkwell::IntPredicate;
 use inkwell::values::{BasicValueEnum, IntValue, PointerValue};
 use smelt_hlo::DType;
 use smelt_kernel::ranges::{self, Fold};
-use smelt_kernel::{Graph, Kernel, KernelBody, NodeId, ScalarFn};
+use smelt_kernel::{FnPattern, Graph, Kernel, KernelBody, Node, NodeId, ScalarFn};
 
 use super::graph::{Env, Io, Task};
 use super::kernels::{ROWS_AHEAD, row_streams};
@@ -225,7 +225,11 @@ impl<'ctx> Cg<'ctx, '_> {
             }
             return self.close_loops(loops);
         }
-        self.reduce_box(&lo, &hi, inner, &accs, &plan.acc_types, plan.reducer, io, &mut body)?;
+        if arg_lanes(plan) {
+            self.reduce_box_arg(&lo, &hi, &accs, &plan.acc_types, plan.reducer, io, &mut body)?;
+        } else {
+            self.reduce_box(&lo, &hi, inner, &accs, &plan.acc_types, plan.reducer, io, &mut body)?;
+        }
         for ((&a, &t), o) in accs.iter().zip(&plan.acc_types).zip(outs) {
             let v = self.b.build_load(self.reg_type(t), a, "")?;
             self.store_elem(o.ptr, o.dtype, ko, v)?;
@@ -313,4 +317,22 @@ impl<'ctx> Cg<'ctx, '_> {
         self.loop_end(blocks)?;
         self.close_loops(loops)
     }
+}
+
+/// Whether a row-order reduction is an argmax or argmin over the innermost
+/// dimension long enough for lanes ([`Cg::reduce_box_arg`]): the reducer's
+/// pattern, one reduced dimension, the values a float and that dimension's
+/// index (so that the lanes' order is the indices').
+fn arg_lanes(plan: &Plan<'_, '_>) -> bool {
+    let (&[d], &[_, index]) = (plan.reduced.as_slice(), plan.values) else { return false };
+    let is_index = |n: NodeId| matches!(plan.graph.nodes.get(n.0 as usize), Some(Node::Index(i)) if *i == d);
+    let index_value = match plan.graph.nodes.get(index.0 as usize) {
+        Some(Node::Convert { x, .. }) => is_index(*x),
+        _ => is_index(index),
+    };
+    matches!(plan.reducer.pattern, Some(FnPattern::ArgMax { .. }))
+        && d + 1 == plan.rank
+        && index_value
+        && plan.acc_types.first().is_some_and(|t| t.is_float())
+        && plan.space[d] >= 4 * super::graph::MINMAX_LANES
 }

@@ -66,8 +66,9 @@ pub use tiles::TileMode;
 /// differ are not reused. Bump when code generation changes results or the
 /// tile interpreter's code format (2: the FTZ/DAZ floating-point environment;
 /// 3: tile-interpreted kernels, `tiles::plan::VERSION` 1; 4: VERSION 2;
-/// 5: VERSION 3; 6: VERSION 4; 7: VERSION 5).
-pub const CODE_REVISION: u32 = 7;
+/// 5: VERSION 3; 6: VERSION 4; 7: VERSION 5; 8: f32 `exp`'s reduction
+/// rounded once).
+pub const CODE_REVISION: u32 = 8;
 pub use routine::RoutineError;
 pub use smelt_kernel::StepProfile;
 pub use smelt_llvm::{codegen, jit, math};

@@ -3,7 +3,8 @@
 //! All share one reduction: `x = n ln2 + r`, `|r| <= ln2/2`, with `n` rounded by the
 //! shifter trick and `ln2` split Cody-Waite style (`n * LN2_HI` is exact), and one
 //! polynomial, `expm1(r) = r + r^2 P(r)`. The result is scaled by `2^n` through the
-//! exponent bits.
+//! exponent bits. The reduction keeps its rounding error `c` everywhere but in f32
+//! `exp` itself, whose 2-ulp bound it does not need.
 
 use crate::coeffs::{EXPM1_F32, EXPM1_F64, TANH_F32, TANH_F64};
 use crate::emit::{Emit, ICmp};
@@ -54,7 +55,21 @@ pub(crate) fn exp<E: Emit>(e: &E, x: E::F) -> E::F {
     // subnormals, which x86 cores do in slow microcode.
     let under = e.lt(x, e.c(lo));
     let xc = e.clamp(e.sel(under, e.c(0.0), x), lo, hi);
-    e.sel(under, e.c(0.0), exp_reduced(e, xc, None))
+    let y = if e.wide() { exp_reduced(e, xc, None) } else { exp_f32(e, xc) };
+    e.sel(under, e.c(0.0), y)
+}
+
+/// f32 `exp(x)` for `x` clamped to exp's range, with the plain reduction
+/// `r = (x - n LN2_HI) - n LN2_LO` rounded once: the rounding error the
+/// compensated reduction keeps is below 0.4 ulp of the result, and exp's
+/// bound is 2 ulp (measured 1 after; six fewer operations on the path every
+/// softmax and activation takes).
+fn exp_f32<E: Emit>(e: &E, x: E::F) -> E::F {
+    let (hi, lo) = ln2_parts(e);
+    let (n, ni) = e.round_int(e.mul(x, e.c(LOG2_E)));
+    let r = e.mla(n, e.c(-lo), e.mla(n, e.c(-hi), x));
+    let p = e.poly(r, &EXPM1_F32.map(f64::from));
+    e.ldexp(e.add(e.c(1.0), e.mla(e.mul(r, r), p, r)), ni)
 }
 
 /// `exp(x + lo)` for `x` already clamped to exp's range and a tiny correction `lo`.

@@ -50,13 +50,13 @@ const AUTO_MAX_WORK: f64 = (1u64 << 22) as f64;
 /// The most estimated slowdown ([`plan::slowdown`], weighted by the
 /// kernels' work) at which [`TileMode::Auto`] interprets programs of any
 /// work: kernels dominated by math functions, which the library computes
-/// as fast as compiled code does, so that the compile (30-60 ms) buys
-/// little. Measured over the corpus and unseen programs whose every kernel
-/// the interpreter can run (interpreted over compiled run time against the
-/// estimate; AMD EPYC, Zen 2): `ew_unary_chain_f32` 0.98 (1.09), `gates`
-/// 1.02 (1.28), `softmax` 1.15 (1.25); above the bound `log_softmax` 1.14
-/// (1.33), `row_logit_stats` 1.40 (1.36), `ew_activations` 1.62 (1.76),
-/// `layernorm` 1.56 (2.75), `broadcasting` 1.73 (2.85).
+/// about as fast as compiled code does, so that the compile (30-60 ms) buys
+/// little. Interpreted over compiled run time against the estimate (AMD
+/// EPYC, Zen 2; `docs/benchmarks.md`): `ew_unary_chain_f32` 0.98 (1.09),
+/// `log_softmax` 1.13-1.20 (1.21), `gates` 1.02 (1.28), `softmax` 1.13-1.20
+/// (1.28), a column softmax over `[2048, 2048]` 1.42 (1.29); above the
+/// bound `row_logit_stats` 1.40 (1.37), `ew_activations` 1.62 (1.76),
+/// `layernorm` 1.56 (2.57).
 const AUTO_MAX_SLOWDOWN: f64 = 1.3;
 
 /// The fewest lanes per call [`TileMode::Auto`] interprets: over shorter rows

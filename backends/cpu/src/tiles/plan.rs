@@ -517,7 +517,7 @@ impl<'k> Planner<'k> {
         code.extend(fr.row);
         code.push(fr.lane.len() as i64);
         code.extend(fr.lane);
-        let slowdown = slowdown(&code, &self.fns);
+        let slowdown = slowdown(&code, &self.fns, lanes);
         TileKernel { code, fns: self.fns, lanes, slowdown }
     }
 }
@@ -639,17 +639,28 @@ fn last_instruction(code: &[i64]) -> Option<usize> {
     last
 }
 
+/// What the interpreter spends on one instruction besides the call's own
+/// loop (decoding, load offsets, the call through a pointer), in the units
+/// of [`TileFn::vector_cost`]: 40-60 cycles, measured as a division over
+/// rows of 512 running 150 cycles a row (three instructions) slower
+/// interpreted than compiled.
+const DISPATCH_COST: f64 = 50.0;
+
 /// The interpreter's estimated time per element over compiled code's, from
 /// the code's lane-level work: both compute every call's operation
 /// ([`TileFn::vector_cost`]); compiled code loads each input once and keeps
 /// values in registers, while every call of the interpreter reads its
 /// operand tiles and writes its result tile (one vector access each).
-/// Where math functions dominate (activations, softmax's exponentials)
-/// this is near 1; chains of additions and multiplications come out 2-4.
+/// Each call also pays its dispatch ([`DISPATCH_COST`]) once per chunk of
+/// `lanes`. Where math functions dominate (activations, softmax's
+/// exponentials) over long rows this is near 1; chains of additions and
+/// multiplications come out 2-4.
 /// It leaves out what hides both (memory bandwidth), so it errs high.
-fn slowdown(code: &[i64], fns: &[TileFn]) -> f64 {
+fn slowdown(code: &[i64], fns: &[TileFn], lanes: i64) -> f64 {
+    // Each call's dispatch, spread over the vectors of its chunk.
+    let dispatch = DISPATCH_COST * 8.0 / lanes.max(1) as f64;
     // (compiled, interpreted) cost of one call of `cost` over `operands` tiles.
-    let call = |cost: f64, operands: usize| (cost, cost + operands as f64 + 1.0);
+    let call = |cost: f64, operands: usize| (cost, cost + operands as f64 + 1.0 + dispatch);
     // Combining a reduction's values: over a row in one chunk, the fold's
     // one pass reading them; over longer rows, a call per chunk reading the
     // accumulator and the values and writing the next accumulator.

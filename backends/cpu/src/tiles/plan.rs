@@ -654,11 +654,13 @@ const DISPATCH_COST: f64 = 50.0;
 /// Each call also pays its dispatch ([`DISPATCH_COST`]) once per chunk of
 /// `lanes`. Where math functions dominate (activations, softmax's
 /// exponentials) over long rows this is near 1; chains of additions and
-/// multiplications come out 2-4.
-/// It leaves out what hides both (memory bandwidth), so it errs high.
+/// multiplications come out 2-4. It leaves out memory time, which hides
+/// the interpreter's extra work, and the row code a column reduction runs
+/// at every step: measured slowdowns came out 0.26 below to 0.13 above it
+/// (`docs/benchmarks.md`).
 fn slowdown(code: &[i64], fns: &[TileFn], lanes: i64) -> f64 {
     // Each call's dispatch, spread over the vectors of its chunk.
-    let dispatch = DISPATCH_COST * 8.0 / lanes.max(1) as f64;
+    let dispatch = DISPATCH_COST * 8.0 / lanes.clamp(1, TILE as i64) as f64;
     // (compiled, interpreted) cost of one call of `cost` over `operands` tiles.
     let call = |cost: f64, operands: usize| (cost, cost + operands as f64 + 1.0 + dispatch);
     // Combining a reduction's values: over a row in one chunk, the fold's

@@ -311,21 +311,20 @@ const STREAMS: usize = 16;
 /// The line size prefetches step by (64 bytes on every x86 core).
 const LINE: usize = 64;
 
-/// Hints that the `len` bytes from `at` will be read (or written) soon.
-fn prefetch(at: *const u8, len: usize, write: bool) {
+/// Hints that the `len` bytes from `at` will be read soon.
+fn prefetch(at: *const u8, len: usize) {
     #[cfg(target_arch = "x86_64")]
     {
-        use std::arch::x86_64::{_MM_HINT_ET0, _MM_HINT_T0, _mm_prefetch};
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
         let mut off = 0;
         while off < len {
-            let p = at.wrapping_add(off) as *const i8;
             // SAFETY: a prefetch never faults, whatever the address.
-            unsafe { if write { _mm_prefetch::<_MM_HINT_ET0>(p) } else { _mm_prefetch::<_MM_HINT_T0>(p) } };
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(at.wrapping_add(off) as *const i8) };
             off += LINE;
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = (at, len, write);
+    let _ = (at, len);
 }
 
 fn bytes(e: i64) -> usize {
@@ -476,7 +475,7 @@ impl<'c> Machine<'c> {
         let hi = lo + len;
         if hi > *end {
             let start = lo.max(*end);
-            prefetch(start as *const u8, hi - start, false);
+            prefetch(start as *const u8, hi - start);
             *end = hi;
         }
     }

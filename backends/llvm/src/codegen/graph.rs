@@ -583,14 +583,8 @@ impl<'ctx> Cg<'ctx, '_> {
         // The array is aligned for its elements only.
         let align = t.byte_size() as u32;
         self.b.build_store(lanes, splat)?.set_alignment(align).map_err(|e| LlvmError::Llvm(e.to_string()))?;
-        let (first, last) = (lo[rank - 1], hi[rank - 1]);
-        let len = self.b.build_int_sub(last, first, "")?;
-        let whole = self.b.build_and(len, self.i64c(!(MINMAX_LANES - 1)), "")?;
-        let split = self.b.build_int_add(first, whole, "")?;
-        let blocks = self.loop_begin(first, split, MINMAX_LANES, "lanes.block")?;
-        let l = self.loop_begin(self.i64c(0), self.i64c(MINMAX_LANES), 1, "lanes")?;
-        let mut at = idx.clone();
-        at.push(self.b.build_int_add(blocks.index, l.index, "")?);
+        let last = hi[rank - 1];
+        let (blocks, l, at, split) = self.lane_blocks(&idx, lo[rank - 1], last, "lanes")?;
         let vals = body(self, &at)?;
         let Some(&v) = vals.first() else {
             invalid!("a reduction body without values");
@@ -630,6 +624,27 @@ impl<'ctx> Cg<'ctx, '_> {
             self.loop_end(l)?;
         }
         Ok(())
+    }
+
+    /// Opens the loops of a lanes reduction over `[first, last)`: blocks of
+    /// [`MINMAX_LANES`] up to `split` (the end of the whole blocks), the lanes
+    /// of a block inside; returns them, the full index `idx` plus the lane's
+    /// position, and `split`.
+    fn lane_blocks(
+        &self,
+        idx: &[IntValue<'ctx>],
+        first: IntValue<'ctx>,
+        last: IntValue<'ctx>,
+        name: &str,
+    ) -> Result<(super::Loop<'ctx>, super::Loop<'ctx>, Vec<IntValue<'ctx>>, IntValue<'ctx>)> {
+        let len = self.b.build_int_sub(last, first, "")?;
+        let whole = self.b.build_and(len, self.i64c(!(MINMAX_LANES - 1)), "")?;
+        let split = self.b.build_int_add(first, whole, "")?;
+        let blocks = self.loop_begin(first, split, MINMAX_LANES, &format!("{name}.block"))?;
+        let l = self.loop_begin(self.i64c(0), self.i64c(MINMAX_LANES), 1, name)?;
+        let mut at = idx.to_vec();
+        at.push(self.b.build_int_add(blocks.index, l.index, "")?);
+        Ok((blocks, l, at, split))
     }
 
     /// A row argmax or argmin ([`FnPattern::ArgMax`], the body's values a
@@ -676,14 +691,8 @@ impl<'ctx> Cg<'ctx, '_> {
         self.b.build_store(lane(self, ty_v, lanes_v, fill.index)?, init_v)?;
         self.b.build_store(lane(self, ty_i, lanes_i, fill.index)?, init_i)?;
         self.loop_end(fill)?;
-        let (first, last) = (lo[rank - 1], hi[rank - 1]);
-        let len = self.b.build_int_sub(last, first, "")?;
-        let whole = self.b.build_and(len, self.i64c(!(MINMAX_LANES - 1)), "")?;
-        let split = self.b.build_int_add(first, whole, "")?;
-        let blocks = self.loop_begin(first, split, MINMAX_LANES, "arg.block")?;
-        let l = self.loop_begin(self.i64c(0), self.i64c(MINMAX_LANES), 1, "arg.lanes")?;
-        let mut at = idx.clone();
-        at.push(self.b.build_int_add(blocks.index, l.index, "")?);
+        let last = hi[rank - 1];
+        let (blocks, l, at, split) = self.lane_blocks(&idx, lo[rank - 1], last, "arg")?;
         let vals = body(self, &at)?;
         let (pv, pi) = (lane(self, ty_v, lanes_v, l.index)?, lane(self, ty_i, lanes_i, l.index)?);
         let mut args = vec![self.b.build_load(ty_v, pv, "")?, self.b.build_load(ty_i, pi, "")?];

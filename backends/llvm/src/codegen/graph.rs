@@ -593,13 +593,7 @@ impl<'ctx> Cg<'ctx, '_> {
         let cur = self.b.build_load(ty, p, "")?;
         let new = self.binary(op, t, cur, v, false)?;
         self.b.build_store(p, new)?;
-        self.loop_end(l)?;
-        // The lanes loop is the vector loop: vectorizing the blocks instead would
-        // gather every lane's values a block apart.
-        self.loop_end_scalar(blocks)?;
-        let tail = self.loop_begin(split, last, 1, "lanes.tail")?;
-        let mut at = idx.clone();
-        at.push(tail.index);
+        let (tail, at) = self.lane_tail(l, blocks, &idx, split, last, "lanes")?;
         let vals = body(self, &at)?;
         let Some(&v) = vals.first() else {
             invalid!("a reduction body without values");
@@ -645,6 +639,27 @@ impl<'ctx> Cg<'ctx, '_> {
         let mut at = idx.to_vec();
         at.push(self.b.build_int_add(blocks.index, l.index, "")?);
         Ok((blocks, l, at, split))
+    }
+
+    /// Closes [`Cg::lane_blocks`]'s loops (the lanes loop is the vector
+    /// loop: vectorizing the blocks instead would gather every lane's values
+    /// a block apart) and opens the tail's, over `[split, last)`; returns it
+    /// and the full index.
+    fn lane_tail(
+        &self,
+        lanes: super::Loop<'ctx>,
+        blocks: super::Loop<'ctx>,
+        idx: &[IntValue<'ctx>],
+        split: IntValue<'ctx>,
+        last: IntValue<'ctx>,
+        name: &str,
+    ) -> Result<(super::Loop<'ctx>, Vec<IntValue<'ctx>>)> {
+        self.loop_end(lanes)?;
+        self.loop_end_scalar(blocks)?;
+        let tail = self.loop_begin(split, last, 1, &format!("{name}.tail"))?;
+        let mut at = idx.to_vec();
+        at.push(tail.index);
+        Ok((tail, at))
     }
 
     /// A row argmax or argmin ([`FnPattern::ArgMax`], the body's values a
@@ -701,11 +716,7 @@ impl<'ctx> Cg<'ctx, '_> {
         let [v, i] = out[..] else { invalid!("an argmax reducer without two results") };
         self.b.build_store(pv, v)?;
         self.b.build_store(pi, i)?;
-        self.loop_end(l)?;
-        self.loop_end_scalar(blocks)?;
-        let tail = self.loop_begin(split, last, 1, "arg.tail")?;
-        let mut at = idx.clone();
-        at.push(tail.index);
+        let (tail, at) = self.lane_tail(l, blocks, &idx, split, last, "arg")?;
         let vals = body(self, &at)?;
         self.combine(accs, acc_types, reducer, &vals, io, false)?;
         self.loop_end(tail)?;

@@ -71,6 +71,46 @@ fn row_statistics_are_computed_once_per_row() {
 }
 
 #[test]
+fn a_later_row_statistic_reads_what_an_earlier_one_kept() {
+    // Softmax over tanh(x): the max keeps each tanh in a row buffer, the sum
+    // reads it there (one tanh per element, not two), the division reads the
+    // sum's exp.
+    for (r, n) in [(6, 33), (700, 150)] {
+        let full = format!("f32[{r},{n}]");
+        let hlo = format!(
+            "HloModule m
+{ADD}{MAX}
+soft {{
+  x = {full} parameter(0)
+  t = {full} tanh(x)
+  ninf = f32[] constant(-inf)
+  zero = f32[] constant(0)
+  rmax = f32[{r}] reduce(t, ninf), dimensions={{1}}, to_apply=max
+  bmax = {full} broadcast(rmax), dimensions={{0}}
+  d = {full} subtract(t, bmax)
+  e = {full} exponential(d)
+  rsum = f32[{r}] reduce(e, zero), dimensions={{1}}, to_apply=add
+  bsum = {full} broadcast(rsum), dimensions={{0}}
+  ROOT out = {full} divide(e, bsum)
+}}
+ENTRY e {{
+  x = {full} parameter(0)
+  ROOT f = {full} fusion(x), kind=kLoop, calls=soft
+}}
+"
+        );
+        let program = check_hlo(&hlo, &[inputs(DType::F32, &[r, n], 5)], 1e-5);
+        let ir = super::emit(&program, &CompileOptions::default(), crate::Emit::LlvmIr).unwrap();
+        let ir = String::from_utf8_lossy(&ir);
+        // The max's own copies only: its lanes form (rows of 128 or more)
+        // has a tail loop besides the lanes'.
+        let max_copies = if n >= 128 { 2 } else { 1 };
+        assert_eq!(ir.matches("call float @smelt.math.tanh.f32").count(), max_copies, "{ir}");
+        assert_eq!(ir.matches("call float @smelt.math.exp.f32").count(), 1, "{ir}");
+    }
+}
+
+#[test]
 fn long_max_and_min_reductions_are_exact_in_lanes() {
     // Reduce kernels (row order) and inline reductions over more elements than
     // the lanes hold: NaN, infinities and signed zeros come out as the

@@ -93,6 +93,11 @@ pub struct Env<'g, 'ctx> {
     /// point is also stored, at the point's index, in a row buffer of this
     /// element type: `(the body's value node, buffer, dtype)`.
     pub materialize: HashMap<u32, (NodeId, PointerValue<'ctx>, DType)>,
+    /// Inline reductions (by node) whose bodies read values an earlier
+    /// reduction over the same row stored: `(body node, buffer, dtype)`,
+    /// read at the window's index instead of computed again (a masked row
+    /// of scores, for the max and again for the sum).
+    pub row_reads: HashMap<u32, Vec<(NodeId, PointerValue<'ctx>, DType)>>,
 }
 
 impl<'g, 'ctx> Env<'g, 'ctx> {
@@ -107,6 +112,7 @@ impl<'g, 'ctx> Env<'g, 'ctx> {
             identity: None,
             folds: Vec::new(),
             materialize: HashMap::new(),
+            row_reads: HashMap::new(),
         }
     }
 
@@ -379,7 +385,8 @@ impl<'ctx> Cg<'ctx, '_> {
             }
             Node::Reduce(r) => {
                 let row = env.materialize.get(&id.0).copied();
-                let results = self.emit_inline_reduce(env, io, r, row)?;
+                let reads = env.row_reads.get(&id.0).cloned().unwrap_or_default();
+                let results = self.emit_inline_reduce(env, io, r, row, &reads)?;
                 let first = results.first().copied().unwrap_or_else(|| self.t.i1.const_zero().into());
                 env.reduce_results.insert(id.0, results);
                 first
@@ -400,6 +407,7 @@ impl<'ctx> Cg<'ctx, '_> {
         io: &[Io<'ctx>],
         r: &InlineReduce,
         row: Option<(NodeId, PointerValue<'ctx>, DType)>,
+        reads: &[(NodeId, PointerValue<'ctx>, DType)],
     ) -> Result<Vec<BasicValueEnum<'ctx>>> {
         // One value per accumulator, plus (reduce-window over padding with a reducer
         // that does not ignore the init value) a validity flag the reducer reads;
@@ -417,6 +425,12 @@ impl<'ctx> Cg<'ctx, '_> {
         let mut body = |cg: &mut Cg<'ctx, '_>, idx: &[IntValue<'ctx>]| -> Result<Vec<BasicValueEnum<'ctx>>> {
             let mut e = Env::with_indices(&r.body, idx.to_vec());
             e.outer = outer.clone();
+            if let [i] = idx {
+                for &(n, buf, d) in reads {
+                    let v = cg.load_elem(buf, d, *i)?;
+                    e.bind(n, v);
+                }
+            }
             cg.emit_nodes(&mut e, io, &r.values)?;
             if let (Some((v, buf, d)), [i]) = (row, idx) {
                 cg.store_elem(buf, d, *i, cg.value(&e, v)?)?;

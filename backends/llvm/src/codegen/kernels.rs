@@ -326,7 +326,8 @@ impl<'ctx> Cg<'ctx, '_> {
         // (a softmax's exp) are kept from the statistic's loop.
         let mut rows = Vec::new();
         if last > par && splits.is_empty() {
-            for (reduce, value, elem) in row_reuse(graph, space, &levels, &needed) {
+            let reuse = row_reuse(graph, space, &levels, &needed);
+            for &(reduce, value, elem) in &reuse.kept {
                 let d = graph.dtype(elem);
                 let bytes = (space[last] as u64 * d.byte_size().max(1) as u64) as u32;
                 let buf = self.alloca(self.t.i8.array_type(bytes), "row")?;
@@ -335,6 +336,12 @@ impl<'ctx> Cg<'ctx, '_> {
                 }
                 env.materialize.insert(reduce.0, (value, buf, d));
                 rows.push((elem, buf, d));
+            }
+            for &(reduce, node, k) in &reuse.reads {
+                let (elem, buf, d) = rows[k];
+                if graph.dtype(elem) == d {
+                    env.row_reads.entry(reduce.0).or_default().push((node, buf, d));
+                }
             }
         }
         // A row kernel (a statistic over the innermost dimension, computed per
@@ -908,23 +915,35 @@ fn nodes_at_level(levels: &[usize], needed: &[bool], l: usize) -> Vec<NodeId> {
     (0..levels.len()).filter(|&i| needed[i] && levels[i] == l).map(|i| NodeId(i as u32)).collect()
 }
 
-/// Row statistics whose per-element value the elements compute again: `(the
-/// inline reduction, its body's value node, the equal node of the loop graph)`
-/// for reductions over exactly the innermost dimension, emitted per row,
-/// whose value costs enough to be worth a store and a load (see
-/// `launch::node_cost`), when the loop graph needs the same expression of the
-/// same element at its innermost level. The expressions are equal when the
-/// body's nodes, with its window index read as the loop's innermost index and
-/// its `Outer` nodes as what they name, are nodes of the loop graph.
-fn row_reuse(graph: &Graph, space: &[i64], levels: &[usize], needed: &[bool]) -> Vec<(NodeId, NodeId, NodeId)> {
+/// What row statistics share with the elements and with each other.
+#[derive(Default)]
+struct RowReuse {
+    /// Row statistics whose per-element value the elements compute again:
+    /// `(the inline reduction, its body's value node, the equal node of the
+    /// loop graph)`.
+    kept: Vec<(NodeId, NodeId, NodeId)>,
+    /// Nodes of a later reduction's body equal to a kept value: `(the later
+    /// reduction, its body's node, the position in `kept`)`.
+    reads: Vec<(NodeId, NodeId, usize)>,
+}
+
+/// [`RowReuse`] for reductions over exactly the innermost dimension, emitted
+/// per row: a value is kept when it costs enough to be worth a store and a
+/// load (see `launch::node_cost`) and the loop graph needs the same
+/// expression of the same element at its innermost level; a later
+/// reduction's body reads it where it computes the same expression. The
+/// expressions are equal when the bodies' nodes, with their window index
+/// read as the loop's innermost index and their `Outer` nodes as what they
+/// name, are the same nodes of the loop graph.
+fn row_reuse(graph: &Graph, space: &[i64], levels: &[usize], needed: &[bool]) -> RowReuse {
     let last = space.len() - 1;
+    let mut out = RowReuse::default();
     let Some(index_last) = graph.nodes.iter().position(|n| *n == Node::Index(last)) else {
-        return Vec::new();
+        return out;
     };
     if space[last] > ROW_REUSE_MAX {
-        return Vec::new();
+        return out;
     }
-    let mut out = Vec::new();
     for (i, n) in graph.nodes.iter().enumerate() {
         let Node::Reduce(r) = n else {
             continue;
@@ -936,11 +955,7 @@ fn row_reuse(graph: &Graph, space: &[i64], levels: &[usize], needed: &[bool]) ->
             continue;
         }
         let live = r.body.live(&[value]);
-        let cost: f64 =
-            r.body.nodes.iter().zip(&live).filter(|(_, l)| **l).map(|(n, _)| super::launch::node_cost(n)).sum();
-        if cost < 8.0 {
-            continue;
-        }
+        // Each body node as a node of the loop graph, where it is one.
         let mut same: Vec<Option<NodeId>> = vec![None; r.body.nodes.len()];
         for (j, b) in r.body.nodes.iter().enumerate() {
             if !live[j] {
@@ -963,11 +978,25 @@ fn row_reuse(graph: &Graph, space: &[i64], levels: &[usize], needed: &[bool]) ->
                 _ => None,
             };
         }
+        // Values of earlier kept reductions this body computes again.
+        for (j, s) in same.iter().enumerate() {
+            let computed = !matches!(r.body.nodes[j], Node::Outer(_) | Node::Index(_) | Node::Const(_));
+            if let (Some(s), true) = (s, computed)
+                && let Some(k) = out.kept.iter().position(|&(_, _, elem)| elem == *s)
+            {
+                out.reads.push((NodeId(i as u32), NodeId(j as u32), k));
+            }
+        }
+        let cost: f64 =
+            r.body.nodes.iter().zip(&live).filter(|(_, l)| **l).map(|(n, _)| super::launch::node_cost(n)).sum();
+        if cost < 8.0 {
+            continue;
+        }
         if let Some(elem) = same[value.0 as usize]
             && needed[elem.0 as usize]
             && levels[elem.0 as usize] == last
         {
-            out.push((NodeId(i as u32), value, elem));
+            out.kept.push((NodeId(i as u32), value, elem));
         }
     }
     out

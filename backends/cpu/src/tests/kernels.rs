@@ -815,15 +815,30 @@ fn row_argmax_and_argmin_run_in_lanes() {
     // rows of ties, of -inf, of +0 and -0, the extreme in the first block, in
     // the tail past the whole blocks, and several NaNs. The indices must be
     // the in-order fold's exactly (values too, but for a zero's sign).
-    let reducer = |name: &str, dir: &str| {
+    let reducer = |name: &str, dir: &str, it: &str| {
         format!(
-            "{name} {{\n  a = f32[] parameter(0)\n  ia = s32[] parameter(1)\n  b = f32[] parameter(2)\n  \
-             ib = s32[] parameter(3)\n  gt = pred[] compare(a, b), direction={dir}\n  nan = pred[] compare(a, a), \
+            "{name} {{\n  a = f32[] parameter(0)\n  ia = {it}[] parameter(1)\n  b = f32[] parameter(2)\n  \
+             ib = {it}[] parameter(3)\n  gt = pred[] compare(a, b), direction={dir}\n  nan = pred[] compare(a, a), \
              direction=NE\n  c = pred[] or(gt, nan)\n  v = f32[] select(c, a, b)\n  eq = pred[] compare(a, b), \
              direction=EQ\n  lt = pred[] compare(ia, ib), direction=LT\n  t = pred[] and(eq, lt)\n  \
-             c2 = pred[] or(c, t)\n  i = s32[] select(c2, ia, ib)\n  ROOT r = (f32[], s32[]) tuple(v, i)\n}}\n"
+             c2 = pred[] or(c, t)\n  i = {it}[] select(c2, ia, ib)\n  ROOT r = (f32[], {it}[]) tuple(v, i)\n}}\n"
         )
     };
+    // Indices of a type narrower than the row keep the in-order fold: two
+    // NaNs, at 40 and at 250 (negative as s8, and u8 compared as signed
+    // would put it first).
+    for it in ["u8", "s8"] {
+        let hlo = format!(
+            "HloModule m\n{}fmax {{\n  x = f32[4,300] parameter(0)\n  io = {it}[4,300] iota(), iota_dimension=1\n  \
+             init = f32[] constant(-inf)\n  zero = {it}[] constant(0)\n  \
+             ROOT r = (f32[4], {it}[4]) reduce(x, io, init, zero), dimensions={{1}}, to_apply=argmax\n}}\n\
+             ENTRY e {{\n  x = f32[4,300] parameter(0)\n  ROOT f = (f32[4], {it}[4]) fusion(x), kind=kInput, calls=fmax\n}}\n",
+            reducer("argmax", "GT", it)
+        );
+        let x: Vec<f64> =
+            (0..1200).map(|k| if k % 300 == 250 || k % 300 == 40 { f64::NAN } else { (k % 13) as f64 }).collect();
+        check_hlo(&hlo, &[array_of(DType::F32, &[4, 300], &x)], 1e-30);
+    }
     for (rows, n) in [(12i64, 300i64), (12, 128), (8, 1000)] {
         let fused = |name: &str, f: &str, init: &str| {
             format!(
@@ -839,8 +854,8 @@ fn row_argmax_and_argmin_run_in_lanes() {
              a = f32[{rows}] get-tuple-element(mx), index=0\n  b = s32[{rows}] get-tuple-element(mx), index=1\n  \
              c = f32[{rows}] get-tuple-element(mn), index=0\n  d = s32[{rows}] get-tuple-element(mn), index=1\n  \
              ROOT t = (f32[{rows}], s32[{rows}], f32[{rows}], s32[{rows}]) tuple(a, b, c, d)\n}}\n",
-            reducer("argmax", "GT"),
-            reducer("argmin", "LT"),
+            reducer("argmax", "GT", "s32"),
+            reducer("argmin", "LT", "s32"),
             fused("fmax", "argmax", "-inf"),
             fused("fmin", "argmin", "inf"),
         );

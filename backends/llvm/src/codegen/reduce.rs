@@ -322,7 +322,7 @@ impl<'ctx> Cg<'ctx, '_> {
 /// Whether a row-order reduction is an argmax or argmin over the innermost
 /// dimension long enough for lanes ([`Cg::reduce_box_arg`]): the reducer's
 /// pattern, one reduced dimension, the values a float and that dimension's
-/// index (so that the lanes' order is the indices').
+/// index as s32 or s64 (so that the lanes' order is the indices').
 fn arg_lanes(plan: &Plan<'_, '_>) -> bool {
     let (&[d], &[_, index]) = (plan.reduced.as_slice(), plan.values) else { return false };
     let is_index = |n: NodeId| matches!(plan.graph.nodes.get(n.0 as usize), Some(Node::Index(i)) if *i == d);
@@ -334,5 +334,9 @@ fn arg_lanes(plan: &Plan<'_, '_>) -> bool {
         && d + 1 == plan.rank
         && index_value
         && plan.acc_types.first().is_some_and(|t| t.is_float())
+        // Indices the lanes compare as signed, each its own value (no
+        // narrow type wrapping them around).
+        && matches!(plan.acc_types.get(1), Some(DType::S32 | DType::S64))
         && plan.space[d] >= 4 * super::graph::MINMAX_LANES
+        && plan.space[d] <= i64::from(i32::MAX)
 }

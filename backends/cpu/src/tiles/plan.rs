@@ -668,15 +668,10 @@ fn slowdown(code: &[i64], fns: &[TileFn], lanes: i64) -> f64 {
     // accumulator and the values and writing the next accumulator.
     let combine = |window: i64| if window <= TILE as i64 { (1.0, 2.0) } else { call(1.0, 2) };
     // The reduce kernel's own combining, once per element.
-    let at = |i: usize| code.get(i).copied().unwrap_or(0);
-    let (mut compiled, mut interpreted) = match at(1) {
-        KIND_LOOP => (0.0, 0.0),
-        KIND_REDUCE_INNER => {
-            // The header: version, kind, inputs, rank, dims, par, lane, reduced.
-            let rank = at(3).max(0) as usize;
-            combine(at(4 + at(4 + rank + 2).max(0) as usize))
-        }
-        _ => call(1.0, 2),
+    let (mut compiled, mut interpreted) = match super::run::kind_and_reduced(code) {
+        None | Some((KIND_LOOP, _)) => (0.0, 0.0),
+        Some((KIND_REDUCE_INNER, Some(extent))) => combine(extent),
+        Some(_) => call(1.0, 2),
     };
     super::run::visit(code, |w, lanes| {
         let (c, i) = match w[0] {

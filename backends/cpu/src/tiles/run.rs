@@ -191,6 +191,13 @@ pub(crate) fn visit(code: &[i64], mut f: impl FnMut(&[i64], bool)) {
     }
 }
 
+/// Tile code's kernel kind and, for reduce kinds, the reduced dimension's
+/// extent (read from its header).
+pub(crate) fn kind_and_reduced(code: &[i64]) -> Option<(i64, Option<i64>)> {
+    let h = header(code)?;
+    Some((h.kind, h.reduced.and_then(|d| h.dims.get(d).copied())))
+}
+
 /// How many calls tile code `code` makes of its function number `f` per
 /// row, counting every reduction body once.
 #[cfg(test)]

@@ -4,7 +4,9 @@
 //! pieces the CLI and the tests share: case folders and output comparison
 //! ([`case`]), the streaming-bandwidth yardstick
 //! ([`stream`]), the allocator the binary runs with ([`alloc`]) and the input
-//! doors the fuzzers drive ([`fuzz`]).
+//! doors the fuzzers drive ([`fuzz`]). Programs that compile for the CPU
+//! call [`prebuilt::register`] first, to find the routine families built into
+//! the binary.
 
 pub use smelt_aot as aot;
 pub use smelt_cpu as cpu;
@@ -16,6 +18,7 @@ pub use smelt_interp as interp;
 pub use smelt_jit as jit;
 pub use smelt_kernel as kernel;
 pub use smelt_passes as passes;
+pub use smelt_prebuilt as prebuilt;
 
 pub mod alloc;
 pub mod case;

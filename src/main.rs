@@ -508,6 +508,8 @@ fn main() -> ExitCode {
     let input = ModuleInput { format: cli.format.map(FormatArg::format), case_module: cli.case_module.clone() };
     // Set once, here, before any command reads a module.
     let _ = MODULE_INPUT.set(input);
+    // The routine families built into this binary (release builds).
+    smelt_prebuilt::register();
     let result = match cli.command {
         Command::Parse { file } => cmd_parse(&file),
         Command::Convert { file, to, output } => cmd_convert(&file, to, &output),

@@ -242,6 +242,8 @@ impl Client {
     }
 
     pub fn with_options(backend: &str, options: ClientOptions) -> Result<Client, JitError> {
+        // The CPU routine families built into a release binary.
+        smelt_prebuilt::register();
         let plan = Plan::of(backend)?;
         let dir = match (&options.cache_dir, options.no_disk_cache) {
             (_, true) => None,

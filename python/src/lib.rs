@@ -787,6 +787,8 @@ fn quantize_onnx<'py>(
 #[pymodule]
 fn _smelt(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
+    // The routine families built into the extension (release builds).
+    smelt::prebuilt::register();
     m.add("SmeltError", py.get_type::<SmeltError>())?;
     m.add("InvalidInputError", py.get_type::<InvalidInputError>())?;
     m.add("UnsupportedOperationError", py.get_type::<UnsupportedOperationError>())?;

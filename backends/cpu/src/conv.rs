@@ -72,7 +72,7 @@ use smelt_hlo::DType;
 use smelt_hlo::attrs::ConvDims;
 use smelt_kernel::ir::{ConvStep, WindowSpec};
 
-use crate::gemm::{Blocking, Parts, depth_flags};
+use crate::gemm::{Blocking, Parts, PartsSpec, depth_flags};
 use crate::routine::{
     Ct, INLINE_WORK, Ir, Isa, R, RoutineError, Slots, call_epilogue, run_tasks, set_target_attrs, task_entry,
     task_function,
@@ -583,7 +583,28 @@ pub fn conv_function<'ctx>(
     let name = spec.symbol();
     match module.get_function(&name) {
         Some(f) => Ok(f),
-        None => build(module, target, spec, Geom::new(spec)?.strategy(), name),
+        None => build(module, target, spec, Geom::new(spec)?.strategy(), name, false),
+    }
+}
+
+/// [`conv_function`] calling the GEMM parts of [`gemm_parts`] (declared, for
+/// a [`PartsSpec`] object linked beside it to define) instead of its own.
+pub(crate) fn conv_function_sharing_parts<'ctx>(
+    module: &Module<'ctx>,
+    target: &TargetMachine,
+    spec: &ConvSpec,
+) -> Result<FunctionValue<'ctx>, RoutineError> {
+    build(module, target, spec, Geom::new(spec)?.strategy(), spec.symbol(), true)
+}
+
+/// The GEMM parts the convolution `spec` calls on `target`, if any: those
+/// of its operand and result types, for the columns and im2col strategies.
+pub(crate) fn gemm_parts(target: &TargetMachine, spec: &ConvSpec) -> Result<Option<PartsSpec>, RoutineError> {
+    match Geom::new(spec)?.strategy() {
+        ConvStrategy::Columns | ConvStrategy::Im2colGemm => {
+            PartsSpec::new(target, (spec.input, spec.kernel, spec.out)).map(Some)
+        }
+        ConvStrategy::Depthwise | ConvStrategy::Planar | ConvStrategy::Direct => Ok(None),
     }
 }
 
@@ -602,7 +623,7 @@ pub fn conv_function_using<'ctx>(
     if !Geom::new(spec)?.applies(strategy) {
         return Err(RoutineError::Unsupported(format!("the {} strategy for this convolution", strategy.name())));
     }
-    build(module, target, spec, strategy, name)
+    build(module, target, spec, strategy, name, false)
 }
 
 fn build<'ctx>(
@@ -611,6 +632,7 @@ fn build<'ctx>(
     spec: &ConvSpec,
     strategy: ConvStrategy,
     name: String,
+    shared_parts: bool,
 ) -> Result<FunctionValue<'ctx>, RoutineError> {
     let g = Geom::new(spec)?;
     let ct = Ct::for_product("convolution", [spec.input, spec.kernel], spec.out)?;
@@ -630,6 +652,7 @@ fn build<'ctx>(
         ct,
         isa,
         name: name.clone(),
+        shared_parts,
     };
     let ir = Ir::new(module, f);
     let (input, kernel, out, epi, ectx) =
@@ -693,6 +716,8 @@ struct Conv<'s, 'ctx> {
     ct: Ct,
     isa: Isa,
     name: String,
+    /// The GEMM parts are declared, not defined ([`conv_function_sharing_parts`]).
+    shared_parts: bool,
 }
 
 // Context slots of the task functions.
@@ -1335,7 +1360,8 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         let g = &self.g;
         let spec = self.spec;
         let ct = self.ct;
-        let parts = Parts::get(self.module, self.target, self.isa, ct, (spec.input, spec.kernel, spec.out), 1)?;
+        let types = (spec.input, spec.kernel, spec.out);
+        let parts = Parts::get(self.module, self.target, self.isa, ct, types, 1, self.shared_parts)?;
         let blk = parts.blk;
         let (mr, nr) = (blk.mr as i64, blk.nr() as i64);
         let kdim = g.taps * g.cg;
@@ -1586,7 +1612,8 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         let ct = self.ct;
         let group = crate::gemm::group_for(self.isa, ct, spec.input, spec.kernel);
         let grouped = group > 1;
-        let parts = Parts::get(self.module, self.target, self.isa, ct, (spec.input, spec.kernel, spec.out), group)?;
+        let types = (spec.input, spec.kernel, spec.out);
+        let parts = Parts::get(self.module, self.target, self.isa, ct, types, group, self.shared_parts)?;
         let blk = parts.blk;
         let nr = blk.nr() as i64;
         let kdim = g.taps * g.cg;

@@ -1294,6 +1294,12 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
             Routines::Shared => {
                 let p = self.t.ptr;
                 let ty = self.module.get_context().void_type().fn_type(&[p.into(); 5], false);
+                // The routine calls the GEMM parts of its types from their own object.
+                let parts =
+                    crate::conv::gemm_parts(self.tm, &spec).map_err(|e| CpuError::unsupported(e.to_string()))?;
+                if let Some(parts) = parts.map(Routine::GemmParts).filter(|r| !self.shared.contains(r)) {
+                    self.shared.push(parts);
+                }
                 self.declare_shared(Routine::Conv(spec), ty)
             }
         };

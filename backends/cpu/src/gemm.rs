@@ -70,7 +70,7 @@ use inkwell::values::{BasicValueEnum, FunctionValue, IntValue, PointerValue};
 use smelt_hlo::DType;
 
 use crate::routine::{
-    Ct, INLINE_WORK, Ir, Isa, R, RoutineError, Slots, call_epilogue, enum_attr, run_tasks, set_target_attrs,
+    Ct, INLINE_WORK, Ir, Isa, R, RoutineError, Slots, call_epilogue, declare, enum_attr, run_tasks, set_target_attrs,
     task_entry, task_function,
 };
 
@@ -229,7 +229,7 @@ pub fn gemm_function<'ctx>(
     let ct = Ct::for_product("dot", [spec.lhs, spec.rhs], spec.out)?;
     let isa = Isa::of(target);
     let group = group_for(isa, ct, spec.lhs, spec.rhs);
-    let parts = Parts::get(module, target, isa, ct, (spec.lhs, spec.rhs, spec.out), group)?;
+    let parts = Parts::get(module, target, isa, ct, (spec.lhs, spec.rhs, spec.out), group, false)?;
     build_driver(module, target, isa, spec, &name, &parts)
 }
 
@@ -267,9 +267,69 @@ pub(crate) struct Parts<'ctx> {
     pub macro_kernel: FunctionValue<'ctx>,
 }
 
+/// The GEMM parts of one operand and result type combination
+/// (`(lhs, rhs, out)`, packed in groups of `group`) as a routine of their
+/// own: convolutions in the routine cache call them from an object built
+/// once per machine ([`export_parts`]) instead of compiling them again into
+/// every convolution of another shape.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PartsSpec {
+    pub types: (DType, DType, DType),
+    pub group: u32,
+    /// What the object defines: A's and B's packing and the macro kernel.
+    pub symbols: [String; 3],
+}
+
+impl PartsSpec {
+    /// The parts a product of `types` uses on `target`'s ISA.
+    pub fn new(target: &TargetMachine, types: (DType, DType, DType)) -> R<PartsSpec> {
+        let ct = Ct::for_product("dot", [types.0, types.1], types.2)?;
+        let isa = Isa::of(target);
+        let group = group_for(isa, ct, types.0, types.1);
+        let blk = blocking(isa, ct, group);
+        let symbols = [pack_name(&blk, types.0, blk.mr), pack_name(&blk, types.1, blk.nr()), macro_name(&blk, types.2)];
+        Ok(PartsSpec { types, group, symbols })
+    }
+}
+
+/// Defines `spec`'s parts in `module` with external linkage.
+pub(crate) fn export_parts(module: &Module<'_>, target: &TargetMachine, spec: &PartsSpec) -> R<()> {
+    let ct = Ct::for_product("dot", [spec.types.0, spec.types.1], spec.types.2)?;
+    let parts = Parts::get(module, target, Isa::of(target), ct, spec.types, spec.group, false)?;
+    for f in [parts.pack_a, parts.pack_b, parts.macro_kernel] {
+        f.set_linkage(Linkage::External);
+    }
+    Ok(())
+}
+
+fn blocking(isa: Isa, ct: Ct, group: u32) -> Blocking {
+    if group > 1 { Blocking::grouped(isa, ct, group) } else { Blocking::new(isa, ct) }
+}
+
+/// The packing function of `src` into `p`-wide micro-panels.
+fn pack_name(blk: &Blocking, src: DType, p: u32) -> String {
+    match blk.group {
+        4 => format!("smelt_gemm_pack_{}x4_{p}", src.name()),
+        2 => format!("smelt_gemm_pack_{}x2_{p}", src.name()),
+        _ => format!("smelt_gemm_pack_{}_{}_{p}", src.name(), blk.ct.name()),
+    }
+}
+
+fn macro_name(blk: &Blocking, out: DType) -> String {
+    format!(
+        "smelt_gemm_macro_{}_{}_{}x{}{}",
+        blk.ct.name(),
+        out.name(),
+        blk.mr,
+        blk.nr(),
+        if blk.group > 1 { format!("_x{}", blk.group) } else { String::new() }
+    )
+}
+
 impl<'ctx> Parts<'ctx> {
     /// The parts for operands and result `(lhs, rhs, out)` accumulating in
     /// `ct`, operands packed in groups of `group` along `k` ([`Blocking::grouped`]).
+    /// `shared`: only declared, for a [`PartsSpec`] object to define.
     pub fn get(
         module: &Module<'ctx>,
         target: &TargetMachine,
@@ -277,8 +337,21 @@ impl<'ctx> Parts<'ctx> {
         ct: Ct,
         (lhs, rhs, out): (DType, DType, DType),
         group: u32,
+        shared: bool,
     ) -> R<Parts<'ctx>> {
-        let blk = if group > 1 { Blocking::grouped(isa, ct, group) } else { Blocking::new(isa, ct) };
+        let blk = blocking(isa, ct, group);
+        if shared {
+            let cx = module.get_context();
+            let (i, p) = (cx.i64_type().into(), cx.ptr_type(Default::default()).into());
+            let pack = cx.void_type().fn_type(&[p, i, i, i, i, p], false);
+            let macro_type = cx.void_type().fn_type(&[i, i, i, p, p, p, i, i, p, p, i, i, i, i, p, i, i, i], false);
+            return Ok(Parts {
+                blk,
+                pack_a: declare(module, &pack_name(&blk, lhs, blk.mr), pack),
+                pack_b: declare(module, &pack_name(&blk, rhs, blk.nr()), pack),
+                macro_kernel: declare(module, &macro_name(&blk, out), macro_type),
+            });
+        }
         let (pack_a, pack_b) = if group == 4 {
             (
                 pack_quads_function(module, target, isa, blk.mr, lhs)?,
@@ -642,7 +715,7 @@ fn pack_function<'ctx>(
     p: u32,
 ) -> R<FunctionValue<'ctx>> {
     let ct = blk.ct;
-    let name = format!("smelt_gemm_pack_{}_{}_{p}", src.name(), ct.name());
+    let name = pack_name(blk, src, p);
     let (f, ir, [sp, dst], [rs, ks, rows, kc]) = match pack_begin(module, target, isa, &name) {
         Ok(started) => started,
         Err(existing) => return Ok(existing),
@@ -774,12 +847,7 @@ fn macro_function<'ctx>(
     (ukernel, ukernel_rows): (FunctionValue<'ctx>, Option<FunctionValue<'ctx>>),
 ) -> R<FunctionValue<'ctx>> {
     let (mr, nr) = (blk.mr as i64, blk.nr() as i64);
-    let name = format!(
-        "smelt_gemm_macro_{}_{}_{mr}x{nr}{}",
-        blk.ct.name(),
-        out.name(),
-        if blk.group > 1 { format!("_x{}", blk.group) } else { String::new() }
-    );
+    let name = macro_name(blk, out);
     if let Some(f) = module.get_function(&name) {
         return Ok(f);
     }

@@ -267,12 +267,15 @@ fn compile_to_object_timed(
     // context) while this one optimizes the module.
     let dir = routines::cache_dir();
     let next = std::sync::atomic::AtomicUsize::new(0);
+    let built_now = std::sync::atomic::AtomicUsize::new(0);
     let work = || -> Result<Vec<(usize, Vec<u8>)>, CpuError> {
         let mut done = Vec::new();
         loop {
             let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             let Some(spec) = info.routines.get(i) else { return Ok(done) };
-            done.push((i, routines::routine_object(spec, options, dir.as_deref())?.to_vec()));
+            let (object, built) = routines::routine_object(spec, options, dir.as_deref())?;
+            built_now.fetch_add(usize::from(built), std::sync::atomic::Ordering::Relaxed);
+            done.push((i, object.to_vec()));
             options.deadline.check(|| "GEMM and convolution routines".into())?;
         }
     };
@@ -303,7 +306,14 @@ fn compile_to_object_timed(
                 .into_iter()
                 .map(|h| h.join().unwrap_or_else(|_| Err(CpuError::Jit("a routine build panicked".into())))),
         );
-        phases.push((format!("routines ({}: GEMM, convolution, tiles), after the module", info.routines.len()), ms(t)));
+        phases.push((
+            format!(
+                "routines ({}: GEMM, convolution, tiles; {} built now), after the module",
+                info.routines.len(),
+                built_now.load(std::sync::atomic::Ordering::Relaxed)
+            ),
+            ms(t),
+        ));
         let t = std::time::Instant::now();
         let kernel_objects: Vec<Result<(Vec<u8>, f64), CpuError>> = kernel_handles
             .into_iter()

@@ -31,9 +31,9 @@ use std::sync::{Arc, Mutex, OnceLock};
 use inkwell::context::Context;
 use inkwell::targets::{FileType, TargetMachine};
 
-use crate::conv::{ConvSpec, conv_function};
+use crate::conv::{ConvSpec, conv_function_sharing_parts};
 use crate::error::{CpuError, Result};
-use crate::gemm::{GemmSpec, gemm_function};
+use crate::gemm::{GemmSpec, PartsSpec, export_parts, gemm_function};
 use crate::tiles::TileGroup;
 use crate::{CompileOptions, optimize, prepare, target_machine};
 
@@ -86,6 +86,8 @@ pub fn cache_dir() -> Option<PathBuf> {
 pub(crate) enum Routine {
     Gemm(GemmSpec),
     Conv(ConvSpec),
+    /// The GEMM parts convolutions call ([`crate::conv::gemm_parts`]).
+    GemmParts(PartsSpec),
     /// A group of the tile interpreter's library (`crate::tiles`).
     Tiles(TileGroup),
 }
@@ -101,6 +103,7 @@ impl Routine {
         match self {
             Routine::Gemm(g) => vec![g.symbol()],
             Routine::Conv(c) => vec![c.symbol()],
+            Routine::GemmParts(p) => p.symbols.to_vec(),
             Routine::Tiles(t) => t.members().iter().map(|f| f.symbol()).collect(),
         }
     }
@@ -111,6 +114,7 @@ impl Routine {
         match self {
             Routine::Gemm(g) => format!("gemm {}", g.symbol()),
             Routine::Conv(c) => format!("conv {c:?}"),
+            Routine::GemmParts(p) => format!("gemm parts {p:?}"),
             // The library is the code generator's own kernels: its source is
             // part of what the object depends on.
             Routine::Tiles(t) => {
@@ -127,37 +131,122 @@ impl Routine {
     fn define(&self, module: &inkwell::module::Module<'_>, tm: &TargetMachine) -> Result<()> {
         let made = match self {
             Routine::Gemm(g) => gemm_function(module, tm, g).map(drop),
-            Routine::Conv(c) => conv_function(module, tm, c).map(drop),
+            Routine::Conv(c) => conv_function_sharing_parts(module, tm, c).map(drop),
+            Routine::GemmParts(p) => export_parts(module, tm, p),
             Routine::Tiles(_) => return Err(CpuError::unsupported("a tile group is built as a program")),
         };
         made.map_err(|e| CpuError::unsupported(e.to_string()))
     }
 }
 
-/// The object defining `routine` for the host, from memory, the cache
-/// folder `dir` or a fresh build (which is then stored in both).
-pub(crate) fn routine_object(spec: &Routine, options: &CompileOptions, dir: Option<&Path>) -> Result<Arc<Vec<u8>>> {
+/// The object defining `routine` for the host, from memory, the binary
+/// ([`register_built_in`]), the cache folder `dir` or a fresh build (which
+/// is then stored in memory and the folder); and whether it was built now.
+pub(crate) fn routine_object(
+    spec: &Routine,
+    options: &CompileOptions,
+    dir: Option<&Path>,
+) -> Result<(Arc<Vec<u8>>, bool)> {
     static MEMORY: OnceLock<Mutex<HashMap<[u8; 32], Arc<Vec<u8>>>>> = OnceLock::new();
     let key = key(spec, options);
     let memory = MEMORY.get_or_init(Default::default);
     if let Some(o) = memory.lock().map_err(|_| CpuError::Jit("routine cache lock poisoned".into()))?.get(&key) {
-        return Ok(o.clone());
+        return Ok((o.clone(), false));
     }
     let path = dir.map(|d| d.join(format!("{}.o", hex(&key))));
-    let object = match path.as_deref().and_then(read_entry) {
-        Some(o) => o,
+    let built_in = BUILT_IN.get().and_then(|b| b.get(&key)).map(|o| o.to_vec());
+    let (object, built) = match built_in.or_else(|| path.as_deref().and_then(read_entry)) {
+        Some(o) => (o, false),
         None => {
             let o = build(spec, options)?;
             if let Some(p) = &path {
                 // A cache that cannot be written costs the next process a build, nothing more.
                 let _ = write_entry(p, &o);
             }
-            o
+            (o, true)
         }
     };
     let object = Arc::new(object);
     memory.lock().map_err(|_| CpuError::Jit("routine cache lock poisoned".into()))?.insert(key, object.clone());
-    Ok(object)
+    Ok((object, built))
+}
+
+/// Routine objects built into the binary (the `smelt-prebuilt` crate), by key.
+static BUILT_IN: OnceLock<HashMap<[u8; 32], &'static [u8]>> = OnceLock::new();
+
+/// Makes `objects` (keys and objects from [`build_common`], made when the
+/// binary was built) the first place [`routine_object`] looks after memory.
+/// An object whose key the running machine does not produce (another CPU,
+/// LLVM or generator) is never looked up, so never loaded. The first call wins.
+pub fn register_built_in(objects: &'static [([u8; 32], &'static [u8])]) {
+    let _ = BUILT_IN.set(objects.iter().map(|(k, o)| (*k, *o)).collect());
+}
+
+/// How many routine objects the binary carries ([`register_built_in`]).
+pub fn built_in_count() -> usize {
+    BUILT_IN.get().map_or(0, HashMap::len)
+}
+
+/// The routines worth building before any program asks: the GEMM family of
+/// every common element-type combination in all four transpose forms, and
+/// every group of the tile interpreter's library. Convolution routines are
+/// specialized to their shapes and stay built on first use, but the GEMM
+/// parts they call are here.
+fn common(tm: &TargetMachine) -> Vec<Routine> {
+    use smelt_hlo::DType::{Bf16, F16, F32, F64, S8, S32};
+    let types = [(F32, F32), (F64, F64), (Bf16, Bf16), (Bf16, F32), (F16, F16), (F16, F32), (S32, S32), (S8, S32)];
+    let mut v: Vec<Routine> = types
+        .iter()
+        .flat_map(|&(input, out)| {
+            [(false, false), (false, true), (true, false), (true, true)].map(|(lhs_transposed, rhs_transposed)| {
+                Routine::Gemm(GemmSpec { lhs: input, rhs: input, out, lhs_transposed, rhs_transposed })
+            })
+        })
+        .collect();
+    v.extend(
+        types.iter().filter_map(|&(input, out)| PartsSpec::new(tm, (input, input, out)).ok()).map(Routine::GemmParts),
+    );
+    v.extend(TileGroup::all().into_iter().map(Routine::Tiles));
+    v
+}
+
+/// Builds [`common`] for the host with the default options, on every core:
+/// each object with the key [`routine_object`] looks it up by. `progress`
+/// hears of each routine as it is done. Made for `smelt-prebuilt`'s build
+/// script, which builds them into the binary.
+pub fn build_common(progress: &(dyn Fn(&str) + Sync)) -> Result<Vec<([u8; 32], Vec<u8>)>> {
+    let options = CompileOptions::default();
+    build_all(&common(&target_machine(&options)?), &options, progress)
+}
+
+fn build_all(
+    specs: &[Routine],
+    options: &CompileOptions,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<Vec<([u8; 32], Vec<u8>)>> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let work = || -> Result<Vec<([u8; 32], Vec<u8>)>> {
+        let mut done = Vec::new();
+        while let Some(spec) = specs.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed)) {
+            done.push((key(spec, options), build(spec, options)?));
+            progress(&spec.symbol());
+        }
+        Ok(done)
+    };
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 16);
+    let parts: Vec<_> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads).map(|_| s.spawn(work)).collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|_| Err(CpuError::Jit("a routine build panicked".into()))))
+            .collect()
+    });
+    let mut all = Vec::new();
+    for p in parts {
+        all.extend(p?);
+    }
+    all.sort_by_key(|(k, _)| *k);
+    Ok(all)
 }
 
 fn key(spec: &Routine, options: &CompileOptions) -> [u8; 32] {
@@ -294,6 +383,50 @@ mod tests {
         std::fs::remove_dir_all(&dir).ok();
     }
 
+    /// Objects built into the binary are found before the folder is read or
+    /// anything built, and only under the running machine's own key.
+    #[test]
+    fn built_in_objects_are_found_under_the_hosts_key_only() {
+        use smelt_hlo::attrs::ConvDims;
+        use smelt_kernel::ir::WindowSpec;
+        let dir = fresh_dir("built-in");
+        let o = CompileOptions::default();
+        let dims = ConvDims::from_labels("b0f_0io->b0f").unwrap_or_else(|e| panic!("{e}"));
+        let w = WindowSpec { size: 2, stride: 1, pad_low: 0, pad_high: 0, window_dilation: 1, base_dilation: 1 };
+        let conv = |c: i64| Routine::Conv(ConvSpec::f32(&[1, 11, c], &[2, c, 3], dims.clone(), vec![w], 1));
+        let (ours, foreign) = (conv(5), conv(6));
+        let built = build_all(std::slice::from_ref(&ours), &o, &|_| {}).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(built.len(), 1);
+        assert_eq!(built[0].0, key(&ours, &o));
+        // A machine with another CPU made the second entry.
+        let other_cpu = CompileOptions { cpu: Some("x86-64".into()), ..CompileOptions::default() };
+        let table: Vec<([u8; 32], &'static [u8])> = vec![
+            (built[0].0, Vec::leak(built[0].1.clone())),
+            (key(&foreign, &other_cpu), Vec::leak(b"never loaded".to_vec())),
+        ];
+        register_built_in(Vec::leak(table));
+        assert_eq!(built_in_count(), 2);
+        let (object, built_now) = routine_object(&ours, &o, Some(&dir)).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((object.as_slice(), built_now), (built[0].1.as_slice(), false));
+        assert!(!dir.exists(), "nothing was built or stored");
+        let (object, built_now) = routine_object(&foreign, &o, Some(&dir)).unwrap_or_else(|e| panic!("{e}"));
+        assert!(built_now && object.as_slice() != b"never loaded");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// Every routine a release binary carries builds, under its own key
+    /// (what `smelt-prebuilt`'s build script does, which only warns).
+    #[test]
+    fn the_common_routines_build() {
+        let o = CompileOptions::default();
+        let specs = common(&target_machine(&o).unwrap_or_else(|e| panic!("{e}")));
+        assert!(specs.iter().any(|r| matches!(r, Routine::GemmParts(_))));
+        let built = build_all(&specs, &o, &|_| {}).unwrap_or_else(|e| panic!("{e}"));
+        let keys: std::collections::HashSet<_> = built.iter().map(|(k, _)| *k).collect();
+        assert_eq!((built.len(), keys.len()), (specs.len(), specs.len()));
+        assert!(built.iter().all(|(_, o)| !o.is_empty()));
+    }
+
     /// A convolution routine is cached under its whole spec: a cold build
     /// stores it, a warm lookup (from the folder, as in a new process) reads
     /// the same bytes, and a convolution of another shape is another entry.
@@ -308,7 +441,8 @@ mod tests {
         let conv = |c: i64| Routine::Conv(ConvSpec::f32(&[1, 9, 7, c], &[3, 3, c, 5], dims.clone(), vec![w; 2], 1));
         let (a, b) = (conv(3), conv(4));
         assert_ne!(key(&a, &o), key(&b, &o));
-        let cold = routine_object(&a, &o, Some(&dir)).unwrap_or_else(|e| panic!("{e}"));
+        let (cold, built) = routine_object(&a, &o, Some(&dir)).unwrap_or_else(|e| panic!("{e}"));
+        assert!(built, "nothing had it");
         let path = dir.join(format!("{}.o", hex(&key(&a, &o))));
         assert_eq!(read_entry(&path).as_deref(), Some(cold.as_slice()), "the cold build is stored");
         let rebuilt = build(&a, &o).unwrap_or_else(|e| panic!("{e}"));

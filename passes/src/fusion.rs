@@ -15,8 +15,10 @@
 //!   scaling, residual add) fused into a dot or convolution, when the backend's
 //!   [`FusionConfig`] says it runs them in the output tile;
 //! - **multi-output fusion**: an expensive producer with several users fused into one
-//!   consumer of its shape, which also writes it out; sibling fusions of the same
-//!   shape that read a common operand merged into one kernel.
+//!   consumer of its shape, which also writes it out (a cheap one too when it is a
+//!   result of the computation, which is written out anyway: a copy left for the
+//!   result would be a kernel of its own); sibling fusions of the same shape that
+//!   read a common operand merged into one kernel.
 //!
 //! - **row fusion** (with [`FusionConfig::row_broadcasts`]): a reduction over the
 //!   trailing dimensions, and what a consumer reads through broadcasts along its
@@ -613,6 +615,15 @@ impl Fuser<'_> {
             let array_operands =
                 p.operands.iter().filter(|&&o| comp.inst(o).shape.as_array().is_some_and(|a| a.rank() > 0)).count();
             if size_of(module, p) <= 8 && array_operands <= 2 {
+                // A result of the computation is written out whatever happens:
+                // the consumer's kernel writes it rather than a kernel of its
+                // own copy reading what that copy needs (written out too).
+                let is_result = comp.root != producer
+                    && other_users.iter().any(|&u| u == comp.root && comp.inst(u).opcode == Opcode::Tuple);
+                if is_result && self.config.multi_output && self.extra_output(producer, consumer, &other_users).is_ok()
+                {
+                    return Ok(Mode::MultiOutput);
+                }
                 return Ok(Mode::Duplicate);
             }
             if !self.config.multi_output {
@@ -624,22 +635,36 @@ impl Fuser<'_> {
         if !self.config.multi_output {
             return Err(Some("expensive producer has other users".into()));
         }
-        if root_is_producer {
-            return Err(Some("expensive producer has other users and cannot become an extra output".into()));
+        self.extra_output(producer, consumer, &other_users).map_err(Some)?;
+        Ok(Mode::MultiOutput)
+    }
+
+    /// Why `producer`, which `other_users` read too, cannot become an extra
+    /// output of `consumer`'s fusion, if it cannot.
+    fn extra_output(
+        &self,
+        producer: InstId,
+        consumer: InstId,
+        other_users: &[InstId],
+    ) -> std::result::Result<(), String> {
+        let (module, comp) = (&*self.module, self.comp());
+        let (p, c) = (comp.inst(producer), comp.inst(consumer));
+        if comp.root == producer {
+            return Err("expensive producer has other users and cannot become an extra output".into());
         }
         if output_streams(module, c) + output_streams(module, p) > self.config.max_output_streams {
-            return Err(Some(format!(
+            return Err(format!(
                 "an extra output would make more than {} large outputs",
                 self.config.max_output_streams
-            )));
+            ));
         }
         if self.iteration_shape(consumer).as_ref() != p.shape.as_array().map(|a| a.dims.to_vec()).as_ref() {
-            return Err(Some("expensive producer has other users and the consumer iterates over another shape".into()));
+            return Err("expensive producer has other users and the consumer iterates over another shape".into());
         }
         if other_users.iter().any(|&u| self.reaches(u, consumer)) {
-            return Err(Some("fusing would create a cycle".into()));
+            return Err("fusing would create a cycle".into());
         }
-        Ok(Mode::MultiOutput)
+        Ok(())
     }
 
     /// Output fusion: an elementwise consumer into a dot or convolution.

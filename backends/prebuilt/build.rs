@@ -23,7 +23,7 @@ fn main() {
     table.push_str("pub static OBJECTS: &[([u8; 32], &[u8])] = &[\n");
     if wanted {
         let t = std::time::Instant::now();
-        match smelt_cpu::routines::build_common(&|_| {}) {
+        match smelt_cpu::routines::build_common() {
             Ok(objects) => {
                 for (key, object) in &objects {
                     let name: String = key.iter().map(|b| format!("{b:02x}")).collect();

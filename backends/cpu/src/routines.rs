@@ -211,25 +211,19 @@ fn common(tm: &TargetMachine) -> Vec<Routine> {
 }
 
 /// Builds [`common`] for the host with the default options, on every core:
-/// each object with the key [`routine_object`] looks it up by. `progress`
-/// hears of each routine as it is done. Made for `smelt-prebuilt`'s build
-/// script, which builds them into the binary.
-pub fn build_common(progress: &(dyn Fn(&str) + Sync)) -> Result<Vec<([u8; 32], Vec<u8>)>> {
+/// each object with the key [`routine_object`] looks it up by. Made for
+/// `smelt-prebuilt`'s build script, which builds them into the binary.
+pub fn build_common() -> Result<Vec<([u8; 32], Vec<u8>)>> {
     let options = CompileOptions::default();
-    build_all(&common(&target_machine(&options)?), &options, progress)
+    build_all(&common(&target_machine(&options)?), &options)
 }
 
-fn build_all(
-    specs: &[Routine],
-    options: &CompileOptions,
-    progress: &(dyn Fn(&str) + Sync),
-) -> Result<Vec<([u8; 32], Vec<u8>)>> {
+fn build_all(specs: &[Routine], options: &CompileOptions) -> Result<Vec<([u8; 32], Vec<u8>)>> {
     let next = std::sync::atomic::AtomicUsize::new(0);
     let work = || -> Result<Vec<([u8; 32], Vec<u8>)>> {
         let mut done = Vec::new();
         while let Some(spec) = specs.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed)) {
             done.push((key(spec, options), build(spec, options)?));
-            progress(&spec.symbol());
         }
         Ok(done)
     };
@@ -395,7 +389,7 @@ mod tests {
         let w = WindowSpec { size: 2, stride: 1, pad_low: 0, pad_high: 0, window_dilation: 1, base_dilation: 1 };
         let conv = |c: i64| Routine::Conv(ConvSpec::f32(&[1, 11, c], &[2, c, 3], dims.clone(), vec![w], 1));
         let (ours, foreign) = (conv(5), conv(6));
-        let built = build_all(std::slice::from_ref(&ours), &o, &|_| {}).unwrap_or_else(|e| panic!("{e}"));
+        let built = build_all(std::slice::from_ref(&ours), &o).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(built.len(), 1);
         assert_eq!(built[0].0, key(&ours, &o));
         // A machine with another CPU made the second entry.
@@ -421,7 +415,7 @@ mod tests {
         let o = CompileOptions::default();
         let specs = common(&target_machine(&o).unwrap_or_else(|e| panic!("{e}")));
         assert!(specs.iter().any(|r| matches!(r, Routine::GemmParts(_))));
-        let built = build_all(&specs, &o, &|_| {}).unwrap_or_else(|e| panic!("{e}"));
+        let built = build_all(&specs, &o).unwrap_or_else(|e| panic!("{e}"));
         let keys: std::collections::HashSet<_> = built.iter().map(|(k, _)| *k).collect();
         assert_eq!((built.len(), keys.len()), (specs.len(), specs.len()));
         assert!(built.iter().all(|(_, o)| !o.is_empty()));

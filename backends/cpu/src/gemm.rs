@@ -309,10 +309,14 @@ fn blocking(isa: Isa, ct: Ct, group: u32) -> Blocking {
 /// The packing function of `src` into `p`-wide micro-panels.
 fn pack_name(blk: &Blocking, src: DType, p: u32) -> String {
     match blk.group {
-        4 => format!("smelt_gemm_pack_{}x4_{p}", src.name()),
-        2 => format!("smelt_gemm_pack_{}x2_{p}", src.name()),
+        group @ (2 | 4) => grouped_pack_name(src, group, p),
         _ => format!("smelt_gemm_pack_{}_{}_{p}", src.name(), blk.ct.name()),
     }
+}
+
+/// The packing function of `src` into `p`-wide panels of `group`-element groups.
+fn grouped_pack_name(src: DType, group: u32, p: u32) -> String {
+    format!("smelt_gemm_pack_{}x{group}_{p}", src.name())
 }
 
 fn macro_name(blk: &Blocking, out: DType) -> String {
@@ -977,7 +981,7 @@ fn pack_pairs_function<'ctx>(
     p: u32,
     src: DType,
 ) -> R<FunctionValue<'ctx>> {
-    let name = format!("smelt_gemm_pack_{}x2_{p}", src.name());
+    let name = grouped_pack_name(src, 2, p);
     let (f, ir, [sp, dst], [rs, ks, rows, kc]) = match pack_begin(module, target, isa, &name) {
         Ok(started) => started,
         Err(existing) => return Ok(existing),
@@ -1088,7 +1092,7 @@ fn pack_quads_function<'ctx>(
     p: u32,
     src: DType,
 ) -> R<FunctionValue<'ctx>> {
-    let name = format!("smelt_gemm_pack_{}x4_{p}", src.name());
+    let name = grouped_pack_name(src, 4, p);
     let (f, ir, [sp, dst], [rs, ks, rows, kc]) = match pack_begin(module, target, isa, &name) {
         Ok(started) => started,
         Err(existing) => return Ok(existing),

@@ -600,11 +600,21 @@ pub(crate) fn conv_function_sharing_parts<'ctx>(
 /// The GEMM parts the convolution `spec` calls on `target`, if any: those
 /// of its operand and result types, for the columns and im2col strategies.
 pub(crate) fn gemm_parts(target: &TargetMachine, spec: &ConvSpec) -> Result<Option<PartsSpec>, RoutineError> {
-    match Geom::new(spec)?.strategy() {
-        ConvStrategy::Columns | ConvStrategy::Im2colGemm => {
-            PartsSpec::new(target, (spec.input, spec.kernel, spec.out)).map(Some)
-        }
-        ConvStrategy::Depthwise | ConvStrategy::Planar | ConvStrategy::Direct => Ok(None),
+    let ct = Ct::for_product("convolution", [spec.input, spec.kernel], spec.out)?;
+    match parts_group(Isa::of(target), ct, spec, Geom::new(spec)?.strategy()) {
+        Some(group) => PartsSpec::new(target, (spec.input, spec.kernel, spec.out), group).map(Some),
+        None => Ok(None),
+    }
+}
+
+/// The packing group of the GEMM parts `strategy` calls, if it calls them:
+/// the columns gather fills plain panels, im2col packs as a product of the
+/// convolution's types would ([`crate::gemm::group_for`]).
+fn parts_group(isa: Isa, ct: Ct, spec: &ConvSpec, strategy: ConvStrategy) -> Option<u32> {
+    match strategy {
+        ConvStrategy::Columns => Some(1),
+        ConvStrategy::Im2colGemm => Some(crate::gemm::group_for(isa, ct, spec.input, spec.kernel)),
+        ConvStrategy::Depthwise | ConvStrategy::Planar | ConvStrategy::Direct => None,
     }
 }
 
@@ -652,6 +662,7 @@ fn build<'ctx>(
         ct,
         isa,
         name: name.clone(),
+        parts_group: parts_group(isa, ct, spec, strategy).unwrap_or(1),
         shared_parts,
     };
     let ir = Ir::new(module, f);
@@ -716,6 +727,8 @@ struct Conv<'s, 'ctx> {
     ct: Ct,
     isa: Isa,
     name: String,
+    /// The packing group of the GEMM parts the strategy calls ([`parts_group`]).
+    parts_group: u32,
     /// The GEMM parts are declared, not defined ([`conv_function_sharing_parts`]).
     shared_parts: bool,
 }
@@ -733,6 +746,12 @@ const SLOTS: u32 = 6;
 
 impl<'s, 'ctx> Conv<'s, 'ctx> {
     /// The element type and bytes the im2col gather stores ([`Conv::raw_gather`]).
+    /// The GEMM parts the columns and im2col strategies call.
+    fn parts(&self) -> R<Parts<'ctx>> {
+        let types = (self.spec.input, self.spec.kernel, self.spec.out);
+        Parts::get(self.module, self.target, self.isa, self.ct, types, self.parts_group, self.shared_parts)
+    }
+
     fn a_elem(&self, ir: &Ir<'_, 'ctx>) -> (inkwell::types::BasicTypeEnum<'ctx>, u32) {
         if self.raw_gather.get() {
             (ir.mem_ty(self.spec.input, 0), self.spec.input.byte_size() as u32)
@@ -1360,8 +1379,7 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         let g = &self.g;
         let spec = self.spec;
         let ct = self.ct;
-        let types = (spec.input, spec.kernel, spec.out);
-        let parts = Parts::get(self.module, self.target, self.isa, ct, types, 1, self.shared_parts)?;
+        let parts = self.parts()?;
         let blk = parts.blk;
         let (mr, nr) = (blk.mr as i64, blk.nr() as i64);
         let kdim = g.taps * g.cg;
@@ -1610,10 +1628,9 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         let g = &self.g;
         let spec = self.spec;
         let ct = self.ct;
-        let group = crate::gemm::group_for(self.isa, ct, spec.input, spec.kernel);
+        let group = self.parts_group;
         let grouped = group > 1;
-        let types = (spec.input, spec.kernel, spec.out);
-        let parts = Parts::get(self.module, self.target, self.isa, ct, types, group, self.shared_parts)?;
+        let parts = self.parts()?;
         let blk = parts.blk;
         let nr = blk.nr() as i64;
         let kdim = g.taps * g.cg;
@@ -1789,10 +1806,7 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
     /// and a quad is the same pixel of four consecutive feature planes.
     fn quad_planes(&self, lanes: u32) -> bool {
         let g = &self.g;
-        crate::gemm::group_for(self.isa, self.ct, self.spec.input, self.spec.kernel) == 4
-            && !self.vector_gather(lanes)
-            && g.cg % 4 == 0
-            && g.panel_layout()
+        self.parts_group == 4 && !self.vector_gather(lanes) && g.cg % 4 == 0 && g.panel_layout()
     }
 
     /// Gathers the im2col block `[r0, r0 + mc) x [k0, k0 + kc)` (tap-major

@@ -281,14 +281,19 @@ pub struct PartsSpec {
 }
 
 impl PartsSpec {
-    /// The parts a product of `types` uses on `target`'s ISA.
-    pub fn new(target: &TargetMachine, types: (DType, DType, DType)) -> R<PartsSpec> {
+    /// The parts of `types` packed in groups of `group` on `target`'s ISA.
+    pub fn new(target: &TargetMachine, types: (DType, DType, DType), group: u32) -> R<PartsSpec> {
         let ct = Ct::for_product("dot", [types.0, types.1], types.2)?;
         let isa = Isa::of(target);
-        let group = group_for(isa, ct, types.0, types.1);
         let blk = blocking(isa, ct, group);
         let symbols = [pack_name(&blk, types.0, blk.mr), pack_name(&blk, types.1, blk.nr()), macro_name(&blk, types.2)];
         Ok(PartsSpec { types, group, symbols })
+    }
+
+    /// The parts a product of `types` uses on `target`'s ISA ([`group_for`]).
+    pub fn of_product(target: &TargetMachine, types: (DType, DType, DType)) -> R<PartsSpec> {
+        let ct = Ct::for_product("dot", [types.0, types.1], types.2)?;
+        PartsSpec::new(target, types, group_for(Isa::of(target), ct, types.0, types.1))
     }
 }
 

@@ -204,7 +204,10 @@ fn common(tm: &TargetMachine) -> Vec<Routine> {
         })
         .collect();
     v.extend(
-        types.iter().filter_map(|&(input, out)| PartsSpec::new(tm, (input, input, out)).ok()).map(Routine::GemmParts),
+        types
+            .iter()
+            .filter_map(|&(input, out)| PartsSpec::of_product(tm, (input, input, out)).ok())
+            .map(Routine::GemmParts),
     );
     v.extend(TileGroup::all().into_iter().map(Routine::Tiles));
     v

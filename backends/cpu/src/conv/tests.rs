@@ -615,3 +615,56 @@ fn cross_targets_call_only_libc() {
         assert!(bad.is_empty(), "{} {cpu}: calls {bad:?}", triple.as_str().to_string_lossy());
     }
 }
+
+/// A convolution routine built for the routine cache declares exactly the
+/// GEMM parts [`super::gemm_parts`] names for its object to link: plain
+/// panels for the columns strategy, the ISA's groups for im2col (bf16
+/// pairs on an AVX-512 BF16 target, u8 x s8 quads with VNNI).
+#[test]
+fn shared_parts_are_the_ones_declared() {
+    use inkwell::OptimizationLevel;
+    use inkwell::targets::{CodeModel, InitializationConfig, RelocMode, Target, TargetTriple};
+
+    Target::initialize_x86(&InitializationConfig::default());
+    let triple = TargetTriple::create("x86_64-unknown-linux-gnu");
+    let features = "+avx2,+fma,+f16c,+avx512f,+avx512bw,+avx512vl,+avx512bf16,+avx512vnni";
+    let tm = Target::from_triple(&triple)
+        .unwrap()
+        .create_target_machine(
+            &triple,
+            "sapphirerapids",
+            features,
+            OptimizationLevel::Aggressive,
+            RelocMode::PIC,
+            CodeModel::Default,
+        )
+        .unwrap();
+    let nhwc = |input: DType, out: DType| {
+        let mut s = spec("b01f_01io->b01f", &[1, 32, 32, 64], &[3, 3, 64, 64], vec![win(3, 1, (1, 1), 1, 1); 2], 1);
+        (s.input, s.kernel, s.out) = (input, input, out);
+        s
+    };
+    let mut quads = nhwc(DType::U8, DType::S32);
+    quads.kernel = DType::S8;
+    let cases = [
+        (spec("bf01_oi01->bf01", &[2, 40, 20, 20], &[24, 40, 3, 3], vec![win(3, 1, (1, 1), 1, 1); 2], 1), 1),
+        (nhwc(DType::F32, DType::F32), 1),
+        (nhwc(DType::Bf16, DType::F32), 2),
+        (quads, 4),
+    ];
+    for (s, group) in cases {
+        let parts = super::gemm_parts(&tm, &s).unwrap().unwrap_or_else(|| panic!("{s:?} calls no GEMM parts"));
+        assert_eq!(parts.group, group, "{s:?}");
+        let cx = Context::create();
+        let module = cx.create_module("shared");
+        super::conv_function_sharing_parts(&module, &tm, &s).unwrap();
+        let declared: std::collections::BTreeSet<String> = module
+            .get_functions()
+            .filter(|f| f.count_basic_blocks() == 0)
+            .map(|f| f.get_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with("smelt_gemm_"))
+            .collect();
+        let expected: std::collections::BTreeSet<String> = parts.symbols.iter().cloned().collect();
+        assert_eq!(declared, expected, "{s:?}");
+    }
+}

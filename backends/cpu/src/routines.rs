@@ -179,7 +179,7 @@ static BUILT_IN: OnceLock<HashMap<[u8; 32], &'static [u8]>> = OnceLock::new();
 /// An object whose key the running machine does not produce (another CPU,
 /// LLVM or generator) is never looked up, so never loaded. The first call wins.
 pub fn register_built_in(objects: &'static [([u8; 32], &'static [u8])]) {
-    let _ = BUILT_IN.set(objects.iter().map(|(k, o)| (*k, *o)).collect());
+    BUILT_IN.get_or_init(|| objects.iter().map(|(k, o)| (*k, *o)).collect());
 }
 
 /// How many routine objects the binary carries ([`register_built_in`]).

@@ -38,6 +38,14 @@ pub struct ConvSpec<'a> {
     pub batch_group_count: i64,
 }
 
+/// The input coordinate that output position `o` reads through window
+/// position `k` of `w` in a dimension of `in_size`, or None where it falls in
+/// padding or a hole of the base dilation.
+pub fn window_input(o: i64, k: i64, w: &ConvWindow, in_size: i64) -> Option<i64> {
+    let p = o * w.stride - w.pad_low + k * w.window_dilation;
+    (p >= 0 && p % w.base_dilation == 0 && p / w.base_dilation < in_size).then(|| p / w.base_dilation)
+}
+
 fn err<T>(m: &str) -> Result<T, RoutineError> {
     Err(RoutineError(format!("convolution: {m}")))
 }
@@ -141,12 +149,11 @@ impl Geometry {
             for k in &kpos {
                 let mut off = Some(0usize);
                 for (s, w) in c.window.iter().enumerate() {
-                    let p = o[s] as i64 * w.stride - w.pad_low + k[s] as i64 * w.window_dilation;
-                    if p < 0 || p % w.base_dilation != 0 || p / w.base_dilation >= self.ld[self.isp[s]] as i64 {
+                    let Some(i) = window_input(o[s] as i64, k[s] as i64, w, self.ld[self.isp[s]] as i64) else {
                         off = None;
                         break;
-                    }
-                    off = off.map(|v| v + (p / w.base_dilation) as usize * ls[self.isp[s]]);
+                    };
+                    off = off.map(|v| v + i as usize * ls[self.isp[s]]);
                 }
                 taps.push(off);
             }

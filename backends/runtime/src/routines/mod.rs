@@ -4,10 +4,12 @@
 //! `ConvStep`, the `Sort`, `SelectAndScatter` and `RngBitGenerator` bodies):
 //! products accumulate in f32 for f16, bf16 and f32 results, in f64 for f64 and
 //! in wrapping i64 for integers; sorts are the interpreter's stable merge sort
-//! driven by a compiled comparator. Buffers arrive as raw pointers to dense
+//! driven by a compiled comparator. [`conv_gemm`] is the LLVM tier's
+//! convolution of any shape, products by its precompiled GEMM family. Buffers arrive as raw pointers to dense
 //! row-major data, which is what compiled programs hold.
 
 pub mod conv;
+pub mod conv_gemm;
 pub mod dot;
 pub mod elements;
 pub mod scalar;

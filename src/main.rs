@@ -616,6 +616,9 @@ fn main() -> ExitCode {
             code
         }
     };
+    // Convolution routines still being specialized in the background land
+    // in the routine cache for the next process.
+    smelt_cpu::routines::wait_for_background();
     match result {
         Ok(code) => code,
         Err(e) => {

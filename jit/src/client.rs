@@ -618,7 +618,10 @@ fn compile_llvm(
 ) -> Result<smelt_cpu::Executable, JitError> {
     let program = smelt_kernel::verify_within(program, limits).map_err(|e| JitError::Lower(e.to_string()))?;
     let object = smelt_cpu::compile_to_object(&program, options).map_err(|e| backend_error(LLVM, e))?;
-    if let Some(disk) = disk {
+    // An object with convolutions by the generic routine is kept out of the
+    // disk cache: the next process compiles again and finds their
+    // specialized routines (built in the background meanwhile).
+    if let Some(disk) = disk.filter(|_| !object.provisional()) {
         match disk.store(key, &object.to_bytes()) {
             Ok(()) => counters.disk_writes.fetch_add(1, Ordering::Relaxed),
             Err(_) => counters.disk_errors.fetch_add(1, Ordering::Relaxed),

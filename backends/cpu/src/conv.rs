@@ -71,6 +71,8 @@ use inkwell::values::{BasicValueEnum, FunctionValue, IntValue, PointerValue};
 use smelt_hlo::DType;
 use smelt_hlo::attrs::ConvDims;
 use smelt_kernel::ir::{ConvStep, WindowSpec};
+use smelt_runtime::routines::conv::ConvWindow;
+use smelt_runtime::routines::conv_gemm::ConvGemm;
 
 use crate::gemm::{Blocking, Parts, PartsSpec, depth_flags};
 use crate::routine::{
@@ -212,6 +214,34 @@ pub fn epilogue_per_image(spec: &ConvSpec) -> Result<Option<(i64, i64)>, Routine
     let nchw = g.out_b == 0 && g.out_f == 1 && g.out_sp.iter().enumerate().all(|(k, &d)| d == k + 2);
     let gemm = matches!(g.strategy(), ConvStrategy::Im2colGemm | ConvStrategy::Columns);
     Ok((nchw && g.rows > 0 && !g.feature_minor_out() && gemm).then(|| (g.f, g.out_dims[2..].iter().product())))
+}
+
+/// `spec` as the generic convolution routine takes it
+/// (`smelt_runtime::routines::conv_gemm`), if it can: operands of one type
+/// whose products the prebuilt GEMM family covers ([`crate::routines::FAMILY`]),
+/// no batch groups, nothing empty.
+pub fn conv_gemm(spec: &ConvSpec) -> Option<ConvGemm> {
+    if spec.input != spec.kernel || !crate::routines::FAMILY.contains(&(spec.input, spec.out)) {
+        return None;
+    }
+    let reversal = |s: usize| spec.window_reversal.get(s).copied().unwrap_or(false);
+    let window = spec
+        .window
+        .iter()
+        .enumerate()
+        .map(|(s, w)| ConvWindow {
+            size: w.size,
+            stride: w.stride,
+            pad_low: w.pad_low,
+            window_dilation: w.window_dilation,
+            base_dilation: w.base_dilation,
+            reversal: reversal(s),
+        })
+        .collect();
+    let bytes = [spec.input, spec.kernel, spec.out].map(|d| d.byte_size() as i64);
+    let out = spec.output_dims().ok()?;
+    let (groups, batch_groups) = (spec.feature_group_count, spec.batch_group_count);
+    ConvGemm::new(bytes, &spec.input_dims, &spec.kernel_dims, &out, &spec.dims, window, groups, batch_groups).ok()
 }
 
 /// Validated geometry; all indices are static.

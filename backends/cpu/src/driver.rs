@@ -44,6 +44,7 @@ use inkwell::context::Context;
 use inkwell::module::Module;
 use inkwell::targets::TargetMachine;
 use smelt_llvm::codegen::{Cg, Env, Io, LaunchShape, Slot, TargetAttrs, count, launch_shape, param};
+use smelt_runtime::routines::conv_gemm::{CONV_GEMM_SYMBOL, EpilogueView};
 
 /// What the executable needs to know about the module beyond its code.
 #[derive(Clone, Debug, Default)]
@@ -77,6 +78,12 @@ pub struct ModuleInfo {
     /// The block epilogues defined in the module: canonical kernel and
     /// function name (for [`kernel_instructions`]).
     pub epilogue_functions: Vec<(u32, String)>,
+    /// Convolutions the generic routine computes ([`Convs`]), in the order
+    /// of their descriptors ([`conv_descriptor_symbol`]): the executable
+    /// builds their specialized routines in the background and hands each
+    /// over when it is ready (`Executable::new`), with these options.
+    pub generic_convs: Vec<ConvSpec>,
+    pub generic_conv_options: Option<crate::CompileOptions>,
 }
 
 /// A block epilogue's function ([`Driver::block_epilogue_fn`]): everything
@@ -108,6 +115,26 @@ pub(crate) enum Routines {
     Shared,
 }
 
+/// The symbol of the `index`th descriptor of a module's generic
+/// convolutions (`ModuleInfo::generic_convs`).
+pub(crate) fn conv_descriptor_symbol(index: usize) -> String {
+    format!("smelt_conv_descriptor_{index}")
+}
+
+/// Which routine computes a convolution ([`Routines::Shared`] only: modules
+/// that define their routines always specialize).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Convs<'o> {
+    /// The routine generated for its shapes.
+    Specialized,
+    /// The generic routine (`smelt_runtime::routines::conv_gemm`) wherever
+    /// it applies ([`crate::conv::conv_gemm`]).
+    Generic,
+    /// The generic routine where it applies and the specialized one is not
+    /// at hand without a build (`routines::available`).
+    UntilBuilt(&'o crate::CompileOptions),
+}
+
 /// Builds the LLVM module for `program`.
 pub(crate) fn build_module<'ctx>(
     cx: &'ctx Context,
@@ -116,7 +143,7 @@ pub(crate) fn build_module<'ctx>(
     tm: &TargetMachine,
     routines: Routines,
 ) -> Result<(Module<'ctx>, ModuleInfo)> {
-    build_module_with(cx, program, target, tm, routines, Vec::new(), &HashMap::new())
+    build_module_with(cx, program, target, tm, routines, Convs::Specialized, Vec::new(), &HashMap::new())
 }
 
 /// [`build_module`], with the entry points of the kernels `remote` marks
@@ -124,12 +151,14 @@ pub(crate) fn build_module<'ctx>(
 /// lists them for [`build_kernel_module`]; and the kernels of `tiles` run
 /// by the tile interpreter (their library groups join `ModuleInfo::routines`;
 /// [`Routines::Shared`] only).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn build_module_with<'ctx>(
     cx: &'ctx Context,
     program: &Program,
     target: &TargetAttrs,
     tm: &TargetMachine,
     routines: Routines,
+    convs: Convs<'_>,
     remote: Vec<bool>,
     tiles: &HashMap<u32, crate::tiles::TileKernel>,
 ) -> Result<(Module<'ctx>, ModuleInfo)> {
@@ -145,7 +174,7 @@ pub(crate) fn build_module_with<'ctx>(
             cg.tiles.insert(cg.canonical_kernel(KernelId(*kid)).0, stub);
         }
     }
-    let mut info = Driver::new(&mut cg, routines).emit_program()?;
+    let mut info = Driver::new(&mut cg, routines, convs).emit_program()?;
     if routines == Routines::Shared {
         info.routines.extend(crate::tiles::groups(tiles).into_iter().map(Routine::Tiles));
     }
@@ -477,8 +506,11 @@ struct Driver<'a, 'ctx, 'p> {
     /// While loops around the steps being emitted.
     loop_depth: u32,
     routines: Routines,
+    convs: Convs<'a>,
     /// The routines declared so far ([`Routines::Shared`]).
     shared: Vec<Routine>,
+    /// Convolutions given to the generic routine so far.
+    generic_convs: Vec<ConvSpec>,
     /// Block epilogues made so far, by canonical kernel (`Cg::canonical_kernel`),
     /// slots and output view: identical layers share one.
     epilogues: HashMap<Epilogue, FunctionValue<'ctx>>,
@@ -598,7 +630,7 @@ impl<'ctx, 'p> std::ops::DerefMut for Driver<'_, 'ctx, 'p> {
 }
 
 impl<'a, 'ctx, 'p> Driver<'a, 'ctx, 'p> {
-    fn new(cg: &'a mut Cg<'ctx, 'p>, routines: Routines) -> Self {
+    fn new(cg: &'a mut Cg<'ctx, 'p>, routines: Routines, convs: Convs<'a>) -> Self {
         let params = cg.program.params.len();
         Driver {
             cg,
@@ -609,7 +641,9 @@ impl<'a, 'ctx, 'p> Driver<'a, 'ctx, 'p> {
             profile_work: Vec::new(),
             loop_depth: 0,
             routines,
+            convs,
             shared: Vec::new(),
+            generic_convs: Vec::new(),
             epilogues: HashMap::new(),
             remote_epilogues: Vec::new(),
             epilogue_functions: Vec::new(),
@@ -680,6 +714,8 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
             kernel_functions: self.kernel_functions(),
             remote_epilogues: std::mem::take(&mut self.remote_epilogues),
             epilogue_functions: std::mem::take(&mut self.epilogue_functions),
+            generic_convs: std::mem::take(&mut self.generic_convs),
+            generic_conv_options: None,
             profile_labels: self.profile_labels.clone(),
             profile_work: self.profile_work.clone(),
         })
@@ -1055,6 +1091,27 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
 
     /// Declares routine `r` (of type `ty`) for linking against its shared
     /// object, noting it for `ModuleInfo::routines`.
+    /// The `index`th generic convolution's descriptor `words`, a writable
+    /// global the executable finds by name ([`conv_descriptor_symbol`]) to
+    /// store the specialized routine in once it is built.
+    fn conv_descriptor(&self, words: &[i64], index: usize) -> PointerValue<'ctx> {
+        let i64t = self.module.get_context().i64_type();
+        let init = i64t.const_array(&words.iter().map(|&w| i64t.const_int(w as u64, true)).collect::<Vec<_>>());
+        let g = self.module.add_global(init.get_type(), None, &conv_descriptor_symbol(index));
+        g.set_initializer(&init);
+        g.set_linkage(Linkage::External);
+        g.set_alignment(8);
+        g.as_pointer_value()
+    }
+
+    /// `declare void @smelt_conv_gemm(ptr desc, ptr input, ptr kernel, ptr
+    /// out, ptr epilogue, ptr ctx, ptr gemm)`.
+    fn conv_gemm_function(&self) -> FunctionValue<'ctx> {
+        let p = self.t.ptr;
+        let ty = self.module.get_context().void_type().fn_type(&[p.into(); 7], false);
+        crate::routine::declare(&self.module, CONV_GEMM_SYMBOL, ty)
+    }
+
     fn declare_shared(&mut self, r: Routine, ty: inkwell::types::FunctionType<'ctx>) -> FunctionValue<'ctx> {
         let f = crate::routine::declare(&self.module, &r.symbol(), ty);
         if !self.shared.contains(&r) {
@@ -1286,8 +1343,22 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
         if count(&out_dims) != count(&c.out.ty.dims) {
             invalid!("convolution output {:?} does not match its operands ({out_dims:?})", c.out.ty.dims);
         }
+        let generic = match (self.routines, self.convs) {
+            (Routines::InModule, _) | (_, Convs::Specialized) => None,
+            (Routines::Shared, Convs::Generic) => crate::conv::conv_gemm(&spec),
+            (Routines::Shared, Convs::UntilBuilt(options)) => crate::conv::conv_gemm(&spec).filter(|_| {
+                !crate::routines::available(
+                    &Routine::Conv(spec.clone()),
+                    options,
+                    crate::routines::cache_dir().as_deref(),
+                )
+            }),
+        };
+        // Where the epilogue runs is the specialized routine's rule, which
+        // the generic one follows so that the specialized one can take over.
         let per_image = crate::conv::epilogue_per_image(&spec).map_err(|e| CpuError::unsupported(e.to_string()))?;
         let f = match self.routines {
+            _ if generic.is_some() => self.conv_gemm_function(),
             Routines::InModule => {
                 conv_function(&self.module, self.tm, &spec).map_err(|e| CpuError::unsupported(e.to_string()))?
             }
@@ -1300,7 +1371,7 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
                 if let Some(parts) = parts.map(Routine::GemmParts).filter(|r| !self.shared.contains(r)) {
                     self.shared.push(parts);
                 }
-                self.declare_shared(Routine::Conv(spec), ty)
+                self.declare_shared(Routine::Conv(spec.clone()), ty)
             }
         };
         let input = self.buf_ptr(rc, &c.input)?;
@@ -1329,8 +1400,29 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
             }
             _ => (null, null),
         };
-        let args: Vec<BasicMetadataValueEnum<'ctx>> =
+        let mut args: Vec<BasicMetadataValueEnum<'ctx>> =
             vec![input.into(), kernel.into(), product_ptr.into(), epi.into(), ctx.into()];
+        if let Some(g) = generic {
+            // smelt_conv_gemm(descriptor, input, kernel, out, epilogue, ctx, gemm)
+            let view = match per_image {
+                Some((features, spatial)) => EpilogueView::PerImage { features, spatial },
+                None => EpilogueView::Rows,
+            };
+            let g = g.with_epilogue(view).map_err(|e| CpuError::unsupported(e.to_string()))?;
+            let gemm = GemmSpec {
+                lhs: spec.input,
+                rhs: spec.kernel,
+                out: spec.out,
+                lhs_transposed: false,
+                rhs_transposed: false,
+            };
+            let ty = gemm_type(self.module.get_context());
+            let gemm = self.declare_shared(Routine::Gemm(gemm), ty);
+            let desc = self.conv_descriptor(&g.encode(), self.generic_convs.len());
+            args.insert(0, desc.into());
+            args.push(gemm.as_global_value().as_pointer_value().into());
+            self.generic_convs.push(spec);
+        }
         self.call(f, &args)?;
         if let Some((kid, bufs)) = &c.epilogue
             && !in_tile

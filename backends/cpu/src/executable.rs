@@ -17,7 +17,7 @@
 //! the caller's arrays are never modified.
 
 use std::ffi::{CStr, CString, c_char};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use llvm_sys::error::{LLVMDisposeErrorMessage, LLVMErrorRef, LLVMGetErrorMessage};
 use llvm_sys::orc2::lljit::{
@@ -58,8 +58,9 @@ fn check(e: LLVMErrorRef, what: &str) -> Result<()> {
 /// An LLJIT instance holding one program's code.
 struct Jit(LLVMOrcLLJITRef);
 
-// SAFETY: the JIT is only used to look up symbols at construction and to be
-// disposed; the code it holds is immutable and may run on any thread.
+// SAFETY: the JIT looks up symbols, adds objects (ORC locks its session for
+// both) and is disposed once; the code it holds is immutable and may run on
+// any thread.
 unsafe impl Send for Jit {}
 unsafe impl Sync for Jit {}
 
@@ -105,6 +106,23 @@ impl Jit {
         Ok(addr as usize)
     }
 
+    /// Links `objects` beside the code already there.
+    fn add(&self, objects: &[&[u8]]) -> Result<()> {
+        // SAFETY: `self.0` is a live LLJIT; the memory buffer is consumed by the call.
+        unsafe {
+            let jd = LLVMOrcLLJITGetMainJITDylib(self.0);
+            for object in objects {
+                let buf = llvm_sys::core::LLVMCreateMemoryBufferWithMemoryRangeCopy(
+                    object.as_ptr() as *const c_char,
+                    object.len(),
+                    c"smelt-object".as_ptr(),
+                );
+                check(LLVMOrcLLJITAddObjectFile(self.0, jd, buf), "adding the object")?;
+            }
+        }
+        Ok(())
+    }
+
     /// Links `objects` (the program's, then the routines it calls) and returns
     /// the JIT and the address of `smelt_run`.
     fn load(objects: &[&[u8]]) -> Result<(Jit, usize)> {
@@ -140,6 +158,11 @@ impl Jit {
                     smelt_runtime::custom_call::CUSTOM_CALL_SYMBOL,
                     smelt_runtime::custom_call::custom_call_address(),
                 )?,
+                runtime_symbol(
+                    raw,
+                    smelt_runtime::routines::conv_gemm::CONV_GEMM_SYMBOL,
+                    smelt_runtime::routines::conv_gemm::conv_gemm_address(),
+                )?,
                 runtime_symbol(raw, alloc.0, alloc.1)?,
                 runtime_symbol(raw, free.0, free.1)?,
             ];
@@ -147,17 +170,63 @@ impl Jit {
                 LLVMOrcJITDylibDefine(jd, LLVMOrcAbsoluteSymbols(pairs.as_mut_ptr(), pairs.len())),
                 "defining the runtime",
             )?;
-            for object in objects {
-                let buf = llvm_sys::core::LLVMCreateMemoryBufferWithMemoryRangeCopy(
-                    object.as_ptr() as *const c_char,
-                    object.len(),
-                    c"smelt-object".as_ptr(),
-                );
-                check(LLVMOrcLLJITAddObjectFile(raw, jd, buf), "adding the object")?;
-            }
+            jit.add(objects)?;
             let addr = jit.lookup(c"smelt_run")?;
             Ok((jit, addr))
         }
+    }
+}
+
+/// Builds (or finds in the cache) the specialized routine of each of the
+/// module's generic convolutions (`ModuleInfo::generic_convs`), links it
+/// into the executable's JIT and stores its address in the convolution's
+/// descriptor, from where `smelt_conv_gemm` hands every later call to it.
+/// Stops when the executable is gone; a routine that fails to build leaves
+/// its convolution on the generic routine.
+fn specialize_convs(
+    jit: &std::sync::Weak<Jit>,
+    convs: &[crate::conv::ConvSpec],
+    mut linked: Vec<crate::routines::Routine>,
+    options: &crate::CompileOptions,
+    handed_over: &std::sync::atomic::AtomicUsize,
+) {
+    use crate::routines::{Routine, cache_dir, routine_object};
+    use smelt_runtime::routines::conv_gemm::UPGRADE_WORD;
+    let Ok(tm) = crate::target_machine(options) else { return };
+    let dir = cache_dir();
+    for (i, spec) in convs.iter().enumerate() {
+        let mut needed = Vec::new();
+        if let Ok(Some(parts)) = crate::conv::gemm_parts(&tm, spec) {
+            needed.push(Routine::GemmParts(parts));
+        }
+        needed.push(Routine::Conv(spec.clone()));
+        let mut objects = Vec::new();
+        needed.retain(|r| !linked.contains(r));
+        for r in needed {
+            let Ok((object, _)) = routine_object(&r, options, dir.as_deref()) else { return };
+            objects.push(object);
+            linked.push(r);
+        }
+        let Some(jit) = jit.upgrade() else { return };
+        let objects: Vec<&[u8]> = objects.iter().map(|o| o.as_slice()).collect();
+        let (Ok(descriptor), Ok(symbol)) = (
+            CString::new(crate::driver::conv_descriptor_symbol(i)),
+            CString::new(Routine::Conv(spec.clone()).symbol()),
+        ) else {
+            return;
+        };
+        let (Ok(()), Ok(routine), Ok(descriptor)) = (jit.add(&objects), jit.lookup(&symbol), jit.lookup(&descriptor))
+        else {
+            return;
+        };
+        // SAFETY: the descriptor is the module's writable array of i64 words
+        // whose upgrade word `smelt_conv_gemm` reads atomically; the routine
+        // computes this convolution with the same epilogue contract.
+        unsafe {
+            let word = (descriptor as *const i64).add(UPGRADE_WORD).cast::<std::sync::atomic::AtomicI64>();
+            (*word).store(routine as i64, std::sync::atomic::Ordering::Release);
+        }
+        handed_over.fetch_add(1, std::sync::atomic::Ordering::Release);
     }
 }
 
@@ -285,8 +354,13 @@ pub struct Executable {
     profile: Option<Profile>,
     /// Where compiling it went ([`crate::compile`] fills it in).
     pub(crate) phases: Vec<(String, f64)>,
-    // Dropped last: the code `entry` points into.
-    _jit: Jit,
+    /// Convolutions compiled to the generic routine, and how many of them
+    /// their specialized routines have taken over so far.
+    generic_convs: usize,
+    handed_over: Arc<std::sync::atomic::AtomicUsize>,
+    // Dropped last: the code `entry` points into (shared with a background
+    // job handing over specialized convolutions, see `specialize_convs`).
+    _jit: Arc<Jit>,
 }
 
 impl std::fmt::Debug for Executable {
@@ -304,6 +378,13 @@ impl Executable {
         info: &crate::driver::ModuleInfo,
     ) -> Result<Executable> {
         let (jit, addr) = Jit::load(objects)?;
+        let jit = Arc::new(jit);
+        let handed_over = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        if let Some(options) = &info.generic_conv_options {
+            let (weak, convs, linked) = (Arc::downgrade(&jit), info.generic_convs.clone(), info.routines.clone());
+            let (options, count) = (options.clone(), handed_over.clone());
+            crate::routines::in_background(move || specialize_convs(&weak, &convs, linked, &options, &count));
+        }
         if std::env::var_os("SMELT_PERF_MAP").is_some() {
             let mut functions = info.functions.clone();
             functions.extend(info.routines.iter().flat_map(crate::routines::Routine::symbols));
@@ -343,11 +424,20 @@ impl Executable {
             state: Mutex::new(state),
             profile,
             phases: Vec::new(),
+            generic_convs: if info.generic_conv_options.is_some() { info.generic_convs.len() } else { 0 },
+            handed_over,
             _jit: jit,
         })
     }
 
     /// The program's name.
+    /// Convolutions that run on the generic routine until their specialized
+    /// routines, being built in the background, take over
+    /// ([`crate::ConvMode::Auto`]), and how many have taken over so far.
+    pub fn specializing_convs(&self) -> (usize, usize) {
+        (self.generic_convs, self.handed_over.load(std::sync::atomic::Ordering::Acquire))
+    }
+
     pub fn name(&self) -> &str {
         &self.name
     }

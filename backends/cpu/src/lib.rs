@@ -59,6 +59,7 @@ use crate::driver::Routines;
 pub use error::CpuError;
 pub use executable::Executable;
 pub use object::{CompiledObject, FORMAT_VERSION as OBJECT_FORMAT_VERSION};
+pub use routines::ConvMode;
 pub use tiles::TileMode;
 
 /// Revision of what the generated code computes for a given program; part of
@@ -105,6 +106,8 @@ pub struct CompileOptions {
     /// Which kernels the tile interpreter runs instead of compiling them
     /// (JIT only: AOT objects and `--emit` output compile every kernel).
     pub tiles: TileMode,
+    /// Which routine computes each convolution (JIT only, like `tiles`).
+    pub convs: ConvMode,
 }
 
 impl Default for CompileOptions {
@@ -118,6 +121,7 @@ impl Default for CompileOptions {
             profile: false,
             deadline: Deadline::none(),
             tiles: TileMode::from_env(),
+            convs: ConvMode::from_env(),
         }
     }
 }
@@ -219,17 +223,22 @@ fn compile_to_object_timed(
     }
     let glue_options = glue.then(|| CompileOptions { opt_level: 0, ..options.clone() });
     let glue_tm = glue_options.as_ref().map(target_machine).transpose()?;
+    let convs = match options.convs {
+        ConvMode::Auto => driver::Convs::UntilBuilt(options),
+        ConvMode::Specialized => driver::Convs::Specialized,
+        ConvMode::Generic | ConvMode::GenericOnly => driver::Convs::Generic,
+    };
     let (shard_of, main_o3) = if cores >= 2 && program.kernels.len() >= 2 {
         let plan_cx = Context::create();
         let (whole, whole_info) =
-            driver::build_module_with(&plan_cx, program, &attrs, &tm, Routines::Shared, Vec::new(), &tiles)?;
+            driver::build_module_with(&plan_cx, program, &attrs, &tm, Routines::Shared, convs, Vec::new(), &tiles)?;
         let (weights, rest) = driver::kernel_instructions(&whole, program, &whole_info);
         driver::kernel_shards(program, &weights, rest, cores.min(MAX_KERNEL_MODULES + 1))
     } else {
         (vec![0; program.kernels.len()], driver::has_loop_kernels(program))
     };
     let remote = shard_of.iter().map(|&s| s != 0).collect();
-    let (module, info) = driver::build_module_with(&cx, program, &attrs, &tm, Routines::Shared, remote, &tiles)?;
+    let (module, info) = driver::build_module_with(&cx, program, &attrs, &tm, Routines::Shared, convs, remote, &tiles)?;
     options.deadline.check(|| "LLVM IR generation".into())?;
     phases.push(("LLVM IR generation".into(), ms(t)));
     // Per kernel module: the kernel entry points and block epilogues it defines.
@@ -337,6 +346,16 @@ fn compile_to_object_timed(
     let mut objects: Vec<Vec<u8>> = objects.into_iter().map(|o| o.1).collect();
     for k in kernel_objects {
         objects.push(k?.0);
+    }
+    let mut info = info;
+    if !info.generic_convs.is_empty() {
+        let n = info.generic_convs.len();
+        if options.convs == ConvMode::GenericOnly {
+            phases.push((format!("convolutions by the generic routine: {n}"), 0.0));
+        } else {
+            phases.push((format!("convolutions by the generic routine until specialized: {n}"), 0.0));
+            info.generic_conv_options = Some(options.clone());
+        }
     }
     Ok(CompiledObject {
         name: program.name.clone(),

@@ -40,6 +40,13 @@ pub struct CompiledObject {
 }
 
 impl CompiledObject {
+    /// Whether convolutions run on the generic routine until their
+    /// specialized routines exist ([`crate::ConvMode::Auto`]): worth
+    /// compiling again rather than keeping.
+    pub fn provisional(&self) -> bool {
+        !self.info.generic_convs.is_empty()
+    }
+
     /// The serialized form (see the module comment).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut w = Writer(Vec::with_capacity(self.object.len() + 256));
@@ -100,6 +107,8 @@ impl CompiledObject {
             kernel_functions: Vec::new(),
             remote_epilogues: Vec::new(),
             epilogue_functions: Vec::new(),
+            generic_convs: Vec::new(),
+            generic_conv_options: None,
         };
         let works = r.u64()?;
         if works > r.0.len() as u64 {
@@ -267,6 +276,8 @@ mod tests {
                 kernel_functions: Vec::new(),
                 remote_epilogues: Vec::new(),
                 epilogue_functions: Vec::new(),
+                generic_convs: Vec::new(),
+                generic_conv_options: None,
             },
         }
     }

@@ -30,6 +30,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use inkwell::context::Context;
 use inkwell::targets::{FileType, TargetMachine};
+use smelt_hlo::DType;
 
 use crate::conv::{ConvSpec, conv_function_sharing_parts};
 use crate::error::{CpuError, Result};
@@ -147,9 +148,8 @@ pub(crate) fn routine_object(
     options: &CompileOptions,
     dir: Option<&Path>,
 ) -> Result<(Arc<Vec<u8>>, bool)> {
-    static MEMORY: OnceLock<Mutex<HashMap<[u8; 32], Arc<Vec<u8>>>>> = OnceLock::new();
     let key = key(spec, options);
-    let memory = MEMORY.get_or_init(Default::default);
+    let memory = memory();
     if let Some(o) = memory.lock().map_err(|_| CpuError::Jit("routine cache lock poisoned".into()))?.get(&key) {
         return Ok((o.clone(), false));
     }
@@ -171,6 +171,88 @@ pub(crate) fn routine_object(
     Ok((object, built))
 }
 
+/// Which routine computes a JIT-compiled convolution (`SMELT_CONVS`:
+/// `auto`, `specialized`, `generic`, `generic-only`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ConvMode {
+    /// The routine generated for the convolution's shapes when the cache or
+    /// the binary holds it; else the generic one
+    /// (`smelt_runtime::routines::conv_gemm`) where it applies, while the
+    /// specialized routine is built in the background for the next
+    /// compilation and handed to the executable when ready
+    /// (`Executable::new`).
+    #[default]
+    Auto,
+    /// Always the routine generated for the shapes (built now if need be).
+    Specialized,
+    /// The generic routine wherever it applies, handed over to the
+    /// specialized one in the background as under `Auto` (tests).
+    Generic,
+    /// The generic routine wherever it applies, never handed over
+    /// (`generic-only`: tests and measurements of the routine itself).
+    GenericOnly,
+}
+
+impl ConvMode {
+    /// The mode `SMELT_CONVS` names, else [`ConvMode::Auto`].
+    pub fn from_env() -> ConvMode {
+        match std::env::var("SMELT_CONVS").as_deref().map(str::trim) {
+            Ok("specialized") => ConvMode::Specialized,
+            Ok("generic") => ConvMode::Generic,
+            Ok("generic-only") => ConvMode::GenericOnly,
+            _ => ConvMode::Auto,
+        }
+    }
+}
+
+/// The objects of this process, by key.
+fn memory() -> &'static Mutex<HashMap<[u8; 32], Arc<Vec<u8>>>> {
+    static MEMORY: OnceLock<Mutex<HashMap<[u8; 32], Arc<Vec<u8>>>>> = OnceLock::new();
+    MEMORY.get_or_init(Default::default)
+}
+
+/// Whether [`routine_object`] would find `routine` without building it (an
+/// entry in the folder is taken on its name; a corrupt one is rebuilt then).
+pub(crate) fn available(routine: &Routine, options: &CompileOptions, dir: Option<&Path>) -> bool {
+    let key = key(routine, options);
+    memory().lock().is_ok_and(|m| m.contains_key(&key))
+        || BUILT_IN.get().is_some_and(|b| b.contains_key(&key))
+        || dir.is_some_and(|d| d.join(format!("{}.o", hex(&key))).is_file())
+}
+
+/// Runs `job` (building routines) on a thread of its own that
+/// [`wait_for_background`] joins.
+pub(crate) fn in_background(job: impl FnOnce() + Send + 'static) {
+    let spawned = std::thread::Builder::new().name("smelt-routines".into()).spawn(job);
+    if let Ok(handle) = spawned {
+        match background().lock() {
+            Ok(mut p) => p.push(handle),
+            Err(e) => e.into_inner().push(handle),
+        }
+    }
+}
+
+/// Waits for the routine builds running in the background (executables
+/// specializing their convolutions), so their code is in place and a
+/// process about to exit leaves their objects in the cache; returns how
+/// many jobs it waited for.
+pub fn wait_for_background() -> usize {
+    let threads = match background().lock() {
+        Ok(mut p) => std::mem::take(&mut *p),
+        Err(e) => std::mem::take(&mut *e.into_inner()),
+    };
+    let n = threads.len();
+    for t in threads {
+        let _ = t.join();
+    }
+    n
+}
+
+fn background() -> &'static Mutex<Vec<std::thread::JoinHandle<()>>> {
+    static PENDING: OnceLock<Mutex<Vec<std::thread::JoinHandle<()>>>> = OnceLock::new();
+    PENDING.get_or_init(Default::default)
+}
+
 /// Routine objects built into the binary (the `smelt-prebuilt` crate), by key.
 static BUILT_IN: OnceLock<HashMap<[u8; 32], &'static [u8]>> = OnceLock::new();
 
@@ -187,15 +269,20 @@ pub fn built_in_count() -> usize {
     BUILT_IN.get().map_or(0, HashMap::len)
 }
 
+/// The element types (operands, product) of the GEMM family built before
+/// any program asks ([`common`]).
+pub(crate) const FAMILY: [(DType, DType); 8] = {
+    use DType::{Bf16, F16, F32, F64, S8, S32};
+    [(F32, F32), (F64, F64), (Bf16, Bf16), (Bf16, F32), (F16, F16), (F16, F32), (S32, S32), (S8, S32)]
+};
+
 /// The routines worth building before any program asks: the GEMM family of
 /// every common element-type combination in all four transpose forms, and
 /// every group of the tile interpreter's library. Convolution routines are
 /// specialized to their shapes and stay built on first use, but the GEMM
 /// parts they call are here.
 fn common(tm: &TargetMachine) -> Vec<Routine> {
-    use smelt_hlo::DType::{Bf16, F16, F32, F64, S8, S32};
-    let types = [(F32, F32), (F64, F64), (Bf16, Bf16), (Bf16, F32), (F16, F16), (F16, F32), (S32, S32), (S8, S32)];
-    let mut v: Vec<Routine> = types
+    let mut v: Vec<Routine> = FAMILY
         .iter()
         .flat_map(|&(input, out)| {
             [(false, false), (false, true), (true, false), (true, true)].map(|(lhs_transposed, rhs_transposed)| {
@@ -204,7 +291,7 @@ fn common(tm: &TargetMachine) -> Vec<Routine> {
         })
         .collect();
     v.extend(
-        types
+        FAMILY
             .iter()
             .filter_map(|&(input, out)| PartsSpec::of_product(tm, (input, input, out)).ok())
             .map(Routine::GemmParts),

@@ -12,7 +12,9 @@ use smelt_kernel::ir::WindowSpec;
 
 use super::{ConvSpec, ConvStrategy, conv_function, conv_function_using, conv_strategy, conv_strategy_applies};
 use crate::gemm::tests::{Rng, Visits, decode, encode, round_to};
+use crate::gemm::{GemmSpec, gemm_function};
 use crate::jit::{self, Runtime};
+use smelt_runtime::routines::conv_gemm::{EpilogueFn, EpilogueView, GemmFn, smelt_conv_gemm};
 
 type ConvFn = unsafe extern "C" fn(*const u8, *const u8, *mut u8, Option<crate::gemm::tests::EpiFn>, *mut c_void);
 
@@ -145,14 +147,21 @@ fn check(specs: &[ConvSpec], runtime: Runtime, exact: bool, every_strategy: bool
     let module = cx.create_module("conv_test");
     let tm = jit::host_target_machine().unwrap();
     jit::prepare_module(&module, &tm);
-    let mut runs: Vec<(&ConvSpec, String, ConvStrategy)> = Vec::new();
+    // Each spec by its strategy, the others that apply (`every_strategy`)
+    // and the generic routine (`None`, with the GEMM it calls) where it can.
+    let mut runs: Vec<(&ConvSpec, String, Option<ConvStrategy>)> = Vec::new();
     for s in specs {
         let f = conv_function(&module, &tm, s).unwrap_or_else(|e| panic!("{s:?}: {e}"));
-        runs.push((s, f.get_name().to_str().unwrap().to_string(), conv_strategy(s).unwrap()));
+        runs.push((s, f.get_name().to_str().unwrap().to_string(), Some(conv_strategy(s).unwrap())));
+        if crate::conv::conv_gemm(s).is_some() {
+            let g = GemmSpec { lhs: s.input, rhs: s.kernel, out: s.out, lhs_transposed: false, rhs_transposed: false };
+            let f = gemm_function(&module, &tm, &g).unwrap_or_else(|e| panic!("{g:?}: {e}"));
+            runs.push((s, f.get_name().to_str().unwrap().to_string(), None));
+        }
         for strategy in ConvStrategy::ALL {
             if every_strategy && strategy != conv_strategy(s).unwrap() && conv_strategy_applies(s, strategy).unwrap() {
                 let f = conv_function_using(&module, &tm, s, strategy).unwrap();
-                runs.push((s, f.get_name().to_str().unwrap().to_string(), strategy));
+                runs.push((s, f.get_name().to_str().unwrap().to_string(), Some(strategy)));
             }
         }
     }
@@ -160,7 +169,7 @@ fn check(specs: &[ConvSpec], runtime: Runtime, exact: bool, every_strategy: bool
     let mut rng = Rng::new(0x1234_5678_9abc_def1);
     let (mut nonzero, mut total) = (0, 0);
     for (spec, symbol, strategy) in runs {
-        let f: ConvFn = unsafe { std::mem::transmute(ee.get_function_address(&symbol).unwrap()) };
+        let address = ee.get_function_address(&symbol).unwrap();
         let x = values(&mut rng, spec.input, spec.input_dims.iter().product::<i64>() as usize, exact);
         let w = values(&mut rng, spec.kernel, spec.kernel_dims.iter().product::<i64>() as usize, exact);
         let want = reference(spec, &x, &w);
@@ -185,14 +194,35 @@ fn check(specs: &[ConvSpec], runtime: Runtime, exact: bool, every_strategy: bool
         };
         let tolerance = if exact { 0.0 } else { 1e-5 * ((want.len() + 1) as f64).ln().max(1.0) };
         let seen = Visits::new(ob.as_ptr(), spec.out, want.clone(), tolerance);
-        let image = match crate::conv::epilogue_per_image(spec).unwrap() {
-            Some((fc, size)) if matches!(strategy, ConvStrategy::Im2colGemm | ConvStrategy::Columns) => {
+        // The generic routine follows the rule of the spec's own strategy.
+        let per_image = crate::conv::epilogue_per_image(spec).unwrap();
+        let image = match per_image {
+            Some((fc, size)) if matches!(strategy, None | Some(ConvStrategy::Im2colGemm | ConvStrategy::Columns)) => {
                 Some((od[0], fc, size))
             }
             _ => None,
         };
         let chk = EpiCheck { seen, index: Box::new(index), rows, f: fcount, image };
-        unsafe { f(xb.as_ptr(), wb.as_ptr(), ob.as_mut_ptr(), Some(epilogue), &chk as *const EpiCheck as *mut c_void) };
+        let ctx = &chk as *const EpiCheck as *mut c_void;
+        match strategy {
+            Some(_) => {
+                let f: ConvFn = unsafe { std::mem::transmute(address) };
+                unsafe { f(xb.as_ptr(), wb.as_ptr(), ob.as_mut_ptr(), Some(epilogue), ctx) };
+            }
+            None => {
+                let view = match per_image {
+                    Some((features, spatial)) => EpilogueView::PerImage { features, spatial },
+                    None => EpilogueView::Rows,
+                };
+                let generic = crate::conv::conv_gemm(spec).unwrap().with_epilogue(view).unwrap();
+                let gemm: GemmFn = unsafe { std::mem::transmute(address) };
+                let epi: EpilogueFn = epilogue;
+                let desc = generic.encode();
+                unsafe {
+                    smelt_conv_gemm(desc.as_ptr(), xb.as_ptr(), wb.as_ptr(), ob.as_mut_ptr(), Some(epi), ctx, gemm)
+                };
+            }
+        }
         let got = decode(spec.out, &ob);
         nonzero += want.iter().filter(|v| **v != 0.0).count();
         total += want.len();

@@ -529,3 +529,37 @@ ENTRY main {
         assert!(!l.contains("load ptr") && !l.contains("store i32"), "the loop reloads or stores its state:\n{l}");
     }
 }
+
+#[test]
+fn generic_convolutions_hand_over_to_their_specialized_routines() {
+    // One NHWC and one NCHW convolution: both start on the generic routine
+    // and are handed to their specialized routines, built in the background.
+    let hlo = "HloModule c\nENTRY main {\n  x = f32[2,9,7,5] parameter(0)\n  w = f32[3,3,5,6] parameter(1)\n  a = f32[2,9,7,6] convolution(x, w), window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f\n  y = f32[2,5,9,7] parameter(2)\n  v = f32[6,5,2,2] parameter(3)\n  b = f32[2,6,4,3] convolution(y, v), window={size=2x2 stride=2x2}, dim_labels=bf01_oi01->bf01\n  ROOT t = (f32[2,9,7,6], f32[2,6,4,3]) tuple(a, b)\n}\n";
+    let m = smelt_hlo::parse_module(hlo).unwrap_or_else(|e| panic!("{e}"));
+    let program = smelt_kernel::lower_module(&m).unwrap_or_else(|e| panic!("{e}"));
+    // Finite values: a padding tap times an infinite weight is NaN through
+    // a product and skipped by the interpreter.
+    let args: Vec<Array> = [[2, 9, 7, 5], [3, 3, 5, 6], [2, 5, 9, 7], [6, 5, 2, 2]]
+        .iter()
+        .enumerate()
+        .map(|(k, d)| f32s(d, &wave(d.iter().product::<i64>() as usize + k)[k..]))
+        .collect();
+    let want = interp(hlo, &args);
+    let check = |got: &[Array], when: &str| {
+        for (k, (g, w)) in got.iter().zip(&want).enumerate() {
+            assert_close(&format!("result {k} {when}"), g, w, 1e-5);
+        }
+    };
+    let generic = CompileOptions { convs: crate::ConvMode::Generic, ..Default::default() };
+    let exe = compile(&program, &generic).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(exe.specializing_convs().0, 2);
+    check(&exe.run(&args).unwrap_or_else(|e| panic!("{e}")), "on the generic routine or as handed over");
+    crate::routines::wait_for_background();
+    assert_eq!(exe.specializing_convs(), (2, 2), "both handed over");
+    check(&exe.run(&args).unwrap_or_else(|e| panic!("{e}")), "on the specialized routines");
+    // Never handed over, never counted as pending.
+    let only = CompileOptions { convs: crate::ConvMode::GenericOnly, ..Default::default() };
+    let exe = compile(&program, &only).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(exe.specializing_convs(), (0, 0));
+    check(&exe.run(&args).unwrap_or_else(|e| panic!("{e}")), "generic only");
+}

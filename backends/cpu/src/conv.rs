@@ -72,7 +72,7 @@ use smelt_hlo::DType;
 use smelt_hlo::attrs::ConvDims;
 use smelt_kernel::ir::{ConvStep, WindowSpec};
 use smelt_runtime::routines::conv::ConvWindow;
-use smelt_runtime::routines::conv_gemm::ConvGemm;
+use smelt_runtime::routines::conv_gemm::{ConvGemm, Float};
 
 use crate::gemm::{Blocking, Parts, PartsSpec, depth_flags};
 use crate::routine::{
@@ -241,7 +241,14 @@ pub fn conv_gemm(spec: &ConvSpec) -> Option<ConvGemm> {
     let bytes = [spec.input, spec.kernel, spec.out].map(|d| d.byte_size() as i64);
     let out = spec.output_dims().ok()?;
     let (groups, batch_groups) = (spec.feature_group_count, spec.batch_group_count);
-    ConvGemm::new(bytes, &spec.input_dims, &spec.kernel_dims, &out, &spec.dims, window, groups, batch_groups).ok()
+    let float = match (spec.input, spec.kernel, spec.out) {
+        (DType::F32, DType::F32, DType::F32) => Some(Float::F32),
+        (DType::F64, DType::F64, DType::F64) => Some(Float::F64),
+        _ => None,
+    };
+    ConvGemm::new(bytes, &spec.input_dims, &spec.kernel_dims, &out, &spec.dims, window, groups, batch_groups)
+        .and_then(|c| c.with_float(float))
+        .ok()
 }
 
 /// Validated geometry; all indices are static.

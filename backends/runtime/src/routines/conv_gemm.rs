@@ -68,6 +68,10 @@ const IMAGE_BYTES: i64 = 64 << 20;
 /// Elements worth a task of their own when gathering or running epilogues.
 const TASK_ELEMENTS: i64 = 1 << 14;
 
+/// The most input features per group a grouped float convolution is summed
+/// directly for ([`Float`]).
+const DIRECT_MAX_GROUP_FEATURES: i64 = 4;
+
 /// A convolution without batch groups, every shape known.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ConvGemm {
@@ -83,6 +87,18 @@ pub struct ConvGemm {
     pub feature_group_count: i64,
     /// Where the epilogue runs ([`ConvGemm::with_epilogue`]).
     pub epilogue: EpilogueView,
+    /// The float type every operand and the output share, if any
+    /// ([`ConvGemm::with_float`]).
+    pub float: Option<Float>,
+}
+
+/// A float type the routine sums in itself: feature groups of a few
+/// features each (depthwise convolutions above all) are summed directly,
+/// window by window, where a product per group would be a sliver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Float {
+    F32,
+    F64,
 }
 
 /// Where the routine runs the epilogue it is given.
@@ -140,6 +156,7 @@ impl ConvGemm {
             window,
             feature_group_count,
             epilogue: EpilogueView::Rows,
+            float: None,
         };
         let g = c.geometry()?;
         if [&c.input_dims, &c.kernel_dims, &c.output_dims].iter().any(|d| d.contains(&0)) || g.k == 0 {
@@ -163,6 +180,21 @@ impl ConvGemm {
         Ok(self)
     }
 
+    /// `self` for operands and output all of type `float` (their sizes
+    /// must be its size).
+    pub fn with_float(mut self, float: Option<Float>) -> Result<ConvGemm, RoutineError> {
+        let bytes = match float {
+            Some(Float::F32) => 4,
+            Some(Float::F64) => 8,
+            None => self.input_bytes,
+        };
+        if float.is_some() && [self.input_bytes, self.kernel_bytes, self.out_bytes] != [bytes; 3] {
+            return err("a float type of another size than the operands'");
+        }
+        self.float = float;
+        Ok(self)
+    }
+
     /// The descriptor compiled code passes: its length, the upgrade word
     /// (zero), then every field.
     pub fn encode(&self) -> Vec<i64> {
@@ -171,7 +203,13 @@ impl ConvGemm {
             EpilogueView::Rows => 1,
             EpilogueView::PerImage { .. } => 2,
         };
-        let mut v = vec![0, 0, view, self.input_bytes, self.kernel_bytes, self.out_bytes, self.feature_group_count];
+        let float = match self.float {
+            None => 0,
+            Some(Float::F32) => 1,
+            Some(Float::F64) => 2,
+        };
+        let mut v =
+            vec![0, 0, view, float, self.input_bytes, self.kernel_bytes, self.out_bytes, self.feature_group_count];
         v.push(self.input_dims.len() as i64);
         for dims in [&self.input_dims, &self.kernel_dims, &self.output_dims] {
             v.extend(dims);
@@ -195,7 +233,7 @@ impl ConvGemm {
         if len != v.len() as i64 {
             return None;
         }
-        let (_upgrade, view) = (next()?, next()?);
+        let (_upgrade, view, float) = (next()?, next()?, next()?);
         let (input_bytes, kernel_bytes, out_bytes, groups) = (next()?, next()?, next()?, next()?);
         let rank = usize::try_from(next()?).ok().filter(|r| (2..=64).contains(r))?;
         let mut take = |n: usize| -> Option<Vec<i64>> { (0..n).map(|_| next()).collect() };
@@ -237,7 +275,13 @@ impl ConvGemm {
             }
             _ => return None,
         };
-        c.with_epilogue(view).ok()
+        let float = match float {
+            0 => None,
+            1 => Some(Float::F32),
+            2 => Some(Float::F64),
+            _ => return None,
+        };
+        c.with_epilogue(view).ok()?.with_float(float).ok()
     }
 
     fn geometry(&self) -> Result<Geom, RoutineError> {
@@ -396,6 +440,20 @@ impl Geom {
         Some(off)
     }
 
+    /// The output offset of row `r` of the `[rows, F]` view, feature 0.
+    fn row_offset(&self, c: &ConvGemm, mut r: i64) -> i64 {
+        let mut off = 0;
+        for d in (0..self.rank).rev() {
+            if d == self.of {
+                continue;
+            }
+            let size = c.output_dims[d];
+            off += (r % size) * self.out_strides[d];
+            r /= size;
+        }
+        off
+    }
+
     /// Image and spatial coordinates of output row `r` (the output's
     /// non-feature dimensions in its order, row-major).
     fn row_coords(&self, c: &ConvGemm, mut r: i64, o: &mut [i64]) -> i64 {
@@ -506,14 +564,124 @@ pub unsafe extern "C" fn smelt_conv_gemm(
     let Ok(g) = c.geometry() else { return };
     let run = Run { c: &c, g: &g, input: Addr::of(input), kernel: Addr::of(kernel), out: Addr::of(out), gemm };
     let epilogue = epilogue.map(|f| (f, Addr::of(ctx)));
+    let direct = g.g > 1 && g.cg <= DIRECT_MAX_GROUP_FEATURES;
     // SAFETY: the caller's contract.
     unsafe {
-        match (c.input_bytes, c.kernel_bytes) {
-            (1, 1) => run.go::<u8, u8>(epilogue),
-            (2, 2) => run.go::<u16, u16>(epilogue),
-            (4, 4) => run.go::<u32, u32>(epilogue),
-            (8, 8) => run.go::<u64, u64>(epilogue),
-            _ => {}
+        match (c.float, c.input_bytes, c.kernel_bytes) {
+            (Some(Float::F32), ..) if direct => run.direct::<f32>(epilogue),
+            (Some(Float::F64), ..) if direct => run.direct::<f64>(epilogue),
+            (_, i, k) => run.by_bits(i, k, epilogue),
+        }
+    }
+}
+
+/// A float type summed directly.
+trait Sum: Bits + std::ops::Add<Output = Self> + std::ops::Mul<Output = Self> {}
+impl Sum for f32 {}
+impl Sum for f64 {}
+impl Bits for f32 {}
+impl Bits for f64 {}
+
+impl Run<'_> {
+    /// # Safety
+    /// As for [`smelt_conv_gemm`].
+    unsafe fn by_bits(&self, input_bytes: i64, kernel_bytes: i64, epilogue: Epilogue) {
+        let run = self;
+        // SAFETY: the caller's contract.
+        unsafe {
+            match (input_bytes, kernel_bytes) {
+                (1, 1) => run.go::<u8, u8>(epilogue),
+                (2, 2) => run.go::<u16, u16>(epilogue),
+                (4, 4) => run.go::<u32, u32>(epilogue),
+                (8, 8) => run.go::<u64, u64>(epilogue),
+                _ => {}
+            }
+        }
+    }
+
+    /// Every output row summed over its window's taps and its group's input
+    /// features, a row of all `F` features at a time: grouped convolutions
+    /// with a few features per group, where a product per group is a sliver.
+    ///
+    /// # Safety
+    /// As for [`smelt_conv_gemm`], with operands and output of type `T`.
+    unsafe fn direct<T: Sum>(&self, epilogue: Epilogue) {
+        let (c, g) = (self.c, self.g);
+        let (taps, cg, fg, f) = (g.taps, g.cg, g.fg, g.f);
+        // The kernel as [taps][cg][F].
+        let mut w = vec![T::default(); (taps * cg * f) as usize];
+        let (ks_i, ks_o) = (g.k_strides[g.ki], g.k_strides[g.ko]);
+        for t in 0..taps {
+            let base = g.kernel_tap_offset(c, t);
+            for z in 0..cg {
+                for j in 0..f {
+                    // SAFETY: inside the kernel.
+                    w[((t * cg + z) * f + j) as usize] = unsafe { *self.kernel.at::<T>(base + z * ks_i + j * ks_o) };
+                }
+            }
+        }
+        let (in_b, in_f) = (g.in_strides[g.ib], g.in_strides[g.if_]);
+        // Depthwise with features contiguous: each tap is a vector over F.
+        let plain = cg == 1 && fg == 1 && in_f == 1;
+        let feature_offsets: Vec<i64> = (0..cg).flat_map(|z| (0..f).map(move |j| (j / fg * cg + z) * in_f)).collect();
+        let minor = g.out_features_minor();
+        let out_f = g.out_strides[g.of];
+        let spatial = g.out_sizes.len();
+        let rows_view = c.epilogue == EpilogueView::Rows;
+        let task = |r0: i64, r1: i64| {
+            let mut acc = vec![T::default(); f as usize];
+            let mut o = vec![0i64; spatial];
+            for r in r0..r1 {
+                acc.fill(T::default());
+                let b = g.row_coords(c, r, &mut o);
+                for t in 0..taps {
+                    let Some(off) = g.input_offset(&o, t) else { continue };
+                    let src = self.input.at::<T>(b * in_b + off);
+                    if plain {
+                        // SAFETY: F contiguous features of one input pixel.
+                        let x = unsafe { std::slice::from_raw_parts(src, f as usize) };
+                        let wt = &w[(t * f) as usize..][..f as usize];
+                        for ((a, &xv), &wv) in acc.iter_mut().zip(x).zip(wt) {
+                            *a = *a + xv * wv;
+                        }
+                        continue;
+                    }
+                    for z in 0..cg as usize {
+                        let wt = &w[((t as usize * cg as usize) + z) * f as usize..][..f as usize];
+                        let offs = &feature_offsets[z * f as usize..][..f as usize];
+                        for ((a, &o), &wv) in acc.iter_mut().zip(offs).zip(wt) {
+                            // SAFETY: an input feature of this pixel.
+                            *a = *a + unsafe { *src.wrapping_offset(o as isize) } * wv;
+                        }
+                    }
+                }
+                if minor {
+                    // SAFETY: the output's row r, F contiguous elements.
+                    unsafe { std::ptr::copy_nonoverlapping(acc.as_ptr(), self.out.at::<T>(r * f), f as usize) };
+                } else {
+                    let row = g.row_offset(c, r);
+                    for (j, &a) in acc.iter().enumerate() {
+                        // SAFETY: an output element.
+                        unsafe { *self.out.at::<T>(row + j as i64 * out_f) = a };
+                    }
+                }
+            }
+            if rows_view && minor {
+                self.rows_epilogue(epilogue, r0, r1);
+            }
+        };
+        let grain = (TASK_ELEMENTS / (taps * cg * f)).max(1);
+        parallel(g.rows(), grain, &task);
+        if rows_view && !minor {
+            self.rows_epilogue(epilogue, 0, g.rows());
+        }
+        if let Some((e, ctx)) = epilogue
+            && !rows_view
+        {
+            for b in 0..g.batch {
+                // SAFETY: the caller's contract for the epilogue.
+                parallel(f, (TASK_ELEMENTS / g.s).max(1), &|f0, f1| unsafe { e(ctx.at(0), b, f0, f1, 0, g.s) });
+            }
         }
     }
 }
@@ -788,17 +956,7 @@ impl Run<'_> {
         let es = c.out_bytes;
         let move_rows = |a: i64, e: i64| {
             for r in r0 + a..r0 + e {
-                // The row's offset: its coordinates in every dimension but the feature's.
-                let mut rest = r;
-                let mut off = 0;
-                for d in (0..g.rank).rev() {
-                    if d == g.of {
-                        continue;
-                    }
-                    let size = c.output_dims[d];
-                    off += (rest % size) * g.out_strides[d];
-                    rest /= size;
-                }
+                let off = g.row_offset(c, r);
                 for grp in 0..g.g {
                     for j in 0..g.fg {
                         let from = ((grp * n + (r - r0)) * g.fg + j) * es;
@@ -982,7 +1140,8 @@ mod tests {
                 _ if g.out_nchw() => EpilogueView::PerImage { features: g.f, spatial: g.s },
                 _ => EpilogueView::Rows,
             };
-            let c = c.with_epilogue(view).unwrap_or_else(|e| panic!("{e}"));
+            let float = (case % 2 == 1).then_some(Float::F32);
+            let c = c.with_epilogue(view).and_then(|c| c.with_float(float)).unwrap_or_else(|e| panic!("{e}"));
             let desc = c.encode();
             assert_eq!(ConvGemm::decode(&desc).as_ref(), Some(&c));
             let seen = std::sync::atomic::AtomicI64::new(0);
@@ -1011,7 +1170,7 @@ mod tests {
         let desc = c.encode();
         assert!(ConvGemm::decode(&desc[..desc.len() - 1]).is_none());
         let mut wrong = desc.clone();
-        wrong[8] += 1; // an input dim that no longer matches the kernel
+        wrong[9] += 1; // an input dim that no longer matches the kernel
         assert!(ConvGemm::decode(&wrong).is_none() || ConvGemm::decode(&wrong) != Some(c));
         let batch_groups = ConvGemm::new([4, 4, 4], &[2, 2], &[2, 2], &[1, 2], &ConvDims::default(), vec![], 1, 2);
         assert!(batch_groups.is_err());

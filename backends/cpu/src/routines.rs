@@ -220,37 +220,81 @@ pub(crate) fn available(routine: &Routine, options: &CompileOptions, dir: Option
         || dir.is_some_and(|d| d.join(format!("{}.o", hex(&key))).is_file())
 }
 
-/// Runs `job` (building routines) on a thread of its own that
-/// [`wait_for_background`] joins.
+/// Queues `job` (building routines) for the background worker, one thread
+/// started when there is work and ending when there is none: builds run
+/// one at a time beside the programs, however many executables ask.
 pub(crate) fn in_background(job: impl FnOnce() + Send + 'static) {
-    let spawned = std::thread::Builder::new().name("smelt-routines".into()).spawn(job);
-    if let Ok(handle) = spawned {
-        match background().lock() {
-            Ok(mut p) => p.push(handle),
-            Err(e) => e.into_inner().push(handle),
+    let queue = background();
+    let mut state = queue.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    state.jobs.push_back(Box::new(job));
+    if !state.working {
+        state.working = true;
+        let spawned = std::thread::Builder::new().name("smelt-routines".into()).spawn(work_in_background);
+        if spawned.is_err() {
+            // No thread: the jobs run on the next waiter's thread.
+            state.working = false;
         }
     }
 }
 
-/// Waits for the routine builds running in the background (executables
-/// specializing their convolutions), so their code is in place and a
-/// process about to exit leaves their objects in the cache; returns how
-/// many jobs it waited for.
-pub fn wait_for_background() -> usize {
-    let threads = match background().lock() {
-        Ok(mut p) => std::mem::take(&mut *p),
-        Err(e) => std::mem::take(&mut *e.into_inner()),
-    };
-    let n = threads.len();
-    for t in threads {
-        let _ = t.join();
+fn work_in_background() {
+    let queue = background();
+    loop {
+        let job = {
+            let mut state = queue.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            match state.jobs.pop_front() {
+                Some(job) => job,
+                None => {
+                    state.working = false;
+                    queue.idle.notify_all();
+                    return;
+                }
+            }
+        };
+        // A job that panics loses its own routines only.
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job));
     }
-    n
 }
 
-fn background() -> &'static Mutex<Vec<std::thread::JoinHandle<()>>> {
-    static PENDING: OnceLock<Mutex<Vec<std::thread::JoinHandle<()>>>> = OnceLock::new();
-    PENDING.get_or_init(Default::default)
+/// Waits until the background worker has nothing left (executables
+/// specializing their convolutions), so their code is in place and a
+/// process about to exit leaves the objects in the cache; returns how many
+/// jobs were queued or running when it was called.
+pub fn wait_for_background() -> usize {
+    let queue = background();
+    let mut state = queue.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let pending = state.jobs.len() + usize::from(state.working);
+    if !state.working {
+        // Jobs left by a worker that could not start run here.
+        while let Some(job) = state.jobs.pop_front() {
+            drop(state);
+            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job));
+            state = queue.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        }
+    }
+    while state.working {
+        state = queue.idle.wait(state).unwrap_or_else(std::sync::PoisonError::into_inner);
+    }
+    pending
+}
+
+type Job = Box<dyn FnOnce() + Send>;
+
+#[derive(Default)]
+struct Queue {
+    state: Mutex<QueueState>,
+    idle: std::sync::Condvar,
+}
+
+#[derive(Default)]
+struct QueueState {
+    jobs: std::collections::VecDeque<Job>,
+    working: bool,
+}
+
+fn background() -> &'static Queue {
+    static QUEUE: OnceLock<Queue> = OnceLock::new();
+    QUEUE.get_or_init(Default::default)
 }
 
 /// Routine objects built into the binary (the `smelt-prebuilt` crate), by key.
@@ -279,8 +323,8 @@ pub(crate) const FAMILY: [(DType, DType); 8] = {
 /// The routines worth building before any program asks: the GEMM family of
 /// every common element-type combination in all four transpose forms, and
 /// every group of the tile interpreter's library. Convolution routines are
-/// specialized to their shapes and stay built on first use, but the GEMM
-/// parts they call are here.
+/// specialized to their shapes and built on first use (in the background,
+/// see [`ConvMode::Auto`]), but the GEMM parts they call are here.
 fn common(tm: &TargetMachine) -> Vec<Routine> {
     let mut v: Vec<Routine> = FAMILY
         .iter()
@@ -500,6 +544,33 @@ mod tests {
 
     /// Every routine a release binary carries builds, under its own key
     /// (what `smelt-prebuilt`'s build script does, which only warns).
+    #[test]
+    fn background_jobs_run_one_at_a_time_and_are_waited_for() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let (inside, most, done) =
+            (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+        for _ in 0..20 {
+            let (inside, most, done) = (inside.clone(), most.clone(), done.clone());
+            in_background(move || {
+                most.fetch_max(inside.fetch_add(1, Ordering::SeqCst) + 1, Ordering::SeqCst);
+                std::thread::sleep(std::time::Duration::from_millis(1));
+                inside.fetch_sub(1, Ordering::SeqCst);
+                done.fetch_add(1, Ordering::SeqCst);
+            });
+        }
+        assert!(wait_for_background() >= 1);
+        assert_eq!(done.load(Ordering::SeqCst), 20);
+        assert_eq!(most.load(Ordering::SeqCst), 1);
+        // A panicking job costs only itself.
+        in_background(|| panic!("a job that fails"));
+        let after = done.clone();
+        in_background(move || {
+            after.fetch_add(1, Ordering::SeqCst);
+        });
+        wait_for_background();
+        assert_eq!(done.load(Ordering::SeqCst), 21);
+    }
+
     #[test]
     fn the_common_routines_build() {
         let o = CompileOptions::default();

@@ -17,6 +17,9 @@
 //!   image `out[G][Fg][S] = W[G][Fg][K] x patches[G][K][S]`, depth
 //!   feature-major (`feature * taps + tap`), written straight into the output;
 //!   an OIHW kernel is `W` as it is.
+//! - **Direct** (grouped float convolutions of at most four input features
+//!   per group, depthwise above all, where a product per group is a sliver):
+//!   each output row summed over its taps, a vector of all features at a time.
 //!
 //! Epilogues run where the caller says ([`EpilogueView`]), which is where
 //! the specialized routine of the same convolution runs them
@@ -527,7 +530,7 @@ impl Addr {
 /// `out = conv(input, kernel)` for the convolution `desc` describes
 /// ([`ConvGemm::encode`]), its product by `gemm` (a member of the GEMM
 /// family for the operands' types, untransposed) and `epilogue(ctx, ...)`
-/// where [`ConvGemm::epilogue_view`] says. A descriptor that does not decode
+/// where its [`EpilogueView`] says. A descriptor that does not decode
 /// leaves `out` untouched (compiled code passes only what `encode` wrote).
 ///
 /// # Safety

@@ -351,9 +351,9 @@ fn compile_to_object_timed(
     if !info.generic_convs.is_empty() {
         let n = info.generic_convs.len();
         if options.convs == ConvMode::GenericOnly {
-            phases.push((format!("convolutions by the generic routine: {n}"), 0.0));
+            phases.push((format!("{n} convolutions on the generic routine"), 0.0));
         } else {
-            phases.push((format!("convolutions by the generic routine until specialized: {n}"), 0.0));
+            phases.push((format!("{n} convolutions on the generic routine until specialized"), 0.0));
             info.generic_conv_options = Some(options.clone());
         }
     }

@@ -17,9 +17,10 @@
 //!   image `out[G][Fg][S] = W[G][Fg][K] x patches[G][K][S]`, depth
 //!   feature-major (`feature * taps + tap`), written straight into the output;
 //!   an OIHW kernel is `W` as it is.
-//! - **Direct** (grouped float convolutions of at most four input features
-//!   per group, depthwise above all, where a product per group is a sliver):
-//!   each output row summed over its taps, a vector of all features at a time.
+//! - **Direct** (float convolutions of at most four input features per
+//!   group: depthwise ones, where a product per group is a sliver, and first
+//!   layers over a few image channels): each output row summed over its
+//!   taps, a vector of all features at a time.
 //!
 //! Epilogues run where the caller says ([`EpilogueView`]), which is where
 //! the specialized routine of the same convolution runs them
@@ -71,8 +72,9 @@ const IMAGE_BYTES: i64 = 64 << 20;
 /// Elements worth a task of their own when gathering or running epilogues.
 const TASK_ELEMENTS: i64 = 1 << 14;
 
-/// The most input features per group a grouped float convolution is summed
-/// directly for ([`Float`]).
+/// The most input features per group a float convolution is summed
+/// directly for ([`Float`]): depthwise ones, and first layers over a few
+/// image channels.
 const DIRECT_MAX_GROUP_FEATURES: i64 = 4;
 
 /// A convolution without batch groups, every shape known.
@@ -322,6 +324,9 @@ struct Geom {
     out_sizes: Vec<i64>,
     win_sizes: Vec<i64>,
     tables: Vec<Vec<i64>>,
+    /// The output's non-feature dimensions, last first: the spatial index
+    /// (None for the batch) and the size.
+    row_walk: Vec<(Option<usize>, i64)>,
 }
 
 impl Geom {
@@ -388,6 +393,7 @@ impl Geom {
             out_sizes: osp.iter().map(|&o| od[o]).collect(),
             win_sizes: c.window.iter().map(|w| w.size).collect(),
             tables,
+            row_walk: (0..rank).rev().filter(|&d| d != of).map(|d| (osp.iter().position(|&p| p == d), od[d])).collect(),
             ib,
             if_,
             isp,
@@ -426,21 +432,21 @@ impl Geom {
         off
     }
 
-    /// The input offset of output pixel `o` (spatial coordinates) and tap
-    /// `t` in image 0 and feature 0, or None in padding.
-    fn input_offset(&self, o: &[i64], mut t: i64) -> Option<i64> {
-        let mut off = 0;
-        for s in (0..self.win_sizes.len()).rev() {
-            let size = self.win_sizes[s];
-            let k = t % size;
-            t /= size;
-            let i = self.tables[s][(o[s] * size + k) as usize];
-            if i < 0 {
-                return None;
+    /// Calls `each(t, offset)` for every tap `t` of the window over output
+    /// pixel `o` (spatial coordinates), in order, with the tap's input offset
+    /// in image 0 and feature 0, or None in padding; `k` is scratch of the
+    /// rank's length.
+    fn taps_of(&self, o: &[i64], k: &mut [i64], mut each: impl FnMut(i64, Option<i64>)) {
+        k.fill(0);
+        for t in 0..self.taps {
+            let mut off = Some(0);
+            for (s, (&o, &k)) in o.iter().zip(k.iter()).enumerate() {
+                let i = self.tables[s][(o * self.win_sizes[s] + k) as usize];
+                off = off.filter(|_| i >= 0).map(|v| v + i * self.in_strides[self.isp[s]]);
             }
-            off += i * self.in_strides[self.isp[s]];
+            each(t, off);
+            advance(k, &self.win_sizes);
         }
-        Some(off)
     }
 
     /// The output offset of row `r` of the `[rows, F]` view, feature 0.
@@ -459,22 +465,32 @@ impl Geom {
 
     /// Image and spatial coordinates of output row `r` (the output's
     /// non-feature dimensions in its order, row-major).
-    fn row_coords(&self, c: &ConvGemm, mut r: i64, o: &mut [i64]) -> i64 {
+    fn row_coords(&self, mut r: i64, o: &mut [i64]) -> i64 {
         let mut b = 0;
-        for d in (0..self.rank).rev() {
-            if d == self.of {
-                continue;
-            }
-            let size = c.output_dims[d];
+        for &(spatial, size) in &self.row_walk {
             let x = r % size;
             r /= size;
-            if d == self.ob {
-                b = x;
-            } else if let Some(s) = self.osp.iter().position(|&p| p == d) {
-                o[s] = x;
+            match spatial {
+                Some(s) => o[s] = x,
+                None => b = x,
             }
         }
         b
+    }
+
+    /// Steps image `b` and coordinates `o` to the next output row's.
+    fn next_row(&self, b: &mut i64, o: &mut [i64]) {
+        for &(spatial, size) in &self.row_walk {
+            let x = match spatial {
+                Some(s) => &mut o[s],
+                None => &mut *b,
+            };
+            *x += 1;
+            if *x < size {
+                return;
+            }
+            *x = 0;
+        }
     }
 }
 
@@ -567,7 +583,7 @@ pub unsafe extern "C" fn smelt_conv_gemm(
     let Ok(g) = c.geometry() else { return };
     let run = Run { c: &c, g: &g, input: Addr::of(input), kernel: Addr::of(kernel), out: Addr::of(out), gemm };
     let epilogue = epilogue.map(|f| (f, Addr::of(ctx)));
-    let direct = g.g > 1 && g.cg <= DIRECT_MAX_GROUP_FEATURES;
+    let direct = g.cg <= DIRECT_MAX_GROUP_FEATURES;
     // SAFETY: the caller's contract.
     unsafe {
         match (c.float, c.input_bytes, c.kernel_bytes) {
@@ -603,8 +619,9 @@ impl Run<'_> {
     }
 
     /// Every output row summed over its window's taps and its group's input
-    /// features, a row of all `F` features at a time: grouped convolutions
-    /// with a few features per group, where a product per group is a sliver.
+    /// features, a row of all `F` features at a time: convolutions with a
+    /// few input features per group, where a product per group is a sliver
+    /// and the patches would cost more to gather than to sum.
     ///
     /// # Safety
     /// As for [`smelt_conv_gemm`], with operands and output of type `T`.
@@ -633,12 +650,15 @@ impl Run<'_> {
         let rows_view = c.epilogue == EpilogueView::Rows;
         let task = |r0: i64, r1: i64| {
             let mut acc = vec![T::default(); f as usize];
-            let mut o = vec![0i64; spatial];
+            let (mut o, mut k) = (vec![0i64; spatial], vec![0i64; spatial]);
+            let mut b = g.row_coords(r0, &mut o);
             for r in r0..r1 {
+                if r > r0 {
+                    g.next_row(&mut b, &mut o);
+                }
                 acc.fill(T::default());
-                let b = g.row_coords(c, r, &mut o);
-                for t in 0..taps {
-                    let Some(off) = g.input_offset(&o, t) else { continue };
+                g.taps_of(&o, &mut k, |t, off| {
+                    let Some(off) = off else { return };
                     let src = self.input.at::<T>(b * in_b + off);
                     if plain {
                         // SAFETY: F contiguous features of one input pixel.
@@ -647,17 +667,25 @@ impl Run<'_> {
                         for ((a, &xv), &wv) in acc.iter_mut().zip(x).zip(wt) {
                             *a = *a + xv * wv;
                         }
-                        continue;
+                        return;
                     }
                     for z in 0..cg as usize {
                         let wt = &w[((t as usize * cg as usize) + z) * f as usize..][..f as usize];
+                        if g.g == 1 {
+                            // SAFETY: input feature z of this pixel.
+                            let xv = unsafe { *src.wrapping_offset(z as isize * in_f as isize) };
+                            for (a, &wv) in acc.iter_mut().zip(wt) {
+                                *a = *a + xv * wv;
+                            }
+                            continue;
+                        }
                         let offs = &feature_offsets[z * f as usize..][..f as usize];
                         for ((a, &o), &wv) in acc.iter_mut().zip(offs).zip(wt) {
                             // SAFETY: an input feature of this pixel.
                             *a = *a + unsafe { *src.wrapping_offset(o as isize) } * wv;
                         }
                     }
-                }
+                });
                 if minor {
                     // SAFETY: the output's row r, F contiguous elements.
                     unsafe { std::ptr::copy_nonoverlapping(acc.as_ptr(), self.out.at::<T>(r * f), f as usize) };
@@ -888,24 +916,35 @@ impl Run<'_> {
             let r1 = (r0 + block).min(rows);
             let n = r1 - r0;
             let gather = |a: i64, e: i64| {
-                let mut o = vec![0i64; spatial];
+                let (mut o, mut k) = (vec![0i64; spatial], vec![0i64; spatial]);
+                let mut b = g.row_coords(r0 + a, &mut o);
                 for r in r0 + a..r0 + e {
-                    let b = g.row_coords(c, r, &mut o);
-                    for t in 0..g.taps {
-                        let src = g.input_offset(&o, t).map(|off| b * in_b + off);
+                    if r > r0 + a {
+                        g.next_row(&mut b, &mut o);
+                    }
+                    g.taps_of(&o, &mut k, |t, off| {
+                        let src = off.map(|v| v + b * in_b);
                         for grp in 0..g.g {
                             let dst = p.at::<I>((grp * n + (r - r0)) * g.k + t * g.cg);
-                            for z in 0..g.cg {
-                                let v = match src {
-                                    // SAFETY: a valid input coordinate.
-                                    Some(s) => unsafe { *self.input.at::<I>(s + (grp * g.cg + z) * in_f) },
-                                    None => I::default(),
-                                };
-                                // SAFETY: inside this task's rows of the patches.
-                                unsafe { *dst.wrapping_add(z as usize) = v };
+                            let cg = g.cg as usize;
+                            // SAFETY (all three): `dst` is this task's part of the
+                            // patches; `src` a valid input position.
+                            match src {
+                                None => unsafe { std::ptr::write_bytes(dst, 0, cg) },
+                                Some(s) if in_f == 1 => unsafe {
+                                    std::ptr::copy_nonoverlapping(self.input.at::<I>(s + grp * g.cg), dst, cg)
+                                },
+                                Some(s) => {
+                                    for z in 0..g.cg {
+                                        unsafe {
+                                            *dst.wrapping_add(z as usize) =
+                                                *self.input.at::<I>(s + (grp * g.cg + z) * in_f)
+                                        };
+                                    }
+                                }
                             }
                         }
-                    }
+                    });
                 }
             };
             parallel(n, (TASK_ELEMENTS / (g.g * g.k)).max(1), &gather);

@@ -38,6 +38,43 @@ pub struct ConvSpec<'a> {
     pub batch_group_count: i64,
 }
 
+/// A convolution's dimension numbers as indices into operands of rank
+/// `spatial + 2`.
+pub(super) struct Labels {
+    pub ib: usize,
+    pub if_: usize,
+    pub isp: Vec<usize>,
+    pub ki: usize,
+    pub ko: usize,
+    pub ksp: Vec<usize>,
+    pub ob: usize,
+    pub of: usize,
+    pub osp: Vec<usize>,
+}
+
+/// `dn` checked: every index within the rank, `spatial` of each kind.
+pub(super) fn labels(dn: &ConvDims, spatial: usize) -> Result<Labels, RoutineError> {
+    let rank = spatial + 2;
+    let idx = |v: i64| usize::try_from(v).ok().filter(|&v| v < rank);
+    let pick = |v: &[i64]| -> Option<Vec<usize>> { v.iter().map(|&x| idx(x)).collect() };
+    let (Some(ib), Some(if_), Some(isp)) = (idx(dn.input_batch), idx(dn.input_feature), pick(&dn.input_spatial)) else {
+        return err("input dimension numbers out of range");
+    };
+    let (Some(ki), Some(ko), Some(ksp)) =
+        (idx(dn.kernel_input_feature), idx(dn.kernel_output_feature), pick(&dn.kernel_spatial))
+    else {
+        return err("kernel dimension numbers out of range");
+    };
+    let (Some(ob), Some(of), Some(osp)) = (idx(dn.output_batch), idx(dn.output_feature), pick(&dn.output_spatial))
+    else {
+        return err("output dimension numbers out of range");
+    };
+    if isp.len() != spatial || ksp.len() != spatial || osp.len() != spatial {
+        return err("dimension numbers do not match the spatial dimensions");
+    }
+    Ok(Labels { ib, if_, isp, ki, ko, ksp, ob, of, osp })
+}
+
 /// The input coordinate that output position `o` reads through window
 /// position `k` of `w` in a dimension of `in_size`, or None where it falls in
 /// padding or a hole of the base dilation.
@@ -101,22 +138,8 @@ impl Geometry {
         let rank = spatial + 2;
         let to = |d: &[i64]| -> Vec<usize> { d.iter().map(|&x| x.max(0) as usize).collect() };
         let (ld, rd, od) = (to(c.input_dims), to(c.kernel_dims), to(c.output_dims));
-        let idx = |v: i64| usize::try_from(v).ok().filter(|&v| v < rank);
-        let pick = |v: &[i64]| -> Option<Vec<usize>> { v.iter().map(|&x| idx(x)).collect() };
-        let (Some(ib), Some(if_), Some(isp)) = (idx(dn.input_batch), idx(dn.input_feature), pick(&dn.input_spatial))
-        else {
-            return err("input dimension numbers out of range");
-        };
-        let (Some(ki), Some(ko), Some(ksp)) =
-            (idx(dn.kernel_input_feature), idx(dn.kernel_output_feature), pick(&dn.kernel_spatial))
-        else {
-            return err("kernel dimension numbers out of range");
-        };
-        let (Some(ob), Some(of), Some(osp)) = (idx(dn.output_batch), idx(dn.output_feature), pick(&dn.output_spatial))
-        else {
-            return err("output dimension numbers out of range");
-        };
-        if ld.len() != rank || rd.len() != rank || od.len() != rank || ksp.len() != spatial || osp.len() != spatial {
+        let Labels { ib, if_, isp, ki, ko, ksp, ob, of, osp } = labels(dn, spatial)?;
+        if ld.len() != rank || rd.len() != rank || od.len() != rank {
             return err("operand ranks do not match the dimension numbers");
         }
         if c.window.len() != spatial {

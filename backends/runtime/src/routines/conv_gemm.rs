@@ -17,10 +17,10 @@
 //!   image `out[G][Fg][S] = W[G][Fg][K] x patches[G][K][S]`, depth
 //!   feature-major (`feature * taps + tap`), written straight into the output;
 //!   an OIHW kernel is `W` as it is.
-//! - **Direct** (float convolutions of at most four input features per
-//!   group: depthwise ones, where a product per group is a sliver, and first
-//!   layers over a few image channels): each output row summed over its
-//!   taps, a vector of all features at a time.
+//! - **Direct** (grouped float convolutions of at most four input features
+//!   per group, depthwise above all, where a product per group is a
+//!   sliver): each output row summed over its taps, a vector of all
+//!   features at a time.
 //!
 //! Epilogues run where the caller says ([`EpilogueView`]), which is where
 //! the specialized routine of the same convolution runs them
@@ -36,7 +36,7 @@ use std::sync::atomic::Ordering;
 use smelt_hlo::attrs::ConvDims;
 
 use super::RoutineError;
-use super::conv::{ConvWindow, window_input};
+use super::conv::{ConvWindow, Labels, labels, window_input};
 use crate::pool::smelt_parallel_for;
 use crate::scratch::{smelt_scratch_alloc, smelt_scratch_free};
 
@@ -72,9 +72,11 @@ const IMAGE_BYTES: i64 = 64 << 20;
 /// Elements worth a task of their own when gathering or running epilogues.
 const TASK_ELEMENTS: i64 = 1 << 14;
 
-/// The most input features per group a float convolution is summed
-/// directly for ([`Float`]): depthwise ones, and first layers over a few
-/// image channels.
+/// Multiply-adds below which a convolution runs on the calling thread.
+const SERIAL_WORK: i64 = 1 << 16;
+
+/// The most input features per group a grouped float convolution is
+/// summed directly for ([`Float`]).
 const DIRECT_MAX_GROUP_FEATURES: i64 = 4;
 
 /// A convolution without batch groups, every shape known.
@@ -334,27 +336,10 @@ impl Geom {
         let d = &c.dims;
         let spatial = c.window.len();
         let rank = spatial + 2;
-        let idx = |v: i64| usize::try_from(v).ok().filter(|&v| v < rank);
-        let pick = |v: &[i64]| -> Option<Vec<usize>> { v.iter().map(|&x| idx(x)).collect() };
         if [&c.input_dims, &c.kernel_dims, &c.output_dims].iter().any(|x| x.len() != rank || x.iter().any(|&v| v < 0)) {
             return err("operand ranks do not match the window");
         }
-        let (Some(ib), Some(if_), Some(isp)) = (idx(d.input_batch), idx(d.input_feature), pick(&d.input_spatial))
-        else {
-            return err("input dimension numbers out of range");
-        };
-        let (Some(ki), Some(ko), Some(ksp)) =
-            (idx(d.kernel_input_feature), idx(d.kernel_output_feature), pick(&d.kernel_spatial))
-        else {
-            return err("kernel dimension numbers out of range");
-        };
-        let (Some(ob), Some(of), Some(osp)) = (idx(d.output_batch), idx(d.output_feature), pick(&d.output_spatial))
-        else {
-            return err("output dimension numbers out of range");
-        };
-        if isp.len() != spatial || ksp.len() != spatial || osp.len() != spatial {
-            return err("dimension numbers do not match the window");
-        }
+        let Labels { ib, if_, isp, ki, ko, ksp, ob, of, osp } = labels(d, spatial)?;
         let (ld, rd, od) = (&c.input_dims, &c.kernel_dims, &c.output_dims);
         let g = c.feature_group_count;
         if g < 1 || ld[if_] % g != 0 || rd[ki] * g != ld[if_] || rd[ko] % g != 0 || od[of] != rd[ko] || od[ob] != ld[ib]
@@ -502,7 +487,7 @@ impl Bits for u32 {}
 impl Bits for u64 {}
 
 /// Runs `f(begin, end)` over `[0, n)` on the thread pool.
-fn parallel(n: i64, grain: i64, f: &(dyn Fn(i64, i64) + Sync)) {
+fn on_pool(n: i64, grain: i64, f: &(dyn Fn(i64, i64) + Sync)) {
     unsafe extern "C" fn call(ctx: *mut c_void, begin: i64, end: i64) {
         // SAFETY: `ctx` is the `&dyn Fn` below, alive for the whole call.
         let f = unsafe { &*(ctx as *const &(dyn Fn(i64, i64) + Sync)) };
@@ -581,9 +566,11 @@ pub unsafe extern "C" fn smelt_conv_gemm(
         return;
     };
     let Ok(g) = c.geometry() else { return };
-    let run = Run { c: &c, g: &g, input: Addr::of(input), kernel: Addr::of(kernel), out: Addr::of(out), gemm };
+    let serial = g.rows() * g.f * g.k < SERIAL_WORK;
+    let (input, kernel, out) = (Addr::of(input), Addr::of(kernel), Addr::of(out));
+    let run = Run { c: &c, g: &g, input, kernel, out, gemm, serial };
     let epilogue = epilogue.map(|f| (f, Addr::of(ctx)));
-    let direct = g.cg <= DIRECT_MAX_GROUP_FEATURES;
+    let direct = g.g > 1 && g.cg <= DIRECT_MAX_GROUP_FEATURES;
     // SAFETY: the caller's contract.
     unsafe {
         match (c.float, c.input_bytes, c.kernel_bytes) {
@@ -619,9 +606,9 @@ impl Run<'_> {
     }
 
     /// Every output row summed over its window's taps and its group's input
-    /// features, a row of all `F` features at a time: convolutions with a
-    /// few input features per group, where a product per group is a sliver
-    /// and the patches would cost more to gather than to sum.
+    /// features, a row of all `F` features at a time: grouped convolutions
+    /// with a few input features per group, where a product per group is a
+    /// sliver.
     ///
     /// # Safety
     /// As for [`smelt_conv_gemm`], with operands and output of type `T`.
@@ -671,14 +658,6 @@ impl Run<'_> {
                     }
                     for z in 0..cg as usize {
                         let wt = &w[((t as usize * cg as usize) + z) * f as usize..][..f as usize];
-                        if g.g == 1 {
-                            // SAFETY: input feature z of this pixel.
-                            let xv = unsafe { *src.wrapping_offset(z as isize * in_f as isize) };
-                            for (a, &wv) in acc.iter_mut().zip(wt) {
-                                *a = *a + xv * wv;
-                            }
-                            continue;
-                        }
                         let offs = &feature_offsets[z * f as usize..][..f as usize];
                         for ((a, &o), &wv) in acc.iter_mut().zip(offs).zip(wt) {
                             // SAFETY: an input feature of this pixel.
@@ -702,16 +681,13 @@ impl Run<'_> {
             }
         };
         let grain = (TASK_ELEMENTS / (taps * cg * f)).max(1);
-        parallel(g.rows(), grain, &task);
+        self.parallel(g.rows(), grain, &task);
         if rows_view && !minor {
             self.rows_epilogue(epilogue, 0, g.rows());
         }
-        if let Some((e, ctx)) = epilogue
-            && !rows_view
-        {
+        if !rows_view {
             for b in 0..g.batch {
-                // SAFETY: the caller's contract for the epilogue.
-                parallel(f, (TASK_ELEMENTS / g.s).max(1), &|f0, f1| unsafe { e(ctx.at(0), b, f0, f1, 0, g.s) });
+                self.image_epilogue(epilogue, b);
             }
         }
     }
@@ -724,6 +700,8 @@ struct Run<'a> {
     kernel: Addr,
     out: Addr,
     gemm: GemmFn,
+    /// Too little work to wake the pool for.
+    serial: bool,
 }
 
 type Epilogue = Option<(EpilogueFn, Addr)>;
@@ -833,7 +811,7 @@ impl Run<'_> {
                     }
                 }
             };
-            parallel(g.g * g.cg, (TASK_ELEMENTS / (g.taps * g.s)).max(1), &gather);
+            self.parallel(g.g * g.cg, (TASK_ELEMENTS / (g.taps * g.s)).max(1), &gather);
             let out = self.out.at::<u8>(b * g.f * g.s * c.out_bytes);
             // SAFETY: `[G][Fg][K] x [G][K][S] -> [G][Fg][S]`, the image's output.
             unsafe {
@@ -849,16 +827,32 @@ impl Run<'_> {
                     std::ptr::null_mut(),
                 )
             };
-            if let Some((f, ctx)) = epilogue
-                && matches!(c.epilogue, EpilogueView::PerImage { .. })
-            {
-                let grain = (TASK_ELEMENTS / g.s).max(1);
-                // SAFETY: the caller's contract for the epilogue.
-                parallel(g.f, grain, &|f0, f1| unsafe { f(ctx.at(0), b, f0, f1, 0, g.s) });
+            if matches!(c.epilogue, EpilogueView::PerImage { .. }) {
+                self.image_epilogue(epilogue, b);
             }
         }
         if c.epilogue == EpilogueView::Rows {
             self.rows_epilogue(epilogue, 0, g.rows());
+        }
+    }
+
+    /// Runs the epilogue over image `b` seen as `[F, S]`, in parallel blocks
+    /// of features.
+    fn image_epilogue(&self, epilogue: Epilogue, b: i64) {
+        if let Some((f, ctx)) = epilogue {
+            let g = self.g;
+            // SAFETY: the caller's contract for the epilogue.
+            self.parallel(g.f, (TASK_ELEMENTS / g.s).max(1), &|f0, f1| unsafe { f(ctx.at(0), b, f0, f1, 0, g.s) });
+        }
+    }
+
+    /// Runs `f(begin, end)` over `[0, n)` on the thread pool, or on this
+    /// thread for a small convolution.
+    fn parallel(&self, n: i64, grain: i64, f: &(dyn Fn(i64, i64) + Sync)) {
+        if self.serial {
+            f(0, n);
+        } else {
+            on_pool(n, grain, f);
         }
     }
 
@@ -868,7 +862,7 @@ impl Run<'_> {
         if let Some((f, ctx)) = epilogue {
             let grain = (TASK_ELEMENTS / self.g.f).max(1);
             // SAFETY: the caller's contract for the epilogue.
-            parallel(r1 - r0, grain, &|a, e| unsafe { f(ctx.at(0), 0, r0 + a, r0 + e, 0, self.g.f) });
+            self.parallel(r1 - r0, grain, &|a, e| unsafe { f(ctx.at(0), 0, r0 + a, r0 + e, 0, self.g.f) });
         }
     }
 
@@ -947,7 +941,7 @@ impl Run<'_> {
                     });
                 }
             };
-            parallel(n, (TASK_ELEMENTS / (g.g * g.k)).max(1), &gather);
+            self.parallel(n, (TASK_ELEMENTS / (g.g * g.k)).max(1), &gather);
             let dst = match &product {
                 None => self.out.at::<u8>(r0 * g.f * c.out_bytes),
                 Some(s) => s.0,
@@ -978,12 +972,9 @@ impl Run<'_> {
         if c.epilogue == EpilogueView::Rows && !g.out_features_minor() {
             self.rows_epilogue(epilogue, 0, rows);
         }
-        if let Some((f, ctx)) = epilogue
-            && matches!(c.epilogue, EpilogueView::PerImage { .. })
-        {
+        if matches!(c.epilogue, EpilogueView::PerImage { .. }) {
             for b in 0..g.batch {
-                // SAFETY: the caller's contract for the epilogue.
-                parallel(g.f, (TASK_ELEMENTS / g.s).max(1), &|f0, f1| unsafe { f(ctx.at(0), b, f0, f1, 0, g.s) });
+                self.image_epilogue(epilogue, b);
             }
         }
     }
@@ -1011,7 +1002,7 @@ impl Run<'_> {
                 }
             }
         };
-        parallel(n, (TASK_ELEMENTS / g.f).max(1), &move_rows);
+        self.parallel(n, (TASK_ELEMENTS / g.f).max(1), &move_rows);
     }
 }
 

@@ -205,12 +205,15 @@ impl Drop for Inner {
     }
 }
 
-/// Joins every background compile started so far.
+/// Joins every background compile started so far, then waits for the
+/// convolution routines executables are building in the background
+/// (`smelt_cpu::routines::wait_for_background`): LLVM too.
 fn join_all(background: &Mutex<Vec<std::thread::JoinHandle<()>>>) {
     let handles = std::mem::take(&mut *lock(background));
     for h in handles {
         let _ = h.join();
     }
+    smelt_cpu::routines::wait_for_background();
 }
 
 /// Compiles modules for one backend and caches the results. Cheap to clone

@@ -203,6 +203,9 @@ fn specialize_convs(
         let mut objects = Vec::new();
         needed.retain(|r| !linked.contains(r));
         for r in needed {
+            if crate::routines::stopping() {
+                return;
+            }
             let Ok((object, _)) = routine_object(&r, options, dir.as_deref()) else { return };
             objects.push(object);
             linked.push(r);

@@ -224,8 +224,16 @@ pub(crate) fn available(routine: &Routine, options: &CompileOptions, dir: Option
 /// started when there is work and ending when there is none: builds run
 /// one at a time beside the programs, however many executables ask.
 pub(crate) fn in_background(job: impl FnOnce() + Send + 'static) {
+    static AT_EXIT: OnceLock<()> = OnceLock::new();
+    AT_EXIT.get_or_init(|| {
+        // SAFETY: registering a plain `extern "C"` function.
+        unsafe { libc::atexit(stop_background) };
+    });
     let queue = background();
     let mut state = queue.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if state.stopping {
+        return;
+    }
     state.jobs.push_back(Box::new(job));
     if !state.working {
         state.working = true;
@@ -234,6 +242,26 @@ pub(crate) fn in_background(job: impl FnOnce() + Send + 'static) {
             // No thread: the jobs run on the next waiter's thread.
             state.working = false;
         }
+    }
+}
+
+/// Whether the process is exiting: background jobs stop at their next
+/// routine ([`stop_background`]).
+pub(crate) fn stopping() -> bool {
+    background().state.lock().map_or(true, |s| s.stopping)
+}
+
+/// At exit (registered with `atexit` after LLVM's own destructors, so it
+/// runs before them): drops the queued jobs and waits for the running one,
+/// which stops at its next routine, so no thread is inside LLVM while its
+/// globals are torn down.
+extern "C" fn stop_background() {
+    let queue = background();
+    let mut state = queue.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    state.stopping = true;
+    state.jobs.clear();
+    while state.working {
+        state = queue.idle.wait(state).unwrap_or_else(std::sync::PoisonError::into_inner);
     }
 }
 
@@ -290,6 +318,8 @@ struct Queue {
 struct QueueState {
     jobs: std::collections::VecDeque<Job>,
     working: bool,
+    /// The process is exiting: no more jobs.
+    stopping: bool,
 }
 
 fn background() -> &'static Queue {

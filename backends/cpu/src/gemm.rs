@@ -44,7 +44,7 @@
 //!   or a slab of columns of one when a whole one does not) is packed first, one
 //!   `smelt_parallel_for` over its panels; then a second `smelt_parallel_for` runs
 //!   tasks, each a rectangle of C (batch element x rows x columns) that packs its
-//!   own A. The task count grows with the work (one task per ~4 MFLOP, at most
+//!   own A. The task count grows with the work (one task per ~2 MFLOP, at most
 //!   two per thread of `smelt_parallel_threads`, as each task streams the B
 //!   blocks into its L2 once) and splits rows first, in slices of at least
 //!   `MC` rows that reuse each B block from L2, then columns (each column slice
@@ -180,8 +180,12 @@ fn b_block_bytes(isa: Isa) -> i64 {
 /// Bytes of packed B per round of batch elements (one element may exceed it).
 /// Tests use a small budget so that batched shapes take several rounds.
 const PACK_BUDGET_BYTES: i64 = if cfg!(test) { 8 << 10 } else { 64 << 20 };
-/// Multiply-adds per task (about 4 MFLOP).
-const TASK_WORK_SHIFT: u32 = 21;
+/// Multiply-adds per task (about 2 MFLOP): SqueezeNet's 1x1 products of
+/// 3-6M multiply-adds (`64x3025x16`) ran 0.117 -> 0.075 ms in two tasks
+/// inside the model, whose workers are awake (Zen 2: the model 1.07-1.11x,
+/// `lstm_multitask_forward` 1.19x, the rest of the corpus even); alone, a
+/// bench loop's sleeping workers made the split look slower.
+const TASK_WORK_SHIFT: u32 = 20;
 /// Tasks per thread at most. Each task streams the packed B blocks from L3
 /// into L2 once for its rows, so taller tasks reuse them more: on 2 threads a
 /// `[4096]^3` product ran at 275 GFLOP/s in 16 tasks and 295 in 4 (Intel

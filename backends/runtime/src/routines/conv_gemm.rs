@@ -422,6 +422,20 @@ impl Geom {
     /// in image 0 and feature 0, or None in padding; `k` is scratch of the
     /// rank's length.
     fn taps_of(&self, o: &[i64], k: &mut [i64], mut each: impl FnMut(i64, Option<i64>)) {
+        if let ([o0, o1], [w0, w1]) = (o, &self.win_sizes[..]) {
+            // Two spatial dimensions, the usual case: the window's rows and columns.
+            let (s0, s1) = (self.in_strides[self.isp[0]], self.in_strides[self.isp[1]]);
+            let rows = &self.tables[0][(o0 * w0) as usize..][..*w0 as usize];
+            let cols = &self.tables[1][(o1 * w1) as usize..][..*w1 as usize];
+            let mut t = 0;
+            for &i0 in rows {
+                for &i1 in cols {
+                    each(t, (i0 >= 0 && i1 >= 0).then(|| i0 * s0 + i1 * s1));
+                    t += 1;
+                }
+            }
+            return;
+        }
         k.fill(0);
         for t in 0..self.taps {
             let mut off = Some(0);

@@ -561,6 +561,14 @@ impl<'ctx, 'p> Cg<'ctx, 'p> {
         Ok(())
     }
 
+    /// Like [`Cg::loop_end`], and tells LLVM not to interleave the loop
+    /// (vector iterations one at a time).
+    pub fn loop_end_single(&self, l: Loop<'ctx>) -> Result<()> {
+        let latch = self.close_loop(l)?;
+        self.loop_hints(latch, &[LoopHint::NoInterleave]);
+        Ok(())
+    }
+
     /// Like [`Cg::loop_end`], and tells LLVM not to vectorize the loop (for
     /// loops whose vector form would gather or scatter at a large stride).
     pub fn loop_end_scalar(&self, l: Loop<'ctx>) -> Result<()> {

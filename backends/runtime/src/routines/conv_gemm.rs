@@ -422,8 +422,16 @@ impl Geom {
     /// in image 0 and feature 0, or None in padding; `k` is scratch of the
     /// rank's length.
     fn taps_of(&self, o: &[i64], k: &mut [i64], mut each: impl FnMut(i64, Option<i64>)) {
+        if let ([o0], [w0]) = (o, &self.win_sizes[..]) {
+            let s0 = self.in_strides[self.isp[0]];
+            for (t, &i0) in self.tables[0][(o0 * w0) as usize..][..*w0 as usize].iter().enumerate() {
+                each(t as i64, (i0 >= 0).then(|| i0 * s0));
+            }
+            return;
+        }
         if let ([o0, o1], [w0, w1]) = (o, &self.win_sizes[..]) {
-            // Two spatial dimensions, the usual case: the window's rows and columns.
+            // Two spatial dimensions, the usual case: the window's rows and
+            // columns (and one, a 1-D convolution's, above).
             let (s0, s1) = (self.in_strides[self.isp[0]], self.in_strides[self.isp[1]]);
             let rows = &self.tables[0][(o0 * w0) as usize..][..*w0 as usize];
             let cols = &self.tables[1][(o1 * w1) as usize..][..*w1 as usize];

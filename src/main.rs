@@ -618,6 +618,10 @@ fn main() -> ExitCode {
     };
     // Convolution routines still being specialized in the background land
     // in the routine cache for the next process.
+    let jobs = smelt_cpu::routines::background_jobs();
+    if jobs > 0 && std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        eprintln!("finishing {jobs} background build(s) of convolution routines for the cache...");
+    }
     smelt_cpu::routines::wait_for_background();
     match result {
         Ok(code) => code,

@@ -284,6 +284,12 @@ fn work_in_background() {
     }
 }
 
+/// Jobs queued or running on the background worker.
+pub fn background_jobs() -> usize {
+    let state = background().state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    state.jobs.len() + usize::from(state.working)
+}
+
 /// Waits until the background worker has nothing left (executables
 /// specializing their convolutions), so their code is in place and a
 /// process about to exit leaves the objects in the cache; returns how many

@@ -53,6 +53,9 @@ pub struct ComputationBuilder<'m> {
     params: HashSet<u32>,
     /// Computations that instructions may call, by id.
     comps: Option<&'m Arena<Computation>>,
+    /// Signatures of computations the module will hold under these ids once
+    /// this one is built ([`Self::declare_computation`]).
+    declared: HashMap<CompId, ProgramShape>,
 }
 
 impl ComputationBuilder<'static> {
@@ -71,7 +74,15 @@ impl<'m> ComputationBuilder<'m> {
             next_id: 1,
             params: HashSet::new(),
             comps,
+            declared: HashMap::new(),
         }
+    }
+
+    /// Lets instructions call a computation that is not in the module yet:
+    /// the caller adds it under `id`, with this signature, before the module
+    /// is built (a loop body made while its caller is being built).
+    pub fn declare_computation(&mut self, id: CompId, signature: ProgramShape) {
+        self.declared.insert(id, signature);
     }
 
     /// The shape of an instruction built so far.
@@ -139,6 +150,7 @@ impl<'m> ComputationBuilder<'m> {
                 self.comps
                     .and_then(|comps| comps.get(id))
                     .and_then(ProgramShape::of)
+                    .or_else(|| self.declared.get(&id).cloned())
                     .ok_or(ShapeError::UnknownComputation { id })
             })
             .collect::<Result<Vec<_>>>()?;

@@ -1,5 +1,6 @@
-"""ONNX `If` and `Loop`, inlined at import (docs/onnx.md), against ONNX's
-reference evaluator: branches chosen at import and at run time, loops with
+"""ONNX `If` and `Loop` (docs/onnx.md), against ONNX's reference evaluator:
+branches chosen at import and at run time, loops unrolled at import and run
+as a `while` (trip counts fed at run time, none at all, long ones),
 loop-carried values, scan outputs, a condition computed in the body, nested
 subgraphs that read enclosing scopes, and the loops smelt refuses."""
 
@@ -25,11 +26,12 @@ def model(nodes, inputs, outputs, inits=()):
     return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
 
 
-def check(m, feeds):
+def check(m, feeds, backend="cranelift"):
     want = ReferenceEvaluator(m).run(None, feeds)
-    got = smelt.onnx.InferenceSession(m.SerializeToString(), backend="cranelift").run(None, feeds)
+    got = smelt.onnx.InferenceSession(m.SerializeToString(), backend=backend).run(None, feeds)
     assert len(got) == len(want)
     for g, w in zip(got, want):
+        assert g.shape == w.shape
         np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6)
 
 
@@ -144,15 +146,117 @@ def test_nested_if_in_a_loop_reads_the_body_scope():
     check(m, {"x": np.array([1, 2, 3], np.float32), "a0": np.array([1, 1, 1], np.float32)})
 
 
-def test_loops_smelt_cannot_unroll_name_the_node():
-    fed_trips = model(
+@pytest.mark.parametrize("backend", ["cranelift", "cpu"])
+@pytest.mark.parametrize("trips", [0, 1, 3, 40])
+def test_a_trip_count_fed_at_run_time_runs_a_while_loop(backend, trips):
+    m = model(
         [helper.make_node("Loop", ["M", "yes", "a0"], ["final"], body=counting_body(False), name="the_loop")],
         [vi("x", F, [3]), vi("a0", F, [3]), vi("M", I64, [])],
         [vi("final", F)],
         [("yes", np.array(True))],
     )
-    with pytest.raises(smelt.SmeltError, match="the_loop.*trip count 'M' must be a constant"):
-        smelt.onnx.InferenceSession(fed_trips.SerializeToString(), backend="cranelift")
+    feeds = {"x": np.array([1, 2, 3], np.float32), "a0": np.array([0, 1, 0], np.float32), "M": np.int64(trips)}
+    check(m, feeds, backend)
+
+
+@pytest.mark.parametrize("backend", ["cranelift", "cpu"])
+def test_scan_outputs_of_a_long_loop_and_of_a_fed_trip_count(backend):
+    x, a0 = np.array([1, 2, 3], np.float32), np.array([0, 1, 0], np.float32)
+    long = model(
+        [helper.make_node("Loop", ["M", "yes", "a0"], ["final", "scans"], body=counting_body(True))],
+        [vi("x", F, [3]), vi("a0", F, [3])],
+        [vi("final", F), vi("scans", F)],
+        [("M", np.int64(50)), ("yes", np.array(True))],
+    )
+    check(long, {"x": x, "a0": a0}, backend)
+    fed = model(
+        [helper.make_node("Loop", ["M", "yes", "a0"], ["final", "scans"], body=counting_body(True))],
+        [vi("x", F, [3]), vi("a0", F, [3]), vi("M", I64, [])],
+        [vi("final", F), vi("scans", F)],
+        [("yes", np.array(True))],
+    )
+    session = smelt.onnx.InferenceSession(fed.SerializeToString(), backend=backend)
+    for trips in [4, 30, 4]:
+        feeds = {"x": x, "a0": a0, "M": np.int64(trips)}
+        want = ReferenceEvaluator(fed).run(None, feeds)
+        for g, w in zip(session.run(None, feeds), want):
+            assert g.shape == w.shape
+            np.testing.assert_allclose(g, w, rtol=1e-5)
+
+
+@pytest.mark.parametrize("start", [0.0, 3.0, 20.0])
+def test_a_loop_without_a_trip_count_runs_until_its_condition_fails(start):
+    # Halve until below one, counting the halvings: a while loop proper.
+    body = helper.make_graph(
+        [
+            helper.make_node("Mul", ["v", "half"], ["v2"]),
+            helper.make_node("Add", ["n", "one"], ["n2"]),
+            helper.make_node("Greater", ["v2", "one_f"], ["cond2"]),
+        ],
+        "body",
+        [vi("i", I64, []), vi("cond", B, []), vi("v", F, []), vi("n", I64, [])],
+        [vi("cond2", B), vi("v2", F, []), vi("n2", I64, [])],
+        [
+            numpy_helper.from_array(np.float32(0.5), "half"),
+            numpy_helper.from_array(np.int64(1), "one"),
+            numpy_helper.from_array(np.float32(1), "one_f"),
+        ],
+    )
+    m = model(
+        [
+            helper.make_node("Greater", ["v0", "one_f"], ["c0"]),
+            helper.make_node("Loop", ["", "c0", "v0", "n0"], ["v", "n"], body=body),
+        ],
+        [vi("v0", F, [])],
+        [vi("v", F), vi("n", I64)],
+        [("one_f", np.float32(1)), ("n0", np.int64(0))],
+    )
+    check(m, {"v0": np.float32(start)}, "cpu")
+
+
+def test_nested_while_loops_read_every_enclosing_scope():
+    # out = sum over i < M, k < K of (x * i + y * k): the inner loop reads
+    # the outer body's iteration number and the graph's inputs. Neither loop
+    # has a condition input, which ONNX's reference evaluator takes for
+    # "never run" (its Loop tests `while cond`): numpy has the answer.
+    inner = helper.make_graph(
+        [
+            helper.make_node("Cast", ["k"], ["fk"], to=F),
+            helper.make_node("Cast", ["i"], ["fi"], to=F),
+            helper.make_node("Mul", ["x", "fi"], ["xi"]),
+            helper.make_node("Mul", ["y", "fk"], ["yk"]),
+            helper.make_node("Add", ["xi", "yk"], ["t"]),
+            helper.make_node("Add", ["acc_in", "t"], ["acc_out"]),
+            helper.make_node("Identity", ["c_in"], ["c_out"]),
+        ],
+        "inner",
+        [vi("k", I64, []), vi("c_in", B, []), vi("acc_in", F, [3])],
+        [vi("c_out", B), vi("acc_out", F, [3])],
+    )
+    outer = helper.make_graph(
+        [
+            helper.make_node("Loop", ["K", "", "acc"], ["acc2"], body=inner),
+            helper.make_node("Identity", ["cond"], ["cond2"]),
+        ],
+        "outer",
+        [vi("i", I64, []), vi("cond", B, []), vi("acc", F, [3])],
+        [vi("cond2", B), vi("acc2", F, [3])],
+    )
+    m = model(
+        [helper.make_node("Loop", ["M", "", "a0"], ["out"], body=outer)],
+        [vi("x", F, [3]), vi("y", F, [3]), vi("M", I64, []), vi("K", I64, [])],
+        [vi("out", F)],
+        [("a0", np.zeros(3, np.float32))],
+    )
+    x, y = np.array([1, 2, 3], np.float32), np.array([0.5, -1, 2], np.float32)
+    session = smelt.onnx.InferenceSession(m.SerializeToString(), backend="cpu")
+    for trips, inner_trips in [(0, 5), (3, 4), (20, 17)]:
+        (got,) = session.run(None, {"x": x, "y": y, "M": np.int64(trips), "K": np.int64(inner_trips)})
+        want = sum(x * i + y * k for i in range(trips) for k in range(inner_trips)) + np.zeros(3, np.float32)
+        np.testing.assert_allclose(got, want, rtol=1e-5)
+
+
+def test_loops_smelt_cannot_compile_name_the_node():
     scans_and_computed_cond = model(
         [helper.make_node("Loop", ["M", "c0", "a0"], ["final", "scans"], body=counting_body(True), name="scanner")],
         [vi("x", F, [3]), vi("a0", F, [3]), vi("c0", B, [])],
@@ -161,3 +265,30 @@ def test_loops_smelt_cannot_unroll_name_the_node():
     )
     with pytest.raises(smelt.SmeltError, match="scanner.*scan outputs and a condition computed at run time"):
         smelt.onnx.InferenceSession(scans_and_computed_cond.SerializeToString(), backend="cranelift")
+    feeds = {"x": np.ones(3, np.float32), "a0": np.ones(3, np.float32), "c0": np.array(True)}
+    long_scans_and_computed_cond = model(
+        [helper.make_node("Loop", ["M", "c0", "a0"], ["final", "scans"], body=counting_body(True), name="scanner")],
+        [vi("x", F, [3]), vi("a0", F, [3]), vi("c0", B, [])],
+        [vi("final", F), vi("scans", F)],
+        [("M", np.int64(30))],
+    )
+    session = smelt.onnx.InferenceSession(long_scans_and_computed_cond.SerializeToString(), backend="cpu")
+    with pytest.raises(smelt.SmeltError, match="scanner.*condition may stop it early"):
+        session.run(None, feeds)
+    growing = helper.make_graph(
+        [
+            helper.make_node("Concat", ["acc", "x"], ["acc2"], axis=0),
+            helper.make_node("Identity", ["cond"], ["cond2"]),
+        ],
+        "body",
+        [vi("i", I64, []), vi("cond", B, []), vi("acc", F, None)],
+        [vi("cond2", B), vi("acc2", F, None)],
+    )
+    grows = model(
+        [helper.make_node("Loop", ["M", "", "a0"], ["final"], body=growing, name="grower")],
+        [vi("x", F, [3]), vi("a0", F, [3]), vi("M", I64, [])],
+        [vi("final", F)],
+    )
+    session = smelt.onnx.InferenceSession(grows.SerializeToString(), backend="cpu")
+    with pytest.raises(smelt.SmeltError, match="grower.*loop-carried value 0 enters as f32\\[3\\] and leaves"):
+        session.run(None, {"x": np.ones(3, np.float32), "a0": np.ones(3, np.float32), "M": np.int64(2)})

@@ -14,10 +14,11 @@
 use std::collections::{HashMap, HashSet};
 
 use smelt_hlo::builder::{ComputationBuilder, ModuleBuilder, Reducer};
-use smelt_hlo::{Array, CompId, Computation, DType, InstId, Literal, Module, Opcode, Shape};
+use smelt_hlo::shape_inference::ProgramShape;
+use smelt_hlo::{Arena, Array, CompId, Computation, DType, InstId, Literal, Module, Opcode, Shape};
 
 use super::ops::{self, OpDef};
-use super::{Graph, GraphError, Node, NodeId, NodeKind, Result, Value, train};
+use super::{Graph, GraphError, Node, NodeId, NodeKind, Result, Subgraph, Value, train};
 
 /// Values with at most this many elements are folded while lowering when all
 /// their inputs are known, and constants with at most this many are compiled
@@ -64,6 +65,11 @@ pub struct LowerCx<'m> {
     /// computations added to it), by import position: inlined by the nodes
     /// they were imported for.
     imports: &'m [Computation],
+    /// The module's computations so far (reducers, imports).
+    comps: &'m Arena<Computation>,
+    /// Computations rules made while lowering (loop bodies and conditions):
+    /// added to the module after `comps`, in order, before the entry.
+    later: Vec<Computation>,
 }
 
 impl<'m> LowerCx<'m> {
@@ -83,6 +89,47 @@ impl<'m> LowerCx<'m> {
             .get(&dtype)
             .copied()
             .ok_or_else(|| GraphError::unsupported(node, format!("no assigning scatter for {dtype}")))
+    }
+
+    /// The id `comp` will have in the module, which instructions built
+    /// from here on (by this or a [`Self::sub`] context) may call.
+    pub fn add_computation(&mut self, comp: Computation) -> Result<CompId> {
+        let signature = ProgramShape::of(&comp)
+            .ok_or_else(|| GraphError::Invalid(format!("computation '{}' has no root", comp.name)))?;
+        let id = CompId::from_index(self.comps.capacity() + self.later.len());
+        self.b.declare_computation(id, signature);
+        self.later.push(comp);
+        Ok(id)
+    }
+
+    /// Runs `f` on a context building computation `name`, a callee of this
+    /// one's (same reducers; what it makes is added to the module too);
+    /// returns what `f` returns and the computation, rooted where `f` says.
+    pub fn sub<T>(
+        &mut self,
+        name: &str,
+        f: impl FnOnce(&mut LowerCx<'m>) -> Result<(T, InstId)>,
+    ) -> Result<(T, Computation)> {
+        let mut b = ComputationBuilder::with_computations(name, Some(self.comps));
+        for (k, c) in self.later.iter().enumerate() {
+            if let Some(signature) = ProgramShape::of(c) {
+                b.declare_computation(CompId::from_index(self.comps.capacity() + k), signature);
+            }
+        }
+        let mut child = LowerCx {
+            b,
+            reducers: self.reducers,
+            assigners: self.assigners,
+            imports: self.imports,
+            comps: self.comps,
+            later: std::mem::take(&mut self.later),
+        };
+        let result = f(&mut child);
+        let LowerCx { b, later, .. } = child;
+        self.later = later;
+        let (value, root) = result?;
+        let comp = b.build(root).map_err(|e| GraphError::Invalid(e.to_string()))?;
+        Ok((value, comp))
     }
 
     /// Wraps an instruction the builder made.
@@ -160,11 +207,24 @@ fn build_module(
         .map_err(invalid)?;
         assigners.insert(t, mb.add_computation(assign));
     }
-    let entry = {
-        let mut cx = LowerCx { b: mb.builder("main"), reducers: &reducers, assigners: &assigners, imports: &entries };
+    let (entry, later) = {
+        let mut cx = LowerCx {
+            b: mb.builder("main"),
+            reducers: &reducers,
+            assigners: &assigners,
+            imports: &entries,
+            comps: mb.computations(),
+            later: Vec::new(),
+        };
         let root = body(&mut cx)?;
-        cx.b.build(root).map_err(invalid)?
+        (cx.b.build(root).map_err(invalid)?, cx.later)
     };
+    for comp in later {
+        let expected = CompId::from_index(mb.computations().capacity());
+        if mb.add_computation(comp) != expected {
+            return Err(GraphError::Invalid("a computation made while lowering got another id".into()));
+        }
+    }
     let entry = mb.add_computation(entry);
     let mut module = mb.build(entry).map_err(invalid)?;
     let reachable = module.reachable_computations();
@@ -181,15 +241,27 @@ fn dtypes_for(graph: &Graph, nodes: &[NodeId], inputs: &[DType]) -> HashSet<DTyp
     let mut set: HashSet<DType> = inputs.iter().copied().collect();
     set.extend(BASE_DTYPES);
     for &n in nodes {
-        let node = graph.node(n);
-        if let NodeKind::Constant(a) = &node.kind {
-            set.insert(a.dtype());
-        }
-        if let Some(t) = node.int("to").and_then(ops::onnx_dtype) {
-            set.insert(t);
-        }
+        add_dtypes(graph.node(n), &mut set);
     }
     set
+}
+
+/// Adds the dtypes `node` makes (its constant, a cast's target), those of
+/// the bodies it runs included.
+fn add_dtypes(node: &Node, set: &mut HashSet<DType>) {
+    if let NodeKind::Constant(a) = &node.kind {
+        set.insert(a.dtype());
+    }
+    if let Some(t) = node.int("to").and_then(ops::onnx_dtype) {
+        set.insert(t);
+    }
+    for a in node.attrs.values() {
+        if let super::Attr::Graph(body) = a {
+            for inner in &body.graph.nodes {
+                add_dtypes(inner, set);
+            }
+        }
+    }
 }
 
 /// Lowers one node given its inputs, folding it when all of them are known.
@@ -223,9 +295,7 @@ pub fn eval_node(node: &Node, args: &[Option<Array>]) -> Result<Vec<Array>> {
     }
     let mut dtypes: HashSet<DType> = args.iter().flatten().map(Array::dtype).collect();
     dtypes.extend(BASE_DTYPES);
-    if let Some(t) = node.int("to").and_then(ops::onnx_dtype) {
-        dtypes.insert(t);
-    }
+    add_dtypes(node, &mut dtypes);
     let module = build_module("node", &dtypes, &[], |cx| {
         let mut vals = Vec::with_capacity(args.len());
         for a in args {
@@ -294,32 +364,7 @@ pub fn lower_cluster(
             let constant = known.get(k).cloned().flatten();
             vals.insert(v, Val { id, dtype: *dtype, dims: dims.clone(), constant, param: Some(k as u32) });
         }
-        for &n in &spec.nodes {
-            let node = graph.node(n);
-            let outs = match &node.kind {
-                NodeKind::Constant(a) => vec![cx.constant(node, a.clone())?],
-                NodeKind::Op => {
-                    let ins: Vec<Option<Val>> = node
-                        .inputs
-                        .iter()
-                        .map(|i| match i {
-                            Some(v) => vals.get(v).cloned().map(Some).ok_or_else(|| {
-                                GraphError::node(node, "an input is neither in the cluster nor fed to it")
-                            }),
-                            None => Ok(None),
-                        })
-                        .collect::<Result<_>>()?;
-                    match import_of.get(&n) {
-                        Some(&i) => inline_gradients(cx, node, i, &ins)?,
-                        None => lower_node(cx, node, &ins)?,
-                    }
-                }
-                _ => return Err(GraphError::node(node, "only ops and constants can be in a cluster")),
-            };
-            for (k, v) in outs.into_iter().enumerate() {
-                vals.insert(Value { node: n, output: k as u32 }, v);
-            }
-        }
+        lower_nodes(cx, graph, &spec.nodes, &mut vals, &import_of)?;
         let mut root = Vec::with_capacity(spec.outputs.len());
         for v in &spec.outputs {
             match vals.get(v) {
@@ -331,6 +376,66 @@ pub fn lower_cluster(
         }
         at(graph.node(spec.outputs.first().map_or(spec.nodes[0], |v| v.node)), cx.b.tuple(&root))
     })
+}
+
+/// Lowers `nodes` (ops and constants, in topological order) given the
+/// values `vals` holds, adding theirs; `Gradients` nodes inline the import
+/// `import_of` names.
+fn lower_nodes(
+    cx: &mut LowerCx<'_>,
+    graph: &Graph,
+    nodes: &[NodeId],
+    vals: &mut HashMap<Value, Val>,
+    import_of: &HashMap<NodeId, usize>,
+) -> Result<()> {
+    for &n in nodes {
+        let node = graph.node(n);
+        let outs = match &node.kind {
+            NodeKind::Constant(a) => vec![cx.constant(node, a.clone())?],
+            NodeKind::Op => {
+                let ins: Vec<Option<Val>> =
+                    node.inputs
+                        .iter()
+                        .map(|i| match i {
+                            Some(v) => vals.get(v).cloned().map(Some).ok_or_else(|| {
+                                GraphError::node(node, "an input is neither in the cluster nor fed to it")
+                            }),
+                            None => Ok(None),
+                        })
+                        .collect::<Result<_>>()?;
+                match import_of.get(&n) {
+                    Some(&i) => inline_gradients(cx, node, i, &ins)?,
+                    None => lower_node(cx, node, &ins)?,
+                }
+            }
+            _ => return Err(GraphError::node(node, "only ops and constants can be in a cluster")),
+        };
+        for (k, v) in outs.into_iter().enumerate() {
+            vals.insert(Value { node: n, output: k as u32 }, v);
+        }
+    }
+    Ok(())
+}
+
+/// Lowers `body` into `cx`'s computation, its inputs bound to `args`;
+/// returns its outputs. Values known while lowering stay known inside.
+pub fn lower_subgraph(cx: &mut LowerCx<'_>, node: &Node, body: &Subgraph, args: &[Val]) -> Result<Vec<Val>> {
+    if args.len() != body.inputs.len() {
+        return Err(GraphError::node(node, format!("its body takes {} inputs, got {}", body.inputs.len(), args.len())));
+    }
+    let mut vals: HashMap<Value, Val> = HashMap::new();
+    for (&n, v) in body.inputs.iter().zip(args) {
+        vals.insert(Value { node: n, output: 0 }, v.clone());
+    }
+    let nodes = body.needed_nodes()?;
+    if let Some(&g) = nodes.iter().find(|&&n| body.graph.node(n).op == train::GRADIENTS) {
+        return Err(GraphError::unsupported(body.graph.node(g), "gradients inside a loop body"));
+    }
+    lower_nodes(cx, &body.graph, &nodes, &mut vals, &HashMap::new())?;
+    body.outputs
+        .iter()
+        .map(|v| vals.get(v).cloned().ok_or_else(|| GraphError::node(node, "its body does not compute an output")))
+        .collect()
 }
 
 /// Adds `m`'s computations but its entry to `mb` (callees first, calls

@@ -83,7 +83,7 @@ pub struct Value {
     pub output: u32,
 }
 
-/// A typed attribute (ONNX's attribute types, minus graphs).
+/// A typed attribute (ONNX's attribute types).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Attr {
     Int(i64),
@@ -93,6 +93,57 @@ pub enum Attr {
     String(String),
     Strings(Vec<String>),
     Tensor(Array),
+    /// A body a control-flow op runs (`Loop`'s `body`).
+    Graph(Subgraph),
+}
+
+/// A graph a node runs as a function: its placeholders are its parameters,
+/// in `inputs` order, and `outputs` its results. It reads nothing else of
+/// the enclosing graph: values it uses from there are passed in as inputs.
+#[derive(Clone)]
+pub struct Subgraph {
+    pub graph: Arc<Graph>,
+    pub inputs: Vec<NodeId>,
+    pub outputs: Vec<Value>,
+}
+
+impl Subgraph {
+    /// The nodes `outputs` need, in topological order, without the
+    /// placeholders bound to `inputs`; an error names a placeholder the body
+    /// reads but does not declare as an input.
+    pub fn needed_nodes(&self) -> Result<Vec<NodeId>> {
+        let mut seen = std::collections::HashSet::new();
+        let mut stack: Vec<NodeId> = self.outputs.iter().map(|v| v.node).collect();
+        while let Some(n) = stack.pop() {
+            if self.inputs.contains(&n) || !seen.insert(n) {
+                continue;
+            }
+            let node = self.graph.node(n);
+            match node.kind {
+                NodeKind::Op | NodeKind::Constant(_) => {}
+                _ => {
+                    return Err(GraphError::node(node, "a body may hold only ops and constants besides its inputs"));
+                }
+            }
+            stack.extend(node.inputs.iter().flatten().map(|v| v.node));
+        }
+        let mut nodes: Vec<NodeId> = seen.into_iter().collect();
+        nodes.sort();
+        Ok(nodes)
+    }
+}
+
+/// Bodies are equal when they are the same body (shared, never compared by value).
+impl PartialEq for Subgraph {
+    fn eq(&self, other: &Subgraph) -> bool {
+        Arc::ptr_eq(&self.graph, &other.graph) && self.inputs == other.inputs && self.outputs == other.outputs
+    }
+}
+
+impl fmt::Debug for Subgraph {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Subgraph({} nodes, {} inputs, {} outputs)", self.graph.len(), self.inputs.len(), self.outputs.len())
+    }
 }
 
 /// One dimension of a placeholder: fixed, or named and known only when fed.
@@ -190,6 +241,7 @@ impl Node {
         string -> &str = String;
         strings -> &[String] = Strings;
         tensor -> &Array = Tensor;
+        subgraph -> &Subgraph = Graph;
     }
 }
 

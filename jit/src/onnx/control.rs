@@ -10,33 +10,36 @@
 //!   condition computed at run time imports both branches and selects each
 //!   output with `Where(cond, then, else)`: both run (they are pure), and
 //!   their outputs must have shapes `Where` can broadcast.
-//! - `Loop` needs a constant trip count `M` (at most [`MAX_TRIPS`]) and is
-//!   unrolled. Iteration `i` gets the constant `i` as its iteration number.
-//!   While the condition is known true, each iteration's state is the body's
-//!   outputs; once the body computes the condition at run time, later
-//!   iterations keep their state where it is false (`Where`) and the
-//!   condition becomes the conjunction (`And`), which is ONNX's
-//!   "stop when false". Scan outputs are stacked along a new first axis,
-//!   which needs every iteration to run: with a run-time condition they are
-//!   refused.
-//!
-//! This is not yet HLO `conditional`/`while`: a loop whose trip count is only
-//! known at run time is refused, naming the node.
+//! - `Loop` with a constant trip count `M` of at most [`UNROLL_TRIPS`] is
+//!   unrolled. Iteration `i` gets the constant `i` as its iteration number
+//!   (so rules that need it while compiling see it). While the condition is
+//!   known true, each iteration's state is the body's outputs; once the body
+//!   computes the condition at run time, later iterations keep their state
+//!   where it is false (`Where`) and the condition becomes the conjunction
+//!   (`And`), which is ONNX's "stop when false". Scan outputs are stacked
+//!   along a new first axis, which needs every iteration to run: with a
+//!   run-time condition they are refused.
+//! - Any other `Loop` (a longer or run-time trip count, none at all) becomes
+//!   one graph `Loop` node whose body is a [`Subgraph`] of its own, lowered
+//!   to an HLO `while` ([`crate::graph::ops`]' control rule). The names the
+//!   body reads from enclosing scopes become extra inputs of the node
+//!   (attribute `captured`) and placeholders of the body.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use smelt_hlo::Array;
 
 use super::proto::{GraphProto, NodeProto, attribute_proto::AttributeType};
 use super::{Importer, OnnxError, add_constant as exact_constant, add_op, free_name, tensor, upgrade};
 use crate::graph::ops::util::array_ints;
-use crate::graph::{Attr, Graph, NodeKind, Value};
+use crate::graph::{Attr, Graph, Node, NodeKind, Subgraph, Value};
 
 /// The operators this module inlines.
 pub const OPS: [&str; 2] = ["If", "Loop"];
 
-/// The most iterations a `Loop` is unrolled into.
-pub const MAX_TRIPS: i64 = 4096;
+/// The most iterations a `Loop` is unrolled into; longer ones run as a `while`.
+pub const UNROLL_TRIPS: i64 = 16;
 
 /// Imports `If` or `Loop` node `n` (named `name` in the graph).
 pub(crate) fn import(cx: &mut Importer, n: &NodeProto, name: &str) -> Result<(), OnnxError> {
@@ -81,19 +84,20 @@ pub(crate) fn import(cx: &mut Importer, n: &NodeProto, name: &str) -> Result<(),
     }
 }
 
-/// Unrolls `Loop` node `n` (see the module docs).
+/// Imports `Loop` node `n`: unrolled when its trip count is a small
+/// constant, else as a graph `Loop` node (see the module docs).
 fn import_loop(cx: &mut Importer, n: &NodeProto, name: &str, body: &GraphProto) -> Result<(), String> {
     let input = |k: usize| n.input.get(k).filter(|t| !t.is_empty());
     let trips = match input(0) {
         Some(m) => match constant(&cx.graph, tensor(cx, m)?).map(|a| array_ints(&a)).as_deref() {
-            Some([m]) => *m,
-            _ => return Err(format!("trip count '{m}' must be a constant (loops are unrolled at import)")),
+            Some([m]) => Some(*m),
+            _ => None,
         },
-        None => return Err("has no trip count M; smelt unrolls loops and needs one".into()),
+        None => None,
     };
-    if !(0..=MAX_TRIPS).contains(&trips) {
-        return Err(format!("trip count {trips} is outside 0..={MAX_TRIPS}"));
-    }
+    let Some(trips) = trips.filter(|m| *m <= UNROLL_TRIPS) else {
+        return import_while(cx, n, name, body);
+    };
     let carried = n.input.len().saturating_sub(2);
     if body.input.len() != carried + 2 || body.output.len() < carried + 1 {
         return Err(format!(
@@ -182,6 +186,119 @@ fn import_loop(cx: &mut Importer, n: &NodeProto, name: &str, body: &GraphProto) 
         add(&mut cx.graph, "Concat", o, &parts, vec![("axis", Attr::Int(0))])?;
     }
     Ok(())
+}
+
+/// Imports `Loop` node `n` as one graph `Loop` node running `body`, a
+/// subgraph of its own that takes the names it reads from enclosing scopes
+/// as extra inputs.
+fn import_while(cx: &mut Importer, n: &NodeProto, name: &str, body: &GraphProto) -> Result<(), String> {
+    let carried = n.input.len().saturating_sub(2);
+    if body.input.len() != carried + 2 || body.output.len() < carried + 1 {
+        return Err(format!(
+            "the body takes {} inputs and gives {} outputs for {carried} loop-carried values",
+            body.input.len(),
+            body.output.len()
+        ));
+    }
+    let free = free_names(body);
+    let mut captured = Vec::with_capacity(free.len());
+    for f in &free {
+        if cx.seqs.contains(&cx.resolve(f)) {
+            return Err(format!("the body reads sequence '{f}' (a loop body may read tensors only)"));
+        }
+        captured.push(tensor(cx, f)?);
+    }
+    let mut sub = Importer { graph: Graph::new(), seqs: Default::default(), opset: cx.opset, scopes: Vec::new() };
+    let mut inputs = Vec::with_capacity(body.input.len() + free.len());
+    for (k, i) in body.input.iter().enumerate() {
+        // The types bound are the loop's own; the declared one names it.
+        let dtype = match k {
+            0 => smelt_hlo::DType::S64,
+            1 => smelt_hlo::DType::Pred,
+            _ => super::declared(i).ok().and_then(|(t, _)| tensor::dtype(t).ok()).unwrap_or(smelt_hlo::DType::F32),
+        };
+        inputs.push(sub.graph.placeholder(&i.name, dtype, Vec::new()).map_err(|e| e.to_string())?.node);
+    }
+    for (f, v) in free.iter().zip(&captured) {
+        let dtype = match &cx.graph.node(v.node).kind {
+            NodeKind::Constant(a) => a.dtype(),
+            NodeKind::Placeholder { dtype, .. } => *dtype,
+            _ => smelt_hlo::DType::F32,
+        };
+        inputs.push(sub.graph.placeholder(f, dtype, Vec::new()).map_err(|e| e.to_string())?.node);
+    }
+    for t in &body.initializer {
+        let a = tensor::decode(t).map_err(|m| format!("initializer '{}': {m}", t.name))?;
+        sub.graph.constant(&t.name, a).map_err(|e| e.to_string())?;
+    }
+    let rewritten;
+    let nodes = if cx.opset < upgrade::TARGET {
+        rewritten = upgrade::rewrite_nodes(body, cx.opset).map_err(|e| e.to_string())?;
+        &rewritten
+    } else {
+        &body.node
+    };
+    super::refuse_foreign_ops(nodes).map_err(|e| e.to_string())?;
+    for (k, node) in nodes.iter().enumerate() {
+        sub.node(node, k).map_err(|e| format!("in its body: {e}"))?;
+    }
+    let outputs = body
+        .output
+        .iter()
+        .map(|o| sub.graph.tensor(&o.name).ok_or_else(|| format!("its body does not compute output '{}'", o.name)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let subgraph = Subgraph { graph: Arc::new(sub.graph), inputs, outputs };
+    let mut node_inputs = Vec::with_capacity(n.input.len() + captured.len());
+    for (k, i) in n.input.iter().enumerate() {
+        node_inputs.push(if i.is_empty() { None } else { Some(tensor(cx, i).map_err(|e| format!("input {k}: {e}"))?) });
+    }
+    node_inputs.resize(carried + 2, None);
+    node_inputs.extend(captured.into_iter().map(Some));
+    let node = Node {
+        name: name.to_string(),
+        op: "Loop".into(),
+        kind: NodeKind::Op,
+        inputs: node_inputs,
+        outputs: n.output.clone(),
+        attrs: [("body".to_string(), Attr::Graph(subgraph)), ("captured".to_string(), Attr::Int(free.len() as i64))]
+            .into_iter()
+            .collect(),
+        compile: None,
+    };
+    cx.graph.add_node(node).map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+/// The names `g` reads but does not define (its nested subgraphs' reads
+/// included), in first-use order: ONNX's outer-scope references.
+fn free_names(g: &GraphProto) -> Vec<String> {
+    let mut defined: HashSet<&str> = g.input.iter().map(|i| i.name.as_str()).collect();
+    defined.extend(g.initializer.iter().map(|t| t.name.as_str()));
+    for n in &g.node {
+        defined.extend(n.output.iter().map(String::as_str));
+    }
+    let mut free = Vec::new();
+    let note = |name: &str, free: &mut Vec<String>| {
+        if !name.is_empty() && !defined.contains(name) && !free.iter().any(|f| f == name) {
+            free.push(name.to_string());
+        }
+    };
+    for n in &g.node {
+        for i in &n.input {
+            note(i, &mut free);
+        }
+        for a in &n.attribute {
+            if let Some(inner) = &a.g {
+                for name in free_names(inner) {
+                    note(&name, &mut free);
+                }
+            }
+        }
+    }
+    for o in &g.output {
+        note(&o.name, &mut free);
+    }
+    free
 }
 
 /// Imports subgraph `g` under `prefix`, its inputs bound by `bind` (input

@@ -15,6 +15,7 @@ macro_rules! rules_via {
     )*};
 }
 
+mod control;
 mod elementwise;
 mod host;
 mod index;
@@ -162,6 +163,8 @@ static OPS: &[OpDef] = &[
     lowered("Where", ew::where_),
     lowered("Clip", ew::clip),
     lowered("Identity", ew::identity),
+    // Control flow: a body graph run as an HLO `while`.
+    lowered("Loop", control::loop_),
     lowered("Cast", ew::cast),
     // Neural-network layers.
     lowered("MatMul", nn::matmul),

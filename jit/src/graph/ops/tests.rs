@@ -1312,3 +1312,84 @@ fn resize_integers_round_half_to_even_and_saturate() {
     let want: Vec<u8> = exact.iter().map(|v| v.round_ties_even().clamp(0.0, 255.0) as u8).collect();
     assert_eq!(y.values::<u8>().unwrap(), want.as_slice());
 }
+
+/// A `Loop` built with the Rust API: `acc = acc * 0.5 + x * i` for a trip
+/// count fed at run time, reading `x` from the enclosing graph, with the
+/// running value as a scan output; compiled, op by op on the interpreter,
+/// and against the same loop in Rust.
+#[test]
+fn loops_run_as_while_with_a_trip_count_fed_at_run_time() {
+    let mut body = Graph::new();
+    let i = body.placeholder("i", DType::S64, vec![]).unwrap();
+    let cond = body.placeholder("cond", DType::Pred, vec![]).unwrap();
+    let acc = body.placeholder("acc", DType::F32, vec![Dim::Fixed(3)]).unwrap();
+    let x = body.placeholder("x", DType::F32, vec![Dim::Fixed(3)]).unwrap();
+    let fi = body.op("Cast", "fi", &[i], vec![("to", Attr::Int(1))]).unwrap();
+    let xi = body.op("Mul", "xi", &[x, fi], vec![]).unwrap();
+    let half = body.constant("half", Array::scalar(0.5f32)).unwrap();
+    let decayed = body.op("Mul", "decayed", &[acc, half], vec![]).unwrap();
+    let next = body.op("Add", "next", &[decayed, xi], vec![]).unwrap();
+    let body = crate::graph::Subgraph {
+        graph: std::sync::Arc::new(body),
+        inputs: vec![i.node, cond.node, acc.node, x.node],
+        outputs: vec![cond, next, next],
+    };
+    let mut g = Graph::new();
+    let m = g.placeholder("m", DType::S64, vec![]).unwrap();
+    let x = g.placeholder("x", DType::F32, vec![Dim::Fixed(3)]).unwrap();
+    let a0 = g.constant("a0", f32s(&[3], vec![1.0, 0.0, -1.0])).unwrap();
+    let attrs = vec![("body", Attr::Graph(body)), ("captured", Attr::Int(1))];
+    let id = g.add_node(Node {
+        name: "loop".into(),
+        op: "Loop".into(),
+        kind: NodeKind::Op,
+        inputs: vec![Some(m), None, Some(a0), Some(x)],
+        outputs: vec!["final".into(), "rows".into()],
+        attrs: attrs.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+        compile: None,
+    });
+    let id = id.unwrap();
+    let xv = f32s(&[3], vec![1.0, 2.0, 4.0]);
+    let mut compiled = Session::new(g.clone(), SessionOptions { backend: "cpu".into(), ..Default::default() }).unwrap();
+    for trips in [0i64, 1, 7, 33] {
+        let mut want = vec![1.0f32, 0.0, -1.0];
+        let mut rows = Vec::new();
+        for step in 0..trips {
+            for (w, x) in want.iter_mut().zip(vals(&xv)) {
+                *w = *w * 0.5 + x * step as f32;
+            }
+            rows.extend(&want);
+        }
+        let out = compiled.run(&[("m", Array::scalar(trips)), ("x", xv.clone())], &["final", "rows"]).unwrap();
+        assert_close(&vals(&out[0]), &want, 1e-5);
+        assert_eq!(out[1].dims.as_slice(), &[trips, 3]);
+        assert_close(&vals(&out[1]), &rows, 1e-5);
+        let node = g.node(id);
+        let interpreted = eval_node(
+            node,
+            &[Some(Array::scalar(trips)), None, Some(f32s(&[3], vec![1.0, 0.0, -1.0])), Some(xv.clone())],
+        )
+        .unwrap();
+        assert_close(&vals(&interpreted[0]), &want, 1e-5);
+        assert_close(&vals(&interpreted[1]), &rows, 1e-5);
+    }
+    // A trip count computed inside the cluster is unknown while compiling:
+    // a loop without scan outputs runs, one with them says why it cannot.
+    let twice = g.op("Add", "twice", &[m, m], vec![]).unwrap();
+    let mut inputs = g.node(id).inputs.clone();
+    inputs[0] = Some(twice);
+    let attrs = g.node(id).attrs.clone();
+    g.add_node(Node {
+        name: "loop2".into(),
+        op: "Loop".into(),
+        kind: NodeKind::Op,
+        inputs,
+        outputs: vec!["final2".into(), "rows2".into()],
+        attrs,
+        compile: None,
+    })
+    .unwrap();
+    compiled = Session::new(g, SessionOptions { backend: "cpu".into(), ..Default::default() }).unwrap();
+    let err = compiled.run(&[("m", Array::scalar(2i64)), ("x", xv.clone())], &["rows2"]).unwrap_err().to_string();
+    assert!(err.contains("loop2") && err.contains("trip count M while compiling"), "{err}");
+}

@@ -95,9 +95,6 @@ fn import_loop(cx: &mut Importer, n: &NodeProto, name: &str, body: &GraphProto) 
         },
         None => None,
     };
-    let Some(trips) = trips.filter(|m| *m <= UNROLL_TRIPS) else {
-        return import_while(cx, n, name, body);
-    };
     let carried = n.input.len().saturating_sub(2);
     if body.input.len() != carried + 2 || body.output.len() < carried + 1 {
         return Err(format!(
@@ -106,6 +103,9 @@ fn import_loop(cx: &mut Importer, n: &NodeProto, name: &str, body: &GraphProto) 
             body.output.len()
         ));
     }
+    let Some(trips) = trips.filter(|m| *m <= UNROLL_TRIPS) else {
+        return import_while(cx, n, name, body, carried);
+    };
     let scans = body.output.len() - 1 - carried;
     if n.output.len() != carried + scans {
         return Err(format!("has {} outputs, the body gives {carried} states and {scans} scans", n.output.len()));
@@ -190,16 +190,8 @@ fn import_loop(cx: &mut Importer, n: &NodeProto, name: &str, body: &GraphProto) 
 
 /// Imports `Loop` node `n` as one graph `Loop` node running `body`, a
 /// subgraph of its own that takes the names it reads from enclosing scopes
-/// as extra inputs.
-fn import_while(cx: &mut Importer, n: &NodeProto, name: &str, body: &GraphProto) -> Result<(), String> {
-    let carried = n.input.len().saturating_sub(2);
-    if body.input.len() != carried + 2 || body.output.len() < carried + 1 {
-        return Err(format!(
-            "the body takes {} inputs and gives {} outputs for {carried} loop-carried values",
-            body.input.len(),
-            body.output.len()
-        ));
-    }
+/// as extra inputs; `carried` values, checked against the body.
+fn import_while(cx: &mut Importer, n: &NodeProto, name: &str, body: &GraphProto, carried: usize) -> Result<(), String> {
     let free = free_names(body);
     let mut captured = Vec::with_capacity(free.len());
     for f in &free {

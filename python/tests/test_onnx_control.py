@@ -256,6 +256,38 @@ def test_nested_while_loops_read_every_enclosing_scope():
         np.testing.assert_allclose(got, want, rtol=1e-5)
 
 
+@pytest.mark.parametrize("backend", ["cranelift", "cpu"])
+def test_a_while_body_reads_a_shape_fed_to_the_graph(backend):
+    # The body reshapes by a graph input: its value is asked for while
+    # compiling (as for a Reshape outside a loop), one compilation per value.
+    body = helper.make_graph(
+        [
+            helper.make_node("Reshape", ["acc", "shape"], ["r"]),
+            helper.make_node("Transpose", ["r"], ["t"]),
+            helper.make_node("Reshape", ["t", "flat"], ["u"]),
+            helper.make_node("Add", ["u", "x"], ["acc2"]),
+            helper.make_node("Identity", ["cond"], ["cond2"]),
+        ],
+        "body",
+        [vi("i", I64, []), vi("cond", B, []), vi("acc", F, [6])],
+        [vi("cond2", B), vi("acc2", F, [6])],
+        [numpy_helper.from_array(np.array([-1], np.int64), "flat")],
+    )
+    m = model(
+        [helper.make_node("Loop", ["M", "yes", "a0"], ["final"], body=body)],
+        [vi("x", F, [6]), vi("a0", F, [6]), vi("shape", I64, [2])],
+        [vi("final", F)],
+        [("M", np.int64(21)), ("yes", np.array(True))],
+    )
+    session = smelt.onnx.InferenceSession(m.SerializeToString(), backend=backend)
+    x, a0 = np.arange(6, dtype=np.float32) / 7, np.arange(6, dtype=np.float32)
+    for shape in [[2, 3], [3, 2], [2, 3]]:
+        feeds = {"x": x, "a0": a0, "shape": np.array(shape, np.int64)}
+        (want,) = ReferenceEvaluator(m).run(None, feeds)
+        (got,) = session.run(None, feeds)
+        np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
 def test_loops_smelt_cannot_compile_name_the_node():
     scans_and_computed_cond = model(
         [helper.make_node("Loop", ["M", "c0", "a0"], ["final", "scans"], body=counting_body(True), name="scanner")],

@@ -61,9 +61,11 @@ pub fn loop_(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Resul
             let id = at(node, b.b.parameter(k as u32, Shape::array(*dtype, dims), &format!("p{k}")))?;
             let mut v = b.val(node, id)?;
             // A captured value is the same in every iteration: what is known
-            // of it outside is known inside.
+            // of it outside is known inside, and a rule that needs the value
+            // of a cluster argument asks for it as outside.
             if k >= 2 + carried {
                 v.constant = state_in[k - 2].constant.clone();
+                v.param = state_in[k - 2].param;
             }
             args.push(v);
         }

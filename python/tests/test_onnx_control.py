@@ -1,6 +1,6 @@
 """ONNX `If` and `Loop` (docs/onnx.md), against ONNX's reference evaluator:
-branches chosen at import and at run time, loops unrolled at import and run
-as a `while` (trip counts fed at run time, none at all, long ones),
+branches chosen at import and at run time (an HLO `conditional`), loops
+unrolled at import and run as a `while` (trip counts fed at run time, none at all, long ones),
 loop-carried values, scan outputs, a condition computed in the body, nested
 subgraphs that read enclosing scopes, and the loops smelt refuses."""
 
@@ -286,6 +286,44 @@ def test_a_while_body_reads_a_shape_fed_to_the_graph(backend):
         (want,) = ReferenceEvaluator(m).run(None, feeds)
         (got,) = session.run(None, feeds)
         np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+@pytest.mark.parametrize("backend", ["cranelift", "cpu"])
+def test_an_if_in_a_while_body_runs_one_branch_per_iteration(backend):
+    # 40 iterations (a while loop): even ones double acc, odd ones add x and
+    # a value read from the graph two scopes out.
+    then_g = helper.make_graph([helper.make_node("Add", ["acc", "acc"], ["d"])], "even", [], [vi("d", F)])
+    else_g = helper.make_graph(
+        [helper.make_node("Add", ["acc", "x"], ["p"]), helper.make_node("Sub", ["p", "bias"], ["q"])],
+        "odd",
+        [],
+        [vi("q", F)],
+    )
+    body = helper.make_graph(
+        [
+            helper.make_node("Mod", ["i", "two"], ["r"]),
+            helper.make_node("Equal", ["r", "zero"], ["even"]),
+            helper.make_node("If", ["even"], ["acc1"], then_branch=then_g, else_branch=else_g),
+            helper.make_node("Mul", ["acc1", "shrink"], ["acc2"]),
+            helper.make_node("Identity", ["cond"], ["cond2"]),
+        ],
+        "body",
+        [vi("i", I64, []), vi("cond", B, []), vi("acc", F, [3])],
+        [vi("cond2", B), vi("acc2", F, [3])],
+        [
+            numpy_helper.from_array(np.int64(2), "two"),
+            numpy_helper.from_array(np.int64(0), "zero"),
+            numpy_helper.from_array(np.float32(0.5), "shrink"),
+        ],
+    )
+    m = model(
+        [helper.make_node("Loop", ["M", "yes", "a0"], ["final"], body=body)],
+        [vi("x", F, [3]), vi("a0", F, [3]), vi("bias", F, [3])],
+        [vi("final", F)],
+        [("M", np.int64(40)), ("yes", np.array(True))],
+    )
+    feeds = {k: np.array(v, np.float32) for k, v in [("x", [1, 2, 3]), ("a0", [1, 1, 1]), ("bias", [0.5, 0, -1])]}
+    check(m, feeds, backend)
 
 
 def test_loops_smelt_cannot_compile_name_the_node():

@@ -1,15 +1,17 @@
-//! ONNX `If` and `Loop`, inlined while importing.
+//! ONNX `If` and `Loop`: inlined while importing where that is cheap, else
+//! one graph node each running subgraphs of their own.
 //!
-//! A subgraph (a branch, a loop body) is imported into the graph itself: its
-//! tensors get names of their own (`<node>/then/...`, `<node>/3/...` for
-//! iteration 3), its inputs are bound to the tensors they receive, and names
-//! it does not define resolve in the enclosing scopes (ONNX's outer-scope
-//! references). Nested subgraphs resolve through every enclosing renaming.
+//! An inlined subgraph (a branch, an unrolled loop's body) is imported into
+//! the graph itself: its tensors get names of their own (`<node>/then/...`,
+//! `<node>/3/...` for iteration 3), its inputs are bound to the tensors they
+//! receive, and names it does not define resolve in the enclosing scopes
+//! (ONNX's outer-scope references). Nested subgraphs resolve through every
+//! enclosing renaming.
 //!
 //! - `If` whose condition is a constant imports the branch taken only. A
-//!   condition computed at run time imports both branches and selects each
-//!   output with `Where(cond, then, else)`: both run (they are pure), and
-//!   their outputs must have shapes `Where` can broadcast.
+//!   condition computed at run time makes one graph `If` node whose two
+//!   branches are [`Subgraph`]s, lowered to an HLO `conditional`
+//!   ([`crate::graph::ops`]' control rules): one branch runs.
 //! - `Loop` with a constant trip count `M` of at most [`UNROLL_TRIPS`] is
 //!   unrolled. Iteration `i` gets the constant `i` as its iteration number
 //!   (so rules that need it while compiling see it). While the condition is
@@ -20,15 +22,17 @@
 //!   along a new first axis, which needs every iteration to run: with a
 //!   run-time condition they are refused.
 //! - Any other `Loop` (a longer or run-time trip count, none at all) becomes
-//!   one graph `Loop` node whose body is a [`Subgraph`] of its own, lowered
-//!   to an HLO `while` ([`crate::graph::ops`]' control rule). The names the
-//!   body reads from enclosing scopes become extra inputs of the node
-//!   (attribute `captured`) and placeholders of the body.
+//!   one graph `Loop` node whose body is a [`Subgraph`], lowered to an HLO
+//!   `while`.
+//!
+//! A subgraph of its own takes the names it (or a branch beside it) reads
+//! from enclosing scopes as extra inputs of its node (attribute `captured`)
+//! and placeholders of its graph.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use smelt_hlo::Array;
+use smelt_hlo::{Array, DType};
 
 use super::proto::{GraphProto, NodeProto, attribute_proto::AttributeType};
 use super::{Importer, OnnxError, add_constant as exact_constant, add_op, free_name, tensor, upgrade};
@@ -69,13 +73,7 @@ pub(crate) fn import(cx: &mut Importer, n: &NodeProto, name: &str) -> Result<(),
                         add(&mut cx.graph, "Identity", o, &[v], vec![]).map_err(err)?;
                     }
                 }
-                None => {
-                    let then_outs = inline(cx, then_g, &format!("{name}/then"), HashMap::new())?;
-                    let else_outs = inline(cx, else_g, &format!("{name}/else"), HashMap::new())?;
-                    for ((o, t), e) in n.output.iter().zip(then_outs).zip(else_outs) {
-                        add(&mut cx.graph, "Where", o, &[cond, t, e], vec![]).map_err(err)?;
-                    }
-                }
+                None => import_conditional(cx, n, name, cond, [then_g, else_g]).map_err(err)?,
             }
             Ok(())
         }
@@ -193,68 +191,135 @@ fn import_loop(cx: &mut Importer, n: &NodeProto, name: &str, body: &GraphProto) 
 /// as extra inputs; `carried` values, checked against the body.
 fn import_while(cx: &mut Importer, n: &NodeProto, name: &str, body: &GraphProto, carried: usize) -> Result<(), String> {
     let free = free_names(body);
-    let mut captured = Vec::with_capacity(free.len());
-    for f in &free {
-        if cx.seqs.contains(&cx.resolve(f)) {
-            return Err(format!("the body reads sequence '{f}' (a loop body may read tensors only)"));
-        }
-        captured.push(tensor(cx, f)?);
-    }
-    let mut sub = Importer { graph: Graph::new(), seqs: Default::default(), opset: cx.opset, scopes: Vec::new() };
-    let mut inputs = Vec::with_capacity(body.input.len() + free.len());
-    for (k, i) in body.input.iter().enumerate() {
-        // The types bound are the loop's own; the declared one names it.
-        let dtype = match k {
-            0 => smelt_hlo::DType::S64,
-            1 => smelt_hlo::DType::Pred,
-            _ => super::declared(i).ok().and_then(|(t, _)| tensor::dtype(t).ok()).unwrap_or(smelt_hlo::DType::F32),
-        };
-        inputs.push(sub.graph.placeholder(&i.name, dtype, Vec::new()).map_err(|e| e.to_string())?.node);
-    }
-    for (f, v) in free.iter().zip(&captured) {
-        let dtype = match &cx.graph.node(v.node).kind {
-            NodeKind::Constant(a) => a.dtype(),
-            NodeKind::Placeholder { dtype, .. } => *dtype,
-            _ => smelt_hlo::DType::F32,
-        };
-        inputs.push(sub.graph.placeholder(f, dtype, Vec::new()).map_err(|e| e.to_string())?.node);
-    }
-    for t in &body.initializer {
-        let a = tensor::decode(t).map_err(|m| format!("initializer '{}': {m}", t.name))?;
-        sub.graph.constant(&t.name, a).map_err(|e| e.to_string())?;
-    }
-    let rewritten;
-    let nodes = if cx.opset < upgrade::TARGET {
-        rewritten = upgrade::rewrite_nodes(body, cx.opset).map_err(|e| e.to_string())?;
-        &rewritten
-    } else {
-        &body.node
-    };
-    super::refuse_foreign_ops(nodes).map_err(|e| e.to_string())?;
-    for (k, node) in nodes.iter().enumerate() {
-        sub.node(node, k).map_err(|e| format!("in its body: {e}"))?;
-    }
-    let outputs = body
-        .output
+    let captured = captured_values(cx, &free)?;
+    let leading: Vec<(&str, DType)> = body
+        .input
         .iter()
-        .map(|o| sub.graph.tensor(&o.name).ok_or_else(|| format!("its body does not compute output '{}'", o.name)))
-        .collect::<Result<Vec<_>, _>>()?;
-    let subgraph = Subgraph { graph: Arc::new(sub.graph), inputs, outputs };
+        .enumerate()
+        .map(|(k, i)| {
+            // The types bound are the loop's own; the declared one names it.
+            let dtype = match k {
+                0 => DType::S64,
+                1 => DType::Pred,
+                _ => super::declared(i).ok().and_then(|(t, _)| tensor::dtype(t).ok()).unwrap_or(DType::F32),
+            };
+            (i.name.as_str(), dtype)
+        })
+        .collect();
+    let subgraph = import_body(cx, body, &leading, &free, &captured)?;
     let mut node_inputs = Vec::with_capacity(n.input.len() + captured.len());
     for (k, i) in n.input.iter().enumerate() {
         node_inputs.push(if i.is_empty() { None } else { Some(tensor(cx, i).map_err(|e| format!("input {k}: {e}"))?) });
     }
     node_inputs.resize(carried + 2, None);
     node_inputs.extend(captured.into_iter().map(Some));
+    let attrs = vec![("body", Attr::Graph(subgraph)), ("captured", Attr::Int(free.len() as i64))];
+    add_node(cx, name, "Loop", node_inputs, &n.output, attrs)
+}
+
+/// Imports `If` node `n`, whose condition is computed at run time, as one
+/// graph `If` node running one of its branches, each a subgraph of its own
+/// taking every name either branch reads from enclosing scopes as inputs.
+fn import_conditional(
+    cx: &mut Importer,
+    n: &NodeProto,
+    name: &str,
+    cond: Value,
+    branches: [&GraphProto; 2],
+) -> Result<(), String> {
+    let mut free = free_names(branches[0]);
+    for f in free_names(branches[1]) {
+        if !free.contains(&f) {
+            free.push(f);
+        }
+    }
+    let captured = captured_values(cx, &free)?;
+    let then_g = import_body(cx, branches[0], &[], &free, &captured)?;
+    let else_g = import_body(cx, branches[1], &[], &free, &captured)?;
+    let inputs = std::iter::once(Some(cond)).chain(captured.into_iter().map(Some)).collect();
+    let attrs = vec![
+        ("then_branch", Attr::Graph(then_g)),
+        ("else_branch", Attr::Graph(else_g)),
+        ("captured", Attr::Int(free.len() as i64)),
+    ];
+    add_node(cx, name, "If", inputs, &n.output, attrs)
+}
+
+/// The values `free` names in the enclosing scopes (tensors only).
+fn captured_values(cx: &Importer, free: &[String]) -> Result<Vec<Value>, String> {
+    free.iter()
+        .map(|f| {
+            if cx.seqs.contains(&cx.resolve(f)) {
+                return Err(format!("a subgraph reads sequence '{f}' (subgraphs may read tensors only)"));
+            }
+            tensor(cx, f)
+        })
+        .collect()
+}
+
+/// Imports `g` as a graph of its own: placeholders for its `leading` inputs
+/// and then for each name of `free` (standing for `captured`), its
+/// initializers and nodes; its outputs in order.
+fn import_body(
+    cx: &Importer,
+    g: &GraphProto,
+    leading: &[(&str, DType)],
+    free: &[String],
+    captured: &[Value],
+) -> Result<Subgraph, String> {
+    let mut sub = Importer { graph: Graph::new(), seqs: Default::default(), opset: cx.opset, scopes: Vec::new() };
+    let mut inputs = Vec::with_capacity(leading.len() + free.len());
+    for &(name, dtype) in leading {
+        inputs.push(sub.graph.placeholder(name, dtype, Vec::new()).map_err(|e| e.to_string())?.node);
+    }
+    for (f, v) in free.iter().zip(captured) {
+        let dtype = match &cx.graph.node(v.node).kind {
+            NodeKind::Constant(a) => a.dtype(),
+            NodeKind::Placeholder { dtype, .. } => *dtype,
+            _ => DType::F32,
+        };
+        inputs.push(sub.graph.placeholder(f, dtype, Vec::new()).map_err(|e| e.to_string())?.node);
+    }
+    for t in &g.initializer {
+        let a = tensor::decode(t).map_err(|m| format!("initializer '{}': {m}", t.name))?;
+        sub.graph.constant(&t.name, a).map_err(|e| e.to_string())?;
+    }
+    let rewritten;
+    let nodes = if cx.opset < upgrade::TARGET {
+        rewritten = upgrade::rewrite_nodes(g, cx.opset).map_err(|e| e.to_string())?;
+        &rewritten
+    } else {
+        &g.node
+    };
+    super::refuse_foreign_ops(nodes).map_err(|e| e.to_string())?;
+    for (k, node) in nodes.iter().enumerate() {
+        sub.node(node, k).map_err(|e| format!("in subgraph '{}': {e}", g.name))?;
+    }
+    g.output
+        .iter()
+        .map(|o| {
+            sub.graph.tensor(&o.name).ok_or_else(|| format!("subgraph '{}' does not compute '{}'", g.name, o.name))
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(|outputs| Subgraph { graph: Arc::new(sub.graph), inputs, outputs })
+}
+
+/// Adds op node `name` with these inputs, outputs and attributes.
+fn add_node(
+    cx: &mut Importer,
+    name: &str,
+    op: &str,
+    inputs: Vec<Option<Value>>,
+    outputs: &[String],
+    attrs: Vec<(&str, Attr)>,
+) -> Result<(), String> {
     let node = Node {
         name: name.to_string(),
-        op: "Loop".into(),
+        op: op.into(),
         kind: NodeKind::Op,
-        inputs: node_inputs,
-        outputs: n.output.clone(),
-        attrs: [("body".to_string(), Attr::Graph(subgraph)), ("captured".to_string(), Attr::Int(free.len() as i64))]
-            .into_iter()
-            .collect(),
+        inputs,
+        outputs: outputs.to_vec(),
+        attrs: attrs.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
         compile: None,
     };
     cx.graph.add_node(node).map_err(|e| e.to_string())?;

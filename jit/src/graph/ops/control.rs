@@ -1,6 +1,7 @@
-//! `Loop`: a body graph run while a trip count and a condition allow, as an
-//! HLO `while`.
+//! Control flow over subgraphs: `Loop` as an HLO `while`, `If` as an HLO
+//! `conditional` (see [`if_`]).
 //!
+//! `Loop`: a body graph run while a trip count and a condition allow.
 //! Semantics are ONNX's: inputs `M` (trip count, optional), `cond`
 //! (optional), the loop-carried values, then (smelt's addition, attribute
 //! `captured`) the values the body reads from the enclosing graph. The body
@@ -230,4 +231,97 @@ fn scalar_as(cx: &mut LowerCx<'_>, node: &Node, v: &Val, dtype: DType, what: &st
         a
     });
     Ok(x)
+}
+
+/// Lowers an `If` node: inputs `cond`, then the values its branches read
+/// from the enclosing graph (attribute `captured`, as many as the rest);
+/// branches `then_branch` and `else_branch`, subgraphs taking those values.
+/// A condition known while lowering lowers the branch taken in place;
+/// otherwise an HLO `conditional` runs one branch. Outputs of the two
+/// branches must have one dtype; shapes are broadcast numpy-style to a
+/// common one (as `Where` would select them).
+pub fn if_(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let branch = |key: &str| node.subgraph(key).ok_or_else(|| GraphError::node(node, format!("has no '{key}' graph")));
+    let branches = [branch("then_branch")?, branch("else_branch")?];
+    let cond = scalar_as(cx, node, super::util::input(node, inputs, 0)?, DType::Pred, "condition")?;
+    let mut args = Vec::with_capacity(inputs.len() - 1);
+    for (k, v) in inputs[1..].iter().enumerate() {
+        args.push(v.clone().ok_or_else(|| GraphError::node(node, format!("captured value {k} is missing")))?);
+    }
+    for b in branches {
+        if b.inputs.len() != args.len() || b.outputs.len() != branches[0].outputs.len() {
+            return Err(GraphError::node(node, "its branches take other inputs or give other outputs than it has"));
+        }
+    }
+    if let Some(taken) = &cond.constant {
+        let b = if taken.data.get_f64(0) != 0.0 { branches[0] } else { branches[1] };
+        return lower_subgraph(cx, node, b, &args);
+    }
+
+    // Each branch as a function of one tuple of the captured values.
+    let arg_shape = Shape::Tuple(args.iter().map(|v| Shape::array(v.dtype, &v.dims)).collect());
+    let mut lowered = Vec::with_capacity(2);
+    for (b, tag) in branches.iter().zip(["then", "else"]) {
+        let (outs, comp) = cx.sub(&format!("{}_{tag}", node.name), |b_cx| {
+            let p = at(node, b_cx.b.parameter(0, arg_shape.clone(), "captured"))?;
+            let mut inner = Vec::with_capacity(args.len());
+            for (k, outside) in args.iter().enumerate() {
+                let id = at(node, b_cx.b.get_tuple_element(p, k as i64))?;
+                let mut v = b_cx.val(node, id)?;
+                v.constant = outside.constant.clone();
+                v.param = outside.param;
+                inner.push(v);
+            }
+            let outs = lower_subgraph(b_cx, node, b, &inner)?;
+            let ids: Vec<InstId> = outs.iter().map(|v| v.id).collect();
+            let root = at(node, b_cx.b.tuple(&ids))?;
+            Ok((outs, root))
+        })?;
+        lowered.push((outs, comp));
+    }
+    let (else_outs, else_comp) = lowered.pop().expect("two branches");
+    let (then_outs, then_comp) = lowered.pop().expect("two branches");
+    let mut common = Vec::with_capacity(then_outs.len());
+    for (k, (t, e)) in then_outs.iter().zip(&else_outs).enumerate() {
+        if t.dtype != e.dtype {
+            return Err(GraphError::node(
+                node,
+                format!("output {k} is {} in one branch and {} in the other", t.dtype, e.dtype),
+            ));
+        }
+        common.push(super::util::broadcast_shape(node, &t.dims, &e.dims)?);
+    }
+    // A branch whose outputs need broadcasting is wrapped in one that does.
+    let mut ids = Vec::with_capacity(2);
+    for (outs, comp, tag) in [(&then_outs, then_comp, "then"), (&else_outs, else_comp, "else")] {
+        let fits = outs.iter().zip(&common).all(|(v, dims)| &v.dims == dims);
+        let id = cx.add_computation(comp)?;
+        if fits {
+            ids.push(id);
+            continue;
+        }
+        let (_, wrapped) = cx.sub(&format!("{}_{tag}_broadcast", node.name), |b_cx| {
+            let p = at(node, b_cx.b.parameter(0, arg_shape.clone(), "captured"))?;
+            let called = at(node, b_cx.b.call(&[p], id))?;
+            let mut results = Vec::with_capacity(outs.len());
+            for (k, dims) in common.iter().enumerate() {
+                let out = at(node, b_cx.b.get_tuple_element(called, k as i64))?;
+                let out = b_cx.val(node, out)?;
+                results.push(super::util::broadcast_to(b_cx, node, &out, dims)?.id);
+            }
+            Ok(((), at(node, b_cx.b.tuple(&results))?))
+        })?;
+        ids.push(cx.add_computation(wrapped)?);
+    }
+    let operand = at(node, cx.b.tuple(&args.iter().map(|v| v.id).collect::<Vec<_>>()))?;
+    let done = at(
+        node,
+        cx.b.add_instruction(Opcode::Conditional, &[cond.id, operand, operand], smelt_hlo::Attrs::None, &ids, None),
+    )?;
+    (0..common.len())
+        .map(|k| {
+            let id = at(node, cx.b.get_tuple_element(done, k as i64))?;
+            cx.val(node, id)
+        })
+        .collect()
 }

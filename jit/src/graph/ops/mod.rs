@@ -163,8 +163,9 @@ static OPS: &[OpDef] = &[
     lowered("Where", ew::where_),
     lowered("Clip", ew::clip),
     lowered("Identity", ew::identity),
-    // Control flow: a body graph run as an HLO `while`.
+    // Control flow: body graphs run as an HLO `while` or `conditional`.
     lowered("Loop", control::loop_),
+    lowered("If", control::if_),
     lowered("Cast", ew::cast),
     // Neural-network layers.
     lowered("MatMul", nn::matmul),

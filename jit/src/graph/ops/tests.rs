@@ -1393,3 +1393,57 @@ fn loops_run_as_while_with_a_trip_count_fed_at_run_time() {
     let err = compiled.run(&[("m", Array::scalar(2i64)), ("x", xv.clone())], &["rows2"]).unwrap_err().to_string();
     assert!(err.contains("loop2") && err.contains("trip count M while compiling"), "{err}");
 }
+
+/// An `If` built with the Rust API: one branch squares `x`, the other gives
+/// a scalar, broadcast to `x`'s shape when the condition is known at run
+/// time only; a known condition lowers the branch taken.
+#[test]
+fn if_runs_the_branch_its_condition_chooses() {
+    let mut then_g = Graph::new();
+    let tx = then_g.placeholder("x", DType::F32, vec![Dim::Fixed(3)]).unwrap();
+    let sq = then_g.op("Mul", "sq", &[tx, tx], vec![]).unwrap();
+    let mut else_g = Graph::new();
+    let ex = else_g.placeholder("x", DType::F32, vec![Dim::Fixed(3)]).unwrap();
+    let seven = else_g.constant("seven", Array::scalar(7.0f32)).unwrap();
+    let branch = |g: Graph, x: Value, out: Value| crate::graph::Subgraph {
+        graph: std::sync::Arc::new(g),
+        inputs: vec![x.node],
+        outputs: vec![out],
+    };
+    let attrs: BTreeMap<String, Attr> = [
+        ("then_branch", Attr::Graph(branch(then_g, tx, sq))),
+        ("else_branch", Attr::Graph(branch(else_g, ex, seven))),
+        ("captured", Attr::Int(1)),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect();
+    let mut g = Graph::new();
+    let c = g.placeholder("c", DType::Pred, vec![]).unwrap();
+    let x = g.placeholder("x", DType::F32, vec![Dim::Fixed(3)]).unwrap();
+    let if_node = |name: &str, cond: Value| Node {
+        name: name.into(),
+        op: "If".into(),
+        kind: NodeKind::Op,
+        inputs: vec![Some(cond), Some(x)],
+        outputs: vec![format!("{name}_y")],
+        attrs: attrs.clone(),
+        compile: None,
+    };
+    let id = g.add_node(if_node("branchy", c)).unwrap();
+    let yes = g.constant("yes", Array::scalar(true)).unwrap();
+    g.add_node(if_node("known", yes)).unwrap();
+    let xv = f32s(&[3], vec![1.0, -2.0, 3.0]);
+    let session = Session::new(g.clone(), SessionOptions { backend: "cpu".into(), ..Default::default() }).unwrap();
+    for cond in [true, false] {
+        let want = if cond { vec![1.0, 4.0, 9.0] } else { vec![7.0; 3] };
+        let out = session.run(&[("c", Array::scalar(cond)), ("x", xv.clone())], &["branchy_y", "known_y"]).unwrap();
+        assert_eq!(out[0].dims.as_slice(), &[3]);
+        assert_close(&vals(&out[0]), &want, 0.0);
+        assert_close(&vals(&out[1]), &[1.0, 4.0, 9.0], 0.0);
+        // Op by op every input is known, the condition too: the branch taken
+        // is lowered alone and its output keeps its own shape, as in ONNX.
+        let interpreted = eval_node(g.node(id), &[Some(Array::scalar(cond)), Some(xv.clone())]).unwrap();
+        assert_close(&vals(&interpreted[0]), if cond { &want } else { &want[..1] }, 0.0);
+    }
+}

@@ -1,4 +1,5 @@
-"""ONNX `If` and `Loop` (docs/onnx.md), against ONNX's reference evaluator:
+"""ONNX `If`, `Loop` and `Scan` (docs/onnx.md), against ONNX's reference evaluator
+(and numpy where it has no answer):
 branches chosen at import and at run time (an HLO `conditional`), loops
 unrolled at import and run as a `while` (trip counts fed at run time, none at all, long ones),
 loop-carried values, scan outputs, a condition computed in the body, nested
@@ -362,3 +363,75 @@ def test_loops_smelt_cannot_compile_name_the_node():
     session = smelt.onnx.InferenceSession(grows.SerializeToString(), backend="cpu")
     with pytest.raises(smelt.SmeltError, match="grower.*loop-carried value 0 enters as f32\\[3\\] and leaves"):
         session.run(None, {"x": np.ones(3, np.float32), "a0": np.ones(3, np.float32), "M": np.int64(2)})
+
+
+def scan_model(in_axes=None, in_dirs=None, out_axes=None, out_dirs=None, x_shape=(5, 3)):
+    """Scan: a running sum of x's slices (the state) and, per step, the sum
+    and the slice of y times it (two scan inputs, two scan outputs)."""
+    r = len(x_shape) - 1
+    body = helper.make_graph(
+        [
+            helper.make_node("Add", ["s", "xs"], ["s2"]),
+            helper.make_node("Identity", ["s2"], ["sum_out"]),
+            helper.make_node("Mul", ["ys", "s2"], ["prod_out"]),
+        ],
+        "body",
+        [vi("s", F, [3]), vi("xs", F, [3]), vi("ys", F, [3])],
+        [vi("s2", F, [3]), vi("sum_out", F, [3] if r == 1 else None), vi("prod_out", F, [3])],
+    )
+    attrs = {"num_scan_inputs": 2}
+    for key, v in [("scan_input_axes", in_axes), ("scan_input_directions", in_dirs),
+                   ("scan_output_axes", out_axes), ("scan_output_directions", out_dirs)]:
+        if v is not None:
+            attrs[key] = v
+    return helper.make_model(
+        helper.make_graph(
+            [helper.make_node("Scan", ["s0", "x", "y"], ["s_final", "sums", "prods"], body=body, **attrs)],
+            "m",
+            [vi("s0", F, [3]), vi("x", F, list(x_shape)), vi("y", F, list(x_shape))],
+            [vi("s_final", F), vi("sums", F), vi("prods", F)],
+        ),
+        opset_imports=[helper.make_opsetid("", 13)],
+    )
+
+
+@pytest.mark.parametrize("backend", ["cranelift", "cpu"])
+@pytest.mark.parametrize(
+    "attrs",
+    [
+        {},
+        {"in_dirs": [1, 0]},
+        {"in_axes": [1, 1], "x_shape": (3, 7)},
+        {"in_axes": [-1, 0], "x_shape": (3, 3), "out_dirs": [1, 0]},
+        {"out_axes": [1, -1], "out_dirs": [0, 1]},
+    ],
+)
+def test_scan_runs_as_a_while_loop(backend, attrs):
+    m = scan_model(**attrs)
+    shape = attrs.get("x_shape", (5, 3))
+    rng = np.random.default_rng(3)
+    feeds = {
+        "s0": rng.standard_normal(3).astype(np.float32),
+        "x": rng.standard_normal(shape).astype(np.float32),
+        "y": rng.standard_normal(shape).astype(np.float32),
+    }
+    if not attrs:
+        check(m, feeds, backend)
+        return
+    # ONNX's reference evaluator runs only the default axes and directions:
+    # the Scan definition in numpy.
+    in_axes, in_dirs = attrs.get("in_axes", [0, 0]), attrs.get("in_dirs", [0, 0])
+    out_axes, out_dirs = attrs.get("out_axes", [0, 0]), attrs.get("out_dirs", [0, 0])
+    xs, ys = (np.moveaxis(feeds[k], a, 0)[:: -1 if d else 1] for k, a, d in zip("xy", in_axes, in_dirs))
+    s, sums, prods = feeds["s0"], [], []
+    for xt, yt in zip(xs, ys):
+        s = s + xt
+        sums.append(s)
+        prods.append(yt * s)
+    want = [s] + [
+        np.moveaxis(np.stack(v)[:: -1 if d else 1], 0, a) for v, a, d in zip([sums, prods], out_axes, out_dirs)
+    ]
+    got = smelt.onnx.InferenceSession(m.SerializeToString(), backend=backend).run(None, feeds)
+    for g, w in zip(got, want):
+        assert g.shape == w.shape
+        np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6)

@@ -1,5 +1,5 @@
-//! ONNX `If` and `Loop`: inlined while importing where that is cheap, else
-//! one graph node each running subgraphs of their own.
+//! ONNX `If`, `Loop` and `Scan`: inlined while importing where that is
+//! cheap, else one graph node each running subgraphs of their own.
 //!
 //! An inlined subgraph (a branch, an unrolled loop's body) is imported into
 //! the graph itself: its tensors get names of their own (`<node>/then/...`,
@@ -23,7 +23,7 @@
 //!   run-time condition they are refused.
 //! - Any other `Loop` (a longer or run-time trip count, none at all) becomes
 //!   one graph `Loop` node whose body is a [`Subgraph`], lowered to an HLO
-//!   `while`.
+//!   `while`; so does a `Scan` ([`import_scan`] rewrites it as that loop).
 //!
 //! A subgraph of its own takes the names it (or a branch beside it) reads
 //! from enclosing scopes as extra inputs of its node (attribute `captured`)
@@ -34,13 +34,13 @@ use std::sync::Arc;
 
 use smelt_hlo::{Array, DType};
 
-use super::proto::{GraphProto, NodeProto, attribute_proto::AttributeType};
+use super::proto::{AttributeProto, GraphProto, NodeProto, ValueInfoProto, attribute_proto::AttributeType};
 use super::{Importer, OnnxError, add_constant as exact_constant, add_op, free_name, tensor, upgrade};
 use crate::graph::ops::util::array_ints;
 use crate::graph::{Attr, Graph, Node, NodeKind, Subgraph, Value};
 
 /// The operators this module inlines.
-pub const OPS: [&str; 2] = ["If", "Loop"];
+pub const OPS: [&str; 3] = ["If", "Loop", "Scan"];
 
 /// The most iterations a `Loop` is unrolled into; longer ones run as a `while`.
 pub const UNROLL_TRIPS: i64 = 16;
@@ -78,6 +78,7 @@ pub(crate) fn import(cx: &mut Importer, n: &NodeProto, name: &str) -> Result<(),
             Ok(())
         }
         "Loop" => import_loop(cx, n, name, subgraph("body")?).map_err(err),
+        "Scan" => import_scan(cx, n, name, subgraph("body")?).map_err(err),
         other => Err(err(format!("'{other}' is not a control-flow operator"))),
     }
 }
@@ -184,6 +185,140 @@ fn import_loop(cx: &mut Importer, n: &NodeProto, name: &str, body: &GraphProto) 
         add(&mut cx.graph, "Concat", o, &parts, vec![("axis", Attr::Int(0))])?;
     }
     Ok(())
+}
+
+/// Imports `Scan` node `n` (opset 9 and later) as the `Loop` it is: the
+/// trip count is the first scan input's length along its axis; the loop body
+/// takes iteration `i`'s slice of each scan input (`Gather` at `i`, or at
+/// `len - 1 - i` for a reversed one) and runs `body`; the loop's scan
+/// outputs, stacked along axis 0, are reversed (`Slice` with step -1) and
+/// moved to their axis (`Transpose`) where the attributes say.
+fn import_scan(cx: &mut Importer, n: &NodeProto, name: &str, body: &GraphProto) -> Result<(), String> {
+    if cx.opset < 9 {
+        return Err("Scan of opset 8 (batched, with sequence lengths) is not supported".into());
+    }
+    let ints = |key: &str| n.attribute.iter().find(|a| a.name == key).map(|a| a.ints.clone());
+    let scans_in = n.attribute.iter().find(|a| a.name == "num_scan_inputs").map(|a| a.i).unwrap_or(0);
+    let scans_in = usize::try_from(scans_in).ok().filter(|&k| (1..=n.input.len()).contains(&k));
+    let Some(scans_in) = scans_in else {
+        return Err(format!("num_scan_inputs must be between 1 and its {} inputs", n.input.len()));
+    };
+    let states = n.input.len() - scans_in;
+    if body.input.len() != n.input.len() || body.output.len() < states {
+        return Err(format!(
+            "the body takes {} inputs and gives {} outputs for {states} states and {scans_in} scan inputs",
+            body.input.len(),
+            body.output.len()
+        ));
+    }
+    let scans_out = body.output.len() - states;
+    if n.output.len() != states + scans_out {
+        return Err(format!("has {} outputs, the body gives {states} states and {scans_out} scans", n.output.len()));
+    }
+    let per = |key: &str, count: usize| -> Result<Vec<i64>, String> {
+        let v = ints(key).unwrap_or_else(|| vec![0; count]);
+        if v.len() == count { Ok(v) } else { Err(format!("'{key}' has {} values for {count} scans", v.len())) }
+    };
+    let (in_axes, in_dirs) = (per("scan_input_axes", scans_in)?, per("scan_input_directions", scans_in)?);
+    let (out_axes, out_dirs) = (per("scan_output_axes", scans_out)?, per("scan_output_directions", scans_out)?);
+    let p = format!("{name}/scan");
+    let node = |op: &str, inputs: &[&str], output: &str, attribute: Vec<AttributeProto>| NodeProto {
+        op_type: op.into(),
+        name: output.to_string(),
+        input: inputs.iter().map(|s| s.to_string()).collect(),
+        output: vec![output.to_string()],
+        attribute,
+        ..NodeProto::default()
+    };
+    let scalar = |t: &str, v: i64| tensor::encode(t, &Array::scalar(v));
+    // The trip count, in the enclosing graph: the first scan input's length.
+    let x0 = tensor(cx, &n.input[states])?;
+    let shape0 = add(&mut cx.graph, "Shape", &format!("{p}/shape"), &[x0], vec![])?;
+    let axis0 = add_constant(&mut cx.graph, &format!("{p}/axis"), Array::scalar(in_axes[0]))?;
+    let trips = add(&mut cx.graph, "Gather", &format!("{p}/trips"), &[shape0, axis0], vec![])?;
+    let trips = cx.graph.tensor_name(trips).to_string();
+    // The loop body: slices of the scan inputs, then the Scan's body.
+    let (iter, cond) = (format!("{p}/i"), format!("{p}/cond"));
+    let mut g = GraphProto { name: format!("{}_as_loop", body.name), ..GraphProto::default() };
+    g.input.push(ValueInfoProto { name: iter.clone(), ..ValueInfoProto::default() });
+    g.input.push(ValueInfoProto { name: cond.clone(), ..ValueInfoProto::default() });
+    g.input.extend(body.input[..states].iter().cloned());
+    g.initializer.push(scalar(&format!("{p}/one"), 1));
+    for (j, ((input, bound), (&axis, &dir))) in
+        n.input[states..].iter().zip(&body.input[states..]).zip(in_axes.iter().zip(&in_dirs)).enumerate()
+    {
+        let at = if dir == 0 {
+            iter.clone()
+        } else {
+            let q = format!("{p}/{j}");
+            g.initializer.push(scalar(&format!("{q}/axis"), axis));
+            g.node.push(node("Shape", &[input], &format!("{q}/shape"), vec![]));
+            g.node.push(node("Gather", &[&format!("{q}/shape"), &format!("{q}/axis")], &format!("{q}/len"), vec![]));
+            g.node.push(node("Sub", &[&format!("{q}/len"), &format!("{p}/one")], &format!("{q}/last"), vec![]));
+            g.node.push(node("Sub", &[&format!("{q}/last"), &iter], &format!("{q}/at"), vec![]));
+            format!("{q}/at")
+        };
+        g.node.push(node("Gather", &[input, &at], &bound.name, vec![upgrade::int_attr("axis", axis)]));
+    }
+    g.node.extend(body.node.iter().cloned());
+    g.initializer.extend(body.initializer.iter().cloned());
+    g.node.push(node("Identity", &[&cond], &format!("{p}/cond_out"), vec![]));
+    g.output.push(ValueInfoProto { name: format!("{p}/cond_out"), ..ValueInfoProto::default() });
+    g.output.extend(body.output.iter().cloned());
+    // The loop, its scan outputs stacked on axis 0 under names of their own
+    // where they still need reversing or moving.
+    let mut outputs: Vec<String> = n.output[..states].to_vec();
+    for (k, o) in n.output[states..].iter().enumerate() {
+        let plain = out_dirs[k] == 0 && out_axes[k] == 0;
+        outputs.push(if plain || o.is_empty() { o.clone() } else { format!("{p}/stacked_{k}") });
+    }
+    let mut inputs = vec![trips, String::new()];
+    inputs.extend(n.input[..states].iter().cloned());
+    let as_loop = NodeProto { op_type: "Loop".into(), input: inputs, output: outputs.clone(), ..NodeProto::default() };
+    import_while(cx, &as_loop, name, &g, states)?;
+    for (k, o) in n.output[states..].iter().enumerate() {
+        if outputs[states + k] == *o {
+            continue;
+        }
+        let mut v = tensor(cx, &outputs[states + k])?;
+        if out_dirs[k] != 0 {
+            let c = |graph: &mut Graph, tag: &str, x: i64| add_constant(graph, &format!("{p}/{k}/{tag}"), s64s(&[x]));
+            let parts =
+                [c(&mut cx.graph, "start", -1)?, c(&mut cx.graph, "end", i64::MIN)?, c(&mut cx.graph, "axis", 0)?];
+            let step = c(&mut cx.graph, "step", -1)?;
+            v = add(
+                &mut cx.graph,
+                "Slice",
+                &format!("{p}/{k}/reversed"),
+                &[v, parts[0], parts[1], parts[2], step],
+                vec![],
+            )?;
+        }
+        if out_axes[k] != 0 {
+            let rank = body.output[states + k]
+                .r#type
+                .as_ref()
+                .and_then(|_| super::declared(&body.output[states + k]).ok())
+                .and_then(|(_, dims)| dims)
+                .map(|d| d.len() as i64 + 1)
+                .ok_or_else(|| format!("scan output {k} moves to axis {} but its rank is not declared", out_axes[k]))?;
+            let axis = if out_axes[k] < 0 { out_axes[k] + rank } else { out_axes[k] };
+            if !(0..rank).contains(&axis) {
+                return Err(format!("scan output axis {} is outside rank {rank}", out_axes[k]));
+            }
+            // Axis 0 (the iterations) moves to `axis`, the others keep their order.
+            let mut perm: Vec<i64> = (1..rank).collect();
+            perm.insert(axis as usize, 0);
+            v = add(&mut cx.graph, "Transpose", &format!("{p}/{k}/moved"), &[v], vec![("perm", Attr::Ints(perm))])?;
+        }
+        add(&mut cx.graph, "Identity", o, &[v], vec![])?;
+    }
+    Ok(())
+}
+
+/// A 1-D s64 array.
+fn s64s(v: &[i64]) -> Array {
+    Array::from_vec([v.len() as i64], v.to_vec())
 }
 
 /// Imports `Loop` node `n` as one graph `Loop` node running `body`, a

@@ -157,7 +157,7 @@ fn take_attr(node: &mut NodeProto, name: &str) -> Option<AttributeProto> {
     Some(node.attribute.remove(i))
 }
 
-fn int_attr(name: &str, i: i64) -> AttributeProto {
+pub(crate) fn int_attr(name: &str, i: i64) -> AttributeProto {
     AttributeProto { name: name.into(), r#type: AttributeType::Int as i32, i, ..AttributeProto::default() }
 }
 

@@ -1,5 +1,5 @@
 """The ops added with DepthToSpace ... ScatterND, Resize/Upsample, RNN,
-NonMaxSuppression and RoiAlign, each a
+NonMaxSuppression, RoiAlign and Einsum, each a
 one-node ONNX model run by smelt.onnx.InferenceSession (Cranelift) and by ONNX's
 own reference implementation (onnx.reference.ReferenceEvaluator) as the oracle."""
 
@@ -402,3 +402,46 @@ def test_roi_align_before_opset_16_uses_output_half_pixel():
     want = ort.InferenceSession(model, providers=["CPUExecutionProvider"]).run(None, feeds)[0]
     got = smelt.onnx.InferenceSession(model, backend="cranelift").run(None, feeds)[0]
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+
+
+EINSUMS = [
+    ("ij,jk->ik", [(3, 4), (4, 5)]),
+    ("ij,jk", [(3, 4), (4, 5)]),
+    ("bij,bjk->bik", [(2, 3, 4), (2, 4, 5)]),
+    ("bhqd,bhkd->bhqk", [(2, 3, 5, 8), (2, 3, 7, 8)]),
+    ("ii->i", [(4, 4)]),
+    ("ii", [(4, 4)]),
+    ("iij->j", [(3, 3, 2)]),
+    ("ij->ji", [(3, 4)]),
+    ("ij->", [(3, 4)]),
+    ("i,i->", [(6,), (6,)]),
+    ("i,j->ij", [(3,), (4,)]),
+    ("...ij,...jk->...ik", [(2, 3, 4), (4, 5)]),
+    ("...ij->...ji", [(2, 2, 3, 4)]),
+    ("abc,cd,de->abe", [(2, 3, 4), (4, 5), (5, 6)]),
+    ("bn,anm,bm->ba", [(2, 3), (4, 3, 5), (2, 5)]),
+    ("ab,ab,ab->a", [(3, 4), (3, 4), (3, 4)]),
+    ("BIJ, BJK -> BKI", [(2, 3, 4), (2, 4, 5)]),
+]
+
+
+@pytest.mark.parametrize("equation,shapes", EINSUMS)
+def test_einsum(equation, shapes):
+    ins = {f"x{k}": randn(*s) for k, s in enumerate(shapes)}
+    check("Einsum", ins, attrs={"equation": equation}, opset=13, rtol=1e-4, atol=1e-5)
+    want = np.einsum(equation.replace(" ", ""), *ins.values())
+    model, feeds = op_model("Einsum", ins, {"equation": equation}, 13, 1)
+    (got,) = smelt.onnx.InferenceSession(model.SerializeToString(), backend="cpu").run(None, feeds)
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+
+
+def test_einsum_on_integers_and_its_errors():
+    a = RNG.integers(-5, 5, (3, 4)).astype(np.int64)
+    b = RNG.integers(-5, 5, (4, 2)).astype(np.int64)
+    check("Einsum", {"a": a, "b": b}, attrs={"equation": "ij,jk->ik"}, opset=13)
+    for equation, message in [("ij,jk->iq", "names no input"), ("ijk,jk->ik", "rank 2 is named by 3"),
+                              ("ij,jk->ii", "repeated"), ("i.j,jk->ik", "not a letter")]:
+        model, feeds = op_model("Einsum", {"a": a.astype(np.float32), "b": b.astype(np.float32)},
+                                {"equation": equation}, 13, 1)
+        with pytest.raises(smelt.SmeltError, match=message):
+            smelt.onnx.InferenceSession(model.SerializeToString(), backend="cranelift").run(None, feeds)

@@ -16,6 +16,7 @@ macro_rules! rules_via {
 }
 
 mod control;
+mod einsum;
 mod elementwise;
 mod host;
 mod index;
@@ -168,6 +169,7 @@ static OPS: &[OpDef] = &[
     lowered("If", control::if_),
     lowered("Cast", ew::cast),
     // Neural-network layers.
+    lowered("Einsum", einsum::einsum),
     lowered("MatMul", nn::matmul),
     lowered("Gemm", nn::gemm),
     lowered("Conv", nn::conv),

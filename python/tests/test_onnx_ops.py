@@ -445,3 +445,58 @@ def test_einsum_on_integers_and_its_errors():
                                 {"equation": equation}, 13, 1)
         with pytest.raises(smelt.SmeltError, match=message):
             smelt.onnx.InferenceSession(model.SerializeToString(), backend="cranelift").run(None, feeds)
+
+
+UNARY_RANGES = {
+    "Tan": (-1.4, 1.4), "Asin": (-0.99, 0.99), "Acos": (-0.99, 0.99), "Atan": (-20, 20),
+    "Sinh": (-10, 10), "Cosh": (-10, 10), "Asinh": (-1e5, 1e5), "Acosh": (1, 1e5), "Atanh": (-0.99, 0.99),
+    "Softsign": (-10, 10), "Celu": (-5, 5),
+}
+
+
+@pytest.mark.parametrize("op", sorted(UNARY_RANGES))
+def test_math_ops(op):
+    lo, hi = UNARY_RANGES[op]
+    x = np.concatenate([RNG.uniform(lo, hi, 61), np.linspace(lo, hi, 11)[1:-1], [0.0] if lo < 0 < hi else []])
+    x = x.astype(np.float32)
+    if op == "Asinh":
+        x = np.concatenate([x, [1e-6, -3e-5, 0.5, -2.0]]).astype(np.float32)
+    check(op, {"x": x}, opset=13, rtol=2e-5, atol=1e-6)
+    if op == "Celu":
+        check(op, {"x": x}, attrs={"alpha": 0.5}, opset=13, rtol=2e-5, atol=1e-6)
+
+
+def test_nan_inf_cast_like_and_bits():
+    x = np.array([0.0, np.nan, np.inf, -np.inf, -1.5, 3.0], np.float32)
+    check("IsNaN", {"x": x}, opset=13)
+    for pos, neg in [(1, 1), (1, 0), (0, 1), (0, 0)]:
+        check("IsInf", {"x": x}, attrs={"detect_positive": pos, "detect_negative": neg}, opset=13)
+    check("CastLike", {"x": x[[0, 4, 5]], "like": np.zeros(2, np.int32)}, opset=15)
+    a = RNG.integers(0, 2**31, (4, 5)).astype(np.uint32)
+    s = RNG.integers(0, 31, (5,)).astype(np.uint32)
+    for d in ["LEFT", "RIGHT"]:
+        check("BitShift", {"a": a, "s": s}, attrs={"direction": d}, opset=13)
+    i, j = RNG.integers(-1000, 1000, (2, 3, 4)).astype(np.int32)
+    for op in ["BitwiseAnd", "BitwiseOr", "BitwiseXor"]:
+        check(op, {"i": i, "j": j}, opset=18)
+    check("BitwiseNot", {"i": i}, opset=18)
+
+
+@pytest.mark.parametrize("op", ["ReduceL1", "ReduceLogSum", "ReduceLogSumExp"])
+@pytest.mark.parametrize("axes,keepdims", [(None, 1), ([1], 0), ([0, 2], 1), ([-1], 0)])
+def test_more_reductions(op, axes, keepdims):
+    x = RNG.uniform(0.1, 4.0, (3, 4, 5)).astype(np.float32)
+    if op != "ReduceLogSum":
+        x = x - 2.0
+    ins = {"x": x}
+    if axes is not None:
+        ins["axes"] = Const(np.array(axes, np.int64))
+    check(op, ins, attrs={"keepdims": keepdims}, opset=18, rtol=1e-5, atol=1e-6)
+
+
+def test_log_sum_exp_of_large_values_does_not_overflow():
+    x = np.array([[100.0, 100.0], [-np.inf, 3.0], [89.0, -89.0]], np.float32)
+    model, feeds = op_model("ReduceLogSumExp", {"x": x, "axes": Const(np.array([1], np.int64))}, {"keepdims": 0}, 18, 1)
+    (got,) = smelt.onnx.InferenceSession(model.SerializeToString(), backend="cranelift").run(None, feeds)
+    want = np.logaddexp.reduce(x.astype(np.float64), axis=1)
+    np.testing.assert_allclose(got, want, rtol=1e-6)

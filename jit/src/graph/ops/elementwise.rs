@@ -345,3 +345,207 @@ pub fn cast(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result
     }
     Ok(vec![convert(cx, node, x, t)?])
 }
+
+/// `Celu`: `max(0, x) + min(0, alpha * expm1(x / alpha))` (alpha 1).
+pub fn celu(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    let alpha = float_attr(node, "alpha", 1.0) as f64;
+    let d = x.dims.clone();
+    let a = splat(cx, node, x.dtype, alpha, &d)?;
+    let zero = splat(cx, node, x.dtype, 0.0, &d)?;
+    let scaled = emit(cx, node, |b| b.binary(Opcode::Divide, x.id, a.id))?;
+    let em1 = emit(cx, node, |b| b.unary(Opcode::Expm1, scaled.id))?;
+    let low = emit(cx, node, |b| b.binary(Opcode::Multiply, a.id, em1.id))?;
+    let low = emit(cx, node, |b| b.binary(Opcode::Minimum, low.id, zero.id))?;
+    let high = emit(cx, node, |b| b.binary(Opcode::Maximum, x.id, zero.id))?;
+    Ok(vec![emit(cx, node, |b| b.binary(Opcode::Add, high.id, low.id))?])
+}
+
+/// `Softsign`: `x / (1 + |x|)`.
+pub fn softsign(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    let one = splat(cx, node, x.dtype, 1.0, &x.dims)?;
+    let abs = emit(cx, node, |b| b.unary(Opcode::Abs, x.id))?;
+    let den = emit(cx, node, |b| b.binary(Opcode::Add, one.id, abs.id))?;
+    Ok(vec![emit(cx, node, |b| b.binary(Opcode::Divide, x.id, den.id))?])
+}
+
+/// `IsNaN`: `x != x`.
+pub fn is_nan(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    Ok(vec![emit(cx, node, |b| b.compare(Dir::Ne, x.id, x.id))?])
+}
+
+/// `IsInf`: `x` is +inf (`detect_positive`, default 1) or -inf
+/// (`detect_negative`, default 1).
+pub fn is_inf(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    let mut hits = Vec::new();
+    for (attr, v) in [("detect_positive", f64::INFINITY), ("detect_negative", f64::NEG_INFINITY)] {
+        if int_attr(node, attr, 1) != 0 {
+            let inf = splat(cx, node, x.dtype, v, &x.dims)?;
+            hits.push(emit(cx, node, |b| b.compare(Dir::Eq, x.id, inf.id))?);
+        }
+    }
+    match hits.as_slice() {
+        [] => Ok(vec![splat(cx, node, smelt_hlo::DType::Pred, 0.0, &x.dims)?]),
+        [one] => Ok(vec![one.clone()]),
+        [a, b_] => Ok(vec![emit(cx, node, |b| b.binary(Opcode::Or, a.id, b_.id))?]),
+        _ => unreachable!("two attributes at most"),
+    }
+}
+
+/// `CastLike`: `Cast` to the second input's type.
+pub fn cast_like(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    let like = input(node, inputs, 1)?;
+    Ok(vec![convert(cx, node, x, like.dtype)?])
+}
+
+/// `BitShift`: `direction` LEFT or RIGHT (logical: ONNX allows unsigned
+/// types only), numpy broadcasting.
+pub fn bit_shift(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let op = match node.string("direction") {
+        Some("LEFT") => Opcode::ShiftLeft,
+        Some("RIGHT") => Opcode::ShiftRightLogical,
+        other => return Err(GraphError::node(node, format!("direction {other:?} is neither LEFT nor RIGHT"))),
+    };
+    two(cx, node, inputs, op)
+}
+
+/// The inverse and hyperbolic trigonometric functions ONNX has and HLO has
+/// not, from `atan2`, `log1p`, `expm1` and `exp` (see [`Trig`]).
+#[derive(Clone, Copy)]
+enum Trig {
+    Tan,
+    /// `atan2(x, sqrt((1 - x)(1 + x)))`.
+    Asin,
+    /// `atan2(sqrt((1 - x)(1 + x)), x)`.
+    Acos,
+    /// `atan2(x, 1)`.
+    Atan,
+    /// `sign(x) * (e + e / (e + 1)) / 2`, `e = expm1(|x|)`; `exp(|x| - ln 2)`
+    /// past 80, where `e + 1` would overflow first.
+    Sinh,
+    /// `exp(|x| - ln 2) + exp(-|x|) / 2`.
+    Cosh,
+    /// `sign(x) * log1p(|x| + x^2 / (1 + sqrt(1 + x^2)))`; `log(|x|) + ln 2`
+    /// past 2^12, where `x^2` would lose it.
+    Asinh,
+    /// `log(x + sqrt((x - 1)(x + 1)))`; `log(x) + ln 2` past 2^12.
+    Acosh,
+    /// `log1p(2x / (1 - x)) / 2`.
+    Atanh,
+}
+
+fn trig(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>], f: Trig) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?.clone();
+    if !x.dtype.is_float() {
+        return Err(GraphError::node(node, format!("takes floating-point values, not {}", x.dtype)));
+    }
+    let d = x.dims.clone();
+    let c = |cx: &mut LowerCx<'_>, v: f64| splat(cx, node, x.dtype, v, &d);
+    let bin = |cx: &mut LowerCx<'_>, op: Opcode, a: &Val, b: &Val| emit(cx, node, |bl| bl.binary(op, a.id, b.id));
+    let un = |cx: &mut LowerCx<'_>, op: Opcode, a: &Val| emit(cx, node, |bl| bl.unary(op, a.id));
+    let one = c(cx, 1.0)?;
+    let ln2 = c(cx, std::f64::consts::LN_2)?;
+    let y = match f {
+        Trig::Tan => un(cx, Opcode::Tan, &x)?,
+        Trig::Asin | Trig::Acos => {
+            let lo = bin(cx, Opcode::Subtract, &one, &x)?;
+            let hi = bin(cx, Opcode::Add, &one, &x)?;
+            let p = bin(cx, Opcode::Multiply, &lo, &hi)?;
+            let r = un(cx, Opcode::Sqrt, &p)?;
+            match f {
+                Trig::Asin => bin(cx, Opcode::Atan2, &x, &r)?,
+                _ => bin(cx, Opcode::Atan2, &r, &x)?,
+            }
+        }
+        Trig::Atan => bin(cx, Opcode::Atan2, &x, &one)?,
+        Trig::Sinh | Trig::Cosh => {
+            let a = un(cx, Opcode::Abs, &x)?;
+            let shifted = bin(cx, Opcode::Subtract, &a, &ln2)?;
+            let half_e = un(cx, Opcode::Exp, &shifted)?;
+            match f {
+                Trig::Sinh => {
+                    let e = un(cx, Opcode::Expm1, &a)?;
+                    let e1 = bin(cx, Opcode::Add, &e, &one)?;
+                    let q = bin(cx, Opcode::Divide, &e, &e1)?;
+                    let s = bin(cx, Opcode::Add, &e, &q)?;
+                    let half = c(cx, 0.5)?;
+                    let small = bin(cx, Opcode::Multiply, &s, &half)?;
+                    let limit = c(cx, 80.0)?;
+                    let big = emit(cx, node, |b| b.compare(Dir::Gt, a.id, limit.id))?;
+                    let m = emit(cx, node, |b| b.select(big.id, half_e.id, small.id))?;
+                    let sign = un(cx, Opcode::Sign, &x)?;
+                    bin(cx, Opcode::Multiply, &sign, &m)?
+                }
+                _ => {
+                    let neg = un(cx, Opcode::Negate, &a)?;
+                    let tail = un(cx, Opcode::Exp, &neg)?;
+                    let half = c(cx, 0.5)?;
+                    let tail = bin(cx, Opcode::Multiply, &tail, &half)?;
+                    bin(cx, Opcode::Add, &half_e, &tail)?
+                }
+            }
+        }
+        Trig::Asinh | Trig::Acosh => {
+            let a = match f {
+                Trig::Asinh => un(cx, Opcode::Abs, &x)?,
+                _ => x.clone(),
+            };
+            let small = match f {
+                Trig::Asinh => {
+                    let sq = bin(cx, Opcode::Multiply, &a, &a)?;
+                    let s1 = bin(cx, Opcode::Add, &sq, &one)?;
+                    let r = un(cx, Opcode::Sqrt, &s1)?;
+                    let den = bin(cx, Opcode::Add, &r, &one)?;
+                    let q = bin(cx, Opcode::Divide, &sq, &den)?;
+                    let arg = bin(cx, Opcode::Add, &a, &q)?;
+                    un(cx, Opcode::Log1p, &arg)?
+                }
+                _ => {
+                    let lo = bin(cx, Opcode::Subtract, &a, &one)?;
+                    let hi = bin(cx, Opcode::Add, &a, &one)?;
+                    let p = bin(cx, Opcode::Multiply, &lo, &hi)?;
+                    let r = un(cx, Opcode::Sqrt, &p)?;
+                    let arg = bin(cx, Opcode::Add, &a, &r)?;
+                    un(cx, Opcode::Log, &arg)?
+                }
+            };
+            let l = un(cx, Opcode::Log, &a)?;
+            let large = bin(cx, Opcode::Add, &l, &ln2)?;
+            let limit = c(cx, 4096.0)?;
+            let big = emit(cx, node, |b| b.compare(Dir::Gt, a.id, limit.id))?;
+            let m = emit(cx, node, |b| b.select(big.id, large.id, small.id))?;
+            match f {
+                Trig::Asinh => {
+                    let sign = un(cx, Opcode::Sign, &x)?;
+                    bin(cx, Opcode::Multiply, &sign, &m)?
+                }
+                _ => m,
+            }
+        }
+        Trig::Atanh => {
+            let two_x = bin(cx, Opcode::Add, &x, &x)?;
+            let den = bin(cx, Opcode::Subtract, &one, &x)?;
+            let q = bin(cx, Opcode::Divide, &two_x, &den)?;
+            let l = un(cx, Opcode::Log1p, &q)?;
+            let half = c(cx, 0.5)?;
+            bin(cx, Opcode::Multiply, &l, &half)?
+        }
+    };
+    Ok(vec![y])
+}
+
+rules_via!(trig, Trig {
+    tan => Tan;
+    asin => Asin;
+    acos => Acos;
+    atan => Atan;
+    sinh => Sinh;
+    cosh => Cosh;
+    asinh => Asinh;
+    acosh => Acosh;
+    atanh => Atanh;
+});

@@ -1,5 +1,5 @@
-//! Reductions: `ReduceSum`/`Mean`/`Max`/`Min`/`Prod`/`SumSquare`/`L2`
-//! (axes as an input from opset 13/18, as an attribute before) and
+//! Reductions: `ReduceSum`/`Mean`/`Max`/`Min`/`Prod`/`SumSquare`/`L1`/`L2`/
+//! `LogSum`/`LogSumExp` (axes as an input from opset 13/18, as an attribute before) and
 //! `ArgMax`/`ArgMin`.
 
 use smelt_hlo::attrs::{ComparisonDirection, PadDim, Window, WindowDim};
@@ -29,7 +29,12 @@ enum Kind {
     Min,
     Prod,
     SumSquare,
+    L1,
     L2,
+    LogSum,
+    /// `log(sum(exp(x)))`, computed as `m + log(sum(exp(x - m)))` with `m`
+    /// the maximum (0 where it is infinite), so large inputs do not overflow.
+    LogSumExp,
 }
 
 fn reduction(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>], kind: Kind) -> Result<Vec<Val>> {
@@ -38,13 +43,28 @@ fn reduction(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>], kind: Ki
     let Some(axes) = reduction_axes(node, inputs, x.dims.len())? else {
         return Ok(vec![x.clone()]);
     };
-    let src = if matches!(kind, Kind::SumSquare | Kind::L2) {
-        emit(cx, node, |b| b.binary(Opcode::Multiply, x.id, x.id))?
+    // LogSumExp's shift: the maximum, kept dims, finite.
+    let shift = if kind == Kind::LogSumExp {
+        let m = reduce(cx, node, x, &axes, Reducer::Max, true)?;
+        let finite = emit(cx, node, |b| b.unary(Opcode::IsFinite, m.id))?;
+        let zero = splat(cx, node, m.dtype, 0.0, &m.dims)?;
+        let m = emit(cx, node, |b| b.select(finite.id, m.id, zero.id))?;
+        Some(broadcast_to(cx, node, &m, &x.dims)?)
     } else {
-        x.clone()
+        None
+    };
+    let src = match kind {
+        Kind::SumSquare | Kind::L2 => emit(cx, node, |b| b.binary(Opcode::Multiply, x.id, x.id))?,
+        Kind::L1 => unary(cx, node, Opcode::Abs, x)?,
+        Kind::LogSumExp => {
+            let m = shift.as_ref().expect("made above");
+            let d = emit(cx, node, |b| b.binary(Opcode::Subtract, x.id, m.id))?;
+            unary(cx, node, Opcode::Exp, &d)?
+        }
+        _ => x.clone(),
     };
     let reducer = match kind {
-        Kind::Sum | Kind::Mean | Kind::SumSquare | Kind::L2 => Reducer::Add,
+        Kind::Sum | Kind::Mean | Kind::SumSquare | Kind::L1 | Kind::L2 | Kind::LogSum | Kind::LogSumExp => Reducer::Add,
         Kind::Max => Reducer::Max,
         Kind::Min => Reducer::Min,
         Kind::Prod => Reducer::Mul,
@@ -57,6 +77,12 @@ fn reduction(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>], kind: Ki
             Ok(vec![emit(cx, node, |b| b.binary(Opcode::Divide, r.id, c.id))?])
         }
         Kind::L2 => Ok(vec![unary(cx, node, Opcode::Sqrt, &r)?]),
+        Kind::LogSum => Ok(vec![unary(cx, node, Opcode::Log, &r)?]),
+        Kind::LogSumExp => {
+            let l = unary(cx, node, Opcode::Log, &r)?;
+            let m = reduce(cx, node, shift.as_ref().expect("made above"), &axes, Reducer::Max, keep)?;
+            Ok(vec![emit(cx, node, |b| b.binary(Opcode::Add, l.id, m.id))?])
+        }
         _ => Ok(vec![r]),
     }
 }
@@ -68,7 +94,10 @@ rules_via!(reduction, Kind {
     reduce_min => Min;
     reduce_prod => Prod;
     reduce_sum_square => SumSquare;
+    reduce_l1 => L1;
     reduce_l2 => L2;
+    reduce_log_sum => LogSum;
+    reduce_log_sum_exp => LogSumExp;
 });
 
 /// `ArgMax`/`ArgMin`: the extreme value along `axis`, then the first (or,

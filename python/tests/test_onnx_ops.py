@@ -500,3 +500,20 @@ def test_log_sum_exp_of_large_values_does_not_overflow():
     (got,) = smelt.onnx.InferenceSession(model.SerializeToString(), backend="cranelift").run(None, feeds)
     want = np.logaddexp.reduce(x.astype(np.float64), axis=1)
     np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+def test_eye_like_windows_and_compress():
+    x = randn(3, 5)
+    for attrs in [{}, {"k": 1}, {"k": -2, "dtype": TensorProto.INT32}, {"k": 7}]:
+        check("EyeLike", {"x": x}, attrs=attrs, opset=13)
+    for op in ["HannWindow", "HammingWindow", "BlackmanWindow"]:
+        for size in [1, 8, 10]:
+            for periodic in [0, 1]:
+                # A symmetric window of one point is 0/0 in ONNX's formula: NaN in both.
+                with np.errstate(invalid="ignore"):
+                    check(op, {"size": Const(np.int64(size))}, attrs={"periodic": periodic}, opset=17, atol=1e-6)
+        check(op, {"size": Const(np.int32(6))}, attrs={"output_datatype": TensorProto.DOUBLE}, opset=17)
+    data = randn(3, 4, 2)
+    for axis, cond in [(0, [True, False, True]), (1, [False, True, True]), (2, [True]), (None, [1, 0, 0, 1, 1])]:
+        attrs = {} if axis is None else {"axis": axis}
+        check("Compress", {"data": data, "cond": np.array(cond, bool)}, attrs=attrs, opset=13)

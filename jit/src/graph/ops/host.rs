@@ -1,6 +1,6 @@
 //! Ops whose output shapes depend on input values, or that gather at
 //! positions computed from input values, run on the host: `NonZero`,
-//! `Unique`, `TopK`, `NonMaxSuppression` and `RoiAlign`.
+//! `Unique`, `TopK`, `NonMaxSuppression`, `RoiAlign` and `Compress`.
 
 use std::cmp::Ordering;
 
@@ -341,4 +341,36 @@ pub fn roi_align(node: &Node, args: &[Array]) -> Result<Vec<Array>> {
         }
     }
     Ok(vec![Array::new([r, c, oh, ow], ArrayData::from_f64(x.dtype(), out))])
+}
+
+/// `Compress(input, condition)`: the slices along `axis` (every element of
+/// the flattened input without it) where `condition` holds; a condition
+/// shorter than the axis leaves the rest out.
+pub fn compress(node: &Node, args: &[Array]) -> Result<Vec<Array>> {
+    let x = arg(node, args, 0)?;
+    let cond = arg(node, args, 1)?;
+    if cond.dims.len() != 1 {
+        return Err(GraphError::node(node, format!("the condition must be 1-D, not {:?}", cond.dims)));
+    }
+    let (dims, axis): (Vec<i64>, usize) = match node.int("axis") {
+        Some(a) => (x.dims.to_vec(), super::util::norm_axis(node, a, x.dims.len())?),
+        None => (vec![x.len() as i64], 0),
+    };
+    let n = dims[axis] as usize;
+    if cond.len() > n {
+        return Err(GraphError::node(node, format!("a condition of {} for an axis of {n}", cond.len())));
+    }
+    let kept: Vec<usize> = (0..cond.len()).filter(|&i| cond.data.get_f64(i) != 0.0).collect();
+    let outer: usize = dims[..axis].iter().product::<i64>() as usize;
+    let inner: usize = dims[axis + 1..].iter().product::<i64>() as usize;
+    let mut src = Vec::with_capacity(outer * kept.len() * inner);
+    for o in 0..outer {
+        for &i in &kept {
+            let base = (o * n + i) * inner;
+            src.extend(base..base + inner);
+        }
+    }
+    let mut out = dims;
+    out[axis] = kept.len() as i64;
+    Ok(vec![Array::new(out.as_slice(), x.data.gather(&src))])
 }

@@ -243,6 +243,10 @@ static OPS: &[OpDef] = &[
     lowered("Size", shape::size),
     lowered("Range", shape::range),
     lowered("ConstantOfShape", shape::constant_of_shape),
+    lowered("EyeLike", shape::eye_like),
+    lowered("HannWindow", shape::window),
+    lowered("HammingWindow", shape::window),
+    lowered("BlackmanWindow", shape::window),
     lowered("Tile", shape::tile),
     lowered("Constant", shape::constant),
     lowered("Pad", shape::pad),
@@ -262,6 +266,7 @@ static OPS: &[OpDef] = &[
     lowered("GRU", recurrent::gru),
     // Data-dependent output shapes.
     on_host("NonZero", host::non_zero),
+    on_host("Compress", host::compress),
     on_host("Unique", host::unique),
     on_host("TopK", host::top_k),
     on_host("NonMaxSuppression", host::non_max_suppression),

@@ -550,3 +550,57 @@ pub fn trilu(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Resul
     let zero = splat(cx, node, x.dtype, 0.0, &x.dims)?;
     Ok(vec![emit(cx, node, |b| b.select(keep.id, x.id, zero.id))?])
 }
+
+/// `EyeLike`: ones on diagonal `k` of a 2-D shape like the input's, of
+/// `dtype` (default the input's).
+pub fn eye_like(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    if x.dims.len() != 2 {
+        return Err(GraphError::node(node, format!("takes a 2-D input, not {:?}", x.dims)));
+    }
+    let dtype = match node.int("dtype") {
+        Some(code) => {
+            super::onnx_dtype(code).ok_or_else(|| GraphError::unsupported(node, format!("ONNX type {code}")))?
+        }
+        None => x.dtype,
+    };
+    let shape = Shape::array(DType::S64, &x.dims);
+    let rows = emit(cx, node, |b| b.iota(shape.clone(), 0))?;
+    let cols = emit(cx, node, |b| b.iota(shape.clone(), 1))?;
+    let k = splat(cx, node, DType::S64, int_attr(node, "k", 0) as f64, &x.dims)?;
+    let shifted = emit(cx, node, |b| b.binary(smelt_hlo::Opcode::Add, rows.id, k.id))?;
+    let on = emit(cx, node, |b| b.compare(smelt_hlo::attrs::ComparisonDirection::Eq, shifted.id, cols.id))?;
+    Ok(vec![convert(cx, node, &on, dtype)?])
+}
+
+/// `HannWindow`, `HammingWindow`, `BlackmanWindow`: cosine sums of
+/// `size` points (known while lowering), periodic (the default: over
+/// `size`) or symmetric (over `size - 1`), of `output_datatype` (f32).
+pub fn window(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let size = const_scalar(node, inputs, 0, "the size")?;
+    if !(0.0..=(1u64 << 32) as f64).contains(&size) || size.fract() != 0.0 {
+        return Err(GraphError::node(node, format!("size {size} is not a count")));
+    }
+    let n = size as usize;
+    let periodic = int_attr(node, "periodic", 1) != 0;
+    // ONNX's formula divides by `size - 1` when symmetric: one point is 0/0.
+    let span = if periodic { n as f64 } else { n as f64 - 1.0 };
+    // a0 - a1 cos(2 pi i / N) + a2 cos(4 pi i / N).
+    let (a0, a1, a2) = match node.op.as_str() {
+        "HannWindow" => (0.5, 0.5, 0.0),
+        "HammingWindow" => (25.0 / 46.0, 21.0 / 46.0, 0.0),
+        "BlackmanWindow" => (0.42, 0.5, 0.08),
+        other => return Err(GraphError::node(node, format!("'{other}' is not a window"))),
+    };
+    let tau = 2.0 * std::f64::consts::PI;
+    let w: Vec<f64> =
+        (0..n).map(|i| a0 - a1 * (tau * i as f64 / span).cos() + a2 * (2.0 * tau * i as f64 / span).cos()).collect();
+    let dtype = match node.int("output_datatype") {
+        Some(code) => {
+            super::onnx_dtype(code).ok_or_else(|| GraphError::unsupported(node, format!("ONNX type {code}")))?
+        }
+        None => DType::F32,
+    };
+    let v = cx.constant(node, Array::from_vec([n as i64], w))?;
+    Ok(vec![convert(cx, node, &v, dtype)?])
+}

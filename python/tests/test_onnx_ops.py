@@ -517,3 +517,20 @@ def test_eye_like_windows_and_compress():
     for axis, cond in [(0, [True, False, True]), (1, [False, True, True]), (2, [True]), (None, [1, 0, 0, 1, 1])]:
         attrs = {} if axis is None else {"axis": axis}
         check("Compress", {"data": data, "cond": np.array(cond, bool)}, attrs=attrs, opset=13)
+
+
+def test_lp_pools_and_reverse_sequence():
+    x = randn(2, 3, 7, 6)
+    for attrs in [{"kernel_shape": [3, 3]}, {"kernel_shape": [2, 3], "strides": [2, 1], "p": 1},
+                  {"kernel_shape": [3, 2], "pads": [1, 0, 1, 1], "p": 3}]:
+        check("LpPool", {"x": x}, attrs=attrs, opset=18, rtol=1e-4, atol=1e-5)
+    for p in [1, 2, 3]:
+        # ONNX's reference evaluator has no GlobalLpPool: its definition in numpy.
+        model, feeds = op_model("GlobalLpPool", {"x": x}, {"p": p}, 13, 1)
+        (got,) = smelt.onnx.InferenceSession(model.SerializeToString(), backend="cranelift").run(None, feeds)
+        want = (np.abs(x.astype(np.float64)) ** p).sum(axis=(2, 3), keepdims=True) ** (1 / p)
+        np.testing.assert_allclose(got, want, rtol=1e-5)
+    seq = randn(5, 4, 3)
+    check("ReverseSequence", {"x": seq, "lens": np.array([5, 1, 3, 0], np.int64)}, opset=13)
+    check("ReverseSequence", {"x": seq.transpose(1, 0, 2).copy(), "lens": np.array([4, 2, 5, 1], np.int64)},
+          attrs={"batch_axis": 0, "time_axis": 1}, opset=13)

@@ -273,3 +273,36 @@ pub fn scatter_nd(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> 
     };
     Ok(vec![scatter(cx, node, data, &idx, updates, s, f)?])
 }
+
+/// `ReverseSequence(x, sequence_lens)`: along `time_axis` (0), the first
+/// `sequence_lens[b]` steps of each batch entry `b` (along `batch_axis`, 1)
+/// reversed, the rest as they are: a `GatherElements` at
+/// `t < len ? len - 1 - t : t`.
+pub fn reverse_sequence(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    let lens = input(node, inputs, 1)?;
+    let r = x.dims.len();
+    let time = norm_axis(node, int_attr(node, "time_axis", 0), r)?;
+    let batch = norm_axis(node, int_attr(node, "batch_axis", 1), r)?;
+    if r < 2 || time == batch || lens.dims != [x.dims[batch]] {
+        return Err(GraphError::node(
+            node,
+            format!(
+                "takes x of rank 2 or more with distinct time and batch axes and one length per batch entry; got {:?} and {:?}",
+                x.dims, lens.dims
+            ),
+        ));
+    }
+    let shape = Shape::array(DType::S64, &x.dims);
+    let t = emit(cx, node, |b| b.iota(shape, time as i64))?;
+    let lens = convert(cx, node, lens, DType::S64)?;
+    let len = emit(cx, node, |b| b.broadcast(lens.id, &x.dims, &[batch as i64]))?;
+    let one = splat(cx, node, DType::S64, 1.0, &x.dims)?;
+    let last = emit(cx, node, |b| b.binary(Opcode::Subtract, len.id, one.id))?;
+    let back = emit(cx, node, |b| b.binary(Opcode::Subtract, last.id, t.id))?;
+    let inside = emit(cx, node, |b| b.compare(ComparisonDirection::Lt, t.id, len.id))?;
+    let at = emit(cx, node, |b| b.select(inside.id, back.id, t.id))?;
+    let mut gather = node.clone();
+    gather.attrs.insert("axis".into(), crate::graph::Attr::Int(time as i64));
+    gather_elements(cx, &gather, &[Some(x.clone()), Some(at)])
+}

@@ -196,6 +196,8 @@ static OPS: &[OpDef] = &[
     lowered("AveragePool", nn::average_pool),
     lowered("GlobalAveragePool", nn::global_average_pool),
     lowered("GlobalMaxPool", nn::global_max_pool),
+    lowered("LpPool", nn::lp_pool),
+    lowered("GlobalLpPool", nn::global_lp_pool),
     lowered("BatchNormalization", nn::batch_norm),
     lowered("Softmax", nn::softmax),
     lowered("LogSoftmax", nn::log_softmax),
@@ -257,6 +259,7 @@ static OPS: &[OpDef] = &[
     // Indexed reads and writes.
     lowered("OneHot", index::one_hot),
     lowered("GatherElements", index::gather_elements),
+    lowered("ReverseSequence", index::reverse_sequence),
     lowered("GatherND", index::gather_nd),
     lowered("ScatterElements", index::scatter_elements),
     lowered("ScatterND", index::scatter_nd),

@@ -375,6 +375,38 @@ pub fn global_max_pool(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]
     Ok(vec![global_pool(cx, node, inputs, Reducer::Max)?])
 }
 
+/// `|x|^p`, and its `1/p`-th power back (`LpPool`, `GlobalLpPool`; p 2).
+fn lp_power(cx: &mut LowerCx<'_>, node: &Node, x: &Val, inverse: bool) -> Result<Val> {
+    let p = int_attr(node, "p", 2);
+    if p < 1 {
+        return Err(GraphError::node(node, format!("p must be at least 1, not {p}")));
+    }
+    let e = splat(cx, node, x.dtype, if inverse { 1.0 / p as f64 } else { p as f64 }, &x.dims)?;
+    let base = if inverse { x.clone() } else { emit(cx, node, |b| b.unary(Opcode::Abs, x.id))? };
+    emit(cx, node, |b| b.binary(Opcode::Power, base.id, e.id))
+}
+
+/// `LpPool`: `(sum over the window of |x|^p)^(1/p)` (padding adds zeros).
+pub fn lp_pool(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    let (window, _) = pool_window(node, x, false)?;
+    let powered = lp_power(cx, node, x, false)?;
+    let sum = reduce_window(cx, node, &powered, window, Reducer::Add)?;
+    Ok(vec![lp_power(cx, node, &sum, true)?])
+}
+
+/// `GlobalLpPool`: `LpPool` over all of each channel's spatial dims.
+pub fn global_lp_pool(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    if x.dims.len() < 3 {
+        return Err(GraphError::node(node, format!("expects an NC... input, got {:?}", x.dims)));
+    }
+    let powered = lp_power(cx, node, x, false)?;
+    let axes: Vec<usize> = (2..x.dims.len()).collect();
+    let sum = reduce(cx, node, &powered, &axes, Reducer::Add, true)?;
+    Ok(vec![lp_power(cx, node, &sum, true)?])
+}
+
 /// `BatchNormalization` in inference mode:
 /// `(x - mean) / sqrt(var + epsilon) * scale + B` per channel (dimension 1).
 pub fn batch_norm(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {

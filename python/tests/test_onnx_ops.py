@@ -534,3 +534,9 @@ def test_lp_pools_and_reverse_sequence():
     check("ReverseSequence", {"x": seq, "lens": np.array([5, 1, 3, 0], np.int64)}, opset=13)
     check("ReverseSequence", {"x": seq.transpose(1, 0, 2).copy(), "lens": np.array([4, 2, 5, 1], np.int64)},
           attrs={"batch_axis": 0, "time_axis": 1}, opset=13)
+
+
+@pytest.mark.parametrize("shape,axes", [([3, 5], None), ([7, 2], None), ([6], [1]), ([2, 9], [-1, 0])])
+def test_center_crop_pad(shape, axes):
+    attrs = {} if axes is None else {"axes": axes}
+    check("CenterCropPad", {"x": randn(4, 5), "shape": Const(np.array(shape, np.int64))}, attrs=attrs, opset=18)

@@ -246,6 +246,7 @@ static OPS: &[OpDef] = &[
     lowered("Range", shape::range),
     lowered("ConstantOfShape", shape::constant_of_shape),
     lowered("EyeLike", shape::eye_like),
+    lowered("CenterCropPad", shape::center_crop_pad),
     lowered("HannWindow", shape::window),
     lowered("HammingWindow", shape::window),
     lowered("BlackmanWindow", shape::window),

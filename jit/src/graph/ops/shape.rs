@@ -604,3 +604,42 @@ pub fn window(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Resu
     let v = cx.constant(node, Array::from_vec([n as i64], w))?;
     Ok(vec![convert(cx, node, &v, dtype)?])
 }
+
+/// `CenterCropPad(x, shape)`: each of `axes` (all by default) cropped or
+/// padded with zeros to its size in `shape` (known while lowering), centred:
+/// a crop keeps `start = (d - s) / 2` on, a pad puts `(s - d) / 2` before.
+pub fn center_crop_pad(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    let sizes = const_ints(node, inputs, 1, "the shape")?;
+    let r = x.dims.len();
+    // In the attribute's order: `shape` pairs with it.
+    let axes: Vec<usize> = match node.ints("axes") {
+        Some(a) => a.iter().map(|&k| norm_axis(node, k, r)).collect::<Result<_>>()?,
+        None => (0..r).collect(),
+    };
+    if sizes.len() != axes.len()
+        || sizes.iter().any(|&s| s < 0)
+        || (1..axes.len()).any(|k| axes[..k].contains(&axes[k]))
+    {
+        return Err(GraphError::node(node, format!("shape {sizes:?} for axes {axes:?}")));
+    }
+    let (mut starts, mut limits) = (vec![0i64; r], x.dims.clone());
+    let mut pads = vec![PadDim { low: 0, high: 0, interior: 0 }; r];
+    for (&a, &s) in axes.iter().zip(&sizes) {
+        let d = x.dims[a];
+        if s < d {
+            starts[a] = (d - s) / 2;
+            limits[a] = starts[a] + s;
+        } else {
+            pads[a].low = (s - d) / 2;
+            pads[a].high = s - d - pads[a].low;
+        }
+    }
+    let strides = vec![1i64; r];
+    let cropped = emit(cx, node, |b| b.slice(x.id, &starts, &limits, &strides))?;
+    if pads.iter().all(|p| p.low == 0 && p.high == 0) {
+        return Ok(vec![cropped]);
+    }
+    let zero = cx.scalar(node, x.dtype, 0.0)?;
+    Ok(vec![emit(cx, node, |b| b.pad(cropped.id, zero.id, &pads))?])
+}

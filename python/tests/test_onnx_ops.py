@@ -540,3 +540,27 @@ def test_lp_pools_and_reverse_sequence():
 def test_center_crop_pad(shape, axes):
     attrs = {} if axes is None else {"axes": axes}
     check("CenterCropPad", {"x": randn(4, 5), "shape": Const(np.array(shape, np.int64))}, attrs=attrs, opset=18)
+
+
+@pytest.mark.parametrize(
+    "parts,attrs,length,opset",
+    [
+        (1, {}, None, 17),
+        (2, {"axis": 2}, None, 17),
+        (2, {"inverse": 1}, None, 17),
+        (1, {"onesided": 1}, None, 17),
+        (1, {"onesided": 1}, 6, 17),
+        (2, {}, 12, 17),
+        (2, {"axis": 1, "inverse": 1}, 5, 17),
+        (1, {}, None, 20),
+        (2, {"inverse": 1}, 9, 20),
+    ],
+)
+def test_dft(parts, attrs, length, opset):
+    x = randn(2, 8, 7, parts)
+    ins = {"x": x}
+    if length is not None or opset >= 20:
+        ins["n"] = Const(np.int64(length if length is not None else x.shape[-2 if opset >= 20 else 1]))
+    if opset >= 20:
+        ins["axis"] = Const(np.int64(-2))
+    check("DFT", ins, attrs=attrs, opset=opset, rtol=1e-4, atol=1e-4)

@@ -306,6 +306,12 @@ impl Importer {
                 ..Default::default()
             });
             import_node(&mut self.graph, &n, k, &self.seqs)
+        } else if n.op_type == "DFT" && self.opset < 20 && !n.attribute.iter().any(|a| a.name == "axis") {
+            // Opset 20 made the axis an input defaulting to -2; before, an
+            // attribute defaulting to 1. The rule reads opset 20's default.
+            let mut n = n.clone();
+            n.attribute.push(upgrade::int_attr("axis", 1));
+            import_node(&mut self.graph, &n, k, &self.seqs)
         } else {
             import_node(&mut self.graph, n, k, &self.seqs)
         }

@@ -247,6 +247,7 @@ static OPS: &[OpDef] = &[
     lowered("ConstantOfShape", shape::constant_of_shape),
     lowered("EyeLike", shape::eye_like),
     lowered("CenterCropPad", shape::center_crop_pad),
+    lowered("DFT", shape::dft),
     lowered("HannWindow", shape::window),
     lowered("HammingWindow", shape::window),
     lowered("BlackmanWindow", shape::window),

@@ -643,3 +643,98 @@ pub fn center_crop_pad(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]
     let zero = cx.scalar(node, x.dtype, 0.0)?;
     Ok(vec![emit(cx, node, |b| b.pad(cropped.id, zero.id, &pads))?])
 }
+
+/// `DFT(input, dft_length?, axis?)`: the discrete Fourier transform along
+/// `axis` (input 2 from opset 20, else the attribute; default -2) of a
+/// signal whose last dim holds 1 (real) or 2 (real, imaginary) values; the
+/// result's last dim holds 2. `dft_length` (known while lowering) truncates
+/// or zero-pads the axis; `inverse` divides by it as HLO's `ifft` does;
+/// `onesided` keeps the first `n / 2 + 1` bins. Through HLO `fft` on the
+/// innermost dim, with the axis moved there and back.
+pub fn dft(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    use smelt_hlo::attrs::FftKind;
+    let x = input(node, inputs, 0)?;
+    let r = x.dims.len();
+    let real = match x.dtype {
+        t @ (DType::F32 | DType::F64) => t,
+        t => return Err(GraphError::node(node, format!("takes f32 or f64 signals, not {t}"))),
+    };
+    if r < 2 || !matches!(x.dims[r - 1], 1 | 2) {
+        return Err(GraphError::node(node, format!("the last dim must hold 1 or 2 values, dims {:?}", x.dims)));
+    }
+    let axis = match opt_input(inputs, 2) {
+        Some(_) => const_scalar(node, inputs, 2, "the axis")? as i64,
+        None => int_attr(node, "axis", -2),
+    };
+    // The axis counts the signal's dims (the last one holds the parts).
+    let axis = if axis < 0 { axis + r as i64 } else { axis };
+    if !(0..r as i64 - 1).contains(&axis) {
+        return Err(GraphError::node(node, format!("axis {axis} is outside the signal dims of {:?}", x.dims)));
+    }
+    let axis = axis as usize;
+    let inverse = int_attr(node, "inverse", 0) != 0;
+    let onesided = int_attr(node, "onesided", 0) != 0;
+    if inverse && onesided {
+        return Err(GraphError::unsupported(node, "an inverse one-sided transform"));
+    }
+    // The complex signal, parts split off the last dim.
+    let part = |cx: &mut LowerCx<'_>, k: i64| -> Result<Val> {
+        let mut lim = x.dims.clone();
+        let mut start = vec![0i64; r];
+        start[r - 1] = k;
+        lim[r - 1] = k + 1;
+        let s = emit(cx, node, |b| b.slice(x.id, &start, &lim, &vec![1; r]))?;
+        reshape(cx, node, &s, &x.dims[..r - 1])
+    };
+    let re = part(cx, 0)?;
+    let im = if x.dims[r - 1] == 2 { part(cx, 1)? } else { splat(cx, node, real, 0.0, &x.dims[..r - 1])? };
+    let z = emit(cx, node, |b| b.binary(Opcode::Complex, re.id, im.id))?;
+    // The axis innermost, cut or padded to the transform's length.
+    let sig = r - 1;
+    let mut perm: Vec<i64> = (0..sig as i64).filter(|&d| d != axis as i64).collect();
+    perm.push(axis as i64);
+    let z = transpose(cx, node, &z, &perm)?;
+    let n = x.dims[axis];
+    let len = match opt_input(inputs, 1) {
+        Some(_) => const_scalar(node, inputs, 1, "dft_length")? as i64,
+        None => n,
+    };
+    if len < 1 {
+        return Err(GraphError::node(node, format!("dft_length {len} must be positive")));
+    }
+    let z = if len < n {
+        let mut lim = z.dims.clone();
+        lim[sig - 1] = len;
+        emit(cx, node, |b| b.slice(z.id, &vec![0; sig], &lim, &vec![1; sig]))?
+    } else if len > n {
+        let zero = cx.scalar(node, z.dtype, 0.0)?;
+        let mut pads = vec![PadDim { low: 0, high: 0, interior: 0 }; sig];
+        pads[sig - 1].high = len - n;
+        emit(cx, node, |b| b.pad(z.id, zero.id, &pads))?
+    } else {
+        z
+    };
+    let kind = if inverse { FftKind::Ifft } else { FftKind::Fft };
+    let attrs = Attrs::Fft { kind, lengths: Dims::from_slice(&[len]) };
+    let f = emit(cx, node, |b| b.add_instruction(Opcode::Fft, &[z.id], attrs, &[], None))?;
+    let f = if onesided {
+        let mut lim = f.dims.clone();
+        lim[sig - 1] = len / 2 + 1;
+        emit(cx, node, |b| b.slice(f.id, &vec![0; sig], &lim, &vec![1; sig]))?
+    } else {
+        f
+    };
+    // Back to the signal's order, parts as the last dim.
+    let mut back = vec![0i64; sig];
+    for (k, &p) in perm.iter().enumerate() {
+        back[p as usize] = k as i64;
+    }
+    let f = transpose(cx, node, &f, &back)?;
+    let mut one = f.dims.clone();
+    one.push(1);
+    let re = emit(cx, node, |b| b.unary(Opcode::Real, f.id))?;
+    let im = emit(cx, node, |b| b.unary(Opcode::Imag, f.id))?;
+    let re = reshape(cx, node, &re, &one)?;
+    let im = reshape(cx, node, &im, &one)?;
+    Ok(vec![emit(cx, node, |b| b.concatenate(&[re.id, im.id], sig as i64))?])
+}

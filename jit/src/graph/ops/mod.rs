@@ -258,6 +258,7 @@ static OPS: &[OpDef] = &[
     lowered("SpaceToDepth", shape::space_to_depth),
     lowered("Trilu", shape::trilu),
     lowered("Resize", resize::resize),
+    lowered("GridSample", resize::grid_sample),
     // Indexed reads and writes.
     lowered("OneHot", index::one_hot),
     lowered("GatherElements", index::gather_elements),

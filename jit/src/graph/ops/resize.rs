@@ -5,7 +5,7 @@
 //! gather (nearest) or one gather per tap (2 for linear, 4 for cubic) and their
 //! weighted sum, one axis after the other (the interpolation is separable).
 
-use smelt_hlo::{Array, ArrayData, DType, Opcode};
+use smelt_hlo::{Array, ArrayData, DType, Dims, Opcode};
 
 use super::shape::take;
 use super::util::*;
@@ -337,4 +337,186 @@ fn int_range(t: DType) -> Option<(f64, f64)> {
         DType::U64 => (0.0, u64::MAX as f64),
         _ => return None,
     })
+}
+
+/// `GridSample` of a 4-D `X[N, C, H, W]` at `grid[N, Ho, Wo, 2]` (x, y in
+/// [-1, 1]): modes `bilinear`/`linear` and `nearest` (half to even), padding
+/// `zeros`, `border` and `reflection`, `align_corners`, as ONNX's reference
+/// computes them: a coordinate outside the border range is clamped
+/// (`border`) or reflected (`reflection`) first, then each tap reads 0
+/// (`zeros`), the clamped or the reflected pixel when it falls outside.
+/// Each tap is one HLO gather of all channels at `(n, y, x)`.
+pub fn grid_sample(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    use smelt_hlo::attrs::{ComparisonDirection as Dir, GatherAttrs};
+    let x = input(node, inputs, 0)?;
+    let grid = input(node, inputs, 1)?;
+    let [n, c, h, w] = x.dims[..] else {
+        return Err(GraphError::unsupported(node, format!("inputs of rank {} (only 4-D images)", x.dims.len())));
+    };
+    if grid.dims.len() != 4 || grid.dims[0] != n || grid.dims[3] != 2 || !x.dtype.is_float() {
+        return Err(GraphError::node(node, format!("grid {:?} for images {:?}", grid.dims, x.dims)));
+    }
+    let (ho, wo) = (grid.dims[1], grid.dims[2]);
+    let mode = node.string("mode").unwrap_or("bilinear");
+    let nearest = match mode {
+        "bilinear" | "linear" => false,
+        "nearest" => true,
+        other => return Err(GraphError::unsupported(node, format!("mode '{other}'"))),
+    };
+    let padding = node.string("padding_mode").unwrap_or("zeros");
+    if !matches!(padding, "zeros" | "border" | "reflection") {
+        return Err(GraphError::unsupported(node, format!("padding_mode '{padding}'")));
+    }
+    let align = int_attr(node, "align_corners", 0) != 0;
+    let t = x.dtype;
+    let pts = [n, ho, wo];
+    let grid = convert(cx, node, grid, t)?;
+    // One coordinate of every point: grid[..., k], as [N, Ho, Wo].
+    let coord = |cx: &mut LowerCx<'_>, k: i64| -> Result<Val> {
+        let s = emit(cx, node, |b| b.slice(grid.id, &[0, 0, 0, k], &[n, ho, wo, k + 1], &[1, 1, 1, 1]))?;
+        reshape(cx, node, &s, &pts)
+    };
+    let k = |cx: &mut LowerCx<'_>, v: f64| splat(cx, node, t, v, &pts);
+    let bin = |cx: &mut LowerCx<'_>, op: Opcode, a: &Val, b: &Val| emit(cx, node, |bl| bl.binary(op, a.id, b.id));
+    let sel = |cx: &mut LowerCx<'_>, p: &Val, a: &Val, b: &Val| emit(cx, node, |bl| bl.select(p.id, a.id, b.id));
+    let cmp = |cx: &mut LowerCx<'_>, d: Dir, a: &Val, b: &Val| emit(cx, node, |bl| bl.compare(d, a.id, b.id));
+    // The reference's `_gs_reflect`: reflect `v` by the nearer border until
+    // it lies in [lo, hi].
+    let reflect = |cx: &mut LowerCx<'_>, v: &Val, lo: f64, hi: f64| -> Result<Val> {
+        let (lo_v, hi_v) = (k(cx, lo)?, k(cx, hi)?);
+        let span = k(cx, (hi - lo).max(f64::MIN_POSITIVE))?;
+        let below = cmp(cx, Dir::Lt, v, &lo_v)?;
+        let above = cmp(cx, Dir::Gt, v, &hi_v)?;
+        let d_lo = bin(cx, Opcode::Subtract, &lo_v, v)?;
+        let d_hi = bin(cx, Opcode::Subtract, v, &hi_v)?;
+        let zero = k(cx, 0.0)?;
+        let d = sel(cx, &above, &d_hi, &zero)?;
+        let d = sel(cx, &below, &d_lo, &d)?;
+        let q = bin(cx, Opcode::Divide, &d, &span)?;
+        let turns = emit(cx, node, |b| b.unary(Opcode::Floor, q.id))?;
+        let whole = bin(cx, Opcode::Multiply, &turns, &span)?;
+        let r = bin(cx, Opcode::Subtract, &d, &whole)?;
+        let half = k(cx, 0.5)?;
+        let halves = bin(cx, Opcode::Multiply, &turns, &half)?;
+        let halves_floor = emit(cx, node, |b| b.unary(Opcode::Floor, halves.id))?;
+        let even = cmp(cx, Dir::Eq, &halves, &halves_floor)?;
+        let lo_r = bin(cx, Opcode::Add, &lo_v, &r)?;
+        let hi_r = bin(cx, Opcode::Subtract, &hi_v, &r)?;
+        let from_below = sel(cx, &even, &lo_r, &hi_r)?;
+        let from_above = sel(cx, &even, &hi_r, &lo_r)?;
+        let out = sel(cx, &above, &from_above, v)?;
+        sel(cx, &below, &from_below, &out)
+    };
+    // Pixel coordinates, rounded (nearest), then brought inside the border.
+    let mut axes = Vec::with_capacity(2);
+    for (gk, d) in [(0i64, w), (1, h)] {
+        let g = coord(cx, gk)?;
+        let one = k(cx, 1.0)?;
+        let g1 = bin(cx, Opcode::Add, &g, &one)?;
+        let mut v = if align {
+            let s = k(cx, (d - 1) as f64 / 2.0)?;
+            bin(cx, Opcode::Multiply, &g1, &s)?
+        } else {
+            let s = k(cx, d as f64)?;
+            let a = bin(cx, Opcode::Multiply, &g1, &s)?;
+            let a = bin(cx, Opcode::Subtract, &a, &one)?;
+            let half = k(cx, 0.5)?;
+            bin(cx, Opcode::Multiply, &a, &half)?
+        };
+        if nearest {
+            v = emit(cx, node, |b| b.unary(Opcode::RoundNearestEven, v.id))?;
+        }
+        let (lo, hi) = if align { (0.0, (d - 1) as f64) } else { (-0.5, d as f64 - 0.5) };
+        v = match padding {
+            "border" => {
+                let (a, b_) = (k(cx, 0.0)?, k(cx, (d - 1) as f64)?);
+                emit(cx, node, |b| b.clamp(a.id, v.id, b_.id))?
+            }
+            "reflection" => reflect(cx, &v, lo, hi)?,
+            _ => v,
+        };
+        axes.push((v, d, lo, hi));
+    }
+    // The taps: per axis (index, weight) pairs.
+    let mut taps: Vec<Vec<(Val, Val)>> = Vec::with_capacity(2);
+    for (v, _, _, _) in &axes {
+        if nearest {
+            taps.push(vec![(v.clone(), k(cx, 1.0)?)]);
+        } else {
+            let i0 = emit(cx, node, |b| b.unary(Opcode::Floor, v.id))?;
+            let one = k(cx, 1.0)?;
+            let i1 = bin(cx, Opcode::Add, &i0, &one)?;
+            let w1 = bin(cx, Opcode::Subtract, v, &i0)?;
+            let w0 = bin(cx, Opcode::Subtract, &one, &w1)?;
+            taps.push(vec![(i0, w0), (i1, w1)]);
+        }
+    }
+    // A tap's index made readable per the padding, and whether it counts.
+    let place = |cx: &mut LowerCx<'_>, i: &Val, d: i64, lo: f64, hi: f64| -> Result<(Val, Option<Val>)> {
+        let (zero, last) = (k(cx, 0.0)?, k(cx, (d - 1) as f64)?);
+        match padding {
+            "zeros" => {
+                let ge = cmp(cx, Dir::Ge, i, &zero)?;
+                let le = cmp(cx, Dir::Le, i, &last)?;
+                let inside = bin(cx, Opcode::And, &ge, &le)?;
+                Ok((emit(cx, node, |b| b.clamp(zero.id, i.id, last.id))?, Some(inside)))
+            }
+            "border" => Ok((emit(cx, node, |b| b.clamp(zero.id, i.id, last.id))?, None)),
+            _ => {
+                let r = reflect(cx, i, lo, hi)?;
+                // The reference truncates toward zero; the result is at least lo >= -0.5.
+                let r = emit(cx, node, |b| b.unary(Opcode::Floor, r.id))?;
+                Ok((emit(cx, node, |b| b.clamp(zero.id, r.id, last.id))?, None))
+            }
+        }
+    };
+    let batch = emit(cx, node, |b| b.iota(smelt_hlo::Shape::array(DType::S64, pts), 0))?;
+    let batch = reshape(cx, node, &batch, &[n, ho, wo, 1])?;
+    let mut total: Option<Val> = None;
+    let ((_, wd, wlo, whi), (_, hd, hlo, hhi)) = (&axes[0], &axes[1]);
+    for (ix, wx) in &taps[0] {
+        for (iy, wy) in &taps[1] {
+            let (xi, xin) = place(cx, ix, *wd, *wlo, *whi)?;
+            let (yi, yin) = place(cx, iy, *hd, *hlo, *hhi)?;
+            let mut weight = bin(cx, Opcode::Multiply, wx, wy)?;
+            for inside in [xin, yin].into_iter().flatten() {
+                let zero = k(cx, 0.0)?;
+                weight = sel(cx, &inside, &weight, &zero)?;
+            }
+            let idx: Vec<i64> = vec![n, ho, wo, 1];
+            let yi = convert(cx, node, &yi, DType::S64)?;
+            let xi = convert(cx, node, &xi, DType::S64)?;
+            let yi = reshape(cx, node, &yi, &idx)?;
+            let xi = reshape(cx, node, &xi, &idx)?;
+            let at = emit(cx, node, |b| b.concatenate(&[batch.id, yi.id, xi.id], 3))?;
+            let g = GatherAttrs {
+                offset_dims: Dims::from_slice(&[3]),
+                collapsed_slice_dims: Dims::from_slice(&[0, 2, 3]),
+                start_index_map: Dims::from_slice(&[0, 2, 3]),
+                operand_batching_dims: Dims::new(),
+                start_indices_batching_dims: Dims::new(),
+                index_vector_dim: 3,
+                slice_sizes: Dims::from_slice(&[1, c, 1, 1]),
+                indices_are_sorted: false,
+            };
+            let shape = smelt_hlo::Shape::array(t, [n, ho, wo, c]);
+            let px = emit(cx, node, |b| {
+                b.add_instruction(
+                    Opcode::Gather,
+                    &[x.id, at.id],
+                    smelt_hlo::Attrs::Gather(Box::new(g)),
+                    &[],
+                    Some(shape),
+                )
+            })?;
+            let weight = emit(cx, node, |b| b.broadcast(weight.id, &[n, ho, wo, c], &[0, 1, 2]))?;
+            let term = bin(cx, Opcode::Multiply, &px, &weight)?;
+            total = Some(match total {
+                None => term,
+                Some(acc) => bin(cx, Opcode::Add, &acc, &term)?,
+            });
+        }
+    }
+    let total = total.expect("one tap at least");
+    Ok(vec![transpose(cx, node, &total, &[0, 3, 1, 2])?])
 }

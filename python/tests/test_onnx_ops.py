@@ -582,3 +582,31 @@ def test_grid_sample(mode, opset, padding, align):
     model, feeds = op_model("GridSample", {"x": x, "grid": grid}, attrs, opset, 1)
     (got,) = smelt.onnx.InferenceSession(model.SerializeToString(), backend="cpu").run(None, feeds)
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("bins,length,rate,low,high", [(8, 16, 8192, 0.0, 4096.0), (40, 512, 16000, 20.0, 8000.0)])
+def test_mel_weight_matrix(bins, length, rate, low, high):
+    ins = {
+        "bins": Const(np.int64(bins)),
+        "length": Const(np.int64(length)),
+        "rate": Const(np.int64(rate)),
+        "low": Const(np.float32(low)),
+        "high": Const(np.float32(high)),
+    }
+    check("MelWeightMatrix", ins, opset=17)
+
+
+@pytest.mark.parametrize(
+    "parts,step,window,frame_length,attrs",
+    [
+        (1, 4, 16, None, {}),
+        (1, 3, None, 10, {"onesided": 0}),
+        (2, 5, 8, 12, {"onesided": 0}),
+        (1, 6, 12, 12, {"onesided": 1}),
+    ],
+)
+def test_stft(parts, step, window, frame_length, attrs):
+    ins = {"x": randn(2, 40, parts), "step": Const(np.int64(step))}
+    ins["window"] = None if window is None else Const(np.hanning(window).astype(np.float32))
+    ins["frame_length"] = None if frame_length is None else Const(np.int64(frame_length))
+    check("STFT", ins, attrs=attrs, opset=17, rtol=1e-4, atol=1e-4)

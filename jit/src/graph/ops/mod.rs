@@ -248,6 +248,8 @@ static OPS: &[OpDef] = &[
     lowered("EyeLike", shape::eye_like),
     lowered("CenterCropPad", shape::center_crop_pad),
     lowered("DFT", shape::dft),
+    lowered("MelWeightMatrix", shape::mel_weight_matrix),
+    lowered("STFT", shape::stft),
     lowered("HannWindow", shape::window),
     lowered("HammingWindow", shape::window),
     lowered("BlackmanWindow", shape::window),

@@ -738,3 +738,117 @@ pub fn dft(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<
     let im = reshape(cx, node, &im, &one)?;
     Ok(vec![emit(cx, node, |b| b.concatenate(&[re.id, im.id], sig as i64))?])
 }
+
+/// `MelWeightMatrix(num_mel_bins, dft_length, sample_rate, lower_edge_hertz,
+/// upper_edge_hertz)`, all known while lowering: the `[dft_length / 2 + 1,
+/// num_mel_bins]` triangular filters on the HTK mel scale, with the bin edges
+/// ONNX's reference computes (the mel range split in `num_mel_bins + 2`
+/// steps, edges `floor((dft_length + 1) * hz / sample_rate)`).
+pub fn mel_weight_matrix(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let mel_bins = const_scalar(node, inputs, 0, "num_mel_bins")?;
+    let dft_length = const_scalar(node, inputs, 1, "dft_length")?;
+    let rate = const_scalar(node, inputs, 2, "sample_rate")?;
+    let (low_hz, high_hz) =
+        (const_scalar(node, inputs, 3, "lower_edge_hertz")?, const_scalar(node, inputs, 4, "upper_edge_hertz")?);
+    let count = |v: f64, what: &str| -> Result<usize> {
+        if v >= 1.0 && v.fract() == 0.0 && v <= (1u64 << 24) as f64 {
+            Ok(v as usize)
+        } else {
+            Err(GraphError::node(node, format!("{what} {v} is not a positive count")))
+        }
+    };
+    let (bins, length) = (count(mel_bins, "num_mel_bins")?, count(dft_length, "dft_length")?);
+    if rate <= 0.0 {
+        return Err(GraphError::node(node, format!("sample_rate {rate} is not positive")));
+    }
+    let spectrum = length / 2 + 1;
+    let mel = |hz: f64| 2595.0 * (hz / 700.0).ln_1p() / std::f64::consts::LN_10;
+    let (low, high) = (mel(low_hz), mel(high_hz));
+    let step = (high - low) / (bins + 2) as f64;
+    let mut edges = Vec::with_capacity(bins + 2);
+    for k in 0..bins + 2 {
+        let hz = 700.0 * ((k as f64 * step + low) / 2595.0 * std::f64::consts::LN_10).exp_m1();
+        let edge = ((length as f64 + 1.0) * hz / rate).floor();
+        if !(0.0..spectrum as f64).contains(&edge) {
+            return Err(GraphError::node(node, format!("a filter edge falls at bin {edge}, outside 0..{spectrum}")));
+        }
+        edges.push(edge as usize);
+    }
+    let mut w = vec![0.0f64; spectrum * bins];
+    for i in 0..bins {
+        let (lo, mid, hi) = (edges[i], edges[i + 1], edges[i + 2]);
+        if mid == lo {
+            w[mid * bins + i] = 1.0;
+        } else {
+            for j in lo..=mid {
+                w[j * bins + i] = (j as f64 - lo as f64) / (mid - lo) as f64;
+            }
+        }
+        for j in mid..hi {
+            w[j * bins + i] = (hi - j) as f64 / (hi - mid) as f64;
+        }
+    }
+    let dtype = match node.int("output_datatype") {
+        Some(code) => {
+            super::onnx_dtype(code).ok_or_else(|| GraphError::unsupported(node, format!("ONNX type {code}")))?
+        }
+        None => DType::F32,
+    };
+    let v = cx.constant(node, Array::from_vec([spectrum as i64, bins as i64], w))?;
+    Ok(vec![convert(cx, node, &v, dtype)?])
+}
+
+/// `STFT(signal[B, L, 1|2], frame_step, window?, frame_length?)`: frames of
+/// the window's width (else `frame_length`) every `frame_step` samples (zeros
+/// past the end), `1 + (L - frame_length) / frame_step` of them, each times
+/// the window and transformed by a `DFT` of `frame_length` along the frame
+/// (`onesided`, the default, keeps `frame_length / 2 + 1` bins): `[B,
+/// frames, bins, 2]`, as ONNX's reference computes it.
+pub fn stft(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    let [b, l, parts] = x.dims[..] else {
+        return Err(GraphError::node(node, format!("takes a [batch, length, 1 or 2] signal, not {:?}", x.dims)));
+    };
+    let step = const_scalar(node, inputs, 1, "frame_step")? as i64;
+    let window = opt_input(inputs, 2).cloned();
+    let frame_length = match (opt_input(inputs, 3), &window) {
+        (Some(_), _) => const_scalar(node, inputs, 3, "frame_length")? as i64,
+        (None, Some(w)) => w.dims.first().copied().unwrap_or(0),
+        (None, None) => l,
+    };
+    let width = window.as_ref().map_or(frame_length, |w| w.dims.first().copied().unwrap_or(0));
+    if step < 1 || frame_length < 1 || frame_length > l || width < 1 {
+        return Err(GraphError::node(
+            node,
+            format!("frame_step {step}, frame_length {frame_length} and window width {width} for {l} samples"),
+        ));
+    }
+    let frames = 1 + (l - frame_length) / step;
+    // Zeros past the end, then every frame's samples gathered along time.
+    let needed = (frames - 1) * step + width;
+    let padded = if needed > l {
+        let zero = cx.scalar(node, x.dtype, 0.0)?;
+        let mut pads = vec![PadDim { low: 0, high: 0, interior: 0 }; 3];
+        pads[1].high = needed - l;
+        emit(cx, node, |bl| bl.pad(x.id, zero.id, &pads))?
+    } else {
+        x.clone()
+    };
+    let at: Vec<i64> = (0..frames).flat_map(|f| (0..width).map(move |j| f * step + j)).collect();
+    let at = cx.constant(node, Array::from_vec([frames, width], at))?;
+    let framed = take(cx, node, &padded, &at, 1)?;
+    let framed = match &window {
+        Some(w) => {
+            let w = convert(cx, node, w, x.dtype)?;
+            let w = emit(cx, node, |bl| bl.broadcast(w.id, &[b, frames, width, parts], &[2]))?;
+            emit(cx, node, |bl| bl.binary(Opcode::Multiply, framed.id, w.id))?
+        }
+        None => framed,
+    };
+    let mut dft_node = node.clone();
+    dft_node.op = "DFT".into();
+    dft_node.attrs.insert("onesided".into(), crate::graph::Attr::Int(int_attr(node, "onesided", 1)));
+    let length = cx.constant(node, Array::scalar(frame_length))?;
+    let axis = cx.constant(node, Array::scalar(2i64))?;
+    dft(cx, &dft_node, &[Some(framed), Some(length), Some(axis)])
+}

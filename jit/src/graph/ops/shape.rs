@@ -558,12 +558,7 @@ pub fn eye_like(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Re
     if x.dims.len() != 2 {
         return Err(GraphError::node(node, format!("takes a 2-D input, not {:?}", x.dims)));
     }
-    let dtype = match node.int("dtype") {
-        Some(code) => {
-            super::onnx_dtype(code).ok_or_else(|| GraphError::unsupported(node, format!("ONNX type {code}")))?
-        }
-        None => x.dtype,
-    };
+    let dtype = dtype_attr(node, "dtype", x.dtype)?;
     let shape = Shape::array(DType::S64, &x.dims);
     let rows = emit(cx, node, |b| b.iota(shape.clone(), 0))?;
     let cols = emit(cx, node, |b| b.iota(shape.clone(), 1))?;
@@ -595,12 +590,7 @@ pub fn window(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Resu
     let tau = 2.0 * std::f64::consts::PI;
     let w: Vec<f64> =
         (0..n).map(|i| a0 - a1 * (tau * i as f64 / span).cos() + a2 * (2.0 * tau * i as f64 / span).cos()).collect();
-    let dtype = match node.int("output_datatype") {
-        Some(code) => {
-            super::onnx_dtype(code).ok_or_else(|| GraphError::unsupported(node, format!("ONNX type {code}")))?
-        }
-        None => DType::F32,
-    };
+    let dtype = dtype_attr(node, "output_datatype", DType::F32)?;
     let v = cx.constant(node, Array::from_vec([n as i64], w))?;
     Ok(vec![convert(cx, node, &v, dtype)?])
 }
@@ -788,12 +778,7 @@ pub fn mel_weight_matrix(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val
             w[j * bins + i] = (hi - j) as f64 / (hi - mid) as f64;
         }
     }
-    let dtype = match node.int("output_datatype") {
-        Some(code) => {
-            super::onnx_dtype(code).ok_or_else(|| GraphError::unsupported(node, format!("ONNX type {code}")))?
-        }
-        None => DType::F32,
-    };
+    let dtype = dtype_attr(node, "output_datatype", DType::F32)?;
     let v = cx.constant(node, Array::from_vec([spectrum as i64, bins as i64], w))?;
     Ok(vec![convert(cx, node, &v, dtype)?])
 }
@@ -851,4 +836,12 @@ pub fn stft(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result
     let length = cx.constant(node, Array::scalar(frame_length))?;
     let axis = cx.constant(node, Array::scalar(2i64))?;
     dft(cx, &dft_node, &[Some(framed), Some(length), Some(axis)])
+}
+
+/// The ONNX element type attribute `key` names, else `default`.
+fn dtype_attr(node: &Node, key: &str, default: DType) -> Result<DType> {
+    match node.int(key) {
+        Some(code) => super::onnx_dtype(code).ok_or_else(|| GraphError::unsupported(node, format!("ONNX type {code}"))),
+        None => Ok(default),
+    }
 }

@@ -474,20 +474,27 @@ pub fn grid_sample(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) ->
     let batch = reshape(cx, node, &batch, &[n, ho, wo, 1])?;
     let mut total: Option<Val> = None;
     let ((_, wd, wlo, whi), (_, hd, hlo, hhi)) = (&axes[0], &axes[1]);
-    for (ix, wx) in &taps[0] {
-        for (iy, wy) in &taps[1] {
-            let (xi, xin) = place(cx, ix, *wd, *wlo, *whi)?;
-            let (yi, yin) = place(cx, iy, *hd, *hlo, *hhi)?;
+    // Each tap placed once per axis, then combined.
+    let mut placed: Vec<Vec<(Val, Option<Val>, Val)>> = Vec::with_capacity(2);
+    for (axis_taps, (d, lo, hi)) in taps.iter().zip([(*wd, *wlo, *whi), (*hd, *hlo, *hhi)]) {
+        let mut row = Vec::with_capacity(axis_taps.len());
+        for (i, wgt) in axis_taps {
+            let (at, inside) = place(cx, i, d, lo, hi)?;
+            row.push((convert(cx, node, &at, DType::S64)?, inside, wgt.clone()));
+        }
+        placed.push(row);
+    }
+    for (xi, xin, wx) in &placed[0] {
+        for (yi, yin, wy) in &placed[1] {
+            let (xin, yin) = (xin.clone(), yin.clone());
             let mut weight = bin(cx, Opcode::Multiply, wx, wy)?;
             for inside in [xin, yin].into_iter().flatten() {
                 let zero = k(cx, 0.0)?;
                 weight = sel(cx, &inside, &weight, &zero)?;
             }
             let idx: Vec<i64> = vec![n, ho, wo, 1];
-            let yi = convert(cx, node, &yi, DType::S64)?;
-            let xi = convert(cx, node, &xi, DType::S64)?;
-            let yi = reshape(cx, node, &yi, &idx)?;
-            let xi = reshape(cx, node, &xi, &idx)?;
+            let yi = reshape(cx, node, yi, &idx)?;
+            let xi = reshape(cx, node, xi, &idx)?;
             let at = emit(cx, node, |b| b.concatenate(&[batch.id, yi.id, xi.id], 3))?;
             let g = GatherAttrs {
                 offset_dims: Dims::from_slice(&[3]),

@@ -819,8 +819,14 @@ pub fn stft(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result
     } else {
         x.clone()
     };
-    let at: Vec<i64> = (0..frames).flat_map(|f| (0..width).map(move |j| f * step + j)).collect();
-    let at = cx.constant(node, Array::from_vec([frames, width], at))?;
+    // Sample `f * step + j` for frame `f`, offset `j`: iotas, not a constant
+    // table as large as the frames.
+    let grid = Shape::array(DType::S64, [frames, width]);
+    let f = emit(cx, node, |bl| bl.iota(grid.clone(), 0))?;
+    let j = emit(cx, node, |bl| bl.iota(grid.clone(), 1))?;
+    let stride = splat(cx, node, DType::S64, step as f64, &[frames, width])?;
+    let start = emit(cx, node, |bl| bl.binary(Opcode::Multiply, f.id, stride.id))?;
+    let at = emit(cx, node, |bl| bl.binary(Opcode::Add, start.id, j.id))?;
     let framed = take(cx, node, &padded, &at, 1)?;
     let framed = match &window {
         Some(w) => {

@@ -8,7 +8,9 @@
 //!   B, broadcasts `MR` scalars of packed A and issues `MR * NV` independent FMAs,
 //!   enough to cover the FMA latency (4 cycles, 2 pipes on Zen 4). AVX-512 uses
 //!   `12 x 32` f32 (24 accumulators + 2 B vectors + 1 broadcast of 32 registers),
-//!   AVX2 `6 x 16`, NEON `8 x 12`, anything else `4 x 8`.
+//!   AVX2 `6 x 16`, NEON `8 x 12`, anything else `4 x 8`. The last row tile
+//!   of a matrix takes a variant one or two thirds as tall where that holds
+//!   its rows ([`tile_heights`]), so rows past the edge are not computed.
 //! - **Packing**: A is copied into `MR`-row micro-panels (`k`-major, `MR` values per
 //!   `k`) and B into `NR`-column micro-panels, converting to the accumulator type
 //!   and padding edges with zeros, so the microkernel reads both sequentially.
@@ -381,9 +383,16 @@ impl<'ctx> Parts<'ctx> {
                 pack_function(module, target, isa, &blk, rhs, blk.nr())?,
             )
         };
-        let ukernel = ukernel_function(module, target, isa, &blk, out, false)?;
-        let rows = if group == 1 { Some(ukernel_function(module, target, isa, &blk, out, true)?) } else { None };
-        let macro_kernel = macro_function(module, target, isa, &blk, out, (ukernel, rows))?;
+        // Per tile height (the full `MR`, then the edge heights), the
+        // microkernel on packed A and, for plain groups, on A in place.
+        let mut kernels = Vec::new();
+        for height in tile_heights(&blk) {
+            let packed = ukernel_function(module, target, isa, &blk, out, false, height)?;
+            let rows =
+                if group == 1 { Some(ukernel_function(module, target, isa, &blk, out, true, height)?) } else { None };
+            kernels.push((height, packed, rows));
+        }
+        let macro_kernel = macro_function(module, target, isa, &blk, out, &kernels)?;
         Ok(Parts { blk, pack_a, pack_b, macro_kernel })
     }
 
@@ -446,9 +455,22 @@ fn internal_function<'ctx>(
 
 // ---- microkernel ---------------------------------------------------------------
 
-/// The microkernel; with `a_rows`, the variant that reads A in place: row
-/// `r` of the tile at `a + r * lda` (rows past `mr` read the last row, whose
-/// results are not stored), element `kk` of a row at `+ kk` (plain groups only).
+/// The heights of tile the microkernel comes in: `MR`, then for an `MR` of
+/// thirds (12 with AVX-512, 6 with AVX2) one and two thirds of it, for the
+/// last row tile of a matrix whose rows are not a multiple of `MR`. A full
+/// tile there would compute rows that are thrown away: of ResNet's and
+/// SqueezeNet's products (64, 128, 256, ... or 16 rows of weights), every
+/// one ends in 4 or 8 rows of 12, and `16 x 3025 x 64` computed 24 rows.
+fn tile_heights(blk: &Blocking) -> Vec<u32> {
+    let mr = blk.mr;
+    if mr % 3 == 0 && mr >= 6 { vec![mr, 2 * mr / 3, mr / 3] } else { vec![mr] }
+}
+
+/// The microkernel computing `height <= MR` rows of a tile; with `a_rows`,
+/// the variant that reads A in place: row `r` of the tile at `a + r * lda`
+/// (rows past `mr` read the last row, whose results are not stored),
+/// element `kk` of a row at `+ kk` (plain groups only). Packed A keeps its
+/// `MR`-row micro-panels whatever the height.
 fn ukernel_function<'ctx>(
     module: &Module<'ctx>,
     target: &TargetMachine,
@@ -456,14 +478,19 @@ fn ukernel_function<'ctx>(
     blk: &Blocking,
     out: DType,
     a_rows: bool,
+    height: u32,
 ) -> R<FunctionValue<'ctx>> {
-    let (mr, nv, lanes, nr) = (blk.mr, blk.nv, blk.lanes, blk.nr());
+    let (nv, lanes, nr) = (blk.nv, blk.lanes, blk.nr());
+    // The packed panel's row count (its stride per `k`) and the rows computed.
+    let (panel_rows, mr) = (blk.mr, height);
     let name = format!(
-        "smelt_gemm_ukernel_{}_{}_{mr}x{nr}{}{}",
+        "smelt_gemm_ukernel_{}_{}_{}x{nr}{}{}{}",
         blk.ct.name(),
         out.name(),
+        blk.mr,
         if blk.group > 1 { format!("_x{}", blk.group) } else { String::new() },
-        if a_rows { "_rows" } else { "" }
+        if a_rows { "_rows" } else { "" },
+        if height < blk.mr { format!("_h{height}") } else { String::new() }
     );
     if let Some(f) = module.get_function(&name) {
         return Ok(f);
@@ -525,7 +552,7 @@ fn ukernel_function<'ctx>(
             let ptr = ir.gep(ctt, bp, ir.add(bbase, ir.c((j * lanes) as i64))?)?;
             bv.push(ir.load(vt.into(), ptr, ct.bytes())?);
         }
-        let abase = ir.mul(kk, ir.c(mr as i64))?;
+        let abase = ir.mul(kk, ir.c(panel_rows as i64))?;
         for r in 0..mr {
             let ptr = match a_row_ptrs.get(r as usize) {
                 Some(&row) => ir.gep(ctt, row, kk)?,
@@ -583,7 +610,7 @@ fn ukernel_function<'ctx>(
             let v = ir.load(et.vec_type(group * lanes).into(), ptr, (4 * lanes).min(64))?;
             bv.push(ir.b.build_bit_cast(v, pairs_t, "")?);
         }
-        let abase = ir.mul(p, ir.c(mr as i64))?;
+        let abase = ir.mul(p, ir.c(panel_rows as i64))?;
         for r in 0..mr {
             let ptr = ir.gep(i32t.into(), ap, ir.add(abase, ir.c(r as i64))?)?;
             let a = ir.splat(ir.load(i32t.into(), ptr, 4)?, lanes)?;
@@ -857,7 +884,7 @@ fn macro_function<'ctx>(
     isa: Isa,
     blk: &Blocking,
     out: DType,
-    (ukernel, ukernel_rows): (FunctionValue<'ctx>, Option<FunctionValue<'ctx>>),
+    kernels: &[(u32, FunctionValue<'ctx>, Option<FunctionValue<'ctx>>)],
 ) -> R<FunctionValue<'ctx>> {
     let (mr, nr) = (blk.mr as i64, blk.nr() as i64);
     let name = macro_name(blk, out);
@@ -912,12 +939,30 @@ fn macro_function<'ctx>(
             ldb.into(),
             lda.into(),
         ];
-        match ukernel_rows {
-            Some(rows_kernel) => {
-                ir.if_else(a_packed, || ir.call(ukernel, &args).map(drop), || ir.call(rows_kernel, &args).map(drop))
-            }
-            None => ir.call(ukernel, &args).map(drop),
+        // The lowest tile that holds the rows left, called through a pointer:
+        // direct calls behind `rows <= h` tests would let LLVM narrow the
+        // full tile's row count and rebuild its row pointers as one chain
+        // whose loads, hoisted four steps at a time, spill (0.6x).
+        let ptr = |f: FunctionValue<'ctx>| f.as_global_value().as_pointer_value();
+        let mut chosen: Option<(PointerValue<'ctx>, PointerValue<'ctx>)> = None;
+        for &(height, packed, in_place) in kernels {
+            let here = (ptr(packed), ptr(in_place.unwrap_or(packed)));
+            chosen = Some(match chosen {
+                None => here,
+                Some((p, q)) => {
+                    let fits = ir.cmp(IntPredicate::SLE, rows, ir.c(height as i64))?;
+                    let pick = |a: PointerValue<'ctx>, b: PointerValue<'ctx>| -> R<PointerValue<'ctx>> {
+                        Ok(ir.b.build_select(fits, a, b, "")?.into_pointer_value())
+                    };
+                    (pick(here.0, p)?, pick(here.1, q)?)
+                }
+            });
         }
+        let (packed, in_place) = chosen.ok_or_else(|| RoutineError::Llvm("no microkernel".into()))?;
+        let kernel = ir.b.build_select(a_packed, packed, in_place, "")?.into_pointer_value();
+        let ty = kernels[0].1.get_type();
+        ir.b.build_indirect_call(ty, kernel, &args, "")?;
+        Ok(())
     };
     let strip_done = |r0: IntValue<'ctx>| -> R<()> {
         ir.if_(is_last, || {

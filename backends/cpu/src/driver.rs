@@ -1443,9 +1443,10 @@ impl<'ctx> Driver<'_, 'ctx, '_> {
 /// Which results some top-level step writes in full: a copy or parallel copy
 /// into the whole buffer, or a kernel whose body stores every element of every
 /// output (all kinds but update-slice and scatter, which the lowering precedes
-/// with a copy). Steps inside loops and branches do not count (they may not
-/// run), nor do dot and convolution routines (library code this module does not
-/// vouch for). Writes never undo each other, so the order does not matter.
+/// with a copy), or a dot or convolution routine (each writes every element
+/// of its output, zeros for an empty sum: [`crate::gemm::gemm_function`],
+/// [`crate::conv`]). Steps inside loops and branches do not count (they may
+/// not run). Writes never undo each other, so the order does not matter.
 pub(crate) fn fully_written(p: &smelt_kernel::Program) -> Vec<bool> {
     let mut written = vec![false; p.results.len()];
     let mut mark = |r: &BufRef| {
@@ -1471,7 +1472,9 @@ pub(crate) fn fully_written(p: &smelt_kernel::Program) -> Vec<bool> {
                 }
             }
             Step::CustomCall(c) => c.outputs.iter().for_each(&mut mark),
-            Step::Dot(_) | Step::Conv(_) | Step::While { .. } | Step::Conditional { .. } => {}
+            Step::Dot(d) => mark(&d.out),
+            Step::Conv(c) => mark(&c.out),
+            Step::While { .. } | Step::Conditional { .. } => {}
         }
     }
     for (w, t) in written.iter_mut().zip(&p.results) {

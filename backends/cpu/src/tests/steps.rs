@@ -267,10 +267,37 @@ fn dot_steps_with_transposes_and_epilogues() {
         vec![],
         vec![Step::Dot(Box::new(step))],
     );
+    // The routine writes every element: the result is not zeroed first.
+    assert_eq!(crate::driver::fully_written(&p), [true]);
     let r = run(&p, &[Array::from_vec([2, 3], a8.clone()), Array::from_vec([3, 2], b8.clone())]);
     let want: Vec<i32> =
         (0..4).map(|e| (0..3).map(|l| a8[(e / 2) * 3 + l] as i32 * b8[l * 2 + e % 2] as i32).sum()).collect();
     assert_eq!(r[0].values::<i32>().unwrap_or(&[]), want.as_slice());
+    // An empty sum writes its zeros itself (recycled memory is not zeroed
+    // for it): run a few times so blocks of the allocator come back dirty.
+    let empty = DotStep {
+        lhs: buf(Buffer::Param(0), DType::F32, &[3, 0]),
+        rhs: buf(Buffer::Param(1), DType::F32, &[0, 2]),
+        out: buf(Buffer::Result(0), DType::F32, &[3, 2]),
+        batch: 1,
+        m: 3,
+        n: 2,
+        k: 0,
+        lhs_transposed: false,
+        rhs_transposed: false,
+        epilogue: None,
+    };
+    let p = program(
+        vec![at(DType::F32, &[3, 0]), at(DType::F32, &[0, 2])],
+        vec![at(DType::F32, &[3, 2])],
+        0,
+        vec![],
+        vec![Step::Dot(Box::new(empty))],
+    );
+    for _ in 0..3 {
+        let r = run(&p, &[Array::from_vec([3, 0], Vec::<f32>::new()), Array::from_vec([0, 2], Vec::<f32>::new())]);
+        assert_eq!(r[0].values::<f32>().unwrap_or(&[]), &[0.0; 6]);
+    }
 }
 
 fn wave(n: usize) -> Vec<f32> {

@@ -610,3 +610,41 @@ def test_stft(parts, step, window, frame_length, attrs):
     ins["window"] = None if window is None else Const(np.hanning(window).astype(np.float32))
     ins["frame_length"] = None if frame_length is None else Const(np.int64(frame_length))
     check("STFT", ins, attrs=attrs, opset=17, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("dims", [(1, 1), (3, 3), (2, 5, 5), (2, 3, 4, 4), (16, 16)])
+def test_det(dims):
+    x = randn(*dims)
+    check("Det", {"x": x}, opset=11, rtol=2e-4, atol=1e-5)
+    want = np.linalg.det(x.astype(np.float64))
+    model, feeds = op_model("Det", {"x": x}, None, 11, 1)
+    (got,) = smelt.onnx.InferenceSession(model.SerializeToString(), backend="cpu").run(None, feeds)
+    np.testing.assert_allclose(got, want, rtol=2e-4, atol=1e-5)
+
+
+def test_det_signs_singular_matrices_and_doubles():
+    # Row swaps the factorization must count (odd and even permutations,
+    # pivoting forced by zeros on the diagonal), a singular matrix, and f64.
+    p_odd = np.eye(4, dtype=np.float32)[[1, 0, 2, 3]] * 2.0
+    p_even = np.eye(4, dtype=np.float32)[[1, 2, 0, 3]] * 3.0
+    singular = np.array([[1, 2, 3], [2, 4, 6], [1, 0, 1]], np.float32)
+    for x in (p_odd, p_even, np.stack([p_odd, p_even])):
+        check("Det", {"x": x}, opset=11)
+    assert np.asarray(check_det(p_odd)) == pytest.approx(-16.0)
+    assert np.asarray(check_det(p_even)) == pytest.approx(81.0)
+    assert check_det(singular) == pytest.approx(0.0, abs=1e-6)
+    x = RNG.standard_normal((3, 6, 6))
+    got = check_det(x)
+    assert got.dtype == np.float64
+    np.testing.assert_allclose(got, np.linalg.det(x), rtol=1e-12)
+    for bad, message in [(randn(3, 4), r"square matrices"), (randn(3), r"square matrices"),
+                         (np.ones((2, 2), np.int32), "takes floats")]:
+        model, feeds = op_model("Det", {"x": bad}, None, 11, 1)
+        with pytest.raises(smelt.SmeltError, match=message):
+            smelt.onnx.InferenceSession(model.SerializeToString(), backend="cpu").run(None, feeds)
+
+
+def check_det(x):
+    model, feeds = op_model("Det", {"x": x}, None, 11, 1)
+    (got,) = smelt.onnx.InferenceSession(model.SerializeToString(), backend="cpu").run(None, feeds)
+    return got

@@ -20,6 +20,7 @@ mod einsum;
 mod elementwise;
 mod host;
 mod index;
+mod linalg;
 mod nn;
 mod quant;
 mod recurrent;
@@ -190,6 +191,7 @@ static OPS: &[OpDef] = &[
     // Neural-network layers.
     lowered("Einsum", einsum::einsum),
     lowered("MatMul", nn::matmul),
+    lowered("Det", linalg::det),
     lowered("Gemm", nn::gemm),
     lowered("Conv", nn::conv),
     lowered("MaxPool", nn::max_pool),

@@ -648,3 +648,80 @@ def check_det(x):
     model, feeds = op_model("Det", {"x": x}, None, 11, 1)
     (got,) = smelt.onnx.InferenceSession(model.SerializeToString(), backend="cpu").run(None, feeds)
     return got
+
+
+MAX_POOLS = [
+    ((1, 2, 7, 7), {"kernel_shape": [3, 3], "strides": [2, 2]}),
+    ((2, 3, 8, 9), {"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1, 1, 1, 1]}),
+    ((1, 2, 9, 9), {"kernel_shape": [2, 3], "strides": [2, 1], "dilations": [2, 1]}),
+    ((1, 1, 8, 8), {"kernel_shape": [3, 3], "strides": [2, 2], "ceil_mode": 1}),
+    ((2, 3, 11), {"kernel_shape": [4], "strides": [3], "pads": [2, 1]}),
+    ((1, 2, 5, 6, 4), {"kernel_shape": [2, 2, 2], "strides": [2, 2, 2]}),
+]
+
+
+@pytest.mark.parametrize("dims,attrs", MAX_POOLS)
+def test_max_pool_indices(dims, attrs):
+    x = randn(*dims)
+    check("MaxPool", {"x": x}, attrs=attrs, opset=12, n_out=2)
+    model, feeds = op_model("MaxPool", {"x": x}, attrs, 12, 2)
+    want = ReferenceEvaluator(model).run(None, feeds)
+    got = smelt.onnx.InferenceSession(model.SerializeToString(), backend="cpu").run(None, feeds)
+    np.testing.assert_array_equal(got[0], want[0])
+    np.testing.assert_array_equal(got[1], want[1])
+
+
+def test_max_pool_indices_of_ties_nans_and_padding():
+    # Equal values name their first position; -inf inputs beat the padding;
+    # a NaN is the maximum of its window.
+    x = np.zeros((1, 1, 5, 5), np.float32)
+    x[0, 0, 1:3, 1:3] = -np.inf
+    x[0, 0, 4, 4] = np.nan
+    attrs = {"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1, 1, 1, 1]}
+    model, feeds = op_model("MaxPool", {"x": x}, attrs, 12, 2)
+    values, indices = smelt.onnx.InferenceSession(model.SerializeToString(), backend="cpu").run(None, feeds)
+    want_idx = np.array([[0, 1, 3], [5, 8, 8], [15, 16, 24]], np.int64)
+    np.testing.assert_array_equal(indices[0, 0], want_idx)
+    assert np.isnan(values[0, 0, 2, 2]) and np.all(values[0, 0, :2] == 0)
+    y = np.full((1, 1, 4, 4), -np.inf, np.float32)
+    model, feeds = op_model("MaxPool", {"x": y}, attrs, 12, 2)
+    _, indices = smelt.onnx.InferenceSession(model.SerializeToString(), backend="cpu").run(None, feeds)
+    np.testing.assert_array_equal(indices[0, 0], [[0, 1], [4, 5]])
+
+
+@pytest.mark.parametrize("dims,attrs", MAX_POOLS[:2] + MAX_POOLS[4:])
+def test_max_unpool_reverses_max_pool(dims, attrs):
+    x = randn(*dims)
+    pool, feeds = op_model("MaxPool", {"x": x}, attrs, 12, 2)
+    values, indices = ReferenceEvaluator(pool).run(None, feeds)
+    unpool_attrs = {k: v for k, v in attrs.items() if k in ("kernel_shape", "strides", "pads")}
+    # Without output_shape, the size that pooling maps back from; values
+    # whose index falls outside it are dropped (ONNX's reference fails
+    # there). With it, indices are flat into that shape, as the operator's
+    # documentation and onnxruntime read them (the reference flattens the
+    # inferred shape instead: see the next test).
+    ns = len(dims) - 2
+    pads = attrs.get("pads", [0] * 2 * ns)
+    inferred = list(dims[:2]) + [(values.shape[2 + i] - 1) * attrs["strides"][i] - pads[i] - pads[ns + i]
+                                 + attrs["kernel_shape"][i] for i in range(ns)]
+    for shape, ins in [(inferred, {"x": values, "i": indices}),
+                       (list(dims), {"x": values, "i": indices, "shape": Const(np.array(dims, np.int64))})]:
+        if shape == list(dims) and "shape" not in ins:
+            check("MaxUnpool", ins, attrs=unpool_attrs, opset=11)
+        model, feeds = op_model("MaxUnpool", ins, unpool_attrs, 11, 1)
+        (got,) = smelt.onnx.InferenceSession(model.SerializeToString(), backend="cpu").run(None, feeds)
+        want = np.zeros(int(np.prod(shape)), np.float32)
+        inside = indices.ravel() < want.size
+        want[indices.ravel()[inside]] = values.ravel()[inside]
+        np.testing.assert_array_equal(got, want.reshape(shape))
+
+
+def test_max_unpool_with_output_shape_as_documented():
+    # The example of ONNX's operator documentation (`with_output_shape`).
+    x = np.array([[[[5, 6], [7, 8]]]], np.float32)
+    i = np.array([[[[5, 7], [13, 15]]]], np.int64)
+    ins = {"x": x, "i": i, "shape": Const(np.array([1, 1, 5, 5], np.int64))}
+    model, feeds = op_model("MaxUnpool", ins, {"kernel_shape": [2, 2], "strides": [2, 2]}, 11, 1)
+    (got,) = smelt.onnx.InferenceSession(model.SerializeToString(), backend="cranelift").run(None, feeds)
+    want = np.array([[0, 0, 0, 0, 0], [5, 0, 6, 0, 0], [0, 0, 0, 7, 0], [8, 0, 0, 0, 0], [0, 0, 0, 0, 0]])
+    np.testing.assert_array_equal(got[0, 0], want)

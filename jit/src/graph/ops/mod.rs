@@ -195,6 +195,7 @@ static OPS: &[OpDef] = &[
     lowered("Gemm", nn::gemm),
     lowered("Conv", nn::conv),
     lowered("MaxPool", nn::max_pool),
+    lowered("MaxUnpool", nn::max_unpool),
     lowered("AveragePool", nn::average_pool),
     lowered("GlobalAveragePool", nn::global_average_pool),
     lowered("GlobalMaxPool", nn::global_max_pool),

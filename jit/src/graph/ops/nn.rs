@@ -3,7 +3,7 @@
 
 use smelt_hlo::attrs::{ComparisonDirection, ConvAttrs, ConvDims, DotDims, Window, WindowDim};
 use smelt_hlo::builder::Reducer;
-use smelt_hlo::{Attrs, Dims, Opcode, Shape};
+use smelt_hlo::{Attrs, DType, Dims, Opcode, Shape};
 
 use super::util::*;
 use crate::graph::lower::{LowerCx, Val, at};
@@ -322,13 +322,153 @@ fn reduce_window(cx: &mut LowerCx<'_>, node: &Node, x: &Val, window: Window, kin
     })
 }
 
+/// `MaxPool`, and its `Indices` output where the model reads it: each
+/// maximum's position as an index into the flattened input (batch and
+/// channel included, padding not counted), from a reduce-window over
+/// (value, index) pairs ([`max_with_index`]).
 pub fn max_pool(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
     let x = input(node, inputs, 0)?;
-    if wants_output(node, 1) {
-        return Err(GraphError::unsupported(node, "the Indices output"));
-    }
     let (window, _) = pool_window(node, x, true)?;
-    Ok(vec![reduce_window(cx, node, x, window, Reducer::Max)?])
+    if !wants_output(node, 1) {
+        return Ok(vec![reduce_window(cx, node, x, window, Reducer::Max)?]);
+    }
+    let t = DType::S64;
+    let n: i64 = x.dims.iter().product();
+    let flat = emit(cx, node, |b| b.iota(Shape::array(t, [n]), 0))?;
+    let index = reshape(cx, node, &flat, &x.dims)?;
+    let pick = max_with_index(cx, node, x.dtype)?;
+    let init = reduce_init(cx, node, Reducer::Max, x.dtype)?;
+    // Padding's index loses every tie, so a window of equal values (-inf
+    // ones included) names its first real position.
+    let no_index = typed_scalar(cx, node, t, i64::MAX)?;
+    let pairs = at(
+        node,
+        cx.b.add_instruction(
+            Opcode::ReduceWindow,
+            &[x.id, index.id, init.id, no_index.id],
+            Attrs::Window(window),
+            &[pick],
+            None,
+        ),
+    )?;
+    let values = emit(cx, node, |b| b.get_tuple_element(pairs, 0))?;
+    let indices = emit(cx, node, |b| b.get_tuple_element(pairs, 1))?;
+    Ok(vec![values, indices])
+}
+
+/// The reducer of (value, index) pairs `((a, i), (b, j))` keeping the larger
+/// value, a NaN over any number, and of equal values (two NaNs included) the
+/// smaller index: the first position in row-major order holding the maximum,
+/// whatever order the windows are folded in (argmax over the window, as
+/// ONNX's reference takes it).
+fn max_with_index(cx: &mut LowerCx<'_>, node: &Node, dtype: DType) -> Result<smelt_hlo::CompId> {
+    let (_, comp) = cx.sub(&format!("{}_max_index", node.name), |c| {
+        let b = &mut c.b;
+        let (v, i) = (Shape::scalar(dtype), Shape::scalar(DType::S64));
+        let a = at(node, b.parameter(0, v.clone(), "a"))?;
+        let ia = at(node, b.parameter(1, i.clone(), "ia"))?;
+        let x = at(node, b.parameter(2, v, "b"))?;
+        let ix = at(node, b.parameter(3, i, "ib"))?;
+        let root = at(node, keep_max_first(b, [a, ia], [x, ix]))?;
+        Ok(((), root))
+    })?;
+    cx.add_computation(comp)
+}
+
+/// The root of [`max_with_index`]'s reducer over `(a, i)` and `(b, j)`.
+fn keep_max_first(
+    bld: &mut smelt_hlo::builder::ComputationBuilder<'_>,
+    [a, i]: [smelt_hlo::InstId; 2],
+    [b, j]: [smelt_hlo::InstId; 2],
+) -> std::result::Result<smelt_hlo::InstId, smelt_hlo::shape_inference::ShapeError> {
+    let greater = bld.compare(ComparisonDirection::Gt, b, a)?;
+    let equal = bld.compare(ComparisonDirection::Eq, b, a)?;
+    let b_nan = bld.compare(ComparisonDirection::Ne, b, b)?;
+    let a_nan = bld.compare(ComparisonDirection::Ne, a, a)?;
+    let a_number = bld.unary(Opcode::Not, a_nan)?;
+    let nan_over_number = bld.binary(Opcode::And, b_nan, a_number)?;
+    let both_nan = bld.binary(Opcode::And, b_nan, a_nan)?;
+    let same = bld.binary(Opcode::Or, equal, both_nan)?;
+    let earlier = bld.compare(ComparisonDirection::Lt, j, i)?;
+    let tie = bld.binary(Opcode::And, same, earlier)?;
+    let take = bld.binary(Opcode::Or, greater, nan_over_number)?;
+    let take = bld.binary(Opcode::Or, take, tie)?;
+    let value = bld.select(take, b, a)?;
+    let index = bld.select(take, j, i)?;
+    bld.tuple(&[value, index])
+}
+
+/// `MaxUnpool(X, I, output_shape)`: zeros of the unpooled shape (given, or
+/// `(in - 1) * stride - pads + kernel` per spatial dimension) with each
+/// `X` value written at its flat index in `I` (a scatter; indices outside
+/// the output are skipped, as HLO's scatter skips them).
+pub fn max_unpool(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    let idx = input(node, inputs, 1)?;
+    if idx.dims != x.dims || !idx.dtype.is_int() {
+        return Err(GraphError::node(
+            node,
+            format!("indices must be integers shaped like X {:?}, got {} {:?}", x.dims, idx.dtype, idx.dims),
+        ));
+    }
+    let r = x.dims.len();
+    if r < 3 {
+        return Err(GraphError::node(node, format!("expects an NC... input, got {:?}", x.dims)));
+    }
+    let ns = r - 2;
+    let out_dims = if opt_input(inputs, 2).is_some() {
+        let dims = const_ints(node, inputs, 2, "output_shape")?;
+        if dims.len() != r || dims[..2] != x.dims[..2] || dims.iter().any(|&d| d < 0) {
+            return Err(GraphError::node(node, format!("output_shape {dims:?} does not fit X {:?}", x.dims)));
+        }
+        dims
+    } else {
+        let Some(kernel) = node.ints("kernel_shape").map(<[i64]>::to_vec).filter(|k| k.len() == ns) else {
+            return Err(GraphError::node(node, format!("needs a kernel_shape of {ns} entries")));
+        };
+        let strides = spatial_attr(node, "strides", ns, 1)?;
+        let pads = node.ints("pads").map(<[i64]>::to_vec).unwrap_or_else(|| vec![0; 2 * ns]);
+        if pads.len() != 2 * ns {
+            return Err(GraphError::node(node, format!("pads {pads:?} must have {} entries", 2 * ns)));
+        }
+        let mut dims = x.dims[..2].to_vec();
+        for i in 0..ns {
+            let d = (i128::from(x.dims[2 + i]) - 1) * i128::from(strides[i])
+                - i128::from(pads[i])
+                - i128::from(pads[ns + i])
+                + i128::from(kernel[i]);
+            dims.push(i64::try_from(d.max(0)).map_err(|_| GraphError::node(node, "the output size overflows"))?);
+        }
+        dims
+    };
+    let total: i64 = out_dims.iter().product();
+    let m: i64 = x.dims.iter().product();
+    let zeros = splat(cx, node, x.dtype, 0.0, &[total])?;
+    let idx = convert(cx, node, idx, DType::S64)?;
+    let idx = reshape(cx, node, &idx, &[m, 1])?;
+    let updates = reshape(cx, node, x, &[m])?;
+    let assign = cx.assigner(node, x.dtype)?;
+    let s = smelt_hlo::attrs::ScatterAttrs {
+        update_window_dims: Dims::new(),
+        inserted_window_dims: Dims::from_slice(&[0]),
+        scatter_dims_to_operand_dims: Dims::from_slice(&[0]),
+        input_batching_dims: Dims::new(),
+        scatter_indices_batching_dims: Dims::new(),
+        index_vector_dim: 1,
+        indices_are_sorted: false,
+        unique_indices: false,
+    };
+    let shape = Shape::array(x.dtype, [total]);
+    let flat = emit(cx, node, |b| {
+        b.add_instruction(
+            Opcode::Scatter,
+            &[zeros.id, idx.id, updates.id],
+            Attrs::Scatter(Box::new(s)),
+            &[assign],
+            Some(shape),
+        )
+    })?;
+    Ok(vec![reshape(cx, node, &flat, &out_dims)?])
 }
 
 /// `AveragePool`: window sums over the window size, or (count_include_pad=0)

@@ -566,18 +566,21 @@ def test_dft(parts, attrs, length, opset):
     check("DFT", ins, attrs=attrs, opset=opset, rtol=1e-4, atol=1e-4)
 
 
-@pytest.mark.parametrize("mode,opset", [("bilinear", 16), ("linear", 20), ("nearest", 16)])
+@pytest.mark.parametrize(
+    "mode,opset", [("bilinear", 16), ("linear", 20), ("nearest", 16), ("cubic", 20), ("bicubic", 16)]
+)
 @pytest.mark.parametrize("padding", ["zeros", "border", "reflection"])
 @pytest.mark.parametrize("align", [0, 1])
 def test_grid_sample(mode, opset, padding, align):
     x = randn(2, 3, 5, 6)
     grid = RNG.uniform(-1.4, 1.4, (2, 4, 7, 2)).astype(np.float32)
     attrs = {"mode": mode, "padding_mode": padding, "align_corners": align}
-    if mode != "bilinear":
+    if mode not in ("bilinear", "bicubic"):
         check("GridSample", {"x": x, "grid": grid}, attrs=attrs, opset=opset, rtol=1e-4, atol=1e-5)
         return
-    # ONNX's reference knows opset 16's "bilinear" only by opset 20's name.
-    ref, feeds = op_model("GridSample", {"x": x, "grid": grid}, {**attrs, "mode": "linear"}, 20, 1)
+    # ONNX's reference knows opset 16's names only by opset 20's.
+    ref_mode = {"bilinear": "linear", "bicubic": "cubic"}[mode]
+    ref, feeds = op_model("GridSample", {"x": x, "grid": grid}, {**attrs, "mode": ref_mode}, 20, 1)
     (want,) = ReferenceEvaluator(ref).run(None, feeds)
     model, feeds = op_model("GridSample", {"x": x, "grid": grid}, attrs, opset, 1)
     (got,) = smelt.onnx.InferenceSession(model.SerializeToString(), backend="cpu").run(None, feeds)

@@ -89,12 +89,20 @@ fn source_coord(mode: &str, y: f64, scale: f64, len: i64, out: i64, roi: (f64, f
     }
 }
 
+/// Keys' cubic convolution kernel with coefficient `a` as the cubic
+/// `((c0 d + c1) d + c2) d + c3` in the distance `d` from the coordinate:
+/// `(a + 2) d^3 - (a + 3) d^2 + 1` for the two nearer taps (`d < 1`),
+/// `a d^3 - 5 a d^2 + 8 a d - 4 a` for the two farther (`1 <= d < 2`).
+/// `Resize` evaluates it on the host, `GridSample` in HLO.
+fn keys_cubic(a: f64, near: bool) -> [f64; 4] {
+    if near { [a + 2.0, -(a + 3.0), 0.0, 1.0] } else { [a, -5.0 * a, 8.0 * a, -4.0 * a] }
+}
+
 /// Keys' cubic convolution weights of the 4 taps around a coordinate `t`
 /// past the second tap.
 fn cubic_weights(t: f64, a: f64) -> [f64; 4] {
-    let far = |d: f64| ((a * d - 5.0 * a) * d + 8.0 * a) * d - 4.0 * a;
-    let near = |d: f64| ((a + 2.0) * d - (a + 3.0)) * d * d + 1.0;
-    [far(t + 1.0), near(t), near(1.0 - t), far(2.0 - t)]
+    let at = |near: bool, d: f64| keys_cubic(a, near).iter().fold(0.0, |acc, c| acc * d + c);
+    [at(false, t + 1.0), at(true, t), at(true, 1.0 - t), at(false, 2.0 - t)]
 }
 
 /// The taps of every output position along one axis of length `len`,
@@ -339,8 +347,22 @@ fn int_range(t: DType) -> Option<(f64, f64)> {
     })
 }
 
+/// [`keys_cubic`] with `a = -0.75` (what `GridSample`'s reference uses) at
+/// `distance`, in HLO.
+fn cubic_weight(cx: &mut LowerCx<'_>, node: &Node, distance: &Val, near: bool) -> Result<Val> {
+    let coeffs = keys_cubic(-0.75, near);
+    let mut acc = splat(cx, node, distance.dtype, coeffs[0], &distance.dims)?;
+    for &c in &coeffs[1..] {
+        acc = emit(cx, node, |b| b.binary(Opcode::Multiply, acc.id, distance.id))?;
+        let c = splat(cx, node, distance.dtype, c, &distance.dims)?;
+        acc = emit(cx, node, |b| b.binary(Opcode::Add, acc.id, c.id))?;
+    }
+    Ok(acc)
+}
+
 /// `GridSample` of a 4-D `X[N, C, H, W]` at `grid[N, Ho, Wo, 2]` (x, y in
-/// [-1, 1]): modes `bilinear`/`linear` and `nearest` (half to even), padding
+/// [-1, 1]): modes `bilinear`/`linear`, `bicubic`/`cubic` (4 x 4 taps of
+/// [`keys_cubic`]) and `nearest` (half to even), padding
 /// `zeros`, `border` and `reflection`, `align_corners`, as ONNX's reference
 /// computes them: a coordinate outside the border range is clamped
 /// (`border`) or reflected (`reflection`) first, then each tap reads 0
@@ -358,9 +380,11 @@ pub fn grid_sample(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) ->
     }
     let (ho, wo) = (grid.dims[1], grid.dims[2]);
     let mode = node.string("mode").unwrap_or("bilinear");
-    let nearest = match mode {
-        "bilinear" | "linear" => false,
-        "nearest" => true,
+    // Opset 16 says bilinear and bicubic, opset 20 linear and cubic.
+    let (nearest, cubic) = match mode {
+        "bilinear" | "linear" => (false, false),
+        "bicubic" | "cubic" => (false, true),
+        "nearest" => (true, false),
         other => return Err(GraphError::unsupported(node, format!("mode '{other}'"))),
     };
     let padding = node.string("padding_mode").unwrap_or("zeros");
@@ -428,9 +452,16 @@ pub fn grid_sample(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) ->
         }
         let (lo, hi) = if align { (0.0, (d - 1) as f64) } else { (-0.5, d as f64 - 0.5) };
         v = match padding {
+            // Clamped only from outside [lo, hi]: inside, the taps past the
+            // edge read it (the same for linear taps, not for cubic ones).
             "border" => {
                 let (a, b_) = (k(cx, 0.0)?, k(cx, (d - 1) as f64)?);
-                emit(cx, node, |b| b.clamp(a.id, v.id, b_.id))?
+                let clamped = emit(cx, node, |b| b.clamp(a.id, v.id, b_.id))?;
+                let (lo_v, hi_v) = (k(cx, lo)?, k(cx, hi)?);
+                let below = cmp(cx, Dir::Lt, &v, &lo_v)?;
+                let above = cmp(cx, Dir::Gt, &v, &hi_v)?;
+                let outside = bin(cx, Opcode::Or, &below, &above)?;
+                sel(cx, &outside, &clamped, &v)?
             }
             "reflection" => reflect(cx, &v, lo, hi)?,
             _ => v,
@@ -442,6 +473,21 @@ pub fn grid_sample(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) ->
     for (v, _, _, _) in &axes {
         if nearest {
             taps.push(vec![(v.clone(), k(cx, 1.0)?)]);
+        } else if cubic {
+            // Pixels floor(v) - 1 .. floor(v) + 2 weighted by the cubic
+            // convolution kernel (a = -0.75) at their distances 1 + f, f,
+            // 1 - f, 2 - f from v, as ONNX's reference weighs them.
+            let i0 = emit(cx, node, |b| b.unary(Opcode::Floor, v.id))?;
+            let f = bin(cx, Opcode::Subtract, v, &i0)?;
+            let mut axis_taps = Vec::with_capacity(4);
+            for (offset, near) in [(-1.0, false), (0.0, true), (1.0, true), (2.0, false)] {
+                let o = k(cx, offset)?;
+                let i = bin(cx, Opcode::Add, &i0, &o)?;
+                let distance = bin(cx, Opcode::Subtract, &f, &o)?;
+                let distance = emit(cx, node, |b| b.unary(Opcode::Abs, distance.id))?;
+                axis_taps.push((i, cubic_weight(cx, node, &distance, near)?));
+            }
+            taps.push(axis_taps);
         } else {
             let i0 = emit(cx, node, |b| b.unary(Opcode::Floor, v.id))?;
             let one = k(cx, 1.0)?;

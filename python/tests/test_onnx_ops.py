@@ -728,3 +728,52 @@ def test_max_unpool_with_output_shape_as_documented():
     (got,) = smelt.onnx.InferenceSession(model.SerializeToString(), backend="cranelift").run(None, feeds)
     want = np.array([[0, 0, 0, 0, 0], [5, 0, 6, 0, 0], [0, 0, 0, 7, 0], [8, 0, 0, 0, 0], [0, 0, 0, 0, 0]])
     np.testing.assert_array_equal(got[0, 0], want)
+
+
+def run_model(model, feeds, backend="cpu"):
+    return smelt.onnx.InferenceSession(model.SerializeToString(), backend=backend).run(None, feeds)
+
+
+def test_random_generators_draw_from_their_distributions():
+    n = 200_000
+    model, feeds = op_model("RandomNormal", {}, {"shape": [n], "mean": 2.0, "scale": 3.0, "seed": 7.0}, 13, 1)
+    (a,) = run_model(model, feeds)
+    assert a.shape == (n,) and a.dtype == np.float32
+    assert abs(a.mean() - 2.0) < 0.05 and abs(a.std() - 3.0) < 0.05
+    # A seed draws the same numbers every run and in every session.
+    np.testing.assert_array_equal(run_model(model, feeds)[0], a)
+    np.testing.assert_array_equal(run_model(model, feeds, "cranelift")[0], a)
+    model, feeds = op_model("RandomUniform", {}, {"shape": [4, n // 4], "low": -1.0, "high": 5.0, "dtype": 11}, 13, 1)
+    (u,) = run_model(model, feeds)
+    assert u.shape == (4, n // 4) and u.dtype == np.float64
+    assert u.min() >= -1.0 and u.max() < 5.0 and abs(u.mean() - 2.0) < 0.05
+    # Without a seed, each run draws anew.
+    assert not np.array_equal(run_model(model, feeds)[0], u)
+    like = np.zeros((3, 5), np.float16)
+    for op in ("RandomNormalLike", "RandomUniformLike"):
+        model, feeds = op_model(op, {"x": like}, {"seed": 1.0}, 13, 1)
+        (got,) = run_model(model, feeds)
+        assert got.shape == (3, 5) and got.dtype == np.float16 and np.all(np.isfinite(got))
+        model, feeds = op_model(op, {"x": like}, {"seed": 1.0, "dtype": 1}, 13, 1)
+        assert run_model(model, feeds)[0].dtype == np.float32
+
+
+def test_bernoulli_and_generators_inside_a_model():
+    p = np.concatenate([np.zeros(1000), np.ones(1000), np.full(100_000, 0.3)]).astype(np.float32)
+    model, feeds = op_model("Bernoulli", {"p": p}, {"seed": 3.0}, 15, 1)
+    (b,) = run_model(model, feeds)
+    assert b.dtype == np.float32 and set(np.unique(b)) <= {0.0, 1.0}
+    assert not b[:1000].any() and b[1000:2000].all() and abs(b[2000:].mean() - 0.3) < 0.01
+    model, feeds = op_model("Bernoulli", {"p": p}, {"seed": 3.0, "dtype": 7}, 15, 1)
+    np.testing.assert_array_equal(run_model(model, feeds)[0], b.astype(np.int64))
+    # Noise added to an input: the generator runs on the host, the add compiled.
+    x = randn(2, 8)
+    nodes = [helper.make_node("RandomNormalLike", ["x"], ["noise"], seed=5.0, scale=0.0, mean=1.5),
+             helper.make_node("Add", ["x", "noise"], ["y"])]
+    graph = helper.make_graph(nodes, "noisy", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 8])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 8])])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 15)])
+    np.testing.assert_allclose(run_model(model, {"x": x})[0], x + 1.5, rtol=1e-6)
+    model, feeds = op_model("RandomNormal", {}, {"shape": [2], "dtype": 6}, 13, 1)
+    with pytest.raises(smelt.SmeltError, match="draws floats"):
+        run_model(model, feeds)

@@ -23,6 +23,7 @@ mod index;
 mod linalg;
 mod nn;
 mod quant;
+mod random;
 mod recurrent;
 mod reduce;
 mod resize;
@@ -282,4 +283,9 @@ static OPS: &[OpDef] = &[
     on_host("TopK", host::top_k),
     on_host("NonMaxSuppression", host::non_max_suppression),
     on_host("RoiAlign", host::roi_align),
+    on_host("RandomUniform", random::uniform),
+    on_host("RandomUniformLike", random::uniform),
+    on_host("RandomNormal", random::normal_draws),
+    on_host("RandomNormalLike", random::normal_draws),
+    on_host("Bernoulli", random::bernoulli),
 ];

@@ -845,7 +845,7 @@ pub fn stft(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result
 }
 
 /// The ONNX element type attribute `key` names, else `default`.
-fn dtype_attr(node: &Node, key: &str, default: DType) -> Result<DType> {
+pub(super) fn dtype_attr(node: &Node, key: &str, default: DType) -> Result<DType> {
     match node.int(key) {
         Some(code) => super::onnx_dtype(code).ok_or_else(|| GraphError::unsupported(node, format!("ONNX type {code}"))),
         None => Ok(default),

@@ -384,8 +384,8 @@ fn import_conditional(
 fn captured_values(cx: &Importer, free: &[String]) -> Result<Vec<Value>, String> {
     free.iter()
         .map(|f| {
-            if cx.seqs.contains(&cx.resolve(f)) {
-                return Err(format!("a subgraph reads sequence '{f}' (subgraphs may read tensors only)"));
+            if let Some(what) = cx.seqs.non_tensor(&cx.resolve(f)) {
+                return Err(format!("a subgraph reads {what} '{f}' (subgraphs may read tensors only)"));
             }
             tensor(cx, f)
         })

@@ -250,11 +250,13 @@ fn import_releasing(model: &ModelProto, map: Option<&memmap2::Mmap>) -> Result<G
     }
     let Importer { mut graph, seqs, .. } = cx;
     for output in &g.output {
-        if seqs.contains(&output.name) {
+        if let Some(what) = seqs.non_tensor(&output.name) {
             return Err(OnnxError::GraphIo {
                 kind: "output",
                 name: output.name.clone(),
-                message: "is a sequence (smelt resolves sequences at import; graph outputs must be tensors)".into(),
+                message: format!(
+                    "is {what} (smelt resolves sequences and optionals at import; graph outputs must be tensors)"
+                ),
             });
         }
         if graph.tensor(&output.name).is_none() {
@@ -428,8 +430,8 @@ fn import_node(graph: &mut Graph, n: &NodeProto, k: usize, seqs: &sequence::Sequ
                 if t.is_empty() {
                     return Ok(None);
                 }
-                if seqs.contains(t) {
-                    return Err(err(format!("input '{t}' is a sequence, and {} takes tensors", n.op_type)));
+                if let Some(what) = seqs.non_tensor(t) {
+                    return Err(err(format!("input '{t}' is {what}, and {} takes tensors", n.op_type)));
                 }
                 graph.tensor(t).map(Some).ok_or_else(|| {
                     err(format!("input '{t}' is not produced by any earlier node, input or initializer"))

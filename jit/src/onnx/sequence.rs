@@ -1,4 +1,4 @@
-//! ONNX sequence operators, resolved while importing.
+//! ONNX sequence and optional operators, resolved while importing.
 //!
 //! smelt's graphs carry tensors only. A sequence whose structure is known at
 //! import (which tensors it holds, in what order) needs no run-time
@@ -11,6 +11,11 @@
 //! from static shapes; otherwise import fails naming the node, as for any
 //! program smelt cannot run. Sequences crossing the graph boundary (sequence-
 //! typed graph inputs or outputs) are refused where those are read.
+//!
+//! Optionals the same way: `Optional` records whether it holds a tensor or a
+//! sequence (and which), `OptionalHasElement` becomes a constant and
+//! `OptionalGetElement` an `Identity` of the held tensor (or the held
+//! sequence); taking the element of an empty optional fails the import.
 
 use std::collections::HashMap;
 
@@ -22,7 +27,10 @@ use crate::graph::ops::util::array_ints;
 use crate::graph::{Attr, Dim, Graph, NodeKind, Value};
 
 /// The operators this module resolves.
-pub const OPS: [&str; 8] = [
+pub const OPS: [&str; 11] = [
+    "Optional",
+    "OptionalHasElement",
+    "OptionalGetElement",
     "SequenceEmpty",
     "SequenceConstruct",
     "SequenceInsert",
@@ -33,16 +41,32 @@ pub const OPS: [&str; 8] = [
     "SplitToSequence",
 ];
 
-/// Sequences known so far, by tensor name: their items, in order.
+/// What an optional holds.
+#[derive(Clone)]
+enum Held {
+    Tensor(Value),
+    Sequence(Vec<Value>),
+}
+
+/// Sequences known so far, by tensor name: their items, in order; and
+/// optionals: what each holds, if anything.
 #[derive(Default)]
 pub struct Sequences {
     known: HashMap<String, Vec<Value>>,
+    optionals: HashMap<String, Option<Held>>,
 }
 
 impl Sequences {
-    /// Whether `name` is a sequence (so that a tensor operator reading it can be refused).
-    pub fn contains(&self, name: &str) -> bool {
-        self.known.contains_key(name)
+    /// What `name` is when it is not a tensor ("a sequence", "an optional"),
+    /// so that a tensor operator reading it, or a graph output, can be refused.
+    pub fn non_tensor(&self, name: &str) -> Option<&'static str> {
+        if self.known.contains_key(name) {
+            Some("a sequence")
+        } else if self.optionals.contains_key(name) {
+            Some("an optional")
+        } else {
+            None
+        }
     }
 }
 
@@ -71,6 +95,50 @@ pub fn import(graph: &mut Graph, seqs: &mut Sequences, n: &NodeProto, name: &str
     };
     let int_attr = |key: &str| n.attribute.iter().find(|a| a.name == key).map(|a| a.i);
     match n.op_type.as_str() {
+        "Optional" => {
+            let held = match input(0) {
+                None => None,
+                Some(t) => Some(match seqs.known.get(t) {
+                    Some(items) => Held::Sequence(items.clone()),
+                    None => Held::Tensor(tensor(graph, t)?),
+                }),
+            };
+            seqs.optionals.insert(output()?.clone(), held);
+        }
+        "OptionalHasElement" => {
+            // Opset 18 also takes a tensor or a sequence (always an element)
+            // and no input at all (none).
+            let has = match input(0) {
+                None => false,
+                Some(t) => match seqs.optionals.get(t) {
+                    Some(held) => held.is_some(),
+                    None if seqs.known.contains_key(t) => true,
+                    None => tensor(graph, t).map(|_| true)?,
+                },
+            };
+            add_constant(graph, output()?, Array::scalar(has)).map_err(err)?;
+        }
+        "OptionalGetElement" => {
+            let t = input(0).ok_or_else(|| err("needs an optional".into()))?;
+            let out = output()?;
+            let held = match seqs.optionals.get(t) {
+                Some(Some(held)) => held.clone(),
+                Some(None) => return Err(err(format!("takes the element of '{t}', an empty optional"))),
+                // Opset 18: a tensor or a sequence is its own element.
+                None => match seqs.known.get(t) {
+                    Some(items) => Held::Sequence(items.clone()),
+                    None => Held::Tensor(tensor(graph, t)?),
+                },
+            };
+            match held {
+                Held::Tensor(v) => {
+                    add(graph, "Identity", out, &[v], vec![]).map_err(err)?;
+                }
+                Held::Sequence(items) => {
+                    seqs.known.insert(out.clone(), items);
+                }
+            }
+        }
         "SequenceEmpty" => {
             seqs.known.insert(output()?.clone(), Vec::new());
         }

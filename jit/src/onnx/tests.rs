@@ -580,6 +580,63 @@ fn sequence_operators_resolve_at_import() {
     assert_eq!(got[6].values::<i64>().unwrap(), &[3]);
 }
 
+/// Optionals resolved at import: one holding a tensor, one holding a
+/// sequence, an empty one, and opset 18's plain tensor read as an optional.
+#[test]
+fn optional_operators_resolve_at_import() {
+    let x = Array::from_vec([2, 3], (0..6).map(|v| v as f32).collect::<Vec<_>>());
+    let nodes = vec![
+        node("Optional", "", &["x"], &["some"], vec![]),
+        node("Optional", "", &[], &["none"], vec![]),
+        node("OptionalHasElement", "", &["some"], &["has_some"], vec![]),
+        node("OptionalHasElement", "", &["none"], &["has_none"], vec![]),
+        node("OptionalHasElement", "", &["x"], &["has_tensor"], vec![]),
+        node("OptionalGetElement", "", &["some"], &["got"], vec![]),
+        node("Neg", "", &["got"], &["neg"], vec![]),
+        node("SequenceConstruct", "", &["x", "neg"], &["seq"], vec![]),
+        node("Optional", "", &["seq"], &["some_seq"], vec![]),
+        node("OptionalGetElement", "", &["some_seq"], &["seq2"], vec![]),
+        node("SequenceAt", "", &["seq2", "one"], &["second"], vec![]),
+        node("OptionalGetElement", "", &["x"], &["same"], vec![]),
+    ];
+    let inits = vec![tensor::encode("one", &Array::scalar(1i64))];
+    let outputs: Vec<String> =
+        ["has_some", "has_none", "has_tensor", "second", "same"].iter().map(|s| s.to_string()).collect();
+    let got = run_nodes(18, nodes, &outputs, &x, inits);
+    assert_eq!(got[0].values::<bool>().unwrap(), &[true]);
+    assert_eq!(got[1].values::<bool>().unwrap(), &[false]);
+    assert_eq!(got[2].values::<bool>().unwrap(), &[true]);
+    assert_eq!(f32s(&got[3]), f32s(&x).iter().map(|v| -v).collect::<Vec<_>>());
+    assert_eq!(f32s(&got[4]), f32s(&x));
+    let g = |nodes: Vec<NodeProto>, output: &str| GraphProto {
+        node: nodes,
+        input: vec![vi("x", 1, &[Ok(2), Ok(3)])],
+        output: vec![vi(output, 1, &[])],
+        ..GraphProto::default()
+    };
+    let e = import_error(model(
+        18,
+        g(
+            vec![
+                node("Optional", "empty", &[], &["o"], vec![]),
+                node("OptionalGetElement", "get", &["o"], &["y"], vec![]),
+            ],
+            "y",
+        ),
+    ));
+    assert_eq!(e, "node 'get' (OptionalGetElement): takes the element of 'o', an empty optional");
+    let e = import_error(model(18, g(vec![node("Optional", "opt", &["x"], &["o"], vec![])], "o")));
+    assert_eq!(
+        e,
+        "graph output 'o': is an optional (smelt resolves sequences and optionals at import; graph outputs must be tensors)"
+    );
+    let e = import_error(model(
+        18,
+        g(vec![node("Optional", "opt", &["x"], &["o"], vec![]), node("Relu", "relu", &["o"], &["y"], vec![])], "y"),
+    ));
+    assert_eq!(e, "node 'relu' (Relu): input 'o' is an optional, and Relu takes tensors");
+}
+
 #[test]
 fn sequences_that_need_run_time_values_name_the_node() {
     let g = |nodes: Vec<NodeProto>, output: &str| GraphProto {
@@ -607,7 +664,7 @@ fn sequences_that_need_run_time_values_name_the_node() {
     let e = import_error(model(13, g(vec![node("SequenceConstruct", "seq", &["x"], &["s"], vec![])], "s")));
     assert_eq!(
         e,
-        "graph output 's': is a sequence (smelt resolves sequences at import; graph outputs must be tensors)"
+        "graph output 's': is a sequence (smelt resolves sequences and optionals at import; graph outputs must be tensors)"
     );
     let e = import_error(model(
         13,

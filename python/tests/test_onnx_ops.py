@@ -777,3 +777,19 @@ def test_bernoulli_and_generators_inside_a_model():
     model, feeds = op_model("RandomNormal", {}, {"shape": [2], "dtype": 6}, 13, 1)
     with pytest.raises(smelt.SmeltError, match="draws floats"):
         run_model(model, feeds)
+
+
+def test_multinomial_draws_classes_by_their_probabilities():
+    probs = np.array([[0.1, 0.2, 0.7, 0.0], [0.25, 0.25, 0.25, 0.25]])
+    with np.errstate(divide="ignore"):
+        logits = (np.log(probs) + 3.0).astype(np.float32)
+    model, feeds = op_model("Multinomial", {"x": logits}, {"sample_size": 50_000, "seed": 2.0}, 13, 1)
+    (d,) = run_model(model, feeds)
+    assert d.shape == (2, 50_000) and d.dtype == np.int32
+    for row, p in zip(d, probs):
+        np.testing.assert_allclose(np.bincount(row, minlength=4) / row.size, p, atol=0.01)
+    assert not np.any(d[0] == 3)
+    np.testing.assert_array_equal(run_model(model, feeds)[0], d)
+    model, feeds = op_model("Multinomial", {"x": logits}, {"sample_size": 3, "dtype": 7}, 13, 1)
+    (d,) = run_model(model, feeds)
+    assert d.shape == (2, 3) and d.dtype == np.int64

@@ -288,4 +288,5 @@ static OPS: &[OpDef] = &[
     on_host("RandomNormal", random::normal_draws),
     on_host("RandomNormalLike", random::normal_draws),
     on_host("Bernoulli", random::bernoulli),
+    on_host("Multinomial", random::multinomial),
 ];

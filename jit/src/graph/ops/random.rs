@@ -1,6 +1,6 @@
 //! ONNX's random generators, on the host: `RandomUniform`, `RandomNormal`,
-//! their `*Like` forms (the shape, and by default the type, of an input)
-//! and `Bernoulli`. They run where the session runs host ops, once per run,
+//! their `*Like` forms (the shape, and by default the type, of an input),
+//! `Bernoulli` and `Multinomial`. They run where the session runs host ops, once per run,
 //! so every run draws: with a `seed` the same numbers each time (as ONNX's
 //! reference evaluator gives), without one fresh numbers from a process-wide
 //! sequence. The generator is the workspace's SplitMix64
@@ -96,4 +96,48 @@ pub fn bernoulli(node: &Node, args: &[Array]) -> Result<Vec<Array>> {
     let values: Vec<f64> =
         (0..p.len()).map(|i| if uniform01(&mut g) < p.data.get_f64(i) { 1.0 } else { 0.0 }).collect();
     Ok(vec![Array::new(p.dims.to_vec(), ArrayData::from_f64(dtype, values))])
+}
+
+/// `Multinomial(input[batch, classes])`: `sample_size` draws per row from the
+/// categorical distribution whose unnormalized log-probabilities the row
+/// holds, as class indices of `dtype` (int32 by default, or int64).
+pub fn multinomial(node: &Node, args: &[Array]) -> Result<Vec<Array>> {
+    let x = args.first().ok_or_else(|| GraphError::node(node, "input 0 is required"))?;
+    let [batch, classes] = x.dims[..] else {
+        return Err(GraphError::node(node, format!("takes [batch, classes] log-probabilities, not {:?}", x.dims)));
+    };
+    if !x.dtype().is_float() || classes == 0 {
+        return Err(GraphError::node(
+            node,
+            format!("takes float log-probabilities of some classes, not {} {:?}", x.dtype(), x.dims),
+        ));
+    }
+    let dtype = dtype_attr(node, "dtype", DType::S32)?;
+    if !matches!(dtype, DType::S32 | DType::S64) {
+        return Err(GraphError::node(node, format!("draws int32 or int64 indices, not {dtype}")));
+    }
+    let samples = node.int("sample_size").unwrap_or(1);
+    if samples < 0 {
+        return Err(GraphError::node(node, format!("sample_size {samples} is negative")));
+    }
+    let mut g = generator(node);
+    let (batch, classes, samples) = (batch as usize, classes as usize, samples as usize);
+    let mut draws = Vec::with_capacity(batch * samples);
+    for b in 0..batch {
+        let row: Vec<f64> = (0..classes).map(|c| x.data.get_f64(b * classes + c)).collect();
+        // Cumulative weights exp(l - max), so large log-probabilities stay finite.
+        let max = row.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let mut cumulative = Vec::with_capacity(classes);
+        let mut total = 0.0;
+        for l in &row {
+            total += (l - max).exp();
+            cumulative.push(total);
+        }
+        for _ in 0..samples {
+            let u = uniform01(&mut g) * total;
+            let class = cumulative.iter().position(|&c| u < c).unwrap_or(classes - 1);
+            draws.push(class as f64);
+        }
+    }
+    Ok(vec![Array::new([batch as i64, samples as i64], ArrayData::from_f64(dtype, draws))])
 }

@@ -191,7 +191,7 @@ fn scatter_combiner(cx: &mut LowerCx<'_>, node: &Node, dtype: DType, allowed: &[
     cx.reducer(node, kind, dtype)
 }
 
-fn scatter(
+pub(super) fn scatter(
     cx: &mut LowerCx<'_>,
     node: &Node,
     data: &Val,

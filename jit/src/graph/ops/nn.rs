@@ -458,16 +458,7 @@ pub fn max_unpool(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> 
         indices_are_sorted: false,
         unique_indices: false,
     };
-    let shape = Shape::array(x.dtype, [total]);
-    let flat = emit(cx, node, |b| {
-        b.add_instruction(
-            Opcode::Scatter,
-            &[zeros.id, idx.id, updates.id],
-            Attrs::Scatter(Box::new(s)),
-            &[assign],
-            Some(shape),
-        )
-    })?;
+    let flat = super::index::scatter(cx, node, &zeros, &idx, &updates, s, assign)?;
     Ok(vec![reshape(cx, node, &flat, &out_dims)?])
 }
 

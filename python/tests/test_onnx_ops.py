@@ -793,3 +793,17 @@ def test_multinomial_draws_classes_by_their_probabilities():
     model, feeds = op_model("Multinomial", {"x": logits}, {"sample_size": 3, "dtype": 7}, 13, 1)
     (d,) = run_model(model, feeds)
     assert d.shape == (2, 3) and d.dtype == np.int64
+
+
+@pytest.mark.parametrize("mode", ["linear", "nearest", "cubic"])
+@pytest.mark.parametrize("padding", ["zeros", "border", "reflection"])
+@pytest.mark.parametrize("align", [0, 1])
+def test_grid_sample_volumes_and_lines(mode, padding, align):
+    # Opset 20's N-D form: volumes [N, C, D, H, W] and 1-D lines [N, C, W].
+    attrs = {"mode": mode, "padding_mode": padding, "align_corners": align}
+    x = randn(2, 2, 3, 4, 5)
+    grid = RNG.uniform(-1.3, 1.3, (2, 2, 3, 4, 3)).astype(np.float32)
+    check("GridSample", {"x": x, "grid": grid}, attrs=attrs, opset=20, rtol=1e-4, atol=1e-5)
+    line = randn(2, 3, 7)
+    grid = RNG.uniform(-1.3, 1.3, (2, 5, 1)).astype(np.float32)
+    check("GridSample", {"x": line, "grid": grid}, attrs=attrs, opset=20, rtol=1e-4, atol=1e-5)

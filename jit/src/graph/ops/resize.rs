@@ -360,25 +360,31 @@ fn cubic_weight(cx: &mut LowerCx<'_>, node: &Node, distance: &Val, near: bool) -
     Ok(acc)
 }
 
-/// `GridSample` of a 4-D `X[N, C, H, W]` at `grid[N, Ho, Wo, 2]` (x, y in
-/// [-1, 1]): modes `bilinear`/`linear`, `bicubic`/`cubic` (4 x 4 taps of
+/// `GridSample` of `X[N, C, D1..Dr]` (images, volumes, ...) at `grid[N,
+/// D1'..Dr', r]` (coordinates in [-1, 1], the innermost axis's first): modes `bilinear`/`linear`, `bicubic`/`cubic` (4 x 4 taps of
 /// [`keys_cubic`]) and `nearest` (half to even), padding
 /// `zeros`, `border` and `reflection`, `align_corners`, as ONNX's reference
 /// computes them: a coordinate outside the border range is clamped
 /// (`border`) or reflected (`reflection`) first, then each tap reads 0
 /// (`zeros`), the clamped or the reflected pixel when it falls outside.
-/// Each tap is one HLO gather of all channels at `(n, y, x)`.
+/// Each combination of one tap per axis is one HLO gather of all channels
+/// at `(n, z, y, x)`.
 pub fn grid_sample(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
     use smelt_hlo::attrs::{ComparisonDirection as Dir, GatherAttrs};
     let x = input(node, inputs, 0)?;
     let grid = input(node, inputs, 1)?;
-    let [n, c, h, w] = x.dims[..] else {
-        return Err(GraphError::unsupported(node, format!("inputs of rank {} (only 4-D images)", x.dims.len())));
-    };
-    if grid.dims.len() != 4 || grid.dims[0] != n || grid.dims[3] != 2 || !x.dtype.is_float() {
-        return Err(GraphError::node(node, format!("grid {:?} for images {:?}", grid.dims, x.dims)));
+    // X[N, C, D1..Dr], grid[N, D1'..Dr', r] with the coordinates of the
+    // innermost axis first (x, y, z).
+    let r = x.dims.len().saturating_sub(2);
+    if r == 0
+        || grid.dims.len() != r + 2
+        || grid.dims[0] != x.dims[0]
+        || grid.dims[r + 1] != r as i64
+        || !x.dtype.is_float()
+    {
+        return Err(GraphError::node(node, format!("grid {:?} for inputs {:?}", grid.dims, x.dims)));
     }
-    let (ho, wo) = (grid.dims[1], grid.dims[2]);
+    let c = x.dims[1];
     let mode = node.string("mode").unwrap_or("bilinear");
     // Opset 16 says bilinear and bicubic, opset 20 linear and cubic.
     let (nearest, cubic) = match mode {
@@ -393,11 +399,13 @@ pub fn grid_sample(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) ->
     }
     let align = int_attr(node, "align_corners", 0) != 0;
     let t = x.dtype;
-    let pts = [n, ho, wo];
+    let pts = grid.dims[..r + 1].to_vec();
     let grid = convert(cx, node, grid, t)?;
-    // One coordinate of every point: grid[..., k], as [N, Ho, Wo].
+    // One coordinate of every point: grid[..., k], as [N, D1'..Dr'].
     let coord = |cx: &mut LowerCx<'_>, k: i64| -> Result<Val> {
-        let s = emit(cx, node, |b| b.slice(grid.id, &[0, 0, 0, k], &[n, ho, wo, k + 1], &[1, 1, 1, 1]))?;
+        let (mut lo, mut hi) = (vec![0; r + 2], grid.dims.clone());
+        (lo[r + 1], hi[r + 1]) = (k, k + 1);
+        let s = emit(cx, node, |b| b.slice(grid.id, &lo, &hi, &vec![1; r + 2]))?;
         reshape(cx, node, &s, &pts)
     };
     let k = |cx: &mut LowerCx<'_>, v: f64| splat(cx, node, t, v, &pts);
@@ -432,8 +440,10 @@ pub fn grid_sample(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) ->
         sel(cx, &below, &from_below, &out)
     };
     // Pixel coordinates, rounded (nearest), then brought inside the border.
-    let mut axes = Vec::with_capacity(2);
-    for (gk, d) in [(0i64, w), (1, h)] {
+    // Per spatial axis, in the input's order (grid coordinate r - 1 - i).
+    let mut axes = Vec::with_capacity(r);
+    for i in 0..r {
+        let (gk, d) = ((r - 1 - i) as i64, x.dims[2 + i]);
         let g = coord(cx, gk)?;
         let one = k(cx, 1.0)?;
         let g1 = bin(cx, Opcode::Add, &g, &one)?;
@@ -516,13 +526,14 @@ pub fn grid_sample(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) ->
             }
         }
     };
-    let batch = emit(cx, node, |b| b.iota(smelt_hlo::Shape::array(DType::S64, pts), 0))?;
-    let batch = reshape(cx, node, &batch, &[n, ho, wo, 1])?;
+    let column = [&pts[..], &[1]].concat();
+    let batch = emit(cx, node, |b| b.iota(smelt_hlo::Shape::array(DType::S64, &pts), 0))?;
+    let batch = reshape(cx, node, &batch, &column)?;
     let mut total: Option<Val> = None;
-    let ((_, wd, wlo, whi), (_, hd, hlo, hhi)) = (&axes[0], &axes[1]);
     // Each tap placed once per axis, then combined.
-    let mut placed: Vec<Vec<(Val, Option<Val>, Val)>> = Vec::with_capacity(2);
-    for (axis_taps, (d, lo, hi)) in taps.iter().zip([(*wd, *wlo, *whi), (*hd, *hlo, *hhi)]) {
+    let mut placed: Vec<Vec<(Val, Option<Val>, Val)>> = Vec::with_capacity(r);
+    for (axis_taps, (_, d, lo, hi)) in taps.iter().zip(&axes) {
+        let (d, lo, hi) = (*d, *lo, *hi);
         let mut row = Vec::with_capacity(axis_taps.len());
         for (i, wgt) in axis_taps {
             let (at, inside) = place(cx, i, d, lo, hi)?;
@@ -530,46 +541,53 @@ pub fn grid_sample(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) ->
         }
         placed.push(row);
     }
-    for (xi, xin, wx) in &placed[0] {
-        for (yi, yin, wy) in &placed[1] {
-            let (xin, yin) = (xin.clone(), yin.clone());
-            let mut weight = bin(cx, Opcode::Multiply, wx, wy)?;
-            for inside in [xin, yin].into_iter().flatten() {
-                let zero = k(cx, 0.0)?;
-                weight = sel(cx, &inside, &weight, &zero)?;
-            }
-            let idx: Vec<i64> = vec![n, ho, wo, 1];
-            let yi = reshape(cx, node, yi, &idx)?;
-            let xi = reshape(cx, node, xi, &idx)?;
-            let at = emit(cx, node, |b| b.concatenate(&[batch.id, yi.id, xi.id], 3))?;
-            let g = GatherAttrs {
-                offset_dims: Dims::from_slice(&[3]),
-                collapsed_slice_dims: Dims::from_slice(&[0, 2, 3]),
-                start_index_map: Dims::from_slice(&[0, 2, 3]),
-                operand_batching_dims: Dims::new(),
-                start_indices_batching_dims: Dims::new(),
-                index_vector_dim: 3,
-                slice_sizes: Dims::from_slice(&[1, c, 1, 1]),
-                indices_are_sorted: false,
+    // Every combination of one tap per axis: its weight (zero where a
+    // `zeros` tap falls outside) times one gather of all channels.
+    let combos: usize = placed.iter().map(Vec::len).product();
+    let mut out_dims = pts.clone();
+    out_dims.push(c);
+    for combo in 0..combos {
+        let (mut rest, mut weight, mut at) = (combo, None::<Val>, vec![batch.id]);
+        for axis in &placed {
+            let (i, inside, w) = &axis[rest % axis.len()];
+            rest /= axis.len();
+            let mut w = match weight {
+                None => w.clone(),
+                Some(acc) => bin(cx, Opcode::Multiply, &acc, w)?,
             };
-            let shape = smelt_hlo::Shape::array(t, [n, ho, wo, c]);
-            let px = emit(cx, node, |b| {
-                b.add_instruction(
-                    Opcode::Gather,
-                    &[x.id, at.id],
-                    smelt_hlo::Attrs::Gather(Box::new(g)),
-                    &[],
-                    Some(shape),
-                )
-            })?;
-            let weight = emit(cx, node, |b| b.broadcast(weight.id, &[n, ho, wo, c], &[0, 1, 2]))?;
-            let term = bin(cx, Opcode::Multiply, &px, &weight)?;
-            total = Some(match total {
-                None => term,
-                Some(acc) => bin(cx, Opcode::Add, &acc, &term)?,
-            });
+            if let Some(inside) = inside {
+                let zero = k(cx, 0.0)?;
+                w = sel(cx, inside, &w, &zero)?;
+            }
+            weight = Some(w);
+            at.push(reshape(cx, node, i, &column)?.id);
         }
+        let weight = weight.expect("one axis at least");
+        let at = emit(cx, node, |b| b.concatenate(&at, (r + 1) as i64))?;
+        let spatial: Vec<i64> = (2..r as i64 + 2).collect();
+        let g = GatherAttrs {
+            offset_dims: Dims::from_slice(&[r as i64 + 1]),
+            collapsed_slice_dims: [&[0][..], &spatial].concat().into_iter().collect(),
+            start_index_map: [&[0][..], &spatial].concat().into_iter().collect(),
+            operand_batching_dims: Dims::new(),
+            start_indices_batching_dims: Dims::new(),
+            index_vector_dim: r as i64 + 1,
+            slice_sizes: [&[1, c][..], &vec![1; r]].concat().into_iter().collect(),
+            indices_are_sorted: false,
+        };
+        let shape = smelt_hlo::Shape::array(t, &out_dims);
+        let px = emit(cx, node, |b| {
+            b.add_instruction(Opcode::Gather, &[x.id, at.id], smelt_hlo::Attrs::Gather(Box::new(g)), &[], Some(shape))
+        })?;
+        let lead: Vec<i64> = (0..r as i64 + 1).collect();
+        let weight = emit(cx, node, |b| b.broadcast(weight.id, &out_dims, &lead))?;
+        let term = bin(cx, Opcode::Multiply, &px, &weight)?;
+        total = Some(match total {
+            None => term,
+            Some(acc) => bin(cx, Opcode::Add, &acc, &term)?,
+        });
     }
     let total = total.expect("one tap at least");
-    Ok(vec![transpose(cx, node, &total, &[0, 3, 1, 2])?])
+    let perm: Vec<i64> = [&[0, r as i64 + 1][..], &(1..r as i64 + 1).collect::<Vec<_>>()].concat();
+    Ok(vec![transpose(cx, node, &total, &perm)?])
 }

@@ -303,6 +303,9 @@ const DIRECT_MAX_WORK: i64 = 1 << 21;
 const COLUMNS_ALIASED_ROWS: i64 = 4096;
 /// The most taps the columns gather unrolls (offsets and masks in registers).
 const COLUMNS_UNROLLED_TAPS: i64 = 9;
+/// L2s' worth of gathered panels the columns strategy shares at most between
+/// feature blocks (else each task gathers its own).
+const COLUMNS_SHARED_L2S: i64 = 4;
 /// Fewest B panels per pixel run of a columns task when runs are cut
 /// shorter than a B block to give the pool more tasks (a 64 -> 64 3x3 over
 /// 56x56 in 5 tasks of 640 pixels on 2 threads kept one thread idle for a
@@ -1413,7 +1416,7 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
     /// epilogue per image ([`epilogue_per_image`]). Unlike im2col it needs
     /// no scratch matrix and no transpose into NCHW, and the gather copies
     /// evenly spaced runs of input rows. Feature blocks of one pixel run share
-    /// one gather where it fits the L2.
+    /// one gather where it stays in the caches ([`COLUMNS_SHARED_L2S`]).
     fn columns(&self, ir: &Ir<'_, 'ctx>, [input, kernel, out, epi, ectx]: [PointerValue<'ctx>; 5]) -> R<()> {
         let g = &self.g;
         let spec = self.spec;
@@ -1449,13 +1452,16 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         let omem = ir.mem_ty(spec.out, 0);
         let tasks = g.nb * chunks * fblocks;
         // Feature blocks share one gather of their pixels' panels, done by
-        // tasks of its own first, where the panels fit one core's L2: larger,
-        // they go out to memory and come back once per feature block, which
-        // costs more than gathering them again (Xeon, 256 -> 256 channels
-        // 3x3 over 56x56, 30 MB of panels: 15.5 -> 11.9 ms unshared).
+        // tasks of its own first, where the panels stay in the caches (at
+        // most four L2s' worth): larger, they go out to memory and come back
+        // once per feature block, which costs more than gathering them again
+        // (Xeon, 2 MiB L2s: 256 -> 256 channels 3x3 over 56x56, 30 MB of
+        // panels, 15.5 -> 11.9 ms unshared; 15.6 MB 13.0 -> 11.5-12.1; 4.2
+        // MB even), while on Zen 2 (512 KiB L2s) sharing 1.2 MB had run
+        // ResNet's 3x3 over 7x7 1.37x faster.
         let block = kcb * chunk;
         let blocks = g.nb * chunks * nkb;
-        let shared = fblocks > 1 && blocks * block * bytes <= self.isa.caches.l2 as i64;
+        let shared = fblocks > 1 && blocks * block * bytes <= COLUMNS_SHARED_L2S * self.isa.caches.l2 as i64;
         // Image `b`'s pixel run `cb`: its first pixel, its length and the image's input offset.
         let place = |ir: &Ir<'_, 'ctx>, [b, cb]: [IntValue<'ctx>; 2]| -> R<[IntValue<'ctx>; 3]> {
             let p0 = ir.mul(cb, ir.c(chunk))?;

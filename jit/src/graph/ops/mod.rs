@@ -265,6 +265,7 @@ static OPS: &[OpDef] = &[
     lowered("Trilu", shape::trilu),
     lowered("Resize", resize::resize),
     lowered("GridSample", resize::grid_sample),
+    lowered("AffineGrid", resize::affine_grid),
     // Indexed reads and writes.
     lowered("OneHot", index::one_hot),
     lowered("GatherElements", index::gather_elements),

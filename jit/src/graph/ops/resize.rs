@@ -591,3 +591,62 @@ pub fn grid_sample(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) ->
     let perm: Vec<i64> = [&[0, r as i64 + 1][..], &(1..r as i64 + 1).collect::<Vec<_>>()].concat();
     Ok(vec![transpose(cx, node, &total, &perm)?])
 }
+
+/// `AffineGrid(theta, size)`: the sampling grid of a spatial transformer,
+/// `grid[n, p] = theta[n] @ (x_p, y_p, [z_p,] 1)` for every position `p` of
+/// the output `size` (`[N, C, H, W]` or `[N, C, D, H, W]`, known while
+/// lowering), the base coordinates spanning [-1, 1] per axis: pixel
+/// corners with `align_corners`, else pixel centers, as ONNX's reference
+/// builds them; `theta` is `[N, 2, 3]` or `[N, 3, 4]`. The grid is
+/// `[N, H, W, 2]` or `[N, D, H, W, 3]`, what `GridSample` reads.
+pub fn affine_grid(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let theta = input(node, inputs, 0)?;
+    let size = const_ints(node, inputs, 1, "size")?;
+    let r = size.len().saturating_sub(2);
+    let r64 = r as i64;
+    if !matches!(r, 2 | 3) || theta.dims != [size[0], r64, r64 + 1] || !theta.dtype.is_float() {
+        return Err(GraphError::node(
+            node,
+            format!(
+                "takes theta [N, 2, 3] with a 4-D size or [N, 3, 4] with a 5-D one, got {:?} and {size:?}",
+                theta.dims
+            ),
+        ));
+    }
+    if size[2..].iter().any(|&d| d < 1) {
+        return Err(GraphError::node(node, format!("size {size:?} has an empty spatial dim")));
+    }
+    let align = int_attr(node, "align_corners", 0) != 0;
+    let (t, spatial) = (theta.dtype, &size[2..]);
+    let points: i64 = spatial.iter().product();
+    let column = [spatial, &[1]].concat();
+    // The homogeneous base coordinates, innermost axis first: (x, y, [z,] 1).
+    let mut parts = Vec::with_capacity(r + 1);
+    for axis in (0..r).rev() {
+        let len = spatial[axis];
+        let (step, start) = if align {
+            (if len > 1 { 2.0 / (len - 1) as f64 } else { 0.0 }, -1.0)
+        } else {
+            (2.0 / len as f64, -1.0 + 1.0 / len as f64)
+        };
+        let i = emit(cx, node, |b| b.iota(smelt_hlo::Shape::array(t, spatial), axis as i64))?;
+        let step = splat(cx, node, t, step, spatial)?;
+        let start = splat(cx, node, t, start, spatial)?;
+        let scaled = emit(cx, node, |b| b.binary(Opcode::Multiply, i.id, step.id))?;
+        let coord = emit(cx, node, |b| b.binary(Opcode::Add, scaled.id, start.id))?;
+        parts.push(reshape(cx, node, &coord, &column)?.id);
+    }
+    parts.push(splat(cx, node, t, 1.0, &column)?.id);
+    let base = emit(cx, node, |b| b.concatenate(&parts, r64))?;
+    let base = reshape(cx, node, &base, &[points, r64 + 1])?;
+    let dims = smelt_hlo::attrs::DotDims {
+        lhs_batch: Dims::new(),
+        rhs_batch: Dims::new(),
+        lhs_contracting: Dims::from_slice(&[2]),
+        rhs_contracting: Dims::from_slice(&[1]),
+    };
+    let grid = emit(cx, node, |b| b.dot(theta.id, base.id, dims, None))?;
+    let grid = transpose(cx, node, &grid, &[0, 2, 1])?;
+    let out = [&[size[0]][..], spatial, &[r64]].concat();
+    Ok(vec![reshape(cx, node, &grid, &out)?])
+}

@@ -833,3 +833,20 @@ def test_affine_grid(size, align):
     feeds = {"theta": theta, "x": x}
     (want,) = ReferenceEvaluator(model).run(None, feeds)
     np.testing.assert_allclose(run_model(model, feeds)[0], want, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("op", ["NegativeLogLikelihoodLoss", "SoftmaxCrossEntropyLoss"])
+@pytest.mark.parametrize("reduction", ["none", "sum", "mean"])
+@pytest.mark.parametrize("weighted,ignore", [(False, None), (True, None), (True, 2), (False, 0)])
+@pytest.mark.parametrize("dims", [(4, 5), (3, 5, 2, 3)])
+def test_losses(op, reduction, weighted, ignore, dims):
+    x = randn(*dims)
+    target = RNG.integers(0, dims[1], (dims[0], *dims[2:])).astype(np.int64)
+    ins = {"x": x, "t": target}
+    if weighted:
+        ins["w"] = RNG.uniform(0.5, 2.0, dims[1]).astype(np.float32)
+    attrs = {"reduction": reduction}
+    if ignore is not None:
+        attrs["ignore_index"] = ignore
+    n_out = 2 if op == "SoftmaxCrossEntropyLoss" else 1
+    check(op, ins, attrs=attrs, opset=13, n_out=n_out, rtol=1e-5, atol=1e-6)

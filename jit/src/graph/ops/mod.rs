@@ -21,6 +21,7 @@ mod elementwise;
 mod host;
 mod index;
 mod linalg;
+mod loss;
 mod nn;
 mod quant;
 mod random;
@@ -193,6 +194,8 @@ static OPS: &[OpDef] = &[
     lowered("Einsum", einsum::einsum),
     lowered("MatMul", nn::matmul),
     lowered("Det", linalg::det),
+    lowered("NegativeLogLikelihoodLoss", loss::nll_loss),
+    lowered("SoftmaxCrossEntropyLoss", loss::softmax_cross_entropy_loss),
     lowered("Gemm", nn::gemm),
     lowered("Conv", nn::conv),
     lowered("MaxPool", nn::max_pool),

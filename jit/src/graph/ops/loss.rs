@@ -27,15 +27,7 @@ pub fn softmax_cross_entropy_loss(cx: &mut LowerCx<'_>, node: &Node, inputs: &[O
     if x.dims.len() < 2 || !x.dtype.is_float() {
         return Err(GraphError::node(node, format!("takes float scores [N, C, ...], not {} {:?}", x.dtype, x.dims)));
     }
-    // log_softmax over the classes, the maximum subtracted first.
-    let m = reduce(cx, node, x, &[1], Reducer::Max, true)?;
-    let m = broadcast_to(cx, node, &m, &x.dims)?;
-    let shifted = binary(cx, node, Opcode::Subtract, x, &m)?;
-    let e = unary(cx, node, Opcode::Exp, &shifted)?;
-    let s = reduce(cx, node, &e, &[1], Reducer::Add, true)?;
-    let ls = unary(cx, node, Opcode::Log, &s)?;
-    let ls = broadcast_to(cx, node, &ls, &x.dims)?;
-    let log_prob = binary(cx, node, Opcode::Subtract, &shifted, &ls)?;
+    let log_prob = super::nn::softmax_over(cx, node, x, 1, true)?;
     let loss = nll(cx, node, &log_prob, labels, opt_input(inputs, 2))?;
     Ok(if wants_output(node, 1) { vec![loss, log_prob] } else { vec![loss] })
 }

@@ -572,6 +572,12 @@ pub fn batch_norm(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> 
 fn softmax_impl(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>], log: bool) -> Result<Vec<Val>> {
     let x = input(node, inputs, 0)?;
     let axis = norm_axis(node, int_attr(node, "axis", -1), x.dims.len())?;
+    Ok(vec![softmax_over(cx, node, x, axis, log)?])
+}
+
+/// Softmax (or, with `log`, log-softmax) of `x` along `axis`, the maximum
+/// subtracted first.
+pub(super) fn softmax_over(cx: &mut LowerCx<'_>, node: &Node, x: &Val, axis: usize, log: bool) -> Result<Val> {
     let m = reduce(cx, node, x, &[axis], Reducer::Max, true)?;
     let m = broadcast_to(cx, node, &m, &x.dims)?;
     let d = emit(cx, node, |b| b.binary(Opcode::Subtract, x.id, m.id))?;
@@ -580,9 +586,9 @@ fn softmax_impl(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>], log: 
     let s = broadcast_to(cx, node, &s, &x.dims)?;
     if log {
         let ls = emit(cx, node, |b| b.unary(Opcode::Log, s.id))?;
-        Ok(vec![emit(cx, node, |b| b.binary(Opcode::Subtract, d.id, ls.id))?])
+        emit(cx, node, |b| b.binary(Opcode::Subtract, d.id, ls.id))
     } else {
-        Ok(vec![emit(cx, node, |b| b.binary(Opcode::Divide, e.id, s.id))?])
+        emit(cx, node, |b| b.binary(Opcode::Divide, e.id, s.id))
     }
 }
 

@@ -25,15 +25,10 @@ fn generator(node: &Node) -> SplitMix {
     }
 }
 
-/// Uniform in [0, 1), 53 random bits.
-fn uniform01(g: &mut SplitMix) -> f64 {
-    (g.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-}
-
 /// A standard normal draw (Box-Muller; the log of a number in (0, 1]).
 fn normal(g: &mut SplitMix) -> f64 {
-    let u = 1.0 - uniform01(g);
-    let v = uniform01(g);
+    let u = 1.0 - g.uniform(0.0, 1.0);
+    let v = g.uniform(0.0, 1.0);
     (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
 }
 
@@ -74,7 +69,7 @@ fn draw(node: &Node, args: &[Array], mut one: impl FnMut(&mut SplitMix) -> f64) 
 pub fn uniform(node: &Node, args: &[Array]) -> Result<Vec<Array>> {
     let low = f64::from(node.float("low").unwrap_or(0.0));
     let high = f64::from(node.float("high").unwrap_or(1.0));
-    draw(node, args, |g| low + (high - low) * uniform01(g))
+    draw(node, args, |g| g.uniform(low, high))
 }
 
 /// `RandomNormal` and `RandomNormalLike`: normal with `mean` and `scale`.
@@ -94,7 +89,7 @@ pub fn bernoulli(node: &Node, args: &[Array]) -> Result<Vec<Array>> {
     let dtype = dtype_attr(node, "dtype", p.dtype())?;
     let mut g = generator(node);
     let values: Vec<f64> =
-        (0..p.len()).map(|i| if uniform01(&mut g) < p.data.get_f64(i) { 1.0 } else { 0.0 }).collect();
+        (0..p.len()).map(|i| if g.uniform(0.0, 1.0) < p.data.get_f64(i) { 1.0 } else { 0.0 }).collect();
     Ok(vec![Array::new(p.dims.to_vec(), ArrayData::from_f64(dtype, values))])
 }
 
@@ -134,7 +129,7 @@ pub fn multinomial(node: &Node, args: &[Array]) -> Result<Vec<Array>> {
             cumulative.push(total);
         }
         for _ in 0..samples {
-            let u = uniform01(&mut g) * total;
+            let u = g.uniform(0.0, total);
             let class = cumulative.iter().position(|&c| u < c).unwrap_or(classes - 1);
             draws.push(class as f64);
         }

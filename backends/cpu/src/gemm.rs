@@ -10,7 +10,9 @@
 //!   `12 x 32` f32 (24 accumulators + 2 B vectors + 1 broadcast of 32 registers),
 //!   AVX2 `6 x 16`, NEON `8 x 12`, anything else `4 x 8`. The last row tile
 //!   of a matrix takes a variant one or two thirds as tall where that holds
-//!   its rows ([`tile_heights`]), so rows past the edge are not computed.
+//!   its rows ([`tile_heights`]), and the last column panel a variant one
+//!   vector wide where that holds its columns (n = 196: 6 x 32 + 4, 784:
+//!   24 x 32 + 16), so rows and columns past the edge are not computed.
 //! - **Packing**: A is copied into `MR`-row micro-panels (`k`-major, `MR` values per
 //!   `k`) and B into `NR`-column micro-panels, converting to the accumulator type
 //!   and padding edges with zeros, so the microkernel reads both sequentially.
@@ -28,7 +30,9 @@
 //!   stored along its columns are then read in place (the microkernel takes
 //!   B's row stride), only the edge panel is packed, and the macro kernel
 //!   runs panel by panel so each comes from memory once per row block and
-//!   serves every row tile from L1.
+//!   serves the row tiles from L1 or L2. On hosts with a large L2, past
+//!   eight row tiles over rows a page or more apart B is packed after all
+//!   ([`IN_PLACE_PAGED_ROW_TILES`]).
 //! - **bf16 pairs**: on AVX512-BF16, bf16 operands are packed as pairs along
 //!   `k` for a `vdpbf16ps` microkernel with the same f32 tile
 //!   ([`Blocking::pairs`]), where that instruction is measured to pay on the
@@ -204,6 +208,19 @@ const IN_PLACE_ROW_BLOCKS: i64 = 4;
 /// 4 KiB stride puts `KC` = 256 rows into 16 of the L2's 1024 sets, 128
 /// lines), and reading in place ran `256x1024x512` 1.5x slower than packing.
 const IN_PLACE_ALIASED_STRIDE: i64 = 2048;
+/// Row tiles at most that read B in place when its rows are a page or more
+/// apart, on hosts whose L2 holds [`IN_PLACE_PAGED_L2`] or more. Each row
+/// tile rereads the panel (it does not stay in L1 beside the A tile), and
+/// rows pages apart are fetched one line at a time; the packed block streams
+/// from a large L2 instead. On the Intel Xeon of `docs/benchmarks.md` (2 MiB
+/// L2), two threads: `192x3136x576` (Inception's 3x3 as columns) 220 ->
+/// 302 GFLOP/s packed, `128x3136x256` 231 -> 280; `32x3136x256` (3 row
+/// tiles) 206 in place against 158 packed, `96x784x192` (8) 347 against
+/// 288. On a Zen 2 EPYC (512 KiB L2) reading in place won at any stride
+/// (`128x3136x256` 1.32x), so smaller L2s keep it.
+const IN_PLACE_PAGED_ROW_TILES: i64 = 8;
+/// L2 bytes per core from which [`IN_PLACE_PAGED_ROW_TILES`] applies.
+const IN_PLACE_PAGED_L2: u64 = 1 << 20;
 /// Fewest microkernel rows a task gets when rows are split (`MC`).
 const MIN_TASK_ROW_TILES: i64 = 6;
 
@@ -384,13 +401,22 @@ impl<'ctx> Parts<'ctx> {
             )
         };
         // Per tile height (the full `MR`, then the edge heights), the
-        // microkernel on packed A and, for plain groups, on A in place.
+        // microkernel on packed A and, for plain groups, on A in place; for
+        // plain groups also one vector wide, for a last column panel of at
+        // most one vector of live columns.
+        let widths: &[u32] = if group == 1 && blk.nv > 1 { &[blk.nv, 1] } else { &[blk.nv] };
         let mut kernels = Vec::new();
-        for height in tile_heights(&blk) {
-            let packed = ukernel_function(module, target, isa, &blk, out, false, height)?;
-            let rows =
-                if group == 1 { Some(ukernel_function(module, target, isa, &blk, out, true, height)?) } else { None };
-            kernels.push((height, packed, rows));
+        for &width in widths {
+            for height in tile_heights(&blk) {
+                let shape = (height, width);
+                let packed = ukernel_function(module, target, isa, &blk, out, false, shape)?;
+                let rows = if group == 1 {
+                    Some(ukernel_function(module, target, isa, &blk, out, true, shape)?)
+                } else {
+                    None
+                };
+                kernels.push(((height, width), packed, rows));
+            }
         }
         let macro_kernel = macro_function(module, target, isa, &blk, out, &kernels)?;
         Ok(Parts { blk, pack_a, pack_b, macro_kernel })
@@ -478,9 +504,11 @@ fn ukernel_function<'ctx>(
     blk: &Blocking,
     out: DType,
     a_rows: bool,
-    height: u32,
+    (height, width): (u32, u32),
 ) -> R<FunctionValue<'ctx>> {
-    let (nv, lanes, nr) = (blk.nv, blk.lanes, blk.nr());
+    // `width` vectors per row: `NV`, or fewer for a last column panel of
+    // fewer live columns (B's panels stay `NR` wide).
+    let (nv, lanes, nr) = (width, blk.lanes, width * blk.lanes);
     // The packed panel's row count (its stride per `k`) and the rows computed.
     let (panel_rows, mr) = (blk.mr, height);
     let name = format!(
@@ -603,7 +631,7 @@ fn ukernel_function<'ctx>(
             .map_err(|_| RoutineError::Llvm("a pair instruction takes a non-basic type".into()))?;
         let i32t = ir.cx.i32_type();
         let et = if group == 2 { ir.cx.i16_type() } else { ir.cx.i8_type() };
-        let bbase = ir.mul(p, ir.c((group * nr) as i64))?;
+        let bbase = ir.mul(p, ir.c((group * blk.nr()) as i64))?;
         let mut bv = Vec::new();
         for j in 0..nv {
             let ptr = ir.gep(et.into(), bp, ir.add(bbase, ir.c((group * j * lanes) as i64))?)?;
@@ -884,7 +912,7 @@ fn macro_function<'ctx>(
     isa: Isa,
     blk: &Blocking,
     out: DType,
-    kernels: &[(u32, FunctionValue<'ctx>, Option<FunctionValue<'ctx>>)],
+    kernels: &[((u32, u32), FunctionValue<'ctx>, Option<FunctionValue<'ctx>>)],
 ) -> R<FunctionValue<'ctx>> {
     let (mr, nr) = (blk.mr as i64, blk.nr() as i64);
     let name = macro_name(blk, out);
@@ -943,19 +971,33 @@ fn macro_function<'ctx>(
         // direct calls behind `rows <= h` tests would let LLVM narrow the
         // full tile's row count and rebuild its row pointers as one chain
         // whose loads, hoisted four steps at a time, spill (0.6x).
+        // Likewise the narrowest width that holds the columns left.
         let ptr = |f: FunctionValue<'ctx>| f.as_global_value().as_pointer_value();
+        let pick = |fits: IntValue<'ctx>,
+                    a: (PointerValue<'ctx>, PointerValue<'ctx>),
+                    b: (PointerValue<'ctx>, PointerValue<'ctx>)|
+         -> R<(PointerValue<'ctx>, PointerValue<'ctx>)> {
+            let one = |x: PointerValue<'ctx>, y: PointerValue<'ctx>| -> R<PointerValue<'ctx>> {
+                Ok(ir.b.build_select(fits, x, y, "")?.into_pointer_value())
+            };
+            Ok((one(a.0, b.0)?, one(a.1, b.1)?))
+        };
         let mut chosen: Option<(PointerValue<'ctx>, PointerValue<'ctx>)> = None;
-        for &(height, packed, in_place) in kernels {
-            let here = (ptr(packed), ptr(in_place.unwrap_or(packed)));
+        let mut widths: Vec<u32> = kernels.iter().map(|k| k.0.1).collect();
+        widths.dedup();
+        for width in widths {
+            let mut by_height: Option<(PointerValue<'ctx>, PointerValue<'ctx>)> = None;
+            for &((height, _), packed, in_place) in kernels.iter().filter(|k| k.0.1 == width) {
+                let here = (ptr(packed), ptr(in_place.unwrap_or(packed)));
+                by_height = Some(match by_height {
+                    None => here,
+                    Some(prev) => pick(ir.cmp(IntPredicate::SLE, rows, ir.c(height as i64))?, here, prev)?,
+                });
+            }
+            let Some(here) = by_height else { continue };
             chosen = Some(match chosen {
                 None => here,
-                Some((p, q)) => {
-                    let fits = ir.cmp(IntPredicate::SLE, rows, ir.c(height as i64))?;
-                    let pick = |a: PointerValue<'ctx>, b: PointerValue<'ctx>| -> R<PointerValue<'ctx>> {
-                        Ok(ir.b.build_select(fits, a, b, "")?.into_pointer_value())
-                    };
-                    (pick(here.0, p)?, pick(here.1, q)?)
-                }
+                Some(prev) => pick(ir.cmp(IntPredicate::SLE, cols, ir.c((width * blk.lanes) as i64))?, here, prev)?,
             });
         }
         let (packed, in_place) = chosen.ok_or_else(|| RoutineError::Llvm("no microkernel".into()))?;
@@ -1001,8 +1043,9 @@ fn macro_function<'ctx>(
 /// (up to one row block, with A packed), then, with A read in place too,
 /// `128x3136x256` 1.32x, `96x784x192` 1.30x (two blocks) and `256x3136x256`
 /// 1.12x, `288x1000x200` 1.15x, `256x784x512` even (four); not for rows a
-/// multiple of [`IN_PLACE_ALIASED_STRIDE`] apart. B must be
-/// stored along its columns in the accumulator type.
+/// multiple of [`IN_PLACE_ALIASED_STRIDE`] apart, nor for many row tiles
+/// over rows pages apart on a large L2 ([`IN_PLACE_PAGED_ROW_TILES`]). B
+/// must be stored along its columns in the accumulator type.
 fn reads_b_in_place(spec: &GemmSpec, blk: &Blocking, cx: inkwell::context::ContextRef<'_>) -> bool {
     blk.group == 1 && !spec.rhs_transposed && crate::routine::mem_type(cx, spec.rhs) == blk.ct.ty(cx)
 }
@@ -1353,7 +1396,13 @@ fn build_driver<'ctx>(
         let stride = ir.mul(n, ir.c(blk.ct.bytes() as i64))?;
         let spread = ir.cmp(IntPredicate::NE, ir.rem(stride, ir.c(IN_PLACE_ALIASED_STRIDE))?, ir.c(0))?;
         let once = ir.cmp(IntPredicate::SLE, m, ir.c(blk.mr as i64))?;
-        let ok = ir.b.build_and(few, ir.b.build_or(spread, once, "")?, "")?;
+        let mut ok = ir.b.build_and(few, ir.b.build_or(spread, once, "")?, "")?;
+        if isa.caches.l2 >= IN_PLACE_PAGED_L2 {
+            let near = ir.cmp(IntPredicate::SLT, stride, ir.c(4096))?;
+            let rows = ir.c(IN_PLACE_PAGED_ROW_TILES * blk.mr as i64);
+            let short = ir.cmp(IntPredicate::SLE, m, rows)?;
+            ok = ir.b.build_and(ok, ir.b.build_or(near, short, "")?, "")?;
+        }
         ir.b.build_int_z_extend(ok, ir.i64t(), "")?
     } else {
         ir.c(0)

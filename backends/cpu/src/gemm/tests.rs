@@ -201,6 +201,10 @@ const SHAPES: &[(usize, usize, usize, usize)] = &[
     // four tiles of rows: the tiles again.
     (2, 40, 12, 20),
     (1, 30, 16, 8),
+    // A last column panel of one vector or less (the one-vector microkernel),
+    // whole (48 = 32 + 16) or cut (196 = 6 x 32 + 4), below every tile height.
+    (1, 50, 48, 40),
+    (2, 37, 196, 70),
     (2, 3, 4, 0),
     (1, 0, 5, 5),
     (0, 4, 4, 4),

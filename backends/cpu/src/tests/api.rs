@@ -397,9 +397,12 @@ ENTRY e {
     let args = [inputs(DType::F32, &[8, 16], 1), inputs(DType::F32, &[4, 16], 2), inputs(DType::F32, &[8, 4], 3)];
     let program = check_hlo(hlo, &args, 1e-6);
     let ir = text(&program, Emit::LlvmIr);
-    let defined = |prefix: &str| ir.lines().filter(|l| l.starts_with("define") && l.contains(prefix)).count();
+    // Entry points, not their always-inlined `.body` functions.
+    let defined = |prefix: &str| {
+        ir.lines().filter(|l| l.starts_with("define") && l.contains(prefix) && !l.contains(".body(")).count()
+    };
     assert!(program.kernels.len() >= 4, "{} kernels", program.kernels.len());
-    assert_eq!(defined("@kernel_") - defined(".body("), 1, "one tanh kernel:\n{ir}");
+    assert_eq!(defined("@kernel_"), 1, "one tanh kernel:\n{ir}");
     assert_eq!(defined("@epilogue_"), 1, "one exp epilogue:\n{ir}");
 }
 

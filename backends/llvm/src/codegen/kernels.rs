@@ -146,16 +146,7 @@ impl<'ctx> Cg<'ctx, '_> {
         let body = self.module.add_function(&format!("{name}.body"), t.void.fn_type(&params, false), None);
         self.stamp(body);
         self.internal_inline(body);
-        for (i, s) in slots.iter().enumerate() {
-            let loc = AttributeLoc::Param(i as u32);
-            if s.noalias && s.same_as.is_none() {
-                body.add_attribute(loc, self.enum_attr("noalias", 0));
-            }
-            body.add_attribute(loc, self.enum_attr("align", s.align.max(1) as u64));
-            if s.bytes > 0 {
-                body.add_attribute(loc, self.enum_attr("dereferenceable", s.bytes));
-            }
-        }
+        self.slot_attributes(body, slots);
         self.begin_fn(body);
         self.mark_straight_line();
         if let Some(stub) = self.tiles.get(&kid.0).cloned() {
@@ -183,6 +174,22 @@ impl<'ctx> Cg<'ctx, '_> {
         self.b.build_return(None)?;
         self.end_fn()?;
         Ok(body)
+    }
+
+    /// Puts on `body`'s first pointer parameters what `slots` guarantee
+    /// about them: `noalias` (not for a slot repeating an earlier one's
+    /// buffer), `align` and, where the size is known, `dereferenceable`.
+    pub fn slot_attributes(&self, body: FunctionValue<'ctx>, slots: &[Slot]) {
+        for (i, s) in slots.iter().enumerate() {
+            let loc = AttributeLoc::Param(i as u32);
+            if s.noalias && s.same_as.is_none() {
+                body.add_attribute(loc, self.enum_attr("noalias", 0));
+            }
+            body.add_attribute(loc, self.enum_attr("align", s.align.max(1) as u64));
+            if s.bytes > 0 {
+                body.add_attribute(loc, self.enum_attr("dereferenceable", s.bytes));
+            }
+        }
     }
 
     /// A tile-run kernel's body: the buffer pointers into an array, then

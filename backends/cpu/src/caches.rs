@@ -10,6 +10,24 @@
 use std::path::Path;
 use std::sync::OnceLock;
 
+#[cfg(test)]
+thread_local! {
+    /// Tests: routines generated on this thread take the small-L2 choices
+    /// whatever the host's ([`with_small_l2`]).
+    static SMALL_L2: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Tests: runs `f` with routines generated on this thread taking the
+/// small-L2 choices ([`Caches::large_l2`]), so those paths are tested on
+/// every host.
+#[cfg(test)]
+pub(crate) fn with_small_l2<T>(f: impl FnOnce() -> T) -> T {
+    SMALL_L2.with(|c| c.set(true));
+    let out = f();
+    SMALL_L2.with(|c| c.set(false));
+    out
+}
+
 /// Per-core data cache sizes in bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Caches {
@@ -20,6 +38,22 @@ pub struct Caches {
 impl Caches {
     /// 32 KiB L1d, 1 MiB L2 (AMD Zen 4).
     pub const DEFAULT: Caches = Caches { l1d: 32 << 10, l2: 1 << 20 };
+
+    /// Whether each core's L2 holds 1 MiB or more. Where the routines'
+    /// best choices differed between this project's machines with the L2
+    /// (a Zen 2 EPYC with 512 KiB, an Intel Xeon with 2 MiB), they follow
+    /// this: with a large L2, B is packed rather than read in place over
+    /// many row tiles pages apart (`gemm.rs`), and a columns convolution's
+    /// feature blocks gather their own panels rather than share one gather
+    /// through memory (`conv.rs`). Machines with exactly 1 MiB (Zen 4) were
+    /// not measured either way.
+    pub fn large_l2(&self) -> bool {
+        #[cfg(test)]
+        if SMALL_L2.with(std::cell::Cell::get) {
+            return false;
+        }
+        self.l2 >= 1 << 20
+    }
 
     /// The host's caches, read once per process; [`Caches::DEFAULT`] for a
     /// level the system does not describe.

@@ -304,7 +304,7 @@ const COLUMNS_ALIASED_ROWS: i64 = 4096;
 /// The most taps the columns gather unrolls (offsets and masks in registers).
 const COLUMNS_UNROLLED_TAPS: i64 = 9;
 /// L2s' worth of gathered panels the columns strategy shares at most between
-/// feature blocks (else each task gathers its own).
+/// feature blocks on a host with small L2s (else each task gathers its own).
 const COLUMNS_SHARED_L2S: i64 = 4;
 /// Fewest B panels per pixel run of a columns task when runs are cut
 /// shorter than a B block to give the pool more tasks (a 64 -> 64 3x3 over
@@ -1453,15 +1453,20 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         let tasks = g.nb * chunks * fblocks;
         // Feature blocks share one gather of their pixels' panels, done by
         // tasks of its own first, where the panels stay in the caches (at
-        // most four L2s' worth): larger, they go out to memory and come back
-        // once per feature block, which costs more than gathering them again
-        // (Xeon, 2 MiB L2s: 256 -> 256 channels 3x3 over 56x56, 30 MB of
-        // panels, 15.5 -> 11.9 ms unshared; 15.6 MB 13.0 -> 11.5-12.1; 4.2
-        // MB even), while on Zen 2 (512 KiB L2s) sharing 1.2 MB had run
-        // ResNet's 3x3 over 7x7 1.37x faster.
+        // most four L2s' worth) and the L2s are small: on Zen 2 (512 KiB)
+        // sharing 1.2 MB had run ResNet's 3x3 over 7x7 1.37x faster. With
+        // large L2s each block gathers its own, which never lost on the Xeon
+        // (2 MiB; two threads): Inception v2's 64 -> 192 channels over 56x56
+        // (7.2 MB of panels) 2.70 -> 2.19 ms, 256 -> 256 over 14x14 (1.8 MB)
+        // 0.92 -> 0.83, 512 -> 512 over 7x7 1.07 -> 1.02, 64 -> 256 over
+        // 13x13 0.19 -> 0.17, others even; larger panels go out to memory
+        // and back once per feature block (256 -> 256 over 56x56, 30 MB,
+        // 15.5 -> 11.9 ms unshared).
         let block = kcb * chunk;
         let blocks = g.nb * chunks * nkb;
-        let shared = fblocks > 1 && blocks * block * bytes <= COLUMNS_SHARED_L2S * self.isa.caches.l2 as i64;
+        let shared = fblocks > 1
+            && !self.isa.caches.large_l2()
+            && blocks * block * bytes <= COLUMNS_SHARED_L2S * self.isa.caches.l2 as i64;
         // Image `b`'s pixel run `cb`: its first pixel, its length and the image's input offset.
         let place = |ir: &Ir<'_, 'ctx>, [b, cb]: [IntValue<'ctx>; 2]| -> R<[IntValue<'ctx>; 3]> {
             let p0 = ir.mul(cb, ir.c(chunk))?;

@@ -209,7 +209,7 @@ const IN_PLACE_ROW_BLOCKS: i64 = 4;
 /// lines), and reading in place ran `256x1024x512` 1.5x slower than packing.
 const IN_PLACE_ALIASED_STRIDE: i64 = 2048;
 /// Row tiles at most that read B in place when its rows are a page or more
-/// apart, on hosts whose L2 holds [`IN_PLACE_PAGED_L2`] or more. Each row
+/// apart, on hosts with a large L2 ([`crate::caches::Caches::large_l2`]). Each row
 /// tile rereads the panel (it does not stay in L1 beside the A tile), and
 /// rows pages apart are fetched one line at a time; the packed block streams
 /// from a large L2 instead. On the Intel Xeon of `docs/benchmarks.md` (2 MiB
@@ -219,8 +219,6 @@ const IN_PLACE_ALIASED_STRIDE: i64 = 2048;
 /// 288. On a Zen 2 EPYC (512 KiB L2) reading in place won at any stride
 /// (`128x3136x256` 1.32x), so smaller L2s keep it.
 const IN_PLACE_PAGED_ROW_TILES: i64 = 8;
-/// L2 bytes per core from which [`IN_PLACE_PAGED_ROW_TILES`] applies.
-const IN_PLACE_PAGED_L2: u64 = 1 << 20;
 /// Fewest microkernel rows a task gets when rows are split (`MC`).
 const MIN_TASK_ROW_TILES: i64 = 6;
 
@@ -1397,7 +1395,7 @@ fn build_driver<'ctx>(
         let spread = ir.cmp(IntPredicate::NE, ir.rem(stride, ir.c(IN_PLACE_ALIASED_STRIDE))?, ir.c(0))?;
         let once = ir.cmp(IntPredicate::SLE, m, ir.c(blk.mr as i64))?;
         let mut ok = ir.b.build_and(few, ir.b.build_or(spread, once, "")?, "")?;
-        if isa.caches.l2 >= IN_PLACE_PAGED_L2 {
+        if isa.caches.large_l2() {
             let near = ir.cmp(IntPredicate::SLT, stride, ir.c(4096))?;
             let rows = ir.c(IN_PLACE_PAGED_ROW_TILES * blk.mr as i64);
             let short = ir.cmp(IntPredicate::SLE, m, rows)?;

@@ -1605,10 +1605,19 @@ fn compute_task_function<'ctx>(tasks: &Tasks<'_, 'ctx>, parts: &Parts<'ctx>) -> 
         let mi = ir.rem(ir.div(t, tn)?, tm)?;
         let bb = ir.div(t, ir.mul(tn, tm)?)?;
         let bi = ir.add(b0, bb)?;
-        let i_start = ir.mul(mi, mt)?;
-        let i_end = ir.min(m, ir.add(i_start, mt)?)?;
-        let j_start = ir.mul(ni, nt)?;
-        let j_end = ir.min(sw, ir.add(j_start, nt)?)?;
+        // Whole tiles split as evenly as they go, the larger slices first
+        // (22 row tiles in four tasks: 6, 6, 5, 5, so two threads take 11
+        // each; slices of `MT` rows left 6, 6, 6, 4, one thread 12).
+        let slice = |i: IntValue<'ctx>, parts: IntValue<'ctx>, tiles: IntValue<'ctx>| -> R<IntValue<'ctx>> {
+            let (q, r) = (ir.div(tiles, parts)?, ir.rem(tiles, parts)?);
+            ir.add(ir.mul(i, q)?, ir.min(i, r)?)
+        };
+        let mtiles = ir.ceil_div(m, ir.c(mr))?;
+        let i_start = ir.mul(slice(mi, tm, mtiles)?, ir.c(mr))?;
+        let i_end = ir.min(m, ir.mul(slice(ir.add(mi, ir.c(1))?, tm, mtiles)?, ir.c(mr))?)?;
+        let ntiles = ir.ceil_div(sw, ir.c(blk.nr() as i64))?;
+        let j_start = ir.mul(slice(ni, tn, ntiles)?, ir.c(blk.nr() as i64))?;
+        let j_end = ir.min(sw, ir.mul(slice(ir.add(ni, ir.c(1))?, tn, ntiles)?, ir.c(blk.nr() as i64))?)?;
         let amat = ir.gep(lhs_t, a, ir.mul(bi, ir.mul(m, k)?)?)?;
         let cmat = ir.gep(omem, c, ir.add(ir.mul(bi, ir.mul(m, n)?)?, slab0)?)?;
         let bmat = ir.gep(pt, bpack, ir.mul(bb, pbs)?)?;

@@ -54,7 +54,8 @@
 //!   two per thread of `smelt_parallel_threads`, as each task streams the B
 //!   blocks into its L2 once) and splits rows first, in slices of at least
 //!   `MC` rows that reuse each B block from L2, then columns (each column slice
-//!   repacks its A rows). A product of one task packs B on the calling thread
+//!   repacks its A rows); slices are whole tiles split as evenly as they go,
+//!   the larger first. A product of one task packs B on the calling thread
 //!   as well.
 //! - **Scratch**: packed B and A live in `smelt_scratch_alloc` memory, which
 //!   the JIT's runtime keeps for the next call (on huge pages) instead of

@@ -734,6 +734,47 @@ def run_model(model, feeds, backend="cpu"):
     return smelt.onnx.InferenceSession(model.SerializeToString(), backend=backend).run(None, feeds)
 
 
+def col2im_case(image, block, c=2, n=2, dilations=None, pads=None, strides=None):
+    ns = len(image)
+    d = dilations or [1] * ns
+    p = pads or [0] * (2 * ns)
+    s = strides or [1] * ns
+    counts = [(image[i] + p[i] + p[ns + i] - (d[i] * (block[i] - 1) + 1)) // s[i] + 1 for i in range(ns)]
+    x = randn(n, c * int(np.prod(block)), int(np.prod(counts)))
+    attrs = {k: v for k, v in (("dilations", dilations), ("pads", pads), ("strides", strides)) if v is not None}
+    ins = {"x": x, "image": Const(np.array(image, np.int64)), "block": Const(np.array(block, np.int64))}
+    return ins, attrs
+
+
+COL2IMS = [
+    ((5, 5), (1, 5), {}),  # ONNX's documentation example's shapes
+    ((6, 7), (3, 3), {}),
+    ((6, 7), (3, 2), {"strides": [2, 3]}),
+    ((7, 6), (3, 3), {"pads": [1, 2, 0, 1]}),
+    ((9, 8), (2, 3), {"dilations": [2, 2], "pads": [1, 0, 1, 1], "strides": [2, 1]}),
+    ((4, 5, 6), (2, 2, 3), {"strides": [2, 1, 3]}),
+    ((10,), (3,), {"pads": [2, 1], "strides": [2]}),
+]
+
+
+@pytest.mark.parametrize("image,block,attrs", COL2IMS)
+def test_col2im(image, block, attrs):
+    # Overlapping blocks add up; padding is cropped off; strides leave gaps.
+    ins, attrs = col2im_case(image, block, **attrs)
+    check("Col2Im", ins, attrs=attrs, opset=18, rtol=1e-5, atol=1e-5)
+    model, feeds = op_model("Col2Im", ins, attrs, 18, 1)
+    (want,) = ReferenceEvaluator(model).run(None, feeds)
+    np.testing.assert_allclose(run_model(model, feeds)[0], want, rtol=1e-5, atol=1e-5)
+
+
+def test_col2im_rejects_a_column_count_the_image_does_not_hold():
+    ins, attrs = col2im_case((6, 7), (3, 3))
+    ins["x"] = ins["x"][:, :, :-1]
+    model, feeds = op_model("Col2Im", ins, attrs, 18, 1)
+    with pytest.raises(Exception, match="Col2Im.*block positions"):
+        run_model(model, feeds)
+
+
 def test_random_generators_draw_from_their_distributions():
     n = 200_000
     model, feeds = op_model("RandomNormal", {}, {"shape": [n], "mean": 2.0, "scale": 3.0, "seed": 7.0}, 13, 1)

@@ -200,6 +200,7 @@ static OPS: &[OpDef] = &[
     lowered("Conv", nn::conv),
     lowered("MaxPool", nn::max_pool),
     lowered("MaxUnpool", nn::max_unpool),
+    lowered("Col2Im", nn::col2im),
     lowered("AveragePool", nn::average_pool),
     lowered("GlobalAveragePool", nn::global_average_pool),
     lowered("GlobalMaxPool", nn::global_max_pool),

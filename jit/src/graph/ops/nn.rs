@@ -1,7 +1,7 @@
 //! Neural-network ops: products (`MatMul`, `Gemm`), convolution and pooling
 //! over NCHW data, normalizations and softmax.
 
-use smelt_hlo::attrs::{ComparisonDirection, ConvAttrs, ConvDims, DotDims, Window, WindowDim};
+use smelt_hlo::attrs::{ComparisonDirection, ConvAttrs, ConvDims, DotDims, PadDim, Window, WindowDim};
 use smelt_hlo::builder::Reducer;
 use smelt_hlo::{Attrs, DType, Dims, Opcode, Shape};
 
@@ -460,6 +460,99 @@ pub fn max_unpool(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> 
     };
     let flat = super::index::scatter(cx, node, &zeros, &idx, &updates, s, assign)?;
     Ok(vec![reshape(cx, node, &flat, &out_dims)?])
+}
+
+/// `Col2Im` (opset 18): the inverse of im2col, each column of `[N, C *
+/// prod(block_shape), L]` added back into the image at its sliding block's
+/// positions. Per block offset, the `[N, C, L]` values reshaped to the grid
+/// of block positions are spread over the image by one pad: interior padding
+/// `stride - 1` between positions, edges placing the offset (`offset *
+/// dilation - pad_begin`, negative where padding is cropped); the offsets'
+/// images summed.
+pub fn col2im(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    let image = const_ints(node, inputs, 1, "image_shape")?;
+    let block = const_ints(node, inputs, 2, "block_shape")?;
+    let ns = image.len();
+    if ns == 0 || block.len() != ns {
+        return Err(GraphError::node(
+            node,
+            format!("image_shape {image:?} and block_shape {block:?} must be non-empty and of one length"),
+        ));
+    }
+    if x.dims.len() != 3 {
+        return Err(GraphError::node(
+            node,
+            format!("expects an input [N, C * prod(block_shape), L], got {:?}", x.dims),
+        ));
+    }
+    if image.iter().chain(&block).any(|&d| d < 1) {
+        return Err(GraphError::node(
+            node,
+            format!("image_shape {image:?} and block_shape {block:?} must be positive"),
+        ));
+    }
+    let dilations = spatial_attr(node, "dilations", ns, 1)?;
+    let strides = spatial_attr(node, "strides", ns, 1)?;
+    let pads = node.ints("pads").map(<[i64]>::to_vec).unwrap_or_else(|| vec![0; 2 * ns]);
+    if pads.len() != 2 * ns || pads.iter().any(|&p| p < 0) {
+        return Err(GraphError::node(node, format!("pads {pads:?} must be {} entries of 0 or more", 2 * ns)));
+    }
+    if dilations.iter().chain(&strides).any(|&d| d < 1) {
+        return Err(GraphError::node(
+            node,
+            format!("dilations {dilations:?} and strides {strides:?} must be positive"),
+        ));
+    }
+    let blocks: i64 = block.iter().product();
+    let (n, cb, l) = (x.dims[0], x.dims[1], x.dims[2]);
+    if cb % blocks != 0 {
+        return Err(GraphError::node(
+            node,
+            format!("{cb} input rows are not a multiple of prod(block_shape) = {blocks}"),
+        ));
+    }
+    // Sliding block positions along each axis.
+    let mut counts = Vec::with_capacity(ns);
+    for d in 0..ns {
+        let span = dilations[d] * (block[d] - 1) + 1;
+        let room = image[d] + pads[d] + pads[ns + d] - span;
+        if room < 0 {
+            return Err(GraphError::node(node, format!("a block spans {span} along axis {d} of the padded image")));
+        }
+        counts.push(room / strides[d] + 1);
+    }
+    if counts.iter().product::<i64>() != l {
+        return Err(GraphError::node(node, format!("{l} columns, but the image holds {counts:?} block positions")));
+    }
+    let c = cb / blocks;
+    let x4 = reshape(cx, node, x, &[n, c, blocks, l])?;
+    let zero = cx.scalar(node, x.dtype, 0.0)?;
+    let mut grid = vec![n, c];
+    grid.extend_from_slice(&counts);
+    let mut sum: Option<Val> = None;
+    for b in 0..blocks {
+        let mut offset = vec![0; ns];
+        let mut rest = b;
+        for d in (0..ns).rev() {
+            offset[d] = rest % block[d];
+            rest /= block[d];
+        }
+        let part = emit(cx, node, |bd| bd.slice(x4.id, &[0, 0, b, 0], &[n, c, b + 1, l], &[1, 1, 1, 1]))?;
+        let part = reshape(cx, node, &part, &grid)?;
+        let mut cfg = vec![PadDim::default(); ns + 2];
+        for d in 0..ns {
+            let low = offset[d] * dilations[d] - pads[d];
+            let placed = low + (counts[d] - 1) * strides[d] + 1;
+            cfg[d + 2] = PadDim { low, high: image[d] - placed, interior: strides[d] - 1 };
+        }
+        let placed = emit(cx, node, |bd| bd.pad(part.id, zero.id, &cfg))?;
+        sum = Some(match sum {
+            None => placed,
+            Some(acc) => binary(cx, node, Opcode::Add, &acc, &placed)?,
+        });
+    }
+    sum.map(|v| vec![v]).ok_or_else(|| GraphError::node(node, "no block offsets"))
 }
 
 /// `AveragePool`: window sums over the window size, or (count_include_pad=0)

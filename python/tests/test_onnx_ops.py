@@ -404,6 +404,31 @@ def test_roi_align_before_opset_16_uses_output_half_pixel():
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
 
 
+@pytest.mark.parametrize("pooled,scale", [((2, 2), 1.0), ((3, 2), 0.5), ((1, 1), 0.25), ((3, 3), 0.0625)])
+def test_max_roi_pool_matches_onnxruntime(pooled, scale):
+    """ONNX's reference evaluator has no MaxRoiPool: onnxruntime is the oracle.
+    Regions inside, across and outside the image (empty bins are 0), corners
+    rounding half away from zero, bins that do not divide a region evenly."""
+    ort = pytest.importorskip("onnxruntime")
+    x = randn(2, 3, 9, 11)
+    s = 1.0 / scale
+    rois = np.array([
+        [0, 0, 0, 10, 8], [1, 2.5 * s, 1.5 * s, 7 * s, 6 * s], [0, 8 * s, 6 * s, 14 * s, 12 * s],
+        [1, -3 * s, -2 * s, 1 * s, 2 * s], [0, 20 * s, 20 * s, 25 * s, 25 * s], [1, 3 * s, 3 * s, 3 * s, 3 * s],
+    ], np.float32)
+    node = helper.make_node("MaxRoiPool", ["X", "rois"], ["y"], pooled_shape=list(pooled), spatial_scale=scale)
+    feeds = {"X": x, "rois": rois}
+    graph = helper.make_graph(
+        [node], "roipool", [helper.make_tensor_value_info(k, TensorProto.FLOAT, v.shape) for k, v in feeds.items()],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]).SerializeToString()
+    want = ort.InferenceSession(model, providers=["CPUExecutionProvider"]).run(None, feeds)[0]
+    for backend in ("cranelift", "cpu"):
+        got = smelt.onnx.InferenceSession(model, backend=backend).run(None, feeds)[0]
+        np.testing.assert_array_equal(got, want)
+
+
 EINSUMS = [
     ("ij,jk->ik", [(3, 4), (4, 5)]),
     ("ij,jk", [(3, 4), (4, 5)]),

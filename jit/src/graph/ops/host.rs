@@ -1,6 +1,7 @@
 //! Ops whose output shapes depend on input values, or that gather at
 //! positions computed from input values, run on the host: `NonZero`,
-//! `Unique`, `TopK`, `NonMaxSuppression`, `RoiAlign` and `Compress`.
+//! `Unique`, `TopK`, `NonMaxSuppression`, `RoiAlign`, `MaxRoiPool` and
+//! `Compress`.
 
 use std::cmp::Ordering;
 
@@ -341,6 +342,64 @@ pub fn roi_align(node: &Node, args: &[Array]) -> Result<Vec<Array>> {
         }
     }
     Ok(vec![Array::new([r, c, oh, ow], ArrayData::from_f64(x.dtype(), out))])
+}
+
+/// `MaxRoiPool`: per region `[batch, x1, y1, x2, y2]` (corners scaled by
+/// `spatial_scale` and rounded half away from zero, both inclusive), the
+/// maximum of each of `pooled_shape` bins (a NaN in a bin gives NaN, as
+/// `MaxPool` does); a bin outside the image is 0. ONNX's reference
+/// evaluator has no rule for it, so the bins follow onnxruntime's (Caffe's)
+/// arithmetic, bin sizes in f32, where a bin's floor and ceiling can differ
+/// from f64's.
+pub fn max_roi_pool(node: &Node, args: &[Array]) -> Result<Vec<Array>> {
+    let x = arg(node, args, 0)?;
+    let rois = arg(node, args, 1)?;
+    let [n, c, h, w] = x.dims[..] else {
+        return Err(GraphError::node(node, format!("X {:?} must be [N, C, H, W]", x.dims)));
+    };
+    let [r, 5] = rois.dims[..] else {
+        return Err(GraphError::node(node, format!("rois {:?} must be [R, 5]", rois.dims)));
+    };
+    let (ph, pw) = match node.ints("pooled_shape") {
+        Some(&[ph, pw]) if ph > 0 && pw > 0 => (ph, pw),
+        other => {
+            return Err(GraphError::node(node, format!("needs a pooled_shape of two positive sizes, got {other:?}")));
+        }
+    };
+    let scale = node.float("spatial_scale").unwrap_or(1.0);
+    let (hu, wu) = (h as usize, w as usize);
+    let mut out = Vec::with_capacity((r * c * ph * pw) as usize);
+    for ri in 0..r as usize {
+        let roi = |k: usize| rois.data.get_f64(ri * 5 + k);
+        let bi = roi(0) as i64;
+        if !(0..n).contains(&bi) {
+            return Err(GraphError::node(node, format!("batch index {bi} of region {ri} is outside 0..{n}")));
+        }
+        let corner = |k: usize| (roi(k) as f32 * scale).round() as i64;
+        let (x0, y0, x1, y1) = (corner(1), corner(2), corner(3), corner(4));
+        let bin_h = (y1 - y0 + 1).max(1) as f32 / ph as f32;
+        let bin_w = (x1 - x0 + 1).max(1) as f32 / pw as f32;
+        let span = |i: i64, bin: f32, start: i64, limit: i64| {
+            let lo = ((i as f32 * bin).floor() as i64 + start).clamp(0, limit);
+            let hi = (((i + 1) as f32 * bin).ceil() as i64 + start).clamp(0, limit);
+            (lo as usize, hi as usize)
+        };
+        for ci in 0..c as usize {
+            let base = (bi as usize * c as usize + ci) * hu * wu;
+            for i in 0..ph {
+                let (ya, yb) = span(i, bin_h, y0, h);
+                for j in 0..pw {
+                    let (xa, xb) = span(j, bin_w, x0, w);
+                    let v = (ya..yb)
+                        .flat_map(|y| (xa..xb).map(move |x| y * wu + x))
+                        .map(|p| x.data.get_f64(base + p))
+                        .fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| if v > m || v.is_nan() { v } else { m })));
+                    out.push(v.unwrap_or(0.0));
+                }
+            }
+        }
+    }
+    Ok(vec![Array::new([r, c, ph, pw], ArrayData::from_f64(x.dtype(), out))])
 }
 
 /// `Compress(input, condition)`: the slices along `axis` (every element of

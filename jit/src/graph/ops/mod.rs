@@ -288,6 +288,7 @@ static OPS: &[OpDef] = &[
     on_host("TopK", host::top_k),
     on_host("NonMaxSuppression", host::non_max_suppression),
     on_host("RoiAlign", host::roi_align),
+    on_host("MaxRoiPool", host::max_roi_pool),
     on_host("RandomUniform", random::uniform),
     on_host("RandomUniformLike", random::uniform),
     on_host("RandomNormal", random::normal_draws),

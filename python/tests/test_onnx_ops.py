@@ -792,6 +792,43 @@ def test_col2im(image, block, attrs):
     np.testing.assert_allclose(run_model(model, feeds)[0], want, rtol=1e-5, atol=1e-5)
 
 
+DEFORM_CONVS = [
+    # (X, W, attrs, bias, mask)
+    ((1, 1, 3, 3), (1, 1, 2, 2), {}, False, False),  # the documentation example's shapes
+    ((2, 4, 7, 6), (6, 4, 3, 3), {"pads": [1, 1, 1, 1]}, True, True),
+    ((1, 4, 9, 8), (4, 2, 3, 2), {"group": 2, "offset_group": 2, "strides": [2, 1], "dilations": [1, 2]}, True, True),
+    ((2, 6, 6, 6), (3, 6, 2, 2), {"offset_group": 3, "pads": [0, 1, 1, 0]}, False, True),
+]
+
+
+@pytest.mark.parametrize("xs,ws,attrs,bias,mask", DEFORM_CONVS)
+def test_deform_conv(xs, ws, attrs, bias, mask):
+    # Offsets of up to two pixels send taps between pixels and past the border.
+    x, w = randn(*xs), randn(*ws)
+    kh, kw = ws[2:]
+    st, dl = attrs.get("strides", [1, 1]), attrs.get("dilations", [1, 1])
+    p = attrs.get("pads", [0, 0, 0, 0])
+    oh = (xs[2] + p[0] + p[2] - ((kh - 1) * dl[0] + 1)) // st[0] + 1
+    ow = (xs[3] + p[1] + p[3] - ((kw - 1) * dl[1] + 1)) // st[1] + 1
+    og = attrs.get("offset_group", 1)
+    ins = {"x": x, "w": w, "offset": RNG.uniform(-2, 2, (xs[0], og * kh * kw * 2, oh, ow)).astype(np.float32)}
+    ins["b"] = randn(ws[0]) if bias else None
+    if mask:
+        ins["mask"] = RNG.uniform(0, 1, (xs[0], og * kh * kw, oh, ow)).astype(np.float32)
+    check("DeformConv", ins, attrs=attrs, opset=19, rtol=1e-4, atol=1e-4)
+    model, feeds = op_model("DeformConv", ins, attrs, 19, 1)
+    (want,) = ReferenceEvaluator(model).run(None, feeds)
+    np.testing.assert_allclose(run_model(model, feeds)[0], want, rtol=1e-4, atol=1e-4)
+
+
+def test_deform_conv_with_zero_offsets_is_conv():
+    x, w = randn(1, 3, 6, 7), randn(4, 3, 3, 3)
+    ins = {"x": x, "w": w, "offset": np.zeros((1, 18, 4, 5), np.float32)}
+    model, feeds = op_model("DeformConv", ins, {}, 19, 1)
+    (want,) = ReferenceEvaluator(op_model("Conv", {"x": x, "w": w}, {}, 19, 1)[0]).run(None, {"x": x, "w": w})
+    np.testing.assert_allclose(run_model(model, feeds)[0], want, rtol=1e-4, atol=1e-5)
+
+
 def test_col2im_rejects_a_column_count_the_image_does_not_hold():
     ins, attrs = col2im_case((6, 7), (3, 3))
     ins["x"] = ins["x"][:, :, :-1]

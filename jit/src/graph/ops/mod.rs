@@ -198,6 +198,7 @@ static OPS: &[OpDef] = &[
     lowered("SoftmaxCrossEntropyLoss", loss::softmax_cross_entropy_loss),
     lowered("Gemm", nn::gemm),
     lowered("Conv", nn::conv),
+    lowered("DeformConv", nn::deform_conv),
     lowered("MaxPool", nn::max_pool),
     lowered("MaxUnpool", nn::max_unpool),
     lowered("Col2Im", nn::col2im),

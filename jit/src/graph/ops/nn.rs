@@ -462,6 +462,154 @@ pub fn max_unpool(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> 
     Ok(vec![reshape(cx, node, &flat, &out_dims)?])
 }
 
+/// `DeformConv` (opset 19) over images `[N, C, H, W]` (ONNX's reference
+/// covers 2-D only): each tap of each output position reads the input at its
+/// usual place moved by `offset` (`[N, offset_group * kH * kW * 2, oH, oW]`,
+/// (y, x) per tap), between pixels bilinearly with zeros outside (the
+/// reference's `GridSample` with `align_corners`, through the same rule,
+/// [`super::resize::sample_grid`]), times `mask`; then a grouped product
+/// with the kernel, plus the bias. The sampled columns are `[N, C, kH, kW,
+/// oH, oW]`: one grid per offset group.
+pub fn deform_conv(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    let w = input(node, inputs, 1)?;
+    let offset = input(node, inputs, 2)?;
+    let [n, c, ih, iw] = x.dims[..] else {
+        return Err(GraphError::unsupported(node, format!("X {:?}: images [N, C, H, W] only", x.dims)));
+    };
+    let [oc, cpg, kh, kw] = w.dims[..] else {
+        return Err(GraphError::node(node, format!("W {:?} must be [M, C / group, kH, kW]", w.dims)));
+    };
+    if let Some(k) = node.ints("kernel_shape").filter(|k| k[..] != [kh, kw]) {
+        return Err(GraphError::node(node, format!("kernel_shape {k:?} differs from W's {:?}", &w.dims[2..])));
+    }
+    let group = int_attr(node, "group", 1);
+    let og = int_attr(node, "offset_group", 1);
+    if group < 1 || og < 1 || cpg * group != c || oc % group != 0 || c % og != 0 {
+        return Err(GraphError::node(
+            node,
+            format!("X {:?}, W {:?}, group {group}, offset_group {og} do not fit", x.dims, w.dims),
+        ));
+    }
+    let dil = spatial_attr(node, "dilations", 2, 1)?;
+    let st = spatial_attr(node, "strides", 2, 1)?;
+    let pads = node.ints("pads").map(<[i64]>::to_vec).unwrap_or_else(|| vec![0; 4]);
+    if pads.len() != 4 || dil.iter().chain(&st).any(|&v| v < 1) {
+        return Err(GraphError::node(node, format!("pads {pads:?}, dilations {dil:?}, strides {st:?}")));
+    }
+    let taps = kh * kw;
+    let [on, oc2, oh, ow] = offset.dims[..] else {
+        return Err(GraphError::node(
+            node,
+            format!("offset {:?} must be [N, 2 * kH * kW * offset_group, oH, oW]", offset.dims),
+        ));
+    };
+    let out_len = |i: i64, k: i64, d: i64, s: i64, lo: i64, hi: i64| (i + lo + hi - ((k - 1) * d + 1)) / s + 1;
+    if on != n
+        || oc2 != og * taps * 2
+        || oh != out_len(ih, kh, dil[0], st[0], pads[0], pads[2])
+        || ow != out_len(iw, kw, dil[1], st[1], pads[1], pads[3])
+    {
+        return Err(GraphError::node(
+            node,
+            format!("offset {:?} does not fit X {:?}, the kernel and the window attributes", offset.dims, x.dims),
+        ));
+    }
+    let t = x.dtype;
+    let offset = convert(cx, node, offset, t)?;
+    let grid7 = [n, og, kh, kw, 2, oh, ow];
+    let offset = reshape(cx, node, &offset, &grid7)?;
+    // Sampling coordinates along one axis: base + tap * dilation + offset,
+    // normalized as the reference's `GridSample` call (align_corners) reads them.
+    let mut coords = Vec::with_capacity(2);
+    for (axis, (tap_dim, out_dim, len)) in [(2, 5, ih), (3, 6, iw)].into_iter().enumerate() {
+        let part = [n, og, kh, kw, oh, ow];
+        let mut lo = vec![0; 7];
+        let mut hi = grid7.to_vec();
+        (lo[4], hi[4]) = (axis as i64, axis as i64 + 1);
+        let off = emit(cx, node, |b| b.slice(offset.id, &lo, &hi, &[1; 7]))?;
+        let off = reshape(cx, node, &off, &part)?;
+        let shape = smelt_hlo::Shape::array(t, &part);
+        let tap = emit(cx, node, |b| b.iota(shape.clone(), tap_dim))?;
+        let out = emit(cx, node, |b| b.iota(shape.clone(), out_dim - 1))?;
+        // `v op k` for a constant `k` of `part`'s shape.
+        let with = |cx: &mut LowerCx<'_>, op: Opcode, v: &Val, k: f64| -> Result<Val> {
+            let k = splat(cx, node, t, k, &part)?;
+            binary(cx, node, op, v, &k)
+        };
+        let tap = with(cx, Opcode::Multiply, &tap, dil[axis] as f64)?;
+        let out = with(cx, Opcode::Multiply, &out, st[axis] as f64)?;
+        let base = binary(cx, node, Opcode::Add, &tap, &out)?;
+        let base = with(cx, Opcode::Subtract, &base, pads[axis] as f64)?;
+        let v = binary(cx, node, Opcode::Add, &base, &off)?;
+        let v = with(cx, Opcode::Divide, &v, (len - 1) as f64)?;
+        let v = with(cx, Opcode::Multiply, &v, 2.0)?;
+        let v = with(cx, Opcode::Subtract, &v, 1.0)?;
+        coords.push(v);
+    }
+    // Per offset group: its channels sampled at its grid ([N, taps * oH, oW, (x, y)]).
+    let cog = c / og;
+    let mut cols = Vec::with_capacity(og as usize);
+    for g in 0..og {
+        let mut xy = Vec::with_capacity(2);
+        for v in coords.iter().rev() {
+            let s = emit(cx, node, |b| b.slice(v.id, &[0, g, 0, 0, 0, 0], &[n, g + 1, kh, kw, oh, ow], &[1; 6]))?;
+            xy.push(reshape(cx, node, &s, &[n, taps * oh, ow, 1])?.id);
+        }
+        let grid = emit(cx, node, |b| b.concatenate(&xy, 3))?;
+        let xg = emit(cx, node, |b| b.slice(x.id, &[0, g * cog, 0, 0], &[n, (g + 1) * cog, ih, iw], &[1; 4]))?;
+        let how = super::resize::Sampling { nearest: false, cubic: false, padding: "zeros", align: true };
+        cols.push(super::resize::sample_grid(cx, node, &xg, &grid, how)?);
+    }
+    let cols = if cols.len() == 1 {
+        cols.pop().expect("one offset group")
+    } else {
+        let ids: Vec<_> = cols.iter().map(|v| v.id).collect();
+        emit(cx, node, |b| b.concatenate(&ids, 1))?
+    };
+    // [N, C, taps * oH, oW] times the mask, per offset group and tap.
+    let cols = reshape(cx, node, &cols, &[n, og, cog, taps, oh * ow])?;
+    let cols = match opt_input(inputs, 4) {
+        Some(mask) => {
+            let mask = convert(cx, node, mask, t)?;
+            if mask.dims[..] != [n, og * taps, oh, ow] {
+                return Err(GraphError::node(
+                    node,
+                    format!("mask {:?} must be [N, offset_group * kH * kW, oH, oW]", mask.dims),
+                ));
+            }
+            let mask = reshape(cx, node, &mask, &[n, og, taps, oh * ow])?;
+            let mask = emit(cx, node, |b| b.broadcast(mask.id, &[n, og, cog, taps, oh * ow], &[0, 1, 3, 4]))?;
+            binary(cx, node, Opcode::Multiply, &cols, &mask)?
+        }
+        None => cols,
+    };
+    // The grouped product: W[G, M / G, K] x cols[G, K, N * P], K = C / G * taps.
+    let k = cpg * taps;
+    let p = oh * ow;
+    let cols = reshape(cx, node, &cols, &[n, group, k, p])?;
+    let cols = transpose(cx, node, &cols, &[1, 2, 0, 3])?;
+    let cols = reshape(cx, node, &cols, &[group, k, n * p])?;
+    let wt = convert(cx, node, w, t)?;
+    let wg = reshape(cx, node, &wt, &[group, oc / group, k])?;
+    let y = emit(cx, node, |bl| bl.dot(wg.id, cols.id, dot_dims(&[0], &[0], 2, 1), None))?;
+    let y = reshape(cx, node, &y, &[group, oc / group, n, p])?;
+    let y = transpose(cx, node, &y, &[2, 0, 1, 3])?;
+    let y = reshape(cx, node, &y, &[n, oc, oh, ow])?;
+    let y = match opt_input(inputs, 3) {
+        Some(bias) => {
+            if bias.dims[..] != [oc] {
+                return Err(GraphError::node(node, format!("B {:?} must be [{oc}]", bias.dims)));
+            }
+            let bias = convert(cx, node, bias, t)?;
+            let bias = emit(cx, node, |b| b.broadcast(bias.id, &[n, oc, oh, ow], &[1]))?;
+            binary(cx, node, Opcode::Add, &y, &bias)?
+        }
+        None => y,
+    };
+    Ok(vec![y])
+}
+
 /// `Col2Im` (opset 18): the inverse of im2col, each column of `[N, C *
 /// prod(block_shape), L]` added back into the image at its sliding block's
 /// positions. Per block offset, the `[N, C, L]` values reshaped to the grid

@@ -370,21 +370,8 @@ fn cubic_weight(cx: &mut LowerCx<'_>, node: &Node, distance: &Val, near: bool) -
 /// Each combination of one tap per axis is one HLO gather of all channels
 /// at `(n, z, y, x)`.
 pub fn grid_sample(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
-    use smelt_hlo::attrs::{ComparisonDirection as Dir, GatherAttrs};
     let x = input(node, inputs, 0)?;
     let grid = input(node, inputs, 1)?;
-    // X[N, C, D1..Dr], grid[N, D1'..Dr', r] with the coordinates of the
-    // innermost axis first (x, y, z).
-    let r = x.dims.len().saturating_sub(2);
-    if r == 0
-        || grid.dims.len() != r + 2
-        || grid.dims[0] != x.dims[0]
-        || grid.dims[r + 1] != r as i64
-        || !x.dtype.is_float()
-    {
-        return Err(GraphError::node(node, format!("grid {:?} for inputs {:?}", grid.dims, x.dims)));
-    }
-    let c = x.dims[1];
     let mode = node.string("mode").unwrap_or("bilinear");
     // Opset 16 says bilinear and bicubic, opset 20 linear and cubic.
     let (nearest, cubic) = match mode {
@@ -398,6 +385,36 @@ pub fn grid_sample(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) ->
         return Err(GraphError::unsupported(node, format!("padding_mode '{padding}'")));
     }
     let align = int_attr(node, "align_corners", 0) != 0;
+    Ok(vec![sample_grid(cx, node, x, grid, Sampling { nearest, cubic, padding, align })?])
+}
+
+/// How [`sample_grid`] reads between pixels: `GridSample`'s attributes.
+pub struct Sampling<'a> {
+    pub nearest: bool,
+    pub cubic: bool,
+    /// `zeros`, `border` or `reflection`.
+    pub padding: &'a str,
+    pub align: bool,
+}
+
+/// `GridSample`'s rule: `x` (`[N, C, D1..Dr]`) read at every point of `grid`
+/// (`[N, D1'..Dr', r]`, normalized coordinates, the innermost axis's first),
+/// as `[N, C, D1'..Dr']`. `DeformConv` samples through it too.
+pub fn sample_grid(cx: &mut LowerCx<'_>, node: &Node, x: &Val, grid: &Val, how: Sampling<'_>) -> Result<Val> {
+    use smelt_hlo::attrs::{ComparisonDirection as Dir, GatherAttrs};
+    let Sampling { nearest, cubic, padding, align } = how;
+    // X[N, C, D1..Dr], grid[N, D1'..Dr', r] with the coordinates of the
+    // innermost axis first (x, y, z).
+    let r = x.dims.len().saturating_sub(2);
+    if r == 0
+        || grid.dims.len() != r + 2
+        || grid.dims[0] != x.dims[0]
+        || grid.dims[r + 1] != r as i64
+        || !x.dtype.is_float()
+    {
+        return Err(GraphError::node(node, format!("grid {:?} for inputs {:?}", grid.dims, x.dims)));
+    }
+    let c = x.dims[1];
     let t = x.dtype;
     let pts = grid.dims[..r + 1].to_vec();
     let grid = convert(cx, node, grid, t)?;
@@ -589,7 +606,7 @@ pub fn grid_sample(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) ->
     }
     let total = total.expect("one tap at least");
     let perm: Vec<i64> = [&[0, r as i64 + 1][..], &(1..r as i64 + 1).collect::<Vec<_>>()].concat();
-    Ok(vec![transpose(cx, node, &total, &perm)?])
+    transpose(cx, node, &total, &perm)
 }
 
 /// `AffineGrid(theta, size)`: the sampling grid of a spatial transformer,

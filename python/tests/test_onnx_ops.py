@@ -792,6 +792,61 @@ def test_col2im(image, block, attrs):
     np.testing.assert_allclose(run_model(model, feeds)[0], want, rtol=1e-5, atol=1e-5)
 
 
+@pytest.mark.parametrize("second", ["seq2", "c"])
+def test_sequence_map_inlines_its_body_per_item(second):
+    # The items of one sequence with the matching items of another, or with
+    # one tensor for all (ONNX's reference takes either, not both): two output
+    # sequences, read back through ConcatFromSequence.
+    a, b, c = randn(2, 3), randn(2, 3), randn(3)
+    f = TensorProto.FLOAT
+    body = helper.make_graph(
+        [helper.make_node("Add", ["x", "y"], ["s"]), helper.make_node("Mul", ["s", "x"], ["p"]),
+         helper.make_node("Relu", ["x"], ["r"])],
+        "body",
+        [helper.make_tensor_value_info(k, f, None) for k in ("x", "y")],
+        [helper.make_tensor_value_info(k, f, None) for k in ("p", "r")],
+    )
+    nodes = [
+        helper.make_node("SequenceConstruct", ["a", "b", "a"], ["seq"]),
+        helper.make_node("SequenceConstruct", ["b", "a", "a"], ["seq2"]),
+        helper.make_node("SequenceMap", ["seq", second], ["out1", "out2"], body=body),
+        helper.make_node("ConcatFromSequence", ["out1"], ["y1"], axis=0),
+        helper.make_node("ConcatFromSequence", ["out2"], ["y2"], axis=1, new_axis=1),
+    ]
+    graph = helper.make_graph(
+        nodes, "seqmap",
+        [helper.make_tensor_value_info("a", f, a.shape), helper.make_tensor_value_info("b", f, b.shape),
+         helper.make_tensor_value_info("c", f, c.shape)],
+        [helper.make_tensor_value_info("y1", f, None), helper.make_tensor_value_info("y2", f, None)],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    feeds = {"a": a, "b": b, "c": c}
+    want = ReferenceEvaluator(model).run(None, feeds)
+    for backend in ("cranelift", "cpu"):
+        got = run_model(model, feeds, backend)
+        for g, w in zip(got, want):
+            np.testing.assert_allclose(g, w, rtol=1e-6)
+
+
+def test_sequence_map_refuses_sequences_of_other_lengths():
+    f = TensorProto.FLOAT
+    body = helper.make_graph(
+        [helper.make_node("Add", ["x", "y"], ["s"])], "body",
+        [helper.make_tensor_value_info(k, f, None) for k in ("x", "y")], [helper.make_tensor_value_info("s", f, None)],
+    )
+    nodes = [
+        helper.make_node("SequenceConstruct", ["a", "a"], ["seq"]),
+        helper.make_node("SequenceConstruct", ["a"], ["seq2"]),
+        helper.make_node("SequenceMap", ["seq", "seq2"], ["out"], body=body),
+        helper.make_node("ConcatFromSequence", ["out"], ["y"], axis=0),
+    ]
+    graph = helper.make_graph(nodes, "bad", [helper.make_tensor_value_info("a", f, (2,))],
+                              [helper.make_tensor_value_info("y", f, None)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    with pytest.raises(Exception, match="SequenceMap.*holds 1 items"):
+        run_model(model, {"a": randn(2)})
+
+
 DEFORM_CONVS = [
     # (X, W, attrs, bias, mask)
     ((1, 1, 3, 3), (1, 1, 2, 2), {}, False, False),  # the documentation example's shapes

@@ -1,5 +1,7 @@
-//! ONNX `If`, `Loop` and `Scan`: inlined while importing where that is
-//! cheap, else one graph node each running subgraphs of their own.
+//! ONNX `If`, `Loop`, `Scan` and `SequenceMap`: inlined while importing
+//! where that is cheap, else one graph node each running subgraphs of their
+//! own (`SequenceMap` is always inlined, once per item of its sequence,
+//! which the importer knows as it knows every sequence).
 //!
 //! An inlined subgraph (a branch, an unrolled loop's body) is imported into
 //! the graph itself: its tensors get names of their own (`<node>/then/...`,
@@ -40,7 +42,7 @@ use crate::graph::ops::util::array_ints;
 use crate::graph::{Attr, Graph, Node, NodeKind, Subgraph, Value};
 
 /// The operators this module inlines.
-pub const OPS: [&str; 3] = ["If", "Loop", "Scan"];
+pub const OPS: [&str; 4] = ["If", "Loop", "Scan", "SequenceMap"];
 
 /// The most iterations a `Loop` is unrolled into; longer ones run as a `while`.
 pub const UNROLL_TRIPS: i64 = 16;
@@ -56,6 +58,7 @@ pub(crate) fn import(cx: &mut Importer, n: &NodeProto, name: &str) -> Result<(),
         a.g.as_ref().ok_or_else(|| err(format!("attribute '{key}' holds no graph")))
     };
     match n.op_type.as_str() {
+        "SequenceMap" => import_sequence_map(cx, n, name, subgraph("body")?).map_err(err),
         "If" => {
             let cond = n.input.first().filter(|c| !c.is_empty()).ok_or_else(|| err("needs a condition".into()))?;
             let cond = tensor(cx, cond).map_err(err)?;
@@ -491,6 +494,68 @@ fn free_names(g: &GraphProto) -> Vec<String> {
         note(&o.name, &mut free);
     }
     free
+}
+
+/// `SequenceMap`: the body inlined once per item of the input sequence
+/// (known at import, as every sequence is), each additional input given
+/// whole (a tensor) or item by item (a sequence of the same length); output
+/// `k` is the sequence of the body's output `k` over the items.
+fn import_sequence_map(cx: &mut Importer, n: &NodeProto, name: &str, body: &GraphProto) -> Result<(), String> {
+    let first = n.input.first().filter(|t| !t.is_empty()).ok_or("needs an input sequence")?;
+    let items = cx
+        .seqs
+        .items(&cx.resolve(first))
+        .ok_or_else(|| format!("input '{first}' is not a sequence built earlier in the graph"))?
+        .to_vec();
+    if body.input.len() != n.input.len() || body.output.len() != n.output.len() {
+        return Err(format!(
+            "the body takes {} inputs and gives {} outputs, the node {} and {}",
+            body.input.len(),
+            body.output.len(),
+            n.input.len(),
+            n.output.len()
+        ));
+    }
+    // Each additional input: the same tensor for every item, or its own item.
+    enum Extra {
+        Whole(Value),
+        PerItem(Vec<Value>),
+    }
+    let mut extra = Vec::with_capacity(n.input.len() - 1);
+    for t in &n.input[1..] {
+        if t.is_empty() {
+            return Err("an additional input is missing".into());
+        }
+        match cx.seqs.items(&cx.resolve(t)) {
+            Some(s) if s.len() != items.len() => {
+                return Err(format!("sequence '{t}' holds {} items, the input sequence {}", s.len(), items.len()));
+            }
+            Some(s) => extra.push(Extra::PerItem(s.to_vec())),
+            None => extra.push(Extra::Whole(tensor(cx, t)?)),
+        }
+    }
+    let mut outs: Vec<Vec<Value>> = vec![Vec::with_capacity(items.len()); n.output.len()];
+    for (i, &item) in items.iter().enumerate() {
+        let mut bind = HashMap::new();
+        bind.insert(body.input[0].name.clone(), item);
+        for (input, arg) in body.input[1..].iter().zip(&extra) {
+            let v = match arg {
+                Extra::Whole(v) => *v,
+                Extra::PerItem(items) => items[i],
+            };
+            bind.insert(input.name.clone(), v);
+        }
+        let got = inline(cx, body, &format!("{name}/{i}"), bind).map_err(|e| e.to_string())?;
+        for (seq, v) in outs.iter_mut().zip(got) {
+            seq.push(v);
+        }
+    }
+    for (o, items) in n.output.iter().zip(outs) {
+        if !o.is_empty() {
+            cx.seqs.define(o, items);
+        }
+    }
+    Ok(())
 }
 
 /// Imports subgraph `g` under `prefix`, its inputs bound by `bind` (input

@@ -57,6 +57,16 @@ pub struct Sequences {
 }
 
 impl Sequences {
+    /// The items of sequence `name`, if it is one.
+    pub fn items(&self, name: &str) -> Option<&[Value]> {
+        self.known.get(name).map(Vec::as_slice)
+    }
+
+    /// Records `name` as the sequence of `items`.
+    pub fn define(&mut self, name: &str, items: Vec<Value>) {
+        self.known.insert(name.to_string(), items);
+    }
+
     /// What `name` is when it is not a tensor ("a sequence", "an optional"),
     /// so that a tensor operator reading it, or a graph output, can be refused.
     pub fn non_tensor(&self, name: &str) -> Option<&'static str> {

@@ -847,6 +847,47 @@ def test_sequence_map_refuses_sequences_of_other_lengths():
         run_model(model, {"a": randn(2)})
 
 
+def check_with_onnxruntime(op, ins, attrs, opset):
+    """`check` with onnxruntime as the oracle (float results), for operator
+    versions ONNX's reference evaluator does not implement (it applies the
+    newest one)."""
+    ort = pytest.importorskip("onnxruntime")
+    model, feeds = op_model(op, ins, attrs, opset, 1)
+    model.graph.output[0].type.tensor_type.elem_type = TensorProto.FLOAT  # onnxruntime wants a type
+    (want,) = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, feeds)
+    for backend in ("cranelift", "cpu"):
+        np.testing.assert_allclose(run_model(model, feeds, backend)[0], want, rtol=1e-6)
+
+
+@pytest.mark.parametrize("axis", [-1, 0, 1])
+def test_hardmax(axis):
+    # Ties keep the first maximum.
+    x = RNG.integers(-3, 4, (3, 4, 5)).astype(np.float32)
+    check("Hardmax", {"x": x}, attrs={"axis": axis}, opset=13)
+
+
+@pytest.mark.parametrize("axis", [0, 1, 2])
+def test_hardmax_before_opset_13_flattens_at_the_axis(axis):
+    x = RNG.integers(-3, 4, (3, 4, 5)).astype(np.float32)
+    check_with_onnxruntime("Hardmax", {"x": x}, {"axis": axis}, 11)
+
+
+def test_arg_max_and_hardmax_take_a_nan_as_the_maximum():
+    x = randn(3, 6)
+    x[0, 2] = x[0, 4] = np.nan
+    x[2, 5] = np.nan
+    check("ArgMax", {"x": x}, attrs={"axis": 1}, opset=13)
+    check("ArgMin", {"x": x}, attrs={"axis": 1}, opset=13)
+    check("Hardmax", {"x": x}, attrs={"axis": 1}, opset=13)
+
+
+@pytest.mark.parametrize("axis", [0, 1])
+def test_scatter_of_opsets_9_and_10_is_scatter_elements(axis):
+    data, upd = randn(3, 4), randn(2, 3)
+    idx = np.array([[1, 0, 2], [0, 2, 1]], np.int64)
+    check_with_onnxruntime("Scatter", {"data": data, "indices": idx, "updates": upd}, {"axis": axis}, 10)
+
+
 DEFORM_CONVS = [
     # (X, W, attrs, bias, mask)
     ((1, 1, 3, 3), (1, 1, 2, 2), {}, False, False),  # the documentation example's shapes

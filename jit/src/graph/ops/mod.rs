@@ -209,6 +209,7 @@ static OPS: &[OpDef] = &[
     lowered("GlobalLpPool", nn::global_lp_pool),
     lowered("BatchNormalization", nn::batch_norm),
     lowered("Softmax", nn::softmax),
+    lowered("Hardmax", nn::hardmax),
     lowered("LogSoftmax", nn::log_softmax),
     lowered("LayerNormalization", nn::layer_norm),
     lowered("InstanceNormalization", nn::instance_norm),
@@ -277,6 +278,8 @@ static OPS: &[OpDef] = &[
     lowered("ReverseSequence", index::reverse_sequence),
     lowered("GatherND", index::gather_nd),
     lowered("ScatterElements", index::scatter_elements),
+    // Opsets 9 and 10's `Scatter`: `ScatterElements` under its first name.
+    lowered("Scatter", index::scatter_elements),
     lowered("ScatterND", index::scatter_nd),
     // Recurrent layers.
     lowered("RNN", recurrent::rnn),

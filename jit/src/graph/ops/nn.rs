@@ -841,6 +841,19 @@ pub fn log_softmax(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) ->
     softmax_impl(cx, node, inputs, true)
 }
 
+/// `Hardmax` (opset 13; older opsets' flattening to 2-D is rewritten at
+/// import): 1 at the first position of each maximum along `axis`, 0
+/// elsewhere (ArgMax's rule, a NaN counting as the maximum).
+pub fn hardmax(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {
+    let x = input(node, inputs, 0)?;
+    let axis = norm_axis(node, int_attr(node, "axis", -1), x.dims.len())?;
+    let at = super::reduce::extreme_index(cx, node, x, axis, true, false, true)?;
+    let at = broadcast_to(cx, node, &at, &x.dims)?;
+    let iota = emit(cx, node, |b| b.iota(Shape::array(DType::S64, &x.dims), axis as i64))?;
+    let hit = emit(cx, node, |b| b.compare(ComparisonDirection::Eq, iota.id, at.id))?;
+    Ok(vec![convert(cx, node, &hit, x.dtype)?])
+}
+
 /// `(x - mean) / sqrt(var + eps)` over `axes` (the trailing ones), with the
 /// mean and `1 / sqrt(var + eps)` (dims kept).
 fn normalize(cx: &mut LowerCx<'_>, node: &Node, x: &Val, axes: &[usize], eps: f64) -> Result<(Val, Val, Val)> {

@@ -107,15 +107,35 @@ fn arg(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>], max: bool) -> 
     let axis = norm_axis(node, int_attr(node, "axis", 0), x.dims.len())?;
     let keep = int_attr(node, "keepdims", 1) != 0;
     let last = int_attr(node, "select_last_index", 0) != 0;
+    Ok(vec![extreme_index(cx, node, x, axis, max, last, keep)?])
+}
+
+/// The first (or `last`) position along `axis` of `x`'s maximum (or
+/// minimum), as s64; a NaN counts as the extreme, as numpy's `argmax` and
+/// ONNX's reference take it (the max and min reductions propagate NaN, and
+/// a NaN equals nothing, so NaNs are hits of their own).
+pub(super) fn extreme_index(
+    cx: &mut LowerCx<'_>,
+    node: &Node,
+    x: &Val,
+    axis: usize,
+    max: bool,
+    last: bool,
+    keep: bool,
+) -> Result<Val> {
     let m = reduce(cx, node, x, &[axis], if max { Reducer::Max } else { Reducer::Min }, true)?;
     let m = broadcast_to(cx, node, &m, &x.dims)?;
-    let hit = emit(cx, node, |b| b.compare(ComparisonDirection::Eq, x.id, m.id))?;
+    let mut hit = emit(cx, node, |b| b.compare(ComparisonDirection::Eq, x.id, m.id))?;
+    if x.dtype.is_float() {
+        let nan = emit(cx, node, |b| b.compare(ComparisonDirection::Ne, x.id, x.id))?;
+        hit = emit(cx, node, |b| b.binary(Opcode::Or, hit.id, nan.id))?;
+    }
     let t = DType::S64;
     let iota = emit(cx, node, |b| b.iota(Shape::array(t, &x.dims), axis as i64))?;
     let fill = if last { -1 } else { x.dims[axis] };
     let f = splat(cx, node, t, fill as f64, &x.dims)?;
     let cand = emit(cx, node, |b| b.select(hit.id, iota.id, f.id))?;
-    Ok(vec![reduce(cx, node, &cand, &[axis], if last { Reducer::Max } else { Reducer::Min }, keep)?])
+    reduce(cx, node, &cand, &[axis], if last { Reducer::Max } else { Reducer::Min }, keep)
 }
 
 pub fn arg_max(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) -> Result<Vec<Val>> {

@@ -1,6 +1,7 @@
 """ONNX models through onnxruntime and through smelt, side by side in one run.
 
-    $PY scripts/onnx_vs_ort.py [--smelt target/release/smelt] [--runs 20] MODEL.onnx...
+    $PY scripts/onnx_vs_ort.py [--smelt target/release/smelt] [--runs 20]
+        [--baseline OTHER_SMELT [--rounds 3]] MODEL.onnx...
 
 For each model, with one fixed-seed normal input (batch 1 where a dim is
 symbolic):
@@ -17,6 +18,11 @@ symbolic):
   median (after that wait), and the process's peak resident memory;
 - the largest difference between smelt's outputs and onnxruntime's, relative
   to onnxruntime's largest magnitude (`smelt onnx-run --out-dir`).
+
+With `--baseline OTHER_SMELT`, each model's steady state is also measured
+with that binary (its own caches, warmed first), the two binaries taking
+turns `--rounds` times so that both see the same moments of a noisy
+machine; the table gains the baseline's median of medians and the ratio.
 
 Prints a Markdown table. Make models with real-sized random weights from the
 ONNX backend test data with `scripts/onnx_light_weights.py`.
@@ -70,6 +76,8 @@ def main():
     ap.add_argument("models", nargs="+")
     ap.add_argument("--smelt", default="target/release/smelt")
     ap.add_argument("--runs", type=int, default=20)
+    ap.add_argument("--baseline", help="another smelt binary to time beside --smelt, in turns")
+    ap.add_argument("--rounds", type=int, default=3, help="turns of each binary with --baseline")
     args = ap.parse_args()
     rows = []
     for path in args.models:
@@ -108,6 +116,18 @@ def main():
                     env["SMELT_CACHE_DIR"] = os.path.join(tmp, "jit2")
                 out, rss = run_child(bench, env)
                 states[state] = (json.loads(out), rss)
+            if args.baseline:
+                # Both binaries warm, then in turns: medians of their medians.
+                base_env = dict(env)
+                base_env["SMELT_CACHE_DIR"] = os.path.join(tmp, "base-jit")
+                base_env["SMELT_ROUTINE_CACHE"] = os.path.join(tmp, "base-routines")
+                base_bench = [args.baseline] + bench[1:]
+                run_child(base_bench, base_env)
+                turns = {"new": [], "base": []}
+                for _ in range(args.rounds):
+                    turns["new"].append(json.loads(run_child(bench, env)[0])["median_ms"])
+                    turns["base"].append(json.loads(run_child(base_bench, base_env)[0])["median_ms"])
+                states["turns"] = {k: float(np.median(v)) for k, v in turns.items()}
             out_dir = os.path.join(tmp, "out")
             run_child([args.smelt, "onnx-run", path, "--backend", "cpu", "--out-dir", out_dir] + flags, env)
             err = 0.0
@@ -131,18 +151,23 @@ def main():
     def specializing(s):
         return s[0].get("specialize_ms", 0.0) / 1e3
 
+    base_head = " | smelt in turns ms | baseline in turns ms | baseline/smelt" if args.baseline else ""
     print(
         "| model | MB | ORT load + first run s | ORT steady ms | smelt load + first run s: cold / cold model / warm"
         " | cold: convolutions specialized s later | smelt steady ms | ORT/smelt | smelt peak RSS MB (cold / warm)"
-        " | max rel err |"
+        f" | max rel err{base_head} |"
     )
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + ("---:|" * 3 if args.baseline else ""))
     for name, mb, ol, of, oms, st, err in rows:
         steady = st["warm"][0]["median_ms"]
+        base = ""
+        if "turns" in st:
+            t = st["turns"]
+            base = f" | {t['new']:.1f} | {t['base']:.1f} | {t['base'] / t['new']:.2f}x"
         print(
             f"| {name} | {mb:.0f} | {ol + of:.2f} | {oms:.1f} | {ready(st['cold']):.2f} / {ready(st['cold model']):.2f}"
             f" / {ready(st['warm']):.2f} | {specializing(st['cold']):.2f} | {steady:.1f} | {oms / steady:.2f}x | {st['cold'][1]:.0f} / {st['warm'][1]:.0f}"
-            f" | {err:.1e} |"
+            f" | {err:.1e}{base} |"
         )
 
 

@@ -529,7 +529,7 @@ pub fn deform_conv(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) ->
         (lo[4], hi[4]) = (axis as i64, axis as i64 + 1);
         let off = emit(cx, node, |b| b.slice(offset.id, &lo, &hi, &[1; 7]))?;
         let off = reshape(cx, node, &off, &part)?;
-        let shape = smelt_hlo::Shape::array(t, &part);
+        let shape = smelt_hlo::Shape::array(t, part);
         let tap = emit(cx, node, |b| b.iota(shape.clone(), tap_dim))?;
         let out = emit(cx, node, |b| b.iota(shape.clone(), out_dim - 1))?;
         // `v op k` for a constant `k` of `part`'s shape.

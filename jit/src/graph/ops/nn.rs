@@ -519,10 +519,11 @@ pub fn deform_conv(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) ->
     let offset = convert(cx, node, offset, t)?;
     let grid7 = [n, og, kh, kw, 2, oh, ow];
     let offset = reshape(cx, node, &offset, &grid7)?;
-    // Sampling coordinates along one axis: base + tap * dilation + offset,
-    // normalized as the reference's `GridSample` call (align_corners) reads them.
+    // Sampling coordinates along one axis, in pixels: base + tap * dilation
+    // + offset (the reference normalizes them for its `GridSample` call with
+    // align_corners, which takes them back to pixels).
     let mut coords = Vec::with_capacity(2);
-    for (axis, (tap_dim, out_dim, len)) in [(2, 5, ih), (3, 6, iw)].into_iter().enumerate() {
+    for (axis, (tap_dim, out_dim)) in [(2, 5), (3, 6)].into_iter().enumerate() {
         let part = [n, og, kh, kw, oh, ow];
         let mut lo = vec![0; 7];
         let mut hi = grid7.to_vec();
@@ -542,9 +543,6 @@ pub fn deform_conv(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) ->
         let base = binary(cx, node, Opcode::Add, &tap, &out)?;
         let base = with(cx, Opcode::Subtract, &base, pads[axis] as f64)?;
         let v = binary(cx, node, Opcode::Add, &base, &off)?;
-        let v = with(cx, Opcode::Divide, &v, (len - 1) as f64)?;
-        let v = with(cx, Opcode::Multiply, &v, 2.0)?;
-        let v = with(cx, Opcode::Subtract, &v, 1.0)?;
         coords.push(v);
     }
     // Per offset group: its channels sampled at its grid ([N, taps * oH, oW, (x, y)]).
@@ -558,7 +556,7 @@ pub fn deform_conv(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) ->
         }
         let grid = emit(cx, node, |b| b.concatenate(&xy, 3))?;
         let xg = emit(cx, node, |b| b.slice(x.id, &[0, g * cog, 0, 0], &[n, (g + 1) * cog, ih, iw], &[1; 4]))?;
-        let how = super::resize::Sampling { nearest: false, cubic: false, padding: "zeros", align: true };
+        let how = super::resize::Sampling { nearest: false, cubic: false, padding: "zeros", align: true, pixels: true };
         cols.push(super::resize::sample_grid(cx, node, &xg, &grid, how)?);
     }
     let cols = if cols.len() == 1 {

@@ -385,7 +385,7 @@ pub fn grid_sample(cx: &mut LowerCx<'_>, node: &Node, inputs: &[Option<Val>]) ->
         return Err(GraphError::unsupported(node, format!("padding_mode '{padding}'")));
     }
     let align = int_attr(node, "align_corners", 0) != 0;
-    Ok(vec![sample_grid(cx, node, x, grid, Sampling { nearest, cubic, padding, align })?])
+    Ok(vec![sample_grid(cx, node, x, grid, Sampling { nearest, cubic, padding, align, pixels: false })?])
 }
 
 /// How [`sample_grid`] reads between pixels: `GridSample`'s attributes.
@@ -395,6 +395,9 @@ pub struct Sampling<'a> {
     /// `zeros`, `border` or `reflection`.
     pub padding: &'a str,
     pub align: bool,
+    /// The grid holds pixel coordinates (the frame `align_corners`
+    /// normalizes from) rather than normalized ones.
+    pub pixels: bool,
 }
 
 /// `GridSample`'s rule: `x` (`[N, C, D1..Dr]`) read at every point of `grid`
@@ -402,7 +405,8 @@ pub struct Sampling<'a> {
 /// as `[N, C, D1'..Dr']`. `DeformConv` samples through it too.
 pub fn sample_grid(cx: &mut LowerCx<'_>, node: &Node, x: &Val, grid: &Val, how: Sampling<'_>) -> Result<Val> {
     use smelt_hlo::attrs::{ComparisonDirection as Dir, GatherAttrs};
-    let Sampling { nearest, cubic, padding, align } = how;
+    let Sampling { nearest, cubic, padding, align, pixels } = how;
+    let align = align || pixels;
     // X[N, C, D1..Dr], grid[N, D1'..Dr', r] with the coordinates of the
     // innermost axis first (x, y, z).
     let r = x.dims.len().saturating_sub(2);
@@ -464,7 +468,9 @@ pub fn sample_grid(cx: &mut LowerCx<'_>, node: &Node, x: &Val, grid: &Val, how: 
         let g = coord(cx, gk)?;
         let one = k(cx, 1.0)?;
         let g1 = bin(cx, Opcode::Add, &g, &one)?;
-        let mut v = if align {
+        let mut v = if pixels {
+            g
+        } else if align {
             let s = k(cx, (d - 1) as f64 / 2.0)?;
             bin(cx, Opcode::Multiply, &g1, &s)?
         } else {

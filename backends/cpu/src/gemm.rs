@@ -53,10 +53,11 @@
 //!   own A. The task count grows with the work (one task per ~2 MFLOP, at most
 //!   two per thread of `smelt_parallel_threads`, as each task streams the B
 //!   blocks into its L2 once) and splits rows first, in slices of at least
-//!   `MC` rows that reuse each B block from L2, then columns (each column slice
-//!   repacks its A rows); slices are whole tiles split as evenly as they go,
-//!   the larger first. A product of one task packs B on the calling thread
-//!   as well.
+//!   six row tiles that reuse each B block from L2 (two when B is at most
+//!   eight panels wide: a column split would leave each task a panel or
+//!   two), then columns (each column slice repacks its A rows); slices
+//!   are whole tiles split as evenly as they go, the larger first. A
+//!   product of one task packs B on the calling thread as well.
 //! - **Scratch**: packed B and A live in `smelt_scratch_alloc` memory, which
 //!   the JIT's runtime keeps for the next call (on huge pages) instead of
 //!   faulting in fresh pages every time.
@@ -220,8 +221,19 @@ const IN_PLACE_ALIASED_STRIDE: i64 = 2048;
 /// 288. On a Zen 2 EPYC (512 KiB L2) reading in place won at any stride
 /// (`128x3136x256` 1.32x), so smaller L2s keep it.
 const IN_PLACE_PAGED_ROW_TILES: i64 = 8;
-/// Fewest microkernel rows a task gets when rows are split (`MC`).
+/// Fewest row tiles a task gets when rows are split, so each task reuses
+/// B's blocks from L2 over several tiles.
 const MIN_TASK_ROW_TILES: i64 = 6;
+/// The same when B has at most [`NARROW_B_PANELS`] panels: a column split
+/// would leave each task one or two panels (n = 49, a 7x7 image: 32 + 17
+/// columns, both computed 32 wide), and each task rereading all of so
+/// narrow a B is cheap. Intel Xeon of `docs/benchmarks.md`, two threads:
+/// `192x49x1024` 138-150 -> 175-187 GFLOP/s, `160x49x1024` 1.11x,
+/// `128x49x1024` 1.10x, `96x196x576` 1.06x.
+const MIN_NARROW_TASK_ROW_TILES: i64 = 2;
+/// B's panels at most for [`MIN_NARROW_TASK_ROW_TILES`] (n <= 256 for f32
+/// on AVX-512).
+const NARROW_B_PANELS: i64 = 8;
 
 /// Returns the function computing `spec`, generating it into `module` on first
 /// use (later calls find it by [`GemmSpec::symbol`]). The function has the C
@@ -1429,7 +1441,9 @@ fn build_driver<'ctx>(
             let tasks =
                 ir.clamp(ir.b.build_right_shift(work, ir.c(TASK_WORK_SHIFT as i64), false, "")?, ir.c(1), max_tasks)?;
             let per_matrix = ir.ceil_div(tasks, nb)?;
-            let tm = ir.clamp(per_matrix, ir.c(1), ir.ceil_div(mtiles, ir.c(MIN_TASK_ROW_TILES))?)?;
+            let narrow = ir.cmp(IntPredicate::SLE, ntiles, ir.c(NARROW_B_PANELS))?;
+            let least = ir.select(narrow, ir.c(MIN_NARROW_TASK_ROW_TILES), ir.c(MIN_TASK_ROW_TILES))?;
+            let tm = ir.clamp(per_matrix, ir.c(1), ir.ceil_div(mtiles, least)?)?;
             let tn = ir.clamp(ir.ceil_div(per_matrix, tm)?, ir.c(1), ntiles)?;
             let mt = ir.mul(ir.ceil_div(mtiles, tm)?, mr)?;
             let nt = ir.mul(ir.ceil_div(ntiles, tn)?, ir.c(nr))?;

@@ -323,6 +323,9 @@ fn f32_two_threads_random() {
     // Nine row tiles over B rows a page apart: B packed on a host with a
     // large L2, read in place with a small one; both tested on every host.
     shapes.push((1, 100, 1030, 20));
+    // A narrow B (two panels, 49 = 32 + 17 columns): rows split down to two
+    // tiles per task, the last slice shorter.
+    shapes.push((1, 100, 49, 2000));
     let specs = all_transpositions(DType::F32, DType::F32, DType::F32);
     check_specs(&specs, Runtime::TwoThreads, false, &shapes);
     let paged = [(1, 100, 1030, 20), (1, 26, 1400, 700)];

@@ -90,6 +90,40 @@ fn inline_window_reduction_with_clamped_indices() {
 }
 
 #[test]
+fn short_rows_with_masked_tails_and_strided_rows() {
+    // out[i, j] = x[i, j] * 2 + y[j] over rows shorter than 64 and not a
+    // whole number of vectors (their tails masked), and z[i, 2j] + 1 (read
+    // at a stride: a scalar tail).
+    for (rows, cols) in [(5, 28), (3, 14), (2, 33), (4, 1), (3, 48)] {
+        let mut g = Gb::new();
+        let (i, j) = (g.index(0), g.index(1));
+        let x = g.load(0, &[i, j], DType::F32);
+        let two = g.float(DType::F32, 2.0);
+        let y = g.load(1, &[j], DType::F32);
+        let x2 = g.bin(BinaryOp::Mul, x, two);
+        let o = g.bin(BinaryOp::Add, x2, y);
+        let k2 = g.idx(2);
+        let j2 = g.bin(BinaryOp::Mul, j, k2);
+        let z = g.load(2, &[i, j2], DType::F32);
+        let one = g.float(DType::F32, 1.0);
+        let o2 = g.bin(BinaryOp::Add, z, one);
+        let ins = vec![at(DType::F32, &[rows, cols]), at(DType::F32, &[cols]), at(DType::F32, &[rows, 2 * cols])];
+        let (plain, strided) = (g.g.clone(), g.g);
+        let xs: Vec<f32> = (0..rows * cols).map(|v| v as f32 * 0.25 - 3.0).collect();
+        let ys: Vec<f32> = (0..cols).map(|v| v as f32 * 10.0).collect();
+        let zs: Vec<f32> = (0..rows * 2 * cols).map(|v| v as f32 * 0.5).collect();
+        let args = [f32s(&[rows, cols], &xs), f32s(&[cols], &ys), f32s(&[rows, 2 * cols], &zs)];
+        let r = run(&one_kernel(loop_kernel(ins.clone(), &[rows, cols], plain, vec![o])), &args);
+        let want: Vec<f32> = (0..(rows * cols) as usize).map(|e| xs[e] * 2.0 + ys[e % cols as usize]).collect();
+        assert_eq!(r[0].values::<f32>().unwrap_or(&[]), want.as_slice(), "{rows}x{cols}");
+        let r = run(&one_kernel(loop_kernel(ins, &[rows, cols], strided, vec![o2])), &args);
+        let c = cols as usize;
+        let want: Vec<f32> = (0..(rows * cols) as usize).map(|e| zs[(e / c) * 2 * c + 2 * (e % c)] + 1.0).collect();
+        assert_eq!(r[0].values::<f32>().unwrap_or(&[]), want.as_slice(), "{rows}x{cols} strided");
+    }
+}
+
+#[test]
 fn long_inline_float_sums_stay_accurate() {
     // sum of 0.1 over 1e6 elements: a sequential f32 sum is off by ~1%.
     let n = 1_000_000i64;

@@ -130,6 +130,7 @@ enum LoopHint {
     NoVectorize,
     NoUnroll,
     NoInterleave,
+    FoldTail,
 }
 
 /// A while loop being emitted (see [`Cg::while_begin`]).
@@ -564,6 +565,21 @@ impl<'ctx, 'p> Cg<'ctx, 'p> {
         Ok(())
     }
 
+    /// Like [`Cg::loop_end`], and asks LLVM to vectorize the loop with its
+    /// last iterations masked rather than left to scalar code (for short
+    /// rows: 14 elements are one masked 16-lane iteration instead of eight
+    /// lanes and six scalar iterations).
+    pub fn loop_end_fold_tail(&self, l: Loop<'ctx>) -> Result<()> {
+        let heavy = l.counted && self.math_calls.get() > l.math_before;
+        let latch = self.close_loop(l)?;
+        if heavy {
+            self.loop_hints(latch, &[LoopHint::FoldTail, LoopHint::NoInterleave, LoopHint::NoUnroll]);
+        } else {
+            self.loop_hints(latch, &[LoopHint::FoldTail]);
+        }
+        Ok(())
+    }
+
     /// Like [`Cg::loop_end`], and tells LLVM not to interleave the loop
     /// (vector iterations one at a time).
     pub fn loop_end_single(&self, l: Loop<'ctx>) -> Result<()> {
@@ -620,6 +636,10 @@ impl<'ctx, 'p> Cg<'ctx, 'p> {
                         LLVMValueAsMetadata(LLVMConstInt(LLVMInt1TypeInContext(cx), 0, 0)),
                     ],
                     LoopHint::NoUnroll => vec![string("llvm.loop.unroll.disable")],
+                    LoopHint::FoldTail => vec![
+                        string("llvm.loop.vectorize.predicate.enable"),
+                        LLVMValueAsMetadata(LLVMConstInt(LLVMInt1TypeInContext(cx), 1, 0)),
+                    ],
                     LoopHint::NoInterleave => vec![
                         string("llvm.loop.interleave.count"),
                         LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(cx), 1, 0)),

@@ -124,6 +124,32 @@ fn short_rows_with_masked_tails_and_strided_rows() {
 }
 
 #[test]
+fn padded_windows_split_into_edge_and_middle_pieces() {
+    // Windows over padding: each row runs as edge pieces (taps in the
+    // padding) and a middle piece whose taps are plain loads. Sums and
+    // maxima, symmetric and lopsided pads, strides 1 and 2, rows shorter
+    // and longer than a vector, a window wider than the row.
+    let cases = [
+        ("f32[1,3,14,14]", "f32[1,3,14,14]", "size=1x1x3x3 pad=0_0x0_0x1_1x1_1", "add", "0"),
+        ("f32[1,2,28,28]", "f32[1,2,28,28]", "size=1x1x3x3 pad=0_0x0_0x1_1x1_1", "maximum", "-inf"),
+        ("f32[2,7,9]", "f32[2,7,9]", "size=1x3x5 pad=0_0x2_0x1_3", "add", "0"),
+        ("f32[3,40]", "f32[3,40]", "size=1x5 pad=0_0x2_2", "maximum", "-inf"),
+        ("f32[2,3]", "f32[2,3]", "size=1x7 pad=0_0x3_3", "add", "0"),
+        ("f32[1,2,112,112]", "f32[1,2,56,56]", "size=1x1x3x3 stride=1x1x2x2 pad=0_0x0_0x0_1x0_1", "maximum", "-inf"),
+        ("f32[2,45]", "f32[2,16]", "size=1x5 stride=1x3 pad=0_0x2_4", "add", "0"),
+    ];
+    for (shape, out, window, op, init) in cases {
+        let hlo = format!(
+            "HloModule m\nf {{\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT r = f32[] {op}(a, b)\n}}\n\
+             ENTRY e {{\n  x = {shape} parameter(0)\n  i = f32[] constant({init})\n  \
+             ROOT r = {out} reduce-window(x, i), window={{{window}}}, to_apply=f\n}}\n"
+        );
+        let dims: Vec<i64> = shape[4..shape.len() - 1].split(',').map(|d| d.parse().unwrap_or(1)).collect();
+        check_hlo(&hlo, &[inputs(DType::F32, &dims, 7)], 1e-6);
+    }
+}
+
+#[test]
 fn long_inline_float_sums_stay_accurate() {
     // sum of 0.1 over 1e6 elements: a sequential f32 sum is off by ~1%.
     let n = 1_000_000i64;

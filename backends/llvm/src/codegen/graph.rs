@@ -89,6 +89,9 @@ pub struct Env<'g, 'ctx> {
     /// How nodes fold on the current piece of a split dimension (see
     /// [`smelt_kernel::ranges`]); empty: as written.
     pub folds: Vec<Fold>,
+    /// How the bodies of inline reductions (by node) fold on that piece
+    /// ([`smelt_kernel::ranges::specialize_windows`]); absent: as written.
+    pub window_folds: HashMap<u32, Vec<Fold>>,
     /// Inline reductions (by node) over one dimension whose value at each
     /// point is also stored, at the point's index, in a row buffer of this
     /// element type: `(the body's value node, buffer, dtype)`.
@@ -111,6 +114,7 @@ impl<'g, 'ctx> Env<'g, 'ctx> {
             outer: HashMap::new(),
             identity: None,
             folds: Vec::new(),
+            window_folds: HashMap::new(),
             materialize: HashMap::new(),
             row_reads: HashMap::new(),
         }
@@ -386,7 +390,8 @@ impl<'ctx> Cg<'ctx, '_> {
             Node::Reduce(r) => {
                 let row = env.materialize.get(&id.0).copied();
                 let reads = env.row_reads.get(&id.0).cloned().unwrap_or_default();
-                let results = self.emit_inline_reduce(env, io, r, row, &reads)?;
+                let folds = env.window_folds.get(&id.0).cloned().unwrap_or_default();
+                let results = self.emit_inline_reduce(env, io, r, (row, &reads), folds)?;
                 let first = results.first().copied().unwrap_or_else(|| self.t.i1.const_zero().into());
                 env.reduce_results.insert(id.0, results);
                 first
@@ -406,8 +411,8 @@ impl<'ctx> Cg<'ctx, '_> {
         env: &mut Env<'_, 'ctx>,
         io: &[Io<'ctx>],
         r: &InlineReduce,
-        row: Option<(NodeId, PointerValue<'ctx>, DType)>,
-        reads: &[(NodeId, PointerValue<'ctx>, DType)],
+        (row, reads): (Option<(NodeId, PointerValue<'ctx>, DType)>, &[(NodeId, PointerValue<'ctx>, DType)]),
+        folds: Vec<Fold>,
     ) -> Result<Vec<BasicValueEnum<'ctx>>> {
         // One value per accumulator, plus (reduce-window over padding with a reducer
         // that does not ignore the init value) a validity flag the reducer reads;
@@ -425,6 +430,7 @@ impl<'ctx> Cg<'ctx, '_> {
         let mut body = |cg: &mut Cg<'ctx, '_>, idx: &[IntValue<'ctx>]| -> Result<Vec<BasicValueEnum<'ctx>>> {
             let mut e = Env::with_indices(&r.body, idx.to_vec());
             e.outer = outer.clone();
+            e.folds = folds.clone();
             if let [i] = idx {
                 for &(n, buf, d) in reads {
                     let v = cg.load_elem(buf, d, *i)?;

@@ -17,6 +17,8 @@
 //! The parallel dimension is the first kept dimension (a full reduction runs on
 //! one thread).
 
+use std::collections::HashMap;
+
 use inkwell::IntPredicate;
 use inkwell::values::{BasicValueEnum, IntValue, PointerValue};
 use smelt_hlo::DType;
@@ -168,12 +170,13 @@ impl<'ctx> Cg<'ctx, '_> {
         plan: &Plan<'_, 'ctx>,
         io: &[Io<'ctx>],
         idx: &[IntValue<'ctx>],
-        folds: Vec<Fold>,
+        (folds, window_folds): (Vec<Fold>, HashMap<u32, Vec<Fold>>),
     ) -> Result<Vec<BasicValueEnum<'ctx>>> {
         let off = self.full_offset(plan, idx)?;
         let mut env = Env::with_indices(plan.graph, idx.to_vec());
         env.identity = Some((off, plan.space.to_vec()));
         env.folds = folds;
+        env.window_folds = window_folds;
         let mut roots = plan.values.to_vec();
         roots.extend(plan.extras.iter().map(|e| e.1));
         self.emit_nodes(&mut env, io, &roots)?;
@@ -215,7 +218,7 @@ impl<'ctx> Cg<'ctx, '_> {
                     },
                 }
             }
-            cg.reduce_point(plan, io, &full, Vec::new())
+            cg.reduce_point(plan, io, &full, Default::default())
         };
         if unrolled {
             let results =
@@ -288,9 +291,14 @@ impl<'ctx> Cg<'ctx, '_> {
         bounds.push(plan.space[inner]);
         for piece in bounds.windows(2) {
             let folds = if bounds.len() > 2 {
-                ranges::specialize(plan.graph, plan.space, inner, piece[0], piece[1])
+                let g = plan.graph;
+                let (lo, hi) = (piece[0], piece[1]);
+                (
+                    ranges::specialize(g, plan.space, inner, lo, hi),
+                    ranges::specialize_windows(g, plan.space, inner, lo, hi),
+                )
             } else {
-                Vec::new()
+                Default::default()
             };
             let (plo, phi) = if bounds.len() > 2 {
                 (self.max_i64(jb, self.i64c(piece[0]))?, self.min_i64(je, self.i64c(piece[1]))?)

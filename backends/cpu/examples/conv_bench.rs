@@ -2,6 +2,10 @@
 //! ones, best of several runs, with the in-process pool (one thread per core).
 //!
 //! `cargo run --release -p smelt-cpu --example conv_bench [-- SECONDS_PER_SHAPE]`
+//! (`SMELT_BENCH_NCHW=ci,co,size,kernel,stride,pad`: that NCHW convolution
+//! at batch 1 instead of the table; `SMELT_BENCH_COLD=N`: each call reads
+//! the next of `N` copies of the kernel, so that its weights come from
+//! memory as a model's do, once per image.)
 
 mod common;
 
@@ -74,6 +78,13 @@ fn main() {
     }
     cases.push(("conv2d_grad kernel (f01b_i01o->01bf)".into(), grad_k));
 
+    if let Ok(v) = std::env::var("SMELT_BENCH_NCHW") {
+        let n: Vec<i64> =
+            v.split(',').map(|x| x.trim().parse().expect("SMELT_BENCH_NCHW: ci,co,size,kernel,stride,pad")).collect();
+        let [ci, co, size, k, stride, pad] = n[..] else { panic!("SMELT_BENCH_NCHW: ci,co,size,kernel,stride,pad") };
+        let label = format!("nchw {k}x{k} s{stride} [1,{ci},{size},{size}]->{co}");
+        cases = vec![(label, nchw([1, ci, size, size], [co, ci, k, k], k, stride, (pad, pad)))];
+    }
     let cx = Context::create();
     let module = cx.create_module("conv_bench");
     let tm = jit::host_target_machine().expect("host target");
@@ -115,13 +126,18 @@ fn time(ee: &inkwell::execution_engine::ExecutionEngine<'_>, name: &str, spec: &
         let f: ConvFn = unsafe { std::mem::transmute(ee.get_function_address(name).expect("symbol")) };
         let od = spec.output_dims().expect("dims");
         let x: Vec<f32> = (0..spec.input_dims.iter().product::<i64>()).map(|i| (i % 7) as f32 - 3.0).collect();
-        let w: Vec<f32> = (0..spec.kernel_dims.iter().product::<i64>()).map(|i| (i % 5) as f32 - 2.0).collect();
+        let copies: usize = std::env::var("SMELT_BENCH_COLD").ok().and_then(|v| v.parse().ok()).unwrap_or(1).max(1);
+        let weights = spec.kernel_dims.iter().product::<i64>() as usize;
+        let w: Vec<f32> = (0..weights * copies).map(|i| (i % 5) as f32 - 2.0).collect();
+        let mut next = 0;
         let mut y = vec![0f32; od.iter().product::<i64>() as usize];
         let d = &spec.dims;
         let taps: i64 = d.kernel_spatial.iter().map(|&k| spec.kernel_dims[k as usize]).product();
         let flops = 2.0 * y.len() as f64 * taps as f64 * spec.kernel_dims[d.kernel_input_feature as usize] as f64;
-        let run = |y: &mut [f32]| unsafe {
-            f(x.as_ptr(), w.as_ptr(), y.as_mut_ptr(), std::ptr::null(), std::ptr::null_mut())
+        let mut run = |y: &mut [f32]| unsafe {
+            let wp = w.as_ptr().add(next * weights);
+            next = (next + 1) % copies;
+            f(x.as_ptr(), wp, y.as_mut_ptr(), std::ptr::null(), std::ptr::null_mut())
         };
         run(&mut y);
         let best = common::best_time(5, seconds, || run(&mut y));

@@ -150,6 +150,31 @@ fn padded_windows_split_into_edge_and_middle_pieces() {
 }
 
 #[test]
+fn window_maxima_and_minima_keep_nans_and_order_zeros() {
+    // Unrolled windows combine with plain max/min and fix NaNs and zero
+    // signs at the end: windows of only zeros of both signs, only negative
+    // values and -0, NaNs among numbers, infinities; exact against the
+    // interpreter, zero signs included.
+    let pattern = [-0.0, 0.0, -0.0, -1.0, f32::NAN, -0.0, -0.0, -2.0, f32::NEG_INFINITY, 0.0, 3.0, -0.0, f32::INFINITY];
+    let values: Vec<f32> = (0..4 * 26).map(|i| pattern[(i * 7 + i / 13) % pattern.len()]).collect();
+    for (op, init) in [("maximum", "-inf"), ("minimum", "inf"), ("maximum", "-0"), ("minimum", "0")] {
+        for (out, window) in [
+            ("f32[4,24]", "size=1x3"),
+            ("f32[4,12]", "size=1x3 stride=1x2"),
+            ("f32[4,25]", "size=1x2"),
+            ("f32[2,24]", "size=2x3 stride=2x1"),
+        ] {
+            let hlo = format!(
+                "HloModule m\nf {{\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT r = f32[] {op}(a, b)\n}}\n\
+                 ENTRY e {{\n  x = f32[4,26] parameter(0)\n  i = f32[] constant({init})\n  \
+                 ROOT r = {out} reduce-window(x, i), window={{{window}}}, to_apply=f\n}}\n"
+            );
+            check_hlo(&hlo, &[f32s(&[4, 26], &values)], 0.0);
+        }
+    }
+}
+
+#[test]
 fn long_inline_float_sums_stay_accurate() {
     // sum of 0.1 over 1e6 elements: a sequential f32 sum is off by ~1%.
     let n = 1_000_000i64;

@@ -5,6 +5,9 @@
 //! `cargo run --release -p smelt-cpu --example gemm_bench [-- SECONDS_PER_SHAPE [asm]]`
 //! (`SMELT_BENCH_SERIAL=1`: one thread; `SMELT_BENCH_ONLY=label`: one shape;
 //! `SMELT_BENCH_SHAPE=m,n,k`: that shape instead of the table's;
+//! `SMELT_BENCH_COLD=N`: each call reads the next of `N` copies of A, so
+//! that a layer's weights come from memory as in a model;
+//! `SMELT_BENCH_COLD_B=N`: the same for B, a layer's activations;
 //! `SMELT_PERF_MAP=1`: the routine's external functions in `/tmp/perf-PID.map`
 //! for `perf report`.)
 
@@ -91,11 +94,20 @@ fn main() {
             continue;
         }
         let f = fns[rt as usize];
-        let a: Vec<f32> = (0..batch * m * k).map(|i| ((i * 7 % 13) as f32 - 6.0) / 8.0).collect();
-        let b: Vec<f32> = (0..batch * k * n).map(|i| ((i * 5 % 11) as f32 - 5.0) / 8.0).collect();
+        let copies: usize = std::env::var("SMELT_BENCH_COLD").ok().and_then(|v| v.parse().ok()).unwrap_or(1).max(1);
+        let a_len = (batch * m * k) as usize;
+        let a: Vec<f32> = (0..a_len * copies).map(|i| ((i * 7 % 13) as f32 - 6.0) / 8.0).collect();
+        let b_copies: usize = std::env::var("SMELT_BENCH_COLD_B").ok().and_then(|v| v.parse().ok()).unwrap_or(1).max(1);
+        let b_len = (batch * k * n) as usize;
+        let b: Vec<f32> = (0..b_len * b_copies).map(|i| ((i * 5 % 11) as f32 - 5.0) / 8.0).collect();
         let mut c = vec![0f32; (batch * m * n) as usize];
-        let run = |c: &mut [f32]| unsafe {
-            f(a.as_ptr(), b.as_ptr(), c.as_mut_ptr(), batch, m, n, k, std::ptr::null(), std::ptr::null_mut())
+        let (mut next, mut next_b) = (0, 0);
+        let mut run = |c: &mut [f32]| unsafe {
+            let ap = a.as_ptr().add(next * a_len);
+            let bp = b.as_ptr().add(next_b * b_len);
+            next = (next + 1) % copies;
+            next_b = (next_b + 1) % b_copies;
+            f(ap, bp, c.as_mut_ptr(), batch, m, n, k, std::ptr::null(), std::ptr::null_mut())
         };
         run(&mut c);
         let flops = 2.0 * (batch * m * n * k) as f64;

@@ -503,6 +503,9 @@ fn nchw_panels_gather_by_vectors() {
             out: DType::F64,
             ..spec(nchw, &[1, 6, 9, 20], &[10, 6, 3, 3], vec![win(3, 1, (0, 2), 1, 1); 2], 1)
         },
+        // Features in one block over two panels (DenseNet's 3x3 over 7x7):
+        // runs of one panel each, 32 and 17 pixels.
+        spec(nchw, &[1, 40, 7, 7], &[32, 40, 3, 3], vec![win(3, 1, (1, 1), 1, 1); 2], 1),
     ];
     for s in &specs[5..] {
         assert_eq!(conv_strategy(s).unwrap(), ConvStrategy::Columns, "{s:?}");

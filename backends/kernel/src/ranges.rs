@@ -16,6 +16,8 @@
 //! body's tests and clamps fold too ([`specialize_windows`]), so that the
 //! middle of a padded row reads its taps with plain affine loads.
 
+use std::collections::HashMap;
+
 use smelt_hlo::DType;
 use smelt_hlo::attrs::ComparisonDirection;
 
@@ -192,16 +194,10 @@ pub fn specialize(g: &Graph, space: &[i64], dim: usize, lo: i64, hi: i64) -> Vec
 /// How the nodes of each inline reduction's body in `g` fold (by the
 /// reduction's node) when dimension `dim` of `space` runs over `lo..hi` only;
 /// bodies where nothing folds are left out.
-pub fn specialize_windows(
-    g: &Graph,
-    space: &[i64],
-    dim: usize,
-    lo: i64,
-    hi: i64,
-) -> std::collections::HashMap<u32, Vec<Fold>> {
+pub fn specialize_windows(g: &Graph, space: &[i64], dim: usize, lo: i64, hi: i64) -> HashMap<u32, Vec<Fold>> {
     let index = |d: usize| if d == dim { Some((lo as i128, hi as i128 - 1)) } else { dim_range(space, d) };
     let (outer, _) = fold_graph(g, &index, &|_| None);
-    let mut bodies = std::collections::HashMap::new();
+    let mut bodies = HashMap::new();
     for (i, node) in g.nodes.iter().enumerate() {
         let Node::Reduce(r) = node else { continue };
         let window = |d: usize| dim_range(&r.window, d);

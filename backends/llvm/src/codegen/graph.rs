@@ -483,16 +483,22 @@ impl<'ctx> Cg<'ctx, '_> {
         let sum = is_float_sum(reducer, acc_types);
         let mut acc = init;
         for p in 0..points {
-            let mut idx = vec![self.i64c(0); extents.len()];
-            let mut rest = p;
-            for d in (0..extents.len()).rev() {
-                idx[d] = self.i64c(rest % extents[d]);
-                rest /= extents[d];
-            }
+            let idx = self.box_point(extents, p);
             acc.extend(body(self, &idx)?);
             acc = self.apply_fn(reducer, &acc, io, sum)?;
         }
         Ok(acc)
+    }
+
+    /// The indices of point `p` (row-major) of the box `extents`, as constants.
+    fn box_point(&self, extents: &[i64], p: i64) -> Vec<IntValue<'ctx>> {
+        let mut idx = vec![self.i64c(0); extents.len()];
+        let mut rest = p;
+        for d in (0..extents.len()).rev() {
+            idx[d] = self.i64c(rest % extents[d]);
+            rest /= extents[d];
+        }
+        idx
     }
 
     /// [`Cg::reduce_unrolled`] for a float max (or min) on x86, from `init`:
@@ -524,12 +530,7 @@ impl<'ctx> Cg<'ctx, '_> {
             (first, self.b.build_float_compare(FloatPredicate::ORD, first, first, "")?, bits(self, first)?);
         let before = if max { FloatPredicate::OGT } else { FloatPredicate::OLT };
         for p in 0..super::count(extents) {
-            let mut idx = vec![self.i64c(0); extents.len()];
-            let mut rest = p;
-            for d in (0..extents.len()).rev() {
-                idx[d] = self.i64c(rest % extents[d]);
-                rest /= extents[d];
-            }
+            let idx = self.box_point(extents, p);
             let Some(x) = body(self, &idx)?.first().map(|v| v.into_float_value()) else {
                 invalid!("a reduction body without values");
             };

@@ -126,7 +126,7 @@ fn time(ee: &inkwell::execution_engine::ExecutionEngine<'_>, name: &str, spec: &
         let f: ConvFn = unsafe { std::mem::transmute(ee.get_function_address(name).expect("symbol")) };
         let od = spec.output_dims().expect("dims");
         let x: Vec<f32> = (0..spec.input_dims.iter().product::<i64>()).map(|i| (i % 7) as f32 - 3.0).collect();
-        let copies: usize = std::env::var("SMELT_BENCH_COLD").ok().and_then(|v| v.parse().ok()).unwrap_or(1).max(1);
+        let copies = common::copies("SMELT_BENCH_COLD");
         let weights = spec.kernel_dims.iter().product::<i64>() as usize;
         let w: Vec<f32> = (0..weights * copies).map(|i| (i % 5) as f32 - 2.0).collect();
         let mut next = 0;

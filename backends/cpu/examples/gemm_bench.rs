@@ -94,10 +94,10 @@ fn main() {
             continue;
         }
         let f = fns[rt as usize];
-        let copies: usize = std::env::var("SMELT_BENCH_COLD").ok().and_then(|v| v.parse().ok()).unwrap_or(1).max(1);
+        let copies = common::copies("SMELT_BENCH_COLD");
         let a_len = (batch * m * k) as usize;
         let a: Vec<f32> = (0..a_len * copies).map(|i| ((i * 7 % 13) as f32 - 6.0) / 8.0).collect();
-        let b_copies: usize = std::env::var("SMELT_BENCH_COLD_B").ok().and_then(|v| v.parse().ok()).unwrap_or(1).max(1);
+        let b_copies = common::copies("SMELT_BENCH_COLD_B");
         let b_len = (batch * k * n) as usize;
         let b: Vec<f32> = (0..b_len * b_copies).map(|i| ((i * 5 % 11) as f32 - 5.0) / 8.0).collect();
         let mut c = vec![0f32; (batch * m * n) as usize];

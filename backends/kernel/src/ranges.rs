@@ -13,7 +13,7 @@
 //! Windows over padding (a reduce-window's taps, inline reductions) test
 //! `i + offset + w` against the edges for every window index `w`: the
 //! dimension is cut wherever any tap's test changes, and on each piece the
-//! body's tests and clamps fold too ([`specialize_windows`]), so that the
+//! body's tests and clamps fold too ([`Specialized::windows`]), so that the
 //! middle of a padded row reads its taps with plain affine loads.
 
 use std::collections::HashMap;
@@ -184,30 +184,53 @@ fn within(t: DType, iv: Interval) -> Interval {
     (lo >= tlo && hi <= thi).then_some((lo, hi))
 }
 
-/// How each node of `g` folds when dimension `dim` of `space` runs over
-/// `lo..hi` only (every other dimension over its whole extent).
-pub fn specialize(g: &Graph, space: &[i64], dim: usize, lo: i64, hi: i64) -> Vec<Fold> {
-    let index = |d: usize| if d == dim { Some((lo as i128, hi as i128 - 1)) } else { dim_range(space, d) };
-    fold_graph(g, &index, &|_| None).1
+/// How a graph folds on one piece of a dimension ([`specialize`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Specialized {
+    /// Per node of the graph.
+    pub graph: Vec<Fold>,
+    /// Per node of each inline reduction's body, by the reduction's node;
+    /// bodies where nothing folds are left out.
+    pub windows: HashMap<u32, Vec<Fold>>,
 }
 
-/// How the nodes of each inline reduction's body in `g` fold (by the
-/// reduction's node) when dimension `dim` of `space` runs over `lo..hi` only;
-/// bodies where nothing folds are left out.
-pub fn specialize_windows(g: &Graph, space: &[i64], dim: usize, lo: i64, hi: i64) -> HashMap<u32, Vec<Fold>> {
+/// How each node of `g`, and of its inline reductions' bodies, folds when
+/// dimension `dim` of `space` runs over `lo..hi` only (every other dimension
+/// over its whole extent).
+pub fn specialize(g: &Graph, space: &[i64], dim: usize, lo: i64, hi: i64) -> Specialized {
     let index = |d: usize| if d == dim { Some((lo as i128, hi as i128 - 1)) } else { dim_range(space, d) };
-    let (outer, _) = fold_graph(g, &index, &|_| None);
-    let mut bodies = HashMap::new();
+    let (outer, graph) = fold_graph(g, &index, &|_| None);
+    let mut windows = HashMap::new();
     for (i, node) in g.nodes.iter().enumerate() {
         let Node::Reduce(r) = node else { continue };
         let window = |d: usize| dim_range(&r.window, d);
         let enclosing = |o: NodeId| outer.get(o.0 as usize).copied().flatten();
         let (_, folds) = fold_graph(&r.body, &window, &enclosing);
         if folds.iter().any(|f| *f != Fold::Keep) {
-            bodies.insert(i as u32, folds);
+            windows.insert(i as u32, folds);
         }
     }
-    bodies
+    Specialized { graph, windows }
+}
+
+/// Whether `g` reads along dimension `dim` at a stride: an index of that
+/// dimension multiplied or shifted, in the graph or in an inline
+/// reduction's body (a strided window's or slice's input). Such rows are
+/// not cut ([`split_points`]) and keep scalar tails in backends that mask
+/// short rows' tails (masked strided loads are gathers).
+pub fn strided(g: &Graph, dim: usize) -> bool {
+    strided_in(g, &|n: &Node| matches!(n, Node::Index(d) if *d == dim))
+}
+
+/// [`strided`] in `g`, where `is_index` tells the index's nodes (in an
+/// inline reduction's body, references to the enclosing graph's).
+fn strided_in(g: &Graph, is_index: &dyn Fn(&Node) -> bool) -> bool {
+    let index = |id: &NodeId| is_index(g.node(*id));
+    g.nodes.iter().any(|n| match n {
+        Node::Binary { op: BinaryOp::Mul | BinaryOp::Shl | BinaryOp::ShlUnchecked, a, b } => index(a) || index(b),
+        Node::Reduce(r) => strided_in(&r.body, &|m: &Node| matches!(m, Node::Outer(id) if index(id))),
+        _ => false,
+    })
 }
 
 /// `0..=extent - 1` for dimension `d` of `dims`.
@@ -365,17 +388,17 @@ mod tests {
         let (g, sel) = concat();
         assert_eq!(split_points(&g, 1, 10), vec![4]);
         assert!(split_points(&g, 0, 2).is_empty());
-        let first = specialize(&g, &[2, 10], 1, 0, 4);
+        let first = specialize(&g, &[2, 10], 1, 0, 4).graph;
         // The select reads the first operand, whose index clamp is gone.
         assert_eq!(first[sel.0 as usize], Fold::Same(NodeId(6)));
         assert_eq!(first[5], Fold::Same(NodeId(1)));
         assert_eq!(first[10], Fold::Pred(true));
-        let second = specialize(&g, &[2, 10], 1, 4, 10);
+        let second = specialize(&g, &[2, 10], 1, 4, 10).graph;
         assert_eq!(second[sel.0 as usize], Fold::Same(NodeId(9)));
         assert_eq!(second[8], Fold::Same(NodeId(7)));
         assert_eq!(second[10], Fold::Pred(false));
         // Over the whole dimension nothing folds.
-        let whole = specialize(&g, &[2, 10], 1, 0, 10);
+        let whole = specialize(&g, &[2, 10], 1, 0, 10).graph;
         assert!(whole.iter().all(|f| *f == Fold::Keep || *f == Fold::Same(NodeId(1))), "{whole:?}");
     }
 
@@ -392,10 +415,10 @@ mod tests {
         }
         // 3 >= i changes at 4; i == 3 at 3 and 4.
         assert_eq!(split_points(&g, 0, 10), vec![3, 4]);
-        let f = specialize(&g, &[10], 0, 3, 4);
+        let f = specialize(&g, &[10], 0, 3, 4).graph;
         assert_eq!(f[2], Fold::Pred(true));
         assert_eq!(f[3], Fold::Pred(true));
-        let f = specialize(&g, &[10], 0, 4, 10);
+        let f = specialize(&g, &[10], 0, 4, 10).graph;
         assert_eq!(f[2], Fold::Pred(false));
         assert_eq!(f[3], Fold::Pred(false));
         // Points outside the dimension do not split it.
@@ -448,7 +471,7 @@ mod tests {
         // fall in the padding; columns 1..13 read only the row.
         assert_eq!(split_points(&g, 1, 14), vec![1, 13]);
         assert!(split_points(&g, 0, 2).is_empty());
-        let middle = specialize_windows(&g, &[2, 14], 1, 1, 13);
+        let middle = specialize(&g, &[2, 14], 1, 1, 13).windows;
         let body = &middle[&r.0];
         // The edge tests hold, the clamps are the index itself, and the
         // select reads the row.
@@ -459,12 +482,12 @@ mod tests {
         assert_eq!(body[13], Fold::Same(NodeId(5)));
         assert_eq!(body[16], Fold::Same(NodeId(14)));
         // On the first column only the upper test folds; the clamp to 0 stays.
-        let first = specialize_windows(&g, &[2, 14], 1, 0, 1);
+        let first = specialize(&g, &[2, 14], 1, 0, 1).windows;
         assert_eq!(first[&r.0][10], Fold::Pred(true));
         assert_eq!(first[&r.0][9], Fold::Keep);
         assert_eq!(first[&r.0][12], Fold::Keep);
         // Over the whole row the tests stay.
-        let whole = specialize_windows(&g, &[2, 14], 1, 0, 14);
+        let whole = specialize(&g, &[2, 14], 1, 0, 14).windows;
         assert!(whole.get(&r.0).is_none_or(|b| b[9] == Fold::Keep && b[10] == Fold::Keep));
     }
 
@@ -497,8 +520,28 @@ mod tests {
         g.types.push(DType::F32);
         assert!(split_points(&g, 0, 56).is_empty());
         // Its tests still fold where a piece decides them.
-        assert_eq!(specialize_windows(&g, &[56], 0, 0, 55)[&1][6], Fold::Pred(true));
-        assert!(specialize_windows(&g, &[56], 0, 55, 56).get(&1).is_none_or(|b| b[6] == Fold::Keep));
+        assert_eq!(specialize(&g, &[56], 0, 0, 55).windows[&1][6], Fold::Pred(true));
+        assert!(specialize(&g, &[56], 0, 55, 56).windows.get(&1).is_none_or(|b| b[6] == Fold::Keep));
+        assert!(strided(&g, 0));
+    }
+
+    /// Rows read at a stride (an index times a constant, directly or from an
+    /// inline window's body) are told from shifted ones.
+    #[test]
+    fn strided_rows_are_told_from_shifted_ones() {
+        let graph = |nodes: Vec<Node>| Graph { types: vec![DType::S64; nodes.len()], nodes };
+        let two = Node::Const(Scalar::Int(DType::S64, 2));
+        let mul = |a: u32, b: u32| Node::Binary { op: BinaryOp::Mul, a: NodeId(a), b: NodeId(b) };
+        let add = |a: u32, b: u32| Node::Binary { op: BinaryOp::Add, a: NodeId(a), b: NodeId(b) };
+        assert!(strided(&graph(vec![Node::Index(1), two.clone(), mul(0, 1)]), 1));
+        assert!(!strided(&graph(vec![Node::Index(1), two.clone(), mul(0, 1)]), 0));
+        assert!(!strided(&graph(vec![Node::Index(1), two.clone(), add(0, 1)]), 1));
+        let body = graph(vec![Node::Outer(NodeId(0)), two, mul(0, 1)]);
+        let reducer = crate::ir::ScalarFn { params: vec![], graph: graph(vec![]), outputs: vec![], pattern: None };
+        let window = crate::ir::InlineReduce { window: vec![3], init: vec![], body, values: vec![], reducer };
+        let outer = graph(vec![Node::Index(1), Node::Reduce(Box::new(window))]);
+        assert!(strided(&outer, 1));
+        assert!(!strided(&outer, 0));
     }
 
     #[test]
@@ -519,7 +562,7 @@ mod tests {
             DType::Pred,
         );
         // i + 100 wraps past 127 for i >= 28 in s8: nothing is known about it.
-        assert_eq!(specialize(&g, &[64], 0, 0, 64)[5], Fold::Keep);
-        assert_eq!(specialize(&g, &[64], 0, 0, 20)[5], Fold::Pred(true));
+        assert_eq!(specialize(&g, &[64], 0, 0, 64).graph[5], Fold::Keep);
+        assert_eq!(specialize(&g, &[64], 0, 0, 20).graph[5], Fold::Pred(true));
     }
 }

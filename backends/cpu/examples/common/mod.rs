@@ -15,3 +15,10 @@ pub fn best_time(reps: u32, seconds: f64, mut run: impl FnMut()) -> Duration {
     }
     best
 }
+
+/// How many copies of an operand the environment variable `var` asks a
+/// benchmark to cycle through (at least 1), so that each call reads it
+/// from memory as a model does.
+pub fn copies(var: &str) -> usize {
+    std::env::var(var).ok().and_then(|v| v.parse().ok()).unwrap_or(1).max(1)
+}

@@ -90,7 +90,7 @@ pub struct Env<'g, 'ctx> {
     /// [`smelt_kernel::ranges`]); empty: as written.
     pub folds: Vec<Fold>,
     /// How the bodies of inline reductions (by node) fold on that piece
-    /// ([`smelt_kernel::ranges::specialize_windows`]); absent: as written.
+    /// ([`smelt_kernel::ranges::Specialized::windows`]); absent: as written.
     pub window_folds: HashMap<u32, Vec<Fold>>,
     /// Inline reductions (by node) over one dimension whose value at each
     /// point is also stored, at the point's index, in a row buffer of this

@@ -390,11 +390,12 @@ impl<'ctx> Cg<'ctx, '_> {
             let here = at_level(d);
             self.emit_nodes(&mut env, io, &here)?;
         }
-        let fold = last > par && !strided_along(graph, last);
+        let fold = last > par && !ranges::strided(graph, last);
+        let lanes = i64::from(self.target.vector_bits / 32);
         if splits.is_empty() {
             self.emit_nodes(&mut env, io, outputs)?;
             self.store_outputs(&env, outputs, outs, off)?;
-            if fold && folds_tail(space[last]) {
+            if fold && folds_tail(space[last], lanes) {
                 if let Some(inner) = loops.pop() {
                     self.loop_end_fold_tail(inner)?;
                 }
@@ -407,8 +408,8 @@ impl<'ctx> Cg<'ctx, '_> {
         bounds.push(space[last]);
         let row = self.b.build_int_mul(off, self.i64c(space[last]), "")?;
         for piece in bounds.windows(2) {
-            env.folds = ranges::specialize(graph, space, last, piece[0], piece[1]);
-            env.window_folds = ranges::specialize_windows(graph, space, last, piece[0], piece[1]);
+            let piece_folds = ranges::specialize(graph, space, last, piece[0], piece[1]);
+            (env.folds, env.window_folds) = (piece_folds.graph, piece_folds.windows);
             let l = self.loop_begin(self.i64c(piece[0]), self.i64c(piece[1]), 1, &format!("d{last}.{}", piece[0]))?;
             let at = self.b.build_int_add(row, l.index, "")?;
             env.indices.push(l.index);
@@ -416,7 +417,7 @@ impl<'ctx> Cg<'ctx, '_> {
             self.emit_nodes(&mut env, io, &inner)?;
             self.emit_nodes(&mut env, io, outputs)?;
             self.store_outputs(&env, outputs, outs, at)?;
-            if fold && folds_tail(piece[1] - piece[0]) {
+            if fold && folds_tail(piece[1] - piece[0], lanes) {
                 self.loop_end_fold_tail(l)?;
             } else {
                 self.loop_end(l)?;
@@ -871,32 +872,15 @@ impl<'ctx> Cg<'ctx, '_> {
     }
 }
 
-/// Whether `g` reads along dimension `dim` at a stride: an index of that
-/// dimension multiplied or shifted (a strided window's or slice's input).
-/// Masked strided loads are gathers, so such rows keep a scalar tail.
-fn strided_along(g: &Graph, dim: usize) -> bool {
-    strided_in(g, &|n: &Node| matches!(n, Node::Index(d) if *d == dim))
-}
-
-/// [`strided_along`] in `g`, where `is_index` tells the index's nodes (in an
-/// inline reduction's body, references to the enclosing graph's).
-fn strided_in(g: &Graph, is_index: &dyn Fn(&Node) -> bool) -> bool {
-    let index = |id: &NodeId| is_index(g.node(*id));
-    g.nodes.iter().any(|n| match n {
-        Node::Binary { op: BinaryOp::Mul | BinaryOp::Shl | BinaryOp::ShlUnchecked, a, b } => index(a) || index(b),
-        Node::Reduce(r) => strided_in(&r.body, &|m: &Node| matches!(m, Node::Outer(id) if index(id))),
-        _ => false,
-    })
-}
-
 /// Rows shorter than this many elements may have their tails masked.
 const FOLD_TAIL_BELOW: i64 = 64;
 
 /// Whether an innermost loop of `trip` iterations runs better with its tail
-/// masked: short rows that are not a whole number of vectors (a padded
-/// window's edge pieces of a column or two stay scalar).
-fn folds_tail(trip: i64) -> bool {
-    (4..FOLD_TAIL_BELOW).contains(&trip) && trip % 16 != 0
+/// masked: short rows that are not a whole number of vectors of `lanes`
+/// f32 lanes (a padded window's edge pieces of a column or two stay scalar;
+/// `lanes` 0, a target of unknown width: none).
+fn folds_tail(trip: i64, lanes: i64) -> bool {
+    lanes > 0 && (4..FOLD_TAIL_BELOW).contains(&trip) && trip % lanes != 0
 }
 
 pub fn param<'ctx>(f: FunctionValue<'ctx>, i: u32) -> Result<BasicValueEnum<'ctx>> {
@@ -1051,30 +1035,12 @@ fn row_reuse(graph: &Graph, space: &[i64], levels: &[usize], needed: &[bool]) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use smelt_kernel::{InlineReduce, Scalar};
 
-    fn graph(nodes: Vec<Node>) -> Graph {
-        let types = vec![DType::S64; nodes.len()];
-        Graph { nodes, types }
-    }
-
-    /// Rows read at a stride (an index times a constant, directly or from an
-    /// inline window's body) keep their scalar tails; shifted rows do not.
+    /// Short rows that are not whole vectors have their tails masked.
     #[test]
-    fn strided_rows_are_told_from_shifted_ones() {
-        let two = Node::Const(Scalar::Int(DType::S64, 2));
-        let mul = |a: u32, b: u32| Node::Binary { op: BinaryOp::Mul, a: NodeId(a), b: NodeId(b) };
-        let add = |a: u32, b: u32| Node::Binary { op: BinaryOp::Add, a: NodeId(a), b: NodeId(b) };
-        assert!(strided_along(&graph(vec![Node::Index(1), two.clone(), mul(0, 1)]), 1));
-        assert!(!strided_along(&graph(vec![Node::Index(1), two.clone(), mul(0, 1)]), 0));
-        assert!(!strided_along(&graph(vec![Node::Index(1), two.clone(), add(0, 1)]), 1));
-        let body = graph(vec![Node::Outer(NodeId(0)), two, mul(0, 1)]);
-        let reducer = ScalarFn { params: vec![], graph: graph(vec![]), outputs: vec![], pattern: None };
-        let window = InlineReduce { window: vec![3], init: vec![], body, values: vec![], reducer };
-        let outer = graph(vec![Node::Index(1), Node::Reduce(Box::new(window))]);
-        assert!(strided_along(&outer, 1));
-        assert!(!strided_along(&outer, 0));
-        assert!(folds_tail(28) && folds_tail(14) && folds_tail(4));
-        assert!(!folds_tail(32) && !folds_tail(48) && !folds_tail(100) && !folds_tail(1));
+    fn short_rows_off_the_vector_width_fold_their_tails() {
+        assert!(folds_tail(28, 16) && folds_tail(14, 16) && folds_tail(4, 16) && folds_tail(12, 8));
+        assert!(!folds_tail(32, 16) && !folds_tail(48, 16) && !folds_tail(100, 16) && !folds_tail(1, 16));
+        assert!(!folds_tail(24, 8) && !folds_tail(28, 0));
     }
 }

@@ -17,12 +17,10 @@
 //! The parallel dimension is the first kept dimension (a full reduction runs on
 //! one thread).
 
-use std::collections::HashMap;
-
 use inkwell::IntPredicate;
 use inkwell::values::{BasicValueEnum, IntValue, PointerValue};
 use smelt_hlo::DType;
-use smelt_kernel::ranges::{self, Fold};
+use smelt_kernel::ranges;
 use smelt_kernel::{FnPattern, Graph, Kernel, KernelBody, Node, NodeId, ScalarFn};
 
 use super::graph::{Env, Io, Task};
@@ -170,13 +168,12 @@ impl<'ctx> Cg<'ctx, '_> {
         plan: &Plan<'_, 'ctx>,
         io: &[Io<'ctx>],
         idx: &[IntValue<'ctx>],
-        (folds, window_folds): (Vec<Fold>, HashMap<u32, Vec<Fold>>),
+        folds: ranges::Specialized,
     ) -> Result<Vec<BasicValueEnum<'ctx>>> {
         let off = self.full_offset(plan, idx)?;
         let mut env = Env::with_indices(plan.graph, idx.to_vec());
         env.identity = Some((off, plan.space.to_vec()));
-        env.folds = folds;
-        env.window_folds = window_folds;
+        (env.folds, env.window_folds) = (folds.graph, folds.windows);
         let mut roots = plan.values.to_vec();
         roots.extend(plan.extras.iter().map(|e| e.1));
         self.emit_nodes(&mut env, io, &roots)?;
@@ -291,12 +288,7 @@ impl<'ctx> Cg<'ctx, '_> {
         bounds.push(plan.space[inner]);
         for piece in bounds.windows(2) {
             let folds = if bounds.len() > 2 {
-                let g = plan.graph;
-                let (lo, hi) = (piece[0], piece[1]);
-                (
-                    ranges::specialize(g, plan.space, inner, lo, hi),
-                    ranges::specialize_windows(g, plan.space, inner, lo, hi),
-                )
+                ranges::specialize(plan.graph, plan.space, inner, piece[0], piece[1])
             } else {
                 Default::default()
             };

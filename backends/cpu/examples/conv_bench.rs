@@ -3,9 +3,11 @@
 //!
 //! `cargo run --release -p smelt-cpu --example conv_bench [-- SECONDS_PER_SHAPE]`
 //! (`SMELT_BENCH_NCHW=ci,co,size,kernel,stride,pad`: that NCHW convolution
-//! at batch 1 instead of the table; `SMELT_BENCH_COLD=N`: each call reads
+//! at batch 1 instead of the table; `SMELT_BENCH_NHWC=...`: the same layer
+//! in NHWC with an HWIO kernel; `SMELT_BENCH_COLD=N`: each call reads
 //! the next of `N` copies of the kernel, so that its weights come from
-//! memory as a model's do, once per image.)
+//! memory as a model's do, once per image; `SMELT_BENCH_COLD_X=N`: the
+//! same for the input, an activation that the layer before left in memory.)
 
 mod common;
 
@@ -85,6 +87,13 @@ fn main() {
         let label = format!("nchw {k}x{k} s{stride} [1,{ci},{size},{size}]->{co}");
         cases = vec![(label, nchw([1, ci, size, size], [co, ci, k, k], k, stride, (pad, pad)))];
     }
+    if let Ok(v) = std::env::var("SMELT_BENCH_NHWC") {
+        let n: Vec<i64> =
+            v.split(',').map(|x| x.trim().parse().expect("SMELT_BENCH_NHWC: ci,co,size,kernel,stride,pad")).collect();
+        let [ci, co, size, k, stride, pad] = n[..] else { panic!("SMELT_BENCH_NHWC: ci,co,size,kernel,stride,pad") };
+        let label = format!("nhwc {k}x{k} s{stride} [1,{size},{size},{ci}]->{co}");
+        cases = vec![(label, nhwc([1, size, size, ci], [k, k, ci, co], k, stride, (pad, pad), 1))];
+    }
     let cx = Context::create();
     let module = cx.create_module("conv_bench");
     let tm = jit::host_target_machine().expect("host target");
@@ -125,7 +134,9 @@ fn time(ee: &inkwell::execution_engine::ExecutionEngine<'_>, name: &str, spec: &
     {
         let f: ConvFn = unsafe { std::mem::transmute(ee.get_function_address(name).expect("symbol")) };
         let od = spec.output_dims().expect("dims");
-        let x: Vec<f32> = (0..spec.input_dims.iter().product::<i64>()).map(|i| (i % 7) as f32 - 3.0).collect();
+        let inputs = spec.input_dims.iter().product::<i64>() as usize;
+        let input_copies = common::copies("SMELT_BENCH_COLD_X");
+        let x: Vec<f32> = (0..inputs * input_copies).map(|i| (i % 7) as f32 - 3.0).collect();
         let copies = common::copies("SMELT_BENCH_COLD");
         let weights = spec.kernel_dims.iter().product::<i64>() as usize;
         let w: Vec<f32> = (0..weights * copies).map(|i| (i % 5) as f32 - 2.0).collect();
@@ -135,9 +146,10 @@ fn time(ee: &inkwell::execution_engine::ExecutionEngine<'_>, name: &str, spec: &
         let taps: i64 = d.kernel_spatial.iter().map(|&k| spec.kernel_dims[k as usize]).product();
         let flops = 2.0 * y.len() as f64 * taps as f64 * spec.kernel_dims[d.kernel_input_feature as usize] as f64;
         let mut run = |y: &mut [f32]| unsafe {
-            let wp = w.as_ptr().add(next * weights);
-            next = (next + 1) % copies;
-            f(x.as_ptr(), wp, y.as_mut_ptr(), std::ptr::null(), std::ptr::null_mut())
+            let wp = w.as_ptr().add((next % copies) * weights);
+            let xp = x.as_ptr().add((next % input_copies) * inputs);
+            next += 1;
+            f(xp, wp, y.as_mut_ptr(), std::ptr::null(), std::ptr::null_mut())
         };
         run(&mut y);
         let best = common::best_time(5, seconds, || run(&mut y));

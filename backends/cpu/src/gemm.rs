@@ -231,6 +231,13 @@ const MIN_TASK_ROW_TILES: i64 = 6;
 /// `192x49x1024` 138-150 -> 175-187 GFLOP/s, `160x49x1024` 1.11x,
 /// `128x49x1024` 1.10x, `96x196x576` 1.06x.
 const MIN_NARROW_TASK_ROW_TILES: i64 = 2;
+/// Rows ahead that the microkernel prefetches a B panel read in place
+/// (its rows a matrix row apart, beyond any hardware prefetcher's stride).
+/// Intel Xeon of `docs/benchmarks.md`, two threads, B from memory
+/// (`gemm_bench`, `SMELT_BENCH_COLD_B=40`): `64x3136x256` 176 -> 264
+/// GFLOP/s, `16x3025x128` 138 -> 201, `32x729x256` 194 -> 226 (8 rows
+/// ahead: 249, 189, 221; 32: 267, 175, 220); B warm 1.0-1.23x.
+const B_PREFETCH_ROWS: i64 = 16;
 /// B's panels at most for [`MIN_NARROW_TASK_ROW_TILES`] (n <= 256 for f32
 /// on AVX-512).
 const NARROW_B_PANELS: i64 = 8;
@@ -683,13 +690,32 @@ fn ukernel_function<'ctx>(
         ir.for_range(pmain, npairs, 1, &pair_step)?;
     } else {
         let kmain = ir.sub(kc, ir.rem(kc, ir.c(UNROLL))?)?;
-        ir.for_range(ir.c(0), kmain, UNROLL, |k0| {
-            for u in 0..UNROLL {
-                step(ir.add(k0, ir.c(u))?)?;
-            }
-            Ok(())
-        })?;
-        ir.for_range(kmain, kc, 1, &step)?;
+        let ahead = B_PREFETCH_ROWS;
+        let used_bytes = (nr * ct.bytes()) as i64;
+        let bstride = ir.mul(ldb, ir.c(ct.bytes() as i64))?;
+        let steps = |prefetch: bool| -> R<()> {
+            ir.for_range(ir.c(0), kmain, UNROLL, |k0| {
+                for u in 0..UNROLL {
+                    let kk = ir.add(k0, ir.c(u))?;
+                    if prefetch {
+                        let row = ir.mul(ir.add(kk, ir.c(ahead))?, bstride)?;
+                        let mut off = 0;
+                        while off < used_bytes {
+                            ir.prefetch_for(bp, ir.add(row, ir.c(off))?, false)?;
+                            off += 64;
+                        }
+                        ir.prefetch_for(bp, ir.add(row, ir.c(used_bytes - 1))?, false)?;
+                    }
+                    step(kk)?;
+                }
+                Ok(())
+            })?;
+            ir.for_range(kmain, kc, 1, &step)
+        };
+        // A panel read in place has its rows a matrix row apart, often
+        // pages: no hardware prefetcher follows that stride.
+        let in_place = ir.cmp(IntPredicate::NE, ldb, ir.c(blk.nr() as i64))?;
+        ir.if_else(in_place, || steps(true), || steps(false))?;
     }
 
     // Stores: whole tiles straight from registers, tiles cut by the right edge

@@ -812,12 +812,19 @@ impl<'a, 'ctx> Ir<'a, 'ctx> {
     /// Prefetches the cache line at `base + bytes` for writing (a hint that never
     /// faults, so the address may lie outside any object).
     pub fn prefetch(&self, base: PointerValue<'ctx>, bytes: IntValue<'ctx>) -> R<()> {
+        self.prefetch_for(base, bytes, true)
+    }
+
+    /// A hint that `base + bytes` will be read (`write`: written) soon, into
+    /// every cache level; no access, so the address may lie outside any object.
+    pub fn prefetch_for(&self, base: PointerValue<'ctx>, bytes: IntValue<'ctx>, write: bool) -> R<()> {
         let p = unsafe { self.b.build_gep(self.cx.i8_type(), base, &[bytes], "")? };
         let f = Intrinsic::find("llvm.prefetch")
             .and_then(|i| i.get_declaration(self.module, &[self.ptrt().into()]))
             .ok_or_else(|| RoutineError::Llvm("llvm.prefetch not found".into()))?;
         let i32t = self.cx.i32_type();
-        let (rw, locality, data) = (i32t.const_int(1, false), i32t.const_int(3, false), i32t.const_int(1, false));
+        let (rw, locality, data) =
+            (i32t.const_int(u64::from(write), false), i32t.const_int(3, false), i32t.const_int(1, false));
         self.call(f, &[p.into(), rw.into(), locality.into(), data.into()])?;
         Ok(())
     }

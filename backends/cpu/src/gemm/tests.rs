@@ -354,6 +354,32 @@ fn f16_and_bf16() {
     check_specs(&specs[8..], Runtime::TwoThreads, false, &deep);
 }
 
+/// Plain microkernels prefetch the rows ahead of a B panel read in place
+/// (read hints, behind a test of B's row stride; the C tile's hints are
+/// writes). The shapes above run both forms, hints past B's end included.
+#[test]
+fn in_place_b_panels_are_prefetched() {
+    use inkwell::values::AnyValue;
+    let tm = jit::host_target_machine().unwrap();
+    let cx = Context::create();
+    let module = cx.create_module("prefetch");
+    jit::prepare_module(&module, &tm);
+    let spec =
+        GemmSpec { lhs: DType::F32, rhs: DType::F32, out: DType::F32, lhs_transposed: false, rhs_transposed: false };
+    gemm_function(&module, &tm, &spec).unwrap();
+    let kernels: Vec<_> = module
+        .get_functions()
+        .filter(|f| f.get_name().to_string_lossy().starts_with("smelt_gemm_ukernel_f32"))
+        .collect();
+    assert!(!kernels.is_empty());
+    for f in kernels {
+        let text = f.print_to_string().to_string();
+        let reads =
+            text.lines().filter(|l| l.contains("@llvm.prefetch") && l.contains(", i32 0, i32 3, i32 1)")).count();
+        assert!(reads > 0, "{}: no read prefetch", f.get_name().to_string_lossy());
+    }
+}
+
 /// bf16 products use `vdpbf16ps` where the host has AVX512-BF16, s8/u8 ones
 /// `vpdpwssd` where it has AVX512-VNNI (operands packed in 16-bit pairs) and
 /// u8 x s8 ones `vpdpbusd` there (8-bit quads); the f32 or i32 microkernel

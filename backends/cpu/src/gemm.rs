@@ -231,6 +231,15 @@ const MIN_TASK_ROW_TILES: i64 = 6;
 /// `192x49x1024` 138-150 -> 175-187 GFLOP/s, `160x49x1024` 1.11x,
 /// `128x49x1024` 1.10x, `96x196x576` 1.06x.
 const MIN_NARROW_TASK_ROW_TILES: i64 = 2;
+/// B's panels at most for an A whose rows alias in the L1 (4 KiB apart) to
+/// be read in place all the same: each packed row block would serve only
+/// these few panels, and packing streams all of a layer's weights through
+/// a second buffer per call. Intel Xeon of `docs/benchmarks.md`, two threads,
+/// weights from memory (`gemm_bench`, `SMELT_BENCH_COLD=20`):
+/// `512x49x2048` 194 -> 257 GFLOP/s, `2048x49x1024` 207 -> 277,
+/// `512x98x2048` 263 -> 293, `256x128x1024` 1.05x, `256x160x1024` 1.02x;
+/// seven panels (`256x196x1024`) 0.98x, so they stay packed.
+const A_ALIASED_NARROW_PANELS: i64 = 4;
 /// Rows ahead that the microkernel prefetches a B panel read in place
 /// (its rows a matrix row apart, beyond any hardware prefetcher's stride).
 /// Intel Xeon of `docs/benchmarks.md`, two threads, B from memory
@@ -1630,7 +1639,9 @@ fn compute_task_function<'ctx>(tasks: &Tasks<'_, 'ctx>, parts: &Parts<'ctx>) -> 
     // the microkernel's tile stays in L1 across B's panels either way, and
     // packing cost a pass over A (all of a layer's weights) per call.
     // A tile of more rows than the L1's ways (12 with AVX-512) whose rows
-    // fall into one cache set (4 KiB apart) would not stay in L1: packed.
+    // fall into one cache set (4 KiB apart) would not stay in L1: packed,
+    // unless B is so narrow ([`A_ALIASED_NARROW_PANELS`]) that the packing
+    // pass would cost more than the few panels it serves.
     let can_a = reads_a_in_place(spec, &blk, ir.cx);
     let a_in_place = if !can_a {
         ir.cx.bool_type().const_zero()
@@ -1638,7 +1649,9 @@ fn compute_task_function<'ctx>(tasks: &Tasks<'_, 'ctx>, parts: &Parts<'ctx>) -> 
         ir.cx.bool_type().const_int(1, false)
     } else {
         let stride = ir.mul(rs, ir.c(blk.ct.bytes() as i64))?;
-        ir.cmp(IntPredicate::NE, ir.rem(stride, ir.c(4096))?, ir.c(0))?
+        let spread = ir.cmp(IntPredicate::NE, ir.rem(stride, ir.c(4096))?, ir.c(0))?;
+        let narrow = ir.cmp(IntPredicate::SLE, n, ir.c(A_ALIASED_NARROW_PANELS * blk.nr() as i64))?;
+        ir.b.build_or(spread, narrow, "")?
     };
     let apack = ir.alloc(ir.select(a_in_place, ir.c(0), ir.select(keep_a, whole_bytes, block_bytes)?)?)?;
     ir.for_range(lo, hi, 1, |t| {

@@ -326,6 +326,9 @@ fn f32_two_threads_random() {
     // A narrow B (two panels, 49 = 32 + 17 columns): rows split down to two
     // tiles per task, the last slice shorter.
     shapes.push((1, 100, 49, 2000));
+    // Rows of A 4 KiB apart (k = 1024): read in place over a narrow B (two
+    // panels), packed over a wide one (seven).
+    shapes.extend([(1, 30, 49, 1024), (1, 26, 200, 1024)]);
     let specs = all_transpositions(DType::F32, DType::F32, DType::F32);
     check_specs(&specs, Runtime::TwoThreads, false, &shapes);
     let paged = [(1, 100, 1030, 20), (1, 26, 1400, 700)];

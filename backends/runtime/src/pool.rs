@@ -12,8 +12,9 @@
 //! chunks are claimed with a compare-and-swap on one word holding the job's
 //! epoch and the next chunk, so a worker that wakes late can never run a chunk
 //! of a job that has finished. A job is cut into at most
-//! [`CHUNKS_PER_THREAD`] chunks per thread, whatever grain the caller asks. Idle workers spin briefly (back-to-back kernel
-//! launches find them awake), then sleep on a condition variable. Workers run
+//! [`CHUNKS_PER_THREAD`] chunks per thread (multiples of the caller's grain).
+//! Idle workers spin briefly (back-to-back kernel launches find them awake),
+//! then sleep on a condition variable. Workers run
 //! with subnormals flushed ([`crate::fpenv`]), as the callers' runs do.
 
 use std::ffi::c_void;
@@ -181,8 +182,11 @@ pub unsafe extern "C" fn smelt_parallel_for(task: Task, ctx: *mut c_void, n: i64
         return;
     }
     let p = pool();
+    // Whole multiples of the caller's grain (its tiles or vector runs).
     let most = (p.workers.load(Ordering::Relaxed) as i64 + 1).saturating_mul(CHUNKS_PER_THREAD).min(MAX_CHUNKS);
-    let grain = grain.max(1).max((n + most - 1) / most);
+    let grain = grain.max(1);
+    let chunks = (n - 1) / grain + 1;
+    let grain = grain.saturating_mul((chunks - 1) / most + 1);
     if p.workers.load(Ordering::Relaxed) == 0 || n <= grain {
         // SAFETY: the caller's contract.
         unsafe { task(ctx, 0, n) };
@@ -321,6 +325,26 @@ mod tests {
         assert_eq!(c.iterations.load(Ordering::Relaxed), 100_000);
         let calls = c.calls.load(Ordering::Relaxed);
         assert!(calls <= CHUNKS_PER_THREAD * threads() as i64, "{calls} chunks on {} threads", threads());
+    }
+
+    struct Starts {
+        misaligned: AtomicI64,
+    }
+
+    unsafe extern "C" fn starts(ctx: *mut c_void, begin: i64, _end: i64) {
+        // SAFETY: the test passes a live `Starts`.
+        let s = unsafe { &*(ctx as *const Starts) };
+        if begin % 48 != 0 {
+            s.misaligned.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    #[test]
+    fn fewer_chunks_keep_the_callers_grain() {
+        let s = Starts { misaligned: AtomicI64::new(0) };
+        // SAFETY: `starts` only touches an atomic.
+        unsafe { smelt_parallel_for(starts, &s as *const Starts as *mut c_void, 1_000_000, 48) };
+        assert_eq!(s.misaligned.load(Ordering::Relaxed), 0);
     }
 
     #[test]

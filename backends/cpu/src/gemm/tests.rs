@@ -358,8 +358,8 @@ fn f16_and_bf16() {
 }
 
 /// Plain microkernels prefetch the rows ahead of a B panel read in place
-/// (read hints, behind a test of B's row stride; the C tile's hints are
-/// writes). The shapes above run both forms, hints past B's end included.
+/// (read hints, behind a test that the panel is read in place; the C
+/// tile's hints are writes). The shapes above run both forms, hints past B's end included.
 #[test]
 fn in_place_b_panels_are_prefetched() {
     use inkwell::values::AnyValue;

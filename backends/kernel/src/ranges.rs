@@ -42,7 +42,11 @@ pub const MAX_PIECES: usize = 8;
 type Interval = Option<(i128, i128)>;
 
 /// `i + k` for a node that is `Index(dim)`, or `Index(dim) + const`, or
-/// `const + Index(dim)`: `Some(k)`.
+/// `const + Index(dim)`: `Some(k)`. Through a clamp of such a node by a
+/// constant (`min(i + k, c)`, `max(i + k, c)`, as a concatenation of three
+/// or more operands nests them), the same `k`: a comparison of the clamp
+/// with a constant changes value where the unclamped index's does, or
+/// nowhere (the cut is then one piece too many).
 fn index_offset(g: &Graph, id: NodeId, dim: usize) -> Option<i128> {
     let konst = |id: NodeId| match g.node(id) {
         Node::Const(Scalar::Int(_, v)) => Some(*v),
@@ -53,6 +57,11 @@ fn index_offset(g: &Graph, id: NodeId, dim: usize) -> Option<i128> {
         Node::Binary { op: BinaryOp::Add, a, b } => match (g.node(*a), g.node(*b)) {
             (Node::Index(d), _) if *d == dim => konst(*b),
             (_, Node::Index(d)) if *d == dim => konst(*a),
+            _ => None,
+        },
+        Node::Binary { op: BinaryOp::Min | BinaryOp::Max, a, b } => match (konst(*a), konst(*b)) {
+            (None, Some(_)) => index_offset(g, *a, dim),
+            (Some(_), None) => index_offset(g, *b, dim),
             _ => None,
         },
         _ => None,
@@ -198,7 +207,16 @@ pub struct Specialized {
 /// dimension `dim` of `space` runs over `lo..hi` only (every other dimension
 /// over its whole extent).
 pub fn specialize(g: &Graph, space: &[i64], dim: usize, lo: i64, hi: i64) -> Specialized {
-    let index = |d: usize| if d == dim { Some((lo as i128, hi as i128 - 1)) } else { dim_range(space, d) };
+    specialize_within(g, space, &[(dim, lo, hi)])
+}
+
+/// [`specialize`] over several dimensions at once: dimension `d` over
+/// `lo..hi` for each `(d, lo, hi)` in `pieces`, the others whole.
+pub fn specialize_within(g: &Graph, space: &[i64], pieces: &[(usize, i64, i64)]) -> Specialized {
+    let index = |d: usize| match pieces.iter().find(|p| p.0 == d) {
+        Some(&(_, lo, hi)) => Some((lo as i128, hi as i128 - 1)),
+        None => dim_range(space, d),
+    };
     let (outer, graph) = fold_graph(g, &index, &|_| None);
     let mut windows = HashMap::new();
     for (i, node) in g.nodes.iter().enumerate() {
@@ -400,6 +418,31 @@ mod tests {
         // Over the whole dimension nothing folds.
         let whole = specialize(&g, &[2, 10], 1, 0, 10).graph;
         assert!(whole.iter().all(|f| *f == Fold::Keep || *f == Fold::Same(NodeId(1))), "{whole:?}");
+    }
+
+    #[test]
+    fn nested_concatenations_split_through_their_clamps() {
+        // A concatenation of three operands along i (8 + 4 + 4): the inner
+        // one's test reads the outer clamp `min(i, 11) < 8`.
+        let push = |g: &mut Graph, n: Node, t: DType| {
+            g.nodes.push(n);
+            g.types.push(t);
+            NodeId(g.nodes.len() as u32 - 1)
+        };
+        let mut g = Graph::default();
+        let i = push(&mut g, Node::Index(0), DType::S64);
+        let k = |g: &mut Graph, v: i128| push(g, Node::Const(Scalar::Int(DType::S64, v)), DType::S64);
+        let (eleven, eight, twelve) = (k(&mut g, 11), k(&mut g, 8), k(&mut g, 12));
+        let clamp = push(&mut g, Node::Binary { op: BinaryOp::Min, a: i, b: eleven }, DType::S64);
+        let cmp = |g: &mut Graph, a: NodeId, b: NodeId| {
+            push(g, Node::Compare { direction: ComparisonDirection::Lt, compare_type: None, a, b }, DType::Pred)
+        };
+        let (inner, outer) = (cmp(&mut g, clamp, eight), cmp(&mut g, i, twelve));
+        assert_eq!(split_points(&g, 0, 16), vec![8, 12]);
+        let f = specialize(&g, &[16], 0, 0, 8).graph;
+        assert_eq!((f[inner.0 as usize], f[outer.0 as usize]), (Fold::Pred(true), Fold::Pred(true)));
+        let f = specialize(&g, &[16], 0, 8, 12).graph;
+        assert_eq!((f[inner.0 as usize], f[outer.0 as usize]), (Fold::Pred(false), Fold::Pred(true)));
     }
 
     #[test]

@@ -150,6 +150,40 @@ fn padded_windows_split_into_edge_and_middle_pieces() {
 }
 
 #[test]
+fn channel_concatenations_split_the_parallel_dimension() {
+    // A concatenation of three operands along channels (the parallel
+    // dimension) fused into a padded 3x3/2 max pool: one nest per operand's
+    // channels (cut at 40 and 64, the second through the first's clamp),
+    // each task's channels clipped to every piece; and into a per-channel
+    // scale and ReLU, left whole. Against the interpreter.
+    let pool = "m {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT r = f32[] maximum(a, b)\n}\n\
+        fp {\n  p0 = f32[1,40,30,30] parameter(0)\n  p1 = f32[1,24,30,30] parameter(1)\n  \
+        p2 = f32[1,8,30,30] parameter(2)\n  c = f32[1,72,30,30] concatenate(p0, p1, p2), dimensions={1}\n  \
+        i = f32[] constant(-inf)\n  ROOT r = f32[1,72,15,15] reduce-window(c, i), \
+        window={size=1x1x3x3 stride=1x1x2x2 pad=0_0x0_0x1_1x1_1}, to_apply=m\n}\n";
+    let scale = "fs {\n  p0 = f32[1,40,30,30] parameter(0)\n  p1 = f32[1,24,30,30] parameter(1)\n  \
+        p2 = f32[1,8,30,30] parameter(2)\n  s = f32[72] parameter(3)\n  \
+        c = f32[1,72,30,30] concatenate(p0, p1, p2), dimensions={1}\n  \
+        sb = f32[1,72,30,30] broadcast(s), dimensions={1}\n  x = f32[1,72,30,30] multiply(c, sb)\n  \
+        z = f32[] constant(0)\n  zb = f32[1,72,30,30] broadcast(z), dimensions={}\n  \
+        ROOT r = f32[1,72,30,30] maximum(x, zb)\n}\n";
+    let hlo = format!(
+        "HloModule m\n{pool}{scale}ENTRY e {{\n  x = f32[1,40,30,30] parameter(0)\n  \
+         y = f32[1,24,30,30] parameter(1)\n  w = f32[1,8,30,30] parameter(2)\n  s = f32[72] parameter(3)\n  \
+         a = f32[1,72,15,15] fusion(x, y, w), kind=kLoop, calls=fp\n  \
+         b = f32[1,72,30,30] fusion(x, y, w, s), kind=kLoop, calls=fs\n  \
+         ROOT t = (f32[1,72,15,15], f32[1,72,30,30]) tuple(a, b)\n}}\n"
+    );
+    let args = [
+        inputs(DType::F32, &[1, 40, 30, 30], 1),
+        inputs(DType::F32, &[1, 24, 30, 30], 2),
+        inputs(DType::F32, &[1, 8, 30, 30], 3),
+        inputs(DType::F32, &[72], 4),
+    ];
+    check_hlo(&hlo, &args, 1e-6);
+}
+
+#[test]
 fn window_maxima_and_minima_keep_nans_and_order_zeros() {
     // Unrolled windows combine with plain max/min and fix NaNs and zero
     // signs at the end: windows of only zeros of both signs, only negative

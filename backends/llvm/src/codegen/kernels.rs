@@ -312,6 +312,17 @@ impl<'ctx> Cg<'ctx, '_> {
     /// ([`ranges::split_points`]) runs as one loop per piece, each with the
     /// graph specialized to its piece: no selects between operands, no index
     /// clamps, affine loads that vectorize.
+    ///
+    /// The parallel (outermost) dimension is cut the same way when it is not
+    /// the innermost one and the graph reduces windows: a concatenation
+    /// along channels fused into a pool reads one operand per tap instead of
+    /// every operand and a select (a 3x3/2 max pool over two 64-channel
+    /// halves of `1x128x55x55`, two threads: 0.057 -> 0.045 ms, as fast as
+    /// over one array). Each piece is the nest over the task's part of it.
+    /// Elementwise kernels are left whole: DenseNet-121's concatenations
+    /// with batch norms ran no faster cut (their loads hit the same lines)
+    /// and took 36% longer to compile.
+    #[allow(clippy::too_many_arguments)]
     fn emit_loop_hoisting(
         &mut self,
         space: &[i64],
@@ -323,16 +334,53 @@ impl<'ctx> Cg<'ctx, '_> {
         end: IntValue<'ctx>,
     ) -> Result<()> {
         let par = par_dim(space);
+        let windows = graph.nodes.iter().any(|n| matches!(n, Node::Reduce(_)));
+        let cuts =
+            if windows && par + 1 < space.len() { ranges::split_points(graph, par, space[par]) } else { Vec::new() };
+        if cuts.is_empty() {
+            return self.emit_loop_piece(space, graph, outputs, io, outs, (begin, end), None);
+        }
+        let mut bounds = vec![0];
+        bounds.extend(cuts);
+        bounds.push(space[par]);
+        for piece in bounds.windows(2) {
+            let lo = self.max_i64(begin, self.i64c(piece[0]))?;
+            let hi = self.min_i64(end, self.i64c(piece[1]))?;
+            self.emit_loop_piece(space, graph, outputs, io, outs, (lo, hi), Some((par, piece[0], piece[1])))?;
+        }
+        Ok(())
+    }
+
+    /// [`Cg::emit_loop_hoisting`]'s nest over `range` of the parallel
+    /// dimension, with the graph specialized to `piece` (`(dim, lo, hi)`,
+    /// that dimension's piece) where there is one.
+    #[allow(clippy::too_many_arguments)]
+    fn emit_loop_piece(
+        &mut self,
+        space: &[i64],
+        graph: &Graph,
+        outputs: &[NodeId],
+        io: &[Io<'ctx>],
+        outs: &[Io<'ctx>],
+        (begin, end): (IntValue<'ctx>, IntValue<'ctx>),
+        piece: Option<(usize, i64, i64)>,
+    ) -> Result<()> {
+        let par = par_dim(space);
         let levels = node_levels(graph, par);
         let needed = graph.live(outputs);
         let at_level = |l: usize| nodes_at_level(&levels, &needed, l);
         let last = space.len() - 1;
         let splits = if last > par { ranges::split_points(graph, last, space[last]) } else { Vec::new() };
         let mut env = Env::new(graph);
+        let outer: Vec<(usize, i64, i64)> = piece.into_iter().collect();
+        if !outer.is_empty() {
+            let base = ranges::specialize_within(graph, space, &outer);
+            (env.folds, env.window_folds) = (base.graph, base.windows);
+        }
         // Row values a row statistic computes that the elements need again
         // (a softmax's exp) are kept from the statistic's loop.
         let mut rows = Vec::new();
-        if last > par && splits.is_empty() {
+        if last > par && splits.is_empty() && piece.is_none() {
             let reuse = row_reuse(graph, space, &levels, &needed);
             for &(reduce, value, elem) in &reuse.kept {
                 let d = graph.dtype(elem);
@@ -408,7 +456,9 @@ impl<'ctx> Cg<'ctx, '_> {
         bounds.push(space[last]);
         let row = self.b.build_int_mul(off, self.i64c(space[last]), "")?;
         for piece in bounds.windows(2) {
-            let piece_folds = ranges::specialize(graph, space, last, piece[0], piece[1]);
+            let mut within = outer.clone();
+            within.push((last, piece[0], piece[1]));
+            let piece_folds = ranges::specialize_within(graph, space, &within);
             (env.folds, env.window_folds) = (piece_folds.graph, piece_folds.windows);
             let l = self.loop_begin(self.i64c(piece[0]), self.i64c(piece[1]), 1, &format!("d{last}.{}", piece[0]))?;
             let at = self.b.build_int_add(row, l.index, "")?;

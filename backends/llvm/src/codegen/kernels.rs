@@ -46,6 +46,17 @@ pub struct Slot {
     pub same_as: Option<usize>,
 }
 
+/// A loop kernel's nest as [`Cg::emit_loop_hoisting`] emits it: its space,
+/// graph, output nodes, and input and output buffers.
+#[derive(Clone, Copy)]
+struct Nest<'a, 'ctx> {
+    space: &'a [i64],
+    graph: &'a Graph,
+    outputs: &'a [NodeId],
+    io: &'a [Io<'ctx>],
+    outs: &'a [Io<'ctx>],
+}
+
 impl<'ctx> Cg<'ctx, '_> {
     /// The entry point for kernel `kid` launched with buffers described by
     /// `slots`: `void(ptr bufs, i64 begin, i64 end)`, the buffers' pointers in
@@ -337,8 +348,9 @@ impl<'ctx> Cg<'ctx, '_> {
         let windows = graph.nodes.iter().any(|n| matches!(n, Node::Reduce(_)));
         let cuts =
             if windows && par + 1 < space.len() { ranges::split_points(graph, par, space[par]) } else { Vec::new() };
+        let nest = Nest { space, graph, outputs, io, outs };
         if cuts.is_empty() {
-            return self.emit_loop_piece(space, graph, outputs, io, outs, (begin, end), None);
+            return self.emit_loop_piece(nest, (begin, end), None);
         }
         let mut bounds = vec![0];
         bounds.extend(cuts);
@@ -346,7 +358,7 @@ impl<'ctx> Cg<'ctx, '_> {
         for piece in bounds.windows(2) {
             let lo = self.max_i64(begin, self.i64c(piece[0]))?;
             let hi = self.min_i64(end, self.i64c(piece[1]))?;
-            self.emit_loop_piece(space, graph, outputs, io, outs, (lo, hi), Some((par, piece[0], piece[1])))?;
+            self.emit_loop_piece(nest, (lo, hi), Some((par, piece[0], piece[1])))?;
         }
         Ok(())
     }
@@ -354,14 +366,9 @@ impl<'ctx> Cg<'ctx, '_> {
     /// [`Cg::emit_loop_hoisting`]'s nest over `range` of the parallel
     /// dimension, with the graph specialized to `piece` (`(dim, lo, hi)`,
     /// that dimension's piece) where there is one.
-    #[allow(clippy::too_many_arguments)]
     fn emit_loop_piece(
         &mut self,
-        space: &[i64],
-        graph: &Graph,
-        outputs: &[NodeId],
-        io: &[Io<'ctx>],
-        outs: &[Io<'ctx>],
+        Nest { space, graph, outputs, io, outs }: Nest<'_, 'ctx>,
         (begin, end): (IntValue<'ctx>, IntValue<'ctx>),
         piece: Option<(usize, i64, i64)>,
     ) -> Result<()> {

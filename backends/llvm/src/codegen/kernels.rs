@@ -333,7 +333,6 @@ impl<'ctx> Cg<'ctx, '_> {
     /// Elementwise kernels are left whole: DenseNet-121's concatenations
     /// with batch norms ran no faster cut (their loads hit the same lines)
     /// and took 36% longer to compile.
-    #[allow(clippy::too_many_arguments)]
     fn emit_loop_hoisting(
         &mut self,
         space: &[i64],
@@ -364,13 +363,13 @@ impl<'ctx> Cg<'ctx, '_> {
     }
 
     /// [`Cg::emit_loop_hoisting`]'s nest over `range` of the parallel
-    /// dimension, with the graph specialized to `piece` (`(dim, lo, hi)`,
+    /// dimension, with the graph specialized to `par_piece` (`(dim, lo, hi)`,
     /// that dimension's piece) where there is one.
     fn emit_loop_piece(
         &mut self,
         Nest { space, graph, outputs, io, outs }: Nest<'_, 'ctx>,
         (begin, end): (IntValue<'ctx>, IntValue<'ctx>),
-        piece: Option<(usize, i64, i64)>,
+        par_piece: Option<(usize, i64, i64)>,
     ) -> Result<()> {
         let par = par_dim(space);
         let levels = node_levels(graph, par);
@@ -379,15 +378,14 @@ impl<'ctx> Cg<'ctx, '_> {
         let last = space.len() - 1;
         let splits = if last > par { ranges::split_points(graph, last, space[last]) } else { Vec::new() };
         let mut env = Env::new(graph);
-        let outer: Vec<(usize, i64, i64)> = piece.into_iter().collect();
-        if !outer.is_empty() {
-            let base = ranges::specialize_within(graph, space, &outer);
+        if let Some(p) = par_piece {
+            let base = ranges::specialize_within(graph, space, &[p]);
             (env.folds, env.window_folds) = (base.graph, base.windows);
         }
         // Row values a row statistic computes that the elements need again
         // (a softmax's exp) are kept from the statistic's loop.
         let mut rows = Vec::new();
-        if last > par && splits.is_empty() && piece.is_none() {
+        if last > par && splits.is_empty() && par_piece.is_none() {
             let reuse = row_reuse(graph, space, &levels, &needed);
             for &(reduce, value, elem) in &reuse.kept {
                 let d = graph.dtype(elem);
@@ -463,8 +461,7 @@ impl<'ctx> Cg<'ctx, '_> {
         bounds.push(space[last]);
         let row = self.b.build_int_mul(off, self.i64c(space[last]), "")?;
         for piece in bounds.windows(2) {
-            let mut within = outer.clone();
-            within.push((last, piece[0], piece[1]));
+            let within: Vec<_> = par_piece.into_iter().chain([(last, piece[0], piece[1])]).collect();
             let piece_folds = ranges::specialize_within(graph, space, &within);
             (env.folds, env.window_folds) = (piece_folds.graph, piece_folds.windows);
             let l = self.loop_begin(self.i64c(piece[0]), self.i64c(piece[1]), 1, &format!("d{last}.{}", piece[0]))?;

@@ -404,6 +404,12 @@ impl Geom {
         self.ob == 0 && self.of == 1 && self.osp.iter().enumerate().all(|(s, &d)| d == s + 2)
     }
 
+    /// Whether the convolution takes the feature-rows form: an NCHW output
+    /// whose image's patches (of `input_bytes` elements) fit [`IMAGE_BYTES`].
+    fn feature_rows_form(&self, input_bytes: i64) -> bool {
+        self.out_nchw() && self.g * self.k * self.s * input_bytes <= IMAGE_BYTES
+    }
+
     fn rows(&self) -> i64 {
         self.batch * self.s
     }
@@ -737,10 +743,8 @@ impl Run<'_> {
     /// # Safety
     /// As for [`smelt_conv_gemm`], with `I` and `W` the operands' element sizes.
     unsafe fn go<I: Bits, W: Bits>(&self, epilogue: Epilogue) {
-        let g = self.g;
-        let image_bytes = g.g * g.k * g.s * self.c.input_bytes;
         // SAFETY (both): the caller's contract.
-        if g.out_nchw() && image_bytes <= IMAGE_BYTES {
+        if self.g.feature_rows_form(self.c.input_bytes) {
             unsafe { self.feature_rows::<I, W>(epilogue) }
         } else {
             unsafe { self.pixel_rows::<I, W>(epilogue) }
@@ -1198,7 +1202,7 @@ mod tests {
             let mut got = vec![f32::NAN; want.len()];
             let g = c.geometry().unwrap_or_else(|e| panic!("{e}"));
             if g.out_nchw() {
-                forms[usize::from(g.g * g.k * g.s * 4 > IMAGE_BYTES)] += 1;
+                forms[usize::from(!g.feature_rows_form(4))] += 1;
             }
             let view = match case % 5 {
                 0 => EpilogueView::Rows,

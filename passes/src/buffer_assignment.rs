@@ -20,6 +20,11 @@
 //!   entry results in the caller's output buffers (or in place of a donated
 //!   parameter, per `input_output_alias`).
 //!
+//! A concatenation whose operands are contiguous pieces of its result (NCHW
+//! channels of one image) has them computed in place: each operand's set lives
+//! at its offset inside the result's when the operand is a temporary read last
+//! there, and the concatenation is left nothing to do (`in_place_concats`).
+//!
 //! Every other set is a temporary with a fixed offset in one arena. Liveness comes
 //! from a global timeline in which each while/conditional/call instruction spans the
 //! schedules of the computations it runs; temporaries are placed best-fit, largest
@@ -31,9 +36,9 @@
 //! state leaves); a conditional's or call's root is copied into its result; an entry
 //! result listed in `output_copies` is copied from its value's slot.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
-use smelt_hlo::{CompId, InstId, Instruction, Module, Opcode, Shape};
+use smelt_hlo::{Attrs, CompId, Computation, InstId, Instruction, Module, Opcode, Shape};
 
 use crate::schedule::{Schedule, sequential_computations};
 
@@ -84,6 +89,9 @@ pub struct BufferAssignment {
     pub donated_outputs: Vec<(u32, u32)>,
     /// Global `(start, end)` time of every scheduled instruction.
     pub times: HashMap<(CompId, InstId), (usize, usize)>,
+    /// Concatenations whose operands were computed in place in their result:
+    /// nothing is left for them to do.
+    pub in_place_concats: HashSet<(CompId, InstId)>,
 }
 
 impl BufferAssignment {
@@ -469,9 +477,13 @@ pub fn assign_buffers(module: &Module, schedule: &Schedule) -> BufferAssignment 
         }
     }
 
+    // 6b. Concatenations written in place: their operands' sets live inside theirs.
+    let (within, in_place_concats) = concatenations_in_place(module, schedule, &times, &mut sets, &set_of);
+
     // 7. Place temporaries: largest first, best fit among time-overlapping sets.
-    let mut temps: Vec<usize> =
-        (0..sets.len()).filter(|&s| matches!(sets[s].slot, Slot::Temp { .. }) && sets[s].size > 0).collect();
+    let mut temps: Vec<usize> = (0..sets.len())
+        .filter(|&s| matches!(sets[s].slot, Slot::Temp { .. }) && sets[s].size > 0 && !within.contains_key(&s))
+        .collect();
     temps.sort_by_key(|&s| (std::cmp::Reverse(sets[s].size), sets[s].start));
     let mut placed: Vec<(usize, usize, usize, usize)> = Vec::new(); // (offset, size, start, end)
     let mut arena = 0usize;
@@ -496,7 +508,146 @@ pub fn assign_buffers(module: &Module, schedule: &Schedule) -> BufferAssignment 
         arena = arena.max(offset + size);
         sets[s].slot = Slot::Temp { offset, size: sets[s].size };
     }
-    BufferAssignment { sets, set_of, temp_bytes: arena, output_copies, donated_outputs, times }
+    // Sets inside a concatenation's, outermost first (a concatenation of
+    // concatenations nests them).
+    fn offset_of(s: usize, sets: &[BufferSet], within: &HashMap<usize, (usize, usize)>) -> usize {
+        match within.get(&s) {
+            Some(&(outer, at)) => offset_of(outer, sets, within) + at,
+            None => match sets[s].slot {
+                Slot::Temp { offset, .. } => offset,
+                _ => 0,
+            },
+        }
+    }
+    for &s in within.keys() {
+        let offset = offset_of(s, &sets, &within);
+        sets[s].slot = Slot::Temp { offset, size: sets[s].size };
+    }
+    BufferAssignment { sets, set_of, temp_bytes: arena, output_copies, donated_outputs, times, in_place_concats }
+}
+
+/// Step 6b of [`assign_buffers`]: each concatenation in the entry computation
+/// whose result is a temporary, and whose operands are contiguous pieces of it
+/// (see [`concatenation_pieces`]) read last there, has each operand computed
+/// into its place in the result: the operand's set lives inside the result's
+/// (`within`: set -> (outer set, byte offset)), which is held from the first
+/// operand's definition on, and the concatenation has nothing left to do. An
+/// operand qualifies when its set is a temporary of its own bytes, all in the
+/// entry, and nothing reads it (or anything sharing its storage) after the
+/// concatenation, so a later in-place writer of the result clobbers nothing.
+/// Returns `within` and the concatenations made no-ops.
+fn concatenations_in_place(
+    module: &Module,
+    schedule: &Schedule,
+    times: &HashMap<(CompId, InstId), (usize, usize)>,
+    sets: &mut [BufferSet],
+    set_of: &HashMap<ValueKey, usize>,
+) -> (HashMap<usize, (usize, usize)>, HashSet<(CompId, InstId)>) {
+    let mut within: HashMap<usize, (usize, usize)> = HashMap::new();
+    let mut done = HashSet::new();
+    let entry = module.entry();
+    let value = |id: InstId| ValueKey { comp: module.entry, inst: id, leaf: 0 };
+    for &id in schedule.sequence(module.entry) {
+        let inst = entry.inst(id);
+        let Some(pieces) = concatenation_pieces(module, entry, inst) else {
+            continue;
+        };
+        let (Some(&outer), Some(&(time, _))) = (set_of.get(&value(id)), times.get(&(module.entry, id))) else {
+            continue;
+        };
+        if !matches!(sets[outer].slot, Slot::Temp { .. }) || inst.shape.is_tuple() {
+            continue;
+        }
+        let mut placed: Vec<(usize, usize)> = Vec::with_capacity(pieces.len());
+        let mut at = 0usize;
+        for &p in &pieces {
+            let Some(bytes) = entry.inst(p).shape.as_array().map(|a| a.byte_size()) else {
+                break;
+            };
+            let Some(&s) = set_of.get(&value(p)) else {
+                break;
+            };
+            let set = &sets[s];
+            let fits = matches!(set.slot, Slot::Temp { .. })
+                && s != outer
+                && set.size == bytes
+                && set.end == time
+                && set.members.iter().all(|m| m.comp == module.entry)
+                && !within.contains_key(&s)
+                && placed.iter().all(|&(q, _)| q != s);
+            if !fits {
+                break;
+            }
+            placed.push((s, at));
+            at += bytes;
+        }
+        if placed.len() != pieces.len() || at != sets[outer].size {
+            continue;
+        }
+        for (s, at) in placed {
+            sets[outer].start = sets[outer].start.min(sets[s].start);
+            within.insert(s, (outer, at));
+        }
+        done.insert((module.entry, id));
+    }
+    (within, done)
+}
+
+/// The operands whose bytes, one after another, are the bytes of `inst`'s
+/// result: a concatenation whose operands are contiguous pieces of its result
+/// (every dimension more major than the concatenated one has size 1, one layout
+/// throughout), or a fusion computing only that from its parameters (each read
+/// once) followed by reshapes or bitcasts that keep the bytes in place.
+fn concatenation_pieces(module: &Module, comp: &Computation, inst: &Instruction) -> Option<Vec<InstId>> {
+    let contiguous = |concat: &Instruction, operand_shape: &dyn Fn(InstId) -> Shape| -> bool {
+        let (Attrs::Concatenate { dimension }, Some(out)) = (&concat.attrs, concat.shape.as_array()) else {
+            return false;
+        };
+        let m2m = &out.layout.minor_to_major;
+        let Some(pos) = m2m.iter().position(|&d| d == *dimension) else {
+            return false;
+        };
+        m2m[pos + 1..].iter().all(|&d| out.dims[d as usize] == 1)
+            && concat.operands.iter().all(|&o| operand_shape(o).as_array().is_some_and(|a| a.layout == out.layout))
+    };
+    match inst.opcode {
+        Opcode::Concatenate => contiguous(inst, &|o| comp.inst(o).shape.clone()).then(|| inst.operands.to_vec()),
+        Opcode::Fusion => {
+            let body = module.comp(*inst.called.first()?);
+            // Through reshapes and bitcasts that keep the bytes in place (each
+            // the only reader of its operand, when `single_use`).
+            let bytes_of = |mut id: InstId, single_use: bool| -> Option<InstId> {
+                while matches!(body.inst(id).opcode, Opcode::Reshape | Opcode::Bitcast) {
+                    let i = body.inst(id);
+                    let (Some(a), Some(b)) = (i.shape.as_array(), body.inst(i.operands[0]).shape.as_array()) else {
+                        return None;
+                    };
+                    if i.opcode == Opcode::Reshape && !(a.layout.is_descending() && b.layout.is_descending())
+                        || single_use && body.users_of(i.operands[0]).len() != 1
+                    {
+                        return None;
+                    }
+                    id = i.operands[0];
+                }
+                Some(id)
+            };
+            let concat = body.inst(bytes_of(body.root, false)?);
+            if concat.opcode != Opcode::Concatenate || !contiguous(concat, &|o| body.inst(o).shape.clone()) {
+                return None;
+            }
+            let mut pieces = Vec::with_capacity(concat.operands.len());
+            for &o in &concat.operands {
+                let param = bytes_of(o, true)?;
+                let number = body.inst(param).parameter_number()?;
+                if body.users_of(o).len() != 1 || body.users_of(param).len() != 1 {
+                    return None;
+                }
+                pieces.push(*inst.operands.get(number as usize)?);
+            }
+            Some(pieces)
+        }
+        _ => None,
+    }
 }
 
 /// A set whose storage is fixed: a parameter leaf (parameter, leaf) or a constant.
@@ -793,6 +944,66 @@ mod tests {
         // a1 and b1 are never live together: one 4 KiB block serves both (the two
         // scalar results are written straight to the outputs).
         assert_eq!(a.temp_bytes, 4096);
+    }
+
+    /// Two products and a negation concatenated in two steps (the second
+    /// reshaped), then exponentiated in place: `tail` ends the entry.
+    fn concatenations(tail: &str) -> String {
+        format!(
+            "HloModule m\n\nadd {{\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n  ROOT s = f32[] add(x, y)\n}}\n\n\
+             c2 {{\n  a = f32[4,16]{{1,0}} parameter(0)\n  b = f32[6,16]{{1,0}} parameter(1)\n  \
+             ROOT c = f32[10,16]{{1,0}} concatenate(a, b), dimensions={{0}}\n}}\n\nc3 {{\n  \
+             a = f32[10,16]{{1,0}} parameter(0)\n  b = f32[2,16]{{1,0}} parameter(1)\n  \
+             c = f32[12,16]{{1,0}} concatenate(a, b), dimensions={{0}}\n  ROOT r = f32[12,4,4]{{2,1,0}} reshape(c)\n}}\n\n\
+             ENTRY e {{\n  x = f32[8,16]{{1,0}} parameter(0)\n  w = f32[12,8]{{1,0}} parameter(1)\n  \
+             w1 = f32[4,8]{{1,0}} slice(w), slice={{[0:4], [0:8]}}\n  w2 = f32[6,8]{{1,0}} slice(w), slice={{[4:10], [0:8]}}\n  \
+             w3 = f32[2,8]{{1,0}} slice(w), slice={{[10:12], [0:8]}}\n  \
+             d1 = f32[4,16]{{1,0}} dot(w1, x), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}\n  \
+             d2 = f32[6,16]{{1,0}} dot(w2, x), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}\n  \
+             d3 = f32[2,16]{{1,0}} dot(w3, x), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}\n  \
+             n3 = f32[2,16]{{1,0}} negate(d3)\n  inner = f32[10,16]{{1,0}} fusion(d1, d2), kind=kLoop, calls=c2\n  \
+             outer = f32[12,4,4]{{2,1,0}} fusion(inner, n3), kind=kLoop, calls=c3\n  \
+             ex = f32[12,4,4]{{2,1,0}} exponential(outer)\n{tail}}}\n"
+        )
+    }
+
+    #[test]
+    fn concatenation_operands_are_computed_in_place() {
+        let temp = |a: &BufferAssignment, m: &Module, name: &str| match a.slot(key(m, name)) {
+            Some(Slot::Temp { offset, .. }) => offset,
+            other => panic!("{name}: {other:?}"),
+        };
+        let (m, a) = assign(&concatenations("  ROOT t = f32[12,4,1]{2,1,0} slice(ex), slice={[0:12], [0:4], [0:1]}\n"));
+        let base = temp(&a, &m, "outer");
+        assert_eq!(temp(&a, &m, "inner"), base);
+        assert_eq!(temp(&a, &m, "d1"), base);
+        assert_eq!(temp(&a, &m, "d2"), base + 4 * 16 * 4);
+        assert_eq!(temp(&a, &m, "d3"), base + 10 * 16 * 4);
+        assert_eq!(temp(&a, &m, "n3"), base + 10 * 16 * 4);
+        // exp writes over the concatenation in place once its operands are dead.
+        assert_eq!(temp(&a, &m, "ex"), base);
+        let done = |a: &BufferAssignment, m: &Module, name: &str| {
+            a.in_place_concats.contains(&(m.entry, m.entry().find(name).unwrap()))
+        };
+        assert!(done(&a, &m, "inner") && done(&a, &m, "outer"));
+        // d2 is read after the concatenation: it keeps storage of its own and
+        // is copied in, while the outer concatenation still takes the inner's.
+        let (m, a) = assign(&concatenations(
+            "  r = f32[12,4,1]{2,1,0} slice(ex), slice={[0:12], [0:4], [0:1]}\n  exr = f32[12,16]{1,0} reshape(ex)\n  \
+             sl = f32[6,16]{1,0} slice(exr), slice={[0:6], [0:16]}\n  dm = f32[6,16]{1,0} multiply(d2, sl)\n  \
+             z = f32[] constant(0)\n  rs = f32[6]{0} reduce(dm, z), dimensions={1}, to_apply=add\n  \
+             ROOT t = (f32[12,4,1]{2,1,0}, f32[6]{0}) tuple(r, rs)\n",
+        ));
+        assert!(!done(&a, &m, "inner") && done(&a, &m, "outer"));
+        assert_eq!(temp(&a, &m, "inner"), temp(&a, &m, "outer"));
+        assert_ne!(temp(&a, &m, "d1"), temp(&a, &m, "inner"));
+        // Along a dimension with a larger one before it, the operands interleave.
+        let (m, a) = assign(
+            "HloModule m\n\nENTRY e {\n  x = f32[2,3]{1,0} parameter(0)\n  n = f32[2,3]{1,0} negate(x)\n  \
+             e = f32[2,3]{1,0} exponential(x)\n  c = f32[2,6]{1,0} concatenate(n, e), dimensions={1}\n  \
+             ROOT r = f32[6,2]{1,0} transpose(c), dimensions={1,0}\n}\n",
+        );
+        assert!(!done(&a, &m, "c"));
     }
 
     #[test]

@@ -590,3 +590,46 @@ fn generic_convolutions_hand_over_to_their_specialized_routines() {
     assert_eq!(exe.specializing_convs(), (0, 0));
     check(&exe.run(&args).unwrap_or_else(|e| panic!("{e}")), "generic only");
 }
+
+#[test]
+fn concatenation_operands_written_in_place() {
+    // Products and a convolution concatenated along their leading dimension,
+    // twice (the second concatenation reshaped), then exponentiated in place
+    // of the result: buffer assignment computes each operand into its place,
+    // so neither concatenation is a step. With `keep`, the first product is
+    // read again later and is copied in.
+    let module = |keep: bool| {
+        let tail = if keep {
+            "  d1e = f32[1,4,8,8] reshape(d1)\n  exs = f32[1,4,8,8] slice(ex), slice={[0:1], [0:4], [0:8], [0:8]}\n  \
+             s = f32[1,4,8,8] multiply(d1e, exs)\n  \
+             ROOT t = (f32[1,12,8,8], f32[1,4,8,8]) tuple(r, s)\n"
+        } else {
+            "  ROOT t = (f32[1,12,8,8]) tuple(r)\n"
+        };
+        format!(
+            "HloModule m\n\nc2 {{\n  a = f32[4,64] parameter(0)\n  b = f32[6,64] parameter(1)\n  \
+             ROOT c = f32[10,64] concatenate(a, b), dimensions={{0}}\n}}\n\nc3 {{\n  a = f32[10,64] parameter(0)\n  \
+             b = f32[1,2,8,8] parameter(1)\n  ar = f32[1,10,8,8] reshape(a)\n  \
+             ROOT c = f32[1,12,8,8] concatenate(ar, b), dimensions={{1}}\n}}\n\nENTRY e {{\n  \
+             x = f32[1,3,8,8] parameter(0)\n  w1 = f32[4,3] parameter(1)\n  w2 = f32[6,3] parameter(2)\n  \
+             k = f32[2,3,3,3] parameter(3)\n  xm = f32[3,64] reshape(x)\n  \
+             d1 = f32[4,64] dot(w1, xm), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}\n  \
+             d2 = f32[6,64] dot(w2, xm), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}\n  \
+             cv = f32[1,2,8,8] convolution(x, k), window={{size=3x3 pad=1_1x1_1}}, dim_labels=bf01_oi01->bf01\n  \
+             inner = f32[10,64] fusion(d1, d2), kind=kLoop, calls=c2\n  \
+             outer = f32[1,12,8,8] fusion(inner, cv), kind=kLoop, calls=c3\n  \
+             ex = f32[1,12,8,8] exponential(outer)\n  r = f32[1,12,8,8] reverse(ex), dimensions={{3}}\n{tail}}}\n"
+        )
+    };
+    let args = [
+        inputs(DType::F32, &[1, 3, 8, 8], 1),
+        inputs(DType::F32, &[4, 3], 2),
+        inputs(DType::F32, &[6, 3], 3),
+        inputs(DType::F32, &[2, 3, 3, 3], 4),
+    ];
+    let kernel_steps = |p: &Program| p.steps.iter().filter(|s| matches!(s, Step::Kernel { .. })).count();
+    // The exponential and the reverse; with `keep` also the first
+    // concatenation's copy, the slice and the multiply.
+    assert_eq!(kernel_steps(&check_hlo(&module(false), &args, 1e-5)), 2);
+    assert_eq!(kernel_steps(&check_hlo(&module(true), &args, 1e-5)), 5);
+}

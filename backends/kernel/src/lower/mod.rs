@@ -310,6 +310,10 @@ impl<'m> Lowerer<'m> {
         if empty && !matches!(inst.opcode, O::While | O::Conditional | O::Call) {
             return Ok(());
         }
+        // Its operands were computed into their places in its result.
+        if self.buffers.in_place_concats.contains(&(cid, id)) {
+            return Ok(());
+        }
         match inst.opcode {
             // Storage renames: buffer assignment gave them their operands' buffers.
             O::Parameter

@@ -25,6 +25,7 @@ pub mod options;
 pub mod pass;
 pub mod pipeline;
 pub mod quantized_products;
+pub mod reduced_dims_grouping;
 pub mod report;
 pub mod reshape_mover;
 pub mod rewrite;

@@ -14,6 +14,7 @@ use crate::lookup_tables::LookupTables;
 use crate::options::Options;
 use crate::pass::{FixedPoint, Pass, Pipeline};
 use crate::quantized_products::QuantizedProducts;
+use crate::reduced_dims_grouping::ReducedDimsGrouping;
 use crate::reshape_mover::ReshapeMover;
 use crate::topk_decomposer::TopkDecomposer;
 use crate::tuple_simplifier::TupleSimplifier;
@@ -21,7 +22,7 @@ use crate::while_loop_simplifier::WhileLoopSimplifier;
 
 /// Store complex values as their parts, inline calls, decompose `topk` into a sort, simplify to a fixed point,
 /// turn 1x1 convolutions into dots, put dots in canonical form, split convolutions over a dilated base by output
-/// phase, then fuse as
+/// phase, merge neighbouring reduced dimensions, then fuse as
 /// `options.fusion` allows (a backend's capabilities). (The simplifier would
 /// fold the canonicalizer's transposes back into the dots, so it does not run
 /// after it.)
@@ -44,6 +45,7 @@ pub fn default_pipeline(options: &Options) -> Pipeline {
         .with(ConvToDot)
         .with(DotCanonicalizer)
         .with(ConvPhases)
+        .with(ReducedDimsGrouping)
         .with(Cse)
         .with(Dce)
         .with(Fusion::new(options.fusion.clone()))
@@ -51,7 +53,7 @@ pub fn default_pipeline(options: &Options) -> Pipeline {
 
 /// Every pass on its own, in its default configuration: what `pass_by_name`
 /// looks names up in.
-fn every_pass() -> [Box<dyn Pass>; 16] {
+fn every_pass() -> [Box<dyn Pass>; 17] {
     [
         Box::new(AlgebraicSimplifier),
         Box::new(CallInliner),
@@ -63,6 +65,7 @@ fn every_pass() -> [Box<dyn Pass>; 16] {
         Box::new(Dce),
         Box::new(DotCanonicalizer),
         Box::new(QuantizedProducts::default()),
+        Box::new(ReducedDimsGrouping),
         Box::new(LookupTables),
         Box::new(Fusion::default()),
         Box::new(ReshapeMover),

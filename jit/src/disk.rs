@@ -18,8 +18,8 @@
 //! format. An entry that fails any check (truncated, corrupt, from another
 //! smelt) is reported as [`Lookup::Bad`]: the client logs it once per process,
 //! compiles afresh and overwrites it. Nothing read from disk is trusted before
-//! the checksum matches, and the key (which covers the smelt version and the
-//! host CPU's features) makes stale code unreachable.
+//! the checksum matches, and the key (which covers the smelt version and build and
+//! the host CPU's features) makes stale code unreachable.
 //!
 //! The folder is bounded: after every store, entries are evicted least
 //! recently used first (a hit sets the entry's modification time) until the

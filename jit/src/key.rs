@@ -15,8 +15,9 @@
 //! follows source order among independent instructions), and costs one extra
 //! compilation at most.
 //!
-//! The [`Key`] of a compilation hashes (BLAKE3) the smelt version, the
-//! backend, the options that change code, the host target (triple, CPU and
+//! The [`Key`] of a compilation hashes (BLAKE3) the smelt version and build
+//! (a hash of the compiler's sources, from `build.rs`: a rebuilt smelt of the
+//! same version never reuses an older compiler's code), the backend, the options that change code, the host target (triple, CPU and
 //! LLVM's feature string: compiled code is only valid where those match), the
 //! flattened argument types and the canonical text. The *family* of a module
 //! ([`family_of`]) is the canonical text with the array dimensions erased: one
@@ -167,6 +168,8 @@ pub fn cache_key(canonical: &str, sig: &[ArgType], config: &str) -> Key {
     let mut h = blake3::Hasher::new();
     h.update(b"smelt-jit\0");
     h.update(env!("CARGO_PKG_VERSION").as_bytes());
+    h.update(b"\0");
+    h.update(env!("SMELT_BUILD_ID").as_bytes());
     h.update(b"\0");
     h.update(config.as_bytes());
     h.update(b"\0");

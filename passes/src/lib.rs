@@ -11,6 +11,7 @@ pub mod algebraic_simplifier;
 pub mod autodiff;
 pub mod buffer_assignment;
 pub mod complex_lowering;
+pub mod concat_sinking;
 pub mod constant_folding;
 pub mod conv_phases;
 pub mod conv_to_dot;

@@ -2,6 +2,7 @@
 
 use crate::algebraic_simplifier::AlgebraicSimplifier;
 use crate::complex_lowering::ComplexLowering;
+use crate::concat_sinking::ConcatSinking;
 use crate::constant_folding::ConstantFolding;
 use crate::conv_phases::ConvPhases;
 use crate::conv_to_dot::ConvToDot;
@@ -22,7 +23,8 @@ use crate::while_loop_simplifier::WhileLoopSimplifier;
 
 /// Store complex values as their parts, inline calls, decompose `topk` into a sort, simplify to a fixed point,
 /// turn 1x1 convolutions into dots, put dots in canonical form, split convolutions over a dilated base by output
-/// phase, merge neighbouring reduced dimensions, then fuse as
+/// phase, merge neighbouring reduced dimensions, move elementwise operations above
+/// the concatenations they read, then fuse as
 /// `options.fusion` allows (a backend's capabilities). (The simplifier would
 /// fold the canonicalizer's transposes back into the dots, so it does not run
 /// after it.)
@@ -46,6 +48,7 @@ pub fn default_pipeline(options: &Options) -> Pipeline {
         .with(DotCanonicalizer)
         .with(ConvPhases)
         .with(ReducedDimsGrouping)
+        .with(ConcatSinking)
         .with(Cse)
         .with(Dce)
         .with(Fusion::new(options.fusion.clone()))
@@ -53,11 +56,12 @@ pub fn default_pipeline(options: &Options) -> Pipeline {
 
 /// Every pass on its own, in its default configuration: what `pass_by_name`
 /// looks names up in.
-fn every_pass() -> [Box<dyn Pass>; 17] {
+fn every_pass() -> [Box<dyn Pass>; 18] {
     [
         Box::new(AlgebraicSimplifier),
         Box::new(CallInliner),
         Box::new(ComplexLowering),
+        Box::new(ConcatSinking),
         Box::new(ConstantFolding),
         Box::new(ConvPhases),
         Box::new(ConvToDot),

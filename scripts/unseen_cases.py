@@ -578,3 +578,39 @@ def attention_probs(size):
         return p, entropy
 
     return Built(fn, (scores,))
+
+
+@case(UNSEEN, "A squeeze-and-excitation block in NCHW (EfficientNet, MobileNetV3): a global average "
+      "pool over the spatial axes, two dense layers with a swish and a sigmoid, the channels "
+      "rescaled, then a global-pool classifier head.", rtol=1e-4, atol=1e-5)
+def squeeze_excite(size):
+    rng = np.random.default_rng(947)
+    n, c, hw, r, k = (2, 8, 5, 4, 3) if size == "test" else (8, 256, 28, 64, 100)
+    x = normal(rng, (n, c, hw, hw))
+    w1, w2, wh = normal(rng, (c, r), 0.1), normal(rng, (r, c), 0.1), normal(rng, (c, k), 0.1)
+
+    def fn(x, w1, w2, wh):
+        s = x.mean((2, 3))
+        g = jax.nn.sigmoid(jax.nn.silu(s @ w1) @ w2)
+        y = x * g[:, :, None, None]
+        return jax.nn.log_softmax(jnp.max(y, axis=(2, 3)) @ wh, axis=-1), y
+
+    return Built(fn, (x, w1, w2, wh))
+
+
+@case(UNSEEN, "Branches concatenated along the leading (feature) axis, as Inception and SqueezeNet "
+      "do over NCHW channels at batch 1: two products and a 1x1-convolution-like product of a "
+      "pooled input, joined, then a ReLU and a product over all of them.", rtol=1e-4, atol=1e-4)
+def feature_concat(size):
+    rng = np.random.default_rng(948)
+    c, a, b, p, o = (6, 4, 5, 3, 7) if size == "test" else (256, 192, 128, 64, 384)
+    s = 10 if size == "test" else 784
+    x = normal(rng, (c, s))
+    wa, wb, wp, wo = (normal(rng, sh, 1 / np.sqrt(sh[1])) for sh in [(a, c), (b, c), (p, c), (o, a + b + p)])
+
+    def fn(x, wa, wb, wp, wo):
+        pooled = jnp.maximum(x, jnp.roll(x, 1, axis=1))
+        y = jnp.concatenate([wa @ x, jnp.tanh(wb @ x), wp @ pooled], axis=0)
+        return wo @ jax.nn.relu(y)
+
+    return Built(fn, (x, wa, wb, wp, wo))

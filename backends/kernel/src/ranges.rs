@@ -35,6 +35,54 @@ pub enum Fold {
     Pred(bool),
 }
 
+/// Whether `index[k..k + n]` (`n >= 2`, as long as it goes) splits one value
+/// `x` row-major over `dims[k..k + n]`: `x / S_k`, then `(x / S_m) % d_m`,
+/// the last `x % d_last` (`S_m` the product of the dimensions after `m` in
+/// the run), as a reshape of a merged dimension back to the array's
+/// dimensions indexes it. Then `sum(index[m] * stride[m])` over the run is
+/// `x * stride[k + n - 1]` exactly (truncated division: `(x / c) * c + x % c
+/// == x` for every `x`), so an address needs no division: backends that
+/// vectorize would otherwise see a gather where the loads are contiguous.
+/// Returns `x` and `n`.
+pub fn delinearized(g: &Graph, index: &[NodeId], dims: &[i64], k: usize) -> Option<(NodeId, usize)> {
+    let konst = |n: NodeId| match g.node(n) {
+        Node::Const(Scalar::Int(_, c)) => Some(*c),
+        _ => None,
+    };
+    // Quotients and remainders by positive constants, checked or not (the
+    // same for those divisors).
+    let binary = |n: NodeId, want: BinaryOp| match g.node(n) {
+        Node::Binary { op, a, b }
+            if *op == want
+                || matches!(
+                    (op, want),
+                    (BinaryOp::Div, BinaryOp::DivUnchecked) | (BinaryOp::Rem, BinaryOp::RemUnchecked)
+                ) =>
+        {
+            konst(*b).filter(|&c| c > 0).map(|c| (*a, c))
+        }
+        _ => None,
+    };
+    // The leading quotient `x / S`, then as many digits as match.
+    let (x, mut rest) = binary(*index.get(k)?, BinaryOp::DivUnchecked)?;
+    let mut m = k + 1;
+    while rest > 1 {
+        let (&i, &d) = (index.get(m)?, dims.get(m)?);
+        if d < 1 || rest % (d as i128) != 0 {
+            return None;
+        }
+        let s = rest / d as i128;
+        let (inner, r) = binary(i, BinaryOp::RemUnchecked)?;
+        let q = if s == 1 { inner } else { binary(inner, BinaryOp::DivUnchecked).filter(|q| q.1 == s)?.0 };
+        if r != d as i128 || q != x {
+            return None;
+        }
+        rest = s;
+        m += 1;
+    }
+    (rest == 1 && m - k >= 2).then_some((x, m - k))
+}
+
 /// The most pieces [`split_points`] cuts a dimension into.
 pub const MAX_PIECES: usize = 8;
 

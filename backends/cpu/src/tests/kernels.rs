@@ -1000,3 +1000,26 @@ fn row_argmax_and_argmin_run_in_lanes() {
         check_hlo(&hlo, &[array_of(DType::F32, &[rows as i64, n as i64], &x)], 1e-30);
     }
 }
+
+#[test]
+fn reductions_over_merged_dimensions_read_them_as_one() {
+    // A max and a sum over the last two dimensions of a scaled [2, 3, 10, 20]
+    // array, merged into one of 200 (as reduced-dims-grouping writes them):
+    // the kernel indexes the array through a division and a remainder by 20,
+    // which the address folds away (the lanes of a long max had become a
+    // gather). Against the interpreter, NaN included.
+    let hlo = "HloModule m\nmx {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT r = f32[] maximum(a, b)\n}\n\
+        ad {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT r = f32[] add(a, b)\n}\n\
+        f {\n  x = f32[2,3,10,20] parameter(0)\n  g = f32[2,3] parameter(1)\n  gb = f32[2,3,10,20] broadcast(g), dimensions={0,1}\n  \
+        y = f32[2,3,10,20] multiply(x, gb)\n  r = f32[2,3,200] reshape(y)\n  i = f32[] constant(-inf)\n  \
+        ROOT m = f32[2,3] reduce(r, i), dimensions={2}, to_apply=mx\n}\n\
+        s {\n  x = f32[2,3,10,20] parameter(0)\n  r = f32[2,3,200] reshape(x)\n  z = f32[] constant(0)\n  \
+        ROOT m = f32[2,3] reduce(r, z), dimensions={2}, to_apply=ad\n}\n\
+        ENTRY e {\n  x = f32[2,3,10,20] parameter(0)\n  g = f32[2,3] parameter(1)\n  \
+        a = f32[2,3] fusion(x, g), kind=kInput, calls=f\n  b = f32[2,3] fusion(x), kind=kInput, calls=s\n  \
+        ROOT t = (f32[2,3], f32[2,3]) tuple(a, b)\n}\n";
+    let x = inputs(DType::F32, &[2, 3, 10, 20], 7);
+    let mut v: Vec<f32> = (0..1200).map(|i| get(&x, i) as f32).collect();
+    v[1034] = f32::NAN;
+    check_hlo(hlo, &[f32s(&[2, 3, 10, 20], &v), inputs(DType::F32, &[2, 3], 8)], 1e-5);
+}

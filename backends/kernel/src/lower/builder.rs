@@ -724,4 +724,29 @@ mod tests {
         let split = b.reshape_index(&[i], &[24], &[2, 3, 4]).unwrap();
         assert_eq!(b.reshape_index(&split, &[2, 3, 4], &[24]).unwrap(), vec![i]);
     }
+
+    #[test]
+    fn merged_dimensions_split_back_address_as_one() {
+        use crate::ranges::delinearized;
+        // A reduction over [8, 256, 784] reading an [8, 256, 28, 28] array.
+        let mut b = Builder::new(&[8, 256, 784]);
+        let idx: Vec<NodeId> = (0..3).map(|d| b.index(d)).collect();
+        let dims = [8, 256, 28, 28];
+        let split = b.reshape_index(&idx, &[8, 256, 784], &dims).unwrap();
+        assert_eq!(delinearized(&b.graph, &split, &dims, 2), Some((idx[2], 2)));
+        assert_eq!(delinearized(&b.graph, &split, &dims, 0), None);
+        // Three dimensions at once: [6, 60] as [6, 3, 4, 5].
+        let mut b = Builder::new(&[6, 60]);
+        let idx: Vec<NodeId> = (0..2).map(|d| b.index(d)).collect();
+        let dims = [6, 3, 4, 5];
+        let split = b.reshape_index(&idx, &[6, 60], &dims).unwrap();
+        assert_eq!(delinearized(&b.graph, &split, &dims, 1), Some((idx[1], 3)));
+        // The digits of one value, but over other dimensions than the array's.
+        assert_eq!(delinearized(&b.graph, &split, &[6, 3, 2, 10], 1), None);
+        // Two values' digits side by side do not merge.
+        let (x, y) = (idx[0], idx[1]);
+        let q = b.idiv_const(x, 5).unwrap();
+        let r = b.irem_const(y, 5).unwrap();
+        assert_eq!(delinearized(&b.graph, &[q, r], &[12, 5], 0), None);
+    }
 }

@@ -198,6 +198,13 @@ mod tests {
             ("  %0 = stablehlo.frob %a : tensor<4xf32>\n", (2, 8), "unsupported operation"),
             ("  %0 = stablehlo.add %a, %a : tensor<4xf8E4M3FN>\n", (2, 40), "element type 'f8E4M3FN'"),
             ("  %0 = stablehlo.constant dense<[1.0, 2.0]> : tensor<4xf32>\n", (2, 27), "2 elements"),
+            // A hex string with a character of several bytes: bad digits,
+            // not a slice through the character.
+            (
+                "  %0 = stablehlo.constant dense<\"0x00000\u{e9}0000000000000000000000000\"> : tensor<4xf32>\n",
+                (2, 33),
+                "bad hex digit",
+            ),
         ];
         for (body, (line, col), message) in cases {
             let src = format!("{head}{body}  return %0 : tensor<4xf32>\n}}\n");

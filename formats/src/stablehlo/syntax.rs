@@ -1347,10 +1347,14 @@ impl<'s> Cursor<'s> {
             if hex.len() % 2 != 0 {
                 return Err(self.err(spos, "hex string has an odd number of digits"));
             }
-            let bytes = (0..hex.len() / 2)
-                .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16))
-                .collect::<std::result::Result<Vec<u8>, _>>()
-                .map_err(|_| self.err(spos, "bad hex digit in dense string"))?;
+            // Pairs of bytes, not of chars: a string may hold any UTF-8.
+            let digit = |b: u8| (b as char).to_digit(16);
+            let bytes = hex
+                .as_bytes()
+                .chunks_exact(2)
+                .map(|p| Some((digit(p[0])? * 16 + digit(p[1])?) as u8))
+                .collect::<Option<Vec<u8>>>()
+                .ok_or_else(|| self.err(spos, "bad hex digit in dense string"))?;
             DenseBody::Bytes(bytes)
         } else {
             let mut out = Vec::new();

@@ -11,7 +11,9 @@
 //! first use. A job costs no allocation: its description lives in atomics, and
 //! chunks are claimed with a compare-and-swap on one word holding the job's
 //! epoch and the next chunk, so a worker that wakes late can never run a chunk
-//! of a job that has finished. A job is cut into at most
+//! of a job that has finished; each job first retires the last epoch (no
+//! chunk left to claim) before it writes its fields, then publishes a new
+//! one, so no claim can pair one job's epoch with another's fields. A job is cut into at most
 //! [`CHUNKS_PER_THREAD`] chunks per thread (multiples of the caller's grain).
 //! Idle workers spin briefly (back-to-back kernel launches find them awake),
 //! then sleep on a condition variable. Workers run
@@ -201,16 +203,26 @@ pub unsafe extern "C" fn smelt_parallel_for(task: Task, ctx: *mut c_void, n: i64
             return;
         }
     };
+    // Two epochs per job. The first, with no chunk left to claim, retires the
+    // last job's epoch before its fields change: a worker that saw that
+    // epoch and reads fields from here on can no longer claim (its claim
+    // expects the old epoch); without it, a late worker read this job's
+    // larger chunk count while the old epoch's exhausted cursor was still
+    // up, claimed a chunk and ran it with a mix of both jobs' task, context
+    // and sizes. The second publishes the job.
+    let next = |e: u64| match (e + 1) & INDEX_MASK {
+        0 => 1,
+        e => e,
+    };
+    let retired = next(p.cursor.load(Ordering::Relaxed) >> EPOCH_SHIFT);
+    p.cursor.store(retired << EPOCH_SHIFT | INDEX_MASK, Ordering::SeqCst);
     p.task.store(task as usize, Ordering::Relaxed);
     p.ctx.store(ctx as usize, Ordering::Relaxed);
     p.n.store(n, Ordering::Relaxed);
     p.grain.store(grain, Ordering::Relaxed);
     p.chunks.store(((n - 1) / grain + 1) as u64, Ordering::Relaxed);
     p.done.store(0, Ordering::Relaxed);
-    let mut epoch = ((p.cursor.load(Ordering::Relaxed) >> EPOCH_SHIFT) + 1) & INDEX_MASK;
-    if epoch == 0 {
-        epoch = 1;
-    }
+    let epoch = next(retired);
     // Publishes the fields above (release) and orders against `sleepers`.
     p.cursor.store(epoch << EPOCH_SHIFT, Ordering::SeqCst);
     if p.sleepers.load(Ordering::SeqCst) > 0 {
@@ -368,6 +380,21 @@ mod tests {
             .collect();
         for h in handles {
             assert!(h.join().is_ok());
+        }
+    }
+
+    #[test]
+    fn a_late_worker_never_runs_a_job_it_did_not_see_published() {
+        // Back-to-back jobs of few chunks then many, each over its own
+        // marks: a worker that saw one job's epoch and read the next job's
+        // fields while the caller was writing them claimed a chunk of the
+        // next job (its larger chunk count let the old epoch's exhausted
+        // cursor through) with a mix of both jobs' task, context and sizes
+        // (ONNX's separable block crashed on a null buffer in one run of
+        // about 150). Every iteration of every job must run exactly once.
+        for i in 0..300_000 {
+            run(2, 1);
+            run(24 + i % 40, 1);
         }
     }
 

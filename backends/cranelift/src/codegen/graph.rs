@@ -126,7 +126,21 @@ impl Fx<'_, '_> {
             },
             Node::Load { input, index } => {
                 let Some(view) = env.inputs.get(*input) else { invalid!("load of input {input} out of range") };
-                let idx: Vec<Value> = index.iter().map(|&i| vals.get(i)).collect::<Result<_>>()?;
+                let mut idx: Vec<Value> = index.iter().map(|&i| vals.get(i)).collect::<Result<_>>()?;
+                // A value split over neighbouring dimensions addresses as
+                // itself in the last of them (zeros before it): no division.
+                let mut k = 0;
+                while k < index.len() {
+                    match smelt_kernel::ranges::delinearized(g, index, &view.ty.dims, k) {
+                        Some((x, n)) => {
+                            let zero = self.b.ins().iconst(types::I64, 0);
+                            idx[k..k + n - 1].fill(zero);
+                            idx[k + n - 1] = vals.get(x)?;
+                            k += n;
+                        }
+                        None => k += 1,
+                    }
+                }
                 let addr = self.address(view, &idx)?;
                 self.load_elem(view.ty.dtype, addr)?
             }

@@ -599,7 +599,8 @@ fn concatenations_in_place(
 /// throughout), or a fusion computing only that from its parameters (each read
 /// once) followed by reshapes or bitcasts that keep the bytes in place.
 fn concatenation_pieces(module: &Module, comp: &Computation, inst: &Instruction) -> Option<Vec<InstId>> {
-    let contiguous = |concat: &Instruction, operand_shape: &dyn Fn(InstId) -> Shape| -> bool {
+    // `concat` (of computation `c`) joins contiguous runs of its bytes.
+    let contiguous = |c: &Computation, concat: &Instruction| -> bool {
         let (Attrs::Concatenate { dimension }, Some(out)) = (&concat.attrs, concat.shape.as_array()) else {
             return false;
         };
@@ -608,23 +609,25 @@ fn concatenation_pieces(module: &Module, comp: &Computation, inst: &Instruction)
             return false;
         };
         m2m[pos + 1..].iter().all(|&d| out.dims[d as usize] == 1)
-            && concat.operands.iter().all(|&o| operand_shape(o).as_array().is_some_and(|a| a.layout == out.layout))
+            && concat.operands.iter().all(|&o| c.inst(o).shape.as_array().is_some_and(|a| a.layout == out.layout))
     };
     match inst.opcode {
-        Opcode::Concatenate => contiguous(inst, &|o| comp.inst(o).shape.clone()).then(|| inst.operands.to_vec()),
+        Opcode::Concatenate => contiguous(comp, inst).then(|| inst.operands.to_vec()),
         Opcode::Fusion => {
             let body = module.comp(*inst.called.first()?);
-            // Through reshapes and bitcasts that keep the bytes in place (each
-            // the only reader of its operand, when `single_use`).
+            // Through reshapes and bitcasts that keep the elements' order in
+            // memory (row-major on both sides, or no change at all: the rule
+            // the lowering renames storage by), each the only reader of its
+            // operand when `single_use`.
             let bytes_of = |mut id: InstId, single_use: bool| -> Option<InstId> {
                 while matches!(body.inst(id).opcode, Opcode::Reshape | Opcode::Bitcast) {
                     let i = body.inst(id);
-                    let (Some(a), Some(b)) = (i.shape.as_array(), body.inst(i.operands[0]).shape.as_array()) else {
+                    let (Some(to), Some(from)) = (i.shape.as_array(), body.inst(i.operands[0]).shape.as_array()) else {
                         return None;
                     };
-                    if i.opcode == Opcode::Reshape && !(a.layout.is_descending() && b.layout.is_descending())
-                        || single_use && body.users_of(i.operands[0]).len() != 1
-                    {
+                    let same_order = from.layout.is_descending() && to.layout.is_descending()
+                        || from.dims == to.dims && from.layout == to.layout;
+                    if !same_order || single_use && body.users_of(i.operands[0]).len() != 1 {
                         return None;
                     }
                     id = i.operands[0];
@@ -632,16 +635,17 @@ fn concatenation_pieces(module: &Module, comp: &Computation, inst: &Instruction)
                 Some(id)
             };
             let concat = body.inst(bytes_of(body.root, false)?);
-            if concat.opcode != Opcode::Concatenate || !contiguous(concat, &|o| body.inst(o).shape.clone()) {
+            if concat.opcode != Opcode::Concatenate || !contiguous(body, concat) {
                 return None;
             }
             let mut pieces = Vec::with_capacity(concat.operands.len());
             for &o in &concat.operands {
-                let param = bytes_of(o, true)?;
-                let number = body.inst(param).parameter_number()?;
-                if body.users_of(o).len() != 1 || body.users_of(param).len() != 1 {
+                // `o` read by the concatenation alone, the chain below it by
+                // one reader each (`bytes_of`).
+                if body.users_of(o).len() != 1 {
                     return None;
                 }
+                let number = body.inst(bytes_of(o, true)?).parameter_number()?;
                 pieces.push(*inst.operands.get(number as usize)?);
             }
             Some(pieces)

@@ -71,6 +71,14 @@ impl ArrayShape {
         self.dtype == other.dtype && self.dims == other.dims
     }
 
+    /// Whether an array of this shape holds its elements in memory in the
+    /// row-major order of `other`'s (both row-major, or the same dimensions and
+    /// layout): a reshape or bitcast between the two only renames storage.
+    pub fn same_element_order(&self, other: &ArrayShape) -> bool {
+        self.layout.is_descending() && other.layout.is_descending()
+            || self.dims == other.dims && self.layout == other.layout
+    }
+
     pub fn with_dtype(&self, dtype: DType) -> ArrayShape {
         ArrayShape { dtype, dims: self.dims.clone(), layout: self.layout.clone() }
     }

@@ -616,18 +616,16 @@ fn concatenation_pieces(module: &Module, comp: &Computation, inst: &Instruction)
         Opcode::Fusion => {
             let body = module.comp(*inst.called.first()?);
             // Through reshapes and bitcasts that keep the elements' order in
-            // memory (row-major on both sides, or no change at all: the rule
-            // the lowering renames storage by), each the only reader of its
-            // operand when `single_use`.
+            // memory (`same_element_order`, the rule the lowering renames
+            // storage by), each the only reader of its operand when
+            // `single_use`.
             let bytes_of = |mut id: InstId, single_use: bool| -> Option<InstId> {
                 while matches!(body.inst(id).opcode, Opcode::Reshape | Opcode::Bitcast) {
                     let i = body.inst(id);
                     let (Some(to), Some(from)) = (i.shape.as_array(), body.inst(i.operands[0]).shape.as_array()) else {
                         return None;
                     };
-                    let same_order = from.layout.is_descending() && to.layout.is_descending()
-                        || from.dims == to.dims && from.layout == to.layout;
-                    if !same_order || single_use && body.users_of(i.operands[0]).len() != 1 {
+                    if !from.same_element_order(to) || single_use && body.users_of(i.operands[0]).len() != 1 {
                         return None;
                     }
                     id = i.operands[0];

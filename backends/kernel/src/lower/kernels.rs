@@ -98,9 +98,11 @@ pub(crate) fn check_rename(comp: &Computation, inst: &Instruction) -> LResult<()
     let (Some(to), Some(from)) = (inst.shape.as_array(), comp.inst(inst.operands[0]).shape.as_array()) else {
         return Err(unsupported(comp, inst, "a bitcast of a tuple"));
     };
-    let same_order =
-        from.layout.is_descending() && to.layout.is_descending() || from.dims == to.dims && from.layout == to.layout;
-    if same_order { Ok(()) } else { Err(unsupported(comp, inst, "a bitcast that reorders elements by layout")) }
+    if from.same_element_order(to) {
+        Ok(())
+    } else {
+        Err(unsupported(comp, inst, "a bitcast that reorders elements by layout"))
+    }
 }
 
 /// Resolves a kernel's inputs to buffers (the product, if any, stays out).

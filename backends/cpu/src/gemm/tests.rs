@@ -359,7 +359,9 @@ fn f16_and_bf16() {
 
 /// Plain microkernels prefetch the rows ahead of a B panel read in place
 /// (read hints, behind a test that the panel is read in place; the C
-/// tile's hints are writes). The shapes above run both forms, hints past B's end included.
+/// tile's hints are writes), and those reading A in place the next row
+/// tile's rows. The shapes above run both forms, hints past B's end and past
+/// A's last row tile included.
 #[test]
 fn in_place_b_panels_are_prefetched() {
     use inkwell::values::AnyValue;
@@ -375,12 +377,30 @@ fn in_place_b_panels_are_prefetched() {
         .filter(|f| f.get_name().to_string_lossy().starts_with("smelt_gemm_ukernel_f32"))
         .collect();
     assert!(!kernels.is_empty());
-    for f in kernels {
+    let reads_of = |f: &inkwell::values::FunctionValue| {
         let text = f.print_to_string().to_string();
-        let reads =
-            text.lines().filter(|l| l.contains("@llvm.prefetch") && l.contains(", i32 0, i32 3, i32 1)")).count();
-        assert!(reads > 0, "{}: no read prefetch", f.get_name().to_string_lossy());
+        text.lines().filter(|l| l.contains("@llvm.prefetch") && l.contains(", i32 0, i32 3, i32 1)")).count()
+    };
+    for f in &kernels {
+        assert!(reads_of(f) > 0, "{}: no read prefetch", f.get_name().to_string_lossy());
     }
+    // A read in place: each row of the tile also hints the row `MR` below
+    // it (the next row tile), once per line of steps, in both loops (B
+    // packed or in place).
+    let mut rows_kernels = 0;
+    for f in &kernels {
+        let name = f.get_name().to_string_lossy().to_string();
+        let Some(at) = name.find("_rows") else { continue };
+        let packed = format!("{}{}", &name[..at], &name[at + "_rows".len()..]);
+        let packed = module.get_function(&packed).unwrap_or_else(|| panic!("{packed}: no packed twin"));
+        let height = match name.rsplit_once("_h") {
+            Some((_, h)) => h.parse::<usize>().unwrap(),
+            None => crate::gemm::Blocking::new(crate::routine::Isa::of(&tm), crate::routine::Ct::F32).mr as usize,
+        };
+        assert_eq!(reads_of(f), reads_of(&packed) + 2 * height, "{name}: a hint per row of the next tile");
+        rows_kernels += 1;
+    }
+    assert!(rows_kernels > 0);
 }
 
 /// bf16 products use `vdpbf16ps` where the host has AVX512-BF16, s8/u8 ones

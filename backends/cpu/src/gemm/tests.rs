@@ -329,6 +329,10 @@ fn f32_two_threads_random() {
     // Rows of A 4 KiB apart (k = 1024): read in place over a narrow B (two
     // panels), packed over a wide one (seven).
     shapes.extend([(1, 30, 49, 1024), (1, 26, 200, 1024)]);
+    // Last panels of one to three columns past one vector (the tail column
+    // kernel, its depth ending mid-vector) and of four (the full panel), A
+    // read in place (a narrow B) and packed (rows 4 KiB apart, a wide B).
+    shapes.extend([(1, 30, 49, 777), (1, 30, 51, 777), (1, 30, 52, 777), (1, 26, 209, 1024), (1, 26, 211, 1024)]);
     let specs = all_transpositions(DType::F32, DType::F32, DType::F32);
     check_specs(&specs, Runtime::TwoThreads, false, &shapes);
     let paged = [(1, 100, 1030, 20), (1, 26, 1400, 700)];
@@ -377,7 +381,7 @@ fn in_place_b_panels_are_prefetched() {
         .filter(|f| f.get_name().to_string_lossy().starts_with("smelt_gemm_ukernel_f32"))
         .collect();
     assert!(!kernels.is_empty());
-    let reads_of = |f: &inkwell::values::FunctionValue| {
+    let reads_of = |f: &inkwell::values::FunctionValue<'_>| {
         let text = f.print_to_string().to_string();
         text.lines().filter(|l| l.contains("@llvm.prefetch") && l.contains(", i32 0, i32 3, i32 1)")).count()
     };

@@ -35,8 +35,8 @@
 //!   B's row stride), only the edge panel is packed, and the macro kernel
 //!   runs panel by panel so each comes from memory once per row block and
 //!   serves the row tiles from L1 or L2. On hosts with a large L2, past
-//!   eight row tiles over rows a page or more apart B is packed after all
-//!   ([`IN_PLACE_PAGED_ROW_TILES`]).
+//!   one row block (twelve row tiles) over rows a page or more apart B is
+//!   packed after all ([`IN_PLACE_PAGED_ROW_TILES`]).
 //! - **bf16 pairs**: on AVX512-BF16, bf16 operands are packed as pairs along
 //!   `k` for a `vdpbf16ps` microkernel with the same f32 tile
 //!   ([`Blocking::pairs`]), where that instruction is measured to pay on the
@@ -215,16 +215,20 @@ const IN_PLACE_ROW_BLOCKS: i64 = 4;
 /// lines), and reading in place ran `256x1024x512` 1.5x slower than packing.
 const IN_PLACE_ALIASED_STRIDE: i64 = 2048;
 /// Row tiles at most that read B in place when its rows are a page or more
-/// apart, on hosts with a large L2 ([`crate::caches::Caches::large_l2`]). Each row
-/// tile rereads the panel (it does not stay in L1 beside the A tile), and
-/// rows pages apart are fetched one line at a time; the packed block streams
-/// from a large L2 instead. On the Intel Xeon of `docs/benchmarks.md` (2 MiB
-/// L2), two threads: `192x3136x576` (Inception's 3x3 as columns) 220 ->
-/// 302 GFLOP/s packed, `128x3136x256` 231 -> 280; `32x3136x256` (3 row
-/// tiles) 206 in place against 158 packed, `96x784x192` (8) 347 against
-/// 288. On a Zen 2 EPYC (512 KiB L2) reading in place won at any stride
-/// (`128x3136x256` 1.32x), so smaller L2s keep it.
-const IN_PLACE_PAGED_ROW_TILES: i64 = 8;
+/// apart, on hosts with a large L2 ([`crate::caches::Caches::large_l2`]):
+/// one row block (`MC`). Past it each row tile rereads the panel (it does
+/// not stay in L1 beside the A tile), and rows pages apart are fetched one
+/// line at a time; the packed block streams from a large L2 instead. On the
+/// Intel Xeon of `docs/benchmarks.md` (2 MiB L2), two threads, alone:
+/// `192x3136x576` 3.02 ms packed against 3.17 in place, `512x3136x256`
+/// 3.15-3.30 against 3.45-3.52; `128x3136x256` (11 row tiles) 0.85-0.88
+/// in place against 0.91-0.93 packed, and inside ResNet-50, where packing
+/// B writes its blocks out of a cache full of the layers before, 0.92-0.99
+/// against 1.30-1.36 (one thread 1.66-1.78 against 2.53-2.63); earlier
+/// `32x3136x256` (3) 206 GFLOP/s in place against 158, `96x784x192` (8)
+/// 347 against 288. On a Zen 2 EPYC (512 KiB L2) reading in place won at
+/// any stride (`128x3136x256` 1.32x), so smaller L2s keep it.
+const IN_PLACE_PAGED_ROW_TILES: i64 = 12;
 /// Fewest row tiles a task gets when rows are split, so each task reuses
 /// B's blocks from L2 over several tiles.
 const MIN_TASK_ROW_TILES: i64 = 6;

@@ -320,9 +320,9 @@ fn f32_two_threads_random() {
     // Several column blocks in one task: packed A kept across them (one and
     // several depth blocks), and repacked per block past the test's keep limit.
     shapes.extend([(1, 40, 1500, 50), (1, 26, 1400, 700), (1, 60, 1400, 800)]);
-    // Nine row tiles over B rows a page apart: B packed on a host with a
+    // Thirteen row tiles over B rows a page apart: B packed on a host with a
     // large L2, read in place with a small one; both tested on every host.
-    shapes.push((1, 100, 1030, 20));
+    shapes.push((1, 150, 1030, 20));
     // A narrow B (two panels, 49 = 32 + 17 columns): rows split down to two
     // tiles per task, the last slice shorter.
     shapes.push((1, 100, 49, 2000));
@@ -335,7 +335,7 @@ fn f32_two_threads_random() {
     shapes.extend([(1, 30, 49, 777), (1, 30, 51, 777), (1, 30, 52, 777), (1, 26, 209, 1024), (1, 26, 211, 1024)]);
     let specs = all_transpositions(DType::F32, DType::F32, DType::F32);
     check_specs(&specs, Runtime::TwoThreads, false, &shapes);
-    let paged = [(1, 100, 1030, 20), (1, 26, 1400, 700)];
+    let paged = [(1, 150, 1030, 20), (1, 26, 1400, 700)];
     crate::caches::with_small_l2(|| check_specs(&specs, Runtime::TwoThreads, false, &paged));
 }
 

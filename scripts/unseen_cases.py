@@ -446,6 +446,31 @@ def nchw_bottleneck(size):
     return Built(fn, (x, w1, w2, w3, wp, s1, s2, s3))
 
 
+@case(UNSEEN, "A ResNet last-stage bottleneck in NCHW at batch 1 over a 7x7 map: 1x1 down to a "
+      "quarter of the channels, a 3x3, 1x1 back up, the identity added, a ReLU and a global "
+      "average pool: products 49 pixels wide, weights of megabytes.", rtol=1e-4, atol=1e-4)
+def nchw_late_bottleneck(size):
+    rng = np.random.default_rng(949)
+    c, m, hw = (16, 4, 3) if size == "test" else (2048, 512, 7)
+    x = jax.nn.relu(normal(rng, (1, c, hw, hw)))
+    w1, w2, w3 = (normal(rng, s, 1 / np.sqrt(np.prod(s[1:]))) for s in [(m, c, 1, 1), (m, m, 3, 3), (c, m, 1, 1)])
+    b1, b2, b3 = (0.1 * normal(rng, (k,)) for k in (m, m, c))
+
+    def conv(x, w, pad=0):
+        return jax.lax.conv_general_dilated(
+            x, w, (1, 1), [(pad, pad), (pad, pad)], dimension_numbers=("NCHW", "OIHW", "NCHW"),
+        )
+
+    def fn(x, w1, w2, w3, b1, b2, b3):
+        bias = lambda y, b: y + b[None, :, None, None]
+        y = jax.nn.relu(bias(conv(x, w1), b1))
+        y = jax.nn.relu(bias(conv(y, w2, pad=1), b2))
+        y = jax.nn.relu(bias(conv(y, w3), b3) + x)
+        return y.mean((2, 3))
+
+    return Built(fn, (x, w1, w2, w3, b1, b2, b3))
+
+
 @case(UNSEEN, "A MobileNet/ShuffleNet-style separable block in NCHW: a grouped 1x1 convolution, "
       "a channel shuffle, a depthwise 3x3 (one group per channel), a grouped 1x1 convolution and a "
       "ReLU6.", rtol=1e-4, atol=1e-4)

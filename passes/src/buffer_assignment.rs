@@ -15,7 +15,9 @@
 //!   the loop fusion, multi-output ones included, that reads it elementwise
 //!   and last), so the state
 //!   is not copied back every iteration; likewise a loop starts on its initial
-//!   values where they lie when nothing reads them once it has started;
+//!   values where they lie when nothing reads them once it has started, and a
+//!   state leaf the body only reads and passes on, started by an entry
+//!   parameter, is that parameter;
 //! - entry parameters live in the caller's buffers, constants in a read-only area,
 //!   entry results in the caller's output buffers (or in place of a donated
 //!   parameter, per `input_output_alias`).
@@ -364,16 +366,19 @@ pub fn assign_buffers(module: &Module, schedule: &Schedule) -> BufferAssignment 
     //     reads that state leaf for the last time before the result is first
     //     written (or in the very instruction that writes it in place), so the
     //     state is updated where it lies instead of copied back every iteration.
-    let loops = LoopAliasing {
-        module,
-        comp_users: &comp_users,
-        times: &times,
-        index: &index,
-        keys: &keys,
-        kinds: &kind_of_root,
-    };
     for &(c, id) in &callers {
         let w = module.comp(c).inst(id);
+        if w.opcode == Opcode::While {
+            read_only_state_on_parameters(module, &index, &mut kind_of_root, &mut uf, (c, id));
+        }
+        let loops = LoopAliasing {
+            module,
+            comp_users: &comp_users,
+            times: &times,
+            index: &index,
+            keys: &keys,
+            kinds: &kind_of_root,
+        };
         if w.opcode == Opcode::While {
             alias_init_with_state(&loops, &mut uf, (c, id));
         }
@@ -672,6 +677,60 @@ struct LoopAliasing<'a> {
     keys: &'a [ValueKey],
     /// The sets whose storage is fixed (parameters, constants, outputs): never joined.
     kinds: &'a HashMap<usize, Kind>,
+}
+
+/// Step 4a of [`assign_buffers`], first: a state leaf of while loop `(comp,
+/// inst)` that the body passes on unchanged (its root's element `j` is the
+/// state's element `j`) and that starts as an entry parameter is that
+/// parameter's storage: the loop only reads it, so it is not copied in (a
+/// JAX `fori_loop` carries the arrays its body closes over as state). The
+/// joined set stays a parameter, so nothing writes in place into it. A
+/// parameter starting several state leaves lends its storage to the first.
+fn read_only_state_on_parameters(
+    module: &Module,
+    index: &HashMap<ValueKey, usize>,
+    kinds: &mut HashMap<usize, Kind>,
+    uf: &mut UnionFind,
+    (wc, wid): (CompId, InstId),
+) {
+    let w = module.comp(wc).inst(wid);
+    let (Some(&operand), Some(&body)) = (w.operands.first(), w.called.get(1)) else {
+        return;
+    };
+    let bc = module.comp(body);
+    let root = bc.root_inst();
+    let elements = w.shape.tuple_elements();
+    // Flat states only: element `j` is leaf `j`.
+    if root.opcode != Opcode::Tuple || !w.shape.is_tuple() || elements.iter().any(|e| e.is_tuple()) {
+        return;
+    }
+    let key = |c: CompId, i: InstId, leaf: usize| ValueKey { comp: c, inst: i, leaf: leaf as u32 };
+    for (j, &op) in root.operands.iter().enumerate() {
+        let passed_on = matches!(
+            (bc.inst(op).opcode, &bc.inst(op).attrs, bc.inst(op).operands.first()),
+            (Opcode::GetTupleElement, Attrs::GetTupleElement { index }, Some(&from))
+                if *index as usize == j && bc.inst(from).opcode == Opcode::Parameter
+        );
+        let (Some(&vi), Some(&si)) = (index.get(&key(wc, operand, j)), index.get(&key(wc, wid, j))) else {
+            continue;
+        };
+        let (rv, rs) = (uf.find(vi), uf.find(si));
+        let state_roots: Vec<usize> =
+            (0..elements.len()).filter_map(|k| index.get(&key(wc, wid, k))).map(|&s| uf.find(s)).collect();
+        if !passed_on
+            || rv == rs
+            || state_roots.contains(&rv)
+            || !matches!(kinds.get(&rv), Some(Kind::Param(..)))
+            || kinds.contains_key(&rs)
+        {
+            continue;
+        }
+        uf.union(vi, si);
+        let r = uf.find(vi);
+        if let Some(kind) = kinds.remove(&rv) {
+            kinds.insert(r, kind);
+        }
+    }
 }
 
 /// Step 4a of [`assign_buffers`] for the initial state of while loop `(comp,
@@ -1072,6 +1131,30 @@ mod tests {
 
     fn state(m: &Module, a: &BufferAssignment, leaf: u32) -> Option<Slot> {
         a.slot(ValueKey { comp: m.entry, inst: m.entry().find("w").unwrap(), leaf })
+    }
+
+    #[test]
+    fn read_only_loop_state_is_the_parameter_it_starts_as() {
+        let param = Some(Slot::Parameter { number: 0, leaf: 0 });
+        // Leaf 2 is passed on unchanged: it is p's storage, not a copy of
+        // it. Leaf 1 starts as p too but is written: storage of its own.
+        let (m, a) = assign(&while_module(
+            "  e = f32[8]{0} exponential(x)\n  s2 = f32[8]{0} add(e, y)\n  ROOT t = (s32[], f32[8]{0}, f32[8]{0}) tuple(j, s2, y)\n",
+        ));
+        assert_eq!(state(&m, &a, 2), param);
+        assert_ne!(state(&m, &a, 1), param);
+        // Leaf 1 passed on takes p; leaf 2, written in place, and started by
+        // p as well, keeps its own (a parameter lends its storage once).
+        let (m, a) = assign(&while_module(
+            "  ny = f32[8]{0} negate(y)\n  ROOT t = (s32[], f32[8]{0}, f32[8]{0}) tuple(j, x, ny)\n",
+        ));
+        assert_eq!(state(&m, &a, 1), param);
+        assert_ne!(state(&m, &a, 2), param);
+        assert_eq!(body_value(&m, &a, "ny"), state(&m, &a, 2));
+        // Leaf 2 passed on as leaf 1: not read-only in place, so no parameter.
+        let (m, a) = assign(&while_module("  ROOT t = (s32[], f32[8]{0}, f32[8]{0}) tuple(j, y, x)\n"));
+        assert_ne!(state(&m, &a, 1), param);
+        assert_ne!(state(&m, &a, 2), param);
     }
 
     #[test]

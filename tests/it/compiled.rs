@@ -148,6 +148,52 @@ fn topk_on_every_backend_matches_the_interpreter() {
     }
 }
 
+/// A loop state leaf the body only reads, started by an entry parameter, is
+/// that parameter's storage (not copied in); nothing writes it: not the
+/// body, not a negation of the loop's result that would otherwise run in
+/// place. Every backend against the interpreter, the input left as it was.
+#[test]
+fn read_only_loop_state_on_a_parameter_matches_the_interpreter() {
+    let text = "HloModule m\n\n\
+        cond {\n  s = (s32[], f32[64], f32[64]) parameter(0)\n  i = s32[] get-tuple-element(s), index=0\n  \
+        n = s32[] constant(5)\n  ROOT lt = pred[] compare(i, n), direction=LT\n}\n\n\
+        body {\n  s = (s32[], f32[64], f32[64]) parameter(0)\n  i = s32[] get-tuple-element(s), index=0\n  \
+        one = s32[] constant(1)\n  j = s32[] add(i, one)\n  acc = f32[64] get-tuple-element(s), index=1\n  \
+        x = f32[64] get-tuple-element(s), index=2\n  half = f32[] constant(0.5)\n  h = f32[64] broadcast(half), dimensions={}\n  \
+        fi = f32[] convert(i)\n  bi = f32[64] broadcast(fi), dimensions={}\n  sx = f32[64] sine(x)\n  \
+        t1 = f32[64] multiply(acc, h)\n  t2 = f32[64] multiply(sx, bi)\n  a2 = f32[64] add(t1, t2)\n  \
+        ROOT t = (s32[], f32[64], f32[64]) tuple(j, a2, x)\n}\n\n\
+        ENTRY e {\n  p = f32[64] parameter(0)\n  z = s32[] constant(0)\n  c0 = f32[] constant(0)\n  \
+        zs = f32[64] broadcast(c0), dimensions={}\n  init = (s32[], f32[64], f32[64]) tuple(z, zs, p)\n  \
+        w = (s32[], f32[64], f32[64]) while(init), condition=cond, body=body\n  r = f32[64] get-tuple-element(w), index=1\n  \
+        rx = f32[64] get-tuple-element(w), index=2\n  nx = f32[64] negate(rx)\n  ROOT o = (f32[64], f32[64]) tuple(r, nx)\n}\n";
+    let module = smelt_hlo::parse_module(text).unwrap();
+    let x: Vec<f32> = (0..64).map(|i| (i as f32 - 20.0) * 0.37).collect();
+    let args = vec![smelt_hlo::Literal::Array(smelt_hlo::Array::from_vec([64], x))];
+    let before = args.clone();
+    let want = Compiled::new(module.clone(), smelt::engine::INTERP, Pipeline::None).unwrap().run(&args).unwrap();
+    for backend in ["cpu", "cranelift", "gpu-sim"] {
+        for pipeline in [Pipeline::None, Pipeline::Default] {
+            let compiled = Compiled::new(module.clone(), backend, pipeline).unwrap();
+            for run in 0..2 {
+                let got = compiled.run(&args).unwrap();
+                assert_eq!(args, before, "{backend} ({pipeline:?}) run {run}: the input was written");
+                for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+                    assert_eq!(g.dims, w.dims, "{backend} ({pipeline:?}): output {i}");
+                    let g: Vec<f64> = (0..g.data.len()).map(|e| g.data.get_f64(e)).collect();
+                    let w: Vec<f64> = (0..w.data.len()).map(|e| w.data.get_f64(e)).collect();
+                    for (a, b) in g.iter().zip(&w) {
+                        assert!(
+                            (a - b).abs() <= 1e-5 * (1.0 + b.abs()),
+                            "{backend} ({pipeline:?}): output {i}: {a} vs {b}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Subnormal operands and results on the host backends, every float unary and
 /// binary operation in f32 and f64, as written and optimized: what the
 /// interpreter's model of XLA CPU's FTZ/DAZ environment computes (see

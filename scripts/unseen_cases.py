@@ -29,6 +29,15 @@ from cases import Built, Registry, case, dense, glorot, normal, softmax_xent
 UNSEEN = Registry("unseen")
 
 
+def nchw_conv(x, w, stride=1, pad=0, groups=1):
+    """A PyTorch-layout convolution (NCHW input and output, OIHW kernel),
+    symmetric padding, one stride for both axes."""
+    return jax.lax.conv_general_dilated(
+        x, w, (stride, stride), [(pad, pad), (pad, pad)],
+        dimension_numbers=("NCHW", "OIHW", "NCHW"), feature_group_count=groups,
+    )
+
+
 @case(UNSEEN, "An MLP block with exact (erf) GELU between two dense layers.", rtol=1e-4, atol=1e-5)
 def gelu_mlp(size):
     rng = np.random.default_rng(901)
@@ -430,18 +439,12 @@ def nchw_bottleneck(size):
                       [(m, c, 1, 1), (m, m, 3, 3), (o, m, 1, 1), (o, c, 1, 1)])
     s1, s2, s3 = (1 + 0.1 * normal(rng, (k,)) for k in (m, m, o))
 
-    def conv(x, w, stride=1, pad=0, groups=1):
-        return jax.lax.conv_general_dilated(
-            x, w, (stride, stride), [(pad, pad), (pad, pad)],
-            dimension_numbers=("NCHW", "OIHW", "NCHW"), feature_group_count=groups,
-        )
-
     def fn(x, w1, w2, w3, wp, s1, s2, s3):
         aff = lambda y, s: y * s[None, :, None, None] + 0.05
-        y = jax.nn.relu(aff(conv(x, w1, stride=2), s1))
-        y = jax.nn.relu(aff(conv(y, w2, pad=1), s2))
-        y = aff(conv(y, w3), s3)
-        return jax.nn.relu(y + conv(x, wp, stride=2))
+        y = jax.nn.relu(aff(nchw_conv(x, w1, stride=2), s1))
+        y = jax.nn.relu(aff(nchw_conv(y, w2, pad=1), s2))
+        y = aff(nchw_conv(y, w3), s3)
+        return jax.nn.relu(y + nchw_conv(x, wp, stride=2))
 
     return Built(fn, (x, w1, w2, w3, wp, s1, s2, s3))
 
@@ -456,16 +459,11 @@ def nchw_late_bottleneck(size):
     w1, w2, w3 = (normal(rng, s, 1 / np.sqrt(np.prod(s[1:]))) for s in [(m, c, 1, 1), (m, m, 3, 3), (c, m, 1, 1)])
     b1, b2, b3 = (0.1 * normal(rng, (k,)) for k in (m, m, c))
 
-    def conv(x, w, pad=0):
-        return jax.lax.conv_general_dilated(
-            x, w, (1, 1), [(pad, pad), (pad, pad)], dimension_numbers=("NCHW", "OIHW", "NCHW"),
-        )
-
     def fn(x, w1, w2, w3, b1, b2, b3):
         bias = lambda y, b: y + b[None, :, None, None]
-        y = jax.nn.relu(bias(conv(x, w1), b1))
-        y = jax.nn.relu(bias(conv(y, w2, pad=1), b2))
-        y = jax.nn.relu(bias(conv(y, w3), b3) + x)
+        y = jax.nn.relu(bias(nchw_conv(x, w1), b1))
+        y = jax.nn.relu(bias(nchw_conv(y, w2, pad=1), b2))
+        y = jax.nn.relu(bias(nchw_conv(y, w3), b3) + x)
         return y.mean((2, 3))
 
     return Built(fn, (x, w1, w2, w3, b1, b2, b3))
@@ -482,17 +480,11 @@ def nchw_separable(size):
     wd = normal(rng, (c, 1, 3, 3), 1 / 3)
     w2 = normal(rng, (c, c // g, 1, 1), 1 / np.sqrt(c // g))
 
-    def conv(x, w, stride=1, pad=0, groups=1):
-        return jax.lax.conv_general_dilated(
-            x, w, (stride, stride), [(pad, pad), (pad, pad)],
-            dimension_numbers=("NCHW", "OIHW", "NCHW"), feature_group_count=groups,
-        )
-
     def fn(x, w1, wd, w2):
-        y = jax.nn.relu(conv(x, w1, groups=g))
+        y = jax.nn.relu(nchw_conv(x, w1, groups=g))
         y = y.reshape(1, g, c // g, hw, hw).transpose(0, 2, 1, 3, 4).reshape(1, c, hw, hw)
-        y = conv(y, wd, pad=1, groups=c)
-        return jnp.clip(conv(y, w2, groups=g), 0, 6)
+        y = nchw_conv(y, wd, pad=1, groups=c)
+        return jnp.clip(nchw_conv(y, w2, groups=g), 0, 6)
 
     return Built(fn, (x, w1, wd, w2))
 

@@ -528,6 +528,28 @@ fn internal_function<'ctx>(
 
 // ---- microkernel ---------------------------------------------------------------
 
+/// A function of the microkernel's signature, `void (i64 kc, ptr a, ptr b,
+/// ptr c, i64 ldc, i64 rows, i64 cols, i64 accumulate, i64 ldb, i64 lda)`,
+/// which the macro kernel calls per tile (the microkernels and the tail
+/// column kernel), named `name`; or the module's, when it has it already.
+/// One copy per module, never inlined: the macro kernel calls it from
+/// several places (two loop orders, packed or in-place A).
+fn tile_kernel_function<'ctx>(
+    module: &Module<'ctx>,
+    target: &TargetMachine,
+    isa: Isa,
+    name: &str,
+) -> std::result::Result<FunctionValue<'ctx>, FunctionValue<'ctx>> {
+    if let Some(f) = module.get_function(name) {
+        return Err(f);
+    }
+    let cx = module.get_context();
+    let (i, p) = (cx.i64_type().into(), cx.ptr_type(Default::default()).into());
+    let f = internal_function(module, target, isa, name, &[i, p, p, p, i, i, i, i, i, i]);
+    f.add_attribute(inkwell::attributes::AttributeLoc::Function, enum_attr(cx, "noinline"));
+    Ok(f)
+}
+
 /// The heights of tile the microkernel comes in: `MR`, then for an `MR` of
 /// thirds (12 with AVX-512, 6 with AVX2) one and two thirds of it, for the
 /// last row tile of a matrix whose rows are not a multiple of `MR`. A full
@@ -567,16 +589,10 @@ fn ukernel_function<'ctx>(
         if a_rows { "_rows" } else { "" },
         if height < blk.mr { format!("_h{height}") } else { String::new() }
     );
-    if let Some(f) = module.get_function(&name) {
-        return Ok(f);
-    }
-    let cx = module.get_context();
-    let (i, p) = (cx.i64_type().into(), cx.ptr_type(Default::default()).into());
-    // (kc, a, b, c, ldc, mr, nr, accumulate, ldb, lda)
-    let f = internal_function(module, target, isa, &name, &[i, p, p, p, i, i, i, i, i, i]);
-    // One copy per module: the macro kernel calls it from four places (two
-    // loop orders, packed or in-place A), once per tile of `kc` steps.
-    f.add_attribute(inkwell::attributes::AttributeLoc::Function, enum_attr(cx, "noinline"));
+    let f = match tile_kernel_function(module, target, isa, &name) {
+        Ok(f) => f,
+        Err(existing) => return Ok(existing),
+    };
     let ir = Ir::new(module, f);
     let ct = blk.ct;
     let ctt = ct.ty(ir.cx);
@@ -862,13 +878,10 @@ fn tail_column_function<'ctx>(
 ) -> R<FunctionValue<'ctx>> {
     let (ct, lanes, mr) = (blk.ct, blk.lanes, blk.mr);
     let name = format!("smelt_gemm_tail_column_{}_{}_{}", ct.name(), out.name(), mr);
-    if let Some(f) = module.get_function(&name) {
-        return Ok(f);
-    }
-    let cx = module.get_context();
-    let (i, p) = (cx.i64_type().into(), cx.ptr_type(Default::default()).into());
-    let f = internal_function(module, target, isa, &name, &[i, p, p, p, i, i, i, i, i, i]);
-    f.add_attribute(inkwell::attributes::AttributeLoc::Function, enum_attr(cx, "noinline"));
+    let f = match tile_kernel_function(module, target, isa, &name) {
+        Ok(f) => f,
+        Err(existing) => return Ok(existing),
+    };
     let ir = Ir::new(module, f);
     let ctt = ct.ty(ir.cx);
     let vt: inkwell::types::BasicTypeEnum<'ctx> = ir.vec(ct, lanes).into();

@@ -550,6 +550,39 @@ fn tile_kernel_function<'ctx>(
     Ok(f)
 }
 
+/// The parameters of a [`tile_kernel_function`], in order: the depth, A, B
+/// and C, C's row stride, the tile's live rows and columns, whether to add
+/// to C, B's row stride, and A's row stride (0: A packed).
+struct TileParams<'ctx> {
+    kc: IntValue<'ctx>,
+    a: PointerValue<'ctx>,
+    b: PointerValue<'ctx>,
+    c: PointerValue<'ctx>,
+    ldc: IntValue<'ctx>,
+    rows: IntValue<'ctx>,
+    cols: IntValue<'ctx>,
+    accumulate: IntValue<'ctx>,
+    ldb: IntValue<'ctx>,
+    lda: IntValue<'ctx>,
+}
+
+impl<'ctx> TileParams<'ctx> {
+    fn of(ir: &Ir<'_, 'ctx>) -> TileParams<'ctx> {
+        TileParams {
+            kc: ir.param_int(0),
+            a: ir.param_ptr(1),
+            b: ir.param_ptr(2),
+            c: ir.param_ptr(3),
+            ldc: ir.param_int(4),
+            rows: ir.param_int(5),
+            cols: ir.param_int(6),
+            accumulate: ir.param_int(7),
+            ldb: ir.param_int(8),
+            lda: ir.param_int(9),
+        }
+    }
+}
+
 /// The heights of tile the microkernel comes in: `MR`, then for an `MR` of
 /// thirds (12 with AVX-512, 6 with AVX2) one and two thirds of it, for the
 /// last row tile of a matrix whose rows are not a multiple of `MR`. A full
@@ -597,16 +630,9 @@ fn ukernel_function<'ctx>(
     let ct = blk.ct;
     let ctt = ct.ty(ir.cx);
     let vt = ir.vec(ct, lanes);
-    let (kc, ap, bp, c, ldc, mrv, nrv, accf) = (
-        ir.param_int(0),
-        ir.param_ptr(1),
-        ir.param_ptr(2),
-        ir.param_ptr(3),
-        ir.param_int(4),
-        ir.param_int(5),
-        ir.param_int(6),
-        ir.param_int(7),
-    );
+    // B's rows are `ldb` apart: `NR` in a packed panel, the matrix's row
+    // length when the macro kernel reads a panel in place (then unaligned).
+    let TileParams { kc, a: ap, b: bp, c, ldc, rows: mrv, cols: nrv, accumulate: accf, ldb, lda } = TileParams::of(&ir);
     let vbytes = lanes * ct.bytes();
     let mut accs = Vec::new();
     for _ in 0..(mr * nv) {
@@ -626,11 +652,7 @@ fn ukernel_function<'ctx>(
             off += 64;
         }
     }
-    // B's rows are `ldb` apart: `NR` in a packed panel, the matrix's row
-    // length when the macro kernel reads a panel in place (then unaligned).
-    let ldb = ir.param_int(8);
     let a_row_ptrs = if a_rows {
-        let lda = ir.param_int(9);
         let last = ir.sub(mrv, ir.c(1))?;
         (0..mr).map(|r| ir.gep(ctt, ap, ir.mul(ir.min(ir.c(r as i64), last)?, lda)?)).collect::<R<Vec<_>>>()?
     } else {
@@ -745,12 +767,7 @@ fn ukernel_function<'ctx>(
         // of eight `512 -> 512` 3x3 layers over 7x7 ran 1.05-1.11x faster
         // on one thread (one such layer alone, weights cached: even).
         let line = 64 / ct.bytes() as i64;
-        let next_tile_bytes = if a_rows {
-            let lda = ir.param_int(9);
-            Some(ir.mul(lda, ir.c((panel_rows * ct.bytes()) as i64))?)
-        } else {
-            None
-        };
+        let next_tile_bytes = if a_rows { Some(ir.mul(lda, ir.c((panel_rows * ct.bytes()) as i64))?) } else { None };
         let kmain = ir.sub(kc, ir.rem(kc, ir.c(UNROLL))?)?;
         let prefetch_a = |k0: IntValue<'ctx>| -> R<()> {
             let Some(next) = next_tile_bytes else { return Ok(()) };
@@ -886,17 +903,7 @@ fn tail_column_function<'ctx>(
     let ctt = ct.ty(ir.cx);
     let vt: inkwell::types::BasicTypeEnum<'ctx> = ir.vec(ct, lanes).into();
     let (eb, vb) = (ct.bytes(), lanes * ct.bytes());
-    let (kc, ap, bp, c, ldc, mrv, accf, ldb, lda) = (
-        ir.param_int(0),
-        ir.param_ptr(1),
-        ir.param_ptr(2),
-        ir.param_ptr(3),
-        ir.param_int(4),
-        ir.param_int(5),
-        ir.param_int(7),
-        ir.param_int(8),
-        ir.param_int(9),
-    );
+    let TileParams { kc, a: ap, b: bp, c, ldc, rows: mrv, accumulate: accf, ldb, lda, .. } = TileParams::of(&ir);
     // The column's sums, one per row of the tile, before they go to C.
     let sums = ir.alloca(ctt.array_type(mr.div_ceil(lanes) * lanes).into())?;
     let b_at = |k: IntValue<'ctx>| -> R<BasicValueEnum<'ctx>> { ir.load(ctt, ir.gep(ctt, bp, ir.mul(k, ldb)?)?, eb) };

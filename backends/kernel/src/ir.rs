@@ -434,6 +434,15 @@ impl Graph {
     }
 }
 
+/// Row-major strides (in elements) of `dims`, saturating.
+pub fn row_major_strides(dims: &[i64]) -> Vec<i64> {
+    let mut s = vec![1i64; dims.len()];
+    for k in (0..dims.len().saturating_sub(1)).rev() {
+        s[k] = s[k + 1].saturating_mul(dims[k + 1].max(0));
+    }
+    s
+}
+
 /// A dense row-major array: what a kernel reads or writes.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ArrayType {

@@ -83,6 +83,28 @@ pub fn delinearized(g: &Graph, index: &[NodeId], dims: &[i64], k: usize) -> Opti
     (rest == 1 && m - k >= 2).then_some((x, m - k))
 }
 
+/// The terms of a load's element offset into an array of dimensions `dims`
+/// and element strides `strides`: `(value, stride)` per dimension of
+/// `index`, or per run that [`delinearized`] finds over dimensions laid out
+/// one after another (`strides[m] == dims[m + 1] * strides[m + 1]`), whose
+/// value then counts in the run's last stride; dimensions of size 1 add
+/// nothing. Every backend's loads sum these, so none divides where the
+/// value is contiguous.
+pub fn address_terms(g: &Graph, index: &[NodeId], dims: &[i64], strides: &[i64]) -> Vec<(NodeId, i64)> {
+    let mut terms = Vec::new();
+    let mut k = 0;
+    while k < index.len() {
+        let run = delinearized(g, index, dims, k)
+            .filter(|&(_, n)| (k..k + n - 1).all(|m| strides[m] == dims[m + 1] * strides[m + 1]));
+        let (x, n) = run.unwrap_or((index[k], 1));
+        if n > 1 || dims[k] != 1 {
+            terms.push((x, strides[k + n - 1]));
+        }
+        k += n;
+    }
+    terms
+}
+
 /// The most pieces [`split_points`] cuts a dimension into.
 pub const MAX_PIECES: usize = 8;
 

@@ -99,13 +99,18 @@ impl Fx<'_, '_> {
                 }
             });
         }
-        Ok(match linear {
+        Ok(self.element_address(view, linear))
+    }
+
+    /// The address of element `linear` (in elements) of `view`; its base for none.
+    fn element_address(&mut self, view: &View, linear: Option<Value>) -> Value {
+        match linear {
             None => view.base,
             Some(l) => {
                 let bytes = self.b.ins().imul_imm_s(l, view.ty.dtype.byte_size() as i64);
                 self.b.ins().iadd(view.base, bytes)
             }
-        })
+        }
     }
 
     fn node(&mut self, g: &Graph, id: NodeId, env: &Env<'_>, vals: &mut Vals) -> Result<Value> {
@@ -126,22 +131,19 @@ impl Fx<'_, '_> {
             },
             Node::Load { input, index } => {
                 let Some(view) = env.inputs.get(*input) else { invalid!("load of input {input} out of range") };
-                let mut idx: Vec<Value> = index.iter().map(|&i| vals.get(i)).collect::<Result<_>>()?;
-                // A value split over neighbouring dimensions addresses as
-                // itself in the last of them (zeros before it): no division.
-                let mut k = 0;
-                while k < index.len() {
-                    match smelt_kernel::ranges::delinearized(g, index, &view.ty.dims, k) {
-                        Some((x, n)) => {
-                            let zero = self.b.ins().iconst(types::I64, 0);
-                            idx[k..k + n - 1].fill(zero);
-                            idx[k + n - 1] = vals.get(x)?;
-                            k += n;
-                        }
-                        None => k += 1,
-                    }
+                // Row-major views: the shared offset terms, which address a
+                // value split over neighbouring dimensions as itself.
+                let (dims, mut linear) = (&view.ty.dims, None);
+                let strides = smelt_kernel::row_major_strides(dims);
+                for (i, stride) in smelt_kernel::ranges::address_terms(g, index, dims, &strides) {
+                    let v = vals.get(i)?;
+                    let term = if stride == 1 { v } else { self.b.ins().imul_imm_s(v, stride) };
+                    linear = Some(match linear {
+                        Some(l) => self.b.ins().iadd(l, term),
+                        None => term,
+                    });
                 }
-                let addr = self.address(view, &idx)?;
+                let addr = self.element_address(view, linear);
                 self.load_elem(view.ty.dtype, addr)?
             }
             Node::Unary { op, x } => {

@@ -335,26 +335,13 @@ impl<'ctx> Cg<'ctx, '_> {
                     }
                 } else {
                     let mut off: Option<IntValue<'ctx>> = None;
-                    let mut k = 0;
-                    while k < index.len() {
-                        // A value split over several dimensions (a merged
-                        // dimension reshaped back) addresses them as one.
-                        let run = smelt_kernel::ranges::delinearized(g, index, &buf.dims, k).filter(|&(_, n)| {
-                            (k..k + n - 1).all(|m| buf.strides[m] == buf.dims[m + 1] * buf.strides[m + 1])
-                        });
-                        let (i, n) = run.unwrap_or((index[k], 1));
-                        let stride = buf.strides[k + n - 1];
-                        if n == 1 && buf.dims[k] == 1 {
-                            k += 1;
-                            continue;
-                        }
+                    for (i, stride) in smelt_kernel::ranges::address_terms(g, index, &buf.dims, &buf.strides) {
                         let iv = as_int(self.value(env, i)?, "a load index")?;
                         let term = if stride == 1 { iv } else { self.b.build_int_mul(iv, self.i64c(stride), "")? };
                         off = Some(match off {
                             Some(o) => self.b.build_int_add(o, term, "")?,
                             None => term,
                         });
-                        k += n;
                     }
                     off.unwrap_or_else(|| self.i64c(0))
                 };

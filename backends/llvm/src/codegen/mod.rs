@@ -943,13 +943,7 @@ pub fn check_sizes(p: &Program) -> Result<()> {
 }
 
 /// Row-major strides (in elements) of `dims`.
-pub fn strides(dims: &[i64]) -> Vec<i64> {
-    let mut s = vec![1i64; dims.len()];
-    for k in (0..dims.len().saturating_sub(1)).rev() {
-        s[k] = s[k + 1].saturating_mul(dims[k + 1].max(0));
-    }
-    s
-}
+pub use smelt_kernel::row_major_strides as strides;
 
 /// The product of `dims` (0 if any is negative or zero; saturating).
 pub fn count(dims: &[i64]) -> i64 {

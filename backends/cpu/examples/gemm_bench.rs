@@ -8,6 +8,7 @@
 //! `SMELT_BENCH_COLD=N`: each call reads the next of `N` copies of A, so
 //! that a layer's weights come from memory as in a model;
 //! `SMELT_BENCH_COLD_B=N`: the same for B, a layer's activations;
+//! `SMELT_BENCH_COLD_C=N`: the same for C, the memory a layer writes;
 //! `SMELT_PERF_MAP=1`: the routine's external functions in `/tmp/perf-PID.map`
 //! for `perf report`.)
 
@@ -100,14 +101,18 @@ fn main() {
         let b_copies = common::copies("SMELT_BENCH_COLD_B");
         let b_len = (batch * k * n) as usize;
         let b: Vec<f32> = (0..b_len * b_copies).map(|i| ((i * 5 % 11) as f32 - 5.0) / 8.0).collect();
-        let mut c = vec![0f32; (batch * m * n) as usize];
-        let (mut next, mut next_b) = (0, 0);
+        let c_copies = common::copies("SMELT_BENCH_COLD_C");
+        let c_len = (batch * m * n) as usize;
+        let mut c = vec![0f32; c_len * c_copies];
+        let (mut next, mut next_b, mut next_c) = (0, 0, 0);
         let mut run = |c: &mut [f32]| unsafe {
             let ap = a.as_ptr().add(next * a_len);
             let bp = b.as_ptr().add(next_b * b_len);
+            let cp = c.as_mut_ptr().add(next_c * c_len);
             next = (next + 1) % copies;
             next_b = (next_b + 1) % b_copies;
-            f(ap, bp, c.as_mut_ptr(), batch, m, n, k, std::ptr::null(), std::ptr::null_mut())
+            next_c = (next_c + 1) % c_copies;
+            f(ap, bp, cp, batch, m, n, k, std::ptr::null(), std::ptr::null_mut())
         };
         run(&mut c);
         let flops = 2.0 * (batch * m * n * k) as f64;

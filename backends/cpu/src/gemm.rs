@@ -21,11 +21,13 @@
 //!   `k`) and B into `NR`-column micro-panels, converting to the accumulator type
 //!   and padding edges with zeros, so the microkernel reads both sequentially.
 //!   An A stored along `k` in the accumulator type (a layer's weights, as
-//!   convolutions and dots of NCHW models hold them) is read in place instead,
-//!   by a microkernel variant that broadcasts from `MR` row pointers: its tile
-//!   stays in L1 across B's panels either way, and packing cost a pass over
-//!   all of A per call (Zen 2: `2048x49x1024` 1.21x, `1000x169x512` 1.07x
-//!   faster; large squares unchanged).
+//!   convolutions and dots of NCHW models hold them) is read in place instead
+//!   when B is narrow ([`A_IN_PLACE_COLUMNS`]), by a microkernel variant that
+//!   broadcasts from `MR` row pointers: packing cost a pass over all of A
+//!   per call for the few panels it serves (Zen 2: `2048x49x1024` 1.21x,
+//!   `1000x169x512` 1.07x faster). Over wider B the packed micro-panels
+//!   stream from L2 better than a tile's rows far apart (`64x3136x256`
+//!   1.12x).
 //!   Panels whose source runs along `k` are transposed in registers (`lanes x
 //!   lanes` shuffles), the others are copied a row at a time. When A is at
 //!   most four row blocks (`m <= 4 MC`: a few rows through a layer's weights,
@@ -248,6 +250,17 @@ const MIN_NARROW_TASK_ROW_TILES: i64 = 2;
 /// `512x98x2048` 263 -> 293, `256x128x1024` 1.05x, `256x160x1024` 1.02x;
 /// seven panels (`256x196x1024`) 0.98x, so they stay packed.
 const A_ALIASED_NARROW_PANELS: i64 = 4;
+/// B's columns at most for A to be read in place. Past them A's tiles are
+/// read once per panel (B read in place goes panel by panel over all row
+/// tiles) or from L1 copies that do not last, and a tile's rows far apart
+/// stream from L2 worse than one packed micro-panel. Intel Xeon of
+/// `docs/benchmarks.md`, one thread, `gemm_bench`, packed against in
+/// place: `64x3136x256` 1.12x, `128x3136x256` 1.19x, `96x784x192` 1.10x,
+/// `128x784x512` 1.06x, `256x3136x64` 1.03x (weights from memory:
+/// `64x784x192` 1.2x), 392 columns (`128x392x1152`) 1.02-1.05x; 196
+/// (`1024x196x256`) 0.9x and 49 (`2048x49x512`) 0.67x, so they stay in
+/// place, as on Zen 2 (AVX2) `1000x169x512` (1.07x in place).
+const A_IN_PLACE_COLUMNS: i64 = 256;
 /// Rows ahead that the microkernel prefetches a B panel read in place
 /// (its rows a matrix row apart, beyond any hardware prefetcher's stride).
 /// Intel Xeon of `docs/benchmarks.md`, two threads, B from memory
@@ -1888,9 +1901,11 @@ fn compute_task_function<'ctx>(tasks: &Tasks<'_, 'ctx>, parts: &Parts<'ctx>) -> 
     let fits = ir.cmp(IntPredicate::SLE, whole_bytes, ir.c(A_KEEP_BYTES))?;
     let keep_a = ir.b.build_and(several, fits, "")?;
     let block_bytes = ir.mul(ir.mul(mc, kpb)?, ir.c(blk.packed_bytes()))?;
-    // A stored along k in the accumulator type is read in place, unpacked:
-    // the microkernel's tile stays in L1 across B's panels either way, and
-    // packing cost a pass over A (all of a layer's weights) per call.
+    // A stored along k in the accumulator type is read in place, unpacked,
+    // where B is narrow ([`A_IN_PLACE_COLUMNS`]): packing would cost a pass
+    // over A (all of a layer's weights) per call for the few panels it
+    // serves. Over wider B, A's tiles are read once per panel, and a packed
+    // micro-panel streams from L2 where twelve rows did not.
     // A tile of more rows than the L1's ways (12 with AVX-512) whose rows
     // fall into one cache set (4 KiB apart) would not stay in L1: packed,
     // unless B is so narrow ([`A_ALIASED_NARROW_PANELS`]) that the packing
@@ -1898,13 +1913,16 @@ fn compute_task_function<'ctx>(tasks: &Tasks<'_, 'ctx>, parts: &Parts<'ctx>) -> 
     let can_a = reads_a_in_place(spec, &blk, ir.cx);
     let a_in_place = if !can_a {
         ir.cx.bool_type().const_zero()
-    } else if blk.mr <= 8 {
-        ir.cx.bool_type().const_int(1, false)
     } else {
-        let stride = ir.mul(rs, ir.c(blk.ct.bytes() as i64))?;
-        let spread = ir.cmp(IntPredicate::NE, ir.rem(stride, ir.c(4096))?, ir.c(0))?;
-        let narrow = ir.cmp(IntPredicate::SLE, n, ir.c(A_ALIASED_NARROW_PANELS * blk.nr() as i64))?;
-        ir.b.build_or(spread, narrow, "")?
+        let narrow = ir.cmp(IntPredicate::SLE, n, ir.c(A_IN_PLACE_COLUMNS))?;
+        if blk.mr <= 8 {
+            narrow
+        } else {
+            let stride = ir.mul(rs, ir.c(blk.ct.bytes() as i64))?;
+            let spread = ir.cmp(IntPredicate::NE, ir.rem(stride, ir.c(4096))?, ir.c(0))?;
+            let very = ir.cmp(IntPredicate::SLE, n, ir.c(A_ALIASED_NARROW_PANELS * blk.nr() as i64))?;
+            ir.b.build_or(ir.b.build_and(spread, narrow, "")?, very, "")?
+        }
     };
     let apack = ir.alloc(ir.select(a_in_place, ir.c(0), ir.select(keep_a, whole_bytes, block_bytes)?)?)?;
     ir.for_range(lo, hi, 1, |t| {

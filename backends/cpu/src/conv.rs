@@ -1590,6 +1590,7 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
             // segment's first, `at` lanes back), and its lanes `at..at + len`
             // of the panel row (`n`) and of the load (`wide`: `sx` per pixel).
             let mut segs = Vec::new();
+            let mut lens = Vec::new();
             for i in 0..segments {
                 let oy = ir.add(oy0, ir.c(i))?;
                 let row_start = ir.mul(oy, ir.c(ow))?;
@@ -1605,17 +1606,24 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
                 };
                 let ox = ir.sub(ir.sub(start, row_start)?, at)?;
                 segs.push((oy, ox, lanes(1, n)?, lanes(sx, wide)?));
+                lens.push(len);
             }
-            // Tap `t`'s loads: per segment, the input offset of lane 0 and the mask.
-            let reads = |t: IntValue<'ctx>| -> R<Vec<(IntValue<'ctx>, inkwell::values::VectorValue<'ctx>)>> {
-                let (ky, kx) = (ir.div(t, ir.c(kw))?, ir.rem(t, ir.c(kw))?);
-                let mut r = Vec::new();
-                for &(oy, ox, _, live_wide) in &segs {
-                    let (off, inside) = self.tap_run(ir, [oy, ox], [ky, kx], n)?;
-                    r.push((off, ir.b.build_and(inside, live_wide, "")?));
-                }
-                Ok(r)
-            };
+            // A panel inside one output row (most of them over rows of 32
+            // pixels or more: stems, 56x56 layers) reads one segment per
+            // row, not one load per segment and a select.
+            let one = ir.cmp(IntPredicate::EQ, lens[1], ir.c(0))?;
+            // Tap `t`'s loads from the first `used` segments: per segment,
+            // the input offset of lane 0 and the mask.
+            let reads =
+                |t: IntValue<'ctx>, used: usize| -> R<Vec<(IntValue<'ctx>, inkwell::values::VectorValue<'ctx>)>> {
+                    let (ky, kx) = (ir.div(t, ir.c(kw))?, ir.rem(t, ir.c(kw))?);
+                    let mut r = Vec::new();
+                    for &(oy, ox, _, live_wide) in &segs[..used] {
+                        let (off, inside) = self.tap_run(ir, [oy, ox], [ky, kx], n)?;
+                        r.push((off, ir.b.build_and(inside, live_wide, "")?));
+                    }
+                    Ok(r)
+                };
             // One row of the panel: tap `t` of the input plane at `base`.
             let row = |base: IntValue<'ctx>,
                        loads: &[(IntValue<'ctx>, inkwell::values::VectorValue<'ctx>)],
@@ -1639,15 +1647,18 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
             let c1 = ir.div(ir.add(k0, kc)?, ir.c(g.taps))?;
             if g.taps <= COLUMNS_UNROLLED_TAPS {
                 // Offsets and masks in registers, the taps unrolled.
-                let all = (0..g.taps).map(|t| reads(ir.c(t))).collect::<R<Vec<_>>>()?;
-                ir.for_range(c0, c1, 1, |c| {
-                    let base = ir.add(image, ir.mul(c, ir.c(plane))?)?;
-                    let rows = ir.mul(ir.sub(c, c0)?, ir.c(g.taps))?;
-                    for (t, loads) in all.iter().enumerate() {
-                        row(base, loads, ir.add(rows, ir.c(t as i64))?)?;
-                    }
-                    Ok(())
-                })
+                let rows_of = |used: usize| {
+                    let all = (0..g.taps).map(|t| reads(ir.c(t), used)).collect::<R<Vec<_>>>()?;
+                    ir.for_range(c0, c1, 1, |c| {
+                        let base = ir.add(image, ir.mul(c, ir.c(plane))?)?;
+                        let rows = ir.mul(ir.sub(c, c0)?, ir.c(g.taps))?;
+                        for (t, loads) in all.iter().enumerate() {
+                            row(base, loads, ir.add(rows, ir.c(t as i64))?)?;
+                        }
+                        Ok(())
+                    })
+                };
+                ir.if_else(one, || rows_of(1), || rows_of(segments as usize))
             } else {
                 // Many taps (stems' 7x7): tables of offsets and masks, a loop
                 // over taps, so the code stays one tap long.
@@ -1660,29 +1671,32 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
                     let at = ir.add(ir.mul(t, ir.c(segments))?, ir.c(i))?;
                     Ok([ir.gep(ir.i64t().into(), offs, at)?, ir.gep(mask_t.into(), masks, at)?])
                 };
-                ir.for_range(ir.c(0), ir.c(g.taps), 1, |t| {
-                    for (i, (off, mask)) in reads(t)?.into_iter().enumerate() {
-                        let [o, m] = slot(t, i as i64)?;
-                        ir.store(o, off.into(), 8)?;
-                        ir.store(m, ir.b.build_int_s_extend(mask, mask_t, "")?.into(), 4)?;
-                    }
-                    Ok(())
-                })?;
-                ir.for_range(c0, c1, 1, |c| {
-                    let base = ir.add(image, ir.mul(c, ir.c(plane))?)?;
-                    let rows = ir.mul(ir.sub(c, c0)?, ir.c(g.taps))?;
+                let rows_of = |used: i64| {
                     ir.for_range(ir.c(0), ir.c(g.taps), 1, |t| {
-                        let mut loads = Vec::new();
-                        for i in 0..segments {
-                            let [o, m] = slot(t, i)?;
-                            let off = ir.load(ir.i64t().into(), o, 8)?.into_int_value();
-                            let lanes = ir.load(mask_t.into(), m, 4)?.into_vector_value();
-                            let mask = ir.b.build_int_compare(IntPredicate::SLT, lanes, mask_t.const_zero(), "")?;
-                            loads.push((off, mask));
+                        for (i, (off, mask)) in reads(t, used as usize)?.into_iter().enumerate() {
+                            let [o, m] = slot(t, i as i64)?;
+                            ir.store(o, off.into(), 8)?;
+                            ir.store(m, ir.b.build_int_s_extend(mask, mask_t, "")?.into(), 4)?;
                         }
-                        row(base, &loads, ir.add(rows, t)?)
+                        Ok(())
+                    })?;
+                    ir.for_range(c0, c1, 1, |c| {
+                        let base = ir.add(image, ir.mul(c, ir.c(plane))?)?;
+                        let rows = ir.mul(ir.sub(c, c0)?, ir.c(g.taps))?;
+                        ir.for_range(ir.c(0), ir.c(g.taps), 1, |t| {
+                            let mut loads = Vec::new();
+                            for i in 0..used {
+                                let [o, m] = slot(t, i)?;
+                                let off = ir.load(ir.i64t().into(), o, 8)?.into_int_value();
+                                let lanes = ir.load(mask_t.into(), m, 4)?.into_vector_value();
+                                let mask = ir.b.build_int_compare(IntPredicate::SLT, lanes, mask_t.const_zero(), "")?;
+                                loads.push((off, mask));
+                            }
+                            row(base, &loads, ir.add(rows, t)?)
+                        })
                     })
-                })
+                };
+                ir.if_else(one, || rows_of(1), || rows_of(segments))
             }
         })
     }

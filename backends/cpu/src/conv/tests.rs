@@ -492,6 +492,10 @@ fn nchw_panels_gather_by_vectors() {
         // double-width load; odd and even widths.
         spec(nchw, &[1, 3, 41, 41], &[16, 3, 7, 7], vec![win(7, 2, (3, 3), 1, 1); 2], 1),
         spec(nchw, &[1, 8, 16, 48], &[12, 8, 3, 3], vec![win(3, 2, (1, 1), 1, 1); 2], 1),
+        // A stem over rows of 35 pixels: panels inside one output row (one
+        // segment, the tables filled for it alone) beside panels across two,
+        // the last one 9 pixels inside the last row.
+        spec(nchw, &[1, 3, 70, 70], &[24, 3, 7, 7], vec![win(7, 2, (3, 3), 1, 1); 2], 1),
         // Columns: two depth blocks and features split over tasks (K = 360,
         // F = 80 over 120 pixels); rows of 5 pixels (a panel spans up to five
         // output rows); f64.

@@ -1,13 +1,17 @@
 //! Constant folding through the interpreter.
 //!
-//! Contract: replaces an instruction whose operands are all constants by a
-//! constant holding its value, computed by the reference interpreter (so folding
-//! cannot disagree with execution). Size-capped so folding never blows up compile
-//! time or module size: results above `Options::max_fold_elements` elements, or
-//! larger than their inputs by more than a small margin, stay unfolded, and so do
-//! broadcasts and iotas (cheap to compute, expensive to store), control flow,
-//! side effects, random numbers and tuple results. An instruction the interpreter
-//! rejects stays as it is. Preserves every result. Assumes a verified module.
+//! Contract: replaces an instruction whose operands are all constants, or
+//! broadcasts of constants, by a constant holding its value, computed by the
+//! reference interpreter (so folding cannot disagree with execution). A
+//! broadcast operand counts as its source for the size bound: batch
+//! normalization's `rsqrt(var + broadcast(eps))` folds, a sum of two
+//! broadcast scalars into a large array does not. Size-capped so folding never
+//! blows up compile time or module size: results above
+//! `Options::max_fold_elements` elements, or larger than their inputs by more
+//! than a small margin, stay unfolded, and so do broadcasts and iotas (cheap to
+//! compute, expensive to store), control flow, side effects, random numbers and
+//! tuple results. An instruction the interpreter rejects stays as it is.
+//! Preserves every result. Assumes a verified module.
 
 use smelt_hlo::{Attrs, CompId, Computation, InstId, Instruction, Literal, Module, Opcode};
 
@@ -74,12 +78,11 @@ fn foldable(comp: &Computation, inst: &Instruction, limit: usize) -> bool {
         return false;
     }
     let Some(result) = inst.shape.as_array() else { return false };
-    if !inst.operands.iter().all(|&o| comp.inst(o).opcode == Opcode::Constant) {
+    let Some(sources) = inst.operands.iter().map(|&o| constant_source(comp, o)).collect::<Option<Vec<_>>>() else {
         return false;
-    }
+    };
     let out = result.element_count();
-    let input: usize =
-        inst.operands.iter().filter_map(|&o| comp.inst(o).shape.as_array()).map(|a| a.element_count()).sum();
+    let input: usize = sources.iter().filter_map(|&o| comp.inst(o).shape.as_array()).map(|a| a.element_count()).sum();
     // Bound the work too: contractions over large constants stay for run time.
     let work_ok = match inst.opcode {
         Opcode::Dot | Opcode::Convolution | Opcode::ReduceWindow | Opcode::SelectAndScatter => {
@@ -90,16 +93,36 @@ fn foldable(comp: &Computation, inst: &Instruction, limit: usize) -> bool {
     out <= limit && (out <= SMALL_RESULT || out <= input.saturating_mul(2)) && work_ok
 }
 
-/// The value of one instruction of `cid` whose operands are constants.
+/// The constant that operand `o` holds: itself, or the constant it broadcasts.
+fn constant_source(comp: &Computation, o: InstId) -> Option<InstId> {
+    let inst = comp.inst(o);
+    match inst.opcode {
+        Opcode::Constant => Some(o),
+        Opcode::Broadcast if inst.operands.len() == 1 && comp.inst(inst.operands[0]).opcode == Opcode::Constant => {
+            Some(inst.operands[0])
+        }
+        _ => None,
+    }
+}
+
+/// The value of one instruction of `cid` whose operands are constants or
+/// broadcasts of constants (materialized here).
 fn evaluate_instruction(module: &Module, cid: CompId, id: InstId) -> Option<Literal> {
     let comp = module.comp(cid);
+    let value = |o: InstId| match &comp.inst(o).attrs {
+        Attrs::Constant(value) => Some((**value).clone()),
+        _ => None,
+    };
     let operands: Option<Vec<Literal>> = comp
         .inst(id)
         .operands
         .iter()
-        .map(|&o| match &comp.inst(o).attrs {
-            Attrs::Constant(value) => Some((**value).clone()),
-            _ => None,
+        .map(|&o| {
+            let source = constant_source(comp, o)?;
+            if source == o {
+                return value(o);
+            }
+            smelt_interp::evaluate_instruction(module, cid, o, &[value(source)?]).ok()
         })
         .collect();
     smelt_interp::evaluate_instruction(module, cid, id, &operands?).ok()

@@ -3,9 +3,11 @@
 //! Contract: replaces an instruction whose operands are all constants, or
 //! broadcasts of constants, by a constant holding its value, computed by the
 //! reference interpreter (so folding cannot disagree with execution). A
-//! broadcast operand counts as its source for the size bound: batch
-//! normalization's `rsqrt(var + broadcast(eps))` folds, a sum of two
-//! broadcast scalars into a large array does not. Size-capped so folding never
+//! broadcast operand counts as its source for the size of the result it may
+//! store (batch normalization's `rsqrt(var + broadcast(eps))` folds, a sum
+//! of two broadcast scalars into a large array does not) and at its full
+//! size for the memory and work folding takes (a reduction of a huge
+//! broadcast stays for run time). Size-capped so folding never
 //! blows up compile time or module size: results above
 //! `Options::max_fold_elements` elements, or larger than their inputs by more
 //! than a small margin, stay unfolded, and so do broadcasts and iotas (cheap to
@@ -81,12 +83,21 @@ fn foldable(comp: &Computation, inst: &Instruction, limit: usize) -> bool {
     let Some(sources) = inst.operands.iter().map(|&o| constant_source(comp, o)).collect::<Option<Vec<_>>>() else {
         return false;
     };
+    let elements = |ids: &[InstId]| -> Vec<usize> {
+        ids.iter().filter_map(|&o| comp.inst(o).shape.as_array()).map(|a| a.element_count()).collect()
+    };
     let out = result.element_count();
-    let input: usize = sources.iter().filter_map(|&o| comp.inst(o).shape.as_array()).map(|a| a.element_count()).sum();
-    // Bound the work too: contractions over large constants stay for run time.
+    // Stored: the constants themselves. Materialized: the operands as folding
+    // builds them (a broadcast at its full size), which bound memory and work.
+    let input: usize = elements(&sources).iter().sum();
+    let materialized = elements(&inst.operands);
+    if materialized.iter().any(|&n| n > limit) {
+        return false;
+    }
+    // Bound the work too: contractions over large operands stay for run time.
     let work_ok = match inst.opcode {
         Opcode::Dot | Opcode::Convolution | Opcode::ReduceWindow | Opcode::SelectAndScatter => {
-            out.saturating_mul(input) <= limit.saturating_mul(64)
+            out.saturating_mul(materialized.iter().sum()) <= limit.saturating_mul(64)
         }
         _ => true,
     };

@@ -248,7 +248,12 @@ const MIN_NARROW_TASK_ROW_TILES: i64 = 2;
 /// weights from memory (`gemm_bench`, `SMELT_BENCH_COLD=20`):
 /// `512x49x2048` 194 -> 257 GFLOP/s, `2048x49x1024` 207 -> 277,
 /// `512x98x2048` 263 -> 293, `256x128x1024` 1.05x, `256x160x1024` 1.02x;
-/// seven panels (`256x196x1024`) 0.98x, so they stay packed.
+/// seven panels (`256x196x1024`) 0.98x, so they stay packed. With AVX2's
+/// six-row tiles the same holds on a Zen 3 EPYC (32 KiB 8-way L1d), one
+/// thread, `gemm_bench`: `256x196x1024` 66 -> 87 GFLOP/s packed,
+/// `256x196x2048` 66 -> 87 (`256x196x1040`, rows spread: 87 in place);
+/// `2048x49x1024` and `512x49x2048` even either way with weights from
+/// memory (63 against 62), so they stay in place.
 const A_ALIASED_NARROW_PANELS: i64 = 4;
 /// B's columns at most for A to be read in place. Past them A's tiles are
 /// read once per panel (B read in place goes panel by panel over all row
@@ -1906,23 +1911,20 @@ fn compute_task_function<'ctx>(tasks: &Tasks<'_, 'ctx>, parts: &Parts<'ctx>) -> 
     // over A (all of a layer's weights) per call for the few panels it
     // serves. Over wider B, A's tiles are read once per panel, and a packed
     // micro-panel streams from L2 where twelve rows did not.
-    // A tile of more rows than the L1's ways (12 with AVX-512) whose rows
-    // fall into one cache set (4 KiB apart) would not stay in L1: packed,
-    // unless B is so narrow ([`A_ALIASED_NARROW_PANELS`]) that the packing
-    // pass would cost more than the few panels it serves.
+    // A tile whose rows fall into one cache set (4 KiB apart) does not stay
+    // in L1 beside the B panels it sweeps (12 rows with AVX-512; 6 with
+    // AVX2 fill six of a Zen 3's eight ways): packed, unless B is so narrow
+    // ([`A_ALIASED_NARROW_PANELS`]) that the packing pass would cost more
+    // than the few panels it serves.
     let can_a = reads_a_in_place(spec, &blk, ir.cx);
     let a_in_place = if !can_a {
         ir.cx.bool_type().const_zero()
     } else {
         let narrow = ir.cmp(IntPredicate::SLE, n, ir.c(A_IN_PLACE_COLUMNS))?;
-        if blk.mr <= 8 {
-            narrow
-        } else {
-            let stride = ir.mul(rs, ir.c(blk.ct.bytes() as i64))?;
-            let spread = ir.cmp(IntPredicate::NE, ir.rem(stride, ir.c(4096))?, ir.c(0))?;
-            let very = ir.cmp(IntPredicate::SLE, n, ir.c(A_ALIASED_NARROW_PANELS * blk.nr() as i64))?;
-            ir.b.build_or(ir.b.build_and(spread, narrow, "")?, very, "")?
-        }
+        let stride = ir.mul(rs, ir.c(blk.ct.bytes() as i64))?;
+        let spread = ir.cmp(IntPredicate::NE, ir.rem(stride, ir.c(4096))?, ir.c(0))?;
+        let very = ir.cmp(IntPredicate::SLE, n, ir.c(A_ALIASED_NARROW_PANELS * blk.nr() as i64))?;
+        ir.b.build_or(ir.b.build_and(spread, narrow, "")?, very, "")?
     };
     let apack = ir.alloc(ir.select(a_in_place, ir.c(0), ir.select(keep_a, whole_bytes, block_bytes)?)?)?;
     ir.for_range(lo, hi, 1, |t| {

@@ -305,7 +305,12 @@ const COLUMNS_ALIASED_ROWS: i64 = 4096;
 const COLUMNS_UNROLLED_TAPS: i64 = 9;
 /// L2s' worth of gathered panels the columns strategy shares at most between
 /// feature blocks on a host with small L2s (else each task gathers its own).
-const COLUMNS_SHARED_L2S: i64 = 4;
+/// Four had left a 256 -> 256 3x3 over 14x14 (2.2 MB of panels, four
+/// feature blocks) gathering four times: on a Zen 3 EPYC (512 KiB L2, 32
+/// MiB L3) sharing ran its layer chain (`k3_14` of
+/// `scripts/onnx_layer_chains.py`) 24.7 -> 22.8 ms on one thread, 14.1 ->
+/// 13.1 on two; 64 (every layer of ResNet-50) was no better than eight.
+const COLUMNS_SHARED_L2S: i64 = 8;
 /// Fewest B panels per pixel run of a columns task when runs are cut
 /// shorter than a B block to give the pool more tasks (a 64 -> 64 3x3 over
 /// 56x56 in 5 tasks of 640 pixels on 2 threads kept one thread idle for a

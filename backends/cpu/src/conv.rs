@@ -91,6 +91,13 @@ const TASK_WORK: i64 = 1 << 20;
 /// row blocks are fewer), so that every core of the pool gets some.
 const MIN_TASKS: i64 = 16;
 
+/// The input index that output index `o`'s tap `k` reads along one spatial
+/// dimension: `o * stride + k * dilation - pad_low` (outside the input in
+/// the padding).
+fn window_at<'ctx>(ir: &Ir<'_, 'ctx>, o: IntValue<'ctx>, k: IntValue<'ctx>, w: &WindowSpec) -> R<IntValue<'ctx>> {
+    ir.add(ir.mul(o, ir.c(w.stride))?, ir.sub(ir.mul(k, ir.c(w.window_dilation))?, ir.c(w.pad_low))?)
+}
+
 /// A convolution with every shape known.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ConvSpec {
@@ -1166,16 +1173,44 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
         [ky, kx]: [IntValue<'ctx>; 2],
         n: u32,
     ) -> R<(IntValue<'ctx>, inkwell::values::VectorValue<'ctx>)> {
+        let (row_ok, row) = self.tap_row(ir, oy, ky)?;
+        let (ix, mask) = self.tap_columns(ir, ox, kx, n, row_ok)?;
+        Ok((ir.add(row, ix)?, mask))
+    }
+
+    /// The row half of [`Conv::tap_run`]: whether output row `oy`'s tap row
+    /// `ky` lies in the input, and the offset of that input row (of row 0
+    /// where it does not, so that masked-off loads stay near the plane).
+    fn tap_row(
+        &self,
+        ir: &Ir<'_, 'ctx>,
+        oy: IntValue<'ctx>,
+        ky: IntValue<'ctx>,
+    ) -> R<(IntValue<'ctx>, IntValue<'ctx>)> {
         let g = &self.g;
         let (ih, iw) = (g.in_dims[g.in_sp[0]], g.in_dims[g.in_sp[1]]);
-        let at = |o: IntValue<'ctx>, k: IntValue<'ctx>, w: &WindowSpec| -> R<IntValue<'ctx>> {
-            ir.add(ir.mul(o, ir.c(w.stride))?, ir.sub(ir.mul(k, ir.c(w.window_dilation))?, ir.c(w.pad_low))?)
-        };
-        let (iy, ix) = (at(oy, ky, &g.window[0])?, at(ox, kx, &g.window[1])?);
+        let iy = window_at(ir, oy, ky, &g.window[0])?;
         let row_ok = ir.in_range(iy, 0, ih)?;
-        let mask = ir.lanes_in_range(ix, (g.window[1].stride * n as i64) as u32, 0, iw, row_ok)?;
         let iy = ir.select(row_ok, iy, ir.c(0))?;
-        Ok((ir.add(ir.mul(iy, ir.c(iw))?, ix)?, mask))
+        Ok((row_ok, ir.mul(iy, ir.c(iw))?))
+    }
+
+    /// The column half of [`Conv::tap_run`]: the input column of output
+    /// column `ox`'s tap `kx` and the mask of the `stride * n` lanes from it
+    /// that lie in the input row (all off unless `row_ok`).
+    fn tap_columns(
+        &self,
+        ir: &Ir<'_, 'ctx>,
+        ox: IntValue<'ctx>,
+        kx: IntValue<'ctx>,
+        n: u32,
+        row_ok: IntValue<'ctx>,
+    ) -> R<(IntValue<'ctx>, inkwell::values::VectorValue<'ctx>)> {
+        let g = &self.g;
+        let iw = g.in_dims[g.in_sp[1]];
+        let ix = window_at(ir, ox, kx, &g.window[1])?;
+        let mask = ir.lanes_in_range(ix, (g.window[1].stride * n as i64) as u32, 0, iw, row_ok)?;
+        Ok((ix, mask))
     }
 
     /// The planar strategy on vectors, for operands of the output's type:
@@ -1665,39 +1700,76 @@ impl<'s, 'ctx> Conv<'s, 'ctx> {
                 };
                 ir.if_else(one, || rows_of(1), || rows_of(segments as usize))
             } else {
-                // Many taps (stems' 7x7): tables of offsets and masks, a loop
-                // over taps, so the code stays one tap long.
-                let k = (g.taps * segments) as u32;
-                let offs = ir.alloca(ir.i64t().array_type(k).into())?;
+                // Many taps (stems' 7x7): tables of offsets and masks, loops
+                // over the taps, so the code stays one tap long. A tap's mask
+                // is its column's (which lanes land in the input row) and its
+                // row's (whether the row does), so the tables hold one entry
+                // per tap row and one per tap column, not one per tap: over
+                // the 3 input features of a 7x7 stem, building 49 masks per
+                // panel had cost more than the loads they served.
+                let (kh, kw) = (g.tap_sizes[0], g.tap_sizes[1]);
+                let row_offs = ir.alloca(ir.i64t().array_type((kh * segments) as u32).into())?;
+                let row_oks = ir.alloca(ir.cx.bool_type().array_type((kh * segments) as u32).into())?;
+                let col_offs = ir.alloca(ir.i64t().array_type((kw * segments) as u32).into())?;
                 // Masks as lanes of all ones or zeros, the form masked loads take.
                 let mask_t = ir.cx.i32_type().vec_type(wide);
-                let masks = ir.alloca(mask_t.array_type(k).into())?;
-                let slot = |t: IntValue<'ctx>, i: i64| -> R<[PointerValue<'ctx>; 2]> {
-                    let at = ir.add(ir.mul(t, ir.c(segments))?, ir.c(i))?;
-                    Ok([ir.gep(ir.i64t().into(), offs, at)?, ir.gep(mask_t.into(), masks, at)?])
-                };
+                let masks = ir.alloca(mask_t.array_type((kw * segments) as u32).into())?;
+                let at = |t: IntValue<'ctx>, i: i64| ir.add(ir.mul(t, ir.c(segments))?, ir.c(i));
                 let rows_of = |used: i64| {
-                    ir.for_range(ir.c(0), ir.c(g.taps), 1, |t| {
-                        for (i, (off, mask)) in reads(t, used as usize)?.into_iter().enumerate() {
-                            let [o, m] = slot(t, i as i64)?;
-                            ir.store(o, off.into(), 8)?;
-                            ir.store(m, ir.b.build_int_s_extend(mask, mask_t, "")?.into(), 4)?;
+                    ir.for_range(ir.c(0), ir.c(kh), 1, |ky| {
+                        for (i, &(oy, ..)) in segs[..used as usize].iter().enumerate() {
+                            let (ok, off) = self.tap_row(ir, oy, ky)?;
+                            let slot = at(ky, i as i64)?;
+                            ir.store(ir.gep(ir.i64t().into(), row_offs, slot)?, off.into(), 8)?;
+                            ir.store(ir.gep(ir.cx.bool_type().into(), row_oks, slot)?, ok.into(), 1)?;
+                        }
+                        Ok(())
+                    })?;
+                    ir.for_range(ir.c(0), ir.c(kw), 1, |kx| {
+                        for (i, &(_, ox, _, live_wide)) in segs[..used as usize].iter().enumerate() {
+                            let (ix, inside) = self.tap_columns(ir, ox, kx, n, yes)?;
+                            let mask = ir.b.build_and(inside, live_wide, "")?;
+                            let slot = at(kx, i as i64)?;
+                            ir.store(ir.gep(ir.i64t().into(), col_offs, slot)?, ix.into(), 8)?;
+                            let lanes = ir.b.build_int_s_extend(mask, mask_t, "")?;
+                            ir.store(ir.gep(mask_t.into(), masks, slot)?, lanes.into(), 4)?;
                         }
                         Ok(())
                     })?;
                     ir.for_range(c0, c1, 1, |c| {
                         let base = ir.add(image, ir.mul(c, ir.c(plane))?)?;
                         let rows = ir.mul(ir.sub(c, c0)?, ir.c(g.taps))?;
-                        ir.for_range(ir.c(0), ir.c(g.taps), 1, |t| {
-                            let mut loads = Vec::new();
+                        ir.for_range(ir.c(0), ir.c(kh), 1, |ky| {
+                            let mut tap_rows = Vec::new();
                             for i in 0..used {
-                                let [o, m] = slot(t, i)?;
-                                let off = ir.load(ir.i64t().into(), o, 8)?.into_int_value();
-                                let lanes = ir.load(mask_t.into(), m, 4)?.into_vector_value();
-                                let mask = ir.b.build_int_compare(IntPredicate::SLT, lanes, mask_t.const_zero(), "")?;
-                                loads.push((off, mask));
+                                let slot = at(ky, i)?;
+                                let off = ir.load(ir.i64t().into(), ir.gep(ir.i64t().into(), row_offs, slot)?, 8)?;
+                                let ok = ir.load(
+                                    ir.cx.bool_type().into(),
+                                    ir.gep(ir.cx.bool_type().into(), row_oks, slot)?,
+                                    1,
+                                )?;
+                                let ok = ir.splat(ok, wide)?.into_vector_value();
+                                tap_rows.push((off.into_int_value(), ok));
                             }
-                            row(base, &loads, ir.add(rows, t)?)
+                            ir.for_range(ir.c(0), ir.c(kw), 1, |kx| {
+                                let mut loads = Vec::new();
+                                for (i, &(row_off, row_ok)) in tap_rows.iter().enumerate() {
+                                    let slot = at(kx, i as i64)?;
+                                    let ix = ir.load(ir.i64t().into(), ir.gep(ir.i64t().into(), col_offs, slot)?, 8)?;
+                                    let lanes = ir.load(mask_t.into(), ir.gep(mask_t.into(), masks, slot)?, 4)?;
+                                    let inside = ir.b.build_int_compare(
+                                        IntPredicate::SLT,
+                                        lanes.into_vector_value(),
+                                        mask_t.const_zero(),
+                                        "",
+                                    )?;
+                                    let mask = ir.b.build_and(inside, row_ok, "")?;
+                                    loads.push((ir.add(row_off, ix.into_int_value())?, mask));
+                                }
+                                let t = ir.add(ir.mul(ky, ir.c(kw))?, kx)?;
+                                row(base, &loads, ir.add(rows, t)?)
+                            })
                         })
                     })
                 };

@@ -510,6 +510,10 @@ fn nchw_panels_gather_by_vectors() {
         // Features in one block over two panels (DenseNet's 3x3 over 7x7):
         // runs of one panel each, 32 and 17 pixels.
         spec(nchw, &[1, 40, 7, 7], &[32, 40, 3, 3], vec![win(3, 1, (1, 1), 1, 1); 2], 1),
+        // Many taps (tables per tap row and tap column, not per tap) with a
+        // y stride, asymmetric padding and window dilation along x: rows
+        // and columns of taps in and out of the padding independently.
+        spec(nchw, &[1, 4, 19, 37], &[12, 4, 5, 5], vec![win(5, 2, (2, 1), 1, 1), win(5, 1, (3, 2), 2, 1)], 1),
     ];
     for s in &specs[5..] {
         assert_eq!(conv_strategy(s).unwrap(), ConvStrategy::Columns, "{s:?}");

@@ -16,7 +16,9 @@
 //!   last panel of up to [`TAIL_COLUMNS`] more (n = 49: 32 + 16 + 1) adds a
 //!   tail column kernel per column left, its vectors along the rows (A
 //!   packed) or along `k` (A in place), instead of a second vector of dead
-//!   lanes.
+//!   lanes; over A in place a last panel of at most [`TAIL_COLUMNS`]
+//!   columns takes the tail column kernel alone (n = 49 with AVX2: 3 x 16
+//!   + 1).
 //! - **Packing**: A is copied into `MR`-row micro-panels (`k`-major, `MR` values per
 //!   `k`) and B into `NR`-column micro-panels, converting to the accumulator type
 //!   and padding edges with zeros, so the microkernel reads both sequentially.

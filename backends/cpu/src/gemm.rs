@@ -255,7 +255,9 @@ const MIN_NARROW_TASK_ROW_TILES: i64 = 2;
 /// thread, `gemm_bench`: `256x196x1024` 66 -> 87 GFLOP/s packed,
 /// `256x196x2048` 66 -> 87 (`256x196x1040`, rows spread: 87 in place);
 /// `2048x49x1024` and `512x49x2048` even either way with weights from
-/// memory (63 against 62), so they stay in place.
+/// memory (63 against 62), so they are not packed: their blocks are copied
+/// to rows spread over the L1 sets and read in place from there
+/// ([`spread_row_bytes`]; 61 -> 68 and 61 -> 66, `192x49x1024` 52 -> 66).
 const A_ALIASED_NARROW_PANELS: i64 = 4;
 /// B's columns at most for A to be read in place. Past them A's tiles are
 /// read once per panel (B read in place goes panel by panel over all row
@@ -1937,18 +1939,29 @@ fn compute_task_function<'ctx>(tasks: &Tasks<'_, 'ctx>, parts: &Parts<'ctx>) -> 
     // in L1 beside the B panels it sweeps (12 rows with AVX-512; 6 with
     // AVX2 fill six of a Zen 3's eight ways): packed, unless B is so narrow
     // ([`A_ALIASED_NARROW_PANELS`]) that the packing pass would cost more
-    // than the few panels it serves.
+    // than the few panels it serves: then its block is copied row by row
+    // into rows one cache line longer (`a_copy`, [`spread_row_bytes`]), a
+    // plain copy where packing interleaves the rows.
     let can_a = reads_a_in_place(spec, &blk, ir.cx);
-    let a_in_place = if !can_a {
-        ir.cx.bool_type().const_zero()
+    let no = ir.cx.bool_type().const_zero();
+    let (a_in_place, a_copy) = if !can_a {
+        (no, no)
     } else {
         let narrow = ir.cmp(IntPredicate::SLE, n, ir.c(A_IN_PLACE_COLUMNS))?;
         let stride = ir.mul(rs, ir.c(blk.ct.bytes() as i64))?;
         let spread = ir.cmp(IntPredicate::NE, ir.rem(stride, ir.c(4096))?, ir.c(0))?;
         let very = ir.cmp(IntPredicate::SLE, n, ir.c(A_ALIASED_NARROW_PANELS * blk.nr() as i64))?;
-        ir.b.build_or(ir.b.build_and(spread, narrow, "")?, very, "")?
+        let in_place = ir.b.build_or(ir.b.build_and(spread, narrow, "")?, very, "")?;
+        (in_place, ir.b.build_and(very, ir.b.build_not(spread, "")?, "")?)
     };
-    let apack = ir.alloc(ir.select(a_in_place, ir.c(0), ir.select(keep_a, whole_bytes, block_bytes)?)?)?;
+    let ebytes = ir.c(blk.ct.bytes() as i64);
+    let copy_stride = ir.div(spread_row_bytes(&ir, ir.mul(kcb, ebytes)?)?, ebytes)?;
+    let copy_bytes = ir.mul(ir.mul(mc, copy_stride)?, ebytes)?;
+    let apack = ir.alloc(ir.select(
+        a_in_place,
+        ir.select(a_copy, copy_bytes, ir.c(0))?,
+        ir.select(keep_a, whole_bytes, block_bytes)?,
+    )?)?;
     ir.for_range(lo, hi, 1, |t| {
         let ni = ir.rem(t, tn)?;
         let mi = ir.rem(ir.div(t, tn)?, tm)?;
@@ -1986,8 +1999,18 @@ fn compute_task_function<'ctx>(tasks: &Tasks<'_, 'ctx>, parts: &Parts<'ctx>) -> 
                     let at_kept = ir.mul(ir.add(ir.mul(pb, rows_pad)?, ir.sub(ic, i_start)?)?, kpb)?;
                     let in_place = ir.gep(lhs_t, amat, ir.add(ir.mul(ic, rs)?, k0)?)?;
                     let packed = ir.gep(pt, apack, ir.select(keep_a, at_kept, ir.c(0))?)?;
+                    let in_place = ir.b.build_select(a_copy, apack, in_place, "")?.into_pointer_value();
                     let ablock = ir.b.build_select(a_in_place, in_place, packed, "")?.into_pointer_value();
                     let pack = ir.b.build_and(pack, ir.b.build_not(a_in_place, "")?, "")?;
+                    ir.if_(a_copy, || {
+                        let row_bytes = ir.mul(kc, ebytes)?;
+                        ir.for_range(ir.c(0), mcc, 1, |r| {
+                            let src = ir.gep(lhs_t, amat, ir.add(ir.mul(ir.add(ic, r)?, rs)?, k0)?)?;
+                            let dst = ir.gep(lhs_t, apack, ir.mul(r, copy_stride)?)?;
+                            ir.b.build_memcpy(dst, 4, src, 4, row_bytes)?;
+                            Ok(())
+                        })
+                    })?;
                     ir.if_(pack, || {
                         ir.for_range(ir.c(0), mcc, mr, |r0| {
                             let rows = ir.min(ir.c(mr), ir.sub(mcc, r0)?)?;
@@ -2015,7 +2038,7 @@ fn compute_task_function<'ctx>(tasks: &Tasks<'_, 'ctx>, parts: &Parts<'ctx>) -> 
                         (epi, ectx),
                         at,
                         in_place,
-                        Some(ir.select(a_in_place, rs, ir.c(0))?),
+                        Some(ir.select(a_in_place, ir.select(a_copy, copy_stride, rs)?, ir.c(0))?),
                     )
                 })
             })
@@ -2024,6 +2047,18 @@ fn compute_task_function<'ctx>(tasks: &Tasks<'_, 'ctx>, parts: &Parts<'ctx>) -> 
     ir.free(apack)?;
     ir.ret()?;
     Ok(f)
+}
+
+/// Bytes between the rows of an aliased A's copied block, `row_bytes` long:
+/// whole cache lines and one more, never a multiple of 4 KiB, so that a
+/// tile's rows fall into different L1 sets. Zen 3 EPYC, one thread, weights
+/// from memory (`gemm_bench`): `2048x49x1024` ran at 62 GFLOP/s against 76
+/// for `2048x49x1040`, `512x49x2048` 62 against 75 for `x2064`,
+/// `192x49x1024` 52 against 67 for `x1040`.
+fn spread_row_bytes<'ctx>(ir: &Ir<'_, 'ctx>, row_bytes: IntValue<'ctx>) -> R<IntValue<'ctx>> {
+    let lines = ir.add(ir.mul(ir.ceil_div(row_bytes, ir.c(64))?, ir.c(64))?, ir.c(64))?;
+    let aliased = ir.cmp(IntPredicate::EQ, ir.rem(lines, ir.c(4096))?, ir.c(0))?;
+    ir.add(lines, ir.select(aliased, ir.c(64), ir.c(0))?)
 }
 
 /// Whether the product reads A in place: stored along k (not transposed),

@@ -326,9 +326,10 @@ fn f32_two_threads_random() {
     // A narrow B (two panels, 49 = 32 + 17 columns): rows split down to two
     // tiles per task, the last slice shorter.
     shapes.push((1, 100, 49, 2000));
-    // Rows of A 4 KiB apart (k = 1024): read in place over a narrow B (two
-    // panels), packed over a wide one (seven).
-    shapes.extend([(1, 30, 49, 1024), (1, 26, 200, 1024)]);
+    // Rows of A 4 KiB apart (k = 1024, 2048): copied to spread rows over a
+    // narrow B (two panels; B in place, and packed under many rows, over
+    // several depth blocks and batch elements), packed over a wide one (seven).
+    shapes.extend([(1, 30, 49, 1024), (1, 300, 49, 1024), (2, 75, 33, 2048), (1, 26, 200, 1024)]);
     // Last panels of one to three columns past one vector (the tail column
     // kernel, its depth ending mid-vector) and of four (the full panel), A
     // read in place (a narrow B) and packed (rows 4 KiB apart, a wide B).
@@ -341,7 +342,10 @@ fn f32_two_threads_random() {
 
 #[test]
 fn f64() {
-    check_specs(&all_transpositions(DType::F64, DType::F64, DType::F64), Runtime::TwoThreads, false, SHAPES);
+    let mut shapes = SHAPES.to_vec();
+    // Rows of A 4 KiB apart over a narrow B: copied to spread rows.
+    shapes.push((1, 20, 30, 512));
+    check_specs(&all_transpositions(DType::F64, DType::F64, DType::F64), Runtime::TwoThreads, false, &shapes);
 }
 
 #[test]

@@ -255,9 +255,10 @@ const MIN_NARROW_TASK_ROW_TILES: i64 = 2;
 /// thread, `gemm_bench`: `256x196x1024` 66 -> 87 GFLOP/s packed,
 /// `256x196x2048` 66 -> 87 (`256x196x1040`, rows spread: 87 in place);
 /// `2048x49x1024` and `512x49x2048` even either way with weights from
-/// memory (63 against 62), so they are not packed: their blocks are copied
-/// to rows spread over the L1 sets and read in place from there
-/// ([`spread_row_bytes`]; 61 -> 68 and 61 -> 66, `192x49x1024` 52 -> 66).
+/// memory (63 against 62), so they are not packed: runs of their rows are
+/// copied to rows spread over the L1 sets and read in place from there
+/// ([`spread_row_bytes`]; A, B and C from memory: 61 -> 62-71 and 61 ->
+/// 69, `352x49x1024` 61 -> 69, `192x49x1024` 50 -> 60).
 const A_ALIASED_NARROW_PANELS: i64 = 4;
 /// B's columns at most for A to be read in place. Past them A's tiles are
 /// read once per panel (B read in place goes panel by panel over all row
@@ -1939,9 +1940,10 @@ fn compute_task_function<'ctx>(tasks: &Tasks<'_, 'ctx>, parts: &Parts<'ctx>) -> 
     // in L1 beside the B panels it sweeps (12 rows with AVX-512; 6 with
     // AVX2 fill six of a Zen 3's eight ways): packed, unless B is so narrow
     // ([`A_ALIASED_NARROW_PANELS`]) that the packing pass would cost more
-    // than the few panels it serves: then its block is copied row by row
+    // than the few panels it serves: then runs of its rows are copied whole
     // into rows one cache line longer (`a_copy`, [`spread_row_bytes`]), a
-    // plain copy where packing interleaves the rows.
+    // plain sequential copy where packing interleaves the rows, and each
+    // run is multiplied over every depth block before the next is copied.
     let can_a = reads_a_in_place(spec, &blk, ir.cx);
     let no = ir.cx.bool_type().const_zero();
     let (a_in_place, a_copy) = if !can_a {
@@ -1954,9 +1956,14 @@ fn compute_task_function<'ctx>(tasks: &Tasks<'_, 'ctx>, parts: &Parts<'ctx>) -> 
         let in_place = ir.b.build_or(ir.b.build_and(spread, narrow, "")?, very, "")?;
         (in_place, ir.b.build_and(very, ir.b.build_not(spread, "")?, "")?)
     };
+    // The copy: whole rows (all of k), as many whole row tiles as a
+    // quarter of the L2 holds, at least one.
     let ebytes = ir.c(blk.ct.bytes() as i64);
-    let copy_stride = ir.div(spread_row_bytes(&ir, ir.mul(kcb, ebytes)?)?, ebytes)?;
-    let copy_bytes = ir.mul(ir.mul(mc, copy_stride)?, ebytes)?;
+    let copy_row_bytes = spread_row_bytes(&ir, ir.mul(k, ebytes)?)?;
+    let copy_stride = ir.div(copy_row_bytes, ebytes)?;
+    let fit = ir.div(ir.c(tasks.isa.caches.l2 as i64 / 4), copy_row_bytes)?;
+    let copy_rows = ir.clamp(ir.mul(ir.div(fit, ir.c(mr))?, ir.c(mr))?, ir.c(mr), mc)?;
+    let copy_bytes = ir.mul(copy_rows, copy_row_bytes)?;
     let apack = ir.alloc(ir.select(
         a_in_place,
         ir.select(a_copy, copy_bytes, ir.c(0))?,
@@ -1986,31 +1993,24 @@ fn compute_task_function<'ctx>(tasks: &Tasks<'_, 'ctx>, parts: &Parts<'ctx>) -> 
         ir.for_step(j_start, j_end, ncb, |jc| {
             let nc = ir.min(ncb, ir.sub(j_end, jc)?)?;
             let pack = ir.b.build_or(ir.b.build_not(keep_a, "")?, ir.cmp(IntPredicate::EQ, jc, j_start)?, "")?;
-            ir.for_range(ir.c(0), nkb, 1, |pb| {
+            // Depth block `pb` of the `mcc` rows from `ic`; `copied`: A's
+            // rows from `ic` are in `apack`, whole, `copy_stride` apart.
+            let block = |pb: IntValue<'ctx>, ic: IntValue<'ctx>, mcc: IntValue<'ctx>, copied: bool| -> R<()> {
                 let k0 = ir.mul(pb, kcb)?;
                 let kc = ir.min(kcb, ir.sub(k, k0)?)?;
                 let (accumulate, last) = depth_flags(&ir, pb, nkb)?;
                 let kp = packed_depth(&ir, &blk, kc)?;
                 let bblock = ir.gep(pt, bmat, ir.add(ir.mul(k0, npad)?, ir.mul(jc, kp)?)?)?;
-                ir.for_step(i_start, i_end, mc, |ic| {
-                    let mcc = ir.min(mc, ir.sub(i_end, ic)?)?;
+                let (ablock, lda) = if copied {
+                    (ir.gep(lhs_t, apack, k0)?, copy_stride)
+                } else {
                     // This block's place in packed A: kept, block `pb` of
                     // rows from `ic`; else the one block.
                     let at_kept = ir.mul(ir.add(ir.mul(pb, rows_pad)?, ir.sub(ic, i_start)?)?, kpb)?;
                     let in_place = ir.gep(lhs_t, amat, ir.add(ir.mul(ic, rs)?, k0)?)?;
                     let packed = ir.gep(pt, apack, ir.select(keep_a, at_kept, ir.c(0))?)?;
-                    let in_place = ir.b.build_select(a_copy, apack, in_place, "")?.into_pointer_value();
                     let ablock = ir.b.build_select(a_in_place, in_place, packed, "")?.into_pointer_value();
                     let pack = ir.b.build_and(pack, ir.b.build_not(a_in_place, "")?, "")?;
-                    ir.if_(a_copy, || {
-                        let row_bytes = ir.mul(kc, ebytes)?;
-                        ir.for_range(ir.c(0), mcc, 1, |r| {
-                            let src = ir.gep(lhs_t, amat, ir.add(ir.mul(ir.add(ic, r)?, rs)?, k0)?)?;
-                            let dst = ir.gep(lhs_t, apack, ir.mul(r, copy_stride)?)?;
-                            ir.b.build_memcpy(dst, 4, src, 4, row_bytes)?;
-                            Ok(())
-                        })
-                    })?;
                     ir.if_(pack, || {
                         ir.for_range(ir.c(0), mcc, mr, |r0| {
                             let rows = ir.min(ir.c(mr), ir.sub(mcc, r0)?)?;
@@ -2022,26 +2022,42 @@ fn compute_task_function<'ctx>(tasks: &Tasks<'_, 'ctx>, parts: &Parts<'ctx>) -> 
                             Ok(())
                         })
                     })?;
-                    let cblock = ir.gep(omem, cmat, ir.add(ir.mul(ic, n)?, jc)?)?;
-                    let (sizes, at) = ([mcc, nc, kc, n], [bi, ic, ir.add(slab0, jc)?]);
-                    // In place: B's block at row k0, column slab0 + jc; its
-                    // panels are full up to column n.
-                    let col = ir.add(slab0, jc)?;
-                    let bsrc = ir.gep(rhs_t, b, ir.add(ir.mul(bi, ir.mul(k, n)?)?, ir.add(ir.mul(k0, n)?, col)?)?)?;
-                    let cols = ir.select(ir.cmp(IntPredicate::NE, direct, ir.c(0))?, ir.sub(n, col)?, ir.c(0))?;
-                    let in_place = Some((bsrc, n, cols));
-                    parts.call_macro(
-                        &ir,
-                        sizes,
-                        [ablock, bblock, cblock],
-                        (accumulate, last),
-                        (epi, ectx),
-                        at,
-                        in_place,
-                        Some(ir.select(a_in_place, ir.select(a_copy, copy_stride, rs)?, ir.c(0))?),
-                    )
-                })
-            })
+                    (ablock, ir.select(a_in_place, rs, ir.c(0))?)
+                };
+                let cblock = ir.gep(omem, cmat, ir.add(ir.mul(ic, n)?, jc)?)?;
+                let (sizes, at) = ([mcc, nc, kc, n], [bi, ic, ir.add(slab0, jc)?]);
+                // In place: B's block at row k0, column slab0 + jc; its
+                // panels are full up to column n.
+                let col = ir.add(slab0, jc)?;
+                let bsrc = ir.gep(rhs_t, b, ir.add(ir.mul(bi, ir.mul(k, n)?)?, ir.add(ir.mul(k0, n)?, col)?)?)?;
+                let cols = ir.select(ir.cmp(IntPredicate::NE, direct, ir.c(0))?, ir.sub(n, col)?, ir.c(0))?;
+                let in_place = Some((bsrc, n, cols));
+                let (ops, flags) = ([ablock, bblock, cblock], (accumulate, last));
+                parts.call_macro(&ir, sizes, ops, flags, (epi, ectx), at, in_place, Some(lda))
+            };
+            ir.if_else(
+                a_copy,
+                || {
+                    // Rows first: each run of rows copied whole (one
+                    // sequential read of the weights), then its depth blocks.
+                    ir.for_step(i_start, i_end, copy_rows, |ic| {
+                        let mcc = ir.min(copy_rows, ir.sub(i_end, ic)?)?;
+                        let row_bytes = ir.mul(k, ebytes)?;
+                        ir.for_range(ir.c(0), mcc, 1, |r| {
+                            let src = ir.gep(lhs_t, amat, ir.mul(ir.add(ic, r)?, rs)?)?;
+                            let dst = ir.gep(lhs_t, apack, ir.mul(r, copy_stride)?)?;
+                            ir.b.build_memcpy(dst, 4, src, 4, row_bytes)?;
+                            Ok(())
+                        })?;
+                        ir.for_range(ir.c(0), nkb, 1, |pb| block(pb, ic, mcc, true))
+                    })
+                },
+                || {
+                    ir.for_range(ir.c(0), nkb, 1, |pb| {
+                        ir.for_step(i_start, i_end, mc, |ic| block(pb, ic, ir.min(mc, ir.sub(i_end, ic)?)?, false))
+                    })
+                },
+            )
         })
     })?;
     ir.free(apack)?;
@@ -2049,7 +2065,7 @@ fn compute_task_function<'ctx>(tasks: &Tasks<'_, 'ctx>, parts: &Parts<'ctx>) -> 
     Ok(f)
 }
 
-/// Bytes between the rows of an aliased A's copied block, `row_bytes` long:
+/// Bytes between the copied rows of an aliased A, `row_bytes` long:
 /// whole cache lines and one more, never a multiple of 4 KiB, so that a
 /// tile's rows fall into different L1 sets. Zen 3 EPYC, one thread, weights
 /// from memory (`gemm_bench`): `2048x49x1024` ran at 62 GFLOP/s against 76

@@ -1,21 +1,24 @@
 """ONNX models through onnxruntime and through smelt, side by side in one run.
 
     $PY scripts/onnx_vs_ort.py [--smelt target/release/smelt] [--runs 20]
-        [--baseline OTHER_SMELT [--rounds 3]] MODEL.onnx...
+        [--turns 3] [--baseline OTHER_SMELT [--rounds 3]] MODEL.onnx...
 
 For each model, with one fixed-seed normal input (batch 1 where a dim is
 symbolic):
 
 - onnxruntime (CPU provider, 2 intra-op threads), in this process: session
-  load, first run, steady-state median;
+  load, first run, steady-state median (of `--turns` medians, see below);
 - smelt, each in a fresh process of `smelt onnx-bench --json`:
   fully cold (empty JIT cache and empty GEMM/convolution routine cache),
   cold model (empty JIT cache, the routine cache the cold run filled: what a
   machine that has run smelt before sees) and warm (both caches filled):
   import, first run (clustering and compiling, plus one inference), the
   wait after it for convolutions of shapes the routine cache lacked to move
-  from the generic routine to their own (built in the background), steady
-  median (after that wait), and the process's peak resident memory;
+  from the generic routine to their own (built in the background), and the
+  process's peak resident memory;
+- the steady states in `--turns` turns (default 3), each onnxruntime in a
+  fresh session, then smelt warm: the medians of each side's medians, so
+  that both see the same minutes of a noisy machine;
 - the largest difference between smelt's outputs and onnxruntime's, relative
   to onnxruntime's largest magnitude (`smelt onnx-run --out-dir`).
 
@@ -71,6 +74,22 @@ def inputs_of(path):
     return feeds
 
 
+def ort_steady(path, feeds, runs):
+    """onnxruntime's steady median (ms) in a fresh session of 2 intra-op
+    threads, after three warm-up runs."""
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = 2
+    sess = ort.InferenceSession(path, so, providers=["CPUExecutionProvider"])
+    for _ in range(3):
+        sess.run(None, feeds)
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        sess.run(None, feeds)
+        times.append(time.perf_counter() - t)
+    return 1e3 * float(np.median(times))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("models", nargs="+")
@@ -78,6 +97,7 @@ def main():
     ap.add_argument("--runs", type=int, default=20)
     ap.add_argument("--baseline", help="another smelt binary to time beside --smelt, in turns")
     ap.add_argument("--rounds", type=int, default=3, help="turns of each binary with --baseline")
+    ap.add_argument("--turns", type=int, default=3, help="turns of onnxruntime and smelt for the steady states")
     args = ap.parse_args()
     rows = []
     for path in args.models:
@@ -91,12 +111,6 @@ def main():
         t = time.perf_counter()
         want = sess.run(None, feeds)
         ort_first = time.perf_counter() - t
-        times = []
-        for _ in range(args.runs):
-            t = time.perf_counter()
-            sess.run(None, feeds)
-            times.append(time.perf_counter() - t)
-        ort_ms = 1e3 * float(np.median(times))
         outputs = [o.name for o in sess.get_outputs()]
         del sess
 
@@ -116,6 +130,16 @@ def main():
                     env["SMELT_CACHE_DIR"] = os.path.join(tmp, "jit2")
                 out, rss = run_child(bench, env)
                 states[state] = (json.loads(out), rss)
+            # Steady states in turns, each turn onnxruntime (a fresh session,
+            # gone before smelt runs: its idle threads spin) then smelt warm:
+            # medians of their medians, so both see the same minutes of a
+            # noisy machine.
+            ort_turns, smelt_turns = [], []
+            for _ in range(args.turns):
+                ort_turns.append(ort_steady(path, feeds, args.runs))
+                smelt_turns.append(json.loads(run_child(bench, env)[0])["median_ms"])
+            ort_ms = float(np.median(ort_turns))
+            states["steady"] = float(np.median(smelt_turns))
             if args.baseline:
                 # Both binaries warm, then in turns: medians of their medians.
                 base_env = dict(env)
@@ -137,9 +161,8 @@ def main():
                 err = max(err, float(np.max(np.abs(got - w)) / max(1e-30, float(np.max(np.abs(w))))))
         mb = os.path.getsize(path) / 1e6
         rows.append((name, mb, ort_load, ort_first, ort_ms, states, err))
-        r = states["warm"][0]
         print(
-            f"{name}: onnxruntime steady {ort_ms:.1f} ms, smelt steady {r['median_ms']:.1f} ms, max rel err {err:.1e}",
+            f"{name}: onnxruntime steady {ort_ms:.1f} ms, smelt steady {states['steady']:.1f} ms, max rel err {err:.1e}",
             file=sys.stderr,
             flush=True,
         )
@@ -159,7 +182,7 @@ def main():
     )
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + ("---:|" * 3 if args.baseline else ""))
     for name, mb, ol, of, oms, st, err in rows:
-        steady = st["warm"][0]["median_ms"]
+        steady = st["steady"]
         base = ""
         if "turns" in st:
             t = st["turns"]

@@ -307,7 +307,7 @@ const DIRECT_MAX_WORK: i64 = 1 << 21;
 /// Kernel rows a multiple of this many bytes apart keep the columns strategy
 /// away: read in place, a 12-row tile (AVX-512) of them falls into one L1
 /// set and would not stay there across the panels.
-const COLUMNS_ALIASED_ROWS: i64 = 4096;
+const COLUMNS_ALIASED_ROWS: i64 = crate::gemm::L1_WAY_BYTES;
 /// The most taps the columns gather unrolls (offsets and masks in registers).
 const COLUMNS_UNROLLED_TAPS: i64 = 9;
 /// L2s' worth of gathered panels the columns strategy shares at most between

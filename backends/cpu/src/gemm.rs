@@ -243,6 +243,9 @@ const MIN_TASK_ROW_TILES: i64 = 6;
 /// `192x49x1024` 138-150 -> 175-187 GFLOP/s, `160x49x1024` 1.11x,
 /// `128x49x1024` 1.10x, `96x196x576` 1.06x.
 const MIN_NARROW_TASK_ROW_TILES: i64 = 2;
+/// Bytes of one way of an x86 L1d (64 sets of 64-byte lines, 32 KiB 8-way
+/// or 48 KiB 12-way): rows a multiple of this apart fall into one set.
+pub(crate) const L1_WAY_BYTES: i64 = 4096;
 /// B's panels at most for an A whose rows alias in the L1 (4 KiB apart) to
 /// be read in place all the same: each packed row block would serve only
 /// these few panels, and packing streams all of a layer's weights through
@@ -1951,7 +1954,7 @@ fn compute_task_function<'ctx>(tasks: &Tasks<'_, 'ctx>, parts: &Parts<'ctx>) -> 
     } else {
         let narrow = ir.cmp(IntPredicate::SLE, n, ir.c(A_IN_PLACE_COLUMNS))?;
         let stride = ir.mul(rs, ir.c(blk.ct.bytes() as i64))?;
-        let spread = ir.cmp(IntPredicate::NE, ir.rem(stride, ir.c(4096))?, ir.c(0))?;
+        let spread = ir.cmp(IntPredicate::NE, ir.rem(stride, ir.c(L1_WAY_BYTES))?, ir.c(0))?;
         let very = ir.cmp(IntPredicate::SLE, n, ir.c(A_ALIASED_NARROW_PANELS * blk.nr() as i64))?;
         let in_place = ir.b.build_or(ir.b.build_and(spread, narrow, "")?, very, "")?;
         (in_place, ir.b.build_and(very, ir.b.build_not(spread, "")?, "")?)
@@ -2073,7 +2076,7 @@ fn compute_task_function<'ctx>(tasks: &Tasks<'_, 'ctx>, parts: &Parts<'ctx>) -> 
 /// `192x49x1024` 52 against 67 for `x1040`.
 fn spread_row_bytes<'ctx>(ir: &Ir<'_, 'ctx>, row_bytes: IntValue<'ctx>) -> R<IntValue<'ctx>> {
     let lines = ir.add(ir.mul(ir.ceil_div(row_bytes, ir.c(64))?, ir.c(64))?, ir.c(64))?;
-    let aliased = ir.cmp(IntPredicate::EQ, ir.rem(lines, ir.c(4096))?, ir.c(0))?;
+    let aliased = ir.cmp(IntPredicate::EQ, ir.rem(lines, ir.c(L1_WAY_BYTES))?, ir.c(0))?;
     ir.add(lines, ir.select(aliased, ir.c(64), ir.c(0))?)
 }
 
